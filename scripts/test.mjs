@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// The one test command: type check, unit tests, GPU kernel tests (Dawn on any WebGPU
+// adapter, SwiftShader when no GPU), end-to-end tests (the built page in headless Chromium).
+// Ends with one plain line "N passed, N failed" summing every suite; exits non-zero on any failure.
+// Usage: node scripts/test.mjs [typecheck|unit|gpu|e2e ...]   (default: all)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const outDir = join(root, 'test-results');
+mkdirSync(outDir, { recursive: true });
+const requested = process.argv.slice(2);
+const want = (name) => requested.length === 0 || requested.includes(name);
+
+const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
+const CHROMIUM = '/usr/bin/chromium';
+
+function run(cmd, args, env = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return r.status ?? 1;
+}
+
+function hasLibVulkan() {
+  const r = spawnSync('sh', ['-c', 'ldconfig -p 2>/dev/null | grep -q "libvulkan.so.1 "'], {});
+  return r.status === 0;
+}
+
+/** Chromium (browser tests, and its SwiftShader Vulkan driver for Dawn) and libvulkan1. */
+function ensureSystemPackages() {
+  const missing = [];
+  if (!existsSync(CHROMIUM) || !existsSync(SWIFTSHADER_ICD)) missing.push('chromium');
+  if (!hasLibVulkan()) missing.push('libvulkan1');
+  if (missing.length === 0) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    console.log(`[test] installing system packages: ${missing.join(' ')}`);
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', ...missing], { DEBIAN_FRONTEND: 'noninteractive' });
+  } else {
+    console.log(
+      `[test] missing system packages: ${missing.join(', ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}` +
+        ' (GPU and browser tests will fail until then).',
+    );
+  }
+}
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+
+function vitestSuite(project, env = {}) {
+  const json = join(outDir, `${project}.json`);
+  rmSync(json, { force: true });
+  const status = run(
+    'npx',
+    ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`],
+    env,
+  );
+  if (!existsSync(json)) {
+    console.log(`[test] suite ${project} produced no report (exit ${status}): counted as 1 failure`);
+    failed += 1;
+    return;
+  }
+  const report = JSON.parse(readFileSync(json, 'utf8'));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  // A file that fails to load (syntax error, throw at import) has no test results but fails the run.
+  const brokenFiles = (report.testResults ?? []).filter(
+    (f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0,
+  ).length;
+  failed += brokenFiles;
+  if (status !== 0 && report.numFailedTests === 0 && brokenFiles === 0) {
+    console.log(`[test] suite ${project} exited ${status} with no failed test: counted as 1 failure`);
+    failed += 1;
+  }
+}
+
+ensureSystemPackages();
+
+if (want('typecheck')) {
+  console.log('[test] type check (tsc --noEmit)');
+  if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) === 0) passed += 1;
+  else failed += 1;
+}
+if (want('unit')) vitestSuite('unit');
+if (want('gpu')) {
+  // Dawn picks the Vulkan driver from this variable; set here, not in a test, because
+  // vitest's workers copy the environment at start. A real GPU's driver wins when
+  // SPB_REAL_GPU=1 is set.
+  const env = process.env.SPB_REAL_GPU === '1' ? {} : { VK_ICD_FILENAMES: SWIFTSHADER_ICD };
+  vitestSuite('gpu', env);
+}
+if (want('e2e')) {
+  console.log('[test] building the page (vite build)');
+  if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) {
+    console.log('[test] vite build failed: e2e suite counted as 1 failure');
+    failed += 1;
+  } else {
+    vitestSuite('e2e');
+  }
+}
+
+const skippedText = skipped > 0 ? `, ${skipped} skipped` : '';
+console.log(`${passed} passed, ${failed} failed${skippedText}`);
+process.exit(failed > 0 ? 1 : 0);

@@ -1,0 +1,95 @@
+/**
+ * GPU device acquisition for the browser (navigator.gpu) and for Node (the `webgpu`
+ * package, Dawn). One place for both so the simulation core runs unchanged in either.
+ */
+
+export interface GpuContext {
+  device: GPUDevice;
+  adapter: GPUAdapter;
+  /** Features actually enabled on the device (e.g. 'timestamp-query'). */
+  features: ReadonlySet<string>;
+  /** Where the device came from, for messages and benchmark records. */
+  backend: 'browser' | 'node';
+  description: string;
+}
+
+export class GpuUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GpuUnavailableError';
+  }
+}
+
+const NODE_INSTALL_HINT =
+  'No WebGPU adapter found. In Node the `webgpu` package (Dawn) needs a Vulkan driver: ' +
+  'install Debian packages `chromium` and `libvulkan1` and run with ' +
+  'VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json (npm test sets it), or use a real GPU driver.';
+
+async function nodeGpu(): Promise<GPU> {
+  // Imported lazily and by a name the browser bundle never resolves.
+  const moduleName = 'webgpu';
+  const dawn = (await import(/* @vite-ignore */ moduleName)) as {
+    create: (flags: string[]) => GPU;
+    globals: Record<string, unknown>;
+  };
+  // Dawn's enums (GPUBufferUsage, GPUShaderStage, ...) become globals as in a browser.
+  for (const [key, value] of Object.entries(dawn.globals)) {
+    if (!(key in globalThis)) (globalThis as Record<string, unknown>)[key] = value;
+  }
+  return dawn.create([]);
+}
+
+/** Requests the largest storage-buffer limits the adapter offers: the solver binds many arrays. */
+function wantedLimits(adapter: GPUAdapter): Record<string, number> {
+  const l = adapter.limits;
+  return {
+    maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
+    maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+    maxBufferSize: l.maxBufferSize,
+    maxComputeWorkgroupStorageSize: l.maxComputeWorkgroupStorageSize,
+    maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
+    maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
+    maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
+  };
+}
+
+export interface AcquireOptions {
+  /** Called once if the device is lost after acquisition (not when destroyed on purpose). */
+  onLost?: (reason: string) => void;
+  powerPreference?: GPUPowerPreference;
+}
+
+export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuContext> {
+  const inBrowser = typeof navigator !== 'undefined' && 'gpu' in navigator && typeof window !== 'undefined';
+  let gpu: GPU | undefined;
+  if (inBrowser) gpu = navigator.gpu;
+  else if (typeof process !== 'undefined' && process.versions?.node) gpu = await nodeGpu();
+  if (!gpu) {
+    throw new GpuUnavailableError(
+      'This browser has no WebGPU. The simulator needs Chrome or Edge 113+, or a recent Firefox or Safari with WebGPU enabled.',
+    );
+  }
+  const adapter = await gpu.requestAdapter({ powerPreference: options.powerPreference ?? 'high-performance' });
+  if (!adapter) {
+    throw new GpuUnavailableError(
+      inBrowser
+        ? 'WebGPU is present but no GPU adapter is available (blocked driver or disabled hardware acceleration).'
+        : NODE_INSTALL_HINT,
+    );
+  }
+  const optional: GPUFeatureName[] = ['timestamp-query'];
+  const requiredFeatures = optional.filter((f) => adapter.features.has(f));
+  const device = await adapter.requestDevice({ requiredFeatures, requiredLimits: wantedLimits(adapter) });
+  device.lost.then((info) => {
+    if (info.reason !== 'destroyed') options.onLost?.(info.message || String(info.reason));
+  });
+  const info = adapter.info as GPUAdapterInfo | undefined;
+  const description = [info?.vendor, info?.architecture, info?.device, info?.description].filter(Boolean).join(' ') || 'unknown adapter';
+  return {
+    device,
+    adapter,
+    features: new Set(requiredFeatures),
+    backend: inBrowser ? 'browser' : 'node',
+    description,
+  };
+}

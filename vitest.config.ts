@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+// Three suites: unit (pure TypeScript), gpu (real WGSL through Dawn on any adapter),
+// e2e (the built page in headless Chromium). scripts/test.mjs runs them in order.
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], testTimeout: 120_000 } },
+      {
+        test: {
+          name: 'gpu',
+          include: ['tests/gpu/**/*.test.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+          // Dawn is one native instance per process; run GPU files one after another.
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
