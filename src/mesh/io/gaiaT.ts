@@ -4,7 +4,8 @@
  *   Tet <id> <a> <b> <c> <d>
  * Lines with other keywords (e.g. "Edge") are skipped with a warning; '#' starts a comment.
  */
-import type { MeshIssue } from '../types';
+import type { MeshIssue, TetMeshArrays } from '../types';
+import { formatFloat32 } from './formatNumber';
 import { GrowableF32, GrowableU32, LineReader } from './lineReader';
 import type { LoadedMesh } from './loadedMesh';
 
@@ -54,4 +55,15 @@ export function parseGaiaT(text: string, file: string): LoadedMesh {
     tetLines: tetLines.toArray(),
     warnings,
   };
+}
+
+/** Writes the `.t` format parseGaiaT reads (coordinates round-trip exactly as float32). */
+export function writeGaiaT(mesh: TetMeshArrays): string {
+  const parts: string[] = [];
+  const p = mesh.positions, t = mesh.tets;
+  for (let v = 0; v < p.length / 3; v++) {
+    parts.push(`Vertex ${v} ${formatFloat32(p[3 * v])} ${formatFloat32(p[3 * v + 1])} ${formatFloat32(p[3 * v + 2])}\n`);
+  }
+  for (let i = 0; i < t.length / 4; i++) parts.push(`Tet ${i} ${t[4 * i]} ${t[4 * i + 1]} ${t[4 * i + 2]} ${t[4 * i + 3]}\n`);
+  return parts.join('');
 }

@@ -39,6 +39,17 @@ export class LineReader {
     return null;
   }
 
+  /** The next line as it is (blank lines included), or null at the end. */
+  rawNext(): string | null {
+    if (this.pos >= this.text.length) return null;
+    let end = this.text.indexOf('\n', this.pos);
+    if (end < 0) end = this.text.length;
+    const raw = this.text.slice(this.pos, end);
+    this.pos = end + 1;
+    this.line++;
+    return raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  }
+
   /** Like next(), but a missing line is a truncated file. */
   require(what: string): string[] {
     const tokens = this.next();
@@ -90,6 +101,41 @@ export class LineReader {
       this.fail(`${what} is ${n}, but only ${remaining} characters follow: the header count is wrong or the file is truncated`);
     }
     return n;
+  }
+}
+
+/**
+ * Whitespace-separated tokens across line breaks (legacy VTK lets numbers wrap freely), with
+ * the line of the token last returned.
+ */
+export class TokenStream {
+  private tokens: string[] = [];
+  private index = 0;
+  line = 0;
+
+  constructor(readonly reader: LineReader) {}
+
+  /** The next token, or null at the end of the text. */
+  peek(): string | null {
+    while (this.index >= this.tokens.length) {
+      const t = this.reader.next();
+      if (t === null) return null;
+      this.tokens = t;
+      this.index = 0;
+    }
+    return this.tokens[this.index];
+  }
+
+  next(what: string): string {
+    const tok = this.peek();
+    if (tok === null) this.reader.fail(`unexpected end of file: expected ${what}`, this.reader.line + 1);
+    this.index++;
+    this.line = this.reader.line;
+    return tok;
+  }
+
+  fail(problem: string): never {
+    this.reader.fail(problem, this.line || this.reader.line);
   }
 }
 
