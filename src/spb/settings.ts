@@ -1,0 +1,78 @@
+/**
+ * Fixed sizes and tolerances of the shortest-path-to-boundary query, in one place so that the
+ * TypeScript static twin and the WGSL kernel use the same numbers.
+ */
+
+/** Capacities of the per-query stacks. `Infinity` = dynamic (the arrays grow). */
+export interface SpbCapacities {
+  /** BVH node stack of the nearest-first candidate search. */
+  bvhStack: number;
+  /** Candidate exit-face stack F of Alg. 1 (paper 001). */
+  faceStack: number;
+  /** Next-tet stack T of Alg. 1 (always the same depth as F; both are checked). */
+  tetStack: number;
+  /**
+   * Visited tets: a ring of the last `visitedRing` entered tets (paper 001, section 1.2: 16).
+   * Infinity = every tet entered in this traversal is remembered (a per-tet stamp array), so
+   * each tet is entered at most once and the dynamic traversal always terminates.
+   */
+  visitedRing: number;
+  /**
+   * Tets entered per traversal. A ring cannot rule out a loop longer than itself, so the
+   * static version bounds the steps and flags the query as overflowed when it hits the bound.
+   */
+  maxSteps: number;
+}
+
+/** The static (GPU) sizes. The authors used stacks of 32 and a ring of 16. */
+export const SPB_STATIC_CAPACITIES: Readonly<SpbCapacities> = Object.freeze({
+  bvhStack: 64,
+  faceStack: 32,
+  tetStack: 32,
+  visitedRing: 16,
+  maxSteps: 4096,
+});
+
+/** The dynamic (CPU fail-safe) version: nothing is bounded. */
+export const SPB_DYNAMIC_CAPACITIES: Readonly<SpbCapacities> = Object.freeze({
+  bvhStack: Infinity,
+  faceStack: Infinity,
+  tetStack: Infinity,
+  visitedRing: Infinity,
+  maxSteps: Infinity,
+});
+
+/**
+ * Tolerances, all relative to the local element size h (the longest edge of the tet at hand),
+ * because the meshes range from 1 cm to 20 units. f32 on the GPU needs the larger values;
+ * larger only means more branching / less culling, never a different answer.
+ */
+export interface SpbTolerances {
+  /** eps_i of Alg. 2: a 2D sign test counts as zero within exitFace * h^2 (2D determinants are areas). */
+  exitFace: number;
+  /**
+   * eps_r of Alg. 4, as a cosine: a candidate is culled only when p lies in the infeasible
+   * half-space by more than this cosine of the angle to the half-space boundary.
+   */
+  culling: number;
+  /** A ray branch is dropped once its entry point is beyond p by more than beyond * h. */
+  beyond: number;
+  /** Segments shorter than zeroLength * h have no direction (the zero-length case, section 3.3). */
+  zeroLength: number;
+  /**
+   * With inverted tets in the mesh, branches may travel backward (section 3.5); a branch is
+   * dropped after travelling inversionTravel * |p - s| (supplement 1.2 used 1.5 to 2).
+   */
+  inversionTravel: number;
+  /** A barycentric coordinate of p in its tet below this counts as zero (p on a face/edge/vertex). */
+  barycentric: number;
+}
+
+export const SPB_DEFAULT_TOLERANCES: Readonly<SpbTolerances> = Object.freeze({
+  exitFace: 1e-6,
+  culling: 1e-4,
+  beyond: 1e-4,
+  zeroLength: 1e-7,
+  inversionTravel: 2,
+  barycentric: 1e-9,
+});
