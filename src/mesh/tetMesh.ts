@@ -38,7 +38,7 @@ function vertexObjects(vertexCount: number, tets: Uint32Array, tetObject: Uint32
     else if (out[v] !== o) conflicts.push(v);
   }
   if (conflicts.length > 0) {
-    const unique = [...new Set(conflicts)];
+    const unique = [...new Set(conflicts)].sort((x, y) => x - y);
     const collector = new IssueCollector(info);
     collector.addVertices(unique, 'shared by tets of different objects');
     collector.throwIfAny();
