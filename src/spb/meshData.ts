@@ -27,6 +27,12 @@ export interface SpbMeshData {
   readonly vertexNeighbors: Uint32Array;
   readonly vertexTriangleOffsets: Uint32Array;
   readonly vertexTriangles: Uint32Array;
+  /**
+   * Connected component (across shared faces) per tet and per boundary triangle. A path can only
+   * be valid inside one component, so triangles of other components are never candidates.
+   */
+  readonly tetComponent: Uint32Array;
+  readonly triangleComponent: Uint32Array;
   /** Longest squared edge per tet (current positions): the local length scale h^2. */
   readonly tetSize2: Float64Array;
   /** 1 where the current signed volume is <= 0. */
@@ -58,7 +64,33 @@ function triangleEdgeNeighbors(mesh: TetMesh): Int32Array {
   return out;
 }
 
+/** Face-connected components of the tets (union-find with path halving). */
+function tetComponents(tetCount: number, neighbors: Int32Array): Uint32Array {
+  const parent = new Uint32Array(tetCount);
+  for (let t = 0; t < tetCount; t++) parent[t] = t;
+  const find = (t: number): number => {
+    while (parent[t] !== t) {
+      parent[t] = parent[parent[t]];
+      t = parent[t];
+    }
+    return t;
+  };
+  for (let t = 0; t < tetCount; t++) {
+    for (let k = 0; k < 4; k++) {
+      const n = neighbors[4 * t + k];
+      if (n < 0) continue;
+      const a = find(t), b = find(n);
+      if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
+    }
+  }
+  for (let t = 0; t < tetCount; t++) parent[t] = find(t);
+  return parent;
+}
+
 export function createSpbMeshData(mesh: TetMesh): SpbMeshData {
+  const tetComponent = tetComponents(mesh.tetCount, mesh.tetNeighbors);
+  const triangleComponent = new Uint32Array(mesh.boundaryTriangleTet.length);
+  for (let f = 0; f < triangleComponent.length; f++) triangleComponent[f] = tetComponent[mesh.boundaryTriangleTet[f]];
   const data: SpbMeshData = {
     vertexCount: mesh.vertexCount,
     tetCount: mesh.tetCount,
@@ -74,6 +106,8 @@ export function createSpbMeshData(mesh: TetMesh): SpbMeshData {
     vertexNeighbors: mesh.vertexNeighbors,
     vertexTriangleOffsets: mesh.vertexTriangleOffsets,
     vertexTriangles: mesh.vertexTriangles,
+    tetComponent,
+    triangleComponent,
     tetSize2: new Float64Array(mesh.tetCount),
     tetInverted: new Uint8Array(mesh.tetCount),
     invertedCount: 0,

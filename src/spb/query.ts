@@ -11,13 +11,13 @@
  * The BVH walk is inlined (the layout of src/bvh/surfaceBvh.ts) so that its stack is one of the
  * workspace's: fixed in the static twin (overflow flagged), growing in the dynamic version.
  */
-import { closestPointOnTriangle, FEATURE_FACE } from '../geometry/closestPointOnTriangle';
+import { closestPointOnTriangle, FEATURE_EDGE01, FEATURE_FACE } from '../geometry/closestPointOnTriangle';
 import { BVH_COUNT, BVH_LINK, BVH_NODE_WORDS } from '../bvh/surfaceBvh';
 import { isFeasible } from './feasibleRegion';
 import type { SpbMeshData } from './meshData';
 import type { SpbTolerances } from './settings';
-import { TRAVERSE_FOUND, TRAVERSE_OVERFLOW, tetrahedralTraverse } from './traverse';
-import { STAT_BVH_CANDIDATES, STAT_CULLED, STAT_OVERFLOWS, type SpbWorkspace } from './workspace';
+import { TRAVERSE_FAIL, TRAVERSE_FOUND, TRAVERSE_OVERFLOW, tetrahedralTraverse } from './traverse';
+import { STAT_BVH_CANDIDATES, STAT_CULLED, STAT_DESCENT_CANDIDATES, STAT_OVERFLOWS, type SpbWorkspace } from './workspace';
 
 /** Query outcomes. */
 export const QUERY_NONE = 0;
@@ -118,6 +118,7 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
   const cpt = ws.cpt;
   const stats = ws.stats;
   const zero2 = tol.zeroLength * tol.zeroLength;
+  const component = data.tetComponent[tet];
   let r2 = Infinity;
   let top = 0;
   if (data.bvh.nodeCount > 0) ws.bvhStack[top++] = 0;
@@ -148,6 +149,7 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
     for (let k = link; k < link + count; k++) {
       const f = order[k];
       stats[STAT_BVH_CANDIDATES]++;
+      if (data.triangleComponent[f] !== component) continue; // another piece: no element traversal reaches p
       const i0 = tris[3 * f], i1 = tris[3 * f + 1], i2 = tris[3 * f + 2];
       if (i0 === excludeVertex || i1 === excludeVertex || i2 === excludeVertex) continue;
       const a = 3 * i0, b = 3 * i1, c = 3 * i2;
@@ -159,20 +161,96 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
       if (d2 <= zero2 * data.tetSize2[data.triangleTet[f]]) continue;
       if (cfg.culling && feature !== FEATURE_FACE && !isFeasible(data, f, feature, sx, sy, sz, px, py, pz, tol.culling)) {
         stats[STAT_CULLED]++;
+        // A nearer point exists on the triangles around this vertex/edge: descend to it and try
+        // it now, so that a valid path shrinks the radius early (an extra candidate, never a
+        // different answer: the BVH still offers every triangle within the radius).
+        const st = descend(data, ws, cfg, f, feature, d2, r2, px, py, pz, excludeVertex);
+        if (st === TRAVERSE_OVERFLOW) return QUERY_OVERFLOW;
+        if (st === TRAVERSE_FOUND) r2 = ws.resultDistance2;
         continue;
       }
       const st = tetrahedralTraverse(data, ws, tol, f, sx, sy, sz, px, py, pz);
       if (st === TRAVERSE_OVERFLOW) return QUERY_OVERFLOW;
       if (st === TRAVERSE_FOUND) {
         r2 = d2; // Alg. 3 line 9: shrink the radius to |s - p|
-        ws.resultTriangle = f;
-        ws.resultFeature = feature;
-        ws.resultX = sx;
-        ws.resultY = sy;
-        ws.resultZ = sz;
-        ws.resultDistance2 = d2;
+        setResult(ws, f, feature, sx, sy, sz, d2);
       }
     }
   }
   return ws.resultTriangle >= 0 ? QUERY_FOUND : QUERY_NONE;
+}
+
+function setResult(ws: SpbWorkspace, f: number, feature: number, sx: number, sy: number, sz: number, d2: number): void {
+  ws.resultTriangle = f;
+  ws.resultFeature = feature;
+  ws.resultX = sx;
+  ws.resultY = sy;
+  ws.resultZ = sz;
+  ws.resultDistance2 = d2;
+}
+
+/** Steps of the surface descent from a culled candidate. */
+const MAX_DESCENT = 16;
+
+/**
+ * Surface descent from culled candidate (triangle f, feature, distance^2 d2): repeatedly take the
+ * nearest closest point among the triangles around the current vertex/edge, until a candidate
+ * is feasible (a local minimum of the distance on the surface), then traverse it if it is nearer
+ * than the current radius. Returns a TRAVERSE_* code; on success ws.result* is set.
+ */
+function descend(
+  data: SpbMeshData,
+  ws: SpbWorkspace,
+  cfg: SpbQueryConfig,
+  f: number,
+  feature: number,
+  d2: number,
+  r2: number,
+  px: number, py: number, pz: number,
+  excludeVertex: number,
+): number {
+  const x = data.positions;
+  const tris = data.triangles;
+  const cpt = ws.cpt;
+  const tol = cfg.tolerances;
+  let curF = f, curFeature = feature, curD2 = d2;
+  for (let step = 0; step < MAX_DESCENT; step++) {
+    // Vertices whose incident triangles are the neighbourhood: the feature's one or two vertices.
+    const k = curFeature >= FEATURE_EDGE01 ? curFeature - FEATURE_EDGE01 : curFeature;
+    const va = tris[3 * curF + k];
+    const vb = curFeature >= FEATURE_EDGE01 ? tris[3 * curF + ((k + 1) % 3)] : va;
+    let bestF = -1, bestFeature = 0, bestD2 = curD2, bx = 0, by = 0, bz = 0;
+    for (let pass = 0; pass < (va === vb ? 1 : 2); pass++) {
+      const v = pass === 0 ? va : vb;
+      for (let j = data.vertexTriangleOffsets[v]; j < data.vertexTriangleOffsets[v + 1]; j++) {
+        const g = data.vertexTriangles[j];
+        if (data.triangleComponent[g] !== data.triangleComponent[f]) continue;
+        const i0 = tris[3 * g], i1 = tris[3 * g + 1], i2 = tris[3 * g + 2];
+        if (i0 === excludeVertex || i1 === excludeVertex || i2 === excludeVertex) continue;
+        const a = 3 * i0, b = 3 * i1, c = 3 * i2;
+        const gf = closestPointOnTriangle(px, py, pz, x[a], x[a + 1], x[a + 2], x[b], x[b + 1], x[b + 2], x[c], x[c + 1], x[c + 2], cpt);
+        ws.stats[STAT_DESCENT_CANDIDATES]++;
+        const e2 = (cpt[0] - px) * (cpt[0] - px) + (cpt[1] - py) * (cpt[1] - py) + (cpt[2] - pz) * (cpt[2] - pz);
+        if (e2 < bestD2) {
+          bestF = g;
+          bestFeature = gf;
+          bestD2 = e2;
+          bx = cpt[0];
+          by = cpt[1];
+          bz = cpt[2];
+        }
+      }
+    }
+    if (bestF < 0 || !(bestD2 < r2)) return TRAVERSE_FAIL; // no progress, or no longer nearer than the radius
+    if (bestD2 <= tol.zeroLength * tol.zeroLength * data.tetSize2[data.triangleTet[bestF]]) return TRAVERSE_FAIL;
+    curF = bestF;
+    curFeature = bestFeature;
+    curD2 = bestD2;
+    if (bestFeature === FEATURE_FACE || isFeasible(data, bestF, bestFeature, bx, by, bz, px, py, pz, tol.culling)) {
+      const st = tetrahedralTraverse(data, ws, tol, bestF, bx, by, bz, px, py, pz);
+      if (st === TRAVERSE_FOUND) setResult(ws, bestF, bestFeature, bx, by, bz, bestD2);
+      return st;
+    }
+  }
+  return TRAVERSE_FAIL;
 }

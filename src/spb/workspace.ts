@@ -17,8 +17,10 @@ export const STAT_OVERFLOWS = 4;
 export const STAT_BRANCHINGS = 5;
 export const STAT_BOUNDARY_HITS = 6;
 export const STAT_QUERIES = 7;
-export const STAT_COUNT = 8;
-export const STAT_NAMES = ['bvhCandidates', 'traversals', 'tetsVisited', 'culled', 'overflows', 'branchings', 'boundaryHits', 'queries'] as const;
+/** Closest points computed by the surface descent from culled candidates (not BVH candidates). */
+export const STAT_DESCENT_CANDIDATES = 8;
+export const STAT_COUNT = 9;
+export const STAT_NAMES = ['bvhCandidates', 'traversals', 'tetsVisited', 'culled', 'overflows', 'branchings', 'boundaryHits', 'queries', 'descentCandidates'] as const;
 
 export class SpbWorkspace {
   readonly capacities: Readonly<SpbCapacities>;
