@@ -6,6 +6,7 @@ import { computeBoundaryTopology } from './boundaryTopology';
 import { dropUnusedVertices } from './compact';
 import { computeFaceTopology } from './faceTopology';
 import { listIds } from './errors';
+import { findNonManifoldVertices } from './nonManifoldVertices';
 import type { MeshIssue, TetMesh, TetMeshArrays } from './types';
 import { IssueCollector, validateOrientation, validateStructure, type MeshSourceInfo } from './validate';
 
@@ -19,7 +20,7 @@ export interface BuildTetMeshOptions extends MeshSourceInfo {
 
 export interface BuildTetMeshResult {
   mesh: TetMesh;
-  /** Problems that were repaired: unused vertices dropped, inverted mesh flipped. */
+  /** Problems repaired (unused vertices dropped, inverted mesh flipped) or tolerated (pinched boundary vertices). */
   warnings: MeshIssue[];
 }
 
@@ -79,6 +80,20 @@ export function buildTetMesh(arrays: TetMeshArrays, options: BuildTetMeshOptions
   const vertexObject = vertexObjects(vertexCount, tets, tetObject, topoInfo);
   const faces = computeFaceTopology(tets, topoInfo);
   const boundary = computeBoundaryTopology(vertexCount, faces.boundaryTriangles, faces.boundaryTriangleTet, topoInfo);
+
+  const pinched = findNonManifoldVertices(
+    boundary.boundaryVertices,
+    faces.boundaryTriangles,
+    boundary.vertexTriangleOffsets,
+    boundary.vertexTriangles,
+    boundary.vertexNeighborOffsets,
+    boundary.vertexNeighbors,
+  );
+  if (pinched.length > 0) {
+    warnings.push({
+      message: `${pinched.length} boundary vertices where the surface touches itself (more than one triangle fan): ${listIds(pinched)}`,
+    });
+  }
 
   const restVolumes = new Float64Array(tetCount);
   for (let t = 0; t < tetCount; t++) restVolumes[t] = oriented.volumes6[t] / 6;

@@ -17,6 +17,8 @@ export interface MeshFileInput {
 
 export const SUPPORTED_MESH_EXTENSIONS = ['.t', '.node + .ele', '.msh', '.vtk'] as const;
 
+const TETGEN_COMPANIONS = new Set(['.face', '.edge', '.neigh', '.poly', '.smesh', '.mtr', '.vol']);
+
 function extension(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot < 0 ? '' : name.slice(dot).toLowerCase();
@@ -32,8 +34,15 @@ export function loadMeshFile(files: readonly MeshFileInput[]): LoadedMesh {
       const given = (node ?? ele)!;
       throw new MeshParseError(given.name, 0, `a TetGen mesh needs both the .node and the .ele file; got only ${given.name}`);
     }
-    if (files.length !== 2) throw new MeshParseError(names, 0, 'give a TetGen .node/.ele pair alone, not with other files');
-    return parseTetGen(node.text, node.name, ele.text, ele.name);
+    // TetGen writes companions (.face, .edge, .neigh...) beside the pair; they add nothing here.
+    const others = files.filter((f) => f !== node && f !== ele);
+    const foreign = others.filter((f) => !TETGEN_COMPANIONS.has(extension(f.name)));
+    if (foreign.length > 0 || files.filter((f) => ['.node', '.ele'].includes(extension(f.name))).length !== 2) {
+      throw new MeshParseError(names, 0, 'give one TetGen .node/.ele pair (optionally with its .face/.edge/.neigh files), not other meshes');
+    }
+    const loaded = parseTetGen(node.text, node.name, ele.text, ele.name);
+    for (const f of others) loaded.warnings.push({ message: `ignored TetGen companion file ${f.name}` });
+    return loaded;
   }
   if (files.length !== 1) throw new MeshParseError(names, 0, 'expected one mesh file (or a TetGen .node + .ele pair)');
   const { name, text } = files[0];

@@ -188,6 +188,22 @@ describe('format detection', () => {
     expect(() => loadMeshFile([{ name: 'a.t', text: tet }, { name: 'b.t', text: tet }])).toThrow(MeshParseError);
     expect(() => loadMeshFile([])).toThrow(/no mesh file/);
   });
+  it('TetGen companions are ignored with a warning; a second mesh is refused', () => {
+    const node = '4 3 0 0\n0 0 0 0\n1 1 0 0\n2 0 1 0\n3 0 0 1\n', ele = '1 4 0\n0 0 1 2 3\n';
+    const loaded = loadMeshFile([{ name: 'a.face', text: 'x' }, { name: 'a.node', text: node }, { name: 'a.ele', text: ele }]);
+    expect(loaded.warnings).toEqual([{ message: 'ignored TetGen companion file a.face' }]);
+    expect(() => loadMeshFile([{ name: 'a.node', text: node }, { name: 'a.ele', text: ele }, { name: 'b.t', text: tet }])).toThrow(MeshParseError);
+  });
+  it('Windows line endings are read like Unix ones', () => {
+    const crlf = (s: string): string => s.replace(/\n/g, '\r\n');
+    const src = parseGaiaT(readSharedMesh('GlassBox.t'), 'GlassBox.t');
+    expectSameArrays(src, parseGaiaT(crlf(writeGaiaT(src)), 'w.t'));
+    expectSameArrays(src, parseGmsh(crlf(writeGmsh22(src)), 'w.msh'));
+    expectSameArrays(src, parseGmsh(crlf(writeGmsh41(src)), 'w41.msh'));
+    expectSameArrays(src, parseVtk(crlf(writeVtk(src)), 'w.vtk'));
+    const { node, ele } = writeTetGen(src);
+    expectSameArrays(src, parseTetGen(crlf(node), 'w.node', crlf(ele), 'w.ele'));
+  });
   it('.t tolerates comments and unknown keyword records, with a warning', () => {
     const loaded = parseGaiaT(`# made by hand\n${tet}Edge 0 0 1\nEdge 1 1 2\n`, 'e.t');
     expect(loaded.warnings).toEqual([{ message: 'skipped 2 "Edge" records (first at line 7)', line: 7 }]);

@@ -111,6 +111,12 @@ describe('repairs with warnings', () => {
     for (let t = 0; t < mesh.tetCount; t++) expect(mesh.restVolumes[t]).toBeGreaterThan(0);
   });
 
+  it('two tets sharing only a vertex: accepted, with a warning naming the pinched vertex', () => {
+    const { mesh, warnings } = buildTetMesh(arrays([O, X, Y, Z, [-1, 0, 0], [0, -1, 0], [0, 0, -1]], [[0, 1, 2, 3], [0, 4, 6, 5]]));
+    expect(warnings).toEqual([{ message: '1 boundary vertices where the surface touches itself (more than one triangle fan): 0' }]);
+    expect(mesh.boundaryTriangles.length).toBe(24);
+  });
+
   it('objectIds: a vertex shared by two objects is an error; length must match', () => {
     const a = arrays([O, X, Y, Z, BELOW], [[0, 1, 2, 3], [0, 2, 1, 4]]);
     expect(failure(a, { objectIds: new Uint32Array([0, 1]) }).message).toBe('3 vertices shared by tets of different objects: 0, 1, 2');
