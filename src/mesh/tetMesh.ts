@@ -47,6 +47,12 @@ function vertexObjects(vertexCount: number, tets: Uint32Array, tetObject: Uint32
   return out;
 }
 
+/**
+ * Validates (throws MeshValidationError naming elements, and lines when `options` carries a
+ * loader's vertexLines/tetLines) and derives topology. The mesh reuses the input's typed arrays
+ * (and options.objectIds) when nothing had to be repaired: copy them first if the caller
+ * mutates them afterwards.
+ */
 export function buildTetMesh(arrays: TetMeshArrays, options: BuildTetMeshOptions = {}): BuildTetMeshResult {
   const info: MeshSourceInfo = options;
   const warnings: MeshIssue[] = [];
