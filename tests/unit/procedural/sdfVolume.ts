@@ -1,0 +1,34 @@
+/**
+ * Test oracle: the volume of {sdf < 0} by stratified (jittered) sampling of the SDF over a
+ * box, independent of any mesh.
+ */
+import type { Bounds, Sdf } from '../../../src/mesh/procedural/sdf';
+
+/** Small deterministic PRNG (mulberry32) so that tests are reproducible. */
+export function seededRandom(seed: number): () => number {
+  let s = seed | 0;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function sdfVolume(sdf: Sdf, bounds: Bounds, samplesPerAxis: number, seed = 1): number {
+  const r = seededRandom(seed);
+  const n = samplesPerAxis;
+  const ex = [0, 1, 2].map((k) => bounds.max[k] - bounds.min[k]);
+  let inside = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      for (let k = 0; k < n; k++) {
+        const x = bounds.min[0] + ((i + r()) * ex[0]) / n;
+        const y = bounds.min[1] + ((j + r()) * ex[1]) / n;
+        const z = bounds.min[2] + ((k + r()) * ex[2]) / n;
+        if (sdf(x, y, z) < 0) inside++;
+      }
+    }
+  }
+  return (inside / n ** 3) * ex[0] * ex[1] * ex[2];
+}
