@@ -1,0 +1,563 @@
+// Shortest path to boundary (Chen, Diaz, Yuksel 2023), one invocation per query point, with
+// fixed-size private stacks: the static version of supplement 001 section 1.2.
+//
+// A line-by-line port of the TypeScript static twin in src/spb/ (query.ts: Alg. 3 + surface
+// descent, traverse.ts: Alg. 1, exitFaces.ts: Alg. 2, feasibleRegion.ts: Alg. 4,
+// geometry/closestPointOnTriangle.ts). Read those for the reasoning; comments here note only
+// what differs on the GPU. A query that would overflow any stack (or exceed the step bound) stops
+// with status OVERFLOW and is answered by the CPU dynamic version: never a partial answer.
+//
+// The host prepends the capacities (from SPB_STATIC_CAPACITIES in src/spb/settings.ts):
+//   const BVH_STACK: u32; const FACE_STACK: u32; const RING: u32; const MAX_STEPS: u32;
+//
+// Buffers (8 storage buffers, the SwiftShader/default-browser limit):
+//   positions  xyz f32 per vertex, packed
+//   tets       2 vec4<u32> per tet: vertex ids, then neighbours across local faces (i32 bits, -1 = boundary)
+//   topo       u32 sections (offsets in params): 8 words per boundary triangle
+//              (v0, v1, v2, tet*4+face, across-edge triangle k=0..2 or NONE, component),
+//              then BVH triangle order, tet components, vertex-neighbour CSR, vertex-triangle CSR
+//   nodes      BVH nodes, layout of src/bvh/surfaceBvh.ts
+//   measures   vec2 per tet from spbPrepass.wgsl: (h^2, inverted 0/1)
+//   queries, results, counters (counters[0] = inverted tets; [1 + STAT_*] = summed statistics)
+
+struct Params {
+  queryCount: u32,
+  nodeCount: u32,
+  culling: u32,
+  offOrder: u32,
+  offTetComponent: u32,
+  offVertexNeighborOffsets: u32,
+  offVertexNeighbors: u32,
+  offVertexTriangleOffsets: u32,
+  offVertexTriangles: u32,
+  _pad0: u32,
+  _pad1: u32,
+  _pad2: u32,
+  exitFace: f32,
+  cullingCos: f32,
+  beyond: f32,
+  zeroLength: f32,
+  inversionTravel: f32,
+  barycentric: f32,
+  _pad3: f32,
+  _pad4: f32,
+}
+
+struct BvhNode { lo: vec3<f32>, link: u32, hi: vec3<f32>, count: u32 }
+
+struct Query { p: vec3<f32>, tet: u32, exclude: i32, _q0: u32, _q1: u32, _q2: u32 }
+
+struct Result {
+  s: vec3<f32>,
+  distance: f32,
+  triangle: i32,
+  feature: u32,
+  status: u32,
+  bvhCandidates: u32,
+  traversals: u32,
+  tetsVisited: u32,
+  culled: u32,
+  branchings: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> positions: array<f32>;
+@group(0) @binding(2) var<storage, read> tets: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read> topo: array<u32>;
+@group(0) @binding(4) var<storage, read> nodes: array<BvhNode>;
+@group(0) @binding(5) var<storage, read> measures: array<vec2<f32>>;
+@group(0) @binding(6) var<storage, read> queries: array<Query>;
+@group(0) @binding(7) var<storage, read_write> results: array<Result>;
+@group(0) @binding(8) var<storage, read_write> counters: array<atomic<u32>>;
+
+const QUERY_NONE = 0u;
+const QUERY_FOUND = 1u;
+const QUERY_OVERFLOW = 2u;
+const QUERY_SKIPPED = 3u;
+const TRAVERSE_FAIL = 0u;
+const TRAVERSE_FOUND = 1u;
+const TRAVERSE_OVERFLOW = 2u;
+const FEATURE_VERTEX2 = 2u;
+const FEATURE_EDGE01 = 3u;
+const FEATURE_EDGE20 = 5u;
+const FEATURE_FACE = 6u;
+const DEGENERATE_REL = 1e-14;
+const MAX_DESCENT = 16u;
+const NONE = 0xffffffffu;
+const BIG = 3.0e38; // stands for Infinity (no f32 infinity literal in WGSL)
+// TET_FACES of src/mesh/types.ts, 2 bits per local vertex: face f vertex i at bit 2 * (3f + i).
+const FACE_VERTS = 0x634b39u;
+
+// Per-invocation state (the workspace of the TypeScript twin).
+var<private> bvhStack: array<u32, BVH_STACK>;
+var<private> faceStack: array<i32, FACE_STACK>;
+var<private> tetStack: array<u32, FACE_STACK>;
+var<private> ring: array<u32, RING>;
+var<private> ringPos: u32;
+var<private> support: array<u32, 4>;
+var<private> supportCount: u32;
+var<private> proj: array<vec3<f32>, 4>;
+var<private> cpt: vec3<f32>;
+var<private> inversions: bool;
+var<private> resTriangle: i32;
+var<private> resFeature: u32;
+var<private> resPoint: vec3<f32>;
+var<private> resD2: f32;
+var<private> stQ: u32;
+var<private> stTr: u32;
+var<private> stTet: u32;
+var<private> stCulled: u32;
+var<private> stBranch: u32;
+var<private> stBoundary: u32;
+var<private> stDescent: u32;
+
+fn pos(v: u32) -> vec3<f32> {
+  return vec3<f32>(positions[3u * v], positions[3u * v + 1u], positions[3u * v + 2u]);
+}
+
+fn faceVert(f: u32, i: u32) -> u32 {
+  return (FACE_VERTS >> (2u * (3u * f + i))) & 3u;
+}
+
+fn triVert(f: u32, k: u32) -> u32 { return topo[8u * f + k]; }
+fn triTet(f: u32) -> u32 { return topo[8u * f + 3u] >> 2u; }
+fn triComponent(f: u32) -> u32 { return topo[8u * f + 7u]; }
+fn tetSize2(t: u32) -> f32 { return measures[t].x; }
+
+fn boxDistance2(n: BvhNode, p: vec3<f32>) -> f32 {
+  let d = max(max(n.lo - p, vec3<f32>(0.0)), p - n.hi);
+  return dot(d, d);
+}
+
+// ---- closest point on triangle with feature (geometry/closestPointOnTriangle.ts) ----
+
+fn segmentParam(d: vec3<f32>, e: vec3<f32>) -> f32 {
+  let ee = dot(e, e);
+  if (!(ee > 0.0)) { return 0.0; }
+  return clamp(dot(d, e) / ee, 0.0, 1.0);
+}
+
+fn closestOnDegenerate(p: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> u32 {
+  var best = BIG;
+  var feature = 0u;
+  var q = a;
+  for (var k = 0u; k < 3u; k++) {
+    let s = select(select(c, b, k == 1u), a, k == 0u);
+    let e = select(select(a, c, k == 1u), b, k == 0u) - s;
+    let t = segmentParam(p - s, e);
+    let x = s + t * e;
+    let d2 = dot(x - p, x - p);
+    if (d2 < best) {
+      best = d2;
+      let k1 = (k + 1u) % 3u;
+      if (t <= 0.0) { feature = k; q = s; }
+      else if (t >= 1.0) { feature = k1; q = select(select(c, b, k1 == 1u), a, k1 == 0u); }
+      else { feature = FEATURE_EDGE01 + k; q = (1.0 - t) * s + t * (s + e); }
+    }
+  }
+  cpt = q;
+  return feature;
+}
+
+fn closestPointOnTriangle(p: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> u32 {
+  let ab = b - a;
+  let ac = c - a;
+  let bc = c - b;
+  let n = cross(ab, ac);
+  let n2 = dot(n, n);
+  let maxE2 = max(dot(ab, ab), max(dot(ac, ac), dot(bc, bc)));
+  if (!(n2 > DEGENERATE_REL * maxE2 * maxE2)) { return closestOnDegenerate(p, a, b, c); }
+  let ap = p - a;
+  let d1 = dot(ab, ap);
+  let d2 = dot(ac, ap);
+  if (d1 <= 0.0 && d2 <= 0.0) { cpt = a; return 0u; }
+  let bp = p - b;
+  let d3 = dot(ab, bp);
+  let d4 = dot(ac, bp);
+  if (d3 >= 0.0 && d4 <= d3) { cpt = b; return 1u; }
+  let vc = d1 * d4 - d3 * d2;
+  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
+    let t = d1 / (d1 - d3);
+    cpt = (1.0 - t) * a + t * b;
+    return FEATURE_EDGE01;
+  }
+  let cp = p - c;
+  let d5 = dot(ab, cp);
+  let d6 = dot(ac, cp);
+  if (d6 >= 0.0 && d5 <= d6) { cpt = c; return 2u; }
+  let vb = d5 * d2 - d1 * d6;
+  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
+    let t = d2 / (d2 - d6);
+    cpt = (1.0 - t) * a + t * c;
+    return FEATURE_EDGE20;
+  }
+  let va = d3 * d6 - d5 * d4;
+  if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) {
+    let t = (d4 - d3) / (d4 - d3 + (d5 - d6));
+    cpt = (1.0 - t) * b + t * c;
+    return FEATURE_EDGE01 + 1u;
+  }
+  let inv = 1.0 / (va + vb + vc);
+  let v = vb * inv;
+  let w = vc * inv;
+  cpt = (1.0 - v - w) * a + v * b + w * c;
+  return FEATURE_FACE;
+}
+
+// ---- infeasible-region culling (spb/feasibleRegion.ts; paper eqs. 1-5, Alg. 4) ----
+
+fn isFeasible(tri: u32, feature: u32, s: vec3<f32>, p: vec3<f32>) -> bool {
+  let d = p - s;
+  let dd = dot(d, d);
+  let c2 = params.cullingCos * params.cullingCos;
+  if (feature <= FEATURE_VERTEX2) {
+    let v = triVert(tri, feature);
+    let end = topo[params.offVertexNeighborOffsets + v + 1u];
+    for (var j = topo[params.offVertexNeighborOffsets + v]; j < end; j++) {
+      let e = pos(topo[params.offVertexNeighbors + j]) - s;
+      let dt = dot(d, e);
+      if (dt > 0.0 && dt * dt > c2 * dd * dot(e, e)) { return false; }
+    }
+    return true;
+  }
+  if (feature > FEATURE_EDGE20) { return true; }
+  let k = feature - FEATURE_EDGE01;
+  let i0 = triVert(tri, k);
+  let i1 = triVert(tri, (k + 1u) % 3u);
+  let g = topo[8u * tri + 4u + k];
+  if (g == NONE) { return true; }
+  let w = triVert(g, 0u) ^ triVert(g, 1u) ^ triVert(g, 2u) ^ i0 ^ i1;
+  let a = pos(i0);
+  let e = pos(i1) - a;
+  let f = pos(w) - a;
+  let ee = dot(e, e);
+  if (!(ee > 0.0)) { return true; }
+  let m = f - (dot(f, e) / ee) * e;
+  let dt = dot(d, m);
+  return !(dt > 0.0 && dt * dt > c2 * dd * dot(m, m));
+}
+
+// ---- p's support in its tet (query.ts computeSupport) ----
+
+fn vol(i: vec3<f32>, j: vec3<f32>, k: vec3<f32>) -> f32 { return dot(i, cross(j, k)); }
+
+fn computeSupport(tet: u32, p: vec3<f32>) {
+  let ids = tets[2u * tet];
+  let pa = pos(ids.x) - p;
+  let pb = pos(ids.y) - p;
+  let pc = pos(ids.z) - p;
+  let pd = pos(ids.w) - p;
+  let wa = vol(pb, pc, pd);
+  let wb = -vol(pa, pc, pd);
+  let wc = vol(pa, pb, pd);
+  let wd = -vol(pa, pb, pc);
+  let total = wa + wb + wc + wd;
+  let h2 = tetSize2(tet);
+  supportCount = 0u;
+  if (!(abs(total) > 1e-12 * h2 * sqrt(h2))) {
+    for (var i = 0u; i < 4u; i++) { support[i] = ids[i]; }
+    supportCount = 4u;
+    return;
+  }
+  let inv = 1.0 / total;
+  let w = vec4<f32>(wa, wb, wc, wd) * inv;
+  for (var i = 0u; i < 4u; i++) {
+    if (w[i] > params.barycentric) { support[supportCount] = ids[i]; supportCount++; }
+  }
+  if (supportCount == 0u) {
+    for (var i = 0u; i < 4u; i++) { support[i] = ids[i]; }
+    supportCount = 4u;
+  }
+}
+
+fn acceptsTet(ids: vec4<u32>) -> bool {
+  for (var i = 0u; i < supportCount; i++) {
+    let v = support[i];
+    if (v != ids.x && v != ids.y && v != ids.z && v != ids.w) { return false; }
+  }
+  return true;
+}
+
+// ---- exit faces (spb/exitFaces.ts; Alg. 2) ----
+
+fn exitFaceMask(entry: u32, eps: f32) -> u32 {
+  let ia = faceVert(entry, 0u);
+  let ib = faceVert(entry, 1u);
+  let ic = faceVert(entry, 2u);
+  let a = proj[ia].xy;
+  let b = proj[ib].xy;
+  let c = proj[ic].xy;
+  let d = proj[entry].xy;
+  let orient = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+  let sgn = select(select(0.0, -1.0, orient < -eps), 1.0, orient > eps);
+  let da = sgn * (d.x * a.y - d.y * a.x);
+  let db = sgn * (d.x * b.y - d.y * b.x);
+  let dc = sgn * (d.x * c.y - d.y * c.x);
+  var mask = 0u;
+  if (da >= -eps && db <= eps) { mask |= 1u << ic; }
+  if (db >= -eps && dc <= eps) { mask |= 1u << ia; }
+  if (dc >= -eps && da <= eps) { mask |= 1u << ib; }
+  return mask;
+}
+
+fn entryParameterRange(entry: u32, eps: f32) -> vec2<f32> {
+  let a = proj[faceVert(entry, 0u)];
+  let b = proj[faceVert(entry, 1u)];
+  let c = proj[faceVert(entry, 2u)];
+  let wa = b.x * c.y - b.y * c.x;
+  let wb = c.x * a.y - c.y * a.x;
+  let wc = a.x * b.y - a.y * b.x;
+  let sum = wa + wb + wc;
+  if (sum > eps || sum < -eps) {
+    let z = (wa * a.z + wb * b.z + wc * c.z) / sum;
+    return vec2<f32>(z, z);
+  }
+  return vec2<f32>(min(a.z, min(b.z, c.z)), max(a.z, max(b.z, c.z)));
+}
+
+// ---- tetrahedral traversal (spb/traverse.ts; Alg. 1) ----
+
+fn enter(t: u32) -> bool {
+  for (var i = 0u; i < RING; i++) {
+    if (ring[i] == t) { return false; }
+  }
+  ring[ringPos] = t;
+  ringPos = select(ringPos + 1u, 0u, ringPos + 1u == RING);
+  return true;
+}
+
+fn traverse(tri: u32, s: vec3<f32>, p: vec3<f32>) -> u32 {
+  stTr++;
+  // Ray frame of Duff et al. 2017: unit direction n, orthonormal u, v.
+  let r = p - s;
+  let rr = dot(r, r);
+  let rl = sqrt(rr);
+  let n = r / rl;
+  let sg = select(-1.0, 1.0, n.z >= 0.0);
+  let ka = -1.0 / (sg + n.z);
+  let kb = n.x * n.y * ka;
+  let u = vec3<f32>(1.0 + sg * n.x * n.x * ka, sg * kb, -sg * n.x);
+  let v = vec3<f32>(kb, sg + n.y * n.y * ka, -n.y);
+  let zv = r / rr; // z in units of |p - s|: s at 0, p at 1
+
+  for (var i = 0u; i < RING; i++) { ring[i] = NONE; }
+  ringPos = 0u;
+  let tf = topo[8u * tri + 3u];
+  tetStack[0] = tf >> 2u;
+  faceStack[0] = -1 - i32(tf & 3u);
+  var top = 1u;
+  var steps = 0u;
+  while (top > 0u) {
+    top--;
+    let t = tetStack[top];
+    let fcode = faceStack[top];
+    if (!enter(t)) { continue; }
+    stTet++;
+    steps++;
+    if (steps > MAX_STEPS) { return TRAVERSE_OVERFLOW; }
+    let ids = tets[2u * t];
+    if (acceptsTet(ids)) { return TRAVERSE_FOUND; }
+
+    var entry: u32;
+    if (fcode < 0) {
+      entry = u32(-1 - fcode);
+    } else {
+      // XOR trick: the vertex of t off the shared face.
+      let pids = tets[2u * (u32(fcode) >> 2u)];
+      let onFace = pids.x ^ pids.y ^ pids.z ^ pids.w ^ pids[u32(fcode) & 3u];
+      let fourth = ids.x ^ ids.y ^ ids.z ^ ids.w ^ onFace;
+      entry = select(select(select(3u, 2u, fourth == ids.z), 1u, fourth == ids.y), 0u, fourth == ids.x);
+    }
+    for (var i = 0u; i < 4u; i++) {
+      let d = pos(ids[i]) - s;
+      proj[i] = vec3<f32>(dot(d, u), dot(d, v), dot(d, zv));
+    }
+    let h2 = tetSize2(t);
+    let eps = params.exitFace * h2;
+    if (fcode >= 0) {
+      let range = entryParameterRange(entry, eps);
+      if (inversions) {
+        if (range.x > params.inversionTravel || range.y < 1.0 - params.inversionTravel) { continue; }
+      } else if (range.x > 1.0 + params.beyond * sqrt(h2) / rl) { continue; }
+    }
+    let mask = exitFaceMask(entry, eps);
+    if ((mask & (mask - 1u)) != 0u) { stBranch++; }
+    let nb = bitcast<vec4<i32>>(tets[2u * t + 1u]);
+    for (var k = 0u; k < 4u; k++) {
+      if ((mask & (1u << k)) == 0u) { continue; }
+      let nk = nb[k];
+      if (nk < 0) { stBoundary++; continue; }
+      if (top >= FACE_STACK) { return TRAVERSE_OVERFLOW; }
+      tetStack[top] = u32(nk);
+      faceStack[top] = i32(4u * t + k);
+      top++;
+    }
+  }
+  return TRAVERSE_FAIL;
+}
+
+// ---- the query (spb/query.ts; Alg. 3) ----
+
+fn setResult(f: u32, feature: u32, s: vec3<f32>, d2: f32) {
+  resTriangle = i32(f);
+  resFeature = feature;
+  resPoint = s;
+  resD2 = d2;
+}
+
+fn isInvertedBoundaryVertex(v: u32) -> bool {
+  let end = topo[params.offVertexTriangleOffsets + v + 1u];
+  for (var j = topo[params.offVertexTriangleOffsets + v]; j < end; j++) {
+    if (measures[triTet(topo[params.offVertexTriangles + j])].y > 0.5) { return true; }
+  }
+  return false;
+}
+
+fn excluded(f: u32, exclude: i32) -> bool {
+  if (exclude < 0) { return false; }
+  let e = u32(exclude);
+  return triVert(f, 0u) == e || triVert(f, 1u) == e || triVert(f, 2u) == e;
+}
+
+fn descend(f: u32, feature: u32, d2: f32, r2: f32, p: vec3<f32>, exclude: i32) -> u32 {
+  var curF = f;
+  var curFeature = feature;
+  var curD2 = d2;
+  let zero2 = params.zeroLength * params.zeroLength;
+  for (var step = 0u; step < MAX_DESCENT; step++) {
+    let k = select(curFeature, curFeature - FEATURE_EDGE01, curFeature >= FEATURE_EDGE01);
+    let va = triVert(curF, k);
+    let vb = select(va, triVert(curF, (k + 1u) % 3u), curFeature >= FEATURE_EDGE01);
+    var bestF = -1;
+    var bestFeature = 0u;
+    var bestD2 = curD2;
+    var bestS = vec3<f32>(0.0);
+    let passes = select(2u, 1u, va == vb);
+    for (var pi = 0u; pi < passes; pi++) {
+      let vv = select(vb, va, pi == 0u);
+      let end = topo[params.offVertexTriangleOffsets + vv + 1u];
+      for (var j = topo[params.offVertexTriangleOffsets + vv]; j < end; j++) {
+        let g = topo[params.offVertexTriangles + j];
+        if (triComponent(g) != triComponent(f)) { continue; }
+        if (excluded(g, exclude)) { continue; }
+        let gf = closestPointOnTriangle(p, pos(triVert(g, 0u)), pos(triVert(g, 1u)), pos(triVert(g, 2u)));
+        stDescent++;
+        let e2 = dot(cpt - p, cpt - p);
+        if (e2 < bestD2) {
+          bestF = i32(g);
+          bestFeature = gf;
+          bestD2 = e2;
+          bestS = cpt;
+        }
+      }
+    }
+    if (bestF < 0 || !(bestD2 < r2)) { return TRAVERSE_FAIL; }
+    let bf = u32(bestF);
+    if (bestD2 <= zero2 * tetSize2(triTet(bf))) { return TRAVERSE_FAIL; }
+    curF = bf;
+    curFeature = bestFeature;
+    curD2 = bestD2;
+    if (bestFeature == FEATURE_FACE || isFeasible(bf, bestFeature, bestS, p)) {
+      let st = traverse(bf, bestS, p);
+      if (st == TRAVERSE_FOUND) { setResult(bf, bestFeature, bestS, bestD2); }
+      return st;
+    }
+  }
+  return TRAVERSE_FAIL;
+}
+
+fn run(p: vec3<f32>, tet: u32, exclude: i32) -> u32 {
+  if (exclude >= 0 && isInvertedBoundaryVertex(u32(exclude))) { return QUERY_SKIPPED; }
+  computeSupport(tet, p);
+  let zero2 = params.zeroLength * params.zeroLength;
+  let component = topo[params.offTetComponent + tet];
+  var r2 = BIG;
+  var top = 0u;
+  if (params.nodeCount > 0u) { bvhStack[0] = 0u; top = 1u; }
+  while (top > 0u) {
+    top--;
+    let node = nodes[bvhStack[top]];
+    if (boxDistance2(node, p) >= r2) { continue; } // the radius shrank since the push
+    if (node.count == 0u) {
+      let dl = boxDistance2(nodes[node.link], p);
+      let dr = boxDistance2(nodes[node.link + 1u], p);
+      let nearFirst = dl <= dr;
+      let far = select(node.link, node.link + 1u, nearFirst);
+      let dFar = select(dl, dr, nearFirst);
+      let dNear = select(dr, dl, nearFirst);
+      if (dFar < r2) {
+        if (top >= BVH_STACK) { return QUERY_OVERFLOW; }
+        bvhStack[top] = far;
+        top++;
+      }
+      if (dNear < r2) {
+        if (top >= BVH_STACK) { return QUERY_OVERFLOW; }
+        bvhStack[top] = select(node.link + 1u, node.link, nearFirst);
+        top++;
+      }
+      continue;
+    }
+    for (var k = node.link; k < node.link + node.count; k++) {
+      let f = topo[params.offOrder + k];
+      stQ++;
+      if (triComponent(f) != component) { continue; }
+      if (excluded(f, exclude)) { continue; }
+      let feature = closestPointOnTriangle(p, pos(triVert(f, 0u)), pos(triVert(f, 1u)), pos(triVert(f, 2u)));
+      let s = cpt;
+      let d2 = dot(s - p, s - p);
+      if (!(d2 < r2)) { continue; }
+      if (d2 <= zero2 * tetSize2(triTet(f))) { continue; } // zero-length segment (section 3.3)
+      if (params.culling != 0u && feature != FEATURE_FACE && !isFeasible(f, feature, s, p)) {
+        stCulled++;
+        let st = descend(f, feature, d2, r2, p, exclude);
+        if (st == TRAVERSE_OVERFLOW) { return QUERY_OVERFLOW; }
+        if (st == TRAVERSE_FOUND) { r2 = resD2; }
+        continue;
+      }
+      let st = traverse(f, s, p);
+      if (st == TRAVERSE_OVERFLOW) { return QUERY_OVERFLOW; }
+      if (st == TRAVERSE_FOUND) {
+        r2 = d2; // Alg. 3 line 9
+        setResult(f, feature, s, d2);
+      }
+    }
+  }
+  return select(QUERY_NONE, QUERY_FOUND, resTriangle >= 0);
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = gid.x + gid.y * nwg.x * 64u;
+  if (i >= params.queryCount) { return; }
+  let q = queries[i];
+  inversions = atomicLoad(&counters[0]) > 0u;
+  resTriangle = -1;
+  resFeature = 0u;
+  resPoint = vec3<f32>(0.0);
+  resD2 = BIG;
+  stQ = 0u; stTr = 0u; stTet = 0u; stCulled = 0u; stBranch = 0u; stBoundary = 0u; stDescent = 0u;
+  let status = run(q.p, q.tet, q.exclude);
+  var out: Result;
+  let found = status == QUERY_FOUND;
+  out.s = select(vec3<f32>(0.0), resPoint, found);
+  out.distance = select(-1.0, sqrt(resD2), found);
+  out.triangle = select(-1, resTriangle, found);
+  out.feature = select(0u, resFeature, found);
+  out.status = status;
+  out.bvhCandidates = stQ;
+  out.traversals = stTr;
+  out.tetsVisited = stTet;
+  out.culled = stCulled;
+  out.branchings = stBranch;
+  results[i] = out;
+  // Summed statistics, slots 1 + STAT_* of src/spb/workspace.ts.
+  atomicAdd(&counters[1], stQ);
+  atomicAdd(&counters[2], stTr);
+  atomicAdd(&counters[3], stTet);
+  atomicAdd(&counters[4], stCulled);
+  atomicAdd(&counters[5], select(0u, 1u, status == QUERY_OVERFLOW));
+  atomicAdd(&counters[6], stBranch);
+  atomicAdd(&counters[7], stBoundary);
+  atomicAdd(&counters[8], 1u);
+  atomicAdd(&counters[9], stDescent);
+}

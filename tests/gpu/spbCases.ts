@@ -1,0 +1,203 @@
+/**
+ * Query batches for the shortest-path kernel tests and benchmark: random interior points of real
+ * meshes made by others, boundary vertices of one octopus pushed into another (DCD-like hits),
+ * a beam bent past a full turn so its ends interpenetrate, and a block with an inverted tet.
+ */
+import { parseGaiaT } from '../../src/mesh/io/gaiaT';
+import { buildTetMesh, mergeTetMeshes } from '../../src/mesh/tetMesh';
+import type { TetMesh } from '../../src/mesh/types';
+import { readSharedMesh } from '../support/sharedMeshes';
+
+export interface QueryBatch {
+  name: string;
+  mesh: TetMesh;
+  /** Positions the queries are posed in (may differ from mesh.positions: a deformation). */
+  positions: Float32Array;
+  points: Float32Array;
+  tets: Uint32Array;
+  exclude: Int32Array;
+}
+
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function loadShared(name: string): TetMesh {
+  const m = parseGaiaT(readSharedMesh(name), name);
+  return buildTetMesh(m, m).mesh;
+}
+
+/** n random points strictly inside random tets (random barycentrics), in `positions`. */
+export function interiorPoints(name: string, mesh: TetMesh, positions: Float32Array, n: number, seed: number, tetFilter?: (t: number) => boolean): QueryBatch {
+  const r = rng(seed);
+  const points = new Float32Array(3 * n);
+  const tets = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    let t: number;
+    do t = Math.floor(r() * mesh.tetCount);
+    while (tetFilter && !tetFilter(t));
+    const w = [r(), r(), r(), r()].map((v) => 0.02 + v);
+    const s = w[0] + w[1] + w[2] + w[3];
+    for (let c = 0; c < 3; c++) {
+      let x = 0;
+      for (let k = 0; k < 4; k++) x += (w[k] / s) * positions[3 * mesh.tets[4 * t + k] + c];
+      points[3 * i + c] = x;
+    }
+    tets[i] = t;
+  }
+  return { name, mesh, positions, points, tets, exclude: new Int32Array(n).fill(-1) };
+}
+
+/** Tet of [t0, t1) strictly containing p, by brute force over tets whose box contains p (grid-free: fine for tests). */
+function locate(mesh: TetMesh, x: ArrayLike<number>, t0: number, t1: number, boxes: Float32Array, px: number, py: number, pz: number): number {
+  for (let t = t0; t < t1; t++) {
+    const b = 6 * t;
+    if (px < boxes[b] || py < boxes[b + 1] || pz < boxes[b + 2] || px > boxes[b + 3] || py > boxes[b + 4] || pz > boxes[b + 5]) continue;
+    const v = [0, 1, 2, 3].map((k) => 3 * mesh.tets[4 * t + k]);
+    const d = (a: number, b2: number, c: number): number => {
+      const ax = x[a] - px, ay = x[a + 1] - py, az = x[a + 2] - pz;
+      const bx = x[b2] - px, by = x[b2 + 1] - py, bz = x[b2 + 2] - pz;
+      const cx = x[c] - px, cy = x[c + 1] - py, cz = x[c + 2] - pz;
+      return ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
+    };
+    if (d(v[1], v[2], v[3]) > 0 && -d(v[0], v[2], v[3]) > 0 && d(v[0], v[1], v[3]) > 0 && -d(v[0], v[1], v[2]) > 0) return t;
+  }
+  return -1;
+}
+
+/**
+ * Two copies of a mesh, the second moved `push` along +x into the first: the second's boundary
+ * vertices found inside tets of the first, each excluding itself (paper's octopus-pair test).
+ */
+export function pushedPair(name: string, push: number): QueryBatch {
+  const m = parseGaiaT(readSharedMesh(name), name);
+  const second = Float32Array.from(m.positions);
+  for (let i = 0; i < second.length; i += 3) second[i] += push;
+  const merged = mergeTetMeshes([m, { positions: second, tets: m.tets }]);
+  const mesh = buildTetMesh(merged.arrays, { objectIds: merged.tetObject }).mesh;
+  const x = mesh.positions;
+  const t1 = merged.tetOffsets[1];
+  const boxes = new Float32Array(6 * t1);
+  for (let t = 0; t < t1; t++) {
+    for (let c = 0; c < 3; c++) {
+      let lo = Infinity, hi = -Infinity;
+      for (let k = 0; k < 4; k++) {
+        const v = x[3 * mesh.tets[4 * t + k] + c];
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+      boxes[6 * t + c] = lo;
+      boxes[6 * t + 3 + c] = hi;
+    }
+  }
+  const pts: number[] = [], tets: number[] = [], excl: number[] = [];
+  for (const v of mesh.boundaryVertices) {
+    if (mesh.vertexObject[v] !== 1) continue;
+    const t = locate(mesh, x, 0, t1, boxes, x[3 * v], x[3 * v + 1], x[3 * v + 2]);
+    if (t < 0) continue;
+    pts.push(x[3 * v], x[3 * v + 1], x[3 * v + 2]);
+    tets.push(t);
+    excl.push(v);
+  }
+  return { name: `${name} pair pushed ${push}`, mesh, positions: mesh.positions, points: Float32Array.from(pts), tets: Uint32Array.from(tets), exclude: Int32Array.from(excl) };
+}
+
+// The 6 Kuhn tets of a unit cube, corners by bit (x = 1, y = 2, z = 4): cubes share faces exactly.
+const KUHN = [
+  [0, 1, 3, 7],
+  [0, 1, 5, 7],
+  [0, 2, 3, 7],
+  [0, 2, 6, 7],
+  [0, 4, 5, 7],
+  [0, 4, 6, 7],
+];
+
+/** nu x nv x nw cubes of 6 tets, positively oriented in lattice space, mapped by `map`. */
+export function lattice(nu: number, nv: number, nw: number, map: (u: number, v: number, w: number) => [number, number, number]): { positions: Float32Array; tets: Uint32Array } {
+  const id = (i: number, j: number, k: number): number => (k * (nv + 1) + j) * (nu + 1) + i;
+  const positions: number[] = [];
+  for (let k = 0; k <= nw; k++) for (let j = 0; j <= nv; j++) for (let i = 0; i <= nu; i++) positions.push(...map(i, j, k));
+  const tets: number[] = [];
+  for (let k = 0; k < nw; k++) for (let j = 0; j < nv; j++) for (let i = 0; i < nu; i++) {
+    const corner = (b: number): number => id(i + (b & 1), j + ((b >> 1) & 1), k + ((b >> 2) & 1));
+    for (const t of KUHN) {
+      const bits = t.map((b) => [b & 1, (b >> 1) & 1, (b >> 2) & 1]);
+      const e = [1, 2, 3].map((q) => [0, 1, 2].map((c) => bits[q][c] - bits[0][c]));
+      const det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) + e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+      const v = t.map(corner);
+      tets.push(...(det > 0 ? v : [v[0], v[1], v[3], v[2]]));
+    }
+  }
+  return { positions: Float32Array.from(positions), tets: Uint32Array.from(tets) };
+}
+
+/**
+ * A beam (nu x 2 x 2 cells) bent into a ring over 1.2 turns, flat (no rise): its two ends occupy
+ * the same space, so points there have their Euclidean nearest boundary on the other end.
+ * The topology is that of the straight beam (built in rest pose), the positions are the ring.
+ */
+export function overlappingRing(nu: number, seed: number, n: number): QueryBatch {
+  const h = 0.1;
+  const straight = lattice(nu, 2, 2, (u, v, w) => [u * h, v * h, w * h]);
+  const mesh = buildTetMesh(straight, { source: 'ring' }).mesh;
+  const turns = 1.2;
+  const radius = (nu * h) / (2 * Math.PI * turns);
+  const ring = lattice(nu, 2, 2, (u, v, w) => {
+    const a = (2 * Math.PI * turns * u) / nu;
+    const r = radius + (v - 1) * h;
+    return [r * Math.cos(a), r * Math.sin(a), w * h];
+  });
+  return { ...interiorPoints(`ring beam ${nu} cells, ${turns} turns`, mesh, ring.positions, n, seed), mesh };
+}
+
+/** A block of cells with one interior vertex pushed through the opposite face of a tet: inverted elements. */
+export function invertedBlock(seed: number, n: number): QueryBatch {
+  const N = 6;
+  const h = 0.05;
+  const base = lattice(N, N, N, (u, v, w) => [u * h, v * h, w * h]);
+  const mesh = buildTetMesh(base, { source: 'block' }).mesh;
+  const positions = Float32Array.from(base.positions);
+  const centre = (3 * (N + 1) + 3) * (N + 1) + 3;
+  positions[3 * centre] += 0.9 * h;
+  positions[3 * centre + 1] += 0.7 * h;
+  positions[3 * centre + 2] += 0.8 * h;
+  return { ...interiorPoints('block with inverted tets', mesh, positions, n, seed), mesh };
+}
+
+let keptGpu: GPU | undefined;
+let sharedDevice: Promise<GPUDevice> | undefined;
+
+/**
+ * A Dawn device for these tests and the benchmark that keeps Dawn's GPU instance referenced.
+ * src/gpu/device.ts drops the object returned by `create()`; once the garbage collector frees it,
+ * Dawn tears the instance down under the live device and the process aborts
+ * ("terminate called after throwing std::system_error" / a pthread mutex assertion), which any
+ * test that allocates enough to trigger a GC hits. Until device.ts keeps that reference, this
+ * does. In a browser, navigator.gpu is used as is.
+ */
+export function spbTestDevice(): Promise<GPUDevice> {
+  sharedDevice ??= (async () => {
+    if (typeof navigator !== 'undefined' && 'gpu' in navigator && typeof window !== 'undefined') keptGpu = navigator.gpu;
+    else {
+      const moduleName = 'webgpu';
+      const dawn = (await import(/* @vite-ignore */ moduleName)) as { create: (flags: string[]) => GPU; globals: Record<string, unknown> };
+      for (const [key, value] of Object.entries(dawn.globals)) {
+        if (!(key in globalThis)) (globalThis as Record<string, unknown>)[key] = value;
+      }
+      keptGpu = dawn.create([]);
+    }
+    const adapter = await keptGpu.requestAdapter({ powerPreference: 'high-performance' });
+    if (!adapter) {
+      throw new Error('No WebGPU adapter: run with VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json (Debian packages chromium and libvulkan1), or on a GPU driver');
+    }
+    return adapter.requestDevice({ requiredLimits: { maxStorageBuffersPerShaderStage: 8 } });
+  })();
+  return sharedDevice;
+}
