@@ -10,8 +10,9 @@
  *     alpha_long = 0.24999 (black edges) and alpha_short = 0.41189 (red edges) the paper proves
  *     every output dihedral angle lies in [10.7, 164.8] degrees (Table 1) for smooth surfaces
  *     sampled finely enough;
- *  4. stencils: every BCC tet with no outside vertex is kept whole, every cut tet is filled
- *     by its stencil (stencils.ts), every tet with no inside vertex is dropped.
+ *  4. stencils: every BCC tet with no outside vertex (and at least one inside) is kept
+ *     whole, every cut tet is filled by its stencil (stencils.ts), every tet with no inside
+ *     vertex is dropped.
  * Memory: per lattice vertex one float and a few ints in typed arrays; cut points live in an
  * int hash keyed by lattice edge; no per-tet objects.
  */
@@ -88,7 +89,7 @@ export function stuffIsosurface(input: StuffingInput): StuffingOutput {
   }
 
   // 4. Stencils over every BCC tet.
-  const out = new MeshBuilder(L, sdf, cuts);
+  const out = new MeshBuilder(L, cuts);
   emitTets(L, f, out, (x) => progress(0.65 + 0.35 * x));
   progress(1);
   return { ...out.finish(), latticeVertices: N, cutPoints: cuts.count, warpedVertices: warped };
@@ -262,7 +263,6 @@ class MeshBuilder implements StencilContext {
 
   constructor(
     private readonly L: BccLattice,
-    private readonly sdf: Sdf,
     private readonly cuts: CutTable,
   ) {
     this.outId = new Int32Array(L.vertexCount).fill(-1);
@@ -352,17 +352,6 @@ class MeshBuilder implements StencilContext {
     else this.tets.push4(this.id(a), this.id(b), this.id(c), this.id(d));
   }
 
-  /** A BCC tet whose four vertices all lie on the surface: kept when its centroid is inside. */
-  emitIfCentroidInside(a: number, b: number, c: number, d: number): void {
-    const p = this.p;
-    this.finalPosition(a, p, 0);
-    this.finalPosition(b, p, 3);
-    this.finalPosition(c, p, 6);
-    this.finalPosition(d, p, 9);
-    const cx = (p[0] + p[3] + p[6] + p[9]) / 4, cy = (p[1] + p[4] + p[7] + p[10]) / 4, cz = (p[2] + p[5] + p[8] + p[11]) / 4;
-    if (this.sdf(cx, cy, cz) < 0) this.emit(a, b, c, d);
-  }
-
   finish(): { positions: Float32Array; tets: Uint32Array } {
     if (this.degenerate > 0) throw new Error(`isosurface stuffing: ${this.degenerate} stencil tets were degenerate in the lattice (bug)`);
     return {
@@ -415,9 +404,11 @@ function emitTets(L: BccLattice, f: Float32Array, out: MeshBuilder, progress: (x
               if (s[m] < 0) nNeg++;
               else if (s[m] > 0) nPos++;
             }
-            if (nNeg === 0) {
-              if (nPos === 0) out.emitIfCentroidInside(v[0], v[1], v[2], v[3]);
-            } else if (nPos === 0) out.emit(v[0], v[1], v[2], v[3]);
+            // No inside vertex: dropped, including the all-zero tet. Its four vertices lie on
+            // the isosurface, so where the surface is locally flat (the regime of the paper's
+            // angle guarantee) it is a sliver of vanishing volume.
+            if (nNeg === 0) continue;
+            if (nPos === 0) out.emit(v[0], v[1], v[2], v[3]);
             else fillCutTet(out, v, s);
           }
         }

@@ -56,10 +56,11 @@ describe('procedural shapes at default resolution', () => {
       const { mesh } = buildTetMesh({ positions, tets });
       expect(mesh.boundaryTriangles.length / 3).toBe(b.boundaryTriangles);
 
-      // Dihedral angles: the paper guarantees [10.7, 164.8] for well-sampled smooth surfaces;
-      // knobs and sharp box edges are not, so a looser bound here.
-      expect(stats.minDihedralDeg).toBeGreaterThan(5);
-      expect(stats.maxDihedralDeg).toBeLessThan(175);
+      // Dihedral angles: the paper guarantees [10.7, 164.8] for well-sampled smooth surfaces
+      // (stuffing.test.ts); knobs only 1.6 cubes in radius and sharp box edges are not that,
+      // so a looser bound here (the brief asks for > 5 degrees).
+      expect(stats.minDihedralDeg).toBeGreaterThan(8);
+      expect(stats.maxDihedralDeg).toBeLessThan(170);
 
       // Volume of the mesh vs the volume of {sdf < 0} sampled directly.
       const s = buildShapeSdf(shape.name);
