@@ -21,6 +21,8 @@ export interface BoundaryReport {
   /** Boundary edges without exactly two boundary triangles. */
   nonManifoldEdges: number;
   boundaryVertices: number;
+  /** Boundary vertices whose boundary triangles do not form a single fan (pinch points). */
+  nonManifoldVertices: number;
   eulerCharacteristic: number;
 }
 
@@ -59,6 +61,30 @@ export function boundaryReport(vertexCount: number, tets: ArrayLike<number>): Bo
   }
   let nonManifold = 0;
   for (const n of edgeCount.values()) if (n !== 2) nonManifold++;
+  // Vertex link: the edges opposite v in its boundary triangles must form one connected cycle.
+  const link = new Map<number, number[]>();
+  for (const [key, list] of uses) {
+    if (list.length !== 1) continue;
+    const c = key % V, b = Math.floor(key / V) % V, a = Math.floor(key / V / V);
+    for (const [v, x, y] of [[a, b, c], [b, a, c], [c, a, b]]) {
+      const l = link.get(v);
+      if (l) l.push(x, y);
+      else link.set(v, [x, y]);
+    }
+  }
+  let pinched = 0;
+  for (const l of link.values()) {
+    const adj = new Map<number, number[]>();
+    for (let i = 0; i < l.length; i += 2) {
+      adj.set(l[i], [...(adj.get(l[i]) ?? []), l[i + 1]]);
+      adj.set(l[i + 1], [...(adj.get(l[i + 1]) ?? []), l[i]]);
+    }
+    const start = l[0];
+    const seen = new Set([start]);
+    const stack = [start];
+    while (stack.length) for (const y of adj.get(stack.pop()!)!) if (!seen.has(y)) (seen.add(y), stack.push(y));
+    if (seen.size !== adj.size) pinched++;
+  }
   return {
     overusedFaces: overused,
     sameSideFaces: sameSide,
@@ -66,6 +92,7 @@ export function boundaryReport(vertexCount: number, tets: ArrayLike<number>): Bo
     boundaryEdges: edgeCount.size,
     nonManifoldEdges: nonManifold,
     boundaryVertices: bverts.size,
+    nonManifoldVertices: pinched,
     eulerCharacteristic: bverts.size - edgeCount.size + boundaryTris,
   };
 }

@@ -52,6 +52,7 @@ describe('procedural shapes at default resolution', () => {
       expect(b.overusedFaces).toBe(0);
       expect(b.sameSideFaces).toBe(0);
       expect(b.nonManifoldEdges).toBe(0);
+      expect(b.nonManifoldVertices).toBe(0);
       expect(b.eulerCharacteristic).toBe(EULER[shape.name]);
       const { mesh } = buildTetMesh({ positions, tets });
       expect(mesh.boundaryTriangles.length / 3).toBe(b.boundaryTriangles);

@@ -62,6 +62,7 @@ describe('isosurface stuffing', () => {
       expect(b.overusedFaces).toBe(0);
       expect(b.sameSideFaces).toBe(0);
       expect(b.nonManifoldEdges).toBe(0);
+      expect(b.nonManifoldVertices).toBe(0);
       expect(b.eulerCharacteristic).toBe(chi);
     }
   });
