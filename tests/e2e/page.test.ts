@@ -1,0 +1,160 @@
+/**
+ * The built page in headless Chromium on SwiftShader: WebGPU, drawing, GUI, import, errors.
+ * Truths: the adapter the browser reports, screenshot pixels against the palette, counts of
+ * real meshes made by others (shared/meshes/README.md), the line we corrupted ourselves.
+ */
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKGROUND_COLOR } from '../../src/app/palette';
+import { sharedMeshPath } from '../support/sharedMeshes';
+import { launchBrowser, openPage, readStats, serveDist, waitForMeshDrawn, type Served } from './support/browser';
+import { countRegion } from './support/pixels';
+import { decodePng } from './support/png';
+
+/** Small, cheap first object: SwiftShader draws everything on the CPU. */
+const START_QUERY = '?shape=sphere&resolution=10';
+
+let browser: Browser;
+let served: Served;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  served = await serveDist();
+  browser = await launchBrowser();
+  ({ page, errors } = await openPage(browser, served.url + START_QUERY));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.close();
+});
+
+/** Waits until the stats name a source containing `source`, then until that mesh is drawn. */
+async function waitForSource(source: string): Promise<Record<string, string>> {
+  try {
+    await page.waitForFunction((want) => document.getElementById('mesh-stats')?.dataset.source?.includes(want) ?? false, source, {
+      timeout: 120_000,
+      polling: 100,
+    });
+  } catch (error) {
+    const banner = await page.locator('#error-banner').textContent();
+    throw new Error(`stats never showed "${source}"; error banner: ${banner?.trim() || '(none)'}; ${(error as Error).message}`);
+  }
+  await waitForMeshDrawn(page, 60_000, errors);
+  return readStats(page);
+}
+
+describe('the page', () => {
+  it('loads with WebGPU available in headless Chromium and draws through it', async () => {
+    const adapter = await page.evaluate(async () => {
+      if (!navigator.gpu) return 'navigator.gpu is missing';
+      const a = await navigator.gpu.requestAdapter();
+      return a ? 'ok' : 'requestAdapter() returned null';
+    });
+    expect(adapter, `WebGPU unavailable in Chromium with the DESIGN.md flags: ${adapter}`).toBe('ok');
+    await waitForMeshDrawn(page, 120_000, errors);
+    expect(await page.evaluate(() => document.body.dataset.webgpu)).toBe('available');
+    expect(await page.locator('#viewport').getAttribute('data-backend')).toBe('webgpu');
+    expect(await page.locator('#no-webgpu').isHidden()).toBe(true);
+    expect(await page.locator('#error-banner').isHidden(), `error banner: ${await page.locator('#error-banner').textContent()}`).toBe(true);
+  });
+
+  it('shows the shaded object in the middle of the canvas', async () => {
+    await waitForMeshDrawn(page, 120_000, errors);
+    const png = decodePng(await page.locator('#viewport canvas').screenshot());
+    const middle = countRegion(png, BACKGROUND_COLOR, { x0: 0.3, x1: 0.7, y0: 0.3, y1: 0.7 });
+    const corner = countRegion(png, BACKGROUND_COLOR, { x0: 0, x1: 0.08, y0: 0, y1: 0.08 });
+    // The top corner sees only the sky: it must be the background colour, or the comparison is meaningless.
+    expect(corner.background / corner.total).toBeGreaterThan(0.95);
+    expect(middle.object / middle.total, `object pixels in the middle: ${JSON.stringify(middle)}`).toBeGreaterThan(0.1);
+  });
+
+  it('statistics describe the mesh and change when another shape is chosen in the GUI', async () => {
+    await waitForMeshDrawn(page, 120_000, errors);
+    const before = await readStats(page);
+    for (const key of ['vertices', 'tets', 'triangles']) expect(Number(before[key]), key).toBeGreaterThan(0);
+    const minD = Number(before.minDihedral);
+    const maxD = Number(before.maxDihedral);
+    expect(minD).toBeGreaterThan(0);
+    expect(maxD).toBeLessThan(180);
+    expect(minD).toBeLessThan(maxD);
+
+    const options = await page.locator('#gui-shape option').evaluateAll((els) =>
+      els.map((e) => ({ value: (e as HTMLOptionElement).value, selected: (e as HTMLOptionElement).selected })),
+    );
+    expect(options.length).toBeGreaterThan(1);
+    const current = options.find((o) => o.selected)!.value;
+    const cheap = ['cube', 'beam', 'cuboid', 'rod'];
+    const next = options.find((o) => !o.selected && cheap.includes(o.value)) ?? options.find((o) => !o.selected)!;
+    await page.selectOption('#gui-shape', next.value);
+    const after = await waitForSource(next.value);
+    expect(after.source).not.toBe(before.source);
+    expect([after.tets, after.vertices]).not.toEqual([before.tets, before.vertices]);
+    expect(current).not.toBe(next.value);
+  });
+
+  it('imports octopus_2KFaces.t through the file input: 1,184 vertices and 4,069 tets', async () => {
+    await page.setInputFiles('#mesh-file-input', sharedMeshPath('octopus_2KFaces.t'));
+    const after = await waitForSource('octopus_2KFaces.t');
+    expect(after.source).toBe('octopus_2KFaces.t');
+    expect(after.tets).toBe('4069');
+    expect(after.vertices).toBe('1184');
+    expect(await page.locator('#error-banner').isHidden()).toBe(true);
+  });
+
+  it('imports the TetGen pair octopus_2KFaces.1.node + .1.ele (multi-select): the same counts', async () => {
+    await page.setInputFiles('#mesh-file-input', [sharedMeshPath('octopus_2KFaces.1.node'), sharedMeshPath('octopus_2KFaces.1.ele')]);
+    const after = await waitForSource('octopus_2KFaces.1.node');
+    expect(after.source).toContain('octopus_2KFaces.1.ele');
+    expect(after.tets).toBe('4069');
+    expect(after.vertices).toBe('1184');
+  });
+
+  it('a corrupted file shows an error naming the file and line, and the previous object stays', async () => {
+    await waitForMeshDrawn(page, 60_000, errors);
+    const before = await readStats(page);
+    const lines = readFileSync(sharedMeshPath('Cube.t'), 'utf8').split('\n');
+    const bad = lines.findIndex((l) => l.startsWith('Tet ')) + 5; // 0-based index of a tet record
+    lines[bad] = lines[bad]!.replace(/\s\d+$/, ' x7'); // a vertex index that is not a number
+    await page.setInputFiles('#mesh-file-input', {
+      name: 'corrupted_cube.t',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(lines.join('\n')),
+    });
+    const banner = page.locator('#error-banner');
+    await banner.waitFor({ state: 'visible', timeout: 60_000 });
+    const message = (await banner.textContent()) ?? '';
+    expect(message).toContain('corrupted_cube.t');
+    expect(message).toContain(`:${bad + 1}`);
+    expect(await readStats(page)).toEqual(before);
+    expect(await page.locator('#viewport').getAttribute('data-shown-serial')).toBeTruthy();
+
+    // The scene still works: a good file after the bad one loads and clears the banner.
+    await page.setInputFiles('#mesh-file-input', sharedMeshPath('Cube.t'));
+    const cube = await waitForSource('Cube.t');
+    expect(cube.tets).toBe('234');
+    expect(cube.vertices).toBe('100');
+    expect(await banner.isHidden()).toBe(true);
+  });
+});
+
+describe('the page without WebGPU', () => {
+  it('says that the simulator needs WebGPU instead of showing a blank screen', async () => {
+    const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
+    await context.addInitScript(() => {
+      // As in a browser without WebGPU: no navigator.gpu at all.
+      delete (Navigator.prototype as { gpu?: unknown }).gpu;
+    });
+    const p = await context.newPage();
+    await p.goto(served.url + START_QUERY);
+    const notice = p.locator('#no-webgpu');
+    await notice.waitFor({ state: 'visible', timeout: 60_000 });
+    const text = (await notice.textContent()) ?? '';
+    expect(text).toContain('needs WebGPU');
+    expect(text).toMatch(/Chrome or Edge 113/);
+    expect(await p.evaluate(() => document.body.dataset.webgpu)).toBe('unavailable');
+    await context.close();
+  });
+});
