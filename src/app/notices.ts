@@ -33,10 +33,11 @@ export class ProgressIndicator {
   private readonly label = this.root.querySelector('.label') as HTMLSpanElement;
   private readonly bar = this.root.querySelector('progress') as HTMLProgressElement;
 
-  /** Shows `label` with a bar; `fraction` undefined means indeterminate. */
+  /** Shows `label` with an indeterminate bar until the first update(). */
   start(label: string): void {
     this.label.textContent = label;
     this.bar.removeAttribute('value');
+    this.root.dataset.fraction = '0.000';
     this.root.dataset.state = 'busy';
     this.root.hidden = false;
   }

@@ -112,6 +112,41 @@ describe('the page', () => {
     expect(after.vertices).toBe('1184');
   });
 
+  it('imports a file dropped on the page (drag and drop): Beam.t has 58 vertices and 116 tets', async () => {
+    const text = readFileSync(sharedMeshPath('Beam.t'), 'utf8');
+    await page.evaluate((content) => {
+      const data = new DataTransfer();
+      data.items.add(new File([content], 'Beam.t', { type: 'text/plain' }));
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        document.body.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+      }
+    }, text);
+    const after = await waitForSource('Beam.t');
+    expect(after.tets).toBe('116');
+    expect(after.vertices).toBe('58');
+    expect(await page.locator('#drop-hint').isHidden()).toBe(true);
+  });
+
+  it('reports generation progress from the worker: increasing fractions up to 1, then idle', async () => {
+    await page.evaluate(() => {
+      const el = document.getElementById('progress')!;
+      const seen: { state: string; fraction: string }[] = [];
+      (window as unknown as { progressLog: typeof seen }).progressLog = seen;
+      new MutationObserver(() => seen.push({ state: el.dataset.state ?? '', fraction: el.dataset.fraction ?? '' })).observe(el, {
+        attributes: true,
+      });
+    });
+    await page.selectOption('#gui-shape', 'octopus');
+    await waitForSource('octopus');
+    await page.waitForFunction(() => document.getElementById('progress')?.dataset.state === 'idle');
+    const log = await page.evaluate(() => (window as unknown as { progressLog: { state: string; fraction: string }[] }).progressLog);
+    expect(log.some((e) => e.state === 'busy')).toBe(true);
+    const fractions = [...new Set(log.map((e) => e.fraction).filter((f) => f !== ''))].map(Number);
+    expect(fractions.length, JSON.stringify(log)).toBeGreaterThan(5);
+    for (let i = 1; i < fractions.length; i++) expect(fractions[i]).toBeGreaterThanOrEqual(fractions[i - 1]!);
+    expect(fractions.at(-1)).toBe(1);
+  });
+
   it('a corrupted file shows an error naming the file and line, and the previous object stays', async () => {
     await waitForMeshDrawn(page, 60_000, errors);
     const before = await readStats(page);
@@ -155,6 +190,9 @@ describe('the page without WebGPU', () => {
     expect(text).toContain('needs WebGPU');
     expect(text).toMatch(/Chrome or Edge 113/);
     expect(await p.evaluate(() => document.body.dataset.webgpu)).toBe('unavailable');
+    // Drawing falls back to WebGL 2, so the shapes can still be looked at.
+    await waitForMeshDrawn(p, 120_000);
+    expect(await p.locator('#viewport').getAttribute('data-backend')).toBe('webgl');
     await context.close();
   });
 });
