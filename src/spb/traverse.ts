@@ -86,7 +86,11 @@ export function tetrahedralTraverse(
     if (!ws.enter(t)) continue; // loop: resume from the stack (Alg. 1 lines 15-16)
     stats[STAT_TETS_VISITED]++;
     if (++steps > maxSteps) return TRAVERSE_OVERFLOW;
-    if (acceptsTet(tets, ws, t)) return TRAVERSE_FOUND;
+    if (ws.trace) ws.trace[t] = fcode >= 0 ? fcode >> 2 : -1;
+    if (acceptsTet(tets, ws, t)) {
+      ws.foundTet = t;
+      return TRAVERSE_FOUND;
+    }
 
     const o = 4 * t;
     const v0 = tets[o], v1 = tets[o + 1], v2 = tets[o + 2], v3 = tets[o + 3];
@@ -130,6 +134,8 @@ export function tetrahedralTraverse(
         stats[STAT_BOUNDARY_HITS]++; // this branch leaves the mesh: an invalid path (Fig. 4b)
         continue;
       }
+      // Already entered: it would be skipped when popped (Alg. 1 line 15), so keep it off the stack.
+      if (ws.wasEntered(n)) continue;
       if (top >= ws.faceStack.length && !ws.growFaceStacks()) return TRAVERSE_OVERFLOW;
       ws.tetStack[top] = n;
       ws.faceStack[top] = o + k;

@@ -41,6 +41,13 @@ export class SpbWorkspace {
   /** Vertices of p's tet that p does not lie opposite of: a tet containing all of them contains p. */
   readonly support = new Uint32Array(4);
   supportCount = 0;
+  /**
+   * Optional path record for tests and debugging (null in production): the tet each entered tet
+   * was entered from (-1 for the start tet), and the tet where the last successful traversal
+   * ended. Following `trace` from `foundTet` gives the element traversal that made the path valid.
+   */
+  trace: Int32Array | null = null;
+  foundTet = -1;
   /** Result of the last query. */
   resultTriangle = -1;
   resultFeature = -1;
@@ -114,6 +121,15 @@ export class SpbWorkspace {
     ring[this.ringPos] = t;
     this.ringPos = this.ringPos + 1 === ring.length ? 0 : this.ringPos + 1;
     return true;
+  }
+
+  /** True if t was entered in this traversal (as far as the ring remembers). */
+  wasEntered(t: number): boolean {
+    const stamps = this.stamps;
+    if (stamps) return stamps[t] === this.stamp;
+    const ring = this.ring;
+    for (let i = 0; i < ring.length; i++) if (ring[i] === t) return true;
+    return false;
   }
 
   /** Adds this query's counters to the totals and clears them for the next query. */
