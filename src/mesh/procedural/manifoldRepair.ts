@@ -20,8 +20,8 @@ export function repairManifold(positions: Float32Array, tets: Uint32Array): Repa
   const T = tets.length / 4;
   const alive = new Uint8Array(T).fill(1);
   let removed = 0;
+  let nb = faceNeighbors(tets, alive);
   for (let iter = 0; iter < 100; iter++) {
-    const nb = faceNeighbors(tets, alive);
     const kill = findNonManifoldStars(positions.length / 3, tets, alive, nb);
     if (kill.length === 0) break;
     for (const t of kill) {
@@ -30,70 +30,99 @@ export function repairManifold(positions: Float32Array, tets: Uint32Array): Repa
         removed++;
       }
     }
+    nb = faceNeighbors(tets, alive);
   }
-  const nb = faceNeighbors(tets, alive);
   removed += keepLargestComponent(T, alive, nb);
   const compact = compactMesh(positions, tets, alive);
   return { ...compact, removedTets: removed };
 }
 
-/** Tet across each local face among alive tets, -1 on the boundary (sorted-triple hashing). */
+/**
+ * Tet across each local face among alive tets, -1 on the boundary. Faces are bucketed by their
+ * smallest vertex (a counting sort) and matched inside each small bucket, which touches memory
+ * almost sequentially (a global hash table of millions of faces is bound by cache misses).
+ */
 export function faceNeighbors(tets: Uint32Array, alive: Uint8Array): Int32Array {
   const T = tets.length / 4;
+  let V = 0;
+  for (let i = 0; i < tets.length; i++) if (tets[i] >= V) V = tets[i] + 1;
   const nb = new Int32Array(4 * T).fill(-1);
-  let size = 16;
-  while (size < 8 * T) size *= 2;
-  const mask = size - 1;
-  const table = new Int32Array(size).fill(-1); // face id 4t + i
-  const key = new Int32Array(3);
-  const other = new Int32Array(3);
+  // Per face: its two larger vertices (sorted); bucket by the smallest.
+  const hi = new Int32Array(8 * T);
+  const lo = new Int32Array(4 * T);
+  const offsets = new Int32Array(V + 1);
   for (let t = 0; t < T; t++) {
     if (!alive[t]) continue;
     for (let i = 0; i < 4; i++) {
-      sortedFace(tets, t, i, key);
-      let s = (Math.imul(key[0], 0x9e3779b1) ^ Math.imul(key[1], 0x85ebca77) ^ Math.imul(key[2], 0xc2b2ae3d)) >>> 0;
-      s = ((s ^ (s >>> 15)) >>> 0) & mask;
-      for (;;) {
-        const f = table[s];
-        if (f < 0) {
-          table[s] = 4 * t + i;
+      const f = TET_FACES[i];
+      let a = tets[4 * t + f[0]], b = tets[4 * t + f[1]], c = tets[4 * t + f[2]], x: number;
+      if (a > b) { x = a; a = b; b = x; }
+      if (b > c) { x = b; b = c; c = x; }
+      if (a > b) { x = a; a = b; b = x; }
+      const me = 4 * t + i;
+      lo[me] = a;
+      hi[2 * me] = b;
+      hi[2 * me + 1] = c;
+      offsets[a + 1]++;
+    }
+  }
+  for (let v = 0; v < V; v++) offsets[v + 1] += offsets[v];
+  const fill = offsets.slice(0, V);
+  const bucket = new Int32Array(offsets[V]);
+  for (let t = 0; t < T; t++) {
+    if (!alive[t]) continue;
+    for (let i = 0; i < 4; i++) bucket[fill[lo[4 * t + i]]++] = 4 * t + i;
+  }
+  for (let v = 0; v < V; v++) {
+    const s1 = offsets[v + 1];
+    for (let s = offsets[v]; s < s1; s++) {
+      const f = bucket[s];
+      if (nb[f] >= 0) continue;
+      const b = hi[2 * f], c = hi[2 * f + 1];
+      for (let r = s + 1; r < s1; r++) {
+        const g = bucket[r];
+        if (hi[2 * g] === b && hi[2 * g + 1] === c) {
+          nb[f] = g >> 2;
+          nb[g] = f >> 2;
           break;
         }
-        sortedFace(tets, f >> 2, f & 3, other);
-        if (other[0] === key[0] && other[1] === key[1] && other[2] === key[2]) {
-          nb[4 * t + i] = f >> 2;
-          nb[f] = t;
-          break;
-        }
-        s = (s + 1) & mask;
       }
     }
   }
   return nb;
 }
 
-function sortedFace(tets: Uint32Array, t: number, i: number, out: Int32Array): void {
-  const f = TET_FACES[i];
-  let a = tets[4 * t + f[0]], b = tets[4 * t + f[1]], c = tets[4 * t + f[2]], x: number;
-  if (a > b) { x = a; a = b; b = x; }
-  if (b > c) { x = b; b = c; c = x; }
-  if (a > b) { x = a; a = b; b = x; }
-  out[0] = a;
-  out[1] = b;
-  out[2] = c;
-}
-
 /** Tets to remove around non-manifold boundary vertices and edges. */
 function findNonManifoldStars(V: number, tets: Uint32Array, alive: Uint8Array, nb: Int32Array): number[] {
   const T = tets.length / 4;
+  // Boundary triangles give the boundary vertices and, sorted by edge key, the edges with
+  // more than two boundary triangles.
   const onBoundary = new Uint8Array(V);
+  let boundaryFaces = 0;
+  for (let f = 0; f < 4 * T; f++) if (nb[f] < 0 && alive[f >> 2]) boundaryFaces++;
+  const edgeKeys = new Float64Array(3 * boundaryFaces);
+  let e = 0;
   for (let t = 0; t < T; t++) {
     if (!alive[t]) continue;
     for (let i = 0; i < 4; i++) {
       if (nb[4 * t + i] >= 0) continue;
-      for (const k of TET_FACES[i]) onBoundary[tets[4 * t + k]] = 1;
+      const f = TET_FACES[i];
+      for (let k = 0; k < 3; k++) {
+        const u = tets[4 * t + f[k]], w = tets[4 * t + f[(k + 1) % 3]];
+        onBoundary[u] = 1;
+        edgeKeys[e++] = u < w ? u * V + w : w * V + u;
+      }
     }
   }
+  edgeKeys.sort();
+  const badEdges: number[] = [];
+  for (let i = 0; i < e; ) {
+    let j = i + 1;
+    while (j < e && edgeKeys[j] === edgeKeys[i]) j++;
+    if (j - i > 2) badEdges.push(edgeKeys[i]);
+    i = j;
+  }
+
   // Vertex -> alive tets (CSR).
   const offsets = new Int32Array(V + 1);
   for (let t = 0; t < T; t++) if (alive[t]) for (let k = 0; k < 4; k++) offsets[tets[4 * t + k] + 1]++;
@@ -102,78 +131,81 @@ function findNonManifoldStars(V: number, tets: Uint32Array, alive: Uint8Array, n
   const star = new Int32Array(offsets[V]);
   for (let t = 0; t < T; t++) if (alive[t]) for (let k = 0; k < 4; k++) star[fill[tets[4 * t + k]]++] = t;
 
+  const grouper = new StarGrouper(T, tets, nb);
   const kill: number[] = [];
-  const parent = new Int32Array(64);
   const local: number[] = [];
   for (let v = 0; v < V; v++) {
     if (!onBoundary[v]) continue;
-    const s0 = offsets[v], s1 = offsets[v + 1];
-    // Vertex star: connected through faces containing v (face i contains v unless v is vertex i).
     local.length = 0;
-    for (let s = s0; s < s1; s++) local.push(star[s]);
-    if (groupAndKill(local, parent, kill, (t, i) => tets[4 * t + i] !== v, nb)) continue;
-    // Edge stars v-w (w > v): connected through faces containing both v and w.
-    for (let s = s0; s < s1; s++) {
+    for (let s = offsets[v]; s < offsets[v + 1]; s++) local.push(star[s]);
+    grouper.groupAndKill(local, v, -1, kill);
+  }
+  for (const key of badEdges) {
+    const v = Math.floor(key / V), w = key - v * V;
+    local.length = 0;
+    for (let s = offsets[v]; s < offsets[v + 1]; s++) {
       const t = star[s];
-      for (let k = 0; k < 4; k++) {
-        const w = tets[4 * t + k];
-        if (w <= v) continue;
-        // Handle each edge once: only from the first tet of the star that contains w.
-        let first = true;
-        for (let r = s0; r < s && first; r++) {
-          const u = star[r];
-          if (tets[4 * u] === w || tets[4 * u + 1] === w || tets[4 * u + 2] === w || tets[4 * u + 3] === w) first = false;
-        }
-        if (!first) continue;
-        local.length = 0;
-        for (let r = s; r < s1; r++) {
-          const u = star[r];
-          if (tets[4 * u] === w || tets[4 * u + 1] === w || tets[4 * u + 2] === w || tets[4 * u + 3] === w) local.push(u);
-        }
-        const vv = v, ww = w;
-        groupAndKill(local, parent, kill, (u, i) => tets[4 * u + i] !== vv && tets[4 * u + i] !== ww, nb);
-      }
+      if (tets[4 * t] === w || tets[4 * t + 1] === w || tets[4 * t + 2] === w || tets[4 * t + 3] === w) local.push(t);
     }
+    grouper.groupAndKill(local, v, w, kill);
   }
   return kill;
 }
 
-/**
- * Union-find over `local` tets joined across faces accepted by `contains`; if there is more
- * than one group, pushes the tets of all but the largest onto kill and returns true.
- */
-function groupAndKill(
-  local: number[], parent: Int32Array, kill: number[],
-  contains: (t: number, face: number) => boolean, nb: Int32Array,
-): boolean {
-  const n = local.length;
-  if (n > parent.length) throw new Error(`manifold repair: ${n} tets around one vertex`);
-  const find = (x: number): number => {
-    while (parent[x] !== x) x = parent[x] = parent[parent[x]];
+/** Union-find over the tets around a vertex or an edge, joined across faces containing it. */
+class StarGrouper {
+  private readonly localIndex: Int32Array;
+  private parent = new Int32Array(64);
+  private size = new Int32Array(64);
+
+  constructor(T: number, private readonly tets: Uint32Array, private readonly nb: Int32Array) {
+    this.localIndex = new Int32Array(T).fill(-1);
+  }
+
+  private find(x: number): number {
+    const p = this.parent;
+    while (p[x] !== x) x = p[x] = p[p[x]];
     return x;
-  };
-  for (let a = 0; a < n; a++) parent[a] = a;
-  for (let a = 0; a < n; a++) {
-    const t = local[a];
-    for (let i = 0; i < 4; i++) {
-      if (!contains(t, i)) continue;
-      const u = nb[4 * t + i];
-      if (u < 0) continue;
-      const b = local.indexOf(u);
-      if (b >= 0) parent[find(a)] = find(b);
+  }
+
+  /**
+   * Groups `local` (the tets containing v, and w when w >= 0); if there is more than one
+   * group, pushes the tets of all but the largest onto kill.
+   */
+  groupAndKill(local: number[], v: number, w: number, kill: number[]): void {
+    const n = local.length;
+    if (n > this.parent.length) {
+      this.parent = new Int32Array(2 * n);
+      this.size = new Int32Array(2 * n);
     }
+    const { parent, localIndex, tets, nb } = this;
+    for (let a = 0; a < n; a++) {
+      parent[a] = a;
+      localIndex[local[a]] = a;
+    }
+    for (let a = 0; a < n; a++) {
+      const t = local[a];
+      for (let i = 0; i < 4; i++) {
+        const opposite = tets[4 * t + i];
+        if (opposite === v || opposite === w) continue; // face i lacks v or w
+        const u = nb[4 * t + i];
+        if (u < 0) continue;
+        const b = localIndex[u];
+        if (b >= 0) parent[this.find(a)] = this.find(b);
+      }
+    }
+    const size = this.size;
+    size.fill(0, 0, n);
+    for (let a = 0; a < n; a++) size[this.find(a)]++;
+    let best = -1, groups = 0;
+    for (let a = 0; a < n; a++) {
+      if (size[a] === 0) continue;
+      groups++;
+      if (best < 0 || size[a] > size[best]) best = a;
+    }
+    if (groups > 1) for (let a = 0; a < n; a++) if (this.find(a) !== best) kill.push(local[a]);
+    for (let a = 0; a < n; a++) localIndex[local[a]] = -1;
   }
-  const size = new Int32Array(n);
-  for (let a = 0; a < n; a++) size[find(a)]++;
-  let best = -1, groups = 0;
-  for (let a = 0; a < n; a++) {
-    if (size[a] === 0) continue;
-    groups++;
-    if (best < 0 || size[a] > size[best]) best = a;
-  }
-  if (groups <= 1) return false;
-  for (let a = 0; a < n; a++) if (find(a) !== best) kill.push(local[a]);
-  return true;
 }
 
 /** Keeps the largest face-connected set of alive tets; returns how many it removed. */

@@ -11,14 +11,15 @@ export interface TetQuality {
   totalVolume: number;
 }
 
-/** Faces by local vertex: face i is opposite vertex i; the 6 edges are the face pairs. */
-const FACE_PAIRS = [
-  [0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3],
-] as const;
+/** Faces by local vertex: face i is opposite vertex i; each of the 6 edges is a face pair. */
+const FACE_A = [0, 0, 0, 1, 1, 2];
+const FACE_B = [1, 2, 3, 2, 3, 3];
 
 export function tetQuality(positions: ArrayLike<number>, tets: ArrayLike<number>): TetQuality {
-  let minA = Infinity, maxA = -Infinity, minV = Infinity, inverted = 0, total = 0;
+  // Track the extreme cosines and take acos once at the end (acos is monotone decreasing).
+  let maxCos = -Infinity, minCos = Infinity, minV = Infinity, inverted = 0, total = 0;
   const n = new Float64Array(12); // outward (area-weighted) normal of each face
+  const len = new Float64Array(4);
   const P = new Float64Array(12);
   const count = tets.length / 4;
   for (let t = 0; t < count; t++) {
@@ -43,16 +44,23 @@ export function tetQuality(positions: ArrayLike<number>, tets: ArrayLike<number>
     faceNormal(P, 0, 3, 2, n, 3);
     faceNormal(P, 0, 1, 3, n, 6);
     faceNormal(P, 0, 2, 1, n, 9);
-    for (const [a, b] of FACE_PAIRS) {
+    for (let f = 0; f < 4; f++) len[f] = Math.sqrt(n[3 * f] * n[3 * f] + n[3 * f + 1] * n[3 * f + 1] + n[3 * f + 2] * n[3 * f + 2]);
+    for (let e = 0; e < 6; e++) {
+      const a = FACE_A[e], b = FACE_B[e];
       const dot = n[3 * a] * n[3 * b] + n[3 * a + 1] * n[3 * b + 1] + n[3 * a + 2] * n[3 * b + 2];
-      const la = Math.hypot(n[3 * a], n[3 * a + 1], n[3 * a + 2]), lb = Math.hypot(n[3 * b], n[3 * b + 1], n[3 * b + 2]);
-      const c = Math.max(-1, Math.min(1, -dot / (la * lb)));
-      const angle = (Math.acos(c) * 180) / Math.PI;
-      if (angle < minA) minA = angle;
-      if (angle > maxA) maxA = angle;
+      const c = -dot / (len[a] * len[b]);
+      if (c > maxCos) maxCos = c;
+      if (c < minCos) minCos = c;
     }
   }
-  return { minDihedralDeg: minA, maxDihedralDeg: maxA, minVolume: minV, invertedCount: inverted, totalVolume: total };
+  const deg = (c: number): number => (Math.acos(Math.max(-1, Math.min(1, c))) * 180) / Math.PI;
+  return {
+    minDihedralDeg: maxCos === -Infinity ? Infinity : deg(maxCos),
+    maxDihedralDeg: minCos === Infinity ? -Infinity : deg(minCos),
+    minVolume: minV,
+    invertedCount: inverted,
+    totalVolume: total,
+  };
 }
 
 function faceNormal(P: Float64Array, a: number, b: number, c: number, out: Float64Array, o: number): void {
