@@ -184,8 +184,9 @@ function runQueries(data: SpbMeshData, q: Queries, capacities: Readonly<SpbCapac
   const distances = new Float64Array(n);
   let best = Infinity;
   let ws = new SpbWorkspace(capacities, data.tetCount);
-  // rep -1 warms the JIT up and is not timed.
-  for (let rep = -1; rep < repeat; rep++) {
+  // rep -1 warms the JIT up and is not timed; small batches are repeated more (timer resolution).
+  const reps = Math.max(repeat, Math.ceil(20000 / Math.max(n, 1)));
+  for (let rep = -1; rep < reps; rep++) {
     ws = new SpbWorkspace(capacities, data.tetCount);
     const t0 = performance.now();
     for (let i = 0; i < n; i++) {

@@ -43,6 +43,48 @@ function checkLayer(mesh: TetMesh, pick: (tet: number) => boolean, ownLayer: (te
   return euclideanWrong / count;
 }
 
+/** Closed barycentric containment (p on a face or edge counts). */
+function containsClosed(x: ArrayLike<number>, tets: ArrayLike<number>, t: number, p: ArrayLike<number>): boolean {
+  const P = [0, 1, 2, 3].map((k) => [x[3 * tets[4 * t + k]], x[3 * tets[4 * t + k] + 1], x[3 * tets[4 * t + k] + 2]]);
+  const q = [p[0], p[1], p[2]];
+  const orient = (a: number[], b: number[], c: number[], d: number[]): number => {
+    const e1 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], e2 = [c[0] - a[0], c[1] - a[1], c[2] - a[2]], e3 = [d[0] - a[0], d[1] - a[1], d[2] - a[2]];
+    return e1[0] * (e2[1] * e3[2] - e2[2] * e3[1]) - e1[1] * (e2[0] * e3[2] - e2[2] * e3[0]) + e1[2] * (e2[0] * e3[1] - e2[1] * e3[0]);
+  };
+  const vol = orient(P[0], P[1], P[2], P[3]);
+  const w = [orient(q, P[1], P[2], P[3]), orient(P[0], q, P[2], P[3]), orient(P[0], P[1], q, P[3]), orient(P[0], P[1], P[2], q)];
+  return w.every((wi) => wi / vol >= -1e-9);
+}
+
+/**
+ * Self-collision as the simulator asks it: boundary vertices of one layer found inside a tet of
+ * the other (here exactly on its edges: the layers share lattice planes), queried with
+ * excludeVertex = the vertex itself. The answer must be on the containing layer's boundary.
+ */
+function checkSurfaceVertices(mesh: TetMesh, vertexLayer: (t: number) => boolean, hostLayer: (t: number) => boolean): void {
+  const query = createBoundaryPathQuery(mesh);
+  const tris = query.boundaryTriangles();
+  const hostTets: number[] = [];
+  for (let t = 0; t < mesh.tetCount; t++) if (hostLayer(t)) hostTets.push(t);
+  const layerVertex = new Uint8Array(mesh.vertexCount);
+  for (let f = 0; f < tris.length / 3; f++) if (vertexLayer(mesh.boundaryTriangleTet[f])) for (let k = 0; k < 3; k++) layerVertex[tris[3 * f + k]] = 1;
+  let checked = 0;
+  for (const v of mesh.boundaryVertices) {
+    if (!layerVertex[v]) continue;
+    const p = mesh.positions.subarray(3 * v, 3 * v + 3);
+    const tet = hostTets.find((t) => containsClosed(mesh.positions, mesh.tets, t, p));
+    if (tet === undefined) continue;
+    const truth = bruteForceDistance(mesh.positions, tris, p, (f) => hostLayer(mesh.boundaryTriangleTet[f]));
+    if (truth < 1e-6) continue; // on the host's boundary (shared side planes): touching, not inside
+    const res = query.closestBoundaryPoint(p, tet, v);
+    expect(res, `vertex ${v} in tet ${tet}`).not.toBeNull();
+    expect(Math.abs(res!.distance - truth) / truth, `vertex ${v} in tet ${tet}: got ${res!.distance}, host layer ${truth}`).toBeLessThan(1e-6);
+    expect(hostLayer(mesh.boundaryTriangleTet[res!.triangle])).toBe(true);
+    checked++;
+  }
+  expect(checked).toBeGreaterThan(50);
+}
+
 describe('self-intersecting meshes: the answer stays on the point\'s own layer', () => {
   it('a slab folded so that its two halves overlap (paper Fig. 3)', () => {
     // Lattice cells: i in [0, 24) lower arm (x from 6 down to 0), [24, 36) a half-circle bend of
@@ -68,6 +110,7 @@ describe('self-intersecting meshes: the answer stays on the point\'s own layer',
       return (i >= 2 && i < 10) || (i >= 50 && i < 58);
     };
     const fracLower = checkLayer(mesh, (t) => lower(t) && inOverlap(t), lower, 400, 1);
+    checkSurfaceVertices(mesh, upper, lower);
     const fracUpper = checkLayer(mesh, (t) => upper(t) && inOverlap(t), upper, 400, 2);
     expect(fracLower).toBeGreaterThan(0.3);
     expect(fracUpper).toBeGreaterThan(0.3);
