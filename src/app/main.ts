@@ -9,6 +9,7 @@ import { installFileImport } from './fileImport';
 import { createGuiPanel } from './guiPanel';
 import { MeshLoader } from './meshLoader';
 import { ErrorBanner, ProgressIndicator, showNoWebGpu } from './notices';
+import { createPageHandle } from './pageHandle';
 import { createViewer, type Viewer } from './renderer';
 import { StatsPanel } from './statsPanel';
 import { readUrlOptions, type UrlOptions } from './urlOptions';
@@ -61,8 +62,10 @@ async function main(): Promise<void> {
   // Tests and the screenshot script wait for data-drawn-serial to equal data-shown-serial:
   // it is set only after a frame containing that mesh has been rendered.
   loader.onMeshShown = () => {
+    viewer.onBeforeRender = undefined; // a GPU position link belongs to the previous mesh
     container.dataset.shownSerial = String(loader.shownSerial);
   };
+  window.softBodyPage = createPageHandle(gpu, viewer, loader);
   viewer.onAfterRender = () => {
     const serial = String(loader.shownSerial);
     if (container.dataset.drawnSerial !== serial) container.dataset.drawnSerial = serial;

@@ -15,7 +15,7 @@ export interface BoundarySource {
 
 export class MeshView {
   readonly object: Mesh<BufferGeometry, MeshStandardMaterial>;
-  private readonly positionAttribute: BufferAttribute;
+  private positionAttr: BufferAttribute;
   readonly vertexCount: number;
   readonly triangleCount: number;
 
@@ -30,8 +30,8 @@ export class MeshView {
     this.triangleCount = source.boundaryTriangles.length / 3;
     const geometry = new BufferGeometry();
     // Own copy: the simulation may later write positions every frame through updatePositions().
-    this.positionAttribute = new BufferAttribute(new Float32Array(source.positions), 3);
-    geometry.setAttribute('position', this.positionAttribute);
+    this.positionAttr = new BufferAttribute(new Float32Array(source.positions), 3);
+    geometry.setAttribute('position', this.positionAttr);
     geometry.setIndex(new BufferAttribute(new Uint32Array(source.boundaryTriangles), 1));
     geometry.computeVertexNormals();
     geometry.computeBoundingBox();
@@ -59,12 +59,48 @@ export class MeshView {
     if (positions.length !== this.vertexCount * 3) {
       throw new Error(`MeshView.updatePositions: got ${positions.length / 3} vertices, the view has ${this.vertexCount}`);
     }
-    (this.positionAttribute.array as Float32Array).set(positions);
-    this.positionAttribute.needsUpdate = true;
+    const attr = this.positionAttr;
+    const stride = attr.itemSize;
+    const target = attr.array as Float32Array;
+    if (stride === 3) target.set(positions);
+    else for (let v = 0; v < this.vertexCount; v++) target.set(positions.subarray(3 * v, 3 * v + 3), stride * v);
+    attr.needsUpdate = true;
     const geometry = this.object.geometry;
     geometry.computeVertexNormals();
     geometry.computeBoundingBox();
     geometry.computeBoundingSphere();
+  }
+
+  /** The vertex attribute three.js draws (for GpuPositionLink, which fills its GPU buffer). */
+  get positionAttribute(): BufferAttribute {
+    return this.positionAttr;
+  }
+
+  /**
+   * Re-lays the vertex buffer with `stride` floats per vertex (3: packed xyz, 4: xyzw as in a
+   * WGSL array<vec4f>), so a simulation buffer of that layout can be copied into it as is.
+   */
+  setPositionStride(stride: 3 | 4): void {
+    if (stride === this.positionAttr.itemSize) return;
+    const old = this.positionAttr;
+    const array = new Float32Array(this.vertexCount * stride);
+    for (let v = 0; v < this.vertexCount; v++) {
+      array[stride * v] = old.getX(v);
+      array[stride * v + 1] = old.getY(v);
+      array[stride * v + 2] = old.getZ(v);
+    }
+    this.positionAttr = new BufferAttribute(array, stride);
+    this.object.geometry.setAttribute('position', this.positionAttr);
+  }
+
+  /**
+   * Positions written on the GPU make CPU normals and bounds stale: shade facets from screen
+   * derivatives instead (no normal attribute needed) and never frustum-cull on old bounds.
+   */
+  useGpuPositions(): void {
+    this.object.material.flatShading = true;
+    this.object.material.needsUpdate = true;
+    this.object.frustumCulled = false;
   }
 
   addTo(scene: Scene): void {

@@ -30,6 +30,8 @@ export interface Viewer {
   backend: 'webgpu' | 'webgl';
   /** Places the ground grid under `bounds` and points the camera at them. */
   frame(bounds: Box3): void;
+  /** Called once per animation frame just before drawing (e.g. GpuPositionLink.sync). */
+  onBeforeRender: (() => void) | undefined;
   /** Called once per animation frame after drawing (frame counter for tests, timing later). */
   onAfterRender: ((frame: number) => void) | undefined;
   dispose(): void;
@@ -109,6 +111,7 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
     controls,
     backend,
     frame,
+    onBeforeRender: undefined,
     onAfterRender: undefined,
     dispose() {
       window.removeEventListener('resize', resize);
@@ -119,6 +122,7 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
   };
   renderer.setAnimationLoop(() => {
     controls.update();
+    viewer.onBeforeRender?.();
     renderer.render(scene, camera);
     frameCount += 1;
     viewer.onAfterRender?.(frameCount);

@@ -175,6 +175,62 @@ describe('the page', () => {
   });
 });
 
+/** Object pixels over the whole canvas. */
+async function objectPixels(): Promise<number> {
+  const png = decodePng(await page.locator('#viewport canvas').screenshot());
+  return countRegion(png, BACKGROUND_COLOR, { x0: 0, x1: 1, y0: 0, y1: 1 }).object;
+}
+
+/**
+ * Puts the shown mesh's positions, scaled by `scale` about their centroid, into a GPU buffer
+ * on the page's device, links it, and waits until several frames were drawn from it.
+ */
+async function drawScaledFromGpu(scale: number, stride: 3 | 4): Promise<number> {
+  const copies = await page.evaluate(
+    async ({ scale, stride }) => {
+      const handle = window.softBodyPage!;
+      const mesh = handle.loader.currentMesh!;
+      const device = handle.gpu!.device;
+      const n = mesh.vertexCount;
+      const c = [0, 0, 0];
+      for (let v = 0; v < n; v++) for (let k = 0; k < 3; k++) c[k]! += mesh.positions[3 * v + k]! / n;
+      const data = new Float32Array(n * stride);
+      for (let v = 0; v < n; v++) {
+        for (let k = 0; k < 3; k++) data[stride * v + k] = c[k]! + scale * (mesh.positions[3 * v + k]! - c[k]!);
+      }
+      const buffer = device.createBuffer({
+        label: 'test positions',
+        size: data.byteLength,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+      });
+      device.queue.writeBuffer(buffer, 0, data);
+      const link = handle.showGpuPositions({ buffer, stride });
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      for (let i = 0; i < 600 && link.copies < 3; i++) await frame();
+      await frame();
+      return link.copies;
+    },
+    { scale, stride },
+  );
+  expect(copies, 'frames drawn from the GPU buffer').toBeGreaterThanOrEqual(3);
+  return objectPixels();
+}
+
+describe('drawing positions that live on the GPU', () => {
+  it('draws from a simulation-style GPUBuffer (vec4 and packed xyz): a mesh scaled by s covers about s^2 of the pixels', async () => {
+    await page.setInputFiles('#mesh-file-input', sharedMeshPath('Cuboid.t'));
+    await waitForSource('Cuboid.t');
+    const full = await drawScaledFromGpu(1, 4);
+    expect(full).toBeGreaterThan(5000);
+    const half = await drawScaledFromGpu(0.5, 4);
+    expect(half / full).toBeGreaterThan(0.25 * 0.6);
+    expect(half / full).toBeLessThan(0.25 * 1.5);
+    const packed = await drawScaledFromGpu(0.7, 3);
+    expect(packed / full).toBeGreaterThan(0.49 * 0.7);
+    expect(packed / full).toBeLessThan(0.49 * 1.3);
+  });
+});
+
 describe('the page without WebGPU', () => {
   it('says that the simulator needs WebGPU instead of showing a blank screen', async () => {
     const context = await browser.newContext({ viewport: { width: 800, height: 600 } });

@@ -1,0 +1,38 @@
+/**
+ * `window.softBodyPage`: the page's parts for the browser console, the end-to-end tests and,
+ * later, the simulation wiring. Drawing from a GPU buffer goes through showGpuPositions().
+ */
+import type { GpuContext } from '../gpu/device';
+import { GpuPositionLink, type GpuPositionSource } from './gpuPositionLink';
+import type { MeshLoader } from './meshLoader';
+import type { Viewer } from './renderer';
+
+export interface SoftBodyPage {
+  readonly gpu: GpuContext | undefined;
+  readonly viewer: Viewer;
+  readonly loader: MeshLoader;
+  /** Draws the mesh on screen from `source` every frame, until another mesh is shown. */
+  showGpuPositions(source: GpuPositionSource): GpuPositionLink;
+}
+
+declare global {
+  interface Window {
+    softBodyPage?: SoftBodyPage;
+  }
+}
+
+export function createPageHandle(gpu: GpuContext | undefined, viewer: Viewer, loader: MeshLoader): SoftBodyPage {
+  return {
+    gpu,
+    viewer,
+    loader,
+    showGpuPositions(source) {
+      const view = loader.currentView;
+      if (!gpu) throw new Error('showGpuPositions: no WebGPU device (the page is drawing with the WebGL fallback)');
+      if (!view) throw new Error('showGpuPositions: no mesh on screen yet');
+      const link = new GpuPositionLink(viewer.renderer, gpu.device, view, source);
+      viewer.onBeforeRender = () => link.sync();
+      return link;
+    },
+  };
+}
