@@ -165,9 +165,10 @@ export function invertedBlock(seed: number, n: number): QueryBatch {
   const mesh = buildTetMesh(base, { source: 'block' }).mesh;
   const positions = Float32Array.from(base.positions);
   const centre = (3 * (N + 1) + 3) * (N + 1) + 3;
-  positions[3 * centre] += 0.9 * h;
-  positions[3 * centre + 1] += 0.7 * h;
-  positions[3 * centre + 2] += 0.8 * h;
+  // 1.5 cells along x: past its +x neighbour, through the opposite faces of the tets beyond it.
+  positions[3 * centre] += 1.5 * h;
+  positions[3 * centre + 1] += 0.3 * h;
+  positions[3 * centre + 2] += 0.2 * h;
   return { ...interiorPoints('block with inverted tets', mesh, positions, n, seed), mesh };
 }
 

@@ -4,8 +4,10 @@ import {
   QUERY_OVERFLOW,
   SPB_DEFAULT_TOLERANCES,
   SPB_STATIC_CAPACITIES,
+  SPB_DYNAMIC_CAPACITIES,
   SpbWorkspace,
   createSpbMeshData,
+  type SpbCapacities,
   shortestPathToBoundary,
   updateSpbMeshData,
 } from '../../src/spb';
@@ -34,15 +36,19 @@ interface Comparison {
 
 const summary: string[] = [];
 
-async function compareBatch(batch: QueryBatch, culling: boolean): Promise<Comparison> {
+async function compareBatch(
+  batch: QueryBatch,
+  culling: boolean,
+  capacities: Readonly<SpbCapacities> = SPB_STATIC_CAPACITIES,
+): Promise<Comparison & { invertedTets: number }> {
   const device = await spbTestDevice();
   const data = createSpbMeshData(batch.mesh);
   updateSpbMeshData(data, batch.positions);
-  const gpu = new SpbQueryGpu(device, data, { culling });
+  const gpu = new SpbQueryGpu(device, data, { culling, capacities });
   const res = await gpu.run(batch.points, batch.tets, batch.exclude, { fallback: false });
   gpu.destroy();
 
-  const ws = new SpbWorkspace(SPB_STATIC_CAPACITIES, data.tetCount);
+  const ws = new SpbWorkspace(capacities, data.tetCount);
   const cfg = { culling, tolerances: SPB_DEFAULT_TOLERANCES };
   const n = batch.tets.length;
   const c: Comparison = { total: n, found: 0, overflowGpu: 0, overflowTwin: 0, overflowMismatch: 0, statusMismatch: 0, distanceMismatch: 0, triangleDiffers: 0, worstRelative: 0 };
@@ -75,8 +81,21 @@ async function compareBatch(batch: QueryBatch, culling: boolean): Promise<Compar
       if (examples.length < 5) examples.push(`q${q}: distance twin ${dt} (tri ${ws.resultTriangle}) gpu ${res.distance[q]} (tri ${res.triangle[q]}), h ${h}`);
     } else if (res.triangle[q] !== ws.resultTriangle) c.triangleDiffers++;
   }
-  summary.push(`${batch.name} culling ${culling ? 'on' : 'off'}: ${JSON.stringify(c)}${examples.length ? ' e.g. ' + examples.join('; ') : ''}`);
-  return c;
+  const caps = capacities === SPB_STATIC_CAPACITIES ? '' : ` capacities ${JSON.stringify(capacities)}`;
+  summary.push(`${batch.name} culling ${culling ? 'on' : 'off'}${caps}: ${JSON.stringify(c)}${examples.length ? ' e.g. ' + examples.join('; ') : ''}`);
+  return { ...c, invertedTets: res.invertedTets };
+}
+
+/** Independent count of tets with non-positive signed volume (f64). */
+function countInverted(tets: Uint32Array, x: Float32Array): number {
+  let n = 0;
+  for (let t = 0; t < tets.length / 4; t++) {
+    const [a, b, c, d] = [0, 1, 2, 3].map((k) => 3 * tets[4 * t + k]);
+    const e = [b, c, d].map((v) => [x[v] - x[a], x[v + 1] - x[a + 1], x[v + 2] - x[a + 2]]);
+    const det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) + e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+    if (!(det > 0)) n++;
+  }
+  return n;
 }
 
 function expectAgreement(c: Comparison): void {
@@ -113,13 +132,43 @@ describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
     expectAgreement(await compareBatch(batch, true));
   });
 
-  it('a beam bent past a full turn, its ends interpenetrating: 2,000 points', async () => {
-    const batch = overlappingRing(60, 3, 2000);
+  it('a beam bent past a full turn, its ends interpenetrating: 400 points', async () => {
+    // Few points: queries here are long (about 80 traversals each), slow on a software adapter.
+    const batch = overlappingRing(60, 3, 400);
     expectAgreement(await compareBatch(batch, true));
   });
 
   it('a block with inverted interior tets: 1,000 points', async () => {
     const batch = invertedBlock(4, 1000);
-    expectAgreement(await compareBatch(batch, true));
+    const c = await compareBatch(batch, true);
+    expectAgreement(c);
+    expect(c.invertedTets).toBeGreaterThan(0); // the prepass saw the inversions (backward travel on)
+    expect(c.invertedTets).toBe(countInverted(batch.mesh.tets, batch.positions));
+  });
+
+  it('tiny capacities: the GPU flags exactly the queries the twin flags, and the CPU answers them', async () => {
+    const tiny: SpbCapacities = { bvhStack: 12, faceStack: 2, tetStack: 2, visitedRing: 6, maxSteps: 24 };
+    const mesh = loadShared('octopus_2KFaces.t');
+    const batch = interiorPoints('octopus_2KFaces.t interior', mesh, mesh.positions, 1500, 5);
+    const c = await compareBatch(batch, true, tiny);
+    expectAgreement(c);
+    expect(c.overflowGpu).toBeGreaterThan(50); // the capacities really bind
+    expect(c.overflowGpu).toBeLessThan(c.total);
+
+    // With the fallback on, the flagged queries get the dynamic CPU version's answers.
+    const device = await spbTestDevice();
+    const data = createSpbMeshData(mesh);
+    const gpu = new SpbQueryGpu(device, data, { capacities: tiny });
+    const res = await gpu.run(batch.points, batch.tets, batch.exclude);
+    gpu.destroy();
+    expect(res.overflowed.length).toBe(c.overflowGpu);
+    const ws = new SpbWorkspace(SPB_DYNAMIC_CAPACITIES, data.tetCount);
+    let wrong = 0;
+    for (const q of res.overflowed) {
+      const st = shortestPathToBoundary(data, ws, { culling: true, tolerances: SPB_DEFAULT_TOLERANCES }, batch.points[3 * q], batch.points[3 * q + 1], batch.points[3 * q + 2], batch.tets[q], -1);
+      if (res.status[q] !== st || res.triangle[q] !== ws.resultTriangle || res.distance[q] !== Math.fround(Math.sqrt(ws.resultDistance2))) wrong++;
+    }
+    expect(wrong).toBe(0);
+    expect(Array.from(res.status).every((s) => s !== QUERY_OVERFLOW)).toBe(true);
   });
 });
