@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { TetMesh } from '../../../src/mesh/types';
 import { createBoundaryPathQuery } from '../../../src/spb';
 import { listSharedMeshes } from '../../support/sharedMeshes';
-import { bruteForceDistance, loadShared, randomInteriorPoint, rng } from './helpers';
+import { generateShape } from '../../../src/mesh/procedural/catalog';
+import { bruteForceDistance, loadShared, meshFrom, randomInteriorPoint, rng } from './helpers';
 import { latticeMesh } from './lattice';
 
 /** Checks `count` random interior points against brute force. */
@@ -99,6 +100,14 @@ describe('shortest path to boundary equals the Euclidean closest boundary point 
     });
     checkEuclidean(bent, 500, 5);
   });
+
+  // Procedural shapes (isosurface stuffing, src/mesh/procedural), at their default resolution.
+  for (const shape of ['octopus', 'squishyBall', 'noodle', 'bowl']) {
+    it(`generated ${shape}: 300 random interior points`, () => {
+      const g = generateShape(shape);
+      checkEuclidean(meshFrom(g.positions, g.tets), 300, shape.length);
+    });
+  }
 
   it('lattice beam bent into a half ring', () => {
     const { mesh } = latticeMesh(24, 3, 3, (i, j, k) => {
