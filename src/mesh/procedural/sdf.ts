@@ -140,11 +140,19 @@ export function boundedUnion(parts: readonly BoundedPart[]): Sdf {
   const c = new Float64Array(4 * n);
   const fns = parts.map((p) => p.sdf);
   parts.forEach((p, i) => c.set([p.cx, p.cy, p.cz, p.radius], 4 * i));
+  const lower = new Float64Array(n); // scratch (the closure is never re-entered)
   return (x, y, z) => {
-    let d = Infinity;
+    // The part with the smallest lower bound first: it usually holds the minimum, and its
+    // value then culls nearly every other part.
+    let first = 0;
     for (let i = 0; i < n; i++) {
-      const lower = len(x - c[4 * i], y - c[4 * i + 1], z - c[4 * i + 2]) - c[4 * i + 3];
-      if (lower >= d) continue;
+      const dx = x - c[4 * i], dy = y - c[4 * i + 1], dz = z - c[4 * i + 2];
+      lower[i] = Math.sqrt(dx * dx + dy * dy + dz * dz) - c[4 * i + 3];
+      if (lower[i] < lower[first]) first = i;
+    }
+    let d = fns[first](x, y, z);
+    for (let i = 0; i < n; i++) {
+      if (i === first || lower[i] >= d) continue;
       const v = fns[i](x, y, z);
       if (v < d) d = v;
     }
@@ -189,18 +197,21 @@ export function taperedPolylineParts(points: Float64Array, radii: Float64Array):
  * stays valid.
  */
 export function groupParts(parts: readonly BoundedPart[], groupSize: number): BoundedPart[] {
-  const groups: BoundedPart[] = [];
-  for (let s = 0; s < parts.length; s += groupSize) {
-    const members = parts.slice(s, s + groupSize);
-    let cx = 0, cy = 0, cz = 0;
-    for (const p of members) {
-      cx += p.cx / members.length;
-      cy += p.cy / members.length;
-      cz += p.cz / members.length;
-    }
-    let radius = 0;
-    for (const p of members) radius = Math.max(radius, len(p.cx - cx, p.cy - cy, p.cz - cz) + p.radius);
-    groups.push({ sdf: boundedUnion(members), cx, cy, cz, radius });
+  const groups: BoundedPart[][] = [];
+  for (let s = 0; s < parts.length; s += groupSize) groups.push(parts.slice(s, s + groupSize));
+  return groups.map(enclose);
+}
+
+/** One bounded part standing for a non-empty set of parts. */
+export function enclose(members: readonly BoundedPart[]): BoundedPart {
+  if (members.length === 0) throw new Error('enclose: empty group');
+  let cx = 0, cy = 0, cz = 0;
+  for (const p of members) {
+    cx += p.cx / members.length;
+    cy += p.cy / members.length;
+    cz += p.cz / members.length;
   }
-  return groups;
+  let radius = 0;
+  for (const p of members) radius = Math.max(radius, len(p.cx - cx, p.cy - cy, p.cz - cz) + p.radius);
+  return { sdf: boundedUnion(members), cx, cy, cz, radius };
 }

@@ -53,6 +53,8 @@ export const squishyBallShape: ShapeDefinition = {
         radius: Math.max(stem.radius, Math.hypot(knob.cx - stem.cx, knob.cy - stem.cy, knob.cz - stem.cz) + rk) + kk / 4,
       });
     }
+    // Flat bounded union: nearest tentacle first, the rest culled by their spheres (grouping
+    // tentacles by direction measured slower: cluster spheres overlap near the ball).
     const limbs = boundedUnion(parts);
     // Fillet at the roots (blend radius below the tentacle radius keeps knobs and tips exact).
     const k = 0.6 * rt;
