@@ -3,7 +3,7 @@
  * same device, the mesh worker pool, the GUI and file import, and shows the first object.
  */
 import { acquireGpu, GpuUnavailableError, type GpuContext } from '../gpu/device';
-import { WorkerPool } from '../workers/workerPool';
+import { browserPoolWorker, WorkerPool } from '../workers/workerPool';
 import type { MeshWorkerApi } from '../workers/meshWorkerApi';
 import { installFileImport } from './fileImport';
 import { createGuiPanel } from './guiPanel';
@@ -53,8 +53,8 @@ async function main(): Promise<void> {
   }
   container.dataset.backend = viewer.backend;
 
-  const pool = new WorkerPool<MeshWorkerApi>(
-    () => new Worker(new URL('../workers/meshWorker.ts', import.meta.url), { type: 'module', name: 'mesh-worker' }),
+  const pool = new WorkerPool<MeshWorkerApi>(() =>
+    browserPoolWorker(new Worker(new URL('../workers/meshWorker.ts', import.meta.url), { type: 'module', name: 'mesh-worker' })),
   );
   window.addEventListener('pagehide', () => pool.terminate());
   const loader = new MeshLoader({ pool, viewer, stats, banner, progress });

@@ -7,12 +7,14 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultPoolSize, WorkerPool, type PoolEndpoint } from '../../src/workers/workerPool';
+import { defaultPoolSize, WorkerPool, type PoolWorker } from '../../src/workers/workerPool';
 
 interface TestApi {
   /** Waits `ms` then answers with the value and the worker's thread id. */
   echoAfter(ms: number, value: number): Promise<{ value: number; threadId: number }>;
   fail(message: string): Promise<never>;
+  /** Kills the worker thread with an uncaught error after `ms`. */
+  crashAfter(ms: number, message: string): Promise<never>;
 }
 
 const require = createRequire(import.meta.url);
@@ -23,14 +25,17 @@ const nodeEndpoint = require(${JSON.stringify(require.resolve('comlink/dist/umd/
 Comlink.expose({
   echoAfter: (ms, value) => new Promise((done) => setTimeout(() => done({ value, threadId }), ms)),
   fail: async (message) => { throw new Error(message); },
+  crashAfter: (ms, message) => new Promise(() => setTimeout(() => { throw new Error(message); }, ms)),
 }, nodeEndpoint(parentPort));
 `;
 
-function nodeWorker(): PoolEndpoint {
+function nodeWorker(): PoolWorker {
   const worker = new Worker(WORKER_CODE, { eval: true });
-  const endpoint = nodeEndpoint(worker) as PoolEndpoint;
-  endpoint.terminate = () => void worker.terminate();
-  return endpoint;
+  return {
+    endpoint: nodeEndpoint(worker),
+    terminate: () => void worker.terminate(),
+    onFailure: (listener) => worker.once('error', (e: Error) => listener(e.message)),
+  };
 }
 
 let pool: WorkerPool<TestApi> | undefined;
@@ -90,6 +95,23 @@ describe('WorkerPool', () => {
     pool = new WorkerPool<TestApi>(nodeWorker, 1);
     await expect(pool.run((api) => api.fail('bad mesh on line 7'))).rejects.toThrow('bad mesh on line 7');
     expect((await pool.run((api) => api.echoAfter(1, 5))).value).toBe(5);
+  });
+
+  it('a worker that dies rejects its tasks with the reason, and the pool starts a fresh one', async () => {
+    pool = new WorkerPool<TestApi>(nodeWorker, 2);
+    const survivor = pool.run((api) => api.echoAfter(300, 1)); // worker A, busy during the crash
+    const crash = pool.run((api) => api.crashAfter(20, 'out of memory in stuffing')); // worker B
+    await expect(crash).rejects.toThrow('worker failed: out of memory in stuffing');
+    expect(pool.failed).toBe(1);
+    expect(pool.started).toBe(1);
+    const a = await survivor; // the healthy worker is untouched
+    expect(a.value).toBe(1);
+    // Two tasks at once: A takes one, a freshly started worker the other.
+    const [x, y] = await Promise.all([pool.run((api) => api.echoAfter(50, 2)), pool.run((api) => api.echoAfter(50, 3))]);
+    expect([x.value, y.value]).toEqual([2, 3]);
+    expect(pool.started).toBe(2);
+    expect(x.threadId).toBe(a.threadId);
+    expect(y.threadId).not.toBe(a.threadId);
   });
 
   it('terminate() rejects tasks in flight and refuses new ones', async () => {
