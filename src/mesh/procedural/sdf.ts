@@ -54,6 +54,16 @@ export function cylinderX(cx: number, cy: number, cz: number, r: number, hh: num
 }
 
 /**
+ * Cylinder along x whose rim edges are rounded with radius e (exact): the distance to the
+ * cylinder shrunk by e on every side, minus e.
+ */
+export function roundedCylinderX(cx: number, cy: number, cz: number, r: number, hh: number, e: number): Sdf {
+  if (!(e >= 0 && e < Math.min(r, hh))) throw new Error(`roundedCylinderX: edge radius ${e} must be in [0, min(r, hh))`);
+  const f = cylinderX(cx, cy, cz, r - e, hh - e);
+  return (x, y, z) => f(x, y, z) - e;
+}
+
+/**
  * Tube of linearly varying radius around segment a-b (a sphere swept along the segment):
  * closest segment parameter t, then |p - s(t)| - r(t). Not the exact round-cone distance, but
  * its zero set is a smooth tapered tube and its gradient norm is sqrt(1 + (dr/ds)^2), close

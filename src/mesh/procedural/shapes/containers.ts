@@ -1,10 +1,10 @@
 /** Static containers with thick walls (they are meshed with tets like everything else). */
-import { box, shell, sphere } from '../sdf';
+import { box } from '../sdf';
 import type { ShapeDefinition } from './shapeTypes';
 
 export const bowlShape: ShapeDefinition = {
   name: 'bowl',
-  description: 'Hemispherical bowl opening up (+y), thick walled, flat rim.',
+  description: 'Hemispherical bowl opening up (+y), thick walled, with a rounded rim.',
   container: true,
   params: [
     { name: 'radius', description: 'outer radius', min: 0.05, max: 20, default: 0.5 },
@@ -13,12 +13,21 @@ export const bowlShape: ShapeDefinition = {
   defaultResolution: 20,
   build: ({ radius: R, thickness: t }) => {
     if (t >= R) throw new Error(`bowl: thickness ${t} must be below radius ${R}`);
-    const cy = R / 2; // sphere centre: the bowl spans y in [-R/2, R/2]
-    const wall = shell(sphere(0, cy, 0, R - t / 2), t);
-    const sdf = (x: number, y: number, z: number): number => Math.max(wall(x, y, z), y - cy);
+    // Exact distance to the lower half of the sphere of radius rho (the wall's mid surface),
+    // minus t/2. In the plane (horizontal distance q, height y) around the sphere centre, the
+    // closest point of that half circle is the rim point (rho, 0) for points above the rim
+    // plane (y > 0), else the circle itself. The rim comes out as a half torus: a sharp rim
+    // would be cut jagged by the lattice.
+    const rho = R - t / 2;
+    const cy = (R - t / 2) / 2; // centres the bounds [cy - R, cy + t/2] on y = 0
+    const sdf = (x: number, y: number, z: number): number => {
+      const q = Math.sqrt(x * x + z * z), h = y - cy;
+      const d = h > 0 ? Math.sqrt((q - rho) * (q - rho) + h * h) : Math.abs(Math.sqrt(q * q + h * h) - rho);
+      return d - t / 2;
+    };
     return {
       sdf,
-      bounds: { min: [-R, -R / 2, -R], max: [R, R / 2, R] },
+      bounds: { min: [-R, cy - R, -R], max: [R, cy + t / 2, R] },
       thinnest: t,
       probes: [{ a: [0, cy - R - 0.3 * t, 0], b: [0, cy - R + 1.3 * t, 0], thickness: t, label: 'bottom wall' }],
     };

@@ -1,5 +1,5 @@
 /** Simple solids: sphere, cube, cuboid, beam (long box) and rod (long cylinder). */
-import { box, cylinderX, sphere } from '../sdf';
+import { box, roundedCylinderX, sphere } from '../sdf';
 import { centredBounds, type ShapeDefinition, type ThinProbe } from './shapeTypes';
 
 export const sphereShape: ShapeDefinition = {
@@ -66,7 +66,7 @@ export const cubeShape: ShapeDefinition = {
 
 export const rodShape: ShapeDefinition = {
   name: 'rod',
-  description: 'Solid cylinder along x.',
+  description: 'Solid cylinder along x, rim edges rounded (radius/4) so the lattice does not chip them.',
   container: false,
   params: [
     { name: 'length', description: 'length along x', min: 0.02, max: 20, default: 2 },
@@ -74,7 +74,7 @@ export const rodShape: ShapeDefinition = {
   ],
   defaultResolution: 48,
   build: ({ length, radius }) => ({
-    sdf: cylinderX(0, 0, 0, radius, length / 2),
+    sdf: roundedCylinderX(0, 0, 0, radius, length / 2, Math.min(radius, length / 2) / 4),
     bounds: centredBounds(length / 2, radius, radius),
     thinnest: 2 * radius,
     probes: [{ a: [0.1 * length, -1.2 * radius, 0], b: [0.1 * length, 1.2 * radius, 0], thickness: 2 * radius, label: 'diameter' }],
