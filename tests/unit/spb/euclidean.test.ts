@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TetMesh } from '../../../src/mesh/types';
 import { createBoundaryPathQuery } from '../../../src/spb';
-import { listSharedMeshes } from '../../support/sharedMeshes';
+import { loadTetMesh } from '../../../src/mesh/io/loadMeshFile';
+import { listSharedMeshes, readSharedMesh } from '../../support/sharedMeshes';
 import { generateShape } from '../../../src/mesh/procedural/catalog';
 import { bruteForceDistance, loadShared, meshFrom, randomInteriorPoint, rng } from './helpers';
 import { latticeMesh } from './lattice';
@@ -62,6 +63,14 @@ describe('shortest path to boundary equals the Euclidean closest boundary point 
   for (const name of names) {
     it(`${name}: 400 random interior points`, () => {
       checkEuclidean(loadShared(name), 400, name.length * 7919);
+    });
+  }
+
+  // The same octopus in TetGen and legacy VTK formats (through the project's loaders).
+  for (const files of [['octopus_2KFaces.1.node', 'octopus_2KFaces.1.ele'], ['octopus_2KFaces.1.vtk']]) {
+    it(`${files.join(' + ')}: 200 random interior points`, () => {
+      const { mesh } = loadTetMesh(files.map((name) => ({ name, text: readSharedMesh(name) })));
+      checkEuclidean(mesh, 200, 77);
     });
   }
 
