@@ -18,7 +18,8 @@ import {
   type SpbCapacities,
 } from '../../../src/spb';
 import { STAT_CULLED, STAT_OVERFLOWS } from '../../../src/spb/workspace';
-import { loadShared, randomInteriorPoint, rng } from './helpers';
+import { generateShape } from '../../../src/mesh/procedural/catalog';
+import { loadShared, meshFrom, randomInteriorPoint, rng } from './helpers';
 import { latticeMesh } from './lattice';
 
 /** A folded slab (as in selfIntersection.test.ts, smaller) so that many candidates are invalid. */
@@ -71,6 +72,10 @@ const meshes: [string, () => TetMesh][] = [
   ['OverhandKnot.t', () => loadShared('OverhandKnot.t')],
   ['octopus_2KFaces.t', () => loadShared('octopus_2KFaces.t')],
   ['folded slab', foldedSlab],
+  ['generated squishy ball (BCC lattice, lattice-aligned faces)', () => {
+    const g = generateShape('squishyBall');
+    return meshFrom(g.positions, g.tets);
+  }],
 ];
 
 describe('culling on and off give identical answers', () => {
