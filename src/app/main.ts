@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   try {
     options = readUrlOptions(window.location.search);
   } catch (error) {
-    banner.show((error as Error).message);
+    banner.show((error as Error).message, { sticky: true });
   }
 
   const gpu = await acquireOrExplain(banner);
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   const catalog = await pool.run((api) => api.catalog());
   let initial = options;
   if (options.shape !== undefined && !catalog.some((s) => s.name === options.shape)) {
-    banner.show(`Unknown shape "${options.shape}" in the URL; known shapes: ${catalog.map((s) => s.name).join(', ')}`);
+    banner.show(`Unknown shape "${options.shape}" in the URL; known shapes: ${catalog.map((s) => s.name).join(', ')}`, { sticky: true });
     initial = { ...options, shape: undefined };
   }
   const fileImport = installFileImport((files) => void loader.importFiles(files));

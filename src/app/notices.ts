@@ -12,18 +12,27 @@ function element<T extends HTMLElement>(id: string): T {
 export class ErrorBanner {
   private readonly root = element<HTMLDivElement>('error-banner');
   private readonly text = this.root.querySelector('.message') as HTMLSpanElement;
+  /** A sticky message (bad URL) stays until dismissed; others go when the next job succeeds. */
+  private sticky = false;
 
   constructor() {
-    this.root.querySelector('.close')?.addEventListener('click', () => this.clear());
+    this.root.querySelector('.close')?.addEventListener('click', () => this.dismiss());
   }
 
-  show(message: string): void {
+  show(message: string, options: { sticky?: boolean } = {}): void {
     this.text.textContent = message;
+    this.sticky = options.sticky ?? false;
     this.root.hidden = false;
   }
 
+  /** Clears a non-sticky message (called when a later request succeeds). */
   clear(): void {
+    if (!this.sticky) this.dismiss();
+  }
+
+  dismiss(): void {
     this.text.textContent = '';
+    this.sticky = false;
     this.root.hidden = true;
   }
 }

@@ -231,6 +231,19 @@ describe('drawing positions that live on the GPU', () => {
   });
 });
 
+describe('URL options', () => {
+  it('an unknown ?shape= is reported and the default shape is shown instead', async () => {
+    const { page: p, errors: pageErrors } = await openPage(browser, `${served.url}?shape=nope`);
+    await waitForMeshDrawn(p, 120_000, pageErrors);
+    const banner = p.locator('#error-banner');
+    expect(await banner.isVisible()).toBe(true);
+    expect(await banner.textContent()).toContain('Unknown shape "nope"');
+    const first = await p.locator('#gui-shape option').first().getAttribute('value');
+    expect((await readStats(p)).source).toContain(first!);
+    await p.close();
+  });
+});
+
 describe('the page without WebGPU', () => {
   it('says that the simulator needs WebGPU instead of showing a blank screen', async () => {
     const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
