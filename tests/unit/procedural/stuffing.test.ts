@@ -4,6 +4,7 @@
  * interior, surface vertices on the isosurface, boundary topology (sphere vs torus).
  */
 import { describe, expect, it } from 'vitest';
+import { buildShapeSdf, findShape, latticeSpacing } from '../../../src/mesh/procedural/catalog';
 import { stuffIsosurface } from '../../../src/mesh/procedural/isosurfaceStuffing';
 import { tetQuality } from '../../../src/mesh/procedural/quality';
 import { sphere, type Sdf } from '../../../src/mesh/procedural/sdf';
@@ -119,6 +120,23 @@ describe('isosurface stuffing', () => {
     expect(seen.length).toBeGreaterThan(5);
     for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]);
     expect(seen[seen.length - 1]).toBe(1);
+  });
+
+  it('gives the same mesh with and without skipping lattice blocks far from the surface', () => {
+    for (const name of ['squishyBall', 'noodle', 'octopus']) {
+      const s = buildShapeSdf(name);
+      const spacing = latticeSpacing(s, Math.round(0.7 * findShape(name).defaultResolution));
+      const fast = stuffIsosurface({ sdf: s.sdf, bounds: s.bounds, spacing });
+      const full = stuffIsosurface({ sdf: s.sdf, bounds: s.bounds, spacing, skipFarBlocks: false });
+      expect(fast.tets.length / 4).toBeGreaterThan(2000);
+      expect(fast.tets).toEqual(full.tets);
+      expect(fast.positions).toEqual(full.positions);
+    }
+  });
+
+  it('rejects an SDF that returns NaN, naming the point', () => {
+    const sdf: Sdf = (x, y, z) => (x > 0.2 ? NaN : Math.hypot(x, y, z) - 0.5);
+    expect(() => stuffIsosurface({ ...ball(0.5), sdf, spacing: 0.1 })).toThrow(/SDF returned NaN at \(0\.2\d*/);
   });
 
   it('rejects empty bounds and non-positive spacing with a clear message', () => {
