@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultPoolSize, WorkerPool, type PoolWorker } from '../../src/workers/workerPool';
+import { defaultPoolSize, WorkerPool, type PoolWorker } from '../../../src/workers/workerPool';
 
 interface TestApi {
   /** Waits `ms` then answers with the value and the worker's thread id. */
