@@ -232,17 +232,13 @@ class CutTable {
     const sdf = this.sdf;
     const at = (t: number): number =>
       sdf(pu[0] + t * (pv[0] - pu[0]), pu[1] + t * (pv[1] - pu[1]), pu[2] + t * (pv[2] - pu[2]));
-    let a = 0, b = 1, fa = at(0), fb = at(1);
-    if (fa === 0) return 0;
-    if (fb === 0) return 1;
-    if (fa < 0 === fb < 0) {
-      // Only when the SDF is not a function of position (the samples disagree with it):
-      // interpolate the stored samples so that the cut still lies strictly inside the edge.
-      return fu / (fu - fw);
-    }
+    // The stored samples bracket the root (they are the SDF at the endpoints, in float32).
+    let a = 0, b = 1, fa = fu, fb = fw;
     let side = 0;
     let t = 0.5;
-    for (let it = 0; it < 40 && b - a > 1e-9; it++) {
+    // Stop at 1e-7 of the edge: below the float32 resolution of the output positions.
+    const tol = 1e-7 * this.L.h;
+    for (let it = 0; it < 40 && b - a > 1e-7; it++) {
       t = a - (fa * (b - a)) / (fb - fa);
       if (!(t > a && t < b)) t = 0.5 * (a + b);
       const ft = at(t);
@@ -258,7 +254,7 @@ class CutTable {
         if (side === 1) fa *= 0.5;
         side = 1;
       }
-      if (Math.abs(ft) < 1e-12) return t;
+      if (Math.abs(ft) < tol) return t;
     }
     return t;
   }
