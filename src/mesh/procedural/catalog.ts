@@ -73,6 +73,8 @@ export interface GeneratedShapeStats {
   milliseconds: number;
   /** Lattice spacing used. */
   spacing: number;
+  /** Lattice cubes across the thinnest part; below MIN_CELLS_ACROSS thin parts may break off. */
+  cellsAcrossThinnest: number;
   /** Tets with volume <= 0 (0 unless the SDF is too rough for the lattice). */
   invertedCount: number;
   volume: number;
@@ -115,6 +117,7 @@ export function generateShape(
       vertexCount: out.positions.length / 3,
       milliseconds: performance.now() - t0,
       spacing,
+      cellsAcrossThinnest: s.thinnest / spacing,
       invertedCount: q.invertedCount,
       volume: q.totalVolume,
       removedTets: out.removedTets,

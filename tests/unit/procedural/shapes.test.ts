@@ -70,6 +70,8 @@ describe('procedural shapes at default resolution', () => {
 
       // Thin parts: lattice spacing and tets crossed along a segment across each thin part.
       expect(stats.spacing * MIN_CELLS_ACROSS).toBeLessThanOrEqual(s.thinnest * 1.0001);
+      expect(stats.cellsAcrossThinnest).toBeCloseTo(s.thinnest / stats.spacing, 9);
+      expect(stats.removedTets).toBeLessThan(0.002 * T); // repair touches a handful at most
       for (const p of s.probes) {
         expect(countTetsCrossed(positions, tets, p.a, p.b), p.label).toBeGreaterThanOrEqual(3);
       }
