@@ -1,0 +1,125 @@
+/**
+ * The surface BVH on the GPU: its flat node array in a storage buffer (read as-is by
+ * shaders/spbQuery.wgsl) and the refit kernel shaders/bvhRefit.wgsl, so that a simulation whose
+ * positions live on the GPU refits without reading them back. The topology (tree shape,
+ * triangle order) comes from a CPU build (buildSurfaceBvh) and stays fixed between rebuilds.
+ *
+ * The refit runs one dispatch per tree level, deepest first; node ids are grouped by level once
+ * here. Each level's range sits in its own slot of one uniform buffer (WGSL has no push
+ * constants), bound by one bind group per level.
+ */
+import code from '../../shaders/bvhRefit.wgsl?raw';
+import { dispatchGrid, storageBuffer } from '../gpu/buffers';
+import { BVH_COUNT, BVH_LINK, BVH_NODE_WORDS, type SurfaceBvh } from './surfaceBvh';
+
+/** Node ids grouped by depth, deepest level first, with [start, end) per level. */
+export function levelOrder(bvh: SurfaceBvh): { nodes: Uint32Array; starts: Uint32Array } {
+  const n = bvh.nodeCount;
+  const depth = new Uint32Array(n);
+  let maxDepth = 0;
+  for (let i = 0; i < n; i++) {
+    // Children follow their parent, so a parent's depth is final before its children are seen.
+    if (bvh.nodeWords[i * BVH_NODE_WORDS + BVH_COUNT] === 0) {
+      const l = bvh.nodeWords[i * BVH_NODE_WORDS + BVH_LINK];
+      depth[l] = depth[i] + 1;
+      depth[l + 1] = depth[i] + 1;
+      maxDepth = Math.max(maxDepth, depth[i] + 1);
+    }
+  }
+  const levels = n > 0 ? maxDepth + 1 : 0;
+  const starts = new Uint32Array(levels + 1);
+  // Level slot s holds depth maxDepth - s (deepest first).
+  for (let i = 0; i < n; i++) starts[maxDepth - depth[i] + 1]++;
+  for (let s = 0; s < levels; s++) starts[s + 1] += starts[s];
+  const fill = starts.slice(0, levels);
+  const nodes = new Uint32Array(n);
+  for (let i = 0; i < n; i++) nodes[fill[maxDepth - depth[i]]++] = i;
+  return { nodes, starts };
+}
+
+export class SurfaceBvhGpu {
+  /** BVH_NODE_WORDS words per node, the layout of surfaceBvh.ts. */
+  readonly nodes: GPUBuffer;
+  readonly levelCount: number;
+  private readonly pipeline: GPUComputePipeline;
+  private readonly topo: GPUBuffer;
+  private readonly params: GPUBuffer;
+  private readonly slot: number;
+  private readonly levelCounts: number[];
+  private bindGroups: GPUBindGroup[] = [];
+  private boundPositions: GPUBuffer | null = null;
+
+  constructor(
+    private readonly device: GPUDevice,
+    readonly bvh: SurfaceBvh,
+  ) {
+    const levels = levelOrder(bvh);
+    this.levelCount = levels.starts.length - 1;
+    const nTri = bvh.triangleCount;
+    const words = new Uint32Array(3 * nTri + nTri + bvh.nodeCount);
+    words.set(bvh.triangles.subarray(0, 3 * nTri), 0);
+    words.set(bvh.triangleOrder, 3 * nTri);
+    words.set(levels.nodes, 4 * nTri);
+    this.topo = storageBuffer(device, 'bvhRefit.topology', words);
+    this.nodes = storageBuffer(device, 'bvh.nodes', bvh.nodes);
+    this.slot = Math.max(16, device.limits.minUniformBufferOffsetAlignment);
+    this.params = device.createBuffer({
+      label: 'bvhRefit.levels',
+      size: Math.max(1, this.levelCount) * this.slot,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    const slots = new Uint32Array((Math.max(1, this.levelCount) * this.slot) / 4);
+    this.levelCounts = [];
+    for (let s = 0; s < this.levelCount; s++) {
+      const count = levels.starts[s + 1] - levels.starts[s];
+      slots.set([levels.starts[s], count, 3 * nTri, 4 * nTri], (s * this.slot) / 4);
+      this.levelCounts.push(count);
+    }
+    device.queue.writeBuffer(this.params, 0, slots);
+    this.pipeline = device.createComputePipeline({
+      label: 'bvhRefit',
+      layout: 'auto',
+      compute: { module: device.createShaderModule({ label: 'bvhRefit.wgsl', code }), entryPoint: 'main' },
+    });
+  }
+
+  /** Uploads the CPU node array (after a CPU refit of the same topology). */
+  upload(): void {
+    const n = this.bvh.nodes;
+    this.device.queue.writeBuffer(this.nodes, 0, n.buffer as ArrayBuffer, n.byteOffset, n.byteLength);
+  }
+
+  /** Records the refit from `positions` (xyz f32 per vertex, packed) into `encoder`. */
+  encodeRefit(encoder: GPUCommandEncoder, positions: GPUBuffer): void {
+    if (this.levelCount === 0) return;
+    if (this.boundPositions !== positions) {
+      const layout = this.pipeline.getBindGroupLayout(0);
+      this.bindGroups = this.levelCounts.map((_, s) =>
+        this.device.createBindGroup({
+          layout,
+          entries: [
+            { binding: 0, resource: { buffer: this.params, offset: s * this.slot, size: 16 } },
+            { binding: 1, resource: { buffer: positions } },
+            { binding: 2, resource: { buffer: this.topo } },
+            { binding: 3, resource: { buffer: this.nodes } },
+          ],
+        }),
+      );
+      this.boundPositions = positions;
+    }
+    const pass = encoder.beginComputePass({ label: 'bvhRefit' });
+    pass.setPipeline(this.pipeline);
+    for (let s = 0; s < this.levelCount; s++) {
+      pass.setBindGroup(0, this.bindGroups[s]);
+      const [x, y] = dispatchGrid(this.levelCounts[s]);
+      pass.dispatchWorkgroups(x, y);
+    }
+    pass.end();
+  }
+
+  destroy(): void {
+    this.topo.destroy();
+    this.nodes.destroy();
+    this.params.destroy();
+  }
+}
