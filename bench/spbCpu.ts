@@ -10,6 +10,8 @@
  *    queries are the second's boundary vertices found inside tets of the first (authors: 4.4 us).
  */
 import { parseGaiaT } from '../src/mesh/io/gaiaT';
+import { generateShape } from '../src/mesh/procedural/catalog';
+import { fibonacciDirections } from '../src/mesh/procedural/shapes/squishyBall';
 import { buildTetMesh, mergeTetMeshes } from '../src/mesh/tetMesh';
 import type { TetMesh } from '../src/mesh/types';
 import {
@@ -109,12 +111,14 @@ class TetLocator {
       }
     }
   }
-  locate(px: number, py: number, pz: number): number {
+  /** A tet strictly containing p, skipping those `skip` rejects; -1 if none. */
+  locate(px: number, py: number, pz: number, skip?: (t: number) => boolean): number {
     const c = [px, py, pz].map((v, i) => Math.floor((v - this.lo[i]) / this.size));
     const list = this.cells.get((c[0] * 1024 + c[1]) * 1024 + c[2]);
     if (!list) return -1;
     const x = this.mesh.positions;
     for (const t of list) {
+      if (skip && skip(t)) continue;
       const v = [0, 1, 2, 3].map((k) => 3 * this.mesh.tets[4 * t + k]);
       const det = (a: number, b: number, cc: number, d: number): number => {
         const ax = x[b] - x[a], ay = x[b + 1] - x[a + 1], az = x[b + 2] - x[a + 2];
@@ -164,6 +168,79 @@ function octopusPairQueries(name: string, push: number): { mesh: TetMesh; querie
     const t = locator.locate(x, y, z);
     if (t < 0) continue;
     pts.push(x, y, z);
+    tets.push(t);
+    excl.push(v);
+  }
+  return { mesh, queries: { points: Float64Array.from(pts), tets: Int32Array.from(tets), exclude: Int32Array.from(excl) } };
+}
+
+/**
+ * A self-intersecting squishy ball (paper Figs. 11-12 flatten the toy between planes, which
+ * presses tentacles into each other): the generated ball's tentacles are paired with their
+ * nearest free neighbour, and one of each pair is bent rigidly about the ball centre onto the
+ * other (the full angle between them, ramped in over the first 0.2 of its length), so its knob
+ * lands on the partner's knob. Queries: DCD hits, i.e. boundary vertices of a tentacle strictly
+ * inside a tet of another tentacle or of the shell, excluding the vertex itself.
+ */
+function squishyBallQueries(): { mesh: TetMesh; queries: Queries } {
+  const R = 0.38, count = 24;
+  const g = generateShape('squishyBall');
+  const dirs = fibonacciDirections(count);
+  const dot3 = (i: number, j: number): number => dirs[3 * i] * dirs[3 * j] + dirs[3 * i + 1] * dirs[3 * j + 1] + dirs[3 * i + 2] * dirs[3 * j + 2];
+  // Greedy pairing by angle; `bendTo[i]` = partner that tentacle i bends onto, or -1.
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < count; i++) for (let j = i + 1; j < count; j++) pairs.push([i, j]);
+  pairs.sort((a, b) => dot3(b[0], b[1]) - dot3(a[0], a[1]));
+  const used = new Uint8Array(count);
+  const bendTo = new Int32Array(count).fill(-1);
+  for (const [i, j] of pairs) {
+    if (used[i] || used[j]) continue;
+    used[i] = used[j] = 1;
+    bendTo[i] = j;
+  }
+  const x = g.positions;
+  const n = x.length / 3;
+  const part = new Int32Array(n).fill(-1);
+  const out = Float32Array.from(x);
+  for (let v = 0; v < n; v++) {
+    const px = x[3 * v], py = x[3 * v + 1], pz = x[3 * v + 2];
+    const r = Math.hypot(px, py, pz);
+    if (r <= R) continue;
+    let best = 0;
+    for (let i = 1; i < count; i++) {
+      if (px * dirs[3 * i] + py * dirs[3 * i + 1] + pz * dirs[3 * i + 2] > px * dirs[3 * best] + py * dirs[3 * best + 1] + pz * dirs[3 * best + 2]) best = i;
+    }
+    part[v] = best;
+    const j = bendTo[best];
+    if (j < 0) continue;
+    // Rotation about the unit axis d_i x d_j by the angle between them (Rodrigues).
+    const di = [dirs[3 * best], dirs[3 * best + 1], dirs[3 * best + 2]], dj = [dirs[3 * j], dirs[3 * j + 1], dirs[3 * j + 2]];
+    const axis = [di[1] * dj[2] - di[2] * dj[1], di[2] * dj[0] - di[0] * dj[2], di[0] * dj[1] - di[1] * dj[0]];
+    const al = Math.hypot(axis[0], axis[1], axis[2]);
+    const [ax, ay, az] = axis.map((c) => c / al);
+    const t = Math.min(1, Math.max(0, (r - R) / 0.2));
+    const angle = Math.acos(Math.min(1, dot3(best, j))) * t * t * (3 - 2 * t);
+    const c = Math.cos(angle), s = Math.sin(angle);
+    const d = ax * px + ay * py + az * pz;
+    const cx = ay * pz - az * py, cy = az * px - ax * pz, cz = ax * py - ay * px;
+    out[3 * v] = px * c + cx * s + ax * d * (1 - c);
+    out[3 * v + 1] = py * c + cy * s + ay * d * (1 - c);
+    out[3 * v + 2] = pz * c + cz * s + az * d * (1 - c);
+  }
+  // Topology from the rest shape (validation rejects inverted input tets), then the bent positions.
+  const mesh = { ...buildTetMesh({ positions: x, tets: g.tets }, { source: 'squishyBall' }).mesh, positions: out };
+  const tetPart = (t: number): number => {
+    for (let k = 0; k < 4; k++) if (part[mesh.tets[4 * t + k]] >= 0) return part[mesh.tets[4 * t + k]];
+    return -1;
+  };
+  const locator = new TetLocator(mesh, 0, mesh.tetCount);
+  const pts: number[] = [], tets: number[] = [], excl: number[] = [];
+  for (const v of mesh.boundaryVertices) {
+    if (part[v] < 0) continue;
+    const px = mesh.positions[3 * v], py = mesh.positions[3 * v + 1], pz = mesh.positions[3 * v + 2];
+    const t = locator.locate(px, py, pz, (u) => tetPart(u) === part[v]);
+    if (t < 0) continue;
+    pts.push(px, py, pz);
     tets.push(t);
     excl.push(v);
   }
@@ -233,4 +310,10 @@ for (const name of ['octopus_2KFaces.t', 'Octopus_Inflated_5k_noIntersection.t']
   const { mesh, queries } = octopusPairQueries(name, 0.12);
   const data = createSpbMeshData(mesh);
   report(`${name} x2, pushed 0.12 into each other, boundary vertices of one inside the other`, data, queries, 4.4);
+}
+{
+  const { mesh, queries } = squishyBallQueries();
+  const data = createSpbMeshData(mesh);
+  console.log(`(squishy ball: ${data.invertedCount} inverted tets after bending)`);
+  report('generated squishy ball, tentacles bent into each other, DCD hits of tentacle boundary vertices', data, queries, NaN);
 }
