@@ -291,7 +291,8 @@ function report(title: string, data: SpbMeshData, q: Queries, authorsUs: number)
   }
   const f = (x: number): string => x.toFixed(2);
   console.log(`\n## ${title}: ${q.tets.length} queries, ${data.tetCount} tets, ${data.triangleCount} boundary triangles`);
-  console.log(`dynamic, culling on : ${f(on.usPerQuery)} us/query (authors' C++: ${authorsUs} us; ratio ${f(on.usPerQuery / authorsUs)}x), found ${on.found}/${q.tets.length}`);
+  const authors = Number.isNaN(authorsUs) ? 'no authors\' figure' : `authors' C++: ${authorsUs} us; ratio ${f(on.usPerQuery / authorsUs)}x`;
+  console.log(`dynamic, culling on : ${f(on.usPerQuery)} us/query (${authors}), found ${on.found}/${q.tets.length}`);
   console.log(`dynamic, culling off: ${f(off.usPerQuery)} us/query; culling speed-up ${f(off.usPerQuery / on.usPerQuery)}x; answers differing: ${differ}`);
   console.log(`static,  culling on : ${f(st.usPerQuery)} us/query; overflows ${st.overflows}; answers differing from dynamic (non-overflow): ${staticDiffer}`);
   const m = (r: RunResult): string => `Q ${f(r.mean.bvhCandidates)}  Tr ${f(r.mean.traversals)}  Tet ${f(r.mean.tetsVisited)}  culled ${f(r.mean.culled)}  descent ${f(r.mean.descentCandidates)}  branchings ${f(r.mean.branchings)}`;
