@@ -15,6 +15,8 @@
  * - Success is entering any tet that contains every vertex of p's tet that p is not opposite
  *   of (barycentric > tolerance): p's own tet, or, when p lies on a face, edge or vertex of it,
  *   the tets around that face/edge/vertex, all of which contain the same pre-image point.
+ * - A neighbour already entered is not pushed (it would be skipped when popped), which keeps
+ *   the static stacks shallower when a ray through a vertex explores the vertex's star.
  */
 import { entryParameterRange, exitFaceMask } from './exitFaces';
 import type { SpbMeshData } from './meshData';
