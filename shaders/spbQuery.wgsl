@@ -317,6 +317,13 @@ fn entryParameterRange(entry: u32, eps: f32) -> vec2<f32> {
 
 // ---- tetrahedral traversal (spb/traverse.ts; Alg. 1) ----
 
+fn wasEntered(t: u32) -> bool {
+  for (var i = 0u; i < RING; i++) {
+    if (ring[i] == t) { return true; }
+  }
+  return false;
+}
+
 fn enter(t: u32) -> bool {
   for (var i = 0u; i < RING; i++) {
     if (ring[i] == t) { return false; }
@@ -387,6 +394,7 @@ fn traverse(tri: u32, s: vec3<f32>, p: vec3<f32>) -> u32 {
       if ((mask & (1u << k)) == 0u) { continue; }
       let nk = nb[k];
       if (nk < 0) { stBoundary++; continue; }
+      if (wasEntered(u32(nk))) { continue; } // would be skipped when popped: keep it off the stack
       if (top >= FACE_STACK) { return TRAVERSE_OVERFLOW; }
       tetStack[top] = u32(nk);
       faceStack[top] = i32(4u * t + k);
@@ -425,30 +433,47 @@ fn descend(f: u32, feature: u32, d2: f32, r2: f32, p: vec3<f32>, exclude: i32) -
   var curD2 = d2;
   let zero2 = params.zeroLength * params.zeroLength;
   for (var step = 0u; step < MAX_DESCENT; step++) {
+    // Downhill neighbourhood: from an edge, the face across it; from a vertex, the faces along
+    // its boundary edge most aligned with p - s.
     let k = select(curFeature, curFeature - FEATURE_EDGE01, curFeature >= FEATURE_EDGE01);
-    let va = triVert(curF, k);
-    let vb = select(va, triVert(curF, (k + 1u) % 3u), curFeature >= FEATURE_EDGE01);
+    let v = triVert(curF, k);
     var bestF = -1;
     var bestFeature = 0u;
     var bestD2 = curD2;
     var bestS = vec3<f32>(0.0);
-    let passes = select(2u, 1u, va == vb);
-    for (var pi = 0u; pi < passes; pi++) {
-      let vv = select(vb, va, pi == 0u);
-      let end = topo[params.offVertexTriangleOffsets + vv + 1u];
-      for (var j = topo[params.offVertexTriangleOffsets + vv]; j < end; j++) {
-        let g = topo[params.offVertexTriangles + j];
-        if (triComponent(g) != triComponent(f)) { continue; }
-        if (excluded(g, exclude)) { continue; }
-        let gf = closestPointOnTriangle(p, pos(triVert(g, 0u)), pos(triVert(g, 1u)), pos(triVert(g, 2u)));
-        stDescent++;
-        let e2 = dot(cpt - p, cpt - p);
-        if (e2 < bestD2) {
-          bestF = i32(g);
-          bestFeature = gf;
-          bestD2 = e2;
-          bestS = cpt;
-        }
+    var only = NONE;
+    var along = NONE;
+    if (curFeature >= FEATURE_EDGE01) {
+      only = topo[8u * curF + 4u + k];
+      if (only == NONE) { return TRAVERSE_FAIL; }
+    } else {
+      let sv = pos(v);
+      var bestCos = -BIG;
+      let end = topo[params.offVertexNeighborOffsets + v + 1u];
+      for (var j = topo[params.offVertexNeighborOffsets + v]; j < end; j++) {
+        let a = topo[params.offVertexNeighbors + j];
+        let e = pos(a) - sv;
+        let c = dot(p - sv, e) / sqrt(dot(e, e));
+        if (c > bestCos) { bestCos = c; along = a; }
+      }
+    }
+    let j0 = select(topo[params.offVertexTriangleOffsets + v], 0u, only != NONE);
+    let j1 = select(topo[params.offVertexTriangleOffsets + v + 1u], 1u, only != NONE);
+    for (var j = j0; j < j1; j++) {
+      let g = select(topo[params.offVertexTriangles + j], only, only != NONE);
+      let i0 = triVert(g, 0u);
+      let i1 = triVert(g, 1u);
+      let i2 = triVert(g, 2u);
+      if (only == NONE && i0 != along && i1 != along && i2 != along) { continue; }
+      if (excluded(g, exclude)) { continue; }
+      let gf = closestPointOnTriangle(p, pos(i0), pos(i1), pos(i2));
+      stDescent++;
+      let e2 = dot(cpt - p, cpt - p);
+      if (e2 < bestD2) {
+        bestF = i32(g);
+        bestFeature = gf;
+        bestD2 = e2;
+        bestS = cpt;
       }
     }
     if (bestF < 0 || !(bestD2 < r2)) { return TRAVERSE_FAIL; }

@@ -171,4 +171,14 @@ describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
     expect(wrong).toBe(0);
     expect(Array.from(res.status).every((s) => s !== QUERY_OVERFLOW)).toBe(true);
   });
+
+  it('tiny traversal stacks on branching rays (lattice ring, inverted block): same flagged queries', async () => {
+    // A roomy BVH stack, so that only the traversal's face/tet stacks, ring and step bound bind.
+    const tight: SpbCapacities = { bvhStack: 64, faceStack: 2, tetStack: 2, visitedRing: 3, maxSteps: 8 };
+    for (const batch of [overlappingRing(60, 7, 300), invertedBlock(8, 600)]) {
+      const c = await compareBatch(batch, true, tight);
+      expectAgreement(c);
+      expect(c.overflowGpu).toBeGreaterThan(5);
+    }
+  });
 });
