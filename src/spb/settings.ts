@@ -61,7 +61,8 @@ export interface SpbTolerances {
   zeroLength: number;
   /**
    * With inverted tets in the mesh, branches may travel backward (section 3.5); a branch is
-   * dropped after travelling inversionTravel * |p - s| (supplement 1.2 used 1.5 to 2).
+   * dropped after travelling inversionTravel * |p - s| (the authors' code used 1.5 to 1.8;
+   * supplement 1.2 says 2).
    */
   inversionTravel: number;
   /**
@@ -79,6 +80,6 @@ export const SPB_DEFAULT_TOLERANCES: Readonly<SpbTolerances> = Object.freeze({
   culling: 1e-4,
   beyond: 1e-4,
   zeroLength: 1e-7,
-  inversionTravel: 2,
+  inversionTravel: 1.8,
   barycentric: 1e-4,
 });
