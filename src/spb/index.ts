@@ -63,10 +63,8 @@ function featureName(code: number): 'vertex' | 'edge' | 'face' {
 
 function toTetMesh(mesh: TetMeshArrays | TetMesh): TetMesh {
   if ('tetNeighbors' in mesh && 'boundaryTriangleTet' in mesh) return mesh;
-  const positions = new Float32Array(mesh.positions.length);
-  positions.set(Array.from(mesh.positions));
-  const tets = new Uint32Array(mesh.tets.length);
-  tets.set(Array.from(mesh.tets));
+  const positions = Float32Array.from(mesh.positions);
+  const tets = Uint32Array.from(mesh.tets);
   const built = buildTetMesh({ positions, tets }, { source: 'createBoundaryPathQuery' }).mesh;
   if (built.vertexCount !== positions.length / 3) {
     throw new Error(
