@@ -64,6 +64,12 @@ function featureName(code: number): 'vertex' | 'edge' | 'face' {
 function toTetMesh(mesh: TetMeshArrays | TetMesh): TetMesh {
   if ('tetNeighbors' in mesh && 'boundaryTriangleTet' in mesh) return mesh;
   const positions = Float32Array.from(mesh.positions);
+  for (let i = 0; i < mesh.tets.length; i++) {
+    const v = mesh.tets[i];
+    if (!(Number.isInteger(v) && v >= 0)) {
+      throw new RangeError(`createBoundaryPathQuery: tet ${Math.floor(i / 4)} has vertex id ${v} (local ${i % 4}), not a non-negative integer`);
+    }
+  }
   const tets = Uint32Array.from(mesh.tets);
   const built = buildTetMesh({ positions, tets }, { source: 'createBoundaryPathQuery' }).mesh;
   if (built.vertexCount !== positions.length / 3) {

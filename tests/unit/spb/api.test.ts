@@ -56,6 +56,9 @@ describe('createBoundaryPathQuery', () => {
     bad[7] = Infinity;
     expect(() => q.update(bad)).toThrow(/coordinate 1 of vertex 2 is not finite/);
     expect(() => createBoundaryPathQuery({ positions: [...arrays.positions, 9, 9, 9], tets: arrays.tets })).toThrow(/used by no tet/);
+    const badTets = arrays.tets.slice();
+    badTets[9] = 2.5;
+    expect(() => createBoundaryPathQuery({ positions: arrays.positions, tets: badTets })).toThrow(/tet 2 has vertex id 2.5 \(local 1\)/);
   });
 
   it('skips a boundary vertex whose own boundary tet is inverted (section 3.5)', () => {
