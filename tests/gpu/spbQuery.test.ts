@@ -11,6 +11,7 @@ import {
   shortestPathToBoundary,
   updateSpbMeshData,
 } from '../../src/spb';
+import { storageBuffer } from '../../src/gpu/buffers';
 import { SpbQueryGpu } from '../../src/spb/gpu/spbQueryGpu';
 import { interiorPoints, invertedBlock, loadShared, overlappingRing, pushedPair, spbTestDevice, type QueryBatch } from './spbCases';
 
@@ -180,5 +181,37 @@ describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
       expectAgreement(c);
       expect(c.overflowGpu).toBeGreaterThan(5);
     }
+  });
+
+  it('positions resident on the GPU: refit on the GPU, same answers as uploading CPU-refitted boxes', async () => {
+    const device = await spbTestDevice();
+    const mesh = loadShared('octopus_2KFaces.t');
+    // A smooth twist about the vertical axis (large enough to move every box).
+    const moved = new Float32Array(mesh.positions.length);
+    for (let i = 0; i < moved.length; i += 3) {
+      const [x, y, z] = [mesh.positions[i], mesh.positions[i + 1], mesh.positions[i + 2]];
+      const a = 0.8 * y;
+      moved[i] = x * Math.cos(a) - z * Math.sin(a);
+      moved[i + 1] = y;
+      moved[i + 2] = x * Math.sin(a) + z * Math.cos(a);
+    }
+    const batch = interiorPoints('octopus twisted', mesh, moved, 1500, 9);
+
+    const external = storageBuffer(device, 'test.simPositions', moved);
+    const resident = new SpbQueryGpu(device, createSpbMeshData(mesh), { positions: external });
+    resident.setPositions(moved); // CPU copy for the fallback only
+    const a = await resident.run(batch.points, batch.tets, batch.exclude);
+    resident.destroy();
+    external.destroy();
+
+    const uploaded = new SpbQueryGpu(device, createSpbMeshData(mesh));
+    uploaded.setPositions(moved);
+    const b = await uploaded.run(batch.points, batch.tets, batch.exclude);
+    uploaded.destroy();
+
+    expect(Array.from(a.distance)).toEqual(Array.from(b.distance));
+    expect(Array.from(a.triangle)).toEqual(Array.from(b.triangle));
+    expect(a.totals).toEqual(b.totals);
+    expectAgreement(await compareBatch(batch, true));
   });
 });

@@ -7,6 +7,7 @@
  */
 import prepassCode from '../../../shaders/spbPrepass.wgsl?raw';
 import queryCode from '../../../shaders/spbQuery.wgsl?raw';
+import { SurfaceBvhGpu } from '../../bvh/surfaceBvhGpu';
 import { dispatchGrid, storageBuffer, uniformBuffer } from '../../gpu/buffers';
 import { updateSpbMeshData, type SpbMeshData } from '../meshData';
 import { QUERY_FOUND, QUERY_OVERFLOW, shortestPathToBoundary, type SpbQueryConfig } from '../query';
@@ -26,6 +27,12 @@ export interface SpbGpuOptions {
   tolerances?: Partial<SpbTolerances>;
   /** Fixed capacities compiled into the kernel (default SPB_STATIC_CAPACITIES). */
   capacities?: Readonly<SpbCapacities>;
+  /**
+   * Positions already on the GPU (xyz f32 per vertex, packed; e.g. the simulation's buffer).
+   * Then every encode() refits the BVH on the GPU from them before the query, and nothing is
+   * uploaded; setPositions() only updates the CPU copy the fallback reads.
+   */
+  positions?: GPUBuffer;
 }
 
 /** Per-query answers, structure of arrays. */
@@ -68,10 +75,12 @@ export class SpbQueryGpu {
   readonly config: SpbQueryConfig;
   private readonly prepass: GPUComputePipeline;
   private readonly query: GPUComputePipeline;
-  private readonly positions: GPUBuffer;
+  /** The positions the kernels read: the caller's GPU buffer, or one owned here. */
+  readonly positions: GPUBuffer;
+  private readonly external: boolean;
+  readonly bvhGpu: SurfaceBvhGpu;
   private readonly tets: GPUBuffer;
   private readonly topo: GPUBuffer;
-  private readonly nodes: GPUBuffer;
   private readonly measures: GPUBuffer;
   private readonly counters: GPUBuffer;
   private readonly prepassParams: GPUBuffer;
@@ -95,10 +104,11 @@ export class SpbQueryGpu {
     });
     const topo = packTopology(data);
     this.sections = topo.sections;
-    this.positions = storageBuffer(device, 'spb.positions', new Float32Array(data.positions));
+    this.external = options.positions !== undefined;
+    this.positions = options.positions ?? storageBuffer(device, 'spb.positions', new Float32Array(data.positions));
     this.tets = storageBuffer(device, 'spb.tets', packTets(data));
     this.topo = storageBuffer(device, 'spb.topology', topo.words);
-    this.nodes = storageBuffer(device, 'spb.bvhNodes', data.bvh.nodes);
+    this.bvhGpu = new SurfaceBvhGpu(device, data.bvh);
     this.measures = storageBuffer(device, 'spb.tetMeasures', Math.max(1, data.tetCount) * 8);
     this.counters = storageBuffer(device, 'spb.counters', COUNTER_WORDS * 4);
     this.prepassParams = uniformBuffer(device, 'spbPrepass.params', 16);
@@ -106,12 +116,15 @@ export class SpbQueryGpu {
     this.queryParams = uniformBuffer(device, 'spbQuery.params', 80);
   }
 
-  /** New positions: updates the CPU data (BVH refit, measures) and uploads positions and BVH boxes. */
+  /**
+   * New positions on the CPU: updates the CPU data (BVH refit, measures: what the fallback
+   * reads) and, unless the positions live in the caller's GPU buffer, uploads positions and boxes.
+   */
   setPositions(positions: ArrayLike<number>): void {
     updateSpbMeshData(this.data, positions);
+    if (this.external) return;
     this.device.queue.writeBuffer(this.positions, 0, new Float32Array(this.data.positions));
-    const nodes = this.data.bvh.nodes;
-    this.device.queue.writeBuffer(this.nodes, 0, nodes.buffer as ArrayBuffer, nodes.byteOffset, nodes.byteLength);
+    this.bvhGpu.upload();
   }
 
   private writeParams(queryCount: number): void {
@@ -141,6 +154,7 @@ export class SpbQueryGpu {
    */
   encode(encoder: GPUCommandEncoder, queries: GPUBuffer, results: GPUBuffer, queryCount: number): void {
     this.writeParams(queryCount);
+    if (this.external) this.bvhGpu.encodeRefit(encoder, this.positions);
     encoder.clearBuffer(this.counters);
     const pre = encoder.beginComputePass({ label: 'spbPrepass' });
     pre.setPipeline(this.prepass);
@@ -172,7 +186,7 @@ export class SpbQueryGpu {
           { binding: 1, resource: { buffer: this.positions } },
           { binding: 2, resource: { buffer: this.tets } },
           { binding: 3, resource: { buffer: this.topo } },
-          { binding: 4, resource: { buffer: this.nodes } },
+          { binding: 4, resource: { buffer: this.bvhGpu.nodes } },
           { binding: 5, resource: { buffer: this.measures } },
           { binding: 6, resource: { buffer: queries } },
           { binding: 7, resource: { buffer: results } },
@@ -255,7 +269,9 @@ export class SpbQueryGpu {
   }
 
   destroy(): void {
-    for (const b of [this.positions, this.tets, this.topo, this.nodes, this.measures, this.counters, this.prepassParams, this.queryParams]) b.destroy();
+    for (const b of [this.tets, this.topo, this.measures, this.counters, this.prepassParams, this.queryParams]) b.destroy();
+    if (!this.external) this.positions.destroy();
+    this.bvhGpu.destroy();
   }
 }
 
