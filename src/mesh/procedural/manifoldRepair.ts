@@ -5,8 +5,9 @@
  * buildTetMesh need every boundary edge to have exactly two boundary triangles. Around each
  * boundary vertex (and each edge at it), the incident tets must form one group connected
  * through faces containing that vertex (edge); otherwise the incident tets of every group but
- * the largest are removed. Repeat until none is left, then keep the largest face-connected
- * component and drop unused vertices.
+ * the largest are removed. A vertex whose tets form one group but whose boundary link has
+ * several cycles (two sheets of a too-thin wall through one vertex) loses all its tets. Repeat
+ * until none is left, then keep the largest face-connected component, drop unused vertices.
  */
 import { TET_FACES } from '../types';
 
@@ -16,14 +17,20 @@ export interface RepairResult {
   removedTets: number;
 }
 
+const MAX_ROUNDS = 100;
+
 export function repairManifold(positions: Float32Array, tets: Uint32Array): RepairResult {
   const T = tets.length / 4;
   const alive = new Uint8Array(T).fill(1);
   let removed = 0;
   let nb = faceNeighbors(tets, alive);
-  for (let iter = 0; iter < 100; iter++) {
+  for (let iter = 0; ; iter++) {
     const kill = findNonManifoldStars(positions.length / 3, tets, alive, nb);
     if (kill.length === 0) break;
+    // Each round removes at least one tet, and in practice the cascade ends in a few rounds.
+    if (iter === MAX_ROUNDS) {
+      throw new Error(`manifold repair: still ${kill.length} tets at non-manifold vertices or edges after ${MAX_ROUNDS} rounds; the shape is far thinner than the lattice (raise the resolution)`);
+    }
     for (const t of kill) {
       if (alive[t]) {
         alive[t] = 0;
@@ -138,7 +145,12 @@ function findNonManifoldStars(V: number, tets: Uint32Array, alive: Uint8Array, n
     if (!onBoundary[v]) continue;
     local.length = 0;
     for (let s = offsets[v]; s < offsets[v + 1]; s++) local.push(star[s]);
-    grouper.groupAndKill(local, v, -1, kill);
+    if (grouper.groupAndKill(local, v, -1, kill)) continue;
+    // One group of tets, but the boundary around v may still be two sheets meeting at v (a
+    // wall thinner than the lattice, both of its faces through v): the link of v in the
+    // boundary then has several cycles. No group is "the other side" there, so the whole star
+    // goes (a hole where the wall was thinner than the lattice resolves).
+    if (grouper.boundaryLinkCycles(local, v) > 1) for (const t of local) kill.push(t);
   }
   for (const key of badEdges) {
     const v = Math.floor(key / V), w = key - v * V;
@@ -162,6 +174,15 @@ class StarGrouper {
     this.localIndex = new Int32Array(T).fill(-1);
   }
 
+  /** Room for n union-find entries (keeps the entries already there). */
+  private ensure(n: number): void {
+    if (n <= this.parent.length) return;
+    const parent = new Int32Array(2 * n);
+    parent.set(this.parent);
+    this.parent = parent;
+    this.size = new Int32Array(2 * n);
+  }
+
   private find(x: number): number {
     const p = this.parent;
     while (p[x] !== x) x = p[x] = p[p[x]];
@@ -172,12 +193,9 @@ class StarGrouper {
    * Groups `local` (the tets containing v, and w when w >= 0); if there is more than one
    * group, pushes the tets of all but the largest onto kill.
    */
-  groupAndKill(local: number[], v: number, w: number, kill: number[]): void {
+  groupAndKill(local: number[], v: number, w: number, kill: number[]): boolean {
     const n = local.length;
-    if (n > this.parent.length) {
-      this.parent = new Int32Array(2 * n);
-      this.size = new Int32Array(2 * n);
-    }
+    this.ensure(n);
     const { parent, localIndex, tets, nb } = this;
     for (let a = 0; a < n; a++) {
       parent[a] = a;
@@ -205,6 +223,41 @@ class StarGrouper {
     }
     if (groups > 1) for (let a = 0; a < n; a++) if (this.find(a) !== best) kill.push(local[a]);
     for (let a = 0; a < n; a++) localIndex[local[a]] = -1;
+    return groups > 1;
+  }
+
+  /** Connected components of the link of v in the boundary (edges opposite v in its boundary triangles). */
+  boundaryLinkCycles(local: number[], v: number): number {
+    const { tets, nb } = this;
+    const ids: number[] = []; // link vertices, with union-find parents in this.parent
+    const indexOf = (x: number): number => {
+      let i = ids.indexOf(x);
+      if (i < 0) {
+        i = ids.length;
+        ids.push(x);
+        this.ensure(i + 1);
+        this.parent[i] = i;
+      }
+      return i;
+    };
+    for (const t of local) {
+      for (let i = 0; i < 4; i++) {
+        if (nb[4 * t + i] >= 0 || tets[4 * t + i] === v) continue; // not a boundary face through v
+        const f = TET_FACES[i];
+        let x = -1, y = -1;
+        for (let k = 0; k < 3; k++) {
+          const u = tets[4 * t + f[k]];
+          if (u === v) continue;
+          if (x < 0) x = u;
+          else y = u;
+        }
+        const a = indexOf(x), b = indexOf(y);
+        this.parent[this.find(a)] = this.find(b);
+      }
+    }
+    let components = 0;
+    for (let i = 0; i < ids.length; i++) if (this.find(i) === i) components++;
+    return components;
   }
 }
 

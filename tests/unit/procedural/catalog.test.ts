@@ -10,6 +10,7 @@ import { stuffIsosurface } from '../../../src/mesh/procedural/isosurfaceStuffing
 import { repairManifold } from '../../../src/mesh/procedural/manifoldRepair';
 import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import { boundaryReport, signedVolume, unusedVertices } from './meshChecks';
+import { seededRandom } from './sdfVolume';
 
 describe('shape catalog', () => {
   it('describes every parameter with a range that contains its default', () => {
@@ -73,6 +74,47 @@ describe('shape catalog', () => {
 });
 
 describe('manifold repair', () => {
+  it('yields valid closed 2-manifolds for random parameters at coarse resolutions', () => {
+    const rand = seededRandom(21);
+    for (let i = 0; i < 16; i++) {
+      const shape = shapeCatalog[i % shapeCatalog.length];
+      const params: Record<string, number> = {};
+      for (const p of shape.params) {
+        let v = p.default * (0.5 + rand());
+        if (p.integer) v = Math.max(1, Math.round(v));
+        params[p.name] = Math.min(p.max, Math.max(p.min, v));
+      }
+      const res = Math.max(6, Math.round(shape.defaultResolution * (0.4 + 0.4 * rand())));
+      let g;
+      try {
+        g = generateShape(shape.name, params, res);
+      } catch (e) {
+        // Acceptable only as the documented errors (invalid combination, nothing left).
+        expect(String(e)).toMatch(/must be below|leaves no inside|no tets at resolution/);
+        continue;
+      }
+      const b = boundaryReport(g.stats.vertexCount, g.tets);
+      const label = `${shape.name} ${JSON.stringify(params)} res ${res}`;
+      expect(b.nonManifoldEdges + b.nonManifoldVertices + b.overusedFaces + b.sameSideFaces, label).toBe(0);
+      expect(Math.abs(b.eulerCharacteristic % 2), label).toBe(0);
+      expect(g.stats.invertedCount, label).toBe(0);
+      expect(g.stats.minDihedralDeg, label).toBeGreaterThan(5);
+      expect(unusedVertices(g.stats.vertexCount, g.tets), label).toBe(0);
+    }
+  });
+
+  it('opens a hole where both faces of a wall thinner than the lattice pass through one vertex', () => {
+    // Walls 0.063 thick in cubes of 0.081: without the boundary-link check 20 vertices stay
+    // pinched (found by a randomized run over shape parameters).
+    const g = generateShape('box', { sizeX: 0.580754728987813, sizeY: 0.5084983602864668, sizeZ: 0.8916464250069112, thickness: 0.06332990946248174 }, 11);
+    const b = boundaryReport(g.stats.vertexCount, g.tets);
+    expect(g.stats.removedTets).toBeGreaterThan(0);
+    expect(b.nonManifoldVertices).toBe(0);
+    expect(b.nonManifoldEdges).toBe(0);
+    expect(b.overusedFaces + b.sameSideFaces).toBe(0);
+    expect(() => buildTetMesh({ positions: g.positions, tets: g.tets })).not.toThrow();
+  });
+
   it('turns the pinched arm tips of the default octopus into a closed 2-manifold', () => {
     // Arm tips 2 cubes wide: stuffing alone leaves tets meeting only at edges or vertices there.
     const s = buildShapeSdf('octopus');
