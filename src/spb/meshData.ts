@@ -37,8 +37,15 @@ export interface SpbMeshData {
   readonly tetSize2: Float64Array;
   /** 1 where the current signed volume is <= 0. */
   readonly tetInverted: Uint8Array;
-  /** Number of inverted tets (0 enables the "beyond p" cut of Alg. 1 line 25). */
+  /** Number of inverted tets. */
   invertedCount: number;
+  /**
+   * Per component (indexed by its id, a tet id): 1 if it has an inverted tet. A traversal never
+   * leaves its component, and only inverted tets make a ray travel backward, so the "beyond p"
+   * cut of Alg. 1 line 25 stays on in every component without inversions (one inverted tet in
+   * one object of a pile does not slow the others' queries).
+   */
+  readonly componentInverted: Uint8Array;
   readonly bvh: SurfaceBvh;
 }
 
@@ -111,6 +118,7 @@ export function createSpbMeshData(mesh: TetMesh): SpbMeshData {
     tetSize2: new Float64Array(mesh.tetCount),
     tetInverted: new Uint8Array(mesh.tetCount),
     invertedCount: 0,
+    componentInverted: new Uint8Array(mesh.tetCount),
     bvh: buildSurfaceBvh(mesh.positions, mesh.boundaryTriangles),
   };
   updateTetMeasures(data);
@@ -135,6 +143,7 @@ function updateTetMeasures(data: SpbMeshData): void {
   const x = data.positions;
   const tets = data.tets;
   let inverted = 0;
+  data.componentInverted.fill(0);
   for (let t = 0; t < data.tetCount; t++) {
     const a = 3 * tets[4 * t], b = 3 * tets[4 * t + 1], c = 3 * tets[4 * t + 2], d = 3 * tets[4 * t + 3];
     const e1x = x[b] - x[a], e1y = x[b + 1] - x[a + 1], e1z = x[b + 2] - x[a + 2];
@@ -155,6 +164,7 @@ function updateTetMeasures(data: SpbMeshData): void {
     const inv = vol6 > 0 ? 0 : 1;
     data.tetInverted[t] = inv;
     inverted += inv;
+    if (inv) data.componentInverted[data.tetComponent[t]] = 1;
   }
   data.invertedCount = inverted;
 }

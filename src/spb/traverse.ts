@@ -71,12 +71,13 @@ export function tetrahedralTraverse(
   const vx = kb, vy = sg + ny * ny * ka, vz = -ny;
   // z coordinate in units of |p - s|: s at 0, p at 1.
   const zx = rx / r2, zy = ry / r2, zz = rz / r2;
-  const inversions = data.invertedCount > 0;
 
   const maxSteps = ws.capacities.maxSteps;
   ws.beginTraversal();
   // The start tet enters the loop like any other, through its boundary face (coded -1 - face).
   const t0 = data.triangleTet[triangle];
+  // Backward travel is possible only in a component with inverted tets (section 3.5).
+  const inversions = data.componentInverted[data.tetComponent[t0]] !== 0;
   ws.tetStack[0] = t0;
   ws.faceStack[0] = -1 - data.triangleFace[triangle];
   let top = 1;

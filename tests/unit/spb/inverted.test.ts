@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { QUERY_FOUND, SPB_DEFAULT_TOLERANCES, SPB_DYNAMIC_CAPACITIES, SpbWorkspace, createSpbMeshData, shortestPathToBoundary } from '../../../src/spb';
 import { TRAVERSE_FOUND, tetrahedralTraverse } from '../../../src/spb/traverse';
+import { STAT_TETS_VISITED } from '../../../src/spb/workspace';
+import { buildTetMesh, mergeTetMeshes } from '../../../src/mesh/tetMesh';
 import { TET_FACES } from '../../../src/mesh/types';
 import { latticeMesh } from './lattice';
 
@@ -88,5 +90,50 @@ describe('inverted interior tets', () => {
     expect(answered).toBeGreaterThan(15);
     // The validating element traversals really ran through the fold.
     expect(throughInverted).toBeGreaterThan(answered / 2);
+  });
+});
+
+describe('inversions are per component', () => {
+  it('an inverted tet in one object leaves the other object\'s traversals unchanged', () => {
+    // Object 0: a folded slab (self-intersecting, so rays pass beyond p on the other layer and
+    // the "beyond p" cut matters); object 1: a lattice cube, 10 units away.
+    const smooth = (t: number): number => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
+    const slab = latticeMesh(40, 3, 4, (i, j, k) => {
+      const q = -0.5 + j / 3;
+      if (i <= 16) return [4 - i / 4, k / 2, q];
+      if (i <= 24) {
+        const phi = (Math.PI * (i - 16)) / 8;
+        return [-Math.sin(phi) * (1 - q), k / 2, 1 - Math.cos(phi) * (1 - q)];
+      }
+      return [(i - 24) / 4, k / 2, 2 - q - 1.6 * smooth(((i - 24) / 4 - 1) / 2)];
+    }).mesh;
+    const a = latticeMesh(5, 5, 5, (i, j, k) => [i + 10, j, k]).mesh;
+    const merged = mergeTetMeshes([slab, a]);
+    const mesh = buildTetMesh(merged.arrays, { objectIds: merged.tetObject }).mesh;
+    const plain = createSpbMeshData(mesh);
+    // Invert a tet of the second object by moving one interior vertex through its opposite face.
+    const x = Float32Array.from(mesh.positions);
+    const v = merged.vertexOffsets[1] + (2 * 6 + 2) * 6 + 2; // lattice point (2, 2, 2) of object 1
+    x[3 * v] += 1.6;
+    x[3 * v + 1] += 1.6;
+    x[3 * v + 2] += 1.6;
+    const bent = createSpbMeshData({ ...mesh, positions: x });
+    expect(bent.invertedCount).toBeGreaterThan(0);
+    expect(bent.componentInverted[bent.tetComponent[merged.tetOffsets[1]]]).toBe(1);
+    expect(bent.componentInverted[bent.tetComponent[0]]).toBe(0);
+    const cfg = { culling: false, tolerances: SPB_DEFAULT_TOLERANCES };
+    const run = (data: typeof plain): Float64Array => {
+      const ws = new SpbWorkspace(SPB_DYNAMIC_CAPACITIES, data.tetCount);
+      const out = new Float64Array(200);
+      for (let i = 0; i < 200; i++) {
+        const tet = (i * 37) % merged.tetOffsets[1]; // object 0 only
+        const p = [0, 1, 2].map((c) => [0, 1, 2, 3].reduce((s, k) => s + data.positions[3 * mesh.tets[4 * tet + k] + c], 0) / 4);
+        expect(shortestPathToBoundary(data, ws, cfg, p[0], p[1], p[2], tet, -1)).toBe(QUERY_FOUND);
+        out[i] = Math.sqrt(ws.resultDistance2);
+      }
+      return Float64Array.from([...out, ws.totals[STAT_TETS_VISITED]]);
+    };
+    // Same answers and the same number of tets visited: object 0 kept the "beyond p" cut.
+    expect(Array.from(run(bent))).toEqual(Array.from(run(plain)));
   });
 });
