@@ -132,7 +132,7 @@ export class SpbWorkspace {
     return false;
   }
 
-  /** Adds this query's counters to the totals and clears them for the next query. */
+  /** Clears this query's counters and result. */
   beginQuery(): void {
     this.stats.fill(0);
     this.resultTriangle = -1;
@@ -140,6 +140,7 @@ export class SpbWorkspace {
     this.resultDistance2 = Infinity;
   }
 
+  /** Adds this query's counters to the totals. */
   endQuery(): void {
     this.stats[STAT_QUERIES] = 1;
     for (let i = 0; i < STAT_COUNT; i++) this.totals[i] += this.stats[i];
