@@ -94,7 +94,8 @@ if (!noLarge) {
     // Resident memory right after the first run (GC may run any time: a rough figure).
     const before = process.memoryUsage().rss;
     const rows = [measure(name, res)];
-    console.log(`  ${name} at ${res}: resident memory +${((process.memoryUsage().rss - before) / 2 ** 20).toFixed(0)} MiB after the first run`);
+    const grew = (process.memoryUsage().rss - before) / 2 ** 20;
+    console.log(`  ${name} at ${res}: resident memory ${grew >= 0 ? '+' : ''}${grew.toFixed(0)} MiB after the first run`);
     rows.push(measure(name, res), measure(name, res));
     rows.sort((a, b) => a.totalMs - b.totalMs);
     large.push(rows[1]);
