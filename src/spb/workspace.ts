@@ -132,6 +132,16 @@ export class SpbWorkspace {
     return false;
   }
 
+  /** Records the best valid candidate so far. */
+  setResult(triangle: number, feature: number, x: number, y: number, z: number, distance2: number): void {
+    this.resultTriangle = triangle;
+    this.resultFeature = feature;
+    this.resultX = x;
+    this.resultY = y;
+    this.resultZ = z;
+    this.resultDistance2 = distance2;
+  }
+
   /** Clears this query's counters and result. */
   beginQuery(): void {
     this.stats.fill(0);
