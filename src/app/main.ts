@@ -5,18 +5,29 @@
 import { acquireGpu, GpuUnavailableError, type GpuContext } from '../gpu/device';
 import { browserPoolWorker, WorkerPool } from '../workers/workerPool';
 import type { MeshWorkerApi } from '../workers/meshWorkerApi';
+import { showDeviceLost } from './deviceLostNotice';
 import { installFileImport } from './fileImport';
 import { createGuiPanel } from './guiPanel';
 import { MeshLoader } from './meshLoader';
 import { ErrorBanner, ProgressIndicator, showNoWebGpu } from './notices';
 import { createPageHandle } from './pageHandle';
 import { createViewer, type Viewer } from './renderer';
+import { SimStatusView } from './simStatusView';
+import { SimulationController } from './simulationController';
+import { createSimulationPanel } from './simulationPanel';
+import { readSimUrlOptions, type SimUrlOptions } from './simUrlOptions';
 import { StatsPanel } from './statsPanel';
 import { readUrlOptions, type UrlOptions } from './urlOptions';
+import './simulation.css';
 
-async function acquireOrExplain(banner: ErrorBanner): Promise<GpuContext | undefined> {
+async function acquireOrExplain(banner: ErrorBanner, onLost: (reason: string) => void): Promise<GpuContext | undefined> {
   try {
-    return await acquireGpu({ onLost: (reason) => banner.show(`The GPU device was lost: ${reason}. Reload the page.`) });
+    return await acquireGpu({
+      onLost: (reason) => {
+        banner.show(`The GPU device was lost: ${reason}. Reload the page.`, { sticky: true });
+        onLost(reason);
+      },
+    });
   } catch (error) {
     if (error instanceof GpuUnavailableError) {
       showNoWebGpu(error.message);
@@ -32,13 +43,19 @@ async function main(): Promise<void> {
   const stats = new StatsPanel();
 
   let options: UrlOptions = {};
+  let simOptions: SimUrlOptions = { run: false, params: {}, material: {} };
   try {
     options = readUrlOptions(window.location.search);
+    simOptions = readSimUrlOptions(window.location.search);
   } catch (error) {
     banner.show((error as Error).message, { sticky: true });
   }
 
-  const gpu = await acquireOrExplain(banner);
+  let simulation: SimulationController | undefined;
+  const gpu = await acquireOrExplain(banner, (reason) => {
+    simulation?.halt();
+    showDeviceLost(reason);
+  });
   if (gpu) document.body.dataset.webgpu = 'available';
 
   const container = document.getElementById('viewport');
@@ -58,14 +75,17 @@ async function main(): Promise<void> {
   );
   window.addEventListener('pagehide', () => pool.terminate());
   const loader = new MeshLoader({ pool, viewer, stats, banner, progress });
+  const sim = new SimulationController({ gpu, viewer, banner, status: new SimStatusView() }, simOptions);
+  simulation = sim;
 
   // Tests and the screenshot script wait for data-drawn-serial to equal data-shown-serial:
   // it is set only after a frame containing that mesh has been rendered.
-  loader.onMeshShown = () => {
+  loader.onMeshShown = (mesh, view) => {
     viewer.onBeforeRender = undefined; // a GPU position link belongs to the previous mesh
+    sim.meshShown(mesh, view); // the new object replaces the simulated one (and may link its buffer)
     container.dataset.shownSerial = String(loader.shownSerial);
   };
-  window.softBodyPage = createPageHandle(gpu, viewer, loader);
+  window.softBodyPage = createPageHandle(gpu, viewer, loader, sim);
   viewer.onAfterRender = () => {
     const serial = String(loader.shownSerial);
     if (container.dataset.drawnSerial !== serial) container.dataset.drawnSerial = serial;
@@ -83,7 +103,9 @@ async function main(): Promise<void> {
     importFile: () => fileImport.open(),
     setWireframe: (on) => loader.setWireframe(on),
   });
+  createSimulationPanel(panel.gui, sim);
   await loader.generate(panel.current());
+  if (simOptions.run) sim.run();
 }
 
 main().catch((error: unknown) => {

@@ -1,16 +1,19 @@
 /**
- * `window.softBodyPage`: the page's parts for the browser console, the end-to-end tests and,
- * later, the simulation wiring. Drawing from a GPU buffer goes through showGpuPositions().
+ * `window.softBodyPage`: the page's parts for the browser console, the end-to-end tests and
+ * the simulation wiring. Drawing from a GPU buffer goes through showGpuPositions().
  */
 import type { GpuContext } from '../gpu/device';
 import { GpuPositionLink, type GpuPositionSource } from './gpuPositionLink';
 import type { MeshLoader } from './meshLoader';
 import type { Viewer } from './renderer';
+import type { SimulationController } from './simulationController';
 
 export interface SoftBodyPage {
   readonly gpu: GpuContext | undefined;
   readonly viewer: Viewer;
   readonly loader: MeshLoader;
+  /** Run/pause/step/reset and parameters of the object's simulation. */
+  readonly simulation: SimulationController;
   /** Draws the mesh on screen from `source` every frame, until another mesh is shown. */
   showGpuPositions(source: GpuPositionSource): GpuPositionLink;
 }
@@ -21,11 +24,17 @@ declare global {
   }
 }
 
-export function createPageHandle(gpu: GpuContext | undefined, viewer: Viewer, loader: MeshLoader): SoftBodyPage {
+export function createPageHandle(
+  gpu: GpuContext | undefined,
+  viewer: Viewer,
+  loader: MeshLoader,
+  simulation: SimulationController,
+): SoftBodyPage {
   return {
     gpu,
     viewer,
     loader,
+    simulation,
     showGpuPositions(source) {
       const view = loader.currentView;
       if (!gpu) throw new Error('showGpuPositions: no WebGPU device (the page is drawing with the WebGL fallback)');

@@ -1,0 +1,93 @@
+/**
+ * The page's first moving scene: whatever mesh is on screen, raised above a ground plane and
+ * dropped. The ground sits where the page already draws its grid (the mesh's lowest point as
+ * loaded), and the object starts `liftFraction` of its height above it.
+ */
+import type { Material } from '../sim/material';
+import { buildModel } from '../sim/model';
+import type { SolverParams } from '../sim/params';
+import type { SimSetup } from '../sim/setup';
+
+export interface DropSource {
+  /** xyz per vertex. */
+  positions: ArrayLike<number>;
+  /** 4 vertex ids per tet, positively oriented (as a validated TetMesh has them). */
+  tets: ArrayLike<number>;
+}
+
+export interface DropScene {
+  setup: SimSetup;
+  /** Height of the ground plane (normal +y). */
+  groundY: number;
+  /** Lowest point at the start: groundY + lift. */
+  startMinY: number;
+  /** Axis-aligned bounds of the starting pose, for framing the camera: [min xyz, max xyz]. */
+  bounds: { min: [number, number, number]; max: [number, number, number] };
+}
+
+/** Fraction of the object's height that it starts above the ground. */
+export const DEFAULT_LIFT_FRACTION = 0.5;
+
+/**
+ * A material that looks soft but holds its shape at any mesh size: Young's modulus such that
+ * the object's own weight strains it by about `sag` (stress at the base ~ density g height,
+ * strain = stress / E). The shared meshes range from 1 cm to 20 units, so a fixed modulus
+ * would make small ones rigid and large ones collapse.
+ */
+export function suggestedMaterial(height: number, gravity: number, sag = 0.05, density = 1000): Material {
+  const h = height > 0 && Number.isFinite(height) ? height : 1;
+  const g = Math.abs(gravity) > 0 ? Math.abs(gravity) : 9.81;
+  const youngsModulus = Number(((density * g * h) / sag).toPrecision(2));
+  return { youngsModulus, poissonRatio: 0.3, density };
+}
+
+function boundsOf(positions: ArrayLike<number>): DropScene['bounds'] {
+  const min: [number, number, number] = [Infinity, Infinity, Infinity];
+  const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < positions.length; i += 3) {
+    for (let k = 0; k < 3; k++) {
+      const p = positions[i + k]!;
+      if (!Number.isFinite(p)) throw new Error(`drop scene: vertex ${i / 3} has a non-finite coordinate (${p})`);
+      if (p < min[k]!) min[k] = p;
+      if (p > max[k]!) max[k] = p;
+    }
+  }
+  return { min, max };
+}
+
+export function meshDropScene(
+  name: string,
+  mesh: DropSource,
+  material: Material,
+  params: SolverParams,
+  liftFraction = DEFAULT_LIFT_FRACTION,
+): DropScene {
+  if (mesh.positions.length === 0 || mesh.positions.length % 3 !== 0) {
+    throw new Error(`drop scene "${name}": positions length ${mesh.positions.length} is not a positive multiple of 3`);
+  }
+  if (!(liftFraction >= 0)) throw new RangeError(`drop scene "${name}": liftFraction must be >= 0, got ${liftFraction}`);
+  const b = boundsOf(mesh.positions);
+  const height = b.max[1] - b.min[1];
+  const extent = Math.max(height, b.max[0] - b.min[0], b.max[2] - b.min[2]);
+  // A flat object still falls a visible distance: lift by its largest extent then.
+  const lift = liftFraction * (height > 1e-9 * extent ? height : extent);
+  const groundY = b.min[1];
+  const positions = new Float64Array(mesh.positions.length);
+  for (let i = 0; i < positions.length; i += 3) {
+    positions[i] = mesh.positions[i]!;
+    positions[i + 1] = mesh.positions[i + 1]! + lift;
+    positions[i + 2] = mesh.positions[i + 2]!;
+  }
+  const model = buildModel([{ name, positions, tets: mesh.tets, material }]);
+  return {
+    setup: {
+      model,
+      colliders: [{ kind: 'plane', normal: [0, 1, 0], offset: groundY }],
+      handles: [],
+      params: { ...params, gravity: [...params.gravity] },
+    },
+    groundY,
+    startMinY: groundY + lift,
+    bounds: { min: [b.min[0], groundY, b.min[2]], max: [b.max[0], b.max[1] + lift, b.max[2]] },
+  };
+}

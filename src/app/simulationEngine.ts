@@ -1,0 +1,43 @@
+/**
+ * What the page needs from a solver, whichever runs it (GPU solver on the page's device, or
+ * the CPU reference). The controller talks only to this interface, so choosing the solver is
+ * one line in createEngine() (engineFactory.ts).
+ */
+import type { Material } from '../sim/material';
+import type { SolverParams } from '../sim/params';
+
+/** How one frame's time was measured. */
+export type TimingSource = 'gpu-timestamps' | 'cpu-clock';
+
+export interface FrameReport {
+  /** Simulation time of the frame in milliseconds (sum of phases when phases are reported). */
+  totalMs: number;
+  /** Milliseconds per phase, in the order the solver runs them (may be just { step }). */
+  phases: Record<string, number>;
+  source: TimingSource;
+}
+
+export interface SimulationEngine {
+  readonly kind: 'gpu' | 'cpu';
+  /** One line for the status readout, e.g. "CPU reference solver (float64)". */
+  readonly description: string;
+  /** The parameters used by the next frame (a copy; change them with setParams). */
+  readonly params: SolverParams;
+  setParams(params: SolverParams): void;
+  /** Material of the (single) object; refreshes masses and element constants. */
+  setMaterial(material: Material): void;
+  /** Advances one frame (params.substeps x params.iterations) and puts it on screen. */
+  stepFrame(): Promise<FrameReport>;
+  /** Back to the starting pose at rest; the view shows it. */
+  reset(): void;
+  /** Messages of objects stopped by NaN/Inf that were not taken yet. */
+  takeMessages(): string[];
+  /**
+   * Lowest y over all vertices of the newest state known on the CPU. For a GPU engine this
+   * comes from an asynchronous readback (at most one in flight), so it may lag a frame.
+   */
+  lowestPoint(): number;
+  /** Frames stepped since the start or the last reset. */
+  readonly frame: number;
+  dispose(): void;
+}

@@ -1,0 +1,252 @@
+/**
+ * The simulation in the built page (headless Chromium, SwiftShader): a small sphere dropped
+ * on the ground through the Run / Step / Reset buttons.
+ * Truths: the discrete free fall of the integrator (x += h v, v = (v + h g)(1 - d h) per
+ * substep, before any vertex touches the ground), the ground height the page reports against
+ * the mesh's own lowest vertex, screenshot pixels of the orange object, rest without
+ * gravity, and the solver's NaN/Inf message for a material that cannot be solved.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage, serveDist, waitForMeshDrawn, type Served } from './support/browser';
+import { decodePng, type DecodedPng } from './support/png';
+
+/** Cheap settings for the software adapter: ~3.5k tets, 5 substeps x 2 iterations. */
+const SUBSTEPS = 5;
+const DAMPING = 2;
+const DT = 1 / 60;
+const GRAVITY = 9.81;
+const QUERY = `?shape=sphere&resolution=8&substeps=${SUBSTEPS}&iterations=2&damping=${DAMPING}&dt=${DT}`;
+const FRAMES = 60;
+
+let browser: Browser;
+let served: Served;
+let page: Page;
+let errors: string[];
+
+interface Status {
+  frame: number;
+  running: boolean;
+  minY: number;
+  groundY: number;
+  startMinY: number;
+  frameMs: number;
+  engine: string;
+  timing: string;
+  state: string;
+}
+
+async function status(): Promise<Status> {
+  const d = await page.locator('#sim-status').evaluate((el) => ({ ...(el as HTMLElement).dataset }));
+  return {
+    frame: Number(d.frame),
+    running: d.running === 'true',
+    minY: Number(d.minY),
+    groundY: Number(d.groundY),
+    startMinY: Number(d.startMinY),
+    frameMs: Number(d.frameMs),
+    engine: d.engine ?? '',
+    timing: d.timing ?? '',
+    state: d.state ?? '',
+  };
+}
+
+async function waitForFrame(atLeast: number, timeout = 120_000): Promise<void> {
+  await page.waitForFunction((n) => Number(document.getElementById('sim-status')?.dataset.frame) >= n, atLeast, {
+    timeout,
+    polling: 50,
+  });
+}
+
+/** Lets the renderer draw the current state (two animation frames). */
+async function settleDrawing(): Promise<void> {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** The lowest and highest y of the mesh as generated (before the page raises it). */
+async function meshYRange(): Promise<{ min: number; max: number }> {
+  return page.evaluate(() => {
+    const p = window.softBodyPage!.loader.currentMesh!.positions;
+    let min = Infinity;
+    let max = -Infinity;
+    for (let i = 1; i < p.length; i += 3) {
+      min = Math.min(min, p[i]!);
+      max = Math.max(max, p[i]!);
+    }
+    return { min, max };
+  });
+}
+
+/** Rows of the orange object's pixels in the middle band (away from the GUI and the readout). */
+function objectRows(png: DecodedPng): { count: number; meanRow: number } {
+  let count = 0;
+  let rowSum = 0;
+  const x0 = Math.floor(0.35 * png.width);
+  const x1 = Math.ceil(0.7 * png.width);
+  for (let y = 0; y < png.height; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = 4 * (y * png.width + x);
+      const r = png.rgba[i]!;
+      const g = png.rgba[i + 1]!;
+      const b = png.rgba[i + 2]!;
+      if (r - b > 40 && r >= g) {
+        count++;
+        rowSum += y;
+      }
+    }
+  }
+  return { count, meanRow: count > 0 ? rowSum / count : NaN };
+}
+
+async function screenshot(): Promise<DecodedPng> {
+  await settleDrawing();
+  return decodePng(await page.locator('#viewport canvas').screenshot());
+}
+
+/**
+ * Drop of a body in free fall after `frames` frames, stepping the integrator's recurrence
+ * per substep: v = (v + h g)(1 - d h), x -= h (v + h g) before the damping of that substep.
+ */
+function freeFallDrop(frames: number): number {
+  const h = DT / SUBSTEPS;
+  const keep = Math.max(0, 1 - DAMPING * h);
+  let v = 0;
+  let drop = 0;
+  for (let s = 0; s < frames * SUBSTEPS; s++) {
+    v += h * GRAVITY;
+    drop += h * v;
+    v *= keep;
+  }
+  return drop;
+}
+
+beforeAll(async () => {
+  served = await serveDist();
+  browser = await launchBrowser();
+  ({ page, errors } = await openPage(browser, served.url + QUERY));
+  await waitForMeshDrawn(page, 120_000, errors);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.close();
+});
+
+describe('the drop in the page', () => {
+  it('runs 60 frames: the lowest point falls as the integrator predicts, stops at the ground and never goes below it; the picture changes', async () => {
+    expect(await page.locator('#sim-status').getAttribute('data-state')).toBe('idle');
+    const mesh = await meshYRange();
+    const height = mesh.max - mesh.min;
+
+    // Record every frame's lowest point as the page publishes it.
+    await page.evaluate(() => {
+      const el = document.getElementById('sim-status')!;
+      const log: [number, number][] = [];
+      (window as unknown as { dropLog: typeof log }).dropLog = log;
+      new MutationObserver(() => {
+        const frame = Number(el.dataset.frame);
+        if (log.length === 0 || log[log.length - 1]![0] !== frame) log.push([frame, Number(el.dataset.minY)]);
+      }).observe(el, { attributes: true });
+    });
+
+    await page.click('#sim-step');
+    await waitForFrame(1);
+    const first = await status();
+    expect(first.running).toBe(false);
+    // The ground is where the mesh's lowest vertex was; the object starts half its height above.
+    expect(first.groundY).toBeCloseTo(mesh.min, 4);
+    expect((first.startMinY - first.groundY) / height).toBeCloseTo(0.5, 3);
+    const before = await screenshot();
+
+    await page.click('#sim-run');
+    await waitForFrame(FRAMES, 150_000);
+    await page.click('#sim-run'); // pause
+    await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.running === 'false');
+    const end = await status();
+    const after = await screenshot();
+    const log = await page.evaluate(() => (window as unknown as { dropLog: [number, number][] }).dropLog);
+    expect(errors, errors.join('\n')).toEqual([]);
+    expect(await page.locator('#error-banner').isHidden(), await page.locator('#error-banner').textContent() ?? '').toBe(true);
+
+    const lift = first.startMinY - first.groundY;
+    const tolerance = 1e-3 * height;
+    // Before any vertex reaches the ground the body falls rigidly: the integrator's free fall.
+    const landing = log.findIndex(([, y]) => y - first.groundY <= 0.02 * height);
+    expect(landing, JSON.stringify(log)).toBeGreaterThan(0);
+    const airborne = log.slice(0, landing);
+    expect(airborne.length, JSON.stringify(log)).toBeGreaterThan(5);
+    for (const [frame, y] of airborne) {
+      const expected = freeFallDrop(frame);
+      expect(Math.abs(first.startMinY - y - expected), `frame ${frame}: fell ${first.startMinY - y}, free fall ${expected}`).toBeLessThan(
+        0.01 * expected + 1e-6 * height,
+      );
+    }
+    // It reaches the ground, never sinks below it, and is resting on it at the end.
+    expect(Math.min(...log.map(([, y]) => y))).toBeGreaterThanOrEqual(first.groundY - tolerance);
+    expect(log.some(([, y]) => y - first.groundY < tolerance)).toBe(true);
+    const last = log.filter(([frame]) => frame > end.frame - 8);
+    expect(last.length).toBeGreaterThan(3);
+    for (const [frame, y] of last) expect(y - first.groundY, `frame ${frame}`).toBeLessThan(0.01 * lift);
+    expect(end.frame).toBeGreaterThanOrEqual(FRAMES);
+
+    // The object moved down on screen (same camera: it is framed once, when the scene is built).
+    const a = objectRows(before);
+    const b = objectRows(after);
+    expect(a.count).toBeGreaterThan(2000);
+    expect(b.count).toBeGreaterThan(2000);
+    expect(b.meanRow - a.meanRow, `object rows ${a.meanRow} -> ${b.meanRow}`).toBeGreaterThan(0.03 * before.height);
+  });
+
+  it('shows the simulation time per frame and which clock measured it', async () => {
+    const s = await status();
+    expect(s.frameMs).toBeGreaterThan(0);
+    expect(['cpu', 'gpu']).toContain(s.engine);
+    // GPU timestamps only from a GPU engine on an adapter that has them; the CPU clock otherwise.
+    const timestamps = await page.evaluate(() => window.softBodyPage!.gpu?.features.has('timestamp-query') ?? false);
+    expect(s.timing).toBe(s.engine === 'gpu' && timestamps ? 'gpu-timestamps' : 'cpu-clock');
+    expect(await page.locator('#sim-status').textContent()).toMatch(/\d+\.\d\d ms\/frame/);
+  });
+
+  it('reset puts the object back at its raised start, paused at frame 0', async () => {
+    await page.click('#sim-reset');
+    await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.frame === '0');
+    const s = await status();
+    expect(s.running).toBe(false);
+    expect(s.minY).toBeCloseTo(s.startMinY, 5);
+  });
+
+  it('without gravity the object at rest stays where it is', async () => {
+    const displacement = await page.evaluate(async () => {
+      const sim = window.softBodyPage!.simulation;
+      sim.setParams({ gravity: [0, 0, 0] });
+      const start = sim.currentEngine!.lowestPoint();
+      for (let i = 0; i < 10; i++) await sim.step();
+      const moved = Math.abs(sim.currentEngine!.lowestPoint() - start);
+      sim.setParams({ gravity: [0, -9.81, 0] });
+      sim.reset();
+      return moved;
+    });
+    const mesh = await meshYRange();
+    expect(displacement).toBeLessThan(1e-5 * (mesh.max - mesh.min));
+  });
+
+  it("a Young's modulus of Infinity makes the solver stop the object with its NaN/Inf message on the banner", async () => {
+    const input = page.locator('.lil-controller', { hasText: "Young's modulus" }).locator('input');
+    await input.fill('Infinity');
+    await input.press('Enter');
+    await page.click('#sim-run');
+    const banner = page.locator('#error-banner');
+    await banner.waitFor({ state: 'visible', timeout: 60_000 });
+    const message = (await banner.textContent()) ?? '';
+    expect(message).toContain('NaN/Inf');
+    expect(message).toContain('stopped');
+    await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.running === 'false');
+    // The object is frozen: stepping further moves nothing and nothing non-finite reaches the screen.
+    const before = await status();
+    await page.click('#sim-step');
+    await waitForFrame(before.frame + 1);
+    const after = await status();
+    expect(Number.isFinite(after.minY)).toBe(true);
+    expect(after.minY).toBe(before.minY);
+  });
+});
