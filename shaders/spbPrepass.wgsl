@@ -1,17 +1,22 @@
 // Per-tet measures for the shortest-path query (run after every position update, before
 // spbQuery.wgsl): the longest squared edge h^2 (the local length scale every tolerance is
 // relative to) and whether the tet is inverted (signed volume <= 0), plus the number of
-// inverted tets in counters[0] (0 enables the "beyond p" cut of Alg. 1 line 25; otherwise
-// branches may travel backward, paper section 3.5). Same formulas as updateTetMeasures in
-// src/spb/meshData.ts. counters[0] must be cleared before the dispatch.
+// inverted tets in counters[0] and, per connected component c, a flag in
+// counters[COMPONENT_FLAGS + c] (components without inverted tets keep the "beyond p" cut of
+// Alg. 1 line 25; in the others branches may travel backward, paper section 3.5). Same formulas
+// as updateTetMeasures in src/spb/meshData.ts. The counters must be cleared before the dispatch.
 
-struct Params { tetCount: u32, _pad0: u32, _pad1: u32, _pad2: u32 }
+struct Params { tetCount: u32, offTetComponent: u32, _pad1: u32, _pad2: u32 }
+
+// First per-component flag in `counters` (COUNTER_WORDS of src/spb/gpu/packSpbBuffers.ts).
+const COMPONENT_FLAGS = 10u;
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> positions: array<f32>;   // xyz per vertex, packed
 @group(0) @binding(2) var<storage, read> tets: array<vec4<u32>>;  // 2 per tet: vertex ids, neighbours
-@group(0) @binding(3) var<storage, read_write> measures: array<vec2<f32>>; // (h^2, inverted 0/1)
-@group(0) @binding(4) var<storage, read_write> counters: array<atomic<u32>>;
+@group(0) @binding(3) var<storage, read> topo: array<u32>;          // tet components at offTetComponent
+@group(0) @binding(4) var<storage, read_write> measures: array<vec2<f32>>; // (h^2, inverted 0/1)
+@group(0) @binding(5) var<storage, read_write> counters: array<atomic<u32>>;
 
 fn pos(v: u32) -> vec3<f32> {
   return vec3<f32>(positions[3u * v], positions[3u * v + 1u], positions[3u * v + 2u]);
@@ -36,5 +41,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let h2 = max(max(max(dot(e1, e1), dot(e2, e2)), max(dot(e3, e3), dot(f1, f1))), max(dot(f2, f2), dot(f3, f3)));
   let inverted = !(vol6 > 0.0);
   measures[t] = vec2<f32>(h2, select(0.0, 1.0, inverted));
-  if (inverted) { atomicAdd(&counters[0], 1u); }
+  if (inverted) {
+    atomicAdd(&counters[0], 1u);
+    atomicStore(&counters[COMPONENT_FLAGS + topo[params.offTetComponent + t]], 1u);
+  }
 }

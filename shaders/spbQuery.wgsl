@@ -18,7 +18,8 @@
 //              then BVH triangle order, tet components, vertex-neighbour CSR, vertex-triangle CSR
 //   nodes      BVH nodes, layout of src/bvh/surfaceBvh.ts
 //   measures   vec2 per tet from spbPrepass.wgsl: (h^2, inverted 0/1)
-//   queries, results, counters (counters[0] = inverted tets; [1 + STAT_*] = summed statistics)
+//   queries, results, counters (counters[0] = inverted tets; [1 + STAT_*] = summed statistics;
+//              [COMPONENT_FLAGS + c] = 1 when component c has an inverted tet, from the prepass)
 
 struct Params {
   queryCount: u32,
@@ -84,6 +85,7 @@ const FEATURE_FACE = 6u;
 const DEGENERATE_REL = 1e-14;
 const MAX_DESCENT = 16u;
 const NONE = 0xffffffffu;
+const COMPONENT_FLAGS = 10u;
 const BIG = 3.0e38; // stands for Infinity (no f32 infinity literal in WGSL)
 // TET_FACES of src/mesh/types.ts, 2 bits per local vertex: face f vertex i at bit 2 * (3f + i).
 const FACE_VERTS = 0x634b39u;
@@ -98,7 +100,6 @@ var<private> support: array<u32, 4>;
 var<private> supportCount: u32;
 var<private> proj: array<vec3<f32>, 4>;
 var<private> cpt: vec3<f32>;
-var<private> inversions: bool;
 var<private> resTriangle: i32;
 var<private> resFeature: u32;
 var<private> resPoint: vec3<f32>;
@@ -350,6 +351,8 @@ fn traverse(tri: u32, s: vec3<f32>, p: vec3<f32>) -> u32 {
   for (var i = 0u; i < RING; i++) { ring[i] = NONE; }
   ringPos = 0u;
   let tf = topo[8u * tri + 3u];
+  // Backward travel is possible only in a component with inverted tets (section 3.5).
+  let inversions = atomicLoad(&counters[COMPONENT_FLAGS + topo[params.offTetComponent + (tf >> 2u)]]) != 0u;
   tetStack[0] = tf >> 2u;
   faceStack[0] = -1 - i32(tf & 3u);
   var top = 1u;
@@ -555,7 +558,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let i = gid.x + gid.y * nwg.x * 64u;
   if (i >= params.queryCount) { return; }
   let q = queries[i];
-  inversions = atomicLoad(&counters[0]) > 0u;
   resTriangle = -1;
   resFeature = 0u;
   resPoint = vec3<f32>(0.0);

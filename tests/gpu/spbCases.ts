@@ -138,38 +138,71 @@ export function lattice(nu: number, nv: number, nw: number, map: (u: number, v: 
   return { positions: Float32Array.from(positions), tets: Uint32Array.from(tets) };
 }
 
-/**
- * A beam (nu x 2 x 2 cells) bent into a ring over 1.2 turns, flat (no rise): its two ends occupy
- * the same space, so points there have their Euclidean nearest boundary on the other end.
- * The topology is that of the straight beam (built in rest pose), the positions are the ring.
- */
-export function overlappingRing(nu: number, seed: number, n: number): QueryBatch {
-  const h = 0.1;
-  const straight = lattice(nu, 2, 2, (u, v, w) => [u * h, v * h, w * h]);
-  const mesh = buildTetMesh(straight, { source: 'ring' }).mesh;
-  const turns = 1.2;
-  const radius = (nu * h) / (2 * Math.PI * turns);
-  const ring = lattice(nu, 2, 2, (u, v, w) => {
-    const a = (2 * Math.PI * turns * u) / nu;
-    const r = radius + (v - 1) * h;
-    return [r * Math.cos(a), r * Math.sin(a), w * h];
-  });
-  return { ...interiorPoints(`ring beam ${nu} cells, ${turns} turns`, mesh, ring.positions, n, seed), mesh };
+interface Posed {
+  /** Rest arrays (positively oriented: the topology is built from them). */
+  rest: { positions: Float32Array; tets: Uint32Array };
+  /** The deformed positions the queries are posed in. */
+  posed: Float32Array;
 }
 
-/** A block of cells with one interior vertex pushed through the opposite face of a tet: inverted elements. */
-export function invertedBlock(seed: number, n: number): QueryBatch {
+/**
+ * A beam (nu x thick x thick cells) bent into a ring over 1.2 turns, flat (no rise): its two ends occupy
+ * the same space, so points there have their Euclidean nearest boundary on the other end.
+ */
+function ringBeam(nu: number, thick = 2): Posed {
+  const h = 0.1;
+  const turns = 1.2;
+  const radius = (nu * h) / (2 * Math.PI * turns);
+  const rest = lattice(nu, thick, thick, (u, v, w) => [u * h, v * h, w * h]);
+  const ring = lattice(nu, thick, thick, (u, v, w) => {
+    const a = (2 * Math.PI * turns * u) / nu;
+    // v runs inward so that the map keeps the orientation (tangent x inward radial = +z).
+    const r = radius + (thick / 2 - v) * h;
+    return [r * Math.cos(a), r * Math.sin(a), w * h];
+  });
+  return { rest, posed: ring.positions };
+}
+
+/** A block of 6^3 cells with one interior vertex pushed 1.5 cells along x: inverted interior tets. */
+function blockWithInversions(): Posed {
   const N = 6;
   const h = 0.05;
-  const base = lattice(N, N, N, (u, v, w) => [u * h, v * h, w * h]);
-  const mesh = buildTetMesh(base, { source: 'block' }).mesh;
-  const positions = Float32Array.from(base.positions);
+  const rest = lattice(N, N, N, (u, v, w) => [u * h, v * h, w * h]);
+  const posed = Float32Array.from(rest.positions);
   const centre = (3 * (N + 1) + 3) * (N + 1) + 3;
-  // 1.5 cells along x: past its +x neighbour, through the opposite faces of the tets beyond it.
-  positions[3 * centre] += 1.5 * h;
-  positions[3 * centre + 1] += 0.3 * h;
-  positions[3 * centre + 2] += 0.2 * h;
-  return { ...interiorPoints('block with inverted tets', mesh, positions, n, seed), mesh };
+  // Past its +x neighbour, through the opposite faces of the tets beyond it.
+  posed[3 * centre] += 1.5 * h;
+  posed[3 * centre + 1] += 0.3 * h;
+  posed[3 * centre + 2] += 0.2 * h;
+  return { rest, posed };
+}
+
+function batchOf(name: string, p: Posed, n: number, seed: number): QueryBatch {
+  const mesh = buildTetMesh(p.rest, { source: name }).mesh;
+  return interiorPoints(name, mesh, p.posed, n, seed);
+}
+
+export function overlappingRing(nu: number, seed: number, n: number): QueryBatch {
+  return batchOf(`ring beam ${nu} cells, 1.2 turns`, ringBeam(nu), n, seed);
+}
+
+export function invertedBlock(seed: number, n: number): QueryBatch {
+  return batchOf('block with inverted tets', blockWithInversions(), n, seed);
+}
+
+/**
+ * Both of the above as two objects of one mesh: inverted tets in one component only, so the
+ * other keeps the "beyond p" cut (per-component inversion mode).
+ */
+export function ringBesideInvertedBlock(seed: number, n: number): QueryBatch {
+  const a = blockWithInversions();
+  const b = ringBeam(48, 4);
+  const merged = mergeTetMeshes([a.rest, b.rest]);
+  const mesh = buildTetMesh(merged.arrays, { objectIds: merged.tetObject, source: 'ring + block' }).mesh;
+  const posed = new Float32Array(a.posed.length + b.posed.length);
+  posed.set(a.posed);
+  posed.set(b.posed, a.posed.length);
+  return interiorPoints('ring beside an inverted block', mesh, posed, n, seed);
 }
 
 let keptGpu: GPU | undefined;

@@ -93,7 +93,11 @@ export function packTets(data: SpbMeshData): Uint32Array {
 export const QUERY_WORDS = 8;
 /** Words per result (struct Result): s.xyz, distance, triangle, feature, status, Q, Tr, Tet, culled, branchings. */
 export const RESULT_WORDS = 12;
-/** counters[0] = inverted tets; counters[1 + STAT_*] = summed statistics (workspace.ts slots 0..8). */
+/**
+ * counters[0] = inverted tets; counters[1 + STAT_*] = summed statistics (workspace.ts slots 0..8);
+ * then one flag per connected component (indexed by component id, a tet id) from COUNTER_WORDS on
+ * (COMPONENT_FLAGS in the shaders).
+ */
 export const COUNTER_WORDS = 10;
 
 /** Queries as the shader reads them. `exclude` may be omitted (no excluded vertex). */

@@ -110,9 +110,9 @@ export class SpbQueryGpu {
     this.topo = storageBuffer(device, 'spb.topology', topo.words);
     this.bvhGpu = new SurfaceBvhGpu(device, data.bvh);
     this.measures = storageBuffer(device, 'spb.tetMeasures', Math.max(1, data.tetCount) * 8);
-    this.counters = storageBuffer(device, 'spb.counters', COUNTER_WORDS * 4);
+    this.counters = storageBuffer(device, 'spb.counters', (COUNTER_WORDS + data.tetCount) * 4);
     this.prepassParams = uniformBuffer(device, 'spbPrepass.params', 16);
-    device.queue.writeBuffer(this.prepassParams, 0, new Uint32Array([data.tetCount, 0, 0, 0]));
+    device.queue.writeBuffer(this.prepassParams, 0, new Uint32Array([data.tetCount, topo.sections.offTetComponent, 0, 0]));
     this.queryParams = uniformBuffer(device, 'spbQuery.params', 80);
   }
 
@@ -166,8 +166,9 @@ export class SpbQueryGpu {
           { binding: 0, resource: { buffer: this.prepassParams } },
           { binding: 1, resource: { buffer: this.positions } },
           { binding: 2, resource: { buffer: this.tets } },
-          { binding: 3, resource: { buffer: this.measures } },
-          { binding: 4, resource: { buffer: this.counters } },
+          { binding: 3, resource: { buffer: this.topo } },
+          { binding: 4, resource: { buffer: this.measures } },
+          { binding: 5, resource: { buffer: this.counters } },
         ],
       }),
     );
