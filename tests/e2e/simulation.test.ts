@@ -8,6 +8,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedMeshPath } from '../support/sharedMeshes';
 import { launchBrowser, openPage, serveDist, waitForMeshDrawn, type Served } from './support/browser';
 import { decodePng, type DecodedPng } from './support/png';
 
@@ -228,6 +229,34 @@ describe('the drop in the page', () => {
     });
     const mesh = await meshYRange();
     expect(displacement).toBeLessThan(1e-5 * (mesh.max - mesh.min));
+  });
+
+  it('a mesh imported while running (octopus_2KFaces.t) becomes the simulated object and falls onto its own ground', async () => {
+    await page.click('#sim-run');
+    await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.running === 'true');
+    await page.setInputFiles('#mesh-file-input', sharedMeshPath('octopus_2KFaces.t'));
+    await page.waitForFunction(() => document.getElementById('mesh-stats')?.dataset.source === 'octopus_2KFaces.t', undefined, {
+      timeout: 60_000,
+    });
+    const mesh = await meshYRange();
+    const vertices = await page.evaluate(() => window.softBodyPage!.loader.currentMesh!.vertexCount);
+    expect(vertices).toBe(1184); // shared/meshes/README.md
+    // The new object's scene: ground at its own lowest vertex, still running, counting from frame 1.
+    await page.waitForFunction(
+      (groundY) => {
+        const d = document.getElementById('sim-status')!.dataset;
+        return d.state === 'ready' && Math.abs(Number(d.groundY) - groundY) < 1e-4 && Number(d.frame) >= 10;
+      },
+      mesh.min,
+      { timeout: 120_000, polling: 50 },
+    );
+    const s = await status();
+    expect(s.running).toBe(true);
+    expect(s.frame).toBeLessThan(FRAMES); // a fresh simulation, not the sphere's
+    expect(s.startMinY - s.minY).toBeGreaterThan(0.5 * freeFallDrop(5));
+    expect(s.minY).toBeGreaterThanOrEqual(s.groundY - 1e-3 * (mesh.max - mesh.min));
+    await page.click('#sim-reset');
+    await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.running === 'false');
   });
 
   it("a Young's modulus of Infinity makes the solver stop the object with its NaN/Inf message on the banner", async () => {
