@@ -1,9 +1,9 @@
 // Shortest path to boundary (Chen, Diaz, Yuksel 2023), one invocation per query point, with
 // fixed-size private stacks: the static version of supplement 001 section 1.2.
 //
-// A line-by-line port of the TypeScript static twin in src/spb/ (query.ts: Alg. 3 + surface
-// descent, traverse.ts: Alg. 1, exitFaces.ts: Alg. 2, feasibleRegion.ts: Alg. 4,
-// geometry/closestPointOnTriangle.ts). Read those for the reasoning; comments here note only
+// A line-by-line port of the TypeScript static twin in src/spb/ (query.ts: Alg. 3,
+// surfaceDescent.ts, traverse.ts: Alg. 1, exitFaces.ts: Alg. 2, feasibleRegion.ts: Alg. 4,
+// meshData.ts: per-component inversion mode, geometry/closestPointOnTriangle.ts). Read those for the reasoning; comments here note only
 // what differs on the GPU. A query that would overflow any stack (or exceed the step bound) stops
 // with status OVERFLOW and is answered by the CPU dynamic version: never a partial answer.
 //
