@@ -25,6 +25,16 @@ const NODE_INSTALL_HINT =
   'install Debian packages `chromium` and `libvulkan1` and run with ' +
   'VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json (npm test sets it), or use a real GPU driver.';
 
+/**
+ * Every GPU object handed out stays referenced here for the life of the process. In Node,
+ * Dawn's `GPU` owns the native instance, and its event pump (AsyncRunner -> ProcessEvents)
+ * keeps a raw pointer to it: once the JS object is garbage collected, the next pump touches
+ * freed memory and the process dies at random (SIGSEGV, "futex facility returned an
+ * unexpected error code", std::system_error) or deadlocks. Observed with webgpu 0.6.2; a
+ * strong reference removes it.
+ */
+const liveGpus = new Set<GPU>();
+
 async function nodeGpu(): Promise<GPU> {
   // Imported lazily and by a name the browser bundle never resolves.
   const moduleName = 'webgpu';
@@ -69,6 +79,7 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
       'This browser has no WebGPU. The simulator needs Chrome or Edge 113+, or a recent Firefox or Safari with WebGPU enabled.',
     );
   }
+  liveGpus.add(gpu);
   const adapter = await gpu.requestAdapter({ powerPreference: options.powerPreference ?? 'high-performance' });
   if (!adapter) {
     throw new GpuUnavailableError(

@@ -1,0 +1,53 @@
+/** Small helpers for creating GPU buffers from typed arrays and for sizing dispatches. */
+
+/** Storage buffer initialised from `data` (size rounded up to 4 bytes; at least 16 bytes so empty arrays still bind). */
+export function storageBuffer(
+  device: GPUDevice,
+  label: string,
+  data: ArrayBufferView | number,
+  extraUsage: number = 0,
+): GPUBuffer {
+  const byteLength = typeof data === 'number' ? data : data.byteLength;
+  const size = Math.max(16, Math.ceil(byteLength / 4) * 4);
+  const buffer = device.createBuffer({
+    label,
+    size,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST | extraUsage,
+  });
+  if (typeof data !== 'number' && data.byteLength > 0) {
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (bytes.byteLength % 4 === 0) device.queue.writeBuffer(buffer, 0, bytes);
+    else {
+      const padded = new Uint8Array(Math.ceil(bytes.byteLength / 4) * 4);
+      padded.set(bytes);
+      device.queue.writeBuffer(buffer, 0, padded);
+    }
+  }
+  return buffer;
+}
+
+/** Uniform buffer of `size` bytes (rounded up to 16), writable from the queue. */
+export function uniformBuffer(device: GPUDevice, label: string, size: number): GPUBuffer {
+  return device.createBuffer({ label, size: Math.max(16, Math.ceil(size / 16) * 16), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+}
+
+/** Invocations per workgroup used by every 1D kernel of the simulator (SwiftShader allows 256). */
+export const WORKGROUP_SIZE = 64;
+
+/**
+ * Workgroup grid for `count` invocations. Large counts spill into y because one dimension is
+ * limited to 65,535 workgroups; kernels rebuild the linear id as gid.x + gid.y * rowStride with
+ * rowStride = grid[0] * WORKGROUP_SIZE passed in their uniforms. (Not the num_workgroups builtin:
+ * with Dawn (webgpu 0.6.2) on SwiftShader a kernel reading it crashed the process at random.)
+ */
+export function dispatchGrid(count: number, maxPerDimension = 65535): [number, number] {
+  const groups = Math.max(1, Math.ceil(count / WORKGROUP_SIZE));
+  if (groups <= maxPerDimension) return [groups, 1];
+  const y = Math.ceil(groups / maxPerDimension);
+  return [Math.ceil(groups / y), y];
+}
+
+/** Invocations per row of a dispatchGrid(count) grid: the rowStride kernels need. */
+export function gridRowStride(count: number): number {
+  return dispatchGrid(count)[0] * WORKGROUP_SIZE;
+}
