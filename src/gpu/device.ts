@@ -35,7 +35,14 @@ const NODE_INSTALL_HINT =
  */
 const liveGpus = new Set<GPU>();
 
+/**
+ * Dawn's GPU object must outlive every device made from it: when the garbage collector frees
+ * it, Dawn shuts down under the live device and the process aborts. Kept here for the process.
+ */
+let nodeGpuInstance: GPU | undefined;
+
 async function nodeGpu(): Promise<GPU> {
+  if (nodeGpuInstance) return nodeGpuInstance;
   // Imported lazily and by a name the browser bundle never resolves.
   const moduleName = 'webgpu';
   const dawn = (await import(/* @vite-ignore */ moduleName)) as {
@@ -46,7 +53,8 @@ async function nodeGpu(): Promise<GPU> {
   for (const [key, value] of Object.entries(dawn.globals)) {
     if (!(key in globalThis)) (globalThis as Record<string, unknown>)[key] = value;
   }
-  return dawn.create([]);
+  nodeGpuInstance = dawn.create([]);
+  return nodeGpuInstance;
 }
 
 /** Requests the largest storage-buffer limits the adapter offers: the solver binds many arrays. */
