@@ -15,11 +15,11 @@ export function storageBuffer(
     usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST | extraUsage,
   });
   if (typeof data !== 'number' && data.byteLength > 0) {
-    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    if (bytes.byteLength % 4 === 0) device.queue.writeBuffer(buffer, 0, bytes);
+    if (data.byteLength % 4 === 0) device.queue.writeBuffer(buffer, 0, data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
     else {
-      const padded = new Uint8Array(Math.ceil(bytes.byteLength / 4) * 4);
-      padded.set(bytes);
+      // writeBuffer needs a multiple of 4 bytes.
+      const padded = new Uint8Array(Math.ceil(data.byteLength / 4) * 4);
+      padded.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
       device.queue.writeBuffer(buffer, 0, padded);
     }
   }
