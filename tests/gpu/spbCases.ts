@@ -3,6 +3,7 @@
  * meshes made by others, boundary vertices of one octopus pushed into another (DCD-like hits),
  * a beam bent past a full turn so its ends interpenetrate, and a block with an inverted tet.
  */
+import { acquireGpu } from '../../src/gpu/device';
 import { parseGaiaT } from '../../src/mesh/io/gaiaT';
 import { buildTetMesh, mergeTetMeshes } from '../../src/mesh/tetMesh';
 import type { TetMesh } from '../../src/mesh/types';
@@ -205,33 +206,10 @@ export function ringBesideInvertedBlock(seed: number, n: number): QueryBatch {
   return interiorPoints('ring beside an inverted block', mesh, posed, n, seed);
 }
 
-let keptGpu: GPU | undefined;
 let sharedDevice: Promise<GPUDevice> | undefined;
 
-/**
- * A Dawn device for these tests and the benchmark that keeps Dawn's GPU instance referenced.
- * src/gpu/device.ts drops the object returned by `create()`; once the garbage collector frees it,
- * Dawn tears the instance down under the live device and the process aborts
- * ("terminate called after throwing std::system_error" / a pthread mutex assertion), which any
- * test that allocates enough to trigger a GC hits. Until device.ts keeps that reference, this
- * does. In a browser, navigator.gpu is used as is.
- */
+/** The device of src/gpu/device.ts, for these tests and the benchmark (one per process). */
 export function spbTestDevice(): Promise<GPUDevice> {
-  sharedDevice ??= (async () => {
-    if (typeof navigator !== 'undefined' && 'gpu' in navigator && typeof window !== 'undefined') keptGpu = navigator.gpu;
-    else {
-      const moduleName = 'webgpu';
-      const dawn = (await import(/* @vite-ignore */ moduleName)) as { create: (flags: string[]) => GPU; globals: Record<string, unknown> };
-      for (const [key, value] of Object.entries(dawn.globals)) {
-        if (!(key in globalThis)) (globalThis as Record<string, unknown>)[key] = value;
-      }
-      keptGpu = dawn.create([]);
-    }
-    const adapter = await keptGpu.requestAdapter({ powerPreference: 'high-performance' });
-    if (!adapter) {
-      throw new Error('No WebGPU adapter: run with VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json (Debian packages chromium and libvulkan1), or on a GPU driver');
-    }
-    return adapter.requestDevice({ requiredLimits: { maxStorageBuffersPerShaderStage: 8 } });
-  })();
+  sharedDevice ??= acquireGpu().then((ctx) => ctx.device);
   return sharedDevice;
 }
