@@ -1,0 +1,34 @@
+// Shared by every XPBD kernel (prepended by src/sim/gpuKernels.ts). Frame constants are
+// written once per frame; Slot is a 256-byte-aligned dynamic uniform: a colour range
+// (start, count, rowStride) for Gauss-Seidel dispatches or the substep index.
+
+struct Frame {
+  gravity: vec3<f32>,
+  h: f32,                // substep length
+  damp: f32,             // velocity factor max(0, 1 - damping * h)
+  friction: f32,
+  invH2: f32,            // 1 / h^2: compliance alpha becomes alpha / h^2 (XPBD eq. 4)
+  relaxation: f32,       // Jacobi: scale of the averaged correction
+  springAlphaTilde: f32, // spring compliance / h^2
+  vertexCount: u32,
+  tetCount: u32,
+  edgeCount: u32,
+  colliderCount: u32,
+  handleCount: u32,
+  vertexStride: u32,     // invocations per grid row of a per-vertex dispatch
+  elementStride: u32,    // same for a per-tet or per-edge (Jacobi) dispatch
+}
+
+struct Slot {
+  a: u32, // colour start, or substep index
+  b: u32, // colour count
+  c: u32, // colour rowStride
+  d: u32,
+}
+
+// True when all three components are finite (exponent bits not all ones); written on the
+// bits because compilers may fold x != x away.
+fn finite3(v: vec3<f32>) -> bool {
+  let e = bitcast<vec3<u32>>(v) & vec3<u32>(0x7f800000u);
+  return all(e != vec3<u32>(0x7f800000u));
+}

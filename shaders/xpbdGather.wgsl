@@ -1,0 +1,22 @@
+// Jacobi with averaging: each vertex adds the mean of the corrections its constraints
+// stored for it (a gather through the vertex -> corner CSR instead of f32 atomics, which
+// WGSL lacks), scaled by the relaxation factor. CPU reference: CpuSolver.jacobi.
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> offsets: array<u32>;
+@group(0) @binding(3) var<storage, read> corners: array<u32>;
+@group(0) @binding(4) var<storage, read> corrections: array<vec4<f32>>;
+
+@compute @workgroup_size(64)
+fn gather(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x + gid.y * frame.vertexStride;
+  if (i >= frame.vertexCount) { return; }
+  let x = positions[i];
+  let begin = offsets[i];
+  let end = offsets[i + 1u];
+  if (end == begin || x.w == 0.0) { return; }
+  var s = vec3<f32>(0.0);
+  for (var j = begin; j < end; j++) { s += corrections[corners[j]].xyz; }
+  positions[i] = vec4<f32>(x.xyz + s * (frame.relaxation / f32(end - begin)), x.w);
+}

@@ -1,0 +1,135 @@
+// Per-vertex XPBD phases (DESIGN.md "One time step"): predict, collide (each iteration) and
+// finalize (velocities, damping, NaN/Inf guard). CPU reference: src/sim/cpuSolver.ts.
+// positions: xyz + inverse mass; prev: xyz at the substep start + object id (bits) in w;
+// rest: xyz + handle id (bits, -1 = free) in w.
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> prev: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read_write> velocities: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> rest: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read_write> objectStatus: array<atomic<u32>>;
+@group(0) @binding(6) var<storage, read> colliders: array<vec4<f32>>; // substeps x colliders x 3
+@group(0) @binding(7) var<storage, read> handles: array<vec4<f32>>;   // substeps x handles x 4
+@group(0) @binding(8) var<storage, read> invMass: array<f32>;
+@group(1) @binding(0) var<uniform> slot: Slot;
+
+const KIND_PLANE: u32 = 1u;
+const KIND_BOX: u32 = 2u;
+
+@compute @workgroup_size(64)
+fn predict(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x + gid.y * frame.vertexStride;
+  if (i >= frame.vertexCount) { return; }
+  var x = positions[i];
+  let p = prev[i];
+  prev[i] = vec4<f32>(x.xyz, p.w);
+  let obj = bitcast<u32>(p.w);
+  if (atomicLoad(&objectStatus[obj]) != 0u) {
+    // A stopped object stays frozen where it was last finite.
+    positions[i] = vec4<f32>(x.xyz, 0.0);
+    velocities[i] = vec4<f32>(0.0);
+    return;
+  }
+  let r = rest[i];
+  let hd = bitcast<i32>(r.w);
+  if (hd >= 0) {
+    let base = (slot.a * frame.handleCount + u32(hd)) * 4u;
+    x = vec4<f32>(handles[base].xyz * r.x + handles[base + 1u].xyz * r.y + handles[base + 2u].xyz * r.z + handles[base + 3u].xyz, x.w);
+  } else if (x.w > 0.0) {
+    let v = velocities[i].xyz + frame.h * frame.gravity;
+    velocities[i] = vec4<f32>(v, 0.0);
+    x = vec4<f32>(x.xyz + frame.h * v, x.w);
+  }
+  positions[i] = x;
+}
+
+// Pushes p out of collider c; returns (normal, depth), depth 0 when outside. Mirrors
+// projectOutOfCollider in src/sim/colliders.ts.
+fn collideOne(c: u32, p: ptr<function, vec3<f32>>) -> vec4<f32> {
+  let base = (slot.a * frame.colliderCount + c) * 3u;
+  let head = colliders[base];
+  if (head.y == 0.0) { return vec4<f32>(0.0); }
+  let a = colliders[base + 1u];
+  let b = colliders[base + 2u];
+  let kind = u32(head.x);
+  if (kind == KIND_PLANE) {
+    let s = dot(a.xyz, *p) - a.w;
+    if (s >= 0.0) { return vec4<f32>(0.0); }
+    *p = *p - s * a.xyz;
+    return vec4<f32>(a.xyz, -s);
+  }
+  if (kind == KIND_BOX) {
+    var best = 3.4e38;
+    var n = vec3<f32>(0.0);
+    for (var k = 0u; k < 3u; k++) {
+      let lo = (*p)[k] - a[k];
+      let hi = b[k] - (*p)[k];
+      if (lo <= 0.0 || hi <= 0.0) { return vec4<f32>(0.0); }
+      if (lo < best) { best = lo; n = vec3<f32>(0.0); n[k] = -1.0; }
+      if (hi < best) { best = hi; n = vec3<f32>(0.0); n[k] = 1.0; }
+    }
+    *p = *p + best * n;
+    return vec4<f32>(n, best);
+  }
+  // Bowl: below its centre, stay within the radius.
+  let q = *p - a.xyz;
+  if (q.y >= 0.0) { return vec4<f32>(0.0); }
+  let r = length(q);
+  if (r <= a.w) { return vec4<f32>(0.0); }
+  let n = -q / r;
+  let depth = r - a.w;
+  *p = *p + depth * n;
+  return vec4<f32>(n, depth);
+}
+
+@compute @workgroup_size(64)
+fn collide(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x + gid.y * frame.vertexStride;
+  if (i >= frame.vertexCount) { return; }
+  let x = positions[i];
+  if (x.w == 0.0) { return; }
+  var p = x.xyz;
+  let p0 = prev[i].xyz;
+  for (var c = 0u; c < frame.colliderCount; c++) {
+    let hit = collideOne(c, &p);
+    if (hit.w <= 0.0) { continue; }
+    // Coulomb friction at position level (Macklin et al. 2014, eq. 24): cancel the
+    // tangential motion of this substep up to friction * depth.
+    let d = p - p0;
+    let t = d - dot(d, hit.xyz) * hit.xyz;
+    let tl = length(t);
+    if (tl > 0.0) { p = p - t * min(1.0, frame.friction * hit.w / tl); }
+  }
+  positions[i] = vec4<f32>(p, x.w);
+}
+
+@compute @workgroup_size(64)
+fn finalize(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x + gid.y * frame.vertexStride;
+  if (i >= frame.vertexCount) { return; }
+  let x = positions[i];
+  let p = prev[i];
+  var scale = frame.damp;
+  if (bitcast<i32>(rest[i].w) >= 0) { scale = 1.0; }
+  let v = (x.xyz - p.xyz) / frame.h * scale;
+  if (!(finite3(x.xyz) && finite3(v))) {
+    // Stop the object: restore this vertex; predict freezes the rest from the next substep.
+    positions[i] = vec4<f32>(p.xyz, 0.0);
+    velocities[i] = vec4<f32>(0.0);
+    atomicMax(&objectStatus[bitcast<u32>(p.w)], 1u);
+    return;
+  }
+  velocities[i] = vec4<f32>(v, 0.0);
+}
+
+// Re-reads inverse masses (after a material or density change); stopped objects keep 0.
+@compute @workgroup_size(64)
+fn applyMass(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x + gid.y * frame.vertexStride;
+  if (i >= frame.vertexCount) { return; }
+  let x = positions[i];
+  var w = invMass[i];
+  if (atomicLoad(&objectStatus[bitcast<u32>(prev[i].w)]) != 0u) { w = 0.0; }
+  positions[i] = vec4<f32>(x.xyz, w);
+}

@@ -1,0 +1,61 @@
+// Mass-spring edges: C = |x_a - x_b| - L with compliance alpha (XPBD, Macklin et al. 2016).
+// Same two orders as xpbdNeoHookean.wgsl. CPU reference: springCorrection in constraintsCpu.ts.
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> edges: array<vec2<u32>>;
+@group(0) @binding(3) var<storage, read> restLength: array<f32>;
+@group(0) @binding(4) var<storage, read_write> lambda: array<f32>;
+@group(0) @binding(5) var<storage, read> colourOrder: array<u32>;
+@group(0) @binding(6) var<storage, read_write> corrections: array<vec4<f32>>; // 2 per edge
+@group(1) @binding(0) var<uniform> slot: Slot;
+
+struct Delta { da: vec3<f32>, db: vec3<f32>, ok: bool }
+
+fn project(e: u32) -> Delta {
+  var out: Delta;
+  out.ok = false;
+  let ids = edges[e];
+  let xa = positions[ids.x];
+  let xb = positions[ids.y];
+  if (xa.w + xb.w == 0.0) { return out; }
+  let u = xa.xyz - xb.xyz;
+  let len = length(u);
+  if (!(len > 1e-12)) { return out; }
+  let C = len - restLength[e];
+  let dl = (-C - frame.springAlphaTilde * lambda[e]) / (xa.w + xb.w + frame.springAlphaTilde);
+  lambda[e] = lambda[e] + dl;
+  let s = dl / len;
+  out.da = xa.w * u * s;
+  out.db = -xb.w * u * s;
+  out.ok = true;
+  return out;
+}
+
+@compute @workgroup_size(64)
+fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let n = gid.x + gid.y * slot.c;
+  if (n >= slot.b) { return; }
+  let e = colourOrder[slot.a + n];
+  let d = project(e);
+  if (!d.ok) { return; }
+  let ids = edges[e];
+  let xa = positions[ids.x];
+  positions[ids.x] = vec4<f32>(xa.xyz + d.da, xa.w);
+  let xb = positions[ids.y];
+  positions[ids.y] = vec4<f32>(xb.xyz + d.db, xb.w);
+}
+
+@compute @workgroup_size(64)
+fn solveJacobi(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let e = gid.x + gid.y * frame.elementStride;
+  if (e >= frame.edgeCount) { return; }
+  let d = project(e);
+  if (!d.ok) {
+    corrections[2u * e] = vec4<f32>(0.0);
+    corrections[2u * e + 1u] = vec4<f32>(0.0);
+    return;
+  }
+  corrections[2u * e] = vec4<f32>(d.da, 0.0);
+  corrections[2u * e + 1u] = vec4<f32>(d.db, 0.0);
+}

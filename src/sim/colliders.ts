@@ -1,0 +1,88 @@
+/**
+ * Analytic colliders and scripted motion. Each collider is evaluated once per substep on the
+ * CPU into 12 numbers (three vec4: [kind, active, 0, 0], a, b) that the CPU reference and
+ * the GPU kernel (shaders/xpbdIntegrate.wgsl) read the same way.
+ */
+
+export type Vec3 = readonly [number, number, number];
+
+export type Collider =
+  /** Half-space n.x >= offset (n unit). `offset` may be scripted; a script returning null switches the plane off. */
+  | { kind: 'plane'; normal: Vec3; offset: number | ((time: number) => number | null) }
+  /** Solid axis-aligned box: points inside are pushed out through the nearest face. */
+  | { kind: 'box'; min: Vec3; max: Vec3 }
+  /** Hemispherical bowl: below its centre, points stay within `radius` of the centre. */
+  | { kind: 'bowl'; center: Vec3; radius: number };
+
+export const COLLIDER_KIND = { plane: 1, box: 2, bowl: 3 } as const;
+/** Numbers per collider per substep. */
+export const COLLIDER_STRIDE = 12;
+
+/** Writes the collider's state at `time` into out[offset..offset+12). */
+export function encodeCollider(c: Collider, time: number, out: Float64Array | Float32Array, offset: number): void {
+  out.fill(0, offset, offset + COLLIDER_STRIDE);
+  out[offset] = COLLIDER_KIND[c.kind];
+  out[offset + 1] = 1;
+  if (c.kind === 'plane') {
+    const len = Math.hypot(c.normal[0], c.normal[1], c.normal[2]);
+    if (!(len > 0)) throw new RangeError('plane collider: normal must be non-zero');
+    const d = typeof c.offset === 'number' ? c.offset : c.offset(time);
+    if (d === null) out[offset + 1] = 0;
+    for (let k = 0; k < 3; k++) out[offset + 4 + k] = c.normal[k] / len;
+    out[offset + 7] = d ?? 0;
+  } else if (c.kind === 'box') {
+    for (let k = 0; k < 3; k++) {
+      if (!(c.max[k] > c.min[k])) throw new RangeError(`box collider: max[${k}] must exceed min[${k}]`);
+      out[offset + 4 + k] = c.min[k];
+      out[offset + 8 + k] = c.max[k];
+    }
+  } else {
+    if (!(c.radius > 0)) throw new RangeError('bowl collider: radius must be positive');
+    for (let k = 0; k < 3; k++) out[offset + 4 + k] = c.center[k];
+    out[offset + 7] = c.radius;
+  }
+}
+
+/**
+ * Pushes point p (3 numbers at p[o..]) out of the encoded collider; returns the penetration
+ * depth (0 when outside) and writes the contact normal to n. Mirrors collide() in WGSL.
+ */
+export function projectOutOfCollider(enc: ArrayLike<number>, e: number, p: Float64Array, o: number, n: Float64Array): number {
+  if (enc[e + 1] === 0) return 0;
+  const kind = enc[e];
+  const x = p[o], y = p[o + 1], z = p[o + 2];
+  if (kind === COLLIDER_KIND.plane) {
+    const s = enc[e + 4] * x + enc[e + 5] * y + enc[e + 6] * z - enc[e + 7];
+    if (s >= 0) return 0;
+    n[0] = enc[e + 4]; n[1] = enc[e + 5]; n[2] = enc[e + 6];
+    p[o] -= s * n[0]; p[o + 1] -= s * n[1]; p[o + 2] -= s * n[2];
+    return -s;
+  }
+  if (kind === COLLIDER_KIND.box) {
+    // Distance to each of the 6 faces from inside; the smallest is the exit.
+    let best = Infinity;
+    let axis = 0;
+    let sign = 0;
+    for (let k = 0; k < 3; k++) {
+      const lo = p[o + k] - enc[e + 4 + k];
+      const hi = enc[e + 8 + k] - p[o + k];
+      if (lo <= 0 || hi <= 0) return 0;
+      if (lo < best) { best = lo; axis = k; sign = -1; }
+      if (hi < best) { best = hi; axis = k; sign = 1; }
+    }
+    n[0] = 0; n[1] = 0; n[2] = 0;
+    n[axis] = sign;
+    p[o + axis] += sign * best;
+    return best;
+  }
+  // Bowl.
+  const qx = x - enc[e + 4], qy = y - enc[e + 5], qz = z - enc[e + 6];
+  if (qy >= 0) return 0;
+  const r = Math.hypot(qx, qy, qz);
+  const radius = enc[e + 7];
+  if (r <= radius) return 0;
+  n[0] = -qx / r; n[1] = -qy / r; n[2] = -qz / r;
+  const depth = r - radius;
+  p[o] += depth * n[0]; p[o + 1] += depth * n[1]; p[o + 2] += depth * n[2];
+  return depth;
+}

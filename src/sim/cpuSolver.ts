@@ -1,0 +1,224 @@
+/**
+ * CPU reference of the XPBD step (float64), the oracle the GPU solver is tested against.
+ * Same algorithm, same order: per substep predict -> iterations of (material constraints,
+ * colliders) -> velocity update with damping and the NaN/Inf guard. Gauss-Seidel follows
+ * the model's colouring (colours in order; constraints of one colour are independent, so
+ * their order does not matter); Jacobi computes all corrections from the same positions
+ * and applies each vertex's average (times the relaxation factor).
+ */
+import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
+import { neoHookeanCorrection, springCorrection } from './constraintsCpu';
+import { HANDLE_STRIDE } from './handles';
+import type { Model } from './model';
+import { checkParams, type SolverParams } from './params';
+import { sampleScripts } from './scripts';
+import { checkSetup, nonFiniteMessage, type SimSetup } from './setup';
+
+export class CpuSolver {
+  readonly model: Model;
+  params: SolverParams;
+  readonly x: Float64Array;
+  readonly x0: Float64Array;
+  readonly v: Float64Array;
+  /** Inverse mass per vertex (0 for handles and for stopped objects). */
+  readonly w: Float64Array;
+  readonly tetLambda: Float64Array;
+  readonly edgeLambda: Float64Array;
+  /** Per object: 0 running, 1 stopped after NaN/Inf. */
+  readonly objectStopped: Uint8Array;
+  readonly messages: string[] = [];
+  time = 0;
+  frame = 0;
+  private readonly setup: SimSetup;
+  private readonly corrections: Float64Array;
+  private readonly dx = new Float64Array(12);
+  private readonly normal = new Float64Array(3);
+
+  constructor(setup: SimSetup) {
+    checkSetup(setup);
+    checkParams(setup.params);
+    this.setup = setup;
+    this.model = setup.model;
+    this.params = { ...setup.params };
+    const m = this.model;
+    this.x = new Float64Array(3 * m.vertexCount);
+    this.x0 = new Float64Array(3 * m.vertexCount);
+    this.v = new Float64Array(3 * m.vertexCount);
+    this.w = new Float64Array(m.vertexCount);
+    this.tetLambda = new Float64Array(2 * m.tetCount);
+    this.edgeLambda = new Float64Array(m.edgeCount);
+    this.objectStopped = new Uint8Array(m.objectNames.length);
+    this.corrections = new Float64Array(Math.max(12 * m.tetCount, 6 * m.edgeCount));
+    this.reset();
+  }
+
+  reset(): void {
+    const m = this.model;
+    this.x.set(m.restPositions);
+    this.x0.set(m.restPositions);
+    this.v.set(m.initialVelocities);
+    this.w.set(m.invMass);
+    this.objectStopped.fill(0);
+    this.messages.length = 0;
+    this.time = 0;
+    this.frame = 0;
+  }
+
+  /** Re-reads inverse masses after a material change (stopped objects stay stopped). */
+  refreshMasses(): void {
+    const m = this.model;
+    for (let v = 0; v < m.vertexCount; v++) this.w[v] = this.objectStopped[m.vertexObject[v]] ? 0 : m.invMass[v];
+  }
+
+  stepFrame(): void {
+    const p = this.params;
+    checkParams(p);
+    const h = p.dt / p.substeps;
+    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, p.substeps);
+    for (let s = 0; s < p.substeps; s++) this.substep(s, h, scripts.colliders, scripts.handles);
+    this.time += p.dt;
+    this.frame += 1;
+  }
+
+  private substep(s: number, h: number, colliders: Float64Array, handles: Float64Array): void {
+    const m = this.model;
+    const p = this.params;
+    const { x, x0, v, w } = this;
+    const handleCount = this.setup.handles.length;
+    // 1. Predict (explicit Euler on velocity, then position); handles jump to their target.
+    for (let i = 0; i < m.vertexCount; i++) {
+      for (let k = 0; k < 3; k++) x0[3 * i + k] = x[3 * i + k];
+      if (this.objectStopped[m.vertexObject[i]]) continue;
+      const hd = m.handleOfVertex[i];
+      if (hd >= 0) {
+        const o = (s * handleCount + hd) * HANDLE_STRIDE;
+        const r = m.restPositions;
+        for (let k = 0; k < 3; k++) {
+          x[3 * i + k] = handles[o + k] * r[3 * i] + handles[o + 4 + k] * r[3 * i + 1] + handles[o + 8 + k] * r[3 * i + 2] + handles[o + 12 + k];
+        }
+      } else if (w[i] > 0) {
+        for (let k = 0; k < 3; k++) {
+          v[3 * i + k] += h * p.gravity[k];
+          x[3 * i + k] += h * v[3 * i + k];
+        }
+      }
+    }
+    // 2. Material iterations; multipliers restart every substep (small steps, Macklin et al. 2019).
+    const invH2 = 1 / (h * h);
+    if (p.constraint === 'neohookean') this.tetLambda.fill(0);
+    else this.edgeLambda.fill(0);
+    const colliderCount = this.setup.colliders.length;
+    for (let it = 0; it < p.iterations; it++) {
+      if (p.solveOrder === 'gauss-seidel') this.gaussSeidel(invH2);
+      else this.jacobi(invH2);
+      for (let i = 0; i < m.vertexCount; i++) {
+        if (w[i] === 0) continue;
+        for (let c = 0; c < colliderCount; c++) this.collide(colliders, (s * colliderCount + c) * COLLIDER_STRIDE, i);
+      }
+    }
+    // 3. Velocities, damping, NaN/Inf guard.
+    const damp = Math.max(0, 1 - p.damping * h);
+    for (let i = 0; i < m.vertexCount; i++) {
+      let finite = true;
+      for (let k = 0; k < 3; k++) {
+        v[3 * i + k] = ((x[3 * i + k] - x0[3 * i + k]) / h) * (m.handleOfVertex[i] >= 0 ? 1 : damp);
+        if (!Number.isFinite(x[3 * i + k]) || !Number.isFinite(v[3 * i + k])) finite = false;
+      }
+      if (!finite) {
+        const o = m.vertexObject[i];
+        for (let k = 0; k < 3; k++) { x[3 * i + k] = x0[3 * i + k]; v[3 * i + k] = 0; }
+        if (!this.objectStopped[o]) this.stopObject(o);
+      }
+    }
+    // A stopped object is frozen: no velocity, no mass.
+    for (let i = 0; i < m.vertexCount; i++) {
+      if (this.objectStopped[m.vertexObject[i]]) {
+        w[i] = 0;
+        for (let k = 0; k < 3; k++) { v[3 * i + k] = 0; if (!Number.isFinite(x[3 * i + k])) x[3 * i + k] = x0[3 * i + k]; }
+      }
+    }
+  }
+
+  private stopObject(o: number): void {
+    this.objectStopped[o] = 1;
+    this.messages.push(nonFiniteMessage(this.model, o, this.frame));
+  }
+
+  private gaussSeidel(invH2: number): void {
+    const m = this.model;
+    const { x, w, dx } = this;
+    if (this.params.constraint === 'neohookean') {
+      const { order } = m.tetColouring;
+      for (let n = 0; n < order.length; n++) {
+        const t = order[n];
+        if (!neoHookeanCorrection(m, x, w, t, this.tetLambda, invH2, dx)) continue;
+        for (let c = 0; c < 4; c++) { const vi = m.tets[4 * t + c]; for (let k = 0; k < 3; k++) x[3 * vi + k] += dx[3 * c + k]; }
+      }
+    } else {
+      const { order } = m.edgeColouring;
+      const alpha = this.params.springCompliance * invH2;
+      for (let n = 0; n < order.length; n++) {
+        const e = order[n];
+        if (!springCorrection(m, x, w, e, this.edgeLambda, alpha, dx)) continue;
+        for (let c = 0; c < 2; c++) { const vi = m.edges[2 * e + c]; for (let k = 0; k < 3; k++) x[3 * vi + k] += dx[3 * c + k]; }
+      }
+    }
+  }
+
+  private jacobi(invH2: number): void {
+    const m = this.model;
+    const { x, w, dx, corrections } = this;
+    const nh = this.params.constraint === 'neohookean';
+    const count = nh ? m.tetCount : m.edgeCount;
+    const arity = nh ? 4 : 2;
+    const alpha = this.params.springCompliance * invH2;
+    for (let e = 0; e < count; e++) {
+      const ok = nh ? neoHookeanCorrection(m, x, w, e, this.tetLambda, invH2, dx) : springCorrection(m, x, w, e, this.edgeLambda, alpha, dx);
+      for (let k = 0; k < 3 * arity; k++) corrections[3 * arity * e + k] = ok ? dx[k] : 0;
+    }
+    const offsets = nh ? m.vertexTetOffsets : m.vertexEdgeOffsets;
+    const corners = nh ? m.vertexTetCorners : m.vertexEdgeCorners;
+    const relax = this.params.jacobiRelaxation;
+    for (let i = 0; i < m.vertexCount; i++) {
+      const n = offsets[i + 1] - offsets[i];
+      if (n === 0 || w[i] === 0) continue;
+      let sx = 0, sy = 0, sz = 0;
+      for (let j = offsets[i]; j < offsets[i + 1]; j++) {
+        const c = corners[j];
+        sx += corrections[3 * c]; sy += corrections[3 * c + 1]; sz += corrections[3 * c + 2];
+      }
+      const f = relax / n;
+      x[3 * i] += sx * f; x[3 * i + 1] += sy * f; x[3 * i + 2] += sz * f;
+    }
+  }
+
+  /** Pushes vertex i out of one collider, then applies Coulomb friction against its motion this substep. */
+  private collide(enc: Float64Array, e: number, i: number): void {
+    const { x, x0, normal: n } = this;
+    const depth = projectOutOfCollider(enc, e, x, 3 * i, n);
+    if (depth <= 0) return;
+    // Friction (Macklin et al. 2014 "Unified particle physics", eq. 24): cancel the tangential
+    // displacement up to mu * depth.
+    const mu = this.params.friction;
+    const dx0 = x[3 * i] - x0[3 * i], dy0 = x[3 * i + 1] - x0[3 * i + 1], dz0 = x[3 * i + 2] - x0[3 * i + 2];
+    const dn = dx0 * n[0] + dy0 * n[1] + dz0 * n[2];
+    const tx = dx0 - dn * n[0], ty = dy0 - dn * n[1], tz = dz0 - dn * n[2];
+    const tl = Math.hypot(tx, ty, tz);
+    if (tl === 0) return;
+    const f = Math.min(1, (mu * depth) / tl);
+    x[3 * i] -= tx * f; x[3 * i + 1] -= ty * f; x[3 * i + 2] -= tz * f;
+  }
+
+  /** Kinetic energy of object o (or of everything). */
+  kineticEnergy(object?: number): number {
+    const m = this.model;
+    let e = 0;
+    for (let i = 0; i < m.vertexCount; i++) {
+      if (object !== undefined && m.vertexObject[i] !== object) continue;
+      if (m.invMass[i] === 0) continue;
+      const v2 = this.v[3 * i] ** 2 + this.v[3 * i + 1] ** 2 + this.v[3 * i + 2] ** 2;
+      e += (0.5 * v2) / m.invMass[i];
+    }
+    return e;
+  }
+}

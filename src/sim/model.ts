@@ -1,0 +1,213 @@
+/**
+ * Model: the static data of a scene's soft bodies (Warp's Model): topology, rest shape,
+ * masses, materials, constraint colouring and the vertex->constraint maps of the Jacobi
+ * gather. Many objects share one set of arrays; every vertex and tet carries its object id.
+ * Everything here is float64 / CPU side; gpuModel.ts uploads it.
+ */
+import { greedyColouring, type Colouring } from './colouring';
+import { lameFromYoung, neoHookeanConstants, type Lame, type Material } from './material';
+import { computeRestShapeCpu } from './restShapeCpu';
+
+export interface SimObjectDesc {
+  name: string;
+  /** xyz per vertex, rest (and initial) positions in world space. */
+  positions: ArrayLike<number>;
+  /** 4 vertex ids per tet, positively oriented. */
+  tets: ArrayLike<number>;
+  material: Material;
+  /**
+   * Optional kinematic handle per vertex (-1 = free). A vertex on handle h follows
+   * handle h's scripted affine motion of its rest position and has inverse mass 0.
+   */
+  handleOfVertex?: Int32Array;
+  /** Optional initial velocity of the whole object. */
+  velocity?: readonly [number, number, number];
+}
+
+export interface Model {
+  readonly vertexCount: number;
+  readonly tetCount: number;
+  readonly edgeCount: number;
+  readonly objectNames: readonly string[];
+  /** Objects own contiguous ranges: [vertexOffsets[o], vertexOffsets[o+1]). */
+  readonly objectVertexOffsets: Uint32Array;
+  readonly objectTetOffsets: Uint32Array;
+  readonly restPositions: Float64Array;
+  readonly initialVelocities: Float64Array;
+  readonly vertexObject: Uint32Array;
+  readonly handleOfVertex: Int32Array;
+  readonly tets: Uint32Array;
+  readonly tetObject: Uint32Array;
+  /** 9 per tet, column-major Dm^-1 (restShapeCpu.ts). */
+  readonly dmInv: Float64Array;
+  readonly restVolume: Float64Array;
+  /** 2 per edge (unique tet edges, smaller id first) and rest lengths. */
+  readonly edges: Uint32Array;
+  readonly edgeRestLength: Float64Array;
+  readonly tetColouring: Colouring;
+  readonly edgeColouring: Colouring;
+  /** CSR: per vertex, the tet corners 4t+k that name it (Jacobi gather). */
+  readonly vertexTetOffsets: Uint32Array;
+  readonly vertexTetCorners: Uint32Array;
+  /** CSR: per vertex, the edge ends 2e+k that name it. */
+  readonly vertexEdgeOffsets: Uint32Array;
+  readonly vertexEdgeCorners: Uint32Array;
+  /** Per-object material; derived per-tet constants and inverse masses follow it (setMaterial). */
+  readonly materials: Material[];
+  /** 4 per tet: alphaD, alphaH, gamma, restVolume (material.ts). */
+  readonly tetConstants: Float64Array;
+  readonly invMass: Float64Array;
+}
+
+function csr(elements: Uint32Array, arity: number, vertexCount: number): { offsets: Uint32Array; corners: Uint32Array } {
+  const offsets = new Uint32Array(vertexCount + 1);
+  for (let i = 0; i < elements.length; i++) offsets[elements[i] + 1]++;
+  for (let v = 0; v < vertexCount; v++) offsets[v + 1] += offsets[v];
+  const cursor = offsets.slice(0, vertexCount);
+  const corners = new Uint32Array(elements.length);
+  for (let i = 0; i < elements.length; i++) corners[cursor[elements[i]]++] = i;
+  void arity;
+  return { offsets, corners };
+}
+
+/** Unique edges of the tets (sorted by key), each as (min, max). */
+function tetEdges(tets: Uint32Array, vertexCount: number): Uint32Array {
+  const pairs = [0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3];
+  const tetCount = tets.length / 4;
+  const keys = new Float64Array(6 * tetCount);
+  for (let t = 0; t < tetCount; t++) {
+    for (let p = 0; p < 6; p++) {
+      const a = tets[4 * t + pairs[2 * p]];
+      const b = tets[4 * t + pairs[2 * p + 1]];
+      keys[6 * t + p] = Math.min(a, b) * vertexCount + Math.max(a, b);
+    }
+  }
+  keys.sort();
+  let unique = 0;
+  for (let i = 0; i < keys.length; i++) if (i === 0 || keys[i] !== keys[i - 1]) keys[unique++] = keys[i];
+  const edges = new Uint32Array(2 * unique);
+  for (let i = 0; i < unique; i++) {
+    edges[2 * i] = Math.floor(keys[i] / vertexCount);
+    edges[2 * i + 1] = keys[i] - edges[2 * i] * vertexCount;
+  }
+  return edges;
+}
+
+export function buildModel(objects: readonly SimObjectDesc[]): Model {
+  if (objects.length === 0) throw new Error('buildModel: a scene needs at least one object');
+  let vertexCount = 0;
+  let tetCount = 0;
+  const objectVertexOffsets = new Uint32Array(objects.length + 1);
+  const objectTetOffsets = new Uint32Array(objects.length + 1);
+  objects.forEach((o, i) => {
+    if (o.positions.length % 3 !== 0) throw new Error(`object ${i} (${o.name}): positions length ${o.positions.length} is not a multiple of 3`);
+    if (o.tets.length % 4 !== 0) throw new Error(`object ${i} (${o.name}): tets length ${o.tets.length} is not a multiple of 4`);
+    vertexCount += o.positions.length / 3;
+    tetCount += o.tets.length / 4;
+    objectVertexOffsets[i + 1] = vertexCount;
+    objectTetOffsets[i + 1] = tetCount;
+  });
+  const restPositions = new Float64Array(3 * vertexCount);
+  const initialVelocities = new Float64Array(3 * vertexCount);
+  const vertexObject = new Uint32Array(vertexCount);
+  const handleOfVertex = new Int32Array(vertexCount).fill(-1);
+  const tets = new Uint32Array(4 * tetCount);
+  const tetObject = new Uint32Array(tetCount);
+  objects.forEach((o, i) => {
+    const v0 = objectVertexOffsets[i];
+    const n = objectVertexOffsets[i + 1] - v0;
+    for (let k = 0; k < 3 * n; k++) restPositions[3 * v0 + k] = o.positions[k];
+    if (o.velocity) for (let v = 0; v < n; v++) for (let k = 0; k < 3; k++) initialVelocities[3 * (v0 + v) + k] = o.velocity[k];
+    vertexObject.fill(i, v0, v0 + n);
+    if (o.handleOfVertex) {
+      if (o.handleOfVertex.length !== n) throw new Error(`object ${i} (${o.name}): handleOfVertex has ${o.handleOfVertex.length} entries for ${n} vertices`);
+      handleOfVertex.set(o.handleOfVertex, v0);
+    }
+    const t0 = objectTetOffsets[i];
+    for (let k = 0; k < o.tets.length; k++) {
+      const id = o.tets[k];
+      if (!(id >= 0 && id < n)) throw new Error(`object ${i} (${o.name}): tet ${Math.floor(k / 4)} names vertex ${id}, but the object has ${n} vertices`);
+      tets[4 * t0 + k] = id + v0;
+    }
+    tetObject.fill(i, t0, objectTetOffsets[i + 1]);
+  });
+  const { dmInv, volume } = computeRestShapeCpu(restPositions, tets);
+  for (let t = 0; t < tetCount; t++) {
+    if (!(volume[t] > 0)) {
+      const o = tetObject[t];
+      throw new Error(`object ${o} (${objects[o].name}): tet ${t - objectTetOffsets[o]} is inverted (rest volume ${volume[t]}); orient tets so det[b-a, c-a, d-a] > 0`);
+    }
+  }
+  const edges = tetEdges(tets, vertexCount);
+  const edgeCount = edges.length / 2;
+  const edgeRestLength = new Float64Array(edgeCount);
+  for (let e = 0; e < edgeCount; e++) {
+    const a = edges[2 * e], b = edges[2 * e + 1];
+    edgeRestLength[e] = Math.hypot(
+      restPositions[3 * a] - restPositions[3 * b],
+      restPositions[3 * a + 1] - restPositions[3 * b + 1],
+      restPositions[3 * a + 2] - restPositions[3 * b + 2],
+    );
+  }
+  const fixed = new Uint8Array(vertexCount);
+  for (let v = 0; v < vertexCount; v++) fixed[v] = handleOfVertex[v] >= 0 ? 1 : 0;
+  const tetCsr = csr(tets, 4, vertexCount);
+  const edgeCsr = csr(edges, 2, vertexCount);
+  const model: Model = {
+    vertexCount,
+    tetCount,
+    edgeCount,
+    objectNames: objects.map((o) => o.name),
+    objectVertexOffsets,
+    objectTetOffsets,
+    restPositions,
+    initialVelocities,
+    vertexObject,
+    handleOfVertex,
+    tets,
+    tetObject,
+    dmInv,
+    restVolume: volume,
+    edges,
+    edgeRestLength,
+    tetColouring: greedyColouring(tets, 4, vertexCount, fixed),
+    edgeColouring: greedyColouring(edges, 2, vertexCount, fixed),
+    vertexTetOffsets: tetCsr.offsets,
+    vertexTetCorners: tetCsr.corners,
+    vertexEdgeOffsets: edgeCsr.offsets,
+    vertexEdgeCorners: edgeCsr.corners,
+    materials: objects.map((o) => ({ ...o.material })),
+    tetConstants: new Float64Array(4 * tetCount),
+    invMass: new Float64Array(vertexCount),
+  };
+  updateMaterialData(model);
+  return model;
+}
+
+/**
+ * Recomputes per-tet Neo-Hookean constants and per-vertex inverse masses from the objects'
+ * materials (lumped mass: each tet gives density * volume / 4 to each of its vertices).
+ * Handle vertices get inverse mass 0.
+ */
+export function updateMaterialData(model: Model): void {
+  const lame: Lame[] = model.materials.map((m) => lameFromYoung(m.youngsModulus, m.poissonRatio));
+  const mass = new Float64Array(model.vertexCount);
+  for (let t = 0; t < model.tetCount; t++) {
+    const o = model.tetObject[t];
+    const density = model.materials[o].density;
+    if (!(density > 0)) throw new RangeError(`object ${o} (${model.objectNames[o]}): density must be positive, got ${density}`);
+    neoHookeanConstants(lame[o], model.restVolume[t], model.tetConstants, 4 * t);
+    const quarter = (density * model.restVolume[t]) / 4;
+    for (let k = 0; k < 4; k++) mass[model.tets[4 * t + k]] += quarter;
+  }
+  for (let v = 0; v < model.vertexCount; v++) {
+    model.invMass[v] = model.handleOfVertex[v] >= 0 || mass[v] === 0 ? 0 : 1 / mass[v];
+  }
+}
+
+/** Sets one object's material (Young's modulus, Poisson ratio, density) and refreshes derived data. */
+export function setObjectMaterial(model: Model, object: number, material: Material): void {
+  if (!(object >= 0 && object < model.materials.length)) throw new RangeError(`no object ${object}`);
+  model.materials[object] = { ...material };
+  updateMaterialData(model);
+}

@@ -1,0 +1,52 @@
+/** Solver parameters (Warp's Control): everything a user may change between frames. */
+
+export type SolveOrder = 'gauss-seidel' | 'jacobi';
+export type ConstraintType = 'neohookean' | 'springs';
+
+export interface SolverParams {
+  /** Frame time step (s). */
+  dt: number;
+  substeps: number;
+  /** Material iterations per substep. */
+  iterations: number;
+  gravity: [number, number, number];
+  /** Linear velocity damping rate (1/s): v *= max(0, 1 - damping * h) per substep. */
+  damping: number;
+  solveOrder: SolveOrder;
+  /** Jacobi only: scale of the averaged correction (1 = plain average). */
+  jacobiRelaxation: number;
+  constraint: ConstraintType;
+  /** Mass-spring compliance (m/N) of every edge. */
+  springCompliance: number;
+  /** Coulomb coefficient of the colliders (position-level friction). */
+  friction: number;
+}
+
+/** Defaults follow the authors' octopus drop: dt 1/60, 20 substeps x 3 iterations, friction 0.2. */
+export function defaultParams(overrides: Partial<SolverParams> = {}): SolverParams {
+  return {
+    dt: 1 / 60,
+    substeps: 20,
+    iterations: 3,
+    gravity: [0, -9.81, 0],
+    damping: 0,
+    solveOrder: 'gauss-seidel',
+    jacobiRelaxation: 1,
+    constraint: 'neohookean',
+    springCompliance: 1e-4,
+    friction: 0.2,
+    ...overrides,
+  };
+}
+
+/** Rejects parameter values the solver cannot use, naming the field. */
+export function checkParams(p: SolverParams): void {
+  const positive: (keyof SolverParams)[] = ['dt', 'substeps', 'iterations'];
+  for (const k of positive) if (!(Number(p[k]) > 0)) throw new RangeError(`solver parameter ${k} must be positive, got ${String(p[k])}`);
+  if (!Number.isInteger(p.substeps) || !Number.isInteger(p.iterations)) throw new RangeError('substeps and iterations must be integers');
+  if (!(p.damping >= 0)) throw new RangeError(`damping must be >= 0, got ${p.damping}`);
+  if (!(p.friction >= 0)) throw new RangeError(`friction must be >= 0, got ${p.friction}`);
+  if (!(p.springCompliance >= 0)) throw new RangeError(`springCompliance must be >= 0, got ${p.springCompliance}`);
+  if (!(p.jacobiRelaxation > 0)) throw new RangeError(`jacobiRelaxation must be > 0, got ${p.jacobiRelaxation}`);
+  if (p.gravity.length !== 3 || !p.gravity.every(Number.isFinite)) throw new RangeError('gravity must be 3 finite numbers');
+}
