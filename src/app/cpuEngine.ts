@@ -1,88 +1,128 @@
 /**
  * The CPU reference solver (src/sim/cpuSolver.ts, float64) behind the page's engine
- * interface. Used while no GPU solver is available: its positions live on the CPU, so
- * showing a frame means copying them into the mesh view (MeshView.updatePositions), once per
- * frame. It runs on the main thread, so keep meshes small (a few thousand tets).
+ * interface, running in its own worker (cpuSolverWorker.ts). Used while no GPU solver is
+ * available: its positions live on the CPU, so showing a frame means copying them into the
+ * mesh view (MeshView.updatePositions), once per frame.
  */
-import { CpuSolver } from '../sim/cpuSolver';
-import type { Material } from '../sim/material';
-import { setObjectMaterial } from '../sim/model';
+import * as Comlink from 'comlink';
+import { lameFromYoung, type Material } from '../sim/material';
 import { checkParams, type SolverParams } from '../sim/params';
-import type { SimSetup } from '../sim/setup';
+import type { CpuFrameResult, CpuSceneRequest, CpuSolverWorkerApi } from './cpuSolverWorkerApi';
 import type { MeshView } from './meshView';
 import type { FrameReport, SimulationEngine } from './simulationEngine';
 
+/** Rejects a material the solver cannot use, naming the field. */
+export function checkMaterial(m: Material): void {
+  lameFromYoung(m.youngsModulus, m.poissonRatio);
+  if (!(m.density > 0)) throw new RangeError(`density must be positive, got ${m.density}`);
+}
+
 export class CpuEngine implements SimulationEngine {
   readonly kind = 'cpu';
-  readonly description = 'CPU reference solver (float64, main thread)';
-  private readonly solver: CpuSolver;
-  private readonly shown: Float32Array;
-  private taken = 0;
+  readonly description = 'CPU reference solver (float64, in a worker)';
+  private paramsValue: SolverParams;
+  private frameValue = 0;
+  private minY = NaN;
+  private pending: string[] = [];
+  private disposed = false;
+  /** Rejects every call in flight once the worker dies or is disposed (comlink would wait forever). */
+  private readonly ended: Promise<never>;
+  private end: (reason: Error) => void = () => {};
 
-  constructor(
-    setup: SimSetup,
+  private constructor(
+    private readonly worker: Worker,
+    private readonly remote: Comlink.Remote<CpuSolverWorkerApi>,
     private readonly view: MeshView,
+    params: SolverParams,
   ) {
-    if (view.vertexCount !== setup.model.vertexCount) {
-      throw new Error(`CpuEngine: the view has ${view.vertexCount} vertices, the model ${setup.model.vertexCount}`);
+    this.paramsValue = { ...params, gravity: [...params.gravity] };
+    this.ended = new Promise<never>((_, reject) => (this.end = reject));
+    this.ended.catch(() => {}); // observed by the calls that race it
+    worker.addEventListener('error', (event) => {
+      const detail = event instanceof ErrorEvent && event.message ? event.message : 'the worker script failed to load or crashed';
+      this.end(new Error(`The CPU solver worker stopped: ${detail}`));
+    });
+  }
+
+  /** Starts the worker and builds the scene there (model, colouring, solver). */
+  static async create(request: CpuSceneRequest, view: MeshView): Promise<CpuEngine> {
+    if (view.vertexCount * 3 !== request.positions.length) {
+      throw new Error(`CpuEngine: the view has ${view.vertexCount} vertices, the mesh ${request.positions.length / 3}`);
     }
-    this.solver = new CpuSolver(setup);
-    this.shown = new Float32Array(3 * setup.model.vertexCount);
-    this.show();
+    checkParams(request.params);
+    checkMaterial(request.material);
+    const worker = new Worker(new URL('./cpuSolverWorker.ts', import.meta.url), { type: 'module', name: 'cpu-solver' });
+    const engine = new CpuEngine(worker, Comlink.wrap<CpuSolverWorkerApi>(worker), view, request.params);
+    try {
+      const transfer = [request.positions.buffer, request.tets.buffer] as ArrayBuffer[];
+      engine.show(await engine.call(engine.remote.init(Comlink.transfer(request, transfer))));
+    } catch (error) {
+      engine.dispose();
+      throw error;
+    }
+    return engine;
   }
 
   get params(): SolverParams {
-    return { ...this.solver.params, gravity: [...this.solver.params.gravity] };
+    return { ...this.paramsValue, gravity: [...this.paramsValue.gravity] };
   }
 
   get frame(): number {
-    return this.solver.frame;
+    return this.frameValue;
   }
 
   setParams(params: SolverParams): void {
     checkParams(params);
-    this.solver.params = { ...params, gravity: [...params.gravity] };
+    this.paramsValue = { ...params, gravity: [...params.gravity] };
   }
 
   setMaterial(material: Material): void {
-    setObjectMaterial(this.solver.model, 0, material);
-    this.solver.refreshMasses();
+    checkMaterial(material);
+    // Calls reach the worker in order, so the next step already uses the new material.
+    void this.call(this.remote.setMaterial(material)).catch(() => {});
   }
 
-  stepFrame(): Promise<FrameReport> {
+  async stepFrame(): Promise<FrameReport> {
+    const result = await this.call(this.remote.step(this.paramsValue));
     const t0 = performance.now();
-    this.solver.stepFrame();
-    const stepMs = performance.now() - t0;
-    this.show();
-    return Promise.resolve({ totalMs: stepMs, phases: { step: stepMs }, source: 'cpu-clock' });
+    this.show(result);
+    const showMs = performance.now() - t0;
+    return { totalMs: result.solveMs + showMs, phases: { solve: result.solveMs, show: showMs }, source: 'cpu-clock' };
   }
 
-  reset(): void {
-    this.solver.reset();
-    this.taken = 0;
-    this.show();
+  async reset(): Promise<void> {
+    this.pending = [];
+    this.show(await this.call(this.remote.reset()));
   }
 
   takeMessages(): string[] {
-    const fresh = this.solver.messages.slice(this.taken);
-    this.taken = this.solver.messages.length;
+    const fresh = this.pending;
+    this.pending = [];
     return fresh;
   }
 
   lowestPoint(): number {
-    const x = this.solver.x;
-    let min = Infinity;
-    for (let i = 1; i < x.length; i += 3) if (x[i]! < min) min = x[i]!;
-    return min;
+    return this.minY;
   }
 
   dispose(): void {
-    // Nothing on the GPU; the view belongs to the mesh loader.
+    if (this.disposed) return;
+    this.disposed = true;
+    this.end(new Error('CpuEngine: disposed (the object was replaced)'));
+    this.remote[Comlink.releaseProxy]();
+    this.worker.terminate();
   }
 
-  private show(): void {
-    const x = this.solver.x;
-    for (let i = 0; i < x.length; i++) this.shown[i] = x[i]!;
-    this.view.updatePositions(this.shown);
+  private call<T>(promise: Promise<T>): Promise<T> {
+    if (this.disposed) return Promise.reject(new Error('CpuEngine: used after dispose()'));
+    return Promise.race([promise, this.ended]);
+  }
+
+  private show(result: CpuFrameResult): void {
+    if (this.disposed) return;
+    this.frameValue = result.frame;
+    this.minY = result.minY;
+    this.pending.push(...result.messages);
+    this.view.updatePositions(result.positions);
   }
 }

@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   });
   createSimulationPanel(panel.gui, sim);
   await loader.generate(panel.current());
-  if (simOptions.run) sim.run();
+  if (simOptions.run) void sim.run();
 }
 
 main().catch((error: unknown) => {

@@ -15,14 +15,20 @@ export interface DropSource {
   tets: ArrayLike<number>;
 }
 
-export interface DropScene {
-  setup: SimSetup;
-  /** Height of the ground plane (normal +y). */
+/** Where the object starts and where the ground is (cheap: one pass over the positions). */
+export interface DropPlacement {
+  /** Height of the ground plane (normal +y): the mesh's lowest point as loaded. */
   groundY: number;
+  /** How far the object is raised. */
+  lift: number;
   /** Lowest point at the start: groundY + lift. */
   startMinY: number;
-  /** Axis-aligned bounds of the starting pose, for framing the camera: [min xyz, max xyz]. */
+  /** Axis-aligned bounds of the starting pose, ground included: [min xyz, max xyz]. */
   bounds: { min: [number, number, number]; max: [number, number, number] };
+}
+
+export interface DropScene extends DropPlacement {
+  setup: SimSetup;
 }
 
 /** Fraction of the object's height that it starts above the ground. */
@@ -41,7 +47,7 @@ export function suggestedMaterial(height: number, gravity: number, sag = 0.05, d
   return { youngsModulus, poissonRatio: 0.3, density };
 }
 
-function boundsOf(positions: ArrayLike<number>): DropScene['bounds'] {
+function boundsOf(positions: ArrayLike<number>): DropPlacement['bounds'] {
   const min: [number, number, number] = [Infinity, Infinity, Infinity];
   const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < positions.length; i += 3) {
@@ -55,39 +61,47 @@ function boundsOf(positions: ArrayLike<number>): DropScene['bounds'] {
   return { min, max };
 }
 
-export function meshDropScene(
-  name: string,
-  mesh: DropSource,
-  material: Material,
-  params: SolverParams,
-  liftFraction = DEFAULT_LIFT_FRACTION,
-): DropScene {
-  if (mesh.positions.length === 0 || mesh.positions.length % 3 !== 0) {
-    throw new Error(`drop scene "${name}": positions length ${mesh.positions.length} is not a positive multiple of 3`);
+export function dropPlacement(positions: ArrayLike<number>, liftFraction = DEFAULT_LIFT_FRACTION): DropPlacement {
+  if (positions.length === 0 || positions.length % 3 !== 0) {
+    throw new Error(`drop scene: positions length ${positions.length} is not a positive multiple of 3`);
   }
-  if (!(liftFraction >= 0)) throw new RangeError(`drop scene "${name}": liftFraction must be >= 0, got ${liftFraction}`);
-  const b = boundsOf(mesh.positions);
+  if (!(liftFraction >= 0)) throw new RangeError(`drop scene: liftFraction must be >= 0, got ${liftFraction}`);
+  const b = boundsOf(positions);
   const height = b.max[1] - b.min[1];
   const extent = Math.max(height, b.max[0] - b.min[0], b.max[2] - b.min[2]);
   // A flat object still falls a visible distance: lift by its largest extent then.
   const lift = liftFraction * (height > 1e-9 * extent ? height : extent);
   const groundY = b.min[1];
+  return {
+    groundY,
+    lift,
+    startMinY: groundY + lift,
+    bounds: { min: [b.min[0], groundY, b.min[2]], max: [b.max[0], b.max[1] + lift, b.max[2]] },
+  };
+}
+
+/** The drop scene: the mesh raised by `placement.lift`, a ground plane at `placement.groundY`. */
+export function meshDropScene(
+  name: string,
+  mesh: DropSource,
+  material: Material,
+  params: SolverParams,
+  placement: DropPlacement = dropPlacement(mesh.positions),
+): DropScene {
   const positions = new Float64Array(mesh.positions.length);
   for (let i = 0; i < positions.length; i += 3) {
     positions[i] = mesh.positions[i]!;
-    positions[i + 1] = mesh.positions[i + 1]! + lift;
+    positions[i + 1] = mesh.positions[i + 1]! + placement.lift;
     positions[i + 2] = mesh.positions[i + 2]!;
   }
   const model = buildModel([{ name, positions, tets: mesh.tets, material }]);
   return {
+    ...placement,
     setup: {
       model,
-      colliders: [{ kind: 'plane', normal: [0, 1, 0], offset: groundY }],
+      colliders: [{ kind: 'plane', normal: [0, 1, 0], offset: placement.groundY }],
       handles: [],
       params: { ...params, gravity: [...params.gravity] },
     },
-    groundY,
-    startMinY: groundY + lift,
-    bounds: { min: [b.min[0], groundY, b.min[2]], max: [b.max[0], b.max[1] + lift, b.max[2]] },
   };
 }

@@ -17,7 +17,7 @@ import type { Material } from '../sim/material';
 import { checkParams, defaultParams, type SolverParams } from '../sim/params';
 import { createEngine } from './engineFactory';
 import { FrameTimings } from './frameTimings';
-import { meshDropScene, suggestedMaterial, type DropScene } from './meshDropScene';
+import { dropPlacement, suggestedMaterial, type DropPlacement } from './meshDropScene';
 import type { MeshView } from './meshView';
 import type { ErrorBanner } from './notices';
 import type { Viewer } from './renderer';
@@ -50,7 +50,11 @@ function messageOf(error: unknown): string {
 
 export class SimulationController {
   private engine: SimulationEngine | undefined;
-  private scene: DropScene | undefined;
+  private placement: DropPlacement | undefined;
+  /** The engine being built for the mesh on screen, if any. */
+  private building: Promise<boolean> | undefined;
+  /** Counts meshes shown; an engine finished for an older mesh is thrown away. */
+  private meshSerial = 0;
   private mesh: TetMesh | undefined;
   private view: MeshView | undefined;
   private paramsValue: SolverParams;
@@ -73,7 +77,7 @@ export class SimulationController {
     this.materialValue = { ...suggestedMaterial(1, this.paramsValue.gravity[1]), ...this.pinnedMaterial };
     const loop = (): void => {
       if (this.stopped) return;
-      if (this.running && !this.busy) void this.advance();
+      if (this.running && !this.busy && this.engine) void this.advance();
       requestAnimationFrame(loop);
     };
     requestAnimationFrame(loop);
@@ -103,50 +107,61 @@ export class SimulationController {
   /** Hook for MeshLoader.onMeshShown: the new mesh replaces the simulated object. */
   meshShown(mesh: TetMesh, view: MeshView): void {
     this.disposeEngine();
+    this.meshSerial += 1;
     this.mesh = mesh;
     this.view = view;
     const height = this.heightOf(mesh);
     this.materialValue = { ...suggestedMaterial(height, this.paramsValue.gravity[1]), ...this.pinnedMaterial };
     this.parts.status.clear();
-    if (this.running && !this.ensureEngine()) this.running = false;
+    if (this.running) void this.run();
     this.onChange?.();
   }
 
-  run(): void {
-    if (!this.ensureEngine()) return;
+  /** Runs from the current state (building the scene first if needed). */
+  async run(): Promise<void> {
     this.running = true;
+    this.onChange?.();
+    if (!(await this.ensureEngine())) this.running = false;
     this.publish();
     this.onChange?.();
   }
 
   pause(): void {
     this.running = false;
-    if (this.engine) this.publish();
+    this.publish();
     this.onChange?.();
   }
 
   toggle(): void {
     if (this.running) this.pause();
-    else this.run();
+    else void this.run();
   }
 
   /** Pauses and advances exactly one frame. */
   async step(): Promise<void> {
     this.running = false;
     this.onChange?.();
-    if (!this.ensureEngine()) return;
+    if (!(await this.ensureEngine())) return;
     if (this.busy) return;
     await this.advance();
   }
 
   /** Back to the raised starting pose, paused. */
-  reset(): void {
+  async reset(): Promise<void> {
     this.running = false;
-    if (!this.engine) return;
-    this.engine.reset();
+    this.onChange?.();
+    const engine = this.engine;
+    if (!engine) return;
+    while (this.busy) await new Promise((r) => requestAnimationFrame(r)); // let a frame in flight land first
+    if (engine !== this.engine) return;
+    try {
+      await engine.reset();
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
     this.timings.clear();
     this.publish();
-    this.onChange?.();
   }
 
   setParams(changes: Partial<SolverParams>): void {
@@ -198,33 +213,68 @@ export class SimulationController {
   }
 
   /** Builds the drop scene and its engine for the mesh on screen; false (banner shown) when it cannot. */
-  private ensureEngine(): boolean {
-    if (this.engine) return true;
-    if (this.stopped) return false;
+  private ensureEngine(): Promise<boolean> {
+    if (this.engine) return Promise.resolve(true);
+    if (this.building) return this.building;
+    if (this.stopped) return Promise.resolve(false);
     const { mesh, view } = this;
     if (!mesh || !view) {
       this.parts.banner.show('Nothing to simulate yet: wait until a mesh is on screen.');
-      return false;
+      return Promise.resolve(false);
     }
-    try {
-      const scene = meshDropScene('shown object', mesh, this.materialValue, this.paramsValue);
-      this.engine = createEngine(scene.setup, { gpu: this.parts.gpu, view });
-      this.scene = scene;
-    } catch (error) {
-      this.parts.banner.show(`The object cannot be simulated: ${messageOf(error)}`);
-      console.error(error);
-      return false;
-    }
-    // Frame the raised object and the ground around it (the page draws its grid at the box's
-    // bottom): half the object's width of ground on each side shows where it will land.
-    const b = this.scene.bounds;
+    const serial = this.meshSerial;
+    const build = async (): Promise<boolean> => {
+      let engine: SimulationEngine;
+      const placement = dropPlacement(mesh.positions);
+      try {
+        engine = await createEngine({
+          name: 'shown object',
+          mesh,
+          view,
+          material: this.materialValue,
+          params: this.paramsValue,
+          placement,
+          gpu: this.parts.gpu,
+        });
+      } catch (error) {
+        if (serial !== this.meshSerial) return false;
+        this.parts.banner.show(`The object cannot be simulated: ${messageOf(error)}`);
+        console.error(error);
+        return false;
+      }
+      if (serial !== this.meshSerial || this.stopped) {
+        engine.dispose(); // a newer mesh replaced this one while the scene was being built
+        return false;
+      }
+      this.engine = engine;
+      this.placement = placement;
+      this.frameView(placement);
+      this.timings.clear();
+      this.publish();
+      return true;
+    };
+    const building = build().finally(() => {
+      if (this.building === building) this.building = undefined;
+    });
+    this.building = building;
+    return building;
+  }
+
+  /** Frames the raised object and the ground around it (the page draws its grid at the box's bottom). */
+  private frameView(placement: DropPlacement): void {
+    // Half the object's width of ground on each side shows where it will land.
+    const b = placement.bounds;
     const margin = 0.5 * Math.max(b.max[0] - b.min[0], b.max[2] - b.min[2]);
     this.parts.viewer.frame(
       new Box3(new Vector3(b.min[0] - margin, b.min[1], b.min[2] - margin), new Vector3(b.max[0] + margin, b.max[1], b.max[2] + margin)),
     );
-    this.timings.clear();
-    this.publish();
-    return true;
+  }
+
+  private fail(error: unknown): void {
+    this.running = false;
+    this.parts.banner.show(`The simulation failed: ${messageOf(error)}`);
+    console.error(error);
+    this.onChange?.();
   }
 
   private async advance(): Promise<void> {
@@ -242,10 +292,7 @@ export class SimulationController {
         this.onChange?.();
       }
     } catch (error) {
-      this.running = false;
-      this.parts.banner.show(`The simulation failed: ${messageOf(error)}`);
-      console.error(error);
-      this.onChange?.();
+      if (engine === this.engine) this.fail(error);
     } finally {
       this.busy = false;
     }
@@ -253,16 +300,16 @@ export class SimulationController {
   }
 
   private publish(): void {
-    const { engine, scene } = this;
-    if (!engine || !scene) return;
+    const { engine, placement } = this;
+    if (!engine || !placement) return;
     this.parts.status.show({
       engine: engine.description,
       engineKind: engine.kind,
       frame: engine.frame,
       running: this.running,
       minY: engine.lowestPoint(),
-      groundY: scene.groundY,
-      startMinY: scene.startMinY,
+      groundY: placement.groundY,
+      startMinY: placement.startMinY,
       timings: this.timings.summary(),
     });
   }
@@ -270,6 +317,7 @@ export class SimulationController {
   private disposeEngine(): void {
     this.engine?.dispose();
     this.engine = undefined;
-    this.scene = undefined;
+    this.placement = undefined;
+    this.building = undefined;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * What the page needs from a solver, whichever runs it (GPU solver on the page's device, or
  * the CPU reference). The controller talks only to this interface, so choosing the solver is
- * one line in createEngine() (engineFactory.ts).
+ * a change in createEngine() (engineFactory.ts) only.
  */
 import type { Material } from '../sim/material';
 import type { SolverParams } from '../sim/params';
@@ -24,12 +24,15 @@ export interface SimulationEngine {
   /** The parameters used by the next frame (a copy; change them with setParams). */
   readonly params: SolverParams;
   setParams(params: SolverParams): void;
-  /** Material of the (single) object; refreshes masses and element constants. */
+  /**
+   * Material of the (single) object; refreshes masses and element constants from the next
+   * frame on. Throws (synchronously) a RangeError naming a value the solver cannot use.
+   */
   setMaterial(material: Material): void;
   /** Advances one frame (params.substeps x params.iterations) and puts it on screen. */
   stepFrame(): Promise<FrameReport>;
   /** Back to the starting pose at rest; the view shows it. */
-  reset(): void;
+  reset(): Promise<void>;
   /** Messages of objects stopped by NaN/Inf that were not taken yet. */
   takeMessages(): string[];
   /**

@@ -27,7 +27,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
   const state = {
     run: () => sim.toggle(),
     step: () => void sim.step(),
-    reset: () => sim.reset(),
+    reset: () => void sim.reset(),
     dt: p0.dt,
     substeps: p0.substeps,
     iterations: p0.iterations,

@@ -224,7 +224,7 @@ describe('the drop in the page', () => {
       for (let i = 0; i < 10; i++) await sim.step();
       const moved = Math.abs(sim.currentEngine!.lowestPoint() - start);
       sim.setParams({ gravity: [0, -9.81, 0] });
-      sim.reset();
+      await sim.reset();
       return moved;
     });
     const mesh = await meshYRange();

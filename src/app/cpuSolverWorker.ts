@@ -1,0 +1,57 @@
+/**
+ * Worker entry: runs the CPU reference solver (src/sim/cpuSolver.ts, float64) off the page's
+ * thread, so the page stays responsive while a large mesh takes a second per frame. Each
+ * frame's positions go back as a float32 copy whose buffer is transferred.
+ */
+import * as Comlink from 'comlink';
+import { CpuSolver } from '../sim/cpuSolver';
+import { setObjectMaterial } from '../sim/model';
+import type { CpuFrameResult, CpuSolverWorkerApi } from './cpuSolverWorkerApi';
+import { meshDropScene } from './meshDropScene';
+
+let solver: CpuSolver | undefined;
+let taken = 0;
+
+function need(): CpuSolver {
+  if (!solver) throw new Error('CPU solver worker: init() was not called');
+  return solver;
+}
+
+function result(solveMs: number): CpuFrameResult {
+  const s = need();
+  const positions = new Float32Array(s.x.length);
+  let minY = Infinity;
+  for (let i = 0; i < s.x.length; i++) positions[i] = s.x[i]!;
+  for (let i = 1; i < s.x.length; i += 3) if (s.x[i]! < minY) minY = s.x[i]!;
+  const messages = s.messages.slice(taken);
+  taken = s.messages.length;
+  return Comlink.transfer({ positions, frame: s.frame, minY, solveMs, messages }, [positions.buffer]);
+}
+
+const api: CpuSolverWorkerApi = {
+  init(request) {
+    const scene = meshDropScene(request.name, request, request.material, request.params, request.placement);
+    solver = new CpuSolver(scene.setup);
+    taken = 0;
+    return result(0);
+  },
+  step(params) {
+    const s = need();
+    s.params = { ...params, gravity: [...params.gravity] };
+    const t0 = performance.now();
+    s.stepFrame();
+    return result(performance.now() - t0);
+  },
+  reset() {
+    need().reset();
+    taken = 0;
+    return result(0);
+  },
+  setMaterial(material) {
+    const s = need();
+    setObjectMaterial(s.model, 0, material);
+    s.refreshMasses();
+  },
+};
+
+Comlink.expose(api);
