@@ -13,6 +13,10 @@ import {
 } from '../../src/spb';
 import { storageBuffer } from '../../src/gpu/buffers';
 import { SpbQueryGpu } from '../../src/spb/gpu/spbQueryGpu';
+import { SpbWorkerFallback } from '../../src/workers/spbFallback';
+import type { SpbWorkerApi } from '../../src/workers/spbWorkerApi';
+import { WorkerPool } from '../../src/workers/workerPool';
+import { spbPoolWorkerFactory } from '../unit/workers/support/spbNodeWorker';
 import { STAT_TETS_VISITED } from '../../src/spb/workspace';
 import { interiorPoints, invertedBlock, loadShared, overlappingRing, pushedPair, ringBesideInvertedBlock, spbTestDevice, type QueryBatch } from './spbCases';
 
@@ -227,5 +231,52 @@ describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
     expect(Array.from(a.triangle)).toEqual(Array.from(b.triangle));
     expect(a.totals).toEqual(b.totals);
     expectAgreement(await compareBatch(batch, true));
+  });
+
+  it('overflowed queries answered in pool workers, positions resident on the GPU: read back once, same answers as on this thread', async () => {
+    const device = await spbTestDevice();
+    const tiny: SpbCapacities = { bvhStack: 10, faceStack: 1, tetStack: 1, visitedRing: 3, maxSteps: 8 };
+    const mesh = loadShared('octopus_2KFaces.t');
+    const moved = new Float32Array(mesh.positions.length);
+    for (let i = 0; i < moved.length; i += 3) {
+      const a = 0.6 * mesh.positions[i + 1];
+      moved[i] = mesh.positions[i] * Math.cos(a) - mesh.positions[i + 2] * Math.sin(a);
+      moved[i + 1] = mesh.positions[i + 1];
+      moved[i + 2] = mesh.positions[i] * Math.sin(a) + mesh.positions[i + 2] * Math.cos(a);
+    }
+    const batch = interiorPoints('octopus twisted', mesh, moved, 800, 13);
+
+    const pool = new WorkerPool<SpbWorkerApi>(await spbPoolWorkerFactory(), 2);
+    const fallback = new SpbWorkerFallback(pool, { minChunk: 16 });
+    const external = storageBuffer(device, 'test.simPositions', moved);
+    // The CPU copy starts at the rest shape: only the readback can give the fallback the moved one.
+    const inWorkers = new SpbQueryGpu(device, createSpbMeshData(mesh), { positions: external, capacities: tiny, answerOverflowed: fallback.answerOverflowed });
+    const a = await inWorkers.run(batch.points, batch.tets, batch.exclude);
+    expect(a.positionsReadBack).toBe(true);
+    expect(inWorkers.positionReadbacks).toBe(1);
+    // setPositions() since the last run: the CPU copy is current, nothing is read back.
+    inWorkers.setPositions(moved);
+    const again = await inWorkers.run(batch.points, batch.tets, batch.exclude);
+    expect(again.positionsReadBack).toBe(false);
+    expect(inWorkers.positionReadbacks).toBe(1);
+    inWorkers.destroy();
+    external.destroy();
+    pool.terminate();
+
+    const here = new SpbQueryGpu(device, createSpbMeshData(mesh), { capacities: tiny });
+    here.setPositions(moved);
+    const b = await here.run(batch.points, batch.tets, batch.exclude);
+    here.destroy();
+
+    expect(a.overflowed.length).toBeGreaterThan(50);
+    expect(Array.from(a.overflowed)).toEqual(Array.from(b.overflowed));
+    expect(new Set(fallback.lastWorkers).size).toBe(2); // the last batch was spread over both workers
+    for (const r of [a, again]) {
+      expect(Array.from(r.status)).toEqual(Array.from(b.status));
+      expect(Array.from(r.distance)).toEqual(Array.from(b.distance));
+      expect(Array.from(r.triangle)).toEqual(Array.from(b.triangle));
+      expect(Array.from(r.point)).toEqual(Array.from(b.point));
+    }
+    expect(Array.from(a.status).every((s) => s !== QUERY_OVERFLOW)).toBe(true);
   });
 });

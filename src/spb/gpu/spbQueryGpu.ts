@@ -2,23 +2,19 @@
  * Binds and runs the WGSL shortest-path kernel (shaders/spbQuery.wgsl, after the per-tet
  * prepass shaders/spbPrepass.wgsl): one invocation per query, workgroups of 64, the static
  * capacities of SPB_STATIC_CAPACITIES compiled in. Queries that overflow a fixed stack come back
- * flagged and are answered here by the CPU dynamic version (shortestPathToBoundary with growing
- * stacks); later that fallback moves to a worker of the pool.
+ * flagged and are answered by the CPU dynamic version (shortestPathToBoundary with growing
+ * stacks) through a pluggable `answerOverflowed` function: on this thread by default
+ * (overflowFallback.ts), in a worker of the pool with src/workers/spbFallback.ts.
  */
 import prepassCode from '../../../shaders/spbPrepass.wgsl?raw';
 import queryCode from '../../../shaders/spbQuery.wgsl?raw';
 import { SurfaceBvhGpu } from '../../bvh/surfaceBvhGpu';
 import { dispatchGrid, storageBuffer, uniformBuffer } from '../../gpu/buffers';
 import { updateSpbMeshData, type SpbMeshData } from '../meshData';
-import { QUERY_FOUND, QUERY_OVERFLOW, shortestPathToBoundary, type SpbQueryConfig } from '../query';
-import {
-  SPB_DEFAULT_TOLERANCES,
-  SPB_DYNAMIC_CAPACITIES,
-  SPB_STATIC_CAPACITIES,
-  type SpbCapacities,
-  type SpbTolerances,
-} from '../settings';
-import { STAT_NAMES, SpbWorkspace } from '../workspace';
+import { QUERY_OVERFLOW, type SpbQueryConfig } from '../query';
+import { SPB_DEFAULT_TOLERANCES, SPB_STATIC_CAPACITIES, type SpbCapacities, type SpbTolerances } from '../settings';
+import { STAT_NAMES } from '../workspace';
+import { inProcessFallback, type AnswerOverflowed, type SpbOverflowAnswers } from './overflowFallback';
 import { COUNTER_WORDS, QUERY_WORDS, RESULT_WORDS, packQueries, packTets, packTopology } from './packSpbBuffers';
 
 export interface SpbGpuOptions {
@@ -30,9 +26,34 @@ export interface SpbGpuOptions {
   /**
    * Positions already on the GPU (xyz f32 per vertex, packed; e.g. the simulation's buffer).
    * Then every encode() refits the BVH on the GPU from them before the query, and nothing is
-   * uploaded; setPositions() only updates the CPU copy the fallback reads.
+   * uploaded; setPositions() only updates the CPU copy the fallback reads. Without it, a batch
+   * with overflowed queries reads the positions back once (see run()).
    */
   positions?: GPUBuffer;
+  /**
+   * Answers the queries the GPU flagged as overflowed (default: the CPU dynamic version on this
+   * thread, overflowFallback.ts; src/workers/spbFallback.ts answers in workers of the pool).
+   */
+  answerOverflowed?: AnswerOverflowed;
+}
+
+/**
+ * Version of each mesh's CPU positions: a new number each time SpbQueryGpu changes them, so that
+ * a fallback holding a copy elsewhere (a worker) knows when to resend. Global so that versions
+ * never repeat, even across instances sharing one SpbMeshData.
+ */
+const positionsVersions = new WeakMap<SpbMeshData, number>();
+let lastPositionsVersion = 0;
+function bumpPositionsVersion(data: SpbMeshData): void {
+  positionsVersions.set(data, ++lastPositionsVersion);
+}
+function positionsVersion(data: SpbMeshData): number {
+  let v = positionsVersions.get(data);
+  if (v === undefined) {
+    v = ++lastPositionsVersion;
+    positionsVersions.set(data, v);
+  }
+  return v;
 }
 
 /** Per-query answers, structure of arrays. */
@@ -56,6 +77,8 @@ export interface SpbGpuResults {
   branchings: Uint32Array;
   /** Queries the GPU flagged as overflowed and the CPU dynamic version answered. */
   overflowed: Uint32Array;
+  /** True when this batch read the GPU-resident positions back for the fallback (a sync point). */
+  positionsReadBack: boolean;
   /** GPU counters summed over the batch (names of STAT_NAMES), and the number of inverted tets. */
   totals: Record<(typeof STAT_NAMES)[number], number>;
   invertedTets: number;
@@ -86,7 +109,15 @@ export class SpbQueryGpu {
   private readonly prepassParams: GPUBuffer;
   private readonly queryParams: GPUBuffer;
   private readonly sections: ReturnType<typeof packTopology>['sections'];
-  private fallbackWorkspace: SpbWorkspace | null = null;
+  private readonly answerOverflowed: AnswerOverflowed;
+  /**
+   * GPU-resident positions only: whether the CPU copy (data.positions) matches the GPU buffer.
+   * True after setPositions(); false after each run(), since the simulation moves the GPU
+   * positions between batches without telling us.
+   */
+  private cpuPositionsCurrent = false;
+  /** Readbacks of the GPU-resident positions done for the fallback (one per batch at most). */
+  positionReadbacks = 0;
 
   constructor(
     private readonly device: GPUDevice,
@@ -95,6 +126,7 @@ export class SpbQueryGpu {
   ) {
     this.capacities = options.capacities ?? SPB_STATIC_CAPACITIES;
     this.config = { culling: options.culling ?? true, tolerances: { ...SPB_DEFAULT_TOLERANCES, ...options.tolerances } };
+    this.answerOverflowed = options.answerOverflowed ?? inProcessFallback();
     const module = device.createShaderModule({ label: 'spbQuery.wgsl', code: prelude(this.capacities) + queryCode });
     this.query = device.createComputePipeline({ label: 'spbQuery', layout: 'auto', compute: { module, entryPoint: 'main' } });
     this.prepass = device.createComputePipeline({
@@ -122,6 +154,8 @@ export class SpbQueryGpu {
    */
   setPositions(positions: ArrayLike<number>): void {
     updateSpbMeshData(this.data, positions);
+    bumpPositionsVersion(this.data);
+    this.cpuPositionsCurrent = true;
     if (this.external) return;
     this.device.queue.writeBuffer(this.positions, 0, new Float32Array(this.data.positions));
     this.bvhGpu.upload();
@@ -216,8 +250,13 @@ export class SpbQueryGpu {
 
   /**
    * Runs a batch: uploads the queries, dispatches, reads back (one sync point) and answers the
-   * overflowed queries with the CPU dynamic version. `fallback: false` leaves them flagged
-   * (status QUERY_OVERFLOW), for tests comparing with the static twin.
+   * overflowed queries with the CPU dynamic version (answerOverflowed). `fallback: false` leaves
+   * them flagged (status QUERY_OVERFLOW), for tests comparing with the static twin.
+   *
+   * With GPU-resident positions the fallback needs a CPU copy of them: unless setPositions() was
+   * called since the last run(), a batch with at least one overflowed query reads the positions
+   * buffer back (a second sync point, 12 bytes per vertex, counted in positionReadbacks and
+   * flagged in positionsReadBack); a batch without overflow reads nothing more.
    */
   async run(
     points: ArrayLike<number>,
@@ -246,26 +285,72 @@ export class SpbQueryGpu {
     for (const b of [queryBuf, resultBuf, stageResults, stageCounters]) b.destroy();
 
     const out = unpackResults(raw, n, counters);
-    if (options.fallback ?? true) this.answerOnCpu(points, tets, exclude, out);
+    const fallback = options.fallback ?? true;
+    if (fallback && out.overflowed.length > 0) {
+      if (this.external && !this.cpuPositionsCurrent) {
+        await this.readBackPositions();
+        out.positionsReadBack = true;
+      }
+      await this.answerFlagged(points, tets, exclude, out);
+    }
+    // The simulation may move GPU-resident positions before the next batch.
+    if (this.external) this.cpuPositionsCurrent = false;
     return out;
   }
 
-  /** The CPU dynamic version answers every query the GPU flagged as overflowed. */
-  private answerOnCpu(points: ArrayLike<number>, tets: ArrayLike<number>, exclude: ArrayLike<number> | undefined, out: SpbGpuResults): void {
-    if (out.overflowed.length === 0) return;
-    this.fallbackWorkspace ??= new SpbWorkspace(SPB_DYNAMIC_CAPACITIES, this.data.tetCount);
-    const ws = this.fallbackWorkspace;
-    for (const q of out.overflowed) {
-      const status = shortestPathToBoundary(this.data, ws, this.config, points[3 * q], points[3 * q + 1], points[3 * q + 2], tets[q], exclude ? exclude[q] : -1);
-      if (status === QUERY_OVERFLOW) throw new Error(`SpbQueryGpu: the dynamic CPU version overflowed on query ${q} (cannot happen with unbounded capacities)`);
+  /** One readback of the GPU-resident positions into the CPU copy the fallback reads. */
+  private async readBackPositions(): Promise<void> {
+    const bytes = 12 * this.data.vertexCount;
+    const stage = this.device.createBuffer({ label: 'spb.positionsReadback', size: Math.max(4, bytes), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const encoder = this.device.createCommandEncoder({ label: 'spb positions readback' });
+    if (bytes > 0) encoder.copyBufferToBuffer(this.positions, 0, stage, 0, bytes);
+    this.device.queue.submit([encoder.finish()]);
+    await stage.mapAsync(GPUMapMode.READ);
+    const positions = new Float32Array(stage.getMappedRange().slice(0, bytes));
+    stage.unmap();
+    stage.destroy();
+    this.positionReadbacks++;
+    updateSpbMeshData(this.data, positions);
+    bumpPositionsVersion(this.data);
+    this.cpuPositionsCurrent = true;
+  }
+
+  /** Hands the flagged queries to answerOverflowed and writes its answers into `out`. */
+  private async answerFlagged(points: ArrayLike<number>, tets: ArrayLike<number>, exclude: ArrayLike<number> | undefined, out: SpbGpuResults): Promise<void> {
+    const ids = out.overflowed;
+    const m = ids.length;
+    const batchPoints = new Float64Array(3 * m);
+    const batchTets = new Uint32Array(m);
+    const batchExclude = new Int32Array(m);
+    for (let i = 0; i < m; i++) {
+      const q = ids[i];
+      batchPoints[3 * i] = points[3 * q];
+      batchPoints[3 * i + 1] = points[3 * q + 1];
+      batchPoints[3 * i + 2] = points[3 * q + 2];
+      batchTets[i] = tets[q];
+      batchExclude[i] = exclude ? exclude[q] : -1;
+    }
+    const answers: SpbOverflowAnswers = await this.answerOverflowed({
+      data: this.data,
+      positionsVersion: positionsVersion(this.data),
+      config: this.config,
+      ids: Uint32Array.from(ids),
+      points: batchPoints,
+      tets: batchTets,
+      exclude: batchExclude,
+    });
+    if (answers.status.length !== m) throw new Error(`SpbQueryGpu: the fallback answered ${answers.status.length} of ${m} overflowed queries`);
+    for (let i = 0; i < m; i++) {
+      const q = ids[i];
+      const status = answers.status[i];
+      if (status === QUERY_OVERFLOW) throw new Error(`SpbQueryGpu: the fallback left query ${q} overflowed`);
       out.status[q] = status;
-      const found = status === QUERY_FOUND;
-      out.point[3 * q] = found ? ws.resultX : 0;
-      out.point[3 * q + 1] = found ? ws.resultY : 0;
-      out.point[3 * q + 2] = found ? ws.resultZ : 0;
-      out.distance[q] = found ? Math.sqrt(ws.resultDistance2) : -1;
-      out.triangle[q] = found ? ws.resultTriangle : -1;
-      out.feature[q] = found ? ws.resultFeature : 0;
+      out.point[3 * q] = answers.point[3 * i];
+      out.point[3 * q + 1] = answers.point[3 * i + 1];
+      out.point[3 * q + 2] = answers.point[3 * i + 2];
+      out.distance[q] = answers.distance[i];
+      out.triangle[q] = answers.triangle[i];
+      out.feature[q] = answers.feature[i];
     }
   }
 
@@ -294,6 +379,7 @@ export function unpackResults(raw: ArrayBuffer, n: number, counters: Uint32Array
     culled: new Uint32Array(n),
     branchings: new Uint32Array(n),
     overflowed: new Uint32Array(0),
+    positionsReadBack: false,
     totals: {} as SpbGpuResults['totals'],
     invertedTets: counters[0],
   };
