@@ -27,7 +27,8 @@ export interface SpbGpuOptions {
    * Positions already on the GPU (xyz f32 per vertex, packed; e.g. the simulation's buffer).
    * Then every encode() refits the BVH on the GPU from them before the query, and nothing is
    * uploaded; setPositions() only updates the CPU copy the fallback reads. Without it, a batch
-   * with overflowed queries reads the positions back once (see run()).
+   * with overflowed queries reads the positions back once (see run()): the buffer needs
+   * COPY_SRC usage (gpu/buffers.ts storageBuffer has it).
    */
   positions?: GPUBuffer;
   /**
@@ -151,6 +152,8 @@ export class SpbQueryGpu {
   /**
    * New positions on the CPU: updates the CPU data (BVH refit, measures: what the fallback
    * reads) and, unless the positions live in the caller's GPU buffer, uploads positions and boxes.
+   * Change positions through here (not updateSpbMeshData on `data`): it also bumps the version a
+   * worker fallback uses to know its copy is stale.
    */
   setPositions(positions: ArrayLike<number>): void {
     updateSpbMeshData(this.data, positions);
