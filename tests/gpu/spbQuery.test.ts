@@ -235,7 +235,7 @@ describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
 
   it('overflowed queries answered in pool workers, positions resident on the GPU: read back once, same answers as on this thread', async () => {
     const device = await spbTestDevice();
-    const tiny: SpbCapacities = { bvhStack: 10, faceStack: 1, tetStack: 1, visitedRing: 3, maxSteps: 8 };
+    const tiny: SpbCapacities = { bvhStack: 8, faceStack: 1, tetStack: 1, visitedRing: 2, maxSteps: 4 };
     const mesh = loadShared('octopus_2KFaces.t');
     const moved = new Float32Array(mesh.positions.length);
     for (let i = 0; i < moved.length; i += 3) {

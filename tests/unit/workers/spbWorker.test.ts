@@ -27,7 +27,10 @@ import { loadShared, randomInteriorPoint, rng } from '../spb/helpers';
 import { brokenWorkerFile, spbPoolWorkerFactory } from './support/spbNodeWorker';
 
 // Small enough that both the BVH stack and the traversal stacks/steps bind on this mesh.
-const TINY: SpbCapacities = { bvhStack: 10, faceStack: 1, tetStack: 1, visitedRing: 3, maxSteps: 8 };
+const TINY: SpbCapacities = { bvhStack: 8, faceStack: 1, tetStack: 1, visitedRing: 2, maxSteps: 4 };
+/** Overflowed queries collected per batch (random points are drawn until there are this many). */
+const WANTED = 240;
+const MAX_POINTS = 20_000;
 const CONFIG = { culling: true, tolerances: SPB_DEFAULT_TOLERANCES };
 
 let createWorker: () => PoolWorker;
@@ -55,14 +58,18 @@ function twisted(angle: number): Float64Array {
   return out;
 }
 
-/** n random interior points; keeps those the static twin with TINY capacities flags as overflowed. */
-function overflowedBatch(data: SpbMeshData, n: number, seed: number, version: number): SpbOverflowBatch {
+/**
+ * Random interior points, kept when the static twin with TINY capacities flags them as
+ * overflowed, until `wanted` are kept (or `maxPoints` were drawn).
+ */
+function overflowedBatch(data: SpbMeshData, wanted: number, maxPoints: number, seed: number, version: number): SpbOverflowBatch & { drawn: number } {
   const r = rng(seed);
   const ws = new SpbWorkspace(TINY, data.tetCount);
   const ids: number[] = [];
   const points: number[] = [];
   const tets: number[] = [];
-  for (let q = 0; q < n; q++) {
+  let q = 0;
+  for (; q < maxPoints && ids.length < wanted; q++) {
     const t = Math.floor(r() * data.tetCount);
     const p = randomInteriorPoint(data.positions, data.tets, t, r);
     if (shortestPathToBoundary(data, ws, CONFIG, p[0], p[1], p[2], t, -1) !== QUERY_OVERFLOW) continue;
@@ -71,6 +78,7 @@ function overflowedBatch(data: SpbMeshData, n: number, seed: number, version: nu
     tets.push(t);
   }
   return {
+    drawn: q,
     data,
     positionsVersion: version,
     config: CONFIG,
@@ -98,11 +106,11 @@ function mismatches(batch: SpbOverflowBatch, a: SpbOverflowAnswers): string[] {
 
 describe('SpbWorkerFallback: overflowed queries answered in pool workers', () => {
   const data = createSpbMeshData(mesh);
-  const batch = overflowedBatch(data, 1200, 11, 1);
+  const batch = overflowedBatch(data, WANTED, MAX_POINTS, 11, 1);
 
   it('the tiny capacities really overflow many queries (and not all)', () => {
-    expect(batch.ids.length).toBeGreaterThan(100);
-    expect(batch.ids.length).toBeLessThan(1200);
+    expect(batch.ids.length).toBe(WANTED);
+    expect(batch.drawn).toBeGreaterThan(WANTED);
   });
 
   it("answers equal the dynamic version's on this thread, query by query; moved positions are resent once per worker", async () => {
@@ -177,7 +185,7 @@ describe('SpbWorkerFallback: overflowed queries answered in pool workers', () =>
     expect(await pool.run((api) => api.meshes())).toEqual([2]);
   });
 
-  afterAll(() => console.log(`spbWorker: ${batch.ids.length} of 1200 queries overflowed with ${JSON.stringify(TINY)}`));
+  afterAll(() => console.log(`spbWorker: ${batch.ids.length} of ${batch.drawn} queries overflowed with ${JSON.stringify(TINY)}`));
 });
 
 describe('spbWorkerHandler (in process): clear errors', () => {
