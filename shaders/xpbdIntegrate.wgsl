@@ -114,8 +114,11 @@ fn finalize(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (bitcast<i32>(rest[i].w) >= 0) { scale = 1.0; }
   let v = (x.xyz - p.xyz) / frame.h * scale;
   if (!(finite3(x.xyz) && finite3(v))) {
-    // Stop the object: restore this vertex; predict freezes the rest from the next substep.
-    positions[i] = vec4<f32>(p.xyz, 0.0);
+    // Stop the object: restore this vertex (to the substep start, or to rest if that is not
+    // finite either); predict freezes the rest of the object from the next substep.
+    var back = p.xyz;
+    if (!finite3(back)) { back = rest[i].xyz; }
+    positions[i] = vec4<f32>(back, 0.0);
     velocities[i] = vec4<f32>(0.0);
     atomicMax(&objectStatus[bitcast<u32>(p.w)], 1u);
     return;

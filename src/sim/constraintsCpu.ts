@@ -4,6 +4,14 @@
  */
 import type { Model } from './model';
 
+// Scratch space reused by every call (the reference runs long tests; no per-tet allocation).
+const d = new Float64Array(9);
+const F = new Float64Array(9);
+const P_H = new Float64Array(9);
+const gD = new Float64Array(12);
+const gH = new Float64Array(12);
+const ws = new Float64Array(4);
+
 /**
  * Stable Neo-Hookean tet t (Macklin & Müller 2021): deviatoric C_D = ||F||_F and hydrostatic
  * C_H = det F - gamma, solved together as one 2x2 XPBD block (Macklin, Müller, Chentanez
@@ -29,21 +37,19 @@ export function neoHookeanCorrection(
   const m = model.dmInv;
   const o = 9 * t;
   // Ds columns.
-  const d = [
-    x[3 * i1] - x[3 * i0], x[3 * i1 + 1] - x[3 * i0 + 1], x[3 * i1 + 2] - x[3 * i0 + 2],
-    x[3 * i2] - x[3 * i0], x[3 * i2 + 1] - x[3 * i0 + 1], x[3 * i2 + 2] - x[3 * i0 + 2],
-    x[3 * i3] - x[3 * i0], x[3 * i3 + 1] - x[3 * i0 + 1], x[3 * i3 + 2] - x[3 * i0 + 2],
-  ];
+  for (let k = 0; k < 3; k++) {
+    d[k] = x[3 * i1 + k] - x[3 * i0 + k];
+    d[3 + k] = x[3 * i2 + k] - x[3 * i0 + k];
+    d[6 + k] = x[3 * i3 + k] - x[3 * i0 + k];
+  }
   // F = Ds * Dm^-1, column-major.
-  const F = new Array<number>(9);
   for (let j = 0; j < 3; j++) for (let i = 0; i < 3; i++) F[3 * j + i] = d[i] * m[o + 3 * j] + d[3 + i] * m[o + 3 * j + 1] + d[6 + i] * m[o + 3 * j + 2];
   // Cofactor columns: f1 x f2, f2 x f0, f0 x f1 (= d det F / dF).
-  const cross = (a: number, b: number, out: number[], oo: number) => {
+  const cross = (a: number, b: number, out: Float64Array, oo: number) => {
     out[oo] = F[a + 1] * F[b + 2] - F[a + 2] * F[b + 1];
     out[oo + 1] = F[a + 2] * F[b] - F[a] * F[b + 2];
     out[oo + 2] = F[a] * F[b + 1] - F[a + 1] * F[b];
   };
-  const P_H = new Array<number>(9);
   cross(3, 6, P_H, 0);
   cross(6, 0, P_H, 3);
   cross(0, 3, P_H, 6);
@@ -57,8 +63,6 @@ export function neoHookeanCorrection(
   const alphaH = hydro ? c[4 * t + 1] * invDtSq : 0;
   const gamma = c[4 * t + 2];
   // Vertex gradients: G = P * Dm^-T, columns are the gradients of vertices 1..3; vertex 0 gets minus their sum.
-  const gD = new Float64Array(12);
-  const gH = new Float64Array(12);
   const invNorm = normF > 1e-12 ? 1 / normF : 0;
   for (let j = 0; j < 3; j++) {
     for (let i = 0; i < 3; i++) {
@@ -76,7 +80,7 @@ export function neoHookeanCorrection(
     gD[i] = -(gD[3 + i] + gD[6 + i] + gD[9 + i]);
     gH[i] = -(gH[3 + i] + gH[6 + i] + gH[9 + i]);
   }
-  const ws = [w0, w1, w2, w3];
+  ws[0] = w0; ws[1] = w1; ws[2] = w2; ws[3] = w3;
   let aDD = alphaD, aDH = 0, aHH = alphaH;
   for (let v = 0; v < 4; v++) {
     for (let i = 0; i < 3; i++) {

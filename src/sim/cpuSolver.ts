@@ -126,7 +126,10 @@ export class CpuSolver {
       }
       if (!finite) {
         const o = m.vertexObject[i];
-        for (let k = 0; k < 3; k++) { x[3 * i + k] = x0[3 * i + k]; v[3 * i + k] = 0; }
+        // Back to the substep's start, or to the rest position if that is not finite either
+        // (the state was corrupted from outside).
+        const back = Number.isFinite(x0[3 * i]) && Number.isFinite(x0[3 * i + 1]) && Number.isFinite(x0[3 * i + 2]) ? x0 : m.restPositions;
+        for (let k = 0; k < 3; k++) { x[3 * i + k] = back[3 * i + k]; v[3 * i + k] = 0; }
         if (!this.objectStopped[o]) this.stopObject(o);
       }
     }
@@ -134,7 +137,7 @@ export class CpuSolver {
     for (let i = 0; i < m.vertexCount; i++) {
       if (this.objectStopped[m.vertexObject[i]]) {
         w[i] = 0;
-        for (let k = 0; k < 3; k++) { v[3 * i + k] = 0; if (!Number.isFinite(x[3 * i + k])) x[3 * i + k] = x0[3 * i + k]; }
+        for (let k = 0; k < 3; k++) v[3 * i + k] = 0;
       }
     }
   }

@@ -1,0 +1,16 @@
+/** All scenes by name (the runner's --scene and the page's scene menu). */
+import { beamTwist } from './beamTwist';
+import { cantilever } from './cantilever';
+import { octopusDrop } from './octopusDrop';
+import { squishySqueeze } from './squishySqueeze';
+import type { SceneDefinition } from './types';
+
+export const scenes: readonly SceneDefinition[] = [octopusDrop, squishySqueeze, beamTwist, cantilever];
+
+export function findScene(name: string): SceneDefinition {
+  const s = scenes.find((x) => x.name === name);
+  if (!s) throw new Error(`unknown scene "${name}"; scenes: ${scenes.map((x) => x.name).join(', ')}`);
+  return s;
+}
+
+export type { SceneDefinition, SceneOptions } from './types';

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { generateShape } from '../../src/mesh/procedural/catalog';
+import { CpuSolver } from '../../src/sim/cpuSolver';
+import { GpuSolver } from '../../src/sim/gpuSolver';
+import { fixedHandle } from '../../src/sim/handles';
+import type { SimSetup } from '../../src/sim/setup';
+import { Simulation } from '../../src/sim/simulation';
+import { testGpu } from '../support/gpu';
+import { sharedTet, totalVolume } from '../unit/sim/support/meshes';
+import { makeSetup, type TestBody } from '../unit/sim/support/setups';
+
+/** Shorter GPU versions of the physics laws the CPU reference is tested on (tests/unit/sim/physics.test.ts). */
+
+async function run(setup: SimSetup, frames: number, each?: (x: Float32Array, t: number) => void): Promise<{ x: Float32Array; v: Float32Array; solver: GpuSolver }> {
+  const ctx = await testGpu();
+  const solver = new GpuSolver(ctx, setup);
+  for (let f = 0; f < frames; f++) {
+    await solver.stepFrame();
+    if (each) each(await solver.readPositions(), solver.time);
+  }
+  const x = await solver.readPositions();
+  const v = await solver.readVelocities();
+  solver.destroy();
+  return { x, v, solver };
+}
+
+const cube = sharedTet('Cube.t');
+
+describe('GPU physics', () => {
+  it('a cube at rest without gravity stays at rest for 100 substeps', async () => {
+    const setup = makeSetup([{ ...cube }], { gravity: [0, 0, 0], substeps: 5, iterations: 2 });
+    const { x, v } = await run(setup, 20);
+    let drift = 0, speed = 0;
+    for (let i = 0; i < x.length; i++) {
+      drift = Math.max(drift, Math.abs(x[i] - setup.model.restPositions[i]));
+      speed = Math.max(speed, Math.abs(v[i]));
+    }
+    // f32 round-off on a 2-unit cube.
+    expect(drift).toBeLessThan(1e-5);
+    expect(speed).toBeLessThan(1e-3);
+  });
+
+  it('cantilever: the GPU tip deflection equals the CPU reference\'s at 1 and 8 iterations', async () => {
+    // Over 0.5 s the beam still swings, so the laws (convergence with iterations, ordering by
+    // Young's modulus) are checked on the CPU over 2 s near static (physics.test.ts); here the
+    // GPU must reproduce the CPU's tip for both iteration counts, so those laws carry over.
+    const beam = sharedTet('Beam.t');
+    const tip = async (iterations: number, youngsModulus: number) => {
+      const body: TestBody = { ...beam, material: { youngsModulus, poissonRatio: 0.3, density: 100 }, pin: (px) => (px < -0.9 ? 0 : -1) };
+      const setup = makeSetup([body], { substeps: 3, iterations, damping: 10 }, [], [fixedHandle]);
+      const { x } = await run(setup, 30);
+      const cpu = new CpuSolver(setup);
+      for (let f = 0; f < 30; f++) cpu.stepFrame();
+      let sum = 0, sumCpu = 0, n = 0;
+      for (let v = 0; v < setup.model.vertexCount; v++) {
+        if (setup.model.restPositions[3 * v] > 7.2) {
+          sum += setup.model.restPositions[3 * v + 1] - x[3 * v + 1];
+          sumCpu += setup.model.restPositions[3 * v + 1] - cpu.x[3 * v + 1];
+          n++;
+        }
+      }
+      return { gpu: sum / n, cpu: sumCpu / n };
+    };
+    for (const it of [1, 8]) {
+      const r = await tip(it, 1e6);
+      expect(r.gpu).toBeGreaterThan(0.05);
+      expect(Math.abs(r.gpu - r.cpu)).toBeLessThan(1e-3);
+    }
+  });
+
+  it('Neo-Hookean (Poisson 0.499) keeps volume within 1% while a cube is compressed by 30%', async () => {
+    const setup = makeSetup([{ ...cube, material: { youngsModulus: 1e5, poissonRatio: 0.499 } }], { substeps: 5, iterations: 3, gravity: [0, 0, 0], friction: 0.5 }, [
+      { kind: 'plane', normal: [0, 1, 0], offset: -1 },
+      { kind: 'plane', normal: [0, -1, 0], offset: (t) => -(1 - 0.6 * Math.min(1, t / 0.25)) },
+    ]);
+    const v0 = totalVolume(setup.model.restPositions, setup.model.tets);
+    let worst = 0;
+    let top = 0;
+    await run(setup, 20, (x) => {
+      worst = Math.max(worst, Math.abs(totalVolume(x, setup.model.tets) / v0 - 1));
+      top = -Infinity;
+      for (let i = 1; i < x.length; i += 3) top = Math.max(top, x[i]);
+    });
+    expect(top).toBeLessThan(0.401);
+    expect(worst).toBeLessThan(0.01);
+  });
+
+  it('a ball dropped on the ground comes to rest above it', async () => {
+    const ball = generateShape('sphere', { radius: 0.5 }, 4);
+    const setup = makeSetup(
+      [{ positions: ball.positions, tets: ball.tets, offset: [0, 0.7, 0], material: { youngsModulus: 1e6, poissonRatio: 0.4 } }],
+      { substeps: 4, iterations: 3, friction: 0.5, damping: 8 },
+      [{ kind: 'plane', normal: [0, 1, 0], offset: 0 }],
+    );
+    const lows: number[] = [];
+    const { v } = await run(setup, 60, (x) => {
+      let m = Infinity;
+      for (let i = 1; i < x.length; i += 3) m = Math.min(m, x[i]);
+      lows.push(m);
+    });
+    expect(Math.min(...lows)).toBeGreaterThan(-1e-5);
+    for (const y of lows.slice(45)) expect(y).toBeLessThan(0.01);
+    let ke = 0, mass = 0;
+    for (let i = 0; i < setup.model.vertexCount; i++) {
+      const m = 1 / setup.model.invMass[i];
+      mass += m;
+      ke += 0.5 * m * (v[3 * i] ** 2 + v[3 * i + 1] ** 2 + v[3 * i + 2] ** 2);
+    }
+    expect(Math.sqrt((2 * ke) / mass)).toBeLessThan(0.05);
+  });
+
+  it('a ball flattened to 1/20 of its radius and released: finite, and recovers its volume within 5%', async () => {
+    const r = 0.5;
+    const ball = generateShape('sphere', { radius: r }, 4);
+    const release = 0.6;
+    const setup = makeSetup(
+      [{ positions: ball.positions, tets: ball.tets, offset: [0, r, 0], material: { youngsModulus: 1e5, poissonRatio: 0.45 } }],
+      { substeps: 10, iterations: 3, friction: 0.2, damping: 3 },
+      [
+        { kind: 'plane', normal: [0, 1, 0], offset: 0 },
+        { kind: 'plane', normal: [0, -1, 0], offset: (t) => (t >= release ? null : -(2 * r + 0.01 - (2 * r + 0.01 - r / 20) * Math.min(1, t / 0.4))) },
+      ],
+    );
+    const v0 = totalVolume(setup.model.restPositions, setup.model.tets);
+    let flattest = Infinity;
+    const { x } = await run(setup, 90, (xs, t) => {
+      let top = -Infinity;
+      for (let i = 1; i < xs.length; i += 3) top = Math.max(top, xs[i]);
+      if (t < release) flattest = Math.min(flattest, top);
+    });
+    expect(flattest).toBeLessThan(r / 20 + 1e-3);
+    expect(x.every(Number.isFinite)).toBe(true);
+    expect(Math.abs(totalVolume(x, setup.model.tets) / v0 - 1)).toBeLessThan(0.05);
+  });
+
+  it('NaN/Inf in one object stops that object with a message; the other keeps going', async () => {
+    const ctx = await testGpu();
+    const setup = makeSetup([{ ...cube }, { ...cube, offset: [4, 0, 0] }], { substeps: 4, iterations: 2 });
+    const sim = new Simulation(ctx, setup);
+    const heard: string[] = [];
+    sim.onObjectStopped = (m) => heard.push(m);
+    await sim.stepFrame();
+    // Corrupt vertex 7 (object 0) in the GPU state.
+    ctx.device.queue.writeBuffer(sim.positionBuffer, 16 * 7, new Float32Array([NaN, NaN, NaN, 1]));
+    const s = await sim.stepFrame();
+    expect(s.stopped).toHaveLength(1);
+    expect(s.stopped[0]).toMatch(/object 0 \(body0\) stopped at frame 1: its positions became NaN\/Inf/);
+    expect(heard).toEqual(s.stopped);
+    const before = await sim.solver.readPositions();
+    for (let f = 0; f < 3; f++) await sim.stepFrame();
+    const after = await sim.solver.readPositions();
+    const n0 = setup.model.objectVertexOffsets[1];
+    expect(after.every(Number.isFinite)).toBe(true);
+    for (let i = 0; i < 3 * n0; i++) expect(after[i]).toBe(before[i]);
+    // Object 1 kept falling.
+    for (let v = n0; v < setup.model.vertexCount; v++) expect(after[3 * v + 1]).toBeLessThan(before[3 * v + 1]);
+    expect(sim.stoppedMessages).toHaveLength(1);
+    sim.destroy();
+  });
+});
+
