@@ -9,7 +9,7 @@ import { lameFromYoung, type Material } from '../sim/material';
 import { checkParams, type SolverParams } from '../sim/params';
 import type { CpuFrameResult, CpuSceneRequest, CpuSolverWorkerApi } from './cpuSolverWorkerApi';
 import type { MeshView } from './meshView';
-import type { FrameReport, SimulationEngine } from './simulationEngine';
+import type { FrameReport, LowestPoint, SimulationEngine } from './simulationEngine';
 
 /** Rejects a material the solver cannot use, naming the field. */
 export function checkMaterial(m: Material): void {
@@ -25,6 +25,8 @@ export class CpuEngine implements SimulationEngine {
   private minY = NaN;
   private pending: string[] = [];
   private disposed = false;
+  /** Never called: every state arrives with the frame that made it. */
+  onLowestPoint: (() => void) | undefined;
   /** Rejects every call in flight once the worker dies or is disposed (comlink would wait forever). */
   private readonly ended: Promise<never>;
   private end: (reason: Error) => void = () => {};
@@ -101,8 +103,8 @@ export class CpuEngine implements SimulationEngine {
     return fresh;
   }
 
-  lowestPoint(): number {
-    return this.minY;
+  lowestPoint(): LowestPoint {
+    return { y: this.minY, frame: this.frameValue };
   }
 
   dispose(): void {

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const stats = new StatsPanel();
 
   let options: UrlOptions = {};
-  let simOptions: SimUrlOptions = { run: false, params: {}, material: {} };
+  let simOptions: SimUrlOptions = { run: false, engine: 'auto', params: {}, material: {} };
   try {
     options = readUrlOptions(window.location.search);
     simOptions = readSimUrlOptions(window.location.search);
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   );
   window.addEventListener('pagehide', () => pool.terminate());
   const loader = new MeshLoader({ pool, viewer, stats, banner, progress });
-  const sim = new SimulationController({ gpu, viewer, banner, status: new SimStatusView() }, simOptions);
+  const sim = new SimulationController({ gpu, viewer, banner, status: new SimStatusView(), engine: simOptions.engine }, simOptions);
   simulation = sim;
 
   // Tests and the screenshot script wait for data-drawn-serial to equal data-shown-serial:

@@ -1,8 +1,8 @@
 /**
  * The simulation readout (#sim-status, top left): frame, running state, lowest point and the
  * simulation time per frame (per phase when the solver reports phases). The figures are also
- * data-* attributes (data-frame, data-running, data-min-y, data-ground-y, data-start-min-y,
- * data-frame-ms, data-engine, data-timing) so tests read numbers, not formatted text.
+ * data-* attributes (data-frame, data-running, data-min-y, data-min-y-frame, data-ground-y,
+ * data-start-min-y, data-frame-ms, data-engine, data-timing) so tests read numbers, not formatted text.
  */
 import type { TimingSummary } from './frameTimings';
 
@@ -12,6 +12,8 @@ export interface SimStatus {
   frame: number;
   running: boolean;
   minY: number;
+  /** The frame whose state minY was measured on (a GPU readback may lag). */
+  minYFrame: number;
   groundY: number;
   startMinY: number;
   timings: TimingSummary;
@@ -38,9 +40,10 @@ export class SimStatusView {
     d.engine = s.engineKind;
     d.frame = String(s.frame);
     d.running = String(s.running);
-    d.minY = s.minY.toPrecision(6);
-    d.groundY = s.groundY.toPrecision(6);
-    d.startMinY = s.startMinY.toPrecision(6);
+    d.minY = s.minY.toPrecision(7);
+    d.minYFrame = String(s.minYFrame);
+    d.groundY = s.groundY.toPrecision(7);
+    d.startMinY = s.startMinY.toPrecision(7);
     d.frameMs = s.timings.meanMs.toFixed(3);
     d.timing = s.timings.source ?? '';
     const lines = [

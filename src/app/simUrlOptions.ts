@@ -3,18 +3,22 @@
  * cheap settings on a software GPU) can choose them:
  *   ?run=1  ?dt=0.0166  ?substeps=5  ?iterations=2  ?solve=gauss-seidel|jacobi
  *   ?constraint=neohookean|springs  ?damping=2  ?young=1e5  ?poisson=0.3  ?density=1000
+ *   ?engine=gpu|cpu  (default: the GPU solver when the page draws with WebGPU)
  */
 import type { ConstraintType, SolveOrder, SolverParams } from '../sim/params';
 import type { Material } from '../sim/material';
+import type { EngineChoice } from './engineFactory';
 
 export interface SimUrlOptions {
   run: boolean;
+  engine: EngineChoice;
   params: Partial<SolverParams>;
   material: Partial<Material>;
 }
 
 const SOLVE_ORDERS: readonly SolveOrder[] = ['gauss-seidel', 'jacobi'];
 const CONSTRAINTS: readonly ConstraintType[] = ['neohookean', 'springs'];
+const ENGINES: readonly EngineChoice[] = ['auto', 'gpu', 'cpu'];
 
 function positiveNumber(params: URLSearchParams, key: string, integer = false): number | undefined {
   const text = params.get(key);
@@ -66,5 +70,6 @@ export function readSimUrlOptions(search: string): SimUrlOptions {
     if (!(n >= 0 && n < 0.5)) throw new Error(`URL parameter poisson=${poisson} must be a number in [0, 0.5)`);
     material.poissonRatio = n;
   }
-  return { run: run === '1', params, material };
+  const engine = oneOf(q, 'engine', ENGINES) ?? 'auto';
+  return { run: run === '1', engine, params, material };
 }

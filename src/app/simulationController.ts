@@ -15,7 +15,7 @@ import type { GpuContext } from '../gpu/device';
 import type { TetMesh } from '../mesh/types';
 import type { Material } from '../sim/material';
 import { checkParams, defaultParams, type SolverParams } from '../sim/params';
-import { createEngine } from './engineFactory';
+import { createEngine, type EngineChoice } from './engineFactory';
 import { FrameTimings } from './frameTimings';
 import { dropPlacement, suggestedMaterial, type DropPlacement } from './meshDropScene';
 import type { MeshView } from './meshView';
@@ -26,6 +26,8 @@ import type { SimulationEngine } from './simulationEngine';
 
 export interface SimulationParts {
   gpu: GpuContext | undefined;
+  /** Which solver to use: 'auto' = the GPU solver when WebGPU draws the page, else the CPU reference. */
+  engine?: EngineChoice;
   viewer: Viewer;
   banner: ErrorBanner;
   status: SimStatusView;
@@ -235,6 +237,8 @@ export class SimulationController {
           params: this.paramsValue,
           placement,
           gpu: this.parts.gpu,
+          viewer: this.parts.viewer,
+          choice: this.parts.engine ?? 'auto',
         });
       } catch (error) {
         if (serial !== this.meshSerial) return false;
@@ -248,6 +252,9 @@ export class SimulationController {
       }
       this.engine = engine;
       this.placement = placement;
+      engine.onLowestPoint = () => {
+        if (engine === this.engine) this.publish();
+      };
       this.frameView(placement);
       this.timings.clear();
       this.publish();
@@ -285,12 +292,6 @@ export class SimulationController {
       const report = await engine.stepFrame();
       if (engine !== this.engine) return; // replaced by a new mesh meanwhile
       this.timings.add(report);
-      const messages = engine.takeMessages();
-      if (messages.length > 0) {
-        this.parts.banner.show(messages.join('\n'), { sticky: true });
-        this.running = false;
-        this.onChange?.();
-      }
     } catch (error) {
       if (engine === this.engine) this.fail(error);
     } finally {
@@ -302,12 +303,22 @@ export class SimulationController {
   private publish(): void {
     const { engine, placement } = this;
     if (!engine || !placement) return;
+    // Objects stopped by NaN/Inf: the solver's message on the banner, and the run pauses.
+    const messages = engine.takeMessages();
+    if (messages.length > 0) {
+      this.parts.banner.show(messages.join('\n'), { sticky: true });
+      if (this.running) {
+        this.running = false;
+        this.onChange?.();
+      }
+    }
     this.parts.status.show({
       engine: engine.description,
       engineKind: engine.kind,
       frame: engine.frame,
       running: this.running,
-      minY: engine.lowestPoint(),
+      minY: engine.lowestPoint().y,
+      minYFrame: engine.lowestPoint().frame,
       groundY: placement.groundY,
       startMinY: placement.startMinY,
       timings: this.timings.summary(),

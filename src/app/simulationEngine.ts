@@ -17,6 +17,12 @@ export interface FrameReport {
   source: TimingSource;
 }
 
+/** The lowest y over all vertices, and the frame whose state it was measured on. */
+export interface LowestPoint {
+  y: number;
+  frame: number;
+}
+
 export interface SimulationEngine {
   readonly kind: 'gpu' | 'cpu';
   /** One line for the status readout, e.g. "CPU reference solver (float64)". */
@@ -37,9 +43,12 @@ export interface SimulationEngine {
   takeMessages(): string[];
   /**
    * Lowest y over all vertices of the newest state known on the CPU. For a GPU engine this
-   * comes from an asynchronous readback (at most one in flight), so it may lag a frame.
+   * comes from an asynchronous readback (at most one in flight), so it may lag the frame on
+   * screen; `frame` says which state it describes.
    */
-  lowestPoint(): number;
+  lowestPoint(): LowestPoint;
+  /** Called when a newer lowest point arrives outside stepFrame/reset (an async readback). */
+  onLowestPoint: (() => void) | undefined;
   /** Frames stepped since the start or the last reset. */
   readonly frame: number;
   dispose(): void;

@@ -1,0 +1,176 @@
+/**
+ * The WebGPU XPBD solver (src/sim/gpuSolver.ts) behind the page's engine interface, on the
+ * page's own device: three.js draws straight from the solver's position buffer (one
+ * GPU-side copy per frame through GpuPositionLink), so no position ever crosses to the CPU
+ * for drawing. The lowest point and the NaN/Inf flags come from GpuStateReadback: one
+ * asynchronous readback per frame at most, never waited on by the next frame.
+ */
+import type { GpuContext } from '../gpu/device';
+import { GpuSolver } from '../sim/gpuSolver';
+import { setObjectMaterial } from '../sim/model';
+import type { Material } from '../sim/material';
+import { checkParams, type SolverParams } from '../sim/params';
+import { nonFiniteMessage, type SimSetup } from '../sim/setup';
+import { checkMaterial } from './cpuEngine';
+import type { GpuPositionLink, GpuPositionSource } from './gpuPositionLink';
+import { GpuStateReadback, type StateSnapshot } from './gpuStateReadback';
+import type { MeshView } from './meshView';
+import type { FrameReport, LowestPoint, SimulationEngine } from './simulationEngine';
+
+export class GpuEngine implements SimulationEngine {
+  readonly kind = 'gpu';
+  readonly description: string;
+  private readonly readback: GpuStateReadback;
+  private lowest: LowestPoint = { y: NaN, frame: -1 };
+  private reported: Uint8Array;
+  private pending: string[] = [];
+  /** Readback results older than this frame belong to a state before a reset. */
+  private epoch = 0;
+  /** The epoch `lowest` was read in. */
+  private lowestEpoch = 0;
+  private disposed = false;
+  onLowestPoint: (() => void) | undefined;
+
+  private constructor(
+    ctx: GpuContext,
+    private readonly solver: GpuSolver,
+  ) {
+    const m = solver.model;
+    this.description = `WebGPU XPBD solver (${ctx.description})`;
+    this.readback = new GpuStateReadback(ctx.device, solver.positionBuffer, solver.objectStatusBuffer, m.vertexCount, m.objectNames.length);
+    this.reported = new Uint8Array(m.objectNames.length);
+  }
+
+  /**
+   * Uploads the scene and links the view to the solver's positions. Validation errors raised
+   * while building (e.g. a limit the adapter lacks) are turned into an exception here.
+   */
+  static async create(
+    ctx: GpuContext,
+    setup: SimSetup,
+    view: MeshView,
+    showGpuPositions: (source: GpuPositionSource) => GpuPositionLink,
+  ): Promise<GpuEngine> {
+    const device = ctx.device;
+    device.pushErrorScope('validation');
+    device.pushErrorScope('out-of-memory');
+    let solver: GpuSolver | undefined;
+    let thrown: unknown;
+    try {
+      solver = new GpuSolver(ctx, setup);
+    } catch (error) {
+      thrown = error;
+    }
+    const oom = await device.popErrorScope();
+    const invalid = await device.popErrorScope();
+    const gpuError = invalid ?? oom;
+    if (thrown !== undefined || gpuError) {
+      solver?.destroy();
+      throw thrown ?? new Error(`the GPU solver could not be built: ${gpuError!.message}`);
+    }
+    const engine = new GpuEngine(ctx, solver!);
+    // Show the starting pose from the CPU copy until the first GPU copy lands.
+    const m = setup.model;
+    const start = new Float32Array(m.restPositions);
+    view.updatePositions(start);
+    showGpuPositions({ buffer: solver!.positionBuffer, stride: 4 });
+    await engine.refreshLowest();
+    return engine;
+  }
+
+  get params(): SolverParams {
+    return { ...this.solver.params, gravity: [...this.solver.params.gravity] };
+  }
+
+  get frame(): number {
+    return this.solver.frame;
+  }
+
+  setParams(params: SolverParams): void {
+    checkParams(params);
+    this.solver.params = { ...params, gravity: [...params.gravity] };
+  }
+
+  setMaterial(material: Material): void {
+    checkMaterial(material);
+    setObjectMaterial(this.solver.model, 0, material);
+    this.solver.refreshMasses();
+  }
+
+  async stepFrame(): Promise<FrameReport> {
+    const t0 = performance.now();
+    const result = await this.solver.stepFrame();
+    const wallMs = performance.now() - t0;
+    this.requestReadback();
+    if (result.gpuPhaseMs) {
+      const phases = { ...result.gpuPhaseMs };
+      const totalMs = Object.values(phases).reduce((a, b) => a + b, 0);
+      return { totalMs, phases, source: 'gpu-timestamps' };
+    }
+    return { totalMs: wallMs, phases: { step: wallMs }, source: 'cpu-clock' };
+  }
+
+  async reset(): Promise<void> {
+    this.solver.reset();
+    this.reported.fill(0);
+    this.pending = [];
+    this.epoch += 1;
+    await this.refreshLowest();
+  }
+
+  takeMessages(): string[] {
+    const fresh = this.pending;
+    this.pending = [];
+    return fresh;
+  }
+
+  lowestPoint(): LowestPoint {
+    return { ...this.lowest };
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.readback.destroy();
+    this.solver.destroy();
+  }
+
+  /**
+   * Reads the newest state back unless a readback is in flight; when that one lands and the
+   * solver has moved on meanwhile, it starts again, so the last frame is always read.
+   */
+  private requestReadback(): void {
+    if (this.disposed) return;
+    const epoch = this.epoch;
+    const pending = this.readback.start(this.solver.frame);
+    if (!pending) return; // the one in flight chains to the newest frame when it lands
+    void pending
+      .then((s) => {
+        this.take(s, epoch);
+        if (s && s.frame !== this.solver.frame && !this.readback.busy) this.requestReadback();
+      })
+      .catch((error: unknown) => console.error(error));
+  }
+
+  /** Waits for any readback in flight, then reads the current state. */
+  private async refreshLowest(): Promise<void> {
+    while (this.readback.busy) await new Promise((r) => setTimeout(r, 1));
+    const epoch = this.epoch;
+    this.take(await this.readback.start(this.solver.frame), epoch);
+  }
+
+  private take(s: StateSnapshot | undefined, epoch: number): void {
+    if (!s || this.disposed || epoch !== this.epoch) return;
+    if (s.frame >= this.lowest.frame || epoch !== this.lowestEpoch) {
+      this.lowest = { y: s.minY, frame: s.frame };
+      this.lowestEpoch = epoch;
+      this.onLowestPoint?.();
+    }
+    for (let o = 0; o < s.objectStatus.length; o++) {
+      if (s.objectStatus[o] !== 0 && this.reported[o] === 0) {
+        this.reported[o] = 1;
+        this.pending.push(nonFiniteMessage(this.solver.model, o, s.frame));
+      }
+    }
+  }
+}
