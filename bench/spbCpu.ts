@@ -2,12 +2,18 @@
  * CPU shortest-path-to-boundary benchmark (one core): microseconds per query, culling on vs off,
  * static (fixed stacks) vs dynamic, and mean Q / Tr / Tet per query next to the paper's Table 1.
  *
- *   node scripts/run-ts.mjs bench/spbCpu.ts [--knotQueries 2000] [--repeat 5]
+ *   node scripts/run-ts.mjs bench/spbCpu.ts [--knotQueries 2000] [--repeat 5] [--scene knot|pair|squishy|squeezed|ring|all]
  *
  * Scenes (issue 4's targets, the authors' C++ on one core):
  *  - knot: 2,000 random interior points of OverhandKnot.t (authors: 2.9 us per query);
  *  - octopus pair: two copies of an octopus, the second moved 0.12 units along x into the first; the
  *    queries are the second's boundary vertices found inside tets of the first (authors: 4.4 us).
+ * Self-intersection scenes of our own (no authors' figure):
+ *  - squishy: the generated squishy ball with half its tentacles bent onto their neighbours;
+ *  - squeezed: the squishy ball squeezed along y (tentacles swung toward the equator, then
+ *    flattened), the paper's culling showcase (10-30x there); DCD hits of tentacle vertices;
+ *  - ring: a 60 x 2 x 2-cell beam bent 1.2 turns so its ends overlap, 500 random interior
+ *    points (the GPU test's stress case).
  */
 import { parseGaiaT } from '../src/mesh/io/gaiaT';
 import { buildTetMesh } from '../src/mesh/tetMesh';
@@ -22,11 +28,13 @@ import {
   SpbWorkspace,
   createSpbMeshData,
   shortestPathToBoundary,
+  updateSpbMeshData,
   type SpbCapacities,
   type SpbMeshData,
 } from '../src/spb';
 import { readSharedMesh } from '../tests/support/sharedMeshes';
-import { knotQueriesOf, octopusPairQueries, squishyBallQueries, type Queries } from '../tests/unit/spb/scenes';
+import { overlappingRing } from '../tests/gpu/spbCases';
+import { knotQueriesOf, octopusPairQueries, squeezedSquishyBallQueries, squishyBallQueries, type Queries } from '../tests/unit/spb/scenes';
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: number): number => {
@@ -35,6 +43,9 @@ const arg = (name: string, def: number): number => {
 };
 const knotQueries = arg('knotQueries', 2000);
 const repeat = arg('repeat', 5);
+const sceneIndex = args.indexOf('--scene');
+const scene = sceneIndex >= 0 ? args[sceneIndex + 1] : 'all';
+const wants = (name: string): boolean => scene === 'all' || scene === name;
 
 
 function load(name: string): TetMesh {
@@ -97,19 +108,34 @@ function report(title: string, data: SpbMeshData, q: Queries, authorsUs: number)
 
 console.log(`spbCpu benchmark (node ${process.version}, best of ${repeat} runs, one core)`);
 console.log(`paper Table 1 (per query): Q 11-89, Tr 3.3-12, Tet 3.2-14`);
-{
+if (wants('knot')) {
   const mesh = load('OverhandKnot.t');
   const data = createSpbMeshData(mesh);
   report('OverhandKnot.t random interior points', data, knotQueriesOf(mesh, knotQueries), 2.9);
 }
-for (const name of ['octopus_2KFaces.t', 'Octopus_Inflated_5k_noIntersection.t']) {
-  const { mesh, queries } = octopusPairQueries(name, 0.12);
-  const data = createSpbMeshData(mesh);
-  report(`${name} x2, pushed 0.12 into each other, boundary vertices of one inside the other`, data, queries, 4.4);
+if (wants('pair')) {
+  for (const name of ['octopus_2KFaces.t', 'Octopus_Inflated_5k_noIntersection.t']) {
+    const { mesh, queries } = octopusPairQueries(name, 0.12);
+    const data = createSpbMeshData(mesh);
+    report(`${name} x2, pushed 0.12 into each other, boundary vertices of one inside the other`, data, queries, 4.4);
+  }
 }
-{
+if (wants('squishy')) {
   const { mesh, queries } = squishyBallQueries();
   const data = createSpbMeshData(mesh);
   console.log(`(squishy ball: ${data.invertedCount} inverted tets after bending)`);
   report('generated squishy ball, tentacles bent into each other, DCD hits of tentacle boundary vertices', data, queries, NaN);
+}
+if (wants('squeezed')) {
+  const { mesh, queries } = squeezedSquishyBallQueries();
+  const data = createSpbMeshData(mesh);
+  console.log(`(squeezed squishy ball: ${data.invertedCount} inverted tets)`);
+  report('generated squishy ball squeezed along y, tentacles pressed into each other, DCD hits of tentacle boundary vertices', data, queries, NaN);
+}
+if (wants('ring')) {
+  const b = overlappingRing(60, 3, 500);
+  const data = createSpbMeshData(b.mesh);
+  updateSpbMeshData(data, b.positions);
+  const queries: Queries = { points: Float64Array.from(b.points), tets: Int32Array.from(b.tets), exclude: b.exclude };
+  report('beam bent 1.2 turns, ends overlapping (60 x 2 x 2 cells), random interior points', data, queries, NaN);
 }

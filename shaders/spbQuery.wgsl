@@ -84,6 +84,12 @@ const FEATURE_EDGE20 = 5u;
 const FEATURE_FACE = 6u;
 const DEGENERATE_REL = 1e-14;
 const MAX_DESCENT = 16u;
+// The expanding search and descent budget of src/spb/settings.ts (SPB_SEARCH_START2,
+// SPB_SEARCH_GROWTH2, SPB_SEARCH_SKIP2, SPB_DESCENT_FAILURES; a unit test checks they match).
+const SEARCH_START2 = 1.0;
+const SEARCH_GROWTH2 = 4.0;
+const SEARCH_SKIP2 = 0.25;
+const DESCENT_FAILURES = 1u;
 const NONE = 0xffffffffu;
 const COMPONENT_FLAGS = 10u;
 const BIG = 3.0e38; // stands for Infinity (no f32 infinity literal in WGSL)
@@ -92,6 +98,7 @@ const FACE_VERTS = 0x634b39u;
 
 // Per-invocation state (the workspace of the TypeScript twin).
 var<private> bvhStack: array<u32, BVH_STACK>;
+var<private> bvhDist: array<f32, BVH_STACK>;
 var<private> faceStack: array<i32, FACE_STACK>;
 var<private> tetStack: array<u32, FACE_STACK>;
 var<private> ring: array<u32, RING>;
@@ -127,6 +134,11 @@ fn tetSize2(t: u32) -> f32 { return measures[t].x; }
 
 fn boxDistance2(n: BvhNode, p: vec3<f32>) -> f32 {
   let d = max(max(n.lo - p, vec3<f32>(0.0)), p - n.hi);
+  return dot(d, d);
+}
+
+fn boxFarDistance2(n: BvhNode, p: vec3<f32>) -> f32 {
+  let d = max(p - n.lo, n.hi - p);
   return dot(d, d);
 }
 
@@ -430,7 +442,7 @@ fn excluded(f: u32, exclude: i32) -> bool {
   return triVert(f, 0u) == e || triVert(f, 1u) == e || triVert(f, 2u) == e;
 }
 
-fn descend(f: u32, feature: u32, d2: f32, r2: f32, p: vec3<f32>, exclude: i32) -> u32 {
+fn descend(f: u32, feature: u32, d2: f32, lo2: f32, r2: f32, p: vec3<f32>, exclude: i32) -> u32 {
   var curF = f;
   var curFeature = feature;
   var curD2 = d2;
@@ -480,6 +492,7 @@ fn descend(f: u32, feature: u32, d2: f32, r2: f32, p: vec3<f32>, exclude: i32) -
       }
     }
     if (bestF < 0 || !(bestD2 < r2)) { return TRAVERSE_FAIL; }
+    if (bestD2 < lo2) { return TRAVERSE_FAIL; } // tested by an earlier pass
     let bf = u32(bestF);
     if (bestD2 <= zero2 * tetSize2(triTet(bf))) { return TRAVERSE_FAIL; }
     curF = bf;
@@ -499,56 +512,77 @@ fn run(p: vec3<f32>, tet: u32, exclude: i32) -> u32 {
   computeSupport(tet, p);
   let zero2 = params.zeroLength * params.zeroLength;
   let component = topo[params.offTetComponent + tet];
-  var r2 = BIG;
-  var top = 0u;
-  if (params.nodeCount > 0u) { bvhStack[0] = 0u; top = 1u; }
-  while (top > 0u) {
-    top--;
-    let node = nodes[bvhStack[top]];
-    if (boxDistance2(node, p) >= r2) { continue; } // the radius shrank since the push
-    if (node.count == 0u) {
-      let dl = boxDistance2(nodes[node.link], p);
-      let dr = boxDistance2(nodes[node.link + 1u], p);
-      let nearFirst = dl <= dr;
-      let far = select(node.link, node.link + 1u, nearFirst);
-      let dFar = select(dl, dr, nearFirst);
-      let dNear = select(dr, dl, nearFirst);
-      if (dFar < r2) {
-        if (top >= BVH_STACK) { return QUERY_OVERFLOW; }
-        bvhStack[top] = far;
-        top++;
-      }
-      if (dNear < r2) {
-        if (top >= BVH_STACK) { return QUERY_OVERFLOW; }
-        bvhStack[top] = select(node.link + 1u, node.link, nearFirst);
-        top++;
-      }
-      continue;
+  // Expanding search: pass k takes the candidates with lo2 <= d2 < hi2.
+  let h2 = tetSize2(tet);
+  var lo2 = 0.0;
+  var hi2 = select(BIG, SEARCH_START2 * h2, h2 > 0.0);
+  var failedDescents = 0u;
+  loop {
+    var r2 = hi2;
+    var cut = false;
+    let inner2 = SEARCH_SKIP2 * lo2;
+    var top = 0u;
+    if (params.nodeCount > 0u) {
+      bvhStack[0] = 0u;
+      bvhDist[0] = boxDistance2(nodes[0], p);
+      top = 1u;
     }
-    for (var k = node.link; k < node.link + node.count; k++) {
-      let f = topo[params.offOrder + k];
-      stQ++;
-      if (triComponent(f) != component) { continue; }
-      if (excluded(f, exclude)) { continue; }
-      let feature = closestPointOnTriangle(p, pos(triVert(f, 0u)), pos(triVert(f, 1u)), pos(triVert(f, 2u)));
-      let s = cpt;
-      let d2 = dot(s - p, s - p);
-      if (!(d2 < r2)) { continue; }
-      if (d2 <= zero2 * tetSize2(triTet(f))) { continue; } // zero-length segment (section 3.3)
-      if (params.culling != 0u && feature != FEATURE_FACE && !isFeasible(f, feature, s, p)) {
-        stCulled++;
-        let st = descend(f, feature, d2, r2, p, exclude);
-        if (st == TRAVERSE_OVERFLOW) { return QUERY_OVERFLOW; }
-        if (st == TRAVERSE_FOUND) { r2 = resD2; }
+    while (top > 0u) {
+      top--;
+      if (bvhDist[top] >= r2) { cut = true; continue; } // the radius shrank since the push
+      let node = nodes[bvhStack[top]];
+      if (inner2 > 0.0 && boxFarDistance2(node, p) < inner2) { continue; }
+      if (node.count == 0u) {
+        let dl = boxDistance2(nodes[node.link], p);
+        let dr = boxDistance2(nodes[node.link + 1u], p);
+        let nearFirst = dl <= dr;
+        let far = select(node.link, node.link + 1u, nearFirst);
+        let dFar = select(dl, dr, nearFirst);
+        let dNear = select(dr, dl, nearFirst);
+        if (dFar < r2) {
+          if (top >= BVH_STACK) { return QUERY_OVERFLOW; }
+          bvhStack[top] = far;
+          bvhDist[top] = dFar;
+          top++;
+        } else { cut = true; }
+        if (dNear < r2) {
+          if (top >= BVH_STACK) { return QUERY_OVERFLOW; }
+          bvhStack[top] = select(node.link + 1u, node.link, nearFirst);
+          bvhDist[top] = dNear;
+          top++;
+        } else { cut = true; }
         continue;
       }
-      let st = traverse(f, s, p);
-      if (st == TRAVERSE_OVERFLOW) { return QUERY_OVERFLOW; }
-      if (st == TRAVERSE_FOUND) {
-        r2 = d2; // Alg. 3 line 9
-        setResult(f, feature, s, d2);
+      for (var k = node.link; k < node.link + node.count; k++) {
+        let f = topo[params.offOrder + k];
+        if (triComponent(f) != component) { stQ++; continue; }
+        if (excluded(f, exclude)) { stQ++; continue; }
+        let feature = closestPointOnTriangle(p, pos(triVert(f, 0u)), pos(triVert(f, 1u)), pos(triVert(f, 2u)));
+        let s = cpt;
+        let d2 = dot(s - p, s - p);
+        if (d2 < lo2) { continue; } // tested in an earlier pass (not counted again)
+        stQ++;
+        if (!(d2 < r2)) { cut = true; continue; }
+        if (d2 <= zero2 * tetSize2(triTet(f))) { continue; } // zero-length segment (section 3.3)
+        if (params.culling != 0u && feature != FEATURE_FACE && !isFeasible(f, feature, s, p)) {
+          stCulled++;
+          if (failedDescents >= DESCENT_FAILURES) { continue; }
+          let st = descend(f, feature, d2, lo2, r2, p, exclude);
+          if (st == TRAVERSE_OVERFLOW) { return QUERY_OVERFLOW; }
+          if (st == TRAVERSE_FOUND) { r2 = resD2; } else { failedDescents++; }
+          continue;
+        }
+        let st = traverse(f, s, p);
+        if (st == TRAVERSE_OVERFLOW) { return QUERY_OVERFLOW; }
+        if (st == TRAVERSE_FOUND) {
+          r2 = d2; // Alg. 3 line 9
+          setResult(f, feature, s, d2);
+        }
       }
     }
+    if (resTriangle >= 0 || !cut) { break; }
+    lo2 = hi2;
+    hi2 = select(hi2 * SEARCH_GROWTH2, BIG, hi2 >= BIG / SEARCH_GROWTH2);
   }
   return select(QUERY_NONE, QUERY_FOUND, resTriangle >= 0);
 }

@@ -83,3 +83,25 @@ export const SPB_DEFAULT_TOLERANCES: Readonly<SpbTolerances> = Object.freeze({
   inversionTravel: 1.8,
   barycentric: 1e-4,
 });
+
+/**
+ * Expanding search of query.ts (mirrored as WGSL constants in shaders/spbQuery.wgsl). Any values
+ * give the same answers; they only trade re-walked BVH nodes against candidates tested before a
+ * valid path bounds the radius.
+ * The first pass searches within sqrt(SPB_SEARCH_START2) h of p (h: longest edge of p's tet).
+ */
+export const SPB_SEARCH_START2 = 1;
+/** Each further pass multiplies the squared radius by this (the radius doubles). */
+export const SPB_SEARCH_GROWTH2 = 4;
+/**
+ * A pass skips boxes whose farthest point is within sqrt(SPB_SEARCH_SKIP2) of the previous
+ * radius: all their candidates were tested, with a margin far above rounding (f32 on the GPU).
+ */
+export const SPB_SEARCH_SKIP2 = 0.25;
+/**
+ * Surface descents (surfaceDescent.ts) per query that may end without a valid path before
+ * culled candidates are simply skipped (Alg. 4 as written). A descent is a guess that the face
+ * next to a culled vertex/edge holds the answer; where p sits inside another layer (overlapping
+ * parts), the guesses land on that layer and every one costs a failed traversal.
+ */
+export const SPB_DESCENT_FAILURES = 1;

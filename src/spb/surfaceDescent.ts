@@ -32,6 +32,7 @@ export function descend(
   f: number,
   feature: number,
   d2: number,
+  lo2: number,
   r2: number,
   px: number, py: number, pz: number,
   excludeVertex: number,
@@ -85,6 +86,9 @@ export function descend(
       }
     }
     if (bestF < 0 || !(bestD2 < r2)) return TRAVERSE_FAIL; // no progress, or no longer nearer than the radius
+    // Nearer than an earlier pass's radius: this candidate and every one further downhill were
+    // tested by that pass (and had no valid path, or the search would have stopped).
+    if (bestD2 < lo2) return TRAVERSE_FAIL;
     if (bestD2 <= tol.zeroLength * tol.zeroLength * data.tetSize2[data.triangleTet[bestF]]) return TRAVERSE_FAIL;
     curF = bestF;
     curFeature = bestFeature;

@@ -25,6 +25,8 @@ export const STAT_NAMES = ['bvhCandidates', 'traversals', 'tetsVisited', 'culled
 export class SpbWorkspace {
   readonly capacities: Readonly<SpbCapacities>;
   bvhStack: Int32Array;
+  /** Squared box distance of each stacked BVH node (computed at the push, checked at the pop). */
+  bvhDist: Float64Array;
   /** Exit face that leads to the tet at the same depth: parentTet * 4 + localFace, or -1 - entryFace for the start tet. */
   faceStack: Int32Array;
   tetStack: Int32Array;
@@ -65,6 +67,7 @@ export class SpbWorkspace {
     this.capacities = capacities;
     const size = (c: number): number => (c === Infinity ? INITIAL_DYNAMIC : c);
     this.bvhStack = new Int32Array(size(capacities.bvhStack));
+    this.bvhDist = new Float64Array(this.bvhStack.length);
     this.faceStack = new Int32Array(size(Math.min(capacities.faceStack, capacities.tetStack)));
     this.tetStack = new Int32Array(this.faceStack.length);
     this.ring = new Int32Array(capacities.visitedRing === Infinity ? 0 : capacities.visitedRing);
@@ -91,6 +94,9 @@ export class SpbWorkspace {
     const s = new Int32Array(Math.min(this.capacities.bvhStack, 2 * this.bvhStack.length));
     s.set(this.bvhStack);
     this.bvhStack = s;
+    const d = new Float64Array(s.length);
+    d.set(this.bvhDist);
+    this.bvhDist = d;
     return true;
   }
 

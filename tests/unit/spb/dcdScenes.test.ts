@@ -4,8 +4,9 @@
  * - an octopus pushed 0.12 into a copy of itself: the answer must be on the host copy's own
  *   boundary, the brute-force closest point over the host's triangles (the host alone is
  *   intersection-free), though the vertex's own copy has triangles much nearer;
- * - a squishy ball with tentacles bent into each other (self-intersection, some tets inverted):
- *   culling on/off and static/dynamic must agree on every query.
+ * - a squishy ball with tentacles bent into each other (self-intersection, some tets inverted),
+ *   and one squeezed flat so that its tentacles press through each other: culling on/off and
+ *   static/dynamic must agree on every query, and with culling the traversals drop.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -21,9 +22,10 @@ import {
   type SpbMeshData,
 } from '../../../src/spb';
 import { bruteForceDistance } from './helpers';
-import { octopusPairQueries, squishyBallQueries, type Queries } from './scenes';
+import { STAT_TRAVERSALS } from '../../../src/spb/workspace';
+import { octopusPairQueries, squeezedSquishyBallQueries, squishyBallQueries, type Queries } from './scenes';
 
-function answers(data: SpbMeshData, q: Queries, capacities: Readonly<SpbCapacities>, culling: boolean): { status: Int32Array; distance: Float64Array } {
+function answers(data: SpbMeshData, q: Queries, capacities: Readonly<SpbCapacities>, culling: boolean): { status: Int32Array; distance: Float64Array; traversals: number } {
   const ws = new SpbWorkspace(capacities, data.tetCount);
   const cfg = { culling, tolerances: SPB_DEFAULT_TOLERANCES };
   const n = q.tets.length;
@@ -32,7 +34,7 @@ function answers(data: SpbMeshData, q: Queries, capacities: Readonly<SpbCapaciti
     status[i] = shortestPathToBoundary(data, ws, cfg, q.points[3 * i], q.points[3 * i + 1], q.points[3 * i + 2], q.tets[i], q.exclude[i]);
     distance[i] = status[i] === QUERY_FOUND ? Math.sqrt(ws.resultDistance2) : -1;
   }
-  return { status, distance };
+  return { status, distance, traversals: ws.totals[STAT_TRAVERSALS] };
 }
 
 describe('DCD-hit scenes', () => {
@@ -75,5 +77,24 @@ describe('DCD-hit scenes', () => {
       else expect(fixed.distance[i]).toBe(on.distance[i]);
     }
     expect(overflows).toBeLessThan(queries.tets.length / 50);
+  });
+
+  it('squishy ball squeezed flat, tentacles pressed through each other: culling and capacities never change an answer', () => {
+    const { mesh, queries } = squeezedSquishyBallQueries();
+    expect(queries.tets.length).toBeGreaterThan(500);
+    const data = createSpbMeshData(mesh);
+    const on = answers(data, queries, SPB_DYNAMIC_CAPACITIES, true);
+    const off = answers(data, queries, SPB_DYNAMIC_CAPACITIES, false);
+    const fixed = answers(data, queries, SPB_STATIC_CAPACITIES, true);
+    let overflows = 0;
+    for (let i = 0; i < queries.tets.length; i++) {
+      expect(on.status[i]).toBe(QUERY_FOUND);
+      expect(off.status[i]).toBe(on.status[i]);
+      expect(off.distance[i]).toBe(on.distance[i]);
+      if (fixed.status[i] === QUERY_OVERFLOW) overflows++;
+      else expect(fixed.distance[i]).toBe(on.distance[i]);
+    }
+    expect(overflows).toBeLessThan(queries.tets.length / 50);
+    expect(on.traversals).toBeLessThan(off.traversals / 2); // culling really skips invalid paths here
   });
 });

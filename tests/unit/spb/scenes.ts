@@ -117,6 +117,48 @@ export function octopusPairQueries(name: string, push: number): { mesh: TetMesh;
   return { mesh, queries: { points: Float64Array.from(pts), tets: Int32Array.from(tets), exclude: Int32Array.from(excl) } };
 }
 
+/** Part of each vertex of the generated squishy ball: its tentacle (nearest direction) outside the ball radius, else -1 (the shell). */
+function tentacleParts(x: ArrayLike<number>, dirs: Float64Array, R: number): Int32Array {
+  const count = dirs.length / 3;
+  const n = x.length / 3;
+  const part = new Int32Array(n).fill(-1);
+  for (let v = 0; v < n; v++) {
+    const px = x[3 * v], py = x[3 * v + 1], pz = x[3 * v + 2];
+    if (Math.hypot(px, py, pz) <= R) continue;
+    let best = 0;
+    for (let i = 1; i < count; i++) {
+      if (px * dirs[3 * i] + py * dirs[3 * i + 1] + pz * dirs[3 * i + 2] > px * dirs[3 * best] + py * dirs[3 * best + 1] + pz * dirs[3 * best + 2]) best = i;
+    }
+    part[v] = best;
+  }
+  return part;
+}
+
+/**
+ * DCD hits of a deformed squishy ball: boundary vertices of a tentacle strictly inside a tet of
+ * another tentacle or of the shell (uniform-grid point location), each excluding itself.
+ * Topology from the rest shape (validation rejects inverted input tets), then the posed positions.
+ */
+function squishyBallHits(rest: Float32Array, tets: Uint32Array, posed: Float32Array, part: Int32Array): { mesh: TetMesh; queries: Queries } {
+  const mesh = { ...buildTetMesh({ positions: rest, tets }, { source: 'squishyBall' }).mesh, positions: posed };
+  const tetPart = (t: number): number => {
+    for (let k = 0; k < 4; k++) if (part[mesh.tets[4 * t + k]] >= 0) return part[mesh.tets[4 * t + k]];
+    return -1;
+  };
+  const locator = new TetLocator(mesh, 0, mesh.tetCount);
+  const pts: number[] = [], tetIds: number[] = [], excl: number[] = [];
+  for (const v of mesh.boundaryVertices) {
+    if (part[v] < 0) continue;
+    const px = posed[3 * v], py = posed[3 * v + 1], pz = posed[3 * v + 2];
+    const t = locator.locate(px, py, pz, (u) => tetPart(u) === part[v]);
+    if (t < 0) continue;
+    pts.push(px, py, pz);
+    tetIds.push(t);
+    excl.push(v);
+  }
+  return { mesh, queries: { points: Float64Array.from(pts), tets: Int32Array.from(tetIds), exclude: Int32Array.from(excl) } };
+}
+
 /**
  * A self-intersecting squishy ball (paper Figs. 11-12 flatten the toy between planes, which
  * presses tentacles into each other): the generated ball's tentacles are paired with their
@@ -143,19 +185,15 @@ export function squishyBallQueries(): { mesh: TetMesh; queries: Queries } {
   }
   const x = g.positions;
   const n = x.length / 3;
-  const part = new Int32Array(n).fill(-1);
+  const part = tentacleParts(x, dirs, R);
   const out = Float32Array.from(x);
   for (let v = 0; v < n; v++) {
-    const px = x[3 * v], py = x[3 * v + 1], pz = x[3 * v + 2];
-    const r = Math.hypot(px, py, pz);
-    if (r <= R) continue;
-    let best = 0;
-    for (let i = 1; i < count; i++) {
-      if (px * dirs[3 * i] + py * dirs[3 * i + 1] + pz * dirs[3 * i + 2] > px * dirs[3 * best] + py * dirs[3 * best + 1] + pz * dirs[3 * best + 2]) best = i;
-    }
-    part[v] = best;
+    const best = part[v];
+    if (best < 0) continue;
     const j = bendTo[best];
     if (j < 0) continue;
+    const px = x[3 * v], py = x[3 * v + 1], pz = x[3 * v + 2];
+    const r = Math.hypot(px, py, pz);
     // Rotation about the unit axis d_i x d_j by the angle between them (Rodrigues).
     const di = [dirs[3 * best], dirs[3 * best + 1], dirs[3 * best + 2]], dj = [dirs[3 * j], dirs[3 * j + 1], dirs[3 * j + 2]];
     const axis = [di[1] * dj[2] - di[2] * dj[1], di[2] * dj[0] - di[0] * dj[2], di[0] * dj[1] - di[1] * dj[0]];
@@ -170,22 +208,57 @@ export function squishyBallQueries(): { mesh: TetMesh; queries: Queries } {
     out[3 * v + 1] = py * c + cy * s + ay * d * (1 - c);
     out[3 * v + 2] = pz * c + cz * s + az * d * (1 - c);
   }
-  // Topology from the rest shape (validation rejects inverted input tets), then the bent positions.
-  const mesh = { ...buildTetMesh({ positions: x, tets: g.tets }, { source: 'squishyBall' }).mesh, positions: out };
-  const tetPart = (t: number): number => {
-    for (let k = 0; k < 4; k++) if (part[mesh.tets[4 * t + k]] >= 0) return part[mesh.tets[4 * t + k]];
-    return -1;
-  };
-  const locator = new TetLocator(mesh, 0, mesh.tetCount);
-  const pts: number[] = [], tets: number[] = [], excl: number[] = [];
-  for (const v of mesh.boundaryVertices) {
-    if (part[v] < 0) continue;
-    const px = mesh.positions[3 * v], py = mesh.positions[3 * v + 1], pz = mesh.positions[3 * v + 2];
-    const t = locator.locate(px, py, pz, (u) => tetPart(u) === part[v]);
-    if (t < 0) continue;
-    pts.push(px, py, pz);
-    tets.push(t);
-    excl.push(v);
+  return squishyBallHits(x, g.tets, out, part);
+}
+
+/** Rotates (x, y, z) in place about the unit axis (ax, ay, az) by `angle` (Rodrigues). */
+function rotate(p: number[], ax: number, ay: number, az: number, angle: number): void {
+  const c = Math.cos(angle), s = Math.sin(angle);
+  const [px, py, pz] = p;
+  const d = ax * px + ay * py + az * pz;
+  const cx = ay * pz - az * py, cy = az * px - ax * pz, cz = ax * py - ay * px;
+  p[0] = px * c + cx * s + ax * d * (1 - c);
+  p[1] = py * c + cy * s + ay * d * (1 - c);
+  p[2] = pz * c + cz * s + az * d * (1 - c);
+}
+
+/**
+ * The squishy ball squeezed between two plates along y, as in the paper's Figs. 11-12, by a
+ * smooth analytic map instead of a simulation. Each tentacle, at latitude lat of its axis, is
+ * swung rigidly down to the equator (by lat) and twisted about y by 1.2 lat (pressed flat, it
+ * bends sideways), both ramped in smoothly from the ball's surface to a tentacle length out; then
+ * everything is flattened along y by 0.5. The tentacles end up crowded around the equator,
+ * pressed through each other's stems and knobs: deep inter-tentacle interpenetration, the case
+ * where the paper's culling gave 10-30x. The twist inverts a few tets at the roots (10), so the
+ * ball's queries run in the inversion mode (section 3.5), as a squeezed ball's would.
+ */
+export function squeezedSquishyBallQueries(): { mesh: TetMesh; queries: Queries } {
+  const R = 0.38, L = 0.38, count = 24;
+  const g = generateShape('squishyBall');
+  const dirs = fibonacciDirections(count);
+  const x = g.positions;
+  const n = x.length / 3;
+  const part = tentacleParts(x, dirs, R);
+  const out = new Float32Array(3 * n);
+  const p = [0, 0, 0];
+  for (let v = 0; v < n; v++) {
+    p[0] = x[3 * v];
+    p[1] = x[3 * v + 1];
+    p[2] = x[3 * v + 2];
+    const i = part[v];
+    if (i >= 0) {
+      const t = Math.min(1, Math.max(0, (Math.hypot(p[0], p[1], p[2]) - R) / L));
+      const s = t * t * (3 - 2 * t);
+      const dx = dirs[3 * i], dy = dirs[3 * i + 1], dz = dirs[3 * i + 2];
+      const lat = Math.asin(dy);
+      // Toward the equator: about the horizontal axis d x y (rotating by +angle raises latitude).
+      const h = Math.hypot(dz, dx);
+      rotate(p, -dz / h, 0, dx / h, -lat * s);
+      rotate(p, 0, 1, 0, 1.2 * lat * s);
+    }
+    out[3 * v] = p[0];
+    out[3 * v + 1] = 0.5 * p[1];
+    out[3 * v + 2] = p[2];
   }
-  return { mesh, queries: { points: Float64Array.from(pts), tets: Int32Array.from(tets), exclude: Int32Array.from(excl) } };
+  return squishyBallHits(x, g.tets, out, part);
 }
