@@ -9,7 +9,7 @@
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> tets: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> dmInv: array<vec4<f32>>;     // 3 columns per tet
-@group(0) @binding(4) var<storage, read> constants: array<vec4<f32>>; // alphaD, alphaH (<0: off), gamma, V
+@group(0) @binding(4) var<storage, read> constants: array<vec4<f32>>; // alphaD, alphaH (<0: off), gamma, Jacobi multiplier scale
 @group(0) @binding(5) var<storage, read_write> lambda: array<vec2<f32>>;
 @group(0) @binding(6) var<storage, read> colourOrder: array<u32>;
 @group(0) @binding(7) var<storage, read_write> corrections: array<vec4<f32>>; // 4 per tet
@@ -17,7 +17,9 @@
 
 struct Delta { d0: vec3<f32>, d1: vec3<f32>, d2: vec3<f32>, d3: vec3<f32>, ok: bool }
 
-fn project(t: u32) -> Delta {
+// lambdaScale: 1 for Gauss-Seidel; for Jacobi the multipliers advance at the rate the averaged
+// corrections are applied (1 / mean vertex count, constants.w), else they run ahead and stall.
+fn project(t: u32, jacobi: bool) -> Delta {
   var out: Delta;
   out.ok = false;
   let ids = tets[t];
@@ -59,7 +61,9 @@ fn project(t: u32) -> Delta {
     if (!(aDD > 0.0)) { return out; }
     dl = vec2<f32>(bD / aDD, 0.0);
   }
-  lambda[t] = l + dl;
+  var ls = 1.0;
+  if (jacobi) { ls = k.w; }
+  lambda[t] = l + dl * ls;
   out.d0 = x0.w * (gD0 * dl.x + gH0 * dl.y);
   out.d1 = x1.w * (GD[0] * dl.x + GH[0] * dl.y);
   out.d2 = x2.w * (GD[1] * dl.x + GH[1] * dl.y);
@@ -78,7 +82,7 @@ fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
   let n = gid.x + gid.y * slot.c;
   if (n >= slot.b) { return; }
   let t = colourOrder[slot.a + n];
-  let d = project(t);
+  let d = project(t, false);
   if (!d.ok) { return; }
   let ids = tets[t];
   addTo(ids.x, d.d0);
@@ -91,7 +95,7 @@ fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
 fn solveJacobi(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x + gid.y * frame.elementStride;
   if (t >= frame.tetCount) { return; }
-  let d = project(t);
+  let d = project(t, true);
   if (!d.ok) {
     corrections[4u * t] = vec4<f32>(0.0);
     corrections[4u * t + 1u] = vec4<f32>(0.0);

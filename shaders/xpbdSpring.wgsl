@@ -4,7 +4,7 @@
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> edges: array<vec2<u32>>;
-@group(0) @binding(3) var<storage, read> restLength: array<f32>;
+@group(0) @binding(3) var<storage, read> restLength: array<vec2<f32>>; // length, Jacobi multiplier scale
 @group(0) @binding(4) var<storage, read_write> lambda: array<f32>;
 @group(0) @binding(5) var<storage, read> colourOrder: array<u32>;
 @group(0) @binding(6) var<storage, read_write> corrections: array<vec4<f32>>; // 2 per edge
@@ -12,7 +12,7 @@
 
 struct Delta { da: vec3<f32>, db: vec3<f32>, ok: bool }
 
-fn project(e: u32) -> Delta {
+fn project(e: u32, jacobi: bool) -> Delta {
   var out: Delta;
   out.ok = false;
   let ids = edges[e];
@@ -22,9 +22,12 @@ fn project(e: u32) -> Delta {
   let u = xa.xyz - xb.xyz;
   let len = length(u);
   if (!(len > 1e-12)) { return out; }
-  let C = len - restLength[e];
+  let rl = restLength[e];
+  let C = len - rl.x;
   let dl = (-C - frame.springAlphaTilde * lambda[e]) / (xa.w + xb.w + frame.springAlphaTilde);
-  lambda[e] = lambda[e] + dl;
+  var ls = 1.0;
+  if (jacobi) { ls = rl.y; }
+  lambda[e] = lambda[e] + dl * ls;
   let s = dl / len;
   out.da = xa.w * u * s;
   out.db = -xb.w * u * s;
@@ -37,7 +40,7 @@ fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
   let n = gid.x + gid.y * slot.c;
   if (n >= slot.b) { return; }
   let e = colourOrder[slot.a + n];
-  let d = project(e);
+  let d = project(e, false);
   if (!d.ok) { return; }
   let ids = edges[e];
   let xa = positions[ids.x];
@@ -50,7 +53,7 @@ fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
 fn solveJacobi(@builtin(global_invocation_id) gid: vec3<u32>) {
   let e = gid.x + gid.y * frame.elementStride;
   if (e >= frame.edgeCount) { return; }
-  let d = project(e);
+  let d = project(e, true);
   if (!d.ok) {
     corrections[2u * e] = vec4<f32>(0.0);
     corrections[2u * e + 1u] = vec4<f32>(0.0);

@@ -28,6 +28,7 @@ export function neoHookeanCorrection(
   lambda: Float64Array,
   invDtSq: number,
   dx: Float64Array,
+  jacobi = false,
 ): boolean {
   const tets = model.tets;
   const i0 = tets[4 * t], i1 = tets[4 * t + 1], i2 = tets[4 * t + 2], i3 = tets[4 * t + 3];
@@ -102,14 +103,16 @@ export function neoHookeanCorrection(
     dlD = bD / aDD;
     dlH = 0;
   }
-  lambda[2 * t] += dlD;
-  lambda[2 * t + 1] += dlH;
+  // Jacobi: accumulate the multipliers at the rate the averaged corrections are applied.
+  const ls = jacobi ? c[4 * t + 3] : 1;
+  lambda[2 * t] += dlD * ls;
+  lambda[2 * t + 1] += dlH * ls;
   for (let v = 0; v < 4; v++) for (let i = 0; i < 3; i++) dx[3 * v + i] = ws[v] * (gD[3 * v + i] * dlD + gH[3 * v + i] * dlH);
   return true;
 }
 
 /** Distance constraint |x_a - x_b| - L on edge e with compliance `alphaTilde` (already / h^2). */
-export function springCorrection(model: Model, x: Float64Array, w: Float64Array, e: number, lambda: Float64Array, alphaTilde: number, dx: Float64Array): boolean {
+export function springCorrection(model: Model, x: Float64Array, w: Float64Array, e: number, lambda: Float64Array, alphaTilde: number, dx: Float64Array, jacobi = false): boolean {
   const a = model.edges[2 * e], b = model.edges[2 * e + 1];
   const wa = w[a], wb = w[b];
   dx.fill(0);
@@ -119,7 +122,7 @@ export function springCorrection(model: Model, x: Float64Array, w: Float64Array,
   if (!(len > 1e-12)) return false;
   const C = len - model.edgeRestLength[e];
   const dl = (-C - alphaTilde * lambda[e]) / (wa + wb + alphaTilde);
-  lambda[e] += dl;
+  lambda[e] += jacobi ? dl * model.edgeJacobiScale[e] : dl;
   const s = dl / len;
   dx[0] = wa * ux * s; dx[1] = wa * uy * s; dx[2] = wa * uz * s;
   dx[3] = -wb * ux * s; dx[4] = -wb * uy * s; dx[5] = -wb * uz * s;

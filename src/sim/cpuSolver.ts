@@ -176,7 +176,7 @@ export class CpuSolver {
     const arity = nh ? 4 : 2;
     const alpha = this.params.springCompliance * invH2;
     for (let e = 0; e < count; e++) {
-      const ok = nh ? neoHookeanCorrection(m, x, w, e, this.tetLambda, invH2, dx) : springCorrection(m, x, w, e, this.edgeLambda, alpha, dx);
+      const ok = nh ? neoHookeanCorrection(m, x, w, e, this.tetLambda, invH2, dx, true) : springCorrection(m, x, w, e, this.edgeLambda, alpha, dx, true);
       for (let k = 0; k < 3 * arity; k++) corrections[3 * arity * e + k] = ok ? dx[k] : 0;
     }
     const offsets = nh ? m.vertexTetOffsets : m.vertexEdgeOffsets;

@@ -108,7 +108,12 @@ export class GpuSolver {
     const tetOrder = own(storageBuffer(device, 'xpbd.tetOrder', m.tetColouring.order));
     const tetCorrections = own(storageBuffer(device, 'xpbd.tetCorrections', 64 * m.tetCount));
     const edges = own(storageBuffer(device, 'xpbd.edges', m.edges));
-    const restLength = own(storageBuffer(device, 'xpbd.restLength', new Float32Array(m.edgeRestLength)));
+    const restLengthScale = new Float32Array(2 * m.edgeCount);
+    for (let e = 0; e < m.edgeCount; e++) {
+      restLengthScale[2 * e] = m.edgeRestLength[e];
+      restLengthScale[2 * e + 1] = m.edgeJacobiScale[e];
+    }
+    const restLength = own(storageBuffer(device, 'xpbd.restLength', restLengthScale));
     const edgeOrder = own(storageBuffer(device, 'xpbd.edgeOrder', m.edgeColouring.order));
     const edgeCorrections = own(storageBuffer(device, 'xpbd.edgeCorrections', 32 * m.edgeCount));
     const k = this.kernels;

@@ -30,7 +30,7 @@ export function lameFromYoung(youngsModulus: number, poissonRatio: number): Lame
 }
 
 /**
- * Per-tet constants of the Neo-Hookean pair: [alphaD, alphaH, gamma, restVolume], alphaD =
+ * Per-tet constants of the Neo-Hookean pair: [alphaD, alphaH, gamma, jacobiScale], alphaD =
  * 1/(mu V), alphaH = 1/(lambda V), gamma = 1 + mu/lambda (Macklin & Müller 2021, Sec. 4).
  * A Poisson ratio of 0 gives lambda = 0: the hydrostatic constraint is then switched off
  * (alphaH = Infinity is encoded as 0 with gamma = 0 and a flag value -1 in alphaH).
@@ -44,5 +44,5 @@ export function neoHookeanConstants(lame: Lame, restVolume: number, out: Float64
     out[offset + 1] = -1;
     out[offset + 2] = 0;
   }
-  out[offset + 3] = restVolume;
+  // out[offset + 3] (Jacobi multiplier scale) is topology data: the model writes it.
 }

@@ -44,6 +44,8 @@ export interface Model {
   /** 2 per edge (unique tet edges, smaller id first) and rest lengths. */
   readonly edges: Uint32Array;
   readonly edgeRestLength: Float64Array;
+  /** Per edge: 1 / mean number of edges at its 2 vertices (the Jacobi multiplier scale, see tetConstants). */
+  readonly edgeJacobiScale: Float64Array;
   readonly tetColouring: Colouring;
   readonly edgeColouring: Colouring;
   /** CSR: per vertex, the tet corners 4t+k that name it (Jacobi gather). */
@@ -54,7 +56,12 @@ export interface Model {
   readonly vertexEdgeCorners: Uint32Array;
   /** Per-object material; derived per-tet constants and inverse masses follow it (setMaterial). */
   readonly materials: Material[];
-  /** 4 per tet: alphaD, alphaH, gamma, restVolume (material.ts). */
+  /**
+   * 4 per tet: alphaD, alphaH, gamma (material.ts) and the Jacobi multiplier scale: 1 / the
+   * mean number of tets at its 4 vertices. Jacobi applies each vertex's correction divided by
+   * that vertex's count, so the multiplier is accumulated with about the same factor; kept
+   * in full it would run ahead of the positions and stall later iterations.
+   */
   readonly tetConstants: Float64Array;
   readonly invMass: Float64Array;
 }
@@ -153,6 +160,12 @@ export function buildModel(objects: readonly SimObjectDesc[]): Model {
   for (let v = 0; v < vertexCount; v++) fixed[v] = handleOfVertex[v] >= 0 ? 1 : 0;
   const tetCsr = csr(tets, 4, vertexCount);
   const edgeCsr = csr(edges, 2, vertexCount);
+  const edgeJacobiScale = new Float64Array(edgeCount);
+  for (let e = 0; e < edgeCount; e++) {
+    const a = edges[2 * e], b = edges[2 * e + 1];
+    const n = edgeCsr.offsets[a + 1] - edgeCsr.offsets[a] + edgeCsr.offsets[b + 1] - edgeCsr.offsets[b];
+    edgeJacobiScale[e] = 2 / n;
+  }
   const model: Model = {
     vertexCount,
     tetCount,
@@ -170,6 +183,7 @@ export function buildModel(objects: readonly SimObjectDesc[]): Model {
     restVolume: volume,
     edges,
     edgeRestLength,
+    edgeJacobiScale,
     tetColouring: greedyColouring(tets, 4, vertexCount, fixed),
     edgeColouring: greedyColouring(edges, 2, vertexCount, fixed),
     vertexTetOffsets: tetCsr.offsets,
@@ -197,6 +211,12 @@ export function updateMaterialData(model: Model): void {
     const density = model.materials[o].density;
     if (!(density > 0)) throw new RangeError(`object ${o} (${model.objectNames[o]}): density must be positive, got ${density}`);
     neoHookeanConstants(lame[o], model.restVolume[t], model.tetConstants, 4 * t);
+    let n = 0;
+    for (let k = 0; k < 4; k++) {
+      const v = model.tets[4 * t + k];
+      n += model.vertexTetOffsets[v + 1] - model.vertexTetOffsets[v];
+    }
+    model.tetConstants[4 * t + 3] = 4 / n;
     const quarter = (density * model.restVolume[t]) / 4;
     for (let k = 0; k < 4; k++) mass[model.tets[4 * t + k]] += quarter;
   }
