@@ -2,14 +2,14 @@
 // C_H = det F - gamma, solved as one coupled 2x2 XPBD block per tet (at F = I the two
 // gradients are parallel; only the coupled solve keeps the rest shape at rest).
 // solveColour: Gauss-Seidel over one colour (tets independent), corrections applied in place.
-// solveJacobi: every tet from the same positions, corrections stored per tet corner for
-// xpbdGather.wgsl. CPU reference: neoHookeanCorrection in src/sim/constraintsCpu.ts.
+// solveJacobi: every tet from the same positions, scaled corrections stored per tet corner
+// for xpbdGather.wgsl. CPU reference: neoHookeanCorrection in src/sim/constraintsCpu.ts.
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> tets: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> dmInv: array<vec4<f32>>;     // 3 columns per tet
-@group(0) @binding(4) var<storage, read> constants: array<vec4<f32>>; // alphaD, alphaH (<0: off), gamma, Jacobi multiplier scale
+@group(0) @binding(4) var<storage, read> constants: array<vec4<f32>>; // alphaD, alphaH (<0: off), gamma, Jacobi step scale
 @group(0) @binding(5) var<storage, read_write> lambda: array<vec2<f32>>;
 @group(0) @binding(6) var<storage, read> colourOrder: array<u32>;
 @group(0) @binding(7) var<storage, read_write> corrections: array<vec4<f32>>; // 4 per tet
@@ -17,8 +17,8 @@
 
 struct Delta { d0: vec3<f32>, d1: vec3<f32>, d2: vec3<f32>, d3: vec3<f32>, ok: bool }
 
-// lambdaScale: 1 for Gauss-Seidel; for Jacobi the multipliers advance at the rate the averaged
-// corrections are applied (1 / mean vertex count, constants.w), else they run ahead and stall.
+// Jacobi: the step (multipliers and corrections alike) is scaled by 1 / mean vertex count
+// (constants.w) and xpbdGather.wgsl sums the corrections: consistent with the multipliers.
 fn project(t: u32, jacobi: bool) -> Delta {
   var out: Delta;
   out.ok = false;
@@ -61,9 +61,8 @@ fn project(t: u32, jacobi: bool) -> Delta {
     if (!(aDD > 0.0)) { return out; }
     dl = vec2<f32>(bD / aDD, 0.0);
   }
-  var ls = 1.0;
-  if (jacobi) { ls = k.w; }
-  lambda[t] = l + dl * ls;
+  if (jacobi) { dl = dl * k.w; }
+  lambda[t] = l + dl;
   out.d0 = x0.w * (gD0 * dl.x + gH0 * dl.y);
   out.d1 = x1.w * (GD[0] * dl.x + GH[0] * dl.y);
   out.d2 = x2.w * (GD[1] * dl.x + GH[1] * dl.y);

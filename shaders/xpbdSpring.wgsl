@@ -4,7 +4,7 @@
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> edges: array<vec2<u32>>;
-@group(0) @binding(3) var<storage, read> restLength: array<vec2<f32>>; // length, Jacobi multiplier scale
+@group(0) @binding(3) var<storage, read> restLength: array<vec2<f32>>; // length, Jacobi step scale
 @group(0) @binding(4) var<storage, read_write> lambda: array<f32>;
 @group(0) @binding(5) var<storage, read> colourOrder: array<u32>;
 @group(0) @binding(6) var<storage, read_write> corrections: array<vec4<f32>>; // 2 per edge
@@ -24,10 +24,9 @@ fn project(e: u32, jacobi: bool) -> Delta {
   if (!(len > 1e-12)) { return out; }
   let rl = restLength[e];
   let C = len - rl.x;
-  let dl = (-C - frame.springAlphaTilde * lambda[e]) / (xa.w + xb.w + frame.springAlphaTilde);
-  var ls = 1.0;
-  if (jacobi) { ls = rl.y; }
-  lambda[e] = lambda[e] + dl * ls;
+  var dl = (-C - frame.springAlphaTilde * lambda[e]) / (xa.w + xb.w + frame.springAlphaTilde);
+  if (jacobi) { dl = dl * rl.y; }
+  lambda[e] = lambda[e] + dl;
   let s = dl / len;
   out.da = xa.w * u * s;
   out.db = -xb.w * u * s;

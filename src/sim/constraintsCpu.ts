@@ -103,10 +103,15 @@ export function neoHookeanCorrection(
     dlD = bD / aDD;
     dlH = 0;
   }
-  // Jacobi: accumulate the multipliers at the rate the averaged corrections are applied.
-  const ls = jacobi ? c[4 * t + 3] : 1;
-  lambda[2 * t] += dlD * ls;
-  lambda[2 * t + 1] += dlH * ls;
+  // Jacobi: every constraint takes a step of ls = 1 / (mean vertex count) of its own, in the
+  // multipliers and in the positions alike, and the gather sums them. Scaling both keeps
+  // positions and multipliers consistent, so the fixed point is the Gauss-Seidel one.
+  if (jacobi) {
+    dlD *= c[4 * t + 3];
+    dlH *= c[4 * t + 3];
+  }
+  lambda[2 * t] += dlD;
+  lambda[2 * t + 1] += dlH;
   for (let v = 0; v < 4; v++) for (let i = 0; i < 3; i++) dx[3 * v + i] = ws[v] * (gD[3 * v + i] * dlD + gH[3 * v + i] * dlH);
   return true;
 }
@@ -121,8 +126,9 @@ export function springCorrection(model: Model, x: Float64Array, w: Float64Array,
   const len = Math.hypot(ux, uy, uz);
   if (!(len > 1e-12)) return false;
   const C = len - model.edgeRestLength[e];
-  const dl = (-C - alphaTilde * lambda[e]) / (wa + wb + alphaTilde);
-  lambda[e] += jacobi ? dl * model.edgeJacobiScale[e] : dl;
+  let dl = (-C - alphaTilde * lambda[e]) / (wa + wb + alphaTilde);
+  if (jacobi) dl *= model.edgeJacobiScale[e];
+  lambda[e] += dl;
   const s = dl / len;
   dx[0] = wa * ux * s; dx[1] = wa * uy * s; dx[2] = wa * uz * s;
   dx[3] = -wb * ux * s; dx[4] = -wb * uy * s; dx[5] = -wb * uz * s;

@@ -3,8 +3,10 @@
  * Same algorithm, same order: per substep predict -> iterations of (material constraints,
  * colliders) -> velocity update with damping and the NaN/Inf guard. Gauss-Seidel follows
  * the model's colouring (colours in order; constraints of one colour are independent, so
- * their order does not matter); Jacobi computes all corrections from the same positions
- * and applies each vertex's average (times the relaxation factor).
+ * their order does not matter); Jacobi computes all corrections from the same positions,
+ * each constraint scaled by 1 / (mean count of constraints at its vertices), and applies
+ * their sum (times the relaxation factor): about the average, but consistent with the
+ * multipliers.
  */
 import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
 import { neoHookeanCorrection, springCorrection } from './constraintsCpu';
@@ -190,8 +192,7 @@ export class CpuSolver {
         const c = corners[j];
         sx += corrections[3 * c]; sy += corrections[3 * c + 1]; sz += corrections[3 * c + 2];
       }
-      const f = relax / n;
-      x[3 * i] += sx * f; x[3 * i + 1] += sy * f; x[3 * i + 2] += sz * f;
+      x[3 * i] += sx * relax; x[3 * i + 1] += sy * relax; x[3 * i + 2] += sz * relax;
     }
   }
 

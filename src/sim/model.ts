@@ -44,7 +44,7 @@ export interface Model {
   /** 2 per edge (unique tet edges, smaller id first) and rest lengths. */
   readonly edges: Uint32Array;
   readonly edgeRestLength: Float64Array;
-  /** Per edge: 1 / mean number of edges at its 2 vertices (the Jacobi multiplier scale, see tetConstants). */
+  /** Per edge: 1 / mean number of edges at its 2 vertices (the Jacobi step scale, see tetConstants). */
   readonly edgeJacobiScale: Float64Array;
   readonly tetColouring: Colouring;
   readonly edgeColouring: Colouring;
@@ -57,10 +57,11 @@ export interface Model {
   /** Per-object material; derived per-tet constants and inverse masses follow it (setMaterial). */
   readonly materials: Material[];
   /**
-   * 4 per tet: alphaD, alphaH, gamma (material.ts) and the Jacobi multiplier scale: 1 / the
-   * mean number of tets at its 4 vertices. Jacobi applies each vertex's correction divided by
-   * that vertex's count, so the multiplier is accumulated with about the same factor; kept
-   * in full it would run ahead of the positions and stall later iterations.
+   * 4 per tet: alphaD, alphaH, gamma (material.ts) and the Jacobi step scale: 1 / the mean
+   * number of tets at its 4 vertices. Jacobi scales each constraint's multiplier step and
+   * its corrections by it and sums the corrections per vertex: about an average, but the
+   * positions stay consistent with the multipliers (averaging positions only converges to
+   * a solution with heavier vertices; averaging both stalls).
    */
   readonly tetConstants: Float64Array;
   readonly invMass: Float64Array;
