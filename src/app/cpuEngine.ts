@@ -85,11 +85,13 @@ export class CpuEngine implements SimulationEngine {
   }
 
   async stepFrame(): Promise<FrameReport> {
+    const start = performance.now();
     const result = await this.call(this.remote.step(this.paramsValue));
     const t0 = performance.now();
     this.show(result);
-    const showMs = performance.now() - t0;
-    return { totalMs: result.solveMs + showMs, phases: { solve: result.solveMs, show: showMs }, source: 'cpu-clock' };
+    const end = performance.now();
+    const showMs = end - t0;
+    return { totalMs: result.solveMs + showMs, phases: { solve: result.solveMs, show: showMs }, source: 'cpu-clock', wallMs: end - start };
   }
 
   async reset(): Promise<void> {

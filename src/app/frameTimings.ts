@@ -10,6 +10,8 @@ export interface TimingSummary {
   meanMs: number;
   /** The newest frame, ms. */
   lastMs: number;
+  /** Mean wall-clock time per frame on the page's thread, ms. */
+  meanWallMs: number;
   /** Mean per phase over the frames that reported it, ms, in first-seen order. */
   phases: [string, number][];
   source: TimingSource | undefined;
@@ -18,6 +20,7 @@ export interface TimingSummary {
 
 export class FrameTimings {
   private readonly totals: Float64Array;
+  private readonly walls: Float64Array;
   private readonly phaseRows = new Map<string, Float64Array>();
   private count = 0;
   private next = 0;
@@ -27,11 +30,13 @@ export class FrameTimings {
   constructor(private readonly window = 30) {
     if (!(Number.isInteger(window) && window > 0)) throw new RangeError(`FrameTimings: window must be a positive integer, got ${window}`);
     this.totals = new Float64Array(window);
+    this.walls = new Float64Array(window);
   }
 
   add(report: FrameReport): void {
     const slot = this.next;
     this.totals[slot] = report.totalMs;
+    this.walls[slot] = report.wallMs;
     for (const row of this.phaseRows.values()) row[slot] = NaN;
     for (const [name, ms] of Object.entries(report.phases)) {
       let row = this.phaseRows.get(name);
@@ -57,7 +62,11 @@ export class FrameTimings {
 
   summary(): TimingSummary {
     let sum = 0;
-    for (let i = 0; i < this.count; i++) sum += this.totals[i]!;
+    let wall = 0;
+    for (let i = 0; i < this.count; i++) {
+      sum += this.totals[i]!;
+      wall += this.walls[i]!;
+    }
     const phases: [string, number][] = [];
     for (const [name, row] of this.phaseRows) {
       let s = 0;
@@ -70,6 +79,7 @@ export class FrameTimings {
       }
       if (n > 0) phases.push([name, s / n]);
     }
-    return { meanMs: this.count > 0 ? sum / this.count : 0, lastMs: this.last, phases, source: this.source, frames: this.count };
+    const n = Math.max(1, this.count);
+    return { meanMs: sum / n, lastMs: this.last, meanWallMs: wall / n, phases, source: this.source, frames: this.count };
   }
 }

@@ -29,6 +29,8 @@ export class GpuEngine implements SimulationEngine {
   /** The epoch `lowest` was read in. */
   private lowestEpoch = 0;
   private disposed = false;
+  /** True while the readback loop runs. */
+  private pumping = false;
   onLowestPoint: (() => void) | undefined;
 
   private constructor(
@@ -105,9 +107,9 @@ export class GpuEngine implements SimulationEngine {
     if (result.gpuPhaseMs) {
       const phases = { ...result.gpuPhaseMs };
       const totalMs = Object.values(phases).reduce((a, b) => a + b, 0);
-      return { totalMs, phases, source: 'gpu-timestamps' };
+      return { totalMs, phases, source: 'gpu-timestamps', wallMs };
     }
-    return { totalMs: wallMs, phases: { step: wallMs }, source: 'cpu-clock' };
+    return { totalMs: wallMs, phases: { step: wallMs }, source: 'cpu-clock', wallMs };
   }
 
   async reset(): Promise<void> {
@@ -136,41 +138,52 @@ export class GpuEngine implements SimulationEngine {
   }
 
   /**
-   * Reads the newest state back unless a readback is in flight; when that one lands and the
-   * solver has moved on meanwhile, it starts again, so the last frame is always read.
+   * Keeps one readback loop alive while the state on the CPU is older than the solver's:
+   * each pass reads the newest frame, so the last frame is always read, never more than one
+   * readback is in flight, and stepping never waits for one.
    */
   private requestReadback(): void {
-    if (this.disposed) return;
-    const epoch = this.epoch;
-    const pending = this.readback.start(this.solver.frame);
-    if (!pending) return; // the one in flight chains to the newest frame when it lands
-    void pending
-      .then((s) => {
-        this.take(s, epoch);
-        if (s && s.frame !== this.solver.frame && !this.readback.busy) this.requestReadback();
-      })
-      .catch((error: unknown) => console.error(error));
+    if (this.pumping || this.disposed) return;
+    this.pumping = true;
+    void (async () => {
+      try {
+        while (!this.disposed && (this.lowest.frame !== this.solver.frame || this.lowestEpoch !== this.epoch)) {
+          const epoch = this.epoch;
+          const snapshot = await this.readback.start(this.solver.frame);
+          if (!snapshot) break;
+          this.take(snapshot, epoch);
+        }
+      } catch (error) {
+        console.error(error);
+      } finally {
+        this.pumping = false;
+      }
+    })();
   }
 
-  /** Waits for any readback in flight, then reads the current state. */
+  /** Reads the current state back and waits until it is known (start and reset only). */
   private async refreshLowest(): Promise<void> {
-    while (this.readback.busy) await new Promise((r) => setTimeout(r, 1));
     const epoch = this.epoch;
-    this.take(await this.readback.start(this.solver.frame), epoch);
+    const frame = this.solver.frame;
+    this.requestReadback();
+    while (!this.disposed && !(this.lowestEpoch === epoch && this.lowest.frame === frame)) {
+      if (!this.pumping) this.requestReadback();
+      await new Promise((r) => setTimeout(r, 2));
+    }
   }
 
   private take(s: StateSnapshot | undefined, epoch: number): void {
     if (!s || this.disposed || epoch !== this.epoch) return;
-    if (s.frame >= this.lowest.frame || epoch !== this.lowestEpoch) {
-      this.lowest = { y: s.minY, frame: s.frame };
-      this.lowestEpoch = epoch;
-      this.onLowestPoint?.();
-    }
     for (let o = 0; o < s.objectStatus.length; o++) {
       if (s.objectStatus[o] !== 0 && this.reported[o] === 0) {
         this.reported[o] = 1;
         this.pending.push(nonFiniteMessage(this.solver.model, o, s.frame));
       }
+    }
+    if (s.frame >= this.lowest.frame || this.lowestEpoch !== epoch) {
+      this.lowest = { y: s.minY, frame: s.frame };
+      this.lowestEpoch = epoch;
+      this.onLowestPoint?.();
     }
   }
 }

@@ -2,7 +2,7 @@
  * The simulation readout (#sim-status, top left): frame, running state, lowest point and the
  * simulation time per frame (per phase when the solver reports phases). The figures are also
  * data-* attributes (data-frame, data-running, data-min-y, data-min-y-frame, data-ground-y,
- * data-start-min-y, data-frame-ms, data-engine, data-timing) so tests read numbers, not formatted text.
+ * data-start-min-y, data-frame-ms, data-wall-ms, data-engine, data-timing) so tests read numbers, not formatted text.
  */
 import type { TimingSummary } from './frameTimings';
 
@@ -45,6 +45,7 @@ export class SimStatusView {
     d.groundY = s.groundY.toPrecision(7);
     d.startMinY = s.startMinY.toPrecision(7);
     d.frameMs = s.timings.meanMs.toFixed(3);
+    d.wallMs = s.timings.meanWallMs.toFixed(3);
     d.timing = s.timings.source ?? '';
     const lines = [
       `${s.running ? 'running' : 'paused'} · frame ${s.frame}`,
@@ -55,6 +56,7 @@ export class SimStatusView {
       const source = s.timings.source ? TIMING_LABEL[s.timings.source] : '';
       lines.push(`simulation ${s.timings.meanMs.toFixed(2)} ms/frame (${source}, mean of ${s.timings.frames})`);
       if (s.timings.phases.length > 1) for (const [name, ms] of s.timings.phases) lines.push(`  ${name.padEnd(12)} ${ms.toFixed(2)} ms`);
+      lines.push(`frame wall time ${s.timings.meanWallMs.toFixed(2)} ms (page thread)`);
     }
     this.root.textContent = lines.join('\n');
     this.root.hidden = false;

@@ -15,6 +15,8 @@ export interface FrameReport {
   /** Milliseconds per phase, in the order the solver runs them (may be just { step }). */
   phases: Record<string, number>;
   source: TimingSource;
+  /** Wall-clock time of the whole frame on the page's thread (submission and waiting included), ms. */
+  wallMs: number;
 }
 
 /** The lowest y over all vertices, and the frame whose state it was measured on. */

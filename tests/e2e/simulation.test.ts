@@ -141,8 +141,11 @@ afterAll(async () => {
   await served?.close();
 });
 
-describe('the drop in the page', () => {
-  it('runs 60 frames: the lowest point falls as the integrator predicts, stops at the ground and never goes below it; the picture changes', async () => {
+/**
+ * Drops the object on the open page for FRAMES frames with the buttons and checks the fall
+ * against the integrator's free fall, the ground contact, the rest at the end and the pixels.
+ */
+async function checkDrop(engine: 'gpu' | 'cpu'): Promise<void> {
     expect(await page.locator('#sim-status').getAttribute('data-state')).toBe('idle');
     const mesh = await meshYRange();
     const height = mesh.max - mesh.min;
@@ -163,8 +166,7 @@ describe('the drop in the page', () => {
     await waitForFrame(1);
     const first = await status();
     expect(first.running).toBe(false);
-    // Chromium here draws with WebGPU, so the GPU solver runs and three.js draws from its buffer.
-    expect(first.engine).toBe('gpu');
+    expect(first.engine).toBe(engine);
     // The ground is where the mesh's lowest vertex was; the object starts half its height above.
     expect(first.groundY).toBeCloseTo(mesh.min, 4);
     expect((first.startMinY - first.groundY) / height).toBeCloseTo(0.5, 3);
@@ -207,6 +209,12 @@ describe('the drop in the page', () => {
     expect(a.count).toBeGreaterThan(2000);
     expect(b.count).toBeGreaterThan(2000);
     expect(b.meanRow - a.meanRow, `object rows ${a.meanRow} -> ${b.meanRow}`).toBeGreaterThan(0.03 * before.height);
+}
+
+describe('the drop in the page', () => {
+  it('runs 60 frames on the GPU solver: the lowest point falls as the integrator predicts, stops at the ground and never goes below it; the picture changes', async () => {
+    // Chromium here draws with WebGPU, so the GPU solver runs and three.js draws from its buffer.
+    await checkDrop('gpu');
   });
 
   it('shows the simulation time per frame and which clock measured it', async () => {
@@ -296,5 +304,29 @@ describe('the drop in the page', () => {
     const after = await status();
     expect(Number.isFinite(after.minY)).toBe(true);
     expect(after.minY).toBe(frozen.minY);
+  });
+});
+
+describe('the drop with the CPU reference solver in its worker (?engine=cpu)', () => {
+  let gpuPage: Page;
+  let gpuErrors: string[];
+
+  beforeAll(async () => {
+    // The helpers above act on `page`: point them at a second page for these tests.
+    gpuPage = page;
+    gpuErrors = errors;
+    ({ page, errors } = await openPage(browser, `${served.url}${QUERY}&engine=cpu`));
+    await waitForMeshDrawn(page, 120_000, errors);
+  });
+
+  afterAll(async () => {
+    await page?.close();
+    page = gpuPage;
+    errors = gpuErrors;
+  });
+
+  it('runs the same 60-frame drop with the same checks', async () => {
+    await checkDrop('cpu');
+    expect(await page.locator('#sim-status').getAttribute('data-timing')).toBe('cpu-clock');
   });
 });
