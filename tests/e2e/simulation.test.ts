@@ -330,3 +330,35 @@ describe('the drop with the CPU reference solver in its worker (?engine=cpu)', (
     expect(await page.locator('#sim-status').getAttribute('data-timing')).toBe('cpu-clock');
   });
 });
+
+describe('the simulation without WebGPU', () => {
+  it('runs on the CPU reference solver and the WebGL fallback draws it', async () => {
+    const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
+    await context.addInitScript(() => {
+      delete (Navigator.prototype as { gpu?: unknown }).gpu;
+    });
+    const p = await context.newPage();
+    await p.goto(`${served.url}${QUERY}&run=1`);
+    await waitForMeshDrawn(p, 120_000);
+    expect(await p.locator('#viewport').getAttribute('data-backend')).toBe('webgl');
+    // Pause as soon as 8 frames are done, so that it is read while still in the air.
+    await p.waitForFunction(
+      () => {
+        if (Number(document.getElementById('sim-status')?.dataset.frame) < 8) return false;
+        window.softBodyPage!.simulation.pause();
+        return true;
+      },
+      undefined,
+      { timeout: 120_000, polling: 20 },
+    );
+    await p.waitForTimeout(1000); // a frame in flight lands
+    const d = await p.locator('#sim-status').evaluate((el) => ({ ...(el as HTMLElement).dataset }));
+    expect(d.engine).toBe('cpu');
+    expect(Number(d.minYFrame)).toBeLessThan(15);
+    // Still in free fall after 8 frames (it lands near frame 21): the integrator's drop.
+    const fell = Number(d.startMinY) - Number(d.minY);
+    const expected = freeFallDrop(Number(d.minYFrame));
+    expect(Math.abs(fell - expected), `fell ${fell}, free fall ${expected} at frame ${d.minYFrame}`).toBeLessThan(0.01 * expected);
+    await context.close();
+  });
+});
