@@ -2,7 +2,7 @@
  * GPU shortest-path-to-boundary benchmark: queries per second of the WGSL kernel (static stacks)
  * against the TypeScript dynamic version on one CPU core, on the same queries.
  *
- *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/spbGpu.ts [--copies 40] [--repeat 3] [--scene pair|knot|ring|all] [--ringQueries 500]
+ *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/spbGpu.ts [--copies 40] [--repeat 3] [--scene pair|knot|ring|squeezed|all] [--ringQueries 500]
  *
  * Scenes:
  *  - pair: DCD-like hits: two copies of octopus_2KFaces.t, the second moved 0.12 along x into the
@@ -10,6 +10,8 @@
  *    themselves). The batch repeats them `copies` times so that the GPU gets a realistic batch.
  *  - knot: random interior points of OverhandKnot.t (the authors' 2,000-point test, x copies).
  *  - ring: a beam bent past a full turn, interior points where the two ends overlap.
+ *  - squeezed: DCD hits of the squishy ball squeezed flat (tentacles pressed through each other;
+ *    tests/unit/spb/scenes.ts), repeated copies / 4 times.
  * GPU time = upload of the queries + prepass + query kernel + readback (one sync point), best of
  * `repeat`; "kernel" = the prepass and query dispatches alone on pre-uploaded queries. On a
  * software adapter (SwiftShader) these are CPU figures; compare ratios within one run.
@@ -27,6 +29,7 @@ import { packQueries, RESULT_WORDS } from '../src/spb/gpu/packSpbBuffers';
 import { SpbQueryGpu } from '../src/spb/gpu/spbQueryGpu';
 import { storageBuffer } from '../src/gpu/buffers';
 import { interiorPoints, loadShared, overlappingRing, pushedPair, spbTestDevice, type QueryBatch } from '../tests/gpu/spbCases';
+import { squeezedSquishyBallQueries } from '../tests/unit/spb/scenes';
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: string): string => {
@@ -93,7 +96,10 @@ async function measure(batch: QueryBatch, culling: boolean): Promise<Record<stri
   let cpuBest = Infinity;
   let mismatches = 0;
   const cpuN = Math.min(n, 4000);
-  for (let r = -1; r < repeat; r++) {
+  // Small batches are repeated more (timer resolution, and the JIT must reach its top tier:
+  // with 3 runs of 500 queries the first configuration measured came out 2x slow).
+  const cpuReps = Math.max(repeat, Math.ceil(20000 / Math.max(cpuN, 1)));
+  for (let r = -1; r < cpuReps; r++) {
     const t0 = performance.now();
     for (let q = 0; q < cpuN; q++) {
       const st = shortestPathToBoundary(data, ws, cfg, batch.points[3 * q], batch.points[3 * q + 1], batch.points[3 * q + 2], batch.tets[q], batch.exclude[q]);
@@ -131,6 +137,18 @@ async function main(): Promise<void> {
     batches.push(repeatBatch(interiorPoints('OverhandKnot.t interior', knot, knot.positions, 2000, 2023), Math.max(1, Math.round(copies / 4))));
   }
   if (scene === 'ring' || scene === 'all') batches.push(overlappingRing(60, 3, Number(arg('ringQueries', '500'))));
+  if (scene === 'squeezed' || scene === 'all') {
+    const { mesh, queries } = squeezedSquishyBallQueries();
+    const squeezed: QueryBatch = {
+      name: 'squishy ball squeezed flat, DCD hits',
+      mesh,
+      positions: Float32Array.from(mesh.positions),
+      points: Float32Array.from(queries.points),
+      tets: Uint32Array.from(queries.tets),
+      exclude: queries.exclude,
+    };
+    batches.push(repeatBatch(squeezed, Math.max(1, Math.round(copies / 4))));
+  }
   const rows: Record<string, string | number>[] = [];
   for (const b of batches) {
     for (const culling of [true, false]) {
