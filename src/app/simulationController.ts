@@ -196,6 +196,11 @@ export class SimulationController {
     this.onChange?.();
   }
 
+  /** Resolves once no frame is in flight and no scene is being built (tests, the console). */
+  async settled(): Promise<void> {
+    while (this.busy || this.building) await new Promise((r) => requestAnimationFrame(r));
+  }
+
   /** Stops stepping for good (device lost). */
   halt(): void {
     this.running = false;

@@ -32,6 +32,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
     substeps: p0.substeps,
     iterations: p0.iterations,
     solveOrder: p0.solveOrder as SolveOrder,
+    jacobiRelaxation: p0.jacobiRelaxation,
     constraint: p0.constraint as ConstraintType,
     youngsModulus: m0.youngsModulus,
     poissonRatio: m0.poissonRatio,
@@ -48,7 +49,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
   buttonOf(folder.add(state, 'reset').name('Reset'), 'sim-reset');
 
   const solver = folder.addFolder('Solver');
-  const param = <K extends 'dt' | 'substeps' | 'iterations' | 'damping' | 'friction' | 'springCompliance'>(c: Controller, key: K): void => {
+  const param = <K extends 'dt' | 'substeps' | 'iterations' | 'damping' | 'friction' | 'springCompliance' | 'jacobiRelaxation'>(c: Controller, key: K): void => {
     c.onFinishChange((v: number) => sim.setParams({ [key]: v }));
   };
   param(solver.add(state, 'dt', 1 / 480, 1 / 20).decimals(5).name('dt (s per frame)'), 'dt');
@@ -58,6 +59,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
     .add(state, 'solveOrder', { 'Gauss-Seidel (coloured)': 'gauss-seidel', 'Jacobi (averaged)': 'jacobi' })
     .name('Solve order')
     .onChange((v: SolveOrder) => sim.setParams({ solveOrder: v }));
+  param(solver.add(state, 'jacobiRelaxation', 0.1, 2, 0.05).name('Jacobi relaxation'), 'jacobiRelaxation');
   solver
     .add(state, 'constraint', { 'Neo-Hookean (tets)': 'neohookean', 'Mass-spring (edges)': 'springs' })
     .name('Constraint')
@@ -92,6 +94,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
       substeps: p.substeps,
       iterations: p.iterations,
       solveOrder: p.solveOrder,
+      jacobiRelaxation: p.jacobiRelaxation,
       constraint: p.constraint,
       damping: p.damping,
       gravityY: p.gravity[1],

@@ -52,12 +52,21 @@ async function status(): Promise<Status> {
   };
 }
 
-/** Waits until the lowest point describes frame `frame` (a GPU readback may lag a frame). */
-async function waitForLowestOf(frame: number): Promise<void> {
-  await page.waitForFunction((n) => Number(document.getElementById('sim-status')?.dataset.minYFrame) === n, frame, {
-    timeout: 60_000,
-    polling: 20,
-  });
+/**
+ * Waits until no frame is in flight and the lowest point describes the frame on screen (with
+ * the GPU solver it comes from an asynchronous readback that may lag), then reads the status.
+ */
+async function settledStatus(): Promise<Status> {
+  await page.evaluate(() => window.softBodyPage!.simulation.settled());
+  await page.waitForFunction(
+    () => {
+      const d = document.getElementById('sim-status')!.dataset;
+      return d.minYFrame === d.frame;
+    },
+    undefined,
+    { timeout: 60_000, polling: 20 },
+  );
+  return status();
 }
 
 async function waitForFrame(atLeast: number, timeout = 120_000): Promise<void> {
@@ -230,8 +239,7 @@ describe('the drop in the page', () => {
   it('reset puts the object back at its raised start, paused at frame 0', async () => {
     await page.click('#sim-reset');
     await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.frame === '0');
-    await waitForLowestOf(0);
-    const s = await status();
+    const s = await settledStatus();
     expect(s.running).toBe(false);
     const mesh = await meshYRange();
     expect(Math.abs(s.minY - s.startMinY)).toBeLessThan(1e-6 * (mesh.max - mesh.min) + 1e-6 * Math.abs(s.startMinY));
@@ -295,13 +303,11 @@ describe('the drop in the page', () => {
     expect(message).toContain('stopped');
     await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.running === 'false');
     // The object is frozen: stepping further moves nothing and nothing non-finite reaches the screen.
-    const before = await status();
-    await waitForLowestOf(before.frame);
-    const frozen = await status();
+    const frozen = await settledStatus();
     await page.click('#sim-step');
-    await waitForFrame(before.frame + 1);
-    await waitForLowestOf(before.frame + 1);
-    const after = await status();
+    await waitForFrame(frozen.frame + 1);
+    const after = await settledStatus();
+    expect(after.frame).toBe(frozen.frame + 1);
     expect(Number.isFinite(after.minY)).toBe(true);
     expect(after.minY).toBe(frozen.minY);
   });
