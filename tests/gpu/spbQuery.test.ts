@@ -166,7 +166,7 @@ describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
   });
 
   it('tiny capacities: the GPU flags exactly the queries the twin flags, and the CPU answers them', async () => {
-    const tiny: SpbCapacities = { bvhStack: 12, faceStack: 2, tetStack: 2, visitedRing: 6, maxSteps: 24 };
+    const tiny: SpbCapacities = { bvhStack: 6, faceStack: 2, tetStack: 2, visitedRing: 6, maxSteps: 24 };
     const mesh = loadShared('octopus_2KFaces.t');
     const batch = interiorPoints('octopus_2KFaces.t interior', mesh, mesh.positions, 1500, 5);
     const c = await compareBatch(batch, true, tiny);
