@@ -5,17 +5,11 @@
  * mesh view (MeshView.updatePositions), once per frame.
  */
 import * as Comlink from 'comlink';
-import { lameFromYoung, type Material } from '../sim/material';
+import type { Material } from '../sim/material';
 import { checkParams, type SolverParams } from '../sim/params';
 import type { CpuFrameResult, CpuSceneRequest, CpuSolverWorkerApi } from './cpuSolverWorkerApi';
 import type { MeshView } from './meshView';
-import type { FrameReport, LowestPoint, SimulationEngine } from './simulationEngine';
-
-/** Rejects a material the solver cannot use, naming the field. */
-export function checkMaterial(m: Material): void {
-  lameFromYoung(m.youngsModulus, m.poissonRatio);
-  if (!(m.density > 0)) throw new RangeError(`density must be positive, got ${m.density}`);
-}
+import { checkMaterial, type FrameReport, type LowestPoint, type SimulationEngine } from './simulationEngine';
 
 export class CpuEngine implements SimulationEngine {
   readonly kind = 'cpu';

@@ -11,11 +11,10 @@ import { setObjectMaterial } from '../sim/model';
 import type { Material } from '../sim/material';
 import { checkParams, type SolverParams } from '../sim/params';
 import { nonFiniteMessage, type SimSetup } from '../sim/setup';
-import { checkMaterial } from './cpuEngine';
 import type { GpuPositionLink, GpuPositionSource } from './gpuPositionLink';
 import { GpuStateReadback, type StateSnapshot } from './gpuStateReadback';
 import type { MeshView } from './meshView';
-import type { FrameReport, LowestPoint, SimulationEngine } from './simulationEngine';
+import { checkMaterial, type FrameReport, type LowestPoint, type SimulationEngine } from './simulationEngine';
 
 export class GpuEngine implements SimulationEngine {
   readonly kind = 'gpu';

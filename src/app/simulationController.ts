@@ -232,8 +232,9 @@ export class SimulationController {
     const serial = this.meshSerial;
     const build = async (): Promise<boolean> => {
       let engine: SimulationEngine;
-      const placement = dropPlacement(mesh.positions);
+      let placement: DropPlacement;
       try {
+        placement = dropPlacement(mesh.positions);
         engine = await createEngine({
           name: 'shown object',
           mesh,

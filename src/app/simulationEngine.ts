@@ -3,7 +3,7 @@
  * the CPU reference). The controller talks only to this interface, so choosing the solver is
  * a change in createEngine() (engineFactory.ts) only.
  */
-import type { Material } from '../sim/material';
+import { lameFromYoung, type Material } from '../sim/material';
 import type { SolverParams } from '../sim/params';
 
 /** How one frame's time was measured. */
@@ -54,4 +54,10 @@ export interface SimulationEngine {
   /** Frames stepped since the start or the last reset. */
   readonly frame: number;
   dispose(): void;
+}
+
+/** Rejects a material the solvers cannot use, naming the field (engines call it before passing it on). */
+export function checkMaterial(m: Material): void {
+  lameFromYoung(m.youngsModulus, m.poissonRatio);
+  if (!(m.density > 0)) throw new RangeError(`density must be positive, got ${m.density}`);
 }
