@@ -15,9 +15,6 @@
  *  - ring: a 60 x 2 x 2-cell beam bent 1.2 turns so its ends overlap, 500 random interior
  *    points (the GPU test's stress case).
  */
-import { parseGaiaT } from '../src/mesh/io/gaiaT';
-import { buildTetMesh } from '../src/mesh/tetMesh';
-import type { TetMesh } from '../src/mesh/types';
 import {
   QUERY_FOUND,
   QUERY_OVERFLOW,
@@ -32,7 +29,7 @@ import {
   type SpbCapacities,
   type SpbMeshData,
 } from '../src/spb';
-import { readSharedMesh } from '../tests/support/sharedMeshes';
+import { loadSharedTetMesh } from '../tests/support/sharedMeshes';
 import { overlappingRing } from '../tests/gpu/spbCases';
 import { knotQueriesOf, octopusPairQueries, squeezedSquishyBallQueries, squishyBallQueries, type Queries } from '../tests/unit/spb/scenes';
 
@@ -47,11 +44,6 @@ const sceneIndex = args.indexOf('--scene');
 const scene = sceneIndex >= 0 ? args[sceneIndex + 1] : 'all';
 const wants = (name: string): boolean => scene === 'all' || scene === name;
 
-
-function load(name: string): TetMesh {
-  const m = parseGaiaT(readSharedMesh(name), name);
-  return buildTetMesh(m, m).mesh;
-}
 
 interface RunResult {
   usPerQuery: number;
@@ -109,7 +101,7 @@ function report(title: string, data: SpbMeshData, q: Queries, authorsUs: number)
 console.log(`spbCpu benchmark (node ${process.version}, best of ${repeat} runs, one core)`);
 console.log(`paper Table 1 (per query): Q 11-89, Tr 3.3-12, Tet 3.2-14`);
 if (wants('knot')) {
-  const mesh = load('OverhandKnot.t');
+  const mesh = loadSharedTetMesh('OverhandKnot.t');
   const data = createSpbMeshData(mesh);
   report('OverhandKnot.t random interior points', data, knotQueriesOf(mesh, knotQueries), 2.9);
 }

@@ -28,7 +28,8 @@ import {
 import { packQueries, RESULT_WORDS } from '../src/spb/gpu/packSpbBuffers';
 import { SpbQueryGpu } from '../src/spb/gpu/spbQueryGpu';
 import { storageBuffer } from '../src/gpu/buffers';
-import { interiorPoints, loadShared, overlappingRing, pushedPair, spbTestDevice, type QueryBatch } from '../tests/gpu/spbCases';
+import { loadSharedTetMesh } from '../tests/support/sharedMeshes';
+import { interiorPoints, overlappingRing, pushedPair, spbTestDevice, type QueryBatch } from '../tests/gpu/spbCases';
 import { squeezedSquishyBallQueries } from '../tests/unit/spb/scenes';
 
 const args = process.argv.slice(2);
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
   const batches: QueryBatch[] = [];
   if (scene === 'pair' || scene === 'all') batches.push(repeatBatch(pushedPair('octopus_2KFaces.t', 0.12), copies));
   if (scene === 'knot' || scene === 'all') {
-    const knot = loadShared('OverhandKnot.t');
+    const knot = loadSharedTetMesh('OverhandKnot.t');
     batches.push(repeatBatch(interiorPoints('OverhandKnot.t interior', knot, knot.positions, 2000, 2023), Math.max(1, Math.round(copies / 4))));
   }
   if (scene === 'ring' || scene === 'all') batches.push(overlappingRing(60, 3, Number(arg('ringQueries', '500'))));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RestShapeKernel } from '../../src/sim/restShape';
 import { computeRestShapeCpu } from '../../src/sim/restShapeCpu';
 import { readBuffer, testGpu } from '../support/gpu';
-import { loadSharedTetArrays } from './support/loadShared';
+import { loadSharedTetArrays } from '../support/sharedMeshes';
 
 /**
  * GPU (f32) vs CPU (f64) rest shape on real meshes made by others. Tolerances are relative:

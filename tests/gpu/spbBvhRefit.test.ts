@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildSurfaceBvh, refitSurfaceBvh } from '../../src/bvh';
 import { SurfaceBvhGpu } from '../../src/bvh/surfaceBvhGpu';
 import { storageBuffer } from '../../src/gpu/buffers';
-import { loadShared, spbTestDevice } from './spbCases';
+import { loadSharedTetMesh } from '../support/sharedMeshes';
+import { spbTestDevice } from './spbCases';
 
 /** A smooth large deformation (bend + twist), f32. */
 function deform(x: Float32Array, amount: number): Float32Array {
@@ -32,7 +33,7 @@ describe('GPU BVH refit (one dispatch per level) equals the CPU refit bit for bi
   for (const name of ['octopus_2KFaces.t', 'OverhandKnot.t', 'Spaghetti_1m_lowRes_tri.t']) {
     it(name, async () => {
       const device = await spbTestDevice();
-      const mesh = loadShared(name);
+      const mesh = loadSharedTetMesh(name);
       const bvh = buildSurfaceBvh(mesh.positions, mesh.boundaryTriangles);
       const gpuBvh = new SurfaceBvhGpu(device, bvh);
       expect(gpuBvh.levelCount).toBe(bvh.depth + 1);

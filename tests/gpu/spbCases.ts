@@ -4,10 +4,11 @@
  * a beam bent past a full turn so its ends interpenetrate, and a block with an inverted tet.
  */
 import { acquireGpu } from '../../src/gpu/device';
-import { parseGaiaT } from '../../src/mesh/io/gaiaT';
 import { buildTetMesh, mergeTetMeshes } from '../../src/mesh/tetMesh';
 import type { TetMesh } from '../../src/mesh/types';
-import { readSharedMesh } from '../support/sharedMeshes';
+import { kuhnLattice } from '../support/kuhnLattice';
+import { pushedCopies } from '../support/pushedCopies';
+import { rng } from '../support/random';
 
 export interface QueryBatch {
   name: string;
@@ -17,22 +18,6 @@ export interface QueryBatch {
   points: Float32Array;
   tets: Uint32Array;
   exclude: Int32Array;
-}
-
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function loadShared(name: string): TetMesh {
-  const m = parseGaiaT(readSharedMesh(name), name);
-  return buildTetMesh(m, m).mesh;
 }
 
 /** n random points strictly inside random tets (random barycentrics), in `positions`. */
@@ -78,13 +63,8 @@ function locate(mesh: TetMesh, x: ArrayLike<number>, t0: number, t1: number, box
  * vertices found inside tets of the first, each excluding itself (paper's octopus-pair test).
  */
 export function pushedPair(name: string, push: number): QueryBatch {
-  const m = parseGaiaT(readSharedMesh(name), name);
-  const second = Float32Array.from(m.positions);
-  for (let i = 0; i < second.length; i += 3) second[i] += push;
-  const merged = mergeTetMeshes([m, { positions: second, tets: m.tets }]);
-  const mesh = buildTetMesh(merged.arrays, { objectIds: merged.tetObject }).mesh;
+  const { mesh, firstTetCount: t1 } = pushedCopies(name, push);
   const x = mesh.positions;
-  const t1 = merged.tetOffsets[1];
   const boxes = new Float32Array(6 * t1);
   for (let t = 0; t < t1; t++) {
     for (let c = 0; c < 3; c++) {
@@ -110,35 +90,6 @@ export function pushedPair(name: string, push: number): QueryBatch {
   return { name: `${name} pair pushed ${push}`, mesh, positions: mesh.positions, points: Float32Array.from(pts), tets: Uint32Array.from(tets), exclude: Int32Array.from(excl) };
 }
 
-// The 6 Kuhn tets of a unit cube, corners by bit (x = 1, y = 2, z = 4): cubes share faces exactly.
-const KUHN = [
-  [0, 1, 3, 7],
-  [0, 1, 5, 7],
-  [0, 2, 3, 7],
-  [0, 2, 6, 7],
-  [0, 4, 5, 7],
-  [0, 4, 6, 7],
-];
-
-/** nu x nv x nw cubes of 6 tets, positively oriented in lattice space, mapped by `map`. */
-export function lattice(nu: number, nv: number, nw: number, map: (u: number, v: number, w: number) => [number, number, number]): { positions: Float32Array; tets: Uint32Array } {
-  const id = (i: number, j: number, k: number): number => (k * (nv + 1) + j) * (nu + 1) + i;
-  const positions: number[] = [];
-  for (let k = 0; k <= nw; k++) for (let j = 0; j <= nv; j++) for (let i = 0; i <= nu; i++) positions.push(...map(i, j, k));
-  const tets: number[] = [];
-  for (let k = 0; k < nw; k++) for (let j = 0; j < nv; j++) for (let i = 0; i < nu; i++) {
-    const corner = (b: number): number => id(i + (b & 1), j + ((b >> 1) & 1), k + ((b >> 2) & 1));
-    for (const t of KUHN) {
-      const bits = t.map((b) => [b & 1, (b >> 1) & 1, (b >> 2) & 1]);
-      const e = [1, 2, 3].map((q) => [0, 1, 2].map((c) => bits[q][c] - bits[0][c]));
-      const det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) + e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
-      const v = t.map(corner);
-      tets.push(...(det > 0 ? v : [v[0], v[1], v[3], v[2]]));
-    }
-  }
-  return { positions: Float32Array.from(positions), tets: Uint32Array.from(tets) };
-}
-
 interface Posed {
   /** Rest arrays (positively oriented: the topology is built from them). */
   rest: { positions: Float32Array; tets: Uint32Array };
@@ -154,8 +105,8 @@ function ringBeam(nu: number, thick = 2): Posed {
   const h = 0.1;
   const turns = 1.2;
   const radius = (nu * h) / (2 * Math.PI * turns);
-  const rest = lattice(nu, thick, thick, (u, v, w) => [u * h, v * h, w * h]);
-  const ring = lattice(nu, thick, thick, (u, v, w) => {
+  const rest = kuhnLattice(nu, thick, thick, (u, v, w) => [u * h, v * h, w * h]);
+  const ring = kuhnLattice(nu, thick, thick, (u, v, w) => {
     const a = (2 * Math.PI * turns * u) / nu;
     // v runs inward so that the map keeps the orientation (tangent x inward radial = +z).
     const r = radius + (thick / 2 - v) * h;
@@ -168,7 +119,7 @@ function ringBeam(nu: number, thick = 2): Posed {
 function blockWithInversions(): Posed {
   const N = 6;
   const h = 0.05;
-  const rest = lattice(N, N, N, (u, v, w) => [u * h, v * h, w * h]);
+  const rest = kuhnLattice(N, N, N, (u, v, w) => [u * h, v * h, w * h]);
   const posed = Float32Array.from(rest.positions);
   const centre = (3 * (N + 1) + 3) * (N + 1) + 3;
   // Past its +x neighbour, through the opposite faces of the tets beyond it.

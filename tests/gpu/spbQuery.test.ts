@@ -18,7 +18,8 @@ import type { SpbWorkerApi } from '../../src/workers/spbWorkerApi';
 import { WorkerPool } from '../../src/workers/workerPool';
 import { spbPoolWorkerFactory } from '../unit/workers/support/spbNodeWorker';
 import { STAT_TETS_VISITED } from '../../src/spb/workspace';
-import { interiorPoints, invertedBlock, loadShared, overlappingRing, pushedPair, ringBesideInvertedBlock, spbTestDevice, type QueryBatch } from './spbCases';
+import { loadSharedTetMesh } from '../support/sharedMeshes';
+import { interiorPoints, invertedBlock, overlappingRing, pushedPair, ringBesideInvertedBlock, spbTestDevice, type QueryBatch } from './spbCases';
 
 /**
  * The WGSL kernel (f32) against its TypeScript static twin (same code structure, same fixed
@@ -121,7 +122,7 @@ describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
   afterAll(() => console.log(summary.join('\n')));
 
   it('octopus_2KFaces.t: 4,000 random interior points (culling on and off)', async () => {
-    const mesh = loadShared('octopus_2KFaces.t');
+    const mesh = loadSharedTetMesh('octopus_2KFaces.t');
     const batch = interiorPoints('octopus_2KFaces.t interior', mesh, mesh.positions, 4000, 1);
     const on = await compareBatch(batch, true);
     expectAgreement(on);
@@ -131,7 +132,7 @@ describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
   });
 
   it('OverhandKnot.t (0.3 units, tiny tets): 3,000 random interior points', async () => {
-    const mesh = loadShared('OverhandKnot.t');
+    const mesh = loadSharedTetMesh('OverhandKnot.t');
     const c = await compareBatch(interiorPoints('OverhandKnot.t interior', mesh, mesh.positions, 3000, 2), true);
     expectAgreement(c);
     expect(c.found).toBeGreaterThan(2900);
@@ -167,7 +168,7 @@ describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
 
   it('tiny capacities: the GPU flags exactly the queries the twin flags, and the CPU answers them', async () => {
     const tiny: SpbCapacities = { bvhStack: 6, faceStack: 2, tetStack: 2, visitedRing: 6, maxSteps: 24 };
-    const mesh = loadShared('octopus_2KFaces.t');
+    const mesh = loadSharedTetMesh('octopus_2KFaces.t');
     const batch = interiorPoints('octopus_2KFaces.t interior', mesh, mesh.positions, 1500, 5);
     const c = await compareBatch(batch, true, tiny);
     expectAgreement(c);
@@ -203,7 +204,7 @@ describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
 
   it('positions resident on the GPU: refit on the GPU, same answers as uploading CPU-refitted boxes', async () => {
     const device = await spbTestDevice();
-    const mesh = loadShared('octopus_2KFaces.t');
+    const mesh = loadSharedTetMesh('octopus_2KFaces.t');
     // A smooth twist about the vertical axis (large enough to move every box).
     const moved = new Float32Array(mesh.positions.length);
     for (let i = 0; i < moved.length; i += 3) {
@@ -236,7 +237,7 @@ describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
   it('overflowed queries answered in pool workers, positions resident on the GPU: read back once, same answers as on this thread', async () => {
     const device = await spbTestDevice();
     const tiny: SpbCapacities = { bvhStack: 8, faceStack: 1, tetStack: 1, visitedRing: 2, maxSteps: 4 };
-    const mesh = loadShared('octopus_2KFaces.t');
+    const mesh = loadSharedTetMesh('octopus_2KFaces.t');
     const moved = new Float32Array(mesh.positions.length);
     for (let i = 0; i < moved.length; i += 3) {
       const a = 0.6 * mesh.positions[i + 1];

@@ -4,7 +4,7 @@ import { GpuSolver } from '../../src/sim/gpuSolver';
 import { twistingHandle, fixedHandle } from '../../src/sim/handles';
 import type { SimSetup } from '../../src/sim/setup';
 import { testGpu } from '../support/gpu';
-import { sharedTet } from '../unit/sim/support/meshes';
+import { loadSharedTetArrays } from '../support/sharedMeshes';
 import { makeSetup } from '../unit/sim/support/setups';
 
 /**
@@ -32,7 +32,7 @@ async function maxDifference(setup: SimSetup, frames: number): Promise<{ diff: n
 }
 
 describe('GPU XPBD step matches the CPU reference', () => {
-  const cube = sharedTet('Cube.t'); // [-1, 1]^3, 234 tets
+  const cube = loadSharedTetArrays('Cube.t'); // [-1, 1]^3, 234 tets
   for (const constraint of ['neohookean', 'springs'] as const) {
     for (const solveOrder of ['gauss-seidel', 'jacobi'] as const) {
       it(`${constraint}, ${solveOrder}: falling onto the ground`, async () => {
@@ -48,7 +48,7 @@ describe('GPU XPBD step matches the CPU reference', () => {
   }
 
   it('neohookean, gauss-seidel: a twisted beam held by two handles, with box and bowl colliders', async () => {
-    const beam = sharedTet('Beam.t'); // 10.6 x 2 x 2 along x
+    const beam = loadSharedTetArrays('Beam.t'); // 10.6 x 2 x 2 along x
     const setup = makeSetup(
       [{ ...beam, material: { youngsModulus: 5e4, poissonRatio: 0.3 }, pin: (x) => (x < -4.5 ? 0 : x > 4.5 ? 1 : -1) }],
       { dt: 1 / 60, substeps: 4, iterations: 3, friction: 0.3 },

@@ -6,7 +6,8 @@ import { fixedHandle } from '../../src/sim/handles';
 import type { SimSetup } from '../../src/sim/setup';
 import { Simulation } from '../../src/sim/simulation';
 import { testGpu } from '../support/gpu';
-import { sharedTet, totalVolume } from '../unit/sim/support/meshes';
+import { loadSharedTetArrays } from '../support/sharedMeshes';
+import { totalVolume } from '../unit/sim/support/meshes';
 import { makeSetup, type TestBody } from '../unit/sim/support/setups';
 
 /** Shorter GPU versions of the physics laws the CPU reference is tested on (tests/unit/sim/physics.test.ts). */
@@ -24,7 +25,7 @@ async function run(setup: SimSetup, frames: number, each?: (x: Float32Array, t: 
   return { x, v, solver };
 }
 
-const cube = sharedTet('Cube.t');
+const cube = loadSharedTetArrays('Cube.t');
 
 describe('GPU physics', () => {
   it('a cube at rest without gravity stays at rest for 100 substeps', async () => {
@@ -44,7 +45,7 @@ describe('GPU physics', () => {
     // Over 0.5 s the beam still swings, so the laws (convergence with iterations, ordering by
     // Young's modulus) are checked on the CPU over 2 s near static (physics.test.ts); here the
     // GPU must reproduce the CPU's tip for both iteration counts, so those laws carry over.
-    const beam = sharedTet('Beam.t');
+    const beam = loadSharedTetArrays('Beam.t');
     const tip = async (iterations: number, youngsModulus: number) => {
       const body: TestBody = { ...beam, material: { youngsModulus, poissonRatio: 0.3, density: 100 }, pin: (px) => (px < -0.9 ? 0 : -1) };
       const setup = makeSetup([body], { substeps: 3, iterations, damping: 10 }, [], [fixedHandle]);

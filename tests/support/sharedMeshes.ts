@@ -1,6 +1,9 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseGaiaT } from '../../src/mesh/io/gaiaT';
+import { buildTetMesh } from '../../src/mesh/tetMesh';
+import type { TetMesh } from '../../src/mesh/types';
 
 /** The real meshes made by others, next to the project root: ../shared/meshes. */
 export const SHARED_MESHES_DIR = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../shared/meshes');
@@ -27,4 +30,16 @@ export function listSharedMeshes(extension: string): string[] {
   return readdirSync(SHARED_MESHES_DIR)
     .filter((f) => f.endsWith(extension))
     .sort();
+}
+
+/** A shared `.t` mesh read through the project's loader, as plain rest arrays. */
+export function loadSharedTetArrays(name: string): { positions: Float32Array; tets: Uint32Array } {
+  const loaded = parseGaiaT(readSharedMesh(name), name);
+  return { positions: loaded.positions, tets: loaded.tets };
+}
+
+/** A shared `.t` mesh read through the project's loader and built into a TetMesh (topology, boundary). */
+export function loadSharedTetMesh(name: string): TetMesh {
+  const loaded = parseGaiaT(readSharedMesh(name), name);
+  return buildTetMesh(loaded, loaded).mesh;
 }

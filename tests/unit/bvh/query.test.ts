@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildSurfaceBvh, queryNearestTriangles, refitSurfaceBvh } from '../../../src/bvh';
 import { pointTriangleDistance2 } from './support/pointTriangle';
-import { deform, rng, triangleSoup, uvSphere } from './support/surfaces';
+import { rng } from '../../support/random';
+import { deform, triangleSoup, uvSphere } from './support/surfaces';
 
 interface Surface {
   positions: Float32Array;

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildSurfaceBvh, queryNearestTriangles, refitSurfaceBvh, sahCost } from '../../../src/bvh';
-import { parseGaiaT } from '../../../src/mesh/io/gaiaT';
-import { buildTetMesh } from '../../../src/mesh/tetMesh';
-import { listSharedMeshes, readSharedMesh } from '../../support/sharedMeshes';
+import { listSharedMeshes, loadSharedTetMesh } from '../../support/sharedMeshes';
 import { pointTriangleDistance2 } from './support/pointTriangle';
-import { deform, rng } from './support/surfaces';
+import { rng } from '../../support/random';
+import { deform } from './support/surfaces';
 
 /**
  * Real meshes made by others: the shrinking-radius query over the boundary triangles finds the
@@ -17,8 +16,7 @@ describe('surface BVH on the shared meshes', () => {
 
   for (const file of files) {
     it(`${file}: nearest triangle equals brute force for 400 points, also after deform + refit`, () => {
-      const loaded = parseGaiaT(readSharedMesh(file), file);
-      const { mesh } = buildTetMesh(loaded, loaded);
+      const mesh = loadSharedTetMesh(file);
       const tris = mesh.boundaryTriangles;
       const nTri = tris.length / 3;
       const bvh = buildSurfaceBvh(mesh.positions, tris);

@@ -5,24 +5,13 @@
  * independent checks; never another exception, a hang, or an unbounded allocation.
  */
 import { describe, expect, it } from 'vitest';
+import { rng } from '../../support/random';
 import { readSharedMesh } from '../../support/sharedMeshes';
 import { MeshParseError, MeshValidationError } from '../../../src/mesh/errors';
 import { parseGaiaT } from '../../../src/mesh/io/gaiaT';
 import { writeGmsh22, writeGmsh41 } from '../../../src/mesh/io/gmsh';
 import { loadTetMesh, type MeshFileInput } from '../../../src/mesh/io/loadMeshFile';
 import { surfaceFacts } from './meshChecks';
-
-/** mulberry32: small, seedable, good enough to pick mutations reproducibly. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const GARBAGE = ['nan', 'NaN', '-1', '1e999', 'abc', '99999999999', '4294967295', '$Nodes', '$EndElements', '0x1F', '-0', '1.5', 'Tet', 'Vertex', 'CELLS', '#', '\n', '\t', '', '1e-400', '+7', '..'];
 const HUGE = ['4294967295', '2147483648', '99999999999999', '1000000000', '123456789'];
@@ -88,7 +77,7 @@ function sources(): MeshFileInput[][] {
 
 describe('fuzzing the loaders with corrupted real files', () => {
   it('400 corruptions: a MeshParseError, a MeshValidationError, or a valid mesh', () => {
-    const r = prng(20231116);
+    const r = rng(20231116);
     const bases = sources();
     const outcomes = { parse: 0, validation: 0, valid: 0 };
     const kinds = new Map<string, number>();

@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { readSharedMesh } from '../../support/sharedMeshes';
-import { parseGaiaT } from '../../../src/mesh/io/gaiaT';
-import { buildTetMesh } from '../../../src/mesh/tetMesh';
-import { TET_FACES, type TetMesh } from '../../../src/mesh/types';
+import { loadSharedTetMesh } from '../../support/sharedMeshes';
+import { TET_FACES } from '../../../src/mesh/types';
 import { bruteForceFaces } from './meshChecks';
-
-function load(name: string): TetMesh {
-  const loaded = parseGaiaT(readSharedMesh(name), name);
-  return buildTetMesh(loaded, loaded).mesh;
-}
 
 describe('fast topology equals the O(n^2) oracle', () => {
   for (const name of ['GlassBox.t', 'Beam_lowRes.t', 'Beam.t', 'Cube.t', 'CubeRandom.t']) {
     it(name, () => {
-      const mesh = load(name);
+      const mesh = loadSharedTetMesh(name);
       const oracle = bruteForceFaces(mesh.tets);
       expect(Array.from(mesh.tetNeighbors)).toEqual(Array.from(oracle.neighbors));
       const boundary: string[] = [];

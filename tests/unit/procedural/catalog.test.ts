@@ -10,7 +10,7 @@ import { stuffIsosurface } from '../../../src/mesh/procedural/isosurfaceStuffing
 import { repairManifold } from '../../../src/mesh/procedural/manifoldRepair';
 import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import { boundaryReport, signedVolume, unusedVertices } from './meshChecks';
-import { seededRandom } from './sdfVolume';
+import { rng } from '../../support/random';
 
 describe('shape catalog', () => {
   it('describes every parameter with a range that contains its default', () => {
@@ -75,7 +75,7 @@ describe('shape catalog', () => {
 
 describe('manifold repair', () => {
   it('yields valid closed 2-manifolds for random parameters at coarse resolutions', () => {
-    const rand = seededRandom(21);
+    const rand = rng(21);
     for (let i = 0; i < 16; i++) {
       const shape = shapeCatalog[i % shapeCatalog.length];
       const params: Record<string, number> = {};

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { faceNeighbors } from '../../../src/mesh/procedural/faceNeighbors';
 import { stuffIsosurface } from '../../../src/mesh/procedural/isosurfaceStuffing';
 import { sphere } from '../../../src/mesh/procedural/sdf';
-import { seededRandom } from './sdfVolume';
+import { rng } from '../../support/random';
 
 describe('faceNeighbors', () => {
   it('matches a brute-force face map, ignoring dead tets', () => {
     const out = stuffIsosurface({ sdf: sphere(0, 0, 0, 0.5), bounds: { min: [-0.5, -0.5, -0.5], max: [0.5, 0.5, 0.5] }, spacing: 0.12 });
     const T = out.tets.length / 4;
-    const rand = seededRandom(5);
+    const rand = rng(5);
     const alive = new Uint8Array(T).map(() => (rand() < 0.8 ? 1 : 0));
     const nb = faceNeighbors(out.tets, alive);
     const local = [[1, 2, 3], [0, 3, 2], [0, 1, 3], [0, 2, 1]];

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { IntHashMap } from '../../../src/mesh/procedural/intHashMap';
-import { seededRandom } from './sdfVolume';
+import { rng } from '../../support/random';
 
 describe('IntHashMap', () => {
   it('agrees with a Map over random inserts, overwrites and lookups through several growths', () => {
-    const rand = seededRandom(11);
+    const rand = rng(11);
     const m = new IntHashMap(4);
     const ref = new Map<number, number>();
     for (let i = 0; i < 50000; i++) {

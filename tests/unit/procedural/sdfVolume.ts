@@ -3,20 +3,10 @@
  * box, independent of any mesh.
  */
 import type { Bounds, Sdf } from '../../../src/mesh/procedural/sdf';
-
-/** Small deterministic PRNG (mulberry32) so that tests are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../support/random';
 
 export function sdfVolume(sdf: Sdf, bounds: Bounds, samplesPerAxis: number, seed = 1): number {
-  const r = seededRandom(seed);
+  const r = rng(seed);
   const n = samplesPerAxis;
   const ex = [0, 1, 2].map((k) => bounds.max[k] - bounds.min[k]);
   let inside = 0;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fillCutTet, type StencilContext } from '../../../src/mesh/procedural/stencils';
-import { seededRandom } from './sdfVolume';
+import { rng } from '../../support/random';
 
 const EDGES = [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]];
 
@@ -28,7 +28,7 @@ function bary(P: number[][], p: number[]): number[] {
 
 describe('isosurface stuffing stencils', () => {
   it('fill exactly the inside of a linear field for every sign pattern and diagonal choice', () => {
-    const rand = seededRandom(7);
+    const rand = rng(7);
     const P = [[0, 0, 0], [1, 0.1, 0.2], [0.2, 1.1, 0.1], [0.1, 0.3, 0.9]];
     let cutCases = 0, throwsExpected = 0;
     for (let pattern = 0; pattern < 81; pattern++) {

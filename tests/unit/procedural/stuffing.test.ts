@@ -9,7 +9,7 @@ import { stuffIsosurface } from '../../../src/mesh/procedural/isosurfaceStuffing
 import { tetQuality } from '../../../src/mesh/procedural/quality';
 import { sphere, type Sdf } from '../../../src/mesh/procedural/sdf';
 import { boundaryReport, signedVolume } from './meshChecks';
-import { seededRandom } from './sdfVolume';
+import { rng } from '../../support/random';
 
 const ball = (r: number, c = [0, 0, 0]) => ({
   sdf: sphere(c[0], c[1], c[2], r),
@@ -42,7 +42,7 @@ describe('isosurface stuffing', () => {
   });
 
   it('keeps every dihedral angle in the paper\'s [10.7, 164.8] degrees on smooth, well-sampled surfaces', () => {
-    const rand = seededRandom(3);
+    const rand = rng(3);
     for (let trial = 0; trial < 12; trial++) {
       const shape = trial % 3 === 2
         ? torus(0.5, 0.2 + 0.05 * rand(), rand())

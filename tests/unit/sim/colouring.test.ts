@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { greedyColouring } from '../../../src/sim/colouring';
-import { sharedTet } from './support/meshes';
+import { loadSharedTetArrays } from '../../support/sharedMeshes';
 
 describe('greedyColouring', () => {
   it('gives every tet of a real mesh one colour, with no shared vertex inside a colour', () => {
-    const { positions, tets } = sharedTet('octopus_2KFaces.t');
+    const { positions, tets } = loadSharedTetArrays('octopus_2KFaces.t');
     const n = positions.length / 3;
     const c = greedyColouring(tets, 4, n);
     const seen = new Uint8Array(tets.length / 4);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
-import { sharedTet } from './support/meshes';
+import { loadSharedTetArrays } from '../../support/sharedMeshes';
 import { makeSetup } from './support/setups';
 
 /**
@@ -9,7 +9,7 @@ import { makeSetup } from './support/setups';
  * 1,000 substeps for each constraint type and solve order.
  */
 describe('CPU reference: a body at rest without gravity stays at rest', () => {
-  const cube = sharedTet('Cube.t');
+  const cube = loadSharedTetArrays('Cube.t');
   for (const constraint of ['neohookean', 'springs'] as const) {
     for (const solveOrder of ['gauss-seidel', 'jacobi'] as const) {
       it(`${constraint}, ${solveOrder}: 1,000 substeps`, () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { fixedHandle } from '../../../src/sim/handles';
 import type { SolverParams } from '../../../src/sim/params';
-import { sharedTet } from './support/meshes';
+import { loadSharedTetArrays } from '../../support/sharedMeshes';
 import { makeSetup } from './support/setups';
 
 /**
@@ -12,7 +12,7 @@ import { makeSetup } from './support/setups';
  * positions converges to a different answer, that of heavier vertices.)
  */
 describe('iterations converge for both solve orders', () => {
-  const beam = sharedTet('Beam.t');
+  const beam = loadSharedTetArrays('Beam.t');
   const solve = (p: Partial<SolverParams>) => {
     const setup = makeSetup([{ ...beam, material: { youngsModulus: 1e6, poissonRatio: 0.3, density: 100 }, pin: (x) => (x < -0.9 ? 0 : -1) }], { substeps: 5, ...p }, [], [fixedHandle]);
     const s = new CpuSolver(setup);

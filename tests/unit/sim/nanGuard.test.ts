@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
-import { sharedTet } from './support/meshes';
+import { loadSharedTetArrays } from '../../support/sharedMeshes';
 import { makeSetup } from './support/setups';
 
 describe('NaN/Inf guard (CPU reference)', () => {
   it('stops the object whose state went NaN, with a message; the other object is untouched', () => {
-    const cube = sharedTet('Cube.t');
+    const cube = loadSharedTetArrays('Cube.t');
     const two = makeSetup([{ ...cube }, { ...cube, offset: [4, 0, 0] }], { substeps: 5, iterations: 2 });
     const alone = makeSetup([{ ...cube, offset: [4, 0, 0] }], { substeps: 5, iterations: 2 });
     const s = new CpuSolver(two);

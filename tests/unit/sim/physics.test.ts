@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { generateShape } from '../../../src/mesh/procedural/catalog';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { fixedHandle } from '../../../src/sim/handles';
-import { sharedTet, totalVolume } from './support/meshes';
+import { loadSharedTetArrays } from '../../support/sharedMeshes';
+import { totalVolume } from './support/meshes';
 import { makeSetup } from './support/setups';
 
 /** Long runs on the CPU reference, checked against physical laws (the GPU versions are shorter). */
@@ -14,7 +15,7 @@ function minY(x: Float64Array): number {
 }
 
 describe('cantilever beam under gravity (Beam.t: x in [-1, 7.4], pinned at x < -0.9)', () => {
-  const beam = sharedTet('Beam.t');
+  const beam = loadSharedTetArrays('Beam.t');
   /** Tip deflection (mean y drop of the free end) after 2 s with damping: near static. */
   function tipDeflection(iterations: number, youngsModulus: number): number {
     const setup = makeSetup(
@@ -51,7 +52,7 @@ describe('cantilever beam under gravity (Beam.t: x in [-1, 7.4], pinned at x < -
 describe('Neo-Hookean with a stiff hydrostatic part keeps its volume', () => {
   /** Largest relative volume change while a cube is compressed by 30% and held. */
   function compress(poissonRatio: number): { worst: number; top: number } {
-    const cube = sharedTet('Cube.t'); // [-1, 1]^3
+    const cube = loadSharedTetArrays('Cube.t'); // [-1, 1]^3
     const setup = makeSetup(
       [{ ...cube, material: { youngsModulus: 1e5, poissonRatio } }],
       { substeps: 10, iterations: 3, gravity: [0, 0, 0], friction: 0.5 },

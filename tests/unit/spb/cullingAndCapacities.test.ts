@@ -19,7 +19,9 @@ import {
 } from '../../../src/spb';
 import { STAT_CULLED, STAT_OVERFLOWS } from '../../../src/spb/workspace';
 import { generateShape } from '../../../src/mesh/procedural/catalog';
-import { loadShared, meshFrom, randomInteriorPoint, rng } from './helpers';
+import { randomInteriorPoint, rng } from '../../support/random';
+import { loadSharedTetMesh } from '../../support/sharedMeshes';
+import { meshFrom } from './helpers';
 import { latticeMesh } from './lattice';
 
 /** A folded slab (as in selfIntersection.test.ts, smaller) so that many candidates are invalid. */
@@ -69,8 +71,8 @@ function runAll(mesh: TetMesh, count: number, seed: number, capacities: Readonly
 }
 
 const meshes: [string, () => TetMesh][] = [
-  ['OverhandKnot.t', () => loadShared('OverhandKnot.t')],
-  ['octopus_2KFaces.t', () => loadShared('octopus_2KFaces.t')],
+  ['OverhandKnot.t', () => loadSharedTetMesh('OverhandKnot.t')],
+  ['octopus_2KFaces.t', () => loadSharedTetMesh('octopus_2KFaces.t')],
   ['folded slab', foldedSlab],
   ['generated squishy ball (BCC lattice, lattice-aligned faces)', () => {
     const g = generateShape('squishyBall');

@@ -25,7 +25,13 @@ import { bruteForceDistance } from './helpers';
 import { STAT_TRAVERSALS } from '../../../src/spb/workspace';
 import { octopusPairQueries, squeezedSquishyBallQueries, squishyBallQueries, type Queries } from './scenes';
 
-function answers(data: SpbMeshData, q: Queries, capacities: Readonly<SpbCapacities>, culling: boolean): { status: Int32Array; distance: Float64Array; traversals: number } {
+interface Answers {
+  status: Int32Array;
+  distance: Float64Array;
+  traversals: number;
+}
+
+function answers(data: SpbMeshData, q: Queries, capacities: Readonly<SpbCapacities>, culling: boolean): Answers {
   const ws = new SpbWorkspace(capacities, data.tetCount);
   const cfg = { culling, tolerances: SPB_DEFAULT_TOLERANCES };
   const n = q.tets.length;
@@ -35,6 +41,22 @@ function answers(data: SpbMeshData, q: Queries, capacities: Readonly<SpbCapaciti
     distance[i] = status[i] === QUERY_FOUND ? Math.sqrt(ws.resultDistance2) : -1;
   }
   return { status, distance, traversals: ws.totals[STAT_TRAVERSALS] };
+}
+
+/**
+ * Culling off and the fixed (static) capacities must give the culled dynamic answers exactly,
+ * every query found; returns how many queries the static capacities overflowed on.
+ */
+function expectSameAnswers(count: number, on: Answers, off: Answers, fixed: Answers): number {
+  let overflows = 0;
+  for (let i = 0; i < count; i++) {
+    expect(on.status[i]).toBe(QUERY_FOUND);
+    expect(off.status[i]).toBe(on.status[i]);
+    expect(off.distance[i]).toBe(on.distance[i]);
+    if (fixed.status[i] === QUERY_OVERFLOW) overflows++;
+    else expect(fixed.distance[i]).toBe(on.distance[i]);
+  }
+  return overflows;
 }
 
 describe('DCD-hit scenes', () => {
@@ -68,14 +90,7 @@ describe('DCD-hit scenes', () => {
     const on = answers(data, queries, SPB_DYNAMIC_CAPACITIES, true);
     const off = answers(data, queries, SPB_DYNAMIC_CAPACITIES, false);
     const fixed = answers(data, queries, SPB_STATIC_CAPACITIES, true);
-    let overflows = 0;
-    for (let i = 0; i < queries.tets.length; i++) {
-      expect(on.status[i]).toBe(QUERY_FOUND);
-      expect(off.status[i]).toBe(on.status[i]);
-      expect(off.distance[i]).toBe(on.distance[i]);
-      if (fixed.status[i] === QUERY_OVERFLOW) overflows++;
-      else expect(fixed.distance[i]).toBe(on.distance[i]);
-    }
+    const overflows = expectSameAnswers(queries.tets.length, on, off, fixed);
     expect(overflows).toBeLessThan(queries.tets.length / 50);
   });
 
@@ -86,14 +101,7 @@ describe('DCD-hit scenes', () => {
     const on = answers(data, queries, SPB_DYNAMIC_CAPACITIES, true);
     const off = answers(data, queries, SPB_DYNAMIC_CAPACITIES, false);
     const fixed = answers(data, queries, SPB_STATIC_CAPACITIES, true);
-    let overflows = 0;
-    for (let i = 0; i < queries.tets.length; i++) {
-      expect(on.status[i]).toBe(QUERY_FOUND);
-      expect(off.status[i]).toBe(on.status[i]);
-      expect(off.distance[i]).toBe(on.distance[i]);
-      if (fixed.status[i] === QUERY_OVERFLOW) overflows++;
-      else expect(fixed.distance[i]).toBe(on.distance[i]);
-    }
+    const overflows = expectSameAnswers(queries.tets.length, on, off, fixed);
     expect(overflows).toBeLessThan(queries.tets.length / 50);
     expect(on.traversals).toBeLessThan(off.traversals / 2); // culling really skips invalid paths here
   });

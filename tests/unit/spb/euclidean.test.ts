@@ -11,7 +11,9 @@ import { createBoundaryPathQuery } from '../../../src/spb';
 import { loadTetMesh } from '../../../src/mesh/io/loadMeshFile';
 import { listSharedMeshes, readSharedMesh } from '../../support/sharedMeshes';
 import { generateShape } from '../../../src/mesh/procedural/catalog';
-import { bruteForceDistance, loadShared, meshFrom, randomInteriorPoint, rng } from './helpers';
+import { randomInteriorPoint, rng } from '../../support/random';
+import { loadSharedTetMesh } from '../../support/sharedMeshes';
+import { bruteForceDistance, meshFrom } from './helpers';
 import { latticeMesh } from './lattice';
 
 /** Checks `count` random interior points against brute force. */
@@ -62,7 +64,7 @@ describe('shortest path to boundary equals the Euclidean closest boundary point 
   });
   for (const name of names) {
     it(`${name}: 400 random interior points`, () => {
-      checkEuclidean(loadShared(name), 400, name.length * 7919);
+      checkEuclidean(loadSharedTetMesh(name), 400, name.length * 7919);
     });
   }
 
@@ -75,11 +77,11 @@ describe('shortest path to boundary equals the Euclidean closest boundary point 
   }
 
   it('OverhandKnot.t: 2000 random interior points', () => {
-    checkEuclidean(loadShared('OverhandKnot.t'), 2000, 11);
+    checkEuclidean(loadSharedTetMesh('OverhandKnot.t'), 2000, 11);
   });
 
   it('Beam_1k.t twisted by a quarter turn end to end about its long axis', () => {
-    const mesh = loadShared('Beam_1k.t');
+    const mesh = loadSharedTetMesh('Beam_1k.t');
     const { lo, hi } = bounds(mesh);
     const long = [0, 1, 2].reduce((a, c) => (hi[c] - lo[c] > hi[a] - lo[a] ? c : a), 0);
     const c1 = (long + 1) % 3, c2 = (long + 2) % 3;
@@ -98,7 +100,7 @@ describe('shortest path to boundary equals the Euclidean closest boundary point 
   });
 
   it('octopus_2KFaces.t bent gently (a ring arc of 60 degrees across its width)', () => {
-    const mesh = loadShared('octopus_2KFaces.t');
+    const mesh = loadSharedTetMesh('octopus_2KFaces.t');
     const { lo, hi } = bounds(mesh);
     const w = hi[0] - lo[0];
     const R = (3 * w) / Math.PI; // arc angle w / R = 60 degrees; R far larger than the height

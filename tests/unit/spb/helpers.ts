@@ -1,43 +1,11 @@
-/** Shared helpers of the shortest-path tests: meshes, random interior points, brute-force oracles. */
+/** Shared helpers of the shortest-path tests: meshes from plain arrays, brute-force oracles. */
 import { CPT_OUT_LENGTH, closestPointOnTriangle } from '../../../src/geometry/closestPointOnTriangle';
-import { parseGaiaT } from '../../../src/mesh/io/gaiaT';
 import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import type { TetMesh } from '../../../src/mesh/types';
-import { readSharedMesh } from '../../support/sharedMeshes';
-
-/** Deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function loadShared(name: string): TetMesh {
-  const loaded = parseGaiaT(readSharedMesh(name), name);
-  return buildTetMesh(loaded, loaded).mesh;
-}
 
 /** Builds a TetMesh from plain arrays (procedural test shapes). */
 export function meshFrom(positions: ArrayLike<number>, tets: ArrayLike<number>): TetMesh {
   return buildTetMesh({ positions: Float32Array.from(positions), tets: Uint32Array.from(tets) }, { source: 'test' }).mesh;
-}
-
-/** A random point of a random tet (random barycentrics from sorted uniforms). */
-export function randomInteriorPoint(positions: ArrayLike<number>, tets: ArrayLike<number>, tet: number, r: () => number): [number, number, number] {
-  let w = [r(), r(), r(), r()].map((v) => -Math.log(v + 1e-300));
-  const sum = w.reduce((a, b) => a + b, 0);
-  w = w.map((v) => v / sum);
-  const p: [number, number, number] = [0, 0, 0];
-  for (let i = 0; i < 4; i++) {
-    const v = tets[4 * tet + i];
-    for (let c = 0; c < 3; c++) p[c] += w[i] * positions[3 * v + c];
-  }
-  return p;
 }
 
 const out = new Float64Array(CPT_OUT_LENGTH);

@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import type { TetMesh } from '../../../src/mesh/types';
 import { createBoundaryPathQuery } from '../../../src/spb';
-import { bruteForceDistance, loadShared, randomInteriorPoint, rng } from './helpers';
+import { randomInteriorPoint, rng } from '../../support/random';
+import { loadSharedTetMesh } from '../../support/sharedMeshes';
+import { bruteForceDistance } from './helpers';
 
 /** Shortest edge-path length (rest positions) from `source` to every vertex (Dijkstra, O(V^2) is fine here). */
 function graphDistances(mesh: TetMesh, source: number): Float64Array {
@@ -58,7 +60,7 @@ const smoothstep = (t: number): number => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 
 
 describe('octopus: two arms pushed into each other', () => {
   it('points of the pushed arm inside the other arm are answered on their own arm', () => {
-    const rest = loadShared('octopus_2KFaces.t');
+    const rest = loadSharedTetMesh('octopus_2KFaces.t');
     const x = rest.positions;
     // Tip of arm A: among the 30 boundary vertices farthest from the centroid (arm tips), the one
     // with a boundary vertex nearest in space yet far along the mesh (graph distance > 4x the

@@ -3,13 +3,12 @@
  * an octopus pushed into a copy of itself (inter-object DCD hits), and a squishy ball whose
  * tentacles are bent into each other (self-intersection DCD hits, some tets inverted).
  */
-import { parseGaiaT } from '../../../src/mesh/io/gaiaT';
 import { generateShape } from '../../../src/mesh/procedural/catalog';
 import { fibonacciDirections } from '../../../src/mesh/procedural/shapes/squishyBall';
-import { buildTetMesh, mergeTetMeshes } from '../../../src/mesh/tetMesh';
+import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import type { TetMesh } from '../../../src/mesh/types';
-import { readSharedMesh } from '../../support/sharedMeshes';
-import { rng } from './helpers';
+import { pushedCopies } from '../../support/pushedCopies';
+import { randomInteriorPoint, rng } from '../../support/random';
 
 export interface Queries {
   points: Float64Array;
@@ -22,12 +21,7 @@ export function knotQueriesOf(mesh: TetMesh, n: number): Queries {
   const q: Queries = { points: new Float64Array(3 * n), tets: new Int32Array(n), exclude: new Int32Array(n).fill(-1) };
   for (let i = 0; i < n; i++) {
     const t = Math.floor(r() * mesh.tetCount);
-    const w = [r(), r(), r(), r()].map((v) => -Math.log(v + 1e-300));
-    const s = w[0] + w[1] + w[2] + w[3];
-    for (let k = 0; k < 4; k++) {
-      const v = mesh.tets[4 * t + k];
-      for (let c = 0; c < 3; c++) q.points[3 * i + c] += (w[k] / s) * mesh.positions[3 * v + c];
-    }
+    q.points.set(randomInteriorPoint(mesh.positions, mesh.tets, t, r), 3 * i);
     q.tets[i] = t;
   }
   return q;
@@ -96,14 +90,10 @@ export class TetLocator {
 
 /** Two copies of a shared octopus, the second moved `push` along +x: its boundary vertices inside the first. */
 export function octopusPairQueries(name: string, push: number): { mesh: TetMesh; queries: Queries } {
-  const m = parseGaiaT(readSharedMesh(name), name);
   // The second copy is the first moved `push` units along +x: its boundary vertices on the
   // -x side of every arm lie inside the first copy, up to `push` deep.
-  const second = Float32Array.from(m.positions);
-  for (let i = 0; i < second.length; i += 3) second[i] += push;
-  const merged = mergeTetMeshes([m, { positions: second, tets: m.tets }]);
-  const mesh = buildTetMesh(merged.arrays, { objectIds: merged.tetObject }).mesh;
-  const locator = new TetLocator(mesh, 0, merged.tetOffsets[1]);
+  const { mesh, firstTetCount } = pushedCopies(name, push);
+  const locator = new TetLocator(mesh, 0, firstTetCount);
   const pts: number[] = [], tets: number[] = [], excl: number[] = [];
   for (const v of mesh.boundaryVertices) {
     if (mesh.vertexObject[v] !== 1) continue;

@@ -27,7 +27,7 @@ import { computeSupport } from '../../../src/spb/query';
 import * as settings from '../../../src/spb/settings';
 import { TRAVERSE_FOUND, tetrahedralTraverse } from '../../../src/spb/traverse';
 import { STAT_BVH_CANDIDATES, STAT_DESCENT_CANDIDATES, STAT_TRAVERSALS } from '../../../src/spb/workspace';
-import { randomInteriorPoint, rng } from './helpers';
+import { randomInteriorPoint, rng } from '../../support/random';
 import { latticeMesh } from './lattice';
 
 /** A 60 x 2 x 2-cell beam bent flat over 1.2 turns: cells 50-60 lie exactly on cells 0-10. */

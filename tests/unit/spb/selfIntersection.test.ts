@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TetMesh } from '../../../src/mesh/types';
 import { createBoundaryPathQuery } from '../../../src/spb';
-import { bruteForceDistance, randomInteriorPoint, rng } from './helpers';
+import { randomInteriorPoint, rng } from '../../support/random';
+import { bruteForceDistance } from './helpers';
 import { latticeMesh } from './lattice';
 
 const smoothstep = (t: number): number => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));

@@ -23,7 +23,8 @@ import { SpbWorkerFallback } from '../../../src/workers/spbFallback';
 import type { SpbWorkerApi } from '../../../src/workers/spbWorkerApi';
 import { createSpbWorkerHandler } from '../../../src/workers/spbWorkerHandler';
 import { WorkerPool, type PoolWorker } from '../../../src/workers/workerPool';
-import { loadShared, randomInteriorPoint, rng } from '../spb/helpers';
+import { randomInteriorPoint, rng } from '../../support/random';
+import { loadSharedTetMesh } from '../../support/sharedMeshes';
 import { brokenWorkerFile, spbPoolWorkerFactory } from './support/spbNodeWorker';
 
 // Small enough that both the BVH stack and the traversal stacks/steps bind on this mesh.
@@ -35,7 +36,7 @@ const CONFIG = { culling: true, tolerances: SPB_DEFAULT_TOLERANCES };
 
 let createWorker: () => PoolWorker;
 let pool: WorkerPool<SpbWorkerApi> | undefined;
-const mesh = loadShared('octopus_2KFaces.t');
+const mesh = loadSharedTetMesh('octopus_2KFaces.t');
 
 beforeAll(async () => {
   createWorker = await spbPoolWorkerFactory();

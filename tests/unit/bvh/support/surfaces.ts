@@ -1,16 +1,5 @@
-/** Seeded test inputs: a PRNG, triangle soups, and smooth deformations. */
-
-/** Mulberry32: small, seeded, good enough for test sampling. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded test inputs: triangle soups and smooth deformations. */
+import { rng } from '../../../support/random';
 
 /** n independent random triangles of size ~`size` inside a cube of side `extent`. */
 export function triangleSoup(n: number, extent: number, size: number, seed: number): { positions: Float32Array; triangles: Uint32Array } {

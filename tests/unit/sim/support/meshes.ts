@@ -1,11 +1,4 @@
-/** Meshes for the solver tests: shared `.t` files (made by others) read through the project's loader. */
-import { parseGaiaT } from '../../../../src/mesh/io/gaiaT';
-import { readSharedMesh } from '../../../support/sharedMeshes';
-
-export function sharedTet(name: string): { positions: Float32Array; tets: Uint32Array } {
-  const m = parseGaiaT(readSharedMesh(name), name);
-  return { positions: m.positions, tets: m.tets };
-}
+/** Measures of meshes for the solver tests: bounds and total volume. */
 
 /** Axis-aligned bounds of xyz triples. */
 export function bounds(p: ArrayLike<number>): { min: number[]; max: number[] } {
