@@ -1,6 +1,7 @@
 // Jacobi: each vertex adds the sum of the corrections its constraints stored for it (each
-// already scaled by 1 / mean vertex count, so about their average), through the vertex ->
-// corner CSR instead of f32 atomics, which WGSL lacks; times the relaxation factor.
+// already scaled by relaxation / mean vertex count, so about their average), through the
+// vertex -> corner CSR instead of f32 atomics, which WGSL lacks. The relaxation is applied
+// in the constraint kernels, where it scales the multiplier step as well.
 // CPU reference: CpuSolver.jacobi.
 
 @group(0) @binding(0) var<uniform> frame: Frame;
@@ -19,5 +20,5 @@ fn gather(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (end == begin || x.w == 0.0) { return; }
   var s = vec3<f32>(0.0);
   for (var j = begin; j < end; j++) { s += corrections[corners[j]].xyz; }
-  positions[i] = vec4<f32>(x.xyz + s * frame.relaxation, x.w);
+  positions[i] = vec4<f32>(x.xyz + s, x.w);
 }

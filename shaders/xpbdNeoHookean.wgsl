@@ -17,8 +17,9 @@
 
 struct Delta { d0: vec3<f32>, d1: vec3<f32>, d2: vec3<f32>, d3: vec3<f32>, ok: bool }
 
-// Jacobi: the step (multipliers and corrections alike) is scaled by 1 / mean vertex count
-// (constants.w) and xpbdGather.wgsl sums the corrections: consistent with the multipliers.
+// Jacobi: the step (multipliers and corrections alike) is scaled by the relaxation / mean
+// vertex count (constants.w) and xpbdGather.wgsl sums the corrections. The relaxation must
+// scale the multiplier too, or the positions solve the problem for masses / relaxation.
 fn project(t: u32, jacobi: bool) -> Delta {
   var out: Delta;
   out.ok = false;
@@ -61,7 +62,7 @@ fn project(t: u32, jacobi: bool) -> Delta {
     if (!(aDD > 0.0)) { return out; }
     dl = vec2<f32>(bD / aDD, 0.0);
   }
-  if (jacobi) { dl = dl * k.w; }
+  if (jacobi) { dl = dl * (k.w * frame.relaxation); }
   lambda[t] = l + dl;
   out.d0 = x0.w * (gD0 * dl.x + gH0 * dl.y);
   out.d1 = x1.w * (GD[0] * dl.x + GH[0] * dl.y);

@@ -25,7 +25,9 @@ fn project(e: u32, jacobi: bool) -> Delta {
   let rl = restLength[e];
   let C = len - rl.x;
   var dl = (-C - frame.springAlphaTilde * lambda[e]) / (xa.w + xb.w + frame.springAlphaTilde);
-  if (jacobi) { dl = dl * rl.y; }
+  // Jacobi: the relaxation scales the multiplier step as well as the positions (see
+  // xpbdNeoHookean.wgsl).
+  if (jacobi) { dl = dl * rl.y * frame.relaxation; }
   lambda[e] = lambda[e] + dl;
   let s = dl / len;
   out.da = xa.w * u * s;

@@ -28,7 +28,7 @@ export function neoHookeanCorrection(
   lambda: Float64Array,
   invDtSq: number,
   dx: Float64Array,
-  jacobi = false,
+  jacobiRelaxation = 0,
 ): boolean {
   const tets = model.tets;
   const i0 = tets[4 * t], i1 = tets[4 * t + 1], i2 = tets[4 * t + 2], i3 = tets[4 * t + 3];
@@ -103,12 +103,19 @@ export function neoHookeanCorrection(
     dlD = bD / aDD;
     dlH = 0;
   }
-  // Jacobi: every constraint takes a step of ls = 1 / (mean vertex count) of its own, in the
-  // multipliers and in the positions alike, and the gather sums them. Scaling both keeps
-  // positions and multipliers consistent, so the fixed point is the Gauss-Seidel one.
-  if (jacobi) {
-    dlD *= c[4 * t + 3];
-    dlH *= c[4 * t + 3];
+  // Jacobi (jacobiRelaxation > 0): every constraint takes a step of omega / (mean vertex
+  // count) of its own, in the multipliers and in the positions alike, and the gather sums
+  // them. The relaxation omega must scale the multiplier too: XPBD's positions obey
+  // x - x~ = W grad C^T lambda (Macklin et al. 2016, eq. 9 to 12) only if every position
+  // step is W grad C^T times the multiplier step; scaling positions alone by omega solves
+  // the problem for masses divided by omega (a different, wrong fixed point). Linearised,
+  // this is block Jacobi on (J W J^T + alpha) dlambda = -(C + alpha lambda) with steps
+  // omega * scale (D: the 2x2 diagonal blocks): it converges iff omega * rho(S D^-1 A) < 2,
+  // and rho(S D^-1 A) <= max over tets of scale * (largest constraint count at its
+  // vertices) (src/sim/README.md, "Convergence condition").
+  if (jacobiRelaxation > 0) {
+    dlD *= c[4 * t + 3] * jacobiRelaxation;
+    dlH *= c[4 * t + 3] * jacobiRelaxation;
   }
   lambda[2 * t] += dlD;
   lambda[2 * t + 1] += dlH;
@@ -117,7 +124,7 @@ export function neoHookeanCorrection(
 }
 
 /** Distance constraint |x_a - x_b| - L on edge e with compliance `alphaTilde` (already / h^2). */
-export function springCorrection(model: Model, x: Float64Array, w: Float64Array, e: number, lambda: Float64Array, alphaTilde: number, dx: Float64Array, jacobi = false): boolean {
+export function springCorrection(model: Model, x: Float64Array, w: Float64Array, e: number, lambda: Float64Array, alphaTilde: number, dx: Float64Array, jacobiRelaxation = 0): boolean {
   const a = model.edges[2 * e], b = model.edges[2 * e + 1];
   const wa = w[a], wb = w[b];
   dx.fill(0);
@@ -127,7 +134,8 @@ export function springCorrection(model: Model, x: Float64Array, w: Float64Array,
   if (!(len > 1e-12)) return false;
   const C = len - model.edgeRestLength[e];
   let dl = (-C - alphaTilde * lambda[e]) / (wa + wb + alphaTilde);
-  if (jacobi) dl *= model.edgeJacobiScale[e];
+  // Jacobi: scaled step, multiplier and positions alike (see neoHookeanCorrection).
+  if (jacobiRelaxation > 0) dl *= model.edgeJacobiScale[e] * jacobiRelaxation;
   lambda[e] += dl;
   const s = dl / len;
   dx[0] = wa * ux * s; dx[1] = wa * uy * s; dx[2] = wa * uz * s;

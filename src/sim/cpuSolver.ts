@@ -4,9 +4,9 @@
  * colliders) -> velocity update with damping and the NaN/Inf guard. Gauss-Seidel follows
  * the model's colouring (colours in order; constraints of one colour are independent, so
  * their order does not matter); Jacobi computes all corrections from the same positions,
- * each constraint scaled by 1 / (mean count of constraints at its vertices), and applies
- * their sum (times the relaxation factor): about the average, but consistent with the
- * multipliers.
+ * each constraint's step (multiplier and corrections alike) scaled by relaxation / (mean
+ * count of constraints at its vertices), and applies their sum: about the average, but
+ * consistent with the multipliers.
  */
 import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
 import { neoHookeanCorrection, springCorrection } from './constraintsCpu';
@@ -177,13 +177,13 @@ export class CpuSolver {
     const count = nh ? m.tetCount : m.edgeCount;
     const arity = nh ? 4 : 2;
     const alpha = this.params.springCompliance * invH2;
+    const relax = this.params.jacobiRelaxation;
     for (let e = 0; e < count; e++) {
-      const ok = nh ? neoHookeanCorrection(m, x, w, e, this.tetLambda, invH2, dx, true) : springCorrection(m, x, w, e, this.edgeLambda, alpha, dx, true);
+      const ok = nh ? neoHookeanCorrection(m, x, w, e, this.tetLambda, invH2, dx, relax) : springCorrection(m, x, w, e, this.edgeLambda, alpha, dx, relax);
       for (let k = 0; k < 3 * arity; k++) corrections[3 * arity * e + k] = ok ? dx[k] : 0;
     }
     const offsets = nh ? m.vertexTetOffsets : m.vertexEdgeOffsets;
     const corners = nh ? m.vertexTetCorners : m.vertexEdgeCorners;
-    const relax = this.params.jacobiRelaxation;
     for (let i = 0; i < m.vertexCount; i++) {
       const n = offsets[i + 1] - offsets[i];
       if (n === 0 || w[i] === 0) continue;
@@ -192,7 +192,7 @@ export class CpuSolver {
         const c = corners[j];
         sx += corrections[3 * c]; sy += corrections[3 * c + 1]; sz += corrections[3 * c + 2];
       }
-      x[3 * i] += sx * relax; x[3 * i + 1] += sy * relax; x[3 * i + 2] += sz * relax;
+      x[3 * i] += sx; x[3 * i + 1] += sy; x[3 * i + 2] += sz;
     }
   }
 

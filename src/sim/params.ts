@@ -13,7 +13,7 @@ export interface SolverParams {
   /** Linear velocity damping rate (1/s): v *= max(0, 1 - damping * h) per substep. */
   damping: number;
   solveOrder: SolveOrder;
-  /** Jacobi only: over-relaxation of the summed (about averaged) corrections; 1 = none. */
+  /** Jacobi only: (over-)relaxation of every constraint step, multiplier and corrections alike; 1 = none. */
   jacobiRelaxation: number;
   constraint: ConstraintType;
   /** Mass-spring compliance (m/N) of every edge. */
