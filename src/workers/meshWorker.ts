@@ -57,6 +57,29 @@ function transferResult(result: MeshJobResult): MeshJobResult {
   return Comlink.transfer(result, meshBuffers(result.mesh));
 }
 
+/** The statistics the page shows, for a mesh that took `startMs` (performance.now()) until now. */
+function jobResult(
+  mesh: TetMesh,
+  warnings: MeshIssue[],
+  dihedral: { minDihedralDeg: number; maxDihedralDeg: number },
+  startMs: number,
+  source: string,
+): MeshJobResult {
+  return transferResult({
+    mesh,
+    warnings: describe(warnings),
+    stats: {
+      vertices: mesh.vertexCount,
+      tets: mesh.tetCount,
+      boundaryTriangles: mesh.boundaryTriangles.length / 3,
+      minDihedralDeg: dihedral.minDihedralDeg,
+      maxDihedralDeg: dihedral.maxDihedralDeg,
+      milliseconds: performance.now() - startMs,
+      source,
+    },
+  });
+}
+
 const api: MeshWorkerApi = {
   catalog,
 
@@ -72,38 +95,14 @@ const api: MeshWorkerApi = {
     };
     const shape = generateShape(name, params, resolution, progress);
     const { mesh, warnings } = buildTetMesh(shape, { source: `procedural ${name}` });
-    return transferResult({
-      mesh,
-      warnings: describe(warnings),
-      stats: {
-        vertices: mesh.vertexCount,
-        tets: mesh.tetCount,
-        boundaryTriangles: mesh.boundaryTriangles.length / 3,
-        minDihedralDeg: shape.stats.minDihedralDeg,
-        maxDihedralDeg: shape.stats.maxDihedralDeg,
-        milliseconds: performance.now() - t0,
-        source: `${name} (resolution ${resolution})`,
-      },
-    });
+    return jobResult(mesh, warnings, shape.stats, t0, `${name} (resolution ${resolution})`);
   },
 
   async parse(files: MeshFileText[]) {
     const t0 = performance.now();
     const { mesh, warnings } = loadTetMesh(files);
     const quality = tetQuality(mesh.positions, mesh.tets);
-    return transferResult({
-      mesh,
-      warnings: describe(warnings),
-      stats: {
-        vertices: mesh.vertexCount,
-        tets: mesh.tetCount,
-        boundaryTriangles: mesh.boundaryTriangles.length / 3,
-        minDihedralDeg: quality.minDihedralDeg,
-        maxDihedralDeg: quality.maxDihedralDeg,
-        milliseconds: performance.now() - t0,
-        source: files.map((f) => f.name).join(' + '),
-      },
-    });
+    return jobResult(mesh, warnings, quality, t0, files.map((f) => f.name).join(' + '));
   },
 };
 

@@ -1,0 +1,20 @@
+/** The procedural beam (2 x 0.25 x 0.25) with its end bands (3% of its length) given handles. */
+import { generateShape } from '../mesh/procedural/catalog';
+import { buildModel, type Model } from '../sim/model';
+import { boundsOf } from './place';
+
+/** Handle 0 holds the left end; with `pinRight`, handle 1 holds the right end. */
+export function pinnedBeamModel(resolution: number | undefined, pinRight: boolean): Model {
+  const shape = generateShape('beam', {}, resolution);
+  const b = boundsOf(shape.positions);
+  const n = shape.positions.length / 3;
+  const handleOfVertex = new Int32Array(n);
+  const band = 0.03 * (b.max[0] - b.min[0]);
+  for (let v = 0; v < n; v++) {
+    const x = shape.positions[3 * v];
+    handleOfVertex[v] = x < b.min[0] + band ? 0 : pinRight && x > b.max[0] - band ? 1 : -1;
+  }
+  return buildModel([
+    { name: 'beam', positions: shape.positions, tets: shape.tets, material: { youngsModulus: 1e6, poissonRatio: 0.3, density: 1000 }, handleOfVertex },
+  ]);
+}
