@@ -7,7 +7,7 @@ import * as Comlink from 'comlink';
 import { CpuSolver } from '../sim/cpuSolver';
 import { setObjectMaterial } from '../sim/model';
 import type { CpuFrameResult, CpuSolverWorkerApi } from './cpuSolverWorkerApi';
-import { meshDropScene } from './meshDropScene';
+import { meshDropScene } from '../scenes/meshDrop';
 
 let solver: CpuSolver | undefined;
 let taken = 0;

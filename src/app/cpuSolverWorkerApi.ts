@@ -4,7 +4,7 @@
  */
 import type { Material } from '../sim/material';
 import type { SolverParams } from '../sim/params';
-import type { DropPlacement } from './meshDropScene';
+import type { DropPlacement } from '../scenes/meshDrop';
 
 export interface CpuSceneRequest {
   name: string;

@@ -10,7 +10,7 @@ import type { SolverParams } from '../sim/params';
 import { CpuEngine } from './cpuEngine';
 import { GpuEngine } from './gpuEngine';
 import { GpuPositionLink } from './gpuPositionLink';
-import { meshDropScene, type DropPlacement } from './meshDropScene';
+import { meshDropScene, type DropPlacement } from '../scenes/meshDrop';
 import type { MeshView } from './meshView';
 import type { Viewer } from './renderer';
 import type { SimulationEngine } from './simulationEngine';

@@ -17,7 +17,7 @@ import type { Material } from '../sim/material';
 import { checkParams, defaultParams, type SolverParams } from '../sim/params';
 import { createEngine, type EngineChoice } from './engineFactory';
 import { FrameTimings } from './frameTimings';
-import { dropPlacement, suggestedMaterial, type DropPlacement } from './meshDropScene';
+import { dropPlacement, suggestedMaterial, type DropPlacement } from '../scenes/meshDrop';
 import type { MeshView } from './meshView';
 import type { ErrorBanner } from './notices';
 import type { Viewer } from './renderer';

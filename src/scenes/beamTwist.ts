@@ -7,6 +7,7 @@ import type { SceneDefinition } from './types';
 export const beamTwist: SceneDefinition = {
   name: 'beam-twist',
   description: 'Beam (2 x 0.25 x 0.25) pinned at both ends; the right end twists at 2 rad/s.',
+  accepts: ['resolution'],
   build(options = {}) {
     const model = pinnedBeamModel(options.resolution, true);
     return {

@@ -7,6 +7,7 @@ import type { SceneDefinition } from './types';
 export const cantilever: SceneDefinition = {
   name: 'cantilever',
   description: 'Beam (2 x 0.25 x 0.25) clamped at its left end, sagging under gravity.',
+  accepts: ['resolution'],
   build(options = {}) {
     const model = pinnedBeamModel(options.resolution, false);
     return {

@@ -21,6 +21,7 @@ export function squeezeScript(top: number, gap: number, descend: [number, number
 export const squishySqueeze: SceneDefinition = {
   name: 'squishy-squeeze',
   description: 'Squishy ball squeezed flat (1/20 of its radius) between two planes, then released.',
+  accepts: ['resolution', 'ground'],
   build(options = {}) {
     const radius = 0.38;
     const shape = generateShape('squishyBall', { radius }, options.resolution);
@@ -33,7 +34,7 @@ export const squishySqueeze: SceneDefinition = {
     return {
       model,
       colliders: [
-        { kind: 'plane', normal: [0, 1, 0], offset: 0 },
+        ...(options.ground === false ? [] : [{ kind: 'plane', normal: [0, 1, 0], offset: 0 } as const]),
         { kind: 'plane', normal: [0, -1, 0], offset: squeezeScript(top + 0.01, radius / 20, [0.1, 1.1], 1.6) },
       ],
       handles: [],

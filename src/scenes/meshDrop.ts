@@ -1,12 +1,16 @@
 /**
- * The page's first moving scene: whatever mesh is on screen, raised above a ground plane and
- * dropped. The ground sits where the page already draws its grid (the mesh's lowest point as
- * loaded), and the object starts `liftFraction` of its height above it.
+ * Any tet mesh raised above a ground plane and dropped: the page's scene for the mesh on
+ * screen, and the runner's `drop` scene for a mesh file. On the page the ground sits where the
+ * page already draws its grid (the mesh's lowest point as loaded) and the object starts
+ * `liftFraction` of its height above it; the runner's scene centres the mesh in x and z and
+ * puts the ground at y = 0, so the lowest point is the height above the ground.
  */
 import type { Material } from '../sim/material';
 import { buildModel } from '../sim/model';
-import type { SolverParams } from '../sim/params';
+import { defaultParams, type SolverParams } from '../sim/params';
 import type { SimSetup } from '../sim/setup';
+import { placeAbove } from './place';
+import type { SceneDefinition } from './types';
 
 export interface DropSource {
   /** xyz per vertex. */
@@ -61,16 +65,34 @@ function boundsOf(positions: ArrayLike<number>): DropPlacement['bounds'] {
   return { min, max };
 }
 
-export function dropPlacement(positions: ArrayLike<number>, liftFraction = DEFAULT_LIFT_FRACTION): DropPlacement {
+function checkedBounds(positions: ArrayLike<number>): DropPlacement['bounds'] {
   if (positions.length === 0 || positions.length % 3 !== 0) {
     throw new Error(`drop scene: positions length ${positions.length} is not a positive multiple of 3`);
   }
-  if (!(liftFraction >= 0)) throw new RangeError(`drop scene: liftFraction must be >= 0, got ${liftFraction}`);
-  const b = boundsOf(positions);
+  return boundsOf(positions);
+}
+
+/** The height that a lift fraction refers to: the object's height, or its largest extent when it is flat. */
+function liftReference(b: DropPlacement['bounds']): number {
   const height = b.max[1] - b.min[1];
   const extent = Math.max(height, b.max[0] - b.min[0], b.max[2] - b.min[2]);
   // A flat object still falls a visible distance: lift by its largest extent then.
-  const lift = liftFraction * (height > 1e-9 * extent ? height : extent);
+  return height > 1e-9 * extent ? height : extent;
+}
+
+export function dropPlacement(positions: ArrayLike<number>, liftFraction = DEFAULT_LIFT_FRACTION): DropPlacement {
+  if (!(liftFraction >= 0)) throw new RangeError(`drop scene: liftFraction must be >= 0, got ${liftFraction}`);
+  const b = checkedBounds(positions);
+  return placementWithLift(b, liftFraction * liftReference(b));
+}
+
+/** Like dropPlacement, with the lift given as a distance (the runner's --height). */
+export function dropPlacementWithLift(positions: ArrayLike<number>, lift: number): DropPlacement {
+  if (!(lift >= 0) || !Number.isFinite(lift)) throw new RangeError(`drop scene: height above the ground must be a finite number >= 0, got ${lift}`);
+  return placementWithLift(checkedBounds(positions), lift);
+}
+
+function placementWithLift(b: DropPlacement['bounds'], lift: number): DropPlacement {
   const groundY = b.min[1];
   return {
     groundY,
@@ -105,3 +127,31 @@ export function meshDropScene(
     },
   };
 }
+
+/**
+ * The runner's `drop` scene: options.mesh centred in x and z with its lowest point
+ * options.height above a ground plane at y = 0 (default: half the object's height), or no
+ * ground with options.ground false. The material is suggestedMaterial() for the mesh's height
+ * under |options.gravity|, with options.material's fields on top.
+ */
+export const meshDrop: SceneDefinition = {
+  name: 'drop',
+  description: 'A tet mesh file (--mesh) dropped onto a ground plane at y = 0 from --height above it.',
+  accepts: ['mesh', 'height', 'ground'],
+  build(options = {}) {
+    const mesh = options.mesh;
+    if (!mesh) throw new Error('the drop scene needs a mesh (--mesh FILE)');
+    const centred = placeAbove(mesh.positions, 0);
+    const b = checkedBounds(centred);
+    const placement = options.height === undefined
+      ? placementWithLift(b, DEFAULT_LIFT_FRACTION * liftReference(b))
+      : dropPlacementWithLift(centred, options.height);
+    const params = defaultParams({ gravity: options.gravity ? [...options.gravity] : [0, -9.81, 0] });
+    const g = Math.hypot(...params.gravity);
+    const density = options.material?.density;
+    const material = { ...suggestedMaterial(b.max[1] - b.min[1], g, undefined, density), ...options.material };
+    const scene = meshDropScene(mesh.name, { positions: centred, tets: mesh.tets }, material, params, placement);
+    if (options.ground === false) scene.setup.colliders.length = 0;
+    return scene.setup;
+  },
+};
