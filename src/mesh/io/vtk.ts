@@ -3,7 +3,10 @@
  * quadratic tet, contributes its 4 corners); other cell types are skipped with a warning.
  * Reads both the classic CELLS layout ("<k> <i1> ... <ik>" per cell) and the VTK 5.1 layout
  * (CELLS <#offsets> <#connectivity> followed by OFFSETS and CONNECTIVITY arrays).
- * Anything after CELL_TYPES (POINT_DATA, CELL_DATA) is ignored.
+ * After CELL_TYPES, one-component CELL_DATA arrays (SCALARS, or FIELD arrays) are returned per
+ * tet in `cellData` (the runner's dumps carry each tet's object id in `object`); POINT_DATA and
+ * the other attribute kinds are read past; reading stops quietly at anything else (METADATA,
+ * unknown keywords), which is ignored as before.
  */
 import type { MeshIssue, TetMeshArrays } from '../types';
 import { formatFloat32 } from './formatNumber';
@@ -71,7 +74,81 @@ function offsetCells(s: TokenStream, r: LineReader, offsetCountToken: string, si
   return { offsets, ids, lines };
 }
 
-export function parseVtk(text: string, file: string): LoadedMesh {
+/** A legacy VTK mesh with the one-component cell arrays found after CELL_TYPES, one value per tet. */
+export interface VtkMesh extends LoadedMesh {
+  cellData: Record<string, Float64Array>;
+}
+
+/** Values per tuple of the attribute kinds that carry no component count in their header. */
+const FIXED_COMPONENTS: Record<string, number> = { VECTORS: 3, NORMALS: 3, TENSORS: 9 };
+
+/**
+ * Reads POINT_DATA / CELL_DATA attribute sections (legacy VTK file format, "Dataset
+ * Attribute Format") and keeps the one-component cell arrays. Returns at the end of the
+ * text or at the first keyword it does not know (then the rest is ignored).
+ */
+function attributes(s: TokenStream, r: LineReader, pointCount: number, cellCount: number): Map<string, Float64Array> {
+  const kept = new Map<string, Float64Array>();
+  let tuples = -1;
+  let isCell = false;
+  const values = (count: number, keep: boolean, what: string): Float64Array | null => {
+    const out = keep ? new Float64Array(count) : null;
+    for (let i = 0; i < count; i++) {
+      const x = r.real(s.next(`value ${i} of ${what}`), `value ${i} of ${what}`);
+      if (out) out[i] = x;
+    }
+    return out;
+  };
+  for (let word = s.peek(); word !== null; word = s.peek()) {
+    const key = word.toUpperCase();
+    if (key === 'POINT_DATA' || key === 'CELL_DATA') {
+      s.next(key);
+      isCell = key === 'CELL_DATA';
+      const n = r.uint(s.next(`the number of ${isCell ? 'cells' : 'points'} in ${key}`), `${key} count`);
+      const expected = isCell ? cellCount : pointCount;
+      if (n !== expected) s.fail(`${key} ${n} differs from the ${expected} ${isCell ? 'cells' : 'points'} of the grid`);
+      tuples = n;
+    } else if (tuples < 0) {
+      return kept;
+    } else if (key === 'SCALARS') {
+      s.next(key);
+      const name = s.next('the SCALARS name');
+      s.next(`the data type of ${name}`);
+      let components = 1;
+      if (/^\d+$/.test(s.peek() ?? '')) components = r.uint(s.next('number of components'), `number of components of ${name}`);
+      if (components < 1 || components > 4) s.fail(`SCALARS ${name} has ${components} components (1 to 4 allowed)`);
+      if (s.peek()?.toUpperCase() === 'LOOKUP_TABLE') {
+        s.next('LOOKUP_TABLE');
+        s.next('the lookup table name');
+      }
+      const data = values(tuples * components, isCell && components === 1, `SCALARS ${name}`);
+      if (data) kept.set(name, data);
+    } else if (key === 'FIELD') {
+      s.next(key);
+      const field = s.next('the FIELD name');
+      const arrays = r.uint(s.next(`the number of arrays of FIELD ${field}`), `number of arrays of FIELD ${field}`);
+      for (let a = 0; a < arrays; a++) {
+        const name = s.next(`array ${a} of FIELD ${field}`);
+        const components = r.uint(s.next(`the components of ${name}`), `number of components of ${name}`);
+        const n = r.uint(s.next(`the tuples of ${name}`), `number of tuples of ${name}`);
+        s.next(`the data type of ${name}`);
+        if (n !== tuples) s.fail(`FIELD array ${name} has ${n} tuples, the section has ${tuples}`);
+        const data = values(n * components, isCell && components === 1, `FIELD array ${name}`);
+        if (data) kept.set(name, data);
+      }
+    } else if (key in FIXED_COMPONENTS) {
+      s.next(key);
+      const name = s.next(`the ${key} name`);
+      s.next(`the data type of ${name}`);
+      values(tuples * FIXED_COMPONENTS[key], false, `${key} ${name}`);
+    } else {
+      return kept;
+    }
+  }
+  return kept;
+}
+
+export function parseVtk(text: string, file: string): VtkMesh {
   const r: LineReader = new LineReader(text, file, null);
   const magic = r.rawNext();
   if (magic === null || !/^#\s*vtk DataFile Version/i.test(magic)) r.fail('not a legacy VTK file: the first line must be "# vtk DataFile Version x.x"', 1);
@@ -146,11 +223,22 @@ export function parseVtk(text: string, file: string): LoadedMesh {
   }
   const warnings: MeshIssue[] = [];
   for (const [type, count] of skipped) warnings.push({ message: `skipped ${count} cells of VTK type ${type} (not tetrahedra)` });
-  return { format: 'vtk', source: file, positions, tets, vertexLines, tetLines, warnings };
+  const cellData: Record<string, Float64Array> = {};
+  for (const [name, perCell] of attributes(s, r, positions.length / 3, types.length)) {
+    const perTet = new Float64Array(tetCount);
+    let k = 0;
+    for (let c = 0; c < types.length; c++) if (types[c] === VTK_TETRA || types[c] === VTK_QUADRATIC_TETRA) perTet[k++] = perCell[c];
+    cellData[name] = perTet;
+  }
+  return { format: 'vtk', source: file, positions, tets, vertexLines, tetLines, warnings, cellData };
 }
 
-/** Writes legacy VTK ASCII (classic CELLS layout), all cells type 10. */
-export function writeVtk(mesh: TetMeshArrays, title = 'tetrahedral mesh'): string {
+/**
+ * Writes legacy VTK ASCII (classic CELLS layout), all cells type 10, and each entry of
+ * `cellData` (one value per tet) as a CELL_DATA SCALARS array: `int` when every value is a
+ * 32-bit integer, `double` otherwise.
+ */
+export function writeVtk(mesh: TetMeshArrays, title = 'tetrahedral mesh', cellData: Record<string, ArrayLike<number>> = {}): string {
   const p = mesh.positions, t = mesh.tets;
   const n = p.length / 3, m = t.length / 4;
   const parts: string[] = [`# vtk DataFile Version 3.0\n${title.replace(/\n/g, ' ')}\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS ${n} float\n`];
@@ -159,5 +247,16 @@ export function writeVtk(mesh: TetMeshArrays, title = 'tetrahedral mesh'): strin
   for (let i = 0; i < m; i++) parts.push(`4 ${t[4 * i]} ${t[4 * i + 1]} ${t[4 * i + 2]} ${t[4 * i + 3]}\n`);
   parts.push(`\nCELL_TYPES ${m}\n`);
   for (let i = 0; i < m; i++) parts.push(`${VTK_TETRA}\n`);
+  const names = Object.keys(cellData);
+  if (names.length > 0) parts.push(`\nCELL_DATA ${m}\n`);
+  for (const name of names) {
+    const values = cellData[name];
+    if (!/^\S+$/.test(name)) throw new Error(`VTK cell array name "${name}" must be one word`);
+    if (values.length !== m) throw new Error(`VTK cell array ${name} has ${values.length} values for ${m} tets`);
+    let isInt = true;
+    for (let i = 0; i < m && isInt; i++) isInt = Number.isInteger(values[i]) && Math.abs(values[i]) < 2 ** 31;
+    parts.push(`SCALARS ${name} ${isInt ? 'int' : 'double'} 1\nLOOKUP_TABLE default\n`);
+    for (let i = 0; i < m; i++) parts.push(`${values[i]}\n`);
+  }
   return parts.join('');
 }

@@ -43,6 +43,19 @@ describe('writers round-trip exactly', () => {
   const src = parseGaiaT(readSharedMesh('teapotContainer.t'), 'teapotContainer.t');
   it('.t', () => expectSameArrays(src, parseGaiaT(writeGaiaT(src), 'rt.t')));
   it('.vtk', () => expectSameArrays(src, parseVtk(writeVtk(src), 'rt.vtk')));
+  it('.vtk cell arrays: integers as int, others as double, values exact', () => {
+    const m = src.tets.length / 4;
+    const object = Array.from({ length: m }, (_, i) => i % 3);
+    const ratio = Array.from({ length: m }, (_, i) => i / 7);
+    const text = writeVtk(src, 'with cells', { object, ratio });
+    expect(text).toContain(`CELL_DATA ${m}\nSCALARS object int 1\nLOOKUP_TABLE default\n0\n1\n2\n0\n`);
+    expect(text).toContain('SCALARS ratio double 1');
+    const back = parseVtk(text, 'rt.vtk');
+    expectSameArrays(src, back);
+    expect(Array.from(back.cellData.object)).toEqual(object);
+    expect(Array.from(back.cellData.ratio)).toEqual(ratio);
+    expect(() => writeVtk(src, 't', { object: [1, 2] })).toThrow(/object has 2 values for \d+ tets/);
+  });
   it('.node/.ele', () => {
     const { node, ele } = writeTetGen(src);
     expectSameArrays(src, parseTetGen(node, 'rt.node', ele, 'rt.ele'));
@@ -153,6 +166,30 @@ describe('legacy VTK written by hand', () => {
     const conn = CUBE_TETS.flat().join(' ');
     const text = `# vtk DataFile Version 5.1\ncube\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 8 float\n${points}\nCELLS 6 20\nOFFSETS vtktypeint64\n${offsets}\nCONNECTIVITY vtktypeint64\n${conn}\nCELL_TYPES 5\n10\n10\n10\n10\n10\n`;
     expectUnitCube(parseVtk(text, 'cube51.vtk'));
+  });
+
+  it('cell arrays after CELL_TYPES come back per tet (non-tet cells dropped); POINT_DATA and vector arrays are read past', () => {
+    const cells = ['3 0 1 2', ...CUBE_TETS.map((t) => `4 ${t.join(' ')}`)];
+    const text = [
+      '# vtk DataFile Version 3.0', 'c', 'ASCII', 'DATASET UNSTRUCTURED_GRID', 'POINTS 8 float', points,
+      'CELLS 6 29', ...cells, 'CELL_TYPES 6', '5 10 10 10 10 10',
+      'POINT_DATA 8', 'VECTORS v float', Array.from({ length: 24 }, (_, i) => i).join(' '), 'SCALARS t float', 'LOOKUP_TABLE default', '0 1 2 3 4 5 6 7',
+      'CELL_DATA 6', 'SCALARS object int 1', 'LOOKUP_TABLE default', '9 0 1 2 3 4',
+      'FIELD FieldData 2', 'mass 1 6 double', '0.5 1.5 2.5 3.5 4.5 5.5', 'vec 2 6 float', '0 0 0 0 0 0 0 0 0 0 0 0',
+      'METADATA', 'INFORMATION 0', '',
+    ].join('\n');
+    const loaded = parseVtk(text, 'attrs.vtk');
+    expectUnitCube(loaded);
+    expect(Object.keys(loaded.cellData).sort()).toEqual(['mass', 'object']);
+    expect(Array.from(loaded.cellData.object)).toEqual([0, 1, 2, 3, 4]);
+    expect(Array.from(loaded.cellData.mass)).toEqual([1.5, 2.5, 3.5, 4.5, 5.5]);
+  });
+
+  it('a cell array of the wrong length or with a bad value names the line', () => {
+    const head = `# vtk DataFile Version 3.0\nc\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 8 float\n${points}\nCELLS 5 25\n${CUBE_TETS.map((t) => `4 ${t.join(' ')}`).join('\n')}\nCELL_TYPES 5\n10 10 10 10 10\n`;
+    expect(() => parseVtk(`${head}CELL_DATA 4\n`, 'n.vtk')).toThrow(/n\.vtk:15: CELL_DATA 4 differs from the 5 cells/);
+    expect(() => parseVtk(`${head}CELL_DATA 5\nSCALARS object int 1\nLOOKUP_TABLE default\n0 1 x 3 4\n`, 'v.vtk')).toThrow(/v\.vtk:18: value 2 of SCALARS object is not a finite number: "x"/);
+    expect(() => parseVtk(`${head}CELL_DATA 5\nSCALARS object int 1\nLOOKUP_TABLE default\n0 1 2\n`, 't.vtk')).toThrow(/t\.vtk:19: unexpected end of file: expected value 3 of SCALARS object/);
   });
 
   it('no tetrahedra is an error', () => {
