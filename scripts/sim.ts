@@ -1,148 +1,125 @@
 /**
  * Headless runner: runs a scene for N frames on any WebGPU adapter (Node + Dawn) and writes
- * per-frame phase times and counters plus a final summary as JSON.
+ * a JSON report (per-frame timings and counters; energy, lowest point, centre of mass,
+ * volume and angular momentum every K frames) and optionally VTK frames.
  *
- *   node scripts/run-ts.mjs scripts/sim.ts --scene octopus-drop --frames 10 [--out run.json]
- *     [--substeps S] [--iterations I] [--dt 0.0166] [--order gauss-seidel|jacobi]
- *     [--constraint neohookean|springs] [--resolution R]
+ *   npm run sim -- --help
+ *   npm run sim -- --scene drop --mesh ../shared/meshes/Cube.t --frames 60 --out run.json --dump frames
  *
- * Device loss exits with status 3 and the reason; a bad argument exits with status 2.
+ * Flags: src/runner/args.ts (one table, printed by --help). A bad flag or input file exits
+ * with status 2 and a message naming it; device loss exits with status 3.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { acquireGpu } from '../src/gpu/device';
+import { parseRunArgs, usageText, UsageError, type RunOptions } from '../src/runner/args';
+import { VtkDumper } from '../src/runner/dump';
+import { lumpedMasses, measureState, type StateMeasures } from '../src/runner/measure';
+import { readMeshFile } from '../src/runner/meshFile';
+import { frameEntry, summarize, type FrameEntry } from '../src/runner/report';
+import { buildScene, checkSceneFlags } from '../src/runner/sceneSetup';
 import { findScene, scenes } from '../src/scenes/registry';
-import type { SolverParams } from '../src/sim/params';
-import { Simulation, type FrameStats } from '../src/sim/simulation';
+import { checkParams } from '../src/sim/params';
+import type { SimSetup } from '../src/sim/setup';
+import { Simulation } from '../src/sim/simulation';
 
-function usage(message: string): never {
+function log(message: string): void {
   console.error(`sim: ${message}`);
-  console.error(`usage: sim --scene <${scenes.map((s) => s.name).join('|')}> --frames N [--out file.json] [--substeps S] [--iterations I] [--dt s] [--order gauss-seidel|jacobi] [--constraint neohookean|springs] [--resolution R]`);
+}
+
+/** Everything that can fail because of the command line or an input file, before the GPU starts. */
+function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; dumper?: VtkDumper } {
+  let scene;
+  try {
+    scene = findScene(o.scene);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  checkSceneFlags(scene, o);
+  if (o.out !== undefined && !existsSync(dirname(o.out) || '.')) throw new UsageError(`--out ${o.out}: folder ${dirname(o.out)} does not exist`);
+  const mesh = o.mesh !== undefined ? readMeshFile(o.mesh) : undefined;
+  for (const w of mesh?.warnings ?? []) log(`warning: ${w}`);
+  const setup = buildScene(scene, o, mesh);
+  try {
+    checkParams({ ...setup.params, ...o.params });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const dumper = o.dump !== undefined ? new VtkDumper(o.dump, setup.model, `${scene.name}${o.mesh ? ` ${o.mesh}` : ''}`) : undefined;
+  return { setup, sceneName: scene.name, dumper };
+}
+
+async function run(o: RunOptions): Promise<void> {
+  const { setup, sceneName, dumper } = prepare(o);
+  const ctx = await acquireGpu({
+    onLost: (reason) => {
+      log(`GPU device lost: ${reason}`);
+      process.exit(3);
+    },
+  });
+  const tBuild = performance.now();
+  const sim = new Simulation(ctx, setup);
+  sim.setParams(o.params);
+  const buildMs = performance.now() - tBuild;
+  const m = setup.model;
+  log(`${sceneName}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${m.edgeCount} edges, ${m.tetColouring.colourCount} tet colours, ${m.edgeColouring.colourCount} edge colours; ${ctx.description}; timestamps ${sim.timestampQueries ? 'yes' : 'no'}`);
+
+  const mass = lumpedMasses(m);
+  const sample = async (frame: number, time: number): Promise<StateMeasures> => {
+    const x = await sim.solver.readPositions();
+    const v = await sim.solver.readVelocities();
+    dumper?.write(frame, time, x);
+    return measureState(m, mass, x, v, sim.params);
+  };
+  const initial = await sample(0, 0);
+  const frames: FrameEntry[] = [];
+  let final = initial;
+  let lastProgress = performance.now();
+  for (let f = 1; f <= o.frames; f++) {
+    const s = await sim.stepFrame();
+    for (const msg of s.stopped) log(msg);
+    const state = f % o.every === 0 || f === o.frames ? await sample(f, s.time) : undefined;
+    if (state) final = state;
+    frames.push(frameEntry(s, state));
+    if (performance.now() - lastProgress > 2000) {
+      lastProgress = performance.now();
+      log(`frame ${f}/${o.frames}, t = ${s.time.toFixed(3)} s${state ? `, total energy ${state.energy.total.toExponential(4)}` : ''}`);
+    }
+  }
+
+  const summary = summarize(frames, initial, final, sim.stoppedMessages);
+  const report = {
+    scene: sceneName,
+    mesh: o.mesh ?? null,
+    adapter: ctx.description,
+    timing: sim.timestampQueries ? 'timestamp-query' : 'cpu-wall',
+    params: sim.params,
+    materials: m.objectNames.map((name, i) => ({ object: name, ...m.materials[i] })),
+    colliders: setup.colliders.map((c) => c.kind),
+    every: o.every,
+    dump: o.dump ?? null,
+    counts: { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount, tetColours: m.tetColouring.colourCount, edgeColours: m.edgeColouring.colourCount },
+    buildMs,
+    initial: { frame: 0, time: 0, state: initial },
+    frames,
+    summary,
+  };
+  const json = JSON.stringify(report, null, 2);
+  if (o.out !== undefined) writeFileSync(o.out, json);
+  else console.log(json);
+  const bb = summary.boundingBox;
+  log(`${o.frames} frames, mean ${summary.meanFrameMs.toFixed(1)} ms/frame, bbox y [${bb.min[1].toFixed(3)}, ${bb.max[1].toFixed(3)}], total energy ${initial.energy.total.toExponential(4)} -> ${final.energy.total.toExponential(4)}, non-finite ${summary.nonFiniteVertices}${dumper ? `; VTK frames in ${dumper.dir}` : ''}`);
+  sim.destroy();
+  ctx.device.destroy();
+}
+
+try {
+  const cmd = parseRunArgs(process.argv.slice(2));
+  if (cmd.kind === 'help') console.log(usageText(scenes.map((s) => s.name)));
+  else if (cmd.kind === 'list') for (const s of scenes) console.log(s.name);
+  else await run(cmd.options);
+} catch (e) {
+  if (!(e instanceof UsageError)) throw e;
+  log(e.message);
   process.exit(2);
 }
-
-function parseArgs(argv: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (!a.startsWith('--')) usage(`unexpected argument "${a}"`);
-    const v = argv[i + 1];
-    if (v === undefined || v.startsWith('--')) usage(`${a} needs a value`);
-    out[a.slice(2)] = v;
-    i++;
-  }
-  return out;
-}
-
-function num(args: Record<string, string>, key: string): number | undefined {
-  if (!(key in args)) return undefined;
-  const v = Number(args[key]);
-  if (!Number.isFinite(v)) usage(`--${key} must be a number, got "${args[key]}"`);
-  return v;
-}
-
-const args = parseArgs(process.argv.slice(2));
-const known = new Set(['scene', 'frames', 'out', 'substeps', 'iterations', 'dt', 'order', 'constraint', 'resolution']);
-for (const k of Object.keys(args)) if (!known.has(k)) usage(`unknown option --${k}`);
-if (!args.scene) usage('--scene is required');
-const frames = num(args, 'frames') ?? 10;
-if (!(frames >= 1 && Number.isInteger(frames))) usage('--frames must be a positive integer');
-
-let scene;
-try {
-  scene = findScene(args.scene);
-} catch (e) {
-  usage((e as Error).message);
-}
-const ctx = await acquireGpu({
-  onLost: (reason) => {
-    console.error(`sim: GPU device lost: ${reason}`);
-    process.exit(3);
-  },
-});
-const tBuild = performance.now();
-const setup = scene.build({ resolution: num(args, 'resolution') });
-const overrides: Partial<SolverParams> = {};
-const substeps = num(args, 'substeps');
-const iterations = num(args, 'iterations');
-const dt = num(args, 'dt');
-if (substeps !== undefined) overrides.substeps = substeps;
-if (iterations !== undefined) overrides.iterations = iterations;
-if (dt !== undefined) overrides.dt = dt;
-if (args.order) {
-  if (args.order !== 'gauss-seidel' && args.order !== 'jacobi') usage(`--order must be gauss-seidel or jacobi, got "${args.order}"`);
-  overrides.solveOrder = args.order;
-}
-if (args.constraint) {
-  if (args.constraint !== 'neohookean' && args.constraint !== 'springs') usage(`--constraint must be neohookean or springs, got "${args.constraint}"`);
-  overrides.constraint = args.constraint;
-}
-const sim = new Simulation(ctx, setup);
-try {
-  sim.setParams(overrides);
-} catch (e) {
-  usage((e as Error).message);
-}
-const buildMs = performance.now() - tBuild;
-const m = setup.model;
-console.error(`sim: ${scene.name}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${m.edgeCount} edges, ${m.tetColouring.colourCount} tet colours, ${m.edgeColouring.colourCount} edge colours; ${ctx.description}; timestamps ${sim.timestampQueries ? 'yes' : 'no'}`);
-
-const perFrame: FrameStats[] = [];
-for (let f = 0; f < frames; f++) {
-  const s = await sim.stepFrame();
-  perFrame.push(s);
-  for (const msg of s.stopped) console.error(`sim: ${msg}`);
-}
-
-// Summary: one readback of positions and velocities at the end.
-const x = await sim.solver.readPositions();
-const v = await sim.solver.readVelocities();
-const min = [Infinity, Infinity, Infinity];
-const max = [-Infinity, -Infinity, -Infinity];
-let nonFinite = 0;
-let kinetic = 0;
-for (let i = 0; i < m.vertexCount; i++) {
-  let ok = true;
-  for (let k = 0; k < 3; k++) {
-    const c = x[3 * i + k];
-    if (!Number.isFinite(c)) ok = false;
-    else { min[k] = Math.min(min[k], c); max[k] = Math.max(max[k], c); }
-  }
-  if (!ok) nonFinite++;
-  if (m.invMass[i] > 0) kinetic += (0.5 * (v[3 * i] ** 2 + v[3 * i + 1] ** 2 + v[3 * i + 2] ** 2)) / m.invMass[i];
-}
-const wall = perFrame.map((s) => s.wallMs);
-const report = {
-  scene: scene.name,
-  adapter: ctx.description,
-  timing: sim.timestampQueries ? 'timestamp-query' : 'cpu-wall',
-  params: sim.params,
-  counts: {
-    vertices: m.vertexCount,
-    tets: m.tetCount,
-    edges: m.edgeCount,
-    tetColours: m.tetColouring.colourCount,
-    edgeColours: m.edgeColouring.colourCount,
-  },
-  buildMs,
-  frames: perFrame.map((s) => ({
-    frame: s.frame,
-    wallMs: s.wallMs,
-    phasesMs: s.gpuPhasesMs ?? { xpbd: s.wallMs },
-    counters: { dispatches: s.dispatches, constraintIterations: s.constraintIterations, readbacks: 1 },
-  })),
-  summary: {
-    frames,
-    meanFrameMs: wall.reduce((a, b) => a + b, 0) / wall.length,
-    constraintIterationsPerSecond: perFrame.reduce((a, s) => a + s.constraintIterations, 0) / (wall.reduce((a, b) => a + b, 0) / 1000),
-    boundingBox: { min, max },
-    kineticEnergy: kinetic,
-    nonFiniteVertices: nonFinite,
-    stoppedObjects: sim.stoppedMessages,
-  },
-};
-const json = JSON.stringify(report, null, 2);
-if (args.out) writeFileSync(args.out, json);
-else console.log(json);
-console.error(`sim: ${frames} frames, mean ${report.summary.meanFrameMs.toFixed(1)} ms/frame, bbox y [${min[1].toFixed(3)}, ${max[1].toFixed(3)}], KE ${kinetic.toExponential(3)}, non-finite ${nonFinite}`);
-sim.destroy();
-ctx.device.destroy();

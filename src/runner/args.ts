@@ -1,0 +1,212 @@
+/**
+ * The headless runner's command line: one table of flags (the usage text is printed from it),
+ * strict parsing of each value and its range. Nothing here touches the GPU or the file
+ * system, so a bad command fails before any work starts.
+ */
+import type { Material } from '../sim/material';
+import type { SolverParams } from '../sim/params';
+
+/** A mistake on the command line; the runner prints it and exits with status 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export type Vec3 = [number, number, number];
+
+export interface RunOptions {
+  scene: string;
+  frames: number;
+  /** JSON report file; stdout when absent. */
+  out?: string;
+  /** Folder for VTK frames; none when absent. */
+  dump?: string;
+  /** Read the state back (JSON state fields, VTK frames) every this many frames, and after the last. */
+  every: number;
+  resolution?: number;
+  mesh?: string;
+  height?: number;
+  ground?: boolean;
+  velocity?: Vec3;
+  /** Material fields given on the command line (every object of the scene). */
+  material: Partial<Material>;
+  /** Solver parameters given on the command line. */
+  params: Partial<SolverParams>;
+}
+
+export type ParsedCommand = { kind: 'help' } | { kind: 'list' } | { kind: 'run'; options: RunOptions };
+
+interface Flag {
+  name: string;
+  /** Placeholder of the value; absent for switches (--help, --list). */
+  value?: string;
+  help: string;
+  /** Heading in the usage text; 'scene' flags are checked against the scene's `accepts` list. */
+  group: keyof typeof GROUP_TITLES;
+}
+
+const GROUP_TITLES = {
+  run: 'Run',
+  scene: 'Scene (each scene says which it takes; the others are refused)',
+  material: 'Material (every object)',
+  solver: "Solver (defaults: the scene's values, echoed in the report's params)",
+  output: 'Output',
+} as const;
+
+export const FLAGS: readonly Flag[] = [
+  { name: 'help', group: 'run', help: 'print this text and exit' },
+  { name: 'list', group: 'run', help: 'print the scene names, one per line, and exit' },
+  { name: 'scene', value: 'NAME', group: 'run', help: 'scene to run (--list shows them)' },
+  { name: 'frames', value: 'N', group: 'run', help: 'frames to simulate (default 10)' },
+  { name: 'mesh', value: 'FILE', group: 'scene', help: 'drop: the mesh file (.t, .msh, .vtk, or a TetGen .node or .ele with its partner beside it)' },
+  { name: 'height', value: 'H', group: 'scene', help: 'drop, octopus-drop: start with the lowest point H above the ground (drop default: half the object\'s height)' },
+  { name: 'ground', value: 'on|off', group: 'scene', help: 'drop, octopus-drop, squishy-squeeze: with or without the ground plane y = 0 (default on)' },
+  { name: 'resolution', value: 'R', group: 'scene', help: 'procedural scenes: lattice cubes across the longest side' },
+  { name: 'velocity', value: 'x,y,z', group: 'scene', help: 'initial velocity of every vertex (scenes without pinned vertices)' },
+  { name: 'young', value: 'E', group: 'material', help: "Young's modulus of every object (> 0)" },
+  { name: 'poisson', value: 'NU', group: 'material', help: 'Poisson ratio of every object, in [0, 0.5)' },
+  { name: 'density', value: 'RHO', group: 'material', help: 'density of every object (> 0)' },
+  { name: 'dt', value: 'S', group: 'solver', help: 'frame time step in seconds (> 0)' },
+  { name: 'substeps', value: 'N', group: 'solver', help: 'substeps per frame (integer >= 1)' },
+  { name: 'iterations', value: 'N', group: 'solver', help: 'constraint iterations per substep (integer >= 1)' },
+  { name: 'order', value: 'gauss-seidel|jacobi', group: 'solver', help: 'constraint solve order' },
+  { name: 'relaxation', value: 'W', group: 'solver', help: 'Jacobi relaxation of each constraint step (> 0, 1 = none)' },
+  { name: 'constraint', value: 'neohookean|springs', group: 'solver', help: 'material constraint' },
+  { name: 'gravity', value: 'x,y,z', group: 'solver', help: 'gravity vector, e.g. 0,-9.81,0 (tilt it for a slope against the ground plane)' },
+  { name: 'damping', value: 'D', group: 'solver', help: 'velocity damping rate in 1/s (>= 0): v *= max(0, 1 - D h) per substep' },
+  { name: 'friction', value: 'MU', group: 'solver', help: 'Coulomb friction coefficient of the colliders (>= 0)' },
+  { name: 'out', value: 'FILE', group: 'output', help: 'write the JSON report there (default: stdout)' },
+  { name: 'dump', value: 'DIR', group: 'output', help: 'write legacy VTK frames DIR/frame_NNNNNN.vtk (created if missing)' },
+  { name: 'every', value: 'K', group: 'output', help: 'read the state back every K frames and after the last (default 1)' },
+];
+
+const BY_NAME = new Map(FLAGS.map((f) => [f.name, f]));
+
+export function usageText(sceneNames: readonly string[]): string {
+  const width = Math.max(...FLAGS.map((f) => f.name.length + (f.value ? f.value.length + 1 : 0))) + 4;
+  const lines = [
+    'usage: npm run sim -- --scene NAME [options]',
+    '       node scripts/run-ts.mjs scripts/sim.ts --scene NAME [options]',
+    '',
+    `Runs a scene headless on WebGPU (Dawn) and writes a JSON report: per frame, timings and`,
+    `(every K frames) energy (kinetic, elastic, gravitational, total), lowest point, centre of`,
+    `mass, volume and angular momentum about the centre of mass.`,
+    '',
+    `scenes: ${sceneNames.join(', ')}`,
+    '',
+  ];
+  for (const group of Object.keys(GROUP_TITLES) as (keyof typeof GROUP_TITLES)[]) {
+    lines.push(`${GROUP_TITLES[group]}:`);
+    for (const f of FLAGS) {
+      if (f.group !== group) continue;
+      const left = `--${f.name}${f.value ? ` ${f.value}` : ''}`;
+      lines.push(`  ${left.padEnd(width)}${f.help}`);
+    }
+  }
+  lines.push('', 'Exit status: 0 done, 2 bad option or input file, 3 GPU device lost.');
+  return lines.join('\n');
+}
+
+function number(flag: string, text: string): number {
+  const x = Number(text);
+  if (text.trim() === '' || !Number.isFinite(x)) throw new UsageError(`--${flag} must be a number, got "${text}"`);
+  return x;
+}
+
+function positiveInteger(flag: string, text: string): number {
+  const x = number(flag, text);
+  if (!(Number.isInteger(x) && x >= 1)) throw new UsageError(`--${flag} must be an integer >= 1, got "${text}"`);
+  return x;
+}
+
+function inRange(flag: string, text: string, ok: (x: number) => boolean, range: string): number {
+  const x = number(flag, text);
+  if (!ok(x)) throw new UsageError(`--${flag} must be ${range}, got ${text}`);
+  return x;
+}
+
+function vector(flag: string, text: string): Vec3 {
+  const parts = text.split(',');
+  if (parts.length !== 3) throw new UsageError(`--${flag} needs three comma-separated numbers x,y,z, got "${text}"`);
+  return parts.map((p) => number(flag, p)) as Vec3;
+}
+
+function choice<T extends string>(flag: string, text: string, options: readonly T[]): T {
+  if (!(options as readonly string[]).includes(text)) throw new UsageError(`--${flag} must be ${options.join(' or ')}, got "${text}"`);
+  return text as T;
+}
+
+/** Splits argv into flag values: --name value, --name=value, or a bare switch. */
+function readFlags(argv: readonly string[]): Map<string, string | true> {
+  const out = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}" (options start with --; see --help)`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    const flag = BY_NAME.get(name);
+    if (!flag) throw new UsageError(`unknown option --${name} (see --help)`);
+    if (out.has(name)) throw new UsageError(`--${name} is given twice`);
+    if (!flag.value) {
+      if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+      out.set(name, true);
+      continue;
+    }
+    let value: string | undefined;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else {
+      value = argv[i + 1];
+      // A value may be negative ("-9.81") but not another option.
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value (${flag.value})`);
+      i++;
+    }
+    out.set(name, value);
+  }
+  return out;
+}
+
+export function parseRunArgs(argv: readonly string[]): ParsedCommand {
+  const flags = readFlags(argv);
+  if (flags.has('help')) return { kind: 'help' };
+  if (flags.has('list')) return { kind: 'list' };
+  const get = (name: string): string | undefined => flags.get(name) as string | undefined;
+  const scene = get('scene');
+  if (scene === undefined) throw new UsageError('--scene is required (--list shows the scenes, --help the options)');
+  const o: RunOptions = { scene, frames: 10, every: 1, material: {}, params: {} };
+  const v = (name: string, parse: (text: string) => void): void => {
+    const text = get(name);
+    if (text !== undefined) parse(text);
+  };
+  v('frames', (t) => (o.frames = positiveInteger('frames', t)));
+  v('every', (t) => (o.every = positiveInteger('every', t)));
+  v('out', (t) => (o.out = t));
+  v('dump', (t) => (o.dump = t));
+  v('mesh', (t) => (o.mesh = t));
+  v('resolution', (t) => (o.resolution = positiveInteger('resolution', t)));
+  v('height', (t) => (o.height = inRange('height', t, (x) => x >= 0, 'a number >= 0')));
+  v('ground', (t) => (o.ground = choice('ground', t, ['on', 'off'] as const) === 'on'));
+  v('velocity', (t) => (o.velocity = vector('velocity', t)));
+  v('young', (t) => (o.material.youngsModulus = inRange('young', t, (x) => x > 0, 'a number > 0')));
+  v('poisson', (t) => (o.material.poissonRatio = inRange('poisson', t, (x) => x >= 0 && x < 0.5, 'in [0, 0.5)')));
+  v('density', (t) => (o.material.density = inRange('density', t, (x) => x > 0, 'a number > 0')));
+  v('dt', (t) => (o.params.dt = inRange('dt', t, (x) => x > 0, 'a number > 0')));
+  v('substeps', (t) => (o.params.substeps = positiveInteger('substeps', t)));
+  v('iterations', (t) => (o.params.iterations = positiveInteger('iterations', t)));
+  v('order', (t) => (o.params.solveOrder = choice('order', t, ['gauss-seidel', 'jacobi'] as const)));
+  v('relaxation', (t) => (o.params.jacobiRelaxation = inRange('relaxation', t, (x) => x > 0, 'a number > 0')));
+  v('constraint', (t) => (o.params.constraint = choice('constraint', t, ['neohookean', 'springs'] as const)));
+  v('gravity', (t) => (o.params.gravity = vector('gravity', t)));
+  v('damping', (t) => (o.params.damping = inRange('damping', t, (x) => x >= 0, 'a number >= 0')));
+  v('friction', (t) => (o.params.friction = inRange('friction', t, (x) => x >= 0, 'a number >= 0')));
+  if (o.mesh !== undefined && o.mesh.trim() === '') throw new UsageError('--mesh needs a file name');
+  return { kind: 'run', options: o };
+}
+
+/** Scene-specific flags given on the command line (checked against the scene's `accepts`). */
+export function sceneFlagsGiven(o: RunOptions): ('resolution' | 'mesh' | 'height' | 'ground')[] {
+  const given: ('resolution' | 'mesh' | 'height' | 'ground')[] = [];
+  if (o.resolution !== undefined) given.push('resolution');
+  if (o.mesh !== undefined) given.push('mesh');
+  if (o.height !== undefined) given.push('height');
+  if (o.ground !== undefined) given.push('ground');
+  return given;
+}

@@ -1,0 +1,69 @@
+/** The runner's command line: every flag reaches RunOptions, every bad value is refused naming the flag. */
+import { describe, expect, it } from 'vitest';
+import { FLAGS, parseRunArgs, usageText, UsageError, type RunOptions } from '../../../src/runner/args';
+
+function run(...argv: string[]): RunOptions {
+  const c = parseRunArgs(argv);
+  if (c.kind !== 'run') throw new Error(`expected a run, got ${c.kind}`);
+  return c.options;
+}
+
+describe('runner arguments', () => {
+  it('help and list need no scene', () => {
+    expect(parseRunArgs(['--help']).kind).toBe('help');
+    expect(parseRunArgs(['--list']).kind).toBe('list');
+    expect(parseRunArgs(['--scene', 'x', '--help']).kind).toBe('help');
+  });
+
+  it('every value flag lands where the solver, the scene or the output reads it', () => {
+    const o = run('--scene', 'drop', '--mesh', 'a.t', '--height', '0.25', '--ground', 'off', '--velocity', '1,-2,3e-1',
+      '--young', '1e5', '--poisson', '0.45', '--density=500', '--friction', '0.5', '--damping', '0', '--gravity', '0,-9.81,-2',
+      '--substeps', '7', '--iterations', '4', '--order', 'jacobi', '--relaxation', '1.5', '--constraint', 'springs', '--dt', '0.01',
+      '--frames', '3', '--out', 'r.json', '--dump', 'd', '--every', '2');
+    expect(o).toEqual({
+      scene: 'drop', mesh: 'a.t', height: 0.25, ground: false, velocity: [1, -2, 0.3], frames: 3, out: 'r.json', dump: 'd', every: 2,
+      material: { youngsModulus: 1e5, poissonRatio: 0.45, density: 500 },
+      params: { friction: 0.5, damping: 0, gravity: [0, -9.81, -2], substeps: 7, iterations: 4, solveOrder: 'jacobi', jacobiRelaxation: 1.5, constraint: 'springs', dt: 0.01 },
+    });
+    expect(run('--scene', 'cantilever')).toEqual({ scene: 'cantilever', frames: 10, every: 1, material: {}, params: {} });
+  });
+
+  it('bad values are refused naming the flag and the rule', () => {
+    const cases: [string[], RegExp][] = [
+      [['--poisson', '0.5'], /--poisson must be in \[0, 0\.5\), got 0\.5/],
+      [['--poisson', '-0.1'], /--poisson must be in \[0, 0\.5\)/],
+      [['--young', '0'], /--young must be a number > 0/],
+      [['--density', 'abc'], /--density must be a number, got "abc"/],
+      [['--frames', '2.5'], /--frames must be an integer >= 1/],
+      [['--substeps', '0'], /--substeps must be an integer >= 1/],
+      [['--gravity', '0,-9.81'], /--gravity needs three comma-separated numbers/],
+      [['--velocity', '1,x,2'], /--velocity must be a number, got "x"/],
+      [['--ground', 'maybe'], /--ground must be on or off, got "maybe"/],
+      [['--order', 'red-black'], /--order must be gauss-seidel or jacobi/],
+      [['--height', '-1'], /--height must be a number >= 0, got -1/],
+      [['--damping', 'NaN'], /--damping must be a number, got "NaN"/],
+      [['--bogus', '1'], /unknown option --bogus/],
+      [['--frames'], /--frames needs a value \(N\)/],
+      [['--frames', '--dt', '1'], /--frames needs a value/],
+      [['--dt', '1', '--dt', '2'], /--dt is given twice/],
+      [['--list=yes'], /--list takes no value/],
+      [['stray'], /unexpected argument "stray"/],
+    ];
+    for (const [argv, message] of cases) {
+      const withScene = argv[0] === 'stray' || argv[0] === '--list=yes' ? argv : ['--scene', 'drop', ...argv];
+      expect(() => parseRunArgs(withScene), argv.join(' ')).toThrow(UsageError);
+      expect(() => parseRunArgs(withScene), argv.join(' ')).toThrow(message);
+    }
+    expect(() => parseRunArgs(['--frames', '3'])).toThrow(/--scene is required/);
+  });
+
+  it('a negative number is a value, not an option', () => {
+    expect(run('--scene', 's', '--gravity', '-1,0,0').params.gravity).toEqual([-1, 0, 0]);
+  });
+
+  it('the usage text lists every flag and the scenes', () => {
+    const text = usageText(['a', 'b']);
+    for (const f of FLAGS) expect(text).toContain(`--${f.name}`);
+    expect(text).toContain('scenes: a, b');
+  });
+});
