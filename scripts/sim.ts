@@ -7,11 +7,11 @@
  *   npm run sim -- --scene drop --mesh ../shared/meshes/Cube.t --frames 60 --out run.json --dump frames
  *
  * Flags: src/runner/args.ts (one table, printed by --help). A bad flag or input file exits
- * with status 2 and a message naming it; device loss exits with status 3.
+ * with status 2 and a message naming it; no GPU adapter or a lost device exits with status 3.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { acquireGpu } from '../src/gpu/device';
+import { acquireGpu, GpuUnavailableError } from '../src/gpu/device';
 import { parseRunArgs, usageText, UsageError, type RunOptions } from '../src/runner/args';
 import { VtkDumper } from '../src/runner/dump';
 import { lumpedMasses, measureState, type StateMeasures } from '../src/runner/measure';
@@ -119,6 +119,10 @@ try {
   else if (cmd.kind === 'list') for (const s of scenes) console.log(s.name);
   else await run(cmd.options);
 } catch (e) {
+  if (e instanceof GpuUnavailableError) {
+    log(e.message);
+    process.exit(3);
+  }
   if (!(e instanceof UsageError)) throw e;
   log(e.message);
   process.exit(2);

@@ -102,7 +102,7 @@ export function usageText(sceneNames: readonly string[]): string {
       lines.push(`  ${left.padEnd(width)}${f.help}`);
     }
   }
-  lines.push('', 'Exit status: 0 done, 2 bad option or input file, 3 GPU device lost.');
+  lines.push('', 'Exit status: 0 done, 2 bad option or input file, 3 no GPU adapter or GPU device lost.');
   return lines.join('\n');
 }
 

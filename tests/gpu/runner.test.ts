@@ -1,0 +1,182 @@
+/**
+ * The headless runner as a user runs it, in a child process: `npm run sim -- ...` (which
+ * bundles scripts/sim.ts with Vite into dist/node/sim.mjs, then runs it) for help, list and
+ * one physics run; the other runs start that bundle directly (`node dist/node/sim.mjs`, what
+ * the npm script ends with) to save the bundling second each time. Checked: help, list,
+ * refused flags and files, and physics read from the JSON and VTK output against physical
+ * laws. Free fall is checked against symplectic Euler's exact free-fall solution (the
+ * integrator XPBD uses): after n substeps of h, y drops g h^2 n (n + 1) / 2 = g t^2/2 + g h t/2,
+ * and the total energy falls by exactly M g^2 h t / 2 (the integrator's own dissipation).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseVtk } from '../../src/mesh/io/vtk';
+import { FLAGS } from '../../src/runner/args';
+import type { StateMeasures } from '../../src/runner/measure';
+import { scenes } from '../../src/scenes/registry';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'runner-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Result {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `env` replaces variables of this process's environment (undefined removes them). */
+function spawn(command: string, args: string[], env: Record<string, string | undefined>): Result {
+  const merged: Record<string, string | undefined> = { ...process.env, ...env };
+  for (const k of Object.keys(merged)) if (merged[k] === undefined) delete merged[k];
+  const r = spawnSync(command, args, { cwd: root, env: merged as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** `npm run sim -- ...args`: bundles, then runs. */
+function npmSim(args: string[], env: Record<string, string | undefined> = {}): Result {
+  return spawn('npm', ['run', '-s', 'sim', '--', ...args], env);
+}
+
+/** The bundle npmSim built last (the first test builds it). */
+function sim(args: string[], env: Record<string, string | undefined> = {}): Result {
+  return spawn(process.execPath, ['--enable-source-maps', join(root, 'dist/node/sim.mjs'), ...args], env);
+}
+
+interface Report {
+  counts: { vertices: number; tets: number };
+  params: { dt: number; substeps: number; gravity: number[] };
+  initial: { frame: number; time: number; state: StateMeasures };
+  frames: { frame: number; time: number; state?: StateMeasures }[];
+  summary: { maxTotalEnergy: number; nonFiniteVertices: number };
+}
+
+function runReport(name: string, args: string[], run: (args: string[]) => Result = sim): Report {
+  const out = join(dir, `${name}.json`);
+  const r = run([...args, '--out', out]);
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(readFileSync(out, 'utf8')) as Report;
+}
+
+describe('runner command line', () => {
+  it('--help prints every flag and exits 0; --list prints the registry, one per line', () => {
+    const help = npmSim(['--help']);
+    expect(help.status, help.stderr).toBe(0);
+    for (const f of FLAGS) expect(help.stdout).toContain(`--${f.name}`);
+    const list = npmSim(['--list']);
+    expect(list.status).toBe(0);
+    expect(list.stdout.trim().split('\n')).toEqual(scenes.map((s) => s.name));
+  });
+
+  it('a bad flag exits 2 naming the flag', () => {
+    const cases: [string[], string][] = [
+      [['--scene', 'drop', '--mesh', '../shared/meshes/Cube.t', '--poisson', '0.5'], 'sim: --poisson must be in [0, 0.5), got 0.5'],
+      [['--scene', 'cantilever', '--frobnicate', '2'], 'sim: unknown option --frobnicate'],
+      [['--scene', 'cantilever', '--ground', 'on'], 'sim: scene cantilever does not take --ground'],
+      [['--scene', 'beam-twist', '--velocity', '1,0,0'], 'sim: scene beam-twist pins vertices, so --velocity'],
+      [['--scene', 'drop'], 'sim: scene drop needs --mesh FILE'],
+      [['--scene', 'nope'], 'sim: unknown scene "nope"'],
+    ];
+    for (const [args, message] of cases) {
+      const r = sim(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain(message);
+    }
+  });
+
+  it('a bad mesh file exits 2 naming the file and the line', () => {
+    const bad = join(dir, 'broken.t');
+    writeFileSync(bad, 'Vertex 0 0 0 0\nVertex 1 1 0 0\nVertex 2 0 1 0\nVertex 3 0 0 1\nTet 0 0 1 2\n');
+    const r = sim(['--scene', 'drop', '--mesh', bad]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${bad}:5: Tet record needs an id and 4 vertex ids, found 4 values`);
+  });
+});
+
+describe('runner physics', () => {
+  it('free fall of a shared mesh: centre of mass, energy, volume; VTK frames read back', () => {
+    const vtkDir = join(dir, 'frames');
+    const r = runReport('fall', ['--scene', 'drop', '--mesh', '../shared/meshes/Cube.t', '--ground', 'off', '--damping', '0',
+      '--substeps', '5', '--frames', '4', '--every', '2', '--dump', vtkDir]);
+    expect(r.counts).toMatchObject({ vertices: 100, tets: 234 });
+    expect(r.frames.map((f) => f.frame)).toEqual([1, 2, 3, 4]);
+    expect(r.frames.map((f) => f.state !== undefined)).toEqual([false, true, false, true]);
+    const h = r.params.dt / r.params.substeps;
+    const g = 9.81;
+    const s0 = r.initial.state;
+    const M = s0.totalMass;
+    expect(M).toBeCloseTo(1000 * 8, 6); // Cube.t is [-1, 1]^3, default density 1000
+    for (const f of r.frames) {
+      if (!f.state) continue;
+      const n = f.frame * r.params.substeps;
+      const drop = s0.centreOfMass[1] - f.state.centreOfMass[1];
+      const exact = (g * h * h * n * (n + 1)) / 2;
+      expect(exact).toBeCloseTo((g * f.time ** 2) / 2 + (g * h * f.time) / 2, 12);
+      // Float32 positions: measured 3.6e-4 relative.
+      expect(Math.abs(drop - exact) / exact).toBeLessThan(2e-3);
+      expect(Math.abs(f.state.centreOfMass[0] - s0.centreOfMass[0])).toBeLessThan(1e-5);
+      expect(Math.abs(f.state.centreOfMass[2] - s0.centreOfMass[2])).toBeLessThan(1e-5);
+      // Energy: never above the start, and falling by the integrator's M g^2 h t / 2 (measured 1% off).
+      const dE = f.state.energy.total - s0.energy.total;
+      const loss = (M * g * g * h * f.time) / 2;
+      expect(dE).toBeLessThanOrEqual(0);
+      expect(Math.abs(dE + loss) / loss).toBeLessThan(0.05);
+      expect(Math.abs(f.state.volume / s0.volume - 1)).toBeLessThan(1e-4);
+      expect(Math.hypot(...f.state.angularMomentum)).toBeLessThan(1e-3 * M * Math.hypot(...f.state.momentum.map((p) => p / M)));
+    }
+    expect(r.summary.maxTotalEnergy).toBe(s0.energy.total);
+
+    // VTK frames: the start, every 2 frames, the end; counts, object ids, and positions whose
+    // lumped-mass centre (masses from the frame-0 tet volumes) is the JSON's centre of mass.
+    expect(readdirSync(vtkDir).sort()).toEqual(['frame_000000.vtk', 'frame_000002.vtk', 'frame_000004.vtk']);
+    const rest = parseVtk(readFileSync(join(vtkDir, 'frame_000000.vtk'), 'utf8'), 'frame_000000.vtk');
+    const mass = new Float64Array(rest.positions.length / 3);
+    const p = rest.positions;
+    for (let t = 0; t < rest.tets.length / 4; t++) {
+      const [a, b, c, d] = [0, 1, 2, 3].map((k) => 3 * rest.tets[4 * t + k]);
+      const e = (u: number, k: number): number => p[u + k] - p[a + k];
+      const vol = (e(b, 0) * (e(c, 1) * e(d, 2) - e(c, 2) * e(d, 1)) - e(b, 1) * (e(c, 0) * e(d, 2) - e(c, 2) * e(d, 0)) + e(b, 2) * (e(c, 0) * e(d, 1) - e(c, 1) * e(d, 0))) / 6;
+      for (const u of [a, b, c, d]) mass[u / 3] += vol / 4;
+    }
+    for (const [file, state] of [['frame_000000.vtk', s0], ['frame_000004.vtk', r.frames[3].state!]] as const) {
+      const m = parseVtk(readFileSync(join(vtkDir, file), 'utf8'), file);
+      expect(m.positions.length / 3).toBe(100);
+      expect(m.tets.length / 4).toBe(234);
+      expect(Array.from(m.cellData.object)).toEqual(new Array(234).fill(0));
+      const c = [0, 0, 0];
+      let total = 0;
+      for (let v = 0; v < mass.length; v++) {
+        total += mass[v];
+        for (let k = 0; k < 3; k++) c[k] += mass[v] * m.positions[3 * v + k];
+      }
+      for (let k = 0; k < 3; k++) expect(Math.abs(c[k] / total - state.centreOfMass[k]), `${file} axis ${k}`).toBeLessThan(1e-6);
+    }
+  });
+
+  it('--gravity and --velocity reach the solver (TetGen pair; the npm script finds SwiftShader itself)', () => {
+    const env = existsSync('/usr/lib/chromium/vk_swiftshader_icd.json') ? { VK_ICD_FILENAMES: undefined } : {};
+    const r = runReport('push', ['--scene', 'drop', '--mesh', '../shared/meshes/octopus_2KFaces.1.node', '--ground', 'off',
+      '--gravity', '4,0,0', '--velocity', '0,0.5,-1.5', '--damping', '0', '--substeps', '5', '--frames', '3', '--every', '3'], (a) => npmSim(a, env));
+    expect(r.params.gravity).toEqual([4, 0, 0]);
+    const f = r.frames[2];
+    const h = r.params.dt / r.params.substeps;
+    const n = f.frame * r.params.substeps;
+    const c0 = r.initial.state.centreOfMass, c = f.state!.centreOfMass;
+    const expected = [(4 * h * h * n * (n + 1)) / 2, 0.5 * f.time, -1.5 * f.time];
+    for (let k = 0; k < 3; k++) expect(Math.abs(c[k] - c0[k] - expected[k]), `axis ${k}`).toBeLessThan(1e-5);
+  });
+
+  it('the ground (on by default) stops a drop from --height; the start is that high', () => {
+    const r = runReport('ground', ['--scene', 'drop', '--mesh', '../shared/meshes/Cube.t', '--height', '0.01', '--damping', '0', '--substeps', '5', '--frames', '4', '--every', '4']);
+    expect(r.initial.state.lowestPoint).toBeCloseTo(0.01, 7);
+    // Free fall would put the lowest point at 0.01 - g t^2/2 < -0.01 after 4 frames.
+    const f = r.frames[3];
+    expect(0.01 - (9.81 * f.time ** 2) / 2).toBeLessThan(-0.01);
+    expect(f.state!.lowestPoint).toBeGreaterThan(-1e-4);
+    expect(f.state!.energy.total).toBeLessThanOrEqual(r.initial.state.energy.total);
+  });
+});
