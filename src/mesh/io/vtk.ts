@@ -241,7 +241,8 @@ export function parseVtk(text: string, file: string): VtkMesh {
 export function writeVtk(mesh: TetMeshArrays, title = 'tetrahedral mesh', cellData: Record<string, ArrayLike<number>> = {}): string {
   const p = mesh.positions, t = mesh.tets;
   const n = p.length / 3, m = t.length / 4;
-  const parts: string[] = [`# vtk DataFile Version 3.0\n${title.replace(/\n/g, ' ')}\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS ${n} float\n`];
+  // The legacy format caps the title line at 256 characters.
+  const parts: string[] = [`# vtk DataFile Version 3.0\n${title.replace(/[\r\n]/g, ' ').slice(0, 255)}\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS ${n} float\n`];
   for (let v = 0; v < n; v++) parts.push(`${formatFloat32(p[3 * v])} ${formatFloat32(p[3 * v + 1])} ${formatFloat32(p[3 * v + 2])}\n`);
   parts.push(`\nCELLS ${m} ${5 * m}\n`);
   for (let i = 0; i < m; i++) parts.push(`4 ${t[4 * i]} ${t[4 * i + 1]} ${t[4 * i + 2]} ${t[4 * i + 3]}\n`);
