@@ -1,23 +1,48 @@
-// Stable Neo-Hookean tets (Macklin & Müller 2021): deviatoric C_D = ||F||_F and hydrostatic
-// C_H = det F - gamma, solved as one coupled 2x2 XPBD block per tet (at F = I the two
-// gradients are parallel; only the coupled solve keeps the rest shape at rest).
+// Stable Neo-Hookean tets (Macklin & Müller 2021), energy density mu/2 (||F||^2 - 3) +
+// lambda/2 (det F - gamma)^2, solved so that it stays stable at any stiffness: each tet's
+// multiplier is the 3x3 matrix S it has applied this substep (its vertices moved by
+// w_v S g_v), and each visit takes a Newton step towards S = -h^2 V P(F) with a tangent that
+// keeps every stiffness of dP/dF (the geometric term of the hydrostatic part bounded by
+// mu + lambda |J - gamma| sigma_max). Derivation and the reason for it (the scalar
+// C_D = ||F|| pair integrated shear explicitly, a CFL limit): neoHookeanCorrection in
+// src/sim/constraintsCpu.ts, this kernel's float64 twin.
 // solveColour: Gauss-Seidel over one colour (tets independent), corrections applied in place.
 // solveJacobi: every tet from the same positions, scaled corrections stored per tet corner
-// for xpbdGather.wgsl. CPU reference: neoHookeanCorrection in src/sim/constraintsCpu.ts.
+// for xpbdGather.wgsl.
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> tets: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> dmInv: array<vec4<f32>>;     // 3 columns per tet
 @group(0) @binding(4) var<storage, read> constants: array<vec4<f32>>; // alphaD, alphaH (<0: off), gamma, Jacobi step scale
-@group(0) @binding(5) var<storage, read_write> lambda: array<vec2<f32>>;
+@group(0) @binding(5) var<storage, read_write> stress: array<vec4<f32>>; // S: 3 columns per tet (xyz)
 @group(0) @binding(6) var<storage, read> colourOrder: array<u32>;
 @group(0) @binding(7) var<storage, read_write> corrections: array<vec4<f32>>; // 4 per tet
 @group(1) @binding(0) var<uniform> slot: Slot;
 
 struct Delta { d0: vec3<f32>, d1: vec3<f32>, d2: vec3<f32>, d3: vec3<f32>, ok: bool }
 
-// Jacobi: the step (multipliers and corrections alike) is scaled by the relaxation / mean
+// Inverse of a symmetric positive definite 3x3 (zero matrix when singular).
+fn inverseSym(n: mat3x3<f32>) -> mat3x3<f32> {
+  let c0 = cross(n[1], n[2]);
+  let c1 = cross(n[2], n[0]);
+  let c2 = cross(n[0], n[1]);
+  let det = dot(n[0], c0);
+  if (!(det > 0.0)) { return mat3x3<f32>(vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0)); }
+  // Rows of the inverse are the cofactor columns / det; symmetric, so they are its columns too.
+  return mat3x3<f32>(c0 / det, c1 / det, c2 / det);
+}
+
+// a b^T.
+fn outer(a: vec3<f32>, b: vec3<f32>) -> mat3x3<f32> {
+  return mat3x3<f32>(a * b.x, a * b.y, a * b.z);
+}
+
+fn frob(a: mat3x3<f32>, b: mat3x3<f32>) -> f32 {
+  return dot(a[0], b[0]) + dot(a[1], b[1]) + dot(a[2], b[2]);
+}
+
+// Jacobi: the step (multiplier S and corrections alike) is scaled by the relaxation / mean
 // vertex count (constants.w) and xpbdGather.wgsl sums the corrections. The relaxation must
 // scale the multiplier too, or the positions solve the problem for masses / relaxation.
 fn project(t: u32, jacobi: bool) -> Delta {
@@ -30,44 +55,55 @@ fn project(t: u32, jacobi: bool) -> Delta {
   let x3 = positions[ids.w];
   if (x0.w + x1.w + x2.w + x3.w == 0.0) { return out; }
   let m = mat3x3<f32>(dmInv[3u * t].xyz, dmInv[3u * t + 1u].xyz, dmInv[3u * t + 2u].xyz);
+  // Vertex gradient vectors g_v: rows of Dm^-1 (columns of its transpose); g_0 = -(g_1 + g_2 + g_3).
+  let gT = transpose(m);
+  let g1 = gT[0];
+  let g2 = gT[1];
+  let g3 = gT[2];
+  let g0 = -(g1 + g2 + g3);
   let F = mat3x3<f32>(x1.xyz - x0.xyz, x2.xyz - x0.xyz, x3.xyz - x0.xyz) * m;
   // d det F / dF: cofactor columns.
   let PH = mat3x3<f32>(cross(F[1], F[2]), cross(F[2], F[0]), cross(F[0], F[1]));
   let detF = dot(F[0], PH[0]);
-  let normF = sqrt(dot(F[0], F[0]) + dot(F[1], F[1]) + dot(F[2], F[2]));
   let k = constants[t];
   let alphaD = k.x * frame.invH2;
   let hydro = k.y >= 0.0;
-  var alphaH = 0.0;
+  var alphaH = 1.0;
   if (hydro) { alphaH = k.y * frame.invH2; }
-  var invNorm = 0.0;
-  if (normF > 1e-12) { invNorm = 1.0 / normF; }
-  // Vertex gradients G = P Dm^-T; columns belong to vertices 1..3.
-  let GD = F * transpose(m) * invNorm;
-  let GH = PH * transpose(m);
-  let gD0 = -(GD[0] + GD[1] + GD[2]);
-  let gH0 = -(GH[0] + GH[1] + GH[2]);
-  let aDD = alphaD + x0.w * dot(gD0, gD0) + x1.w * dot(GD[0], GD[0]) + x2.w * dot(GD[1], GD[1]) + x3.w * dot(GD[2], GD[2]);
-  let aDH = x0.w * dot(gD0, gH0) + x1.w * dot(GD[0], GH[0]) + x2.w * dot(GD[1], GH[1]) + x3.w * dot(GD[2], GH[2]);
-  let aHH = alphaH + x0.w * dot(gH0, gH0) + x1.w * dot(GH[0], GH[0]) + x2.w * dot(GH[1], GH[1]) + x3.w * dot(GH[2], GH[2]);
-  let l = lambda[t];
-  let bD = -normF - alphaD * l.x;
-  var dl = vec2<f32>(0.0);
+  // B = sum_v w_v g_v g_v^T.
+  let B = x0.w * outer(g0, g0) + x1.w * outer(g1, g1) + x2.w * outer(g2, g2) + x3.w * outer(g3, g3);
+  // Tangent bound: a / mu = 1 + lambda |J - gamma| sigma_max / mu, sigma_max <= ||F^T F||_F^(1/2).
+  let ftf = transpose(F) * F;
+  var kTangent = 1.0;
+  if (hydro) { kTangent = 1.0 + abs(detF - k.z) / alphaH * sqrt(sqrt(frob(ftf, ftf))) * alphaD; }
+  let q = kTangent / alphaD;
+  let I = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
+  let N = inverseSym(I + q * B);
+  if (N[0].x == 0.0 && N[1].y == 0.0) { return out; }
+  let S = mat3x3<f32>(stress[3u * t].xyz, stress[3u * t + 1u].xyz, stress[3u * t + 2u].xyz);
+  // h^2 V P without the two large rest terms that cancel: (F - cof F) / alphaD + (J - 1) / alphaH cof F.
+  var R: mat3x3<f32>;
   if (hydro) {
-    let bH = -(detF - k.z) - alphaH * l.y;
-    let det = aDD * aHH - aDH * aDH;
-    if (!(abs(det) > 1e-30 * aDD * aHH)) { return out; }
-    dl = vec2<f32>(bD * aHH - aDH * bH, aDD * bH - aDH * bD) / det;
+    R = (S + (F - PH) * (1.0 / alphaD) + PH * ((detF - 1.0) / alphaH)) * -1.0;
   } else {
-    if (!(aDD > 0.0)) { return out; }
-    dl = vec2<f32>(bD / aDD, 0.0);
+    R = (S + F * (1.0 / alphaD)) * -1.0;
   }
-  if (jacobi) { dl = dl * (k.w * frame.relaxation); }
-  lambda[t] = l + dl;
-  out.d0 = x0.w * (gD0 * dl.x + gH0 * dl.y);
-  out.d1 = x1.w * (GD[0] * dl.x + GH[0] * dl.y);
-  out.d2 = x2.w * (GD[1] * dl.x + GH[1] * dl.y);
-  out.d3 = x3.w * (GD[2] * dl.x + GH[2] * dl.y);
+  let RN = R * N;
+  var L = RN;
+  if (hydro) {
+    let U = PH * B;
+    let PN = PH * N;
+    let sH = frob(U, RN) / (1.0 + frob(U, PN) / alphaH);
+    L = RN - PN * (sH / alphaH);
+  }
+  if (jacobi) { L = L * (k.w * frame.relaxation); }
+  stress[3u * t] = vec4<f32>(S[0] + L[0], 0.0);
+  stress[3u * t + 1u] = vec4<f32>(S[1] + L[1], 0.0);
+  stress[3u * t + 2u] = vec4<f32>(S[2] + L[2], 0.0);
+  out.d0 = x0.w * (L * g0);
+  out.d1 = x1.w * (L * g1);
+  out.d2 = x2.w * (L * g2);
+  out.d3 = x3.w * (L * g3);
   out.ok = true;
   return out;
 }

@@ -5,20 +5,57 @@
 import type { Model } from './model';
 
 // Scratch space reused by every call (the reference runs long tests; no per-tet allocation).
-const d = new Float64Array(9);
 const F = new Float64Array(9);
 const P_H = new Float64Array(9);
-const gD = new Float64Array(12);
-const gH = new Float64Array(12);
+const g = new Float64Array(12);
 const ws = new Float64Array(4);
+const B = new Float64Array(9);
+const K = new Float64Array(9);
+const U = new Float64Array(9);
+const R = new Float64Array(9);
+const RK = new Float64Array(9);
+const UK = new Float64Array(9);
+const L = new Float64Array(9);
+
+/** Multipliers per Neo-Hookean tet: the 3x3 "stress" S it has applied this substep (column-major). */
+export const NEO_HOOKEAN_MULTIPLIERS = 9;
+
+/** out = a * b for symmetric 3x3 b (column-major a; b symmetric so row/column order agree). */
+function mulSym(a: Float64Array, b: Float64Array, out: Float64Array): void {
+  for (let j = 0; j < 3; j++) for (let i = 0; i < 3; i++) out[3 * j + i] = a[i] * b[3 * j] + a[3 + i] * b[3 * j + 1] + a[6 + i] * b[3 * j + 2];
+}
 
 /**
- * Stable Neo-Hookean tet t (Macklin & Müller 2021): deviatoric C_D = ||F||_F and hydrostatic
- * C_H = det F - gamma, solved together as one 2x2 XPBD block (Macklin, Müller, Chentanez
- * 2016, eq. 18 with both rows): at F = I the two gradients are parallel and only the
- * coupled solve leaves the rest shape exactly at rest. Writes the 4 vertex corrections
- * (12 numbers) to dx and accumulates the multipliers lambda[2t], lambda[2t+1].
- * Returns false (no correction) when all four vertices are fixed.
+ * One XPBD step of stable Neo-Hookean tet t (Macklin & Müller 2021), energy density
+ * mu/2 (||F||^2 - 3) + lambda/2 (det F - gamma)^2, written so that it stays stable at any
+ * stiffness.
+ *
+ * The tet's multiplier is the 3x3 matrix S it has applied this substep: its vertices have
+ * moved by w_v S g_v (g_v the rows of Dm^-1, g_0 = -(g_1 + g_2 + g_3)), the XPBD primal
+ * equation x - x~ = W grad C^T lambda (Macklin, Müller, Chentanez 2016, eq. 9) for the
+ * constraint vec F, whose gradient is exactly g_v. Implicit Euler holds when
+ * S = -h^2 V P(F), P = mu F + lambda (det F - gamma) cof F the first Piola-Kirchhoff stress
+ * (eq. 12 with compliance: C + alpha lambda = 0). Each visit takes a Newton step on
+ * G(dS) = S + dS + h^2 V P(F + dS B), B = sum_v w_v g_v g_v^T (moving by w_v dS g_v changes F
+ * by dS B), with the tangent dP/dF replaced by T = a I + lambda vec(cof F) vec(cof F)^T.
+ *
+ * Why not the paper's constraint pair C_D = ||F||, C_H = det F - gamma with one multiplier
+ * each: both are pre-stressed (at rest C_D = sqrt 3, multipliers of order mu V h^2 whose
+ * forces cancel), so the shear stiffness lives in the geometric terms lambda grad^2 C that
+ * XPBD's Gauss-Newton step drops (eq. 11 takes K ~ M) and was integrated explicitly through
+ * the lagged multipliers: stable only under a CFL condition (c h / dx below about 0.5; a free
+ * cube at E = 1e9 gained 1e10 x its energy). Here the residual G uses the stress of the
+ * current shape, and the tangent keeps every stiffness of dP/dF: mu I exactly, the
+ * volumetric lambda cof F cof F^T exactly, and the geometric term lambda (J - gamma)
+ * d cof F / dF (eigenvalues +- lambda |J - gamma| sigma_i, sigma the singular values of F)
+ * bounded by a = mu + lambda |J - gamma| sigma_max, so the step never overshoots. The 9x9
+ * system is I (x) (I + h^2 V a B) plus a rank one term: a 3x3 inverse and Sherman-Morrison.
+ * In compliance form (alphaD = 1/(mu V h^2), alphaH = 1/(lambda V h^2), k = a / mu):
+ *   R = -(S + F / alphaD + (J - gamma) cof F / alphaH),   N = (I + k B / alphaD)^-1,
+ *   U = cof F B,   s = U : (R N) / (1 + U : (cof F N) / alphaH),
+ *   dS = (R - s cof F / alphaH) N,   dx_v = w_v dS g_v.
+ * Writes the 4 vertex corrections (12 numbers) to dx and accumulates S in
+ * lambda[9t .. 9t+8]. Returns false (no correction) when all four vertices are fixed.
  */
 export function neoHookeanCorrection(
   model: Model,
@@ -37,89 +74,102 @@ export function neoHookeanCorrection(
   if (w0 + w1 + w2 + w3 === 0) return false;
   const m = model.dmInv;
   const o = 9 * t;
-  // Ds columns.
-  for (let k = 0; k < 3; k++) {
-    d[k] = x[3 * i1 + k] - x[3 * i0 + k];
-    d[3 + k] = x[3 * i2 + k] - x[3 * i0 + k];
-    d[6 + k] = x[3 * i3 + k] - x[3 * i0 + k];
+  // Vertex gradient vectors g_v: rows of Dm^-1 (column-major storage: row r is m[o + r], m[o + 3 + r], m[o + 6 + r]).
+  for (let r = 0; r < 3; r++) for (let j = 0; j < 3; j++) g[3 * (r + 1) + j] = m[o + 3 * j + r];
+  for (let j = 0; j < 3; j++) g[j] = -(g[3 + j] + g[6 + j] + g[9 + j]);
+  // F = sum_v x_v g_v^T, column-major.
+  F.fill(0);
+  for (let v = 0; v < 4; v++) {
+    const xi = 3 * tets[4 * t + v];
+    for (let j = 0; j < 3; j++) for (let i = 0; i < 3; i++) F[3 * j + i] += x[xi + i] * g[3 * v + j];
   }
-  // F = Ds * Dm^-1, column-major.
-  for (let j = 0; j < 3; j++) for (let i = 0; i < 3; i++) F[3 * j + i] = d[i] * m[o + 3 * j] + d[3 + i] * m[o + 3 * j + 1] + d[6 + i] * m[o + 3 * j + 2];
   // Cofactor columns: f1 x f2, f2 x f0, f0 x f1 (= d det F / dF).
-  const cross = (a: number, b: number, out: Float64Array, oo: number) => {
-    out[oo] = F[a + 1] * F[b + 2] - F[a + 2] * F[b + 1];
-    out[oo + 1] = F[a + 2] * F[b] - F[a] * F[b + 2];
-    out[oo + 2] = F[a] * F[b + 1] - F[a + 1] * F[b];
+  const cross = (a: number, b: number, oo: number) => {
+    P_H[oo] = F[a + 1] * F[b + 2] - F[a + 2] * F[b + 1];
+    P_H[oo + 1] = F[a + 2] * F[b] - F[a] * F[b + 2];
+    P_H[oo + 2] = F[a] * F[b + 1] - F[a + 1] * F[b];
   };
-  cross(3, 6, P_H, 0);
-  cross(6, 0, P_H, 3);
-  cross(0, 3, P_H, 6);
+  cross(3, 6, 0);
+  cross(6, 0, 3);
+  cross(0, 3, 6);
   const detF = F[0] * P_H[0] + F[1] * P_H[1] + F[2] * P_H[2];
-  let normF = 0;
-  for (let k = 0; k < 9; k++) normF += F[k] * F[k];
-  normF = Math.sqrt(normF);
   const c = model.tetConstants;
   const alphaD = c[4 * t] * invDtSq;
   const hydro = c[4 * t + 1] >= 0;
   const alphaH = hydro ? c[4 * t + 1] * invDtSq : 0;
   const gamma = c[4 * t + 2];
-  // Vertex gradients: G = P * Dm^-T, columns are the gradients of vertices 1..3; vertex 0 gets minus their sum.
-  const invNorm = normF > 1e-12 ? 1 / normF : 0;
-  for (let j = 0; j < 3; j++) {
-    for (let i = 0; i < 3; i++) {
-      let sD = 0, sH = 0;
-      // (P Dm^-T)[i][j] = sum_k P[i][k] * Dm^-1[j][k]
-      for (let k = 0; k < 3; k++) {
-        sD += F[3 * k + i] * m[o + 3 * k + j];
-        sH += P_H[3 * k + i] * m[o + 3 * k + j];
-      }
-      gD[3 * (j + 1) + i] = sD * invNorm;
-      gH[3 * (j + 1) + i] = sH;
-    }
+  // Bound of the geometric stiffness: sigma_max <= ||F^T F||_F^(1/2).
+  let ftf = 0;
+  for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) {
+    const d = F[3 * a] * F[3 * b] + F[3 * a + 1] * F[3 * b + 1] + F[3 * a + 2] * F[3 * b + 2];
+    ftf += d * d;
   }
-  for (let i = 0; i < 3; i++) {
-    gD[i] = -(gD[3 + i] + gD[6 + i] + gD[9 + i]);
-    gH[i] = -(gH[3 + i] + gH[6 + i] + gH[9 + i]);
-  }
+  const stressH = hydro ? (detF - gamma) / alphaH : 0; // lambda V h^2 (J - gamma)
+  const k = 1 + (Math.abs(stressH) * Math.sqrt(Math.sqrt(ftf))) * alphaD;
   ws[0] = w0; ws[1] = w1; ws[2] = w2; ws[3] = w3;
-  let aDD = alphaD, aDH = 0, aHH = alphaH;
+  // B = sum_v w_v g_v g_v^T; cH = sum_v w_v |cof F g_v|^2.
+  B.fill(0);
   for (let v = 0; v < 4; v++) {
-    for (let i = 0; i < 3; i++) {
-      aDD += ws[v] * gD[3 * v + i] * gD[3 * v + i];
-      aDH += ws[v] * gD[3 * v + i] * gH[3 * v + i];
-      aHH += ws[v] * gH[3 * v + i] * gH[3 * v + i];
-    }
+    const wv = ws[v];
+    if (wv === 0) continue;
+    const gx = g[3 * v], gy = g[3 * v + 1], gz = g[3 * v + 2];
+    B[0] += wv * gx * gx; B[1] += wv * gx * gy; B[2] += wv * gx * gz;
+    B[4] += wv * gy * gy; B[5] += wv * gy * gz; B[8] += wv * gz * gz;
   }
-  const bD = -normF - alphaD * lambda[2 * t];
-  let dlD: number, dlH: number;
+  B[3] = B[1]; B[6] = B[2]; B[7] = B[5];
+  mulSym(P_H, B, U);
+  // N = (I + k B / alphaD)^-1, symmetric positive definite.
+  const q = k / alphaD;
+  const n00 = 1 + q * B[0], n01 = q * B[1], n02 = q * B[2], n11 = 1 + q * B[4], n12 = q * B[5], n22 = 1 + q * B[8];
+  const c00 = n11 * n22 - n12 * n12, c01 = n02 * n12 - n01 * n22, c02 = n01 * n12 - n02 * n11;
+  const detN = n00 * c00 + n01 * c01 + n02 * c02;
+  if (!(detN > 0)) return false;
+  const inv = 1 / detN;
+  K[0] = c00 * inv; K[1] = c01 * inv; K[2] = c02 * inv;
+  K[4] = (n00 * n22 - n02 * n02) * inv;
+  K[5] = (n02 * n01 - n00 * n12) * inv;
+  K[8] = (n00 * n11 - n01 * n01) * inv;
+  K[3] = K[1]; K[6] = K[2]; K[7] = K[5];
+  const base = NEO_HOOKEAN_MULTIPLIERS * t;
+  // h^2 V P = (F - cof F) / alphaD + (J - 1) / alphaH cof F: the same stress as
+  // F / alphaD + (J - gamma) / alphaH cof F (gamma = 1 + alphaH / alphaD), without the two
+  // large rest terms that cancel (f32 on the GPU would lose them).
   if (hydro) {
-    const bH = -(detF - gamma) - alphaH * lambda[2 * t + 1];
-    const det = aDD * aHH - aDH * aDH;
-    if (!(Math.abs(det) > 1e-30 * (aDD * aHH + 1e-300))) return false;
-    dlD = (bD * aHH - aDH * bH) / det;
-    dlH = (aDD * bH - aDH * bD) / det;
+    const sJ = (detF - 1) / alphaH;
+    for (let i = 0; i < 9; i++) R[i] = -(lambda[base + i] + (F[i] - P_H[i]) / alphaD + sJ * P_H[i]);
   } else {
-    if (!(aDD > 0)) return false;
-    dlD = bD / aDD;
-    dlH = 0;
+    for (let i = 0; i < 9; i++) R[i] = -(lambda[base + i] + F[i] / alphaD);
   }
-  // Jacobi (jacobiRelaxation > 0): every constraint takes a step of omega / (mean vertex
-  // count) of its own, in the multipliers and in the positions alike, and the gather sums
-  // them. The relaxation omega must scale the multiplier too: XPBD's positions obey
-  // x - x~ = W grad C^T lambda (Macklin et al. 2016, eq. 9 to 12) only if every position
-  // step is W grad C^T times the multiplier step; scaling positions alone by omega solves
+  mulSym(R, K, RK);
+  if (hydro) {
+    mulSym(P_H, K, UK);
+    let uRK = 0, uPK = 0;
+    for (let i = 0; i < 9; i++) { uRK += U[i] * RK[i]; uPK += U[i] * UK[i]; }
+    const sH = uRK / (1 + uPK / alphaH);
+    for (let i = 0; i < 9; i++) L[i] = RK[i] - (sH / alphaH) * UK[i];
+  } else {
+    L.set(RK);
+  }
+  // Jacobi (jacobiRelaxation > 0): every tet takes a step of omega / (mean tet count at its
+  // vertices) of its own, in its multiplier S and in the positions alike, and the gather sums
+  // them. The relaxation must scale the multiplier too: the positions obey x - x~ = sum_t
+  // w S_t g only if every position step is w dS g; scaling positions alone by omega solves
   // the problem for masses divided by omega (a different, wrong fixed point). Linearised,
-  // this is block Jacobi on (J W J^T + alpha) dlambda = -(C + alpha lambda) with steps
-  // omega * scale (D: the 2x2 diagonal blocks): it converges iff omega * rho(S D^-1 A) < 2,
-  // and rho(S D^-1 A) <= max over tets of scale * (largest constraint count at its
-  // vertices) (src/sim/README.md, "Convergence condition").
+  // this is block Jacobi with steps omega * scale: it converges iff omega * rho(S D^-1 A) < 2,
+  // and rho(S D^-1 A) <= max over tets of scale * (largest tet count at its vertices)
+  // (src/sim/README.md, "Convergence condition").
   if (jacobiRelaxation > 0) {
-    dlD *= c[4 * t + 3] * jacobiRelaxation;
-    dlH *= c[4 * t + 3] * jacobiRelaxation;
+    const sc = c[4 * t + 3] * jacobiRelaxation;
+    for (let i = 0; i < 9; i++) L[i] *= sc;
   }
-  lambda[2 * t] += dlD;
-  lambda[2 * t + 1] += dlH;
-  for (let v = 0; v < 4; v++) for (let i = 0; i < 3; i++) dx[3 * v + i] = ws[v] * (gD[3 * v + i] * dlD + gH[3 * v + i] * dlH);
+  for (let i = 0; i < 9; i++) lambda[base + i] += L[i];
+  // dx_v = w_v dS g_v.
+  for (let v = 0; v < 4; v++) {
+    const wv = ws[v];
+    if (wv === 0) continue;
+    const gx = g[3 * v], gy = g[3 * v + 1], gz = g[3 * v + 2];
+    for (let i = 0; i < 3; i++) dx[3 * v + i] = wv * (L[i] * gx + L[3 + i] * gy + L[6 + i] * gz);
+  }
   return true;
 }
 

@@ -5,7 +5,7 @@
  * Everything here is float64 / CPU side; gpuModel.ts uploads it.
  */
 import { greedyColouring, type Colouring } from './colouring';
-import { lameFromYoung, neoHookeanConstants, type Lame, type Material } from './material';
+import { lameFromYoung, neoHookeanConstants, neoHookeanLame, type Lame, type Material } from './material';
 import { computeRestShapeCpu } from './restShapeCpu';
 
 export interface SimObjectDesc {
@@ -205,7 +205,7 @@ export function buildModel(objects: readonly SimObjectDesc[]): Model {
  * Handle vertices get inverse mass 0.
  */
 export function updateMaterialData(model: Model): void {
-  const lame: Lame[] = model.materials.map((m) => lameFromYoung(m.youngsModulus, m.poissonRatio));
+  const lame: Lame[] = model.materials.map((m) => neoHookeanLame(lameFromYoung(m.youngsModulus, m.poissonRatio)));
   const mass = new Float64Array(model.vertexCount);
   for (let t = 0; t < model.tetCount; t++) {
     const o = model.tetObject[t];
