@@ -5,8 +5,8 @@
 struct Frame {
   gravity: vec3<f32>,
   h: f32,                // substep length
-  damp: f32,             // velocity factor max(0, 1 - damping * h)
-  friction: f32,
+  damp: f32,             // deformation velocity factor max(0, 1 - damping * h) (xpbdRigidDamping.wgsl)
+  friction: f32,         // Coulomb coefficient (static = kinetic) of the colliders
   invH2: f32,            // 1 / h^2: compliance alpha becomes alpha / h^2 (XPBD eq. 4)
   relaxation: f32,       // Jacobi: scale of the averaged correction
   springAlphaTilde: f32, // spring compliance / h^2
@@ -31,4 +31,11 @@ struct Slot {
 fn finite3(v: vec3<f32>) -> bool {
   let e = bitcast<vec3<u32>>(v) & vec3<u32>(0x7f800000u);
   return all(e != vec3<u32>(0x7f800000u));
+}
+
+// Jacobi step of a constraint block shared by meanCount blocks at its vertices, theta its
+// geometric share of its diagonal: 1 / meanCount when stiff, 1 when inertia dominates.
+// CPU twin and reasoning: jacobiStepScale in src/sim/constraintsCpu.ts.
+fn jacobiStepScale(meanCount: f32, theta: f32) -> f32 {
+  return 1.0 / (1.0 + max(0.0, meanCount - 1.0) * theta);
 }

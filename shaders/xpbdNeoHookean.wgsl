@@ -96,7 +96,10 @@ fn project(t: u32, jacobi: bool) -> Delta {
     let sH = frob(U, RN) / (1.0 + frob(U, PN) / alphaH);
     L = RN - PN * (sH / alphaH);
   }
-  if (jacobi) { L = L * (k.w * frame.relaxation); }
+  if (jacobi) {
+    let g = q * (B[0].x + B[1].y + B[2].z);
+    L = L * (jacobiStepScale(1.0 / k.w, g / (1.0 + g)) * frame.relaxation);
+  }
   stress[3u * t] = vec4<f32>(S[0] + L[0], 0.0);
   stress[3u * t + 1u] = vec4<f32>(S[1] + L[1], 0.0);
   stress[3u * t + 2u] = vec4<f32>(S[2] + L[2], 0.0);

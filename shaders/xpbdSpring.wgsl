@@ -27,7 +27,7 @@ fn project(e: u32, jacobi: bool) -> Delta {
   var dl = (-C - frame.springAlphaTilde * lambda[e]) / (xa.w + xb.w + frame.springAlphaTilde);
   // Jacobi: the relaxation scales the multiplier step as well as the positions (see
   // xpbdNeoHookean.wgsl).
-  if (jacobi) { dl = dl * rl.y * frame.relaxation; }
+  if (jacobi) { dl = dl * jacobiStepScale(1.0 / rl.y, (xa.w + xb.w) / (xa.w + xb.w + frame.springAlphaTilde)) * frame.relaxation; }
   lambda[e] = lambda[e] + dl;
   let s = dl / len;
   out.da = xa.w * u * s;
