@@ -1,5 +1,6 @@
 // Per-vertex XPBD phases (DESIGN.md "One time step"): predict, collide (each iteration) and
-// finalize (velocities, damping, NaN/Inf guard). CPU reference: src/sim/cpuSolver.ts.
+// finalize (velocities, NaN/Inf guard; damping follows in xpbdRigidDamping.wgsl). CPU
+// reference: src/sim/cpuSolver.ts.
 // positions: xyz + inverse mass; prev: xyz at the substep start + object id (bits) in w;
 // rest: xyz + handle id (bits, -1 = free) in w.
 
@@ -110,9 +111,7 @@ fn finalize(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (i >= frame.vertexCount) { return; }
   let x = positions[i];
   let p = prev[i];
-  var scale = frame.damp;
-  if (bitcast<i32>(rest[i].w) >= 0) { scale = 1.0; }
-  let v = (x.xyz - p.xyz) / frame.h * scale;
+  let v = (x.xyz - p.xyz) / frame.h;
   if (!(finite3(x.xyz) && finite3(v))) {
     // Stop the object: restore this vertex (to the substep start, or to rest if that is not
     // finite either); predict freezes the rest of the object from the next substep.

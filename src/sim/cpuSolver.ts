@@ -9,10 +9,11 @@
  * consistent with the multipliers.
  */
 import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
-import { neoHookeanCorrection, springCorrection } from './constraintsCpu';
+import { NEO_HOOKEAN_MULTIPLIERS, neoHookeanCorrection, springCorrection } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
 import type { Model } from './model';
 import { checkParams, type SolverParams } from './params';
+import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { sampleScripts } from './scripts';
 import { checkSetup, nonFiniteMessage, type SimSetup } from './setup';
 
@@ -35,6 +36,8 @@ export class CpuSolver {
   private readonly corrections: Float64Array;
   private readonly dx = new Float64Array(12);
   private readonly normal = new Float64Array(3);
+  private readonly hasHandles: Uint8Array;
+  private readonly rigid: Float64Array;
 
   constructor(setup: SimSetup) {
     checkSetup(setup);
@@ -47,10 +50,12 @@ export class CpuSolver {
     this.x0 = new Float64Array(3 * m.vertexCount);
     this.v = new Float64Array(3 * m.vertexCount);
     this.w = new Float64Array(m.vertexCount);
-    this.tetLambda = new Float64Array(2 * m.tetCount);
+    this.tetLambda = new Float64Array(NEO_HOOKEAN_MULTIPLIERS * m.tetCount);
     this.edgeLambda = new Float64Array(m.edgeCount);
     this.objectStopped = new Uint8Array(m.objectNames.length);
     this.corrections = new Float64Array(Math.max(12 * m.tetCount, 6 * m.edgeCount));
+    this.hasHandles = objectsWithHandles(m);
+    this.rigid = new Float64Array(RIGID_STRIDE * m.objectNames.length);
     this.reset();
   }
 
@@ -118,12 +123,11 @@ export class CpuSolver {
         for (let c = 0; c < colliderCount; c++) this.collide(colliders, (s * colliderCount + c) * COLLIDER_STRIDE, i);
       }
     }
-    // 3. Velocities, damping, NaN/Inf guard.
-    const damp = Math.max(0, 1 - p.damping * h);
+    // 3. Velocities, NaN/Inf guard.
     for (let i = 0; i < m.vertexCount; i++) {
       let finite = true;
       for (let k = 0; k < 3; k++) {
-        v[3 * i + k] = ((x[3 * i + k] - x0[3 * i + k]) / h) * (m.handleOfVertex[i] >= 0 ? 1 : damp);
+        v[3 * i + k] = (x[3 * i + k] - x0[3 * i + k]) / h;
         if (!Number.isFinite(x[3 * i + k]) || !Number.isFinite(v[3 * i + k])) finite = false;
       }
       if (!finite) {
@@ -142,6 +146,9 @@ export class CpuSolver {
         for (let k = 0; k < 3; k++) v[3 * i + k] = 0;
       }
     }
+    // 4. Damping of each running object's deformation, not of its rigid motion (Müller et al.
+    // 2007, section 3.5; rigidDamping.ts).
+    if (p.damping > 0) dampDeformation(m, x, v, w, this.objectStopped, this.hasHandles, Math.max(0, 1 - p.damping * h), this.rigid);
   }
 
   private stopObject(o: number): void {

@@ -6,6 +6,7 @@ import common from '../../shaders/xpbdCommon.wgsl?raw';
 import gatherCode from '../../shaders/xpbdGather.wgsl?raw';
 import integrateCode from '../../shaders/xpbdIntegrate.wgsl?raw';
 import neoHookeanCode from '../../shaders/xpbdNeoHookean.wgsl?raw';
+import rigidDampingCode from '../../shaders/xpbdRigidDamping.wgsl?raw';
 import springCode from '../../shaders/xpbdSpring.wgsl?raw';
 
 type BindingKind = 'uniform' | 'storage' | 'read-only-storage';
@@ -28,6 +29,7 @@ export class XpbdKernels {
   readonly neoHookeanLayout: GPUBindGroupLayout;
   readonly springLayout: GPUBindGroupLayout;
   readonly gatherLayout: GPUBindGroupLayout;
+  readonly dampingLayout: GPUBindGroupLayout;
   readonly slotLayout: GPUBindGroupLayout;
   readonly predict: GPUComputePipeline;
   readonly collide: GPUComputePipeline;
@@ -38,6 +40,9 @@ export class XpbdKernels {
   readonly springColour: GPUComputePipeline;
   readonly springJacobi: GPUComputePipeline;
   readonly gather: GPUComputePipeline;
+  readonly dampReduce: GPUComputePipeline;
+  readonly dampSolve: GPUComputePipeline;
+  readonly dampApply: GPUComputePipeline;
 
   constructor(device: GPUDevice) {
     const S: BindingKind = 'storage';
@@ -46,6 +51,8 @@ export class XpbdKernels {
     this.neoHookeanLayout = layout(device, 'xpbd.neoHookean', ['uniform', S, R, R, R, S, R, S]);
     this.springLayout = layout(device, 'xpbd.spring', ['uniform', S, R, R, S, R, S]);
     this.gatherLayout = layout(device, 'xpbd.gather', ['uniform', S, R, R, R]);
+    // frame, positions, velocities, objectStatus, chunks, objects, partials, rigid motions.
+    this.dampingLayout = layout(device, 'xpbd.rigidDamping', ['uniform', R, S, R, R, R, S, S]);
     this.slotLayout = device.createBindGroupLayout({
       label: 'xpbd.slot',
       entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: 16 } }],
@@ -66,6 +73,9 @@ export class XpbdKernels {
     this.springColour = make('xpbdSpring', springCode, 'solveColour', withSlot(this.springLayout));
     this.springJacobi = make('xpbdSpring', springCode, 'solveJacobi', withSlot(this.springLayout));
     this.gather = make('xpbdGather', gatherCode, 'gather', [this.gatherLayout]);
+    this.dampReduce = make('xpbdRigidDamping', rigidDampingCode, 'reduce', [this.dampingLayout]);
+    this.dampSolve = make('xpbdRigidDamping', rigidDampingCode, 'solveRigid', [this.dampingLayout]);
+    this.dampApply = make('xpbdRigidDamping', rigidDampingCode, 'apply', [this.dampingLayout]);
   }
 }
 

@@ -15,12 +15,16 @@ import { HANDLE_STRIDE } from './handles';
 import type { Model } from './model';
 import { checkParams, type SolverParams } from './params';
 import { RestShapeKernel } from './restShape';
+import { rigidDampingTables } from './rigidDamping';
 import { sampleScripts } from './scripts';
 import { checkSetup, type SimSetup } from './setup';
 import { PhaseTimer, type PhaseName } from './timing';
 
 /** Passes per substep, in order; the timer sums them per phase. */
 const PASSES: PhaseName[] = ['predict', 'solve', 'finalize'];
+
+/** Vertices per workgroup of the damping passes (CHUNK in shaders/xpbdRigidDamping.wgsl). */
+export const RIGID_DAMPING_CHUNK = 1024;
 
 export interface GpuFrameResult {
   /** GPU time per phase (ms) when the adapter has timestamp queries, else null. */
@@ -68,6 +72,9 @@ export class GpuSolver {
   private readonly springGroup: GPUBindGroup;
   private readonly gatherTetGroup: GPUBindGroup;
   private readonly gatherEdgeGroup: GPUBindGroup;
+  /** Damping of deformation only (xpbdRigidDamping.wgsl): one workgroup per chunk of an object. */
+  private readonly dampingGroup: GPUBindGroup;
+  private readonly dampingChunks: number;
   private scriptCapacity = 0;
   /** Slot indices: tet colours, then edge colours, then substeps. */
   private readonly edgeSlotBase: number;
@@ -102,7 +109,8 @@ export class GpuSolver {
     this.dmInvBuffer = own(rest.dmInv);
     rest.volume.destroy();
     this.constantsBuffer = own(storageBuffer(device, 'xpbd.tetConstants', new Float32Array(m.tetConstants)));
-    this.tetLambda = own(storageBuffer(device, 'xpbd.tetLambda', 8 * m.tetCount));
+    // Per tet the 3x3 multiplier S of the Neo-Hookean step, 3 vec4 columns (constraintsCpu.ts).
+    this.tetLambda = own(storageBuffer(device, 'xpbd.tetLambda', 48 * m.tetCount));
     this.edgeLambda = own(storageBuffer(device, 'xpbd.edgeLambda', 4 * m.edgeCount));
     this.frameBuffer = own(uniformBuffer(device, 'xpbd.frame', 64));
     const tetOrder = own(storageBuffer(device, 'xpbd.tetOrder', m.tetColouring.order));
@@ -137,6 +145,16 @@ export class GpuSolver {
     ]);
     this.edgeSlotBase = m.tetColouring.colourCount;
     this.substepSlotBase = this.edgeSlotBase + m.edgeColouring.colourCount;
+    const damping = rigidDampingTables(m, RIGID_DAMPING_CHUNK);
+    if (damping.chunkCount > 65535) throw new RangeError(`GpuSolver: ${m.vertexCount} vertices need ${damping.chunkCount} damping workgroups, more than 65,535`);
+    this.dampingChunks = damping.chunkCount;
+    this.dampingGroup = bindGroup(device, 'xpbd.rigidDamping', k.dampingLayout, [
+      this.frameBuffer, this.positionBuffer, this.velocityBuffer, this.objectStatusBuffer,
+      own(storageBuffer(device, 'xpbd.dampingChunks', damping.chunks)),
+      own(storageBuffer(device, 'xpbd.dampingObjects', damping.objects)),
+      own(storageBuffer(device, 'xpbd.dampingPartials', 64 * damping.chunkCount)),
+      own(storageBuffer(device, 'xpbd.rigidMotion', 48 * m.objectNames.length)),
+    ]);
     this.timer = new PhaseTimer(ctx, PASSES);
     this.ensureCapacity(this.params.substeps);
   }
@@ -272,6 +290,17 @@ export class GpuSolver {
       pass.setBindGroup(1, this.slotGroup, [substepOffset]);
       pass.dispatchWorkgroups(vertexGrid[0], vertexGrid[1]);
       dispatches++;
+      if (p.damping > 0) {
+        // Damp deformation, not rigid motion (Müller et al. 2007, section 3.5).
+        pass.setBindGroup(0, this.dampingGroup);
+        pass.setPipeline(k.dampReduce);
+        pass.dispatchWorkgroups(this.dampingChunks);
+        pass.setPipeline(k.dampSolve);
+        pass.dispatchWorkgroups(Math.ceil(m.objectNames.length / 64));
+        pass.setPipeline(k.dampApply);
+        pass.dispatchWorkgroups(this.dampingChunks);
+        dispatches += 3;
+      }
       pass.end();
     }
     this.timer.resolve(encoder);

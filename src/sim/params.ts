@@ -10,7 +10,12 @@ export interface SolverParams {
   /** Material iterations per substep. */
   iterations: number;
   gravity: [number, number, number];
-  /** Linear velocity damping rate (1/s): v *= max(0, 1 - damping * h) per substep. */
+  /**
+   * Damping rate (1/s) of deformation: per object, the velocity relative to its rigid motion
+   * (v_cm + omega x r) is scaled by max(0, 1 - damping * h) per substep (Müller et al. 2007,
+   * section 3.5); rigid motion (fall, throw, spin) is not slowed. Objects with handles are
+   * damped as a whole.
+   */
   damping: number;
   solveOrder: SolveOrder;
   /** Jacobi only: (over-)relaxation of every constraint step, multiplier and corrections alike; 1 = none. */

@@ -86,7 +86,10 @@ describe('GPU physics', () => {
     expect(worst).toBeLessThan(0.01);
   });
 
-  it('a ball dropped on the ground comes to rest above it', async () => {
+  it('a ball dropped on the ground stays above it and bounces lower each time', async () => {
+    // Damping slows deformation only, so it no longer stops the bounce within a second (the
+    // CPU test lets a ball come to rest with stronger damping over 4 s): here the law is that
+    // contact never lets it through and never adds energy.
     const ball = generateShape('sphere', { radius: 0.5 }, 4);
     const setup = makeSetup(
       [{ positions: ball.positions, tets: ball.tets, offset: [0, 0.7, 0], material: { youngsModulus: 1e6, poissonRatio: 0.4 } }],
@@ -94,20 +97,17 @@ describe('GPU physics', () => {
       [{ kind: 'plane', normal: [0, 1, 0], offset: 0 }],
     );
     const lows: number[] = [];
-    const { v } = await run(setup, 60, (x) => {
+    await run(setup, 60, (x) => {
       let m = Infinity;
       for (let i = 1; i < x.length; i += 3) m = Math.min(m, x[i]);
       lows.push(m);
     });
     expect(Math.min(...lows)).toBeGreaterThan(-1e-5);
-    for (const y of lows.slice(45)) expect(y).toBeLessThan(0.01);
-    let ke = 0, mass = 0;
-    for (let i = 0; i < setup.model.vertexCount; i++) {
-      const m = 1 / setup.model.invMass[i];
-      mass += m;
-      ke += 0.5 * m * (v[3 * i] ** 2 + v[3 * i + 1] ** 2 + v[3 * i + 2] ** 2);
-    }
-    expect(Math.sqrt((2 * ke) / mass)).toBeLessThan(0.05);
+    // Apexes of the lowest point between contacts: below the 0.2 m drop, each below the last.
+    const apexes = lows.filter((y, f) => f > 0 && f + 1 < lows.length && y > 1e-3 && y >= lows[f - 1] && y > lows[f + 1]);
+    expect(apexes.length).toBeGreaterThanOrEqual(2);
+    expect(apexes[0]).toBeLessThan(0.2);
+    for (let k = 1; k < apexes.length; k++) expect(apexes[k]).toBeLessThan(apexes[k - 1]);
   });
 
   it('a ball flattened to 1/20 of its radius and released: finite, and recovers its volume within 5%', async () => {

@@ -1,0 +1,138 @@
+// Damping of deformation only (Müller et al. 2007, "Position based dynamics", section 3.5),
+// recorded after finalize when damping > 0. CPU reference: src/sim/rigidDamping.ts.
+// Objects own contiguous vertex ranges, cut into chunks of CHUNK vertices (one object per
+// chunk). Three dispatches, no float atomics:
+//   reduce:     one workgroup per chunk sums m, m r, m v, m r x v and m r r^T of its free
+//               vertices (r relative to the object's first vertex: no f32 cancellation of
+//               world coordinates) into 4 vec4 partials;
+//   solveRigid: one invocation per object sums its chunks' partials, moves them to the
+//               centre of mass and solves I omega = L (regularised, scaled adjugate);
+//   apply:      one workgroup per chunk sets v_i = rigid_i + damp (v_i - rigid_i).
+// Objects with handles get a zero rigid motion (their handles hold them: all velocity is
+// damped); handle vertices and stopped objects (inverse mass 0, or status set) are skipped.
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> velocities: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> objectStatus: array<u32>;
+@group(0) @binding(4) var<storage, read> chunks: array<vec4<u32>>;  // object, first vertex, end vertex, 0
+@group(0) @binding(5) var<storage, read> objects: array<vec4<u32>>; // first chunk, end chunk, has handles, first vertex
+@group(0) @binding(6) var<storage, read_write> partials: array<vec4<f32>>; // 4 per chunk
+@group(0) @binding(7) var<storage, read_write> rigid: array<vec4<f32>>;    // 3 per object: com, v_cm, omega
+
+const CHUNK: u32 = 1024u; // = RIGID_DAMPING_CHUNK in src/sim/gpuSolver.ts
+const INERTIA_REGULARISATION: f32 = 1e-6; // = rigidDamping.ts
+
+var<workgroup> sums: array<array<vec4<f32>, 4>, 64>;
+
+@compute @workgroup_size(64)
+fn reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let c = wid.x;
+  let chunk = chunks[c];
+  let origin = positions[objects[chunk.x].w].xyz;
+  var a = vec4<f32>(0.0); // m, m r
+  var b = vec4<f32>(0.0); // m v, (m r x v).x
+  var d = vec4<f32>(0.0); // (m r x v).yz, m rx rx, m ry ry
+  var e = vec4<f32>(0.0); // m rz rz, m rx ry, m rx rz, m ry rz
+  for (var i = chunk.y + lid; i < chunk.z; i += 64u) {
+    let x = positions[i];
+    if (!(x.w > 0.0)) { continue; }
+    let m = 1.0 / x.w;
+    let r = x.xyz - origin;
+    let v = velocities[i].xyz;
+    let l = m * cross(r, v);
+    a += vec4<f32>(m, m * r);
+    b += vec4<f32>(m * v, l.x);
+    d += vec4<f32>(l.y, l.z, m * r.x * r.x, m * r.y * r.y);
+    e += vec4<f32>(m * r.z * r.z, m * r.x * r.y, m * r.x * r.z, m * r.y * r.z);
+  }
+  sums[lid] = array<vec4<f32>, 4>(a, b, d, e);
+  workgroupBarrier();
+  for (var s = 32u; s > 0u; s >>= 1u) {
+    if (lid < s) {
+      for (var k = 0u; k < 4u; k++) { sums[lid][k] += sums[lid + s][k]; }
+    }
+    workgroupBarrier();
+  }
+  if (lid < 4u) { partials[4u * c + lid] = sums[0][lid]; }
+}
+
+@compute @workgroup_size(64)
+fn solveRigid(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let o = gid.x;
+  if (o >= arrayLength(&objects)) { return; }
+  let ob = objects[o];
+  rigid[3u * o] = vec4<f32>(0.0);
+  rigid[3u * o + 1u] = vec4<f32>(0.0);
+  rigid[3u * o + 2u] = vec4<f32>(0.0);
+  if (ob.z != 0u || objectStatus[o] != 0u) { return; }
+  var a = vec4<f32>(0.0);
+  var b = vec4<f32>(0.0);
+  var d = vec4<f32>(0.0);
+  var e = vec4<f32>(0.0);
+  for (var c = ob.x; c < ob.y; c++) {
+    a += partials[4u * c];
+    b += partials[4u * c + 1u];
+    d += partials[4u * c + 2u];
+    e += partials[4u * c + 3u];
+  }
+  let mass = a.x;
+  if (!(mass > 0.0)) { return; }
+  // To the centre of mass c: L_c = L - M c x v_cm, C_c = C - M c c^T.
+  let cm = a.yzw / mass;
+  let vcm = b.xyz / mass;
+  let L = vec3<f32>(b.w, d.x, d.y) - mass * cross(cm, vcm);
+  let cxx = d.z - mass * cm.x * cm.x;
+  let cyy = d.w - mass * cm.y * cm.y;
+  let czz = e.x - mass * cm.z * cm.z;
+  let cxy = e.y - mass * cm.x * cm.y;
+  let cxz = e.z - mass * cm.x * cm.z;
+  let cyz = e.w - mass * cm.y * cm.z;
+  rigid[3u * o] = vec4<f32>(positions[ob.w].xyz + cm, 0.0);
+  rigid[3u * o + 1u] = vec4<f32>(vcm, 0.0);
+  rigid[3u * o + 2u] = vec4<f32>(solveInertia(cxx, cyy, czz, cxy, cxz, cyz, L), 0.0);
+}
+
+// omega = I^-1 L, I = tr(C) Id - C, regularised and scaled by tr(I)/3; 0 when degenerate.
+// Mirrors solveInertia in rigidDamping.ts.
+fn solveInertia(cxx: f32, cyy: f32, czz: f32, cxy: f32, cxz: f32, cyz: f32, L: vec3<f32>) -> vec3<f32> {
+  let tr = cxx + cyy + czz;
+  let s = 2.0 * tr / 3.0;
+  if (!(s > 0.0) || !finite3(vec3<f32>(s))) { return vec3<f32>(0.0); }
+  let dd = 3.0 * INERTIA_REGULARISATION;
+  let a = (tr - cxx) / s + dd;
+  let b = (tr - cyy) / s + dd;
+  let c = (tr - czz) / s + dd;
+  let e = -cxy / s;
+  let f = -cxz / s;
+  let g = -cyz / s;
+  let A = b * c - g * g;
+  let B = a * c - f * f;
+  let C = a * b - e * e;
+  let D = f * g - e * c;
+  let E = e * g - f * b;
+  let F = e * f - a * g;
+  let det = a * A + e * D + f * E;
+  if (!(det > 0.0)) { return vec3<f32>(0.0); }
+  let k = 1.0 / (det * s);
+  let w = vec3<f32>(A * L.x + D * L.y + E * L.z, D * L.x + B * L.y + F * L.z, E * L.x + F * L.y + C * L.z) * k;
+  if (!finite3(w)) { return vec3<f32>(0.0); }
+  return w;
+}
+
+@compute @workgroup_size(64)
+fn apply(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let chunk = chunks[wid.x];
+  let o = chunk.x;
+  if (objectStatus[o] != 0u) { return; }
+  let com = rigid[3u * o].xyz;
+  let vcm = rigid[3u * o + 1u].xyz;
+  let omega = rigid[3u * o + 2u].xyz;
+  for (var i = chunk.y + lid; i < chunk.z; i += 64u) {
+    let x = positions[i];
+    if (!(x.w > 0.0)) { continue; }
+    let u = vcm + cross(omega, x.xyz - com);
+    let v = velocities[i];
+    velocities[i] = vec4<f32>(u + frame.damp * (v.xyz - u), v.w);
+  }
+}
