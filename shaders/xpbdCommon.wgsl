@@ -6,7 +6,7 @@ struct Frame {
   gravity: vec3<f32>,
   h: f32,                // substep length
   damp: f32,             // deformation velocity factor max(0, 1 - damping * h) (xpbdRigidDamping.wgsl)
-  friction: f32,
+  friction: f32,         // Coulomb coefficient (static = kinetic) of the colliders
   invH2: f32,            // 1 / h^2: compliance alpha becomes alpha / h^2 (XPBD eq. 4)
   relaxation: f32,       // Jacobi: scale of the averaged correction
   springAlphaTilde: f32, // spring compliance / h^2

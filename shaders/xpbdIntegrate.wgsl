@@ -2,7 +2,8 @@
 // finalize (velocities, NaN/Inf guard; damping follows in xpbdRigidDamping.wgsl). CPU
 // reference: src/sim/cpuSolver.ts.
 // positions: xyz + inverse mass; prev: xyz at the substep start + object id (bits) in w;
-// rest: xyz + handle id (bits, -1 = free) in w.
+// rest: xyz + handle id (bits, -1 = free) in w; velocities: xyz + (during the iterations)
+// the substep's friction budget in w (predict sets it to 0, collide spends it).
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
@@ -92,17 +93,28 @@ fn collide(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (x.w == 0.0) { return; }
   var p = x.xyz;
   let p0 = prev[i].xyz;
+  let vel = velocities[i];
+  // Coulomb friction at position level (Macklin et al. 2014, section 6.1, eq. 24-25, with
+  // mu_s = mu_k): the tangential displacement of the whole substep, p - p0, is cancelled up
+  // to friction x the normal push accumulated over the substep, less what friction already
+  // cancelled this substep (the budget in velocities.w). All of it when within the budget
+  // (static), else the budget (kinetic). Mirrors CpuSolver.collide.
+  var budget = vel.w;
   for (var c = 0u; c < frame.colliderCount; c++) {
     let hit = collideOne(c, &p);
     if (hit.w <= 0.0) { continue; }
-    // Coulomb friction at position level (Macklin et al. 2014, eq. 24): cancel the
-    // tangential motion of this substep up to friction * depth.
+    budget += frame.friction * hit.w;
     let d = p - p0;
     let t = d - dot(d, hit.xyz) * hit.xyz;
     let tl = length(t);
-    if (tl > 0.0) { p = p - t * min(1.0, frame.friction * hit.w / tl); }
+    let cut = min(tl, budget);
+    if (cut > 0.0) {
+      p = p - t * (cut / tl);
+      budget -= cut;
+    }
   }
   positions[i] = vec4<f32>(p, x.w);
+  velocities[i] = vec4<f32>(vel.xyz, budget);
 }
 
 @compute @workgroup_size(64)

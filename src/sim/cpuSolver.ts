@@ -36,6 +36,8 @@ export class CpuSolver {
   private readonly corrections: Float64Array;
   private readonly dx = new Float64Array(12);
   private readonly normal = new Float64Array(3);
+  /** Per vertex: friction budget mu x (normal push so far) - (tangential correction so far), this substep. */
+  private readonly frictionBudget: Float64Array;
   private readonly hasHandles: Uint8Array;
   private readonly rigid: Float64Array;
 
@@ -54,6 +56,7 @@ export class CpuSolver {
     this.edgeLambda = new Float64Array(m.edgeCount);
     this.objectStopped = new Uint8Array(m.objectNames.length);
     this.corrections = new Float64Array(Math.max(12 * m.tetCount, 6 * m.edgeCount));
+    this.frictionBudget = new Float64Array(m.vertexCount);
     this.hasHandles = objectsWithHandles(m);
     this.rigid = new Float64Array(RIGID_STRIDE * m.objectNames.length);
     this.reset();
@@ -95,6 +98,7 @@ export class CpuSolver {
     // 1. Predict (explicit Euler on velocity, then position); handles jump to their target.
     for (let i = 0; i < m.vertexCount; i++) {
       for (let k = 0; k < 3; k++) x0[3 * i + k] = x[3 * i + k];
+      this.frictionBudget[i] = 0;
       if (this.objectStopped[m.vertexObject[i]]) continue;
       const hd = m.handleOfVertex[i];
       if (hd >= 0) {
@@ -203,21 +207,32 @@ export class CpuSolver {
     }
   }
 
-  /** Pushes vertex i out of one collider, then applies Coulomb friction against its motion this substep. */
+  /**
+   * Pushes vertex i out of one collider, then applies Coulomb friction (Macklin et al. 2014,
+   * "Unified particle physics", section 6.1, eq. 24-25, with mu_s = mu_k = friction) to its
+   * tangential displacement over the whole substep, x - x0. The limit mu d uses the normal
+   * push d accumulated over the substep's iterations, not this iteration's depth (after the
+   * first iteration that is ~0, so a block on a slope crept); the tangential correction
+   * already made this substep is spent from it, so applying the rule every iteration removes
+   * at most mu d in all (sliding) and everything below it (sticking).
+   */
   private collide(enc: Float64Array, e: number, i: number): void {
     const { x, x0, normal: n } = this;
     const depth = projectOutOfCollider(enc, e, x, 3 * i, n);
     if (depth <= 0) return;
-    // Friction (Macklin et al. 2014 "Unified particle physics", eq. 24): cancel the tangential
-    // displacement up to mu * depth.
-    const mu = this.params.friction;
+    let budget = this.frictionBudget[i] + this.params.friction * depth;
     const dx0 = x[3 * i] - x0[3 * i], dy0 = x[3 * i + 1] - x0[3 * i + 1], dz0 = x[3 * i + 2] - x0[3 * i + 2];
     const dn = dx0 * n[0] + dy0 * n[1] + dz0 * n[2];
     const tx = dx0 - dn * n[0], ty = dy0 - dn * n[1], tz = dz0 - dn * n[2];
     const tl = Math.hypot(tx, ty, tz);
-    if (tl === 0) return;
-    const f = Math.min(1, (mu * depth) / tl);
-    x[3 * i] -= tx * f; x[3 * i + 1] -= ty * f; x[3 * i + 2] -= tz * f;
+    // Static when the displacement is within the budget (cancel it all), else kinetic.
+    const cut = Math.min(tl, budget);
+    if (cut > 0) {
+      const f = cut / tl;
+      x[3 * i] -= tx * f; x[3 * i + 1] -= ty * f; x[3 * i + 2] -= tz * f;
+      budget -= cut;
+    }
+    this.frictionBudget[i] = budget;
   }
 
   /** Kinetic energy of object o (or of everything). */

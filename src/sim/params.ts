@@ -23,7 +23,11 @@ export interface SolverParams {
   constraint: ConstraintType;
   /** Mass-spring compliance (m/N) of every edge. */
   springCompliance: number;
-  /** Coulomb coefficient of the colliders (position-level friction). */
+  /**
+   * Coulomb coefficient of the colliders, static and kinetic (Macklin et al. 2014, section
+   * 6.1): a contact's tangential motion over the substep is cancelled up to friction x the
+   * normal push accumulated over the substep, so a block sticks where tan(slope) < friction.
+   */
   friction: number;
 }
 
