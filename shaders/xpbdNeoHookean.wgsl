@@ -38,6 +38,20 @@ fn outer(a: vec3<f32>, b: vec3<f32>) -> mat3x3<f32> {
   return mat3x3<f32>(a * b.x, a * b.y, a * b.z);
 }
 
+// The step L (vertices move by w_v L g_v) made torque-free in its own metric: torque is the
+// axial vector of F L^T; L' = L - [omega]x F N with (tr G I - G) / 2 omega = -axial(skew(F L^T)),
+// G = F N F^T. Derivation: keepAngularMomentum in src/sim/constraintsCpu.ts.
+fn keepAngularMomentum(L: mat3x3<f32>, F: mat3x3<f32>, N: mat3x3<f32>) -> mat3x3<f32> {
+  let M = F * transpose(L);
+  let a = 0.5 * vec3<f32>(M[1][2] - M[2][1], M[2][0] - M[0][2], M[0][1] - M[1][0]);
+  let FN = F * N;
+  let G = FN * transpose(F);
+  let tr = G[0].x + G[1].y + G[2].z;
+  let I = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
+  let omega = -(inverseSym((I * tr - G) * 0.5) * a);
+  return L - mat3x3<f32>(cross(omega, FN[0]), cross(omega, FN[1]), cross(omega, FN[2]));
+}
+
 fn frob(a: mat3x3<f32>, b: mat3x3<f32>) -> f32 {
   return dot(a[0], b[0]) + dot(a[1], b[1]) + dot(a[2], b[2]);
 }
@@ -100,6 +114,7 @@ fn project(t: u32, jacobi: bool) -> Delta {
     let g = q * (B[0].x + B[1].y + B[2].z);
     L = L * (jacobiStepScale(1.0 / k.w, g / (1.0 + g)) * frame.relaxation);
   }
+  L = keepAngularMomentum(L, F, N);
   stress[3u * t] = vec4<f32>(S[0] + L[0], 0.0);
   stress[3u * t + 1u] = vec4<f32>(S[1] + L[1], 0.0);
   stress[3u * t + 2u] = vec4<f32>(S[2] + L[2], 0.0);
