@@ -84,7 +84,7 @@ describe('Neo-Hookean with a stiff hydrostatic part keeps its volume', () => {
 });
 
 describe('ball dropped on the ground', () => {
-  it('comes to rest above it and stays', () => {
+  it('comes to rest above it and stays, keeping < 0.1% of the drop energy', () => {
     const ball = generateShape('sphere', { radius: 0.5 }, 5);
     // Damping slows deformation only (it used to slow the fall too): to stop the elastic
     // rebound it must act within the impact, against the ball's ~200 rad/s vibration. At 2/s
@@ -102,12 +102,13 @@ describe('ball dropped on the ground', () => {
     }
     let mass = 0;
     for (const w of setup.model.invMass) mass += 1 / w;
-    const rmsSpeed = Math.sqrt((2 * s.kineticEnergy()) / mass);
     // Never below the plane (the projection leaves it exactly on it, up to round-off).
     expect(Math.min(...lows)).toBeGreaterThan(-1e-9);
-    // It reached the ground and, over the last second, stays on it and at rest.
+    // It reached the ground and, over the last second, stays on it with almost none of the
+    // drop's energy m g 0.5 left. Not zero: rocking on its flattened contact is a rigid motion,
+    // which damping leaves alone (measured 3.5e-4 of it, rms speed 6 cm/s; a 2 cm bounce is 4e-2).
     for (const y of lows.slice(180)) expect(y).toBeLessThan(0.01);
-    expect(rmsSpeed).toBeLessThan(0.02);
+    expect(s.kineticEnergy()).toBeLessThan(1e-3 * mass * 9.81 * 0.5);
   });
 });
 
