@@ -9,8 +9,9 @@ import { makeSetup } from '../unit/sim/support/setups';
 
 /**
  * The GPU solver (f32) against the CPU reference (f64) with the same inputs: same colouring
- * for Gauss-Seidel, same averaging for Jacobi. Tolerance: 1e-3 of the body size after the
- * run (f32 round-off, 2^-24 per operation, grows over the substeps but stays far below).
+ * for Gauss-Seidel, same averaging for Jacobi. Measured on SwiftShader (2026-11-22): 1.4e-6 to
+ * 1.3e-5 on the 2-unit cube after 8 frames, 3.6e-5 on the 10.6-unit twisted beam; the bounds
+ * leave room for other GPUs' rounding (fused multiply-adds) and are what src/sim/README.md states.
  */
 async function maxDifference(setup: SimSetup, frames: number): Promise<{ diff: number; moved: number }> {
   const ctx = await testGpu();
@@ -45,7 +46,7 @@ describe('GPU XPBD step matches the CPU reference', () => {
         const { diff, moved } = await maxDifference(setup, 8);
         // The body really moved (fell and hit the plane), and both agree.
         expect(moved).toBeGreaterThan(0.05);
-        expect(diff).toBeLessThan(2e-3);
+        expect(diff).toBeLessThan(5e-5);
       });
     }
   }
@@ -64,6 +65,6 @@ describe('GPU XPBD step matches the CPU reference', () => {
     const { diff, moved } = await maxDifference(setup, 6);
     expect(moved).toBeGreaterThan(0.1);
     expect(moved).toBeLessThan(2);
-    expect(diff).toBeLessThan(5e-3);
+    expect(diff).toBeLessThan(1e-4);
   });
 });
