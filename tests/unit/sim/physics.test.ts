@@ -130,16 +130,20 @@ describe('squishy ball flattened to 1/20 of its radius and released', () => {
     const s = new CpuSolver(setup);
     const v0 = totalVolume(setup.model.restPositions, setup.model.tets);
     let flattest = Infinity;
-    for (let f = 0; f < 150; f++) {
+    // Damping no longer slows rigid motion, so on release the ball jumps ~2 m and bounces,
+    // and each landing squeezes it again: 4 s, and the volume averaged over the last 0.5 s
+    // (at 2.5 s, just after the first landing, it was 0.94).
+    let sum = 0;
+    for (let f = 0; f < 240; f++) {
       s.stepFrame();
       let top = -Infinity;
       for (let i = 1; i < s.x.length; i += 3) top = Math.max(top, s.x[i]);
       if (s.time < release) flattest = Math.min(flattest, top);
       for (let i = 0; i < s.x.length; i++) expect(Number.isFinite(s.x[i])).toBe(true);
+      if (f >= 210) sum += totalVolume(s.x, setup.model.tets) / v0;
     }
-    const v = totalVolume(s.x, setup.model.tets);
     expect(flattest).toBeLessThan(r / 20 + 1e-3);
     expect(s.messages).toEqual([]);
-    expect(Math.abs(v / v0 - 1)).toBeLessThan(0.05);
+    expect(Math.abs(sum / 30 - 1)).toBeLessThan(0.05);
   });
 });
