@@ -20,6 +20,7 @@ import { frameEntry, summarize, type FrameEntry } from '../src/runner/report';
 import { buildScene, checkSceneFlags } from '../src/runner/sceneSetup';
 import { findScene, scenes } from '../src/scenes/registry';
 import { checkParams } from '../src/sim/params';
+import { materialResolution } from '../src/sim/resolution';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
 
@@ -45,8 +46,23 @@ function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; dumper?: 
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  warnUnresolvedMaterials(setup, { ...setup.params, ...o.params });
   const dumper = o.dump !== undefined ? new VtkDumper(o.dump, setup.model, `${scene.name}${o.mesh ? ` ${o.mesh}` : ''}`) : undefined;
   return { setup, sceneName: scene.name, dumper };
+}
+
+/** Says when an object is stiffer than the substeps and iterations resolve (src/sim/resolution.ts). */
+function warnUnresolvedMaterials(setup: SimSetup, params: SimSetup['params']): void {
+  const m = setup.model;
+  const shortest = new Float64Array(m.objectNames.length).fill(Infinity);
+  for (let e = 0; e < m.edgeCount; e++) {
+    const o = m.vertexObject[m.edges[2 * e]];
+    shortest[o] = Math.min(shortest[o], m.edgeRestLength[e]);
+  }
+  m.objectNames.forEach((name, o) => {
+    const { warning } = materialResolution(m.materials[o], shortest[o], params);
+    if (warning) log(`warning: ${name}: ${warning}`);
+  });
 }
 
 async function run(o: RunOptions): Promise<void> {

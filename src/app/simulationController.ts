@@ -15,6 +15,7 @@ import type { GpuContext } from '../gpu/device';
 import type { TetMesh } from '../mesh/types';
 import type { Material } from '../sim/material';
 import { checkParams, defaultParams, type SolverParams } from '../sim/params';
+import { materialResolution, shortestTetEdge } from '../sim/resolution';
 import { createEngine, type EngineChoice } from './engineFactory';
 import { FrameTimings } from './frameTimings';
 import { dropPlacement, suggestedMaterial, type DropPlacement } from '../scenes/meshDrop';
@@ -58,6 +59,8 @@ export class SimulationController {
   /** Counts meshes shown; an engine finished for an older mesh is thrown away. */
   private meshSerial = 0;
   private mesh: TetMesh | undefined;
+  /** Shortest tet edge of the shown mesh (for the material resolution warning). */
+  private shortestEdge = 0;
   private view: MeshView | undefined;
   private paramsValue: SolverParams;
   private pinnedMaterial: Partial<Material>;
@@ -111,6 +114,7 @@ export class SimulationController {
     this.disposeEngine();
     this.meshSerial += 1;
     this.mesh = mesh;
+    this.shortestEdge = shortestTetEdge(mesh.positions, mesh.tets);
     this.view = view;
     const height = this.heightOf(mesh);
     this.materialValue = { ...suggestedMaterial(height, this.paramsValue.gravity[1]), ...this.pinnedMaterial };
@@ -178,7 +182,18 @@ export class SimulationController {
     this.paramsValue = next;
     this.engine?.setParams(next);
     this.timings.clear();
+    this.warnIfUnresolved();
     this.onChange?.();
+  }
+
+  /**
+   * Every positive Young's modulus is stable, but one stiffer than the substeps and iterations
+   * resolve acts softer than set: say so, with the settings that would resolve it.
+   */
+  private warnIfUnresolved(): void {
+    if (!(this.shortestEdge > 0)) return;
+    const { warning } = materialResolution(this.materialValue, this.shortestEdge, this.paramsValue);
+    if (warning) this.parts.banner.show(warning);
   }
 
   /** Changes the object's material; the fields given stay fixed for later meshes too. */
@@ -193,6 +208,7 @@ export class SimulationController {
     }
     this.pinnedMaterial = { ...this.pinnedMaterial, ...changes };
     this.materialValue = next;
+    this.warnIfUnresolved();
     this.onChange?.();
   }
 

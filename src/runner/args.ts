@@ -72,7 +72,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'relaxation', value: 'W', group: 'solver', help: 'Jacobi relaxation of each constraint step (> 0, 1 = none)' },
   { name: 'constraint', value: 'neohookean|springs', group: 'solver', help: 'material constraint' },
   { name: 'gravity', value: 'x,y,z', group: 'solver', help: 'gravity vector, e.g. 0,-9.81,0 (tilt it for a slope against the ground plane)' },
-  { name: 'damping', value: 'D', group: 'solver', help: 'velocity damping rate in 1/s (>= 0): v *= max(0, 1 - D h) per substep' },
+  { name: 'damping', value: 'D', group: 'solver', help: 'damping rate of deformation in 1/s (>= 0): velocity relative to the rigid motion x max(0, 1 - D h) per substep' },
   { name: 'friction', value: 'MU', group: 'solver', help: 'Coulomb friction coefficient of the colliders (>= 0)' },
   { name: 'out', value: 'FILE', group: 'output', help: 'write the JSON report there (default: stdout)' },
   { name: 'dump', value: 'DIR', group: 'output', help: 'write legacy VTK frames DIR/frame_NNNNNN.vtk (created if missing)' },

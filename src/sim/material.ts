@@ -33,7 +33,7 @@ export interface Lame {
 
 /** Lamé parameters from Young's modulus and Poisson ratio (standard linear-elastic relations). */
 export function lameFromYoung(youngsModulus: number, poissonRatio: number): Lame {
-  if (!(youngsModulus > 0)) throw new RangeError(`Young's modulus must be positive, got ${youngsModulus}`);
+  if (!(youngsModulus > 0 && Number.isFinite(youngsModulus))) throw new RangeError(`Young's modulus must be a finite number > 0, got ${youngsModulus}`);
   if (!(poissonRatio >= 0 && poissonRatio < 0.5)) throw new RangeError(`Poisson ratio must be in [0, 0.5), got ${poissonRatio}`);
   const mu = youngsModulus / (2 * (1 + poissonRatio));
   const lambda = (youngsModulus * poissonRatio) / ((1 + poissonRatio) * (1 - 2 * poissonRatio));

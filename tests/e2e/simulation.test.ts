@@ -295,25 +295,27 @@ describe('the drop in the page', () => {
     await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.running === 'false');
   });
 
-  it("a Young's modulus of Infinity makes the solver stop the object with its NaN/Inf message on the banner", async () => {
+  it("a Young's modulus of Infinity is refused with a message naming it, and the simulation goes on", async () => {
     const input = page.locator('.lil-controller', { hasText: "Young's modulus" }).locator('input');
+    const before = await input.inputValue();
     await input.fill('Infinity');
     await input.press('Enter');
-    await page.click('#sim-run');
     const banner = page.locator('#error-banner');
     await banner.waitFor({ state: 'visible', timeout: 60_000 });
     const message = (await banner.textContent()) ?? '';
-    expect(message).toContain('NaN/Inf');
-    expect(message).toContain('stopped');
-    await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.running === 'false');
-    // The object is frozen: stepping further moves nothing and nothing non-finite reaches the screen.
+    expect(message).toContain("Young's modulus");
+    expect(message).toContain('Infinity');
+    // The field shows the material still in use, and the object still steps with finite positions.
+    await page.waitForFunction((v) => {
+      const el = [...document.querySelectorAll('.lil-controller')].find((c) => c.textContent?.includes("Young's modulus"));
+      return el?.querySelector('input')?.value === v;
+    }, before);
     const frozen = await settledStatus();
     await page.click('#sim-step');
     await waitForFrame(frozen.frame + 1);
     const after = await settledStatus();
     expect(after.frame).toBe(frozen.frame + 1);
     expect(Number.isFinite(after.minY)).toBe(true);
-    expect(after.minY).toBe(frozen.minY);
   });
 });
 

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { materialResolution, shortestTetEdge } from '../../../src/sim/resolution';
+import { kuhnLattice } from '../../support/kuhnLattice';
+
+describe('materialResolution: c h / dx against the iterations', () => {
+  it('shortest edge of a Kuhn lattice is its cell size (brute force: axis edges are the shortest)', () => {
+    const lat = kuhnLattice(3, 2, 2, (u, v, w) => [u * 0.5, v * 0.25, w * 0.4]);
+    expect(shortestTetEdge(lat.positions, lat.tets)).toBeCloseTo(0.25, 6);
+  });
+
+  it('pressure wave speed is sqrt((lambda + 2 mu) / rho): steel-like 2e11 Pa, nu 0.3, 7850 kg/m^3 gives ~5.9 km/s', () => {
+    const r = materialResolution({ youngsModulus: 2e11, poissonRatio: 0.3, density: 7850 }, 0.01, { dt: 1 / 60, substeps: 20, iterations: 3 });
+    // Textbook P-wave speed of steel: about 5,900 m/s.
+    expect(r.waveSpeed).toBeGreaterThan(5800);
+    expect(r.waveSpeed).toBeLessThan(6000);
+    expect(r.kappa).toBeCloseTo((r.waveSpeed / 1200) / 0.01, 6);
+    expect(r.warning).toMatch(/substeps/);
+  });
+
+  it('no warning where the iterations cover kappa; the advice resolves it', () => {
+    const soft = materialResolution({ youngsModulus: 1e5, poissonRatio: 0.3, density: 1000 }, 0.05, { dt: 1 / 60, substeps: 20, iterations: 3 });
+    expect(soft.warning).toBeNull();
+    const stiff = materialResolution({ youngsModulus: 1e9, poissonRatio: 0.3, density: 1000 }, 0.05, { dt: 1 / 60, substeps: 20, iterations: 3 });
+    const substeps = Number(/about (\d+) substeps/.exec(stiff.warning ?? '')?.[1]);
+    expect(materialResolution({ youngsModulus: 1e9, poissonRatio: 0.3, density: 1000 }, 0.05, { dt: 1 / 60, substeps, iterations: 3 }).warning).toBeNull();
+  });
+});
