@@ -86,10 +86,13 @@ fn project(t: u32, jacobi: bool) -> Delta {
   if (hydro) { alphaH = k.y * frame.invH2; }
   // B = sum_v w_v g_v g_v^T.
   let B = x0.w * outer(g0, g0) + x1.w * outer(g1, g1) + x2.w * outer(g2, g2) + x3.w * outer(g3, g3);
-  // Tangent bound: a / mu = 1 + lambda |J - gamma| sigma_max / mu, sigma_max <= ||F^T F||_F^(1/2).
+  // Tangent bound: a / mu = 1 + lambda |J - gamma| sigma_max / mu, sigma_max^2 <= the largest
+  // absolute row sum of F^T F (Gershgorin; exact at rest and for rotations).
   let ftf = transpose(F) * F;
+  let one = vec3<f32>(1.0);
+  let rowMax = max(dot(abs(ftf[0]), one), max(dot(abs(ftf[1]), one), dot(abs(ftf[2]), one)));
   var kTangent = 1.0;
-  if (hydro) { kTangent = 1.0 + abs(detF - k.z) / alphaH * sqrt(sqrt(frob(ftf, ftf))) * alphaD; }
+  if (hydro) { kTangent = 1.0 + abs(detF - k.z) / alphaH * sqrt(rowMax) * alphaD; }
   let q = kTangent / alphaD;
   let I = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
   let N = inverseSym(I + q * B);

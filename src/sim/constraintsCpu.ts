@@ -113,7 +113,8 @@ function keepAngularMomentum(L: Float64Array, F: Float64Array, N: Float64Array):
  * current shape, and the tangent keeps every stiffness of dP/dF: mu I exactly, the
  * volumetric lambda cof F cof F^T exactly, and the geometric term lambda (J - gamma)
  * d cof F / dF (eigenvalues +- lambda |J - gamma| sigma_i, sigma the singular values of F)
- * bounded by a = mu + lambda |J - gamma| sigma_max, so the step never overshoots. The 9x9
+ * bounded by a = mu + lambda |J - gamma| sigma_max (sigma_max from a Gershgorin bound on
+ * F^T F), so the step never overshoots. The 9x9
  * system is I (x) (I + h^2 V a B) plus a rank one term: a 3x3 inverse and Sherman-Morrison.
  * In compliance form (alphaD = 1/(mu V h^2), alphaH = 1/(lambda V h^2), k = a / mu):
  *   R = -(S + F / alphaD + (J - gamma) cof F / alphaH),   N = (I + k B / alphaD)^-1,
@@ -166,14 +167,16 @@ export function neoHookeanCorrection(
   const hydro = c[4 * t + 1] >= 0;
   const alphaH = hydro ? c[4 * t + 1] * invDtSq : 0;
   const gamma = c[4 * t + 2];
-  // Bound of the geometric stiffness: sigma_max <= ||F^T F||_F^(1/2).
-  let ftf = 0;
-  for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) {
-    const d = F[3 * a] * F[3 * b] + F[3 * a + 1] * F[3 * b + 1] + F[3 * a + 2] * F[3 * b + 2];
-    ftf += d * d;
+  // Bound of the geometric stiffness: sigma_max^2 is at most the largest absolute row sum of
+  // F^T F (Gershgorin), which is exact at rest and for any rotation.
+  let rowMax = 0;
+  for (let a = 0; a < 3; a++) {
+    let row = 0;
+    for (let b = 0; b < 3; b++) row += Math.abs(F[3 * a] * F[3 * b] + F[3 * a + 1] * F[3 * b + 1] + F[3 * a + 2] * F[3 * b + 2]);
+    rowMax = Math.max(rowMax, row);
   }
   const stressH = hydro ? (detF - gamma) / alphaH : 0; // lambda V h^2 (J - gamma)
-  const k = 1 + (Math.abs(stressH) * Math.sqrt(Math.sqrt(ftf))) * alphaD;
+  const k = 1 + (Math.abs(stressH) * Math.sqrt(rowMax)) * alphaD;
   ws[0] = w0; ws[1] = w1; ws[2] = w2; ws[3] = w3;
   // B = sum_v w_v g_v g_v^T; cH = sum_v w_v |cof F g_v|^2.
   B.fill(0);
