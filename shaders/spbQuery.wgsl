@@ -219,7 +219,9 @@ fn closestPointOnTriangle(p: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>
 
 // ---- infeasible-region culling (spb/feasibleRegion.ts; paper eqs. 1-5, Alg. 4) ----
 
-fn isFeasible(tri: u32, feature: u32, s: vec3<f32>, p: vec3<f32>) -> bool {
+// Faces at `own` (the excluded vertex when it is a vertex of p's tet, else -1) do not make a
+// candidate infeasible (feasibleRegion.ts).
+fn isFeasible(tri: u32, feature: u32, s: vec3<f32>, p: vec3<f32>, own: i32) -> bool {
   let d = p - s;
   let dd = dot(d, d);
   let c2 = params.cullingCos * params.cullingCos;
@@ -227,7 +229,9 @@ fn isFeasible(tri: u32, feature: u32, s: vec3<f32>, p: vec3<f32>) -> bool {
     let v = triVert(tri, feature);
     let end = topo[params.offVertexNeighborOffsets + v + 1u];
     for (var j = topo[params.offVertexNeighborOffsets + v]; j < end; j++) {
-      let e = pos(topo[params.offVertexNeighbors + j]) - s;
+      let a = topo[params.offVertexNeighbors + j];
+      if (own >= 0 && a == u32(own)) { continue; }
+      let e = pos(a) - s;
       let dt = dot(d, e);
       if (dt > 0.0 && dt * dt > c2 * dd * dot(e, e)) { return false; }
     }
@@ -240,6 +244,7 @@ fn isFeasible(tri: u32, feature: u32, s: vec3<f32>, p: vec3<f32>) -> bool {
   let g = topo[8u * tri + 4u + k];
   if (g == NONE) { return true; }
   let w = triVert(g, 0u) ^ triVert(g, 1u) ^ triVert(g, 2u) ^ i0 ^ i1;
+  if (own >= 0 && w == u32(own)) { return true; }
   let a = pos(i0);
   let e = pos(i1) - a;
   let f = pos(w) - a;
@@ -281,6 +286,15 @@ fn computeSupport(tet: u32, p: vec3<f32>) {
     for (var i = 0u; i < 4u; i++) { support[i] = ids[i]; }
     supportCount = 4u;
   }
+}
+
+// p's pre-image on boundary triangle f (support.ts supportOnTriangle): the zero-length case.
+fn supportOnTriangle(f: u32) -> bool {
+  for (var i = 0u; i < supportCount; i++) {
+    let v = support[i];
+    if (v != triVert(f, 0u) && v != triVert(f, 1u) && v != triVert(f, 2u)) { return false; }
+  }
+  return true;
 }
 
 fn acceptsTet(ids: vec4<u32>) -> bool {
@@ -442,7 +456,7 @@ fn excluded(f: u32, exclude: i32) -> bool {
   return triVert(f, 0u) == e || triVert(f, 1u) == e || triVert(f, 2u) == e;
 }
 
-fn descend(f: u32, feature: u32, d2: f32, lo2: f32, r2: f32, p: vec3<f32>, exclude: i32) -> u32 {
+fn descend(f: u32, feature: u32, d2: f32, lo2: f32, r2: f32, p: vec3<f32>, exclude: i32, own: i32) -> u32 {
   var curF = f;
   var curFeature = feature;
   var curD2 = d2;
@@ -494,11 +508,15 @@ fn descend(f: u32, feature: u32, d2: f32, lo2: f32, r2: f32, p: vec3<f32>, exclu
     if (bestF < 0 || !(bestD2 < r2)) { return TRAVERSE_FAIL; }
     if (bestD2 < lo2) { return TRAVERSE_FAIL; } // tested by an earlier pass
     let bf = u32(bestF);
-    if (bestD2 <= zero2 * tetSize2(triTet(bf))) { return TRAVERSE_FAIL; }
+    if (bestD2 <= zero2 * tetSize2(triTet(bf))) {
+      if (!supportOnTriangle(bf)) { return TRAVERSE_FAIL; } // zero-length: p itself
+      setResult(bf, bestFeature, bestS, bestD2);
+      return TRAVERSE_FOUND;
+    }
     curF = bf;
     curFeature = bestFeature;
     curD2 = bestD2;
-    if (bestFeature == FEATURE_FACE || isFeasible(bf, bestFeature, bestS, p)) {
+    if (bestFeature == FEATURE_FACE || isFeasible(bf, bestFeature, bestS, p, own)) {
       let st = traverse(bf, bestS, p);
       if (st == TRAVERSE_FOUND) { setResult(bf, bestFeature, bestS, bestD2); }
       return st;
@@ -512,6 +530,9 @@ fn run(p: vec3<f32>, tet: u32, exclude: i32) -> u32 {
   computeSupport(tet, p);
   let zero2 = params.zeroLength * params.zeroLength;
   let component = topo[params.offTetComponent + tet];
+  // The excluded vertex's faces keep candidates feasible only if it is a vertex of p's tet.
+  let ids = tets[2u * tet];
+  let own = select(-1, exclude, exclude >= 0 && any(ids == vec4<u32>(u32(max(exclude, 0)))));
   // Expanding search: pass k takes the candidates with lo2 <= d2 < hi2.
   let h2 = tetSize2(tet);
   var lo2 = 0.0;
@@ -563,11 +584,15 @@ fn run(p: vec3<f32>, tet: u32, exclude: i32) -> u32 {
         if (d2 < lo2) { continue; } // tested in an earlier pass (not counted again)
         stQ++;
         if (!(d2 < r2)) { cut = true; continue; }
-        if (d2 <= zero2 * tetSize2(triTet(f))) { continue; } // zero-length segment (section 3.3)
-        if (params.culling != 0u && feature != FEATURE_FACE && !isFeasible(f, feature, s, p)) {
+        // Zero-length segment (section 3.3): valid, at distance 0, when p's pre-image lies on f.
+        if (d2 <= zero2 * tetSize2(triTet(f))) {
+          if (supportOnTriangle(f)) { r2 = d2; setResult(f, feature, s, d2); }
+          continue;
+        }
+        if (params.culling != 0u && feature != FEATURE_FACE && !isFeasible(f, feature, s, p, own)) {
           stCulled++;
           if (failedDescents >= DESCENT_FAILURES) { continue; }
-          let st = descend(f, feature, d2, lo2, r2, p, exclude);
+          let st = descend(f, feature, d2, lo2, r2, p, exclude, own);
           if (st == TRAVERSE_OVERFLOW) { return QUERY_OVERFLOW; }
           if (st == TRAVERSE_FOUND) { r2 = resD2; } else { failedDescents++; }
           continue;

@@ -33,8 +33,11 @@ import { isFeasible } from './feasibleRegion';
 import type { SpbMeshData } from './meshData';
 import { SPB_DESCENT_FAILURES, SPB_SEARCH_GROWTH2, SPB_SEARCH_SKIP2, SPB_SEARCH_START2, type SpbTolerances } from './settings';
 import { descend } from './surfaceDescent';
+import { computeSupport, supportOnTriangle } from './support';
 import { TRAVERSE_FOUND, TRAVERSE_OVERFLOW, tetrahedralTraverse } from './traverse';
 import { STAT_BVH_CANDIDATES, STAT_CULLED, STAT_OVERFLOWS, type SpbWorkspace } from './workspace';
+
+export { computeSupport } from './support';
 
 /** Query outcomes. */
 export const QUERY_NONE = 0;
@@ -65,45 +68,6 @@ function boxDistance2(nodes: Float32Array, o: number, px: number, py: number, pz
   const dy = ly > 0 ? ly : hy > 0 ? hy : 0;
   const dz = lz > 0 ? lz : hz > 0 ? hz : 0;
   return dx * dx + dy * dy + dz * dz;
-}
-
-/** Triple product i . (j x k). */
-function vol(ix: number, iy: number, iz: number, jx: number, jy: number, jz: number, kx: number, ky: number, kz: number): number {
-  return ix * (jy * kz - jz * ky) - iy * (jx * kz - jz * kx) + iz * (jx * ky - jy * kx);
-}
-
-/**
- * The support of p in tet `tet`: the vertices whose barycentric coordinate exceeds the
- * tolerance. Any tet containing all of them contains p as the same pre-image point. A tet too
- * flat to give barycentrics keeps all 4 (only itself is accepted).
- */
-export function computeSupport(data: SpbMeshData, ws: SpbWorkspace, tet: number, px: number, py: number, pz: number, baryTol: number): void {
-  const x = data.positions;
-  const o = 4 * tet;
-  const ids = data.tets;
-  const a = 3 * ids[o], b = 3 * ids[o + 1], c = 3 * ids[o + 2], d = 3 * ids[o + 3];
-  // Barycentrics as ratios of signed volumes: w_i = vol(tet with p in place of vertex i) / vol.
-  const pax = x[a] - px, pay = x[a + 1] - py, paz = x[a + 2] - pz;
-  const pbx = x[b] - px, pby = x[b + 1] - py, pbz = x[b + 2] - pz;
-  const pcx = x[c] - px, pcy = x[c + 1] - py, pcz = x[c + 2] - pz;
-  const pdx = x[d] - px, pdy = x[d + 1] - py, pdz = x[d + 2] - pz;
-  const wa = vol(pbx, pby, pbz, pcx, pcy, pcz, pdx, pdy, pdz); // opposite a: (p, b, c, d)
-  const wb = -vol(pax, pay, paz, pcx, pcy, pcz, pdx, pdy, pdz);
-  const wc = vol(pax, pay, paz, pbx, pby, pbz, pdx, pdy, pdz);
-  const wd = -vol(pax, pay, paz, pbx, pby, pbz, pcx, pcy, pcz);
-  const total = wa + wb + wc + wd;
-  const h2 = data.tetSize2[tet];
-  ws.supportCount = 0;
-  if (!(Math.abs(total) > 1e-12 * h2 * Math.sqrt(h2))) {
-    for (let i = 0; i < 4; i++) ws.support[ws.supportCount++] = ids[o + i];
-    return;
-  }
-  const inv = 1 / total;
-  if (wa * inv > baryTol) ws.support[ws.supportCount++] = ids[o];
-  if (wb * inv > baryTol) ws.support[ws.supportCount++] = ids[o + 1];
-  if (wc * inv > baryTol) ws.support[ws.supportCount++] = ids[o + 2];
-  if (wd * inv > baryTol) ws.support[ws.supportCount++] = ids[o + 3];
-  if (ws.supportCount === 0) for (let i = 0; i < 4; i++) ws.support[ws.supportCount++] = ids[o + i];
 }
 
 /** True when some boundary triangle at vertex v belongs to an inverted tet. */
@@ -148,6 +112,10 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
   const stats = ws.stats;
   const zero2 = tol.zeroLength * tol.zeroLength;
   const component = data.tetComponent[tet];
+  // The excluded vertex's faces keep a candidate feasible only when p may be that vertex's own
+  // pre-image: the vertex is one of p's tet's (feasibleRegion.ts).
+  const ids = data.tets;
+  const ownVertex = excludeVertex >= 0 && (ids[4 * tet] === excludeVertex || ids[4 * tet + 1] === excludeVertex || ids[4 * tet + 2] === excludeVertex || ids[4 * tet + 3] === excludeVertex) ? excludeVertex : -1;
   // Expanding search (file comment): pass k takes the candidates with lo2 <= d2 < hi2.
   const h2 = data.tetSize2[tet];
   let lo2 = 0;
@@ -218,16 +186,24 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
           cut = true;
           continue;
         }
-        // Zero-length segment: no direction to traverse, cannot be a valid path (section 3.3).
-        if (d2 <= zero2 * data.tetSize2[data.triangleTet[f]]) continue;
-        if (cfg.culling && feature !== FEATURE_FACE && !isFeasible(data, f, feature, sx, sy, sz, px, py, pz, tol.culling)) {
+        // Zero-length segment (section 3.3): no direction to traverse. Valid, at distance 0, when
+        // p's pre-image lies on f; otherwise another pre-image's boundary (the excluded vertex's
+        // own triangles never get here).
+        if (d2 <= zero2 * data.tetSize2[data.triangleTet[f]]) {
+          if (supportOnTriangle(data, ws, f)) {
+            r2 = d2;
+            ws.setResult(f, feature, sx, sy, sz, d2);
+          }
+          continue;
+        }
+        if (cfg.culling && feature !== FEATURE_FACE && !isFeasible(data, f, feature, sx, sy, sz, px, py, pz, tol.culling, ownVertex)) {
           stats[STAT_CULLED]++;
           // A nearer point exists on the triangles around this vertex/edge: descend to it and try
           // it now, so that a valid path shrinks the radius early (an extra candidate, never a
           // different answer: the BVH still offers every triangle within the radius), unless
           // descents have failed SPB_DESCENT_FAILURES times in this query (file comment).
           if (failedDescents >= SPB_DESCENT_FAILURES) continue;
-          const st = descend(data, ws, cfg, f, feature, d2, lo2, r2, px, py, pz, excludeVertex);
+          const st = descend(data, ws, cfg, f, feature, d2, lo2, r2, px, py, pz, excludeVertex, ownVertex);
           if (st === TRAVERSE_OVERFLOW) return QUERY_OVERFLOW;
           if (st === TRAVERSE_FOUND) r2 = ws.resultDistance2;
           else failedDescents++;

@@ -57,7 +57,12 @@ export interface SpbTolerances {
   culling: number;
   /** A ray branch is dropped once its entry point is beyond p by more than beyond * h. */
   beyond: number;
-  /** Segments shorter than zeroLength * h have no direction (the zero-length case, section 3.3). */
+  /**
+   * Segments shorter than zeroLength * h have no direction to traverse (section 3.3). Such a
+   * candidate is the point p itself: it is accepted, at its distance, when p lies on that
+   * boundary triangle as the same pre-image (p's support in its tet is on the triangle's
+   * vertices); otherwise it is another layer's boundary and rejected.
+   */
   zeroLength: number;
   /**
    * With inverted tets in the mesh, branches may travel backward (section 3.5); a branch is

@@ -11,6 +11,7 @@ import { closestPointOnTriangle, FEATURE_EDGE01, FEATURE_FACE } from '../geometr
 import { isFeasible } from './feasibleRegion';
 import type { SpbMeshData } from './meshData';
 import type { SpbQueryConfig } from './query';
+import { supportOnTriangle } from './support';
 import { TRAVERSE_FAIL, TRAVERSE_FOUND, tetrahedralTraverse } from './traverse';
 import { STAT_DESCENT_CANDIDATES, type SpbWorkspace } from './workspace';
 
@@ -36,6 +37,7 @@ export function descend(
   r2: number,
   px: number, py: number, pz: number,
   excludeVertex: number,
+  ownVertex: number,
 ): number {
   const x = data.positions;
   const tris = data.triangles;
@@ -89,11 +91,16 @@ export function descend(
     // Nearer than an earlier pass's radius: this candidate and every one further downhill were
     // tested by that pass (and had no valid path, or the search would have stopped).
     if (bestD2 < lo2) return TRAVERSE_FAIL;
-    if (bestD2 <= tol.zeroLength * tol.zeroLength * data.tetSize2[data.triangleTet[bestF]]) return TRAVERSE_FAIL;
+    if (bestD2 <= tol.zeroLength * tol.zeroLength * data.tetSize2[data.triangleTet[bestF]]) {
+      // Zero-length: p itself (query.ts): valid when p's pre-image lies on that triangle.
+      if (!supportOnTriangle(data, ws, bestF)) return TRAVERSE_FAIL;
+      ws.setResult(bestF, bestFeature, bx, by, bz, bestD2);
+      return TRAVERSE_FOUND;
+    }
     curF = bestF;
     curFeature = bestFeature;
     curD2 = bestD2;
-    if (bestFeature === FEATURE_FACE || isFeasible(data, bestF, bestFeature, bx, by, bz, px, py, pz, tol.culling)) {
+    if (bestFeature === FEATURE_FACE || isFeasible(data, bestF, bestFeature, bx, by, bz, px, py, pz, tol.culling, ownVertex)) {
       const st = tetrahedralTraverse(data, ws, tol, bestF, bx, by, bz, px, py, pz);
       if (st === TRAVERSE_FOUND) ws.setResult(bestF, bestFeature, bx, by, bz, bestD2);
       return st;
