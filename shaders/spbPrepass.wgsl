@@ -1,15 +1,21 @@
 // Per-tet measures for the shortest-path query (run after every position update, before
 // spbQuery.wgsl): the longest squared edge h^2 (the local length scale every tolerance is
 // relative to) and whether the tet is inverted (signed volume <= 0), plus the number of
-// inverted tets in counters[0] and, per connected component c, a flag in
+// inverted tets in counters[0], the inverted tets themselves from counters[INVERTED_LIST] on
+// (the culling guard of the query) and, per connected component c, a flag in
 // counters[COMPONENT_FLAGS + c] (components without inverted tets keep the "beyond p" cut of
-// Alg. 1 line 25; in the others branches may travel backward, paper section 3.5). Same formulas
-// as updateTetMeasures in src/spb/meshData.ts. The counters must be cleared before the dispatch.
+// Alg. 1 line 25; in the others branches may travel backward, paper section 3.5, and culling is
+// guarded). Same formulas as updateTetMeasures in src/spb/meshData.ts. The counters must be
+// cleared before the dispatch.
 
 struct Params { tetCount: u32, offTetComponent: u32, _pad1: u32, _pad2: u32 }
 
-// First per-component flag in `counters` (COUNTER_WORDS of src/spb/gpu/packSpbBuffers.ts).
-const COMPONENT_FLAGS = 10u;
+// Counter layout (src/spb/gpu/packSpbBuffers.ts): the list of inverted tets (the first
+// INVERTED_CAP, in no particular order: the query's culling guard takes a minimum over them), then
+// one flag per component.
+const INVERTED_LIST = 10u;
+const INVERTED_CAP = 256u;
+const COMPONENT_FLAGS = 266u;
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> positions: array<f32>;   // xyz per vertex, packed
@@ -42,7 +48,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let inverted = !(vol6 > 0.0);
   measures[t] = vec2<f32>(h2, select(0.0, 1.0, inverted));
   if (inverted) {
-    atomicAdd(&counters[0], 1u);
+    let slot = atomicAdd(&counters[0], 1u);
+    if (slot < INVERTED_CAP) { atomicStore(&counters[INVERTED_LIST + slot], t); }
     atomicStore(&counters[COMPONENT_FLAGS + topo[params.offTetComponent + t]], 1u);
   }
 }

@@ -19,6 +19,7 @@
 //   nodes      BVH nodes, layout of src/bvh/surfaceBvh.ts
 //   measures   vec2 per tet from spbPrepass.wgsl: (h^2, inverted 0/1)
 //   queries, results, counters (counters[0] = inverted tets; [1 + STAT_*] = summed statistics;
+//              [INVERTED_LIST + i] = the i-th inverted tet listed by the prepass, i < INVERTED_CAP;
 //              [COMPONENT_FLAGS + c] = 1 when component c has an inverted tet, from the prepass)
 
 struct Params {
@@ -91,7 +92,12 @@ const SEARCH_GROWTH2 = 4.0;
 const SEARCH_SKIP2 = 0.25;
 const DESCENT_FAILURES = 1u;
 const NONE = 0xffffffffu;
-const COMPONENT_FLAGS = 10u;
+// Counter layout (src/spb/gpu/packSpbBuffers.ts; INVERTED_CAP = SPB_INVERTED_LIST of settings.ts,
+// a unit test checks both shaders against them).
+const INVERTED_LIST = 10u;
+const INVERTED_CAP = 256u;
+const COMPONENT_FLAGS = 266u;
+const GUARD_MARGIN = 1e-3; // cullingGuard.ts MARGIN
 const BIG = 3.0e38; // stands for Infinity (no f32 infinity literal in WGSL)
 // TET_FACES of src/mesh/types.ts, 2 bits per local vertex: face f vertex i at bit 2 * (3f + i).
 const FACE_VERTS = 0x634b39u;
@@ -101,6 +107,7 @@ var<private> bvhStack: array<u32, BVH_STACK>;
 var<private> bvhDist: array<f32, BVH_STACK>;
 var<private> faceStack: array<i32, FACE_STACK>;
 var<private> tetStack: array<u32, FACE_STACK>;
+var<private> travelStack: array<f32, FACE_STACK>;
 var<private> ring: array<u32, RING>;
 var<private> ringPos: u32;
 var<private> support: array<u32, 4>;
@@ -351,13 +358,9 @@ fn wasEntered(t: u32) -> bool {
   return false;
 }
 
-fn enter(t: u32) -> bool {
-  for (var i = 0u; i < RING; i++) {
-    if (ring[i] == t) { return false; }
-  }
+fn mark(t: u32) {
   ring[ringPos] = t;
   ringPos = select(ringPos + 1u, 0u, ringPos + 1u == RING);
-  return true;
 }
 
 fn traverse(tri: u32, s: vec3<f32>, p: vec3<f32>) -> u32 {
@@ -381,13 +384,15 @@ fn traverse(tri: u32, s: vec3<f32>, p: vec3<f32>) -> u32 {
   let inversions = atomicLoad(&counters[COMPONENT_FLAGS + topo[params.offTetComponent + (tf >> 2u)]]) != 0u;
   tetStack[0] = tf >> 2u;
   faceStack[0] = -1 - i32(tf & 3u);
+  travelStack[0] = 0.0;
   var top = 1u;
   var steps = 0u;
   while (top > 0u) {
     top--;
     let t = tetStack[top];
     let fcode = faceStack[top];
-    if (!enter(t)) { continue; }
+    let travel = travelStack[top];
+    if (wasEntered(t)) { continue; }
     stTet++;
     steps++;
     if (steps > MAX_STEPS) { return TRAVERSE_OVERFLOW; }
@@ -410,12 +415,17 @@ fn traverse(tri: u32, s: vec3<f32>, p: vec3<f32>) -> u32 {
     }
     let h2 = tetSize2(t);
     let eps = params.exitFace * h2;
+    var enterRange = vec2<f32>(0.0); // where the ray enters t: s itself for the start tet
     if (fcode >= 0) {
-      let range = entryParameterRange(entry, eps);
+      enterRange = entryParameterRange(entry, eps);
       if (inversions) {
-        if (range.x > params.inversionTravel || range.y < 1.0 - params.inversionTravel) { continue; }
-      } else if (range.x > 1.0 + params.beyond * sqrt(h2) / rl) { continue; }
+        if (travel > params.inversionTravel) { continue; } // distance travelled (supplement 1.2)
+      } else {
+        let reach = 1.0 + params.beyond * sqrt(h2) / rl; // Alg. 1 line 25, ahead of s or behind it
+        if (enterRange.x > reach || enterRange.y < -reach) { continue; }
+      }
     }
+    mark(t); // only now: a tet reached too far along the ray stays open to another branch
     let mask = exitFaceMask(entry, eps);
     if ((mask & (mask - 1u)) != 0u) { stBranch++; }
     let nb = bitcast<vec4<i32>>(tets[2u * t + 1u]);
@@ -425,8 +435,14 @@ fn traverse(tri: u32, s: vec3<f32>, p: vec3<f32>) -> u32 {
       if (nk < 0) { stBoundary++; continue; }
       if (wasEntered(u32(nk))) { continue; } // would be skipped when popped: keep it off the stack
       if (top >= FACE_STACK) { return TRAVERSE_OVERFLOW; }
+      var next = travel;
+      if (inversions) {
+        let kr = entryParameterRange(k, eps); // where the ray crosses exit face k
+        next += max(0.0, max(kr.x - enterRange.y, enterRange.x - kr.y));
+      }
       tetStack[top] = u32(nk);
       faceStack[top] = i32(4u * t + k);
+      travelStack[top] = next;
       top++;
     }
   }
@@ -525,11 +541,79 @@ fn descend(f: u32, feature: u32, d2: f32, lo2: f32, r2: f32, p: vec3<f32>, exclu
   return TRAVERSE_FAIL;
 }
 
+// ---- culling only where Theorem 2 holds (spb/cullingGuard.ts) ----
+
+// Bounding-sphere gap of inverted tet t, grown by GUARD_MARGIN (the twin precomputes the spheres).
+fn sphereGap(t: u32, p: vec3<f32>) -> f32 {
+  let ids = tets[2u * t];
+  let a = pos(ids.x);
+  let b = pos(ids.y);
+  let c = pos(ids.z);
+  let d = pos(ids.w);
+  let m = 0.25 * (a + b + c + d);
+  let r = sqrt(max(max(dot(a - m, a - m), dot(b - m, b - m)), max(dot(c - m, c - m), dot(d - m, d - m))));
+  return length(p - m) - (1.0 + GUARD_MARGIN) * r;
+}
+
+// Squared radius around p clear of the spheres of its component's inverted tets.
+fn cullingClearance2(component: u32, p: vec3<f32>) -> f32 {
+  if (atomicLoad(&counters[COMPONENT_FLAGS + component]) == 0u) { return BIG; }
+  let count = atomicLoad(&counters[0]);
+  if (count > INVERTED_CAP) { return 0.0; }
+  var clear = BIG;
+  for (var i = 0u; i < count; i++) {
+    let t = atomicLoad(&counters[INVERTED_LIST + i]);
+    if (topo[params.offTetComponent + t] != component) { continue; }
+    clear = min(clear, sphereGap(t, p));
+  }
+  return select(0.0, min(clear * clear, BIG), clear > 0.0);
+}
+
+fn side(a: vec3<f32>, b: vec3<f32>, c: vec3<f32>, q: vec3<f32>) -> f32 {
+  return dot(cross(b - a, c - a), q - a);
+}
+
+fn faceDistance2(p: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> f32 {
+  closestPointOnTriangle(p, a, b, c); // overwrites cpt: callers copied their candidate first
+  return dot(cpt - p, cpt - p);
+}
+
+fn tetDistance2(t: u32, p: vec3<f32>) -> f32 {
+  let ids = tets[2u * t];
+  let v0 = pos(ids.x);
+  let v1 = pos(ids.y);
+  let v2 = pos(ids.z);
+  let v3 = pos(ids.w);
+  if (side(v1, v2, v3, p) * side(v1, v2, v3, v0) >= 0.0 && side(v0, v2, v3, p) * side(v0, v2, v3, v1) >= 0.0 &&
+      side(v0, v1, v3, p) * side(v0, v1, v3, v2) >= 0.0 && side(v0, v1, v2, p) * side(v0, v1, v2, v3) >= 0.0) {
+    return 0.0;
+  }
+  return min(min(faceDistance2(p, v1, v2, v3), faceDistance2(p, v0, v2, v3)), min(faceDistance2(p, v0, v1, v3), faceDistance2(p, v0, v1, v2)));
+}
+
+// Squared radius around p clear of its component's inverted tets themselves (once per query, when needed).
+fn exactClearance2(component: u32, p: vec3<f32>) -> f32 {
+  let count = atomicLoad(&counters[0]);
+  if (count > INVERTED_CAP) { return 0.0; }
+  var best = BIG;
+  for (var i = 0u; i < count; i++) {
+    let t = atomicLoad(&counters[INVERTED_LIST + i]);
+    if (topo[params.offTetComponent + t] != component) { continue; }
+    let gap = sphereGap(t, p);
+    if (gap > 0.0 && gap * gap >= best) { continue; }
+    best = min(best, tetDistance2(t, p));
+  }
+  return best / ((1.0 + GUARD_MARGIN) * (1.0 + GUARD_MARGIN));
+}
+
 fn run(p: vec3<f32>, tet: u32, exclude: i32) -> u32 {
   if (exclude >= 0 && isInvertedBoundaryVertex(u32(exclude))) { return QUERY_SKIPPED; }
   computeSupport(tet, p);
   let zero2 = params.zeroLength * params.zeroLength;
   let component = topo[params.offTetComponent + tet];
+  // Candidates nearer than clear2 may be culled at once; beyond it, nearer than exact2 (when needed).
+  let clear2 = select(0.0, cullingClearance2(component, p), params.culling != 0u);
+  var exact2 = -1.0;
   // The excluded vertex's faces keep candidates feasible only if it is a vertex of p's tet.
   let ids = tets[2u * tet];
   let own = select(-1, exclude, exclude >= 0 && any(ids == vec4<u32>(u32(max(exclude, 0)))));
@@ -589,7 +673,12 @@ fn run(p: vec3<f32>, tet: u32, exclude: i32) -> u32 {
           if (supportOnTriangle(f)) { r2 = d2; setResult(f, feature, s, d2); }
           continue;
         }
-        if (params.culling != 0u && feature != FEATURE_FACE && !isFeasible(f, feature, s, p, own)) {
+        var cull = params.culling != 0u && feature != FEATURE_FACE && !isFeasible(f, feature, s, p, own);
+        if (cull && !(d2 < clear2)) {
+          if (exact2 < 0.0) { exact2 = exactClearance2(component, p); }
+          cull = d2 < exact2;
+        }
+        if (cull) {
           stCulled++;
           if (failedDescents >= DESCENT_FAILURES) { continue; }
           let st = descend(f, feature, d2, lo2, r2, p, exclude, own);

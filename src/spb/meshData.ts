@@ -6,6 +6,7 @@
  */
 import { buildSurfaceBvh, refitSurfaceBvh, type SurfaceBvh } from '../bvh';
 import type { TetMesh } from '../mesh/types';
+import { SPB_INVERTED_LIST } from './settings';
 
 export interface SpbMeshData {
   readonly vertexCount: number;
@@ -46,6 +47,18 @@ export interface SpbMeshData {
    * one object of a pile does not slow the others' queries).
    */
   readonly componentInverted: Uint8Array;
+  /**
+   * The first SPB_INVERTED_LIST inverted tets (by id; min(invertedCount, SPB_INVERTED_LIST) are
+   * valid): culling is allowed only for candidates whose ball around p meets none of those in
+   * p's component (query.ts cullingClearance2). The GPU prepass builds the same list (in another
+   * order, which the clearance, a minimum, does not depend on).
+   */
+  readonly invertedTets: Uint32Array;
+  /**
+   * Bounding sphere of each listed inverted tet, 4 per entry: centroid xyz and the distance to
+   * its farthest vertex (cullingGuard.ts; the WGSL kernel computes them on the fly).
+   */
+  readonly invertedSpheres: Float64Array;
   readonly bvh: SurfaceBvh;
 }
 
@@ -119,6 +132,8 @@ export function createSpbMeshData(mesh: TetMesh): SpbMeshData {
     tetInverted: new Uint8Array(mesh.tetCount),
     invertedCount: 0,
     componentInverted: new Uint8Array(mesh.tetCount),
+    invertedTets: new Uint32Array(Math.min(mesh.tetCount, SPB_INVERTED_LIST)),
+    invertedSpheres: new Float64Array(4 * Math.min(mesh.tetCount, SPB_INVERTED_LIST)),
     bvh: buildSurfaceBvh(mesh.positions, mesh.boundaryTriangles),
   };
   updateTetMeasures(data);
@@ -137,6 +152,24 @@ export function updateSpbMeshData(data: SpbMeshData, positions: ArrayLike<number
   }
   refitSurfaceBvh(data.bvh, data.positions);
   updateTetMeasures(data);
+}
+
+/** Centroid of the tet with vertex offsets a, b, c, d and the distance to its farthest vertex, into out[o..o+3]. */
+function boundingSphere(x: Float64Array, a: number, b: number, c: number, d: number, out: Float64Array, o: number): void {
+  const cx = 0.25 * (x[a] + x[b] + x[c] + x[d]);
+  const cy = 0.25 * (x[a + 1] + x[b + 1] + x[c + 1] + x[d + 1]);
+  const cz = 0.25 * (x[a + 2] + x[b + 2] + x[c + 2] + x[d + 2]);
+  out[o] = cx;
+  out[o + 1] = cy;
+  out[o + 2] = cz;
+  out[o + 3] = Math.sqrt(
+    Math.max(
+      (x[a] - cx) ** 2 + (x[a + 1] - cy) ** 2 + (x[a + 2] - cz) ** 2,
+      (x[b] - cx) ** 2 + (x[b + 1] - cy) ** 2 + (x[b + 2] - cz) ** 2,
+      (x[c] - cx) ** 2 + (x[c + 1] - cy) ** 2 + (x[c + 2] - cz) ** 2,
+      (x[d] - cx) ** 2 + (x[d + 1] - cy) ** 2 + (x[d + 2] - cz) ** 2,
+    ),
+  );
 }
 
 function updateTetMeasures(data: SpbMeshData): void {
@@ -163,8 +196,14 @@ function updateTetMeasures(data: SpbMeshData): void {
     );
     const inv = vol6 > 0 ? 0 : 1;
     data.tetInverted[t] = inv;
+    if (inv) {
+      if (inverted < data.invertedTets.length) {
+        data.invertedTets[inverted] = t;
+        boundingSphere(x, a, b, c, d, data.invertedSpheres, 4 * inverted);
+      }
+      data.componentInverted[data.tetComponent[t]] = 1;
+    }
     inverted += inv;
-    if (inv) data.componentInverted[data.tetComponent[t]] = 1;
   }
   data.invertedCount = inverted;
 }

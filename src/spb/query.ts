@@ -32,6 +32,7 @@ import { BVH_COUNT, BVH_LINK, BVH_NODE_WORDS } from '../bvh/surfaceBvh';
 import { isFeasible } from './feasibleRegion';
 import type { SpbMeshData } from './meshData';
 import { SPB_DESCENT_FAILURES, SPB_SEARCH_GROWTH2, SPB_SEARCH_SKIP2, SPB_SEARCH_START2, type SpbTolerances } from './settings';
+import { cullingClearance2, exactClearance2 } from './cullingGuard';
 import { descend } from './surfaceDescent';
 import { computeSupport, supportOnTriangle } from './support';
 import { TRAVERSE_FOUND, TRAVERSE_OVERFLOW, tetrahedralTraverse } from './traverse';
@@ -112,6 +113,10 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
   const stats = ws.stats;
   const zero2 = tol.zeroLength * tol.zeroLength;
   const component = data.tetComponent[tet];
+  // Candidates nearer than this may be culled without a closer look (cullingGuard.ts); beyond
+  // it, nearer than exact2 (computed when first needed).
+  const clear2 = cfg.culling ? cullingClearance2(data, component, px, py, pz) : 0;
+  let exact2 = -1;
   // The excluded vertex's faces keep a candidate feasible only when p may be that vertex's own
   // pre-image: the vertex is one of p's tet's (feasibleRegion.ts).
   const ids = data.tets;
@@ -196,7 +201,13 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
           }
           continue;
         }
-        if (cfg.culling && feature !== FEATURE_FACE && !isFeasible(data, f, feature, sx, sy, sz, px, py, pz, tol.culling, ownVertex)) {
+        let cull = cfg.culling && feature !== FEATURE_FACE && !isFeasible(data, f, feature, sx, sy, sz, px, py, pz, tol.culling, ownVertex);
+        // Only where Theorem 2 holds: the ball through s meets no inverted tet (cullingGuard.ts).
+        if (cull && !(d2 < clear2)) {
+          if (exact2 < 0) exact2 = exactClearance2(data, component, px, py, pz);
+          cull = d2 < exact2;
+        }
+        if (cull) {
           stats[STAT_CULLED]++;
           // A nearer point exists on the triangles around this vertex/edge: descend to it and try
           // it now, so that a valid path shrinks the radius early (an extra candidate, never a

@@ -55,7 +55,10 @@ export interface SpbTolerances {
    * half-space by more than this cosine of the angle to the half-space boundary.
    */
   culling: number;
-  /** A ray branch is dropped once its entry point is beyond p by more than beyond * h. */
+  /**
+   * Without inversions, a ray branch is dropped once its entry point is farther from s than p
+   * is, by more than beyond * h, ahead of s or behind it (Alg. 1 line 25: |c - s| > |p - s|).
+   */
   beyond: number;
   /**
    * Segments shorter than zeroLength * h have no direction to traverse (section 3.3). Such a
@@ -65,9 +68,11 @@ export interface SpbTolerances {
    */
   zeroLength: number;
   /**
-   * With inverted tets in the mesh, branches may travel backward (section 3.5); a branch is
-   * dropped after travelling inversionTravel * |p - s| (the authors' code used 1.5 to 1.8;
-   * supplement 1.2 says 2).
+   * With inverted tets in p's component, branches may travel backward (section 3.5) and past p;
+   * a branch is dropped once the distance it has travelled along the ray, forward and backward
+   * summed, exceeds inversionTravel * |p - s| (supplement 001 section 1.2: 2). A valid path whose
+   * traversal runs back and forth longer than that is missed (the paper's trade: 20 % of its
+   * running time); Infinity follows every branch to the boundary.
    */
   inversionTravel: number;
   /**
@@ -85,7 +90,7 @@ export const SPB_DEFAULT_TOLERANCES: Readonly<SpbTolerances> = Object.freeze({
   culling: 1e-4,
   beyond: 1e-4,
   zeroLength: 1e-7,
-  inversionTravel: 1.8,
+  inversionTravel: 2,
   barycentric: 1e-4,
 });
 
@@ -110,3 +115,11 @@ export const SPB_SEARCH_SKIP2 = 0.25;
  * parts), the guesses land on that layer and every one costs a failed traversal.
  */
 export const SPB_DESCENT_FAILURES = 1;
+/**
+ * Inverted tets listed for the culling guard (meshData.ts invertedTets; the GPU prepass writes
+ * the same list). Culling relies on Theorem 2, which holds only where the deformation is not
+ * inverted: a candidate is culled only if the ball around p through it meets no inverted tet of
+ * p's component. With more inverted tets than this in the mesh, components with inversions are
+ * simply not culled (the per-query test would cost more than culling saves).
+ */
+export const SPB_INVERTED_LIST = 256;

@@ -17,6 +17,13 @@
  *   the tets around that face/edge/vertex, all of which contain the same pre-image point.
  * - A neighbour already entered is not pushed (it would be skipped when popped), which keeps
  *   the static stacks shallower when a ray through a vertex explores the vertex's star.
+ * - A tet is marked entered only once its branch goes on: one reached too far along the ray
+ *   (by one branch) stays open to another branch that reaches it in time.
+ *
+ * The branch bound (Alg. 1 lines 24-26): in a component without inverted tets the ray only moves
+ * forward, and a branch whose entry point c has |c - s| > |p - s| ends, ahead of s or behind it.
+ * With inverted tets the ray can run backward (section 3.5), so the bound is on the distance
+ * travelled along the ray, forward and backward summed: 2 |p - s| (supplement 001 section 1.2).
  */
 import { entryParameterRange, exitFaceMask } from './exitFaces';
 import type { SpbMeshData } from './meshData';
@@ -78,19 +85,22 @@ export function tetrahedralTraverse(
   const t0 = data.triangleTet[triangle];
   // Backward travel is possible only in a component with inverted tets (section 3.5).
   const inversions = data.componentInverted[data.tetComponent[t0]] !== 0;
+  const maxTravel = tol.inversionTravel;
   ws.tetStack[0] = t0;
   ws.faceStack[0] = -1 - data.triangleFace[triangle];
+  ws.travelStack[0] = 0;
   let top = 1;
   let steps = 0;
   while (top > 0) {
     top--;
     const t = ws.tetStack[top];
     const fcode = ws.faceStack[top];
-    if (!ws.enter(t)) continue; // loop: resume from the stack (Alg. 1 lines 15-16)
+    const travel = ws.travelStack[top];
+    if (ws.wasEntered(t)) continue; // loop: resume from the stack (Alg. 1 lines 15-16)
     stats[STAT_TETS_VISITED]++;
     if (++steps > maxSteps) return TRAVERSE_OVERFLOW;
-    if (ws.trace) ws.trace[t] = fcode >= 0 ? fcode >> 2 : -1;
     if (acceptsTet(tets, ws, t)) {
+      if (ws.trace) ws.trace[t] = fcode >= 0 ? fcode >> 2 : -1;
       ws.foundTet = t;
       return TRAVERSE_FOUND;
     }
@@ -119,14 +129,26 @@ export function tetrahedralTraverse(
     const h2 = data.tetSize2[t];
     const eps = tol.exitFace * h2;
 
+    // Where the ray enters t (s itself for the start tet), in units of |p - s|.
+    let enterLo = 0, enterHi = 0;
     if (fcode >= 0) {
-      // Passing beyond p ends this branch (Alg. 1 line 25). With inverted tets the ray may
-      // travel backward, so only a travel budget bounds it (section 3.5, supplement 1.2).
       entryParameterRange(proj, entry, eps, range);
+      enterLo = range[0];
+      enterHi = range[1];
       if (inversions) {
-        if (range[0] > tol.inversionTravel || range[1] < 1 - tol.inversionTravel) continue;
-      } else if (range[0] > 1 + (tol.beyond * Math.sqrt(h2)) / rl) continue;
+        // The ray may run backward and past p (section 3.5); only the distance it has travelled
+        // bounds a branch (supplement 001 section 1.2: twice |p - s|).
+        if (travel > maxTravel) continue;
+      } else {
+        // Alg. 1 line 25: |c - s| > |p - s| ends the branch, ahead of s or behind it.
+        const reach = 1 + (tol.beyond * Math.sqrt(h2)) / rl;
+        if (enterLo > reach || enterHi < -reach) continue;
+      }
     }
+    // Marked only now: a tet that a branch reached too far along the ray stays open to a branch
+    // that reaches it in time (the ray's entry point into it depends on the face it came through).
+    ws.mark(t);
+    if (ws.trace) ws.trace[t] = fcode >= 0 ? fcode >> 2 : -1;
 
     const mask = exitFaceMask(proj, entry, eps);
     if ((mask & (mask - 1)) !== 0) stats[STAT_BRANCHINGS]++;
@@ -140,8 +162,15 @@ export function tetrahedralTraverse(
       // Already entered: it would be skipped when popped (Alg. 1 line 15), so keep it off the stack.
       if (ws.wasEntered(n)) continue;
       if (top >= ws.faceStack.length && !ws.growFaceStacks()) return TRAVERSE_OVERFLOW;
+      let next = travel;
+      if (inversions) {
+        // Travel across t: from where the ray entered to where it crosses exit face k.
+        entryParameterRange(proj, k, eps, range);
+        next += Math.max(0, range[0] - enterHi, enterLo - range[1]);
+      }
       ws.tetStack[top] = n;
       ws.faceStack[top] = o + k;
+      ws.travelStack[top] = next;
       top++;
     }
   }

@@ -30,6 +30,11 @@ export class SpbWorkspace {
   /** Exit face that leads to the tet at the same depth: parentTet * 4 + localFace, or -1 - entryFace for the start tet. */
   faceStack: Int32Array;
   tetStack: Int32Array;
+  /**
+   * Distance travelled along the ray (units of |p - s|, forward and backward summed) when the
+   * ray enters the tet at the same depth: the inversion mode's budget (supplement 001 section 1.2).
+   */
+  travelStack: Float64Array;
   /** Ring of the last entered tets (static), unused when `stamps` is set. */
   readonly ring: Int32Array;
   ringPos = 0;
@@ -70,11 +75,12 @@ export class SpbWorkspace {
     this.bvhDist = new Float64Array(this.bvhStack.length);
     this.faceStack = new Int32Array(size(Math.min(capacities.faceStack, capacities.tetStack)));
     this.tetStack = new Int32Array(this.faceStack.length);
+    this.travelStack = new Float64Array(this.faceStack.length);
     this.ring = new Int32Array(capacities.visitedRing === Infinity ? 0 : capacities.visitedRing);
     this.stamps = capacities.visitedRing === Infinity ? new Uint32Array(tetCount) : null;
   }
 
-  /** Doubles the face and tet stacks (dynamic only); false when they are at capacity. */
+  /** Doubles the face, tet and travel stacks (dynamic only); false when they are at capacity. */
   growFaceStacks(): boolean {
     const cap = Math.min(this.capacities.faceStack, this.capacities.tetStack);
     if (this.faceStack.length >= cap) return false;
@@ -83,8 +89,11 @@ export class SpbWorkspace {
     f.set(this.faceStack);
     const t = new Int32Array(n);
     t.set(this.tetStack);
+    const d = new Float64Array(n);
+    d.set(this.travelStack);
     this.faceStack = f;
     this.tetStack = t;
+    this.travelStack = d;
     return true;
   }
 
@@ -114,19 +123,14 @@ export class SpbWorkspace {
     }
   }
 
-  /** Marks t entered; returns false if it was already entered (a loop, paper 001 Alg. 1 line 15). */
-  enter(t: number): boolean {
-    const stamps = this.stamps;
-    if (stamps) {
-      if (stamps[t] === this.stamp) return false;
-      stamps[t] = this.stamp;
-      return true;
+  /** Records t as entered (the caller checked wasEntered first; paper 001 Alg. 1 line 18). */
+  mark(t: number): void {
+    if (this.stamps) {
+      this.stamps[t] = this.stamp;
+      return;
     }
-    const ring = this.ring;
-    for (let i = 0; i < ring.length; i++) if (ring[i] === t) return false;
-    ring[this.ringPos] = t;
-    this.ringPos = this.ringPos + 1 === ring.length ? 0 : this.ringPos + 1;
-    return true;
+    this.ring[this.ringPos] = t;
+    this.ringPos = this.ringPos + 1 === this.ring.length ? 0 : this.ringPos + 1;
   }
 
   /** True if t was entered in this traversal (as far as the ring remembers). */

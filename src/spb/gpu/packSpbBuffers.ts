@@ -5,6 +5,7 @@
  * of shaders/spbQuery.wgsl; this file is their single producer.
  */
 import type { SpbMeshData } from '../meshData';
+import { SPB_INVERTED_LIST } from '../settings';
 
 /** Words per boundary triangle in the topology buffer. */
 export const TOPO_TRIANGLE_WORDS = 8;
@@ -95,10 +96,12 @@ export const QUERY_WORDS = 8;
 export const RESULT_WORDS = 12;
 /**
  * counters[0] = inverted tets; counters[1 + STAT_*] = summed statistics (workspace.ts slots 0..8);
- * then one flag per connected component (indexed by component id, a tet id) from COUNTER_WORDS on
- * (COMPONENT_FLAGS in the shaders).
+ * then, from COUNTER_WORDS on, the inverted tets (SPB_INVERTED_LIST words, INVERTED_LIST in the
+ * shaders), then one flag per connected component (indexed by component id, a tet id) from
+ * COMPONENT_FLAG_WORD on (COMPONENT_FLAGS in the shaders).
  */
 export const COUNTER_WORDS = 10;
+export const COMPONENT_FLAG_WORD = COUNTER_WORDS + SPB_INVERTED_LIST;
 
 /** Queries as the shader reads them. `exclude` may be omitted (no excluded vertex). */
 export function packQueries(points: ArrayLike<number>, tets: ArrayLike<number>, exclude?: ArrayLike<number>): ArrayBuffer {

@@ -15,7 +15,7 @@ import { QUERY_OVERFLOW, type SpbQueryConfig } from '../query';
 import { SPB_DEFAULT_TOLERANCES, SPB_STATIC_CAPACITIES, type SpbCapacities, type SpbTolerances } from '../settings';
 import { STAT_NAMES } from '../workspace';
 import { inProcessFallback, type AnswerOverflowed, type SpbOverflowAnswers } from './overflowFallback';
-import { COUNTER_WORDS, QUERY_WORDS, RESULT_WORDS, packQueries, packTets, packTopology } from './packSpbBuffers';
+import { COMPONENT_FLAG_WORD, COUNTER_WORDS, QUERY_WORDS, RESULT_WORDS, packQueries, packTets, packTopology } from './packSpbBuffers';
 
 export interface SpbGpuOptions {
   /** Infeasible-region culling (default true). */
@@ -143,7 +143,7 @@ export class SpbQueryGpu {
     this.topo = storageBuffer(device, 'spb.topology', topo.words);
     this.bvhGpu = new SurfaceBvhGpu(device, data.bvh);
     this.measures = storageBuffer(device, 'spb.tetMeasures', Math.max(1, data.tetCount) * 8);
-    this.counters = storageBuffer(device, 'spb.counters', (COUNTER_WORDS + data.tetCount) * 4);
+    this.counters = storageBuffer(device, 'spb.counters', (COMPONENT_FLAG_WORD + data.tetCount) * 4);
     this.prepassParams = uniformBuffer(device, 'spbPrepass.params', 16);
     device.queue.writeBuffer(this.prepassParams, 0, new Uint32Array([data.tetCount, topo.sections.offTetComponent, 0, 0]));
     this.queryParams = uniformBuffer(device, 'spbQuery.params', 80);

@@ -25,6 +25,7 @@ import {
 } from '../../../src/spb';
 import { computeSupport } from '../../../src/spb/query';
 import * as settings from '../../../src/spb/settings';
+import { COMPONENT_FLAG_WORD, COUNTER_WORDS } from '../../../src/spb/gpu/packSpbBuffers';
 import { TRAVERSE_FOUND, tetrahedralTraverse } from '../../../src/spb/traverse';
 import { STAT_BVH_CANDIDATES, STAT_DESCENT_CANDIDATES, STAT_TRAVERSALS } from '../../../src/spb/workspace';
 import { randomInteriorPoint, rng } from '../../support/random';
@@ -157,5 +158,19 @@ describe('WGSL kernel constants', () => {
     expect(constant('SEARCH_GROWTH2')).toBe(settings.SPB_SEARCH_GROWTH2);
     expect(constant('SEARCH_SKIP2')).toBe(settings.SPB_SEARCH_SKIP2);
     expect(constant('DESCENT_FAILURES')).toBe(settings.SPB_DESCENT_FAILURES);
+  });
+
+  it('counter layout (list of inverted tets, component flags) matches in both shaders and the host', () => {
+    for (const file of ['spbQuery.wgsl', 'spbPrepass.wgsl']) {
+      const wgsl = readFileSync(new URL(`../../../shaders/${file}`, import.meta.url), 'utf8');
+      const constant = (name: string): number => {
+        const m = new RegExp(`const ${name} = ([0-9]+)u;`).exec(wgsl);
+        if (!m) throw new Error(`shaders/${file}: no constant ${name}`);
+        return Number(m[1]);
+      };
+      expect(constant('INVERTED_CAP'), file).toBe(settings.SPB_INVERTED_LIST);
+      expect(constant('INVERTED_LIST'), file).toBe(COUNTER_WORDS);
+      expect(constant('COMPONENT_FLAGS'), file).toBe(COMPONENT_FLAG_WORD);
+    }
   });
 });
