@@ -2,7 +2,7 @@
  * CPU shortest-path-to-boundary benchmark (one core): microseconds per query, culling on vs off,
  * static (fixed stacks) vs dynamic, and mean Q / Tr / Tet per query next to the paper's Table 1.
  *
- *   node scripts/run-ts.mjs bench/spbCpu.ts [--knotQueries 2000] [--repeat 5] [--scene knot|pair|squishy|squeezed|ring|all]
+ *   node scripts/run-ts.mjs bench/spbCpu.ts [--knotQueries 2000] [--repeat 5] [--scene knot|pair|squishy|squeezed|ring|fold|all]
  *
  * Scenes (issue 4's targets, the authors' C++ on one core):
  *  - knot: 2,000 random interior points of OverhandKnot.t (authors: 2.9 us per query);
@@ -13,7 +13,10 @@
  *  - squeezed: the squishy ball squeezed along y (tentacles swung toward the equator, then
  *    flattened), the paper's culling showcase (10-30x there); DCD hits of tentacle vertices;
  *  - ring: a 60 x 2 x 2-cell beam bent 1.2 turns so its ends overlap, 500 random interior
- *    points (the GPU test's stress case).
+ *    points (the GPU test's stress case);
+ *  - fold: the same ring with its centre-line vertex 55 moved 0.1 so that 3 interior tets invert
+ *    inside the overlap (tests/unit/spb/invertedLayers.test.ts), 6 random points in every tet
+ *    of cells 51-59: the culling guard and the travel bound at work.
  */
 import {
   QUERY_FOUND,
@@ -32,6 +35,7 @@ import {
 import { loadSharedTetMesh } from '../tests/support/sharedMeshes';
 import { overlappingRing } from '../tests/gpu/spbCases';
 import { knotQueriesOf, octopusPairQueries, squeezedSquishyBallQueries, squishyBallQueries, type Queries } from '../tests/unit/spb/scenes';
+import { foldedRing, pointsNear } from '../tests/unit/spb/invertedScenes';
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: number): number => {
@@ -130,4 +134,11 @@ if (wants('ring')) {
   updateSpbMeshData(data, b.positions);
   const queries: Queries = { points: Float64Array.from(b.points), tets: Int32Array.from(b.tets), exclude: b.exclude };
   report('beam bent 1.2 turns, ends overlapping (60 x 2 x 2 cells), random interior points', data, queries, NaN);
+}
+if (wants('fold')) {
+  const scene = foldedRing(55, [0.0245, -0.096, 0.0053]);
+  const data = createSpbMeshData(scene.mesh);
+  const p = pointsNear(scene, 55, 4, 6, 1);
+  console.log(`(folded ring: ${data.invertedCount} inverted tets)`);
+  report('ring with ends overlapping, interior tets inverted inside the overlap, random points near the fold', data, { points: p.points, tets: p.tets, exclude: new Int32Array(p.tets.length).fill(-1) }, NaN);
 }
