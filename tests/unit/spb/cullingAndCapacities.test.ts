@@ -22,22 +22,12 @@ import { generateShape } from '../../../src/mesh/procedural/catalog';
 import { randomInteriorPoint, rng } from '../../support/random';
 import { loadSharedTetMesh } from '../../support/sharedMeshes';
 import { meshFrom } from './helpers';
+import { foldedSlabMap } from './foldedSlab';
 import { latticeMesh } from './lattice';
 
 /** A folded slab (as in selfIntersection.test.ts, smaller) so that many candidates are invalid. */
 function foldedSlab(): TetMesh {
-  const smooth = (t: number): number => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
-  return latticeMesh(40, 3, 4, (i, j, k) => {
-    const q = -0.5 + j / 3;
-    const y = k / 2;
-    if (i <= 16) return [4 - i / 4, y, q];
-    if (i <= 24) {
-      const phi = (Math.PI * (i - 16)) / 8;
-      return [-Math.sin(phi) * (1 - q), y, 1 - Math.cos(phi) * (1 - q)];
-    }
-    const x = (i - 24) / 4;
-    return [x, y, 2 - q - 1.6 * smooth((x - 1) / 2)];
-  }).mesh;
+  return latticeMesh(40, 3, 4, foldedSlabMap({ armCells: 16, bendCells: 8, thicknessCells: 3, widthCells: 2 })).mesh;
 }
 
 interface Outcome {

@@ -12,6 +12,7 @@ import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import type { TetMesh } from '../../../src/mesh/types';
 import { kuhnLattice } from '../../support/kuhnLattice';
 import { randomInteriorPoint, rng } from '../../support/random';
+import { foldedSlabMap } from './foldedSlab';
 import { latticeBoundaryFaces, type LatticeScene } from './layerOracle';
 import type { Queries } from './scenes';
 
@@ -85,18 +86,7 @@ export function foldedRing(u: number, displacement: [number, number, number], ri
  * as a beam). An interior vertex (u, j, k), 1 <= j, k <= 2, is moved by `displacement`.
  */
 export function foldedBeam(vertex: [number, number, number], displacement: [number, number, number]): FoldedLayers {
-  const smooth = (t: number): number => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
-  const map = (i: number, j: number, k: number): [number, number, number] => {
-    const q = -0.5 + j / 3;
-    const y = k / 3;
-    if (i <= 16) return [4 - i / 4, y, q];
-    if (i <= 24) {
-      const phi = (Math.PI * (i - 16)) / 8;
-      return [-Math.sin(phi) * (1 - q), y, 1 - Math.cos(phi) * (1 - q)];
-    }
-    const x = (i - 24) / 4;
-    return [x, y, 2 - q - 1.6 * smooth((x - 1) / 2)];
-  };
+  const map = foldedSlabMap({ armCells: 16, bendCells: 8, thicknessCells: 3, widthCells: 3 });
   return folded(40, 3, 3, map, vertex, displacement, 8);
 }
 

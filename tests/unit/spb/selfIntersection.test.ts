@@ -11,9 +11,8 @@ import type { TetMesh } from '../../../src/mesh/types';
 import { createBoundaryPathQuery } from '../../../src/spb';
 import { randomInteriorPoint, rng } from '../../support/random';
 import { bruteForceDistance } from './helpers';
+import { foldedSlabMap } from './foldedSlab';
 import { latticeMesh } from './lattice';
-
-const smoothstep = (t: number): number => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
 
 /**
  * Queries random points of tets chosen by `pick` (their own layer is `ownLayer`) and compares
@@ -92,17 +91,7 @@ describe('self-intersecting meshes: the answer stays on the point\'s own layer',
     // centreline radius 1 around (0, 0, 1), [36, 60) upper arm (x from 0 to 6) at z = 2. The
     // upper arm is then sheared down by 1.6 for x >= 3 (a shear keeps every volume), so it sinks
     // 0.6 into the lower arm (lower arm z in [-0.5, 0.5], upper arm z in [-0.1, 0.9] there).
-    const { mesh, cellOfTet } = latticeMesh(60, 4, 8, (i, j, k) => {
-      const q = -0.5 + j / 4;
-      const y = k / 4;
-      if (i <= 24) return [6 - i / 4, y, q];
-      if (i <= 36) {
-        const phi = (Math.PI * (i - 24)) / 12;
-        return [-Math.sin(phi) * (1 - q), y, 1 - Math.cos(phi) * (1 - q)];
-      }
-      const x = (i - 36) / 4;
-      return [x, y, 2 - q - 1.6 * smoothstep((x - 1) / 2)];
-    });
+    const { mesh, cellOfTet } = latticeMesh(60, 4, 8, foldedSlabMap({ armCells: 24, bendCells: 12, thicknessCells: 4, widthCells: 4 }));
     const lower = (t: number): boolean => cellOfTet[3 * t] < 24;
     const upper = (t: number): boolean => cellOfTet[3 * t] >= 36;
     // Points deep in the overlap (x in [3.5, 5.5]), of each layer, answered on that layer.
