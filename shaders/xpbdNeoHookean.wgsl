@@ -1,9 +1,9 @@
-// Stable Neo-Hookean tets (Macklin & Müller 2021), energy density mu/2 (||F||^2 - 3) +
-// lambda/2 (det F - gamma)^2, solved so that it stays stable at any stiffness: each tet's
+// Stable Neo-Hookean tets (Smith et al. 2018, eq. 14), energy density mu/2 (I_C - 3) +
+// lambda/2 (det F - alpha)^2 - mu/2 log(I_C + 1), solved so that it stays stable at any stiffness: each tet's
 // multiplier is the 3x3 matrix S it has applied this substep (its vertices moved by
 // w_v S g_v), and each visit takes a Newton step towards S = -h^2 V P(F) with a tangent that
 // keeps every stiffness of dP/dF (the geometric term of the hydrostatic part bounded by
-// mu + lambda |J - gamma| sigma_max). Derivation and the reason for it (the scalar
+// mu + lambda |J - alpha| sigma_max + the log term's bound). Derivation and the reason for it (the scalar
 // C_D = ||F|| pair integrated shear explicitly, a CFL limit): neoHookeanCorrection in
 // src/sim/constraintsCpu.ts, this kernel's float64 twin.
 // solveColour: Gauss-Seidel over one colour (tets independent), corrections applied in place.
@@ -14,7 +14,7 @@
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> tets: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> dmInv: array<vec4<f32>>;     // 3 columns per tet
-@group(0) @binding(4) var<storage, read> constants: array<vec4<f32>>; // alphaD, alphaH (<0: off), gamma, Jacobi step scale
+@group(0) @binding(4) var<storage, read> constants: array<vec4<f32>>; // alphaD, alphaH (<0: off), alpha (rest volume ratio), Jacobi step scale
 @group(0) @binding(5) var<storage, read_write> stress: array<vec4<f32>>; // S: 3 columns per tet (xyz)
 @group(0) @binding(6) var<storage, read> colourOrder: array<u32>;
 @group(0) @binding(7) var<storage, read_write> corrections: array<vec4<f32>>; // 4 per tet
@@ -86,24 +86,28 @@ fn project(t: u32, jacobi: bool) -> Delta {
   if (hydro) { alphaH = k.y * frame.invH2; }
   // B = sum_v w_v g_v g_v^T.
   let B = x0.w * outer(g0, g0) + x1.w * outer(g1, g1) + x2.w * outer(g2, g2) + x3.w * outer(g3, g3);
-  // Tangent bound: a / mu = 1 + lambda |J - gamma| sigma_max / mu, sigma_max^2 <= the largest
+  // Tangent bound: a / mu = 1 + lambda |J - alpha| sigma_max / mu (+ the log term), sigma_max^2 <= the largest
   // absolute row sum of F^T F (Gershgorin; exact at rest and for rotations).
   let ftf = transpose(F) * F;
   let one = vec3<f32>(1.0);
   let rowMax = max(dot(abs(ftf[0]), one), max(dot(abs(ftf[1]), one), dot(abs(ftf[2]), one)));
-  var kTangent = 1.0;
-  if (hydro) { kTangent = 1.0 + abs(detF - k.z) / alphaH * sqrt(rowMax) * alphaD; }
+  // Log term: mu/2 log(I_C + 1); its Hessian's largest eigenvalue is mu (I_C - 1) / (I_C + 1)^2.
+  let ic = frob(F, F);
+  let icPlus1 = ic + 1.0;
+  var kTangent = 1.0 + max(0.0, (ic - 1.0) / (icPlus1 * icPlus1));
+  if (hydro) { kTangent = kTangent + abs(detF - k.z) / alphaH * sqrt(rowMax) * alphaD; }
   let q = kTangent / alphaD;
   let I = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
   let N = inverseSym(I + q * B);
   if (N[0].x == 0.0 && N[1].y == 0.0) { return out; }
   let S = mat3x3<f32>(stress[3u * t].xyz, stress[3u * t + 1u].xyz, stress[3u * t + 2u].xyz);
-  // h^2 V P without the two large rest terms that cancel: (F - cof F) / alphaD + (J - 1) / alphaH cof F.
+  // h^2 V P grouped so that no large rest terms cancel:
+  // [(F - cof F) + (cof F / 4 - F / (I_C + 1))] / alphaD + (J - 1) / alphaH cof F.
   var R: mat3x3<f32>;
   if (hydro) {
-    R = (S + (F - PH) * (1.0 / alphaD) + PH * ((detF - 1.0) / alphaH)) * -1.0;
+    R = (S + ((F - PH) + (PH * 0.25 - F * (1.0 / icPlus1))) * (1.0 / alphaD) + PH * ((detF - 1.0) / alphaH)) * -1.0;
   } else {
-    R = (S + F * (1.0 / alphaD)) * -1.0;
+    R = (S + (F - F * (1.0 / icPlus1)) * (1.0 / alphaD)) * -1.0;
   }
   let RN = R * N;
   var L = RN;

@@ -91,33 +91,35 @@ function keepAngularMomentum(L: Float64Array, F: Float64Array, N: Float64Array):
 }
 
 /**
- * One XPBD step of stable Neo-Hookean tet t (Macklin & Müller 2021), energy density
- * mu/2 (||F||^2 - 3) + lambda/2 (det F - gamma)^2, written so that it stays stable at any
- * stiffness.
+ * One XPBD step of stable Neo-Hookean tet t, energy density (Smith et al. 2018, eq. 14;
+ * material.ts) mu/2 (I_C - 3) + lambda/2 (det F - alpha)^2 - mu/2 log(I_C + 1), I_C = ||F||^2,
+ * written so that it stays stable at any stiffness.
  *
  * The tet's multiplier is the 3x3 matrix S it has applied this substep: its vertices have
  * moved by w_v S g_v (g_v the rows of Dm^-1, g_0 = -(g_1 + g_2 + g_3)), the XPBD primal
  * equation x - x~ = W grad C^T lambda (Macklin, Müller, Chentanez 2016, eq. 9) for the
  * constraint vec F, whose gradient is exactly g_v. Implicit Euler holds when
- * S = -h^2 V P(F), P = mu F + lambda (det F - gamma) cof F the first Piola-Kirchhoff stress
+ * S = -h^2 V P(F), P = mu F (1 - 1 / (I_C + 1)) + lambda (det F - alpha) cof F the first
+ * Piola-Kirchhoff stress
  * (eq. 12 with compliance: C + alpha lambda = 0). Each visit takes a Newton step on
  * G(dS) = S + dS + h^2 V P(F + dS B), B = sum_v w_v g_v g_v^T (moving by w_v dS g_v changes F
  * by dS B), with the tangent dP/dF replaced by T = a I + lambda vec(cof F) vec(cof F)^T.
  *
- * Why not the paper's constraint pair C_D = ||F||, C_H = det F - gamma with one multiplier
- * each: both are pre-stressed (at rest C_D = sqrt 3, multipliers of order mu V h^2 whose
+ * Why not Macklin & Müller 2021's constraint pair C_D = ||F||, C_H = det F - gamma (one multiplier
+ * each): both are pre-stressed (at rest C_D = sqrt 3, multipliers of order mu V h^2 whose
  * forces cancel), so the shear stiffness lives in the geometric terms lambda grad^2 C that
  * XPBD's Gauss-Newton step drops (eq. 11 takes K ~ M) and was integrated explicitly through
  * the lagged multipliers: stable only under a CFL condition (c h / dx below about 0.5; a free
  * cube at E = 1e9 gained 1e10 x its energy). Here the residual G uses the stress of the
- * current shape, and the tangent keeps every stiffness of dP/dF: mu I exactly, the
- * volumetric lambda cof F cof F^T exactly, and the geometric term lambda (J - gamma)
- * d cof F / dF (eigenvalues +- lambda |J - gamma| sigma_i, sigma the singular values of F)
- * bounded by a = mu + lambda |J - gamma| sigma_max (sigma_max from a Gershgorin bound on
- * F^T F), so the step never overshoots. The 9x9
+ * current shape, and the tangent bounds every stiffness of dP/dF from above: mu I, the
+ * volumetric lambda cof F cof F^T exactly, the geometric term lambda (J - alpha)
+ * d cof F / dF (eigenvalues +- lambda |J - alpha| sigma_i, sigma the singular values of F) by
+ * lambda |J - alpha| sigma_max (sigma_max from a Gershgorin bound on F^T F), and the log
+ * term's Hessian by its largest eigenvalue mu (I_C - 1) / (I_C + 1)^2 where positive: a is
+ * their sum, so the step never overshoots. The 9x9
  * system is I (x) (I + h^2 V a B) plus a rank one term: a 3x3 inverse and Sherman-Morrison.
  * In compliance form (alphaD = 1/(mu V h^2), alphaH = 1/(lambda V h^2), k = a / mu):
- *   R = -(S + F / alphaD + (J - gamma) cof F / alphaH),   N = (I + k B / alphaD)^-1,
+ *   R = -(S + h^2 V P(F)),   N = (I + k B / alphaD)^-1,
  *   U = cof F B,   s = U : (R N) / (1 + U : (cof F N) / alphaH),
  *   dS = (R - s cof F / alphaH) N,   dx_v = w_v dS g_v.
  * The step is then made torque-free (keepAngularMomentum), as the constraints' gradients
@@ -166,7 +168,7 @@ export function neoHookeanCorrection(
   const alphaD = c[4 * t] * invDtSq;
   const hydro = c[4 * t + 1] >= 0;
   const alphaH = hydro ? c[4 * t + 1] * invDtSq : 0;
-  const gamma = c[4 * t + 2];
+  const alpha = c[4 * t + 2]; // rest volume ratio of the energy (material.ts)
   // Bound of the geometric stiffness: sigma_max^2 is at most the largest absolute row sum of
   // F^T F (Gershgorin), which is exact at rest and for any rotation.
   let rowMax = 0;
@@ -175,8 +177,13 @@ export function neoHookeanCorrection(
     for (let b = 0; b < 3; b++) row += Math.abs(F[3 * a] * F[3 * b] + F[3 * a + 1] * F[3 * b + 1] + F[3 * a + 2] * F[3 * b + 2]);
     rowMax = Math.max(rowMax, row);
   }
-  const stressH = hydro ? (detF - gamma) / alphaH : 0; // lambda V h^2 (J - gamma)
-  const k = 1 + (Math.abs(stressH) * Math.sqrt(rowMax)) * alphaD;
+  const stressH = hydro ? (detF - alpha) / alphaH : 0; // lambda V h^2 (J - alpha)
+  let ic = 0;
+  for (let i = 0; i < 9; i++) ic += F[i] * F[i];
+  const icPlus1 = ic + 1;
+  // mu a: mu I, plus the geometric term's bound, plus the log term's largest Hessian
+  // eigenvalue mu (I_C - 1) / (I_C + 1)^2 where positive (its negative part only makes a larger).
+  const k = 1 + Math.abs(stressH) * Math.sqrt(rowMax) * alphaD + Math.max(0, (ic - 1) / (icPlus1 * icPlus1));
   ws[0] = w0; ws[1] = w1; ws[2] = w2; ws[3] = w3;
   // B = sum_v w_v g_v g_v^T; cH = sum_v w_v |cof F g_v|^2.
   B.fill(0);
@@ -202,14 +209,15 @@ export function neoHookeanCorrection(
   K[8] = (n00 * n11 - n01 * n01) * inv;
   K[3] = K[1]; K[6] = K[2]; K[7] = K[5];
   const base = NEO_HOOKEAN_MULTIPLIERS * t;
-  // h^2 V P = (F - cof F) / alphaD + (J - 1) / alphaH cof F: the same stress as
-  // F / alphaD + (J - gamma) / alphaH cof F (gamma = 1 + alphaH / alphaD), without the two
-  // large rest terms that cancel (f32 on the GPU would lose them).
+  // h^2 V P = [(F - cof F) + (cof F / 4 - F / (I_C + 1))] / alphaD + (J - 1) / alphaH cof F:
+  // the stress mu F - mu F / (I_C + 1) + lambda (J - alpha) cof F (lambda (J - alpha) =
+  // lambda (J - 1) - 3 mu / 4), grouped so that no large rest terms cancel (each bracket is
+  // 0 at rest and for any rotation; f32 on the GPU would lose them).
   if (hydro) {
     const sJ = (detF - 1) / alphaH;
-    for (let i = 0; i < 9; i++) R[i] = -(lambda[base + i] + (F[i] - P_H[i]) / alphaD + sJ * P_H[i]);
+    for (let i = 0; i < 9; i++) R[i] = -(lambda[base + i] + ((F[i] - P_H[i]) + (0.25 * P_H[i] - F[i] / icPlus1)) / alphaD + sJ * P_H[i]);
   } else {
-    for (let i = 0; i < 9; i++) R[i] = -(lambda[base + i] + F[i] / alphaD);
+    for (let i = 0; i < 9; i++) R[i] = -(lambda[base + i] + (F[i] - F[i] / icPlus1) / alphaD);
   }
   mulSym(R, K, RK);
   if (hydro) {

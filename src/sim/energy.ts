@@ -6,9 +6,9 @@
  * Elastic energy is the potential whose gradient the constraints follow (XPBD: U = C^T
  * alpha^-1 C / 2, Macklin, Müller, Chentanez 2016, eq. 4), measured from the rest shape so
  * that a body at rest has none:
- * - stable Neo-Hookean (Macklin & Müller 2021): per tet V [mu/2 (||F||^2 - 3) +
- *   lambda/2 ((det F - gamma)^2 - (1 - gamma)^2)], with mu V, lambda V and gamma read from the
- *   model's per-tet constants (so it follows whatever material mapping the model uses);
+ * - stable Neo-Hookean (Smith et al. 2018, eq. 14): per tet V [mu/2 (I_C - 3 - log((I_C + 1) / 4))
+ *   + lambda/2 ((det F - alpha)^2 - (1 - alpha)^2)], I_C = ||F||^2, with mu V, lambda V and
+ *   alpha read from the model's per-tet constants (so it follows the model's material mapping);
  * - springs: per edge (|x_a - x_b| - L)^2 / (2 compliance).
  */
 import type { Model } from './model';
@@ -71,11 +71,11 @@ export function neoHookeanEnergy(model: Model, x: ArrayLike<number>): number {
     const det =
       F[0] * (F[4] * F[8] - F[5] * F[7]) - F[3] * (F[1] * F[8] - F[2] * F[7]) + F[6] * (F[1] * F[5] - F[2] * F[4]);
     const muV = 1 / c[4 * t];
-    e += 0.5 * muV * (normSq - 3);
+    e += 0.5 * muV * (normSq - 3 - Math.log((normSq + 1) / 4));
     if (c[4 * t + 1] > 0) {
       const lambdaV = 1 / c[4 * t + 1];
-      const gamma = c[4 * t + 2];
-      e += 0.5 * lambdaV * ((det - gamma) ** 2 - (1 - gamma) ** 2);
+      const alpha = c[4 * t + 2];
+      e += 0.5 * lambdaV * ((det - alpha) ** 2 - (1 - alpha) ** 2);
     }
   }
   return e;

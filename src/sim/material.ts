@@ -1,20 +1,19 @@
 /**
- * Material parameters and the compliances of the stable Neo-Hookean constraints of
- * Macklin & Müller 2021 ("A Constraint-based Formulation of Stable Neo-Hookean Materials"):
- * deviatoric C_D = ||F||_F with compliance 1/mu, hydrostatic C_H = det F - gamma with
- * compliance 1/lambda and gamma = 1 + mu/lambda, both divided by the tet's rest volume
- * (the energy density integrates over the element).
+ * Material parameters and the per-tet constants of the stable Neo-Hookean energy of Smith,
+ * de Goes and Kim 2018 (Stable Neo-Hookean Flesh Simulation, eq. 14 and section 3.4):
+ *   Psi(F) = mu/2 (||F||^2 - 3) + lambda/2 (det F - alpha)^2 - mu/2 log(||F||^2 + 1),
+ *   alpha = 1 + 3 mu / (4 lambda),
+ * per unit rest volume (solved by src/sim/constraintsCpu.ts and its WGSL twin).
  *
- * The mu and lambda of that energy are NOT the linear-elastic Lamé parameters of the user's
- * Young's modulus and Poisson ratio: linearised at F = I + H, the energy
- * mu/2 (||F||^2 - 3) + lambda/2 (det F - 1 - mu/lambda)^2 is
- * mu ||eps||^2 + (lambda - mu)/2 (tr eps)^2, so its small-strain Lamé parameters are
- * (mu, lambda - mu). Smith, de Goes and Kim 2018 (Stable Neo-Hookean Flesh Simulation,
- * section 3.4) reparametrise for this; for the energy without their log term the match is
- * mu = mu_L, lambda = lambda_L + mu_L (tests/unit/sim/materialParameters.test.ts measures the
- * effective E and nu of a settled column against rho g L^2 / (2E) and the volume law).
- * lambda > 0 for every Poisson ratio in [0, 0.5), so the bulk modulus lambda_L + 2/3 mu_L
- * stays positive and the hydrostatic constraint is always on.
+ * Its mu and lambda are NOT the linear-elastic Lamé parameters of the user's Young's modulus
+ * and Poisson ratio. Section 3.4's reparametrisation mu = 4/3 mu_L, lambda = lambda_L + 5/6 mu_L
+ * makes the small-strain limit exactly linear elasticity with (E, nu) (checked numerically, and
+ * tests/unit/sim/materialParameters.test.ts measures a settled column against rho g L^2 / (2E)
+ * and the volume law). The code until 2026-11-22 used Macklin & Müller's form without the log
+ * term and the plain Lamé lambda: effective Poisson 0.165 for 0.3, a negative bulk modulus
+ * below 1/8. The log term is what keeps the collapsed state F = 0 above the rest state at every
+ * Poisson ratio (by 0.17 E at nu = 0, 0.42 E at 0.3); without it, at nu = 0 the two had equal
+ * energy and a ball squashed flat stayed flat.
  */
 
 export interface Material {
@@ -42,25 +41,30 @@ export function lameFromYoung(youngsModulus: number, poissonRatio: number): Lame
 
 /**
  * The (mu, lambda) of the stable Neo-Hookean energy whose small-strain limit has the given
- * linear-elastic Lamé parameters (Smith et al. 2018, section 3.4, without the log term):
- * mu = mu_L, lambda = lambda_L + mu_L.
+ * linear-elastic Lamé parameters (Smith et al. 2018, section 3.4): mu = 4/3 mu_L,
+ * lambda = lambda_L + 5/6 mu_L.
  */
 export function neoHookeanLame(linear: Lame): Lame {
-  return { mu: linear.mu, lambda: linear.lambda + linear.mu };
+  return { mu: (4 / 3) * linear.mu, lambda: linear.lambda + (5 / 6) * linear.mu };
+}
+
+/** The energy's rest volume ratio alpha = 1 + 3 mu / (4 lambda): the rest shape is stress-free. */
+export function neoHookeanAlpha(lame: Lame): number {
+  return 1 + (0.75 * lame.mu) / lame.lambda;
 }
 
 /**
- * Per-tet constants of the Neo-Hookean pair: [alphaD, alphaH, gamma, jacobiScale], alphaD =
- * 1/(mu V), alphaH = 1/(lambda V), gamma = 1 + mu/lambda (Macklin & Müller 2021, Sec. 4),
- * from the energy's own (mu, lambda) (neoHookeanLame). A non-positive lambda (never produced
- * from a valid Young's modulus and Poisson ratio) switches the hydrostatic constraint off,
- * encoded as alphaH = -1 and gamma = 0.
+ * Per-tet constants of the Neo-Hookean energy: [alphaD, alphaH, alpha, jacobiScale], alphaD =
+ * 1/(mu V), alphaH = 1/(lambda V) (compliances, XPBD's form of stiffness), alpha its rest
+ * volume ratio, from the energy's own (mu, lambda) (neoHookeanLame). A non-positive lambda
+ * (never produced from a valid Young's modulus and Poisson ratio) switches the volume term
+ * off, encoded as alphaH = -1 and alpha = 0.
  */
 export function neoHookeanConstants(lame: Lame, restVolume: number, out: Float64Array, offset: number): void {
   out[offset] = 1 / (lame.mu * restVolume);
   if (lame.lambda > 0) {
     out[offset + 1] = 1 / (lame.lambda * restVolume);
-    out[offset + 2] = 1 + lame.mu / lame.lambda;
+    out[offset + 2] = neoHookeanAlpha(lame);
   } else {
     out[offset + 1] = -1;
     out[offset + 2] = 0;

@@ -57,7 +57,7 @@ export interface Model {
   /** Per-object material; derived per-tet constants and inverse masses follow it (setMaterial). */
   readonly materials: Material[];
   /**
-   * 4 per tet: alphaD, alphaH, gamma (material.ts) and the Jacobi step scale: 1 / the mean
+   * 4 per tet: alphaD, alphaH, alpha (material.ts) and the Jacobi step scale: 1 / the mean
    * number of tets at its 4 vertices. Jacobi scales each constraint's multiplier step and
    * its corrections by it and sums the corrections per vertex: about an average, but the
    * positions stay consistent with the multipliers (averaging positions only converges to

@@ -117,8 +117,8 @@ describe('squishy ball flattened to 1/20 of its radius and released', () => {
     const r = 0.5;
     const ball = generateShape('sphere', { radius: r }, 5);
     const release = 0.9;
-    // Poisson ratio 0.45, as the squeeze scenes use (0.3 recovers too since the Neo-Hookean
-    // rework; Poisson 0 stays flat: src/sim/README.md, "Known limit").
+    // Poisson ratio 0.45, as the squeeze scenes use (0 and 0.3 recover too since the
+    // Neo-Hookean rework: src/sim/README.md).
     const setup = makeSetup(
       [{ positions: ball.positions, tets: ball.tets, offset: [0, r, 0], material: { youngsModulus: 1e5, poissonRatio: 0.45 } }],
       { substeps: 20, iterations: 3, gravity: [0, -9.81, 0], friction: 0.2, damping: 2 },
