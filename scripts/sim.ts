@@ -14,13 +14,14 @@ import { dirname } from 'node:path';
 import { acquireGpu, GpuUnavailableError } from '../src/gpu/device';
 import { parseRunArgs, usageText, UsageError, type RunOptions } from '../src/runner/args';
 import { VtkDumper } from '../src/runner/dump';
-import { lumpedMasses, measureState, type StateMeasures } from '../src/runner/measure';
+import { measureState, type StateMeasures } from '../src/runner/measure';
+import { lumpedMasses } from '../src/sim/model';
 import { readMeshFile } from '../src/runner/meshFile';
 import { frameEntry, summarize, type FrameEntry } from '../src/runner/report';
 import { buildScene, checkSceneFlags } from '../src/runner/sceneSetup';
 import { findScene, scenes } from '../src/scenes/registry';
 import { checkParams } from '../src/sim/params';
-import { materialResolution } from '../src/sim/resolution';
+import { materialResolution, shortestEdgeOfObjects } from '../src/sim/resolution';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
 
@@ -54,11 +55,7 @@ function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; dumper?: 
 /** Says when an object is stiffer than the substeps and iterations resolve (src/sim/resolution.ts). */
 function warnUnresolvedMaterials(setup: SimSetup, params: SimSetup['params']): void {
   const m = setup.model;
-  const shortest = new Float64Array(m.objectNames.length).fill(Infinity);
-  for (let e = 0; e < m.edgeCount; e++) {
-    const o = m.vertexObject[m.edges[2 * e]];
-    shortest[o] = Math.min(shortest[o], m.edgeRestLength[e]);
-  }
+  const shortest = shortestEdgeOfObjects(m);
   m.objectNames.forEach((name, o) => {
     const { warning } = materialResolution(m.materials[o], shortest[o], params);
     if (warning) log(`warning: ${name}: ${warning}`);

@@ -543,13 +543,20 @@ fn descend(f: u32, feature: u32, d2: f32, lo2: f32, r2: f32, p: vec3<f32>, exclu
 
 // ---- culling only where Theorem 2 holds (spb/cullingGuard.ts) ----
 
+struct TetCorners { a: vec3<f32>, b: vec3<f32>, c: vec3<f32>, d: vec3<f32> }
+
+fn tetCorners(t: u32) -> TetCorners {
+  let ids = tets[2u * t];
+  return TetCorners(pos(ids.x), pos(ids.y), pos(ids.z), pos(ids.w));
+}
+
 // Bounding-sphere gap of inverted tet t, grown by GUARD_MARGIN (the twin precomputes the spheres).
 fn sphereGap(t: u32, p: vec3<f32>) -> f32 {
-  let ids = tets[2u * t];
-  let a = pos(ids.x);
-  let b = pos(ids.y);
-  let c = pos(ids.z);
-  let d = pos(ids.w);
+  let k = tetCorners(t);
+  let a = k.a;
+  let b = k.b;
+  let c = k.c;
+  let d = k.d;
   let m = 0.25 * (a + b + c + d);
   let r = sqrt(max(max(dot(a - m, a - m), dot(b - m, b - m)), max(dot(c - m, c - m), dot(d - m, d - m))));
   return length(p - m) - (1.0 + GUARD_MARGIN) * r;
@@ -579,11 +586,11 @@ fn faceDistance2(p: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> f32 
 }
 
 fn tetDistance2(t: u32, p: vec3<f32>) -> f32 {
-  let ids = tets[2u * t];
-  let v0 = pos(ids.x);
-  let v1 = pos(ids.y);
-  let v2 = pos(ids.z);
-  let v3 = pos(ids.w);
+  let k = tetCorners(t);
+  let v0 = k.a;
+  let v1 = k.b;
+  let v2 = k.c;
+  let v3 = k.d;
   if (side(v1, v2, v3, p) * side(v1, v2, v3, v0) >= 0.0 && side(v0, v2, v3, p) * side(v0, v2, v3, v1) >= 0.0 &&
       side(v0, v1, v3, p) * side(v0, v1, v3, v2) >= 0.0 && side(v0, v1, v2, p) * side(v0, v1, v2, v3) >= 0.0) {
     return 0.0;

@@ -27,19 +27,6 @@ export interface StateMeasures {
   nonFiniteVertices: number;
 }
 
-/**
- * Lumped vertex masses as the model derives them (each tet gives density * rest volume / 4
- * to each vertex), pinned vertices included: the model's inverse masses are 0 there.
- */
-export function lumpedMasses(model: Model): Float64Array {
-  const mass = new Float64Array(model.vertexCount);
-  for (let t = 0; t < model.tetCount; t++) {
-    const quarter = (model.materials[model.tetObject[t]].density * model.restVolume[t]) / 4;
-    for (let k = 0; k < 4; k++) mass[model.tets[4 * t + k]] += quarter;
-  }
-  return mass;
-}
-
 export function measureState(model: Model, mass: Float64Array, x: ArrayLike<number>, v: ArrayLike<number>, params: SolverParams): StateMeasures {
   const min: Vec3 = [Infinity, Infinity, Infinity];
   const max: Vec3 = [-Infinity, -Infinity, -Infinity];

@@ -48,6 +48,8 @@ export function totalEnergy(model: Model, x: ArrayLike<number>, v: ArrayLike<num
   return { kinetic, elastic, gravitational, total: kinetic + elastic + gravitational };
 }
 
+const F = new Float64Array(9);
+
 /** Stable Neo-Hookean energy of every tet, zero at rest. */
 export function neoHookeanEnergy(model: Model, x: ArrayLike<number>): number {
   const { tets, dmInv: m, tetConstants: c } = model;
@@ -57,7 +59,6 @@ export function neoHookeanEnergy(model: Model, x: ArrayLike<number>): number {
     const o = 9 * t;
     // F = Ds Dm^-1 (column-major Dm^-1, Ds columns x1-x0, x2-x0, x3-x0).
     let normSq = 0;
-    const F = [0, 0, 0, 0, 0, 0, 0, 0, 0];
     for (let i = 0; i < 3; i++) {
       const d1 = x[3 * i1 + i] - x[3 * i0 + i];
       const d2 = x[3 * i2 + i] - x[3 * i0 + i];

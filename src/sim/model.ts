@@ -206,24 +206,35 @@ export function buildModel(objects: readonly SimObjectDesc[]): Model {
  */
 export function updateMaterialData(model: Model): void {
   const lame: Lame[] = model.materials.map((m) => neoHookeanLame(lameFromYoung(m.youngsModulus, m.poissonRatio)));
-  const mass = new Float64Array(model.vertexCount);
+  model.materials.forEach((m, o) => {
+    if (!(m.density > 0)) throw new RangeError(`object ${o} (${model.objectNames[o]}): density must be positive, got ${m.density}`);
+  });
   for (let t = 0; t < model.tetCount; t++) {
-    const o = model.tetObject[t];
-    const density = model.materials[o].density;
-    if (!(density > 0)) throw new RangeError(`object ${o} (${model.objectNames[o]}): density must be positive, got ${density}`);
-    neoHookeanConstants(lame[o], model.restVolume[t], model.tetConstants, 4 * t);
+    neoHookeanConstants(lame[model.tetObject[t]], model.restVolume[t], model.tetConstants, 4 * t);
     let n = 0;
     for (let k = 0; k < 4; k++) {
       const v = model.tets[4 * t + k];
       n += model.vertexTetOffsets[v + 1] - model.vertexTetOffsets[v];
     }
     model.tetConstants[4 * t + 3] = 4 / n;
-    const quarter = (density * model.restVolume[t]) / 4;
-    for (let k = 0; k < 4; k++) mass[model.tets[4 * t + k]] += quarter;
   }
+  const mass = lumpedMasses(model);
   for (let v = 0; v < model.vertexCount; v++) {
     model.invMass[v] = model.handleOfVertex[v] >= 0 || mass[v] === 0 ? 0 : 1 / mass[v];
   }
+}
+
+/**
+ * Lumped vertex masses: each tet gives density * rest volume / 4 to each of its vertices,
+ * handle vertices included (their inverse mass is 0 all the same).
+ */
+export function lumpedMasses(model: Model): Float64Array {
+  const mass = new Float64Array(model.vertexCount);
+  for (let t = 0; t < model.tetCount; t++) {
+    const quarter = (model.materials[model.tetObject[t]].density * model.restVolume[t]) / 4;
+    for (let k = 0; k < 4; k++) mass[model.tets[4 * t + k]] += quarter;
+  }
+  return mass;
 }
 
 /** Sets one object's material (Young's modulus, Poisson ratio, density) and refreshes derived data. */

@@ -9,6 +9,7 @@
  * and kappa 29 with 10 do not).
  */
 import { lameFromYoung, type Material } from './material';
+import type { Model } from './model';
 import type { SolverParams } from './params';
 
 export interface MaterialResolution {
@@ -33,6 +34,16 @@ export function shortestTetEdge(positions: ArrayLike<number>, tets: ArrayLike<nu
     }
   }
   return Math.sqrt(best);
+}
+
+/** Shortest rest edge of each object of a model (from its edge list). */
+export function shortestEdgeOfObjects(model: Model): Float64Array {
+  const shortest = new Float64Array(model.objectNames.length).fill(Infinity);
+  for (let e = 0; e < model.edgeCount; e++) {
+    const o = model.vertexObject[model.edges[2 * e]];
+    shortest[o] = Math.min(shortest[o], model.edgeRestLength[e]);
+  }
+  return shortest;
 }
 
 export function materialResolution(material: Material, shortestEdge: number, params: Pick<SolverParams, 'dt' | 'substeps' | 'iterations'>): MaterialResolution {

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { kuhnLattice } from '../../support/kuhnLattice';
-import { lumpedMasses, measureState } from '../../../src/runner/measure';
-import { buildModel } from '../../../src/sim/model';
+import { measureState } from '../../../src/runner/measure';
+import { buildModel, lumpedMasses } from '../../../src/sim/model';
 import { defaultParams } from '../../../src/sim/params';
 
 const [a, b, c] = [2, 1, 0.5];

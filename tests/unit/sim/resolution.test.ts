@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { materialResolution, shortestTetEdge } from '../../../src/sim/resolution';
+import { buildModel } from '../../../src/sim/model';
+import { materialResolution, shortestEdgeOfObjects, shortestTetEdge } from '../../../src/sim/resolution';
 import { kuhnLattice } from '../../support/kuhnLattice';
 
 describe('materialResolution: c h / dx against the iterations', () => {
   it('shortest edge of a Kuhn lattice is its cell size (brute force: axis edges are the shortest)', () => {
     const lat = kuhnLattice(3, 2, 2, (u, v, w) => [u * 0.5, v * 0.25, w * 0.4]);
     expect(shortestTetEdge(lat.positions, lat.tets)).toBeCloseTo(0.25, 6);
+    // Per object of a model: the second object is the same lattice scaled by 2.
+    const material = { youngsModulus: 1e5, poissonRatio: 0.3, density: 1000 };
+    const model = buildModel([
+      { name: 'a', positions: lat.positions, tets: lat.tets, material },
+      { name: 'b', positions: Array.from(lat.positions, (x) => 2 * x), tets: lat.tets, material },
+    ]);
+    const perObject = shortestEdgeOfObjects(model);
+    expect(perObject[0]).toBeCloseTo(0.25, 6);
+    expect(perObject[1]).toBeCloseTo(0.5, 6);
   });
 
   it('pressure wave speed is sqrt((lambda + 2 mu) / rho): steel-like 2e11 Pa, nu 0.3, 7850 kg/m^3 gives ~5.9 km/s', () => {
