@@ -2,6 +2,8 @@
 
 export type SolveOrder = 'gauss-seidel' | 'jacobi';
 export type ConstraintType = 'neohookean' | 'springs';
+/** How a point inside another object finds its boundary point (paper Fig. 15). */
+export type InterObjectMode = 'exact' | 'euclidean';
 
 export interface SolverParams {
   /** Frame time step (s). */
@@ -29,6 +31,20 @@ export interface SolverParams {
    * normal push accumulated over the substep, so a block sticks where tan(slope) < friction.
    */
   friction: number;
+  /**
+   * Collisions between and within the soft bodies (paper 000 section 4): discrete detection
+   * after the material solve, the shortest path to the boundary for every penetrating point,
+   * and the contact constraint (x - s) . n >= 0 of eq. 6 with the colliders' Coulomb friction.
+   */
+  collisions: boolean;
+  /** Self-intersections of one object (section 3.4); inter-object contacts stay on when false. */
+  selfCollision: boolean;
+  /** Recovery mode (section 5.2): every vertex and every tet centroid is a query point. */
+  recovery: boolean;
+  /** 'exact': shortest path to boundary; 'euclidean': nearest boundary point of the other object (Fig. 15). */
+  interObject: InterObjectMode;
+  /** Jacobi passes over the contact constraints per substep. */
+  contactIterations: number;
 }
 
 /** Defaults follow the authors' octopus drop: dt 1/60, 20 substeps x 3 iterations, friction 0.2. */
@@ -44,6 +60,11 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     constraint: 'neohookean',
     springCompliance: 1e-4,
     friction: 0.2,
+    collisions: true,
+    selfCollision: true,
+    recovery: false,
+    interObject: 'exact',
+    contactIterations: 2,
     ...overrides,
   };
 }
@@ -57,5 +78,7 @@ export function checkParams(p: SolverParams): void {
   if (!(p.friction >= 0)) throw new RangeError(`friction must be >= 0, got ${p.friction}`);
   if (!(p.springCompliance >= 0)) throw new RangeError(`springCompliance must be >= 0, got ${p.springCompliance}`);
   if (!(p.jacobiRelaxation > 0)) throw new RangeError(`jacobiRelaxation must be > 0, got ${p.jacobiRelaxation}`);
+  if (!Number.isInteger(p.contactIterations) || p.contactIterations < 1) throw new RangeError(`contactIterations must be an integer >= 1, got ${p.contactIterations}`);
+  if (p.interObject !== 'exact' && p.interObject !== 'euclidean') throw new RangeError(`interObject must be 'exact' or 'euclidean', got ${String(p.interObject)}`);
   if (p.gravity.length !== 3 || !p.gravity.every(Number.isFinite)) throw new RangeError('gravity must be 3 finite numbers');
 }

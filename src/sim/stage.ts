@@ -1,0 +1,32 @@
+/**
+ * One stage of the time step (DESIGN.md "One time step"): predict, material, detect, spb,
+ * contacts, finalize (and later ccd, bvh). A stage records its compute passes into the frame's
+ * encoder for one substep; it owns its pipelines and bind groups (built once) and reads the
+ * per-substep parameters through the dynamic-offset slot of `step`, never a writeBuffer inside
+ * the frame. The stepping owner (timeStep.ts) calls the stages in order, per substep.
+ */
+import type { GpuState } from './state';
+
+/** Phases of a frame, for timings: open, stages of later issues add theirs. */
+export type PhaseName = 'predict' | 'material' | 'detect' | 'spb' | 'contacts' | 'finalize' | 'ccd' | 'bvh' | 'sync';
+
+export interface SubstepContext {
+  /** Substep index in the frame. */
+  readonly substep: number;
+  /** Substeps in this frame. */
+  readonly substeps: number;
+  /** Opens a compute pass for `phase`, with its timestamp writes when the adapter has them. */
+  beginPass(encoder: GPUCommandEncoder, phase: PhaseName, label?: string): GPUComputePassEncoder;
+  /** Dynamic offset of this substep's slot in the solver's slot buffer (bind group 1 of the solver kernels). */
+  readonly slotOffset: number;
+}
+
+export interface GpuStage {
+  readonly phase: PhaseName;
+  /** False when the stage has nothing to do under the current parameters (e.g. collisions off). */
+  active?(): boolean;
+  /** Once per frame, before the first substep: uniform uploads and counter clears for the frame. */
+  beginFrame?(encoder: GPUCommandEncoder): void;
+  encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void;
+  destroy?(): void;
+}

@@ -1,0 +1,101 @@
+/**
+ * The simulation state on the GPU (Warp's State beside its Model): what changes every substep.
+ * Every kernel, the solver's, detection's, the shortest path's and the contacts', binds these
+ * buffers; there is one position layout for all of them (shaders/lib/positions.wgsl):
+ *
+ *   positions   vec4<f32> per vertex: xyz, inverse mass (0 for handles and stopped objects)
+ *   prev        vec4<f32> per vertex: xyz at the start of the substep, object id (u32 bits)
+ *   velocities  vec4<f32> per vertex: xyz, the substep's collider friction budget
+ *
+ * Vertex order is the model's, which is the merged TetMesh's (collision/sceneMesh.ts).
+ */
+import { storageBuffer } from '../gpu/buffers';
+import type { Model } from './model';
+
+/** xyz (3 per vertex) and a w per vertex -> vec4 per vertex, f32. */
+export function packVec4(src: ArrayLike<number>, n: number, w: (i: number) => number): Float32Array<ArrayBuffer> {
+  const out = new Float32Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    out[4 * i] = src[3 * i];
+    out[4 * i + 1] = src[3 * i + 1];
+    out[4 * i + 2] = src[3 * i + 2];
+    out[4 * i + 3] = w(i);
+  }
+  return out;
+}
+
+/** vec4 per vertex -> xyz per vertex. */
+export function dropW(v: Float32Array): Float32Array {
+  const n = v.length / 4;
+  const out = new Float32Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    out[3 * i] = v[4 * i];
+    out[3 * i + 1] = v[4 * i + 1];
+    out[3 * i + 2] = v[4 * i + 2];
+  }
+  return out;
+}
+
+export class GpuState {
+  readonly vertexCount: number;
+  readonly positions: GPUBuffer;
+  readonly prev: GPUBuffer;
+  readonly velocities: GPUBuffer;
+
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly model: Model,
+  ) {
+    const n = model.vertexCount;
+    this.vertexCount = n;
+    // VERTEX: the renderer may draw straight from the positions (app/gpuPositionLink.ts).
+    this.positions = storageBuffer(device, 'state.positions', 16 * n, GPUBufferUsage.VERTEX);
+    this.prev = storageBuffer(device, 'state.prev', 16 * n);
+    this.velocities = storageBuffer(device, 'state.velocities', 16 * n);
+    this.reset();
+  }
+
+  /** Rest positions, the model's inverse masses and initial velocities. */
+  reset(): void {
+    const m = this.model;
+    const n = this.vertexCount;
+    const objectBits = new Float32Array(new Uint32Array(m.vertexObject).buffer);
+    const q = this.device.queue;
+    q.writeBuffer(this.positions, 0, packVec4(m.restPositions, n, (i) => m.invMass[i]));
+    q.writeBuffer(this.prev, 0, packVec4(m.restPositions, n, (i) => objectBits[i]));
+    q.writeBuffer(this.velocities, 0, packVec4(m.initialVelocities, n, () => 0));
+  }
+
+  /** Copies `bytes` of `buffer` to the CPU: a sync point (tests, the runner's summary, dumps). */
+  private async read(buffer: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
+    const staging = this.device.createBuffer({ label: 'state.readback', size: Math.max(16, bytes), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const encoder = this.device.createCommandEncoder({ label: 'state.readback' });
+    encoder.copyBufferToBuffer(buffer, 0, staging, 0, bytes);
+    this.device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const copy = staging.getMappedRange().slice(0, bytes);
+    staging.unmap();
+    staging.destroy();
+    return copy;
+  }
+
+  /** xyz per vertex. */
+  async readPositions(): Promise<Float32Array> {
+    return dropW(new Float32Array(await this.read(this.positions, 16 * this.vertexCount)));
+  }
+
+  /** vec4 per vertex (xyz, inverse mass). */
+  async readPositionsVec4(): Promise<Float32Array> {
+    return new Float32Array(await this.read(this.positions, 16 * this.vertexCount));
+  }
+
+  async readVelocities(): Promise<Float32Array> {
+    return dropW(new Float32Array(await this.read(this.velocities, 16 * this.vertexCount)));
+  }
+
+  destroy(): void {
+    this.positions.destroy();
+    this.prev.destroy();
+    this.velocities.destroy();
+  }
+}
