@@ -25,3 +25,24 @@ export function placeAbove(p: ArrayLike<number>, bottom: number): Float64Array {
   }
   return out;
 }
+
+/** Largest horizontal distance of a vertex from the vertical axis through (0, 0): any turn about y stays within it. */
+export function radiusAboutY(p: ArrayLike<number>): number {
+  let r2 = 0;
+  for (let i = 0; i < p.length; i += 3) r2 = Math.max(r2, p[i] * p[i] + p[i + 2] * p[i + 2]);
+  return Math.sqrt(r2);
+}
+
+/** Copy of p turned by `angle` (radians) about the y axis, then moved by t (a proper rotation: tets keep their orientation). */
+export function turnedAboutY(p: ArrayLike<number>, angle: number, t: readonly [number, number, number]): Float64Array {
+  const c = Math.cos(angle);
+  const s = Math.sin(angle);
+  const out = new Float64Array(p.length);
+  for (let i = 0; i < p.length; i += 3) {
+    const x = p[i], z = p[i + 2];
+    out[i] = c * x + s * z + t[0];
+    out[i + 1] = p[i + 1] + t[1];
+    out[i + 2] = -s * x + c * z + t[2];
+  }
+  return out;
+}

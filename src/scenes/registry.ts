@@ -1,12 +1,26 @@
 /** All scenes by name (the runner's --scene and the page's scene menu). */
 import { beamTwist } from './beamTwist';
 import { cantilever } from './cantilever';
+import { cubeStack } from './cubeStack';
 import { meshDrop } from './meshDrop';
+import { meshPile } from './meshPile';
+import { noodleRecovery } from './noodleRecovery';
 import { octopusDrop } from './octopusDrop';
+import { octopusPile } from './octopusPile';
 import { squishySqueeze } from './squishySqueeze';
 import type { SceneDefinition } from './types';
 
-export const scenes: readonly SceneDefinition[] = [octopusDrop, squishySqueeze, beamTwist, cantilever, meshDrop];
+export const scenes: readonly SceneDefinition[] = [
+  octopusDrop,
+  squishySqueeze,
+  beamTwist,
+  cantilever,
+  meshDrop,
+  octopusPile,
+  meshPile,
+  cubeStack,
+  noodleRecovery,
+];
 
 export function findScene(name: string): SceneDefinition {
   const s = scenes.find((x) => x.name === name);
@@ -14,4 +28,4 @@ export function findScene(name: string): SceneDefinition {
   return s;
 }
 
-export type { SceneDefinition, SceneMesh, SceneOptions, SceneSpecificOption } from './types';
+export type { ParamChange, SceneDefinition, SceneMesh, SceneOptions, SceneSetup, SceneSpecificOption } from './types';

@@ -1,5 +1,6 @@
 /** A scene: a named recipe that builds a solver setup (objects, colliders, handles, parameters). */
 import type { Material } from '../sim/material';
+import type { SolverParams } from '../sim/params';
 import type { SimSetup } from '../sim/setup';
 
 /** A tet mesh given to a scene (xyz per vertex, 4 positively oriented vertex ids per tet). */
@@ -18,6 +19,8 @@ export interface SceneOptions {
   height?: number;
   /** false: leave the ground plane out. */
   ground?: boolean;
+  /** Number of objects (the pile and stack scenes). */
+  copies?: number;
   /**
    * Hints every scene may read and none must: the material fields the user fixed and the
    * gravity that will be used (the drop scene sizes its suggested stiffness with them). The
@@ -25,15 +28,43 @@ export interface SceneOptions {
    */
   material?: Partial<Material>;
   gravity?: readonly [number, number, number];
+  /**
+   * Hint: the frame from which the user switches self-collision on (the runner's
+   * --self-collision-from). The noodle scene switches recovery mode on at the same frame.
+   */
+  selfCollisionFrom?: number;
 }
 
 /** Options that only some scenes read; each scene lists those it does in `accepts`. */
-export type SceneSpecificOption = 'resolution' | 'mesh' | 'height' | 'ground';
+export type SceneSpecificOption = 'resolution' | 'mesh' | 'height' | 'ground' | 'copies';
+
+/**
+ * A parameter change between frames: `params` are set (Simulation.setParams) once `frame`
+ * frames have been simulated, so frame `frame` (counting from 0) is the first to use them
+ * (time frame x dt).
+ */
+export interface ParamChange {
+  frame: number;
+  params: Partial<SolverParams>;
+}
+
+/** What a scene builds: the solver's setup plus, optionally, parameter changes over time. */
+export interface SceneSetup extends SimSetup {
+  /** Changes applied between frames, in any order (see ParamChange). */
+  schedule?: ParamChange[];
+}
 
 export interface SceneDefinition {
   name: string;
   description: string;
   /** The scene-specific options build() reads; the runner refuses the others with a message. */
   accepts: readonly SceneSpecificOption[];
-  build(options?: SceneOptions): SimSetup;
+  /**
+   * Mesh file the runner reads when the scene takes a mesh and none is given (path relative to
+   * the project root, where the runner runs); without it a scene that takes a mesh needs one.
+   */
+  defaultMeshFile?: string;
+  /** Vertex and tet counts with the default options (and the default mesh); the tests hold scenes to them. */
+  defaultCounts?: { vertices: number; tets: number };
+  build(options?: SceneOptions): SceneSetup;
 }
