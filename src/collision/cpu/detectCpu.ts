@@ -1,0 +1,155 @@
+/**
+ * Discrete collision detection, float64 CPU reference of the GPU detect stage (paper 000
+ * section 4; rules in notes/collisions-spec.md, identical on both):
+ * - query points: boundary vertices (every vertex in recovery mode, section 5.2), boundary edges
+ *   (the centre of the part of the edge inside the tet), tet centroids (recovery mode only);
+ * - a point is in tet t when t does not contain it (shares no vertex with its edge / tet), t is
+ *   not inverted (6V > 0) and every barycentric sub-volume is > 0 (strictly inside);
+ * - t of the point's own object: a self hit, ignored when self-collision is off and, section
+ *   3.5, when the point touches an inverted boundary element (a vertex with a boundary triangle
+ *   of an inverted tet, an edge with such an end, a centroid of an inverted tet);
+ * - one query per point: the first containing tet found (cells and tets in increasing order);
+ * - inter-object queries carry the euclidean bit when the Fig. 15 switch is on.
+ */
+import type { TetMesh } from '../../mesh/types';
+import { KIND_CENTROID, KIND_EDGE, KIND_VERTEX, type CpuQueryList } from './queryList';
+import { TetGrid } from './tetGrid';
+import { clipSegment, strictlyInside, tetVolume6 } from './tetGeometry';
+
+export interface DetectOptions {
+  selfCollision: boolean;
+  /** Every vertex and every tet centroid is a query point (section 5.2). */
+  recovery: boolean;
+  /** Inter-object queries take the nearest boundary point of the other object (Fig. 15). */
+  euclidean: boolean;
+}
+
+export class CpuDetector {
+  readonly mesh: TetMesh;
+  readonly grid = new TetGrid();
+  /** Six times the signed volume per tet (current positions). */
+  readonly volume6: Float64Array;
+  /** 1 for a vertex with a boundary triangle of an inverted tet. */
+  readonly invertedVertex: Uint8Array;
+  private readonly stamps: Uint32Array;
+  private stamp = 0;
+  private readonly scratch = new Float64Array(8);
+  private readonly clip = new Float64Array(2);
+
+  constructor(mesh: TetMesh) {
+    this.mesh = mesh;
+    this.volume6 = new Float64Array(mesh.tetCount);
+    this.invertedVertex = new Uint8Array(mesh.vertexCount);
+    this.stamps = new Uint32Array(mesh.tetCount);
+  }
+
+  detect(x: Float64Array, opts: DetectOptions, out: CpuQueryList): void {
+    const m = this.mesh;
+    if (x.length !== 3 * m.vertexCount) throw new RangeError(`detect: expected ${3 * m.vertexCount} coordinates, got ${x.length}`);
+    out.clear();
+    for (let t = 0; t < m.tetCount; t++) this.volume6[t] = tetVolume6(x, m.tets, t);
+    this.invertedVertex.fill(0);
+    for (let f = 0; f < m.boundaryTriangleTet.length; f++) {
+      if (this.volume6[m.boundaryTriangleTet[f]] > 0) continue;
+      for (let k = 0; k < 3; k++) this.invertedVertex[m.boundaryTriangles[3 * f + k]] = 1;
+    }
+    this.grid.build(x, m.tets);
+    if (opts.recovery) for (let v = 0; v < m.vertexCount; v++) this.vertexPoint(x, v, opts, out);
+    else for (const v of m.boundaryVertices) this.vertexPoint(x, v, opts, out);
+    for (let e = 0; e < m.boundaryEdges.length / 2; e++) this.edgePoint(x, e, opts, out);
+    if (opts.recovery) for (let u = 0; u < m.tetCount; u++) this.centroidPoint(x, u, opts, out);
+  }
+
+  /** May tet t answer a point of object `object`? Returns 0 no, 1 self, 2 inter. */
+  private pairKind(t: number, object: number, selfAllowed: boolean): number {
+    if (!(this.volume6[t] > 0)) return 0;
+    if (this.mesh.tetObject[t] === object) return selfAllowed ? 1 : 0;
+    return 2;
+  }
+
+  private hasCorner(t: number, v: number): boolean {
+    const tets = this.mesh.tets;
+    return tets[4 * t] === v || tets[4 * t + 1] === v || tets[4 * t + 2] === v || tets[4 * t + 3] === v;
+  }
+
+  private inBox(t: number, px: number, py: number, pz: number): boolean {
+    const b = this.grid.boxes, o = 6 * t;
+    return px > b[o] && py > b[o + 1] && pz > b[o + 2] && px < b[o + 3] && py < b[o + 4] && pz < b[o + 5];
+  }
+
+  private vertexPoint(x: Float64Array, v: number, opts: DetectOptions, out: CpuQueryList): void {
+    const m = this.mesh, g = this.grid;
+    const px = x[3 * v], py = x[3 * v + 1], pz = x[3 * v + 2];
+    const cell = g.cellOf(px, py, pz);
+    if (cell < 0) return;
+    const selfAllowed = opts.selfCollision && !this.invertedVertex[v];
+    const object = m.vertexObject[v];
+    for (let j = g.cellStart[cell]; j < g.cellStart[cell + 1]; j++) {
+      const t = g.cellTets[j];
+      if (!this.inBox(t, px, py, pz) || this.hasCorner(t, v)) continue;
+      const kind = this.pairKind(t, object, selfAllowed);
+      if (kind === 0 || !strictlyInside(x, m.tets, t, px, py, pz, this.scratch)) continue;
+      out.push(px, py, pz, t, v, -1, KIND_VERTEX, v, kind === 2, opts.euclidean, 0);
+      return;
+    }
+  }
+
+  private edgePoint(x: Float64Array, e: number, opts: DetectOptions, out: CpuQueryList): void {
+    const m = this.mesh, g = this.grid;
+    const a = m.boundaryEdges[2 * e], b = m.boundaryEdges[2 * e + 1];
+    const ax = x[3 * a], ay = x[3 * a + 1], az = x[3 * a + 2];
+    const bx = x[3 * b], by = x[3 * b + 1], bz = x[3 * b + 2];
+    const selfAllowed = opts.selfCollision && !this.invertedVertex[a] && !this.invertedVertex[b];
+    const object = m.vertexObject[a];
+    const stamp = this.nextStamp();
+    const lx = Math.min(ax, bx), ly = Math.min(ay, by), lz = Math.min(az, bz);
+    const hx = Math.max(ax, bx), hy = Math.max(ay, by), hz = Math.max(az, bz);
+    const boxes = g.boxes;
+    if (!g.boxCells(lx, ly, lz, hx, hy, hz)) return;
+    const r = g.cells;
+    for (let k = r[4]; k <= r[5]; k++) for (let jj = r[2]; jj <= r[3]; jj++) for (let i = r[0]; i <= r[1]; i++) {
+      const cell = g.cellIndex(i, jj, k);
+      for (let j = g.cellStart[cell]; j < g.cellStart[cell + 1]; j++) {
+        const t = g.cellTets[j];
+        if (this.stamps[t] === stamp) continue;
+        this.stamps[t] = stamp;
+        const o = 6 * t;
+        if (hx <= boxes[o] || hy <= boxes[o + 1] || hz <= boxes[o + 2] || lx >= boxes[o + 3] || ly >= boxes[o + 4] || lz >= boxes[o + 5]) continue;
+        if (this.hasCorner(t, a) || this.hasCorner(t, b)) continue;
+        const kind = this.pairKind(t, object, selfAllowed);
+        if (kind === 0) continue;
+        if (!(clipSegment(x, m.tets, t, a, b, this.scratch, this.clip) > 0)) continue;
+        const u = 0.5 * (this.clip[0] + this.clip[1]);
+        const px = ax + u * (bx - ax), py = ay + u * (by - ay), pz = az + u * (bz - az);
+        if (!strictlyInside(x, m.tets, t, px, py, pz, this.scratch)) continue;
+        out.push(px, py, pz, t, a, b, KIND_EDGE, e, kind === 2, opts.euclidean, u);
+        return;
+      }
+    }
+  }
+
+  private centroidPoint(x: Float64Array, u: number, opts: DetectOptions, out: CpuQueryList): void {
+    const m = this.mesh, g = this.grid, tets = m.tets;
+    let px = 0, py = 0, pz = 0;
+    for (let c = 0; c < 4; c++) { const v = tets[4 * u + c]; px += x[3 * v]; py += x[3 * v + 1]; pz += x[3 * v + 2]; }
+    px *= 0.25; py *= 0.25; pz *= 0.25;
+    const cell = g.cellOf(px, py, pz);
+    if (cell < 0) return;
+    const selfAllowed = opts.selfCollision && this.volume6[u] > 0;
+    const object = m.tetObject[u];
+    for (let j = g.cellStart[cell]; j < g.cellStart[cell + 1]; j++) {
+      const t = g.cellTets[j];
+      if (t === u || !this.inBox(t, px, py, pz)) continue;
+      if (this.hasCorner(t, tets[4 * u]) || this.hasCorner(t, tets[4 * u + 1]) || this.hasCorner(t, tets[4 * u + 2]) || this.hasCorner(t, tets[4 * u + 3])) continue;
+      const kind = this.pairKind(t, object, selfAllowed);
+      if (kind === 0 || !strictlyInside(x, tets, t, px, py, pz, this.scratch)) continue;
+      out.push(px, py, pz, t, -1, -1, KIND_CENTROID, u, kind === 2, opts.euclidean, 0);
+      return;
+    }
+  }
+
+  private nextStamp(): number {
+    if (++this.stamp === 0xffffffff) { this.stamps.fill(0); this.stamp = 1; }
+    return this.stamp;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Small procedural scenes for the collision tests: Kuhn-lattice cubes and beams built as one
+ * TetMesh at rest (objects by tet), and float64 deformed positions.
+ */
+import { buildTetMesh } from '../../../src/mesh/tetMesh';
+import type { TetMesh } from '../../../src/mesh/types';
+import { kuhnLattice } from '../../support/kuhnLattice';
+
+export interface Part {
+  positions: Float64Array;
+  tets: Uint32Array;
+}
+
+export function latticePart(n: [number, number, number], map: (u: number, v: number, w: number) => [number, number, number]): Part {
+  const l = kuhnLattice(n[0], n[1], n[2], (i, j, k) => [i, j, k]);
+  const positions = new Float64Array(l.positions.length);
+  for (let i = 0; i < positions.length; i += 3) positions.set(map(l.positions[i], l.positions[i + 1], l.positions[i + 2]), i);
+  return { positions, tets: l.tets };
+}
+
+/** A cube of side `size` with `cells` cells per side, lowest corner at `at`. */
+export function cubePart(cells: number, size: number, at: [number, number, number]): Part {
+  return latticePart([cells, cells, cells], (u, v, w) => [at[0] + (u / cells) * size, at[1] + (v / cells) * size, at[2] + (w / cells) * size]);
+}
+
+export interface Scene {
+  mesh: TetMesh;
+  /** Float64 positions (the mesh's own are float32). */
+  x: Float64Array;
+}
+
+/** Parts concatenated; object id per part (or as given). */
+export function sceneOf(parts: Part[], objects: number[] = parts.map((_, i) => i)): Scene {
+  const count = parts.reduce((n, p) => n + p.positions.length / 3, 0);
+  const x = new Float64Array(3 * count);
+  const tets: number[] = [];
+  const ids: number[] = [];
+  let base = 0;
+  parts.forEach((p, i) => {
+    x.set(p.positions, 3 * base);
+    for (const t of p.tets) tets.push(t + base);
+    for (let t = 0; t < p.tets.length / 4; t++) ids.push(objects[i]);
+    base += p.positions.length / 3;
+  });
+  const { mesh } = buildTetMesh({ positions: Float32Array.from(x), tets: Uint32Array.from(tets) }, { objectIds: Uint32Array.from(ids) });
+  return { mesh, x };
+}
+
+/**
+ * A beam of nx x 1 x 1 cells, length L, cross-section a x a, bent around the z axis through
+ * `turns` x 360 degrees at radius R: more than one turn makes its ends overlap (self-intersection).
+ * Rest shape: the straight beam (for the mesh); x: the bent one.
+ */
+export function bentBeam(nx: number, L: number, a: number, R: number, turns: number): { rest: Part; bent: Float64Array } {
+  const straight = latticePart([nx, 1, 1], (u, v, w) => [(u / nx) * L, (v - 0.5) * a, (w - 0.5) * a]);
+  const bent = new Float64Array(straight.positions.length);
+  for (let i = 0; i < bent.length; i += 3) {
+    const s = straight.positions[i] / L, r = R - straight.positions[i + 1]; // R - y keeps the orientation
+    const th = 2 * Math.PI * turns * s;
+    // A slight rise along z per turn keeps the overlapping layers generic (not coplanar).
+    bent[i] = r * Math.cos(th);
+    bent[i + 1] = r * Math.sin(th);
+    bent[i + 2] = straight.positions[i + 2] + 0.13 * a * s;
+  }
+  return { rest: straight, bent };
+}
