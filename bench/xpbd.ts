@@ -30,7 +30,7 @@ async function run(setup: SimSetup, params: Partial<SolverParams>, frames: numbe
     // The first frame includes shader compilation (SwiftShader JIT-compiles at first use).
     if (f === 0 && frames > 1) continue;
     wall += s.wallMs;
-    if (s.gpuPhasesMs && solve !== null) solve += s.gpuPhasesMs.solve;
+    if (s.gpuPhasesMs && solve !== null) solve += s.gpuPhasesMs.material ?? 0;
     else solve = null;
   }
   const x = await sim.solver.readPositions();

@@ -4,6 +4,8 @@
 // in the constraint kernels, where it scales the multiplier step as well.
 // CPU reference: CpuSolver.jacobi.
 
+#include "threadIndex"
+
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> offsets: array<u32>;
@@ -12,7 +14,7 @@
 
 @compute @workgroup_size(64)
 fn gather(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x + gid.y * frame.vertexStride;
+  let i = threadIndex(gid, frame.vertexStride);
   if (i >= frame.vertexCount) { return; }
   let x = positions[i];
   let begin = offsets[i];

@@ -5,6 +5,8 @@
 // rest: xyz + handle id (bits, -1 = free) in w; velocities: xyz + (during the iterations)
 // the substep's friction budget in w (predict sets it to 0, collide spends it).
 
+#include "threadIndex"
+
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> prev: array<vec4<f32>>;
@@ -21,7 +23,7 @@ const KIND_BOX: u32 = 2u;
 
 @compute @workgroup_size(64)
 fn predict(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x + gid.y * frame.vertexStride;
+  let i = threadIndex(gid, frame.vertexStride);
   if (i >= frame.vertexCount) { return; }
   var x = positions[i];
   let p = prev[i];
@@ -87,7 +89,7 @@ fn collideOne(c: u32, p: ptr<function, vec3<f32>>) -> vec4<f32> {
 
 @compute @workgroup_size(64)
 fn collide(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x + gid.y * frame.vertexStride;
+  let i = threadIndex(gid, frame.vertexStride);
   if (i >= frame.vertexCount) { return; }
   let x = positions[i];
   if (x.w == 0.0) { return; }
@@ -119,7 +121,7 @@ fn collide(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 @compute @workgroup_size(64)
 fn finalize(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x + gid.y * frame.vertexStride;
+  let i = threadIndex(gid, frame.vertexStride);
   if (i >= frame.vertexCount) { return; }
   let x = positions[i];
   let p = prev[i];
@@ -147,7 +149,7 @@ fn finalize(@builtin(global_invocation_id) gid: vec3<u32>) {
 // Re-reads inverse masses (after a material or density change); stopped objects keep 0.
 @compute @workgroup_size(64)
 fn applyMass(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x + gid.y * frame.vertexStride;
+  let i = threadIndex(gid, frame.vertexStride);
   if (i >= frame.vertexCount) { return; }
   let x = positions[i];
   var w = invMass[i];

@@ -10,6 +10,9 @@
 // solveJacobi: every tet from the same positions, scaled corrections stored per tet corner
 // for xpbdGather.wgsl.
 
+#include "threadIndex"
+#include "positions"
+
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> tets: array<vec4<u32>>;
@@ -63,11 +66,15 @@ fn project(t: u32, jacobi: bool) -> Delta {
   var out: Delta;
   out.ok = false;
   let ids = tets[t];
-  let x0 = positions[ids.x];
-  let x1 = positions[ids.y];
-  let x2 = positions[ids.z];
-  let x3 = positions[ids.w];
-  if (x0.w + x1.w + x2.w + x3.w == 0.0) { return out; }
+  let x0 = vertexPosition(ids.x);
+  let x1 = vertexPosition(ids.y);
+  let x2 = vertexPosition(ids.z);
+  let x3 = vertexPosition(ids.w);
+  let w0 = vertexInverseMass(ids.x);
+  let w1 = vertexInverseMass(ids.y);
+  let w2 = vertexInverseMass(ids.z);
+  let w3 = vertexInverseMass(ids.w);
+  if (w0 + w1 + w2 + w3 == 0.0) { return out; }
   let m = mat3x3<f32>(dmInv[3u * t].xyz, dmInv[3u * t + 1u].xyz, dmInv[3u * t + 2u].xyz);
   // Vertex gradient vectors g_v: rows of Dm^-1 (columns of its transpose); g_0 = -(g_1 + g_2 + g_3).
   let gT = transpose(m);
@@ -75,7 +82,7 @@ fn project(t: u32, jacobi: bool) -> Delta {
   let g2 = gT[1];
   let g3 = gT[2];
   let g0 = -(g1 + g2 + g3);
-  let F = mat3x3<f32>(x1.xyz - x0.xyz, x2.xyz - x0.xyz, x3.xyz - x0.xyz) * m;
+  let F = mat3x3<f32>(x1 - x0, x2 - x0, x3 - x0) * m;
   // d det F / dF: cofactor columns.
   let PH = mat3x3<f32>(cross(F[1], F[2]), cross(F[2], F[0]), cross(F[0], F[1]));
   let detF = dot(F[0], PH[0]);
@@ -85,7 +92,7 @@ fn project(t: u32, jacobi: bool) -> Delta {
   var alphaH = 1.0;
   if (hydro) { alphaH = k.y * frame.invH2; }
   // B = sum_v w_v g_v g_v^T.
-  let B = x0.w * outer(g0, g0) + x1.w * outer(g1, g1) + x2.w * outer(g2, g2) + x3.w * outer(g3, g3);
+  let B = w0 * outer(g0, g0) + w1 * outer(g1, g1) + w2 * outer(g2, g2) + w3 * outer(g3, g3);
   // Tangent bound: a / mu = 1 + lambda |J - alpha| sigma_max / mu (+ the log term), sigma_max^2 <= the largest
   // absolute row sum of F^T F (Gershgorin; exact at rest and for rotations).
   let ftf = transpose(F) * F;
@@ -125,10 +132,10 @@ fn project(t: u32, jacobi: bool) -> Delta {
   stress[3u * t] = vec4<f32>(S[0] + L[0], 0.0);
   stress[3u * t + 1u] = vec4<f32>(S[1] + L[1], 0.0);
   stress[3u * t + 2u] = vec4<f32>(S[2] + L[2], 0.0);
-  out.d0 = x0.w * (L * g0);
-  out.d1 = x1.w * (L * g1);
-  out.d2 = x2.w * (L * g2);
-  out.d3 = x3.w * (L * g3);
+  out.d0 = w0 * (L * g0);
+  out.d1 = w1 * (L * g1);
+  out.d2 = w2 * (L * g2);
+  out.d3 = w3 * (L * g3);
   out.ok = true;
   return out;
 }
@@ -140,7 +147,7 @@ fn addTo(i: u32, d: vec3<f32>) {
 
 @compute @workgroup_size(64)
 fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let n = gid.x + gid.y * slot.c;
+  let n = threadIndex(gid, slot.c);
   if (n >= slot.b) { return; }
   let t = colourOrder[slot.a + n];
   let d = project(t, false);
@@ -154,7 +161,7 @@ fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 @compute @workgroup_size(64)
 fn solveJacobi(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let t = gid.x + gid.y * frame.elementStride;
+  let t = threadIndex(gid, frame.elementStride);
   if (t >= frame.tetCount) { return; }
   let d = project(t, true);
   if (!d.ok) {

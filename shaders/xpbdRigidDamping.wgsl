@@ -11,6 +11,8 @@
 // Objects with handles get a zero rigid motion (their handles hold them: all velocity is
 // damped); handle vertices and stopped objects (inverse mass 0, or status set) are skipped.
 
+#include "positions"
+
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> velocities: array<vec4<f32>>;
@@ -29,7 +31,7 @@ var<workgroup> sums: array<array<vec4<f32>, 4>, 64>;
 fn reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let c = wid.x;
   let chunk = chunks[c];
-  let origin = positions[objects[chunk.x].w].xyz;
+  let origin = vertexPosition(objects[chunk.x].w);
   var a = vec4<f32>(0.0); // m, m r
   var b = vec4<f32>(0.0); // m v, (m r x v).x
   var d = vec4<f32>(0.0); // (m r x v).yz, m rx rx, m ry ry
@@ -88,7 +90,7 @@ fn solveRigid(@builtin(global_invocation_id) gid: vec3<u32>) {
   let cxy = e.y - mass * cm.x * cm.y;
   let cxz = e.z - mass * cm.x * cm.z;
   let cyz = e.w - mass * cm.y * cm.z;
-  rigid[3u * o] = vec4<f32>(positions[ob.w].xyz + cm, 0.0);
+  rigid[3u * o] = vec4<f32>(vertexPosition(ob.w) + cm, 0.0);
   rigid[3u * o + 1u] = vec4<f32>(vcm, 0.0);
   rigid[3u * o + 2u] = vec4<f32>(solveInertia(cxx, cyy, czz, cxy, cxz, cyz, L), 0.0);
 }

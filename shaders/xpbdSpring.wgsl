@@ -1,6 +1,9 @@
 // Mass-spring edges: C = |x_a - x_b| - L with compliance alpha (XPBD, Macklin et al. 2016).
 // Same two orders as xpbdNeoHookean.wgsl. CPU reference: springCorrection in constraintsCpu.ts.
 
+#include "threadIndex"
+#include "positions"
+
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> edges: array<vec2<u32>>;
@@ -16,29 +19,29 @@ fn project(e: u32, jacobi: bool) -> Delta {
   var out: Delta;
   out.ok = false;
   let ids = edges[e];
-  let xa = positions[ids.x];
-  let xb = positions[ids.y];
-  if (xa.w + xb.w == 0.0) { return out; }
-  let u = xa.xyz - xb.xyz;
+  let wa = vertexInverseMass(ids.x);
+  let wb = vertexInverseMass(ids.y);
+  if (wa + wb == 0.0) { return out; }
+  let u = vertexPosition(ids.x) - vertexPosition(ids.y);
   let len = length(u);
   if (!(len > 1e-12)) { return out; }
   let rl = restLength[e];
   let C = len - rl.x;
-  var dl = (-C - frame.springAlphaTilde * lambda[e]) / (xa.w + xb.w + frame.springAlphaTilde);
+  var dl = (-C - frame.springAlphaTilde * lambda[e]) / (wa + wb + frame.springAlphaTilde);
   // Jacobi: the relaxation scales the multiplier step as well as the positions (see
   // xpbdNeoHookean.wgsl).
-  if (jacobi) { dl = dl * jacobiStepScale(1.0 / rl.y, (xa.w + xb.w) / (xa.w + xb.w + frame.springAlphaTilde)) * frame.relaxation; }
+  if (jacobi) { dl = dl * jacobiStepScale(1.0 / rl.y, (wa + wb) / (wa + wb + frame.springAlphaTilde)) * frame.relaxation; }
   lambda[e] = lambda[e] + dl;
   let s = dl / len;
-  out.da = xa.w * u * s;
-  out.db = -xb.w * u * s;
+  out.da = wa * u * s;
+  out.db = -wb * u * s;
   out.ok = true;
   return out;
 }
 
 @compute @workgroup_size(64)
 fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let n = gid.x + gid.y * slot.c;
+  let n = threadIndex(gid, slot.c);
   if (n >= slot.b) { return; }
   let e = colourOrder[slot.a + n];
   let d = project(e, false);
@@ -52,7 +55,7 @@ fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 @compute @workgroup_size(64)
 fn solveJacobi(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let e = gid.x + gid.y * frame.elementStride;
+  let e = threadIndex(gid, frame.elementStride);
   if (e >= frame.edgeCount) { return; }
   let d = project(e, true);
   if (!d.ok) {

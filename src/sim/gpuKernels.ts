@@ -1,7 +1,12 @@
 /**
- * Compute pipelines of the XPBD solver, with explicit bind-group layouts so that every entry
- * point of a WGSL file shares one bind group. Each WGSL file gets xpbdCommon.wgsl prepended.
+ * Compute pipelines of the XPBD solver and their bindings, declared by name (BindingTable): one
+ * table per WGSL file, shared by every entry point of that file; `@binding(i)` in the WGSL
+ * follows the table's order. Each WGSL file gets xpbdCommon.wgsl prepended and its
+ * `#include`s of shaders/lib expanded. Bind group 1 of the solver kernels is the per-substep
+ * slot (dynamic offset, SLOT_STRIDE apart).
  */
+import { BindingTable } from '../gpu/bindingTable';
+import { withIncludes } from '../gpu/wgsl';
 import common from '../../shaders/xpbdCommon.wgsl?raw';
 import gatherCode from '../../shaders/xpbdGather.wgsl?raw';
 import integrateCode from '../../shaders/xpbdIntegrate.wgsl?raw';
@@ -9,27 +14,88 @@ import neoHookeanCode from '../../shaders/xpbdNeoHookean.wgsl?raw';
 import rigidDampingCode from '../../shaders/xpbdRigidDamping.wgsl?raw';
 import springCode from '../../shaders/xpbdSpring.wgsl?raw';
 
-type BindingKind = 'uniform' | 'storage' | 'read-only-storage';
+export const SLOT_STRIDE = 256;
 
-function layout(device: GPUDevice, label: string, kinds: BindingKind[], dynamic = false): GPUBindGroupLayout {
-  return device.createBindGroupLayout({
-    label,
-    entries: kinds.map((type, binding) => ({
-      binding,
-      visibility: GPUShaderStage.COMPUTE,
-      buffer: { type, hasDynamicOffset: dynamic && type === 'uniform' },
-    })),
+/** Bindings of xpbdIntegrate.wgsl (predict, collide, finalize, applyMass). */
+export function integrateBindings(device: GPUDevice) {
+  return new BindingTable(device, 'xpbd.integrate', {
+    frame: 'uniform',
+    positions: 'storage',
+    prev: 'storage',
+    velocities: 'storage',
+    rest: 'read-only-storage',
+    objectStatus: 'storage',
+    colliders: 'read-only-storage',
+    handles: 'read-only-storage',
+    invMass: 'read-only-storage',
   });
 }
 
-export const SLOT_STRIDE = 256;
+/** Bindings of xpbdNeoHookean.wgsl. */
+export function neoHookeanBindings(device: GPUDevice) {
+  return new BindingTable(device, 'xpbd.neoHookean', {
+    frame: 'uniform',
+    positions: 'storage',
+    tets: 'read-only-storage',
+    dmInv: 'read-only-storage',
+    constants: 'read-only-storage',
+    stress: 'storage',
+    colourOrder: 'read-only-storage',
+    corrections: 'storage',
+  });
+}
+
+/** Bindings of xpbdSpring.wgsl. */
+export function springBindings(device: GPUDevice) {
+  return new BindingTable(device, 'xpbd.spring', {
+    frame: 'uniform',
+    positions: 'storage',
+    edges: 'read-only-storage',
+    restLength: 'read-only-storage',
+    lambda: 'storage',
+    colourOrder: 'read-only-storage',
+    corrections: 'storage',
+  });
+}
+
+/** Bindings of xpbdGather.wgsl (one group per element kind: tets or edges). */
+export function gatherBindings(device: GPUDevice) {
+  return new BindingTable(device, 'xpbd.gather', {
+    frame: 'uniform',
+    positions: 'storage',
+    offsets: 'read-only-storage',
+    corners: 'read-only-storage',
+    corrections: 'read-only-storage',
+  });
+}
+
+/** Bindings of xpbdRigidDamping.wgsl. */
+export function dampingBindings(device: GPUDevice) {
+  return new BindingTable(device, 'xpbd.rigidDamping', {
+    frame: 'uniform',
+    positions: 'read-only-storage',
+    velocities: 'storage',
+    objectStatus: 'read-only-storage',
+    chunks: 'read-only-storage',
+    objects: 'read-only-storage',
+    partials: 'storage',
+    rigid: 'storage',
+  });
+}
+
+export type IntegrateBindings = ReturnType<typeof integrateBindings>;
+export type NeoHookeanBindings = ReturnType<typeof neoHookeanBindings>;
+export type SpringBindings = ReturnType<typeof springBindings>;
+export type GatherBindings = ReturnType<typeof gatherBindings>;
+export type DampingBindings = ReturnType<typeof dampingBindings>;
 
 export class XpbdKernels {
-  readonly integrateLayout: GPUBindGroupLayout;
-  readonly neoHookeanLayout: GPUBindGroupLayout;
-  readonly springLayout: GPUBindGroupLayout;
-  readonly gatherLayout: GPUBindGroupLayout;
-  readonly dampingLayout: GPUBindGroupLayout;
+  readonly integrate: IntegrateBindings;
+  readonly neoHookean: NeoHookeanBindings;
+  readonly spring: SpringBindings;
+  readonly gatherTable: GatherBindings;
+  readonly damping: DampingBindings;
+  /** Bind group 1: the per-substep (or per-colour) slot, a dynamic offset into the slot buffer. */
   readonly slotLayout: GPUBindGroupLayout;
   readonly predict: GPUComputePipeline;
   readonly collide: GPUComputePipeline;
@@ -45,40 +111,39 @@ export class XpbdKernels {
   readonly dampApply: GPUComputePipeline;
 
   constructor(device: GPUDevice) {
-    const S: BindingKind = 'storage';
-    const R: BindingKind = 'read-only-storage';
-    this.integrateLayout = layout(device, 'xpbd.integrate', ['uniform', S, S, S, R, S, R, R, R]);
-    this.neoHookeanLayout = layout(device, 'xpbd.neoHookean', ['uniform', S, R, R, R, S, R, S]);
-    this.springLayout = layout(device, 'xpbd.spring', ['uniform', S, R, R, S, R, S]);
-    this.gatherLayout = layout(device, 'xpbd.gather', ['uniform', S, R, R, R]);
-    // frame, positions, velocities, objectStatus, chunks, objects, partials, rigid motions.
-    this.dampingLayout = layout(device, 'xpbd.rigidDamping', ['uniform', R, S, R, R, R, S, S]);
+    this.integrate = integrateBindings(device);
+    this.neoHookean = neoHookeanBindings(device);
+    this.spring = springBindings(device);
+    this.gatherTable = gatherBindings(device);
+    this.damping = dampingBindings(device);
     this.slotLayout = device.createBindGroupLayout({
       label: 'xpbd.slot',
       entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: 16 } }],
     });
+    const modules = new Map<string, GPUShaderModule>();
+    const module = (label: string, code: string) => {
+      let m = modules.get(label);
+      if (!m) modules.set(label, (m = device.createShaderModule({ label, code: withIncludes(common + '\n' + code, label) })));
+      return m;
+    };
     const make = (label: string, code: string, entryPoint: string, layouts: GPUBindGroupLayout[]) =>
       device.createComputePipeline({
         label: `${label}.${entryPoint}`,
         layout: device.createPipelineLayout({ bindGroupLayouts: layouts }),
-        compute: { module: device.createShaderModule({ label, code: common + '\n' + code }), entryPoint },
+        compute: { module: module(label, code), entryPoint },
       });
     const withSlot = (l: GPUBindGroupLayout) => [l, this.slotLayout];
-    this.predict = make('xpbdIntegrate', integrateCode, 'predict', withSlot(this.integrateLayout));
-    this.collide = make('xpbdIntegrate', integrateCode, 'collide', withSlot(this.integrateLayout));
-    this.finalize = make('xpbdIntegrate', integrateCode, 'finalize', withSlot(this.integrateLayout));
-    this.applyMass = make('xpbdIntegrate', integrateCode, 'applyMass', withSlot(this.integrateLayout));
-    this.neoHookeanColour = make('xpbdNeoHookean', neoHookeanCode, 'solveColour', withSlot(this.neoHookeanLayout));
-    this.neoHookeanJacobi = make('xpbdNeoHookean', neoHookeanCode, 'solveJacobi', withSlot(this.neoHookeanLayout));
-    this.springColour = make('xpbdSpring', springCode, 'solveColour', withSlot(this.springLayout));
-    this.springJacobi = make('xpbdSpring', springCode, 'solveJacobi', withSlot(this.springLayout));
-    this.gather = make('xpbdGather', gatherCode, 'gather', [this.gatherLayout]);
-    this.dampReduce = make('xpbdRigidDamping', rigidDampingCode, 'reduce', [this.dampingLayout]);
-    this.dampSolve = make('xpbdRigidDamping', rigidDampingCode, 'solveRigid', [this.dampingLayout]);
-    this.dampApply = make('xpbdRigidDamping', rigidDampingCode, 'apply', [this.dampingLayout]);
+    this.predict = make('xpbdIntegrate', integrateCode, 'predict', withSlot(this.integrate.layout));
+    this.collide = make('xpbdIntegrate', integrateCode, 'collide', withSlot(this.integrate.layout));
+    this.finalize = make('xpbdIntegrate', integrateCode, 'finalize', withSlot(this.integrate.layout));
+    this.applyMass = make('xpbdIntegrate', integrateCode, 'applyMass', withSlot(this.integrate.layout));
+    this.neoHookeanColour = make('xpbdNeoHookean', neoHookeanCode, 'solveColour', withSlot(this.neoHookean.layout));
+    this.neoHookeanJacobi = make('xpbdNeoHookean', neoHookeanCode, 'solveJacobi', withSlot(this.neoHookean.layout));
+    this.springColour = make('xpbdSpring', springCode, 'solveColour', withSlot(this.spring.layout));
+    this.springJacobi = make('xpbdSpring', springCode, 'solveJacobi', withSlot(this.spring.layout));
+    this.gather = make('xpbdGather', gatherCode, 'gather', [this.gatherTable.layout]);
+    this.dampReduce = make('xpbdRigidDamping', rigidDampingCode, 'reduce', [this.damping.layout]);
+    this.dampSolve = make('xpbdRigidDamping', rigidDampingCode, 'solveRigid', [this.damping.layout]);
+    this.dampApply = make('xpbdRigidDamping', rigidDampingCode, 'apply', [this.damping.layout]);
   }
-}
-
-export function bindGroup(device: GPUDevice, label: string, layoutObj: GPUBindGroupLayout, buffers: GPUBuffer[]): GPUBindGroup {
-  return device.createBindGroup({ label, layout: layoutObj, entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })) });
 }

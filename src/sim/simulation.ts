@@ -1,5 +1,6 @@
 /**
- * The simulation the page and the headless runner drive: one scene on one GPUDevice.
+ * The simulation the headless runner drives: one scene on one GPUDevice, stepped by GpuSolver's
+ * TimeStep (the page's GpuEngine steps the same GpuSolver).
  *
  *   const sim = new Simulation(ctx, setup);
  *   const stats = await sim.stepFrame();      // records + submits one frame, resolves when done
@@ -15,6 +16,8 @@ import type { Material } from './material';
 import { setObjectMaterial, updateMaterialData } from './model';
 import { checkParams, type SolverParams } from './params';
 import { nonFiniteMessage, type SimSetup } from './setup';
+import type { PhaseName } from './stage';
+import type { PhaseTimes } from './timing';
 
 export interface FrameStats {
   frame: number;
@@ -22,10 +25,11 @@ export interface FrameStats {
   time: number;
   /** CPU wall time from recording to GPU completion, readback included (ms). */
   wallMs: number;
-  /** GPU time per phase from timestamp queries (ms), or null when the adapter has none. */
-  gpuPhasesMs: { predict: number; solve: number; finalize: number } | null;
+  /** GPU time per phase from timestamp queries (ms), the phases that ran; null when the adapter has none. */
+  gpuPhasesMs: PhaseTimes | null;
   timing: 'timestamp-query' | 'cpu-wall';
   dispatches: number;
+  dispatchesByPhase: Partial<Record<PhaseName, number>>;
   substeps: number;
   iterations: number;
   /** Constraint projections this frame: elements x iterations x substeps. */
@@ -117,6 +121,7 @@ export class Simulation {
       gpuPhasesMs: r.gpuPhaseMs,
       timing: r.gpuPhaseMs ? 'timestamp-query' : 'cpu-wall',
       dispatches: r.dispatches,
+      dispatchesByPhase: r.dispatchesByPhase,
       substeps: p.substeps,
       iterations: p.iterations,
       constraintIterations: elements * p.iterations * p.substeps,

@@ -19,6 +19,8 @@ export interface SubstepContext {
   beginPass(encoder: GPUCommandEncoder, phase: PhaseName, label?: string): GPUComputePassEncoder;
   /** Dynamic offset of this substep's slot in the solver's slot buffer (bind group 1 of the solver kernels). */
   readonly slotOffset: number;
+  /** Counts `n` dispatches (direct or indirect) against the phase of the pass opened last. */
+  countDispatches(n: number): void;
 }
 
 export interface GpuStage {

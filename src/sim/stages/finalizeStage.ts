@@ -1,0 +1,80 @@
+/**
+ * Finalize (XPBD Alg. 1 line 14 onward): velocities v = (x - x_prev) / h, the NaN/Inf guard
+ * (a non-finite vertex goes back to the substep start and its object is flagged, then frozen),
+ * and, when damping > 0, the damping of deformation only (Müller et al. 2007, section 3.5):
+ * three passes over 1024-vertex chunks (xpbdRigidDamping.wgsl: reduce per chunk, solve the
+ * rigid motion per object, apply). One compute pass per substep. CPU reference: cpuSolver.ts,
+ * rigidDamping.ts.
+ */
+import { dispatchGrid, storageBuffer } from '../../gpu/buffers';
+import type { XpbdKernels } from '../gpuKernels';
+import type { Model } from '../model';
+import type { SolverParams } from '../params';
+import { rigidDampingTables } from '../rigidDamping';
+import type { GpuStage, PhaseName, SubstepContext } from '../stage';
+import type { GpuState } from '../state';
+import type { XpbdFrame } from './xpbdFrame';
+
+/** Vertices per workgroup of the damping passes (CHUNK in shaders/xpbdRigidDamping.wgsl). */
+export const RIGID_DAMPING_CHUNK = 1024;
+
+export class FinalizeStage implements GpuStage {
+  readonly phase: PhaseName = 'finalize';
+  private readonly dampingGroup: GPUBindGroup;
+  private readonly dampingChunks: number;
+  private readonly objectGroups: number;
+  private readonly grid: [number, number];
+  private readonly owned: GPUBuffer[] = [];
+
+  constructor(
+    device: GPUDevice,
+    model: Model,
+    state: GpuState,
+    private readonly kernels: XpbdKernels,
+    private readonly frame: XpbdFrame,
+    private readonly params: () => Readonly<SolverParams>,
+  ) {
+    const damping = rigidDampingTables(model, RIGID_DAMPING_CHUNK);
+    if (damping.chunkCount > 65535) throw new RangeError(`GpuSolver: ${model.vertexCount} vertices need ${damping.chunkCount} damping workgroups, more than 65,535`);
+    this.dampingChunks = damping.chunkCount;
+    this.objectGroups = Math.ceil(model.objectNames.length / 64);
+    const own = (b: GPUBuffer) => (this.owned.push(b), b);
+    this.dampingGroup = kernels.damping.group({
+      frame: frame.frame,
+      positions: state.positions,
+      velocities: state.velocities,
+      objectStatus: frame.objectStatus,
+      chunks: own(storageBuffer(device, 'xpbd.dampingChunks', damping.chunks)),
+      objects: own(storageBuffer(device, 'xpbd.dampingObjects', damping.objects)),
+      partials: own(storageBuffer(device, 'xpbd.dampingPartials', 64 * damping.chunkCount)),
+      rigid: own(storageBuffer(device, 'xpbd.rigidMotion', 48 * model.objectNames.length)),
+    });
+    this.grid = dispatchGrid(model.vertexCount);
+  }
+
+  encode(encoder: GPUCommandEncoder, _state: GpuState, step: SubstepContext): void {
+    const k = this.kernels;
+    const pass = step.beginPass(encoder, 'finalize');
+    pass.setPipeline(k.finalize);
+    pass.setBindGroup(0, this.frame.integrateGroup);
+    pass.setBindGroup(1, this.frame.slotGroup, [step.slotOffset]);
+    pass.dispatchWorkgroups(this.grid[0], this.grid[1]);
+    step.countDispatches(1);
+    if (this.params().damping > 0) {
+      // Damp deformation, not rigid motion (Müller et al. 2007, section 3.5).
+      pass.setBindGroup(0, this.dampingGroup);
+      pass.setPipeline(k.dampReduce);
+      pass.dispatchWorkgroups(this.dampingChunks);
+      pass.setPipeline(k.dampSolve);
+      pass.dispatchWorkgroups(this.objectGroups);
+      pass.setPipeline(k.dampApply);
+      pass.dispatchWorkgroups(this.dampingChunks);
+      step.countDispatches(3);
+    }
+    pass.end();
+  }
+
+  destroy(): void {
+    for (const b of this.owned) b.destroy();
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The material phase (DESIGN.md "One time step"): `iterations` x (material constraints, then
+ * the colliders), in one compute pass per substep. Constraints are the Neo-Hookean tet blocks
+ * (xpbdNeoHookean.wgsl) or the edge springs (xpbdSpring.wgsl), solved either Gauss-Seidel
+ * (one dispatch per colour, the colour's range in its slot) or Jacobi (one dispatch over all
+ * elements, then xpbdGather.wgsl sums each vertex's corrections). The multipliers restart
+ * every substep (XPBD, Macklin et al. 2016, Alg. 1 line 5). Owns the constraint buffers;
+ * bind groups built once here. CPU reference: cpuSolver.ts / constraintsCpu.ts.
+ */
+import { dispatchGrid, storageBuffer } from '../../gpu/buffers';
+import type { XpbdKernels } from '../gpuKernels';
+import type { Model } from '../model';
+import type { SolverParams } from '../params';
+import { RestShapeKernel } from '../restShape';
+import type { GpuStage, PhaseName, SubstepContext } from '../stage';
+import type { GpuState } from '../state';
+import type { CollidersStage } from './collidersStage';
+import type { XpbdFrame } from './xpbdFrame';
+
+export class MaterialStage implements GpuStage {
+  readonly phase: PhaseName = 'material';
+  private readonly constants: GPUBuffer;
+  /** Per tet the 3x3 multiplier S of the Neo-Hookean step, 3 vec4 columns (constraintsCpu.ts). */
+  private readonly tetLambda: GPUBuffer;
+  private readonly edgeLambda: GPUBuffer;
+  private readonly neoHookeanGroup: GPUBindGroup;
+  private readonly springGroup: GPUBindGroup;
+  private readonly gatherTetGroup: GPUBindGroup;
+  private readonly gatherEdgeGroup: GPUBindGroup;
+  private readonly vertexGrid: [number, number];
+  private readonly owned: GPUBuffer[] = [];
+
+  constructor(
+    device: GPUDevice,
+    private readonly model: Model,
+    state: GpuState,
+    tets: GPUBuffer,
+    private readonly kernels: XpbdKernels,
+    private readonly frame: XpbdFrame,
+    private readonly colliders: CollidersStage,
+    private readonly params: () => Readonly<SolverParams>,
+  ) {
+    const m = model;
+    const own = (b: GPUBuffer) => (this.owned.push(b), b);
+    // Dm^-1 from the rest-shape kernel (f32, from the same f32 rest positions the GPU starts from).
+    const rest = new RestShapeKernel(device).run(new Float32Array(m.restPositions), m.tets);
+    const dmInv = own(rest.dmInv);
+    rest.volume.destroy();
+    this.constants = own(storageBuffer(device, 'xpbd.tetConstants', new Float32Array(m.tetConstants)));
+    this.tetLambda = own(storageBuffer(device, 'xpbd.tetLambda', 48 * m.tetCount));
+    this.edgeLambda = own(storageBuffer(device, 'xpbd.edgeLambda', 4 * m.edgeCount));
+    const tetCorrections = own(storageBuffer(device, 'xpbd.tetCorrections', 64 * m.tetCount));
+    const edgeCorrections = own(storageBuffer(device, 'xpbd.edgeCorrections', 32 * m.edgeCount));
+    const restLengthScale = new Float32Array(2 * m.edgeCount);
+    for (let e = 0; e < m.edgeCount; e++) {
+      restLengthScale[2 * e] = m.edgeRestLength[e];
+      restLengthScale[2 * e + 1] = m.edgeJacobiScale[e];
+    }
+    const k = kernels;
+    const f = frame.frame;
+    this.neoHookeanGroup = k.neoHookean.group({
+      frame: f,
+      positions: state.positions,
+      tets,
+      dmInv,
+      constants: this.constants,
+      stress: this.tetLambda,
+      colourOrder: own(storageBuffer(device, 'xpbd.tetOrder', m.tetColouring.order)),
+      corrections: tetCorrections,
+    });
+    this.springGroup = k.spring.group({
+      frame: f,
+      positions: state.positions,
+      edges: own(storageBuffer(device, 'xpbd.edges', m.edges)),
+      restLength: own(storageBuffer(device, 'xpbd.restLength', restLengthScale)),
+      lambda: this.edgeLambda,
+      colourOrder: own(storageBuffer(device, 'xpbd.edgeOrder', m.edgeColouring.order)),
+      corrections: edgeCorrections,
+    });
+    this.gatherTetGroup = k.gatherTable.group(
+      {
+        frame: f,
+        positions: state.positions,
+        offsets: own(storageBuffer(device, 'xpbd.vertexTetOffsets', m.vertexTetOffsets)),
+        corners: own(storageBuffer(device, 'xpbd.vertexTetCorners', m.vertexTetCorners)),
+        corrections: tetCorrections,
+      },
+      'xpbd.gatherTets',
+    );
+    this.gatherEdgeGroup = k.gatherTable.group(
+      {
+        frame: f,
+        positions: state.positions,
+        offsets: own(storageBuffer(device, 'xpbd.vertexEdgeOffsets', m.vertexEdgeOffsets)),
+        corners: own(storageBuffer(device, 'xpbd.vertexEdgeCorners', m.vertexEdgeCorners)),
+        corrections: edgeCorrections,
+      },
+      'xpbd.gatherEdges',
+    );
+    this.vertexGrid = dispatchGrid(m.vertexCount);
+  }
+
+  /** Uploads the per-tet constants again (after a material change). */
+  writeConstants(queue: GPUQueue): void {
+    queue.writeBuffer(this.constants, 0, new Float32Array(this.model.tetConstants));
+  }
+
+  encode(encoder: GPUCommandEncoder, _state: GpuState, step: SubstepContext): void {
+    const p = this.params();
+    const m = this.model;
+    const k = this.kernels;
+    const nh = p.constraint === 'neohookean';
+    const colouring = nh ? m.tetColouring : m.edgeColouring;
+    const elementGrid = dispatchGrid(nh ? m.tetCount : m.edgeCount);
+    const group = nh ? this.neoHookeanGroup : this.springGroup;
+    const colliders = this.colliders.active();
+    // Multipliers restart every substep.
+    encoder.clearBuffer(nh ? this.tetLambda : this.edgeLambda);
+    const pass = step.beginPass(encoder, 'material');
+    for (let it = 0; it < p.iterations; it++) {
+      if (p.solveOrder === 'gauss-seidel') {
+        pass.setPipeline(nh ? k.neoHookeanColour : k.springColour);
+        pass.setBindGroup(0, group);
+        for (let c = 0; c < colouring.colourCount; c++) {
+          const grid = dispatchGrid(colouring.offsets[c + 1] - colouring.offsets[c]);
+          pass.setBindGroup(1, this.frame.slotGroup, [this.frame.colourOffset(p.constraint, c)]);
+          pass.dispatchWorkgroups(grid[0], grid[1]);
+        }
+        step.countDispatches(colouring.colourCount);
+      } else {
+        pass.setPipeline(nh ? k.neoHookeanJacobi : k.springJacobi);
+        pass.setBindGroup(0, group);
+        pass.setBindGroup(1, this.frame.slotGroup, [step.slotOffset]);
+        pass.dispatchWorkgroups(elementGrid[0], elementGrid[1]);
+        pass.setPipeline(k.gather);
+        pass.setBindGroup(0, nh ? this.gatherTetGroup : this.gatherEdgeGroup);
+        pass.dispatchWorkgroups(this.vertexGrid[0], this.vertexGrid[1]);
+        step.countDispatches(2);
+      }
+      if (colliders) this.colliders.encodeInPass(pass, step);
+    }
+    pass.end();
+  }
+
+  destroy(): void {
+    for (const b of this.owned) b.destroy();
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * What the XPBD stages (predict, material, colliders, finalize) bind beside the state: the
+ * frame constants (uniform, written once per frame), the slot buffer (one 256-byte slot per
+ * tet colour, per edge colour and per substep, bound with a dynamic offset: per-substep
+ * parameters never need a writeBuffer inside the frame), the colliders' and handles' samples
+ * per substep, and the per-vertex model data of xpbdIntegrate.wgsl (rest + handle id, inverse
+ * masses, the per-object NaN/Inf status). The integrate bind group is built here, once, and
+ * again only when the substep capacity grows (the script buffers are reallocated).
+ */
+import { gridRowStride, storageBuffer, uniformBuffer } from '../../gpu/buffers';
+import { COLLIDER_STRIDE } from '../colliders';
+import { SLOT_STRIDE, type XpbdKernels } from '../gpuKernels';
+import { HANDLE_STRIDE } from '../handles';
+import type { Model } from '../model';
+import type { SolverParams } from '../params';
+import { sampleScripts } from '../scripts';
+import type { SimSetup } from '../setup';
+import { packVec4, type GpuState } from '../state';
+
+export class XpbdFrame {
+  readonly frame: GPUBuffer;
+  readonly rest: GPUBuffer;
+  readonly invMass: GPUBuffer;
+  readonly objectStatus: GPUBuffer;
+  /** Slot indices: tet colours from 0, edge colours from edgeSlotBase, substeps from substepSlotBase. */
+  readonly edgeSlotBase: number;
+  readonly substepSlotBase: number;
+  private slots!: GPUBuffer;
+  private colliders!: GPUBuffer;
+  private handles!: GPUBuffer;
+  private _slotGroup!: GPUBindGroup;
+  private _integrateGroup!: GPUBindGroup;
+  private capacity = 0;
+  private readonly model: Model;
+
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly setup: SimSetup,
+    private readonly state: GpuState,
+    private readonly kernels: XpbdKernels,
+  ) {
+    const m = setup.model;
+    this.model = m;
+    const handleBits = new Float32Array(new Int32Array(m.handleOfVertex).buffer);
+    this.frame = uniformBuffer(device, 'xpbd.frame', 64);
+    this.rest = storageBuffer(device, 'xpbd.rest', packVec4(m.restPositions, m.vertexCount, (i) => handleBits[i]));
+    this.invMass = storageBuffer(device, 'xpbd.invMass', new Float32Array(m.invMass));
+    this.objectStatus = storageBuffer(device, 'xpbd.objectStatus', new Uint32Array(m.objectNames.length));
+    this.edgeSlotBase = m.tetColouring.colourCount;
+    this.substepSlotBase = this.edgeSlotBase + m.edgeColouring.colourCount;
+    this.ensureCapacity(setup.params.substeps);
+  }
+
+  /** Bind group 1 of the solver kernels (dynamic offset = a slot). */
+  get slotGroup(): GPUBindGroup {
+    return this._slotGroup;
+  }
+
+  /** Bind group 0 of xpbdIntegrate.wgsl (predict, collide, finalize, applyMass). */
+  get integrateGroup(): GPUBindGroup {
+    return this._integrateGroup;
+  }
+
+  get colliderCount(): number {
+    return this.setup.colliders.length;
+  }
+
+  /** Dynamic offset of substep `s`'s slot. */
+  substepOffset(s: number): number {
+    return (this.substepSlotBase + s) * SLOT_STRIDE;
+  }
+
+  /** Dynamic offset of colour `c` of the tets (neohookean) or the edges (springs). */
+  colourOffset(constraint: SolverParams['constraint'], c: number): number {
+    return ((constraint === 'neohookean' ? 0 : this.edgeSlotBase) + c) * SLOT_STRIDE;
+  }
+
+  /** (Re)creates the per-substep buffers, and the groups that bind them, when the substep count grows. */
+  ensureCapacity(substeps: number): void {
+    if (substeps <= this.capacity) return;
+    const device = this.device;
+    const m = this.model;
+    const cap = Math.max(substeps, 1);
+    this.colliders?.destroy();
+    this.handles?.destroy();
+    this.slots?.destroy();
+    this.colliders = storageBuffer(device, 'xpbd.colliders', 4 * cap * Math.max(1, this.setup.colliders.length) * COLLIDER_STRIDE);
+    this.handles = storageBuffer(device, 'xpbd.handles', 4 * cap * Math.max(1, this.setup.handles.length) * HANDLE_STRIDE);
+    const slotCount = this.substepSlotBase + cap;
+    this.slots = device.createBuffer({ label: 'xpbd.slots', size: slotCount * SLOT_STRIDE, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    const words = new Uint32Array((slotCount * SLOT_STRIDE) / 4);
+    const put = (slot: number, a: number, b: number, c: number) => words.set([a, b, c, 0], (slot * SLOT_STRIDE) / 4);
+    const colourSlots = (offsets: Uint32Array, base: number) => {
+      for (let c = 0; c + 1 < offsets.length; c++) {
+        const count = offsets[c + 1] - offsets[c];
+        put(base + c, offsets[c], count, gridRowStride(count));
+      }
+    };
+    colourSlots(m.tetColouring.offsets, 0);
+    colourSlots(m.edgeColouring.offsets, this.edgeSlotBase);
+    for (let s = 0; s < cap; s++) put(this.substepSlotBase + s, s, 0, 0);
+    device.queue.writeBuffer(this.slots, 0, words);
+    this._slotGroup = device.createBindGroup({ label: 'xpbd.slot', layout: this.kernels.slotLayout, entries: [{ binding: 0, resource: { buffer: this.slots, size: 16 } }] });
+    this._integrateGroup = this.kernels.integrate.group({
+      frame: this.frame,
+      positions: this.state.positions,
+      prev: this.state.prev,
+      velocities: this.state.velocities,
+      rest: this.rest,
+      objectStatus: this.objectStatus,
+      colliders: this.colliders,
+      handles: this.handles,
+      invMass: this.invMass,
+    });
+    this.capacity = cap;
+  }
+
+  /** The frame constants (Frame in xpbdCommon.wgsl) for `p`. */
+  writeConstants(p: SolverParams): void {
+    const m = this.model;
+    const h = p.dt / p.substeps;
+    const buf = new ArrayBuffer(64);
+    const f = new Float32Array(buf);
+    const u = new Uint32Array(buf);
+    f.set(p.gravity, 0);
+    f[3] = h;
+    f[4] = Math.max(0, 1 - p.damping * h);
+    f[5] = p.friction;
+    f[6] = 1 / (h * h);
+    f[7] = p.jacobiRelaxation;
+    f[8] = p.springCompliance / (h * h);
+    u[9] = m.vertexCount;
+    u[10] = m.tetCount;
+    u[11] = m.edgeCount;
+    u[12] = this.setup.colliders.length;
+    u[13] = this.setup.handles.length;
+    u[14] = gridRowStride(m.vertexCount);
+    u[15] = gridRowStride(p.constraint === 'neohookean' ? m.tetCount : m.edgeCount);
+    this.device.queue.writeBuffer(this.frame, 0, buf);
+  }
+
+  /** Colliders' and handles' poses at every substep of the frame starting at `time`. */
+  writeScripts(time: number, p: SolverParams): void {
+    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, time, p.dt / p.substeps, p.substeps);
+    if (scripts.colliders.length) this.device.queue.writeBuffer(this.colliders, 0, new Float32Array(scripts.colliders));
+    if (scripts.handles.length) this.device.queue.writeBuffer(this.handles, 0, new Float32Array(scripts.handles));
+  }
+
+  /** Uploads the model's inverse masses again (after a material change). */
+  writeInverseMasses(): void {
+    this.device.queue.writeBuffer(this.invMass, 0, new Float32Array(this.model.invMass));
+  }
+
+  /** Clears the per-object stopped flags. */
+  clearObjectStatus(): void {
+    this.device.queue.writeBuffer(this.objectStatus, 0, new Uint32Array(this.model.objectNames.length));
+  }
+
+  destroy(): void {
+    this.frame.destroy();
+    this.rest.destroy();
+    this.invMass.destroy();
+    this.objectStatus.destroy();
+    this.colliders.destroy();
+    this.handles.destroy();
+    this.slots.destroy();
+  }
+}
