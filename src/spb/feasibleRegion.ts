@@ -15,14 +15,17 @@
  * The tolerance eps_r is a cosine, so it is independent of the scale and of |p - s|: cull only
  * when (p - s) . e > eps * |p - s| |e| (the authors scaled eps_r by |AB|^2).
  *
- * The nearer point must be a candidate. The faces at the excluded vertex v (the penetrating
- * vertex, whose faces the zero-length rule rejects, section 3.3) are none, and p sits at v, where
- * their nearest point is v itself: sliding the path's end from s to v (Theorem 2's argument)
- * ends in a path of length 0, so s can be valid only if p's pre-image is v's. The caller passes
- * v as `excludeVertex` when v is a vertex of p's tet (then those faces do not make s infeasible),
- * and -1 otherwise (the usual DCD hit: p in another part's tet, culling as Alg. 4).
+ * The nearer point must be a candidate. The excluded faces (exclusion.ts: those at the
+ * penetrating vertex v, or the two faces of the penetrating edge (a, b)) are none, and p sits on
+ * them (at v, or on edge a-b), where their nearest point is p itself: sliding the path's end from
+ * s there (Theorem 2's argument) ends in a path of length 0, so s can be valid only if p's
+ * pre-image is on them. The caller passes the excluded pair as (own, own2) when one of its
+ * vertices is a vertex of p's tet (then the excluded faces do not make s infeasible; a
+ * conservative test: culling less never changes an answer), and -1 otherwise (the usual DCD hit:
+ * p in another part's tet, culling as Alg. 4).
  */
 import { FEATURE_EDGE01, FEATURE_VERTEX2 } from '../geometry/closestPointOnTriangle';
+import { excludesEdge, excludesTriangle } from './exclusion';
 import type { SpbMeshData } from './meshData';
 
 /** True unless p is (beyond tolerance) in the infeasible region of candidate s. */
@@ -33,7 +36,8 @@ export function isFeasible(
   sx: number, sy: number, sz: number,
   px: number, py: number, pz: number,
   cosTol: number,
-  excludeVertex: number,
+  own: number,
+  own2 = -1,
 ): boolean {
   const x = data.positions;
   const tris = data.triangles;
@@ -44,7 +48,7 @@ export function isFeasible(
     const v = tris[3 * triangle + feature];
     const end = data.vertexNeighborOffsets[v + 1];
     for (let j = data.vertexNeighborOffsets[v]; j < end; j++) {
-      if (data.vertexNeighbors[j] === excludeVertex) continue; // the nearer point would be on its faces
+      if (excludesEdge(v, data.vertexNeighbors[j], own, own2)) continue; // the nearer point is on excluded faces only
       const a = 3 * data.vertexNeighbors[j];
       const ex = x[a] - sx, ey = x[a + 1] - sy, ez = x[a + 2] - sz;
       const dot = dx * ex + dy * ey + dz * ez;
@@ -59,7 +63,7 @@ export function isFeasible(
   if (g < 0) return true;
   // The other face's third vertex: xor of its ids with the edge's two.
   const w = tris[3 * g] ^ tris[3 * g + 1] ^ tris[3 * g + 2] ^ i0 ^ i1;
-  if (w === excludeVertex) return true; // the face across is the excluded vertex's
+  if (excludesTriangle(i0, i1, w, own, own2)) return true; // the face across is an excluded one
   const a = 3 * i0, b = 3 * i1, c = 3 * w;
   const ex = x[b] - x[a], ey = x[b + 1] - x[a + 1], ez = x[b + 2] - x[a + 2];
   const fx = x[c] - x[a], fy = x[c + 1] - x[a + 1], fz = x[c + 2] - x[a + 2];

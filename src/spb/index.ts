@@ -40,6 +40,17 @@ export interface SpbResult {
   stats: { bvhCandidates: number; traversals: number; tetsVisited: number };
 }
 
+/** Per-query options of closestBoundaryPoint. */
+export interface SpbQueryOptions {
+  /**
+   * p is a point of boundary edge (excludeVertex, excludeVertex2) (an edge-tet DCD hit): only the
+   * edge's own two triangles are excluded, not every triangle at excludeVertex. Default -1.
+   */
+  excludeVertex2?: number;
+  /** The nearest boundary point of p's tet's component, no path validity (paper Fig. 15). */
+  euclidean?: boolean;
+}
+
 export interface BoundaryPathQuery {
   /** New positions after deformation (refits the BVH). */
   update(positions: ArrayLike<number>): void;
@@ -47,9 +58,10 @@ export interface BoundaryPathQuery {
    * p's closest boundary point by a valid path, p being the point of tet `tet`. `excludeVertex`:
    * the boundary vertex whose own position is p (its incident triangles are not candidates).
    * null when no valid path exists, or when excludeVertex is on an inverted boundary tet
-   * (such vertices are skipped, paper section 3.5).
+   * (such vertices are skipped, paper section 3.5). `options`: an edge point's second vertex,
+   * the Euclidean mode.
    */
-  closestBoundaryPoint(p: ArrayLike<number>, tet: number, excludeVertex?: number): SpbResult | null;
+  closestBoundaryPoint(p: ArrayLike<number>, tet: number, excludeVertex?: number, options?: SpbQueryOptions): SpbResult | null;
   /** 3 vertex ids per boundary triangle. */
   boundaryTriangles(): Uint32Array;
   /** The topology and flat arrays used (for the GPU kernel and the static twin). */
@@ -99,7 +111,7 @@ export function createBoundaryPathQuery(
     update(positions) {
       updateSpbMeshData(data, positions);
     },
-    closestBoundaryPoint(p, tet, excludeVertex = -1) {
+    closestBoundaryPoint(p, tet, excludeVertex = -1, options = {}) {
       if (p.length < 3 || !Number.isFinite(p[0]) || !Number.isFinite(p[1]) || !Number.isFinite(p[2])) {
         throw new RangeError(`closestBoundaryPoint: p must be 3 finite numbers, got [${Array.from(p).join(', ')}]`);
       }
@@ -109,7 +121,14 @@ export function createBoundaryPathQuery(
       if (!(Number.isInteger(excludeVertex) && excludeVertex >= -1 && excludeVertex < data.vertexCount)) {
         throw new RangeError(`closestBoundaryPoint: excludeVertex ${excludeVertex} out of range [0, ${data.vertexCount})`);
       }
-      const status = shortestPathToBoundary(data, ws, cfg, p[0], p[1], p[2], tet, excludeVertex);
+      const e2 = options.excludeVertex2 ?? -1;
+      if (!(Number.isInteger(e2) && e2 >= -1 && e2 < data.vertexCount)) {
+        throw new RangeError(`closestBoundaryPoint: excludeVertex2 ${e2} out of range [0, ${data.vertexCount})`);
+      }
+      if (e2 >= 0 && (excludeVertex < 0 || e2 === excludeVertex)) {
+        throw new RangeError(`closestBoundaryPoint: excludeVertex2 ${e2} needs a different excludeVertex (got ${excludeVertex}): the pair is an edge's two ends`);
+      }
+      const status = shortestPathToBoundary(data, ws, cfg, p[0], p[1], p[2], tet, excludeVertex, e2, options.euclidean ?? false);
       if (status === QUERY_OVERFLOW) throw new Error(`closestBoundaryPoint: a fixed-size stack overflowed (capacities ${JSON.stringify(capacities)})`);
       if (status !== QUERY_FOUND) return null;
       return {

@@ -24,6 +24,11 @@
  * skipped (Alg. 4 as written): in overlapping parts the descents land on the wrong layer and each
  * costs a failed traversal, more than the traversals culling saves.
  *
+ * Euclidean mode (per query, paper Fig. 15's comparison): the nearest boundary point among the
+ * triangles of p's tet's connected component, with no path validity (no traversal, no culling,
+ * no zero-length rule, no skipping at inverted vertices); the excluded triangles stay excluded.
+ * One pass of the same BVH walk, the radius shrinking to every nearer candidate.
+ *
  * The BVH walk is inlined (the layout of src/bvh/surfaceBvh.ts) so that its stack is one of the
  * workspace's: fixed in the static twin (overflow flagged), growing in the dynamic version.
  */
@@ -33,6 +38,9 @@ import { isFeasible } from './feasibleRegion';
 import type { SpbMeshData } from './meshData';
 import { SPB_DESCENT_FAILURES, SPB_SEARCH_GROWTH2, SPB_SEARCH_SKIP2, SPB_SEARCH_START2, type SpbTolerances } from './settings';
 import { cullingClearance2, exactClearance2 } from './cullingGuard';
+import { boxDistance2, boxFarDistance2 } from './boxDistance';
+import { nearestInComponent } from './euclideanQuery';
+import { excludesTriangle } from './exclusion';
 import { descend } from './surfaceDescent';
 import { computeSupport, supportOnTriangle } from './support';
 import { TRAVERSE_FOUND, TRAVERSE_OVERFLOW, tetrahedralTraverse } from './traverse';
@@ -52,25 +60,6 @@ export interface SpbQueryConfig {
   tolerances: Readonly<SpbTolerances>;
 }
 
-/** Squared distance from p to the farthest point of the box: every triangle in it is nearer. */
-function boxFarDistance2(nodes: Float32Array, o: number, px: number, py: number, pz: number): number {
-  const dx = Math.max(px - nodes[o], nodes[o + 4] - px);
-  const dy = Math.max(py - nodes[o + 1], nodes[o + 5] - py);
-  const dz = Math.max(pz - nodes[o + 2], nodes[o + 6] - pz);
-  return dx * dx + dy * dy + dz * dz;
-}
-
-function boxDistance2(nodes: Float32Array, o: number, px: number, py: number, pz: number): number {
-  // Branches instead of Math.max(lo - p, 0, p - hi): this is the hottest function of the query.
-  const lx = nodes[o] - px, hx = px - nodes[o + 4];
-  const ly = nodes[o + 1] - py, hy = py - nodes[o + 5];
-  const lz = nodes[o + 2] - pz, hz = pz - nodes[o + 6];
-  const dx = lx > 0 ? lx : hx > 0 ? hx : 0;
-  const dy = ly > 0 ? ly : hy > 0 ? hy : 0;
-  const dz = lz > 0 ? lz : hz > 0 ? hz : 0;
-  return dx * dx + dy * dy + dz * dz;
-}
-
 /** True when some boundary triangle at vertex v belongs to an inverted tet. */
 export function isInvertedBoundaryVertex(data: SpbMeshData, v: number): boolean {
   for (let j = data.vertexTriangleOffsets[v]; j < data.vertexTriangleOffsets[v + 1]; j++) {
@@ -82,7 +71,10 @@ export function isInvertedBoundaryVertex(data: SpbMeshData, v: number): boolean 
 /**
  * Closest boundary point reachable by a valid path from p (as the point of tet `tet`).
  * `excludeVertex` (or -1): the boundary vertex whose position p is; its own triangles are not
- * candidates (the zero-length case). Result in ws.result*; returns a QUERY_* code.
+ * candidates (the zero-length case). `excludeVertex2` (or -1): for a point on boundary edge
+ * (excludeVertex, excludeVertex2), only the edge's own two triangles are excluded (exclusion.ts).
+ * `euclidean`: the nearest boundary point of p's component, no path validity (file comment).
+ * Result in ws.result*; returns a QUERY_* code.
  */
 export function shortestPathToBoundary(
   data: SpbMeshData,
@@ -91,17 +83,28 @@ export function shortestPathToBoundary(
   px: number, py: number, pz: number,
   tet: number,
   excludeVertex: number,
+  excludeVertex2 = -1,
+  euclidean = false,
 ): number {
   ws.beginQuery();
-  const status = run(data, ws, cfg, px, py, pz, tet, excludeVertex);
+  const status = euclidean
+    ? nearestInComponent(data, ws, px, py, pz, tet, excludeVertex, excludeVertex2)
+    : run(data, ws, cfg, px, py, pz, tet, excludeVertex, excludeVertex2);
   if (status === QUERY_OVERFLOW) ws.stats[STAT_OVERFLOWS]++;
   ws.endQuery();
   return status;
 }
 
-function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: number, py: number, pz: number, tet: number, excludeVertex: number): number {
+/** True when tet t has vertex v. */
+function tetHas(ids: Uint32Array, t: number, v: number): boolean {
+  return v >= 0 && (ids[4 * t] === v || ids[4 * t + 1] === v || ids[4 * t + 2] === v || ids[4 * t + 3] === v);
+}
+
+function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: number, py: number, pz: number, tet: number, excludeVertex: number, excludeVertex2: number): number {
   const tol = cfg.tolerances;
+  // Section 3.5: a penetrating vertex (or edge end) on an inverted boundary tet is skipped.
   if (excludeVertex >= 0 && isInvertedBoundaryVertex(data, excludeVertex)) return QUERY_SKIPPED;
+  if (excludeVertex >= 0 && excludeVertex2 >= 0 && isInvertedBoundaryVertex(data, excludeVertex2)) return QUERY_SKIPPED;
   computeSupport(data, ws, tet, px, py, pz, tol.barycentric);
 
   const x = data.positions;
@@ -117,10 +120,12 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
   // it, nearer than exact2 (computed when first needed).
   const clear2 = cfg.culling ? cullingClearance2(data, component, px, py, pz) : 0;
   let exact2 = -1;
-  // The excluded vertex's faces keep a candidate feasible only when p may be that vertex's own
-  // pre-image: the vertex is one of p's tet's (feasibleRegion.ts).
+  // The excluded faces keep a candidate feasible only when p's pre-image may lie on them: a
+  // vertex of the excluded pair is one of p's tet's (feasibleRegion.ts).
   const ids = data.tets;
-  const ownVertex = excludeVertex >= 0 && (ids[4 * tet] === excludeVertex || ids[4 * tet + 1] === excludeVertex || ids[4 * tet + 2] === excludeVertex || ids[4 * tet + 3] === excludeVertex) ? excludeVertex : -1;
+  const isOwn = excludeVertex >= 0 && (tetHas(ids, tet, excludeVertex) || tetHas(ids, tet, excludeVertex2));
+  const own = isOwn ? excludeVertex : -1;
+  const own2 = isOwn ? excludeVertex2 : -1;
   // Expanding search (file comment): pass k takes the candidates with lo2 <= d2 < hi2.
   const h2 = data.tetSize2[tet];
   let lo2 = 0;
@@ -177,7 +182,7 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
           continue;
         }
         const i0 = tris[3 * f], i1 = tris[3 * f + 1], i2 = tris[3 * f + 2];
-        if (i0 === excludeVertex || i1 === excludeVertex || i2 === excludeVertex) {
+        if (excludesTriangle(i0, i1, i2, excludeVertex, excludeVertex2)) {
           stats[STAT_BVH_CANDIDATES]++;
           continue;
         }
@@ -201,7 +206,7 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
           }
           continue;
         }
-        let cull = cfg.culling && feature !== FEATURE_FACE && !isFeasible(data, f, feature, sx, sy, sz, px, py, pz, tol.culling, ownVertex);
+        let cull = cfg.culling && feature !== FEATURE_FACE && !isFeasible(data, f, feature, sx, sy, sz, px, py, pz, tol.culling, own, own2);
         // Only where Theorem 2 holds: the ball through s meets no inverted tet (cullingGuard.ts).
         if (cull && !(d2 < clear2)) {
           if (exact2 < 0) exact2 = exactClearance2(data, component, px, py, pz);
@@ -214,7 +219,7 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
           // different answer: the BVH still offers every triangle within the radius), unless
           // descents have failed SPB_DESCENT_FAILURES times in this query (file comment).
           if (failedDescents >= SPB_DESCENT_FAILURES) continue;
-          const st = descend(data, ws, cfg, f, feature, d2, lo2, r2, px, py, pz, excludeVertex, ownVertex);
+          const st = descend(data, ws, cfg, f, feature, d2, lo2, r2, px, py, pz, excludeVertex, excludeVertex2, own, own2);
           if (st === TRAVERSE_OVERFLOW) return QUERY_OVERFLOW;
           if (st === TRAVERSE_FOUND) r2 = ws.resultDistance2;
           else failedDescents++;

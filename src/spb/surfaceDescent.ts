@@ -8,6 +8,7 @@
  * different answer (the BVH still offers every triangle within the radius).
  */
 import { closestPointOnTriangle, FEATURE_EDGE01, FEATURE_FACE } from '../geometry/closestPointOnTriangle';
+import { excludesTriangle } from './exclusion';
 import { isFeasible } from './feasibleRegion';
 import type { SpbMeshData } from './meshData';
 import type { SpbQueryConfig } from './query';
@@ -24,7 +25,8 @@ const MAX_DESCENT = 16;
  * vertex's boundary edge most aligned with p - s), until a candidate is feasible (a local
  * minimum of the distance on the surface), then traverse it if it is nearer than the current
  * radius. Returns a TRAVERSE_* code; on success ws.result* is set. Triangles of the same
- * component only (neighbours across edges always are).
+ * component only (neighbours across edges always are). (exclude, exclude2): the excluded pair
+ * (exclusion.ts); (own, own2): the same pair or -1 (feasibleRegion.ts).
  */
 export function descend(
   data: SpbMeshData,
@@ -36,8 +38,10 @@ export function descend(
   lo2: number,
   r2: number,
   px: number, py: number, pz: number,
-  excludeVertex: number,
-  ownVertex: number,
+  exclude: number,
+  exclude2: number,
+  own: number,
+  own2: number,
 ): number {
   const x = data.positions;
   const tris = data.triangles;
@@ -73,7 +77,7 @@ export function descend(
       const g = only >= 0 ? only : data.vertexTriangles[j];
       const i0 = tris[3 * g], i1 = tris[3 * g + 1], i2 = tris[3 * g + 2];
       if (only < 0 && i0 !== along && i1 !== along && i2 !== along) continue;
-      if (i0 === excludeVertex || i1 === excludeVertex || i2 === excludeVertex) continue;
+      if (excludesTriangle(i0, i1, i2, exclude, exclude2)) continue;
       const a = 3 * i0, b = 3 * i1, c = 3 * i2;
       const gf = closestPointOnTriangle(px, py, pz, x[a], x[a + 1], x[a + 2], x[b], x[b + 1], x[b + 2], x[c], x[c + 1], x[c + 2], cpt);
       ws.stats[STAT_DESCENT_CANDIDATES]++;
@@ -100,7 +104,7 @@ export function descend(
     curF = bestF;
     curFeature = bestFeature;
     curD2 = bestD2;
-    if (bestFeature === FEATURE_FACE || isFeasible(data, bestF, bestFeature, bx, by, bz, px, py, pz, tol.culling, ownVertex)) {
+    if (bestFeature === FEATURE_FACE || isFeasible(data, bestF, bestFeature, bx, by, bz, px, py, pz, tol.culling, own, own2)) {
       const st = tetrahedralTraverse(data, ws, tol, bestF, bx, by, bz, px, py, pz);
       if (st === TRAVERSE_FOUND) ws.setResult(bestF, bestFeature, bx, by, bz, bestD2);
       return st;

@@ -31,6 +31,10 @@ export interface SpbOverflowBatch {
   readonly tets: Uint32Array;
   /** Boundary vertex whose position p is, or -1, per query. */
   readonly exclude: Int32Array;
+  /** Edge points: the edge's second vertex (exclusion.ts), or -1; absent = all -1. */
+  readonly exclude2?: Int32Array;
+  /** 1 for a Euclidean-mode query (euclideanQuery.ts); absent = none. */
+  readonly euclidean?: Uint8Array;
 }
 
 /** Answers, one entry per query of the batch, in the batch's order. */
@@ -74,14 +78,19 @@ export function answerWithDynamicQuery(
   tets: Uint32Array,
   exclude: Int32Array,
   ids: Uint32Array,
+  exclude2?: Int32Array,
+  euclidean?: Uint8Array,
 ): SpbOverflowAnswers {
   const n = tets.length;
-  if (points.length !== 3 * n || exclude.length !== n || ids.length !== n) {
-    throw new RangeError(`answerWithDynamicQuery: ${n} tets but ${points.length} point coordinates, ${exclude.length} exclude entries, ${ids.length} ids`);
+  if (points.length !== 3 * n || exclude.length !== n || ids.length !== n || (exclude2 && exclude2.length !== n) || (euclidean && euclidean.length !== n)) {
+    throw new RangeError(
+      `answerWithDynamicQuery: ${n} tets but ${points.length} point coordinates, ${exclude.length} exclude entries, ${ids.length} ids` +
+        `, ${exclude2?.length ?? '(no)'} exclude2 entries, ${euclidean?.length ?? '(no)'} euclidean flags`,
+    );
   }
   const out = allocateOverflowAnswers(n);
   for (let i = 0; i < n; i++) {
-    const status = shortestPathToBoundary(data, ws, config, points[3 * i], points[3 * i + 1], points[3 * i + 2], tets[i], exclude[i]);
+    const status = shortestPathToBoundary(data, ws, config, points[3 * i], points[3 * i + 1], points[3 * i + 2], tets[i], exclude[i], exclude2 ? exclude2[i] : -1, euclidean ? euclidean[i] !== 0 : false);
     if (status === QUERY_OVERFLOW) throw new Error(`answerWithDynamicQuery: the dynamic version overflowed on query ${ids[i]} (cannot happen with unbounded capacities)`);
     out.status[i] = status;
     if (status !== QUERY_FOUND) {
@@ -112,7 +121,7 @@ export function inProcessFallback(): AnswerOverflowed {
         ws = new SpbWorkspace(SPB_DYNAMIC_CAPACITIES, batch.data.tetCount);
         workspaces.set(batch.data, ws);
       }
-      return Promise.resolve(answerWithDynamicQuery(batch.data, ws, batch.config, batch.points, batch.tets, batch.exclude, batch.ids));
+      return Promise.resolve(answerWithDynamicQuery(batch.data, ws, batch.config, batch.points, batch.tets, batch.exclude, batch.ids, batch.exclude2, batch.euclidean));
     } catch (error) {
       return Promise.reject(error);
     }
