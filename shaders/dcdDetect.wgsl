@@ -1,0 +1,218 @@
+// Discrete collision detection (notes/collisions-spec.md "Query points and detection rules";
+// paper 000 section 4): one invocation per query point, after dcdHash.wgsl built the spatial
+// hash of the substep. Points, in this order of invocation ids:
+//   [0, vertexPoints)                   boundary vertices (recovery mode: every vertex)
+//   [.., + edgePoints)                  boundary edges: the centre of the part inside a tet
+//   [.., + centroidPoints)              tet centroids (recovery mode only, section 5.2)
+// A point walks the hash cells its box touches (one cell for a point, up to 2 x 2 x 2 for an
+// edge) and the oversized list, and takes the first tet that contains it under the rules:
+// strictly inside, not incident, not inverted, self hits only with self-collision on and not at
+// an inverted boundary element (section 3.5). Each hit appends one Query; beyond the list's
+// capacity it is dropped and counted (header word 2) and the host grows the list.
+// writeArgs then turns the count into the indirect dispatch of the spb and contact kernels.
+#include "threadIndex"
+#include "positions"
+#include "queryList"
+#include "spatialHash"
+
+@group(0) @binding(0) var<uniform> params: DetectParams;
+@group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> topo: array<u32>;
+@group(0) @binding(3) var<storage, read> heads: array<u32>;
+@group(0) @binding(4) var<storage, read> pool: array<u32>;
+@group(0) @binding(5) var<storage, read_write> list: QueryListRW;
+@group(0) @binding(6) var<storage, read_write> args: array<u32>;
+@group(0) @binding(7) var<storage, read_write> overflow: array<u32>;
+
+const NONE = 0xffffffffu;
+// Longest walk along one axis for an edge's box (an edge this long means the scene blew up).
+const EDGE_MAX_CELLS_PER_AXIS = 16;
+
+// The current point (private: WGSL has no closures for the per-tet test).
+var<private> gKind: u32;
+var<private> gVerts: vec4<u32>;   // vertices the containing tet must not have (NONE = unused)
+var<private> gObject: u32;
+var<private> gSelfAllowed: bool;
+var<private> gA: vec3<f32>;       // the point, or the edge's first end
+var<private> gB: vec3<f32>;       // the edge's second end
+var<private> gHit: vec3<f32>;     // query point of the accepted tet
+var<private> gParam: f32;
+
+fn tetOf(t: u32) -> vec4<u32> {
+  let o = params.offTets + 4u * t;
+  return vec4<u32>(topo[o], topo[o + 1u], topo[o + 2u], topo[o + 3u]);
+}
+
+fn signedVolume6(x0: vec3<f32>, x1: vec3<f32>, x2: vec3<f32>, x3: vec3<f32>) -> f32 {
+  return dot(x1 - x0, cross(x2 - x0, x3 - x0));
+}
+
+// The four sub-volumes (x 6) with corner i replaced by p: all > 0 <=> p strictly inside a
+// positively oriented tet; each is an affine function of p.
+fn subVolumes(p: vec3<f32>, x0: vec3<f32>, x1: vec3<f32>, x2: vec3<f32>, x3: vec3<f32>) -> vec4<f32> {
+  return vec4<f32>(
+    signedVolume6(p, x1, x2, x3),
+    signedVolume6(x0, p, x2, x3),
+    signedVolume6(x0, x1, p, x3),
+    signedVolume6(x0, x1, x2, p));
+}
+
+fn strictlyInside(v: vec4<f32>) -> bool {
+  return v.x > 0.0 && v.y > 0.0 && v.z > 0.0 && v.w > 0.0;
+}
+
+fn sharesVertex(tv: vec4<u32>) -> bool {
+  for (var k = 0u; k < 4u; k++) {
+    let v = gVerts[k];
+    if (v != NONE && (tv.x == v || tv.y == v || tv.z == v || tv.w == v)) { return true; }
+  }
+  return false;
+}
+
+fn tetInverted(t: u32) -> bool {
+  let tv = tetOf(t);
+  return !(signedVolume6(vertexPosition(tv.x), vertexPosition(tv.y), vertexPosition(tv.z), vertexPosition(tv.w)) > 0.0);
+}
+
+// Section 3.5: a vertex with a boundary triangle on an inverted tet gets no self query.
+fn invertedBoundaryVertex(v: u32) -> bool {
+  for (var j = topo[params.offVtOffsets + v]; j < topo[params.offVtOffsets + v + 1u]; j++) {
+    if (tetInverted(topo[params.offTriangleTet + topo[params.offVtList + j]])) { return true; }
+  }
+  return false;
+}
+
+// The rules for tet t and the current point; on acceptance gHit / gParam hold the query point.
+fn accepts(t: u32) -> bool {
+  let tv = tetOf(t);
+  if (sharesVertex(tv)) { return false; }
+  if (!gSelfAllowed && topo[params.offVertexObject + tv.x] == gObject) { return false; }
+  let x0 = vertexPosition(tv.x);
+  let x1 = vertexPosition(tv.y);
+  let x2 = vertexPosition(tv.z);
+  let x3 = vertexPosition(tv.w);
+  if (!(signedVolume6(x0, x1, x2, x3) > 0.0)) { return false; }
+  if (gKind != QUERY_KIND_EDGE) {
+    gHit = gA;
+    gParam = 0.0;
+    return strictlyInside(subVolumes(gA, x0, x1, x2, x3));
+  }
+  // Clip a + s (b - a), s in [0, 1], to the four half-spaces sub-volume_i >= 0 (affine in s).
+  let fa = subVolumes(gA, x0, x1, x2, x3);
+  let fb = subVolumes(gB, x0, x1, x2, x3);
+  var s0 = 0.0;
+  var s1 = 1.0;
+  for (var i = 0; i < 4; i++) {
+    let a = fa[i];
+    let b = fb[i];
+    if (a < 0.0 && b < 0.0) { return false; }
+    if (a < 0.0) { s0 = max(s0, a / (a - b)); }
+    else if (b < 0.0) { s1 = min(s1, a / (a - b)); }
+  }
+  if (!(s1 - s0 > 0.0)) { return false; }
+  let s = 0.5 * (s0 + s1);
+  let p = gA + s * (gB - gA);
+  gHit = p;
+  gParam = s;
+  return strictlyInside(subVolumes(p, x0, x1, x2, x3));
+}
+
+// First accepted tet on the list starting at entry head (index + 1), or NONE.
+fn walkList(first: u32) -> u32 {
+  var e = first;
+  loop {
+    if (e == 0u) { return NONE; }
+    let t = pool[HASH_POOL_HEADER + 2u * (e - 1u)];
+    if (accepts(t)) { return t; }
+    e = pool[HASH_POOL_HEADER + 2u * (e - 1u) + 1u];
+  }
+  return NONE;
+}
+
+fn findTet(lo: vec3<f32>, hi: vec3<f32>) -> u32 {
+  let c0 = hashCellOf(lo, params.invCellSize);
+  let c1 = min(hashCellOf(hi, params.invCellSize), c0 + vec3<i32>(EDGE_MAX_CELLS_PER_AXIS - 1));
+  for (var i = c0.x; i <= c1.x; i++) {
+    for (var j = c0.y; j <= c1.y; j++) {
+      for (var k = c0.z; k <= c1.z; k++) {
+        let t = walkList(heads[hashSlot(vec3<i32>(i, j, k), params.tableMask)]);
+        if (t != NONE) { return t; }
+      }
+    }
+  }
+  return walkList(pool[HASH_POOL_OVERSIZED]);
+}
+
+@compute @workgroup_size(64)
+fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
+  var id = threadIndex(gid, params.queryRowStride);
+  let selfOn = (params.flags & DETECT_SELF) != 0u;
+  var exclude = -1;
+  var exclude2 = -1;
+  var sourceId = id;
+  gVerts = vec4<u32>(NONE);
+  if (id < params.vertexPoints) {
+    let v = select(topo[params.offBoundaryVertices + id], id, (params.flags & DETECT_RECOVERY) != 0u);
+    gKind = QUERY_KIND_VERTEX;
+    gVerts.x = v;
+    gA = vertexPosition(v);
+    gB = gA;
+    gObject = topo[params.offVertexObject + v];
+    gSelfAllowed = selfOn && !invertedBoundaryVertex(v);
+    exclude = i32(v);
+    sourceId = v;
+  } else if (id - params.vertexPoints < params.edgePoints) {
+    id -= params.vertexPoints;
+    let a = topo[params.offBoundaryEdges + 2u * id];
+    let b = topo[params.offBoundaryEdges + 2u * id + 1u];
+    gKind = QUERY_KIND_EDGE;
+    gVerts.x = a;
+    gVerts.y = b;
+    gA = vertexPosition(a);
+    gB = vertexPosition(b);
+    gObject = topo[params.offVertexObject + a];
+    gSelfAllowed = selfOn && !invertedBoundaryVertex(a) && !invertedBoundaryVertex(b);
+    exclude = i32(a);
+    exclude2 = i32(b);
+    sourceId = id;
+  } else if (id - params.vertexPoints - params.edgePoints < params.centroidPoints) {
+    id -= params.vertexPoints + params.edgePoints;
+    let tv = tetOf(id);
+    gKind = QUERY_KIND_CENTROID;
+    gVerts = tv;
+    gA = 0.25 * (vertexPosition(tv.x) + vertexPosition(tv.y) + vertexPosition(tv.z) + vertexPosition(tv.w));
+    gB = gA;
+    gObject = topo[params.offVertexObject + tv.x];
+    gSelfAllowed = selfOn && !tetInverted(id);
+    sourceId = id;
+  } else {
+    return;
+  }
+  let t = findTet(min(gA, gB), max(gA, gB));
+  if (t == NONE) { return; }
+  let inter = topo[params.offVertexObject + topo[params.offTets + 4u * t]] != gObject;
+  atomicAdd(&list.header[QL_HITS + 2u * gKind + select(0u, 1u, inter)], 1u);
+  var source = sourceId | (gKind << QUERY_KIND_SHIFT);
+  if (inter && (params.flags & DETECT_EUCLIDEAN) != 0u) { source |= QUERY_EUCLIDEAN; }
+  let slot = atomicAdd(&list.header[QL_COUNT], 1u);
+  if (slot >= params.listCapacity) {
+    atomicAdd(&list.header[QL_DROPPED], 1u);
+    return;
+  }
+  list.queries[slot] = Query(gHit, t, exclude, exclude2, source, gParam);
+}
+
+// One invocation: the indirect dispatch args of the spb and contact kernels for this substep,
+// the frame's largest count, and the substep index the contacts' overflow list records.
+@compute @workgroup_size(1)
+fn writeArgs() {
+  let count = atomicLoad(&list.header[QL_COUNT]);
+  let n = min(count, params.listCapacity);
+  args[0] = (n + 63u) / 64u;
+  args[1] = 1u;
+  args[2] = 1u;
+  atomicMax(&list.header[QL_MAX_COUNT], count);
+  let substep = overflow[0];
+  overflow[1] = substep;
+  overflow[0] = substep + 1u;
+}

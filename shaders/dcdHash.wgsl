@@ -1,0 +1,65 @@
+// Spatial hash build (shaders/lib/spatialHash.wgsl): one invocation per tet, every substep. The
+// tet's box at the current positions goes into each cell it touches: an entry taken from the pool
+// with an atomic counter, pushed on the cell's list with atomicExchange on its head. Entries
+// beyond the pool's capacity are counted in query-list header word 14 (the host grows the pool
+// for the next frame); tets spanning more than HASH_MAX_CELLS_PER_AXIS cells on an axis go to the
+// oversized list instead (one entry), so no tet is ever missing from the broad phase while the
+// pool has room. Cost: linear in the tets, no CPU work.
+#include "threadIndex"
+#include "positions"
+#include "queryList"
+#include "spatialHash"
+
+@group(0) @binding(0) var<uniform> params: DetectParams;
+@group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> topo: array<u32>;
+@group(0) @binding(3) var<storage, read_write> heads: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> pool: array<atomic<u32>>;
+@group(0) @binding(5) var<storage, read_write> list: QueryListRW;
+
+// Takes a pool entry for tet t; returns its index + 1, or 0 when the pool is full (counted).
+fn takeEntry(t: u32) -> u32 {
+  let e = atomicAdd(&pool[HASH_POOL_TAKEN], 1u);
+  if (e >= params.poolCapacity) {
+    atomicAdd(&list.header[QL_HASH_DROPPED], 1u);
+    return 0u;
+  }
+  atomicStore(&pool[HASH_POOL_HEADER + 2u * e], t);
+  return e + 1u;
+}
+
+@compute @workgroup_size(64)
+fn buildHash(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let t = threadIndex(gid, params.buildRowStride);
+  if (t >= params.tetCount) { return; }
+  let o = params.offTets + 4u * t;
+  let x0 = vertexPosition(topo[o]);
+  let x1 = vertexPosition(topo[o + 1u]);
+  let x2 = vertexPosition(topo[o + 2u]);
+  let x3 = vertexPosition(topo[o + 3u]);
+  let lo = min(min(x0, x1), min(x2, x3));
+  let hi = max(max(x0, x1), max(x2, x3));
+  // A tet with a non-finite corner contains nothing (every strict test fails on NaN).
+  let span = hi - lo;
+  if (!(span.x >= 0.0 && span.y >= 0.0 && span.z >= 0.0 && span.x < 3e38 && span.y < 3e38 && span.z < 3e38)) { return; }
+  let c0 = hashCellOf(lo, params.invCellSize);
+  let c1 = hashCellOf(hi, params.invCellSize);
+  let n = c1 - c0 + vec3<i32>(1);
+  if (n.x > HASH_MAX_CELLS_PER_AXIS || n.y > HASH_MAX_CELLS_PER_AXIS || n.z > HASH_MAX_CELLS_PER_AXIS) {
+    let e = takeEntry(t);
+    if (e != 0u) {
+      atomicStore(&pool[HASH_POOL_HEADER + 2u * (e - 1u) + 1u], atomicExchange(&pool[HASH_POOL_OVERSIZED], e));
+    }
+    return;
+  }
+  for (var i = c0.x; i <= c1.x; i++) {
+    for (var j = c0.y; j <= c1.y; j++) {
+      for (var k = c0.z; k <= c1.z; k++) {
+        let e = takeEntry(t);
+        if (e == 0u) { continue; }
+        let slot = hashSlot(vec3<i32>(i, j, k), params.tableMask);
+        atomicStore(&pool[HASH_POOL_HEADER + 2u * (e - 1u) + 1u], atomicExchange(&heads[slot], e));
+      }
+    }
+  }
+}

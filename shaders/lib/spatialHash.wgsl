@@ -1,0 +1,50 @@
+// Broad phase of the discrete detection (src/collision/gpu/spatialHash.ts): a spatial hash of
+// tet bounding boxes, rebuilt every substep. Cells are cubes of side params.cellSize; a tet is
+// entered in every cell its box touches (at most HASH_MAX_CELLS_PER_AXIS per axis; a larger tet
+// goes to the "oversized" list every query also walks). Per-cell singly linked lists:
+//   heads  u32 per table slot: first entry + 1 (0 = empty; a cleared buffer is an empty table)
+//   pool   HASH_POOL_HEADER words ([0] entries taken (atomic), [1] oversized list head + 1),
+//          then 2 words per entry: (tet, next entry + 1).
+// Uniforms of the detect stage (both kernels read the same buffer, written once per frame).
+struct DetectParams {
+  cellSize: f32,
+  invCellSize: f32,
+  tableMask: u32,
+  poolCapacity: u32,
+  tetCount: u32,
+  buildRowStride: u32,
+  vertexPoints: u32,     // boundary vertices, or every vertex in recovery mode
+  edgePoints: u32,       // boundary edges
+  centroidPoints: u32,   // tets in recovery mode, else 0
+  queryRowStride: u32,
+  flags: u32,            // DETECT_* bits
+  listCapacity: u32,
+  offTets: u32,
+  offVertexObject: u32,
+  offBoundaryVertices: u32,
+  offBoundaryEdges: u32,
+  offTriangleTet: u32,
+  offVtOffsets: u32,
+  offVtList: u32,
+  _pad: u32,
+}
+
+const DETECT_RECOVERY = 1u;
+const DETECT_SELF = 2u;
+const DETECT_EUCLIDEAN = 4u;
+
+const HASH_POOL_HEADER = 4u;
+const HASH_POOL_TAKEN = 0u;
+const HASH_POOL_OVERSIZED = 1u;
+const HASH_MAX_CELLS_PER_AXIS = 4;
+
+// Integer cell of a point; coordinates clamped so the conversion to i32 is defined.
+fn hashCellOf(p: vec3<f32>, invCellSize: f32) -> vec3<i32> {
+  return vec3<i32>(floor(clamp(p * invCellSize, vec3<f32>(-1e9), vec3<f32>(1e9))));
+}
+
+// Table slot of a cell (Teschner et al. 2003's three large primes, xor-combined).
+fn hashSlot(c: vec3<i32>, mask: u32) -> u32 {
+  let u = bitcast<vec3<u32>>(c);
+  return ((u.x * 73856093u) ^ (u.y * 19349663u) ^ (u.z * 83492791u)) & mask;
+}

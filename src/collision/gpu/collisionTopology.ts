@@ -1,0 +1,111 @@
+/**
+ * The scene's static collision topology in one u32 storage buffer (the 8-storage-buffer limit of
+ * SwiftShader and default browser devices leaves no room for one buffer per array), read by the
+ * detection and contact kernels at the section offsets below (passed in their uniforms).
+ *
+ *   tets              4 vertex ids per tet
+ *   vertexObject      object id per vertex
+ *   boundaryVertices  sorted boundary vertex ids
+ *   boundaryEdges     2 vertex ids per boundary edge (mesh order: Query.source of edge points)
+ *   triangles         3 vertex ids per boundary triangle, outward wound
+ *   triangleTet       owning tet per boundary triangle
+ *   triangleAcross    3 per triangle: the triangle across edge k (vertex k to k + 1), for edge
+ *                     normals (spec "Contact response": sum of the two triangles' normals)
+ *   vtOffsets, vtList the vertex -> incident boundary triangles CSR (vertex normals, and the
+ *                     inverted-boundary test of section 3.5)
+ */
+import { storageBuffer } from '../../gpu/buffers';
+import type { TetMesh } from '../../mesh/types';
+
+export interface TopologyOffsets {
+  tets: number;
+  vertexObject: number;
+  boundaryVertices: number;
+  boundaryEdges: number;
+  triangles: number;
+  triangleTet: number;
+  triangleAcross: number;
+  vtOffsets: number;
+  vtList: number;
+}
+
+export interface PackedTopology {
+  words: Uint32Array;
+  offsets: TopologyOffsets;
+}
+
+/** For each boundary triangle and edge k (vertex k to k + 1), the other triangle on that edge. */
+export function trianglesAcross(mesh: TetMesh): Uint32Array {
+  const tris = mesh.boundaryTriangles;
+  const triCount = tris.length / 3;
+  const edgeCount = mesh.boundaryEdges.length / 2;
+  const across = new Uint32Array(3 * triCount).fill(0xffffffff);
+  for (let e = 0; e < edgeCount; e++) {
+    const a = mesh.boundaryEdges[2 * e], b = mesh.boundaryEdges[2 * e + 1];
+    const t0 = mesh.boundaryEdgeTriangles[2 * e], t1 = mesh.boundaryEdgeTriangles[2 * e + 1];
+    for (const [t, other] of [[t0, t1], [t1, t0]]) {
+      for (let k = 0; k < 3; k++) {
+        const u = tris[3 * t + k], w = tris[3 * t + ((k + 1) % 3)];
+        if ((u === a && w === b) || (u === b && w === a)) across[3 * t + k] = other;
+      }
+    }
+  }
+  for (let i = 0; i < across.length; i++) {
+    if (across[i] === 0xffffffff) throw new Error(`collision topology: boundary triangle ${Math.floor(i / 3)} has no neighbour across its edge ${i % 3} (open boundary surface)`);
+  }
+  return across;
+}
+
+export function packTopology(mesh: TetMesh): PackedTopology {
+  const sections: [keyof TopologyOffsets, ArrayLike<number>][] = [
+    ['tets', mesh.tets],
+    ['vertexObject', mesh.vertexObject],
+    ['boundaryVertices', mesh.boundaryVertices],
+    ['boundaryEdges', mesh.boundaryEdges],
+    ['triangles', mesh.boundaryTriangles],
+    ['triangleTet', mesh.boundaryTriangleTet],
+    ['triangleAcross', trianglesAcross(mesh)],
+    ['vtOffsets', mesh.vertexTriangleOffsets],
+    ['vtList', mesh.vertexTriangles],
+  ];
+  let total = 0;
+  for (const [, a] of sections) total += a.length;
+  const words = new Uint32Array(total);
+  const offsets = {} as TopologyOffsets;
+  let at = 0;
+  for (const [name, a] of sections) {
+    offsets[name] = at;
+    words.set(a, at);
+    at += a.length;
+  }
+  return { words, offsets };
+}
+
+/** The packed topology on the GPU, shared by the detection and contact stages of one scene. */
+export class CollisionTopologyGpu {
+  readonly buffer: GPUBuffer;
+  readonly offsets: TopologyOffsets;
+  readonly vertexCount: number;
+  readonly tetCount: number;
+  readonly boundaryVertexCount: number;
+  readonly boundaryEdgeCount: number;
+  readonly triangleCount: number;
+
+  constructor(
+    device: GPUDevice,
+    readonly mesh: TetMesh,
+  ) {
+    const packed = packTopology(mesh);
+    this.buffer = storageBuffer(device, 'collision.topology', packed.words);
+    this.offsets = packed.offsets;
+    this.vertexCount = mesh.vertexCount;
+    this.tetCount = mesh.tetCount;
+    this.boundaryVertexCount = mesh.boundaryVertices.length;
+    this.boundaryEdgeCount = mesh.boundaryEdges.length / 2;
+    this.triangleCount = mesh.boundaryTriangles.length / 3;
+  }
+
+  destroy(): void {
+    this.buffer.destroy();
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The 'detect' stage (notes/collisions-spec.md; paper 000 section 4): every substep, on the GPU,
+ * with no readback,
+ *   1. clears the query count and the spatial hash (encoder.clearBuffer: header word 0, heads),
+ *   2. buildHash   one invocation per tet: the spatial hash of tet boxes (dcdHash.wgsl),
+ *   3. detect      one invocation per query point: boundary vertices, boundary edges (recovery:
+ *                  every vertex and every tet centroid), first containing tet, one Query per hit,
+ *   4. writeArgs   one invocation: the indirect dispatch args of the spb and contact stages.
+ * Per frame (beginFrame): the uniforms (switches read from the settings then) and the frame's
+ * header counters. After the frame's readback, `afterFrame(header)` grows the query list and the
+ * hash pool when they overflowed.
+ */
+import hashCode from '../../../shaders/dcdHash.wgsl?raw';
+import detectCode from '../../../shaders/dcdDetect.wgsl?raw';
+import { BindingTable } from '../../gpu/bindingTable';
+import { dispatchGrid, gridRowStride, uniformBuffer } from '../../gpu/buffers';
+import { withIncludes } from '../../gpu/wgsl';
+import type { SolverParams } from '../../sim/params';
+import type { GpuStage, SubstepContext } from '../../sim/stage';
+import type { GpuState } from '../../sim/state';
+import type { CollisionTopologyGpu } from './collisionTopology';
+import type { QueryList } from './queryList';
+import { SpatialHash, type SpatialHashOptions } from './spatialHash';
+
+/** The switches detection reads (SolverParams' collision settings). */
+export type DetectSettings = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject'>;
+
+/** DetectParams bits (shaders/lib/spatialHash.wgsl). */
+const DETECT_RECOVERY = 1;
+const DETECT_SELF = 2;
+const DETECT_EUCLIDEAN = 4;
+const PARAM_WORDS = 20;
+
+function pipeline(device: GPUDevice, label: string, code: string, entryPoint: string, layout: GPUBindGroupLayout): GPUComputePipeline {
+  return device.createComputePipeline({
+    label,
+    layout: device.createPipelineLayout({ label, bindGroupLayouts: [layout] }),
+    compute: { module: device.createShaderModule({ label, code: withIncludes(code, label) }), entryPoint },
+  });
+}
+
+export class DetectStage implements GpuStage {
+  readonly phase = 'detect' as const;
+  readonly hash: SpatialHash;
+  private readonly hashTable;
+  private readonly detectTable;
+  private readonly buildPipeline: GPUComputePipeline;
+  private readonly detectPipeline: GPUComputePipeline;
+  private readonly argsPipeline: GPUComputePipeline;
+  private readonly uniforms: GPUBuffer;
+  private groups?: { key: string; positions: GPUBuffer; hash: GPUBindGroup; detect: GPUBindGroup };
+  /** Query points of the current frame (set by beginFrame: recovery mode changes them). */
+  private pointCount = -1;
+
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly topology: CollisionTopologyGpu,
+    readonly queryList: QueryList,
+    private readonly settings: () => Readonly<DetectSettings>,
+    hashOptions: SpatialHashOptions = {},
+  ) {
+    this.hash = new SpatialHash(device, topology.mesh, hashOptions);
+    this.hashTable = new BindingTable(device, 'dcd.hash', {
+      params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', heads: 'storage', pool: 'storage', list: 'storage',
+    });
+    this.detectTable = new BindingTable(device, 'dcd.detect', {
+      params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', heads: 'read-only-storage', pool: 'read-only-storage',
+      list: 'storage', args: 'storage', overflow: 'storage',
+    });
+    this.buildPipeline = pipeline(device, 'dcd.buildHash', hashCode, 'buildHash', this.hashTable.layout);
+    this.detectPipeline = pipeline(device, 'dcd.detect', detectCode, 'detect', this.detectTable.layout);
+    this.argsPipeline = pipeline(device, 'dcd.writeArgs', detectCode, 'writeArgs', this.detectTable.layout);
+    this.uniforms = uniformBuffer(device, 'dcd.params', 4 * PARAM_WORDS);
+  }
+
+  active(): boolean {
+    return this.settings().collisions;
+  }
+
+  beginFrame(encoder: GPUCommandEncoder): void {
+    const s = this.settings();
+    const topo = this.topology;
+    const vertexPoints = s.recovery ? topo.vertexCount : topo.boundaryVertexCount;
+    const centroidPoints = s.recovery ? topo.tetCount : 0;
+    this.pointCount = vertexPoints + topo.boundaryEdgeCount + centroidPoints;
+    const o = topo.offsets;
+    const words = new Uint32Array(PARAM_WORDS);
+    const floats = new Float32Array(words.buffer);
+    floats[0] = this.hash.cellSize;
+    floats[1] = 1 / this.hash.cellSize;
+    words.set([
+      this.hash.tableSize - 1, this.hash.poolCapacity, topo.tetCount, gridRowStride(topo.tetCount),
+      vertexPoints, topo.boundaryEdgeCount, centroidPoints, gridRowStride(this.pointCount),
+      (s.recovery ? DETECT_RECOVERY : 0) | (s.selfCollision ? DETECT_SELF : 0) | (s.interObject === 'euclidean' ? DETECT_EUCLIDEAN : 0),
+      this.queryList.capacity,
+      o.tets, o.vertexObject, o.boundaryVertices, o.boundaryEdges, o.triangleTet, o.vtOffsets, o.vtList, 0,
+    ], 2);
+    this.device.queue.writeBuffer(this.uniforms, 0, words);
+    this.queryList.beginFrame(encoder);
+  }
+
+  private bindGroups(state: GpuState) {
+    const key = `${this.queryList.generation}/${this.hash.generation}`;
+    if (this.groups && this.groups.key === key && this.groups.positions === state.positions) return this.groups;
+    const common = { params: this.uniforms, positions: state.positions, topo: this.topology.buffer, heads: this.hash.heads, pool: this.hash.pool, list: this.queryList.list };
+    this.groups = {
+      key,
+      positions: state.positions,
+      hash: this.hashTable.group(common),
+      detect: this.detectTable.group({ ...common, args: this.queryList.args, overflow: this.queryList.overflow }),
+    };
+    return this.groups;
+  }
+
+  encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
+    if (this.pointCount < 0) throw new Error('DetectStage.encode: beginFrame was not called for this frame');
+    const groups = this.bindGroups(state);
+    this.queryList.beginSubstep(encoder);
+    this.hash.clear(encoder);
+    const pass = step.beginPass(encoder, 'detect', 'dcd');
+    pass.setPipeline(this.buildPipeline);
+    pass.setBindGroup(0, groups.hash);
+    const [bx, by] = dispatchGrid(this.topology.tetCount);
+    pass.dispatchWorkgroups(bx, by);
+    pass.setPipeline(this.detectPipeline);
+    pass.setBindGroup(0, groups.detect);
+    const [qx, qy] = dispatchGrid(this.pointCount);
+    pass.dispatchWorkgroups(qx, qy);
+    pass.setPipeline(this.argsPipeline);
+    pass.dispatchWorkgroups(1);
+    pass.end();
+    step.countDispatches?.(3);
+  }
+
+  /**
+   * After the frame's header readback: grows the query list (hits were dropped) and the hash pool
+   * (entries were dropped) for the next frame; the grown buffers take effect at the next
+   * beginFrame. Returns what grew.
+   */
+  afterFrame(header: Uint32Array): { queryList: boolean; hashPool: boolean } {
+    return { queryList: this.queryList.growFromHeader(header), hashPool: this.hash.growFromHeader(header) };
+  }
+
+  destroy(): void {
+    this.hash.destroy();
+    this.uniforms.destroy();
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The query list and the buffers that go with it (notes/collisions-spec.md "GPU buffers"):
+ * detection appends one Query per DCD hit, the shortest-path stage answers each with a Result at
+ * the same index, the contacts stage builds one contact per query. One owner for all of them so
+ * that growing the capacity reallocates them together; stages rebuild their bind groups when
+ * `generation` changes.
+ *
+ *   list      64 header words (shaders/lib/queryList.wgsl QL_*), then Query[capacity] (8 words)
+ *   args      indirect dispatch args [ceil(n / 64), 1, 1], n = min(count, capacity) (detection's
+ *             last kernel writes them; spb and contacts dispatch with dispatchWorkgroupsIndirect)
+ *   results   Result[capacity] (12 words, shaders/spbQuery.wgsl)
+ *   overflow  OVERFLOW_HEADER_WORDS words (word 0: substep counter of the frame, word 1: the
+ *             current substep), then OverflowEntry[capacity] = Query (8 words) + substep + 3 pad:
+ *             queries whose shortest path overflowed the GPU stacks, kept for the CPU fallback;
+ *             their count is list header word 15.
+ */
+import { WORKGROUP_SIZE } from '../../gpu/buffers';
+
+export const QL_HEADER_WORDS = 64;
+export const QL_HEADER_BYTES = 4 * QL_HEADER_WORDS;
+export const QUERY_WORDS = 8;
+export const RESULT_WORDS = 12;
+export const OVERFLOW_HEADER_WORDS = 4;
+export const OVERFLOW_ENTRY_WORDS = 12;
+
+/** Header word indices (the same names in shaders/lib/queryList.wgsl). */
+export const QL = {
+  count: 0,
+  capacity: 1,
+  dropped: 2,
+  hitsVertexSelf: 3,
+  hitsVertexInter: 4,
+  hitsEdgeSelf: 5,
+  hitsEdgeInter: 6,
+  hitsCentroidSelf: 7,
+  hitsCentroidInter: 8,
+  maxCount: 9,
+  contacts: 10,
+  noPath: 11,
+  skipped: 12,
+  spbOverflows: 13,
+  hashDropped: 14,
+  overflowCount: 15,
+} as const;
+
+/** Query.source bits. */
+export const QUERY_KIND_SHIFT = 29;
+export const QUERY_KIND_VERTEX = 0;
+export const QUERY_KIND_EDGE = 1;
+export const QUERY_KIND_CENTROID = 2;
+export const QUERY_ID_MASK = 0x1fffffff;
+export const QUERY_EUCLIDEAN = 0x80000000;
+
+/** Largest capacity one indirect dispatch of 64-thread groups can cover (65,535 groups). */
+export const MAX_QUERY_CAPACITY = 65535 * WORKGROUP_SIZE;
+
+function nextPowerOfTwo(n: number): number {
+  return 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+}
+
+export class QueryList {
+  capacity = 0;
+  /** Bumped at every reallocation: bind groups over these buffers must be rebuilt. */
+  generation = 0;
+  list!: GPUBuffer;
+  results!: GPUBuffer;
+  overflow!: GPUBuffer;
+  readonly args: GPUBuffer;
+
+  constructor(
+    private readonly device: GPUDevice,
+    initialCapacity: number,
+  ) {
+    this.args = device.createBuffer({
+      label: 'queryList.args',
+      size: 16,
+      usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+    });
+    this.allocate(initialCapacity);
+  }
+
+  /** Reallocates for at least `capacity` queries (a power of two); contents are lost. No-op when big enough. */
+  grow(capacity: number): boolean {
+    if (capacity <= this.capacity) return false;
+    this.allocate(capacity);
+    return true;
+  }
+
+  /**
+   * Capacity for the next frame from the frame's header (spec: when hits were dropped, the next
+   * power of two above the frame's largest count). Returns true when it grew.
+   */
+  growFromHeader(header: Uint32Array): boolean {
+    if (header[QL.dropped] === 0) return false;
+    return this.grow(nextPowerOfTwo(header[QL.maxCount] + 1));
+  }
+
+  private allocate(requested: number): void {
+    const capacity = nextPowerOfTwo(Math.max(64, requested));
+    if (capacity > MAX_QUERY_CAPACITY) {
+      throw new RangeError(`QueryList: capacity ${capacity} exceeds ${MAX_QUERY_CAPACITY} (65,535 workgroups of ${WORKGROUP_SIZE} in one indirect dispatch)`);
+    }
+    this.list?.destroy();
+    this.results?.destroy();
+    this.overflow?.destroy();
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const d = this.device;
+    this.list = d.createBuffer({ label: 'queryList.list', size: QL_HEADER_BYTES + 4 * QUERY_WORDS * capacity, usage });
+    this.results = d.createBuffer({ label: 'queryList.results', size: 4 * RESULT_WORDS * capacity, usage });
+    this.overflow = d.createBuffer({ label: 'queryList.overflow', size: 4 * (OVERFLOW_HEADER_WORDS + OVERFLOW_ENTRY_WORDS * capacity), usage });
+    this.capacity = capacity;
+    this.generation++;
+    d.queue.writeBuffer(this.list, 4 * QL.capacity, new Uint32Array([capacity]));
+  }
+
+  /** Per frame: header words 2..63 and the overflow list's substep counter. */
+  beginFrame(encoder: GPUCommandEncoder): void {
+    encoder.clearBuffer(this.list, 8, QL_HEADER_BYTES - 8);
+    encoder.clearBuffer(this.overflow, 0, 4 * OVERFLOW_HEADER_WORDS);
+  }
+
+  /** Per substep: header word 0 (the count) only. */
+  beginSubstep(encoder: GPUCommandEncoder): void {
+    encoder.clearBuffer(this.list, 0, 4);
+  }
+
+  destroy(): void {
+    this.list?.destroy();
+    this.results?.destroy();
+    this.overflow?.destroy();
+    this.args.destroy();
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The detection's broad phase: a spatial hash of tet bounding boxes, rebuilt on the GPU every
+ * substep (shaders/dcdHash.wgsl; layout in shaders/lib/spatialHash.wgsl). Chosen over a tet BVH
+ * because the rebuild is one linear pass with no refit/rebuild schedule and no tree quality to
+ * lose as the scene deforms (docs/architecture.md compares).
+ *
+ * Cell size: the largest box extent of a tet at the start (so a tet touches at most 2 cells per
+ * axis until it stretches). Table: a power of two >= 2 x tets. Pool: entries for the cells every
+ * tet touches, sized from the start with a margin; when a substep runs out, the entries it could
+ * not store are counted (query-list header word 14) and `growFromHeader` enlarges the pool for
+ * the next frame.
+ */
+import type { TetMesh } from '../../mesh/types';
+import { QL } from './queryList';
+
+/** Words before the pool's entries (shaders/lib/spatialHash.wgsl HASH_POOL_HEADER). */
+export const HASH_POOL_HEADER = 4;
+/** Cells per axis above which a tet goes to the oversized list (HASH_MAX_CELLS_PER_AXIS). */
+export const HASH_MAX_CELLS_PER_AXIS = 4;
+
+function nextPowerOfTwo(n: number): number {
+  return 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+}
+
+/** Largest axis extent of a tet's box over the mesh (xyz f32 positions). */
+export function largestTetExtent(tets: Uint32Array, positions: ArrayLike<number>): number {
+  let largest = 0;
+  for (let t = 0; t < tets.length / 4; t++) {
+    for (let k = 0; k < 3; k++) {
+      let lo = Infinity, hi = -Infinity;
+      for (let c = 0; c < 4; c++) {
+        const x = positions[3 * tets[4 * t + c] + k];
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+      }
+      if (hi - lo > largest) largest = hi - lo;
+    }
+  }
+  return largest;
+}
+
+/** Pool entries the hash needs for `positions` (as the kernel counts them, in f64). */
+export function hashEntriesNeeded(tets: Uint32Array, positions: ArrayLike<number>, cellSize: number): number {
+  let entries = 0;
+  for (let t = 0; t < tets.length / 4; t++) {
+    let cells = 1;
+    for (let k = 0; k < 3; k++) {
+      let lo = Infinity, hi = -Infinity;
+      for (let c = 0; c < 4; c++) {
+        const x = positions[3 * tets[4 * t + c] + k];
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+      }
+      cells *= Math.floor(hi / cellSize) - Math.floor(lo / cellSize) + 1;
+    }
+    entries += cells > HASH_MAX_CELLS_PER_AXIS ** 3 ? 1 : cells;
+  }
+  return entries;
+}
+
+export interface SpatialHashOptions {
+  /** Cell side (default: the largest tet extent of the mesh's positions). */
+  cellSize?: number;
+  /** Pool entries (default: twice what the mesh's positions need). */
+  poolCapacity?: number;
+}
+
+export class SpatialHash {
+  readonly cellSize: number;
+  readonly tableSize: number;
+  poolCapacity = 0;
+  /** Bumped when the pool is reallocated. */
+  generation = 0;
+  readonly heads: GPUBuffer;
+  pool!: GPUBuffer;
+
+  constructor(
+    private readonly device: GPUDevice,
+    mesh: TetMesh,
+    options: SpatialHashOptions = {},
+  ) {
+    const cellSize = options.cellSize ?? largestTetExtent(mesh.tets, mesh.positions);
+    if (!(cellSize > 0 && Number.isFinite(cellSize))) throw new RangeError(`SpatialHash: cell size must be a positive finite number, got ${cellSize}`);
+    this.cellSize = cellSize;
+    this.tableSize = nextPowerOfTwo(Math.max(64, 2 * mesh.tetCount));
+    this.heads = device.createBuffer({ label: 'dcd.hashHeads', size: 4 * this.tableSize, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+    this.allocatePool(options.poolCapacity ?? 2 * hashEntriesNeeded(mesh.tets, mesh.positions, cellSize));
+  }
+
+  private allocatePool(capacity: number): void {
+    const c = nextPowerOfTwo(Math.max(64, capacity));
+    this.pool?.destroy();
+    this.pool = this.device.createBuffer({ label: 'dcd.hashPool', size: 4 * (HASH_POOL_HEADER + 2 * c), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+    this.poolCapacity = c;
+    this.generation++;
+  }
+
+  /** Grows the pool when the frame dropped entries (header word 14): true when it grew. */
+  growFromHeader(header: Uint32Array): boolean {
+    const dropped = header[QL.hashDropped];
+    if (dropped === 0) return false;
+    this.allocatePool(this.poolCapacity + dropped);
+    return true;
+  }
+
+  /** Per substep, before the build: an empty table and pool. */
+  clear(encoder: GPUCommandEncoder): void {
+    encoder.clearBuffer(this.heads);
+    encoder.clearBuffer(this.pool, 0, 4 * HASH_POOL_HEADER);
+  }
+
+  destroy(): void {
+    this.heads.destroy();
+    this.pool.destroy();
+  }
+}
