@@ -5,6 +5,7 @@
  *
  *   npm run sim -- --help
  *   npm run sim -- --scene drop --mesh ../shared/meshes/Cube.t --frames 60 --out run.json --dump frames
+ *   npm run sim -- --scene noodle-recovery --self-collision-from 30 --frames 60 --out noodle.json
  *
  * Flags: src/runner/args.ts (one table, printed by --help). A bad flag or input file exits
  * with status 2 and a message naming it; no GPU adapter or a lost device exits with status 3.
@@ -18,9 +19,9 @@ import { measureState, type StateMeasures } from '../src/runner/measure';
 import { lumpedMasses } from '../src/sim/model';
 import { readMeshFile } from '../src/runner/meshFile';
 import { frameEntry, summarize, type FrameEntry } from '../src/runner/report';
-import { buildScene, checkSceneFlags } from '../src/runner/sceneSetup';
+import { buildScene, checkSceneFlags, meshFileOf, runParams, type RunParams } from '../src/runner/sceneSetup';
 import { findScene, scenes } from '../src/scenes/registry';
-import { checkParams } from '../src/sim/params';
+import { changesAt } from '../src/scenes/schedule';
 import { materialResolution, shortestEdgeOfObjects } from '../src/sim/resolution';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
@@ -30,7 +31,7 @@ function log(message: string): void {
 }
 
 /** Everything that can fail because of the command line or an input file, before the GPU starts. */
-function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; dumper?: VtkDumper } {
+function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; meshFile?: string; run: RunParams; dumper?: VtkDumper } {
   let scene;
   try {
     scene = findScene(o.scene);
@@ -39,17 +40,21 @@ function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; dumper?: 
   }
   checkSceneFlags(scene, o);
   if (o.out !== undefined && !existsSync(dirname(o.out) || '.')) throw new UsageError(`--out ${o.out}: folder ${dirname(o.out)} does not exist`);
-  const mesh = o.mesh !== undefined ? readMeshFile(o.mesh) : undefined;
+  // --mesh, or the scene's own mesh file (octopus-pile's shared octopus), read from the working folder.
+  const meshFile = meshFileOf(scene, o);
+  let mesh;
+  try {
+    mesh = meshFile !== undefined ? readMeshFile(meshFile) : undefined;
+  } catch (e) {
+    if (!(e instanceof UsageError) || o.mesh !== undefined) throw e;
+    throw new UsageError(`${e.message} (scene ${scene.name} reads it by default, from the project root; --mesh FILE gives another)`);
+  }
   for (const w of mesh?.warnings ?? []) log(`warning: ${w}`);
   const setup = buildScene(scene, o, mesh);
-  try {
-    checkParams({ ...setup.params, ...o.params });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  warnUnresolvedMaterials(setup, { ...setup.params, ...o.params });
-  const dumper = o.dump !== undefined ? new VtkDumper(o.dump, setup.model, `${scene.name}${o.mesh ? ` ${o.mesh}` : ''}`) : undefined;
-  return { setup, sceneName: scene.name, dumper };
+  const run = runParams(setup, o);
+  warnUnresolvedMaterials(setup, { ...setup.params, ...run.initial });
+  const dumper = o.dump !== undefined ? new VtkDumper(o.dump, setup.model, `${scene.name}${meshFile ? ` ${meshFile}` : ''}`) : undefined;
+  return { setup, sceneName: scene.name, meshFile, run, dumper };
 }
 
 /** Says when an object is stiffer than the substeps and iterations resolve (src/sim/resolution.ts). */
@@ -63,7 +68,7 @@ function warnUnresolvedMaterials(setup: SimSetup, params: SimSetup['params']): v
 }
 
 async function run(o: RunOptions): Promise<void> {
-  const { setup, sceneName, dumper } = prepare(o);
+  const { setup, sceneName, meshFile, run: runP, dumper } = prepare(o);
   const ctx = await acquireGpu({
     onLost: (reason) => {
       log(`GPU device lost: ${reason}`);
@@ -72,7 +77,9 @@ async function run(o: RunOptions): Promise<void> {
   });
   const tBuild = performance.now();
   const sim = new Simulation(ctx, setup);
-  sim.setParams(o.params);
+  sim.setParams(runP.initial);
+  // The parameters of the first frame; the schedule (in the report beside them) changes them later.
+  const startParams = { ...sim.params };
   const buildMs = performance.now() - tBuild;
   const m = setup.model;
   log(`${sceneName}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${m.edgeCount} edges, ${m.tetColouring.colourCount} tet colours, ${m.edgeColouring.colourCount} edge colours; ${ctx.description}; timestamps ${sim.timestampQueries ? 'yes' : 'no'}`);
@@ -89,11 +96,17 @@ async function run(o: RunOptions): Promise<void> {
   let final = initial;
   let lastProgress = performance.now();
   for (let f = 1; f <= o.frames; f++) {
+    // Scheduled parameter changes go in between frames: once f - 1 frames are done.
+    const change = changesAt(runP.schedule, f - 1);
+    if (change) {
+      sim.setParams(change);
+      log(`after ${f - 1} frames (t = ${((f - 1) * sim.params.dt).toFixed(4)} s): ${JSON.stringify(change)}`);
+    }
     const s = await sim.stepFrame();
     for (const msg of s.stopped) log(msg);
     const state = f % o.every === 0 || f === o.frames ? await sample(f, s.time) : undefined;
     if (state) final = state;
-    frames.push(frameEntry(s, state));
+    frames.push(frameEntry(s, state, change));
     if (performance.now() - lastProgress > 2000) {
       lastProgress = performance.now();
       log(`frame ${f}/${o.frames}, t = ${s.time.toFixed(3)} s${state ? `, total energy ${state.energy.total.toExponential(4)}` : ''}`);
@@ -103,10 +116,11 @@ async function run(o: RunOptions): Promise<void> {
   const summary = summarize(frames, initial, final, sim.stoppedMessages);
   const report = {
     scene: sceneName,
-    mesh: o.mesh ?? null,
+    mesh: meshFile ?? null,
     adapter: ctx.description,
     timing: sim.timestampQueries ? 'timestamp-query' : 'cpu-wall',
-    params: sim.params,
+    params: startParams,
+    schedule: runP.schedule,
     materials: m.objectNames.map((name, i) => ({ object: name, ...m.materials[i] })),
     colliders: setup.colliders.map((c) => c.kind),
     every: o.every,
@@ -121,7 +135,7 @@ async function run(o: RunOptions): Promise<void> {
   if (o.out !== undefined) writeFileSync(o.out, json);
   else console.log(json);
   const bb = summary.boundingBox;
-  log(`${o.frames} frames, mean ${summary.meanFrameMs.toFixed(1)} ms/frame, bbox y [${bb.min[1].toFixed(3)}, ${bb.max[1].toFixed(3)}], total energy ${initial.energy.total.toExponential(4)} -> ${final.energy.total.toExponential(4)}, non-finite ${summary.nonFiniteVertices}${dumper ? `; VTK frames in ${dumper.dir}` : ''}`);
+  log(`${o.frames} frames, mean ${summary.meanFrameMs.toFixed(1)} ms/frame, bbox y [${bb.min[1].toFixed(3)}, ${bb.max[1].toFixed(3)}], total energy ${initial.energy.total.toExponential(4)} -> ${final.energy.total.toExponential(4)}, non-finite ${summary.nonFiniteVertices}${summary.collisions ? `, contacts ${summary.collisions.totalContacts} (max ${summary.collisions.maxContactsPerFrame} a frame)` : ''}${dumper ? `; VTK frames in ${dumper.dir}` : ''}`);
   sim.destroy();
   ctx.device.destroy();
 }

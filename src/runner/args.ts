@@ -3,6 +3,7 @@
  * strict parsing of each value and its range. Nothing here touches the GPU or the file
  * system, so a bad command fails before any work starts.
  */
+import type { SceneSpecificOption } from '../scenes/types';
 import type { Material } from '../sim/material';
 import type { SolverParams } from '../sim/params';
 
@@ -26,6 +27,10 @@ export interface RunOptions {
   mesh?: string;
   height?: number;
   ground?: boolean;
+  /** Number of objects of the pile and stack scenes. */
+  copies?: number;
+  /** Self-collision off for the first F frames, on from frame F (replaces the scene's schedule of it). */
+  selfCollisionFrom?: number;
   velocity?: Vec3;
   /** Material fields given on the command line (every object of the scene). */
   material: Partial<Material>;
@@ -49,6 +54,7 @@ const GROUP_TITLES = {
   scene: 'Scene (each scene says which it takes; the others are refused)',
   material: 'Material (every object)',
   solver: "Solver (defaults: the scene's values, echoed in the report's params)",
+  collisions: "Collisions between and within the bodies (defaults: the scene's; a flag fixes its parameter for the whole run, overriding the scene's schedule)",
   output: 'Output',
 } as const;
 
@@ -57,10 +63,11 @@ export const FLAGS: readonly Flag[] = [
   { name: 'list', group: 'run', help: 'print the scene names, one per line, and exit' },
   { name: 'scene', value: 'NAME', group: 'run', help: 'scene to run (--list shows them)' },
   { name: 'frames', value: 'N', group: 'run', help: 'frames to simulate (default 10)' },
-  { name: 'mesh', value: 'FILE', group: 'scene', help: 'drop: the mesh file (.t, .msh, .vtk, or a TetGen .node or .ele with its partner beside it)' },
-  { name: 'height', value: 'H', group: 'scene', help: 'drop, octopus-drop: start with the lowest point H above the ground (drop default: half the object\'s height)' },
+  { name: 'mesh', value: 'FILE', group: 'scene', help: 'drop, mesh-pile: the mesh file (.t, .msh, .vtk, or a TetGen .node or .ele with its partner beside it); octopus-pile: replaces the shared octopus' },
+  { name: 'copies', value: 'N', group: 'scene', help: 'octopus-pile, mesh-pile, cube-stack: number of objects (integer >= 1)' },
+  { name: 'height', value: 'H', group: 'scene', help: 'drop, octopus-drop, noodle-recovery: start with the lowest point H above the ground (drop default: half the object\'s height)' },
   { name: 'ground', value: 'on|off', group: 'scene', help: 'drop, octopus-drop, squishy-squeeze: with or without the ground plane y = 0 (default on)' },
-  { name: 'resolution', value: 'R', group: 'scene', help: 'procedural scenes: lattice cubes across the longest side' },
+  { name: 'resolution', value: 'R', group: 'scene', help: 'procedural scenes (octopus-pile: its generated octopi): lattice cubes across the longest side' },
   { name: 'velocity', value: 'x,y,z', group: 'scene', help: 'initial velocity of every vertex (scenes without pinned vertices)' },
   { name: 'young', value: 'E', group: 'material', help: "Young's modulus of every object (> 0)" },
   { name: 'poisson', value: 'NU', group: 'material', help: 'Poisson ratio of every object, in [0, 0.5)' },
@@ -74,6 +81,12 @@ export const FLAGS: readonly Flag[] = [
   { name: 'gravity', value: 'x,y,z', group: 'solver', help: 'gravity vector, e.g. 0,-9.81,0 (tilt it for a slope against the ground plane)' },
   { name: 'damping', value: 'D', group: 'solver', help: 'damping rate of deformation in 1/s (>= 0): velocity relative to the rigid motion x max(0, 1 - D h) per substep' },
   { name: 'friction', value: 'MU', group: 'solver', help: 'Coulomb friction coefficient of the colliders (>= 0)' },
+  { name: 'collisions', value: 'on|off', group: 'collisions', help: 'collisions between and within the soft bodies (detection, shortest path, contacts); colliders stay on' },
+  { name: 'self-collision', value: 'on|off', group: 'collisions', help: 'self-collision of each object (inter-object contacts stay on)' },
+  { name: 'self-collision-from', value: 'F', group: 'collisions', help: 'self-collision off for the first F frames, on from frame F (time F x dt; integer >= 0)' },
+  { name: 'recovery', value: 'on|off', group: 'collisions', help: 'recovery mode: every vertex and tet centroid is a query point (paper section 5.2)' },
+  { name: 'inter-object', value: 'exact|euclidean', group: 'collisions', help: 'boundary point for inter-object hits: shortest path, or the nearest boundary point (paper Fig. 15)' },
+  { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
   { name: 'out', value: 'FILE', group: 'output', help: 'write the JSON report there (default: stdout)' },
   { name: 'dump', value: 'DIR', group: 'output', help: 'write legacy VTK frames DIR/frame_NNNNNN.vtk (created if missing)' },
   { name: 'every', value: 'K', group: 'output', help: 'read the state back every K frames and after the last (default 1)' },
@@ -89,7 +102,8 @@ export function usageText(sceneNames: readonly string[]): string {
     '',
     `Runs a scene headless on WebGPU (Dawn) and writes a JSON report: per frame, timings and`,
     `(every K frames) energy (kinetic, elastic, gravitational, total), lowest point, centre of`,
-    `mass, volume and angular momentum about the centre of mass.`,
+    `mass, volume and angular momentum about the centre of mass; with collisions, per frame the`,
+    `collision counters (DCD hits by kind, shortest-path queries, contacts, overflows, readbacks).`,
     '',
     `scenes: ${sceneNames.join(', ')}`,
     '',
@@ -116,6 +130,16 @@ function positiveInteger(flag: string, text: string): number {
   const x = number(flag, text);
   if (!(Number.isInteger(x) && x >= 1)) throw new UsageError(`--${flag} must be an integer >= 1, got "${text}"`);
   return x;
+}
+
+function nonNegativeInteger(flag: string, text: string): number {
+  const x = number(flag, text);
+  if (!(Number.isInteger(x) && x >= 0)) throw new UsageError(`--${flag} must be an integer >= 0, got "${text}"`);
+  return x;
+}
+
+function onOff(flag: string, text: string): boolean {
+  return choice(flag, text, ['on', 'off'] as const) === 'on';
 }
 
 function inRange(flag: string, text: string, ok: (x: number) => boolean, range: string): number {
@@ -183,7 +207,8 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('mesh', (t) => (o.mesh = t));
   v('resolution', (t) => (o.resolution = positiveInteger('resolution', t)));
   v('height', (t) => (o.height = inRange('height', t, (x) => x >= 0, 'a number >= 0')));
-  v('ground', (t) => (o.ground = choice('ground', t, ['on', 'off'] as const) === 'on'));
+  v('ground', (t) => (o.ground = onOff('ground', t)));
+  v('copies', (t) => (o.copies = positiveInteger('copies', t)));
   v('velocity', (t) => (o.velocity = vector('velocity', t)));
   v('young', (t) => (o.material.youngsModulus = inRange('young', t, (x) => x > 0, 'a number > 0')));
   v('poisson', (t) => (o.material.poissonRatio = inRange('poisson', t, (x) => x >= 0 && x < 0.5, 'in [0, 0.5)')));
@@ -197,16 +222,26 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('gravity', (t) => (o.params.gravity = vector('gravity', t)));
   v('damping', (t) => (o.params.damping = inRange('damping', t, (x) => x >= 0, 'a number >= 0')));
   v('friction', (t) => (o.params.friction = inRange('friction', t, (x) => x >= 0, 'a number >= 0')));
+  v('collisions', (t) => (o.params.collisions = onOff('collisions', t)));
+  v('self-collision', (t) => (o.params.selfCollision = onOff('self-collision', t)));
+  v('self-collision-from', (t) => (o.selfCollisionFrom = nonNegativeInteger('self-collision-from', t)));
+  v('recovery', (t) => (o.params.recovery = onOff('recovery', t)));
+  v('inter-object', (t) => (o.params.interObject = choice('inter-object', t, ['exact', 'euclidean'] as const)));
+  v('contact-iterations', (t) => (o.params.contactIterations = positiveInteger('contact-iterations', t)));
+  if (o.selfCollisionFrom !== undefined && o.params.selfCollision !== undefined) {
+    throw new UsageError('--self-collision and --self-collision-from both set self-collision: give one');
+  }
   if (o.mesh !== undefined && o.mesh.trim() === '') throw new UsageError('--mesh needs a file name');
   return { kind: 'run', options: o };
 }
 
 /** Scene-specific flags given on the command line (checked against the scene's `accepts`). */
-export function sceneFlagsGiven(o: RunOptions): ('resolution' | 'mesh' | 'height' | 'ground')[] {
-  const given: ('resolution' | 'mesh' | 'height' | 'ground')[] = [];
+export function sceneFlagsGiven(o: RunOptions): SceneSpecificOption[] {
+  const given: SceneSpecificOption[] = [];
   if (o.resolution !== undefined) given.push('resolution');
   if (o.mesh !== undefined) given.push('mesh');
   if (o.height !== undefined) given.push('height');
   if (o.ground !== undefined) given.push('ground');
+  if (o.copies !== undefined) given.push('copies');
   return given;
 }

@@ -3,6 +3,8 @@
  * initial state, one entry per frame (timings and counters; state measures on sampled
  * frames), and a summary.
  */
+import { totalHits, type CollisionFrameCounters } from '../collision/counters';
+import type { SolverParams } from '../sim/params';
 import type { FrameStats } from '../sim/simulation';
 import type { StateMeasures } from './measure';
 
@@ -14,11 +16,20 @@ export interface FrameEntry {
   wallMs: number;
   phasesMs: Record<string, number>;
   counters: { dispatches: number; constraintIterations: number; readbacks: number };
+  /** Collision counters of the frame (paper Table 1's Q, Tr, Tet among them), when the solver has collisions. */
+  collisions?: CollisionFrameCounters;
+  /** Parameters the schedule changed before this frame (the first frame that used them). */
+  paramsChanged?: Partial<SolverParams>;
   /** Present on frames whose state was read back (every K frames and the last). */
   state?: StateMeasures;
 }
 
-export function frameEntry(s: FrameStats, state: StateMeasures | undefined): FrameEntry {
+/** The frame's collision counters when the solver reports them (FrameStats.collisions, optional). */
+export function collisionCountersOf(s: FrameStats): CollisionFrameCounters | undefined {
+  return (s as FrameStats & { collisions?: CollisionFrameCounters }).collisions;
+}
+
+export function frameEntry(s: FrameStats, state: StateMeasures | undefined, paramsChanged?: Partial<SolverParams>): FrameEntry {
   const entry: FrameEntry = {
     frame: s.frame + 1,
     time: s.time,
@@ -27,6 +38,9 @@ export function frameEntry(s: FrameStats, state: StateMeasures | undefined): Fra
     // The NaN guard's status word is read every frame; a sampled state adds positions and velocities.
     counters: { dispatches: s.dispatches, constraintIterations: s.constraintIterations, readbacks: state ? 3 : 1 },
   };
+  const collisions = collisionCountersOf(s);
+  if (collisions) entry.collisions = collisions;
+  if (paramsChanged) entry.paramsChanged = paramsChanged;
   if (state) entry.state = state;
   return entry;
 }
@@ -42,6 +56,48 @@ export interface RunSummary {
   maxTotalEnergy: number;
   nonFiniteVertices: number;
   stoppedObjects: string[];
+  /** Over the frames that reported collision counters; null when none did. */
+  collisions: CollisionSummary | null;
+}
+
+export interface CollisionSummary {
+  /** Frames with counters. */
+  frames: number;
+  totalContacts: number;
+  maxContactsPerFrame: number;
+  totalDcdHits: number;
+  maxDcdHitsPerFrame: number;
+  totalSpbQueries: number;
+  spbOverflows: number;
+  noPath: number;
+  skipped: number;
+  /** Hits beyond the contact capacity (each grew the capacity for the next frame). */
+  dropped: number;
+  maxContactCapacity: number;
+  readbacks: number;
+  readbackBytes: number;
+}
+
+export function summarizeCollisions(frames: readonly FrameEntry[]): CollisionSummary | null {
+  const c = frames.map((f) => f.collisions).filter((x): x is CollisionFrameCounters => x !== undefined);
+  if (c.length === 0) return null;
+  const sum = (get: (x: CollisionFrameCounters) => number): number => c.reduce((a, x) => a + get(x), 0);
+  const max = (get: (x: CollisionFrameCounters) => number): number => c.reduce((a, x) => Math.max(a, get(x)), 0);
+  return {
+    frames: c.length,
+    totalContacts: sum((x) => x.contacts),
+    maxContactsPerFrame: max((x) => x.contacts),
+    totalDcdHits: sum(totalHits),
+    maxDcdHitsPerFrame: max(totalHits),
+    totalSpbQueries: sum((x) => x.spbQueries),
+    spbOverflows: sum((x) => x.spbOverflows),
+    noPath: sum((x) => x.noPath),
+    skipped: sum((x) => x.skipped),
+    dropped: sum((x) => x.dropped),
+    maxContactCapacity: max((x) => x.contactCapacity),
+    readbacks: sum((x) => x.readbacks),
+    readbackBytes: sum((x) => x.readbackBytes),
+  };
 }
 
 export function summarize(frames: readonly FrameEntry[], initial: StateMeasures, final: StateMeasures, stopped: string[]): RunSummary {
@@ -59,5 +115,6 @@ export function summarize(frames: readonly FrameEntry[], initial: StateMeasures,
     maxTotalEnergy: maxTotal,
     nonFiniteVertices: final.nonFiniteVertices,
     stoppedObjects: stopped,
+    collisions: summarizeCollisions(frames),
   };
 }

@@ -1,12 +1,14 @@
 /**
  * Builds the scene the command line asks for: checks the scene-specific flags against what
  * the scene reads, then applies the flags every scene takes (material, initial velocity) to
- * the built setup before the solver sees it. Solver parameters are applied by
- * Simulation.setParams (validated there).
+ * the built setup before the solver sees it, and works out the run's parameters: the
+ * command line's solver flags (applied by Simulation.setParams, validated there) and the
+ * scene's schedule of changes between frames, less the parameters the command line fixed.
  */
-import type { SceneDefinition, SceneMesh } from '../scenes/types';
+import { checkSchedule, withoutParams } from '../scenes/schedule';
+import type { ParamChange, SceneDefinition, SceneMesh, SceneSetup } from '../scenes/types';
 import { setObjectMaterial } from '../sim/model';
-import type { SimSetup } from '../sim/setup';
+import { checkParams, type SolverParams } from '../sim/params';
 import { sceneFlagsGiven, UsageError, type RunOptions } from './args';
 
 export function checkSceneFlags(scene: SceneDefinition, o: RunOptions): void {
@@ -16,19 +18,27 @@ export function checkSceneFlags(scene: SceneDefinition, o: RunOptions): void {
       throw new UsageError(`scene ${scene.name} does not take --${flag}: ${takes}`);
     }
   }
-  if (scene.accepts.includes('mesh') && o.mesh === undefined) throw new UsageError(`scene ${scene.name} needs --mesh FILE`);
+  if (scene.accepts.includes('mesh') && o.mesh === undefined && scene.defaultMeshFile === undefined) throw new UsageError(`scene ${scene.name} needs --mesh FILE`);
 }
 
-export function buildScene(scene: SceneDefinition, o: RunOptions, mesh: SceneMesh | undefined): SimSetup {
-  let setup: SimSetup;
+/** The mesh file the run reads: --mesh, else the scene's default mesh (scenes that take one); undefined for the others. */
+export function meshFileOf(scene: SceneDefinition, o: RunOptions): string | undefined {
+  if (o.mesh !== undefined) return o.mesh;
+  return scene.accepts.includes('mesh') ? scene.defaultMeshFile : undefined;
+}
+
+export function buildScene(scene: SceneDefinition, o: RunOptions, mesh: SceneMesh | undefined): SceneSetup {
+  let setup: SceneSetup;
   try {
     setup = scene.build({
       resolution: o.resolution,
       mesh,
       height: o.height,
       ground: o.ground,
+      copies: o.copies,
       material: o.material,
       gravity: o.params.gravity,
+      selfCollisionFrom: o.selfCollisionFrom,
     });
   } catch (e) {
     throw new UsageError(`scene ${scene.name}: ${(e as Error).message}`);
@@ -52,4 +62,37 @@ export function buildScene(scene: SceneDefinition, o: RunOptions, mesh: SceneMes
     for (let v = 0; v < model.vertexCount; v++) for (let k = 0; k < 3; k++) model.initialVelocities[3 * v + k] = o.velocity[k];
   }
   return setup;
+}
+
+/** What the runner sets: parameters before the first frame, and changes between frames. */
+export interface RunParams {
+  /** Given to Simulation.setParams before the first frame (on top of the scene's params). */
+  initial: Partial<SolverParams>;
+  /** Applied with Simulation.setParams once `frame` frames are done (scenes/schedule.ts changesAt). */
+  schedule: ParamChange[];
+}
+
+/**
+ * A flag on the command line fixes its parameter for the whole run, so the scene's schedule
+ * loses that parameter; --self-collision-from F turns self-collision off at the start and on
+ * once F frames are done (from the start when F is 0). Every parameter set of the run is
+ * checked, a bad one is a UsageError naming the frame.
+ */
+export function runParams(setup: SceneSetup, o: RunOptions): RunParams {
+  const initial: Partial<SolverParams> = { ...o.params };
+  const fixed = Object.keys(o.params) as (keyof SolverParams)[];
+  const ours: ParamChange[] = [];
+  if (o.selfCollisionFrom !== undefined) {
+    fixed.push('selfCollision');
+    initial.selfCollision = o.selfCollisionFrom === 0;
+    if (o.selfCollisionFrom > 0) ours.push({ frame: o.selfCollisionFrom, params: { selfCollision: true } });
+  }
+  const schedule = [...withoutParams(setup.schedule ?? [], fixed), ...ours];
+  try {
+    checkParams({ ...setup.params, ...initial });
+    checkSchedule({ ...setup.params, ...initial }, schedule);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  return { initial, schedule };
 }

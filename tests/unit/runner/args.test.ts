@@ -57,6 +57,38 @@ describe('runner arguments', () => {
     expect(() => parseRunArgs(['--frames', '3'])).toThrow(/--scene is required/);
   });
 
+  it('collision flags land in the solver parameters; --copies and --self-collision-from in the options', () => {
+    const o = run('--scene', 'octopus-pile', '--copies', '12', '--collisions', 'off', '--recovery', 'on', '--inter-object', 'euclidean',
+      '--contact-iterations', '3', '--self-collision-from', '40');
+    expect(o).toEqual({
+      scene: 'octopus-pile', copies: 12, selfCollisionFrom: 40, frames: 10, every: 1, material: {},
+      params: { collisions: false, recovery: true, interObject: 'euclidean', contactIterations: 3 },
+    });
+    expect(run('--scene', 's', '--self-collision', 'off', '--collisions=on', '--inter-object', 'exact').params)
+      .toEqual({ selfCollision: false, collisions: true, interObject: 'exact' });
+    expect(run('--scene', 's', '--self-collision-from', '0').selfCollisionFrom).toBe(0);
+  });
+
+  it('bad collision flag values are refused naming the flag', () => {
+    const cases: [string[], RegExp][] = [
+      [['--copies', '0'], /--copies must be an integer >= 1, got "0"/],
+      [['--copies', '2.5'], /--copies must be an integer >= 1/],
+      [['--collisions', 'yes'], /--collisions must be on or off, got "yes"/],
+      [['--self-collision', '1'], /--self-collision must be on or off, got "1"/],
+      [['--recovery', 'true'], /--recovery must be on or off, got "true"/],
+      [['--inter-object', 'nearest'], /--inter-object must be exact or euclidean, got "nearest"/],
+      [['--contact-iterations', '0'], /--contact-iterations must be an integer >= 1, got "0"/],
+      [['--self-collision-from', '-1'], /--self-collision-from must be an integer >= 0, got "-1"/],
+      [['--self-collision-from', 'x'], /--self-collision-from must be a number, got "x"/],
+      [['--self-collision-from'], /--self-collision-from needs a value \(F\)/],
+      [['--self-collision', 'on', '--self-collision-from', '5'], /--self-collision and --self-collision-from both set self-collision/],
+    ];
+    for (const [argv, message] of cases) {
+      expect(() => parseRunArgs(['--scene', 'noodle-recovery', ...argv]), argv.join(' ')).toThrow(UsageError);
+      expect(() => parseRunArgs(['--scene', 'noodle-recovery', ...argv]), argv.join(' ')).toThrow(message);
+    }
+  });
+
   it('a negative number is a value, not an option', () => {
     expect(run('--scene', 's', '--gravity', '-1,0,0').params.gravity).toEqual([-1, 0, 0]);
   });
