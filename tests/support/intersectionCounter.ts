@@ -30,6 +30,12 @@ export interface IntersectionHit {
   self: boolean;
   /** The tet's signed volume is negative. */
   inverted: boolean;
+  /**
+   * With options.depth: Euclidean distance from the vertex to the nearest boundary triangle of
+   * the tet's object (own triangles of the vertex left out). For a convex object this is the
+   * penetration depth; in general a lower bound of it (the shortest valid path is no shorter).
+   */
+  depth: number;
 }
 
 export interface IntersectionCount {
@@ -43,6 +49,8 @@ export interface IntersectionCount {
   hits: IntersectionHit[];
   /** Boundary vertices found by face counting. */
   boundaryVertexCount: number;
+  /** Largest hit depth (options.depth; 0 without hits or without the option). */
+  maxDepth: number;
 }
 
 export interface CounterOptions {
@@ -50,6 +58,8 @@ export interface CounterOptions {
   skipInverted?: boolean;
   /** Count self hits (default true). */
   self?: boolean;
+  /** Measure each hit's depth (brute force over the boundary triangles). Default false. */
+  depth?: boolean;
 }
 
 /** Six times the signed volume of (a, b, c, d), d given by its coordinates: det[b - a, c - a, d - a]. */
@@ -59,6 +69,44 @@ function orient(p: ArrayLike<number>, a: number, b: number, c: number, dx: numbe
   const vx = p[3 * c] - ax, vy = p[3 * c + 1] - ay, vz = p[3 * c + 2] - az;
   const wx = dx - ax, wy = dy - ay, wz = dz - az;
   return ux * (vy * wz - vz * wy) - uy * (vx * wz - vz * wx) + uz * (vx * wy - vy * wx);
+}
+
+/** Faces that exactly one tet uses: 3 vertex ids each (unordered) and the owning tet. */
+function boundaryFaces(tets: ArrayLike<number>): { faces: number[]; owner: number[] } {
+  const uses = new Map<string, number>();
+  const faces = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
+  const tetCount = tets.length / 4;
+  const keyOf = (t: number, f: number[]): string => [tets[4 * t + f[0]], tets[4 * t + f[1]], tets[4 * t + f[2]]].sort((x, y) => x - y).join(',');
+  for (let t = 0; t < tetCount; t++) for (const f of faces) { const k = keyOf(t, f); uses.set(k, uses.has(k) ? -1 : t); }
+  const out: number[] = [], owner: number[] = [];
+  for (const [k, t] of uses) {
+    if (t < 0) continue;
+    out.push(...k.split(',').map(Number));
+    owner.push(t);
+  }
+  return { faces: out, owner };
+}
+
+/** Distance from point p to triangle (a, b, c): the plane when p projects inside, else the nearest edge. */
+function pointTriangleDistance(p: number[], a: number[], b: number[], c: number[]): number {
+  const sub = (u: number[], v: number[]): number[] => [u[0] - v[0], u[1] - v[1], u[2] - v[2]];
+  const dot = (u: number[], v: number[]): number => u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+  const cross = (u: number[], v: number[]): number[] => [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+  const n = cross(sub(b, a), sub(c, a));
+  const nn = dot(n, n);
+  if (nn > 0) {
+    // Inside when p's projection is on the inner side of all three edges.
+    const inside = [[a, b], [b, c], [c, a]].every(([u, v]) => dot(cross(sub(v, u), sub(p, u)), n) >= 0);
+    if (inside) return Math.abs(dot(sub(p, a), n)) / Math.sqrt(nn);
+  }
+  let best = Infinity;
+  for (const [u, v] of [[a, b], [b, c], [c, a]]) {
+    const e = sub(v, u), ee = dot(e, e);
+    const t = ee > 0 ? Math.min(1, Math.max(0, dot(sub(p, u), e) / ee)) : 0;
+    const q = [u[0] + t * e[0], u[1] + t * e[1], u[2] + t * e[2]];
+    best = Math.min(best, Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]));
+  }
+  return best;
 }
 
 /** Vertices on faces that exactly one tet uses. */
@@ -137,9 +185,26 @@ export function countIntersections(input: IntersectionInput, options: CounterOpt
       else interTet = t;
       if (selfTet >= 0 && interTet >= 0) break;
     }
-    if (selfTet >= 0) { self++; hits.push({ vertex: v, tet: selfTet, self: true, inverted: volume[selfTet] < 0 }); }
-    if (interTet >= 0) { inter++; hits.push({ vertex: v, tet: interTet, self: false, inverted: volume[interTet] < 0 }); }
+    if (selfTet >= 0) { self++; hits.push({ vertex: v, tet: selfTet, self: true, inverted: volume[selfTet] < 0, depth: NaN }); }
+    if (interTet >= 0) { inter++; hits.push({ vertex: v, tet: interTet, self: false, inverted: volume[interTet] < 0, depth: NaN }); }
     if (selfTet >= 0 || interTet >= 0) vertices++;
   }
-  return { self, inter, vertices, hits, boundaryVertexCount: boundary.length };
+  let maxDepth = 0;
+  if (options.depth && hits.length > 0) {
+    const { faces, owner } = boundaryFaces(tets);
+    const at = (v: number): number[] => [p[3 * v], p[3 * v + 1], p[3 * v + 2]];
+    for (const hit of hits) {
+      const object = tetObject[hit.tet];
+      let d = Infinity;
+      for (let f = 0; f < owner.length; f++) {
+        if (tetObject[owner[f]] !== object) continue;
+        const a = faces[3 * f], b = faces[3 * f + 1], c = faces[3 * f + 2];
+        if (a === hit.vertex || b === hit.vertex || c === hit.vertex) continue;
+        d = Math.min(d, pointTriangleDistance(at(hit.vertex), at(a), at(b), at(c)));
+      }
+      hit.depth = d;
+      maxDepth = Math.max(maxDepth, d);
+    }
+  }
+  return { self, inter, vertices, hits, boundaryVertexCount: boundary.length, maxDepth };
 }

@@ -47,6 +47,10 @@ describe('intersection counter', () => {
     const vertices = r.hits.map((h) => h.vertex).sort((a, b) => a - b);
     // A's corner (1, 1, 1) is vertex 7; B's corner at its offset is vertex 8 + 0.
     expect(vertices).toEqual([7, 8]);
+    // Depth: the distance to the other cube's nearest face, min(0.3, 0.4, 0.55, 0.7, 0.6, 0.45) for both.
+    const deep = countIntersections(scene, { depth: true });
+    for (const h of deep.hits) expect(h.depth).toBeCloseTo(0.3, 6);
+    expect(deep.maxDepth).toBeCloseTo(0.3, 6);
     // The same two cubes as one object: self hits (no tet of the other cube is incident).
     const same = countIntersections(merge([cube(1, [0, 0, 0]), cube(1, OFFSET)], [0, 0]));
     expect([same.self, same.inter]).toEqual([2, 0]);
