@@ -1,13 +1,16 @@
 /**
  * CPU reference of the XPBD step (float64), the oracle the GPU solver is tested against.
  * Same algorithm, same order: per substep predict -> iterations of (material constraints,
- * colliders) -> velocity update with damping and the NaN/Inf guard. Gauss-Seidel follows
+ * colliders) -> collisions between and within the bodies (src/collision/cpu: detection, shortest
+ * path to boundary, contacts) -> velocity update with damping and the NaN/Inf guard. Gauss-Seidel follows
  * the model's colouring (colours in order; constraints of one colour are independent, so
  * their order does not matter); Jacobi computes all corrections from the same positions,
  * each constraint's step (multiplier and corrections alike) scaled by relaxation / (mean
  * count of constraints at its vertices), and applies their sum: about the average, but
  * consistent with the multipliers.
  */
+import { CpuCollisionStage } from '../collision/cpu/cpuCollisionStage';
+import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
 import { NEO_HOOKEAN_MULTIPLIERS, neoHookeanCorrection, springCorrection } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
@@ -32,6 +35,10 @@ export class CpuSolver {
   readonly messages: string[] = [];
   time = 0;
   frame = 0;
+  /** Collision counters of the last frame (summed over its substeps; zero with collisions off). */
+  collisionCounters: CollisionFrameCounters = emptyCollisionCounters();
+  /** Built on the first substep with collisions on (the scene mesh and the query's arrays). */
+  private collision: CpuCollisionStage | null = null;
   private readonly setup: SimSetup;
   private readonly corrections: Float64Array;
   private readonly dx = new Float64Array(12);
@@ -85,6 +92,7 @@ export class CpuSolver {
     checkParams(p);
     const h = p.dt / p.substeps;
     const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, p.substeps);
+    this.collisionCounters = emptyCollisionCounters();
     for (let s = 0; s < p.substeps; s++) this.substep(s, h, scripts.colliders, scripts.handles);
     this.time += p.dt;
     this.frame += 1;
@@ -127,7 +135,13 @@ export class CpuSolver {
         for (let c = 0; c < colliderCount; c++) this.collide(colliders, (s * colliderCount + c) * COLLIDER_STRIDE, i);
       }
     }
-    // 3. Velocities, NaN/Inf guard. A free vertex's velocity is its predicted one plus the
+    // 3. Collisions (paper 000 section 4): contacts of every penetrating point with its shortest
+    // path's boundary point, after the material solve as in supplement Alg. 5.
+    if (p.collisions) {
+      this.collision ??= new CpuCollisionStage(m);
+      this.collision.step(x, x0, w, p, this.collisionCounters);
+    }
+    // 4. Velocities, NaN/Inf guard. A free vertex's velocity is its predicted one plus the
     // corrections' share, v~ + (x - x~) / h with x~ = x0 + h v~: the same as (x - x0) / h, but
     // in f32 (the GPU twin) it does not round the whole substep's displacement, which at 20
     // substeps biased a free fall's momentum by 0.9% on a body 2 units from the origin.
@@ -155,9 +169,14 @@ export class CpuSolver {
         for (let k = 0; k < 3; k++) v[3 * i + k] = 0;
       }
     }
-    // 4. Damping of each running object's deformation, not of its rigid motion (Müller et al.
+    // 5. Damping of each running object's deformation, not of its rigid motion (Müller et al.
     // 2007, section 3.5; rigidDamping.ts).
     if (p.damping > 0) dampDeformation(m, x, v, w, this.objectStopped, this.hasHandles, Math.max(0, 1 - p.damping * h), this.rigid);
+  }
+
+  /** The collision stage (null until a substep ran with collisions on). */
+  get collisionStage(): CpuCollisionStage | null {
+    return this.collision;
   }
 
   private stopObject(o: number): void {

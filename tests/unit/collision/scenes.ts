@@ -4,6 +4,11 @@
  */
 import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import type { TetMesh } from '../../../src/mesh/types';
+import type { Collider } from '../../../src/sim/colliders';
+import { buildModel, type Model } from '../../../src/sim/model';
+import { defaultParams, type SolverParams } from '../../../src/sim/params';
+import type { SimSetup } from '../../../src/sim/setup';
+import { countIntersections } from '../../support/intersectionCounter';
 import { kuhnLattice } from '../../support/kuhnLattice';
 
 export interface Part {
@@ -63,4 +68,39 @@ export function bentBeam(nx: number, L: number, a: number, R: number, turns: num
     bent[i + 2] = straight.positions[i + 2] + 0.13 * a * s;
   }
   return { rest: straight, bent };
+}
+
+export interface BodyDesc {
+  part: Part;
+  velocity?: [number, number, number];
+  youngsModulus?: number;
+}
+
+/** A solver setup of soft bodies (one object each), no colliders unless given. */
+export function bodiesSetup(bodies: BodyDesc[], params: Partial<SolverParams>, colliders: Collider[] = []): SimSetup {
+  const model = buildModel(
+    bodies.map((b, i) => ({
+      name: `body${i}`,
+      positions: b.part.positions,
+      tets: b.part.tets,
+      material: { youngsModulus: b.youngsModulus ?? 1e5, poissonRatio: 0.3, density: 1000 },
+      velocity: b.velocity,
+    })),
+  );
+  return { model, colliders, handles: [], params: defaultParams(params) };
+}
+
+/** The intersection counter on a solver's current positions. */
+export function countOn(model: Model, x: Float64Array): ReturnType<typeof countIntersections> {
+  return countIntersections({ positions: x, tets: model.tets, tetObject: model.tetObject });
+}
+
+/** Total linear momentum sum m v of the free vertices. */
+export function momentum(model: Model, v: Float64Array): [number, number, number] {
+  const p: [number, number, number] = [0, 0, 0];
+  for (let i = 0; i < model.vertexCount; i++) {
+    if (!(model.invMass[i] > 0)) continue;
+    for (let k = 0; k < 3; k++) p[k] += v[3 * i + k] / model.invMass[i];
+  }
+  return p;
 }
