@@ -1,0 +1,119 @@
+// Contact solve (notes/collisions-spec.md "Contact response", eq. 6 of paper 000): params
+// contactIterations x (solveContacts: one invocation per contact, indirect; applyContacts: one
+// per vertex). Pure Jacobi: C = (x - s) . n and the tangential motion d are evaluated at the
+// positions before the pass; each contact's corrections are accumulated per vertex and applied
+// after. A contact moves its point vertices by + w_i wp_i n dlambda and its triangle's vertices
+// by - w_k b_k n dlambda (XPBD with infinite stiffness, generalized inverse mass
+// denom = sum wp_i^2 w_i + sum b_k^2 w_k): sum_i m_i dx_i = n dlambda (sum wp - sum b) = 0, so
+// momentum is conserved per contact. scale = 1 / (largest contact count of its vertices) keeps
+// vertices shared by many contacts from being pushed once per contact.
+// Friction as the colliders' (Macklin et al. 2014 section 6.1): the relative tangential motion
+// over the substep is removed up to friction x the accumulated normal push.
+// Accumulators: f32 bit patterns in atomic<u32>, added with a compare-exchange loop (WGSL has
+// no float atomics).
+#include "threadIndex"
+#include "positions"
+#include "queryList"
+#include "contact"
+
+@group(0) @binding(0) var<uniform> params: ContactParams;
+@group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> prev: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> list: QueryListR;
+@group(0) @binding(4) var<storage, read_write> contacts: array<Contact>;
+@group(0) @binding(5) var<storage, read> counts: array<u32>;
+@group(0) @binding(6) var<storage, read_write> acc: array<atomic<u32>>;
+
+fn addFloat(word: u32, value: f32) {
+  var old = atomicLoad(&acc[word]);
+  loop {
+    let r = atomicCompareExchangeWeak(&acc[word], old, bitcast<u32>(bitcast<f32>(old) + value));
+    if (r.exchanged) { break; }
+    old = r.old_value;
+  }
+}
+
+fn addCorrection(v: u32, d: vec3<f32>) {
+  if (d.x != 0.0) { addFloat(4u * v, d.x); }
+  if (d.y != 0.0) { addFloat(4u * v + 1u, d.y); }
+  if (d.z != 0.0) { addFloat(4u * v + 2u, d.z); }
+}
+
+@compute @workgroup_size(64)
+fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x;
+  let n = min(list.header[QL_COUNT], params.listCapacity);
+  if (i >= n) { return; }
+  var c = contacts[i];
+  if (c.enabled == 0u) { return; }
+  var x = vec3<f32>(0.0);
+  var xPrev = vec3<f32>(0.0);
+  var s = vec3<f32>(0.0);
+  var sPrev = vec3<f32>(0.0);
+  var denom = 0.0;
+  var most = 1u;
+  for (var k = 0u; k < 4u; k++) {
+    let v = c.pointVertex[k];
+    let w = c.pointWeight[k];
+    if (v == CONTACT_NONE || w == 0.0) { continue; }
+    x += w * vertexPosition(v);
+    xPrev += w * prev[v].xyz;
+    denom += w * w * vertexInverseMass(v);
+    most = max(most, counts[v]);
+  }
+  for (var k = 0u; k < 3u; k++) {
+    let v = c.triVertex[k];
+    let b = c.triBary[k];
+    if (b == 0.0) { continue; }
+    s += b * vertexPosition(v);
+    sPrev += b * prev[v].xyz;
+    denom += b * b * vertexInverseMass(v);
+    most = max(most, counts[v]);
+  }
+  if (!(denom > 0.0)) { return; }
+  let scale = 1.0 / f32(most);
+  let normal = c.normal;
+  let C = dot(x - s, normal);
+  // corr: the correction of the relative position x - s per unit generalized inverse mass.
+  var corr = vec3<f32>(0.0);
+  if (C < 0.0) {
+    let dlambda = -C / denom * scale;
+    c.lambdaN += dlambda * denom;
+    corr = normal * dlambda;
+  }
+  let d = (x - xPrev) - (s - sPrev);
+  let dt = d - dot(d, normal) * normal;
+  let slide = length(dt);
+  let cut = min(slide, params.friction * c.lambdaN - c.frictionUsed) * scale;
+  if (cut > 0.0 && slide > 0.0) {
+    corr -= dt * (cut / (slide * denom));
+    c.frictionUsed += cut;
+  }
+  contacts[i].lambdaN = c.lambdaN;
+  contacts[i].frictionUsed = c.frictionUsed;
+  if (all(corr == vec3<f32>(0.0))) { return; }
+  for (var k = 0u; k < 4u; k++) {
+    let v = c.pointVertex[k];
+    let w = c.pointWeight[k];
+    if (v == CONTACT_NONE || w == 0.0) { continue; }
+    addCorrection(v, vertexInverseMass(v) * w * corr);
+  }
+  for (var k = 0u; k < 3u; k++) {
+    let b = c.triBary[k];
+    if (b == 0.0) { continue; }
+    let v = c.triVertex[k];
+    addCorrection(v, -vertexInverseMass(v) * b * corr);
+  }
+}
+
+@compute @workgroup_size(64)
+fn applyContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let v = threadIndex(gid, params.applyRowStride);
+  if (v >= params.vertexCount) { return; }
+  let d = vec3<f32>(bitcast<f32>(atomicLoad(&acc[4u * v])), bitcast<f32>(atomicLoad(&acc[4u * v + 1u])), bitcast<f32>(atomicLoad(&acc[4u * v + 2u])));
+  if (all(d == vec3<f32>(0.0))) { return; }
+  positions[v] = vec4<f32>(positions[v].xyz + d, positions[v].w);
+  atomicStore(&acc[4u * v], 0u);
+  atomicStore(&acc[4u * v + 1u], 0u);
+  atomicStore(&acc[4u * v + 2u], 0u);
+}

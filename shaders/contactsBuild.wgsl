@@ -1,0 +1,156 @@
+// Contact build (notes/collisions-spec.md "Contact response"): one invocation per query of the
+// substep, dispatched indirectly with the args detection wrote (gid.x only, i < n). From the
+// query and its shortest-path result: the query's counters by status (header words 10..13), the
+// contact record (point vertices and weights, the triangle and the barycentrics of s on it) and
+// the outward normal at s by feature: the face's normal; on an edge, the normalized sum of the
+// unnormalized normals of its two triangles; on a vertex, of all its boundary triangles (the
+// area-weighted average of the issue). Per-vertex contact counts (every vertex with a nonzero
+// weight) for the solve's scale. Overflowed queries go to the overflow list for the CPU fallback.
+#include "positions"
+#include "queryList"
+#include "spbResult"
+#include "contact"
+
+@group(0) @binding(0) var<uniform> params: ContactParams;
+@group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> topo: array<u32>;
+@group(0) @binding(3) var<storage, read_write> list: QueryListRW;
+@group(0) @binding(4) var<storage, read> results: array<SpbResult>;
+@group(0) @binding(5) var<storage, read_write> contacts: array<Contact>;
+@group(0) @binding(6) var<storage, read_write> counts: array<atomic<u32>>;
+@group(0) @binding(7) var<storage, read_write> overflow: array<u32>;
+
+// Overflow list layout (src/collision/gpu/queryList.ts): 4 header words (substep counter,
+// current substep), then 12 words per entry: the Query's 8 words, the substep, 3 pad.
+const OVERFLOW_HEADER = 4u;
+const OVERFLOW_ENTRY = 12u;
+
+fn triangleVertices(tri: u32) -> vec3<u32> {
+  let o = params.offTriangles + 3u * tri;
+  return vec3<u32>(topo[o], topo[o + 1u], topo[o + 2u]);
+}
+
+// Unnormalized (area-weighted) outward normal of a boundary triangle.
+fn areaNormal(tri: u32) -> vec3<f32> {
+  let v = triangleVertices(tri);
+  let a = vertexPosition(v.x);
+  return cross(vertexPosition(v.y) - a, vertexPosition(v.z) - a);
+}
+
+fn appendOverflow(q: Query) {
+  let k = atomicAdd(&list.header[QL_OVERFLOW_COUNT], 1u);
+  // The overflow list has the query list's capacity: every query fits.
+  if (k >= params.listCapacity) { return; }
+  let o = OVERFLOW_HEADER + OVERFLOW_ENTRY * k;
+  overflow[o] = bitcast<u32>(q.p.x);
+  overflow[o + 1u] = bitcast<u32>(q.p.y);
+  overflow[o + 2u] = bitcast<u32>(q.p.z);
+  overflow[o + 3u] = q.tet;
+  overflow[o + 4u] = bitcast<u32>(q.exclude);
+  overflow[o + 5u] = bitcast<u32>(q.exclude2);
+  overflow[o + 6u] = q.source;
+  overflow[o + 7u] = bitcast<u32>(q.param);
+  overflow[o + 8u] = overflow[1];
+}
+
+@compute @workgroup_size(64)
+fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x;
+  let n = min(atomicLoad(&list.header[QL_COUNT]), params.listCapacity);
+  if (i >= n) { return; }
+  let q = list.queries[i];
+  let r = results[i];
+  var c: Contact;
+  c.pointVertex = vec4<u32>(CONTACT_NONE);
+  c.triVertex = vec4<u32>(CONTACT_NONE);
+  c.enabled = 0u;
+  switch (r.status) {
+    case SPB_QUERY_FOUND: { atomicAdd(&list.header[QL_CONTACTS], 1u); }
+    case SPB_QUERY_NONE: { atomicAdd(&list.header[QL_NO_PATH], 1u); }
+    case SPB_QUERY_SKIPPED: { atomicAdd(&list.header[QL_SKIPPED], 1u); }
+    case SPB_QUERY_OVERFLOW: {
+      atomicAdd(&list.header[QL_SPB_OVERFLOWS], 1u);
+      appendOverflow(q);
+    }
+    default: {}
+  }
+  if (r.status != SPB_QUERY_FOUND || r.triangle < 0) {
+    contacts[i] = c;
+    return;
+  }
+
+  // The penetrating point.
+  let kind = queryKind(q.source);
+  let id = queryId(q.source);
+  if (kind == QUERY_KIND_VERTEX) {
+    c.pointVertex.x = id;
+    c.pointWeight = vec4<f32>(1.0, 0.0, 0.0, 0.0);
+  } else if (kind == QUERY_KIND_EDGE) {
+    c.pointVertex.x = topo[params.offBoundaryEdges + 2u * id];
+    c.pointVertex.y = topo[params.offBoundaryEdges + 2u * id + 1u];
+    c.pointWeight = vec4<f32>(1.0 - q.param, q.param, 0.0, 0.0);
+  } else {
+    let o = params.offTets + 4u * id;
+    c.pointVertex = vec4<u32>(topo[o], topo[o + 1u], topo[o + 2u], topo[o + 3u]);
+    c.pointWeight = vec4<f32>(0.25);
+  }
+
+  // s on its triangle: barycentrics and normal by feature (codes of closestPointOnTriangle.wgsl).
+  let tri = u32(r.triangle);
+  let tv = triangleVertices(tri);
+  c.triVertex = vec4<u32>(tv, CONTACT_NONE);
+  var x = array<vec3<f32>, 3>(vertexPosition(tv.x), vertexPosition(tv.y), vertexPosition(tv.z));
+  var normal = vec3<f32>(0.0);
+  if (r.feature <= 2u) {
+    let k = r.feature;
+    c.triBary[k] = 1.0;
+    let v = tv[k];
+    for (var j = topo[params.offVtOffsets + v]; j < topo[params.offVtOffsets + v + 1u]; j++) {
+      normal += areaNormal(topo[params.offVtList + j]);
+    }
+  } else if (r.feature <= 5u) {
+    let k = r.feature - 3u;
+    let k1 = (k + 1u) % 3u;
+    let e = x[k1] - x[k];
+    let ee = dot(e, e);
+    let t = select(0.0, clamp(dot(r.s - x[k], e) / ee, 0.0, 1.0), ee > 0.0);
+    c.triBary[k] = 1.0 - t;
+    c.triBary[k1] = t;
+    normal = areaNormal(tri) + areaNormal(topo[params.offTriangleAcross + 3u * tri + k]);
+  } else {
+    // Barycentrics of s in the triangle's plane (Ericson 3.4), clamped against rounding.
+    let v0 = x[1] - x[0];
+    let v1 = x[2] - x[0];
+    let v2 = r.s - x[0];
+    let d00 = dot(v0, v0);
+    let d01 = dot(v0, v1);
+    let d11 = dot(v1, v1);
+    let d20 = dot(v2, v0);
+    let d21 = dot(v2, v1);
+    let den = d00 * d11 - d01 * d01;
+    var b1 = 0.0;
+    var b2 = 0.0;
+    if (den > 0.0) {
+      b1 = clamp((d11 * d20 - d01 * d21) / den, 0.0, 1.0);
+      b2 = clamp((d00 * d21 - d01 * d20) / den, 0.0, 1.0 - b1);
+    }
+    c.triBary = vec4<f32>(1.0 - b1 - b2, b1, b2, 0.0);
+    normal = areaNormal(tri);
+  }
+  let len = length(normal);
+  if (!(len > 0.0)) {
+    contacts[i] = c;
+    return;
+  }
+  c.normal = normal / len;
+  c.lambdaN = 0.0;
+  c.frictionUsed = 0.0;
+  c.enabled = 1u;
+  contacts[i] = c;
+  for (var k = 0u; k < 4u; k++) {
+    if (c.pointVertex[k] != CONTACT_NONE && c.pointWeight[k] != 0.0) { atomicAdd(&counts[c.pointVertex[k]], 1u); }
+  }
+  for (var k = 0u; k < 3u; k++) {
+    if (c.triBary[k] != 0.0) { atomicAdd(&counts[c.triVertex[k]], 1u); }
+  }
+}

@@ -1,0 +1,38 @@
+// One contact constraint (notes/collisions-spec.md "Contacts"; eq. 6 of paper 000): built by
+// shaders/contactsBuild.wgsl from a query and its shortest-path result, solved by
+// shaders/contacts.wgsl. 24 words (96 bytes), one per query index. Unused vertex slots hold
+// CONTACT_NONE; inactive contacts (no path, skipped, overflowed, degenerate normal) enabled = 0.
+//   point  x = sum_i pointWeight_i x_i  (vertex [1]; edge [1 - param, param]; centroid [1/4 x 4])
+//   s      s = sum_k triBary_k x_k     (barycentrics of s on its boundary triangle at build time)
+//   normal outward unit normal at s; lambdaN the accumulated normal push (a distance);
+//   frictionUsed the tangential motion friction already removed this substep.
+struct Contact {
+  pointVertex: vec4<u32>,
+  pointWeight: vec4<f32>,
+  triVertex: vec4<u32>,
+  triBary: vec4<f32>,
+  normal: vec3<f32>,
+  lambdaN: f32,
+  frictionUsed: f32,
+  enabled: u32,
+  _pad0: u32,
+  _pad1: u32,
+}
+
+const CONTACT_NONE = 0xffffffffu;
+
+// Uniforms of the contact kernels (src/collision/gpu/contactStage.ts writes them per frame).
+struct ContactParams {
+  friction: f32,
+  listCapacity: u32,
+  vertexCount: u32,
+  applyRowStride: u32,
+  offTets: u32,
+  offBoundaryEdges: u32,
+  offTriangles: u32,
+  offTriangleAcross: u32,
+  offVtOffsets: u32,
+  offVtList: u32,
+  _pad0: u32,
+  _pad1: u32,
+}
