@@ -244,6 +244,11 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
       const ex = [iw[o + 4], iw[o + 5]];
       const object = h.mesh.tetObject[words[o + 3]];
       const best = nearestBoundaryPoint(h.mesh, x0, p, object, ex);
+      // Every third answer moved to the middle of the triangle's edge 1 (vertex 1 to 2), every
+      // third to its vertex 2: edge and vertex features (answers are hand-built here anyway).
+      const corner = (k: number) => [0, 1, 2].map((d) => x0[3 * h.mesh.boundaryTriangles[3 * best.tri + k] + d]);
+      if (i % 3 === 1) Object.assign(best, { s: corner(1).map((c, d) => (c + corner(2)[d]) / 2), feature: 4 });
+      if (i % 3 === 2) Object.assign(best, { s: corner(2), feature: 2 });
       qs.push({ p, tet: words[o + 3], exclude: [ex[0], ex[1]], source: words[o + 6], param: f[o + 7], s: best.s, triangle: best.tri, feature: best.feature, status: 1 });
     }
     await writeQueries(h, qs);
@@ -269,7 +274,7 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     const contactWords = await readBuffer(ctx, h.stage.contacts, 4 * CONTACT_WORDS * n);
     const before = penetration(x0), after = penetration(x1);
     summary.push(`${n} contacts: total penetration ${before.toFixed(4)} -> ${after.toFixed(4)}`);
-    // One Jacobi pass with the 1/max-count scale: a partial step (measured 17.8 -> 13.3).
+    // One Jacobi pass with the 1/max-count scale: a partial step (measured 19.7 -> 14.6).
     expect(after).toBeLessThan(0.85 * before);
     // Per-vertex counts: every vertex with a nonzero weight, once per appearance.
     const counts = new Uint32Array(await readBuffer(ctx, h.stage.counts));
@@ -282,6 +287,33 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     }
     expect([...counts.slice(0, model.vertexCount)]).toEqual([...expected]);
     expect(Math.max(...expected)).toBeGreaterThan(1);
+    // Normals by feature, from a search of the triangle list at the build positions: the face's;
+    // on an edge the sum of the area vectors of the triangles holding both its ends; on a vertex
+    // of all triangles holding it.
+    const tris = h.mesh.boundaryTriangles;
+    const area = (t: number): number[] => {
+      const [a, b, c] = [0, 1, 2].map((k) => [0, 1, 2].map((d) => x0[3 * tris[3 * t + k] + d]));
+      const e = b.map((q, d) => q - a[d]), g = c.map((q, d) => q - a[d]);
+      return [e[1] * g[2] - e[2] * g[1], e[2] * g[0] - e[0] * g[2], e[0] * g[1] - e[1] * g[0]];
+    };
+    const byFeature = [0, 0, 0];
+    for (let i = 0; i < n; i++) {
+      const { triangle: t, feature } = qs[i];
+      const tv = [0, 1, 2].map((k) => tris[3 * t + k]);
+      const holding = feature === 6 ? [tv] : feature >= 3 ? [tv[feature - 3], tv[(feature - 2) % 3]] : [tv[feature]];
+      const sum = [0, 0, 0];
+      for (let f = 0; f < tris.length / 3; f++) {
+        const fv = [tris[3 * f], tris[3 * f + 1], tris[3 * f + 2]];
+        const take = feature === 6 ? f === t : holding.every((v) => fv.includes(v as number));
+        if (take) area(f).forEach((c, d) => (sum[d] += c));
+      }
+      const len = Math.hypot(...sum);
+      for (let d = 0; d < 3; d++) expect(Math.abs(rec[CONTACT_WORDS * i + 16 + d] - sum[d] / len)).toBeLessThan(1e-5);
+      byFeature[feature === 6 ? 0 : feature >= 3 ? 1 : 2]++;
+    }
+    summary.push(`${n} contacts by feature of s: face ${byFeature[0]}, edge ${byFeature[1]}, vertex ${byFeature[2]}`);
+    expect(byFeature[1]).toBeGreaterThan(0);
+    expect(byFeature[2]).toBeGreaterThan(0);
     detect.destroy();
   });
 });
