@@ -4,22 +4,21 @@
 // next). Same result as src/bvh/refitSurfaceBvh.ts on f32 positions, bit for bit (min and max
 // of f32 values are exact). Node layout: src/bvh/surfaceBvh.ts.
 
-struct Params { start: u32, count: u32, offOrder: u32, offLevels: u32 }
-struct BvhNode { lo: vec3<f32>, link: u32, hi: vec3<f32>, count: u32 }
+#include "threadIndex"
+#include "positions"
+#include "bvhNode"
+
+struct Params { start: u32, count: u32, offOrder: u32, offLevels: u32, rowStride: u32, _p0: u32, _p1: u32, _p2: u32 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> positions: array<f32>;   // xyz per vertex, packed
+@group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>; // xyz + inverse mass (sim/state.ts)
 // Sections: 3 vertex ids per triangle, then the BVH triangle order, then node ids by level.
 @group(0) @binding(2) var<storage, read> topo: array<u32>;
 @group(0) @binding(3) var<storage, read_write> nodes: array<BvhNode>;
 
-fn pos(v: u32) -> vec3<f32> {
-  return vec3<f32>(positions[3u * v], positions[3u * v + 1u], positions[3u * v + 2u]);
-}
-
 @compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * 64u;
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = threadIndex(gid, params.rowStride);
   if (i >= params.count) { return; }
   let id = topo[params.offLevels + params.start + i];
   var node = nodes[id];
@@ -34,7 +33,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     for (var k = node.link; k < node.link + node.count; k++) {
       let t = topo[params.offOrder + k];
       for (var c = 0u; c < 3u; c++) {
-        let x = pos(topo[3u * t + c]);
+        let x = vertexPosition(topo[3u * t + c]);
         lo = min(lo, x);
         hi = max(hi, x);
       }

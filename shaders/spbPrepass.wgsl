@@ -6,9 +6,13 @@
 // counters[COMPONENT_FLAGS + c] (components without inverted tets keep the "beyond p" cut of
 // Alg. 1 line 25; in the others branches may travel backward, paper section 3.5, and culling is
 // guarded). Same formulas as updateTetMeasures in src/spb/meshData.ts. The counters must be
-// cleared before the dispatch.
+// cleared before the dispatch
+// (counters[0] and the component flags: list entries are rewritten for every slot below counters[0]).
 
-struct Params { tetCount: u32, offTetComponent: u32, _pad1: u32, _pad2: u32 }
+#include "threadIndex"
+#include "positions"
+
+struct Params { tetCount: u32, offTetComponent: u32, rowStride: u32, _pad: u32 }
 
 // Counter layout (src/spb/gpu/packSpbBuffers.ts): the list of inverted tets (the first
 // INVERTED_CAP, in no particular order: the query's culling guard takes a minimum over them), then
@@ -18,25 +22,21 @@ const INVERTED_CAP = 256u;
 const COMPONENT_FLAGS = 266u;
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> positions: array<f32>;   // xyz per vertex, packed
+@group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>; // xyz + inverse mass (sim/state.ts)
 @group(0) @binding(2) var<storage, read> tets: array<vec4<u32>>;  // 2 per tet: vertex ids, neighbours
 @group(0) @binding(3) var<storage, read> topo: array<u32>;          // tet components at offTetComponent
 @group(0) @binding(4) var<storage, read_write> measures: array<vec2<f32>>; // (h^2, inverted 0/1)
 @group(0) @binding(5) var<storage, read_write> counters: array<atomic<u32>>;
 
-fn pos(v: u32) -> vec3<f32> {
-  return vec3<f32>(positions[3u * v], positions[3u * v + 1u], positions[3u * v + 2u]);
-}
-
 @compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let t = gid.x + gid.y * nwg.x * 64u;
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let t = threadIndex(gid, params.rowStride);
   if (t >= params.tetCount) { return; }
   let ids = tets[2u * t];
-  let a = pos(ids.x);
-  let b = pos(ids.y);
-  let c = pos(ids.z);
-  let d = pos(ids.w);
+  let a = vertexPosition(ids.x);
+  let b = vertexPosition(ids.y);
+  let c = vertexPosition(ids.z);
+  let d = vertexPosition(ids.w);
   let e1 = b - a;
   let e2 = c - a;
   let e3 = d - a;

@@ -10,20 +10,30 @@
 // The host prepends the capacities (from SPB_STATIC_CAPACITIES in src/spb/settings.ts):
 //   const BVH_STACK: u32; const FACE_STACK: u32; const RING: u32; const MAX_STEPS: u32;
 //
-// Buffers (8 storage buffers, the SwiftShader/default-browser limit):
-//   positions  xyz f32 per vertex, packed
+// Bindings (src/spb/gpu/spbKernels.ts SPB_QUERY_BINDINGS, in this order; 8 storage buffers,
+// the SwiftShader/default-browser limit):
+//   positions  vec4 per vertex, xyz + inverse mass (the one GPU layout, sim/state.ts)
 //   tets       2 vec4<u32> per tet: vertex ids, then neighbours across local faces (i32 bits, -1 = boundary)
 //   topo       u32 sections (offsets in params): 8 words per boundary triangle
 //              (v0, v1, v2, tet*4+face, across-edge triangle k=0..2 or NONE, component),
 //              then BVH triangle order, tet components, vertex-neighbour CSR, vertex-triangle CSR
 //   nodes      BVH nodes, layout of src/bvh/surfaceBvh.ts
 //   measures   vec2 per tet from spbPrepass.wgsl: (h^2, inverted 0/1)
-//   queries, results, counters (counters[0] = inverted tets; [1 + STAT_*] = summed statistics;
+//   list       the query list (shaders/lib/queryList.wgsl): n = min(header count, capacity) queries;
+//              dispatched indirectly ([ceil(n / 64), 1, 1] from detection) or directly by SpbQueryGpu.run
+//   results, counters (counters[0] = inverted tets; [1 + STAT_*] = summed statistics;
 //              [INVERTED_LIST + i] = the i-th inverted tet listed by the prepass, i < INVERTED_CAP;
 //              [COMPONENT_FLAGS + c] = 1 when component c has an inverted tet, from the prepass)
 
+#include "threadIndex"
+#include "positions"
+#include "bvhNode"
+#include "closestPointOnTriangle"
+#include "queryList"
+#include "spbResult"
+
 struct Params {
-  queryCount: u32,
+  rowStride: u32, // threadIndex's row stride (direct dispatches; an indirect one has a single row)
   nodeCount: u32,
   culling: u32,
   offOrder: u32,
@@ -45,45 +55,23 @@ struct Params {
   _pad4: f32,
 }
 
-struct BvhNode { lo: vec3<f32>, link: u32, hi: vec3<f32>, count: u32 }
-
-struct Query { p: vec3<f32>, tet: u32, exclude: i32, _q0: u32, _q1: u32, _q2: u32 }
-
-struct Result {
-  s: vec3<f32>,
-  distance: f32,
-  triangle: i32,
-  feature: u32,
-  status: u32,
-  bvhCandidates: u32,
-  traversals: u32,
-  tetsVisited: u32,
-  culled: u32,
-  branchings: u32,
-}
-
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> positions: array<f32>;
+@group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> tets: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> topo: array<u32>;
 @group(0) @binding(4) var<storage, read> nodes: array<BvhNode>;
 @group(0) @binding(5) var<storage, read> measures: array<vec2<f32>>;
-@group(0) @binding(6) var<storage, read> queries: array<Query>;
-@group(0) @binding(7) var<storage, read_write> results: array<Result>;
+@group(0) @binding(6) var<storage, read> list: QueryListR;
+@group(0) @binding(7) var<storage, read_write> results: array<SpbResult>;
 @group(0) @binding(8) var<storage, read_write> counters: array<atomic<u32>>;
 
-const QUERY_NONE = 0u;
-const QUERY_FOUND = 1u;
-const QUERY_OVERFLOW = 2u;
-const QUERY_SKIPPED = 3u;
+const QUERY_NONE = SPB_QUERY_NONE;
+const QUERY_FOUND = SPB_QUERY_FOUND;
+const QUERY_OVERFLOW = SPB_QUERY_OVERFLOW;
+const QUERY_SKIPPED = SPB_QUERY_SKIPPED;
 const TRAVERSE_FAIL = 0u;
 const TRAVERSE_FOUND = 1u;
 const TRAVERSE_OVERFLOW = 2u;
-const FEATURE_VERTEX2 = 2u;
-const FEATURE_EDGE01 = 3u;
-const FEATURE_EDGE20 = 5u;
-const FEATURE_FACE = 6u;
-const DEGENERATE_REL = 1e-14;
 const MAX_DESCENT = 16u;
 // The expanding search and descent budget of src/spb/settings.ts (SPB_SEARCH_START2,
 // SPB_SEARCH_GROWTH2, SPB_SEARCH_SKIP2, SPB_DESCENT_FAILURES; a unit test checks they match).
@@ -113,7 +101,6 @@ var<private> ringPos: u32;
 var<private> support: array<u32, 4>;
 var<private> supportCount: u32;
 var<private> proj: array<vec3<f32>, 4>;
-var<private> cpt: vec3<f32>;
 var<private> resTriangle: i32;
 var<private> resFeature: u32;
 var<private> resPoint: vec3<f32>;
@@ -125,10 +112,6 @@ var<private> stCulled: u32;
 var<private> stBranch: u32;
 var<private> stBoundary: u32;
 var<private> stDescent: u32;
-
-fn pos(v: u32) -> vec3<f32> {
-  return vec3<f32>(positions[3u * v], positions[3u * v + 1u], positions[3u * v + 2u]);
-}
 
 fn faceVert(f: u32, i: u32) -> u32 {
   return (FACE_VERTS >> (2u * (3u * f + i))) & 3u;
@@ -149,86 +132,36 @@ fn boxFarDistance2(n: BvhNode, p: vec3<f32>) -> f32 {
   return dot(d, d);
 }
 
-// ---- closest point on triangle with feature (geometry/closestPointOnTriangle.ts) ----
+// ---- the excluded triangles of a query (spb/exclusion.ts) ----
 
-fn segmentParam(d: vec3<f32>, e: vec3<f32>) -> f32 {
-  let ee = dot(e, e);
-  if (!(ee > 0.0)) { return 0.0; }
-  return clamp(dot(d, e) / ee, 0.0, 1.0);
+// Triangle (i0, i1, i2) holds e1 and (e2 < 0 or e2).
+fn excludesTriangle(i0: u32, i1: u32, i2: u32, e1: i32, e2: i32) -> bool {
+  if (e1 < 0) { return false; }
+  let a = u32(e1);
+  if (i0 != a && i1 != a && i2 != a) { return false; }
+  if (e2 < 0) { return true; }
+  let b = u32(e2);
+  return i0 == b || i1 == b || i2 == b;
 }
 
-fn closestOnDegenerate(p: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> u32 {
-  var best = BIG;
-  var feature = 0u;
-  var q = a;
-  for (var k = 0u; k < 3u; k++) {
-    let s = select(select(c, b, k == 1u), a, k == 0u);
-    let e = select(select(a, c, k == 1u), b, k == 0u) - s;
-    let t = segmentParam(p - s, e);
-    let x = s + t * e;
-    let d2 = dot(x - p, x - p);
-    if (d2 < best) {
-      best = d2;
-      let k1 = (k + 1u) % 3u;
-      if (t <= 0.0) { feature = k; q = s; }
-      else if (t >= 1.0) { feature = k1; q = select(select(c, b, k1 == 1u), a, k1 == 0u); }
-      else { feature = FEATURE_EDGE01 + k; q = (1.0 - t) * s + t * (s + e); }
-    }
-  }
-  cpt = q;
-  return feature;
+fn excluded(f: u32, e1: i32, e2: i32) -> bool {
+  return excludesTriangle(triVert(f, 0u), triVert(f, 1u), triVert(f, 2u), e1, e2);
 }
 
-fn closestPointOnTriangle(p: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> u32 {
-  let ab = b - a;
-  let ac = c - a;
-  let bc = c - b;
-  let n = cross(ab, ac);
-  let n2 = dot(n, n);
-  let maxE2 = max(dot(ab, ab), max(dot(ac, ac), dot(bc, bc)));
-  if (!(n2 > DEGENERATE_REL * maxE2 * maxE2)) { return closestOnDegenerate(p, a, b, c); }
-  let ap = p - a;
-  let d1 = dot(ab, ap);
-  let d2 = dot(ac, ap);
-  if (d1 <= 0.0 && d2 <= 0.0) { cpt = a; return 0u; }
-  let bp = p - b;
-  let d3 = dot(ab, bp);
-  let d4 = dot(ac, bp);
-  if (d3 >= 0.0 && d4 <= d3) { cpt = b; return 1u; }
-  let vc = d1 * d4 - d3 * d2;
-  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
-    let t = d1 / (d1 - d3);
-    cpt = (1.0 - t) * a + t * b;
-    return FEATURE_EDGE01;
-  }
-  let cp = p - c;
-  let d5 = dot(ab, cp);
-  let d6 = dot(ac, cp);
-  if (d6 >= 0.0 && d5 <= d6) { cpt = c; return 2u; }
-  let vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
-    let t = d2 / (d2 - d6);
-    cpt = (1.0 - t) * a + t * c;
-    return FEATURE_EDGE20;
-  }
-  let va = d3 * d6 - d5 * d4;
-  if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) {
-    let t = (d4 - d3) / (d4 - d3 + (d5 - d6));
-    cpt = (1.0 - t) * b + t * c;
-    return FEATURE_EDGE01 + 1u;
-  }
-  let inv = 1.0 / (va + vb + vc);
-  let v = vb * inv;
-  let w = vc * inv;
-  cpt = (1.0 - v - w) * a + v * b + w * c;
-  return FEATURE_FACE;
+// Every triangle at boundary edge (v, w) is excluded.
+fn excludesEdge(v: u32, w: u32, e1: i32, e2: i32) -> bool {
+  if (e1 < 0) { return false; }
+  let a = u32(e1);
+  if (e2 < 0) { return v == a || w == a; }
+  let b = u32(e2);
+  return (v == a && w == b) || (v == b && w == a);
 }
 
 // ---- infeasible-region culling (spb/feasibleRegion.ts; paper eqs. 1-5, Alg. 4) ----
 
-// Faces at `own` (the excluded vertex when it is a vertex of p's tet, else -1) do not make a
-// candidate infeasible (feasibleRegion.ts).
-fn isFeasible(tri: u32, feature: u32, s: vec3<f32>, p: vec3<f32>, own: i32) -> bool {
+// The excluded faces do not make a candidate infeasible when (own, own2) is the excluded pair
+// (one of its vertices is a vertex of p's tet), and do when it is (-1, -1) (feasibleRegion.ts).
+fn isFeasible(tri: u32, feature: u32, s: vec3<f32>, p: vec3<f32>, own: i32, own2: i32) -> bool {
   let d = p - s;
   let dd = dot(d, d);
   let c2 = params.cullingCos * params.cullingCos;
@@ -237,8 +170,8 @@ fn isFeasible(tri: u32, feature: u32, s: vec3<f32>, p: vec3<f32>, own: i32) -> b
     let end = topo[params.offVertexNeighborOffsets + v + 1u];
     for (var j = topo[params.offVertexNeighborOffsets + v]; j < end; j++) {
       let a = topo[params.offVertexNeighbors + j];
-      if (own >= 0 && a == u32(own)) { continue; }
-      let e = pos(a) - s;
+      if (excludesEdge(v, a, own, own2)) { continue; }
+      let e = vertexPosition(a) - s;
       let dt = dot(d, e);
       if (dt > 0.0 && dt * dt > c2 * dd * dot(e, e)) { return false; }
     }
@@ -251,10 +184,10 @@ fn isFeasible(tri: u32, feature: u32, s: vec3<f32>, p: vec3<f32>, own: i32) -> b
   let g = topo[8u * tri + 4u + k];
   if (g == NONE) { return true; }
   let w = triVert(g, 0u) ^ triVert(g, 1u) ^ triVert(g, 2u) ^ i0 ^ i1;
-  if (own >= 0 && w == u32(own)) { return true; }
-  let a = pos(i0);
-  let e = pos(i1) - a;
-  let f = pos(w) - a;
+  if (excludesTriangle(i0, i1, w, own, own2)) { return true; }
+  let a = vertexPosition(i0);
+  let e = vertexPosition(i1) - a;
+  let f = vertexPosition(w) - a;
   let ee = dot(e, e);
   if (!(ee > 0.0)) { return true; }
   let m = f - (dot(f, e) / ee) * e;
@@ -268,10 +201,10 @@ fn vol(i: vec3<f32>, j: vec3<f32>, k: vec3<f32>) -> f32 { return dot(i, cross(j,
 
 fn computeSupport(tet: u32, p: vec3<f32>) {
   let ids = tets[2u * tet];
-  let pa = pos(ids.x) - p;
-  let pb = pos(ids.y) - p;
-  let pc = pos(ids.z) - p;
-  let pd = pos(ids.w) - p;
+  let pa = vertexPosition(ids.x) - p;
+  let pb = vertexPosition(ids.y) - p;
+  let pc = vertexPosition(ids.z) - p;
+  let pd = vertexPosition(ids.w) - p;
   let wa = vol(pb, pc, pd);
   let wb = -vol(pa, pc, pd);
   let wc = vol(pa, pb, pd);
@@ -410,7 +343,7 @@ fn traverse(tri: u32, s: vec3<f32>, p: vec3<f32>) -> u32 {
       entry = select(select(select(3u, 2u, fourth == ids.z), 1u, fourth == ids.y), 0u, fourth == ids.x);
     }
     for (var i = 0u; i < 4u; i++) {
-      let d = pos(ids[i]) - s;
+      let d = vertexPosition(ids[i]) - s;
       proj[i] = vec3<f32>(dot(d, u), dot(d, v), dot(d, zv));
     }
     let h2 = tetSize2(t);
@@ -466,13 +399,7 @@ fn isInvertedBoundaryVertex(v: u32) -> bool {
   return false;
 }
 
-fn excluded(f: u32, exclude: i32) -> bool {
-  if (exclude < 0) { return false; }
-  let e = u32(exclude);
-  return triVert(f, 0u) == e || triVert(f, 1u) == e || triVert(f, 2u) == e;
-}
-
-fn descend(f: u32, feature: u32, d2: f32, lo2: f32, r2: f32, p: vec3<f32>, exclude: i32, own: i32) -> u32 {
+fn descend(f: u32, feature: u32, d2: f32, lo2: f32, r2: f32, p: vec3<f32>, e1: i32, e2: i32, own: i32, own2: i32) -> u32 {
   var curF = f;
   var curFeature = feature;
   var curD2 = d2;
@@ -492,12 +419,12 @@ fn descend(f: u32, feature: u32, d2: f32, lo2: f32, r2: f32, p: vec3<f32>, exclu
       only = topo[8u * curF + 4u + k];
       if (only == NONE) { return TRAVERSE_FAIL; }
     } else {
-      let sv = pos(v);
+      let sv = vertexPosition(v);
       var bestCos = -BIG;
       let end = topo[params.offVertexNeighborOffsets + v + 1u];
       for (var j = topo[params.offVertexNeighborOffsets + v]; j < end; j++) {
         let a = topo[params.offVertexNeighbors + j];
-        let e = pos(a) - sv;
+        let e = vertexPosition(a) - sv;
         let c = dot(p - sv, e) / sqrt(dot(e, e));
         if (c > bestCos) { bestCos = c; along = a; }
       }
@@ -510,15 +437,15 @@ fn descend(f: u32, feature: u32, d2: f32, lo2: f32, r2: f32, p: vec3<f32>, exclu
       let i1 = triVert(g, 1u);
       let i2 = triVert(g, 2u);
       if (only == NONE && i0 != along && i1 != along && i2 != along) { continue; }
-      if (excluded(g, exclude)) { continue; }
-      let gf = closestPointOnTriangle(p, pos(i0), pos(i1), pos(i2));
+      if (excludesTriangle(i0, i1, i2, e1, e2)) { continue; }
+      let c = closestPointOnTriangle(p, vertexPosition(i0), vertexPosition(i1), vertexPosition(i2));
       stDescent++;
-      let e2 = dot(cpt - p, cpt - p);
-      if (e2 < bestD2) {
+      let g2 = dot(c.point - p, c.point - p);
+      if (g2 < bestD2) {
         bestF = i32(g);
-        bestFeature = gf;
-        bestD2 = e2;
-        bestS = cpt;
+        bestFeature = c.feature;
+        bestD2 = g2;
+        bestS = c.point;
       }
     }
     if (bestF < 0 || !(bestD2 < r2)) { return TRAVERSE_FAIL; }
@@ -532,7 +459,7 @@ fn descend(f: u32, feature: u32, d2: f32, lo2: f32, r2: f32, p: vec3<f32>, exclu
     curF = bf;
     curFeature = bestFeature;
     curD2 = bestD2;
-    if (bestFeature == FEATURE_FACE || isFeasible(bf, bestFeature, bestS, p, own)) {
+    if (bestFeature == FEATURE_FACE || isFeasible(bf, bestFeature, bestS, p, own, own2)) {
       let st = traverse(bf, bestS, p);
       if (st == TRAVERSE_FOUND) { setResult(bf, bestFeature, bestS, bestD2); }
       return st;
@@ -547,7 +474,7 @@ struct TetCorners { a: vec3<f32>, b: vec3<f32>, c: vec3<f32>, d: vec3<f32> }
 
 fn tetCorners(t: u32) -> TetCorners {
   let ids = tets[2u * t];
-  return TetCorners(pos(ids.x), pos(ids.y), pos(ids.z), pos(ids.w));
+  return TetCorners(vertexPosition(ids.x), vertexPosition(ids.y), vertexPosition(ids.z), vertexPosition(ids.w));
 }
 
 // Bounding-sphere gap of inverted tet t, grown by GUARD_MARGIN (the twin precomputes the spheres).
@@ -581,8 +508,8 @@ fn side(a: vec3<f32>, b: vec3<f32>, c: vec3<f32>, q: vec3<f32>) -> f32 {
 }
 
 fn faceDistance2(p: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> f32 {
-  closestPointOnTriangle(p, a, b, c); // overwrites cpt: callers copied their candidate first
-  return dot(cpt - p, cpt - p);
+  let q = closestPointOnTriangle(p, a, b, c).point;
+  return dot(q - p, q - p);
 }
 
 fn tetDistance2(t: u32, p: vec3<f32>) -> f32 {
@@ -613,17 +540,21 @@ fn exactClearance2(component: u32, p: vec3<f32>) -> f32 {
   return best / ((1.0 + GUARD_MARGIN) * (1.0 + GUARD_MARGIN));
 }
 
-fn run(p: vec3<f32>, tet: u32, exclude: i32) -> u32 {
+fn run(p: vec3<f32>, tet: u32, exclude: i32, exclude2: i32) -> u32 {
+  // Section 3.5: a penetrating vertex (or edge end) on an inverted boundary tet is skipped.
   if (exclude >= 0 && isInvertedBoundaryVertex(u32(exclude))) { return QUERY_SKIPPED; }
+  if (exclude >= 0 && exclude2 >= 0 && isInvertedBoundaryVertex(u32(exclude2))) { return QUERY_SKIPPED; }
   computeSupport(tet, p);
   let zero2 = params.zeroLength * params.zeroLength;
   let component = topo[params.offTetComponent + tet];
   // Candidates nearer than clear2 may be culled at once; beyond it, nearer than exact2 (when needed).
   let clear2 = select(0.0, cullingClearance2(component, p), params.culling != 0u);
   var exact2 = -1.0;
-  // The excluded vertex's faces keep candidates feasible only if it is a vertex of p's tet.
+  // The excluded faces keep candidates feasible only if a vertex of the pair is one of p's tet's.
   let ids = tets[2u * tet];
-  let own = select(-1, exclude, exclude >= 0 && any(ids == vec4<u32>(u32(max(exclude, 0)))));
+  let isOwn = exclude >= 0 && (any(ids == vec4<u32>(u32(exclude))) || (exclude2 >= 0 && any(ids == vec4<u32>(u32(max(exclude2, 0))))));
+  let own = select(-1, exclude, isOwn);
+  let own2 = select(-1, exclude2, isOwn);
   // Expanding search: pass k takes the candidates with lo2 <= d2 < hi2.
   let h2 = tetSize2(tet);
   var lo2 = 0.0;
@@ -668,9 +599,10 @@ fn run(p: vec3<f32>, tet: u32, exclude: i32) -> u32 {
       for (var k = node.link; k < node.link + node.count; k++) {
         let f = topo[params.offOrder + k];
         if (triComponent(f) != component) { stQ++; continue; }
-        if (excluded(f, exclude)) { stQ++; continue; }
-        let feature = closestPointOnTriangle(p, pos(triVert(f, 0u)), pos(triVert(f, 1u)), pos(triVert(f, 2u)));
-        let s = cpt;
+        if (excluded(f, exclude, exclude2)) { stQ++; continue; }
+        let c = closestPointOnTriangle(p, vertexPosition(triVert(f, 0u)), vertexPosition(triVert(f, 1u)), vertexPosition(triVert(f, 2u)));
+        let feature = c.feature;
+        let s = c.point;
         let d2 = dot(s - p, s - p);
         if (d2 < lo2) { continue; } // tested in an earlier pass (not counted again)
         stQ++;
@@ -680,7 +612,7 @@ fn run(p: vec3<f32>, tet: u32, exclude: i32) -> u32 {
           if (supportOnTriangle(f)) { r2 = d2; setResult(f, feature, s, d2); }
           continue;
         }
-        var cull = params.culling != 0u && feature != FEATURE_FACE && !isFeasible(f, feature, s, p, own);
+        var cull = params.culling != 0u && feature != FEATURE_FACE && !isFeasible(f, feature, s, p, own, own2);
         if (cull && !(d2 < clear2)) {
           if (exact2 < 0.0) { exact2 = exactClearance2(component, p); }
           cull = d2 < exact2;
@@ -688,7 +620,7 @@ fn run(p: vec3<f32>, tet: u32, exclude: i32) -> u32 {
         if (cull) {
           stCulled++;
           if (failedDescents >= DESCENT_FAILURES) { continue; }
-          let st = descend(f, feature, d2, lo2, r2, p, exclude, own);
+          let st = descend(f, feature, d2, lo2, r2, p, exclude, exclude2, own, own2);
           if (st == TRAVERSE_OVERFLOW) { return QUERY_OVERFLOW; }
           if (st == TRAVERSE_FOUND) { r2 = resD2; } else { failedDescents++; }
           continue;
@@ -708,18 +640,74 @@ fn run(p: vec3<f32>, tet: u32, exclude: i32) -> u32 {
   return select(QUERY_NONE, QUERY_FOUND, resTriangle >= 0);
 }
 
+// Euclidean mode (spb/euclideanQuery.ts): the nearest point of the non-excluded triangles of p's
+// tet's component, no path validity; one nearest-first pass, the radius shrinking to each nearer one.
+fn nearestInComponent(p: vec3<f32>, tet: u32, exclude: i32, exclude2: i32) -> u32 {
+  let component = topo[params.offTetComponent + tet];
+  var r2 = BIG;
+  var top = 0u;
+  if (params.nodeCount > 0u) {
+    bvhStack[0] = 0u;
+    bvhDist[0] = boxDistance2(nodes[0], p);
+    top = 1u;
+  }
+  while (top > 0u) {
+    top--;
+    if (bvhDist[top] >= r2) { continue; }
+    let node = nodes[bvhStack[top]];
+    if (node.count == 0u) {
+      let dl = boxDistance2(nodes[node.link], p);
+      let dr = boxDistance2(nodes[node.link + 1u], p);
+      let nearFirst = dl <= dr;
+      let dFar = select(dl, dr, nearFirst);
+      let dNear = select(dr, dl, nearFirst);
+      if (dFar < r2) {
+        if (top >= BVH_STACK) { return QUERY_OVERFLOW; }
+        bvhStack[top] = select(node.link, node.link + 1u, nearFirst);
+        bvhDist[top] = dFar;
+        top++;
+      }
+      if (dNear < r2) {
+        if (top >= BVH_STACK) { return QUERY_OVERFLOW; }
+        bvhStack[top] = select(node.link + 1u, node.link, nearFirst);
+        bvhDist[top] = dNear;
+        top++;
+      }
+      continue;
+    }
+    for (var k = node.link; k < node.link + node.count; k++) {
+      let f = topo[params.offOrder + k];
+      stQ++;
+      if (triComponent(f) != component) { continue; }
+      if (excluded(f, exclude, exclude2)) { continue; }
+      let c = closestPointOnTriangle(p, vertexPosition(triVert(f, 0u)), vertexPosition(triVert(f, 1u)), vertexPosition(triVert(f, 2u)));
+      let d2 = dot(c.point - p, c.point - p);
+      if (d2 < r2) {
+        r2 = d2;
+        setResult(f, c.feature, c.point, d2);
+      }
+    }
+  }
+  return select(QUERY_NONE, QUERY_FOUND, resTriangle >= 0);
+}
+
 @compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * 64u;
-  if (i >= params.queryCount) { return; }
-  let q = queries[i];
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = threadIndex(gid, params.rowStride);
+  if (i >= min(list.header[QL_COUNT], list.header[QL_CAPACITY])) { return; }
+  let q = list.queries[i];
   resTriangle = -1;
   resFeature = 0u;
   resPoint = vec3<f32>(0.0);
   resD2 = BIG;
   stQ = 0u; stTr = 0u; stTet = 0u; stCulled = 0u; stBranch = 0u; stBoundary = 0u; stDescent = 0u;
-  let status = run(q.p, q.tet, q.exclude);
-  var out: Result;
+  var status: u32;
+  if ((q.source & QUERY_EUCLIDEAN) != 0u) {
+    status = nearestInComponent(q.p, q.tet, q.exclude, q.exclude2);
+  } else {
+    status = run(q.p, q.tet, q.exclude, q.exclude2);
+  }
+  var out: SpbResult;
   let found = status == QUERY_FOUND;
   out.s = select(vec3<f32>(0.0), resPoint, found);
   out.distance = select(-1.0, sqrt(resD2), found);

@@ -6,10 +6,13 @@
  *
  * The refit runs one dispatch per tree level, deepest first; node ids are grouped by level once
  * here. Each level's range sits in its own slot of one uniform buffer (WGSL has no push
- * constants), bound by one bind group per level.
+ * constants), bound by one bind group per level (built once per positions buffer). Positions are
+ * the one GPU layout, vec4 per vertex (xyz + inverse mass, sim/state.ts).
  */
 import code from '../../shaders/bvhRefit.wgsl?raw';
-import { dispatchGrid, storageBuffer } from '../gpu/buffers';
+import { BindingTable } from '../gpu/bindingTable';
+import { dispatchGrid, gridRowStride, storageBuffer } from '../gpu/buffers';
+import { withIncludes } from '../gpu/wgsl';
 import { BVH_COUNT, BVH_LINK, BVH_NODE_WORDS, type SurfaceBvh } from './surfaceBvh';
 
 /** Node ids grouped by depth, deepest level first, with [start, end) per level. */
@@ -37,10 +40,22 @@ export function levelOrder(bvh: SurfaceBvh): { nodes: Uint32Array; starts: Uint3
   return { nodes, starts };
 }
 
+/** Bindings of shaders/bvhRefit.wgsl, in its @binding order. */
+export const BVH_REFIT_BINDINGS = {
+  level: 'uniform',
+  positions: 'read-only-storage',
+  topo: 'read-only-storage',
+  nodes: 'storage',
+} as const;
+
+/** Bytes of one level's uniforms (struct Params of bvhRefit.wgsl). */
+const LEVEL_BYTES = 32;
+
 export class SurfaceBvhGpu {
   /** BVH_NODE_WORDS words per node, the layout of surfaceBvh.ts. */
   readonly nodes: GPUBuffer;
   readonly levelCount: number;
+  private readonly table: BindingTable<keyof typeof BVH_REFIT_BINDINGS>;
   private readonly pipeline: GPUComputePipeline;
   private readonly topo: GPUBuffer;
   private readonly params: GPUBuffer;
@@ -62,7 +77,7 @@ export class SurfaceBvhGpu {
     words.set(levels.nodes, 4 * nTri);
     this.topo = storageBuffer(device, 'bvhRefit.topology', words);
     this.nodes = storageBuffer(device, 'bvh.nodes', bvh.nodes);
-    this.slot = Math.max(16, device.limits.minUniformBufferOffsetAlignment);
+    this.slot = Math.max(LEVEL_BYTES, device.limits.minUniformBufferOffsetAlignment);
     this.params = device.createBuffer({
       label: 'bvhRefit.levels',
       size: Math.max(1, this.levelCount) * this.slot,
@@ -72,14 +87,15 @@ export class SurfaceBvhGpu {
     this.levelCounts = [];
     for (let s = 0; s < this.levelCount; s++) {
       const count = levels.starts[s + 1] - levels.starts[s];
-      slots.set([levels.starts[s], count, 3 * nTri, 4 * nTri], (s * this.slot) / 4);
+      slots.set([levels.starts[s], count, 3 * nTri, 4 * nTri, gridRowStride(count)], (s * this.slot) / 4);
       this.levelCounts.push(count);
     }
     device.queue.writeBuffer(this.params, 0, slots);
+    this.table = new BindingTable(device, 'bvhRefit', BVH_REFIT_BINDINGS);
     this.pipeline = device.createComputePipeline({
       label: 'bvhRefit',
-      layout: 'auto',
-      compute: { module: device.createShaderModule({ label: 'bvhRefit.wgsl', code }), entryPoint: 'main' },
+      layout: device.createPipelineLayout({ label: 'bvhRefit', bindGroupLayouts: [this.table.layout] }),
+      compute: { module: device.createShaderModule({ label: 'bvhRefit.wgsl', code: withIncludes(code, 'bvhRefit.wgsl') }), entryPoint: 'main' },
     });
   }
 
@@ -89,32 +105,42 @@ export class SurfaceBvhGpu {
     this.device.queue.writeBuffer(this.nodes, 0, n.buffer as ArrayBuffer, n.byteOffset, n.byteLength);
   }
 
-  /** Records the refit from `positions` (xyz f32 per vertex, packed) into `encoder`. */
+  /** Records the refit from `positions` (vec4 per vertex) into `encoder`, in a pass of its own. */
   encodeRefit(encoder: GPUCommandEncoder, positions: GPUBuffer): void {
     if (this.levelCount === 0) return;
+    const pass = encoder.beginComputePass({ label: 'bvhRefit' });
+    this.recordRefit(pass, positions);
+    pass.end();
+  }
+
+  /**
+   * Records the refit's dispatches (one per level, deepest first) into an open compute pass: each
+   * dispatch sees the boxes the previous one wrote (WebGPU orders dispatches of one pass).
+   */
+  recordRefit(pass: GPUComputePassEncoder, positions: GPUBuffer): void {
+    if (this.levelCount === 0) return;
     if (this.boundPositions !== positions) {
-      const layout = this.pipeline.getBindGroupLayout(0);
+      // The per-level slot needs an offset, which BindingTable.group does not take: the entries
+      // follow the table's names and order by hand.
+      const buffers: Record<keyof typeof BVH_REFIT_BINDINGS, GPUBuffer> = { level: this.params, positions, topo: this.topo, nodes: this.nodes };
       this.bindGroups = this.levelCounts.map((_, s) =>
         this.device.createBindGroup({
-          layout,
-          entries: [
-            { binding: 0, resource: { buffer: this.params, offset: s * this.slot, size: 16 } },
-            { binding: 1, resource: { buffer: positions } },
-            { binding: 2, resource: { buffer: this.topo } },
-            { binding: 3, resource: { buffer: this.nodes } },
-          ],
+          label: `bvhRefit level ${s}`,
+          layout: this.table.layout,
+          entries: this.table.names.map((name, binding) => ({
+            binding,
+            resource: name === 'level' ? { buffer: this.params, offset: s * this.slot, size: LEVEL_BYTES } : { buffer: buffers[name] },
+          })),
         }),
       );
       this.boundPositions = positions;
     }
-    const pass = encoder.beginComputePass({ label: 'bvhRefit' });
     pass.setPipeline(this.pipeline);
     for (let s = 0; s < this.levelCount; s++) {
       pass.setBindGroup(0, this.bindGroups[s]);
       const [x, y] = dispatchGrid(this.levelCounts[s]);
       pass.dispatchWorkgroups(x, y);
     }
-    pass.end();
   }
 
   destroy(): void {

@@ -17,6 +17,13 @@ function deform(x: Float32Array, amount: number): Float32Array {
   return out;
 }
 
+/** xyz -> vec4 per vertex (w = 1, ignored by the refit). */
+function vec4(x: Float32Array): Float32Array {
+  const out = new Float32Array((x.length / 3) * 4).fill(1);
+  for (let i = 0; i < x.length / 3; i++) out.set(x.subarray(3 * i, 3 * i + 3), 4 * i);
+  return out;
+}
+
 async function readNodes(device: GPUDevice, buffer: GPUBuffer): Promise<Uint32Array> {
   const staging = device.createBuffer({ size: buffer.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   const enc = device.createCommandEncoder();
@@ -40,7 +47,7 @@ describe('GPU BVH refit (one dispatch per level) equals the CPU refit bit for bi
       for (const amount of [0.7, 0]) {
         const moved = deform(mesh.positions, amount);
         refitSurfaceBvh(bvh, moved);
-        const positions = storageBuffer(device, 'test.positions', moved);
+        const positions = storageBuffer(device, 'test.positions', vec4(moved)); // the one GPU layout
         const enc = device.createCommandEncoder();
         gpuBvh.encodeRefit(enc, positions);
         device.queue.submit([enc.finish()]);

@@ -18,6 +18,10 @@ export interface QueryBatch {
   points: Float32Array;
   tets: Uint32Array;
   exclude: Int32Array;
+  /** Edge points: the edge's second vertex per query (absent: -1). */
+  exclude2?: Int32Array;
+  /** 1 per Euclidean-mode query (absent: exact mode). */
+  euclidean?: Uint8Array;
 }
 
 /** n random points strictly inside random tets (random barycentrics), in `positions`. */

@@ -51,7 +51,7 @@ export async function compareBatch(
   const data = createSpbMeshData(batch.mesh);
   updateSpbMeshData(data, batch.positions);
   const gpu = new SpbQueryGpu(device, data, { culling, capacities });
-  const res = await gpu.run(batch.points, batch.tets, batch.exclude, { fallback: false });
+  const res = await gpu.run(batch.points, batch.tets, batch.exclude, { fallback: false, exclude2: batch.exclude2, euclidean: batch.euclidean });
   gpu.destroy();
 
   const ws = new SpbWorkspace(capacities, data.tetCount);
@@ -61,7 +61,8 @@ export async function compareBatch(
   const examples: string[] = [];
   for (let q = 0; q < n; q++) {
     const px = batch.points[3 * q], py = batch.points[3 * q + 1], pz = batch.points[3 * q + 2];
-    const st = shortestPathToBoundary(data, ws, cfg, px, py, pz, batch.tets[q], batch.exclude[q]);
+    const e2 = batch.exclude2 ? batch.exclude2[q] : -1;
+    const st = shortestPathToBoundary(data, ws, cfg, px, py, pz, batch.tets[q], batch.exclude[q], e2, batch.euclidean ? batch.euclidean[q] !== 0 : false);
     const gs = res.status[q];
     if (st === QUERY_OVERFLOW) c.overflowTwin++;
     if (gs === QUERY_OVERFLOW) c.overflowGpu++;

@@ -25,6 +25,13 @@ import { interiorPoints, invertedBlock, overlappingRing, pushedPair, ringBesideI
  * fallback: flagged queries answered by the CPU.
  */
 
+/** xyz -> vec4 per vertex, w = 0.5 (an inverse mass the query must ignore). */
+function vec4(x: Float32Array): Float32Array {
+  const out = new Float32Array((x.length / 3) * 4).fill(0.5);
+  for (let i = 0; i < x.length / 3; i++) out.set(x.subarray(3 * i, 3 * i + 3), 4 * i);
+  return out;
+}
+
 describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
   afterAll(() => console.log(summary.join('\n')));
 
@@ -123,7 +130,7 @@ describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
     }
     const batch = interiorPoints('octopus twisted', mesh, moved, 1500, 9);
 
-    const external = storageBuffer(device, 'test.simPositions', moved);
+    const external = storageBuffer(device, 'test.simPositions', vec4(moved)); // the simulation's layout
     const resident = new SpbQueryGpu(device, createSpbMeshData(mesh), { positions: external });
     resident.setPositions(moved); // CPU copy for the fallback only
     const a = await resident.run(batch.points, batch.tets, batch.exclude);
@@ -156,7 +163,7 @@ describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
 
     const pool = new WorkerPool<SpbWorkerApi>(await spbPoolWorkerFactory(), 2);
     const fallback = new SpbWorkerFallback(pool, { minChunk: 16 });
-    const external = storageBuffer(device, 'test.simPositions', moved);
+    const external = storageBuffer(device, 'test.simPositions', vec4(moved)); // the simulation's layout
     // The CPU copy starts at the rest shape: only the readback can give the fallback the moved one.
     const inWorkers = new SpbQueryGpu(device, createSpbMeshData(mesh), { positions: external, capacities: tiny, answerOverflowed: fallback.answerOverflowed });
     const a = await inWorkers.run(batch.points, batch.tets, batch.exclude);

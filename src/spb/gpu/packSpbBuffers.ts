@@ -5,6 +5,7 @@
  * of shaders/spbQuery.wgsl; this file is their single producer.
  */
 import type { SpbMeshData } from '../meshData';
+import { QL_CAPACITY, QL_COUNT, QL_HEADER_WORDS, QUERY_EUCLIDEAN, QUERY_WORDS, queryListBytes } from './queryListLayout';
 import { SPB_INVERTED_LIST } from '../settings';
 
 /** Words per boundary triangle in the topology buffer. */
@@ -90,8 +91,7 @@ export function packTets(data: SpbMeshData): Uint32Array {
   return out;
 }
 
-/** Words per query (struct Query in the shader): p.xyz f32, tet u32, exclude i32, 3 pad. */
-export const QUERY_WORDS = 8;
+export { QUERY_WORDS };
 /** Words per result (struct Result): s.xyz, distance, triangle, feature, status, Q, Tr, Tet, culled, branchings. */
 export const RESULT_WORDS = 12;
 /**
@@ -103,22 +103,40 @@ export const RESULT_WORDS = 12;
 export const COUNTER_WORDS = 10;
 export const COMPONENT_FLAG_WORD = COUNTER_WORDS + SPB_INVERTED_LIST;
 
-/** Queries as the shader reads them. `exclude` may be omitted (no excluded vertex). */
-export function packQueries(points: ArrayLike<number>, tets: ArrayLike<number>, exclude?: ArrayLike<number>): ArrayBuffer {
+/** Per-query options of packQueries (absent: -1 / exact mode). */
+export interface PackedQueryOptions {
+  /** Edge points: the edge's second vertex (src/spb/exclusion.ts), or -1. */
+  exclude2?: ArrayLike<number>;
+  /** Nonzero: Euclidean mode (Query.source bit 31). */
+  euclidean?: ArrayLike<number | boolean>;
+}
+
+/**
+ * Queries as the shader reads them: a query list (queryListLayout.ts) holding exactly these n
+ * queries (count = capacity = n). `exclude` may be omitted (no excluded vertex). Query.source is
+ * 0 apart from the Euclidean bit (the kernel reads no other bit); param 0.
+ */
+export function packQueries(points: ArrayLike<number>, tets: ArrayLike<number>, exclude?: ArrayLike<number>, options: PackedQueryOptions = {}): ArrayBuffer {
   const n = tets.length;
   if (points.length !== 3 * n) throw new RangeError(`packQueries: ${points.length} coordinates for ${n} queries (expected ${3 * n})`);
   if (exclude && exclude.length !== n) throw new RangeError(`packQueries: ${exclude.length} excluded vertices for ${n} queries`);
-  const buf = new ArrayBuffer(Math.max(1, n) * QUERY_WORDS * 4);
+  if (options.exclude2 && options.exclude2.length !== n) throw new RangeError(`packQueries: ${options.exclude2.length} second excluded vertices for ${n} queries`);
+  if (options.euclidean && options.euclidean.length !== n) throw new RangeError(`packQueries: ${options.euclidean.length} Euclidean flags for ${n} queries`);
+  const buf = new ArrayBuffer(queryListBytes(Math.max(1, n)));
   const f = new Float32Array(buf);
   const u = new Uint32Array(buf);
   const i = new Int32Array(buf);
+  u[QL_COUNT] = n;
+  u[QL_CAPACITY] = n;
   for (let q = 0; q < n; q++) {
-    const o = QUERY_WORDS * q;
+    const o = QL_HEADER_WORDS + QUERY_WORDS * q;
     f[o] = points[3 * q];
     f[o + 1] = points[3 * q + 1];
     f[o + 2] = points[3 * q + 2];
     u[o + 3] = tets[q];
     i[o + 4] = exclude ? exclude[q] : -1;
+    i[o + 5] = options.exclude2 ? options.exclude2[q] : -1;
+    u[o + 6] = options.euclidean && options.euclidean[q] ? QUERY_EUCLIDEAN : 0;
   }
   return buf;
 }

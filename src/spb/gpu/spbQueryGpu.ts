@@ -6,16 +6,15 @@
  * stacks) through a pluggable `answerOverflowed` function: on this thread by default
  * (overflowFallback.ts), in a worker of the pool with src/workers/spbFallback.ts.
  */
-import prepassCode from '../../../shaders/spbPrepass.wgsl?raw';
-import queryCode from '../../../shaders/spbQuery.wgsl?raw';
-import { SurfaceBvhGpu } from '../../bvh/surfaceBvhGpu';
-import { dispatchGrid, storageBuffer, uniformBuffer } from '../../gpu/buffers';
+import type { SurfaceBvhGpu } from '../../bvh/surfaceBvhGpu';
+import { dispatchGrid, gridRowStride, storageBuffer } from '../../gpu/buffers';
 import { updateSpbMeshData, type SpbMeshData } from '../meshData';
 import { QUERY_OVERFLOW, type SpbQueryConfig } from '../query';
 import { SPB_DEFAULT_TOLERANCES, SPB_STATIC_CAPACITIES, type SpbCapacities, type SpbTolerances } from '../settings';
 import { STAT_NAMES } from '../workspace';
 import { inProcessFallback, type AnswerOverflowed, type SpbOverflowAnswers } from './overflowFallback';
-import { COMPONENT_FLAG_WORD, COUNTER_WORDS, QUERY_WORDS, RESULT_WORDS, packQueries, packTets, packTopology } from './packSpbBuffers';
+import { COUNTER_WORDS, QUERY_WORDS, RESULT_WORDS, packQueries } from './packSpbBuffers';
+import { SpbGpuMesh } from './spbGpuMesh';
 
 export interface SpbGpuOptions {
   /** Infeasible-region culling (default true). */
@@ -24,7 +23,8 @@ export interface SpbGpuOptions {
   /** Fixed capacities compiled into the kernel (default SPB_STATIC_CAPACITIES). */
   capacities?: Readonly<SpbCapacities>;
   /**
-   * Positions already on the GPU (xyz f32 per vertex, packed; e.g. the simulation's buffer).
+   * Positions already on the GPU (vec4 per vertex: xyz + inverse mass, the simulation's
+   * state.positions, sim/state.ts).
    * Then every encode() refits the BVH on the GPU from them before the query, and nothing is
    * uploaded; setPositions() only updates the CPU copy the fallback reads. Without it, a batch
    * with overflowed queries reads the positions back once (see run()): the buffer needs
@@ -85,31 +85,36 @@ export interface SpbGpuResults {
   invertedTets: number;
 }
 
-/** Compile-time constants the shader expects in front of its text. */
-function prelude(c: Readonly<SpbCapacities>): string {
-  for (const [k, v] of Object.entries(c)) {
-    if (!(Number.isInteger(v) && v >= 1)) throw new RangeError(`SpbQueryGpu: capacity ${k} must be a positive integer on the GPU, got ${v}`);
+/** Per-query options of run() beyond the excluded vertex. */
+export interface SpbRunOptions {
+  /** false: leave overflowed queries flagged (QUERY_OVERFLOW), for comparisons with the static twin. */
+  fallback?: boolean;
+  /** Edge points: the edge's second vertex per query (src/spb/exclusion.ts), or -1. */
+  exclude2?: ArrayLike<number>;
+  /** Nonzero per query: Euclidean mode (src/spb/euclideanQuery.ts). */
+  euclidean?: ArrayLike<number | boolean>;
+}
+
+/** xyz per vertex -> vec4 per vertex (w, the inverse mass, unused by the query: 0). */
+function toVec4(xyz: ArrayLike<number>): Float32Array<ArrayBuffer> {
+  const n = xyz.length / 3;
+  const out = new Float32Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    out[4 * i] = xyz[3 * i];
+    out[4 * i + 1] = xyz[3 * i + 1];
+    out[4 * i + 2] = xyz[3 * i + 2];
   }
-  if (c.faceStack !== c.tetStack) throw new RangeError('SpbQueryGpu: faceStack and tetStack capacities must be equal (the stacks move together)');
-  return `const BVH_STACK = ${c.bvhStack}u;\nconst FACE_STACK = ${c.faceStack}u;\nconst RING = ${c.visitedRing}u;\nconst MAX_STEPS = ${c.maxSteps}u;\n`;
+  return out;
 }
 
 export class SpbQueryGpu {
   readonly capacities: Readonly<SpbCapacities>;
   readonly config: SpbQueryConfig;
-  private readonly prepass: GPUComputePipeline;
-  private readonly query: GPUComputePipeline;
-  /** The positions the kernels read: the caller's GPU buffer, or one owned here. */
+  /** Topology, BVH, measures, counters and the kernels (shared with SpbStage's code). */
+  readonly mesh: SpbGpuMesh;
+  /** The positions the kernels read (vec4 per vertex): the caller's GPU buffer, or one owned here. */
   readonly positions: GPUBuffer;
   private readonly external: boolean;
-  readonly bvhGpu: SurfaceBvhGpu;
-  private readonly tets: GPUBuffer;
-  private readonly topo: GPUBuffer;
-  private readonly measures: GPUBuffer;
-  private readonly counters: GPUBuffer;
-  private readonly prepassParams: GPUBuffer;
-  private readonly queryParams: GPUBuffer;
-  private readonly sections: ReturnType<typeof packTopology>['sections'];
   private readonly answerOverflowed: AnswerOverflowed;
   /**
    * GPU-resident positions only: whether the CPU copy (data.positions) matches the GPU buffer.
@@ -128,25 +133,17 @@ export class SpbQueryGpu {
     this.capacities = options.capacities ?? SPB_STATIC_CAPACITIES;
     this.config = { culling: options.culling ?? true, tolerances: { ...SPB_DEFAULT_TOLERANCES, ...options.tolerances } };
     this.answerOverflowed = options.answerOverflowed ?? inProcessFallback();
-    const module = device.createShaderModule({ label: 'spbQuery.wgsl', code: prelude(this.capacities) + queryCode });
-    this.query = device.createComputePipeline({ label: 'spbQuery', layout: 'auto', compute: { module, entryPoint: 'main' } });
-    this.prepass = device.createComputePipeline({
-      label: 'spbPrepass',
-      layout: 'auto',
-      compute: { module: device.createShaderModule({ label: 'spbPrepass.wgsl', code: prepassCode }), entryPoint: 'main' },
-    });
-    const topo = packTopology(data);
-    this.sections = topo.sections;
+    this.mesh = new SpbGpuMesh(device, data, this.capacities);
     this.external = options.positions !== undefined;
-    this.positions = options.positions ?? storageBuffer(device, 'spb.positions', new Float32Array(data.positions));
-    this.tets = storageBuffer(device, 'spb.tets', packTets(data));
-    this.topo = storageBuffer(device, 'spb.topology', topo.words);
-    this.bvhGpu = new SurfaceBvhGpu(device, data.bvh);
-    this.measures = storageBuffer(device, 'spb.tetMeasures', Math.max(1, data.tetCount) * 8);
-    this.counters = storageBuffer(device, 'spb.counters', (COMPONENT_FLAG_WORD + data.tetCount) * 4);
-    this.prepassParams = uniformBuffer(device, 'spbPrepass.params', 16);
-    device.queue.writeBuffer(this.prepassParams, 0, new Uint32Array([data.tetCount, topo.sections.offTetComponent, 0, 0]));
-    this.queryParams = uniformBuffer(device, 'spbQuery.params', 80);
+    if (options.positions && options.positions.size < 16 * data.vertexCount) {
+      throw new RangeError(`SpbQueryGpu: the positions buffer holds ${options.positions.size} bytes, ${16 * data.vertexCount} needed (vec4 per vertex: xyz + inverse mass)`);
+    }
+    this.positions = options.positions ?? storageBuffer(device, 'spb.positions', toVec4(data.positions));
+  }
+
+  /** The surface BVH on the GPU (refitted from GPU-resident positions by encode()). */
+  get bvhGpu(): SurfaceBvhGpu {
+    return this.mesh.bvhGpu;
   }
 
   /**
@@ -160,84 +157,31 @@ export class SpbQueryGpu {
     bumpPositionsVersion(this.data);
     this.cpuPositionsCurrent = true;
     if (this.external) return;
-    this.device.queue.writeBuffer(this.positions, 0, new Float32Array(this.data.positions));
-    this.bvhGpu.upload();
-  }
-
-  private writeParams(queryCount: number): void {
-    const buf = new ArrayBuffer(80);
-    const u = new Uint32Array(buf);
-    const f = new Float32Array(buf);
-    const s = this.sections;
-    const tol = this.config.tolerances;
-    u.set([
-      queryCount,
-      this.data.bvh.nodeCount,
-      this.config.culling ? 1 : 0,
-      s.offOrder,
-      s.offTetComponent,
-      s.offVertexNeighborOffsets,
-      s.offVertexNeighbors,
-      s.offVertexTriangleOffsets,
-      s.offVertexTriangles,
-    ]);
-    f.set([tol.exitFace, tol.culling, tol.beyond, tol.zeroLength, tol.inversionTravel, tol.barycentric], 12);
-    this.device.queue.writeBuffer(this.queryParams, 0, buf);
+    this.device.queue.writeBuffer(this.positions, 0, toVec4(this.data.positions));
+    this.mesh.bvhGpu.upload();
   }
 
   /**
-   * Records the prepass and the query into `encoder`: `queries` holds QUERY_WORDS words per query
-   * (packQueries), `results` receives RESULT_WORDS words per query. Clears the counters first.
+   * Records the prepass and the query into `encoder`: `list` is a query list (packQueries: header
+   * with count and capacity, then QUERY_WORDS words per query), `results` receives RESULT_WORDS
+   * words per query; `queryCount` sizes the direct dispatch (the kernel answers min(count,
+   * capacity) of the list header). Clears the counters first.
    */
-  encode(encoder: GPUCommandEncoder, queries: GPUBuffer, results: GPUBuffer, queryCount: number): void {
-    this.writeParams(queryCount);
-    if (this.external) this.bvhGpu.encodeRefit(encoder, this.positions);
-    encoder.clearBuffer(this.counters);
-    const pre = encoder.beginComputePass({ label: 'spbPrepass' });
-    pre.setPipeline(this.prepass);
-    pre.setBindGroup(
-      0,
-      this.device.createBindGroup({
-        layout: this.prepass.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: { buffer: this.prepassParams } },
-          { binding: 1, resource: { buffer: this.positions } },
-          { binding: 2, resource: { buffer: this.tets } },
-          { binding: 3, resource: { buffer: this.topo } },
-          { binding: 4, resource: { buffer: this.measures } },
-          { binding: 5, resource: { buffer: this.counters } },
-        ],
-      }),
-    );
-    const [tx, ty] = dispatchGrid(this.data.tetCount);
-    pre.dispatchWorkgroups(tx, ty);
-    pre.end();
-    if (queryCount === 0) return;
-    const pass = encoder.beginComputePass({ label: 'spbQuery' });
-    pass.setPipeline(this.query);
-    pass.setBindGroup(
-      0,
-      this.device.createBindGroup({
-        layout: this.query.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: { buffer: this.queryParams } },
-          { binding: 1, resource: { buffer: this.positions } },
-          { binding: 2, resource: { buffer: this.tets } },
-          { binding: 3, resource: { buffer: this.topo } },
-          { binding: 4, resource: { buffer: this.bvhGpu.nodes } },
-          { binding: 5, resource: { buffer: this.measures } },
-          { binding: 6, resource: { buffer: queries } },
-          { binding: 7, resource: { buffer: results } },
-          { binding: 8, resource: { buffer: this.counters } },
-        ],
-      }),
-    );
-    const [qx, qy] = dispatchGrid(queryCount);
-    pass.dispatchWorkgroups(qx, qy);
+  encode(encoder: GPUCommandEncoder, list: GPUBuffer, results: GPUBuffer, queryCount: number): void {
+    this.mesh.writeQueryParams(this.config, gridRowStride(queryCount));
+    encoder.clearBuffer(this.mesh.counters);
+    const pass = encoder.beginComputePass({ label: 'spb' });
+    this.mesh.recordRefitAndPrepass(pass, this.positions, this.external);
+    if (queryCount > 0) {
+      pass.setPipeline(this.mesh.kernels.query);
+      pass.setBindGroup(0, this.mesh.queryGroup(this.positions, list, results));
+      const [qx, qy] = dispatchGrid(queryCount);
+      pass.dispatchWorkgroups(qx, qy);
+    }
     pass.end();
   }
 
-  private validate(points: ArrayLike<number>, tets: ArrayLike<number>, exclude?: ArrayLike<number>): void {
+  private validate(points: ArrayLike<number>, tets: ArrayLike<number>, exclude?: ArrayLike<number>, exclude2?: ArrayLike<number>): void {
     const d = this.data;
     for (let q = 0; q < tets.length; q++) {
       const t = tets[q];
@@ -247,6 +191,11 @@ export class SpbQueryGpu {
       if (exclude) {
         const e = exclude[q];
         if (!(Number.isInteger(e) && e >= -1 && e < d.vertexCount)) throw new RangeError(`SpbQueryGpu: query ${q}: excludeVertex ${e} out of range [-1, ${d.vertexCount})`);
+      }
+      if (exclude2) {
+        const e = exclude2[q];
+        if (!(Number.isInteger(e) && e >= -1 && e < d.vertexCount)) throw new RangeError(`SpbQueryGpu: query ${q}: excludeVertex2 ${e} out of range [-1, ${d.vertexCount})`);
+        if (e >= 0 && !(exclude && exclude[q] >= 0 && exclude[q] !== e)) throw new RangeError(`SpbQueryGpu: query ${q}: excludeVertex2 ${e} needs a different excludeVertex (an edge's two ends)`);
       }
     }
   }
@@ -265,12 +214,12 @@ export class SpbQueryGpu {
     points: ArrayLike<number>,
     tets: ArrayLike<number>,
     exclude?: ArrayLike<number>,
-    options: { fallback?: boolean } = {},
+    options: SpbRunOptions = {},
   ): Promise<SpbGpuResults> {
-    this.validate(points, tets, exclude);
+    this.validate(points, tets, exclude, options.exclude2);
     const device = this.device;
     const n = tets.length;
-    const queryBuf = storageBuffer(device, 'spb.queries', new Uint8Array(packQueries(points, tets, exclude)));
+    const queryBuf = storageBuffer(device, 'spb.queries', new Uint8Array(packQueries(points, tets, exclude, options)));
     const resultBytes = Math.max(1, n) * RESULT_WORDS * 4;
     const resultBuf = storageBuffer(device, 'spb.results', resultBytes);
     const stageResults = device.createBuffer({ size: resultBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
@@ -278,7 +227,7 @@ export class SpbQueryGpu {
     const encoder = device.createCommandEncoder({ label: 'spb batch' });
     this.encode(encoder, queryBuf, resultBuf, n);
     encoder.copyBufferToBuffer(resultBuf, 0, stageResults, 0, resultBytes);
-    encoder.copyBufferToBuffer(this.counters, 0, stageCounters, 0, COUNTER_WORDS * 4);
+    encoder.copyBufferToBuffer(this.mesh.counters, 0, stageCounters, 0, COUNTER_WORDS * 4);
     device.queue.submit([encoder.finish()]);
     await Promise.all([stageResults.mapAsync(GPUMapMode.READ), stageCounters.mapAsync(GPUMapMode.READ)]);
     const raw = stageResults.getMappedRange().slice(0);
@@ -294,7 +243,7 @@ export class SpbQueryGpu {
         await this.readBackPositions();
         out.positionsReadBack = true;
       }
-      await this.answerFlagged(points, tets, exclude, out);
+      await this.answerFlagged(points, tets, exclude, options, out);
     }
     // The simulation may move GPU-resident positions before the next batch.
     if (this.external) this.cpuPositionsCurrent = false;
@@ -303,13 +252,19 @@ export class SpbQueryGpu {
 
   /** One readback of the GPU-resident positions into the CPU copy the fallback reads. */
   private async readBackPositions(): Promise<void> {
-    const bytes = 12 * this.data.vertexCount;
+    const bytes = 16 * this.data.vertexCount;
     const stage = this.device.createBuffer({ label: 'spb.positionsReadback', size: Math.max(4, bytes), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     const encoder = this.device.createCommandEncoder({ label: 'spb positions readback' });
     if (bytes > 0) encoder.copyBufferToBuffer(this.positions, 0, stage, 0, bytes);
     this.device.queue.submit([encoder.finish()]);
     await stage.mapAsync(GPUMapMode.READ);
-    const positions = new Float32Array(stage.getMappedRange().slice(0, bytes));
+    const vec4 = new Float32Array(stage.getMappedRange().slice(0, bytes));
+    const positions = new Float32Array(3 * this.data.vertexCount);
+    for (let i = 0; i < this.data.vertexCount; i++) {
+      positions[3 * i] = vec4[4 * i];
+      positions[3 * i + 1] = vec4[4 * i + 1];
+      positions[3 * i + 2] = vec4[4 * i + 2];
+    }
     stage.unmap();
     stage.destroy();
     this.positionReadbacks++;
@@ -319,12 +274,14 @@ export class SpbQueryGpu {
   }
 
   /** Hands the flagged queries to answerOverflowed and writes its answers into `out`. */
-  private async answerFlagged(points: ArrayLike<number>, tets: ArrayLike<number>, exclude: ArrayLike<number> | undefined, out: SpbGpuResults): Promise<void> {
+  private async answerFlagged(points: ArrayLike<number>, tets: ArrayLike<number>, exclude: ArrayLike<number> | undefined, options: SpbRunOptions, out: SpbGpuResults): Promise<void> {
     const ids = out.overflowed;
     const m = ids.length;
     const batchPoints = new Float64Array(3 * m);
     const batchTets = new Uint32Array(m);
     const batchExclude = new Int32Array(m);
+    const batchExclude2 = new Int32Array(m);
+    const batchEuclidean = new Uint8Array(m);
     for (let i = 0; i < m; i++) {
       const q = ids[i];
       batchPoints[3 * i] = points[3 * q];
@@ -332,6 +289,8 @@ export class SpbQueryGpu {
       batchPoints[3 * i + 2] = points[3 * q + 2];
       batchTets[i] = tets[q];
       batchExclude[i] = exclude ? exclude[q] : -1;
+      batchExclude2[i] = options.exclude2 ? options.exclude2[q] : -1;
+      batchEuclidean[i] = options.euclidean && options.euclidean[q] ? 1 : 0;
     }
     const answers: SpbOverflowAnswers = await this.answerOverflowed({
       data: this.data,
@@ -341,6 +300,8 @@ export class SpbQueryGpu {
       points: batchPoints,
       tets: batchTets,
       exclude: batchExclude,
+      exclude2: batchExclude2,
+      euclidean: batchEuclidean,
     });
     if (answers.status.length !== m) throw new Error(`SpbQueryGpu: the fallback answered ${answers.status.length} of ${m} overflowed queries`);
     for (let i = 0; i < m; i++) {
@@ -358,9 +319,8 @@ export class SpbQueryGpu {
   }
 
   destroy(): void {
-    for (const b of [this.tets, this.topo, this.measures, this.counters, this.prepassParams, this.queryParams]) b.destroy();
+    this.mesh.destroy();
     if (!this.external) this.positions.destroy();
-    this.bvhGpu.destroy();
   }
 }
 
