@@ -16,24 +16,18 @@ import { XpbdKernels } from './gpuKernels';
 import type { Model } from './model';
 import { checkParams, type SolverParams } from './params';
 import { checkSetup, type SimSetup } from './setup';
-import type { PhaseName } from './stage';
 import { CollidersStage } from './stages/collidersStage';
 import { FinalizeStage } from './stages/finalizeStage';
 import { MaterialStage } from './stages/materialStage';
 import { PredictStage } from './stages/predictStage';
 import { XpbdFrame } from './stages/xpbdFrame';
 import { GpuState } from './state';
-import { TimeStep } from './timeStep';
-import type { PhaseTimes } from './timing';
+import { TimeStep, type FrameRecord } from './timeStep';
 
 export { RIGID_DAMPING_CHUNK } from './stages/finalizeStage';
 
-export interface GpuFrameResult {
-  /** GPU time per phase (ms) of the phases that ran, when the adapter has timestamp queries, else null. */
-  gpuPhaseMs: PhaseTimes | null;
-  dispatches: number;
-  dispatchesByPhase: Partial<Record<PhaseName, number>>;
-}
+/** gpuPhaseMs (null without timestamp queries), dispatches in total and per phase, the passes' phases in order. */
+export type GpuFrameResult = FrameRecord;
 
 export class GpuSolver {
   readonly model: Model;
@@ -98,10 +92,10 @@ export class GpuSolver {
     this.xpbd.ensureCapacity(p.substeps);
     this.xpbd.writeConstants(p);
     this.xpbd.writeScripts(this.time, p);
-    const r = await this.timeStep.stepFrame(p.substeps, (s) => this.xpbd.substepOffset(s));
+    const record = await this.timeStep.stepFrame(p.substeps, (s) => this.xpbd.substepOffset(s));
     this.time += p.dt;
     this.frame += 1;
-    return { gpuPhaseMs: r.gpuPhaseMs, dispatches: r.dispatches, dispatchesByPhase: r.dispatchesByPhase };
+    return record;
   }
 
   /** Uploads inverse masses again (after setObjectMaterial); stopped objects keep 0. */
