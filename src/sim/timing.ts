@@ -9,7 +9,6 @@
 import type { GpuContext } from '../gpu/device';
 import type { PhaseName } from './stage';
 
-export type { PhaseName } from './stage';
 
 /** GPU time (ms) per phase, only the phases that ran this frame. */
 export type PhaseTimes = Partial<Record<PhaseName, number>>;

@@ -117,8 +117,20 @@ describe('TimeStep: stages over one state', () => {
       solver.params = { ...solver.params, constraint: 'springs' };
       r = await solver.stepFrame();
       expect(r.dispatchesByPhase).toEqual({ predict: 2, material: 2 * 3 * (edgeColours + 1), finalize: 2 });
-      // With timestamps, exactly the phases that ran are timed.
-      if (r.gpuPhaseMs) expect(Object.keys(r.gpuPhaseMs).sort()).toEqual(['finalize', 'material', 'predict']);
+      // With timestamps (SwiftShader has them), exactly the phases that ran are timed, and the
+      // passes' GPU time fits in the frame's wall time. 100 substeps = 300 passes: more than one
+      // query set of the timer (256 pairs each).
+      solver.params = { ...solver.params, substeps: 100, iterations: 1, solveOrder: 'jacobi' };
+      const t0 = performance.now();
+      r = await solver.stepFrame();
+      const wallMs = performance.now() - t0;
+      expect(r.passes).toHaveLength(300);
+      if (r.gpuPhaseMs) {
+        expect(Object.keys(r.gpuPhaseMs).sort()).toEqual(['finalize', 'material', 'predict']);
+        const gpuMs = Object.values(r.gpuPhaseMs).reduce((a, b) => a + b, 0);
+        expect(gpuMs).toBeGreaterThan(0);
+        expect(gpuMs).toBeLessThanOrEqual(wallMs);
+      }
     } finally {
       solver.destroy();
     }
@@ -157,6 +169,7 @@ describe('TimeStep: stages over one state', () => {
       const r = await solver.stepFrame();
       expect(r.passes.slice(0, 4)).toEqual(['predict', 'material', 'contacts', 'finalize']);
       expect(r.dispatchesByPhase.contacts).toBe(substeps);
+      if (r.gpuPhaseMs) expect(Object.keys(r.gpuPhaseMs).sort()).toEqual(['contacts', 'finalize', 'material', 'predict']);
       expect(stage.beginFrames).toBe(1);
       expect(stage.encodes).toBe(substeps);
       const x = await solver.readPositions();
