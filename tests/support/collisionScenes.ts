@@ -32,6 +32,17 @@ export function overlappingCubes(): Model {
   return buildModel([a, b, c]);
 }
 
+/**
+ * Two cubes of side 1 (3 cells a side), the upper one shifted by (0.137, 1 - depth, 0.071): its
+ * bottom layer `depth` deep inside the lower one, the lower one's top vertices inside it.
+ */
+export function stackedCubes(depth: number): Model {
+  return buildModel([
+    lattice('lower', [3, 3, 3], (u, v, w) => [u / 3, v / 3, w / 3]),
+    lattice('upper', [3, 3, 3], (u, v, w) => [0.137 + u / 3, 1 - depth + v / 3, 0.071 + w / 3]),
+  ]);
+}
+
 /** A bar bent around the z axis through 1.2 turns: its last 0.2 turn lies inside its first. */
 export function overlappingRing(): Model {
   const nu = 24, turns = 1.213, radius = 1, thickness = 0.3, height = 0.3;
