@@ -1,0 +1,140 @@
+/**
+ * The 'spb' stage of the time step (notes/collisions-spec.md; paper 000 sections 3.4 and 4):
+ * every substep, after detection, on the GPU and with no readback,
+ *   1. clears the prepass's inverted-tet count and per-component flags (encoder.clearBuffer),
+ *   2. refits the surface BVH from state.positions (one dispatch per tree level, src/bvh),
+ *   3. the per-tet prepass (h^2, inversions, the culling guard's list: shaders/spbPrepass.wgsl),
+ *   4. the query (shaders/spbQuery.wgsl) over the query list, dispatched with
+ *      dispatchWorkgroupsIndirect from the args detection wrote ([ceil(n / 64), 1, 1]); the kernel
+ *      reads n = min(count, capacity) from the list header and writes one result per query.
+ * All of it in one compute pass (WebGPU orders its dispatches). The statistics (Q, Tr, Tet,
+ * culled, overflows, ...; STAT_NAMES order) accumulate over the frame: cleared in beginFrame,
+ * where nothing else is written (the uniforms are written at construction and by setOptions).
+ * Overflowed queries come back with status QUERY_OVERFLOW; the contacts stage lists them for the
+ * CPU fallback (src/workers/spbFallback.ts).
+ */
+import type { GpuStage, SubstepContext } from '../../sim/stage';
+import type { GpuState } from '../../sim/state';
+import type { SpbMeshData } from '../meshData';
+import type { SpbQueryConfig } from '../query';
+import { SPB_DEFAULT_TOLERANCES, SPB_STATIC_CAPACITIES, type SpbCapacities, type SpbTolerances } from '../settings';
+import { STAT_NAMES } from '../workspace';
+import { RESULT_WORDS } from './packSpbBuffers';
+import { QL_HEADER_BYTES, QUERY_WORDS } from './queryListLayout';
+import { SPB_STATS_BYTE_OFFSET, SpbGpuMesh } from './spbGpuMesh';
+
+export interface SpbStageOptions {
+  /** Infeasible-region culling (default true). */
+  culling?: boolean;
+  tolerances?: Partial<SpbTolerances>;
+  /** Fixed capacities compiled into the kernel (default SPB_STATIC_CAPACITIES). */
+  capacities?: Readonly<SpbCapacities>;
+  /** False while the stage has nothing to do (collisions off); default always active. */
+  active?: () => boolean;
+}
+
+/** Where the frame's summed statistics lie in `statsBuffer` (copy them into the frame's readback). */
+export interface SpbStatsLayout {
+  byteOffset: number;
+  /** One u32 per name, in this order (src/spb/workspace.ts STAT_NAMES). */
+  names: readonly (typeof STAT_NAMES)[number][];
+}
+
+export const SPB_STATS_LAYOUT: SpbStatsLayout = { byteOffset: SPB_STATS_BYTE_OFFSET, names: STAT_NAMES };
+
+export class SpbStage implements GpuStage {
+  readonly phase = 'spb' as const;
+  readonly mesh: SpbGpuMesh;
+  readonly statsLayout = SPB_STATS_LAYOUT;
+  private config: SpbQueryConfig;
+  private list!: GPUBuffer;
+  private args!: GPUBuffer;
+  private results!: GPUBuffer;
+  private group: { positions: GPUBuffer; bindGroup: GPUBindGroup } | null = null;
+  private readonly isActive: () => boolean;
+
+  constructor(
+    device: GPUDevice,
+    data: SpbMeshData,
+    list: GPUBuffer,
+    args: GPUBuffer,
+    results: GPUBuffer,
+    options: SpbStageOptions = {},
+  ) {
+    this.mesh = new SpbGpuMesh(device, data, options.capacities ?? SPB_STATIC_CAPACITIES);
+    this.config = { culling: options.culling ?? true, tolerances: { ...SPB_DEFAULT_TOLERANCES, ...options.tolerances } };
+    this.isActive = options.active ?? (() => true);
+    this.setBuffers(list, args, results);
+    // An indirect dispatch has a single row of workgroups: threadIndex's row stride is unused.
+    this.mesh.writeQueryParams(this.config, 0);
+  }
+
+  /**
+   * New query list / indirect args / results buffers (the list grew): the query's bind group is
+   * rebuilt at the next encode, and only then. Sizes are checked against each other.
+   */
+  setBuffers(list: GPUBuffer, args: GPUBuffer, results: GPUBuffer): void {
+    const capacity = Math.floor((list.size - QL_HEADER_BYTES) / (4 * QUERY_WORDS));
+    if (!(capacity >= 0)) throw new RangeError(`SpbStage: the query list holds ${list.size} bytes, less than its ${QL_HEADER_BYTES}-byte header`);
+    if (results.size < 4 * RESULT_WORDS * capacity) {
+      throw new RangeError(`SpbStage: the results buffer holds ${results.size} bytes, ${4 * RESULT_WORDS * capacity} needed for the list's ${capacity} queries (${RESULT_WORDS} words each)`);
+    }
+    if (args.size < 12 || (args.usage & GPUBufferUsage.INDIRECT) === 0) {
+      throw new RangeError(`SpbStage: the indirect args buffer needs INDIRECT usage and 12 bytes (has usage ${args.usage}, ${args.size} bytes)`);
+    }
+    this.list = list;
+    this.args = args;
+    this.results = results;
+    this.group = null;
+  }
+
+  /** Culling or tolerances changed (a uniform write, outside the frame's substeps). */
+  setOptions(options: Pick<SpbStageOptions, 'culling' | 'tolerances'>): void {
+    this.config = {
+      culling: options.culling ?? this.config.culling,
+      tolerances: { ...this.config.tolerances, ...options.tolerances },
+    };
+    this.mesh.writeQueryParams(this.config, 0);
+  }
+
+  /** The answers, RESULT_WORDS words per query at the query's index (shaders/lib/spbResult.wgsl). */
+  get resultsBuffer(): GPUBuffer {
+    return this.results;
+  }
+
+  /** Holds the frame's summed statistics at statsLayout (and the prepass's words around them). */
+  get statsBuffer(): GPUBuffer {
+    return this.mesh.counters;
+  }
+
+  active(): boolean {
+    return this.isActive();
+  }
+
+  beginFrame(encoder: GPUCommandEncoder): void {
+    this.mesh.clearStats(encoder);
+  }
+
+  encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
+    const positions = state.positions;
+    if (positions.size < 16 * this.mesh.data.vertexCount) {
+      throw new RangeError(`SpbStage: state.positions holds ${positions.size} bytes, the mesh needs ${16 * this.mesh.data.vertexCount} (vec4 per vertex)`);
+    }
+    if (this.group?.positions !== positions) {
+      this.group = { positions, bindGroup: this.mesh.queryGroup(positions, this.list, this.results) };
+    }
+    this.mesh.clearInversions(encoder);
+    const pass = step.beginPass(encoder, 'spb', 'spb');
+    this.mesh.recordRefitAndPrepass(pass, positions, true);
+    pass.setPipeline(this.mesh.kernels.query);
+    pass.setBindGroup(0, this.group.bindGroup);
+    pass.dispatchWorkgroupsIndirect(this.args, 0);
+    pass.end();
+    step.countDispatches(this.mesh.bvhGpu.levelCount + 2);
+  }
+
+  destroy(): void {
+    this.mesh.destroy();
+  }
+}
+
