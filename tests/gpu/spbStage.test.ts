@@ -74,7 +74,7 @@ function buffers(device: GPUDevice, q: Queries, count: number, capacity: number,
   return { list, args, results };
 }
 
-function vec4(x: Float32Array): Float32Array {
+function vec4(x: Float32Array): Float32Array<ArrayBuffer> {
   const out = new Float32Array((x.length / 3) * 4).fill(0.25);
   for (let i = 0; i < x.length / 3; i++) out.set(x.subarray(3 * i, 3 * i + 3), 4 * i);
   return out;
