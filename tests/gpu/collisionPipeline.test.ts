@@ -3,6 +3,7 @@ import { buildSceneMesh } from '../../src/collision/sceneMesh';
 import { CollisionTopologyGpu } from '../../src/collision/gpu/collisionTopology';
 import { ContactStage } from '../../src/collision/gpu/contactStage';
 import { DetectStage } from '../../src/collision/gpu/detectStage';
+import { countersFromHeader } from '../../src/collision/gpu/frameCounters';
 import { QL, QL_HEADER_WORDS, QueryList, RESULT_WORDS } from '../../src/collision/gpu/queryList';
 import { createSpbMeshData } from '../../src/spb';
 import { SpbQueryGpu } from '../../src/spb/gpu/spbQueryGpu';
@@ -56,6 +57,9 @@ describe('GPU collision pipeline: detect, shortest path, contacts', () => {
       for (let i = 0; i < n; i++) if (status[RESULT_WORDS * i + 6] === 1) deepest = Math.max(deepest, r[RESULT_WORDS * i + 3]);
       depths.push(deepest);
       expect(header[QL.contacts] + header[QL.noPath] + header[QL.skipped] + header[QL.spbOverflows]).toBe(n);
+      const c = countersFromHeader(header, list.capacity);
+      expect(c.spbQueries).toBe(n);
+      expect(c.dcdHits.vertexInter + c.dcdHits.edgeInter).toBe(n);
       if (substep === 0) expect(header[QL.contacts]).toBeGreaterThan(0.9 * n);
       const p = momentum(await state.readPositions());
       expect(Math.hypot(p[0] - p0[0], p[1] - p0[1], p[2] - p0[2]) / Math.hypot(...p0)).toBeLessThan(1e-6);

@@ -185,6 +185,49 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     for (let k = 0; k < 3; k++) expect(Math.abs(rec[12 + k] - bary[k])).toBeLessThan(1e-6);
   });
 
+  it('a CPU answer injected after an overflow: applied once, in the next frame\'s first substep', async () => {
+    const { model, v, s } = pointOnFace();
+    const h = await harness(model, { contactIterations: 3 });
+    const { device } = await testGpu();
+    const { tri, bary } = topTriangle(h.mesh, s);
+    const x0 = await h.state.readPositions();
+    const p = [x0[3 * v], x0[3 * v + 1], x0[3 * v + 2]];
+    await writeQueries(h, []);
+    // The query as the overflow list holds it and the CPU's answer (face feature, FOUND).
+    const q = new Uint32Array(8), r = new Uint32Array(RESULT_WORDS);
+    new Float32Array(q.buffer).set(p, 0);
+    q[3] = 0;
+    new Int32Array(q.buffer).set([v, -1], 4);
+    q[6] = v;
+    new Float32Array(r.buffer).set([...s, 0.05], 0);
+    r[4] = tri;
+    r[5] = 6;
+    r[6] = 1;
+    h.stage.inject(q, r);
+    const frame = async (substeps: number) => {
+      const encoder = device.createCommandEncoder();
+      h.stage.beginFrame(encoder);
+      for (let k = 0; k < substeps; k++) h.stage.encode(encoder, h.state, plainSubstep(k, substeps));
+      device.queue.submit([encoder.finish()]);
+      return h.state.readPositions();
+    };
+    const x1 = await frame(3);
+    expect(h.stage.injectedContacts).toBe(1);
+    const tv = [0, 1, 2].map((k) => h.mesh.boundaryTriangles[3 * tri + k]);
+    const w = (i: number) => model.invMass[i];
+    const denom = w(v) + bary.reduce((acc, b, k) => acc + b * b * w(tv[k]), 0);
+    const dlambda = 0.05 / denom;
+    const expected = Float64Array.from(x0);
+    expected[3 * v + 1] += w(v) * dlambda;
+    tv.forEach((t, k) => (expected[3 * t + 1] -= w(t) * bary[k] * dlambda));
+    for (let i = 0; i < x1.length; i++) expect(Math.abs(x1[i] - expected[i])).toBeLessThan(2e-7);
+    expectMomentumKept(model, x0, x1, 'injected contact');
+    // Consumed: the next frame applies nothing.
+    const x2 = await frame(1);
+    expect(h.stage.injectedContacts).toBe(0);
+    expect([...x2]).toEqual([...x1]);
+  });
+
   for (const [mu, label] of [
     [0.5, 'sticks'],
     [0.2, 'slides'],

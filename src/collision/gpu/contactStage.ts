@@ -7,6 +7,11 @@
  *   3. contactIterations x (solveContacts per contact (indirect), applyContacts per vertex).
  * Uniforms (friction, capacities, topology offsets) are written once per frame in beginFrame.
  * The contact array has the query list's capacity; its bind groups follow the list's generation.
+ *
+ * Overflowed queries (the GPU's static stacks ran out) come back in the overflow list; the host
+ * answers them on the CPU and hands query + answer to `inject`: the next frame's first substep
+ * builds and solves them as contacts of their own (same kernels, a list of their own, direct
+ * dispatch) after the regular ones (spec "Per-frame readback").
  */
 import buildCode from '../../../shaders/contactsBuild.wgsl?raw';
 import solveCode from '../../../shaders/contacts.wgsl?raw';
@@ -17,7 +22,7 @@ import type { SolverParams } from '../../sim/params';
 import type { GpuStage, SubstepContext } from '../../sim/stage';
 import type { GpuState } from '../../sim/state';
 import type { CollisionTopologyGpu } from './collisionTopology';
-import type { QueryList } from './queryList';
+import { QL, QL_HEADER_WORDS, QUERY_WORDS, RESULT_WORDS, type QueryList } from './queryList';
 
 export type ContactSettings = Pick<SolverParams, 'collisions' | 'friction' | 'contactIterations'>;
 
@@ -49,6 +54,10 @@ export class ContactStage implements GpuStage {
   private contactCapacity = 0;
   private iterations = 0;
   private groups?: { key: number; positions: GPUBuffer; prev: GPUBuffer; build: GPUBindGroup; solve: GPUBindGroup };
+  /** Injected contacts (CPU answers of overflowed queries): pending until the next beginFrame. */
+  private pending?: { queries: Uint32Array<ArrayBuffer>; results: Uint32Array<ArrayBuffer>; count: number };
+  private injected?: Injected;
+  private injectedCount = 0;
 
   constructor(
     private readonly device: GPUDevice,
@@ -78,7 +87,45 @@ export class ContactStage implements GpuStage {
     return this.settings().collisions;
   }
 
+  /**
+   * Queries answered on the CPU (QUERY_WORDS words each, the query list's layout) and their
+   * answers (RESULT_WORDS words each, SpbResult): built and solved as contacts in the first
+   * substep of the next frame. Replaces what was injected before and not yet applied.
+   */
+  inject(queries: Uint32Array, results: Uint32Array): void {
+    const count = queries.length / QUERY_WORDS;
+    if (!Number.isInteger(count) || results.length !== count * RESULT_WORDS) {
+      throw new RangeError(`ContactStage.inject: ${queries.length} query words and ${results.length} result words are not ${QUERY_WORDS} and ${RESULT_WORDS} per query`);
+    }
+    this.pending = { queries: new Uint32Array(queries), results: new Uint32Array(results), count };
+  }
+
+  /** Contacts injected for the current frame's first substep. */
+  get injectedContacts(): number {
+    return this.injectedCount;
+  }
+
+  private prepareInjected(): void {
+    const p = this.pending;
+    this.pending = undefined;
+    this.injectedCount = p?.count ?? 0;
+    if (!p || p.count === 0) return;
+    if (!this.injected || this.injected.capacity < p.count) {
+      this.injected?.destroy();
+      this.injected = new Injected(this.device, Math.max(64, 2 ** Math.ceil(Math.log2(p.count))), this.topology.vertexCount);
+    }
+    const inj = this.injected;
+    const header = new Uint32Array(QL_HEADER_WORDS);
+    header[QL.count] = p.count;
+    header[QL.capacity] = inj.capacity;
+    const q = this.device.queue;
+    q.writeBuffer(inj.list, 0, header);
+    q.writeBuffer(inj.list, 4 * QL_HEADER_WORDS, p.queries);
+    q.writeBuffer(inj.results, 0, p.results);
+  }
+
   beginFrame(_encoder: GPUCommandEncoder): void {
+    this.prepareInjected();
     const s = this.settings();
     if (!Number.isInteger(s.contactIterations) || s.contactIterations < 1) throw new RangeError(`ContactStage: contactIterations must be an integer >= 1, got ${s.contactIterations}`);
     if (!(s.friction >= 0)) throw new RangeError(`ContactStage: friction must be >= 0, got ${s.friction}`);
@@ -91,6 +138,10 @@ export class ContactStage implements GpuStage {
       o.tets, o.boundaryEdges, o.triangles, o.triangleAcross, o.vtOffsets, o.vtList,
     ], 1);
     this.device.queue.writeBuffer(this.uniforms, 0, words);
+    if (this.injectedCount > 0) {
+      words[1] = this.injected!.capacity;
+      this.device.queue.writeBuffer(this.injected!.uniforms, 0, words);
+    }
   }
 
   private bindGroups(state: GpuState) {
@@ -137,8 +188,45 @@ export class ContactStage implements GpuStage {
       pass.setPipeline(this.applyPipeline);
       pass.dispatchWorkgroups(ax, ay);
     }
-    pass.end();
-    step.countDispatches?.(1 + 2 * this.iterations);
+    let dispatches = 1 + 2 * this.iterations;
+    if (step.substep === 0 && this.injectedCount > 0) {
+      // The CPU's answers, after the substep's own contacts: same kernels over their own list.
+      pass.end();
+      const inj = this.injected!;
+      const g = inj.groups(this, state);
+      encoder.clearBuffer(inj.counts);
+      const p2 = step.beginPass(encoder, 'contacts', 'contacts.injected');
+      const groups = Math.ceil(this.injectedCount / 64);
+      p2.setPipeline(this.buildPipeline);
+      p2.setBindGroup(0, g.build);
+      p2.dispatchWorkgroups(groups);
+      p2.setBindGroup(0, g.solve);
+      for (let k = 0; k < this.iterations; k++) {
+        p2.setPipeline(this.solvePipeline);
+        p2.dispatchWorkgroups(groups);
+        p2.setPipeline(this.applyPipeline);
+        p2.dispatchWorkgroups(ax, ay);
+      }
+      p2.end();
+      dispatches += 1 + 2 * this.iterations;
+    } else {
+      pass.end();
+    }
+    step.countDispatches?.(dispatches);
+  }
+
+  /** Bind groups of the injected set (its own list, results, contacts, counts and uniforms). */
+  injectedGroups(inj: Injected, state: GpuState): { build: GPUBindGroup; solve: GPUBindGroup } {
+    return {
+      build: this.buildTable.group({
+        params: inj.uniforms, positions: state.positions, topo: this.topology.buffer, list: inj.list, results: inj.results,
+        contacts: inj.contacts, counts: inj.counts, overflow: this.queryList.overflow,
+      }),
+      solve: this.solveTable.group({
+        params: inj.uniforms, positions: state.positions, prev: state.prev, list: inj.list, contacts: inj.contacts,
+        counts: inj.counts, acc: this.accumulators,
+      }),
+    };
   }
 
   destroy(): void {
@@ -146,5 +234,44 @@ export class ContactStage implements GpuStage {
     this.counts.destroy();
     this.accumulators.destroy();
     this.contacts?.destroy();
+    this.injected?.destroy();
+  }
+}
+
+/** Buffers of the injected contacts (a query list of their own). */
+class Injected {
+  readonly list: GPUBuffer;
+  readonly results: GPUBuffer;
+  readonly contacts: GPUBuffer;
+  readonly counts: GPUBuffer;
+  readonly uniforms: GPUBuffer;
+  private cached?: { positions: GPUBuffer; prev: GPUBuffer; overflow: GPUBuffer; groups: { build: GPUBindGroup; solve: GPUBindGroup } };
+
+  constructor(
+    device: GPUDevice,
+    readonly capacity: number,
+    vertexCount: number,
+  ) {
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+    this.list = device.createBuffer({ label: 'contacts.injected.list', size: 4 * (QL_HEADER_WORDS + QUERY_WORDS * capacity), usage });
+    this.results = device.createBuffer({ label: 'contacts.injected.results', size: 4 * RESULT_WORDS * capacity, usage });
+    this.contacts = device.createBuffer({ label: 'contacts.injected.records', size: 4 * CONTACT_WORDS * capacity, usage });
+    this.counts = device.createBuffer({ label: 'contacts.injected.counts', size: Math.max(16, 4 * vertexCount), usage });
+    this.uniforms = uniformBuffer(device, 'contacts.injected.params', 4 * PARAM_WORDS);
+  }
+
+  groups(stage: ContactStage, state: GpuState): { build: GPUBindGroup; solve: GPUBindGroup } {
+    const overflow = stage.queryList.overflow;
+    if (this.cached && this.cached.positions === state.positions && this.cached.prev === state.prev && this.cached.overflow === overflow) return this.cached.groups;
+    this.cached = { positions: state.positions, prev: state.prev, overflow, groups: stage.injectedGroups(this, state) };
+    return this.cached.groups;
+  }
+
+  destroy(): void {
+    this.list.destroy();
+    this.results.destroy();
+    this.contacts.destroy();
+    this.counts.destroy();
+    this.uniforms.destroy();
   }
 }
