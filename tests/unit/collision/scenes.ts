@@ -104,3 +104,27 @@ export function momentum(model: Model, v: Float64Array): [number, number, number
   }
   return p;
 }
+
+const smoothstep = (t: number): number => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
+
+/**
+ * A U-shaped strip (rest shape): a lower arm (z in [-0.05, 0.05], `arm` cells of 2.5 cm along x
+ * from 0), a half-circle bend at x < 0 and an upper arm at z in [0.15, 0.25]; 2 x 2 cells across
+ * (10 cm thick, 10 cm wide). `sink` lowers the upper arm from x = 5 cm on (a smooth ramp over 15 cm)
+ * into the lower arm, with a small sideways shift so that no vertex lands on a lattice face of
+ * the other arm: sink 0.15 overlaps half the thickness.
+ */
+export function uStrip(sink: number, arm = 12, bend = 6): Part {
+  const S = 0.1;
+  return latticePart([2 * arm + bend, 2, 2], (i, j, k) => {
+    const q = -0.5 + j / 2, y = k / 2;
+    if (i <= arm) return [(S * (arm - i)) / 4, S * y, S * q];
+    if (i <= arm + bend) {
+      const phi = (Math.PI * (i - arm)) / bend;
+      return [-S * Math.sin(phi) * (1 - q), S * y, S * (1 - Math.cos(phi) * (1 - q))];
+    }
+    const x = (i - arm - bend) / 4;
+    const w = smoothstep((x - 0.5) / 1.5);
+    return [S * x + 0.0061 * w, S * y + 0.0043 * w, S * (2 - q) - sink * w];
+  });
+}
