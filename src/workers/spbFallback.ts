@@ -86,7 +86,7 @@ export class SpbWorkerFallback {
 
   async answer(batch: SpbOverflowBatch): Promise<SpbOverflowAnswers> {
     const n = batch.tets.length;
-    if (batch.points.length !== 3 * n || batch.exclude.length !== n || batch.ids.length !== n) {
+    if (batch.points.length !== 3 * n || batch.exclude.length !== n || batch.ids.length !== n || (batch.exclude2 && batch.exclude2.length !== n) || (batch.euclidean && batch.euclidean.length !== n)) {
       throw new RangeError(`SpbWorkerFallback: ${n} tets but ${batch.points.length} point coordinates, ${batch.exclude.length} exclude entries, ${batch.ids.length} ids`);
     }
     const out = allocateOverflowAnswers(n);
@@ -124,6 +124,8 @@ export class SpbWorkerFallback {
     const points = batch.points.slice(3 * begin, 3 * end);
     const tets = batch.tets.slice(begin, end);
     const exclude = batch.exclude.slice(begin, end);
+    const exclude2 = batch.exclude2 ? batch.exclude2.slice(begin, end) : new Int32Array(end - begin).fill(-1);
+    const euclidean = batch.euclidean ? batch.euclidean.slice(begin, end) : new Uint8Array(end - begin);
     const version = batch.positionsVersion;
     this.stats.tasks++;
     return this.pool.run(async (api) => {
@@ -149,8 +151,8 @@ export class SpbWorkerFallback {
         const positions = batch.data.positions.slice();
         pending.push(api.setPositions(meshId, version, Comlink.transfer(positions, [positions.buffer])));
       }
-      const queries = { ids, points, tets, exclude };
-      const answer = api.answer(meshId, version, batch.config, Comlink.transfer(queries, [ids.buffer, points.buffer, tets.buffer, exclude.buffer]));
+      const queries = { ids, points, tets, exclude, exclude2, euclidean };
+      const answer = api.answer(meshId, version, batch.config, Comlink.transfer(queries, [ids.buffer, points.buffer, tets.buffer, exclude.buffer, exclude2.buffer, euclidean.buffer]));
       try {
         // One Promise.all over all of them, so that a failed setup never leaves the answer's
         // rejection unhandled.

@@ -19,6 +19,10 @@ export interface SpbWorkerQueries {
   tets: Uint32Array;
   /** Boundary vertex whose position p is, or -1. */
   exclude: Int32Array;
+  /** Edge points: the edge's second vertex (spb/exclusion.ts), or -1. */
+  exclude2: Int32Array;
+  /** 1 for a Euclidean-mode query (the closest boundary point of p's component, no path test). */
+  euclidean: Uint8Array;
 }
 
 export interface SpbWorkerAnswers extends SpbOverflowAnswers {

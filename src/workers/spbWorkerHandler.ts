@@ -38,14 +38,21 @@ function checkMesh(meshId: number, data: SpbMeshData): void {
 /** Checks one task's queries, naming the caller's query id in the message. */
 function checkQueries(meshId: number, data: SpbMeshData, q: SpbWorkerQueries): void {
   const n = q.tets.length;
-  if (q.points.length !== 3 * n || q.exclude.length !== n || q.ids.length !== n) {
-    throw new RangeError(`spbWorker: mesh ${meshId}: ${n} tets but ${q.points.length} point coordinates, ${q.exclude.length} exclude entries, ${q.ids.length} ids`);
+  if (q.points.length !== 3 * n || q.exclude.length !== n || q.ids.length !== n || q.exclude2.length !== n || q.euclidean.length !== n) {
+    throw new RangeError(
+      `spbWorker: mesh ${meshId}: ${n} tets but ${q.points.length} point coordinates, ${q.exclude.length} exclude entries, ` +
+        `${q.exclude2.length} exclude2 entries, ${q.euclidean.length} euclidean flags, ${q.ids.length} ids`,
+    );
   }
   for (let i = 0; i < n; i++) {
     const t = q.tets[i];
     if (t >= data.tetCount) throw new RangeError(`spbWorker: mesh ${meshId}, query ${q.ids[i]}: tet ${t} out of range [0, ${data.tetCount})`);
     const e = q.exclude[i];
     if (e < -1 || e >= data.vertexCount) throw new RangeError(`spbWorker: mesh ${meshId}, query ${q.ids[i]}: excludeVertex ${e} out of range [-1, ${data.vertexCount})`);
+    const e2 = q.exclude2[i];
+    if (e2 < -1 || e2 >= data.vertexCount || (e2 >= 0 && (e < 0 || e2 === e))) {
+      throw new RangeError(`spbWorker: mesh ${meshId}, query ${q.ids[i]}: excludeVertex2 ${e2} must be -1 or a vertex other than excludeVertex ${e}`);
+    }
     const x = q.points[3 * i], y = q.points[3 * i + 1], z = q.points[3 * i + 2];
     if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) throw new RangeError(`spbWorker: mesh ${meshId}, query ${q.ids[i]}: point (${x}, ${y}, ${z}) is not finite`);
   }
@@ -76,7 +83,7 @@ export function createSpbWorkerHandler(): SpbWorkerApi {
         throw new Error(`spbWorker: mesh ${meshId} holds positions version ${m.version}, the queries were posed on version ${positionsVersion}`);
       }
       checkQueries(meshId, m.data, queries);
-      const a = answerWithDynamicQuery(m.data, m.ws, config, queries.points, queries.tets, queries.exclude, queries.ids);
+      const a = answerWithDynamicQuery(m.data, m.ws, config, queries.points, queries.tets, queries.exclude, queries.ids, queries.exclude2, queries.euclidean);
       const answers = { ...a, worker, milliseconds: performance.now() - t0 };
       return Comlink.transfer(answers, [a.status.buffer, a.point.buffer, a.distance.buffer, a.triangle.buffer, a.feature.buffer]);
     },

@@ -96,7 +96,10 @@ function mismatches(batch: SpbOverflowBatch, a: SpbOverflowAnswers): string[] {
   const wrong: string[] = [];
   for (let i = 0; i < batch.ids.length; i++) {
     const p = batch.points;
-    const st = shortestPathToBoundary(batch.data, ws, batch.config, p[3 * i], p[3 * i + 1], p[3 * i + 2], batch.tets[i], batch.exclude[i]);
+    const st = shortestPathToBoundary(
+      batch.data, ws, batch.config, p[3 * i], p[3 * i + 1], p[3 * i + 2], batch.tets[i], batch.exclude[i],
+      batch.exclude2 ? batch.exclude2[i] : -1, batch.euclidean ? batch.euclidean[i] !== 0 : false,
+    );
     const found = st === QUERY_FOUND;
     const expected = [st, found ? ws.resultTriangle : -1, found ? Math.sqrt(ws.resultDistance2) : -1, found ? ws.resultX : 0, found ? ws.resultY : 0, found ? ws.resultZ : 0, found ? ws.resultFeature : 0];
     const got = [a.status[i], a.triangle[i], a.distance[i], a.point[3 * i], a.point[3 * i + 1], a.point[3 * i + 2], a.feature[i]];
@@ -155,6 +158,16 @@ describe('SpbWorkerFallback: overflowed queries answered in pool workers', () =>
     expect(mismatches(small, s)).toEqual([]);
   });
 
+  it('Euclidean-mode queries keep their flag in the worker (answers equal the in-thread Euclidean query, not the exact one)', async () => {
+    pool = new WorkerPool<SpbWorkerApi>(createWorker, 1);
+    const fallback = new SpbWorkerFallback(pool);
+    const euclidean = { ...batch, euclidean: new Uint8Array(batch.ids.length).fill(1), positionsVersion: 8 };
+    const a = await fallback.answerOverflowed(euclidean);
+    expect(mismatches(euclidean, a)).toEqual([]);
+    // The flag made a difference somewhere, so a worker that dropped it would fail above.
+    expect(mismatches({ ...euclidean, euclidean: undefined }, a).length).toBeGreaterThan(0);
+  });
+
   it('a bad query rejects naming it; the fallback keeps working after', async () => {
     pool = new WorkerPool<SpbWorkerApi>(createWorker, 1);
     const fallback = new SpbWorkerFallback(pool);
@@ -191,7 +204,7 @@ describe('SpbWorkerFallback: overflowed queries answered in pool workers', () =>
 
 describe('spbWorkerHandler (in process): clear errors', () => {
   const data = createSpbMeshData(mesh);
-  const queries = { ids: Uint32Array.of(7), points: Float64Array.of(0, 0, 0), tets: Uint32Array.of(0), exclude: Int32Array.of(-1) };
+  const queries = { ids: Uint32Array.of(7), points: Float64Array.of(0, 0, 0), tets: Uint32Array.of(0), exclude: Int32Array.of(-1), exclude2: Int32Array.of(-1), euclidean: Uint8Array.of(0) };
 
   it('refuses a mesh it was never sent, stale positions, and a message that is not mesh data', () => {
     const h = createSpbWorkerHandler();
@@ -200,6 +213,7 @@ describe('spbWorkerHandler (in process): clear errors', () => {
     expect(() => h.answer(4, 2, CONFIG, queries)).toThrow('spbWorker: mesh 4 holds positions version 1, the queries were posed on version 2');
     expect(() => h.setMesh(5, { ...data, positions: new Float64Array(3) }, 1)).toThrow(/setMesh\(5\): not an SpbMeshData/);
     expect(() => h.answer(4, 1, CONFIG, { ...queries, points: Float64Array.of(0, NaN, 0) })).toThrow('spbWorker: mesh 4, query 7: point (0, NaN, 0) is not finite');
+    expect(() => h.answer(4, 1, CONFIG, { ...queries, exclude: Int32Array.of(3), exclude2: Int32Array.of(3) })).toThrow('spbWorker: mesh 4, query 7: excludeVertex2 3 must be -1 or a vertex other than excludeVertex 3');
     expect(() => h.setPositions(4, 3, new Float64Array(5))).toThrow(/expected \d+ coordinates/);
     h.dropMesh(4);
     expect(h.meshes()).toEqual([]);
