@@ -3,6 +3,8 @@ import { buildSceneMesh } from '../../src/collision/sceneMesh';
 import { CollisionTopologyGpu } from '../../src/collision/gpu/collisionTopology';
 import { DetectStage, type DetectSettings } from '../../src/collision/gpu/detectStage';
 import { QL, QL_HEADER_WORDS, QUERY_EUCLIDEAN, QUERY_ID_MASK, QUERY_KIND_SHIFT, QueryList } from '../../src/collision/gpu/queryList';
+import { CpuDetector } from '../../src/collision/cpu/detectCpu';
+import { CpuQueryList } from '../../src/collision/cpu/queryList';
 import type { TetMesh } from '../../src/mesh/types';
 import type { Model } from '../../src/sim/model';
 import { GpuState, packVec4 } from '../../src/sim/state';
@@ -225,6 +227,37 @@ describe('GPU discrete detection (spatial hash + DCD) against a brute-force orac
     expect(r.queries.some((q) => q.kind === 0 && q.id === v)).toBe(false);
     expect(r.queries.some((q) => q.kind === 1 && (m.boundaryEdges[2 * q.id] === v || m.boundaryEdges[2 * q.id + 1] === v))).toBe(false);
     expect(r.queries.length).toBeGreaterThan(0);
+  });
+
+  it('the CPU reference (src/collision/cpu) finds the same query points (f32-ambiguous ones aside) and Euclidean bits', async () => {
+    for (const [name, model, settings] of [
+      ['cubes, recovery, euclidean', overlappingCubes(), { recovery: true, interObject: 'euclidean' as const }],
+      ['ring', overlappingRing(), {}],
+    ] as const) {
+      const r = await detect(model, settings);
+      const s = { ...defaults, ...settings };
+      const cpu = new CpuQueryList();
+      new CpuDetector(r.mesh).detect(Float64Array.from(r.positions), { selfCollision: s.selfCollision, recovery: s.recovery, euclidean: s.interObject === 'euclidean' }, cpu);
+      const key = (kind: number, id: number) => `${kind}:${id}`;
+      const gpu = new Map(r.queries.map((q) => [key(q.kind, q.id), q]));
+      const ambiguous = new Set(oracleFor(r, settings).filter((o) => o.ambiguous).map((o) => key(o.kind, o.id)));
+      let same = 0;
+      for (let i = 0; i < cpu.count; i++) {
+        const k = key((cpu.source[i] >>> 29) & 3, cpu.source[i] & QUERY_ID_MASK);
+        if (ambiguous.has(k)) continue;
+        const q = gpu.get(k);
+        expect(q, `${name}: CPU query ${k} missing on the GPU`).toBeDefined();
+        expect(q!.euclidean).toBe(cpu.source[i] >= 0x80000000);
+        if (q!.tet === cpu.tet[i]) {
+          same++;
+          expect(Math.abs(q!.p[0] - cpu.px[i]) + Math.abs(q!.p[1] - cpu.py[i]) + Math.abs(q!.p[2] - cpu.pz[i])).toBeLessThan(1e-5);
+        }
+      }
+      const unambiguousGpu = r.queries.filter((q) => !ambiguous.has(key(q.kind, q.id))).length;
+      const unambiguousCpu = Array.from({ length: cpu.count }, (_, i) => key((cpu.source[i] >>> 29) & 3, cpu.source[i] & QUERY_ID_MASK)).filter((k) => !ambiguous.has(k)).length;
+      expect(unambiguousGpu).toBe(unambiguousCpu);
+      summary.push(`${name}: CPU reference ${cpu.count} queries, GPU ${r.queries.length}; same tet for ${same}`);
+    }
   });
 
   it('capacity: dropped hits and hash entries are counted, and the next frame has room for all', async () => {
