@@ -4,7 +4,11 @@ import { CollisionTopologyGpu } from '../../src/collision/gpu/collisionTopology'
 import { CONTACT_WORDS, ContactStage, type ContactSettings } from '../../src/collision/gpu/contactStage';
 import { DetectStage } from '../../src/collision/gpu/detectStage';
 import { OVERFLOW_ENTRY_WORDS, OVERFLOW_HEADER_WORDS, QL, QL_HEADER_WORDS, QueryList, RESULT_WORDS } from '../../src/collision/gpu/queryList';
+import { CpuContacts } from '../../src/collision/cpu/contactsCpu';
+import { CpuQueryList } from '../../src/collision/cpu/queryList';
+import { CpuSpbResults } from '../../src/collision/cpu/spbCpu';
 import type { TetMesh } from '../../src/mesh/types';
+import { createSpbMeshData } from '../../src/spb';
 import { buildModel, type Model } from '../../src/sim/model';
 import { GpuState, packVec4 } from '../../src/sim/state';
 import { overlappingCubes, plainSubstep } from '../support/collisionScenes';
@@ -264,38 +268,10 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     const model = overlappingCubes();
     const h = await harness(model, { friction: 0.3, contactIterations: 1 });
     const { device } = await testGpu();
-    const settings = { collisions: true, selfCollision: true, recovery: false, interObject: 'exact' as const };
-    const detect = new DetectStage(device, h.topology, h.list, () => settings);
-    const list = h.list;
-    list.grow(1024);
-    let encoder = device.createCommandEncoder();
-    detect.beginFrame(encoder);
-    detect.encode(encoder, h.state, plainSubstep());
-    device.queue.submit([encoder.finish()]);
     const ctx = await testGpu();
-    const words = new Uint32Array(await readBuffer(ctx, list.list));
-    const n = words[QL.count];
-    expect(n).toBeGreaterThan(100);
-    // Answers: the nearest point of the containing tet's object's boundary (Euclidean, brute
-    // force) for each query; a stand-in for the shortest path that exercises shared vertices.
-    const x0 = await h.state.readPositions();
-    const qs: HandQuery[] = [];
-    const f = new Float32Array(words.buffer), iw = new Int32Array(words.buffer);
-    for (let i = 0; i < n; i++) {
-      const o = QL_HEADER_WORDS + 8 * i;
-      const p = [f[o], f[o + 1], f[o + 2]];
-      const ex = [iw[o + 4], iw[o + 5]];
-      const object = h.mesh.tetObject[words[o + 3]];
-      const best = nearestBoundaryPoint(h.mesh, x0, p, object, ex);
-      // Every third answer moved to the middle of the triangle's edge 1 (vertex 1 to 2), every
-      // third to its vertex 2: edge and vertex features (answers are hand-built here anyway).
-      const corner = (k: number) => [0, 1, 2].map((d) => x0[3 * h.mesh.boundaryTriangles[3 * best.tri + k] + d]);
-      if (i % 3 === 1) Object.assign(best, { s: corner(1).map((c, d) => (c + corner(2)[d]) / 2), feature: 4 });
-      if (i % 3 === 2) Object.assign(best, { s: corner(2), feature: 2 });
-      qs.push({ p, tet: words[o + 3], exclude: [ex[0], ex[1]], source: words[o + 6], param: f[o + 7], s: best.s, triangle: best.tri, feature: best.feature, status: 1 });
-    }
+    const { qs, x0, n } = await detectedQueries(h);
     await writeQueries(h, qs);
-    encoder = device.createCommandEncoder();
+    const encoder = device.createCommandEncoder();
     h.stage.beginFrame(encoder);
     h.stage.encode(encoder, h.state, plainSubstep());
     device.queue.submit([encoder.finish()]);
@@ -357,9 +333,83 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     summary.push(`${n} contacts by feature of s: face ${byFeature[0]}, edge ${byFeature[1]}, vertex ${byFeature[2]}`);
     expect(byFeature[1]).toBeGreaterThan(0);
     expect(byFeature[2]).toBeGreaterThan(0);
-    detect.destroy();
+  });
+
+  it('the CPU reference (src/collision/cpu, f64) makes the same corrections from the same queries and answers', async () => {
+    const model = overlappingCubes();
+    const h = await harness(model, { friction: 0.4, contactIterations: 3 });
+    const { device } = await testGpu();
+    const { qs, x0, n } = await detectedQueries(h);
+    // Motion over the substep for friction: prev = x - a smooth field.
+    const prev = Float32Array.from(x0, (c, i) => c - 0.004 * Math.sin(3 * x0[3 * Math.floor(i / 3) + ((i + 1) % 3)] + i % 3));
+    const objectBits = new Float32Array(new Uint32Array(model.vertexObject).buffer);
+    device.queue.writeBuffer(h.state.prev, 0, packVec4(prev, model.vertexCount, (i) => objectBits[i]));
+    await writeQueries(h, qs);
+    await runContacts(h);
+    const gpu = await h.state.readPositions();
+    // The CPU stage from the same list and answers, at the same (f32) positions.
+    const list = new CpuQueryList();
+    const res = new CpuSpbResults();
+    res.reserve(n);
+    for (const [i, q] of qs.entries()) {
+      const kind = (q.source >>> 29) & 3;
+      list.push(q.p[0], q.p[1], q.p[2], q.tet, q.exclude[0], q.exclude[1], kind, q.source & 0x1fffffff, false, false, q.param);
+      res.status[i] = q.status;
+      res.triangle[i] = q.triangle;
+      res.feature[i] = q.feature;
+      res.s.set(q.s, 3 * i);
+    }
+    const cpu = new CpuContacts(h.mesh, createSpbMeshData(h.mesh));
+    const x = Float64Array.from(x0);
+    expect(cpu.build(x, list, res)).toBe(n);
+    cpu.solve(x, Float64Array.from(prev), model.invMass, h.settings.friction, h.settings.contactIterations);
+    let worst = 0, moved = 0;
+    for (let i = 0; i < x.length; i++) {
+      worst = Math.max(worst, Math.abs(gpu[i] - x[i]));
+      moved = Math.max(moved, Math.abs(x[i] - x0[i]));
+    }
+    summary.push(`${n} contacts, friction 0.4, 3 passes: GPU vs CPU positions differ by ${worst.toExponential(2)} at most (largest correction ${moved.toFixed(4)})`);
+    expect(moved).toBeGreaterThan(0.01);
+    expect(worst).toBeLessThan(1e-5);
   });
 });
+
+/** Queries of detection on h's scene with hand-built answers (see the many-contacts test). */
+async function detectedQueries(h: Harness): Promise<{ qs: HandQuery[]; x0: Float32Array; n: number }> {
+  const ctx = await testGpu();
+  const { device } = ctx;
+  const settings = { collisions: true, selfCollision: true, recovery: false, interObject: 'exact' as const };
+  const detect = new DetectStage(device, h.topology, h.list, () => settings);
+  const list = h.list;
+  list.grow(1024);
+  const encoder = device.createCommandEncoder();
+  detect.beginFrame(encoder);
+  detect.encode(encoder, h.state, plainSubstep());
+  device.queue.submit([encoder.finish()]);
+  const words = new Uint32Array(await readBuffer(ctx, list.list));
+  const n = words[QL.count];
+  expect(n).toBeGreaterThan(100);
+  // Answers: the nearest point of the containing tet's object's boundary (Euclidean, brute
+  // force) for each query; a stand-in for the shortest path that exercises shared vertices.
+  const x0 = await h.state.readPositions();
+  const qs: HandQuery[] = [];
+  const f = new Float32Array(words.buffer), iw = new Int32Array(words.buffer);
+  for (let i = 0; i < n; i++) {
+    const o = QL_HEADER_WORDS + 8 * i;
+    const p = [f[o], f[o + 1], f[o + 2]];
+    const ex = [iw[o + 4], iw[o + 5]];
+    const object = h.mesh.tetObject[words[o + 3]];
+    const best = nearestBoundaryPoint(h.mesh, x0, p, object, ex);
+    // Every third answer moved to the middle of the triangle's edge 1 (vertex 1 to 2), every
+    // third to its vertex 2: edge and vertex features (answers are hand-built here anyway).
+    const corner = (k: number) => [0, 1, 2].map((d) => x0[3 * h.mesh.boundaryTriangles[3 * best.tri + k] + d]);
+    if (i % 3 === 1) Object.assign(best, { s: corner(1).map((c, d) => (c + corner(2)[d]) / 2), feature: 4 });
+    if (i % 3 === 2) Object.assign(best, { s: corner(2), feature: 2 });
+    qs.push({ p, tet: words[o + 3], exclude: [ex[0], ex[1]], source: words[o + 6], param: f[o + 7], s: best.s, triangle: best.tri, feature: best.feature, status: 1 });
+  }
+  detect.destroy();
+  return { qs, x0, n };
+}
 
 /** Brute-force nearest point on the boundary triangles of `object` not containing the excluded vertices, with its feature. */
 function nearestBoundaryPoint(mesh: TetMesh, x: Float32Array, p: number[], object: number, exclude: number[]): { s: number[]; tri: number; feature: number } {
