@@ -7,11 +7,16 @@
 
 const CELLS_PER_TET = 4;
 
+function clamp(v: number, n: number): number {
+  return v < 0 ? 0 : v >= n ? n - 1 : v;
+}
+
 export class TetGrid {
   /** 6 per tet: min xyz, max xyz (current positions). */
   boxes = new Float64Array(0);
   cellStart = new Uint32Array(0);
   cellTets = new Uint32Array(0);
+  private cursor = new Uint32Array(0);
   origin = [0, 0, 0];
   dims = [0, 0, 0];
   cellSize = 1;
@@ -60,7 +65,9 @@ export class TetGrid {
     }
     for (let c = 0; c < cellCount; c++) start[c + 1] += start[c];
     if (this.cellTets.length < pairs) this.cellTets = new Uint32Array(pairs);
-    const cursor = start.slice(0, cellCount);
+    if (this.cursor.length < cellCount) this.cursor = new Uint32Array(cellCount);
+    const cursor = this.cursor;
+    cursor.set(start.subarray(0, cellCount));
     for (let t = 0; t < tetCount; t++) {
       this.tetCells(t);
       for (let k = r[4]; k <= r[5]; k++) for (let j = r[2]; j <= r[3]; j++) for (let i = r[0]; i <= r[1]; i++) this.cellTets[cursor[this.cellIndex(i, j, k)]++] = t;
@@ -78,7 +85,6 @@ export class TetGrid {
   boxCells(lx: number, ly: number, lz: number, hx: number, hy: number, hz: number): boolean {
     if (this.dims[0] === 0) return false;
     const h = this.cellSize, o = this.origin, d = this.dims, r = this.cells;
-    const clamp = (v: number, n: number): number => (v < 0 ? 0 : v >= n ? n - 1 : v);
     r[0] = clamp(Math.floor((lx - o[0]) / h), d[0]);
     r[1] = clamp(Math.floor((hx - o[0]) / h), d[0]);
     r[2] = clamp(Math.floor((ly - o[1]) / h), d[1]);
