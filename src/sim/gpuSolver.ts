@@ -23,11 +23,29 @@ import { PredictStage } from './stages/predictStage';
 import { XpbdFrame } from './stages/xpbdFrame';
 import { GpuState } from './state';
 import { TimeStep, type FrameRecord } from './timeStep';
+import { GpuCollisions, type GpuCollisionOptions } from './gpuCollisions';
+import type { CollisionFrameCounters } from '../collision/counters';
 
 export { RIGID_DAMPING_CHUNK } from './stages/finalizeStage';
 
-/** gpuPhaseMs (null without timestamp queries), dispatches in total and per phase, the passes' phases in order. */
-export type GpuFrameResult = FrameRecord;
+/**
+ * gpuPhaseMs (null without timestamp queries), dispatches in total and per phase, the passes'
+ * phases in order; the per-object NaN flags and the collision counters of the frame, both from
+ * the frame's one small readback.
+ */
+export interface GpuFrameResult extends FrameRecord {
+  /** Per object: 0 running, 1 stopped (NaN/Inf seen). */
+  objectStatus: Uint32Array;
+  /** Null when the solver was built without collisions. */
+  collisions: CollisionFrameCounters | null;
+  /** Bytes of the frame's readback (status and counters; fallback readbacks are in collisions.readbackBytes). */
+  readbackBytes: number;
+}
+
+export interface GpuSolverOptions {
+  /** Collision stages (detect, spb, contacts) between material and finalize; false leaves them out (default: built, switched by params.collisions). */
+  collisions?: GpuCollisionOptions | false;
+}
 
 export class GpuSolver {
   readonly model: Model;
@@ -41,8 +59,13 @@ export class GpuSolver {
   private readonly kernels: XpbdKernels;
   private readonly xpbd: XpbdFrame;
   private readonly material: MaterialStage;
+  /** The collision stages and their per-frame host work, or null (GpuSolverOptions.collisions false). */
+  readonly collisions: GpuCollisions | null;
+  /** One staging buffer for the frame's readback: NaN flags, then the collision counters. */
+  private readonly frameReadback: GPUBuffer;
+  private readonly statusBytes: number;
 
-  constructor(ctx: GpuContext, setup: SimSetup) {
+  constructor(ctx: GpuContext, setup: SimSetup, options: GpuSolverOptions = {}) {
     checkSetup(setup);
     checkParams(setup.params);
     const device = ctx.device;
@@ -62,6 +85,14 @@ export class GpuSolver {
       this.material,
       new FinalizeStage(device, m, this.state, this.kernels, this.xpbd, params),
     ]);
+    this.collisions = options.collisions === false ? null : new GpuCollisions(device, m, params, options.collisions ?? {});
+    for (const stage of this.collisions?.stages ?? []) this.timeStep.insertBefore('finalize', stage);
+    this.statusBytes = 4 * Math.ceil(m.objectNames.length / 4) * 4;
+    this.frameReadback = device.createBuffer({
+      label: 'solver.frameReadback',
+      size: this.statusBytes + (this.collisions?.readbackBytes ?? 0),
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
   }
 
   get positionBuffer(): GPUBuffer {
@@ -92,10 +123,25 @@ export class GpuSolver {
     this.xpbd.ensureCapacity(p.substeps);
     this.xpbd.writeConstants(p);
     this.xpbd.writeScripts(this.time, p);
-    const record = await this.timeStep.stepFrame(p.substeps, (s) => this.xpbd.substepOffset(s));
+    const encoder = this.device.createCommandEncoder({ label: 'solver.frame' });
+    const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s));
+    // The frame's one small readback: NaN flags and collision counters, copied in the same command buffer.
+    const objects = this.model.objectNames.length;
+    encoder.copyBufferToBuffer(this.xpbd.objectStatus, 0, this.frameReadback, 0, 4 * objects);
+    this.collisions?.encodeReadback(encoder, this.frameReadback, this.statusBytes);
+    this.device.queue.submit([encoder.finish()]);
+    await this.frameReadback.mapAsync(GPUMapMode.READ);
+    const words = new Uint32Array(this.frameReadback.getMappedRange().slice(0));
+    this.frameReadback.unmap();
+    const gpuPhaseMs = await this.timeStep.readTimes();
+    const collisions = this.collisions ? await this.collisions.afterFrame(words.subarray(this.statusBytes / 4), this.state) : null;
+    if (collisions) {
+      collisions.readbacks += 1;
+      collisions.readbackBytes += this.frameReadback.size;
+    }
     this.time += p.dt;
     this.frame += 1;
-    return record;
+    return { ...record, gpuPhaseMs, objectStatus: words.slice(0, objects), collisions, readbackBytes: this.frameReadback.size };
   }
 
   /** Uploads inverse masses again (after setObjectMaterial); stopped objects keep 0. */
@@ -150,6 +196,8 @@ export class GpuSolver {
 
   destroy(): void {
     this.timeStep.destroy();
+    this.collisions?.destroy();
+    this.frameReadback.destroy();
     this.xpbd.destroy();
     this.tetBuffer.destroy();
     this.state.destroy();

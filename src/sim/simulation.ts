@@ -11,7 +11,8 @@
  * sync point) so that a stopped object is reported with a clear message.
  */
 import type { GpuContext } from '../gpu/device';
-import { GpuSolver } from './gpuSolver';
+import { GpuSolver, type GpuSolverOptions } from './gpuSolver';
+import type { CollisionFrameCounters } from '../collision/counters';
 import type { Material } from './material';
 import { setObjectMaterial, updateMaterialData } from './model';
 import { checkParams, type SolverParams } from './params';
@@ -36,6 +37,8 @@ export interface FrameStats {
   constraintIterations: number;
   /** Messages of objects stopped during this frame. */
   stopped: string[];
+  /** The frame's collision counters (DCD hits, queries, Q / Tr / Tet, contacts, capacity, readbacks), or null without collision stages. */
+  collisions?: CollisionFrameCounters | null;
 }
 
 export class Simulation {
@@ -48,10 +51,10 @@ export class Simulation {
   private readonly ctx: GpuContext;
   private known: Uint32Array;
 
-  constructor(ctx: GpuContext, setup: SimSetup) {
+  constructor(ctx: GpuContext, setup: SimSetup, options: GpuSolverOptions = {}) {
     this.ctx = ctx;
     this.setup = setup;
-    this.solver = new GpuSolver(ctx, setup);
+    this.solver = new GpuSolver(ctx, setup, options);
     this.known = new Uint32Array(setup.model.objectNames.length);
   }
 
@@ -100,7 +103,8 @@ export class Simulation {
     const t0 = performance.now();
     const frame = this.solver.frame;
     const r = await this.solver.stepFrame();
-    const status = await this.solver.readObjectStatus();
+    // The NaN flags come with the frame's one small readback (GpuSolver.stepFrame).
+    const status = r.objectStatus;
     const stopped: string[] = [];
     for (let o = 0; o < status.length; o++) {
       if (status[o] !== 0 && this.known[o] === 0) {
@@ -122,6 +126,7 @@ export class Simulation {
       timing: r.gpuPhaseMs ? 'timestamp-query' : 'cpu-wall',
       dispatches: r.dispatches,
       dispatchesByPhase: r.dispatchesByPhase,
+      collisions: r.collisions,
       substeps: p.substeps,
       iterations: p.iterations,
       constraintIterations: elements * p.iterations * p.substeps,

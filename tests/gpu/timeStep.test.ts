@@ -94,12 +94,28 @@ async function vec4s(ctx: GpuContext, buffer: GPUBuffer, n: number): Promise<Flo
 }
 
 describe('TimeStep: stages over one state', () => {
+  it('by default the collision stages sit between material and finalize, and switch off with params.collisions', async () => {
+    const ctx = await testGpu();
+    const solver = new GpuSolver(ctx, makeSetup([{ ...cube }], { substeps: 2 }));
+    try {
+      expect(solver.timeStep.phases).toEqual(['predict', 'material', 'detect', 'spb', 'contacts', 'finalize']);
+      let r = await solver.stepFrame();
+      expect(r.passes.slice(0, 6)).toEqual(['predict', 'material', 'detect', 'spb', 'contacts', 'finalize']);
+      expect(r.collisions?.readbacks).toBe(1);
+      solver.params = { ...solver.params, collisions: false };
+      r = await solver.stepFrame();
+      expect(r.passes).toEqual(['predict', 'material', 'finalize', 'predict', 'material', 'finalize']);
+    } finally {
+      solver.destroy();
+    }
+  });
+
   it('the solver steps predict, material, finalize; each phase records the dispatches the algorithm needs', async () => {
     const ctx = await testGpu();
     const setup: SimSetup = makeSetup([{ ...cube }], { substeps: 3, iterations: 2, solveOrder: 'jacobi', damping: 1 }, [
       { kind: 'plane', normal: [0, 1, 0], offset: -5 },
     ]);
-    const solver = new GpuSolver(ctx, setup);
+    const solver = new GpuSolver(ctx, setup, { collisions: false });
     try {
       expect(solver.timeStep.phases).toEqual(['predict', 'material', 'finalize']);
       // Jacobi: constraint + gather per iteration, colliders after each; finalize + 3 damping passes.
@@ -138,7 +154,7 @@ describe('TimeStep: stages over one state', () => {
 
   it('insertBefore places a stage by phase and names the phase when it is missing', async () => {
     const ctx = await testGpu();
-    const solver = new GpuSolver(ctx, makeSetup([{ ...cube }], { substeps: 1 }));
+    const solver = new GpuSolver(ctx, makeSetup([{ ...cube }], { substeps: 1 }), { collisions: false });
     try {
       const stage = new ShiftStage(ctx.device, solver.state, [0, 0, 0]);
       expect(() => solver.timeStep.insertBefore('spb', stage)).toThrow(/no stage of phase 'spb' \(have: predict, material, finalize\)/);
@@ -159,7 +175,7 @@ describe('TimeStep: stages over one state', () => {
     const setup = makeSetup([{ ...cube }], { gravity: [0, 0, 0], substeps, iterations: 4, damping: 0 });
     const m = setup.model;
     const n = m.vertexCount;
-    const solver = new GpuSolver(ctx, setup);
+    const solver = new GpuSolver(ctx, setup, { collisions: false });
     const d: [number, number, number] = [2e-3, -1e-3, 5e-4];
     const stage = new ShiftStage(ctx.device, solver.state, d);
     solver.timeStep.insertBefore('finalize', stage);

@@ -97,6 +97,11 @@ export class SpbStage implements GpuStage {
     this.mesh.writeQueryParams(this.config, 0);
   }
 
+  /** Culling and tolerances the kernel runs with (the CPU fallback answers with the same). */
+  get queryConfig(): SpbQueryConfig {
+    return this.config;
+  }
+
   /** The answers, RESULT_WORDS words per query at the query's index (shaders/lib/spbResult.wgsl). */
   get resultsBuffer(): GPUBuffer {
     return this.results;
