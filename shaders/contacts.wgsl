@@ -5,8 +5,11 @@
 // after. A contact moves its point vertices by + w_i wp_i n dlambda and its triangle's vertices
 // by - w_k b_k n dlambda (XPBD with infinite stiffness, generalized inverse mass
 // denom = sum wp_i^2 w_i + sum b_k^2 w_k): sum_i m_i dx_i = n dlambda (sum wp - sum b) = 0, so
-// momentum is conserved per contact. scale = 1 / (largest contact count of its vertices) keeps
-// vertices shared by many contacts from being pushed once per contact.
+// momentum is conserved per contact. Vertices shared by many contacts would be pushed once per
+// contact: each step is scaled by denom / denomSplit, denomSplit = sum (count_v g_v^2 w_v) with
+// count_v the contacts at v (mass splitting, Tonge et al. 2012, in the denominator only, so the
+// corrections keep the true inverse masses and momentum stays exact). A vertex alone in its
+// contact keeps its full step; a triangle under twenty points takes about a twentieth of each.
 // Friction as the colliders' (Macklin et al. 2014 section 6.1): the relative tangential motion
 // over the substep is removed up to friction x the accumulated normal push.
 // Accumulators: f32 bit patterns in atomic<u32>, added with a compare-exchange loop (WGSL has
@@ -51,7 +54,7 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   var s = vec3<f32>(0.0);
   var sPrev = vec3<f32>(0.0);
   var denom = 0.0;
-  var most = 1u;
+  var denomSplit = 0.0;
   for (var k = 0u; k < 4u; k++) {
     let v = c.pointVertex[k];
     let w = c.pointWeight[k];
@@ -59,7 +62,7 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     x += w * vertexPosition(v);
     xPrev += w * prev[v].xyz;
     denom += w * w * vertexInverseMass(v);
-    most = max(most, counts[v]);
+    denomSplit += f32(max(counts[v], 1u)) * w * w * vertexInverseMass(v);
   }
   for (var k = 0u; k < 3u; k++) {
     let v = c.triVertex[k];
@@ -68,10 +71,10 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     s += b * vertexPosition(v);
     sPrev += b * prev[v].xyz;
     denom += b * b * vertexInverseMass(v);
-    most = max(most, counts[v]);
+    denomSplit += f32(max(counts[v], 1u)) * b * b * vertexInverseMass(v);
   }
   if (!(denom > 0.0)) { return; }
-  let scale = 1.0 / f32(most);
+  let scale = denom / denomSplit;
   let normal = c.normal;
   let C = dot(x - s, normal);
   // corr: the correction of the relative position x - s per unit generalized inverse mass.
@@ -84,7 +87,8 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   let d = (x - xPrev) - (s - sPrev);
   let dt = d - dot(d, normal) * normal;
   let slide = length(dt);
-  let cut = min(slide, params.friction * c.lambdaN - c.frictionUsed) * scale;
+  // This contact's share of the slide (scale), limited by its Coulomb budget (lambdaN already holds its scaled pushes).
+  let cut = min(slide * scale, params.friction * c.lambdaN - c.frictionUsed);
   if (cut > 0.0 && slide > 0.0) {
     corr -= dt * (cut / (slide * denom));
     c.frictionUsed += cut;

@@ -64,7 +64,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     selfCollision: true,
     recovery: false,
     interObject: 'exact',
-    contactIterations: 2,
+    contactIterations: 3,
     ...overrides,
   };
 }

@@ -5,7 +5,7 @@
  * with n the outward normal at s (face: its normal; edge: the sum of the two faces' area vectors;
  * vertex: the sum of its faces' area vectors), fixed when the contact is built. Projected with
  * XPBD in `contactIterations` Jacobi passes: every contact reads the positions of the pass's
- * start, each contact's step is scaled by 1 / (the largest contact count of its vertices), and
+ * start, each contact's step is scaled by denom / sum(count_v g_v^2 w_v) (mass splitting in the denominator), and
  * the corrections are summed per vertex. Each contact's corrections have zero mass-weighted sum
  * (dx_i = w_i wp_i n dlambda on the point, -w_k b_k n dlambda on the triangle), so momentum is
  * conserved exactly. Coulomb friction as the colliders': the relative tangential motion over
@@ -140,7 +140,7 @@ export class CpuContacts {
       for (let i = 0; i < this.count; i++) {
         if (!this.active[i]) continue;
         // Point and boundary point now and at the substep's start; denominator; scale.
-        let px = 0, py = 0, pz = 0, qx = 0, qy = 0, qz = 0, denom = 0, maxCount = 0;
+        let px = 0, py = 0, pz = 0, qx = 0, qy = 0, qz = 0, denom = 0, denomSplit = 0;
         for (let k = 0; k < 4; k++) {
           const wp = pw[4 * i + k];
           if (wp === 0) continue;
@@ -148,7 +148,7 @@ export class CpuContacts {
           px += wp * x[3 * v]; py += wp * x[3 * v + 1]; pz += wp * x[3 * v + 2];
           qx += wp * x0[3 * v]; qy += wp * x0[3 * v + 1]; qz += wp * x0[3 * v + 2];
           denom += wp * wp * w[v];
-          maxCount = Math.max(maxCount, this.vertexContacts[v]);
+          denomSplit += Math.max(1, this.vertexContacts[v]) * wp * wp * w[v];
         }
         let sx = 0, sy = 0, sz = 0, rx = 0, ry = 0, rz = 0;
         for (let k = 0; k < 3; k++) {
@@ -158,10 +158,11 @@ export class CpuContacts {
           sx += b * x[3 * v]; sy += b * x[3 * v + 1]; sz += b * x[3 * v + 2];
           rx += b * x0[3 * v]; ry += b * x0[3 * v + 1]; rz += b * x0[3 * v + 2];
           denom += b * b * w[v];
-          maxCount = Math.max(maxCount, this.vertexContacts[v]);
+          denomSplit += Math.max(1, this.vertexContacts[v]) * b * b * w[v];
         }
         if (!(denom > 0)) continue;
-        const scale = 1 / maxCount;
+        // Mass splitting in the denominator only (shaders/contacts.wgsl): momentum stays exact.
+        const scale = denom / denomSplit;
         const nx = nv[3 * i], ny = nv[3 * i + 1], nz = nv[3 * i + 2];
         const C = (px - sx) * nx + (py - sy) * ny + (pz - sz) * nz;
         // Correction along n (dlambda > 0 pushes the point out) and along the tangent t.
@@ -177,7 +178,8 @@ export class CpuContacts {
           const dn = dx * nx + dy * ny + dz * nz;
           tx = dx - dn * nx; ty = dy - dn * ny; tz = dz - dn * nz;
           const tl = Math.hypot(tx, ty, tz);
-          const cut = Math.min(tl, budget) * scale;
+          // This contact's share of the slide, limited by its Coulomb budget (lambdaN holds its scaled pushes).
+          const cut = Math.min(tl * scale, budget);
           if (cut > 0) {
             dt = cut / denom;
             tx /= tl; ty /= tl; tz /= tl;

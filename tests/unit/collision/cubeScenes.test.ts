@@ -95,13 +95,14 @@ describe('a cube dropped on another on the ground', () => {
     return { worst, finite, contacts, compared, messages: s.messages };
   };
 
-  it('no NaN, and every frame ends with at most 2.5 mm of penetration (measured 1.5 mm)', () => {
+  it('no NaN, and every frame ends with at most 1 mm of penetration (measured 0.3 mm)', () => {
     const r = run(true);
     expect(r.finite).toBe(true);
     expect(r.messages).toEqual([]);
     expect(r.contacts).toBeGreaterThan(100);
     expect(r.compared).toBeGreaterThan(20);
-    expect(r.worst).toBeLessThan(2.5e-3);
+    console.log(`dropped cube: deepest penetration after any frame ${(r.worst * 1000).toFixed(2)} mm`);
+    expect(r.worst).toBeLessThan(1e-3);
   });
 
   it('without collisions the top cube sinks through (the check can fail)', () => {
