@@ -29,10 +29,14 @@ export class CpuContacts {
   /** Accumulated normal push (a distance) and tangential correction spent, per contact. */
   lambdaN = new Float64Array(64);
   frictionUsed = new Float64Array(64);
+  /** Per contact: the part of its depth at the substep's start removed so far (removed without velocity). */
+  recovered = new Float64Array(64);
   active = new Uint8Array(64);
   /** Contacts per vertex (every vertex of a contact with a nonzero weight). */
   readonly vertexContacts: Int32Array;
   private readonly acc: Float64Array;
+  /** Per vertex: the pass's shift of the start positions (split impulse), applied with acc. */
+  private readonly accPrev: Float64Array;
   private readonly cpt = new Float64Array(6);
   private readonly mesh: { tets: Uint32Array; boundaryEdges: Uint32Array };
   private readonly data: SpbMeshData;
@@ -42,6 +46,7 @@ export class CpuContacts {
     this.data = data;
     this.vertexContacts = new Int32Array(mesh.vertexCount);
     this.acc = new Float64Array(3 * mesh.vertexCount);
+    this.accPrev = new Float64Array(3 * mesh.vertexCount);
   }
 
   private reserve(n: number): void {
@@ -54,6 +59,7 @@ export class CpuContacts {
     this.normal = new Float64Array(3 * c);
     this.lambdaN = new Float64Array(c);
     this.frictionUsed = new Float64Array(c);
+    this.recovered = new Float64Array(c);
     this.active = new Uint8Array(c);
   }
 
@@ -83,6 +89,7 @@ export class CpuContacts {
     for (let i = 0; i < n; i++) {
       this.active[i] = 0;
       this.lambdaN[i] = 0;
+      this.recovered[i] = 0;
       this.frictionUsed[i] = 0;
       for (let k = 0; k < 4; k++) { this.pointVertex[4 * i + k] = -1; this.pointWeight[4 * i + k] = 0; }
       if (res.status[i] !== QUERY_FOUND) continue;
@@ -133,8 +140,9 @@ export class CpuContacts {
    * `passes` Jacobi passes over the active contacts at positions x; x0: the substep's start
    * positions (friction's motion), w: inverse masses.
    */
-  solve(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, passes: number): void {
+  solve(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, passes: number, splitImpulse = true): void {
     const acc = this.acc;
+    const accPrev = this.accPrev;
     const { pointVertex: pv, pointWeight: pw, triVertex: tv, triBary: tb, normal: nv } = this;
     for (let pass = 0; pass < passes; pass++) {
       for (let i = 0; i < this.count; i++) {
@@ -167,9 +175,23 @@ export class CpuContacts {
         const C = (px - sx) * nx + (py - sy) * ny + (pz - sz) * nz;
         // Correction along n (dlambda > 0 pushes the point out) and along the tangent t.
         let dl = 0;
+        // Split impulse: the part of the push that removes depth the contact already had at the
+        // substep's start moves the start positions too, so it adds no velocity (v = (x - x0) / h).
+        // A pre-existing penetration (unresolved earlier, or a tangled start) is then separated,
+        // not launched: without it a collapsing cube's folds gained 12 J from 0.01 J. Recovery mode
+        // (section 5.2) pushes with velocity, as the paper does: a tangle then comes apart in 9
+        // substeps instead of 19 (tests/unit/collision/selfRecovery.test.ts).
+        let recover = 0;
         if (C < 0) {
           dl = (-C / denom) * scale;
-          this.lambdaN[i] += dl * denom;
+          const push = dl * denom;
+          this.lambdaN[i] += push;
+          const depth0 = -((qx - rx) * nx + (qy - ry) * ny + (qz - rz) * nz);
+          const q = splitImpulse ? Math.min(push, depth0 - this.recovered[i]) : 0;
+          if (q > 0) {
+            this.recovered[i] += q;
+            recover = (q / push) * dl;
+          }
         }
         let dt = 0, tx = 0, ty = 0, tz = 0;
         const budget = friction * this.lambdaN[i] - this.frictionUsed[i];
@@ -195,18 +217,25 @@ export class CpuContacts {
           const v = pv[4 * i + k];
           const f = w[v] * wp;
           acc[3 * v] += f * gx; acc[3 * v + 1] += f * gy; acc[3 * v + 2] += f * gz;
+          if (recover > 0) { accPrev[3 * v] += f * nx * recover; accPrev[3 * v + 1] += f * ny * recover; accPrev[3 * v + 2] += f * nz * recover; }
         }
         for (let k = 0; k < 3; k++) {
           const v = tv[3 * i + k];
           const f = w[v] * tb[3 * i + k];
           if (f === 0) continue;
           acc[3 * v] -= f * gx; acc[3 * v + 1] -= f * gy; acc[3 * v + 2] -= f * gz;
+          if (recover > 0) { accPrev[3 * v] -= f * nx * recover; accPrev[3 * v + 1] -= f * ny * recover; accPrev[3 * v + 2] -= f * nz * recover; }
         }
       }
       for (let j = 0; j < acc.length; j++) {
-        if (acc[j] === 0) continue;
-        x[j] += acc[j];
-        acc[j] = 0;
+        if (acc[j] !== 0) {
+          x[j] += acc[j];
+          acc[j] = 0;
+        }
+        if (accPrev[j] !== 0) {
+          x0[j] += accPrev[j];
+          accPrev[j] = 0;
+        }
       }
     }
   }

@@ -49,7 +49,7 @@ export class CpuCollisionStage {
     this.detector.detect(x, { selfCollision: params.selfCollision, recovery: params.recovery, euclidean: params.interObject === 'euclidean' }, list);
     this.spb.run(list, res);
     this.contacts.build(x, list, res);
-    this.contacts.solve(x, x0, w, params.friction, params.contactIterations);
+    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, !params.recovery);
     const h = into.dcdHits;
     h.vertexSelf += list.hits[0];
     h.vertexInter += list.hits[1];
