@@ -21,7 +21,7 @@
 
 @group(0) @binding(0) var<uniform> params: ContactParams;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read> prev: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> prev: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> list: QueryListR;
 @group(0) @binding(4) var<storage, read_write> contacts: array<Contact>;
 @group(0) @binding(5) var<storage, read> counts: array<u32>;
@@ -36,10 +36,17 @@ fn addFloat(word: u32, value: f32) {
   }
 }
 
+// Words 8v..8v+2: the correction of x; 8v+4..8v+6: of the start position (split impulse).
 fn addCorrection(v: u32, d: vec3<f32>) {
-  if (d.x != 0.0) { addFloat(4u * v, d.x); }
-  if (d.y != 0.0) { addFloat(4u * v + 1u, d.y); }
-  if (d.z != 0.0) { addFloat(4u * v + 2u, d.z); }
+  if (d.x != 0.0) { addFloat(8u * v, d.x); }
+  if (d.y != 0.0) { addFloat(8u * v + 1u, d.y); }
+  if (d.z != 0.0) { addFloat(8u * v + 2u, d.z); }
+}
+
+fn addStartCorrection(v: u32, d: vec3<f32>) {
+  if (d.x != 0.0) { addFloat(8u * v + 4u, d.x); }
+  if (d.y != 0.0) { addFloat(8u * v + 5u, d.y); }
+  if (d.z != 0.0) { addFloat(8u * v + 6u, d.z); }
 }
 
 @compute @workgroup_size(64)
@@ -79,10 +86,20 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   let C = dot(x - s, normal);
   // corr: the correction of the relative position x - s per unit generalized inverse mass.
   var corr = vec3<f32>(0.0);
+  // Split impulse (as src/collision/cpu/contactsCpu.ts): the part of the push that removes depth
+  // the contact had at the substep's start moves the start positions too: no velocity from it.
+  var startCorr = vec3<f32>(0.0);
   if (C < 0.0) {
     let dlambda = -C / denom * scale;
-    c.lambdaN += dlambda * denom;
+    let push = dlambda * denom;
+    c.lambdaN += push;
     corr = normal * dlambda;
+    let depth0 = -dot(xPrev - sPrev, normal);
+    let q = select(0.0, min(push, depth0 - c.recovered), params.splitImpulse != 0u);
+    if (q > 0.0) {
+      c.recovered += q;
+      startCorr = normal * (dlambda * q / push);
+    }
   }
   let d = (x - xPrev) - (s - sPrev);
   let dt = d - dot(d, normal) * normal;
@@ -95,18 +112,21 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   }
   contacts[i].lambdaN = c.lambdaN;
   contacts[i].frictionUsed = c.frictionUsed;
+  contacts[i].recovered = c.recovered;
   if (all(corr == vec3<f32>(0.0))) { return; }
   for (var k = 0u; k < 4u; k++) {
     let v = c.pointVertex[k];
     let w = c.pointWeight[k];
     if (v == CONTACT_NONE || w == 0.0) { continue; }
     addCorrection(v, vertexInverseMass(v) * w * corr);
+    addStartCorrection(v, vertexInverseMass(v) * w * startCorr);
   }
   for (var k = 0u; k < 3u; k++) {
     let b = c.triBary[k];
     if (b == 0.0) { continue; }
     let v = c.triVertex[k];
     addCorrection(v, -vertexInverseMass(v) * b * corr);
+    addStartCorrection(v, -vertexInverseMass(v) * b * startCorr);
   }
 }
 
@@ -114,10 +134,19 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
 fn applyContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   let v = threadIndex(gid, params.applyRowStride);
   if (v >= params.vertexCount) { return; }
-  let d = vec3<f32>(bitcast<f32>(atomicLoad(&acc[4u * v])), bitcast<f32>(atomicLoad(&acc[4u * v + 1u])), bitcast<f32>(atomicLoad(&acc[4u * v + 2u])));
-  if (all(d == vec3<f32>(0.0))) { return; }
-  positions[v] = vec4<f32>(positions[v].xyz + d, positions[v].w);
-  atomicStore(&acc[4u * v], 0u);
-  atomicStore(&acc[4u * v + 1u], 0u);
-  atomicStore(&acc[4u * v + 2u], 0u);
+  let o = 8u * v;
+  let d = vec3<f32>(bitcast<f32>(atomicLoad(&acc[o])), bitcast<f32>(atomicLoad(&acc[o + 1u])), bitcast<f32>(atomicLoad(&acc[o + 2u])));
+  if (any(d != vec3<f32>(0.0))) {
+    positions[v] = vec4<f32>(positions[v].xyz + d, positions[v].w);
+    atomicStore(&acc[o], 0u);
+    atomicStore(&acc[o + 1u], 0u);
+    atomicStore(&acc[o + 2u], 0u);
+  }
+  let d0 = vec3<f32>(bitcast<f32>(atomicLoad(&acc[o + 4u])), bitcast<f32>(atomicLoad(&acc[o + 5u])), bitcast<f32>(atomicLoad(&acc[o + 6u])));
+  if (any(d0 != vec3<f32>(0.0))) {
+    prev[v] = vec4<f32>(prev[v].xyz + d0, prev[v].w);
+    atomicStore(&acc[o + 4u], 0u);
+    atomicStore(&acc[o + 5u], 0u);
+    atomicStore(&acc[o + 6u], 0u);
+  }
 }

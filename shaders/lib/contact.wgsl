@@ -5,7 +5,8 @@
 //   point  x = sum_i pointWeight_i x_i  (vertex [1]; edge [1 - param, param]; centroid [1/4 x 4])
 //   s      s = sum_k triBary_k x_k     (barycentrics of s on its boundary triangle at build time)
 //   normal outward unit normal at s; lambdaN the accumulated normal push (a distance);
-//   frictionUsed the tangential motion friction already removed this substep.
+//   frictionUsed the tangential motion friction already removed this substep; recovered the
+//   part of the depth at the substep's start already removed (split impulse).
 struct Contact {
   pointVertex: vec4<u32>,
   pointWeight: vec4<f32>,
@@ -15,7 +16,8 @@ struct Contact {
   lambdaN: f32,
   frictionUsed: f32,
   enabled: u32,
-  _pad0: u32,
+  /** The part of the depth at the substep's start removed so far (split impulse, contacts.wgsl). */
+  recovered: f32,
   _pad1: u32,
 }
 
@@ -33,6 +35,7 @@ struct ContactParams {
   offTriangleAcross: u32,
   offVtOffsets: u32,
   offVtList: u32,
-  _pad0: u32,
+  /** 1: split impulse (pushes out of depth present at the substep's start move the start positions too). */
+  splitImpulse: u32,
   _pad1: u32,
 }

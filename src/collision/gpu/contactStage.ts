@@ -24,7 +24,7 @@ import type { GpuState } from '../../sim/state';
 import type { CollisionTopologyGpu } from './collisionTopology';
 import { QL, QL_HEADER_WORDS, QUERY_WORDS, RESULT_WORDS, type QueryList } from './queryList';
 
-export type ContactSettings = Pick<SolverParams, 'collisions' | 'friction' | 'contactIterations'>;
+export type ContactSettings = Pick<SolverParams, 'collisions' | 'friction' | 'contactIterations'> & Partial<Pick<SolverParams, 'recovery'>>;
 
 /** Words per contact (shaders/lib/contact.wgsl struct Contact). */
 export const CONTACT_WORDS = 24;
@@ -70,7 +70,7 @@ export class ContactStage implements GpuStage {
       contacts: 'storage', counts: 'storage', overflow: 'storage',
     });
     this.solveTable = new BindingTable(device, 'contacts.solve', {
-      params: 'uniform', positions: 'storage', prev: 'read-only-storage', list: 'read-only-storage', contacts: 'storage',
+      params: 'uniform', positions: 'storage', prev: 'storage', list: 'read-only-storage', contacts: 'storage',
       counts: 'read-only-storage', acc: 'storage',
     });
     this.buildPipeline = pipeline(device, 'contacts.build', buildCode, 'buildContacts', this.buildTable.layout);
@@ -80,7 +80,8 @@ export class ContactStage implements GpuStage {
     const n = topology.vertexCount;
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
     this.counts = device.createBuffer({ label: 'contacts.counts', size: Math.max(16, 4 * n), usage });
-    this.accumulators = device.createBuffer({ label: 'contacts.accumulators', size: Math.max(16, 16 * n), usage });
+    // Per vertex 8 words: the pass's correction of x (xyz, unused) and of the start position (split impulse).
+    this.accumulators = device.createBuffer({ label: 'contacts.accumulators', size: Math.max(32, 32 * n), usage });
   }
 
   active(): boolean {
@@ -136,6 +137,8 @@ export class ContactStage implements GpuStage {
     words.set([
       this.queryList.capacity, this.topology.vertexCount, gridRowStride(this.topology.vertexCount),
       o.tets, o.boundaryEdges, o.triangles, o.triangleAcross, o.vtOffsets, o.vtList,
+      // Split impulse (shaders/contacts.wgsl) except in recovery mode, as the CPU reference.
+      s.recovery ? 0 : 1,
     ], 1);
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     if (this.injectedCount > 0) {
