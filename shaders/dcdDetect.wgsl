@@ -4,8 +4,9 @@
 //   [0, vertexPoints)                   boundary vertices (recovery mode: every vertex)
 //   [.., + edgePoints)                  boundary edges: the centre of the part inside a tet
 //   [.., + centroidPoints)              tet centroids (recovery mode only, section 5.2)
-// A point walks the hash cells its box touches (one cell for a point, up to 2 x 2 x 2 for an
-// edge) and the oversized list, and takes the first tet that contains it under the rules:
+// A point walks the hash cells its box touches (one cell for a point, a few for an edge) and the
+// oversized list, skips entries whose box misses its own, and takes the first tet that
+// contains it under the rules:
 // strictly inside, not incident, not inverted, self hits only with self-collision on and not at
 // an inverted boundary element (section 3.5). Each hit appends one Query; beyond the list's
 // capacity it is dropped and counted (header word 2) and the host grows the list.
@@ -19,7 +20,7 @@
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> topo: array<u32>;
 @group(0) @binding(3) var<storage, read> heads: array<u32>;
-@group(0) @binding(4) var<storage, read> pool: array<u32>;
+@group(0) @binding(4) var<storage, read> pool: array<HashEntry>;
 @group(0) @binding(5) var<storage, read_write> list: QueryListRW;
 @group(0) @binding(6) var<storage, read_write> args: array<u32>;
 @group(0) @binding(7) var<storage, read_write> overflow: array<u32>;
@@ -117,14 +118,15 @@ fn accepts(t: u32) -> bool {
   return strictlyInside(subVolumes(p, x0, x1, x2, x3));
 }
 
-// First accepted tet on the list starting at entry head (index + 1), or NONE.
-fn walkList(first: u32) -> u32 {
+// First accepted tet on the list starting at entry head (index + 1), or NONE. The entry's box
+// rejects most candidates without loading the tet (qlo / qhi: the point's or segment's box).
+fn walkList(first: u32, qlo: vec3<f32>, qhi: vec3<f32>) -> u32 {
   var e = first;
-  loop {
-    if (e == 0u) { return NONE; }
-    let t = pool[HASH_POOL_HEADER + 2u * (e - 1u)];
-    if (accepts(t)) { return t; }
-    e = pool[HASH_POOL_HEADER + 2u * (e - 1u) + 1u];
+  // Bounded by the pool's size: a list can never be longer, so a broken link cannot hang the GPU.
+  for (var steps = 0u; e != 0u && steps < params.poolCapacity; steps++) {
+    let entry = pool[e - 1u];
+    if (all(qhi >= entry.lo) && all(qlo <= entry.hi) && accepts(entry.tet)) { return entry.tet; }
+    e = entry.next;
   }
   return NONE;
 }
@@ -135,12 +137,12 @@ fn findTet(lo: vec3<f32>, hi: vec3<f32>) -> u32 {
   for (var i = c0.x; i <= c1.x; i++) {
     for (var j = c0.y; j <= c1.y; j++) {
       for (var k = c0.z; k <= c1.z; k++) {
-        let t = walkList(heads[hashSlot(vec3<i32>(i, j, k), params.tableMask)]);
+        let t = walkList(heads[hashSlot(vec3<i32>(i, j, k), params.tableMask)], lo, hi);
         if (t != NONE) { return t; }
       }
     }
   }
-  return walkList(pool[HASH_POOL_OVERSIZED]);
+  return walkList(heads[params.tableMask + 1u + HASH_OVERSIZED], lo, hi);
 }
 
 @compute @workgroup_size(64)

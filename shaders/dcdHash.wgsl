@@ -1,6 +1,6 @@
 // Spatial hash build (shaders/lib/spatialHash.wgsl): one invocation per tet, every substep. The
-// tet's box at the current positions goes into each cell it touches: an entry taken from the pool
-// with an atomic counter, pushed on the cell's list with atomicExchange on its head. Entries
+// tet's box at the current positions goes into each cell it touches: entries taken from the pool
+// with one atomicAdd per tet, each pushed on its cell's list with atomicExchange on the head. Entries
 // beyond the pool's capacity are counted in query-list header word 14 (the host grows the pool
 // for the next frame); tets spanning more than HASH_MAX_CELLS_PER_AXIS cells on an axis go to the
 // oversized list instead (one entry), so no tet is ever missing from the broad phase while the
@@ -14,19 +14,8 @@
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> topo: array<u32>;
 @group(0) @binding(3) var<storage, read_write> heads: array<atomic<u32>>;
-@group(0) @binding(4) var<storage, read_write> pool: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> pool: array<HashEntry>;
 @group(0) @binding(5) var<storage, read_write> list: QueryListRW;
-
-// Takes a pool entry for tet t; returns its index + 1, or 0 when the pool is full (counted).
-fn takeEntry(t: u32) -> u32 {
-  let e = atomicAdd(&pool[HASH_POOL_TAKEN], 1u);
-  if (e >= params.poolCapacity) {
-    atomicAdd(&list.header[QL_HASH_DROPPED], 1u);
-    return 0u;
-  }
-  atomicStore(&pool[HASH_POOL_HEADER + 2u * e], t);
-  return e + 1u;
-}
 
 @compute @workgroup_size(64)
 fn buildHash(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -45,20 +34,28 @@ fn buildHash(@builtin(global_invocation_id) gid: vec3<u32>) {
   let c0 = hashCellOf(lo, params.invCellSize);
   let c1 = hashCellOf(hi, params.invCellSize);
   let n = c1 - c0 + vec3<i32>(1);
-  if (n.x > HASH_MAX_CELLS_PER_AXIS || n.y > HASH_MAX_CELLS_PER_AXIS || n.z > HASH_MAX_CELLS_PER_AXIS) {
-    let e = takeEntry(t);
-    if (e != 0u) {
-      atomicStore(&pool[HASH_POOL_HEADER + 2u * (e - 1u) + 1u], atomicExchange(&pool[HASH_POOL_OVERSIZED], e));
+  let oversized = n.x > HASH_MAX_CELLS_PER_AXIS || n.y > HASH_MAX_CELLS_PER_AXIS || n.z > HASH_MAX_CELLS_PER_AXIS;
+  let cells = select(u32(n.x * n.y * n.z), 1u, oversized);
+  // One allocation per tet (not per cell): the counter is one address every tet contends for.
+  let counters = params.tableMask + 1u;
+  let first = atomicAdd(&heads[counters + HASH_TAKEN], cells);
+  let room = select(0u, params.poolCapacity - first, first < params.poolCapacity);
+  if (room < cells) { atomicAdd(&list.header[QL_HASH_DROPPED], cells - room); }
+  if (oversized) {
+    if (room > 0u) {
+      pool[first] = HashEntry(lo, t, hi, atomicExchange(&heads[counters + HASH_OVERSIZED], first + 1u));
     }
     return;
   }
+  var k = 0u;
   for (var i = c0.x; i <= c1.x; i++) {
     for (var j = c0.y; j <= c1.y; j++) {
-      for (var k = c0.z; k <= c1.z; k++) {
-        let e = takeEntry(t);
-        if (e == 0u) { continue; }
-        let slot = hashSlot(vec3<i32>(i, j, k), params.tableMask);
-        atomicStore(&pool[HASH_POOL_HEADER + 2u * (e - 1u) + 1u], atomicExchange(&heads[slot], e));
+      for (var l = c0.z; l <= c1.z; l++) {
+        if (k >= room) { return; }
+        let e = first + k;
+        let slot = hashSlot(vec3<i32>(i, j, l), params.tableMask);
+        pool[e] = HashEntry(lo, t, hi, atomicExchange(&heads[slot], e + 1u));
+        k++;
       }
     }
   }

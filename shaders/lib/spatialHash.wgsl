@@ -2,9 +2,12 @@
 // tet bounding boxes, rebuilt every substep. Cells are cubes of side params.cellSize; a tet is
 // entered in every cell its box touches (at most HASH_MAX_CELLS_PER_AXIS per axis; a larger tet
 // goes to the "oversized" list every query also walks). Per-cell singly linked lists:
-//   heads  u32 per table slot: first entry + 1 (0 = empty; a cleared buffer is an empty table)
-//   pool   HASH_POOL_HEADER words ([0] entries taken (atomic), [1] oversized list head + 1),
-//          then 2 words per entry: (tet, next entry + 1).
+//   heads  u32 per table slot: first entry + 1 (0 = empty; a cleared buffer is an empty table),
+//          then HASH_COUNTERS words: [tableMask + 1 + HASH_TAKEN] entries taken (atomic),
+//          [tableMask + 1 + HASH_OVERSIZED] the oversized list's head + 1
+//   pool   HashEntry per entry (32 bytes): the tet, the next entry + 1, and the tet's box, so
+//          that a query rejects most candidates from the entry alone: walking a list is a chain
+//          of dependent loads, and the tet's corners would add two more per candidate.
 // Uniforms of the detect stage (both kernels read the same buffer, written once per frame).
 struct DetectParams {
   cellSize: f32,
@@ -33,9 +36,12 @@ const DETECT_RECOVERY = 1u;
 const DETECT_SELF = 2u;
 const DETECT_EUCLIDEAN = 4u;
 
-const HASH_POOL_HEADER = 4u;
-const HASH_POOL_TAKEN = 0u;
-const HASH_POOL_OVERSIZED = 1u;
+const HASH_COUNTERS = 4u;
+const HASH_TAKEN = 0u;
+const HASH_OVERSIZED = 1u;
+
+// 32 bytes: the tet's box lo / hi, the tet, the next entry + 1 (0 = end of the list).
+struct HashEntry { lo: vec3<f32>, tet: u32, hi: vec3<f32>, next: u32 }
 const HASH_MAX_CELLS_PER_AXIS = 4;
 
 // Integer cell of a point; coordinates clamped so the conversion to i32 is defined.

@@ -47,7 +47,7 @@ const defaults: DetectSettings = { collisions: true, selfCollision: true, recove
 async function detect(
   model: Model,
   settings: Partial<DetectSettings> = {},
-  opts: { capacity?: number; poolCapacity?: number; positions?: Float32Array } = {},
+  opts: { capacity?: number; poolCapacity?: number; cellSize?: number | 'largest'; positions?: Float32Array } = {},
 ): Promise<Run> {
   const { device } = await testGpu();
   const mesh = buildSceneMesh(model);
@@ -56,7 +56,7 @@ async function detect(
   const topology = new CollisionTopologyGpu(device, mesh);
   const list = new QueryList(device, opts.capacity ?? 4096);
   const s = { ...defaults, ...settings };
-  const stage = new DetectStage(device, topology, list, () => s, { poolCapacity: opts.poolCapacity });
+  const stage = new DetectStage(device, topology, list, () => s, { poolCapacity: opts.poolCapacity, cellSize: opts.cellSize });
   const run = async (substeps = 1): Promise<Run> => {
     const encoder = device.createCommandEncoder();
     stage.beginFrame(encoder);
@@ -174,6 +174,15 @@ describe('GPU discrete detection (spatial hash + DCD) against a brute-force orac
     expect(r3.header[QL.count]).toBe(r.queries.length);
     expect(r3.header[QL.maxCount]).toBe(r.queries.length);
     expect([...r3.header.slice(QL.hitsVertexSelf, QL.hitsCentroidInter + 1)]).toEqual(hits.map((h) => 3 * h));
+  });
+
+  it('cell size: the largest tet extent, and cells so small that every tet goes to the oversized list, find the same', async () => {
+    for (const [name, cellSize] of [['largest extent', 'largest'], ['oversized only', 0.02]] as const) {
+      const r = await detect(overlappingCubes(), {}, { cellSize });
+      const { hits, ambiguous } = expectAgreement(`cubes, cell ${name}`, r, oracleFor(r));
+      expect(ambiguous).toBe(0);
+      expect(hits[1] + hits[3]).toBe(138);
+    }
   });
 
   it('recovery mode: every vertex and every tet centroid; the Euclidean switch marks inter-object queries only', async () => {
