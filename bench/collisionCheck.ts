@@ -131,7 +131,9 @@ for (const [name, model] of [['overlapping cubes', overlappingCubes()], ['8 octo
   device.queue.writeBuffer(state.prev, 0, packVec4(prev, model.vertexCount, (i) => objectBits[i]));
   const runs: Float32Array[] = [];
   for (let k = 0; k < repeat; k++) {
+    // Both reset: the contacts move the start positions too (split impulse).
     device.queue.writeBuffer(state.positions, 0, packVec4(x0, model.vertexCount, (i) => model.invMass[i]));
+    device.queue.writeBuffer(state.prev, 0, packVec4(prev, model.vertexCount, (i) => objectBits[i]));
     const e = device.createCommandEncoder();
     contacts.beginFrame(e);
     contacts.encode(e, state, step);
@@ -151,6 +153,16 @@ for (const [name, model] of [['overlapping cubes', overlappingCubes()], ['8 octo
   const p = (y: ArrayLike<number>) => [0, 1, 2].map((d) => { let s = 0; for (let v = 0; v < model.vertexCount; v++) s += y[3 * v + d] / model.invMass[v]; return s; });
   const p0 = p(x0), p1 = p(runs[0]);
   const dp = Math.hypot(p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]) / Math.hypot(...p0);
+  const perRun = runs.map((run) => {
+    let worst = 0, off = 0;
+    for (let i = 0; i < x.length; i++) {
+      const d = Math.abs(run[i] - x[i]);
+      worst = Math.max(worst, d);
+      if (d > 1e-5) off++;
+    }
+    return `${worst.toExponential(1)}/${off}`;
+  });
+  console.log(`  per run, largest |GPU - CPU| / coordinates off by > 1e-5: ${perRun.join(' ')}`);
   console.log(`  contacts: ${active} active (CPU found ${res.found}); largest correction ${moved.toFixed(4)}; GPU vs CPU ${vsCpu.toExponential(2)}; GPU run vs run ${vsRun.toExponential(2)}; |d sum m x| / |sum m x| ${dp.toExponential(2)}`);
   detect.destroy();
   contacts.destroy();
