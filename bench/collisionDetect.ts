@@ -37,7 +37,26 @@ for (let i = 0; i < mesh.positions.length; i++) {
   lo[i % 3] = Math.min(lo[i % 3], mesh.positions[i]);
   hi[i % 3] = Math.max(hi[i % 3], mesh.positions[i]);
 }
-const step = { substep: 0, substeps, slotOffset: 0, beginPass: (e: GPUCommandEncoder, _p: string, label?: string) => e.beginComputePass({ label }), countDispatches: () => {} } as unknown as SubstepContext;
+// Per-kernel GPU time from timestamps (one pass per kernel) when the adapter has them.
+const timestamps = ctx.features.has('timestamp-query');
+const kernels = ['dcd.buildHash', 'dcd.detect', 'dcd.writeArgs'];
+const maxPasses = 3 * substeps;
+const querySet = timestamps ? device.createQuerySet({ type: 'timestamp', count: 2 * maxPasses }) : undefined;
+const resolve = device.createBuffer({ size: 16 * maxPasses, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+let passIndex = 0;
+const passLabels: string[] = [];
+const step = {
+  substep: 0,
+  substeps,
+  slotOffset: 0,
+  beginPass: (e: GPUCommandEncoder, _p: string, label?: string) => {
+    if (!querySet || passIndex >= maxPasses) return e.beginComputePass({ label });
+    passLabels[passIndex] = label ?? '';
+    const i = passIndex++;
+    return e.beginComputePass({ label, timestampWrites: { querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 } });
+  },
+  countDispatches: () => {},
+} as unknown as SubstepContext;
 // Baseline: the same number of passes per substep doing nothing (one 1-thread dispatch, a 4-byte
 // clear): what the submission and pass structure cost by themselves on this adapter.
 {
@@ -63,7 +82,7 @@ const step = { substep: 0, substeps, slotOffset: 0, beginPass: (e: GPUCommandEnc
   }
   console.log(`baseline (a clear and a pass of 3 one-thread dispatches per substep): ${(best / substeps).toFixed(3)} ms / substep`);
 }
-const rows: string[] = ['| cell rule | copies | tets | query points | hits / substep | ms / substep | us per 1k tets |', '| --- | --- | --- | --- | --- | --- | --- |'];
+const rows: string[] = ['| cell rule | copies | tets | query points | hits / substep | ms / substep | us per 1k tets | GPU ms: build / detect / args |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
 for (const cellRule of cellRules) for (const k of sizes) {
   const objects: SimObjectDesc[] = [];
   for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) for (let c = 0; c < k; c++) {
@@ -75,15 +94,33 @@ for (const cellRule of cellRules) for (const k of sizes) {
   const state = new GpuState(device, model);
   const topology = new CollisionTopologyGpu(device, scene);
   const list = new QueryList(device, 1 << 16);
-  const detect = new DetectStage(device, topology, list, () => ({ collisions: true, selfCollision: true, recovery: false, interObject: 'exact' }), { cellSize: cellRule });
+  const detect = new DetectStage(device, topology, list, () => ({ collisions: true, selfCollision: true, recovery: false, interObject: 'exact' }), { cellSize: cellRule, splitPasses: timestamps });
+  let kernelMs = '-';
   const frame = async (): Promise<number> => {
     const encoder = device.createCommandEncoder();
     detect.beginFrame(encoder);
+    passIndex = 0;
     for (let s = 0; s < substeps; s++) detect.encode(encoder, state, step);
+    const passes = passIndex;
+    const staging = device.createBuffer({ size: 16 * maxPasses, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    if (querySet && passes > 0) {
+      encoder.resolveQuerySet(querySet, 0, 2 * passes, resolve, 0);
+      encoder.copyBufferToBuffer(resolve, 0, staging, 0, 16 * passes);
+    }
     const t0 = performance.now();
     device.queue.submit([encoder.finish()]);
     await device.queue.onSubmittedWorkDone();
-    return performance.now() - t0;
+    const wall = performance.now() - t0;
+    if (querySet && passes > 0) {
+      await staging.mapAsync(GPUMapMode.READ);
+      const t = new BigUint64Array(staging.getMappedRange());
+      const sum = new Map<string, number>();
+      for (let i = 0; i < passes; i++) sum.set(passLabels[i], (sum.get(passLabels[i]) ?? 0) + Number(t[2 * i + 1] - t[2 * i]) / 1e6);
+      kernelMs = kernels.map((k) => ((sum.get(k) ?? 0) / substeps).toFixed(3)).join(' / ');
+      staging.unmap();
+    }
+    staging.destroy();
+    return wall;
   };
   await frame(); // compile, warm
   let best = Infinity;
@@ -97,7 +134,7 @@ for (const cellRule of cellRules) for (const k of sizes) {
   staging.unmap();
   const points = scene.boundaryVertices.length + scene.boundaryEdges.length / 2;
   const ms = best / substeps;
-  rows.push(`| ${cellRule} (${detect.hash.cellSize.toFixed(4)}) | ${k ** 3} | ${model.tetCount} | ${points} | ${header[QL.count]} | ${ms.toFixed(2)} | ${((1000 * ms) / (model.tetCount / 1000)).toFixed(1)} |`);
+  rows.push(`| ${cellRule} (${detect.hash.cellSize.toFixed(4)}) | ${k ** 3} | ${model.tetCount} | ${points} | ${header[QL.count]} | ${ms.toFixed(2)} | ${((1000 * ms) / (model.tetCount / 1000)).toFixed(1)} | ${kernelMs} |`);
   console.log(rows[rows.length - 1]);
   if (header[QL.dropped] + header[QL.hashDropped] > 0) console.log(`  (dropped: ${header[QL.dropped]} hits, ${header[QL.hashDropped]} hash entries)`);
   detect.destroy();

@@ -51,14 +51,19 @@ export class DetectStage implements GpuStage {
   private groups?: { key: string; positions: GPUBuffer; hash: GPUBindGroup; detect: GPUBindGroup };
   /** Query points of the current frame (set by beginFrame: recovery mode changes them). */
   private pointCount = -1;
+  private readonly splitPasses: boolean;
 
   constructor(
     private readonly device: GPUDevice,
     private readonly topology: CollisionTopologyGpu,
     readonly queryList: QueryList,
     private readonly settings: () => Readonly<DetectSettings>,
-    hashOptions: SpatialHashOptions = {},
+    hashOptions: SpatialHashOptions & {
+      /** One pass per kernel (build, detect, args) instead of one pass: per-kernel timestamps for benchmarks. */
+      splitPasses?: boolean;
+    } = {},
   ) {
+    this.splitPasses = hashOptions.splitPasses ?? false;
     this.hash = new SpatialHash(device, topology.mesh, hashOptions);
     this.hashTable = new BindingTable(device, 'dcd.hash', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', heads: 'storage', pool: 'storage', list: 'storage',
@@ -117,15 +122,24 @@ export class DetectStage implements GpuStage {
     const groups = this.bindGroups(state);
     this.queryList.beginSubstep(encoder);
     this.hash.clear(encoder);
-    const pass = step.beginPass(encoder, 'detect', 'dcd');
+    let pass = step.beginPass(encoder, 'detect', this.splitPasses ? 'dcd.buildHash' : 'dcd');
     pass.setPipeline(this.buildPipeline);
     pass.setBindGroup(0, groups.hash);
     const [bx, by] = dispatchGrid(this.topology.tetCount);
     pass.dispatchWorkgroups(bx, by);
+    if (this.splitPasses) {
+      pass.end();
+      pass = step.beginPass(encoder, 'detect', 'dcd.detect');
+    }
     pass.setPipeline(this.detectPipeline);
     pass.setBindGroup(0, groups.detect);
     const [qx, qy] = dispatchGrid(this.pointCount);
     pass.dispatchWorkgroups(qx, qy);
+    if (this.splitPasses) {
+      pass.end();
+      pass = step.beginPass(encoder, 'detect', 'dcd.writeArgs');
+      pass.setBindGroup(0, groups.detect);
+    }
     pass.setPipeline(this.argsPipeline);
     pass.dispatchWorkgroups(1);
     pass.end();
