@@ -36,6 +36,52 @@ fn inverseSym(n: mat3x3<f32>) -> mat3x3<f32> {
   return mat3x3<f32>(c0 / det, c1 / det, c2 / det);
 }
 
+// Inverse of the Newton block n = I + q B (B symmetric positive semidefinite), by n = L D L^T
+// with diagonal pivoting. The cofactor formula (inverseSym) fails here: for a sliver tet
+// B = sum_v w_v g_v g_v^T is nearly rank one (|g_v| ~ 1 / the tet's height), so n's entries
+// are ~ q |B| while its small eigenvalues are ~ 1, and the 2x2 minors and the determinant
+// are differences of products ~ (q |B|)^2 that cancel: relative error ~ eps cond(n)^2. In f32
+// N came out 3-13% wrong on the octopus' 2e-8 m^3 sliver (q tr B ~ 4e3) and the determinant's
+// sign flipped once it inverted (the tet skipped, or a huge step when it came out tiny and
+// positive): the drop blew up to 1e9 J while the f64 reference did not. LDL^T is backward
+// stable (error ~ eps cond(n), the rounding of n itself). The pivots are Schur complements of
+// a matrix >= I, so each is >= 1 exactly: flooring them at 1 only removes rounding. The
+// largest remaining diagonal as pivot keeps |l| <= 1, so N = sum_k r_k r_k^T / d_k (r_k the
+// rows of L^-1) is symmetric positive semidefinite with ||N|| <= 9 at any conditioning
+// (exactly, every eigenvalue is <= 1). Float64 twin: inverseNewtonBlock in
+// src/sim/constraintsCpu.ts.
+fn inverseNewtonBlock(n: mat3x3<f32>) -> mat3x3<f32> {
+  var a = n;
+  var i = 0u;
+  if (a[1][1] > a[i][i]) { i = 1u; }
+  if (a[2][2] > a[i][i]) { i = 2u; }
+  var j = (i + 1u) % 3u;
+  var k = (i + 2u) % 3u;
+  let d0 = max(a[i][i], 1.0);
+  var lj = a[i][j] / d0;
+  var lk = a[i][k] / d0;
+  var sj = a[j][j] - lj * a[i][j];
+  let sk = a[k][k] - lk * a[i][k];
+  if (sk > sj) {
+    let t = j; j = k; k = t;
+    let tl = lj; lj = lk; lk = tl;
+    sj = sk;
+  }
+  let d1 = max(sj, 1.0);
+  let l21 = (a[j][k] - lk * a[i][j]) / d1;
+  let d2 = max(a[k][k] - lk * a[i][k] - l21 * l21 * d1, 1.0);
+  var ei = vec3<f32>(0.0);
+  ei[i] = 1.0;
+  var ej = vec3<f32>(0.0);
+  ej[j] = 1.0;
+  var ek = vec3<f32>(0.0);
+  ek[k] = 1.0;
+  // Rows of L^-1 in the pivot order (i, j, k).
+  let r1 = ej - lj * ei;
+  let r2 = ek - l21 * ej + (lj * l21 - lk) * ei;
+  return outer(ei, ei / d0) + outer(r1, r1 / d1) + outer(r2, r2 / d2);
+}
+
 // a b^T.
 fn outer(a: vec3<f32>, b: vec3<f32>) -> mat3x3<f32> {
   return mat3x3<f32>(a * b.x, a * b.y, a * b.z);
@@ -105,8 +151,9 @@ fn project(t: u32, jacobi: bool) -> Delta {
   if (hydro) { kTangent = kTangent + abs(detF - k.z) / alphaH * sqrt(rowMax) * alphaD; }
   let q = kTangent / alphaD;
   let I = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
-  let N = inverseSym(I + q * B);
-  if (N[0].x == 0.0 && N[1].y == 0.0) { return out; }
+  // Non-finite only from non-finite positions (the finalize guard then stops the object).
+  if (!finite3(vec3<f32>(q))) { return out; }
+  let N = inverseNewtonBlock(I + q * B);
   let S = mat3x3<f32>(stress[3u * t].xyz, stress[3u * t + 1u].xyz, stress[3u * t + 2u].xyz);
   // h^2 V P grouped so that no large rest terms cancel:
   // [(F - cof F) + (cof F / 4 - F / (I_C + 1))] / alphaD + (J - 1) / alphaH cof F.

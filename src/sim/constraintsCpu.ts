@@ -47,6 +47,48 @@ function mulSym(a: Float64Array, b: Float64Array, out: Float64Array): void {
   for (let j = 0; j < 3; j++) for (let i = 0; i < 3; i++) out[3 * j + i] = a[i] * b[3 * j] + a[3 + i] * b[3 * j + 1] + a[6 + i] * b[3 * j + 2];
 }
 
+// Rows of L^-1 in inverseNewtonBlock.
+const LDL_ROWS = [new Float64Array(3), new Float64Array(3), new Float64Array(3)];
+
+/**
+ * In place: the Newton block n = I + q B (B symmetric positive semidefinite, column-major
+ * 3x3) -> n^-1, by L D L^T with diagonal pivoting. Not the cofactor formula: for a sliver tet
+ * B is nearly rank one (|g_v| ~ 1 / the tet's height), n's entries ~ q |B| against
+ * eigenvalues ~ 1, and the cofactors and determinant cancel products ~ (q |B|)^2 (relative
+ * error ~ eps cond(n)^2): in f32 (the GPU twin) N came out 3-13% wrong on the octopus'
+ * 2e-8 m^3 sliver and the determinant's sign flipped once it inverted (the drop blew up to
+ * 1e9 J). LDL^T is backward stable (error ~ eps cond(n)). The pivots are Schur complements of
+ * a matrix >= I, hence >= 1 exactly, and are floored at 1; the largest remaining diagonal as
+ * pivot keeps |l| <= 1, so the result sum_k r_k r_k^T / d_k (r_k the rows of L^-1) is
+ * symmetric positive semidefinite with norm <= 9 at any conditioning. Same steps as
+ * inverseNewtonBlock in shaders/xpbdNeoHookean.wgsl.
+ */
+export function inverseNewtonBlock(n: Float64Array): void {
+  let i = 0;
+  if (n[4] > n[4 * i]) i = 1;
+  if (n[8] > n[4 * i]) i = 2;
+  let j = (i + 1) % 3, k = (i + 2) % 3;
+  const d0 = Math.max(n[4 * i], 1);
+  let lj = n[3 * i + j] / d0, lk = n[3 * i + k] / d0;
+  let sj = n[4 * j] - lj * n[3 * i + j];
+  const sk = n[4 * k] - lk * n[3 * i + k];
+  if (sk > sj) {
+    const t = j; j = k; k = t;
+    const tl = lj; lj = lk; lk = tl;
+    sj = sk;
+  }
+  const d1 = Math.max(sj, 1);
+  const l21 = (n[3 * j + k] - lk * n[3 * i + j]) / d1;
+  const d2 = Math.max(n[4 * k] - lk * n[3 * i + k] - l21 * l21 * d1, 1);
+  // Rows of L^-1 in the pivot order (i, j, k): e_i, e_j - lj e_i, e_k - l21 e_j + (lj l21 - lk) e_i.
+  const [r0, r1, r2] = LDL_ROWS;
+  r0.fill(0); r1.fill(0); r2.fill(0);
+  r0[i] = 1;
+  r1[j] = 1; r1[i] = -lj;
+  r2[k] = 1; r2[j] = -l21; r2[i] = lj * l21 - lk;
+  for (let c = 0; c < 3; c++) for (let r = 0; r < 3; r++) n[3 * c + r] = (r0[r] * r0[c]) / d0 + (r1[r] * r1[c]) / d1 + (r2[r] * r2[c]) / d2;
+}
+
 const FN = new Float64Array(9);
 const OFN = new Float64Array(9);
 
@@ -196,18 +238,12 @@ export function neoHookeanCorrection(
   }
   B[3] = B[1]; B[6] = B[2]; B[7] = B[5];
   mulSym(P_H, B, U);
-  // N = (I + k B / alphaD)^-1, symmetric positive definite.
+  // N = (I + k B / alphaD)^-1, symmetric positive definite, by pivoted LDL^T (inverseNewtonBlock).
   const q = k / alphaD;
-  const n00 = 1 + q * B[0], n01 = q * B[1], n02 = q * B[2], n11 = 1 + q * B[4], n12 = q * B[5], n22 = 1 + q * B[8];
-  const c00 = n11 * n22 - n12 * n12, c01 = n02 * n12 - n01 * n22, c02 = n01 * n12 - n02 * n11;
-  const detN = n00 * c00 + n01 * c01 + n02 * c02;
-  if (!(detN > 0)) return false;
-  const inv = 1 / detN;
-  K[0] = c00 * inv; K[1] = c01 * inv; K[2] = c02 * inv;
-  K[4] = (n00 * n22 - n02 * n02) * inv;
-  K[5] = (n02 * n01 - n00 * n12) * inv;
-  K[8] = (n00 * n11 - n01 * n01) * inv;
-  K[3] = K[1]; K[6] = K[2]; K[7] = K[5];
+  if (!Number.isFinite(q)) return false;
+  for (let i = 0; i < 9; i++) K[i] = q * B[i];
+  K[0] += 1; K[4] += 1; K[8] += 1;
+  inverseNewtonBlock(K);
   const base = NEO_HOOKEAN_MULTIPLIERS * t;
   // h^2 V P = [(F - cof F) + (cof F / 4 - F / (I_C + 1))] / alphaD + (J - 1) / alphaH cof F:
   // the stress mu F - mu F / (I_C + 1) + lambda (J - alpha) cof F (lambda (J - alpha) =
