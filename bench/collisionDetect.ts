@@ -25,7 +25,7 @@ const arg = (name: string, def: string): string => {
 const sizes = arg('sizes', '1,2,3').split(',').map(Number);
 const substeps = Number(arg('substeps', '5'));
 const repeat = Number(arg('repeat', '3'));
-const cellRules = arg('cell', 'largest').split(',') as ('largest' | 'median')[];
+const cellRules = arg('cell', 'median').split(',') as ('largest' | 'median')[];
 const spacing = Number(arg('spacing', '0.8'));
 
 const ctx = await acquireGpu();

@@ -131,13 +131,45 @@ fn walkList(first: u32, qlo: vec3<f32>, qhi: vec3<f32>) -> u32 {
   return NONE;
 }
 
+// The part of the segment a -> b inside the box [lo, hi] as parameters (t0, t1); t0 > t1: none.
+fn clipToBox(a: vec3<f32>, b: vec3<f32>, lo: vec3<f32>, hi: vec3<f32>) -> vec2<f32> {
+  let d = b - a;
+  var t = vec2<f32>(0.0, 1.0);
+  for (var k = 0; k < 3; k++) {
+    if (d[k] == 0.0) {
+      if (a[k] < lo[k] || a[k] > hi[k]) { return vec2<f32>(1.0, 0.0); }
+    } else {
+      let ta = (lo[k] - a[k]) / d[k];
+      let tb = (hi[k] - a[k]) / d[k];
+      t = vec2<f32>(max(t.x, min(ta, tb)), min(t.y, max(ta, tb)));
+    }
+  }
+  return t;
+}
+
 fn findTet(lo: vec3<f32>, hi: vec3<f32>) -> u32 {
   let c0 = hashCellOf(lo, params.invCellSize);
   let c1 = min(hashCellOf(hi, params.invCellSize), c0 + vec3<i32>(EDGE_MAX_CELLS_PER_AXIS - 1));
+  let oneCell = all(c0 == c1);
+  // Cells a little larger than the hash's, against rounding of p / cellSize near a border.
+  let margin = 1e-4 * params.cellSize;
   for (var i = c0.x; i <= c1.x; i++) {
     for (var j = c0.y; j <= c1.y; j++) {
       for (var k = c0.z; k <= c1.z; k++) {
-        let t = walkList(heads[hashSlot(vec3<i32>(i, j, k), params.tableMask)], lo, hi);
+        // An edge walks only the cells it crosses, with the box of its part in the cell: a tet
+        // holding a point of the edge is listed in the cell of that point.
+        var qlo = lo;
+        var qhi = hi;
+        if (!oneCell) {
+          let cell = vec3<f32>(f32(i), f32(j), f32(k)) * params.cellSize;
+          let t = clipToBox(gA, gB, cell - vec3<f32>(margin), cell + vec3<f32>(params.cellSize + margin));
+          if (t.x > t.y) { continue; }
+          let p0 = gA + t.x * (gB - gA);
+          let p1 = gA + t.y * (gB - gA);
+          qlo = min(p0, p1) - vec3<f32>(margin);
+          qhi = max(p0, p1) + vec3<f32>(margin);
+        }
+        let t = walkList(heads[hashSlot(vec3<i32>(i, j, k), params.tableMask)], qlo, qhi);
         if (t != NONE) { return t; }
       }
     }

@@ -47,7 +47,7 @@ const defaults: DetectSettings = { collisions: true, selfCollision: true, recove
 async function detect(
   model: Model,
   settings: Partial<DetectSettings> = {},
-  opts: { capacity?: number; poolCapacity?: number; cellSize?: number | 'median'; positions?: Float32Array } = {},
+  opts: { capacity?: number; poolCapacity?: number; cellSize?: number | 'largest'; positions?: Float32Array } = {},
 ): Promise<Run> {
   const { device } = await testGpu();
   const mesh = buildSceneMesh(model);
@@ -176,8 +176,8 @@ describe('GPU discrete detection (spatial hash + DCD) against a brute-force orac
     expect([...r3.header.slice(QL.hitsVertexSelf, QL.hitsCentroidInter + 1)]).toEqual(hits.map((h) => 3 * h));
   });
 
-  it('cell size: the median tet extent, and cells so small that every tet goes to the oversized list, find the same', async () => {
-    for (const [name, cellSize] of [['median extent', 'median'], ['oversized only', 0.02]] as const) {
+  it('cell size: the largest tet extent, and cells so small that every tet goes to the oversized list, find the same', async () => {
+    for (const [name, cellSize] of [['largest extent', 'largest'], ['oversized only', 0.02]] as const) {
       const r = await detect(overlappingCubes(), {}, { cellSize });
       const { hits, ambiguous } = expectAgreement(`cubes, cell ${name}`, r, oracleFor(r));
       expect(ambiguous).toBe(0);

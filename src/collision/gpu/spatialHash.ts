@@ -4,12 +4,13 @@
  * because the rebuild is one linear pass with no refit/rebuild schedule and no tree quality to
  * lose as the scene deforms (docs/architecture.md compares).
  *
- * Cell size: the largest box extent of a tet at the start (a tet touches at most 2 cells per
- * axis until it stretches; one spanning more than 4 goes to the oversized list every query
- * walks). The median extent puts 3x fewer tets in a cell (~43 against ~130 for a vertex of
- * octopus_2KFaces.t) but 2.7x more entries in the pool; since the entries carry the tet's box,
- * both cost the same on an H100 (bench/collisionDetect.ts: 5.6 / 5.7 ms per substep at 879k
- * tets), so the smaller pool wins. Table: a power of two >= 2 x tets. Pool: entries for the
+ * Cell size: the median box extent of a tet at the start (tets larger than a cell span several
+ * cells, at most 4 per axis; larger ones go to the oversized list every query walks). On
+ * octopus_2KFaces.t it puts ~39 tets in a vertex's cell against ~118 with the largest extent,
+ * and edges walk only the cells they cross, so detection is 1.2-1.5x faster on an H100
+ * (bench/collisionDetect.ts, 110k-879k tets: 0.83 / 4.66 ms per substep against 1.24 / 5.63),
+ * for 2.7x the pool entries (~6 per tet, 32 bytes each; 'largest' when memory is short).
+ * Table: a power of two >= 2 x tets. Pool: entries for the
  * cells every tet touches, sized from the start with a margin; when a substep runs out, the
  * entries it could not store are counted (query-list header word 14) and `growFromHeader`
  * enlarges the pool for the next frame.
@@ -84,7 +85,7 @@ export function hashEntriesNeeded(tets: Uint32Array, positions: ArrayLike<number
 }
 
 export interface SpatialHashOptions {
-  /** Cell side, or how to take it from the mesh's positions: the largest (default) or the median tet extent. */
+  /** Cell side, or how to take it from the mesh's positions: the median (default) or the largest tet extent. */
   cellSize?: number | 'largest' | 'median';
   /** Pool entries (default: twice what the mesh's positions need). */
   poolCapacity?: number;
@@ -104,7 +105,7 @@ export class SpatialHash {
     mesh: TetMesh,
     options: SpatialHashOptions = {},
   ) {
-    const rule = options.cellSize ?? 'largest';
+    const rule = options.cellSize ?? 'median';
     const cellSize = rule === 'largest' ? largestTetExtent(mesh.tets, mesh.positions) : rule === 'median' ? medianTetExtent(mesh.tets, mesh.positions) : rule;
     if (!(cellSize > 0 && Number.isFinite(cellSize))) throw new RangeError(`SpatialHash: cell size must be a positive finite number, got ${cellSize}`);
     this.cellSize = cellSize;
