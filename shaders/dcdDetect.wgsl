@@ -5,7 +5,7 @@
 //   [.., + edgePoints)                  boundary edges: the centre of the part inside a tet
 //   [.., + centroidPoints)              tet centroids (recovery mode only, section 5.2)
 // A point walks the hash cells its box touches (one cell for a point, a few for an edge) and the
-// oversized list, skips entries whose box misses its own, and takes the first tet that
+// oversized list, skips entries whose box misses its own, and takes the tet of smallest id that
 // contains it under the rules:
 // strictly inside, not incident, not inverted, self hits only with self-collision on and not at
 // an inverted boundary element (section 3.5). Each hit appends one Query; beyond the list's
@@ -38,6 +38,9 @@ var<private> gA: vec3<f32>;       // the point, or the edge's first end
 var<private> gB: vec3<f32>;       // the edge's second end
 var<private> gHit: vec3<f32>;     // query point of the accepted tet
 var<private> gParam: f32;
+var<private> gBest: u32;          // accepted tet of smallest id so far (findTet), NONE if none
+var<private> gBestHit: vec3<f32>; // its query point
+var<private> gBestParam: f32;
 
 fn tetOf(t: u32) -> vec4<u32> {
   let o = params.offTets + 4u * t;
@@ -118,17 +121,24 @@ fn accepts(t: u32) -> bool {
   return strictlyInside(subVolumes(p, x0, x1, x2, x3));
 }
 
-// First accepted tet on the list starting at entry head (index + 1), or NONE. The entry's box
-// rejects most candidates without loading the tet (qlo / qhi: the point's or segment's box).
-fn walkList(first: u32, qlo: vec3<f32>, qhi: vec3<f32>) -> u32 {
+// The accepted tet of smallest id on the list starting at entry head (index + 1), folded into
+// gBest (NONE when none yet; gBestHit / gBestParam its query point). The smallest id, not the
+// first found: the hash's list order changes from run to run (atomic insertion), and an edge
+// crossing several tets gets a different query point in each, so "first" made detection
+// nondeterministic (and unlike the CPU reference). The entry's box rejects most candidates
+// without loading the tet (qlo / qhi: the point's or segment's box).
+fn walkList(first: u32, qlo: vec3<f32>, qhi: vec3<f32>) {
   var e = first;
   // Bounded by the pool's size: a list can never be longer, so a broken link cannot hang the GPU.
   for (var steps = 0u; e != 0u && steps < params.poolCapacity; steps++) {
     let entry = pool[e - 1u];
-    if (all(qhi >= entry.lo) && all(qlo <= entry.hi) && accepts(entry.tet)) { return entry.tet; }
+    if (entry.tet < gBest && all(qhi >= entry.lo) && all(qlo <= entry.hi) && accepts(entry.tet)) {
+      gBest = entry.tet;
+      gBestHit = gHit;
+      gBestParam = gParam;
+    }
     e = entry.next;
   }
-  return NONE;
 }
 
 // The part of the segment a -> b inside the box [lo, hi] as parameters (t0, t1); t0 > t1: none.
@@ -148,6 +158,7 @@ fn clipToBox(a: vec3<f32>, b: vec3<f32>, lo: vec3<f32>, hi: vec3<f32>) -> vec2<f
 }
 
 fn findTet(lo: vec3<f32>, hi: vec3<f32>) -> u32 {
+  gBest = NONE;
   let c0 = hashCellOf(lo, params.invCellSize);
   let c1 = min(hashCellOf(hi, params.invCellSize), c0 + vec3<i32>(EDGE_MAX_CELLS_PER_AXIS - 1));
   let oneCell = all(c0 == c1);
@@ -169,12 +180,12 @@ fn findTet(lo: vec3<f32>, hi: vec3<f32>) -> u32 {
           qlo = min(p0, p1) - vec3<f32>(margin);
           qhi = max(p0, p1) + vec3<f32>(margin);
         }
-        let t = walkList(heads[hashSlot(vec3<i32>(i, j, k), params.tableMask)], qlo, qhi);
-        if (t != NONE) { return t; }
+        walkList(heads[hashSlot(vec3<i32>(i, j, k), params.tableMask)], qlo, qhi);
       }
     }
   }
-  return walkList(heads[params.tableMask + 1u + HASH_OVERSIZED], lo, hi);
+  walkList(heads[params.tableMask + 1u + HASH_OVERSIZED], lo, hi);
+  return gBest;
 }
 
 @compute @workgroup_size(64)
@@ -233,7 +244,7 @@ fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
     atomicAdd(&list.header[QL_DROPPED], 1u);
     return;
   }
-  list.queries[slot] = Query(gHit, t, exclude, exclude2, source, gParam);
+  list.queries[slot] = Query(gBestHit, t, exclude, exclude2, source, gBestParam);
 }
 
 // One invocation: the indirect dispatch args of the spb and contact kernels for this substep,

@@ -36,7 +36,7 @@ import type { GpuState } from './state';
 export interface GpuCollisionOptions {
   /** Answers overflowed shortest-path queries (default: the CPU dynamic version on this thread; workers/spbFallback.ts in a pool). */
   answerOverflowed?: AnswerOverflowed;
-  /** First capacity of the query and contact arrays (default: a quarter of the boundary vertices, at least 256). */
+  /** First capacity of the query and contact arrays (default: an eighth of the boundary vertices and edges, at least 1,024; it grows after a frame that dropped hits). */
   initialCapacity?: number;
 }
 
@@ -68,7 +68,8 @@ export class GpuCollisions {
     this.mesh = buildSceneMesh(model);
     this.spbData = createSpbMeshData(this.mesh);
     this.topology = new CollisionTopologyGpu(device, this.mesh);
-    this.queryList = new QueryList(device, options.initialCapacity ?? Math.max(256, Math.ceil(this.mesh.boundaryVertices.length / 4)));
+    const boundaryPoints = this.mesh.boundaryVertices.length + this.mesh.boundaryEdges.length / 2;
+    this.queryList = new QueryList(device, options.initialCapacity ?? Math.max(1024, Math.ceil(boundaryPoints / 8)));
     this.listGeneration = this.queryList.generation;
     this.detect = new DetectStage(device, this.topology, this.queryList, params);
     const list = this.queryList;

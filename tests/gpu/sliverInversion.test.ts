@@ -74,7 +74,7 @@ describe('an inverted sliver tet on the GPU', () => {
       cpu.x.set(x0);
       const e0 = energy(setup, x0, new Float64Array(12));
       const gpuRatios: number[] = [];
-      let x = new Float32Array(12);
+      let x: Float32Array = new Float32Array(12);
       for (let f = 0; f < 6; f++) {
         await gpu.stepFrame();
         cpu.stepFrame();

@@ -8,7 +8,7 @@
  * - t of the point's own object: a self hit, ignored when self-collision is off and, section
  *   3.5, when the point touches an inverted boundary element (a vertex with a boundary triangle
  *   of an inverted tet, an edge with such an end, a centroid of an inverted tet);
- * - one query per point: the first containing tet found (cells and tets in increasing order);
+ * - one query per point: the containing (edges: crossed) tet of smallest id, as the GPU kernel;
  * - inter-object queries carry the euclidean bit when the Fig. 15 switch is on.
  */
 import type { TetMesh } from '../../mesh/types';
@@ -84,14 +84,17 @@ export class CpuDetector {
     if (cell < 0) return;
     const selfAllowed = opts.selfCollision && !this.invertedVertex[v];
     const object = m.vertexObject[v];
+    // The containing tet of smallest id (as the GPU kernel: deterministic whatever the order).
+    let best = -1, bestKind = 0;
     for (let j = g.cellStart[cell]; j < g.cellStart[cell + 1]; j++) {
       const t = g.cellTets[j];
-      if (!this.inBox(t, px, py, pz) || this.hasCorner(t, v)) continue;
+      if ((best >= 0 && t >= best) || !this.inBox(t, px, py, pz) || this.hasCorner(t, v)) continue;
       const kind = this.pairKind(t, object, selfAllowed);
       if (kind === 0 || !strictlyInside(x, m.tets, t, px, py, pz, this.scratch)) continue;
-      out.push(px, py, pz, t, v, -1, KIND_VERTEX, v, kind === 2, opts.euclidean, 0);
-      return;
+      best = t;
+      bestKind = kind;
     }
+    if (best >= 0) out.push(px, py, pz, best, v, -1, KIND_VERTEX, v, bestKind === 2, opts.euclidean, 0);
   }
 
   private edgePoint(x: Float64Array, e: number, opts: DetectOptions, out: CpuQueryList): void {
@@ -107,12 +110,16 @@ export class CpuDetector {
     const boxes = g.boxes;
     if (!g.boxCells(lx, ly, lz, hx, hy, hz)) return;
     const r = g.cells;
+    // The crossed tet of smallest id (as the GPU kernel): each crossed tet gives its own query
+    // point (the centre of the edge's part inside it), so "the first found" depended on order.
+    let best = -1, bestKind = 0, bestU = 0;
     for (let k = r[4]; k <= r[5]; k++) for (let jj = r[2]; jj <= r[3]; jj++) for (let i = r[0]; i <= r[1]; i++) {
       const cell = g.cellIndex(i, jj, k);
       for (let j = g.cellStart[cell]; j < g.cellStart[cell + 1]; j++) {
         const t = g.cellTets[j];
         if (this.stamps[t] === stamp) continue;
         this.stamps[t] = stamp;
+        if (best >= 0 && t >= best) continue;
         const o = 6 * t;
         if (hx <= boxes[o] || hy <= boxes[o + 1] || hz <= boxes[o + 2] || lx >= boxes[o + 3] || ly >= boxes[o + 4] || lz >= boxes[o + 5]) continue;
         if (this.hasCorner(t, a) || this.hasCorner(t, b)) continue;
@@ -122,10 +129,13 @@ export class CpuDetector {
         const u = 0.5 * (this.clip[0] + this.clip[1]);
         const px = ax + u * (bx - ax), py = ay + u * (by - ay), pz = az + u * (bz - az);
         if (!strictlyInside(x, m.tets, t, px, py, pz, this.scratch)) continue;
-        out.push(px, py, pz, t, a, b, KIND_EDGE, e, kind === 2, opts.euclidean, u);
-        return;
+        best = t;
+        bestKind = kind;
+        bestU = u;
       }
     }
+    if (best < 0) return;
+    out.push(ax + bestU * (bx - ax), ay + bestU * (by - ay), az + bestU * (bz - az), best, a, b, KIND_EDGE, e, bestKind === 2, opts.euclidean, bestU);
   }
 
   private centroidPoint(x: Float64Array, u: number, opts: DetectOptions, out: CpuQueryList): void {
@@ -137,15 +147,17 @@ export class CpuDetector {
     if (cell < 0) return;
     const selfAllowed = opts.selfCollision && this.volume6[u] > 0;
     const object = m.tetObject[u];
+    let best = -1, bestKind = 0;
     for (let j = g.cellStart[cell]; j < g.cellStart[cell + 1]; j++) {
       const t = g.cellTets[j];
-      if (t === u || !this.inBox(t, px, py, pz)) continue;
+      if (t === u || (best >= 0 && t >= best) || !this.inBox(t, px, py, pz)) continue;
       if (this.hasCorner(t, tets[4 * u]) || this.hasCorner(t, tets[4 * u + 1]) || this.hasCorner(t, tets[4 * u + 2]) || this.hasCorner(t, tets[4 * u + 3])) continue;
       const kind = this.pairKind(t, object, selfAllowed);
       if (kind === 0 || !strictlyInside(x, tets, t, px, py, pz, this.scratch)) continue;
-      out.push(px, py, pz, t, -1, -1, KIND_CENTROID, u, kind === 2, opts.euclidean, 0);
-      return;
+      best = t;
+      bestKind = kind;
     }
+    if (best >= 0) out.push(px, py, pz, best, -1, -1, KIND_CENTROID, u, bestKind === 2, opts.euclidean, 0);
   }
 
   private nextStamp(): number {

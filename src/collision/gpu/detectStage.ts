@@ -4,7 +4,7 @@
  *   1. clears the query count and the spatial hash (encoder.clearBuffer: header word 0, heads),
  *   2. buildHash   one invocation per tet: the spatial hash of tet boxes (dcdHash.wgsl),
  *   3. detect      one invocation per query point: boundary vertices, boundary edges (recovery:
- *                  every vertex and every tet centroid), first containing tet, one Query per hit,
+ *                  every vertex and every tet centroid), the containing tet of smallest id, one Query per hit,
  *   4. writeArgs   one invocation: the indirect dispatch args of the spb and contact stages.
  * Per frame (beginFrame): the uniforms (switches read from the settings then) and the frame's
  * header counters. After the frame's readback, `afterFrame(header)` grows the query list and the
