@@ -6,7 +6,7 @@
  */
 import type GUI from 'lil-gui';
 import type { Controller } from 'lil-gui';
-import type { ConstraintType, SolveOrder } from '../sim/params';
+import type { ConstraintType, InterObjectMode, SolveOrder } from '../sim/params';
 import type { SimulationController } from './simulationController';
 
 export interface SimulationPanel {
@@ -41,6 +41,11 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
     damping: p0.damping,
     gravityY: p0.gravity[1],
     friction: p0.friction,
+    collisions: p0.collisions,
+    selfCollision: p0.selfCollision,
+    recovery: p0.recovery,
+    interObject: p0.interObject as InterObjectMode,
+    contactIterations: p0.contactIterations,
   };
 
   const runCtrl = folder.add(state, 'run').name('Run');
@@ -69,7 +74,21 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
     .add(state, 'gravityY', -30, 30, 0.01)
     .name('Gravity y (m/s²)')
     .onFinishChange((v: number) => sim.setParams({ gravity: [0, v, 0] }));
-  param(solver.add(state, 'friction', 0, 1, 0.01).name('Ground friction'), 'friction');
+  param(solver.add(state, 'friction', 0, 1, 0.01).name('Friction (ground and contacts)'), 'friction');
+
+  // Collisions (paper 000 section 4): runtime switches of the GPU collision stages and the CPU engine.
+  const collisions = folder.addFolder('Collisions');
+  collisions.add(state, 'collisions').name('Collisions').onChange((v: boolean) => sim.setParams({ collisions: v }));
+  collisions.add(state, 'selfCollision').name('Self-collision').onChange((v: boolean) => sim.setParams({ selfCollision: v }));
+  collisions.add(state, 'recovery').name('Recovery mode').onChange((v: boolean) => sim.setParams({ recovery: v }));
+  collisions
+    .add(state, 'interObject', { 'Shortest path (exact)': 'exact', 'Euclidean closest point': 'euclidean' })
+    .name('Between objects')
+    .onChange((v: InterObjectMode) => sim.setParams({ interObject: v }));
+  collisions
+    .add(state, 'contactIterations', 1, 10, 1)
+    .name('Contact passes')
+    .onFinishChange((v: number) => sim.setParams({ contactIterations: v }));
 
   const material = folder.addFolder('Material');
   material
@@ -99,6 +118,11 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
       damping: p.damping,
       gravityY: p.gravity[1],
       friction: p.friction,
+      collisions: p.collisions,
+      selfCollision: p.selfCollision,
+      recovery: p.recovery,
+      interObject: p.interObject,
+      contactIterations: p.contactIterations,
       springCompliance: p.springCompliance,
       youngsModulus: m.youngsModulus,
       poissonRatio: m.poissonRatio,
