@@ -1,4 +1,4 @@
-// Contact solve (notes/collisions-spec.md "Contact response", eq. 6 of paper 000): params
+// Contact solve (docs/collisions.md "Contact response", eq. 6 of paper 000): params
 // contactIterations x (solveContacts: one invocation per contact, indirect; applyContacts: one
 // per vertex). Pure Jacobi: C = (x - s) . n and the tangential motion d are evaluated at the
 // positions before the pass; each contact's corrections are accumulated per vertex and applied

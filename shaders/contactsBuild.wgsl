@@ -1,4 +1,4 @@
-// Contact build (notes/collisions-spec.md "Contact response"): one invocation per query of the
+// Contact build (docs/collisions.md "Contact response"): one invocation per query of the
 // substep, dispatched indirectly with the args detection wrote (gid.x only, i < n). From the
 // query and its shortest-path result: the query's counters by status (header words 10..13), the
 // contact record (point vertices and weights, the triangle and the barycentrics of s on it) and

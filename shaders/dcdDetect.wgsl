@@ -1,4 +1,4 @@
-// Discrete collision detection (notes/collisions-spec.md "Query points and detection rules";
+// Discrete collision detection (docs/collisions.md "Query points and detection rules";
 // paper 000 section 4): one invocation per query point, after dcdHash.wgsl built the spatial
 // hash of the substep. Points, in this order of invocation ids:
 //   [0, vertexPoints)                   boundary vertices (recovery mode: every vertex)

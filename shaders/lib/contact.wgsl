@@ -1,4 +1,4 @@
-// One contact constraint (notes/collisions-spec.md "Contacts"; eq. 6 of paper 000): built by
+// One contact constraint (docs/collisions.md "Contacts"; eq. 6 of paper 000): built by
 // shaders/contactsBuild.wgsl from a query and its shortest-path result, solved by
 // shaders/contacts.wgsl. 24 words (96 bytes), one per query index. Unused vertex slots hold
 // CONTACT_NONE; inactive contacts (no path, skipped, overflowed, degenerate normal) enabled = 0.

@@ -1,4 +1,4 @@
-// The query list (notes/collisions-spec.md "GPU buffers"): written by detection, read by the
+// The query list (docs/collisions.md "GPU buffers"): written by detection, read by the
 // shortest-path query and the contacts. A storage buffer of 64 header words, then Query[capacity].
 // Mirrors src/collision/gpu/queryList.ts (host side: the same word indices and sizes).
 //

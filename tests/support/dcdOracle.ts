@@ -1,5 +1,5 @@
 /**
- * Brute-force oracle for the discrete detection (notes/collisions-spec.md "Query points and
+ * Brute-force oracle for the discrete detection (docs/collisions.md "Query points and
  * detection rules"): every query point against every tet, float64, no broad phase, sharing no
  * code with the WGSL kernels or src/collision. Containment is written here with face planes
  * (outward normal and offset per face), not with the kernels' sub-volumes, so a shared mistake

@@ -1,6 +1,6 @@
 /**
  * Contact constraints of the collision stage, float64 CPU reference (paper 000 eq. 6; the
- * response rules of notes/collisions-spec.md, identical on the GPU):
+ * response rules of docs/collisions.md, identical on the GPU):
  *   C = (x - s) . n >= 0,   x = sum_i wp_i x_i (the point), s = sum_k b_k x_k (its boundary point)
  * with n the outward normal at s (face: its normal; edge: the sum of the two faces' area vectors;
  * vertex: the sum of its faces' area vectors), fixed when the contact is built. Projected with

@@ -2,7 +2,7 @@
  * The collision stage of one substep on the CPU, float64 (paper 000 section 4, supplement
  * Alg. 5): detect -> shortest path to boundary per hit -> contact constraints. The CPU engine
  * runs it after the material iterations and before the velocity update; it is also the GPU
- * stage's test oracle (same rules, notes/collisions-spec.md).
+ * stage's test oracle (same rules, docs/collisions.md).
  */
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../counters';
 import { buildSceneMesh } from '../sceneMesh';

@@ -1,6 +1,6 @@
 /**
  * Discrete collision detection, float64 CPU reference of the GPU detect stage (paper 000
- * section 4; rules in notes/collisions-spec.md, identical on both):
+ * section 4; rules in docs/collisions.md, identical on both):
  * - query points: boundary vertices (every vertex in recovery mode, section 5.2), boundary edges
  *   (the centre of the part of the edge inside the tet), tet centroids (recovery mode only);
  * - a point is in tet t when t does not contain it (shares no vertex with its edge / tet), t is

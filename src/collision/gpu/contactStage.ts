@@ -1,5 +1,5 @@
 /**
- * The 'contacts' stage (notes/collisions-spec.md "Contact response"; eq. 6 of paper 000): after
+ * The 'contacts' stage (docs/collisions.md "Contact response"; eq. 6 of paper 000): after
  * the shortest-path stage, every substep, on the GPU with no readback,
  *   1. clears the per-vertex contact counts,
  *   2. buildContacts   per query (indirect): status counters, the contact record, its normal by

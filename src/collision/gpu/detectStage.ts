@@ -1,5 +1,5 @@
 /**
- * The 'detect' stage (notes/collisions-spec.md; paper 000 section 4): every substep, on the GPU,
+ * The 'detect' stage (docs/collisions.md; paper 000 section 4): every substep, on the GPU,
  * with no readback,
  *   1. clears the query count and the spatial hash (encoder.clearBuffer: header word 0, heads),
  *   2. buildHash   one invocation per tet: the spatial hash of tet boxes (dcdHash.wgsl),

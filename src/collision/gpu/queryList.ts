@@ -1,5 +1,5 @@
 /**
- * The query list and the buffers that go with it (notes/collisions-spec.md "GPU buffers"):
+ * The query list and the buffers that go with it (docs/collisions.md "GPU buffers"):
  * detection appends one Query per DCD hit, the shortest-path stage answers each with a Result at
  * the same index, the contacts stage builds one contact per query. One owner for all of them so
  * that growing the capacity reallocates them together; stages rebuild their bind groups when

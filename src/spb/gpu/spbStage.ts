@@ -1,5 +1,5 @@
 /**
- * The 'spb' stage of the time step (notes/collisions-spec.md; paper 000 sections 3.4 and 4):
+ * The 'spb' stage of the time step (docs/collisions.md; paper 000 sections 3.4 and 4):
  * every substep, after detection, on the GPU and with no readback,
  *   1. clears the prepass's inverted-tet count and per-component flags (encoder.clearBuffer),
  *   2. refits the surface BVH from state.positions (one dispatch per tree level, src/bvh),
