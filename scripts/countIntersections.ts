@@ -1,0 +1,45 @@
+/**
+ * Counts intersections in the runner's VTK frames (npm run sim -- ... --dump DIR) with the
+ * brute-force counter of tests/support/intersectionCounter.ts, which shares no code with the
+ * simulator's detection: boundary vertices strictly inside a tet of another object, or of their
+ * own object and not incident to them, and the deepest such vertex.
+ *
+ *   node scripts/run-ts.mjs scripts/countIntersections.ts DIR [--json]
+ *
+ * Prints one line per frame file (frame, self, inter, deepest in mesh units); --json prints JSON.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseVtk } from '../src/mesh/io/vtk';
+import { countIntersections } from '../tests/support/intersectionCounter';
+
+const [dir, ...rest] = process.argv.slice(2);
+if (!dir) {
+  console.error('usage: node scripts/run-ts.mjs scripts/countIntersections.ts DIR [--json]');
+  process.exit(2);
+}
+let files: string[];
+try {
+  files = readdirSync(dir).filter((f) => /^frame_\d+\.vtk$/.test(f)).sort();
+} catch (e) {
+  console.error(`countIntersections: cannot read ${dir}: ${(e as Error).message}`);
+  process.exit(2);
+}
+if (files.length === 0) {
+  console.error(`countIntersections: no frame_NNNNNN.vtk files in ${dir}`);
+  process.exit(2);
+}
+const rows: { frame: number; self: number; inter: number; deepest: number }[] = [];
+for (const f of files) {
+  const mesh = parseVtk(readFileSync(join(dir, f), 'utf8'), f);
+  const object = mesh.cellData.object;
+  if (!object) {
+    console.error(`countIntersections: ${f} has no cell array "object" (write it with the runner's --dump)`);
+    process.exit(2);
+  }
+  const c = countIntersections({ positions: Float64Array.from(mesh.positions), tets: mesh.tets, tetObject: Uint32Array.from(object) }, { depth: true });
+  const row = { frame: Number(f.slice(6, 12)), self: c.self, inter: c.inter, deepest: c.maxDepth };
+  rows.push(row);
+  if (!rest.includes('--json')) console.log(`${f}: self ${row.self}, inter ${row.inter}, deepest ${row.deepest.toExponential(2)}`);
+}
+if (rest.includes('--json')) console.log(JSON.stringify(rows));
