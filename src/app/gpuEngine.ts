@@ -7,6 +7,7 @@
  */
 import type { GpuContext } from '../gpu/device';
 import { GpuSolver } from '../sim/gpuSolver';
+import { pageSpbFallback } from './spbFallbackPool';
 import { setObjectMaterial } from '../sim/model';
 import type { Material } from '../sim/material';
 import { checkParams, type SolverParams } from '../sim/params';
@@ -58,7 +59,8 @@ export class GpuEngine implements SimulationEngine {
     let solver: GpuSolver | undefined;
     let thrown: unknown;
     try {
-      solver = new GpuSolver(ctx, setup);
+      // Overflowed shortest-path queries are answered in the page's workers, not on its thread.
+      solver = new GpuSolver(ctx, setup, { collisions: { answerOverflowed: pageSpbFallback().answerOverflowed } });
     } catch (error) {
       thrown = error;
     }
