@@ -123,6 +123,7 @@ export class GpuSolver {
     this.xpbd.ensureCapacity(p.substeps);
     this.xpbd.writeConstants(p);
     this.xpbd.writeScripts(this.time, p);
+    this.collisions?.prepareFrame();
     const encoder = this.device.createCommandEncoder({ label: 'solver.frame' });
     const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s));
     // The frame's one small readback: NaN flags and collision counters, copied in the same command buffer.
