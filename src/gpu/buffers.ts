@@ -51,3 +51,40 @@ export function dispatchGrid(count: number, maxPerDimension = 65535): [number, n
 export function gridRowStride(count: number): number {
   return dispatchGrid(count)[0] * WORKGROUP_SIZE;
 }
+
+/** xyz (3 per vertex) and a w per vertex -> vec4 per vertex, f32: the one GPU position layout. */
+export function packVec4(src: ArrayLike<number>, n: number, w: (i: number) => number = () => 0): Float32Array<ArrayBuffer> {
+  const out = new Float32Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    out[4 * i] = src[3 * i];
+    out[4 * i + 1] = src[3 * i + 1];
+    out[4 * i + 2] = src[3 * i + 2];
+    out[4 * i + 3] = w(i);
+  }
+  return out;
+}
+
+/** vec4 per vertex -> xyz per vertex. */
+export function dropW(v: Float32Array): Float32Array<ArrayBuffer> {
+  const n = v.length / 4;
+  const out = new Float32Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    out[3 * i] = v[4 * i];
+    out[3 * i + 1] = v[4 * i + 1];
+    out[3 * i + 2] = v[4 * i + 2];
+  }
+  return out;
+}
+
+/** Copies the first `bytes` of `buffer` to the CPU through a staging buffer: a sync point, count it. */
+export async function readBufferToCpu(device: GPUDevice, buffer: GPUBuffer, bytes: number = buffer.size, label = 'readback'): Promise<ArrayBuffer> {
+  const staging = device.createBuffer({ label, size: Math.max(16, Math.ceil(bytes / 4) * 4), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder({ label });
+  if (bytes > 0) encoder.copyBufferToBuffer(buffer, 0, staging, 0, Math.ceil(bytes / 4) * 4);
+  device.queue.submit([encoder.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  const copy = staging.getMappedRange().slice(0, bytes);
+  staging.unmap();
+  staging.destroy();
+  return copy;
+}

@@ -16,6 +16,7 @@
  * first substep. That last one is the only extra readback (positions and the overflow list),
  * and only in frames where some query overflowed; both are counted.
  */
+import { readBufferToCpu } from '../gpu/buffers';
 import { CollisionTopologyGpu } from '../collision/gpu/collisionTopology';
 import { ContactStage } from '../collision/gpu/contactStage';
 import { DetectStage } from '../collision/gpu/detectStage';
@@ -232,16 +233,8 @@ export class GpuCollisions {
     this.contacts.inject(queryWords, results);
   }
 
-  private async read(buffer: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
-    const staging = this.device.createBuffer({ label: 'collisions.fallbackReadback', size: Math.max(16, bytes), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    const encoder = this.device.createCommandEncoder({ label: 'collisions.fallbackReadback' });
-    encoder.copyBufferToBuffer(buffer, 0, staging, 0, bytes);
-    this.device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const copy = staging.getMappedRange().slice(0, bytes);
-    staging.unmap();
-    staging.destroy();
-    return copy;
+  private read(buffer: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
+    return readBufferToCpu(this.device, buffer, bytes, 'collisions.fallbackReadback');
   }
 
   /** Buffers not owned by a stage (the time step destroys the stages in its list). */

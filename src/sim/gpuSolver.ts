@@ -11,7 +11,7 @@
  * inverse mass) and tetBuffer (vec4<u32> per tet, mesh order).
  */
 import type { GpuContext } from '../gpu/device';
-import { dispatchGrid, storageBuffer } from '../gpu/buffers';
+import { dispatchGrid, readBufferToCpu, storageBuffer } from '../gpu/buffers';
 import { XpbdKernels } from './gpuKernels';
 import type { Model } from './model';
 import { checkParams, type SolverParams } from './params';
@@ -169,16 +169,8 @@ export class GpuSolver {
     this.frame = 0;
   }
 
-  private async read(buffer: GPUBuffer, size: number): Promise<ArrayBuffer> {
-    const staging = this.device.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    const encoder = this.device.createCommandEncoder();
-    encoder.copyBufferToBuffer(buffer, 0, staging, 0, size);
-    this.device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const copy = staging.getMappedRange().slice(0);
-    staging.unmap();
-    staging.destroy();
-    return copy;
+  private read(buffer: GPUBuffer, size: number): Promise<ArrayBuffer> {
+    return readBufferToCpu(this.device, buffer, size, 'solver.readback');
   }
 
   /** xyz per vertex (a sync point: tests, the runner's summary). */

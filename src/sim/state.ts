@@ -9,32 +9,10 @@
  *
  * Vertex order is the model's, which is the merged TetMesh's (collision/sceneMesh.ts).
  */
-import { storageBuffer } from '../gpu/buffers';
+import { dropW, packVec4, readBufferToCpu, storageBuffer } from '../gpu/buffers';
 import type { Model } from './model';
 
-/** xyz (3 per vertex) and a w per vertex -> vec4 per vertex, f32. */
-export function packVec4(src: ArrayLike<number>, n: number, w: (i: number) => number): Float32Array<ArrayBuffer> {
-  const out = new Float32Array(4 * n);
-  for (let i = 0; i < n; i++) {
-    out[4 * i] = src[3 * i];
-    out[4 * i + 1] = src[3 * i + 1];
-    out[4 * i + 2] = src[3 * i + 2];
-    out[4 * i + 3] = w(i);
-  }
-  return out;
-}
-
-/** vec4 per vertex -> xyz per vertex. */
-export function dropW(v: Float32Array): Float32Array {
-  const n = v.length / 4;
-  const out = new Float32Array(3 * n);
-  for (let i = 0; i < n; i++) {
-    out[3 * i] = v[4 * i];
-    out[3 * i + 1] = v[4 * i + 1];
-    out[3 * i + 2] = v[4 * i + 2];
-  }
-  return out;
-}
+export { dropW, packVec4 };
 
 export class GpuState {
   readonly vertexCount: number;
@@ -67,16 +45,8 @@ export class GpuState {
   }
 
   /** Copies `bytes` of `buffer` to the CPU: a sync point (tests, the runner's summary, dumps). */
-  private async read(buffer: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
-    const staging = this.device.createBuffer({ label: 'state.readback', size: Math.max(16, bytes), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    const encoder = this.device.createCommandEncoder({ label: 'state.readback' });
-    encoder.copyBufferToBuffer(buffer, 0, staging, 0, bytes);
-    this.device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const copy = staging.getMappedRange().slice(0, bytes);
-    staging.unmap();
-    staging.destroy();
-    return copy;
+  private read(buffer: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
+    return readBufferToCpu(this.device, buffer, bytes, 'state.readback');
   }
 
   /** xyz per vertex. */

@@ -7,7 +7,7 @@
  * (overflowFallback.ts), in a worker of the pool with src/workers/spbFallback.ts.
  */
 import type { SurfaceBvhGpu } from '../../bvh/surfaceBvhGpu';
-import { dispatchGrid, gridRowStride, storageBuffer } from '../../gpu/buffers';
+import { dispatchGrid, gridRowStride, storageBuffer, packVec4 } from '../../gpu/buffers';
 import { updateSpbMeshData, type SpbMeshData } from '../meshData';
 import { QUERY_OVERFLOW, type SpbQueryConfig } from '../query';
 import { SPB_DEFAULT_TOLERANCES, SPB_STATIC_CAPACITIES, type SpbCapacities, type SpbTolerances } from '../settings';
@@ -96,16 +96,7 @@ export interface SpbRunOptions {
 }
 
 /** xyz per vertex -> vec4 per vertex (w, the inverse mass, unused by the query: 0). */
-function toVec4(xyz: ArrayLike<number>): Float32Array<ArrayBuffer> {
-  const n = xyz.length / 3;
-  const out = new Float32Array(4 * n);
-  for (let i = 0; i < n; i++) {
-    out[4 * i] = xyz[3 * i];
-    out[4 * i + 1] = xyz[3 * i + 1];
-    out[4 * i + 2] = xyz[3 * i + 2];
-  }
-  return out;
-}
+const toVec4 = (xyz: ArrayLike<number>): Float32Array<ArrayBuffer> => packVec4(xyz, xyz.length / 3);
 
 export class SpbQueryGpu {
   readonly capacities: Readonly<SpbCapacities>;
