@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { edgeEdgeCcd, vertexFaceCcd } from '../../../src/collision/ccd';
+import { DEFAULT_SOLVER_OPTIONS, edgeEdgeCcd, vertexFaceCcd } from '../../../src/collision/ccd';
 
 const QUERIES_DIR = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../../shared/ccd-queries');
 
@@ -87,6 +87,8 @@ describe('CCD on the Wang et al. 2021 benchmark queries (exact ground truth)', (
             `false positives ${fp}/${neg} = ${neg ? ((100 * fp) / neg).toFixed(1) : '0.0'}%, ${us.toFixed(1)} us/query`,
         );
         expect(misses).toEqual([]);
+        // A CCD that always answers "hit" would pass the line above; it must also separate most non-contacts.
+        expect(fp).toBeLessThan(0.6 * neg);
       });
     }
   }
@@ -96,6 +98,25 @@ describe('CCD on the Wang et al. 2021 benchmark queries (exact ground truth)', (
 function pack(points: number[][]): Float64Array {
   return Float64Array.from(points.flat());
 }
+
+describe('CCD giving up early', () => {
+  it('a search cut short after a few boxes still reports every contact, no later than the full search', () => {
+    if (!existsSync(QUERIES_DIR)) throw new Error(`missing ${QUERIES_DIR}`);
+    const cut = { ...DEFAULT_SOLVER_OPTIONS, maxChecks: 5 };
+    for (const [kind, ccd] of [
+      ['vertex-face', vertexFaceCcd],
+      ['edge-edge', edgeEdgeCcd],
+    ] as const) {
+      const positives = readQueries('unit-tests', kind).filter((x) => x.truth);
+      expect(positives.length).toBeGreaterThan(0);
+      for (const query of positives) {
+        const short = ccd(query.q, cut);
+        expect(short.hit, `${kind} ${query.file}#${query.index}`).toBe(true);
+        expect(short.toi).toBeLessThanOrEqual(ccd(query.q).toi);
+      }
+    }
+  });
+});
 
 describe('CCD analytic cases', () => {
   const tri = [
