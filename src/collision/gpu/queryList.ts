@@ -16,10 +16,12 @@
  */
 import { WORKGROUP_SIZE } from '../../gpu/buffers';
 
-export const QL_HEADER_WORDS = 64;
-export const QL_HEADER_BYTES = 4 * QL_HEADER_WORDS;
-export const QUERY_WORDS = 8;
-export const RESULT_WORDS = 12;
+// The list's header and Query layout are the shortest-path kernel's input format (spb is the
+// lower layer): one definition, in src/spb/gpu/queryListLayout.ts; the Result layout likewise.
+export { QL_HEADER_BYTES, QL_HEADER_WORDS, QUERY_EUCLIDEAN, QUERY_WORDS } from '../../spb/gpu/queryListLayout';
+export { RESULT_WORDS } from '../../spb/gpu/packSpbBuffers';
+import { QL_HEADER_BYTES, QUERY_WORDS } from '../../spb/gpu/queryListLayout';
+import { RESULT_WORDS } from '../../spb/gpu/packSpbBuffers';
 export const OVERFLOW_HEADER_WORDS = 4;
 export const OVERFLOW_ENTRY_WORDS = 12;
 
@@ -49,7 +51,6 @@ export const QUERY_KIND_VERTEX = 0;
 export const QUERY_KIND_EDGE = 1;
 export const QUERY_KIND_CENTROID = 2;
 export const QUERY_ID_MASK = 0x1fffffff;
-export const QUERY_EUCLIDEAN = 0x80000000;
 
 /** Largest capacity one indirect dispatch of 64-thread groups can cover (65,535 groups). */
 export const MAX_QUERY_CAPACITY = 65535 * WORKGROUP_SIZE;

@@ -29,25 +29,8 @@ function nextPowerOfTwo(n: number): number {
   return 2 ** Math.ceil(Math.log2(Math.max(1, n)));
 }
 
-/** Largest axis extent of a tet's box over the mesh (xyz f32 positions). */
-export function largestTetExtent(tets: Uint32Array, positions: ArrayLike<number>): number {
-  let largest = 0;
-  for (let t = 0; t < tets.length / 4; t++) {
-    for (let k = 0; k < 3; k++) {
-      let lo = Infinity, hi = -Infinity;
-      for (let c = 0; c < 4; c++) {
-        const x = positions[3 * tets[4 * t + c] + k];
-        if (x < lo) lo = x;
-        if (x > hi) hi = x;
-      }
-      if (hi - lo > largest) largest = hi - lo;
-    }
-  }
-  return largest;
-}
-
-/** Median over the tets of the largest axis extent of its box. */
-export function medianTetExtent(tets: Uint32Array, positions: ArrayLike<number>): number {
+/** Per tet, the largest axis extent of its box (xyz positions). */
+function tetExtents(tets: Uint32Array, positions: ArrayLike<number>): Float64Array {
   const n = tets.length / 4;
   const extent = new Float64Array(n);
   for (let t = 0; t < n; t++) {
@@ -61,8 +44,20 @@ export function medianTetExtent(tets: Uint32Array, positions: ArrayLike<number>)
       if (hi - lo > extent[t]) extent[t] = hi - lo;
     }
   }
-  extent.sort();
-  return extent[Math.floor((n - 1) / 2)];
+  return extent;
+}
+
+/** Largest axis extent of a tet's box over the mesh. */
+export function largestTetExtent(tets: Uint32Array, positions: ArrayLike<number>): number {
+  let largest = 0;
+  for (const e of tetExtents(tets, positions)) if (e > largest) largest = e;
+  return largest;
+}
+
+/** Median over the tets of the largest axis extent of its box. */
+export function medianTetExtent(tets: Uint32Array, positions: ArrayLike<number>): number {
+  const extent = tetExtents(tets, positions).sort();
+  return extent[Math.floor((extent.length - 1) / 2)];
 }
 
 /** Pool entries the hash needs for `positions` (as the kernel counts them, in f64). */
