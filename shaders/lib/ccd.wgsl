@@ -1,0 +1,224 @@
+// Conservative continuous collision detection (CCD) narrow phase in f32: vertex-face and edge-edge.
+// Included by name (`#include "ccd"`); no bindings. Public functions: ccdVertexFace, ccdEdgeEdge.
+//
+// Method: inclusion-based bisection after Wang, Ferguson, Schneider, Jiang, Attene & Panozzo 2021, "A Large
+// Scale Benchmark and an Inclusion-Based Algorithm for Continuous Collision Detection" (TOG), Sec. 4; our own
+// code, the f32 counterpart of src/collision/ccd (float64, CPU). Points move linearly from t = 0 to t = 1. The
+// contact function, for u, w in [0, 1] (vertex-face also u + w <= 1),
+//   vertex-face: F(t,u,w) = v(t) - f0(t) - u (f1(t) - f0(t)) - w (f2(t) - f0(t))
+//   edge-edge:   F(t,u,w) = ea(t) + u (eb(t) - ea(t)) - ec(t) - w (ed(t) - ec(t))
+// is multilinear, and both read F = (1-t) F_0(u,w) + t F_1(u,w) with F_j(u,w) = g_j - u e1_j - w e2_j
+// (vertex-face: g = v - f0, e1 = f1 - f0, e2 = f2 - f0; edge-edge: g = ea - ec, e1 = ea - eb, e2 = ed - ec,
+// all at t = j). The range of a multilinear F over a box is the hull of its 8 corner values. "Contact" means
+// |F(t,u,w)|_inf <= separation for some (t,u,w) of the domain.
+//
+// Search: depth-first over boxes [t0,t1]x[u0,u1]x[w0,w1] of [0,1]^3, each side a dyadic interval stored as
+// one u32 (code = 2^level + index, interval [index, index+1] / 2^level; level <= 20, so both ends are exact
+// f32 values and halving is exact: the boxes tile the domain without gaps). A box whose widened range (below)
+// excludes [-separation, separation] on some axis holds no contact and is dropped; otherwise it is accepted
+// (its image fits within separation + delta on every axis, or it is small: t-width <= 2^-14 or
+// (t-width * Lt) <= delta, and (u-width * Lu) <= delta, (w-width * Lw) <= delta), or split across the side
+// with the largest width * L (t on ties; L = per-query bounds on |dF/dt|, |dF/du|, |dF/dw|) and its two
+// halves are pushed, the lower-t half on top. An accepted box sets best = min(best, its t0); boxes with
+// t0 >= best are skipped. Every exact contact lies in a box that was accepted (t0 <= t*), skipped
+// (t0 >= best) or is still on the stack, so best <= t* (toi never after the first contact). When the
+// stack is full or CCD_MAX_CHECKS boxes were examined, the undecided boxes count as hits at their t0
+// (conservative: never a miss). Work per call: at most CCD_MAX_CHECKS (= 4096) range evaluations of
+// 8 corners each; at most CCD_STACK (= 40) boxes of 3 words each in private memory.
+//
+// Rigorous widening (why `err` below never lets a contact of the exact float64 query be dropped).
+// Notation per axis k: the kernel sees f32 inputs x~ = fl32(x) of the float64 query x, rounded to nearest
+// on the CPU (Float32Array): |x - x~| <= 2^-24 |x| (+ 2^-126 if the device flushes a subnormal to 0).
+// M = max |x~| over the 8 points, so max |x| <= M / (1 - 2^-24) + 2^-126. D = max |computed g_j, e1_j,
+// e2_j| over j = 0, 1. WGSL only promises that +, -, * are "correctly rounded" in its sense (either f32
+// neighbour of the exact result, rounding mode unspecified) and may flush subnormals, so we use
+// u = 2^-23 per operation: |fl(z) - z| <= u |z| (+ 2^-126 below the normal range).
+//  (b) input rounding: F is linear in the 8 points with coefficients summing in absolute value to
+//      1 + |1-u-w| + u + w = 2 on the vertex-face domain and (1-u) + u + (1-w) + w = 2 for edge-edge, and
+//      p(t) = (1-t) p0 + t p1 is a convex combination, so |F(x) - F(x~)| <= 2 * 2^-24 max|x|
+//      <= 2^-23 M (1 + 2^-23) + 2^-125 at every domain point.
+//  (a) arithmetic, first order in u, with G, E1, E2 the exact differences of the f32 inputs (|.| <= D (1+u)):
+//      g^ = fl(G)                    error <= u D
+//      p1 = fl(u_ e1^)               error <= u D (rounding) + u D (from e1^) = 2 u D        (u_ in [0,1] exact)
+//      s1 = fl(g^ - p1), |.| <= 2D   error <= 2 u D + u D + 2 u D = 5 u D
+//      p2 = fl(w_ e2^)               error <= 2 u D
+//      F_j = fl(s1 - p2), |.| <= 3D  error <= 3 u D + 5 u D + 2 u D = 10 u D
+//      c0 = fl((1-t) F_0), c1 = fl(t F_1)   errors <= (1-t) 13 u D and t 13 u D  (1 - t exact: t is dyadic)
+//      F^ = fl(c0 + c1), |.| <= 3D   error <= 3 u D + 13 u D = 16 u D
+//      A fused multiply-add (allowed to the compiler) removes a rounding and only lowers these bounds; second
+//      order terms and D's own rounding are far below the spare 4 u D of the constant 20 u D = 2.384e-6 D we
+//      use. Below the normal range each of the 13 operations on a corner's path adds at most 2^-126.
+//  The exact range of F(x~) over the box lies in [min F^ - 16uD, max F^ + 16uD] (corners hold the extremes),
+//  so F(x) at any domain point of the box lies in [lo - err, hi + err] with
+//      err = 1.2e-7 M + 2.4e-6 D + 1e-35   (>= 2^-23 M (1+2^-22) + 20 u D + 15 * 2^-126, with the slack
+//      covering the rounding of this very expression),
+//  and a box is dropped only when lo > thr or hi < -thr on some axis, thr = fl(fl(separation + err) *
+//  (1 + 2^-20)) >= separation + err (two roundings of at most 2^-23 each). Exactness of the box corners and
+//  of u0 + w0 > 1 (used to drop vertex-face boxes outside u + w <= 1: a faithfully rounded sum exceeds 1
+//  only when the exact one does) completes the argument. Inputs must be finite with |x| <= 1e18 (no f32
+//  overflow in differences); a larger M returns 0.0 (a conservative hit at t = 0). WGSL lets
+//  implementations assume no NaN or infinity, so non-finite inputs must be rejected before upload.
+//
+// Tolerances: delta = max(2 max_k err_k, 1e-5 max(Lu, Lw)) (a relative image tolerance; Lu, Lw are the
+// primitive's edge lengths, inf-norm). At the reported toi some (u, w) of the accepted box has
+// |F|_inf <= separation + 2 err + max(delta, 2^-14 Lt) + 2 delta (hull width), i.e. the primitives are
+// that close; for a contact approached at speed s = |dF/dt|, t* - toi <= (that slack) / s.
+
+const CCD_STACK: u32 = 40u;
+const CCD_MAX_CHECKS: u32 = 4096u;
+const CCD_T_TOL: f32 = 6.103515625e-5; // 2^-14: t resolution (the simulator needs ~1e-4 of a substep)
+const CCD_UW_MAX_LEVEL: u32 = 20u; // u, w never split below 2^-20 (stays far inside f32's exact dyadics)
+const CCD_IMAGE_TOL_REL: f32 = 1e-5;
+const CCD_ERR_INPUT: f32 = 1.2e-7; // >= 2^-23 (1 + 2^-22): input rounding, term (b)
+const CCD_ERR_ARITH: f32 = 2.4e-6; // >= 20 * 2^-23: arithmetic, term (a)
+const CCD_ERR_ABS: f32 = 1e-35; // underflow / flushed subnormals
+const CCD_MAX_COORD: f32 = 1e18;
+
+// Tests only: 0 removes the widening to show that it matters (tests/gpu/ccdGpuQueries.test.ts). Never set
+// it elsewhere: the default 1 is what makes the kernel conservative.
+override ccdErrorScale: f32 = 1.0;
+
+// [lo, hi] of the dyadic interval coded as 2^level + index.
+fn ccdInterval(code: u32) -> vec2<f32> {
+  let level = firstLeadingBit(code);
+  let index = code ^ (1u << level);
+  let e = -i32(level);
+  return vec2<f32>(ldexp(f32(index), e), ldexp(f32(index + 1u), e));
+}
+
+fn ccdLevel(code: u32) -> u32 {
+  return firstLeadingBit(code);
+}
+
+// F_j at (u, w): fl(fl(g - fl(u e1)) - fl(w e2)), the evaluation order the error bound assumes.
+fn ccdFj(g: vec3<f32>, e1: vec3<f32>, e2: vec3<f32>, u: f32, w: f32) -> vec3<f32> {
+  let s1 = g - u * e1;
+  return s1 - w * e2;
+}
+
+fn ccdInfNorm(a: vec3<f32>) -> f32 {
+  let b = abs(a);
+  return max(b.x, max(b.y, b.z));
+}
+
+// Shared solver on the difference form F = (1-t) F_0 + t F_1 (header). m: per-axis max |input coordinate|.
+fn ccdSolve(g0: vec3<f32>, e10: vec3<f32>, e20: vec3<f32>, g1: vec3<f32>, e11: vec3<f32>, e21: vec3<f32>,
+            m: vec3<f32>, vertexFace: bool, separation: f32) -> f32 {
+  if (max(m.x, max(m.y, m.z)) > CCD_MAX_COORD) { return 0.0; }
+  let d = max(max(abs(g0), abs(g1)), max(max(abs(e10), abs(e11)), max(abs(e20), abs(e21))));
+  let err = (CCD_ERR_INPUT * m + CCD_ERR_ARITH * d + vec3<f32>(CCD_ERR_ABS)) * ccdErrorScale;
+  let sep = max(separation, 0.0);
+  let thr = (vec3<f32>(sep) + err) * 1.00000095367431640625; // (1 + 2^-20)
+  let errMax = max(err.x, max(err.y, err.z));
+  let lu = max(ccdInfNorm(e10), ccdInfNorm(e11));
+  let lw = max(ccdInfNorm(e20), ccdInfNorm(e21));
+  let lt = ccdInfNorm(g1 - g0) + ccdInfNorm(e11 - e10) + ccdInfNorm(e21 - e20);
+  let delta = max(2.0 * errMax, CCD_IMAGE_TOL_REL * max(lu, lw));
+  let acc = vec3<f32>(sep + delta);
+
+  var stack: array<u32, 120>; // CCD_STACK boxes x (t, u, w) codes
+  stack[0] = 1u;
+  stack[1] = 1u;
+  stack[2] = 1u;
+  var sp = 1u;
+  var best = 2.0;
+  var checks = 0u;
+  loop {
+    if (sp == 0u || best == 0.0) { break; }
+    if (checks >= CCD_MAX_CHECKS) {
+      // Out of budget: every box still undecided counts as a hit at its lower t.
+      for (var i = 0u; i < sp; i++) { best = min(best, ccdInterval(stack[3u * i]).x); }
+      break;
+    }
+    sp -= 1u;
+    let ct = stack[3u * sp];
+    let cu = stack[3u * sp + 1u];
+    let cw = stack[3u * sp + 2u];
+    let t = ccdInterval(ct);
+    if (t.x >= best) { continue; }
+    checks += 1u;
+    let u = ccdInterval(cu);
+    let w = ccdInterval(cw);
+    if (vertexFace && u.x + w.x > 1.0) { continue; }
+
+    // Hull of the 8 corner values.
+    let a00 = ccdFj(g0, e10, e20, u.x, w.x);
+    let a01 = ccdFj(g0, e10, e20, u.x, w.y);
+    let a10 = ccdFj(g0, e10, e20, u.y, w.x);
+    let a11 = ccdFj(g0, e10, e20, u.y, w.y);
+    let b00 = ccdFj(g1, e11, e21, u.x, w.x);
+    let b01 = ccdFj(g1, e11, e21, u.x, w.y);
+    let b10 = ccdFj(g1, e11, e21, u.y, w.x);
+    let b11 = ccdFj(g1, e11, e21, u.y, w.y);
+    var lo = vec3<f32>(3.0e38);
+    var hi = vec3<f32>(-3.0e38);
+    for (var it = 0u; it < 2u; it++) {
+      let tt = select(t.x, t.y, it == 1u);
+      let s = 1.0 - tt;
+      let c00 = s * a00 + tt * b00;
+      let c01 = s * a01 + tt * b01;
+      let c10 = s * a10 + tt * b10;
+      let c11 = s * a11 + tt * b11;
+      lo = min(lo, min(min(c00, c01), min(c10, c11)));
+      hi = max(hi, max(max(c00, c01), max(c10, c11)));
+    }
+    if (any(lo > thr) || any(hi < -thr)) { continue; }
+
+    let wt = t.y - t.x;
+    let wu = u.y - u.x;
+    let ww = w.y - w.x;
+    let tDone = wt <= CCD_T_TOL || wt * lt <= delta;
+    let uDone = wu * lu <= delta || ccdLevel(cu) >= CCD_UW_MAX_LEVEL;
+    let wDone = ww * lw <= delta || ccdLevel(cw) >= CCD_UW_MAX_LEVEL;
+    let imageSmall = all(lo - err >= -acc) && all(hi + err <= acc);
+    if (imageSmall || (tDone && uDone && wDone)) {
+      best = min(best, t.x);
+      continue;
+    }
+    if (sp + 2u > CCD_STACK) {
+      // No room to split: count the box as a hit at its lower t (conservative).
+      best = min(best, t.x);
+      continue;
+    }
+    // Split the undone side with the largest image contribution (t on ties).
+    let kt = select(wt * lt, -1.0, tDone);
+    let ku = select(wu * lu, -1.0, uDone);
+    let kw = select(ww * lw, -1.0, wDone);
+    var lower = vec3<u32>(ct, cu, cw);
+    var upper = lower;
+    if (kt >= ku && kt >= kw) {
+      lower.x = 2u * ct;
+      upper.x = 2u * ct + 1u;
+    } else if (ku >= kw) {
+      lower.y = 2u * cu;
+      upper.y = 2u * cu + 1u;
+    } else {
+      lower.z = 2u * cw;
+      upper.z = 2u * cw + 1u;
+    }
+    // Upper half first, so the lower-t half is examined next (depth first, earliest time first).
+    stack[3u * sp] = upper.x;
+    stack[3u * sp + 1u] = upper.y;
+    stack[3u * sp + 2u] = upper.z;
+    stack[3u * sp + 3u] = lower.x;
+    stack[3u * sp + 4u] = lower.y;
+    stack[3u * sp + 5u] = lower.z;
+    sp += 2u;
+  }
+  return select(-1.0, best, best <= 1.0);
+}
+
+// Conservative first time of contact in [0,1] under linear motion from t=0 to t=1, or -1.0 when no contact can occur.
+// "Contact" means the primitives come within `separation` (>= 0, world units, per-axis inf-norm of the contact function F) of each other.
+fn ccdVertexFace(v0: vec3<f32>, fa0: vec3<f32>, fb0: vec3<f32>, fc0: vec3<f32>,
+                 v1: vec3<f32>, fa1: vec3<f32>, fb1: vec3<f32>, fc1: vec3<f32>, separation: f32) -> f32 {
+  let m = max(max(max(abs(v0), abs(fa0)), max(abs(fb0), abs(fc0))), max(max(abs(v1), abs(fa1)), max(abs(fb1), abs(fc1))));
+  return ccdSolve(v0 - fa0, fb0 - fa0, fc0 - fa0, v1 - fa1, fb1 - fa1, fc1 - fa1, m, true, separation);
+}
+
+// Edge A = (ea, eb), edge B = (ec, ed); same contract as ccdVertexFace.
+fn ccdEdgeEdge(ea0: vec3<f32>, eb0: vec3<f32>, ec0: vec3<f32>, ed0: vec3<f32>,
+               ea1: vec3<f32>, eb1: vec3<f32>, ec1: vec3<f32>, ed1: vec3<f32>, separation: f32) -> f32 {
+  let m = max(max(max(abs(ea0), abs(eb0)), max(abs(ec0), abs(ed0))), max(max(abs(ea1), abs(eb1)), max(abs(ec1), abs(ed1))));
+  return ccdSolve(ea0 - ec0, ea0 - eb0, ed0 - ec0, ea1 - ec1, ea1 - eb1, ed1 - ec1, m, false, separation);
+}
