@@ -8,6 +8,9 @@
  * here. Each level's range sits in its own slot of one uniform buffer (WGSL has no push
  * constants), bound by one bind group per level (built once per positions buffer). Positions are
  * the one GPU layout, vec4 per vertex (xyz + inverse mass, sim/state.ts).
+ *
+ * A rebuild (new topology, made on the CPU or in a worker) is installed with replace(): new node,
+ * topology and uniform buffers, the level bind groups rebuilt once; the pipeline is kept.
  */
 import code from '../../shaders/bvhRefit.wgsl?raw';
 import { BindingTable } from '../gpu/bindingTable';
@@ -51,46 +54,29 @@ export const BVH_REFIT_BINDINGS = {
 /** Bytes of one level's uniforms (struct Params of bvhRefit.wgsl). */
 const LEVEL_BYTES = 32;
 
+/** What one tree needs on the GPU: swapped as a whole by SurfaceBvhGpu.replace. */
+interface TreeBuffers {
+  bvh: SurfaceBvh;
+  nodes: GPUBuffer;
+  topo: GPUBuffer;
+  params: GPUBuffer;
+  levelCounts: number[];
+}
+
 export class SurfaceBvhGpu {
-  /** BVH_NODE_WORDS words per node, the layout of surfaceBvh.ts. */
-  readonly nodes: GPUBuffer;
-  readonly levelCount: number;
   private readonly table: BindingTable<keyof typeof BVH_REFIT_BINDINGS>;
   private readonly pipeline: GPUComputePipeline;
-  private readonly topo: GPUBuffer;
-  private readonly params: GPUBuffer;
   private readonly slot: number;
-  private readonly levelCounts: number[];
+  private tree: TreeBuffers;
   private bindGroups: GPUBindGroup[] = [];
   private boundPositions: GPUBuffer | null = null;
 
   constructor(
     private readonly device: GPUDevice,
-    readonly bvh: SurfaceBvh,
+    bvh: SurfaceBvh,
   ) {
-    const levels = levelOrder(bvh);
-    this.levelCount = levels.starts.length - 1;
-    const nTri = bvh.triangleCount;
-    const words = new Uint32Array(3 * nTri + nTri + bvh.nodeCount);
-    words.set(bvh.triangles.subarray(0, 3 * nTri), 0);
-    words.set(bvh.triangleOrder, 3 * nTri);
-    words.set(levels.nodes, 4 * nTri);
-    this.topo = storageBuffer(device, 'bvhRefit.topology', words);
-    this.nodes = storageBuffer(device, 'bvh.nodes', bvh.nodes);
     this.slot = Math.max(LEVEL_BYTES, device.limits.minUniformBufferOffsetAlignment);
-    this.params = device.createBuffer({
-      label: 'bvhRefit.levels',
-      size: Math.max(1, this.levelCount) * this.slot,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    const slots = new Uint32Array((Math.max(1, this.levelCount) * this.slot) / 4);
-    this.levelCounts = [];
-    for (let s = 0; s < this.levelCount; s++) {
-      const count = levels.starts[s + 1] - levels.starts[s];
-      slots.set([levels.starts[s], count, 3 * nTri, 4 * nTri, gridRowStride(count)], (s * this.slot) / 4);
-      this.levelCounts.push(count);
-    }
-    device.queue.writeBuffer(this.params, 0, slots);
+    this.tree = this.createTree(bvh);
     this.table = new BindingTable(device, 'bvhRefit', BVH_REFIT_BINDINGS);
     this.pipeline = device.createComputePipeline({
       label: 'bvhRefit',
@@ -99,10 +85,68 @@ export class SurfaceBvhGpu {
     });
   }
 
+  /** The tree on the GPU now (its CPU arrays: what upload() sends). */
+  get bvh(): SurfaceBvh {
+    return this.tree.bvh;
+  }
+
+  /** BVH_NODE_WORDS words per node, the layout of surfaceBvh.ts (a new buffer after replace()). */
+  get nodes(): GPUBuffer {
+    return this.tree.nodes;
+  }
+
+  /** Levels of the current tree = refit dispatches. */
+  get levelCount(): number {
+    return this.tree.levelCounts.length;
+  }
+
+  /** Node array, refit topology (triangles, order, level order) and per-level uniforms of `bvh`. */
+  private createTree(bvh: SurfaceBvh): TreeBuffers {
+    const device = this.device;
+    const levels = levelOrder(bvh);
+    const levelCount = levels.starts.length - 1;
+    const nTri = bvh.triangleCount;
+    const words = new Uint32Array(3 * nTri + nTri + bvh.nodeCount);
+    words.set(bvh.triangles.subarray(0, 3 * nTri), 0);
+    words.set(bvh.triangleOrder, 3 * nTri);
+    words.set(levels.nodes, 4 * nTri);
+    const topo = storageBuffer(device, 'bvhRefit.topology', words);
+    const nodes = storageBuffer(device, 'bvh.nodes', bvh.nodes);
+    const params = device.createBuffer({
+      label: 'bvhRefit.levels',
+      size: Math.max(1, levelCount) * this.slot,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    const slots = new Uint32Array((Math.max(1, levelCount) * this.slot) / 4);
+    const levelCounts: number[] = [];
+    for (let s = 0; s < levelCount; s++) {
+      const count = levels.starts[s + 1] - levels.starts[s];
+      slots.set([levels.starts[s], count, 3 * nTri, 4 * nTri, gridRowStride(count)], (s * this.slot) / 4);
+      levelCounts.push(count);
+    }
+    device.queue.writeBuffer(params, 0, slots);
+    return { bvh, nodes, topo, params, levelCounts };
+  }
+
+  /**
+   * Installs another tree over the same triangles (a rebuild: any node and level count), for
+   * every refit recorded from now on; the per-level bind groups are rebuilt here, once, for the
+   * positions bound last. The caller validates `bvh` first (validateSurfaceBvh: the kernels trust
+   * the links). Returns the old tree's buffers, NOT destroyed: commands recorded before this call
+   * may still reference them until their submit, so the caller destroys them after it.
+   */
+  replace(bvh: SurfaceBvh): GPUBuffer[] {
+    const old = this.tree;
+    this.tree = this.createTree(bvh);
+    this.bindGroups = [];
+    if (this.boundPositions) this.bindLevels(this.boundPositions);
+    return [old.nodes, old.topo, old.params];
+  }
+
   /** Uploads the CPU node array (after a CPU refit of the same topology). */
   upload(): void {
-    const n = this.bvh.nodes;
-    this.device.queue.writeBuffer(this.nodes, 0, n.buffer as ArrayBuffer, n.byteOffset, n.byteLength);
+    const n = this.tree.bvh.nodes;
+    this.device.queue.writeBuffer(this.tree.nodes, 0, n.buffer as ArrayBuffer, n.byteOffset, n.byteLength);
   }
 
   /** Records the refit from `positions` (vec4 per vertex) into `encoder`, in a pass of its own. */
@@ -113,39 +157,44 @@ export class SurfaceBvhGpu {
     pass.end();
   }
 
+  /** One bind group per level over `positions` (built once per positions buffer and per tree). */
+  private bindLevels(positions: GPUBuffer): void {
+    const t = this.tree;
+    // The per-level slot needs an offset, which BindingTable.group does not take: the entries
+    // follow the table's names and order by hand.
+    const buffers: Record<keyof typeof BVH_REFIT_BINDINGS, GPUBuffer> = { level: t.params, positions, topo: t.topo, nodes: t.nodes };
+    this.bindGroups = t.levelCounts.map((_, s) =>
+      this.device.createBindGroup({
+        label: `bvhRefit level ${s}`,
+        layout: this.table.layout,
+        entries: this.table.names.map((name, binding) => ({
+          binding,
+          resource: name === 'level' ? { buffer: t.params, offset: s * this.slot, size: LEVEL_BYTES } : { buffer: buffers[name] },
+        })),
+      }),
+    );
+    this.boundPositions = positions;
+  }
+
   /**
    * Records the refit's dispatches (one per level, deepest first) into an open compute pass: each
    * dispatch sees the boxes the previous one wrote (WebGPU orders dispatches of one pass).
    */
   recordRefit(pass: GPUComputePassEncoder, positions: GPUBuffer): void {
     if (this.levelCount === 0) return;
-    if (this.boundPositions !== positions) {
-      // The per-level slot needs an offset, which BindingTable.group does not take: the entries
-      // follow the table's names and order by hand.
-      const buffers: Record<keyof typeof BVH_REFIT_BINDINGS, GPUBuffer> = { level: this.params, positions, topo: this.topo, nodes: this.nodes };
-      this.bindGroups = this.levelCounts.map((_, s) =>
-        this.device.createBindGroup({
-          label: `bvhRefit level ${s}`,
-          layout: this.table.layout,
-          entries: this.table.names.map((name, binding) => ({
-            binding,
-            resource: name === 'level' ? { buffer: this.params, offset: s * this.slot, size: LEVEL_BYTES } : { buffer: buffers[name] },
-          })),
-        }),
-      );
-      this.boundPositions = positions;
-    }
+    if (this.boundPositions !== positions) this.bindLevels(positions);
     pass.setPipeline(this.pipeline);
-    for (let s = 0; s < this.levelCount; s++) {
+    const counts = this.tree.levelCounts;
+    for (let s = 0; s < counts.length; s++) {
       pass.setBindGroup(0, this.bindGroups[s]);
-      const [x, y] = dispatchGrid(this.levelCounts[s]);
+      const [x, y] = dispatchGrid(counts[s]);
       pass.dispatchWorkgroups(x, y);
     }
   }
 
   destroy(): void {
-    this.topo.destroy();
-    this.nodes.destroy();
-    this.params.destroy();
+    this.tree.topo.destroy();
+    this.tree.nodes.destroy();
+    this.tree.params.destroy();
   }
 }

@@ -12,7 +12,13 @@
  * where nothing else is written (the uniforms are written at construction and by setOptions).
  * Overflowed queries come back with status QUERY_OVERFLOW; the contacts stage lists them for the
  * CPU fallback (src/workers/spbFallback.ts).
+ *
+ * The BVH's topology is built once at setup and only refitted per substep; replaceBvh installs a
+ * tree rebuilt elsewhere (src/bvh/rebuildJob.ts, in a worker) for the following substeps. The old
+ * tree's buffers are destroyed at the next beginFrame (or destroy), after the submit of any frame
+ * that was being recorded when the tree changed.
  */
+import type { SurfaceBvh } from '../../bvh/surfaceBvh';
 import type { GpuStage, SubstepContext } from '../../sim/stage';
 import type { GpuState } from '../../sim/state';
 import type { SpbMeshData } from '../meshData';
@@ -52,6 +58,8 @@ export class SpbStage implements GpuStage {
   private results!: GPUBuffer;
   private group: { positions: GPUBuffer; bindGroup: GPUBindGroup } | null = null;
   private readonly isActive: () => boolean;
+  /** Buffers of replaced trees, destroyed at the next beginFrame. */
+  private retired: GPUBuffer[] = [];
 
   constructor(
     device: GPUDevice,
@@ -88,6 +96,29 @@ export class SpbStage implements GpuStage {
     this.group = null;
   }
 
+  /**
+   * Installs a surface BVH built elsewhere (a rebuild over the mesh's boundary triangles, e.g.
+   * rebuildSurfaceBvhFromVec4 in a worker; any node and level count) for every substep encoded
+   * from now on. Its boxes need not be current: each substep refits them from state.positions
+   * before the query reads them. Every bind group over the old buffers is rebuilt here, once; the
+   * reported dispatch count follows the new level count. A malformed tree throws a RangeError
+   * naming the fault and leaves the running tree in place. Meant for between frames; a call
+   * between two substeps of a frame being recorded is safe too (the earlier substeps keep the old
+   * buffers, whose only uniform change, nodeCount, is read as "non-empty" and both trees have the
+   * mesh's triangles). The old buffers are destroyed at the next beginFrame.
+   */
+  replaceBvh(bvh: SurfaceBvh): void {
+    const old = this.mesh.replaceBvh(bvh);
+    this.retired.push(...old);
+    if (this.group) this.group = { positions: this.group.positions, bindGroup: this.mesh.queryGroup(this.group.positions, this.list, this.results) };
+    this.mesh.writeQueryParams(this.config, 0);
+  }
+
+  /** Levels of the GPU tree now (refit dispatches per substep). */
+  get bvhLevelCount(): number {
+    return this.mesh.bvhGpu.levelCount;
+  }
+
   /** Culling or tolerances changed (a uniform write, outside the frame's substeps). */
   setOptions(options: Pick<SpbStageOptions, 'culling' | 'tolerances'>): void {
     this.config = {
@@ -117,6 +148,7 @@ export class SpbStage implements GpuStage {
   }
 
   beginFrame(encoder: GPUCommandEncoder): void {
+    this.destroyRetired();
     this.mesh.clearStats(encoder);
   }
 
@@ -138,7 +170,13 @@ export class SpbStage implements GpuStage {
     step.countDispatches(this.mesh.bvhGpu.levelCount + 2);
   }
 
+  private destroyRetired(): void {
+    for (const b of this.retired) b.destroy();
+    this.retired = [];
+  }
+
   destroy(): void {
+    this.destroyRetired();
     this.mesh.destroy();
   }
 }
