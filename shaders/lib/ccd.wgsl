@@ -13,18 +13,23 @@
 // |F(t,u,w)|_inf <= separation for some (t,u,w) of the domain.
 //
 // Search: depth-first over boxes [t0,t1]x[u0,u1]x[w0,w1] of [0,1]^3, each side a dyadic interval stored as
-// one u32 (code = 2^level + index, interval [index, index+1] / 2^level; level <= 20, so both ends are exact
-// f32 values and halving is exact: the boxes tile the domain without gaps). A box whose widened range (below)
-// excludes [-separation, separation] on some axis holds no contact and is dropped; otherwise it is accepted
-// (its image fits within separation + delta on every axis, or it is small: t-width <= 2^-14 or
-// (t-width * Lt) <= delta, and (u-width * Lu) <= delta, (w-width * Lw) <= delta), or split across the side
-// with the largest width * L (t on ties; L = per-query bounds on |dF/dt|, |dF/du|, |dF/dw|) and its two
-// halves are pushed, the lower-t half on top. An accepted box sets best = min(best, its t0); boxes with
-// t0 >= best are skipped. Every exact contact lies in a box that was accepted (t0 <= t*), skipped
-// (t0 >= best) or is still on the stack, so best <= t* (toi never after the first contact). When the
-// stack is full or CCD_MAX_CHECKS boxes were examined, the undecided boxes count as hits at their t0
-// (conservative: never a miss). Work per call: at most CCD_MAX_CHECKS (= 4096) range evaluations of
-// 8 corners each; at most CCD_STACK (= 40) boxes of 3 words each in private memory.
+// one u32 (code = 2^level + index, interval [index, index+1] / 2^level; level <= CCD_MAX_LEVEL = 20, so both
+// ends are exact f32 values and halving is exact: the boxes tile the domain without gaps). A box is dropped
+// when its widened range (below) excludes [-separation, separation] on some axis, or when the widened range of
+// n.F excludes [-|n|_1 separation, |n|_1 separation] for one extra direction n (the triangle normal, or the
+// edges' common normal: cross(e1, e2) summed over t = 0, 1; n.F is multilinear too, so its range is again the
+// hull of its corner values; this one test removes the near-coplanar sliding cases that per-axis hulls can
+// only resolve by deep splitting). Otherwise the box is accepted as a hit when its image fits within
+// separation + delta on every axis, or when it is small: for each side, width * L <= delta or level = 20
+// (L = per-query bounds on |dF/dt|, |dF/du|, |dF/dw|); else it is split across the side with the largest
+// width * L (t on ties) and both halves are pushed, the lower-t half on top. An accepted box sets
+// best = min(best, its t0); boxes with t0 >= best are skipped. Every exact contact lies in a box that was
+// accepted (t0 <= t*), skipped (t0 >= best) or is still on the stack, so best <= t* (toi never after the
+// first contact). When CCD_MAX_CHECKS (= 4096) boxes were examined, every box still on the stack counts as a
+// hit at its t0 (conservative: never a miss). Work per call: at most 4096 range evaluations of 8 corners.
+// Stack: one pending sibling per split on the current path, at most 3 * 20 splits, so 61 boxes suffice;
+// CCD_STACK = 64 boxes of 3 words in private memory (an overflow, impossible with these constants, would
+// also count the box as a hit).
 //
 // Rigorous widening (why `err` below never lets a contact of the exact float64 query be dropped).
 // Notation per axis k: the kernel sees f32 inputs x~ = fl32(x) of the float64 query x, rounded to nearest
@@ -53,25 +58,34 @@
 //      err = 1.2e-7 M + 2.4e-6 D + 1e-35   (>= 2^-23 M (1+2^-22) + 20 u D + 15 * 2^-126, with the slack
 //      covering the rounding of this very expression),
 //  and a box is dropped only when lo > thr or hi < -thr on some axis, thr = fl(fl(separation + err) *
-//  (1 + 2^-20)) >= separation + err (two roundings of at most 2^-23 each). Exactness of the box corners and
-//  of u0 + w0 > 1 (used to drop vertex-face boxes outside u + w <= 1: a faithfully rounded sum exceeds 1
+//  (1 + 2^-20)) >= separation + err (two roundings of at most 2^-23 each).
+//  Normal direction: n is any f32 vector (its own rounding is irrelevant). The computed corner values obey
+//  |F^_k| <= 3 D_k (1 + 12u), and dot(n, F^) in f32 (fused or not) is within gamma_3 sum_k |n_k| |F^_k| of
+//  n.F^, gamma_3 = 3u / (1 - 3u). So n.F at any domain point lies within
+//      errN = sum_k |n_k| (err_k + 1.1e-6 D_k)   (1.1e-6 >= 3 gamma_3 (1 + 12u))
+//  of the hull of the computed dot products, and a box is dropped only when that hull lies beyond
+//  thrN = fl(sum_k |n_k| (separation + err_k + 1.1e-6 D_k)) * (1 + 2^-18) >= |n|_1 separation + errN (about
+//  ten roundings of 2^-23 each, well inside 2^-18); a contact has |n.F| <= |n|_1 |F|_inf <= |n|_1 separation.
+//  Exactness of the box corners and of u0 + w0 > 1 (used to drop vertex-face boxes outside u + w <= 1: a faithfully rounded sum exceeds 1
 //  only when the exact one does) completes the argument. Inputs must be finite with |x| <= 1e18 (no f32
 //  overflow in differences); a larger M returns 0.0 (a conservative hit at t = 0). WGSL lets
 //  implementations assume no NaN or infinity, so non-finite inputs must be rejected before upload.
 //
 // Tolerances: delta = max(2 max_k err_k, 1e-5 max(Lu, Lw)) (a relative image tolerance; Lu, Lw are the
-// primitive's edge lengths, inf-norm). At the reported toi some (u, w) of the accepted box has
-// |F|_inf <= separation + 2 err + max(delta, 2^-14 Lt) + 2 delta (hull width), i.e. the primitives are
-// that close; for a contact approached at speed s = |dF/dt|, t* - toi <= (that slack) / s.
+// primitives' edge lengths, inf-norm, Lt = |g_1 - g_0| + |e1_1 - e1_0| + |e2_1 - e2_0|). At the reported toi
+// some (u, w) of the accepted box has |F|_inf <= separation + 2 err + 3 delta (+ 2^-20 (Lt + Lu + Lw) where a
+// side stopped at level 20): the primitives are that close at toi. For a contact approached at speed
+// s = |dF/dt|, t* - toi <= (2 err + 3 delta) / s; about 6e-5 for unit-size primitives near the origin
+// closing at s = 1 (err ~ 7e-6, delta ~ 1.5e-5).
 
-const CCD_STACK: u32 = 40u;
+const CCD_STACK: u32 = 64u;
 const CCD_MAX_CHECKS: u32 = 4096u;
-const CCD_T_TOL: f32 = 6.103515625e-5; // 2^-14: t resolution (the simulator needs ~1e-4 of a substep)
-const CCD_UW_MAX_LEVEL: u32 = 20u; // u, w never split below 2^-20 (stays far inside f32's exact dyadics)
+const CCD_MAX_LEVEL: u32 = 20u; // no side is split below 2^-20 (far inside f32's exact dyadics, 2^-24)
 const CCD_IMAGE_TOL_REL: f32 = 1e-5;
 const CCD_ERR_INPUT: f32 = 1.2e-7; // >= 2^-23 (1 + 2^-22): input rounding, term (b)
 const CCD_ERR_ARITH: f32 = 2.4e-6; // >= 20 * 2^-23: arithmetic, term (a)
 const CCD_ERR_ABS: f32 = 1e-35; // underflow / flushed subnormals
+const CCD_ERR_DOT: f32 = 1.1e-6; // >= gamma_3 * 3 (1 + 12u), gamma_3 = 3u / (1 - 3u): rounding of dot(n, F^)
 const CCD_MAX_COORD: f32 = 1e18;
 
 // Tests only: 0 removes the widening to show that it matters (tests/gpu/ccdGpuQueries.test.ts). Never set
@@ -115,8 +129,16 @@ fn ccdSolve(g0: vec3<f32>, e10: vec3<f32>, e20: vec3<f32>, g1: vec3<f32>, e11: v
   let lt = ccdInfNorm(g1 - g0) + ccdInfNorm(e11 - e10) + ccdInfNorm(e21 - e20);
   let delta = max(2.0 * errMax, CCD_IMAGE_TOL_REL * max(lu, lw));
   let acc = vec3<f32>(sep + delta);
+  // Fourth separating direction n (header, "normal direction"): the triangle normal (vertex-face) or the
+  // common normal of the two edges (edge-edge), both cross(e1, e2) summed over t = 0, 1, scaled to
+  // |n|_inf = 1 (0 when degenerate: the test then never drops a box).
+  let c = cross(e10 + e11, e20 + e21);
+  let cMax = ccdInfNorm(c);
+  let n = select(vec3<f32>(0.0), c / cMax, cMax > 1e-30);
+  let an = abs(n);
+  let thrN = (dot(an, vec3<f32>(sep) + err + CCD_ERR_DOT * d * ccdErrorScale)) * 1.000003814697265625; // (1 + 2^-18)
 
-  var stack: array<u32, 120>; // CCD_STACK boxes x (t, u, w) codes
+  var stack: array<u32, 192>; // CCD_STACK boxes x (t, u, w) codes
   stack[0] = 1u;
   stack[1] = 1u;
   stack[2] = 1u;
@@ -152,6 +174,8 @@ fn ccdSolve(g0: vec3<f32>, e10: vec3<f32>, e20: vec3<f32>, g1: vec3<f32>, e11: v
     let b11 = ccdFj(g1, e11, e21, u.y, w.y);
     var lo = vec3<f32>(3.0e38);
     var hi = vec3<f32>(-3.0e38);
+    var loN = 3.0e38;
+    var hiN = -3.0e38;
     for (var it = 0u; it < 2u; it++) {
       let tt = select(t.x, t.y, it == 1u);
       let s = 1.0 - tt;
@@ -161,15 +185,18 @@ fn ccdSolve(g0: vec3<f32>, e10: vec3<f32>, e20: vec3<f32>, g1: vec3<f32>, e11: v
       let c11 = s * a11 + tt * b11;
       lo = min(lo, min(min(c00, c01), min(c10, c11)));
       hi = max(hi, max(max(c00, c01), max(c10, c11)));
+      let n4 = vec4<f32>(dot(n, c00), dot(n, c01), dot(n, c10), dot(n, c11));
+      loN = min(loN, min(min(n4.x, n4.y), min(n4.z, n4.w)));
+      hiN = max(hiN, max(max(n4.x, n4.y), max(n4.z, n4.w)));
     }
-    if (any(lo > thr) || any(hi < -thr)) { continue; }
+    if (any(lo > thr) || any(hi < -thr) || loN > thrN || hiN < -thrN) { continue; }
 
     let wt = t.y - t.x;
     let wu = u.y - u.x;
     let ww = w.y - w.x;
-    let tDone = wt <= CCD_T_TOL || wt * lt <= delta;
-    let uDone = wu * lu <= delta || ccdLevel(cu) >= CCD_UW_MAX_LEVEL;
-    let wDone = ww * lw <= delta || ccdLevel(cw) >= CCD_UW_MAX_LEVEL;
+    let tDone = wt * lt <= delta || ccdLevel(ct) >= CCD_MAX_LEVEL;
+    let uDone = wu * lu <= delta || ccdLevel(cu) >= CCD_MAX_LEVEL;
+    let wDone = ww * lw <= delta || ccdLevel(cw) >= CCD_MAX_LEVEL;
     let imageSmall = all(lo - err >= -acc) && all(hi + err <= acc);
     if (imageSmall || (tDone && uDone && wDone)) {
       best = min(best, t.x);
