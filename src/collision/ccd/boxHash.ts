@@ -1,0 +1,192 @@
+/**
+ * A uniform grid stored as a spatial hash, for the CCD broad phase (broadPhase.ts): each box is
+ * entered in every cell it covers (counting sort by bucket, typed arrays only), and pairs of
+ * overlapping boxes are found per bucket: within one hash (selfJoin) or between two hashes built
+ * on the same frame and table size (crossJoin).
+ *
+ * Each pair is reported once: from the cell holding the lower corner of the two boxes'
+ * intersection. Cell coordinates are monotone in x, so on each axis that cell is the later of the
+ * two boxes' first cells; a cell is the owner exactly when, on every axis, it is the first cell of
+ * one box or the other (first-cell bits of the two entries OR to 7). Boxes covering more than
+ * OVERSIZED_CELLS cells are kept out of the hash; the caller tests them against everything.
+ */
+
+/** Boxes covering more cells than this are left out of the hash (listed in `oversized`). */
+export const OVERSIZED_CELLS = 512;
+/** The cell is never smaller than the frame's extent over this, so coordinates fit in 17 bits. */
+const MAX_CELLS_PER_AXIS = 1 << 16;
+const KEY_BASE = 1 << 17;
+
+export interface GridFrame {
+  /** Lower corner: the bounds of every box entered in the grid, so cell coordinates are >= 0. */
+  lo: Float64Array;
+  cell: number;
+}
+
+/**
+ * The frame over the boxes of `sets` (each: boxes, 6 floats per box, and the ids of the boxes
+ * used, or null for all). The cell is the mean largest side of the boxes of the first set (a
+ * typical box then covers at most 2 cells per axis), kept >= extent / MAX_CELLS_PER_AXIS.
+ */
+export function gridFrame(sets: [Float32Array, Uint32Array | null][]): GridFrame {
+  const lo = new Float64Array([Infinity, Infinity, Infinity]);
+  const hi = new Float64Array([-Infinity, -Infinity, -Infinity]);
+  let sum = 0, count = 0;
+  sets.forEach(([boxes, ids], set) => {
+    const n = ids ? ids.length : boxes.length / 6;
+    for (let q = 0; q < n; q++) {
+      const o = 6 * (ids ? ids[q] : q);
+      for (let a = 0; a < 3; a++) {
+        if (boxes[o + a] < lo[a]) lo[a] = boxes[o + a];
+        if (boxes[o + 3 + a] > hi[a]) hi[a] = boxes[o + 3 + a];
+      }
+      if (set === 0) sum += Math.max(boxes[o + 3] - boxes[o], boxes[o + 4] - boxes[o + 1], boxes[o + 5] - boxes[o + 2]);
+    }
+    if (set === 0) count = n;
+  });
+  let extent = 0;
+  for (let a = 0; a < 3; a++) {
+    if (!(lo[a] <= hi[a])) lo[a] = hi[a] = 0; // no boxes at all
+    extent = Math.max(extent, hi[a] - lo[a]);
+  }
+  const mean = count > 0 ? sum / count : 0;
+  return { lo, cell: Math.max(mean, extent / MAX_CELLS_PER_AXIS, 1e-30) };
+}
+
+/** Cell ranges of the boxes before hashing: what decides the table size. */
+export interface CellRanges {
+  /** Item per box: ids[q], or q. */
+  items: Uint32Array;
+  /** min ijk, max ijk per box. */
+  ranges: Int32Array;
+  /** Cells covered by the boxes that are not oversized. */
+  entries: number;
+  /** Items whose boxes are oversized. */
+  oversized: Uint32Array;
+  isOversized: Uint8Array;
+}
+
+export function cellRanges(boxes: Float32Array, ids: Uint32Array | null, frame: GridFrame): CellRanges {
+  const n = ids ? ids.length : boxes.length / 6;
+  const items = ids ? ids : Uint32Array.from({ length: n }, (_, q) => q);
+  const ranges = new Int32Array(6 * n);
+  const isOversized = new Uint8Array(n);
+  const inv = 1 / frame.cell;
+  const lx = frame.lo[0], ly = frame.lo[1], lz = frame.lo[2];
+  const oversized: number[] = [];
+  let entries = 0;
+  for (let q = 0; q < n; q++) {
+    const o = 6 * items[q];
+    const i0 = Math.floor((boxes[o] - lx) * inv), j0 = Math.floor((boxes[o + 1] - ly) * inv), k0 = Math.floor((boxes[o + 2] - lz) * inv);
+    const i1 = Math.floor((boxes[o + 3] - lx) * inv), j1 = Math.floor((boxes[o + 4] - ly) * inv), k1 = Math.floor((boxes[o + 5] - lz) * inv);
+    ranges[6 * q] = i0;
+    ranges[6 * q + 1] = j0;
+    ranges[6 * q + 2] = k0;
+    ranges[6 * q + 3] = i1;
+    ranges[6 * q + 4] = j1;
+    ranges[6 * q + 5] = k1;
+    const cells = (i1 - i0 + 1) * (j1 - j0 + 1) * (k1 - k0 + 1);
+    if (cells > OVERSIZED_CELLS) {
+      isOversized[q] = 1;
+      oversized.push(items[q]);
+    } else entries += cells;
+  }
+  return { items, ranges, entries, oversized: Uint32Array.from(oversized), isOversized };
+}
+
+/** A power of two >= 2 * entries (at least 16): few cells share a bucket. */
+export function tableSize(entries: number): number {
+  let size = 16;
+  while (size < 2 * entries) size *= 2;
+  return size;
+}
+
+export interface BoxHash {
+  mask: number;
+  /** Bucket b's entries: start[b] .. start[b + 1]. */
+  start: Uint32Array;
+  item: Uint32Array;
+  /** Exact cell key per entry (a bucket mixes cells whose hashes collide): i + 2^17 (j + 2^17 k). */
+  key: Float64Array;
+  /** Per entry, bit a set when this cell is the first one of the box along axis a. */
+  first: Uint8Array;
+  /** The box, 6 per entry (a copy, so a bucket is scanned in memory order). */
+  box: Float32Array;
+}
+
+function bucketOf(i: number, j: number, k: number, mask: number): number {
+  return (Math.imul(i, 73856093) ^ Math.imul(j, 19349663) ^ Math.imul(k, 83492791)) & mask;
+}
+
+export function buildBoxHash(boxes: Float32Array, r: CellRanges, size: number): BoxHash {
+  const { items, ranges, isOversized } = r;
+  const mask = size - 1;
+  const start = new Uint32Array(size + 1);
+  const item = new Uint32Array(r.entries);
+  const key = new Float64Array(r.entries);
+  const first = new Uint8Array(r.entries);
+  const box = new Float32Array(6 * r.entries);
+  const n = items.length;
+  for (let q = 0; q < n; q++) {
+    if (isOversized[q]) continue;
+    const o = 6 * q;
+    for (let i = ranges[o]; i <= ranges[o + 3]; i++)
+      for (let j = ranges[o + 1]; j <= ranges[o + 4]; j++)
+        for (let k = ranges[o + 2]; k <= ranges[o + 5]; k++) start[bucketOf(i, j, k, mask) + 1]++;
+  }
+  for (let b = 0; b < size; b++) start[b + 1] += start[b];
+  for (let q = 0; q < n; q++) {
+    if (isOversized[q]) continue;
+    const o = 6 * q, src = 6 * items[q];
+    const i0 = ranges[o], j0 = ranges[o + 1], k0 = ranges[o + 2];
+    for (let i = i0; i <= ranges[o + 3]; i++)
+      for (let j = j0; j <= ranges[o + 4]; j++)
+        for (let k = k0; k <= ranges[o + 5]; k++) {
+          const slot = start[bucketOf(i, j, k, mask)]++;
+          item[slot] = items[q];
+          key[slot] = i + KEY_BASE * (j + KEY_BASE * k);
+          first[slot] = (i === i0 ? 1 : 0) | (j === j0 ? 2 : 0) | (k === k0 ? 4 : 0);
+          for (let c = 0; c < 6; c++) box[6 * slot + c] = boxes[src + c];
+        }
+  }
+  // The fill advanced each start[b] to the next bucket's start: shift back.
+  for (let b = size; b > 0; b--) start[b] = start[b - 1];
+  start[0] = 0;
+  return { mask, start, item, key, first, box };
+}
+
+function overlapAt(a: Float32Array, s: number, b: Float32Array, t: number): boolean {
+  const o = 6 * s, p = 6 * t;
+  return a[o] <= b[p + 3] && b[p] <= a[o + 3] && a[o + 1] <= b[p + 4] && b[p + 1] <= a[o + 4] && a[o + 2] <= b[p + 5] && b[p + 2] <= a[o + 5];
+}
+
+/** Every pair of items of `h` whose boxes overlap, once: visit(itemA, itemB) (in no particular order). */
+export function selfJoin(h: BoxHash, visit: (a: number, b: number) => void): void {
+  const { start, item, key, first, box } = h;
+  for (let bucket = 0; bucket <= h.mask; bucket++) {
+    const end = start[bucket + 1];
+    for (let s = start[bucket]; s < end; s++) {
+      const ks = key[s], fs = first[s];
+      for (let t = s + 1; t < end; t++) {
+        if (key[t] !== ks || (fs | first[t]) !== 7) continue;
+        if (overlapAt(box, s, box, t)) visit(item[s], item[t]);
+      }
+    }
+  }
+}
+
+/** Every pair (item of a, item of b) whose boxes overlap, once. Both hashes must share frame and size. */
+export function crossJoin(a: BoxHash, b: BoxHash, visit: (itemA: number, itemB: number) => void): void {
+  if (a.mask !== b.mask) throw new Error(`crossJoin: the hashes have different table sizes (${a.mask + 1}, ${b.mask + 1})`);
+  for (let bucket = 0; bucket <= a.mask; bucket++) {
+    const endA = a.start[bucket + 1], beginB = b.start[bucket], endB = b.start[bucket + 1];
+    if (beginB === endB) continue;
+    for (let s = a.start[bucket]; s < endA; s++) {
+      const ks = a.key[s], fs = a.first[s];
+      for (let t = beginB; t < endB; t++) {
+        if (b.key[t] !== ks || (fs | b.first[t]) !== 7) continue;
+        if (overlapAt(a.box, s, b.box, t)) visit(a.item[s], b.item[t]);
+      }
+    }
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * CCD broad phase (CPU): which boundary vertex / boundary triangle pairs and which boundary edge
+ * pairs may touch during the coming horizon, for the exact narrow phase (vertexFaceCcd /
+ * edgeEdgeCcd, index.ts). Step of the hybrid CCD + DCD time step (paper 000, supplement Alg. 5):
+ * a pair whose swept boxes do not overlap cannot collide, so only overlapping pairs are tested.
+ *
+ * Completeness: each vertex's box contains its whole path over the horizon (sweptVertexBoxes), a
+ * triangle's (edge's) box is the union of its corners' boxes, and a triangle (edge) moving with
+ * its corners stays inside the convex hull of the corners' paths, hence inside that box. So every
+ * pair that can touch has overlapping boxes, and every overlapping pair is reported.
+ *
+ * Method: a uniform grid stored as a spatial hash (boxHash.ts: counting sort by bucket, typed arrays
+ * only), joined per bucket: vertices with triangles, edges with edges. The cell is the mean largest
+ * side of the triangles' (edges') boxes, so a typical box covers at most 8 cells; the few boxes that
+ * would cover more than OVERSIZED_CELLS cells are tested against everything directly instead. A pair
+ * is reported only from the cell that holds the lower corner of the two boxes' intersection, which
+ * both boxes cover, so every pair comes out exactly once.
+ */
+
+import type { TetMesh } from '../../mesh/types';
+import { buildBoxHash, cellRanges, crossJoin, gridFrame, selfJoin, tableSize } from './boxHash';
+
+export interface CcdTopology {
+  vertexCount: number;
+  boundaryVertices: Uint32Array;
+  /** 3 global vertex ids per boundary triangle. */
+  triangles: Uint32Array;
+  /** 2 global vertex ids per boundary edge. */
+  edges: Uint32Array;
+  /** Object id per vertex. */
+  vertexObject: Uint32Array;
+}
+
+/** The CCD view of a tet mesh (e.g. the scene mesh, sceneMesh.ts): its boundary, arrays shared, not copied. */
+export function ccdTopologyOf(mesh: TetMesh): CcdTopology {
+  return { vertexCount: mesh.vertexCount, boundaryVertices: mesh.boundaryVertices, triangles: mesh.boundaryTriangles, edges: mesh.boundaryEdges, vertexObject: mesh.vertexObject };
+}
+
+export interface MotionBound {
+  /** Seconds. */
+  horizon: number;
+  gravity: [number, number, number];
+  /** World units. */
+  margin: number;
+}
+
+export interface CcdCandidates {
+  /** Pairs: vertex id, triangle index. */
+  vertexFace: Uint32Array;
+  /** Pairs: edge index a < edge index b. */
+  edgeEdge: Uint32Array;
+}
+
+const F32_EPS = 2 ** -23;
+const F32_MIN_SUBNORMAL = 2 ** -149;
+
+/** Largest float32 <= x (a box corner rounded outward, never inward). */
+function roundDown(x: number): number {
+  const f = Math.fround(x);
+  return f <= x ? f : Math.fround(f - Math.abs(f) * F32_EPS - F32_MIN_SUBNORMAL);
+}
+
+/** Smallest float32 >= x. */
+function roundUp(x: number): number {
+  const f = Math.fround(x);
+  return f >= x ? f : Math.fround(f + Math.abs(f) * F32_EPS + F32_MIN_SUBNORMAL);
+}
+
+/**
+ * Per vertex 6 floats (min xyz, max xyz): the hull of x and x + v*H + g*H^2/2, grown on every side
+ * by margin + |v|*H (covers a rebound within the horizon). positions and velocities are vec4 per
+ * vertex (xyz used).
+ *
+ * The ballistic path x + v t + g t^2/2, t in [0, H], leaves the hull of its end points on an axis
+ * only around its turning point t* = -v_i/g_i, by v_i^2/(2|g_i|) = |v_i| t* / 2 <= |v| H/2, so the
+ * growth by |v| H contains the whole path with room to spare. Corners are rounded outward to float32.
+ */
+export function sweptVertexBoxes(positions: Float32Array, velocities: Float32Array, bound: MotionBound, out?: Float32Array): Float32Array {
+  if (positions.length % 4 !== 0) throw new RangeError(`sweptVertexBoxes: positions has length ${positions.length}, not 4 per vertex (vec4)`);
+  const n = positions.length / 4;
+  if (velocities.length !== positions.length) throw new RangeError(`sweptVertexBoxes: velocities has length ${velocities.length}, positions ${positions.length} (both vec4 per vertex)`);
+  const H = bound.horizon;
+  if (!(Number.isFinite(H) && H >= 0)) throw new RangeError(`sweptVertexBoxes: bound.horizon must be a finite number >= 0, got ${H}`);
+  if (!(Number.isFinite(bound.margin) && bound.margin >= 0)) throw new RangeError(`sweptVertexBoxes: bound.margin must be a finite number >= 0, got ${bound.margin}`);
+  const g = bound.gravity;
+  if (!Array.isArray(g) || g.length !== 3 || !g.every((c) => Number.isFinite(c))) throw new RangeError(`sweptVertexBoxes: bound.gravity must be 3 finite numbers, got ${String(g)}`);
+  const boxes = out ?? new Float32Array(6 * n);
+  if (boxes.length !== 6 * n) throw new RangeError(`sweptVertexBoxes: out has length ${boxes.length}, expected ${6 * n} (6 per vertex for ${n} vertices)`);
+  const half = 0.5 * H * H;
+  const gx = g[0] * half, gy = g[1] * half, gz = g[2] * half;
+  for (let i = 0; i < n; i++) {
+    const x = positions[4 * i], y = positions[4 * i + 1], z = positions[4 * i + 2];
+    const vx = velocities[4 * i], vy = velocities[4 * i + 1], vz = velocities[4 * i + 2];
+    const grow = bound.margin + Math.sqrt(vx * vx + vy * vy + vz * vz) * H;
+    if (!Number.isFinite(x + y + z) || !Number.isFinite(grow)) {
+      throw new RangeError(`sweptVertexBoxes: vertex ${i}: position (${x}, ${y}, ${z}) or velocity (${vx}, ${vy}, ${vz}) is not finite`);
+    }
+    const ex = x + vx * H + gx, ey = y + vy * H + gy, ez = z + vz * H + gz;
+    const o = 6 * i;
+    boxes[o] = roundDown(Math.min(x, ex) - grow);
+    boxes[o + 1] = roundDown(Math.min(y, ey) - grow);
+    boxes[o + 2] = roundDown(Math.min(z, ez) - grow);
+    boxes[o + 3] = roundUp(Math.max(x, ex) + grow);
+    boxes[o + 4] = roundUp(Math.max(y, ey) + grow);
+    boxes[o + 5] = roundUp(Math.max(z, ez) + grow);
+  }
+  return boxes;
+}
+
+/** A growable list of u32 pairs. */
+class PairList {
+  data = new Uint32Array(1024);
+  length = 0;
+  push(a: number, b: number): void {
+    if (this.length + 2 > this.data.length) {
+      const grown = new Uint32Array(2 * this.data.length);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = a;
+    this.data[this.length++] = b;
+  }
+  result(): Uint32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+function checkTopology(topo: CcdTopology, boxes: Float32Array): void {
+  const n = topo.vertexCount;
+  if (!(Number.isInteger(n) && n >= 0)) throw new RangeError(`ccdCandidates: vertexCount must be a non-negative integer, got ${n}`);
+  if (boxes.length !== 6 * n) throw new RangeError(`ccdCandidates: boxes has length ${boxes.length}, expected ${6 * n} (6 per vertex for ${n} vertices)`);
+  if (topo.vertexObject.length !== n) throw new RangeError(`ccdCandidates: vertexObject has length ${topo.vertexObject.length}, expected ${n} (one per vertex)`);
+  if (topo.triangles.length % 3 !== 0) throw new RangeError(`ccdCandidates: triangles has length ${topo.triangles.length}, not 3 per triangle`);
+  if (topo.edges.length % 2 !== 0) throw new RangeError(`ccdCandidates: edges has length ${topo.edges.length}, not 2 per edge`);
+  const ids: [string, Uint32Array, number][] = [['boundaryVertices', topo.boundaryVertices, 1], ['triangles', topo.triangles, 3], ['edges', topo.edges, 2]];
+  for (const [name, a, per] of ids) {
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] >= n) throw new RangeError(`ccdCandidates: ${name}[${i}] (${per === 1 ? 'entry' : `element ${Math.floor(i / per)}`}) = vertex ${a[i]}, out of range [0, ${n})`);
+    }
+  }
+  for (let i = 0; i < topo.boundaryVertices.length; i++) checkBox(boxes, topo.boundaryVertices[i]);
+  for (let i = 0; i < topo.triangles.length; i++) checkBox(boxes, topo.triangles[i]);
+  for (let i = 0; i < topo.edges.length; i++) checkBox(boxes, topo.edges[i]);
+}
+
+function checkBox(boxes: Float32Array, v: number): void {
+  const o = 6 * v;
+  for (let k = 0; k < 3; k++) {
+    const lo = boxes[o + k], hi = boxes[o + 3 + k];
+    if (!(Number.isFinite(lo) && Number.isFinite(hi) && lo <= hi)) {
+      throw new RangeError(`ccdCandidates: boxes of vertex ${v}, axis ${'xyz'[k]}: [${lo}, ${hi}] is not a finite interval with min <= max`);
+    }
+  }
+}
+
+/** Union of the corners' boxes, 6 per element (`per` vertices each). */
+function elementBoxes(ids: Uint32Array, per: number, boxes: Float32Array): Float32Array {
+  const m = ids.length / per;
+  const out = new Float32Array(6 * m);
+  for (let e = 0; e < m; e++) {
+    const o = 6 * e;
+    for (let k = 0; k < 3; k++) {
+      out[o + k] = Infinity;
+      out[o + 3 + k] = -Infinity;
+    }
+    for (let c = 0; c < per; c++) {
+      const b = 6 * ids[per * e + c];
+      for (let k = 0; k < 3; k++) {
+        if (boxes[b + k] < out[o + k]) out[o + k] = boxes[b + k];
+        if (boxes[b + 3 + k] > out[o + 3 + k]) out[o + 3 + k] = boxes[b + 3 + k];
+      }
+    }
+  }
+  return out;
+}
+
+function overlap(a: Float32Array, i: number, b: Float32Array, j: number): boolean {
+  const o = 6 * i, p = 6 * j;
+  return a[o] <= b[p + 3] && b[p] <= a[o + 3] && a[o + 1] <= b[p + 4] && b[p + 1] <= a[o + 4] && a[o + 2] <= b[p + 5] && b[p + 2] <= a[o + 5];
+}
+
+/**
+ * Every boundary vertex / boundary triangle pair and every boundary edge pair whose boxes overlap
+ * (a triangle's box = union of its corners' boxes, an edge's likewise), excluding pairs that share
+ * a vertex; when selfCollision is false, only pairs of different objects.
+ *
+ * Output order: by hash bucket (deterministic for the same input, otherwise none in particular).
+ */
+export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, selfCollision: boolean): CcdCandidates {
+  checkTopology(topo, boxes);
+  const { boundaryVertices: bv, triangles: tri, edges, vertexObject: obj } = topo;
+  const triangleCount = tri.length / 3, edgeCount = edges.length / 2;
+  const triBoxes = elementBoxes(tri, 3, boxes);
+  const edgeBoxes = elementBoxes(edges, 2, boxes);
+
+  // Vertex-face: boundary vertices and triangles hashed on one frame, joined per bucket.
+  const vf = new PairList();
+  {
+    const addVf = (v: number, t: number): void => {
+      const a = tri[3 * t], b = tri[3 * t + 1], c = tri[3 * t + 2];
+      if (v === a || v === b || v === c) return;
+      if (!selfCollision && obj[v] === obj[a]) return;
+      vf.push(v, t);
+    };
+    const frame = gridFrame([[triBoxes, null], [boxes, bv]]);
+    const tr = cellRanges(triBoxes, null, frame);
+    const vr = cellRanges(boxes, bv, frame);
+    const size = tableSize(Math.max(tr.entries, vr.entries));
+    crossJoin(buildBoxHash(boxes, vr, size), buildBoxHash(triBoxes, tr, size), addVf);
+    // Oversized boxes meet everything directly: oversized vertices every triangle, the other
+    // vertices every oversized triangle.
+    for (let q = 0; q < vr.oversized.length; q++) {
+      const v = vr.oversized[q];
+      for (let t = 0; t < triangleCount; t++) if (overlap(boxes, v, triBoxes, t)) addVf(v, t);
+    }
+    if (tr.oversized.length > 0) {
+      for (let q = 0; q < bv.length; q++) {
+        if (vr.isOversized[q]) continue;
+        for (let s = 0; s < tr.oversized.length; s++) if (overlap(boxes, bv[q], triBoxes, tr.oversized[s])) addVf(bv[q], tr.oversized[s]);
+      }
+    }
+  }
+
+  // Edge-edge: edges hashed, joined with themselves per bucket.
+  const ee = new PairList();
+  {
+    const addEe = (ea: number, eb: number): void => {
+      const a0 = edges[2 * ea], a1 = edges[2 * ea + 1], b0 = edges[2 * eb], b1 = edges[2 * eb + 1];
+      if (a0 === b0 || a0 === b1 || a1 === b0 || a1 === b1) return;
+      if (!selfCollision && obj[a0] === obj[b0]) return;
+      if (ea < eb) ee.push(ea, eb);
+      else ee.push(eb, ea);
+    };
+    const frame = gridFrame([[edgeBoxes, null]]);
+    const er = cellRanges(edgeBoxes, null, frame);
+    selfJoin(buildBoxHash(edgeBoxes, er, tableSize(er.entries)), addEe);
+    // Oversized edges meet every other edge directly; two oversized edges meet once.
+    for (let q = 0; q < er.oversized.length; q++) {
+      const ea = er.oversized[q];
+      for (let eb = 0; eb < edgeCount; eb++) {
+        if (eb === ea || (er.isOversized[eb] && eb < ea)) continue;
+        if (overlap(edgeBoxes, ea, edgeBoxes, eb)) addEe(ea, eb);
+      }
+    }
+  }
+  return { vertexFace: vf.result(), edgeEdge: ee.result() };
+}

@@ -1,0 +1,293 @@
+/**
+ * CCD broad phase against independent truths: a brute-force all-pairs box-overlap oracle written
+ * here (its own union boxes, its own overlap and exclusion rules), the exact narrow phase
+ * (every pair vertexFaceCcd / edgeEdgeCcd report as a hit must be a candidate), and the ballistic
+ * path x + v t + g t^2 / 2 sampled over the horizon (it must lie in the swept box).
+ */
+import { describe, expect, it } from 'vitest';
+import { edgeEdgeCcd, vertexFaceCcd } from '../../../src/collision/ccd';
+import { ccdCandidates, ccdTopologyOf, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
+import { buildTetMesh } from '../../../src/mesh/tetMesh';
+import { rng } from '../../support/random';
+import { loadSharedTetArrays } from '../../support/sharedMeshes';
+
+/** Copies of a shared mesh as one mesh, copy i shifted by offsets[i] and given object id i. */
+function copies(name: string, offsets: [number, number, number][]): CcdTopology & { rest: Float64Array } {
+  const m = loadSharedTetArrays(name);
+  const n = m.positions.length / 3;
+  const positions = new Float32Array(offsets.length * m.positions.length);
+  const tets = new Uint32Array(offsets.length * m.tets.length);
+  const objectIds = new Uint32Array(offsets.length * (m.tets.length / 4));
+  offsets.forEach((off, c) => {
+    for (let i = 0; i < m.positions.length; i++) positions[c * m.positions.length + i] = m.positions[i] + off[i % 3];
+    for (let i = 0; i < m.tets.length; i++) tets[c * m.tets.length + i] = m.tets[i] + c * n;
+    objectIds.fill(c, (c * m.tets.length) / 4, ((c + 1) * m.tets.length) / 4);
+  });
+  const mesh = buildTetMesh({ positions, tets }, { objectIds }).mesh;
+  return { ...ccdTopologyOf(mesh), rest: Float64Array.from(mesh.positions) };
+}
+
+/** All-pairs oracle: sorted keys v * T + t and a * E + b of overlapping, non-adjacent (and, unless self, inter-object) pairs. */
+function oracle(topo: CcdTopology, boxes: Float32Array, self: boolean): { vf: number[]; ee: number[] } {
+  const unionBoxes = (ids: Uint32Array, per: number): Float64Array => {
+    const out = new Float64Array((6 * ids.length) / per);
+    for (let e = 0; e < ids.length / per; e++) for (let k = 0; k < 3; k++) {
+      let lo = Infinity, hi = -Infinity;
+      for (let c = 0; c < per; c++) {
+        lo = Math.min(lo, boxes[6 * ids[per * e + c] + k]);
+        hi = Math.max(hi, boxes[6 * ids[per * e + c] + 3 + k]);
+      }
+      out[6 * e + k] = lo;
+      out[6 * e + 3 + k] = hi;
+    }
+    return out;
+  };
+  const meets = (a: ArrayLike<number>, i: number, b: ArrayLike<number>, j: number): boolean =>
+    a[6 * i] <= b[6 * j + 3] && b[6 * j] <= a[6 * i + 3] && a[6 * i + 1] <= b[6 * j + 4] && b[6 * j + 1] <= a[6 * i + 4] && a[6 * i + 2] <= b[6 * j + 5] && b[6 * j + 2] <= a[6 * i + 5];
+  const T = topo.triangles, E = topo.edges, obj = topo.vertexObject;
+  const nt = T.length / 3, ne = E.length / 2;
+  const triBoxes = unionBoxes(T, 3), vertBoxes = unionBoxes(Uint32Array.from({ length: topo.vertexCount }, (_, i) => i), 1), edgeBoxes = unionBoxes(E, 2);
+  const vf: number[] = [];
+  for (const v of topo.boundaryVertices) for (let t = 0; t < nt; t++) {
+    if (T[3 * t] === v || T[3 * t + 1] === v || T[3 * t + 2] === v || (!self && obj[v] === obj[T[3 * t]])) continue;
+    if (meets(vertBoxes, v, triBoxes, t)) vf.push(v * nt + t);
+  }
+  const ee: number[] = [];
+  for (let a = 0; a < ne; a++) for (let b = a + 1; b < ne; b++) {
+    const a0 = E[2 * a], a1 = E[2 * a + 1], b0 = E[2 * b], b1 = E[2 * b + 1];
+    if (a0 === b0 || a0 === b1 || a1 === b0 || a1 === b1 || (!self && obj[a0] === obj[b0])) continue;
+    if (meets(edgeBoxes, a, edgeBoxes, b)) ee.push(a * ne + b);
+  }
+  return { vf: vf.sort((x, y) => x - y), ee: ee.sort((x, y) => x - y) };
+}
+
+/** The same keys from candidate pairs (first * count + second), sorted: duplicates would show. */
+function pairKeys(pairs: Uint32Array, count: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < pairs.length; i += 2) out.push(pairs[i] * count + pairs[i + 1]);
+  return out.sort((x, y) => x - y);
+}
+
+/** Where two sorted key lists differ (at most 5 entries), so a mismatch reads clearly and the check stays fast. */
+function differences(got: number[], want: number[]): string[] {
+  const out: string[] = [];
+  if (got.length !== want.length) out.push(`${got.length} pairs, expected ${want.length}`);
+  for (let i = 0; i < Math.max(got.length, want.length) && out.length < 5; i++) {
+    if (got[i] !== want[i]) out.push(`sorted pair ${i}: key ${got[i]}, expected ${want[i]}`);
+  }
+  return out;
+}
+
+function keys(pairs: Uint32Array): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < pairs.length; i += 2) out.push(`${pairs[i]},${pairs[i + 1]}`);
+  return out.sort();
+}
+
+function vec4(xyz: ArrayLike<number>): Float32Array {
+  const out = new Float32Array((xyz.length / 3) * 4);
+  for (let i = 0; i < xyz.length / 3; i++) for (let k = 0; k < 3; k++) out[4 * i + k] = xyz[3 * i + k];
+  return out;
+}
+
+describe('sweptVertexBoxes', () => {
+  it('contains the ballistic path at sample times, and is no larger than the hull grown by margin + |v| H', () => {
+    const r = rng(5);
+    const n = 500;
+    const x = new Float32Array(4 * n), v = new Float32Array(4 * n);
+    for (let i = 0; i < 4 * n; i++) {
+      x[i] = (r() - 0.5) * 20;
+      v[i] = (r() - 0.5) * (i % 7 === 0 ? 0.01 : 8); // some nearly at rest: the gravity arc dominates
+    }
+    const bound: MotionBound = { horizon: 0.25, gravity: [0.3, -9.81, 1.2], margin: 0.01 };
+    const boxes = sweptVertexBoxes(x, v, bound);
+    const H = bound.horizon, g = bound.gravity;
+    let outside = 0, tooLarge = 0;
+    for (let i = 0; i < n; i++) {
+      const speed = Math.hypot(v[4 * i], v[4 * i + 1], v[4 * i + 2]);
+      for (let k = 0; k < 3; k++) {
+        const lo = boxes[6 * i + k], hi = boxes[6 * i + 3 + k];
+        for (let s = 0; s <= 64; s++) {
+          const t = (s / 64) * H;
+          const p = x[4 * i + k] + v[4 * i + k] * t + 0.5 * g[k] * t * t;
+          if (p < lo || p > hi) outside++;
+        }
+        const end = x[4 * i + k] + v[4 * i + k] * H + 0.5 * g[k] * H * H;
+        const grow = bound.margin + speed * H;
+        const slack = 1e-5 * (1 + Math.abs(end) + Math.abs(x[4 * i + k]) + grow);
+        if (lo < Math.min(x[4 * i + k], end) - grow - slack || hi > Math.max(x[4 * i + k], end) + grow + slack) tooLarge++;
+      }
+    }
+    expect(outside).toBe(0);
+    expect(tooLarge).toBe(0);
+  });
+
+  it('at rest and without gravity, the box is the point grown by the margin (rounded outward)', () => {
+    const boxes = sweptVertexBoxes(Float32Array.of(0.1, 2, -3, 0), new Float32Array(4), { horizon: 1, gravity: [0, 0, 0], margin: 0.5 });
+    expect(boxes[0]).toBeLessThanOrEqual(0.1 - 0.5);
+    expect(boxes[0]).toBeCloseTo(-0.4, 6);
+    expect(boxes[3]).toBeGreaterThanOrEqual(Math.fround(0.1) + 0.5);
+    expect(Array.from(boxes.subarray(1, 3))).toEqual([1.5, -3.5]);
+    expect(Array.from(boxes.subarray(4, 6))).toEqual([2.5, -2.5]);
+  });
+
+  it('refuses malformed input, naming it', () => {
+    const b: MotionBound = { horizon: 0.1, gravity: [0, -9.8, 0], margin: 0 };
+    expect(() => sweptVertexBoxes(new Float32Array(6), new Float32Array(6), b)).toThrow('positions has length 6, not 4 per vertex');
+    expect(() => sweptVertexBoxes(new Float32Array(8), new Float32Array(4), b)).toThrow('velocities has length 4, positions 8');
+    expect(() => sweptVertexBoxes(new Float32Array(8), new Float32Array(8), b, new Float32Array(6))).toThrow('out has length 6, expected 12');
+    expect(() => sweptVertexBoxes(Float32Array.of(0, 0, 0, 0, 0, NaN, 0, 0), new Float32Array(8), b)).toThrow('vertex 1: position (0, NaN, 0)');
+    expect(() => sweptVertexBoxes(new Float32Array(4), new Float32Array(4), { ...b, horizon: -1 })).toThrow('bound.horizon');
+  });
+});
+
+describe('ccdCandidates equals the all-pairs box-overlap oracle', () => {
+  it('random topology and random boxes (touching faces, points, oversized boxes), self on and off', () => {
+    const r = rng(17);
+    const n = 400;
+    const boundaryVertices = Uint32Array.from({ length: n }, (_, i) => i).filter(() => r() < 0.8);
+    const pick = (): number => boundaryVertices[Math.floor(r() * boundaryVertices.length)];
+    const tri: number[] = [], edg: number[] = [];
+    while (tri.length < 3 * 500) {
+      const a = pick(), b = pick(), c = pick();
+      if (a !== b && b !== c && a !== c) tri.push(a, b, c);
+    }
+    while (edg.length < 2 * 700) {
+      const a = pick(), b = pick();
+      if (a !== b) edg.push(Math.min(a, b), Math.max(a, b));
+    }
+    const topo: CcdTopology = {
+      vertexCount: n,
+      boundaryVertices,
+      triangles: Uint32Array.from(tri),
+      edges: Uint32Array.from(edg),
+      vertexObject: Uint32Array.from({ length: n }, () => Math.floor(r() * 3)),
+    };
+    const boxes = new Float32Array(6 * n);
+    for (let i = 0; i < n; i++) {
+      const u = r();
+      // Quarter-unit grid values make exact touching common; 1% of boxes are huge (oversized path).
+      const half = u < 0.1 ? 0 : u < 0.99 ? Math.floor(r() * 3) * 0.25 : 4 + 4 * r();
+      for (let k = 0; k < 3; k++) {
+        const c = Math.floor(r() * 40) * 0.25;
+        boxes[6 * i + k] = c - half;
+        boxes[6 * i + 3 + k] = c + half;
+      }
+    }
+    for (const self of [true, false]) {
+      const got = ccdCandidates(topo, boxes, self);
+      const want = oracle(topo, boxes, self);
+      console.log(`random boxes, self ${self}: ${want.vf.length} vertex-face, ${want.ee.length} edge-edge candidates`);
+      expect(want.vf.length).toBeGreaterThan(100);
+      expect(want.ee.length).toBeGreaterThan(100);
+      expect(differences(pairKeys(got.vertexFace, topo.triangles.length / 3), want.vf)).toEqual([]);
+      expect(differences(pairKeys(got.edgeEdge, topo.edges.length / 2), want.ee)).toEqual([]);
+      let unordered = 0;
+      for (let i = 0; i < got.edgeEdge.length; i += 2) if (got.edgeEdge[i] >= got.edgeEdge[i + 1]) unordered++;
+      expect(unordered).toBe(0);
+    }
+  });
+
+  it('two overlapping copies of octopus_2KFaces.t, swept boxes of a fall, self on and off', () => {
+    const scene = copies('octopus_2KFaces.t', [[0, 0, 0], [0.35, 0.1, 0.05]]);
+    const r = rng(3);
+    const x = vec4(scene.rest);
+    const v = new Float32Array(x.length);
+    for (let i = 0; i < v.length; i++) if (i % 4 !== 3) v[i] = (i % 4 === 1 ? -0.3 : 0) + (r() - 0.5) * 0.2;
+    const boxes = sweptVertexBoxes(x, v, { horizon: 1 / 60, gravity: [0, -9.81, 0], margin: 0.002 });
+    const counts: number[] = [];
+    for (const self of [true, false]) {
+      const got = ccdCandidates(scene, boxes, self);
+      const want = oracle(scene, boxes, self);
+      expect(differences(pairKeys(got.vertexFace, scene.triangles.length / 3), want.vf)).toEqual([]);
+      expect(differences(pairKeys(got.edgeEdge, scene.edges.length / 2), want.ee)).toEqual([]);
+      counts.push(want.vf.length, want.ee.length);
+      console.log(`octopus x2, self ${self}: ${want.vf.length} vertex-face, ${want.ee.length} edge-edge candidates`);
+    }
+    // Self-collision adds the pairs within each octopus; the inter-object pairs alone are many too.
+    expect(counts[2]).toBeGreaterThan(50);
+    expect(counts[3]).toBeGreaterThan(50);
+    expect(counts[0]).toBeGreaterThan(counts[2]);
+    expect(counts[1]).toBeGreaterThan(counts[3]);
+  });
+});
+
+describe('ccdCandidates misses no contact of the exact CCD', () => {
+  it('random ballistic motions of two beams: every CCD hit is a candidate, and most pairs are pruned', () => {
+    const scene = copies('Beam_lowRes.t', [[0, 0, 0], [0.3, 0.25, 0.2]]);
+    const r = rng(29);
+    const bound: MotionBound = { horizon: 0.1, gravity: [0, -9.81, 0], margin: 0 };
+    const H = bound.horizon;
+    const x0 = vec4(scene.rest);
+    const n = scene.vertexCount;
+    let vfHits = 0, eeHits = 0, vfPairs = 0, eePairs = 0, vfCandidates = 0, eeCandidates = 0;
+    for (let trial = 0; trial < 4; trial++) {
+      // Each vertex gets its own velocity, so the beams deform and pass through each other.
+      const v = new Float32Array(4 * n);
+      for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) v[4 * i + k] = (r() - 0.5) * 8;
+      const boxes = sweptVertexBoxes(x0, v, bound);
+      // The CCD's linear motion between the ballistic end points (both inside the boxes).
+      const p0 = new Float64Array(3 * n), p1 = new Float64Array(3 * n);
+      for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) {
+        p0[3 * i + k] = x0[4 * i + k];
+        p1[3 * i + k] = x0[4 * i + k] + v[4 * i + k] * H + 0.5 * bound.gravity[k] * H * H;
+      }
+      const query = (ids: number[]): Float64Array => {
+        const q = new Float64Array(24);
+        ids.forEach((id, j) => {
+          for (let k = 0; k < 3; k++) {
+            q[3 * j + k] = p0[3 * id + k];
+            q[12 + 3 * j + k] = p1[3 * id + k];
+          }
+        });
+        return q;
+      };
+      const got = ccdCandidates(scene, boxes, true);
+      const vf = new Set(keys(got.vertexFace)), ee = new Set(keys(got.edgeEdge));
+      vfCandidates += vf.size;
+      eeCandidates += ee.size;
+      const T = scene.triangles, E = scene.edges;
+      for (const vtx of scene.boundaryVertices) for (let t = 0; t < T.length / 3; t++) {
+        const tv = [T[3 * t], T[3 * t + 1], T[3 * t + 2]];
+        if (tv.includes(vtx)) continue;
+        vfPairs++;
+        if (!vertexFaceCcd(query([vtx, ...tv])).hit) continue;
+        vfHits++;
+        expect(vf.has(`${vtx},${t}`), `vertex ${vtx} / triangle ${t} collide but are no candidate`).toBe(true);
+      }
+      for (let a = 0; a < E.length / 2; a++) for (let b = a + 1; b < E.length / 2; b++) {
+        const ev = [E[2 * a], E[2 * a + 1], E[2 * b], E[2 * b + 1]];
+        if (ev[0] === ev[2] || ev[0] === ev[3] || ev[1] === ev[2] || ev[1] === ev[3]) continue;
+        eePairs++;
+        if (!edgeEdgeCcd(query(ev)).hit) continue;
+        eeHits++;
+        expect(ee.has(`${a},${b}`), `edges ${a} / ${b} collide but are no candidate`).toBe(true);
+      }
+    }
+    console.log(`broadPhase vs exact CCD: ${vfHits} vertex-face and ${eeHits} edge-edge hits; candidates ${vfCandidates} of ${vfPairs} / ${eeCandidates} of ${eePairs} pairs`);
+    // The motions really produce contacts, and the boxes still prune most pairs.
+    expect(vfHits).toBeGreaterThan(20);
+    expect(eeHits).toBeGreaterThan(20);
+    expect(vfCandidates).toBeLessThan(0.5 * vfPairs);
+    expect(eeCandidates).toBeLessThan(0.5 * eePairs);
+  });
+});
+
+describe('ccdCandidates refuses malformed input, naming the array and index', () => {
+  const topo: CcdTopology = { vertexCount: 4, boundaryVertices: Uint32Array.of(0, 1, 2, 3), triangles: Uint32Array.of(0, 1, 2), edges: Uint32Array.of(0, 1, 2, 3), vertexObject: new Uint32Array(4) };
+  const boxes = new Float32Array(24);
+  it('lengths and ids', () => {
+    expect(() => ccdCandidates(topo, new Float32Array(18), true)).toThrow('boxes has length 18, expected 24');
+    expect(() => ccdCandidates({ ...topo, triangles: Uint32Array.of(0, 1) }, boxes, true)).toThrow('triangles has length 2, not 3 per triangle');
+    expect(() => ccdCandidates({ ...topo, edges: Uint32Array.of(0, 1, 2, 9) }, boxes, true)).toThrow('edges[3] (element 1) = vertex 9, out of range [0, 4)');
+    expect(() => ccdCandidates({ ...topo, boundaryVertices: Uint32Array.of(0, 7) }, boxes, true)).toThrow('boundaryVertices[1] (entry) = vertex 7, out of range [0, 4)');
+    expect(() => ccdCandidates({ ...topo, vertexObject: new Uint32Array(3) }, boxes, true)).toThrow('vertexObject has length 3, expected 4');
+  });
+  it('boxes that are not finite intervals', () => {
+    const bad = boxes.slice();
+    bad[6 * 2 + 4] = -1; // vertex 2: max y below min y
+    expect(() => ccdCandidates(topo, bad, true)).toThrow('boxes of vertex 2, axis y: [0, -1] is not a finite interval');
+    bad[6 * 2 + 4] = NaN;
+    expect(() => ccdCandidates(topo, bad, true)).toThrow('boxes of vertex 2, axis y');
+  });
+});
