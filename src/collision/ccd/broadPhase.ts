@@ -125,19 +125,29 @@ class PairList {
   }
 }
 
-function checkTopology(topo: CcdTopology, boxes: Float32Array): void {
+/** Throws a RangeError naming the array and index when `topo` is malformed (lengths, ids out of range). */
+export function checkCcdTopology(topo: CcdTopology, where = 'ccdCandidates'): void {
   const n = topo.vertexCount;
-  if (!(Number.isInteger(n) && n >= 0)) throw new RangeError(`ccdCandidates: vertexCount must be a non-negative integer, got ${n}`);
-  if (boxes.length !== 6 * n) throw new RangeError(`ccdCandidates: boxes has length ${boxes.length}, expected ${6 * n} (6 per vertex for ${n} vertices)`);
-  if (topo.vertexObject.length !== n) throw new RangeError(`ccdCandidates: vertexObject has length ${topo.vertexObject.length}, expected ${n} (one per vertex)`);
-  if (topo.triangles.length % 3 !== 0) throw new RangeError(`ccdCandidates: triangles has length ${topo.triangles.length}, not 3 per triangle`);
-  if (topo.edges.length % 2 !== 0) throw new RangeError(`ccdCandidates: edges has length ${topo.edges.length}, not 2 per edge`);
+  if (!(Number.isInteger(n) && n >= 0)) throw new RangeError(`${where}: vertexCount must be a non-negative integer, got ${n}`);
+  const arrays = ['boundaryVertices', 'triangles', 'edges', 'vertexObject'] as const;
+  for (const name of arrays) {
+    if (!(topo[name] instanceof Uint32Array)) throw new RangeError(`${where}: ${name} must be a Uint32Array, got ${Object.prototype.toString.call(topo[name])}`);
+  }
+  if (topo.vertexObject.length !== n) throw new RangeError(`${where}: vertexObject has length ${topo.vertexObject.length}, expected ${n} (one per vertex)`);
+  if (topo.triangles.length % 3 !== 0) throw new RangeError(`${where}: triangles has length ${topo.triangles.length}, not 3 per triangle`);
+  if (topo.edges.length % 2 !== 0) throw new RangeError(`${where}: edges has length ${topo.edges.length}, not 2 per edge`);
   const ids: [string, Uint32Array, number][] = [['boundaryVertices', topo.boundaryVertices, 1], ['triangles', topo.triangles, 3], ['edges', topo.edges, 2]];
   for (const [name, a, per] of ids) {
     for (let i = 0; i < a.length; i++) {
-      if (a[i] >= n) throw new RangeError(`ccdCandidates: ${name}[${i}] (${per === 1 ? 'entry' : `element ${Math.floor(i / per)}`}) = vertex ${a[i]}, out of range [0, ${n})`);
+      if (a[i] >= n) throw new RangeError(`${where}: ${name}[${i}] (${per === 1 ? 'entry' : `element ${Math.floor(i / per)}`}) = vertex ${a[i]}, out of range [0, ${n})`);
     }
   }
+}
+
+function checkTopology(topo: CcdTopology, boxes: Float32Array): void {
+  checkCcdTopology(topo);
+  const n = topo.vertexCount;
+  if (boxes.length !== 6 * n) throw new RangeError(`ccdCandidates: boxes has length ${boxes.length}, expected ${6 * n} (6 per vertex for ${n} vertices)`);
   for (let i = 0; i < topo.boundaryVertices.length; i++) checkBox(boxes, topo.boundaryVertices[i]);
   for (let i = 0; i < topo.triangles.length; i++) checkBox(boxes, topo.triangles[i]);
   for (let i = 0; i < topo.edges.length; i++) checkBox(boxes, topo.edges[i]);

@@ -1,0 +1,167 @@
+/**
+ * The main-thread side of the CCD workers: the once-per-frame broad phase of the hybrid CCD + DCD
+ * time step (paper 000 supplement Alg. 5) run in a worker of the comlink pool, and batches of exact
+ * narrow-phase queries split across all of the pool's workers.
+ *
+ *   const jobs = await CcdJobs.create(pool, ccdTopologyOf(sceneMesh));
+ *   jobs.positions.set(x); jobs.velocities.set(v);            // optional: write in place
+ *   const c = await jobs.broadPhase(jobs.positions, jobs.velocities, bound, true);
+ *   const toi = await jobs.narrowPhase('vertexFace', queries); // -1 = no hit
+ *
+ * What crosses threads: each worker gets a copy of the topology once (structured clone; again
+ * after the pool replaced a dead worker or a task of that worker failed). Per broad phase, the
+ * positions and velocities (vec4 f32 per vertex) go either as views of SharedArrayBuffers owned by
+ * this object (transport 'shared': no copy when the caller writes into `positions` / `velocities`
+ * directly; one copy into them otherwise), or as transferred copies (transport 'transfer', where
+ * SharedArrayBuffer is unavailable: a page that is not cross-origin isolated). Candidates and tois
+ * come back transferred. A job that throws in the worker rejects with the worker's message.
+ */
+import * as Comlink from 'comlink';
+import { checkCcdTopology, type CcdCandidates, type CcdTopology, type MotionBound } from '../collision/ccd/broadPhase';
+import type { CcdQueryKind, CcdWorkerApi } from './ccdWorkerApi';
+import type { WorkerPool } from './workerPool';
+
+export type CcdTransport = 'shared' | 'transfer';
+
+export interface CcdJobsOptions {
+  /** Forces a transport (tests); default: 'shared' where SharedArrayBuffer can be shared, else 'transfer'. */
+  transport?: CcdTransport;
+  /** Fewest narrow-phase queries per task (default 64): a query costs microseconds, a round trip tens of them. */
+  minChunk?: number;
+}
+
+/** Workers for CCD: all cores but one (the main thread's), at least 1. CCD work splits evenly. */
+export function ccdPoolSize(cores: number): number {
+  if (!(Number.isFinite(cores) && cores >= 1)) return 1;
+  return Math.max(1, Math.floor(cores) - 1);
+}
+
+/**
+ * Whether a SharedArrayBuffer can be posted to a worker here: in Node always (worker_threads), in a
+ * browser only when the page is cross-origin isolated (COOP/COEP headers).
+ */
+export function sharedMemoryAvailable(): boolean {
+  if (typeof SharedArrayBuffer === 'undefined') return false;
+  const g = globalThis as { crossOriginIsolated?: boolean; process?: { versions?: { node?: string } } };
+  if (g.process?.versions?.node !== undefined) return true;
+  return g.crossOriginIsolated === true;
+}
+
+export class CcdJobs {
+  readonly transport: CcdTransport;
+  readonly minChunk: number;
+  readonly vertexCount: number;
+  /**
+   * vec4 per vertex. With transport 'shared': views of the SharedArrayBuffers the worker reads;
+   * write into them and pass them to broadPhase to avoid a copy; do not write while a broad phase
+   * is running. With 'transfer': plain arrays, for the same calling code.
+   */
+  readonly positions: Float32Array;
+  readonly velocities: Float32Array;
+  /** Remotes (one per worker the pool has started) known to hold the topology. */
+  private readonly initialized = new WeakSet<object>();
+  private busy = false;
+
+  private constructor(
+    private readonly pool: WorkerPool<CcdWorkerApi>,
+    private readonly topology: CcdTopology,
+    options: CcdJobsOptions,
+  ) {
+    const transport = options.transport ?? (sharedMemoryAvailable() ? 'shared' : 'transfer');
+    if (transport !== 'shared' && transport !== 'transfer') throw new RangeError(`CcdJobs: transport must be 'shared' or 'transfer', got ${String(transport)}`);
+    if (transport === 'shared' && !sharedMemoryAvailable()) {
+      throw new Error("CcdJobs: transport 'shared' asked for, but SharedArrayBuffer cannot be posted here (a browser page must be cross-origin isolated)");
+    }
+    const minChunk = options.minChunk ?? 64;
+    if (!(Number.isInteger(minChunk) && minChunk >= 1)) throw new RangeError(`CcdJobs: minChunk must be a positive integer, got ${minChunk}`);
+    this.transport = transport;
+    this.minChunk = minChunk;
+    this.vertexCount = topology.vertexCount;
+    const bytes = 16 * topology.vertexCount;
+    const buffer = (): ArrayBuffer | SharedArrayBuffer => (transport === 'shared' ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+    this.positions = new Float32Array(buffer());
+    this.velocities = new Float32Array(buffer());
+  }
+
+  /** Checks the topology, then sends it to every worker of the pool (starting them), so the first frame does not wait for it. */
+  static async create(pool: WorkerPool<CcdWorkerApi>, topology: CcdTopology, options: CcdJobsOptions = {}): Promise<CcdJobs> {
+    checkCcdTopology(topology, 'CcdJobs.create');
+    const jobs = new CcdJobs(pool, topology, options);
+    // Concurrent tasks go to idle or new workers first, so pool.size of them reach every worker.
+    await Promise.all(Array.from({ length: pool.size }, () => pool.run((api) => jobs.ensureInit(api))));
+    return jobs;
+  }
+
+  /** Sends the topology to this worker unless it already holds it (not awaited before the next message: order is kept). */
+  private ensureInit(api: Comlink.Remote<CcdWorkerApi>): Promise<void> {
+    if (this.initialized.has(api)) return Promise.resolve();
+    this.initialized.add(api);
+    return api.init(this.topology).catch((error: unknown) => {
+      this.initialized.delete(api);
+      throw error;
+    });
+  }
+
+  /**
+   * Swept boxes and candidate pairs (broadPhase.ts) for positions / velocities (vec4 f32 per vertex),
+   * in one worker. One broad phase at a time per CcdJobs (they share the position buffers).
+   */
+  async broadPhase(positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean): Promise<CcdCandidates & { jobMs: number }> {
+    const n = 4 * this.vertexCount;
+    if (positions.length !== n) throw new RangeError(`CcdJobs.broadPhase: positions has length ${positions.length}, expected ${n} (vec4 per vertex for ${this.vertexCount} vertices)`);
+    if (velocities.length !== n) throw new RangeError(`CcdJobs.broadPhase: velocities has length ${velocities.length}, expected ${n} (vec4 per vertex for ${this.vertexCount} vertices)`);
+    if (this.busy) throw new Error('CcdJobs.broadPhase: the previous broad phase is still running (one at a time: they share the position buffers)');
+    this.busy = true;
+    try {
+      let x: Float32Array, v: Float32Array;
+      if (this.transport === 'shared') {
+        if (positions !== this.positions) this.positions.set(positions);
+        if (velocities !== this.velocities) this.velocities.set(velocities);
+        x = this.positions;
+        v = this.velocities;
+      } else {
+        x = positions.slice();
+        v = velocities.slice();
+      }
+      const transfer = this.transport === 'transfer' ? [x.buffer as ArrayBuffer, v.buffer as ArrayBuffer] : [];
+      const bound_ = { horizon: bound.horizon, gravity: [bound.gravity[0], bound.gravity[1], bound.gravity[2]] as [number, number, number], margin: bound.margin };
+      return await this.pool.run(async (api) => {
+        // One Promise.all over both, so that a failed init never leaves the job's rejection unhandled.
+        const [, answer] = await Promise.all([this.ensureInit(api), api.broadPhase(Comlink.transfer(x, transfer), v, bound_, selfCollision)]);
+        return answer;
+      });
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /**
+   * Exact CCD of each query (24 f64 per query: 4 points at t0, then at t1), split into contiguous
+   * chunks over all workers and concatenated: toi in [0, 1], or -1 when no hit.
+   */
+  async narrowPhase(kind: CcdQueryKind, queries: Float64Array): Promise<Float64Array> {
+    if (queries.length % 24 !== 0) throw new RangeError(`CcdJobs.narrowPhase: queries has length ${queries.length}, not 24 per query`);
+    const n = queries.length / 24;
+    const out = new Float64Array(n);
+    if (n === 0) return out;
+    const chunks = Math.max(1, Math.min(this.pool.size, Math.floor(n / this.minChunk)));
+    const tasks: Promise<void>[] = [];
+    for (let c = 0; c < chunks; c++) {
+      const begin = Math.floor((c * n) / chunks);
+      const end = Math.floor(((c + 1) * n) / chunks);
+      const part = queries.slice(24 * begin, 24 * end); // a fresh copy: its buffer is transferred
+      tasks.push(
+        this.pool.run((api) => api.narrowPhase(kind, Comlink.transfer(part, [part.buffer]))).then(
+          (toi) => out.set(toi, begin),
+          (error: Error) => {
+            // Name the caller's query, not the chunk's (the worker counts from the chunk's start).
+            const m = /narrowPhase query (\d+): (.*)$/s.exec(error.message);
+            throw m ? new RangeError(`ccdWorker: narrowPhase query ${begin + Number(m[1])}: ${m[2]}`) : error;
+          },
+        ),
+      );
+    }
+    await Promise.all(tasks);
+    return out;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The contract between the time step (page or headless runner) and the CCD worker (types only, so
+ * importing it never pulls the worker's code into the page bundle). Hybrid CCD + DCD time step,
+ * paper 000 supplement Alg. 5: once per frame the broad phase (swept boxes, candidate pairs) runs
+ * off the main thread; batches of exact narrow-phase queries can be split across the pool.
+ */
+import type { CcdCandidates, CcdTopology, MotionBound } from '../collision/ccd/broadPhase';
+
+/** Which exact CCD query: vertex-face (v, f0, f1, f2) or edge-edge (ea0, ea1, eb0, eb1). */
+export type CcdQueryKind = 'vertexFace' | 'edgeEdge';
+
+export interface CcdBroadPhaseAnswer extends CcdCandidates {
+  /** Time spent in the worker (boxes + candidates), ms. */
+  jobMs: number;
+}
+
+export interface CcdWorkerApi {
+  /** A copy of the scene's CCD topology (structured clone); checked, then kept for broadPhase. */
+  init(topology: CcdTopology): void;
+  /**
+   * Swept boxes (sweptVertexBoxes) and candidate pairs (ccdCandidates) of the held topology.
+   * positions / velocities: vec4 per vertex, either views of SharedArrayBuffers (read in place) or
+   * transferred copies. The candidate arrays are transferred back.
+   */
+  broadPhase(positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean): CcdBroadPhaseAnswer;
+  /** Exact CCD of each query (24 f64: 4 points at t0, then at t1): toi in [0, 1], or -1 when no hit. */
+  narrowPhase(kind: CcdQueryKind, queries: Float64Array): Float64Array;
+}

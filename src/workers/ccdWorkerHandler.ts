@@ -1,0 +1,59 @@
+/**
+ * The CCD worker's state and methods, independent of how messages arrive (browser Worker:
+ * ccdWorker.ts; Node worker_threads: ccdWorkerNode.ts). The results come from the same functions
+ * the main thread would call (sweptVertexBoxes, ccdCandidates, vertexFaceCcd, edgeEdgeCcd), so they
+ * are identical to an in-thread call.
+ */
+import * as Comlink from 'comlink';
+import { edgeEdgeCcd, vertexFaceCcd } from '../collision/ccd';
+import { ccdCandidates, checkCcdTopology, sweptVertexBoxes, type CcdTopology } from '../collision/ccd/broadPhase';
+import type { CcdWorkerApi } from './ccdWorkerApi';
+
+/** Floats per narrow-phase query: 4 points at t0, then at t1. */
+export const CCD_QUERY_FLOATS = 24;
+
+export function createCcdWorkerHandler(): CcdWorkerApi {
+  let topology: CcdTopology | undefined;
+  let boxes = new Float32Array(0);
+  return {
+    init(topo) {
+      checkCcdTopology(topo, 'ccdWorker: init');
+      topology = topo;
+      boxes = new Float32Array(6 * topo.vertexCount);
+    },
+    broadPhase(positions, velocities, bound, selfCollision) {
+      const t0 = performance.now();
+      if (!topology) throw new Error('ccdWorker: broadPhase before init(topology): this worker holds no topology');
+      const n = topology.vertexCount;
+      if (!(positions instanceof Float32Array) || positions.length !== 4 * n) {
+        throw new RangeError(`ccdWorker: broadPhase: positions must be a Float32Array of ${4 * n} floats (vec4 per vertex for ${n} vertices), got length ${positions?.length}`);
+      }
+      if (!(velocities instanceof Float32Array) || velocities.length !== 4 * n) {
+        throw new RangeError(`ccdWorker: broadPhase: velocities must be a Float32Array of ${4 * n} floats (vec4 per vertex for ${n} vertices), got length ${velocities?.length}`);
+      }
+      sweptVertexBoxes(positions, velocities, bound, boxes);
+      const c = ccdCandidates(topology, boxes, selfCollision);
+      const answer = { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0 };
+      return Comlink.transfer(answer, [c.vertexFace.buffer, c.edgeEdge.buffer]);
+    },
+    narrowPhase(kind, queries) {
+      if (kind !== 'vertexFace' && kind !== 'edgeEdge') throw new RangeError(`ccdWorker: narrowPhase: kind must be 'vertexFace' or 'edgeEdge', got ${String(kind)}`);
+      if (!(queries instanceof Float64Array) || queries.length % CCD_QUERY_FLOATS !== 0) {
+        throw new RangeError(`ccdWorker: narrowPhase: queries must be a Float64Array of 24 floats per query, got length ${queries?.length}`);
+      }
+      const ccd = kind === 'vertexFace' ? vertexFaceCcd : edgeEdgeCcd;
+      const n = queries.length / CCD_QUERY_FLOATS;
+      const toi = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        let r;
+        try {
+          r = ccd(queries.subarray(CCD_QUERY_FLOATS * i, CCD_QUERY_FLOATS * (i + 1)));
+        } catch (error) {
+          throw new RangeError(`ccdWorker: narrowPhase query ${i}: ${(error as Error).message}`);
+        }
+        toi[i] = r.hit ? r.toi : -1;
+      }
+      return Comlink.transfer(toi, [toi.buffer]);
+    },
+  };
+}

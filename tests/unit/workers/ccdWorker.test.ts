@@ -1,0 +1,208 @@
+/**
+ * CCD jobs in workers of the comlink pool (Node worker_threads running the real, bundled worker
+ * entry). The truth is the same functions called directly on this thread (sweptVertexBoxes +
+ * ccdCandidates, vertexFaceCcd / edgeEdgeCcd), whose own correctness is checked against brute-force
+ * and exact oracles in tests/unit/ccd; here: the worker path changes nothing, whichever transport.
+ */
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { edgeEdgeCcd, vertexFaceCcd } from '../../../src/collision/ccd';
+import { ccdCandidates, ccdTopologyOf, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
+import { buildTetMesh } from '../../../src/mesh/tetMesh';
+import { CcdJobs, ccdPoolSize, sharedMemoryAvailable } from '../../../src/workers/ccdJobs';
+import { nodeCcdPool, nodePoolSize } from '../../../src/workers/ccdNodePool';
+import type { CcdWorkerApi } from '../../../src/workers/ccdWorkerApi';
+import type { WorkerPool } from '../../../src/workers/workerPool';
+import { rng } from '../../support/random';
+import { loadSharedTetArrays } from '../../support/sharedMeshes';
+import { ccdWorkerBundle } from './support/ccdNodeWorker';
+
+let workerFile: string;
+let pool: WorkerPool<CcdWorkerApi> | undefined;
+beforeAll(async () => {
+  workerFile = await ccdWorkerBundle(resolve(__dirname, '../../..'));
+});
+afterEach(() => {
+  pool?.terminate();
+  pool = undefined;
+});
+
+/** Two octopi of octopus_2KFaces.t, the second shifted into the first's arms (objects 0 and 1). */
+function scene(): CcdTopology & { x: Float32Array } {
+  const m = loadSharedTetArrays('octopus_2KFaces.t');
+  const n = m.positions.length / 3;
+  const positions = new Float32Array(2 * m.positions.length);
+  const tets = new Uint32Array(2 * m.tets.length);
+  const objectIds = new Uint32Array(tets.length / 4).fill(1, m.tets.length / 4);
+  for (let i = 0; i < m.positions.length; i++) {
+    positions[i] = m.positions[i];
+    positions[m.positions.length + i] = m.positions[i] + [0.3, 0.15, 0][i % 3];
+  }
+  for (let i = 0; i < m.tets.length; i++) {
+    tets[i] = m.tets[i];
+    tets[m.tets.length + i] = m.tets[i] + n;
+  }
+  const mesh = buildTetMesh({ positions, tets }, { objectIds }).mesh;
+  const x = new Float32Array(4 * mesh.vertexCount);
+  for (let i = 0; i < mesh.vertexCount; i++) for (let k = 0; k < 3; k++) x[4 * i + k] = mesh.positions[3 * i + k];
+  return { ...ccdTopologyOf(mesh), x };
+}
+
+const topo = scene();
+const bound: MotionBound = { horizon: 1 / 60, gravity: [0, -9.81, 0], margin: 0.002 };
+/** Falling at about 0.5 m/s, each vertex a little differently. */
+function velocities(seed: number): Float32Array {
+  const r = rng(seed);
+  const v = new Float32Array(topo.x.length);
+  for (let i = 0; i < v.length; i++) if (i % 4 !== 3) v[i] = (i % 4 === 1 ? -0.5 : 0) + (r() - 0.5) * 0.4;
+  return v;
+}
+
+/** Exact equality of two candidate arrays, cheaply (vitest's deep equality is slow on 10^5 elements). */
+function sameArray(got: ArrayLike<number>, want: ArrayLike<number>): string {
+  if (got.length !== want.length) return `length ${got.length}, expected ${want.length}`;
+  for (let i = 0; i < want.length; i++) if (got[i] !== want[i]) return `element ${i}: ${got[i]}, expected ${want[i]}`;
+  return 'equal';
+}
+
+function inThread(x: Float32Array, v: Float32Array, self: boolean): { vertexFace: Uint32Array; edgeEdge: Uint32Array } {
+  return ccdCandidates(topo, sweptVertexBoxes(x, v, bound), self);
+}
+
+describe('CcdJobs.broadPhase in a worker', () => {
+  it('the SharedArrayBuffer path and the transfer path give the in-thread candidates, self on and off', async () => {
+    expect(sharedMemoryAvailable()).toBe(true); // Node: always
+    pool = nodeCcdPool(workerFile, 2);
+    const shared = await CcdJobs.create(pool, topo);
+    const transfer = await CcdJobs.create(pool, topo, { transport: 'transfer' });
+    expect(shared.transport).toBe('shared');
+    expect(shared.positions.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(transfer.transport).toBe('transfer');
+    const v = velocities(1);
+    for (const self of [true, false]) {
+      const want = inThread(topo.x, v, self);
+      expect(want.vertexFace.length).toBeGreaterThan(1000);
+      expect(want.edgeEdge.length).toBeGreaterThan(1000);
+      for (const jobs of [shared, transfer]) {
+        const got = await jobs.broadPhase(topo.x, v, bound, self);
+        expect(sameArray(got.vertexFace, want.vertexFace)).toBe('equal');
+        expect(sameArray(got.edgeEdge, want.edgeEdge)).toBe('equal');
+        expect(got.jobMs).toBeGreaterThan(0);
+      }
+    }
+    // The caller's arrays are left as they were (copied, not moved), on both paths.
+    expect(topo.x.length).toBe(4 * topo.vertexCount);
+    expect(v.length).toBe(topo.x.length);
+  });
+
+  it('shared: the worker reads the shared views in place, as they are when the job is asked for', async () => {
+    pool = nodeCcdPool(workerFile, 1);
+    const jobs = await CcdJobs.create(pool, topo);
+    jobs.positions.set(topo.x);
+    jobs.velocities.set(velocities(2));
+    const first = await jobs.broadPhase(jobs.positions, jobs.velocities, bound, true);
+    expect(sameArray(first.vertexFace, inThread(topo.x, velocities(2), true).vertexFace)).toBe('equal');
+    // Move the second octopus away in place: the next job must see it (no stale copy anywhere).
+    for (let i = 4 * (topo.vertexCount / 2); i < jobs.positions.length; i += 4) jobs.positions[i] += 5;
+    const moved = Float32Array.from(jobs.positions);
+    const second = await jobs.broadPhase(jobs.positions, jobs.velocities, bound, false);
+    const want = inThread(moved, velocities(2), false);
+    expect(want.vertexFace.length).toBe(0); // apart: no inter-object pair left
+    expect(sameArray(second.vertexFace, want.vertexFace)).toBe('equal');
+    expect(sameArray(second.edgeEdge, want.edgeEdge)).toBe('equal');
+    expect(inThread(topo.x, velocities(2), false).vertexFace.length).toBeGreaterThan(0); // ...but there were before
+  });
+});
+
+describe('CcdJobs.narrowPhase across the pool', () => {
+  it('equals the exact CCD run here, query by query, and spreads the batch over every worker', async () => {
+    // Candidate pairs of the scene, each given its own motion over [t0, t1]: even queries drive the
+    // first primitive through the second's centre (mostly hits), odd ones only nudge it (mostly not).
+    const c = inThread(topo.x, velocities(3), true);
+    const r = rng(9);
+    const batch = (pairs: Uint32Array, ids: (a: number, b: number) => number[], split: number, count: number): Float64Array => {
+      const q = new Float64Array(24 * count);
+      for (let i = 0; i < count; i++) {
+        const id = ids(pairs[2 * i], pairs[2 * i + 1]);
+        const centre = (from: number, to: number, k: number): number => id.slice(from, to).reduce((s, v) => s + topo.x[4 * v + k], 0) / (to - from);
+        const shift = [0, 1, 2].map((k) => (i % 2 === 0 ? 2 * (centre(split, 4, k) - centre(0, split, k)) : 0.001 * (r() - 0.5)));
+        id.forEach((v, j) => {
+          for (let k = 0; k < 3; k++) {
+            q[24 * i + 3 * j + k] = topo.x[4 * v + k];
+            q[24 * i + 12 + 3 * j + k] = topo.x[4 * v + k] + (j < split ? shift[k] : 0);
+          }
+        });
+      }
+      return q;
+    };
+    const T = topo.triangles, E = topo.edges;
+    const vf = batch(c.vertexFace, (vtx, t) => [vtx, T[3 * t], T[3 * t + 1], T[3 * t + 2]], 1, 600);
+    const ee = batch(c.edgeEdge, (a, b) => [E[2 * a], E[2 * a + 1], E[2 * b], E[2 * b + 1]], 2, 600);
+    pool = nodeCcdPool(workerFile, 2);
+    const jobs = await CcdJobs.create(pool, topo, { minChunk: 50 });
+    for (const [kind, queries, ccd] of [['vertexFace', vf, vertexFaceCcd], ['edgeEdge', ee, edgeEdgeCcd]] as const) {
+      const before = pool.completed.reduce((a, b) => a + b, 0);
+      const got = await jobs.narrowPhase(kind, queries);
+      const want = Float64Array.from({ length: 600 }, (_, i) => {
+        const r = ccd(queries.subarray(24 * i, 24 * i + 24));
+        return r.hit ? r.toi : -1;
+      });
+      expect(sameArray(got, want)).toBe('equal');
+      // Both outcomes occur, so a worker that answered "no hit" (or "hit") throughout would fail.
+      const hits = want.filter((t) => t >= 0).length;
+      expect(hits).toBeGreaterThan(100);
+      expect(hits).toBeLessThan(500);
+      expect(pool.completed.reduce((a, b) => a + b, 0) - before).toBe(2); // two chunks, one per worker
+    }
+    expect(pool.started).toBe(2);
+    expect(pool.completed.every((n) => n >= 2)).toBe(true);
+    expect(await jobs.narrowPhase('edgeEdge', new Float64Array(0))).toEqual(new Float64Array(0));
+  });
+});
+
+describe('CCD jobs that fail', () => {
+  it('reject with the worker\'s message; the pool keeps its workers and keeps working', async () => {
+    pool = nodeCcdPool(workerFile, 1);
+    // A worker that never got the topology.
+    await expect(pool.run((api) => api.broadPhase(topo.x, velocities(4), bound, true))).rejects.toThrow(
+      'ccdWorker: broadPhase before init(topology): this worker holds no topology',
+    );
+    // A malformed topology sent to the worker directly (CcdJobs.create checks it on this side first).
+    const bad = { ...topo, edges: Uint32Array.of(0, topo.vertexCount + 2) };
+    await expect(pool.run((api) => api.init(bad))).rejects.toThrow(`ccdWorker: init: edges[1] (element 0) = vertex ${topo.vertexCount + 2}, out of range [0, ${topo.vertexCount})`);
+    await expect(CcdJobs.create(pool, bad)).rejects.toThrow(/CcdJobs.create: edges\[1\]/);
+
+    const jobs = await CcdJobs.create(pool, topo);
+    const x = topo.x.slice();
+    x[4 * 7 + 1] = NaN;
+    await expect(jobs.broadPhase(x, velocities(4), bound, true)).rejects.toThrow(/sweptVertexBoxes: vertex 7: position \(.*, NaN, .*\)/);
+    await expect(jobs.broadPhase(topo.x, velocities(4), { ...bound, horizon: -1 }, true)).rejects.toThrow('bound.horizon must be a finite number >= 0, got -1');
+    const queries = new Float64Array(24 * 100);
+    for (let i = 0; i < queries.length; i++) queries[i] = (i % 24) * 0.1;
+    queries[24 * 70 + 5] = Infinity;
+    await expect(jobs.narrowPhase('vertexFace', queries)).rejects.toThrow(/ccdWorker: narrowPhase query 70: vertexFaceCcd: coordinate 5 .* is Infinity, not finite/);
+    await expect(jobs.narrowPhase('faceFace' as never, queries.subarray(0, 24))).rejects.toThrow("kind must be 'vertexFace' or 'edgeEdge', got faceFace");
+
+    // Still the same worker, still working.
+    expect(pool.failed).toBe(0);
+    const got = await jobs.broadPhase(topo.x, velocities(4), bound, true);
+    expect(sameArray(got.edgeEdge, inThread(topo.x, velocities(4), true).edgeEdge)).toBe('equal');
+  });
+
+  it('a chunk that fails on a later worker names the caller\'s query index', async () => {
+    pool = nodeCcdPool(workerFile, 2);
+    const jobs = await CcdJobs.create(pool, topo, { minChunk: 10 });
+    const queries = new Float64Array(24 * 40);
+    for (let i = 0; i < queries.length; i++) queries[i] = (i % 24) * 0.1;
+    queries[24 * 33] = NaN; // in the second chunk (queries 20..39), its 14th
+    await expect(jobs.narrowPhase('edgeEdge', queries)).rejects.toThrow(/narrowPhase query 33: edgeEdgeCcd: coordinate 0/);
+  });
+});
+
+describe('pool size', () => {
+  it('all cores but one, at least one worker; Node asks os.availableParallelism()', () => {
+    expect([1, 2, 3, 8, 16, 0, NaN].map(ccdPoolSize)).toEqual([1, 1, 2, 7, 15, 1, 1]);
+    expect(nodePoolSize()).toBe(ccdPoolSize(availableParallelism()));
+  });
+});

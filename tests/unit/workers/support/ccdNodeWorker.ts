@@ -1,0 +1,35 @@
+/**
+ * Node cannot load the TypeScript worker entry, so tests (and bench/ccd.ts) bundle
+ * src/workers/ccdWorkerNode.ts once per process with Vite in SSR mode (every import inlined, so the
+ * bundle runs from a temporary folder) and start pool workers from the bundle: the real entry, the
+ * real pool, real threads.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'vite';
+
+let bundle: Promise<string> | undefined;
+
+/** Path of the bundled CCD worker (built on first call); `root`: the project's root folder. */
+export function ccdWorkerBundle(root: string): Promise<string> {
+  bundle ??= (async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'ccd-worker-'));
+    await build({
+      root,
+      logLevel: 'warn',
+      configFile: false,
+      build: {
+        ssr: resolve(root, 'src/workers/ccdWorkerNode.ts'),
+        outDir,
+        emptyOutDir: false,
+        target: 'node20',
+        minify: false,
+        rollupOptions: { output: { entryFileNames: 'ccdWorkerNode.mjs', format: 'es' } },
+      },
+      ssr: { noExternal: true },
+    });
+    return join(outDir, 'ccdWorkerNode.mjs');
+  })();
+  return bundle;
+}
