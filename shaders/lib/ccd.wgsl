@@ -19,10 +19,15 @@
 // n.F excludes [-|n|_1 separation, |n|_1 separation] for one extra direction n (the triangle normal, or the
 // edges' common normal: cross(e1, e2) summed over t = 0, 1; n.F is multilinear too, so its range is again the
 // hull of its corner values; this one test removes the near-coplanar sliding cases that per-axis hulls can
-// only resolve by deep splitting). Otherwise the box is accepted as a hit when its image fits within
-// separation + delta on every axis, or when it is small: for each side, width * L <= delta or level = 20
-// (L = per-query bounds on |dF/dt|, |dF/du|, |dF/dw|); else it is split across the side with the largest
-// width * L (t on ties) and both halves are pushed, the lower-t half on top. An accepted box sets
+// only resolve by deep splitting). Otherwise the box is accepted as a hit (a) when a domain corner at its
+// lower t has |F^|_inf <= separation + delta (a near contact at t0: nothing in the box can be earlier),
+// (b) when its image fits within separation + delta on every axis, (c) when a domain corner at its upper t
+// is such a near contact and t is resolved (t-width <= 2^-14, or t-width * Lt <= delta), or (d) when it is
+// small: for each side, width * L <= delta or level = 20 (L = per-query bounds on |dF/dt|, |dF/du|,
+// |dF/dw|). Else it is split across the side with the largest width * L (t on ties; t first when (c) only
+// lacks time resolution) and both halves are pushed, the lower-t half on top. Rules (a) and (c) keep a
+// separation > 0 cheap: there the contact set is a 2D patch, whose whole rim (d) alone would refine to
+// delta / L. An accepted box sets
 // best = min(best, its t0); boxes with t0 >= best are skipped. Every exact contact lies in a box that was
 // accepted (t0 <= t*), skipped (t0 >= best) or is still on the stack, so best <= t* (toi never after the
 // first contact). When CCD_MAX_CHECKS (= 4096) boxes were examined, every box still on the stack counts as a
@@ -74,12 +79,15 @@
 // Tolerances: delta = max(2 max_k err_k, 1e-5 max(Lu, Lw)) (a relative image tolerance; Lu, Lw are the
 // primitives' edge lengths, inf-norm, Lt = |g_1 - g_0| + |e1_1 - e1_0| + |e2_1 - e2_0|). At the reported toi
 // some (u, w) of the accepted box has |F|_inf <= separation + 2 err + 3 delta (+ 2^-20 (Lt + Lu + Lw) where a
-// side stopped at level 20): the primitives are that close at toi. For a contact approached at speed
-// s = |dF/dt|, t* - toi <= (2 err + 3 delta) / s; about 6e-5 for unit-size primitives near the origin
-// closing at s = 1 (err ~ 7e-6, delta ~ 1.5e-5).
+// side stopped at level 20), or (rule c) some point has |F|_inf <= separation + delta + err at toi + 2^-14:
+// the primitives are that close at (or just after) toi. For a contact approached at speed s = |dF/dt|,
+// t* - toi <= max((2 err + 3 delta) / s, 2^-14); below 1e-4 for unit-size primitives near the origin closing
+// at s >= 1 (err ~ 7e-6, delta ~ 1.5e-5). Hits are false positives only for such near misses (or when the
+// check budget runs out).
 
 const CCD_STACK: u32 = 64u;
 const CCD_MAX_CHECKS: u32 = 4096u;
+const CCD_T_TOL: f32 = 6.103515625e-5; // 2^-14: t-width of a box accepted on a near contact at its upper t
 const CCD_MAX_LEVEL: u32 = 20u; // no side is split below 2^-20 (far inside f32's exact dyadics, 2^-24)
 const CCD_IMAGE_TOL_REL: f32 = 1e-5;
 const CCD_ERR_INPUT: f32 = 1.2e-7; // >= 2^-23 (1 + 2^-22): input rounding, term (b)
@@ -172,25 +180,42 @@ fn ccdSolve(g0: vec3<f32>, e10: vec3<f32>, e20: vec3<f32>, g1: vec3<f32>, e11: v
     let b01 = ccdFj(g1, e11, e21, u.x, w.y);
     let b10 = ccdFj(g1, e11, e21, u.y, w.x);
     let b11 = ccdFj(g1, e11, e21, u.y, w.y);
-    var lo = vec3<f32>(3.0e38);
-    var hi = vec3<f32>(-3.0e38);
-    var loN = 3.0e38;
-    var hiN = -3.0e38;
-    for (var it = 0u; it < 2u; it++) {
-      let tt = select(t.x, t.y, it == 1u);
-      let s = 1.0 - tt;
-      let c00 = s * a00 + tt * b00;
-      let c01 = s * a01 + tt * b01;
-      let c10 = s * a10 + tt * b10;
-      let c11 = s * a11 + tt * b11;
-      lo = min(lo, min(min(c00, c01), min(c10, c11)));
-      hi = max(hi, max(max(c00, c01), max(c10, c11)));
-      let n4 = vec4<f32>(dot(n, c00), dot(n, c01), dot(n, c10), dot(n, c11));
-      loN = min(loN, min(min(n4.x, n4.y), min(n4.z, n4.w)));
-      hiN = max(hiN, max(max(n4.x, n4.y), max(n4.z, n4.w)));
-    }
+    let s0 = 1.0 - t.x;
+    let s1 = 1.0 - t.y;
+    let c000 = s0 * a00 + t.x * b00;
+    let c001 = s0 * a01 + t.x * b01;
+    let c010 = s0 * a10 + t.x * b10;
+    let c011 = s0 * a11 + t.x * b11;
+    let c100 = s1 * a00 + t.y * b00;
+    let c101 = s1 * a01 + t.y * b01;
+    let c110 = s1 * a10 + t.y * b10;
+    let c111 = s1 * a11 + t.y * b11;
+    let lo = min(min(min(c000, c001), min(c010, c011)), min(min(c100, c101), min(c110, c111)));
+    let hi = max(max(max(c000, c001), max(c010, c011)), max(max(c100, c101), max(c110, c111)));
+    let n0 = vec4<f32>(dot(n, c000), dot(n, c001), dot(n, c010), dot(n, c011));
+    let n1 = vec4<f32>(dot(n, c100), dot(n, c101), dot(n, c110), dot(n, c111));
+    let nLo = min(n0, n1);
+    let nHi = max(n0, n1);
+    let loN = min(min(nLo.x, nLo.y), min(nLo.z, nLo.w));
+    let hiN = max(max(nHi.x, nHi.y), max(nHi.z, nHi.w));
     if (any(lo > thr) || any(hi < -thr) || loN > thrN || hiN < -thrN) { continue; }
 
+    // Near contact at a corner of the domain: |F^|_inf <= separation + delta there (within the image
+    // tolerance, like an accepted box). Vertex-face corners need u + w <= 1 (sums of two multiples of 2^-20
+    // in [0, 2] are exact in f32). At the lower t it ends the box (nothing in it can be earlier); at the
+    // upper t it ends the box once t is resolved. Without this, a separation > 0 makes the contact set a
+    // 2D patch whose whole rim would be refined down to delta / L.
+    let in01 = !vertexFace || u.x + w.y <= 1.0;
+    let in10 = !vertexFace || u.y + w.x <= 1.0;
+    let in11 = !vertexFace || u.y + w.y <= 1.0;
+    let near0 = all(abs(c000) <= acc) || (in01 && all(abs(c001) <= acc)) ||
+                (in10 && all(abs(c010) <= acc)) || (in11 && all(abs(c011) <= acc));
+    if (near0) {
+      best = min(best, t.x);
+      continue;
+    }
+    let near1 = all(abs(c100) <= acc) || (in01 && all(abs(c101) <= acc)) ||
+                (in10 && all(abs(c110) <= acc)) || (in11 && all(abs(c111) <= acc));
     let wt = t.y - t.x;
     let wu = u.y - u.x;
     let ww = w.y - w.x;
@@ -198,7 +223,7 @@ fn ccdSolve(g0: vec3<f32>, e10: vec3<f32>, e20: vec3<f32>, g1: vec3<f32>, e11: v
     let uDone = wu * lu <= delta || ccdLevel(cu) >= CCD_MAX_LEVEL;
     let wDone = ww * lw <= delta || ccdLevel(cw) >= CCD_MAX_LEVEL;
     let imageSmall = all(lo - err >= -acc) && all(hi + err <= acc);
-    if (imageSmall || (tDone && uDone && wDone)) {
+    if (imageSmall || (tDone && uDone && wDone) || (near1 && (tDone || wt <= CCD_T_TOL))) {
       best = min(best, t.x);
       continue;
     }
@@ -208,7 +233,8 @@ fn ccdSolve(g0: vec3<f32>, e10: vec3<f32>, e20: vec3<f32>, g1: vec3<f32>, e11: v
       continue;
     }
     // Split the undone side with the largest image contribution (t on ties).
-    let kt = select(wt * lt, -1.0, tDone);
+    // A near contact at the upper t (not yet resolved in t) asks for time resolution first.
+    let kt = select(select(wt * lt, -1.0, tDone), 3.0e38, near1);
     let ku = select(wu * lu, -1.0, uDone);
     let kw = select(ww * lw, -1.0, wDone);
     var lower = vec3<u32>(ct, cu, cw);
