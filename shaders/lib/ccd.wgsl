@@ -96,7 +96,8 @@ const CCD_ERR_ABS: f32 = 1e-35; // underflow / flushed subnormals
 const CCD_ERR_DOT: f32 = 1.1e-6; // >= gamma_3 * 3 (1 + 12u), gamma_3 = 3u / (1 - 3u): rounding of dot(n, F^)
 const CCD_MAX_COORD: f32 = 1e18;
 
-// Tests only: 0 removes the widening to show that it matters (tests/gpu/ccdGpuQueries.test.ts). Never set
+// Tests only: 0 removes the widening to show that it matters (tests/gpu/ccdGpuQueries.test.ts,
+// tests/gpu/ccdRangeBound.test.ts, which checks err and thrN against exact BigInt corner values). Never set
 // it elsewhere: the default 1 is what makes the kernel conservative.
 override ccdErrorScale: f32 = 1.0;
 
@@ -112,39 +113,93 @@ fn ccdLevel(code: u32) -> u32 {
   return firstLeadingBit(code);
 }
 
+fn ccdInfNorm(a: vec3<f32>) -> f32 {
+  let b = abs(a);
+  return max(b.x, max(b.y, b.z));
+}
+
+// A query in difference form (header): F = (1-t) F_0 + t F_1, F_j = g_j - u e1_j - w e2_j; m = per-axis
+// max |input coordinate|.
+struct CcdDiff { g0: vec3<f32>, e10: vec3<f32>, e20: vec3<f32>, g1: vec3<f32>, e11: vec3<f32>, e21: vec3<f32>, m: vec3<f32> }
+
+fn ccdVertexFaceDiff(v0: vec3<f32>, fa0: vec3<f32>, fb0: vec3<f32>, fc0: vec3<f32>,
+                     v1: vec3<f32>, fa1: vec3<f32>, fb1: vec3<f32>, fc1: vec3<f32>) -> CcdDiff {
+  let m = max(max(max(abs(v0), abs(fa0)), max(abs(fb0), abs(fc0))), max(max(abs(v1), abs(fa1)), max(abs(fb1), abs(fc1))));
+  return CcdDiff(v0 - fa0, fb0 - fa0, fc0 - fa0, v1 - fa1, fb1 - fa1, fc1 - fa1, m);
+}
+
+fn ccdEdgeEdgeDiff(ea0: vec3<f32>, eb0: vec3<f32>, ec0: vec3<f32>, ed0: vec3<f32>,
+                   ea1: vec3<f32>, eb1: vec3<f32>, ec1: vec3<f32>, ed1: vec3<f32>) -> CcdDiff {
+  let m = max(max(max(abs(ea0), abs(eb0)), max(abs(ec0), abs(ed0))), max(max(abs(ea1), abs(eb1)), max(abs(ec1), abs(ed1))));
+  return CcdDiff(ea0 - ec0, ea0 - eb0, ed0 - ec0, ea1 - ec1, ea1 - eb1, ed1 - ec1, m);
+}
+
+// D of the header: per-axis max |computed g_j, e1_j, e2_j|.
+fn ccdDiffMagnitude(q: CcdDiff) -> vec3<f32> {
+  return max(max(abs(q.g0), abs(q.g1)), max(max(abs(q.e10), abs(q.e11)), max(abs(q.e20), abs(q.e21))));
+}
+
+// err of the header: per-axis bound on |F(exact float64 inputs) - computed corner value|.
+fn ccdErrorBound(q: CcdDiff) -> vec3<f32> {
+  return (CCD_ERR_INPUT * q.m + CCD_ERR_ARITH * ccdDiffMagnitude(q) + vec3<f32>(CCD_ERR_ABS)) * ccdErrorScale;
+}
+
+// thr of the header: >= separation + err after rounding; a box whose hull lies beyond it on an axis is dropped.
+fn ccdThreshold(err: vec3<f32>, separation: f32) -> vec3<f32> {
+  return (vec3<f32>(separation) + err) * 1.00000095367431640625; // (1 + 2^-20)
+}
+
+// Fourth separating direction n (header): the triangle normal (vertex-face) or the common normal of the two
+// edges (edge-edge), both cross(e1, e2) summed over t = 0, 1, scaled to |n|_inf = 1 (0 when degenerate: the
+// test then never drops a box).
+fn ccdNormal(q: CcdDiff) -> vec3<f32> {
+  let c = cross(q.e10 + q.e11, q.e20 + q.e21);
+  let cMax = ccdInfNorm(c);
+  return select(vec3<f32>(0.0), c / cMax, cMax > 1e-30);
+}
+
+// thrN of the header: >= |n|_1 separation + errN after rounding.
+fn ccdNormalThreshold(q: CcdDiff, n: vec3<f32>, err: vec3<f32>, separation: f32) -> f32 {
+  let e = vec3<f32>(separation) + err + CCD_ERR_DOT * ccdDiffMagnitude(q) * ccdErrorScale;
+  return dot(abs(n), e) * 1.000003814697265625; // (1 + 2^-18)
+}
+
 // F_j at (u, w): fl(fl(g - fl(u e1)) - fl(w e2)), the evaluation order the error bound assumes.
 fn ccdFj(g: vec3<f32>, e1: vec3<f32>, e2: vec3<f32>, u: f32, w: f32) -> vec3<f32> {
   let s1 = g - u * e1;
   return s1 - w * e2;
 }
 
-fn ccdInfNorm(a: vec3<f32>) -> f32 {
-  let b = abs(a);
-  return max(b.x, max(b.y, b.z));
+// Corner value from F_0 and F_1 at the same (u, w): fl(fl((1-t) F_0) + fl(t F_1)); 1 - t is exact (dyadic t).
+fn ccdMix(f0: vec3<f32>, f1: vec3<f32>, t: f32) -> vec3<f32> {
+  return (1.0 - t) * f0 + t * f1;
 }
 
-// Shared solver on the difference form F = (1-t) F_0 + t F_1 (header). m: per-axis max |input coordinate|.
-fn ccdSolve(g0: vec3<f32>, e10: vec3<f32>, e20: vec3<f32>, g1: vec3<f32>, e11: vec3<f32>, e21: vec3<f32>,
-            m: vec3<f32>, vertexFace: bool, separation: f32) -> f32 {
-  if (max(m.x, max(m.y, m.z)) > CCD_MAX_COORD) { return 0.0; }
-  let d = max(max(abs(g0), abs(g1)), max(max(abs(e10), abs(e11)), max(abs(e20), abs(e21))));
-  let err = (CCD_ERR_INPUT * m + CCD_ERR_ARITH * d + vec3<f32>(CCD_ERR_ABS)) * ccdErrorScale;
+// The computed F at one parameter point (the same arithmetic as the solver's corners; used by the tests).
+fn ccdCorner(q: CcdDiff, t: f32, u: f32, w: f32) -> vec3<f32> {
+  return ccdMix(ccdFj(q.g0, q.e10, q.e20, u, w), ccdFj(q.g1, q.e11, q.e21, u, w), t);
+}
+
+// The search of the header on a query in difference form.
+fn ccdSolve(q: CcdDiff, vertexFace: bool, separation: f32) -> f32 {
+  if (max(q.m.x, max(q.m.y, q.m.z)) > CCD_MAX_COORD) { return 0.0; }
+  let g0 = q.g0;
+  let e10 = q.e10;
+  let e20 = q.e20;
+  let g1 = q.g1;
+  let e11 = q.e11;
+  let e21 = q.e21;
+  let err = ccdErrorBound(q);
   let sep = max(separation, 0.0);
-  let thr = (vec3<f32>(sep) + err) * 1.00000095367431640625; // (1 + 2^-20)
+  let thr = ccdThreshold(err, sep);
   let errMax = max(err.x, max(err.y, err.z));
   let lu = max(ccdInfNorm(e10), ccdInfNorm(e11));
   let lw = max(ccdInfNorm(e20), ccdInfNorm(e21));
   let lt = ccdInfNorm(g1 - g0) + ccdInfNorm(e11 - e10) + ccdInfNorm(e21 - e20);
   let delta = max(2.0 * errMax, CCD_IMAGE_TOL_REL * max(lu, lw));
   let acc = vec3<f32>(sep + delta);
-  // Fourth separating direction n (header, "normal direction"): the triangle normal (vertex-face) or the
-  // common normal of the two edges (edge-edge), both cross(e1, e2) summed over t = 0, 1, scaled to
-  // |n|_inf = 1 (0 when degenerate: the test then never drops a box).
-  let c = cross(e10 + e11, e20 + e21);
-  let cMax = ccdInfNorm(c);
-  let n = select(vec3<f32>(0.0), c / cMax, cMax > 1e-30);
-  let an = abs(n);
-  let thrN = (dot(an, vec3<f32>(sep) + err + CCD_ERR_DOT * d * ccdErrorScale)) * 1.000003814697265625; // (1 + 2^-18)
+  let n = ccdNormal(q);
+  let thrN = ccdNormalThreshold(q, n, err, sep);
 
   var stack: array<u32, 192>; // CCD_STACK boxes x (t, u, w) codes
   stack[0] = 1u;
@@ -180,16 +235,14 @@ fn ccdSolve(g0: vec3<f32>, e10: vec3<f32>, e20: vec3<f32>, g1: vec3<f32>, e11: v
     let b01 = ccdFj(g1, e11, e21, u.x, w.y);
     let b10 = ccdFj(g1, e11, e21, u.y, w.x);
     let b11 = ccdFj(g1, e11, e21, u.y, w.y);
-    let s0 = 1.0 - t.x;
-    let s1 = 1.0 - t.y;
-    let c000 = s0 * a00 + t.x * b00;
-    let c001 = s0 * a01 + t.x * b01;
-    let c010 = s0 * a10 + t.x * b10;
-    let c011 = s0 * a11 + t.x * b11;
-    let c100 = s1 * a00 + t.y * b00;
-    let c101 = s1 * a01 + t.y * b01;
-    let c110 = s1 * a10 + t.y * b10;
-    let c111 = s1 * a11 + t.y * b11;
+    let c000 = ccdMix(a00, b00, t.x);
+    let c001 = ccdMix(a01, b01, t.x);
+    let c010 = ccdMix(a10, b10, t.x);
+    let c011 = ccdMix(a11, b11, t.x);
+    let c100 = ccdMix(a00, b00, t.y);
+    let c101 = ccdMix(a01, b01, t.y);
+    let c110 = ccdMix(a10, b10, t.y);
+    let c111 = ccdMix(a11, b11, t.y);
     let lo = min(min(min(c000, c001), min(c010, c011)), min(min(c100, c101), min(c110, c111)));
     let hi = max(max(max(c000, c001), max(c010, c011)), max(max(c100, c101), max(c110, c111)));
     let n0 = vec4<f32>(dot(n, c000), dot(n, c001), dot(n, c010), dot(n, c011));
@@ -265,13 +318,11 @@ fn ccdSolve(g0: vec3<f32>, e10: vec3<f32>, e20: vec3<f32>, g1: vec3<f32>, e11: v
 // "Contact" means the primitives come within `separation` (>= 0, world units, per-axis inf-norm of the contact function F) of each other.
 fn ccdVertexFace(v0: vec3<f32>, fa0: vec3<f32>, fb0: vec3<f32>, fc0: vec3<f32>,
                  v1: vec3<f32>, fa1: vec3<f32>, fb1: vec3<f32>, fc1: vec3<f32>, separation: f32) -> f32 {
-  let m = max(max(max(abs(v0), abs(fa0)), max(abs(fb0), abs(fc0))), max(max(abs(v1), abs(fa1)), max(abs(fb1), abs(fc1))));
-  return ccdSolve(v0 - fa0, fb0 - fa0, fc0 - fa0, v1 - fa1, fb1 - fa1, fc1 - fa1, m, true, separation);
+  return ccdSolve(ccdVertexFaceDiff(v0, fa0, fb0, fc0, v1, fa1, fb1, fc1), true, separation);
 }
 
 // Edge A = (ea, eb), edge B = (ec, ed); same contract as ccdVertexFace.
 fn ccdEdgeEdge(ea0: vec3<f32>, eb0: vec3<f32>, ec0: vec3<f32>, ed0: vec3<f32>,
                ea1: vec3<f32>, eb1: vec3<f32>, ec1: vec3<f32>, ed1: vec3<f32>, separation: f32) -> f32 {
-  let m = max(max(max(abs(ea0), abs(eb0)), max(abs(ec0), abs(ed0))), max(max(abs(ea1), abs(eb1)), max(abs(ec1), abs(ed1))));
-  return ccdSolve(ea0 - ec0, ea0 - eb0, ed0 - ec0, ea1 - ec1, ea1 - eb1, ed1 - ec1, m, false, separation);
+  return ccdSolve(ccdEdgeEdgeDiff(ea0, eb0, ec0, ed0, ea1, eb1, ec1, ed1), false, separation);
 }
