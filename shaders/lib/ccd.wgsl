@@ -27,8 +27,7 @@
 // |dF/dw|). Else it is split across the side with the largest width * L (t on ties; t first when (c) only
 // lacks time resolution) and both halves are pushed, the lower-t half on top. Rules (a) and (c) keep a
 // separation > 0 cheap: there the contact set is a 2D patch, whose whole rim (d) alone would refine to
-// delta / L. An accepted box sets
-// best = min(best, its t0); boxes with t0 >= best are skipped. Every exact contact lies in a box that was
+// delta / L. An accepted box sets best = min(best, its t0); boxes with t0 >= best are skipped. Every exact contact lies in a box that was
 // accepted (t0 <= t*), skipped (t0 >= best) or is still on the stack, so best <= t* (toi never after the
 // first contact). When CCD_MAX_CHECKS (= 4096) boxes were examined, every box still on the stack counts as a
 // hit at its t0 (conservative: never a miss). Work per call: at most 4096 range evaluations of 8 corners.
