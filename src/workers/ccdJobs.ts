@@ -9,7 +9,8 @@
  *   const toi = await jobs.narrowPhase('vertexFace', queries); // -1 = no hit
  *
  * What crosses threads: each worker gets a copy of the topology once (structured clone; again
- * after the pool replaced a dead worker or a task of that worker failed). Per broad phase, the
+ * after the pool replaced a dead worker, after its init failed, or after another CcdJobs on the
+ * same pool sent its own: a worker holds one topology). Per broad phase, the
  * positions and velocities (vec4 f32 per vertex) go either as views of SharedArrayBuffers owned by
  * this object (transport 'shared': no copy when the caller writes into `positions` / `velocities`
  * directly; one copy into them otherwise), or as transferred copies (transport 'transfer', where
@@ -47,6 +48,14 @@ export function sharedMemoryAvailable(): boolean {
   return g.crossOriginIsolated === true;
 }
 
+/**
+ * Which topology each worker holds, by the pool's remote for it (a replaced worker gets a new
+ * remote): shared by every CcdJobs, so that two of them on one pool resend their own when the
+ * other replaced it.
+ */
+const heldTopology = new WeakMap<object, number>();
+let nextKey = 1;
+
 export class CcdJobs {
   readonly transport: CcdTransport;
   readonly minChunk: number;
@@ -58,8 +67,8 @@ export class CcdJobs {
    */
   readonly positions: Float32Array;
   readonly velocities: Float32Array;
-  /** Remotes (one per worker the pool has started) known to hold the topology. */
-  private readonly initialized = new WeakSet<object>();
+  /** Names this object's topology in the workers. */
+  private readonly key = nextKey++;
   private busy = false;
 
   private constructor(
@@ -94,10 +103,11 @@ export class CcdJobs {
 
   /** Sends the topology to this worker unless it already holds it (not awaited before the next message: order is kept). */
   private ensureInit(api: Comlink.Remote<CcdWorkerApi>): Promise<void> {
-    if (this.initialized.has(api)) return Promise.resolve();
-    this.initialized.add(api);
-    return api.init(this.topology).catch((error: unknown) => {
-      this.initialized.delete(api);
+    if (heldTopology.get(api) === this.key) return Promise.resolve();
+    heldTopology.set(api, this.key);
+    return api.init(this.topology, this.key).catch((error: unknown) => {
+      // Unknown now what the worker holds: resend next time.
+      if (heldTopology.get(api) === this.key) heldTopology.delete(api);
       throw error;
     });
   }
@@ -127,7 +137,7 @@ export class CcdJobs {
       const bound_ = { horizon: bound.horizon, gravity: [bound.gravity[0], bound.gravity[1], bound.gravity[2]] as [number, number, number], margin: bound.margin };
       return await this.pool.run(async (api) => {
         // One Promise.all over both, so that a failed init never leaves the job's rejection unhandled.
-        const [, answer] = await Promise.all([this.ensureInit(api), api.broadPhase(Comlink.transfer(x, transfer), v, bound_, selfCollision)]);
+        const [, answer] = await Promise.all([this.ensureInit(api), api.broadPhase(Comlink.transfer(x, transfer), v, bound_, selfCollision, this.key)]);
         return answer;
       });
     } finally {

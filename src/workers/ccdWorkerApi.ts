@@ -15,14 +15,18 @@ export interface CcdBroadPhaseAnswer extends CcdCandidates {
 }
 
 export interface CcdWorkerApi {
-  /** A copy of the scene's CCD topology (structured clone); checked, then kept for broadPhase. */
-  init(topology: CcdTopology): void;
+  /**
+   * A copy of the scene's CCD topology (structured clone); checked, then kept for broadPhase in
+   * place of any earlier one. `key` (default 0) names it: a broadPhase posed on another key fails
+   * instead of using the wrong topology (two CcdJobs sharing one pool).
+   */
+  init(topology: CcdTopology, key?: number): void;
   /**
    * Swept boxes (sweptVertexBoxes) and candidate pairs (ccdCandidates) of the held topology.
    * positions / velocities: vec4 per vertex, either views of SharedArrayBuffers (read in place) or
    * transferred copies. The candidate arrays are transferred back.
    */
-  broadPhase(positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean): CcdBroadPhaseAnswer;
+  broadPhase(positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, key?: number): CcdBroadPhaseAnswer;
   /** Exact CCD of each query (24 f64: 4 points at t0, then at t1): toi in [0, 1], or -1 when no hit. */
   narrowPhase(kind: CcdQueryKind, queries: Float64Array): Float64Array;
 }

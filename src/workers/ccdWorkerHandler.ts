@@ -14,16 +14,19 @@ export const CCD_QUERY_FLOATS = 24;
 
 export function createCcdWorkerHandler(): CcdWorkerApi {
   let topology: CcdTopology | undefined;
+  let heldKey = 0;
   let boxes = new Float32Array(0);
   return {
-    init(topo) {
+    init(topo, key = 0) {
       checkCcdTopology(topo, 'ccdWorker: init');
       topology = topo;
+      heldKey = key;
       boxes = new Float32Array(6 * topo.vertexCount);
     },
-    broadPhase(positions, velocities, bound, selfCollision) {
+    broadPhase(positions, velocities, bound, selfCollision, key = 0) {
       const t0 = performance.now();
       if (!topology) throw new Error('ccdWorker: broadPhase before init(topology): this worker holds no topology');
+      if (key !== heldKey) throw new Error(`ccdWorker: broadPhase posed on topology ${key}, this worker holds topology ${heldKey}`);
       const n = topology.vertexCount;
       if (!(positions instanceof Float32Array) || positions.length !== 4 * n) {
         throw new RangeError(`ccdWorker: broadPhase: positions must be a Float32Array of ${4 * n} floats (vec4 per vertex for ${n} vertices), got length ${positions?.length}`);

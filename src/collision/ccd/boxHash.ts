@@ -17,6 +17,21 @@ export const OVERSIZED_CELLS = 512;
 const MAX_CELLS_PER_AXIS = 1 << 16;
 const KEY_BASE = 1 << 17;
 
+/**
+ * Grow-only scratch arrays by name, reused across calls (the broad phase runs once per frame and
+ * fresh megabyte-sized arrays cost more in page faults than filling them). One module instance per
+ * thread, and no array outlives the call that asked for it.
+ */
+const scratch = new Map<string, Uint32Array | Int32Array | Float64Array | Float32Array | Uint8Array>();
+function scratchArray<T extends Uint32Array | Int32Array | Float64Array | Float32Array | Uint8Array>(name: string, make: (n: number) => T, length: number): T {
+  let a = scratch.get(name) as T | undefined;
+  if (!a || a.length < length) {
+    a = make(Math.ceil(length * 1.25) + 16);
+    scratch.set(name, a);
+  }
+  return a.subarray(0, length) as T;
+}
+
 export interface GridFrame {
   /** Lower corner: the bounds of every box entered in the grid, so cell coordinates are >= 0. */
   lo: Float64Array;
@@ -66,11 +81,16 @@ export interface CellRanges {
   isOversized: Uint8Array;
 }
 
-export function cellRanges(boxes: Float32Array, ids: Uint32Array | null, frame: GridFrame): CellRanges {
+/** `name`: a scratch slot; the ranges live until the next call with the same name. */
+export function cellRanges(boxes: Float32Array, ids: Uint32Array | null, frame: GridFrame, name: string): CellRanges {
   const n = ids ? ids.length : boxes.length / 6;
-  const items = ids ? ids : Uint32Array.from({ length: n }, (_, q) => q);
-  const ranges = new Int32Array(6 * n);
-  const isOversized = new Uint8Array(n);
+  let items = ids;
+  if (!items) {
+    items = scratchArray(`${name}.items`, (m) => new Uint32Array(m), n);
+    for (let q = 0; q < n; q++) items[q] = q;
+  }
+  const ranges = scratchArray(`${name}.ranges`, (m) => new Int32Array(m), 6 * n);
+  const isOversized = scratchArray(`${name}.isOversized`, (m) => new Uint8Array(m), n).fill(0);
   const inv = 1 / frame.cell;
   const lx = frame.lo[0], ly = frame.lo[1], lz = frame.lo[2];
   const oversized: number[] = [];
@@ -118,14 +138,15 @@ function bucketOf(i: number, j: number, k: number, mask: number): number {
   return (Math.imul(i, 73856093) ^ Math.imul(j, 19349663) ^ Math.imul(k, 83492791)) & mask;
 }
 
-export function buildBoxHash(boxes: Float32Array, r: CellRanges, size: number): BoxHash {
+/** `name`: a scratch slot; the hash lives until the next call with the same name. */
+export function buildBoxHash(boxes: Float32Array, r: CellRanges, size: number, name: string): BoxHash {
   const { items, ranges, isOversized } = r;
   const mask = size - 1;
-  const start = new Uint32Array(size + 1);
-  const item = new Uint32Array(r.entries);
-  const key = new Float64Array(r.entries);
-  const first = new Uint8Array(r.entries);
-  const box = new Float32Array(6 * r.entries);
+  const start = scratchArray(`${name}.start`, (m) => new Uint32Array(m), size + 1).fill(0);
+  const item = scratchArray(`${name}.item`, (m) => new Uint32Array(m), r.entries);
+  const key = scratchArray(`${name}.key`, (m) => new Float64Array(m), r.entries);
+  const first = scratchArray(`${name}.first`, (m) => new Uint8Array(m), r.entries);
+  const box = scratchArray(`${name}.box`, (m) => new Float32Array(m), 6 * r.entries);
   const n = items.length;
   for (let q = 0; q < n; q++) {
     if (isOversized[q]) continue;

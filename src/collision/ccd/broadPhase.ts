@@ -92,7 +92,7 @@ export function sweptVertexBoxes(positions: Float32Array, velocities: Float32Arr
     const x = positions[4 * i], y = positions[4 * i + 1], z = positions[4 * i + 2];
     const vx = velocities[4 * i], vy = velocities[4 * i + 1], vz = velocities[4 * i + 2];
     const grow = bound.margin + Math.sqrt(vx * vx + vy * vy + vz * vz) * H;
-    if (!Number.isFinite(x + y + z) || !Number.isFinite(grow)) {
+    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z) && Number.isFinite(grow))) {
       throw new RangeError(`sweptVertexBoxes: vertex ${i}: position (${x}, ${y}, ${z}) or velocity (${vx}, ${vy}, ${vz}) is not finite`);
     }
     const ex = x + vx * H + gx, ey = y + vy * H + gy, ez = z + vz * H + gz;
@@ -213,10 +213,10 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, selfCollis
       vf.push(v, t);
     };
     const frame = gridFrame([[triBoxes, null], [boxes, bv]]);
-    const tr = cellRanges(triBoxes, null, frame);
-    const vr = cellRanges(boxes, bv, frame);
+    const tr = cellRanges(triBoxes, null, frame, 'triangles');
+    const vr = cellRanges(boxes, bv, frame, 'vertices');
     const size = tableSize(Math.max(tr.entries, vr.entries));
-    crossJoin(buildBoxHash(boxes, vr, size), buildBoxHash(triBoxes, tr, size), addVf);
+    crossJoin(buildBoxHash(boxes, vr, size, 'vertices'), buildBoxHash(triBoxes, tr, size, 'triangles'), addVf);
     // Oversized boxes meet everything directly: oversized vertices every triangle, the other
     // vertices every oversized triangle.
     for (let q = 0; q < vr.oversized.length; q++) {
@@ -242,8 +242,8 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, selfCollis
       else ee.push(eb, ea);
     };
     const frame = gridFrame([[edgeBoxes, null]]);
-    const er = cellRanges(edgeBoxes, null, frame);
-    selfJoin(buildBoxHash(edgeBoxes, er, tableSize(er.entries)), addEe);
+    const er = cellRanges(edgeBoxes, null, frame, 'edges');
+    selfJoin(buildBoxHash(edgeBoxes, er, tableSize(er.entries), 'edges'), addEe);
     // Oversized edges meet every other edge directly; two oversized edges meet once.
     for (let q = 0; q < er.oversized.length; q++) {
       const ea = er.oversized[q];

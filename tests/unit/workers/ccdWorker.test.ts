@@ -115,6 +115,28 @@ describe('CcdJobs.broadPhase in a worker', () => {
   });
 });
 
+describe('two CcdJobs on one pool', () => {
+  it('each gets the candidates of its own topology, also when the other replaced it in the worker', async () => {
+    pool = nodeCcdPool(workerFile, 1);
+    // Same sizes, but B calls everything one object: without self-collision B has no pairs, A many.
+    const b = { ...topo, vertexObject: new Uint32Array(topo.vertexCount) };
+    const jobsA = await CcdJobs.create(pool, topo);
+    const jobsB = await CcdJobs.create(pool, b);
+    const v = velocities(5);
+    const wantA = inThread(topo.x, v, false);
+    expect(wantA.vertexFace.length).toBeGreaterThan(0);
+    for (let round = 0; round < 2; round++) {
+      const a = await jobsA.broadPhase(topo.x, v, bound, false);
+      expect(sameArray(a.vertexFace, wantA.vertexFace)).toBe('equal');
+      expect(sameArray(a.edgeEdge, wantA.edgeEdge)).toBe('equal');
+      const got = await jobsB.broadPhase(topo.x, v, bound, false);
+      expect([got.vertexFace.length, got.edgeEdge.length]).toEqual([0, 0]);
+    }
+    // The worker itself refuses a job posed on a topology it does not hold.
+    await expect(pool.run((api) => api.broadPhase(topo.x, v, bound, false, 12345))).rejects.toThrow(/ccdWorker: broadPhase posed on topology 12345, this worker holds topology \d+/);
+  });
+});
+
 describe('CcdJobs.narrowPhase across the pool', () => {
   it('equals the exact CCD run here, query by query, and spreads the batch over every worker', async () => {
     // Candidate pairs of the scene, each given its own motion over [t0, t1]: even queries drive the

@@ -1,0 +1,202 @@
+/**
+ * CCD costs on the CPU, for the hybrid CCD + DCD time step (paper 000 supplement Alg. 5):
+ *
+ * 1. narrow phase: exact queries per second (vertexFaceCcd / edgeEdgeCcd) over every query of
+ *    ../shared/ccd-queries (hard, degenerate cases: a worst case, not a typical frame), on one core
+ *    (this thread) and split across the CCD worker pool (CcdJobs.narrowPhase);
+ * 2. broad phase: swept boxes + candidate pairs (broadPhase.ts) on piles of copies of
+ *    ../shared/meshes/octopus_2KFaces.t (positions as placed by the pile scene builder, every vertex
+ *    moving at the case's speed downward, horizon --horizon s, gravity -9.81 y): ms on this thread,
+ *    ms in the worker (jobMs) and round trip (shared buffers and transfer), and candidate counts.
+ *    --cases lists copies@speed (m/s). The swept boxes grow by |v| H on every side, so once that
+ *    exceeds the triangle size the counts grow about with the speed squared (surface within reach).
+ *
+ * Each section is a function returning rows, so further sections (time-step phase shares) can be
+ * added beside them.
+ *
+ *   node scripts/run-ts.mjs bench/ccd.ts [--cases 4@2,16@2,4@0.2,16@0.2,50@0.2] [--horizon 0.0333] [--margin 0.001] [--repeat 5] [--pool N] [--sections narrow,broad]
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { edgeEdgeCcd, vertexFaceCcd } from '../src/collision/ccd';
+import { ccdCandidates, ccdTopologyOf, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../src/collision/ccd/broadPhase';
+import { buildSceneMesh } from '../src/collision/sceneMesh';
+import { readMeshFile } from '../src/runner/meshFile';
+import { pileScene, type PileItem } from '../src/scenes/pile';
+import { defaultParams } from '../src/sim/params';
+import { CcdJobs } from '../src/workers/ccdJobs';
+import { nodeCcdPool, nodePoolSize } from '../src/workers/ccdNodePool';
+import type { CcdQueryKind, CcdWorkerApi } from '../src/workers/ccdWorkerApi';
+import type { WorkerPool } from '../src/workers/workerPool';
+import { ccdWorkerBundle } from '../tests/unit/workers/support/ccdNodeWorker';
+
+// This file runs as dist/node/ccd.mjs (scripts/run-ts.mjs): the project root is two folders up.
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const QUERIES_DIR = resolve(ROOT, '../shared/ccd-queries');
+const OCTOPUS = resolve(ROOT, '../shared/meshes/octopus_2KFaces.t');
+
+const args = process.argv.slice(2);
+const arg = (name: string, def: string): string => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : def;
+};
+
+type Row = (string | number)[];
+
+function table(header: string[], rows: Row[]): string {
+  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+function best(repeat: number, f: () => void): number {
+  let ms = Infinity;
+  for (let r = 0; r < repeat; r++) {
+    const t0 = performance.now();
+    f();
+    ms = Math.min(ms, performance.now() - t0);
+  }
+  return ms;
+}
+
+async function bestAsync<T>(repeat: number, f: () => Promise<T>): Promise<{ ms: number; last: T }> {
+  let ms = Infinity;
+  let last!: T;
+  for (let r = 0; r < repeat; r++) {
+    const t0 = performance.now();
+    last = await f();
+    ms = Math.min(ms, performance.now() - t0);
+  }
+  return { ms, last };
+}
+
+// ---- Section 1: narrow phase ---------------------------------------------------------------
+
+/** Every query of the shared benchmark, 24 f64 each, per kind. Values are n / 2^k: the division is exact. */
+export function loadSharedCcdQueries(): Record<CcdQueryKind, Float64Array> {
+  const out: Record<CcdQueryKind, number[]> = { vertexFace: [], edgeEdge: [] };
+  const sets = readdirSync(QUERIES_DIR).filter((s) => statSync(join(QUERIES_DIR, s)).isDirectory());
+  for (const set of sets) {
+    for (const [folder, kind] of [['vertex-face', 'vertexFace'], ['edge-edge', 'edgeEdge']] as const) {
+      const dir = join(QUERIES_DIR, set, folder);
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.csv'))) {
+        const rows = readFileSync(join(dir, file), 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
+        if (rows.length % 8 !== 0) throw new Error(`${join(dir, file)}: ${rows.length} rows, not 8 per query`);
+        for (const row of rows) {
+          const c = row.split(',');
+          for (let k = 0; k < 3; k++) out[kind].push(Number(BigInt(c[2 * k])) / Number(BigInt(c[2 * k + 1])));
+        }
+      }
+    }
+  }
+  return { vertexFace: Float64Array.from(out.vertexFace), edgeEdge: Float64Array.from(out.edgeEdge) };
+}
+
+export function narrowPhaseInThread(queries: Record<CcdQueryKind, Float64Array>, repeat: number): Row[] {
+  return (['vertexFace', 'edgeEdge'] as const).map((kind) => {
+    const q = queries[kind];
+    const n = q.length / 24;
+    const ccd = kind === 'vertexFace' ? vertexFaceCcd : edgeEdgeCcd;
+    let hits = 0;
+    const ms = best(repeat, () => {
+      hits = 0;
+      for (let i = 0; i < n; i++) if (ccd(q.subarray(24 * i, 24 * i + 24)).hit) hits++;
+    });
+    return [kind, 'this thread (1 core)', n, hits, ms.toFixed(1), Math.round((1000 * n) / ms)];
+  });
+}
+
+export async function narrowPhaseInPool(jobs: CcdJobs, poolSize: number, queries: Record<CcdQueryKind, Float64Array>, repeat: number): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const kind of ['vertexFace', 'edgeEdge'] as const) {
+    const q = queries[kind];
+    const n = q.length / 24;
+    await jobs.narrowPhase(kind, q); // warm the workers' JIT
+    const { ms, last } = await bestAsync(repeat, () => jobs.narrowPhase(kind, q));
+    const hits = last.filter((t) => t >= 0).length;
+    rows.push([kind, `pool of ${poolSize}`, n, hits, ms.toFixed(1), Math.round((1000 * n) / ms)]);
+  }
+  return rows;
+}
+
+// ---- Section 2: broad phase ----------------------------------------------------------------
+
+export interface PileCase {
+  copies: number;
+  speed: number;
+  topology: CcdTopology;
+  positions: Float32Array;
+  velocities: Float32Array;
+}
+
+/** `copies` octopi stacked by the pile scene builder (scenes/pile.ts), all moving at `speed` m/s down. */
+export function octopusPile(copies: number, speed: number): PileCase {
+  const mesh = readMeshFile(OCTOPUS);
+  const material = { youngsModulus: 2e5, poissonRatio: 0.4, density: 1000 };
+  const items: PileItem[] = Array.from({ length: copies }, (_, i) => ({ name: `octopus ${i + 1}`, positions: mesh.positions, tets: mesh.tets, material }));
+  const { model } = pileScene(items, defaultParams({}));
+  const topology = ccdTopologyOf(buildSceneMesh(model));
+  const positions = new Float32Array(4 * model.vertexCount);
+  const velocities = new Float32Array(4 * model.vertexCount);
+  for (let i = 0; i < model.vertexCount; i++) {
+    for (let k = 0; k < 3; k++) positions[4 * i + k] = model.restPositions[3 * i + k];
+    velocities[4 * i + 1] = -speed;
+  }
+  return { copies, speed, topology, positions, velocities };
+}
+
+export async function broadPhaseRows(cases: PileCase[], bound: MotionBound, pool: WorkerPool<CcdWorkerApi>, repeat: number): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const c of cases) {
+    const t = c.topology;
+    let vf = 0, ee = 0;
+    const inThread = best(repeat, () => {
+      const r = ccdCandidates(t, sweptVertexBoxes(c.positions, c.velocities, bound), true);
+      vf = r.vertexFace.length / 2;
+      ee = r.edgeEdge.length / 2;
+    });
+    const worker: Record<string, string> = {};
+    let jobMs = Infinity;
+    for (const transport of ['shared', 'transfer'] as const) {
+      const jobs = await CcdJobs.create(pool, t, { transport });
+      await jobs.broadPhase(c.positions, c.velocities, bound, true); // warm
+      const { ms, last } = await bestAsync(repeat, () => jobs.broadPhase(c.positions, c.velocities, bound, true));
+      if (last.vertexFace.length / 2 !== vf || last.edgeEdge.length / 2 !== ee) throw new Error(`broad phase in the worker (${transport}) differs from this thread's`);
+      worker[transport] = ms.toFixed(1);
+      jobMs = Math.min(jobMs, last.jobMs);
+    }
+    rows.push([c.copies, c.speed, t.vertexCount, t.boundaryVertices.length, t.triangles.length / 3, t.edges.length / 2, inThread.toFixed(1), jobMs.toFixed(1), worker.shared, worker.transfer, vf, ee]);
+    console.log(`  ${c.copies} copies at ${c.speed} m/s: done`);
+  }
+  return rows;
+}
+
+// ---- Main ----------------------------------------------------------------------------------
+
+const sections = arg('sections', 'narrow,broad').split(',');
+const repeat = Number(arg('repeat', '5'));
+const poolSize = Number(arg('pool', String(nodePoolSize())));
+const pool = nodeCcdPool(await ccdWorkerBundle(ROOT), poolSize);
+console.log(`CCD bench: pool of ${poolSize} worker(s) (os.availableParallelism() = ${nodePoolSize() + 1}), best of ${repeat}`);
+try {
+  if (sections.includes('narrow')) {
+    const queries = loadSharedCcdQueries();
+    // The narrow phase needs no topology: an empty one.
+    const jobs = await CcdJobs.create(pool, { vertexCount: 0, boundaryVertices: new Uint32Array(0), triangles: new Uint32Array(0), edges: new Uint32Array(0), vertexObject: new Uint32Array(0) });
+    const rows = [...narrowPhaseInThread(queries, repeat), ...(await narrowPhaseInPool(jobs, poolSize, queries, repeat))];
+    console.log('\nNarrow phase, all queries of ../shared/ccd-queries:\n');
+    console.log(table(['kind', 'where', 'queries', 'hits', 'ms', 'queries / s'], rows));
+  }
+  if (sections.includes('broad')) {
+    const bound: MotionBound = { horizon: Number(arg('horizon', String(2 / 60))), gravity: [0, -9.81, 0], margin: Number(arg('margin', '0.001')) };
+    const cases = arg('cases', '4@2,16@2,4@0.2,16@0.2,50@0.2').split(',').map((c) => {
+      const [copies, speed] = c.split('@').map(Number);
+      if (!(Number.isInteger(copies) && copies > 0 && Number.isFinite(speed))) throw new Error(`--cases: expected copies@speed, got ${c}`);
+      return octopusPile(copies, speed);
+    });
+    const rows = await broadPhaseRows(cases, bound, pool, repeat);
+    console.log(`\nBroad phase, piles of octopus_2KFaces.t falling, horizon ${bound.horizon.toFixed(4)} s, margin ${bound.margin}, self-collision on:\n`);
+    console.log(table(['copies', 'speed m/s', 'vertices', 'boundary vertices', 'triangles', 'edges', 'this thread ms', 'worker job ms', 'round trip ms (shared)', 'round trip ms (transfer)', 'vertex-face candidates', 'edge-edge candidates'], rows));
+  }
+} finally {
+  pool.terminate();
+}
