@@ -273,6 +273,24 @@ describe('ccdCandidates misses no contact of the exact CCD', () => {
   });
 });
 
+describe('ccdCandidates on degenerate scenes', () => {
+  it('no primitives, or all boxes at one point: the oracle\'s answer, no failure', () => {
+    const empty: CcdTopology = { vertexCount: 0, boundaryVertices: new Uint32Array(0), triangles: new Uint32Array(0), edges: new Uint32Array(0), vertexObject: new Uint32Array(0) };
+    expect(ccdCandidates(empty, new Float32Array(0), true)).toEqual({ vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0) });
+    // Two triangles and their edges, every box the same point: everything overlaps.
+    const topo: CcdTopology = { vertexCount: 6, boundaryVertices: Uint32Array.of(0, 1, 2, 3, 4, 5), triangles: Uint32Array.of(0, 1, 2, 3, 4, 5), edges: Uint32Array.of(0, 1, 1, 2, 0, 2, 3, 4, 4, 5, 3, 5), vertexObject: Uint32Array.of(0, 0, 0, 1, 1, 1) };
+    const boxes = new Float32Array(36).fill(0.5);
+    for (const self of [true, false]) {
+      const got = ccdCandidates(topo, boxes, self);
+      const want = oracle(topo, boxes, self);
+      expect(pairKeys(got.vertexFace, 2)).toEqual(want.vf);
+      expect(pairKeys(got.edgeEdge, 6)).toEqual(want.ee);
+      expect(want.vf.length).toBe(6); // each vertex against the other object's triangle
+      expect(want.ee.length).toBe(9);
+    }
+  });
+});
+
 describe('ccdCandidates refuses malformed input, naming the array and index', () => {
   const topo: CcdTopology = { vertexCount: 4, boundaryVertices: Uint32Array.of(0, 1, 2, 3), triangles: Uint32Array.of(0, 1, 2), edges: Uint32Array.of(0, 1, 2, 3), vertexObject: new Uint32Array(4) };
   const boxes = new Float32Array(24);
