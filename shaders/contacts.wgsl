@@ -1,15 +1,22 @@
 // Contact solve (docs/collisions.md "Contact response", eq. 6 of paper 000): params
-// contactIterations x (solveContacts: one invocation per contact, indirect; applyContacts: one
-// per vertex). Pure Jacobi: C = (x - s) . n and the tangential motion d are evaluated at the
+// contactIterations x (countContacts and solveContacts: one invocation per contact; applyContacts:
+// one per vertex). Pure Jacobi: C = (x - s) . n and the tangential motion d are evaluated at the
 // positions before the pass; each contact's corrections are accumulated per vertex and applied
 // after. A contact moves its point vertices by + w_i wp_i n dlambda and its triangle's vertices
 // by - w_k b_k n dlambda (XPBD with infinite stiffness, generalized inverse mass
 // denom = sum wp_i^2 w_i + sum b_k^2 w_k): sum_i m_i dx_i = n dlambda (sum wp - sum b) = 0, so
 // momentum is conserved per contact. Vertices shared by many contacts would be pushed once per
-// contact: each step is scaled by denom / denomSplit, denomSplit = sum (count_v g_v^2 w_v) with
-// count_v the contacts at v (mass splitting, Tonge et al. 2012, in the denominator only, so the
-// corrections keep the true inverse masses and momentum stays exact). A vertex alone in its
-// contact keeps its full step; a triangle under twenty points takes about a twentieth of each.
+// contact: each step is scaled by denom / denomSplit (mass splitting, Tonge et al. 2012, in the
+// denominator only, so the corrections keep the true inverse masses and momentum stays exact),
+// with the mass of v split among its contacts in proportion to its weight g_v in each (its use):
+// a contact gets g_v / S_v of it, S_v = sum of v's weights over the substep's contacts, so
+// denomSplit = sum g_v^2 w_v S_v / g_v = sum g_v w_v S_v. With unit weights S_v is the count of
+// contacts at v (Tonge's split); a vertex alone in its contact keeps its full step; a triangle
+// under twenty points takes about a twentieth of each. Only contacts violated at the pass's start
+// count (countContacts, every pass): a satisfied contact pushes nothing, and counting it thinned
+// the steps of those that must push. Splitting by count instead let a vertex's
+// tiny barycentric weights in other contacts (0.006 of a triangle another object's vertex
+// touched) thin its own contact's step: a cube shot at a wall went through it.
 // Friction as the colliders' (Macklin et al. 2014 section 6.1): the relative tangential motion
 // over the substep is removed up to friction x the accumulated normal push.
 // Accumulators: f32 bit patterns in atomic<u32>, added with a compare-exchange loop (WGSL has
@@ -24,7 +31,9 @@
 @group(0) @binding(2) var<storage, read_write> prev: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> list: QueryListR;
 @group(0) @binding(4) var<storage, read_write> contacts: array<Contact>;
-@group(0) @binding(5) var<storage, read> counts: array<u32>;
+// Per vertex S_v in fixed point (contact.wgsl): filled by countContacts, read by solveContacts,
+// zeroed by applyContacts for the next pass.
+@group(0) @binding(5) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read_write> acc: array<atomic<u32>>;
 
 fn addFloat(word: u32, value: f32) {
@@ -49,6 +58,34 @@ fn addStartCorrection(v: u32, d: vec3<f32>) {
   if (d.z != 0.0) { addFloat(8u * v + 6u, d.z); }
 }
 
+// The contact's C at the current positions (the pass's start).
+fn contactGap(c: Contact) -> f32 {
+  var d = vec3<f32>(0.0);
+  for (var k = 0u; k < 4u; k++) {
+    if (c.pointVertex[k] != CONTACT_NONE && c.pointWeight[k] != 0.0) { d += c.pointWeight[k] * vertexPosition(c.pointVertex[k]); }
+  }
+  for (var k = 0u; k < 3u; k++) {
+    if (c.triBary[k] != 0.0) { d -= c.triBary[k] * vertexPosition(c.triVertex[k]); }
+  }
+  return dot(d, c.normal) - c.offset;
+}
+
+// Each pass first: the use S_v of every vertex in the contacts violated now.
+@compute @workgroup_size(64)
+fn countContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x;
+  let n = min(list.header[QL_COUNT], params.listCapacity);
+  if (i >= n) { return; }
+  let c = contacts[i];
+  if (c.enabled == 0u || !(contactGap(c) < 0.0)) { return; }
+  for (var k = 0u; k < 4u; k++) {
+    if (c.pointVertex[k] != CONTACT_NONE && c.pointWeight[k] != 0.0) { atomicAdd(&counts[c.pointVertex[k]], contactWeightUnits(c.pointWeight[k])); }
+  }
+  for (var k = 0u; k < 3u; k++) {
+    if (c.triBary[k] != 0.0) { atomicAdd(&counts[c.triVertex[k]], contactWeightUnits(c.triBary[k])); }
+  }
+}
+
 @compute @workgroup_size(64)
 fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = gid.x;
@@ -69,7 +106,7 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     x += w * vertexPosition(v);
     xPrev += w * prev[v].xyz;
     denom += w * w * vertexInverseMass(v);
-    denomSplit += f32(max(counts[v], 1u)) * w * w * vertexInverseMass(v);
+    denomSplit += contactUse(atomicLoad(&counts[v]), w) * w * vertexInverseMass(v);
   }
   for (var k = 0u; k < 3u; k++) {
     let v = c.triVertex[k];
@@ -78,12 +115,12 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     s += b * vertexPosition(v);
     sPrev += b * prev[v].xyz;
     denom += b * b * vertexInverseMass(v);
-    denomSplit += f32(max(counts[v], 1u)) * b * b * vertexInverseMass(v);
+    denomSplit += contactUse(atomicLoad(&counts[v]), b) * b * vertexInverseMass(v);
   }
   if (!(denom > 0.0)) { return; }
   let scale = denom / denomSplit;
   let normal = c.normal;
-  let C = dot(x - s, normal);
+  let C = dot(x - s, normal) - c.offset;
   // corr: the correction of the relative position x - s per unit generalized inverse mass.
   var corr = vec3<f32>(0.0);
   // Split impulse (as src/collision/cpu/contactsCpu.ts): the part of the push that removes depth
@@ -94,7 +131,7 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     let push = dlambda * denom;
     c.lambdaN += push;
     corr = normal * dlambda;
-    let depth0 = -dot(xPrev - sPrev, normal);
+    let depth0 = c.offset - dot(xPrev - sPrev, normal);
     let q = select(0.0, min(push, depth0 - c.recovered), params.splitImpulse != 0u);
     if (q > 0.0) {
       c.recovered += q;
@@ -142,6 +179,7 @@ fn applyContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     atomicStore(&acc[o + 1u], 0u);
     atomicStore(&acc[o + 2u], 0u);
   }
+  atomicStore(&counts[v], 0u);
   let d0 = vec3<f32>(bitcast<f32>(atomicLoad(&acc[o + 4u])), bitcast<f32>(atomicLoad(&acc[o + 5u])), bitcast<f32>(atomicLoad(&acc[o + 6u])));
   if (any(d0 != vec3<f32>(0.0))) {
     prev[v] = vec4<f32>(prev[v].xyz + d0, prev[v].w);

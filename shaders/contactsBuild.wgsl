@@ -4,12 +4,13 @@
 // contact record (point vertices and weights, the triangle and the barycentrics of s on it) and
 // the outward normal at s by feature: the face's normal; on an edge, the normalized sum of the
 // unnormalized normals of its two triangles; on a vertex, of all its boundary triangles (the
-// area-weighted average of the issue). Per-vertex contact counts (every vertex with a nonzero
-// weight) for the solve's scale. Overflowed queries go to the overflow list for the CPU fallback.
+// area-weighted average of the issue). Overflowed queries go to the overflow list for the CPU
+// fallback.
 #include "positions"
 #include "queryList"
 #include "spbResult"
 #include "contact"
+#include "closestPointOnTriangle"
 
 @group(0) @binding(0) var<uniform> params: ContactParams;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
@@ -17,8 +18,7 @@
 @group(0) @binding(3) var<storage, read_write> list: QueryListRW;
 @group(0) @binding(4) var<storage, read> results: array<SpbResult>;
 @group(0) @binding(5) var<storage, read_write> contacts: array<Contact>;
-@group(0) @binding(6) var<storage, read_write> counts: array<atomic<u32>>;
-@group(0) @binding(7) var<storage, read_write> overflow: array<u32>;
+@group(0) @binding(6) var<storage, read_write> overflow: array<u32>;
 
 // Overflow list layout (src/collision/gpu/queryList.ts): 4 header words (substep counter,
 // current substep), then 12 words per entry: the Query's 8 words, the substep, 3 pad.
@@ -118,23 +118,7 @@ fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     c.triBary[k1] = t;
     normal = areaNormal(tri) + areaNormal(topo[params.offTriangleAcross + 3u * tri + k]);
   } else {
-    // Barycentrics of s in the triangle's plane (Ericson 3.4), clamped against rounding.
-    let v0 = x[1] - x[0];
-    let v1 = x[2] - x[0];
-    let v2 = r.s - x[0];
-    let d00 = dot(v0, v0);
-    let d01 = dot(v0, v1);
-    let d11 = dot(v1, v1);
-    let d20 = dot(v2, v0);
-    let d21 = dot(v2, v1);
-    let den = d00 * d11 - d01 * d01;
-    var b1 = 0.0;
-    var b2 = 0.0;
-    if (den > 0.0) {
-      b1 = clamp((d11 * d20 - d01 * d21) / den, 0.0, 1.0);
-      b2 = clamp((d00 * d21 - d01 * d20) / den, 0.0, 1.0 - b1);
-    }
-    c.triBary = vec4<f32>(1.0 - b1 - b2, b1, b2, 0.0);
+    c.triBary = vec4<f32>(triangleBarycentrics(r.s, x[0], x[1], x[2]), 0.0);
     normal = areaNormal(tri);
   }
   let len = length(normal);
@@ -147,10 +131,4 @@ fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   c.frictionUsed = 0.0;
   c.enabled = 1u;
   contacts[i] = c;
-  for (var k = 0u; k < 4u; k++) {
-    if (c.pointVertex[k] != CONTACT_NONE && c.pointWeight[k] != 0.0) { atomicAdd(&counts[c.pointVertex[k]], 1u); }
-  }
-  for (var k = 0u; k < 3u; k++) {
-    if (c.triBary[k] != 0.0) { atomicAdd(&counts[c.triVertex[k]], 1u); }
-  }
 }

@@ -11,6 +11,10 @@
 // an inverted boundary element (section 3.5). Each hit appends one Query; beyond the list's
 // capacity it is dropped and counted (header word 2) and the host grows the list.
 // writeArgs then turns the count into the indirect dispatch of the spb and contact kernels.
+// Hybrid mode (supplement Alg. 5): a first dispatch on the substep's start positions with
+// DETECT_MARK_PIN marks the points already penetrating (Pin) and appends nothing; the dispatch
+// after the material solve, with DETECT_ONLY_PIN, tests only those. The others (Pout) are
+// CCD's (shaders/ccdNarrow.wgsl).
 #include "threadIndex"
 #include "positions"
 #include "queryList"
@@ -24,6 +28,8 @@
 @group(0) @binding(5) var<storage, read_write> list: QueryListRW;
 @group(0) @binding(6) var<storage, read_write> args: array<u32>;
 @group(0) @binding(7) var<storage, read_write> overflow: array<u32>;
+// Hybrid: 1 where the point penetrated at the substep's start (Pin): [vertex id], [vertexCount + edge].
+@group(0) @binding(8) var<storage, read_write> pin: array<u32>;
 
 const NONE = 0xffffffffu;
 // Longest walk along one axis for an edge's box (an edge this long means the scene blew up).
@@ -195,6 +201,7 @@ fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
   var exclude = -1;
   var exclude2 = -1;
   var sourceId = id;
+  var pinIndex = NONE;
   gVerts = vec4<u32>(NONE);
   if (id < params.vertexPoints) {
     let v = select(topo[params.offBoundaryVertices + id], id, (params.flags & DETECT_RECOVERY) != 0u);
@@ -206,6 +213,7 @@ fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
     gSelfAllowed = selfOn && !invertedBoundaryVertex(v);
     exclude = i32(v);
     sourceId = v;
+    pinIndex = v;
   } else if (id - params.vertexPoints < params.edgePoints) {
     id -= params.vertexPoints;
     let a = topo[params.offBoundaryEdges + 2u * id];
@@ -220,6 +228,7 @@ fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
     exclude = i32(a);
     exclude2 = i32(b);
     sourceId = id;
+    pinIndex = params.vertexCount + id;
   } else if (id - params.vertexPoints - params.edgePoints < params.centroidPoints) {
     id -= params.vertexPoints + params.edgePoints;
     let tv = tetOf(id);
@@ -233,8 +242,16 @@ fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
   } else {
     return;
   }
+  if ((params.flags & DETECT_ONLY_PIN) != 0u && pinIndex != NONE && pin[pinIndex] == 0u) { return; }
   let t = findTet(min(gA, gB), max(gA, gB));
   if (t == NONE) { return; }
+  if ((params.flags & DETECT_MARK_PIN) != 0u) {
+    if (pinIndex != NONE) {
+      pin[pinIndex] = 1u;
+      atomicAdd(&list.header[QL_PIN], 1u);
+    }
+    return;
+  }
   let inter = topo[params.offVertexObject + topo[params.offTets + 4u * t]] != gObject;
   atomicAdd(&list.header[QL_HITS + 2u * gKind + select(0u, 1u, inter)], 1u);
   var source = sourceId | (gKind << QUERY_KIND_SHIFT);

@@ -6,7 +6,9 @@
 //   s      s = sum_k triBary_k x_k     (barycentrics of s on its boundary triangle at build time)
 //   normal outward unit normal at s; lambdaN the accumulated normal push (a distance);
 //   frictionUsed the tangential motion friction already removed this substep; recovered the
-//   part of the depth at the substep's start already removed (split impulse).
+//   part of the depth at the substep's start already removed (split impulse); offset the
+//   separation the constraint keeps, C = (x - s) . n - offset >= 0 (0 for DCD contacts; CCD
+//   contacts keep the separation at which CCD reports a contact, shaders/ccdNarrow.wgsl).
 struct Contact {
   pointVertex: vec4<u32>,
   pointWeight: vec4<f32>,
@@ -18,10 +20,23 @@ struct Contact {
   enabled: u32,
   /** The part of the depth at the substep's start removed so far (split impulse, contacts.wgsl). */
   recovered: f32,
-  _pad1: u32,
+  offset: f32,
 }
 
 const CONTACT_NONE = 0xffffffffu;
+
+// Mass splitting by use (contacts.wgsl): per vertex, counts hold S_v = the sum of the weights
+// (point weight or barycentric) the vertex has in the substep's contacts, in fixed point.
+const CONTACT_WEIGHT_UNIT = 65536.0;
+
+fn contactWeightUnits(g: f32) -> u32 {
+  return max(1u, u32(round(g * CONTACT_WEIGHT_UNIT)));
+}
+
+// The vertex's use S_v (at least this contact's weight g, against the fixed point's rounding).
+fn contactUse(count: u32, g: f32) -> f32 {
+  return max(g, f32(count) / CONTACT_WEIGHT_UNIT);
+}
 
 // Uniforms of the contact kernels (src/collision/gpu/contactStage.ts writes them per frame).
 struct ContactParams {

@@ -22,6 +22,7 @@ const QL_SKIPPED = 12u;         // QUERY_SKIPPED
 const QL_SPB_OVERFLOWS = 13u;   // QUERY_OVERFLOW (GPU stack overflow)
 const QL_HASH_DROPPED = 14u;    // broad-phase hash entries dropped (pool capacity)
 const QL_OVERFLOW_COUNT = 15u;  // overflow-list count (queries kept for the CPU fallback)
+const QL_PIN = 16u;             // hybrid: points penetrating at their substep's start (Pin), summed over the frame
 const QL_HEADER_WORDS = 64u;
 
 const QUERY_KIND_SHIFT = 29u;

@@ -29,12 +29,17 @@ struct DetectParams {
   offTriangleTet: u32,
   offVtOffsets: u32,
   offVtList: u32,
-  _pad: u32,
+  vertexCount: u32,      // pin flags: [0, vertexCount) per vertex, then one per boundary edge
 }
 
 const DETECT_RECOVERY = 1u;
 const DETECT_SELF = 2u;
 const DETECT_EUCLIDEAN = 4u;
+// Hybrid (supplement Alg. 5 line 1): this dispatch only marks the points already penetrating at
+// the substep's start (Pin) in the pin flags; no queries.
+const DETECT_MARK_PIN = 8u;
+// Hybrid, after the material solve: only points marked Pin are tested (Pout goes to CCD).
+const DETECT_ONLY_PIN = 16u;
 
 const HASH_COUNTERS = 4u;
 const HASH_TAKEN = 0u;

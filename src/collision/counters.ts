@@ -24,6 +24,46 @@ export interface CollisionFrameCounters {
   /** GPU-to-CPU readbacks this frame and their bytes (the per-frame status included). */
   readbacks: number;
   readbackBytes: number;
+  /** The collision mode the frame ran ('hybrid', 'dcd' or 'ccd'; recovery mode runs 'dcd'). */
+  mode: string;
+  /** Hybrid (supplement Alg. 5 line 1): boundary points penetrating at their substep's start (Pin), and free ones (Pout), summed over the substeps. */
+  pin: number;
+  pout: number;
+  /** Continuous detection (zero when the mode has none). */
+  ccd: CcdFrameCounters;
+}
+
+export interface CcdFrameCounters {
+  /** Candidate pairs of the frame's broad phase (worker pool), vertex-triangle and edge-edge. */
+  candidatesVertexFace: number;
+  candidatesEdgeEdge: number;
+  /** Narrow-phase tests run, summed over the substeps (pairs with a Pin point are skipped in hybrid mode). */
+  tests: number;
+  skippedPin: number;
+  /** Contacts found by CCD, by kind, summed over the substeps; hits behind the face at the start (no contact made). */
+  hitsVertexFace: number;
+  hitsEdgeEdge: number;
+  backFace: number;
+  /** Edge-edge hits whose closest points lie at an edge's end (left to that vertex's vertex-triangle pairs). */
+  edgeEdgeAtEnd: number;
+  /** Contact records available per substep, and contacts beyond them (they grow the capacity). */
+  capacity: number;
+  dropped: number;
+  /** Boundary vertices that left their swept box (the broad phase's motion bound) in some substep; the next boxes widen. */
+  escaped: number;
+  /** The boxes' margin (world units) and the motion horizon (s) of the broad phase used by this frame. */
+  margin: number;
+  horizon: number;
+  /** The broad-phase job's time in its worker, and the time the frame waited for it before recording (ms). */
+  jobMs: number;
+  waitMs: number;
+}
+
+export function emptyCcdCounters(): CcdFrameCounters {
+  return {
+    candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, backFace: 0, edgeEdgeAtEnd: 0,
+    capacity: 0, dropped: 0, escaped: 0, margin: 0, horizon: 0, jobMs: 0, waitMs: 0,
+  };
 }
 
 export function emptyCollisionCounters(): CollisionFrameCounters {
@@ -41,6 +81,10 @@ export function emptyCollisionCounters(): CollisionFrameCounters {
     dropped: 0,
     readbacks: 0,
     readbackBytes: 0,
+    mode: 'dcd',
+    pin: 0,
+    pout: 0,
+    ccd: emptyCcdCounters(),
   };
 }
 

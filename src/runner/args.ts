@@ -29,6 +29,8 @@ export interface RunOptions {
   ground?: boolean;
   /** Number of objects of the pile and stack scenes. */
   copies?: number;
+  /** shoot, head-on: speed in m/s. */
+  speed?: number;
   /** Self-collision off for the first F frames, on from frame F (replaces the scene's schedule of it). */
   selfCollisionFrom?: number;
   velocity?: Vec3;
@@ -67,6 +69,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'copies', value: 'N', group: 'scene', help: 'octopus-pile, mesh-pile, cube-stack: number of objects (integer >= 1)' },
   { name: 'height', value: 'H', group: 'scene', help: 'drop, octopus-drop, noodle-recovery: start with the lowest point H above the ground (drop default: half the object\'s height)' },
   { name: 'ground', value: 'on|off', group: 'scene', help: 'drop, octopus-drop, squishy-squeeze: with or without the ground plane y = 0 (default on)' },
+  { name: 'speed', value: 'V', group: 'scene', help: 'shoot, head-on: speed of the shot mesh / of each mesh in m/s (> 0; defaults 50 and 30)' },
   { name: 'resolution', value: 'R', group: 'scene', help: 'procedural scenes (octopus-pile: its generated octopi): lattice cubes across the longest side' },
   { name: 'velocity', value: 'x,y,z', group: 'scene', help: 'initial velocity of every vertex (scenes without pinned vertices)' },
   { name: 'young', value: 'E', group: 'material', help: "Young's modulus of every object (> 0)" },
@@ -86,6 +89,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'self-collision-from', value: 'F', group: 'collisions', help: 'self-collision off for the first F frames, on from frame F (time F x dt; integer >= 0)' },
   { name: 'recovery', value: 'on|off', group: 'collisions', help: 'recovery mode: every vertex and tet centroid is a query point (paper section 5.2)' },
   { name: 'inter-object', value: 'exact|euclidean', group: 'collisions', help: 'boundary point for inter-object hits: shortest path, or the nearest boundary point (paper Fig. 15)' },
+  { name: 'collision-mode', value: 'hybrid|dcd|ccd', group: 'collisions', help: 'hybrid (default; supplement Alg. 5): DCD + shortest path for points already inside at the substep start, CCD for the others; dcd: DCD + shortest path only; ccd: CCD only. Recovery mode runs dcd' },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
   { name: 'out', value: 'FILE', group: 'output', help: 'write the JSON report there (default: stdout)' },
   { name: 'dump', value: 'DIR', group: 'output', help: 'write legacy VTK frames DIR/frame_NNNNNN.vtk (created if missing)' },
@@ -209,6 +213,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('height', (t) => (o.height = inRange('height', t, (x) => x >= 0, 'a number >= 0')));
   v('ground', (t) => (o.ground = onOff('ground', t)));
   v('copies', (t) => (o.copies = positiveInteger('copies', t)));
+  v('speed', (t) => (o.speed = inRange('speed', t, (x) => x > 0, 'a number > 0')));
   v('velocity', (t) => (o.velocity = vector('velocity', t)));
   v('young', (t) => (o.material.youngsModulus = inRange('young', t, (x) => x > 0, 'a number > 0')));
   v('poisson', (t) => (o.material.poissonRatio = inRange('poisson', t, (x) => x >= 0 && x < 0.5, 'in [0, 0.5)')));
@@ -228,6 +233,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('recovery', (t) => (o.params.recovery = onOff('recovery', t)));
   v('inter-object', (t) => (o.params.interObject = choice('inter-object', t, ['exact', 'euclidean'] as const)));
   v('contact-iterations', (t) => (o.params.contactIterations = positiveInteger('contact-iterations', t)));
+  v('collision-mode', (t) => (o.params.collisionMode = choice('collision-mode', t, ['hybrid', 'dcd', 'ccd'] as const)));
   if (o.selfCollisionFrom !== undefined && o.params.selfCollision !== undefined) {
     throw new UsageError('--self-collision and --self-collision-from both set self-collision: give one');
   }
@@ -243,5 +249,6 @@ export function sceneFlagsGiven(o: RunOptions): SceneSpecificOption[] {
   if (o.height !== undefined) given.push('height');
   if (o.ground !== undefined) given.push('ground');
   if (o.copies !== undefined) given.push('copies');
+  if (o.speed !== undefined) given.push('speed');
   return given;
 }

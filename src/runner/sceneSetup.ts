@@ -36,6 +36,7 @@ export function buildScene(scene: SceneDefinition, o: RunOptions, mesh: SceneMes
       height: o.height,
       ground: o.ground,
       copies: o.copies,
+      speed: o.speed,
       material: o.material,
       gravity: o.params.gravity,
       selfCollisionFrom: o.selfCollisionFrom,

@@ -2,11 +2,13 @@
 import { beamTwist } from './beamTwist';
 import { cantilever } from './cantilever';
 import { cubeStack } from './cubeStack';
+import { headOn } from './headOn';
 import { meshDrop } from './meshDrop';
 import { meshPile } from './meshPile';
 import { noodleRecovery } from './noodleRecovery';
 import { octopusDrop } from './octopusDrop';
 import { octopusPile } from './octopusPile';
+import { shoot } from './shoot';
 import { squishySqueeze } from './squishySqueeze';
 import type { SceneDefinition } from './types';
 
@@ -20,6 +22,8 @@ export const scenes: readonly SceneDefinition[] = [
   meshPile,
   cubeStack,
   noodleRecovery,
+  shoot,
+  headOn,
 ];
 
 export function findScene(name: string): SceneDefinition {

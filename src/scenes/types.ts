@@ -21,6 +21,8 @@ export interface SceneOptions {
   ground?: boolean;
   /** Number of objects (the pile and stack scenes). */
   copies?: number;
+  /** Speed of the fast-impact scenes (shoot, head-on), m/s. */
+  speed?: number;
   /**
    * Hints every scene may read and none must: the material fields the user fixed and the
    * gravity that will be used (the drop scene sizes its suggested stiffness with them). The
@@ -36,7 +38,7 @@ export interface SceneOptions {
 }
 
 /** Options that only some scenes read; each scene lists those it does in `accepts`. */
-export type SceneSpecificOption = 'resolution' | 'mesh' | 'height' | 'ground' | 'copies';
+export type SceneSpecificOption = 'resolution' | 'mesh' | 'height' | 'ground' | 'copies' | 'speed';
 
 /**
  * A parameter change between frames: `params` are set (Simulation.setParams) once `frame`

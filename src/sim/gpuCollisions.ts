@@ -1,12 +1,21 @@
 /**
- * The collision part of the GPU time step (paper 000 section 4, supplement Alg. 5 without CCD):
- * three stages that GpuSolver puts between material and finalize, over the one GpuState,
+ * The collision part of the GPU time step (paper 000 section 4, supplement Alg. 5): four stages
+ * that GpuSolver puts between material and finalize, over the one GpuState,
  *
- *   detect    spatial hash of tet boxes, vertex / edge (recovery: every vertex, tet centroids)
+ *   detect    hybrid: Pin marks at the substep's start; then spatial hash of tet boxes,
+ *             vertex / edge points (hybrid: Pin only; recovery: every vertex, tet centroids)
  *             -> Query list on the GPU, indirect args               (collision/gpu/detectStage.ts)
  *   spb       BVH refit + shortest path to boundary for every query, dispatched indirectly
  *                                                                  (spb/gpu/spbStage.ts)
- *   contacts  eq. 6 contacts with Coulomb friction, Jacobi passes   (collision/gpu/contactStage.ts)
+ *   ccd       conservative CCD of the frame's candidate pairs (Pout only in hybrid), each hit
+ *             a contact                                            (collision/gpu/ccdStage.ts)
+ *   contacts  eq. 6 contacts, DCD's and CCD's, with Coulomb friction, Jacobi passes
+ *                                                                  (collision/gpu/contactStage.ts)
+ *
+ * The mode (SolverParams.collisionMode: hybrid, dcd, ccd; recovery runs dcd) picks which run.
+ * CCD's broad phase runs once per frame in the worker pool (collision/ccd/ccdSchedule.ts) on the
+ * positions and velocities that come back with the frame's readback (an extra staging copy in
+ * the same command buffer, mapped with it: no extra sync point).
  *
  * and what the host does once per frame with the frame's small readback (GpuSolver copies the
  * query list's header and the shortest path's statistics next to the NaN flags):
@@ -29,14 +38,25 @@ import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../spb/m
 import { QUERY_FOUND } from '../spb/query';
 import { inProcessFallback, type AnswerOverflowed } from '../spb/gpu/overflowFallback';
 import { SpbStage } from '../spb/gpu/spbStage';
+import { ccdTopologyOf } from '../collision/ccd/broadPhase';
+import { CcdSchedule, inThreadBroadPhase, type BroadPhaseRunner, type CcdScheduleOptions, type StateSnapshot } from '../collision/ccd/ccdSchedule';
+import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
-import type { SolverParams } from './params';
+import { effectiveCollisionMode, type SolverParams } from './params';
 import type { GpuStage } from './stage';
 import type { GpuState } from './state';
 
 export interface GpuCollisionOptions {
   /** Answers overflowed shortest-path queries (default: the CPU dynamic version on this thread; workers/spbFallback.ts in a pool). */
   answerOverflowed?: AnswerOverflowed;
+  /** CCD's broad phase (default: on this thread; app and runner pass the worker pool's, workers/ccdJobs.ts). */
+  ccdBroadPhase?: BroadPhaseRunner;
+  /** When the broad phase runs relative to the frames it serves (ccdSchedule.ts). */
+  ccdSchedule?: CcdScheduleOptions;
+  /** CCD's contact separation as a fraction of the mean boundary edge (default 0.01). */
+  ccdSeparationRatio?: number;
+  /** The broad phase's base margin as a fraction of the mean boundary edge (default 0.25; never below the separation). */
+  ccdMarginRatio?: number;
   /** First capacity of the query and contact arrays (default: an eighth of the boundary vertices and edges, at least 1,024; it grows after a frame that dropped hits). */
   initialCapacity?: number;
 }
@@ -54,11 +74,20 @@ export class GpuCollisions {
   readonly detect: DetectStage;
   readonly spb: SpbStage;
   readonly contacts: ContactStage;
+  readonly ccd: CcdStage;
+  readonly ccdSchedule: CcdSchedule;
   /** Readbacks done for the fallback since the start (positions and overflow lists), and their bytes. */
   fallbackReadbacks = 0;
   fallbackReadbackBytes = 0;
   private readonly answerOverflowed: AnswerOverflowed;
   private listGeneration: number;
+  /** Staging for the frame-end positions and velocities (vec4 each) that CCD's broad phase reads. */
+  private readonly snapshotStaging: GPUBuffer;
+  private snapshotCopied = false;
+  /** Blocking snapshot readbacks done before the frame (counted with the frame). */
+  private preFrameReadbacks = 0;
+  private preFrameReadbackBytes = 0;
+  private frameIndex = 0;
 
   constructor(
     private readonly device: GPUDevice,
@@ -74,8 +103,20 @@ export class GpuCollisions {
     this.listGeneration = this.queryList.generation;
     this.detect = new DetectStage(device, this.topology, this.queryList, params);
     const list = this.queryList;
-    this.spb = new SpbStage(device, this.spbData, list.list, list.args, list.results, { active: () => this.params().collisions });
+    this.spb = new SpbStage(device, this.spbData, list.list, list.args, list.results, { active: () => this.params().collisions && effectiveCollisionMode(this.params()) !== 'ccd' });
     this.contacts = new ContactStage(device, this.topology, this.queryList, params);
+    this.ccd = new CcdStage(device, this.topology, this.detect.pin, params, Math.max(1024, Math.ceil(boundaryPoints / 8)));
+    this.contacts.addSource(this.ccd.vertexFace);
+    this.contacts.addSource(this.ccd.edgeEdge, { counts: this.ccd.edgeEdgeCounts });
+    const edge = meanBoundaryEdge(this.mesh);
+    this.ccd.separation = (options.ccdSeparationRatio ?? 0.01) * edge;
+    const margin = Math.max(this.ccd.separation, (options.ccdMarginRatio ?? 0.25) * edge);
+    this.ccdSchedule = new CcdSchedule(options.ccdBroadPhase ?? inThreadBroadPhase(ccdTopologyOf(this.mesh)), margin, options.ccdSchedule);
+    this.snapshotStaging = device.createBuffer({
+      label: 'collisions.snapshotStaging',
+      size: Math.max(16, 32 * model.vertexCount),
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
     this.answerOverflowed = options.answerOverflowed ?? inProcessFallback();
   }
 
@@ -86,8 +127,12 @@ export class GpuCollisions {
    * up (a noodle switched into recovery dropped 19,060 of 39,540 hits in its first frame with
    * 1,024). Only grows; outside recovery mode the capacity follows the dropped hits.
    */
-  prepareFrame(): void {
+  async prepareFrame(state: GpuState): Promise<void> {
     const p = this.params();
+    if (this.ccd.wanted()) {
+      const input = await this.ccdSchedule.inputFor(this.frameIndex, p, () => this.readSnapshot(state));
+      this.ccd.setCandidates(input);
+    }
     if (!p.collisions || !p.recovery) return;
     const m = this.mesh;
     const points = m.vertexCount + m.boundaryEdges.length / 2 + m.tetCount;
@@ -99,12 +144,12 @@ export class GpuCollisions {
 
   /** The stages in stepping order (they go between material and finalize). */
   get stages(): GpuStage[] {
-    return [this.detect, this.spb, this.contacts];
+    return [this.detect, this.spb, this.ccd, this.contacts];
   }
 
-  /** Bytes this part adds to the frame's readback (header, then the shortest path's statistics). */
+  /** Bytes this part adds to the frame's readback (header, the shortest path's statistics, CCD's counters). */
   get readbackBytes(): number {
-    return QL_HEADER_BYTES + 4 * SPB_STATS_WORDS;
+    return QL_HEADER_BYTES + 4 * SPB_STATS_WORDS + 4 * CCD_COUNTER_WORDS;
   }
 
   /** Records the copies of the frame's counters into `staging` at `offset` (end of the frame's command buffer). */
@@ -113,6 +158,33 @@ export class GpuCollisions {
     const stats = this.spb.statsLayout;
     const bytes = 4 * Math.min(SPB_STATS_WORDS, stats.names.length);
     encoder.copyBufferToBuffer(this.spb.statsBuffer, stats.byteOffset, staging, offset + QL_HEADER_BYTES, bytes);
+    encoder.copyBufferToBuffer(this.ccd.header, 4 * CCD_COUNTER_FIRST, staging, offset + QL_HEADER_BYTES + 4 * SPB_STATS_WORDS, 4 * CCD_COUNTER_WORDS);
+  }
+
+  /** With CCD on: the frame's end positions and velocities into the snapshot staging (same command buffer). */
+  encodeSnapshot(encoder: GPUCommandEncoder, state: GpuState): void {
+    this.snapshotCopied = this.ccd.wanted();
+    if (!this.snapshotCopied) return;
+    const bytes = 16 * this.model.vertexCount;
+    encoder.copyBufferToBuffer(state.positions, 0, this.snapshotStaging, 0, bytes);
+    encoder.copyBufferToBuffer(state.velocities, 0, this.snapshotStaging, bytes, bytes);
+  }
+
+  private async mapSnapshot(): Promise<StateSnapshot> {
+    const bytes = 16 * this.model.vertexCount;
+    await this.snapshotStaging.mapAsync(GPUMapMode.READ);
+    const all = new Float32Array(this.snapshotStaging.getMappedRange().slice(0, 2 * bytes));
+    this.snapshotStaging.unmap();
+    return { positions: all.subarray(0, bytes / 4), velocities: all.subarray(bytes / 4) };
+  }
+
+  /** A blocking snapshot of the current state (first frame, after a reset or a settings change). */
+  private async readSnapshot(state: GpuState): Promise<StateSnapshot> {
+    const bytes = 16 * this.model.vertexCount;
+    const [positions, velocities] = await Promise.all([this.read(state.positions, bytes), this.read(state.velocities, bytes)]);
+    this.preFrameReadbacks += 2;
+    this.preFrameReadbackBytes += 2 * bytes;
+    return { positions: new Float32Array(positions), velocities: new Float32Array(velocities) };
   }
 
   /**
@@ -121,9 +193,26 @@ export class GpuCollisions {
    * frame. `state` is read back only when some query overflowed.
    */
   async afterFrame(words: Uint32Array, state: GpuState): Promise<CollisionFrameCounters> {
-    if (!this.params().collisions) return emptyCollisionCounters();
+    const frame = this.frameIndex++;
+    const p = this.params();
+    let snapshotBytes = 0;
+    if (this.snapshotCopied) {
+      this.snapshotCopied = false;
+      const snapshot = await this.mapSnapshot();
+      snapshotBytes = 32 * this.model.vertexCount;
+      if (this.ccd.wanted()) this.ccdSchedule.schedule(frame, snapshot, p);
+    }
+    if (!p.collisions) return emptyCollisionCounters();
     const header = words.subarray(0, QL_HEADER_BYTES / 4);
     const counters = countersFromHeader(header, this.queryList.capacity);
+    const mode = effectiveCollisionMode(p);
+    counters.mode = mode;
+    counters.ccd = this.ccd.afterFrame(words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS));
+    this.ccdSchedule.noteEscapes(counters.ccd.escaped);
+    if (mode === 'hybrid') {
+      counters.pin = header[QL.pin];
+      counters.pout = p.substeps * (this.topology.boundaryVertexCount + this.topology.boundaryEdgeCount) - counters.pin;
+    }
     const stats = words.subarray(QL_HEADER_BYTES / 4);
     const names = this.spb.statsLayout.names;
     const stat = (name: (typeof names)[number]) => stats[names.indexOf(name)];
@@ -139,8 +228,10 @@ export class GpuCollisions {
       this.listGeneration = this.queryList.generation;
       this.spb.setBuffers(this.queryList.list, this.queryList.args, this.queryList.results);
     }
-    counters.readbacks = this.fallbackReadbacks - before.readbacks;
-    counters.readbackBytes = this.fallbackReadbackBytes - before.bytes;
+    counters.readbacks = this.fallbackReadbacks - before.readbacks + (snapshotBytes > 0 ? 1 : 0) + this.preFrameReadbacks;
+    counters.readbackBytes = this.fallbackReadbackBytes - before.bytes + snapshotBytes + this.preFrameReadbackBytes;
+    this.preFrameReadbacks = 0;
+    this.preFrameReadbackBytes = 0;
     return counters;
   }
 
@@ -237,9 +328,28 @@ export class GpuCollisions {
     return readBufferToCpu(this.device, buffer, bytes, 'collisions.fallbackReadback');
   }
 
+  /** The state was reset: CCD's jobs and candidates were for the old one. */
+  reset(): void {
+    this.ccdSchedule.reset();
+    this.ccd.reset();
+  }
+
   /** Buffers not owned by a stage (the time step destroys the stages in its list). */
   destroy(): void {
+    this.snapshotStaging.destroy();
     this.queryList.destroy();
     this.topology.destroy();
   }
+}
+
+/** Mean length of the boundary edges (the scale of CCD's separation and margin). */
+function meanBoundaryEdge(mesh: TetMesh): number {
+  const e = mesh.boundaryEdges;
+  const x = mesh.positions;
+  let sum = 0;
+  for (let i = 0; i < e.length; i += 2) {
+    const a = 3 * e[i], b = 3 * e[i + 1];
+    sum += Math.hypot(x[b] - x[a], x[b + 1] - x[a + 1], x[b + 2] - x[a + 2]);
+  }
+  return e.length > 0 ? sum / (e.length / 2) : 0;
 }

@@ -123,13 +123,14 @@ export class GpuSolver {
     this.xpbd.ensureCapacity(p.substeps);
     this.xpbd.writeConstants(p);
     this.xpbd.writeScripts(this.time, p);
-    this.collisions?.prepareFrame();
+    await this.collisions?.prepareFrame(this.state);
     const encoder = this.device.createCommandEncoder({ label: 'solver.frame' });
     const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s));
     // The frame's one small readback: NaN flags and collision counters, copied in the same command buffer.
     const objects = this.model.objectNames.length;
     encoder.copyBufferToBuffer(this.xpbd.objectStatus, 0, this.frameReadback, 0, 4 * objects);
     this.collisions?.encodeReadback(encoder, this.frameReadback, this.statusBytes);
+    this.collisions?.encodeSnapshot(encoder, this.state);
     this.device.queue.submit([encoder.finish()]);
     await this.frameReadback.mapAsync(GPUMapMode.READ);
     const words = new Uint32Array(this.frameReadback.getMappedRange().slice(0));
@@ -164,6 +165,7 @@ export class GpuSolver {
   /** Back to the rest state and initial velocities; clears stopped objects. */
   reset(): void {
     this.state.reset();
+    this.collisions?.reset();
     this.xpbd.clearObjectStatus();
     this.time = 0;
     this.frame = 0;

@@ -4,6 +4,14 @@ export type SolveOrder = 'gauss-seidel' | 'jacobi';
 export type ConstraintType = 'neohookean' | 'springs';
 /** How a point inside another object finds its boundary point (paper Fig. 15). */
 export type InterObjectMode = 'exact' | 'euclidean';
+/**
+ * Which detection finds the contacts (paper 000 section 4, Fig. 9; supplement Alg. 5):
+ * 'hybrid' DCD at the substep's start splits boundary points into penetrating (Pin) and free
+ * (Pout); after the material solve, DCD + shortest path for Pin and CCD for Pout.
+ * 'dcd' DCD + shortest path for every point; 'ccd' CCD only (no shortest path).
+ */
+export type CollisionMode = 'hybrid' | 'dcd' | 'ccd';
+export const COLLISION_MODES: readonly CollisionMode[] = ['hybrid', 'dcd', 'ccd'];
 
 export interface SolverParams {
   /** Frame time step (s). */
@@ -45,6 +53,13 @@ export interface SolverParams {
   interObject: InterObjectMode;
   /** Jacobi passes over the contact constraints per substep. */
   contactIterations: number;
+  /** 'hybrid' (default), 'dcd' or 'ccd'; recovery mode turns CCD off (section 5.2): see effectiveCollisionMode. */
+  collisionMode: CollisionMode;
+}
+
+/** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point. */
+export function effectiveCollisionMode(p: Pick<SolverParams, 'collisionMode' | 'recovery'>): CollisionMode {
+  return p.recovery ? 'dcd' : p.collisionMode;
 }
 
 /** Defaults follow the authors' octopus drop: dt 1/60, 20 substeps x 3 iterations, friction 0.2. */
@@ -65,6 +80,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     recovery: false,
     interObject: 'exact',
     contactIterations: 3,
+    collisionMode: 'hybrid',
     ...overrides,
   };
 }
@@ -80,5 +96,6 @@ export function checkParams(p: SolverParams): void {
   if (!(p.jacobiRelaxation > 0)) throw new RangeError(`jacobiRelaxation must be > 0, got ${p.jacobiRelaxation}`);
   if (!Number.isInteger(p.contactIterations) || p.contactIterations < 1) throw new RangeError(`contactIterations must be an integer >= 1, got ${p.contactIterations}`);
   if (p.interObject !== 'exact' && p.interObject !== 'euclidean') throw new RangeError(`interObject must be 'exact' or 'euclidean', got ${String(p.interObject)}`);
+  if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (p.gravity.length !== 3 || !p.gravity.every(Number.isFinite)) throw new RangeError('gravity must be 3 finite numbers');
 }

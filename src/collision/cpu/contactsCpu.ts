@@ -5,7 +5,9 @@
  * with n the outward normal at s (face: its normal; edge: the sum of the two faces' area vectors;
  * vertex: the sum of its faces' area vectors), fixed when the contact is built. Projected with
  * XPBD in `contactIterations` Jacobi passes: every contact reads the positions of the pass's
- * start, each contact's step is scaled by denom / sum(count_v g_v^2 w_v) (mass splitting in the denominator), and
+ * start, each contact's step is scaled by denom / sum(g_v w_v S_v), S_v the sum of v's weights over the contacts
+ * violated at the pass's start (mass splitting by use in the denominator: with unit weights, the count of
+ * violated contacts at v), and
  * the corrections are summed per vertex. Each contact's corrections have zero mass-weighted sum
  * (dx_i = w_i wp_i n dlambda on the point, -w_k b_k n dlambda on the triangle), so momentum is
  * conserved exactly. Coulomb friction as the colliders': the relative tangential motion over
@@ -32,8 +34,8 @@ export class CpuContacts {
   /** Per contact: the part of its depth at the substep's start removed so far (removed without velocity). */
   recovered = new Float64Array(64);
   active = new Uint8Array(64);
-  /** Contacts per vertex (every vertex of a contact with a nonzero weight). */
-  readonly vertexContacts: Int32Array;
+  /** Per vertex, this pass: the sum of its weights over the contacts violated at the pass's start (its use, S_v). */
+  readonly vertexContacts: Float64Array;
   private readonly acc: Float64Array;
   /** Per vertex: the pass's shift of the start positions (split impulse), applied with acc. */
   private readonly accPrev: Float64Array;
@@ -44,7 +46,7 @@ export class CpuContacts {
   constructor(mesh: { tets: Uint32Array; boundaryEdges: Uint32Array; vertexCount: number }, data: SpbMeshData) {
     this.mesh = mesh;
     this.data = data;
-    this.vertexContacts = new Int32Array(mesh.vertexCount);
+    this.vertexContacts = new Float64Array(mesh.vertexCount);
     this.acc = new Float64Array(3 * mesh.vertexCount);
     this.accPrev = new Float64Array(3 * mesh.vertexCount);
   }
@@ -130,10 +132,37 @@ export class CpuContacts {
       for (let k = 0; k < 3; k++) nv[3 * i + k] /= len;
       this.active[i] = 1;
       active++;
-      for (let k = 0; k < 4; k++) if (this.pointWeight[4 * i + k] !== 0) this.vertexContacts[this.pointVertex[4 * i + k]]++;
-      for (let k = 0; k < 3; k++) if (this.triBary[3 * i + k] !== 0) this.vertexContacts[this.triVertex[3 * i + k]]++;
     }
     return active;
+  }
+
+  /**
+   * Each pass's use S_v (shaders/contacts.wgsl countContacts): the sum of v's weights over the
+   * contacts violated (C < 0) at the pass's start positions x.
+   */
+  private countViolated(x: Float64Array): void {
+    const use = this.vertexContacts;
+    use.fill(0);
+    const { pointVertex: pv, pointWeight: pw, triVertex: tv, triBary: tb, normal: nv } = this;
+    for (let i = 0; i < this.count; i++) {
+      if (!this.active[i]) continue;
+      let cx = 0, cy = 0, cz = 0;
+      for (let k = 0; k < 4; k++) {
+        const g = pw[4 * i + k];
+        if (g === 0) continue;
+        const v = pv[4 * i + k];
+        cx += g * x[3 * v]; cy += g * x[3 * v + 1]; cz += g * x[3 * v + 2];
+      }
+      for (let k = 0; k < 3; k++) {
+        const b = tb[3 * i + k];
+        if (b === 0) continue;
+        const v = tv[3 * i + k];
+        cx -= b * x[3 * v]; cy -= b * x[3 * v + 1]; cz -= b * x[3 * v + 2];
+      }
+      if (!(cx * nv[3 * i] + cy * nv[3 * i + 1] + cz * nv[3 * i + 2] < 0)) continue;
+      for (let k = 0; k < 4; k++) if (pw[4 * i + k] !== 0) use[pv[4 * i + k]] += pw[4 * i + k];
+      for (let k = 0; k < 3; k++) if (tb[3 * i + k] !== 0) use[tv[3 * i + k]] += tb[3 * i + k];
+    }
   }
 
   /**
@@ -145,6 +174,7 @@ export class CpuContacts {
     const accPrev = this.accPrev;
     const { pointVertex: pv, pointWeight: pw, triVertex: tv, triBary: tb, normal: nv } = this;
     for (let pass = 0; pass < passes; pass++) {
+      this.countViolated(x);
       for (let i = 0; i < this.count; i++) {
         if (!this.active[i]) continue;
         // Point and boundary point now and at the substep's start; denominator; scale.
@@ -156,7 +186,7 @@ export class CpuContacts {
           px += wp * x[3 * v]; py += wp * x[3 * v + 1]; pz += wp * x[3 * v + 2];
           qx += wp * x0[3 * v]; qy += wp * x0[3 * v + 1]; qz += wp * x0[3 * v + 2];
           denom += wp * wp * w[v];
-          denomSplit += Math.max(1, this.vertexContacts[v]) * wp * wp * w[v];
+          denomSplit += Math.max(wp, this.vertexContacts[v]) * wp * w[v];
         }
         let sx = 0, sy = 0, sz = 0, rx = 0, ry = 0, rz = 0;
         for (let k = 0; k < 3; k++) {
@@ -166,7 +196,7 @@ export class CpuContacts {
           sx += b * x[3 * v]; sy += b * x[3 * v + 1]; sz += b * x[3 * v + 2];
           rx += b * x0[3 * v]; ry += b * x0[3 * v + 1]; rz += b * x0[3 * v + 2];
           denom += b * b * w[v];
-          denomSplit += Math.max(1, this.vertexContacts[v]) * b * b * w[v];
+          denomSplit += Math.max(b, this.vertexContacts[v]) * b * w[v];
         }
         if (!(denom > 0)) continue;
         // Mass splitting in the denominator only (shaders/contacts.wgsl): momentum stays exact.

@@ -1,12 +1,17 @@
 /**
  * The 'contacts' stage (docs/collisions.md "Contact response"; eq. 6 of paper 000): after
  * the shortest-path stage, every substep, on the GPU with no readback,
- *   1. clears the per-vertex contact counts,
- *   2. buildContacts   per query (indirect): status counters, the contact record, its normal by
- *                      feature, per-vertex counts; overflowed queries to the overflow list,
- *   3. contactIterations x (solveContacts per contact (indirect), applyContacts per vertex).
+ *   1. buildContacts   per query (indirect): status counters, the contact record, its normal by
+ *                      feature; overflowed queries to the overflow list,
+ *   2. contactIterations x (countContacts and solveContacts per contact (indirect),
+ *                      applyContacts per vertex, which zeroes the counts for the next pass).
  * Uniforms (friction, capacities, topology offsets) are written once per frame in beginFrame.
  * The contact array has the query list's capacity; its bind groups follow the list's generation.
+ *
+ * Other contact sources (CCD's contacts, collision/gpu/ccdStage.ts) register with `addSource`:
+ * their records, built by their own stage earlier in the substep, are solved in the same Jacobi
+ * passes as the DCD contacts and share the per-vertex counts (mass splitting over both), or, with
+ * counts of their own, are solved as a group after them in each pass.
  *
  * Overflowed queries (the GPU's static stacks ran out) come back in the overflow list; the host
  * answers them on the CPU and hands query + answer to `inject`: the next frame's first substep
@@ -23,6 +28,19 @@ import type { GpuStage, SubstepContext } from '../../sim/stage';
 import type { GpuState } from '../../sim/state';
 import type { CollisionTopologyGpu } from './collisionTopology';
 import { QL, QL_HEADER_WORDS, QUERY_WORDS, RESULT_WORDS, type QueryList } from './queryList';
+
+/** Contacts built by another stage (CCD), solved with the DCD ones. */
+export interface ContactSource {
+  /** Query-list-shaped header: the substep's contact count at word QL.count (min'd with capacity). */
+  readonly header: GPUBuffer;
+  readonly contacts: GPUBuffer;
+  readonly capacity: number;
+  /** Bumped when header/contacts are reallocated (bind groups follow). */
+  readonly generation: number;
+  active(): boolean;
+  /** Workgroups of 64 that cover this substep's contacts (a direct dispatch; threads past the count return). */
+  workgroups(): number;
+}
 
 export type ContactSettings = Pick<SolverParams, 'collisions' | 'friction' | 'contactIterations'> & Partial<Pick<SolverParams, 'recovery'>>;
 
@@ -44,6 +62,7 @@ export class ContactStage implements GpuStage {
   private readonly solveTable;
   private readonly buildPipeline: GPUComputePipeline;
   private readonly solvePipeline: GPUComputePipeline;
+  private readonly countPipeline: GPUComputePipeline;
   private readonly applyPipeline: GPUComputePipeline;
   private readonly uniforms: GPUBuffer;
   /** Per vertex: contacts touching it this substep (u32). */
@@ -58,6 +77,7 @@ export class ContactStage implements GpuStage {
   private pending?: { queries: Uint32Array<ArrayBuffer>; results: Uint32Array<ArrayBuffer>; count: number };
   private injected?: Injected;
   private injectedCount = 0;
+  private readonly sources: { source: ContactSource; counts?: GPUBuffer; uniforms: GPUBuffer; groups?: { key: string; positions: GPUBuffer; prev: GPUBuffer; group: GPUBindGroup } }[] = [];
 
   constructor(
     private readonly device: GPUDevice,
@@ -67,14 +87,15 @@ export class ContactStage implements GpuStage {
   ) {
     this.buildTable = new BindingTable(device, 'contacts.build', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', list: 'storage', results: 'read-only-storage',
-      contacts: 'storage', counts: 'storage', overflow: 'storage',
+      contacts: 'storage', overflow: 'storage',
     });
     this.solveTable = new BindingTable(device, 'contacts.solve', {
       params: 'uniform', positions: 'storage', prev: 'storage', list: 'read-only-storage', contacts: 'storage',
-      counts: 'read-only-storage', acc: 'storage',
+      counts: 'storage', acc: 'storage',
     });
     this.buildPipeline = pipeline(device, 'contacts.build', buildCode, 'buildContacts', this.buildTable.layout);
     this.solvePipeline = pipeline(device, 'contacts.solve', solveCode, 'solveContacts', this.solveTable.layout);
+    this.countPipeline = pipeline(device, 'contacts.count', solveCode, 'countContacts', this.solveTable.layout);
     this.applyPipeline = pipeline(device, 'contacts.apply', solveCode, 'applyContacts', this.solveTable.layout);
     this.uniforms = uniformBuffer(device, 'contacts.params', 4 * PARAM_WORDS);
     const n = topology.vertexCount;
@@ -99,6 +120,16 @@ export class ContactStage implements GpuStage {
       throw new RangeError(`ContactStage.inject: ${queries.length} query words and ${results.length} result words are not ${QUERY_WORDS} and ${RESULT_WORDS} per query`);
     }
     this.pending = { queries: new Uint32Array(queries), results: new Uint32Array(results), count };
+  }
+
+  /**
+   * Registers contacts built by another stage before this one in the substep (CCD's). Without
+   * `counts` they share this stage's per-vertex counts and are solved in the same Jacobi pass as
+   * the DCD contacts; with their own counts (a zeroed buffer, one u32 per vertex) they are solved
+   * as a group of their own after that pass, with its own apply, in every iteration.
+   */
+  addSource(source: ContactSource, options: { counts?: GPUBuffer } = {}): void {
+    this.sources.push({ source, counts: options.counts, uniforms: uniformBuffer(this.device, 'contacts.source.params', 4 * PARAM_WORDS) });
   }
 
   /** Contacts injected for the current frame's first substep. */
@@ -141,6 +172,11 @@ export class ContactStage implements GpuStage {
       s.recovery ? 0 : 1,
     ], 1);
     this.device.queue.writeBuffer(this.uniforms, 0, words);
+    for (const src of this.sources) {
+      words[1] = src.source.capacity;
+      this.device.queue.writeBuffer(src.uniforms, 0, words);
+    }
+    words[1] = this.queryList.capacity;
     if (this.injectedCount > 0) {
       words[1] = this.injected!.capacity;
       this.device.queue.writeBuffer(this.injected!.uniforms, 0, words);
@@ -165,7 +201,7 @@ export class ContactStage implements GpuStage {
       prev: state.prev,
       build: this.buildTable.group({
         params: this.uniforms, positions: state.positions, topo: this.topology.buffer, list: list.list, results: list.results,
-        contacts: this.contacts, counts: this.counts, overflow: list.overflow,
+        contacts: this.contacts, overflow: list.overflow,
       }),
       solve: this.solveTable.group({
         params: this.uniforms, positions: state.positions, prev: state.prev, list: list.list, contacts: this.contacts,
@@ -178,26 +214,45 @@ export class ContactStage implements GpuStage {
   encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
     if (this.iterations < 1) throw new Error('ContactStage.encode: beginFrame was not called');
     const groups = this.bindGroups(state);
-    encoder.clearBuffer(this.counts);
+    const sources = this.sources.filter((s) => s.source.active() && s.source.workgroups() > 0);
+    const sourceGroups = sources.filter((s) => !s.counts).map((s) => ({ group: this.sourceGroup(s, state), workgroups: s.source.workgroups() }));
+    const ownGroups = sources.filter((s) => s.counts).map((s) => ({ group: this.sourceGroup(s, state), workgroups: s.source.workgroups() }));
     const pass = step.beginPass(encoder, 'contacts', 'contacts');
     pass.setPipeline(this.buildPipeline);
     pass.setBindGroup(0, groups.build);
     pass.dispatchWorkgroupsIndirect(this.queryList.args, 0);
     const [ax, ay] = dispatchGrid(this.topology.vertexCount);
-    pass.setBindGroup(0, groups.solve);
+    // Each pass: counts of the contacts violated now, then the Jacobi solve, then apply (which
+    // zeroes the counts): DCD and the shared-count sources together, then each own-count group.
+    const direct = (p: GPUComputePassEncoder, list: { group: GPUBindGroup; workgroups: number }[], pipeline: GPUComputePipeline) => {
+      p.setPipeline(pipeline);
+      for (const g of list) {
+        p.setBindGroup(0, g.group);
+        p.dispatchWorkgroups(g.workgroups);
+      }
+    };
     for (let k = 0; k < this.iterations; k++) {
-      pass.setPipeline(this.solvePipeline);
-      pass.dispatchWorkgroupsIndirect(this.queryList.args, 0);
+      for (const pipeline of [this.countPipeline, this.solvePipeline]) {
+        pass.setPipeline(pipeline);
+        pass.setBindGroup(0, groups.solve);
+        pass.dispatchWorkgroupsIndirect(this.queryList.args, 0);
+        direct(pass, sourceGroups, pipeline);
+      }
       pass.setPipeline(this.applyPipeline);
       pass.dispatchWorkgroups(ax, ay);
+      for (const g of ownGroups) {
+        direct(pass, [g], this.countPipeline);
+        direct(pass, [g], this.solvePipeline);
+        pass.setPipeline(this.applyPipeline);
+        pass.dispatchWorkgroups(ax, ay);
+      }
     }
-    let dispatches = 1 + 2 * this.iterations;
+    let dispatches = 1 + (3 + 2 * sourceGroups.length + 3 * ownGroups.length) * this.iterations;
     if (step.substep === 0 && this.injectedCount > 0) {
       // The CPU's answers, after the substep's own contacts: same kernels over their own list.
       pass.end();
       const inj = this.injected!;
       const g = inj.groups(this, state);
-      encoder.clearBuffer(inj.counts);
       const p2 = step.beginPass(encoder, 'contacts', 'contacts.injected');
       const groups = Math.ceil(this.injectedCount / 64);
       p2.setPipeline(this.buildPipeline);
@@ -205,17 +260,30 @@ export class ContactStage implements GpuStage {
       p2.dispatchWorkgroups(groups);
       p2.setBindGroup(0, g.solve);
       for (let k = 0; k < this.iterations; k++) {
+        p2.setPipeline(this.countPipeline);
+        p2.dispatchWorkgroups(groups);
         p2.setPipeline(this.solvePipeline);
         p2.dispatchWorkgroups(groups);
         p2.setPipeline(this.applyPipeline);
         p2.dispatchWorkgroups(ax, ay);
       }
       p2.end();
-      dispatches += 1 + 2 * this.iterations;
+      dispatches += 1 + 3 * this.iterations;
     } else {
       pass.end();
     }
     step.countDispatches?.(dispatches);
+  }
+
+  private sourceGroup(s: (typeof this.sources)[number], state: GpuState): GPUBindGroup {
+    const key = `${s.source.generation}/${this.queryList.generation}`;
+    if (s.groups && s.groups.key === key && s.groups.positions === state.positions && s.groups.prev === state.prev) return s.groups.group;
+    const group = this.solveTable.group({
+      params: s.uniforms, positions: state.positions, prev: state.prev, list: s.source.header, contacts: s.source.contacts,
+      counts: s.counts ?? this.counts, acc: this.accumulators,
+    });
+    s.groups = { key, positions: state.positions, prev: state.prev, group };
+    return group;
   }
 
   /** Bind groups of the injected set (its own list, results, contacts, counts and uniforms). */
@@ -223,7 +291,7 @@ export class ContactStage implements GpuStage {
     return {
       build: this.buildTable.group({
         params: inj.uniforms, positions: state.positions, topo: this.topology.buffer, list: inj.list, results: inj.results,
-        contacts: inj.contacts, counts: inj.counts, overflow: this.queryList.overflow,
+        contacts: inj.contacts, overflow: this.queryList.overflow,
       }),
       solve: this.solveTable.group({
         params: inj.uniforms, positions: state.positions, prev: state.prev, list: inj.list, contacts: inj.contacts,
@@ -234,6 +302,7 @@ export class ContactStage implements GpuStage {
 
   destroy(): void {
     this.uniforms.destroy();
+    for (const s of this.sources) s.uniforms.destroy();
     this.counts.destroy();
     this.accumulators.destroy();
     this.contacts?.destroy();

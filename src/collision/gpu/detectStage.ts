@@ -15,7 +15,7 @@ import detectCode from '../../../shaders/dcdDetect.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
 import { dispatchGrid, gridRowStride, uniformBuffer } from '../../gpu/buffers';
 import { withIncludes } from '../../gpu/wgsl';
-import type { SolverParams } from '../../sim/params';
+import { effectiveCollisionMode, type CollisionMode, type SolverParams } from '../../sim/params';
 import type { GpuStage, SubstepContext } from '../../sim/stage';
 import type { GpuState } from '../../sim/state';
 import type { CollisionTopologyGpu } from './collisionTopology';
@@ -23,12 +23,14 @@ import type { QueryList } from './queryList';
 import { SpatialHash, type SpatialHashOptions } from './spatialHash';
 
 /** The switches detection reads (SolverParams' collision settings). */
-export type DetectSettings = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject'>;
+export type DetectSettings = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject'> & Partial<Pick<SolverParams, 'collisionMode'>>;
 
 /** DetectParams bits (shaders/lib/spatialHash.wgsl). */
 const DETECT_RECOVERY = 1;
 const DETECT_SELF = 2;
 const DETECT_EUCLIDEAN = 4;
+const DETECT_MARK_PIN = 8;
+const DETECT_ONLY_PIN = 16;
 const PARAM_WORDS = 20;
 
 function pipeline(device: GPUDevice, label: string, code: string, entryPoint: string, layout: GPUBindGroupLayout): GPUComputePipeline {
@@ -48,7 +50,12 @@ export class DetectStage implements GpuStage {
   private readonly detectPipeline: GPUComputePipeline;
   private readonly argsPipeline: GPUComputePipeline;
   private readonly uniforms: GPUBuffer;
-  private groups?: { key: string; positions: GPUBuffer; hash: GPUBindGroup; detect: GPUBindGroup };
+  /** The same uniforms with DETECT_MARK_PIN (hybrid's start-of-substep pass). */
+  private readonly markUniforms: GPUBuffer;
+  /** Per point, 1 when it penetrated at the substep's start (hybrid): vertex ids, then vertexCount + boundary edge. */
+  readonly pin: GPUBuffer;
+  private mode: CollisionMode = 'dcd';
+  private groups?: { key: string; positions: GPUBuffer; prev: GPUBuffer; hash: GPUBindGroup; detect: GPUBindGroup; markHash: GPUBindGroup; mark: GPUBindGroup };
   /** Query points of the current frame (set by beginFrame: recovery mode changes them). */
   private pointCount = -1;
   private readonly splitPasses: boolean;
@@ -70,12 +77,23 @@ export class DetectStage implements GpuStage {
     });
     this.detectTable = new BindingTable(device, 'dcd.detect', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', heads: 'read-only-storage', pool: 'read-only-storage',
-      list: 'storage', args: 'storage', overflow: 'storage',
+      list: 'storage', args: 'storage', overflow: 'storage', pin: 'storage',
     });
     this.buildPipeline = pipeline(device, 'dcd.buildHash', hashCode, 'buildHash', this.hashTable.layout);
     this.detectPipeline = pipeline(device, 'dcd.detect', detectCode, 'detect', this.detectTable.layout);
     this.argsPipeline = pipeline(device, 'dcd.writeArgs', detectCode, 'writeArgs', this.detectTable.layout);
     this.uniforms = uniformBuffer(device, 'dcd.params', 4 * PARAM_WORDS);
+    this.markUniforms = uniformBuffer(device, 'dcd.markParams', 4 * PARAM_WORDS);
+    this.pin = device.createBuffer({
+      label: 'dcd.pin',
+      size: Math.max(16, 4 * (topology.vertexCount + topology.boundaryEdgeCount)),
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+    });
+  }
+
+  /** The mode of the current frame (set by beginFrame). */
+  get collisionMode(): CollisionMode {
+    return this.mode;
   }
 
   active(): boolean {
@@ -84,6 +102,7 @@ export class DetectStage implements GpuStage {
 
   beginFrame(encoder: GPUCommandEncoder): void {
     const s = this.settings();
+    this.mode = effectiveCollisionMode({ collisionMode: s.collisionMode ?? 'dcd', recovery: s.recovery });
     const topo = this.topology;
     const vertexPoints = s.recovery ? topo.vertexCount : topo.boundaryVertexCount;
     const centroidPoints = s.recovery ? topo.tetCount : 0;
@@ -98,21 +117,32 @@ export class DetectStage implements GpuStage {
       vertexPoints, topo.boundaryEdgeCount, centroidPoints, gridRowStride(this.pointCount),
       (s.recovery ? DETECT_RECOVERY : 0) | (s.selfCollision ? DETECT_SELF : 0) | (s.interObject === 'euclidean' ? DETECT_EUCLIDEAN : 0),
       this.queryList.capacity,
-      o.tets, o.vertexObject, o.boundaryVertices, o.boundaryEdges, o.triangleTet, o.vtOffsets, o.vtList, 0,
+      o.tets, o.vertexObject, o.boundaryVertices, o.boundaryEdges, o.triangleTet, o.vtOffsets, o.vtList, topo.vertexCount,
     ], 2);
+    const FLAGS = 10;
+    const base = words[FLAGS];
+    words[FLAGS] = base | DETECT_MARK_PIN;
+    this.device.queue.writeBuffer(this.markUniforms, 0, words);
+    words[FLAGS] = base | (this.mode === 'hybrid' ? DETECT_ONLY_PIN : 0);
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     this.queryList.beginFrame(encoder);
   }
 
   private bindGroups(state: GpuState) {
     const key = `${this.queryList.generation}/${this.hash.generation}`;
-    if (this.groups && this.groups.key === key && this.groups.positions === state.positions) return this.groups;
+    if (this.groups && this.groups.key === key && this.groups.positions === state.positions && this.groups.prev === state.prev) return this.groups;
     const common = { params: this.uniforms, positions: state.positions, topo: this.topology.buffer, heads: this.hash.heads, pool: this.hash.pool, list: this.queryList.list };
+    const detectExtra = { args: this.queryList.args, overflow: this.queryList.overflow, pin: this.pin };
+    // The mark pass reads the substep's start positions: predict left them in state.prev.
+    const atStart = { ...common, params: this.markUniforms, positions: state.prev };
     this.groups = {
       key,
       positions: state.positions,
+      prev: state.prev,
       hash: this.hashTable.group(common),
-      detect: this.detectTable.group({ ...common, args: this.queryList.args, overflow: this.queryList.overflow }),
+      detect: this.detectTable.group({ ...common, ...detectExtra }),
+      markHash: this.hashTable.group(atStart),
+      mark: this.detectTable.group({ ...atStart, ...detectExtra }),
     };
     return this.groups;
   }
@@ -121,6 +151,17 @@ export class DetectStage implements GpuStage {
     if (this.pointCount < 0) throw new Error('DetectStage.encode: beginFrame was not called for this frame');
     const groups = this.bindGroups(state);
     this.queryList.beginSubstep(encoder);
+    if (this.mode === 'ccd') {
+      // CCD only: no DCD; empty args so that spb and contacts dispatch nothing from the list.
+      const pass = step.beginPass(encoder, 'detect', 'dcd.writeArgs');
+      pass.setPipeline(this.argsPipeline);
+      pass.setBindGroup(0, groups.detect);
+      pass.dispatchWorkgroups(1);
+      pass.end();
+      step.countDispatches?.(1);
+      return;
+    }
+    if (this.mode === 'hybrid') this.encodeMarkPin(encoder, groups, step);
     this.hash.clear(encoder);
     let pass = step.beginPass(encoder, 'detect', this.splitPasses ? 'dcd.buildHash' : 'dcd');
     pass.setPipeline(this.buildPipeline);
@@ -146,6 +187,23 @@ export class DetectStage implements GpuStage {
     step.countDispatches?.(3);
   }
 
+  /** Hybrid, Alg. 5 line 1: the hash of the start positions and the Pin marks (no queries). */
+  private encodeMarkPin(encoder: GPUCommandEncoder, groups: NonNullable<typeof this.groups>, step: SubstepContext): void {
+    encoder.clearBuffer(this.pin);
+    this.hash.clear(encoder);
+    const pass = step.beginPass(encoder, 'detect', 'dcd.markPin');
+    pass.setPipeline(this.buildPipeline);
+    pass.setBindGroup(0, groups.markHash);
+    const [bx, by] = dispatchGrid(this.topology.tetCount);
+    pass.dispatchWorkgroups(bx, by);
+    pass.setPipeline(this.detectPipeline);
+    pass.setBindGroup(0, groups.mark);
+    const [qx, qy] = dispatchGrid(this.pointCount);
+    pass.dispatchWorkgroups(qx, qy);
+    pass.end();
+    step.countDispatches?.(2);
+  }
+
   /**
    * After the frame's header readback: grows the query list (hits were dropped) and the hash pool
    * (entries were dropped) for the next frame; the grown buffers take effect at the next
@@ -158,5 +216,7 @@ export class DetectStage implements GpuStage {
   destroy(): void {
     this.hash.destroy();
     this.uniforms.destroy();
+    this.markUniforms.destroy();
+    this.pin.destroy();
   }
 }

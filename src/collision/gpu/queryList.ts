@@ -43,6 +43,7 @@ export const QL = {
   spbOverflows: 13,
   hashDropped: 14,
   overflowCount: 15,
+  pin: 16,
 } as const;
 
 /** Query.source bits. */

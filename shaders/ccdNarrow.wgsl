@@ -1,0 +1,262 @@
+// CCD narrow phase of the time step (supplement Alg. 5 lines 13-16; collision/gpu/ccdStage.ts):
+// every substep, after the material solve, one invocation per candidate pair found by the
+// frame's broad phase in the worker pool (collision/ccd/broadPhase.ts), then one per boundary
+// vertex for the motion-bound check. Motion from t0 = the substep's start (state.prev, which
+// predict left there) to t1 = after the material solve (state.positions):
+//   [0, vfCount)                vertex-triangle pairs (vertex id, boundary triangle)
+//   [.., + eeCount)             edge-edge pairs (boundary edge a, boundary edge b); a hit makes a
+//                               contact only where the closest points are inside both edges
+//   [.., + boundaryVertices)    the check that the vertex stayed inside its swept box at t0 and
+//                               t1 (then its whole linear motion did, the box being convex):
+//                               the broad phase is complete only for motion inside the boxes;
+//                               escapes are counted for the host, which widens the next boxes.
+// In hybrid mode points already penetrating at the substep's start (Pin, marked by detection)
+// are skipped: DCD and the shortest path handle them. A hit (shaders/lib/ccd.wgsl, conservative:
+// toi never after the first contact) becomes a contact of eq. 6, C = (x - s) . n - offset >= 0,
+// taken at toi: vertex-triangle with s the closest point of the triangle at toi and n its outward
+// face normal ("the surface point s collides with", Alg. 5 line 15); edge-edge with x and s the
+// closest points of the two edges at toi and n along the edges' cross product, on the side edge
+// a was at t0. `offset` is the separation at which CCD reports contact: resting contacts are held
+// there. A vertex behind the triangle's plane at t0 (by more than the separation) is not
+// approaching this face from outside (it would first cross another face, whose contact comes
+// earlier): no contact.
+#include "threadIndex"
+#include "positions"
+#include "contact"
+#include "closestPointOnTriangle"
+#include "ccd"
+
+struct CcdParams {
+  vfCount: u32,
+  eeCount: u32,
+  boundaryVertexCount: u32,
+  rowStride: u32,
+  flags: u32,            // CCD_SKIP_PIN
+  capacity: u32,         // contact records
+  vertexCount: u32,
+  separation: f32,
+  offTriangles: u32,
+  offBoundaryEdges: u32,
+  offBoundaryVertices: u32,
+  _pad: u32,
+}
+
+const CCD_SKIP_PIN = 1u;
+
+// Header words (a query-list-shaped header: the contact solve reads the count at word 0).
+const CCD_COUNT = 0u;        // contacts this substep (may exceed the capacity)
+const CCD_HITS_VF = 16u;     // frame sums from here on
+const CCD_HITS_EE = 17u;
+const CCD_DROPPED = 18u;
+const CCD_ESCAPED = 19u;
+const CCD_SKIPPED_PIN = 20u;
+const CCD_BACK_FACE = 21u;
+const CCD_MAX_COUNT = 22u;
+const CCD_TESTS = 23u;
+const CCD_EE_AT_END = 24u;
+// Edge-edge hits whose closest points lie within this parameter of an edge's end are left to the
+// vertex-triangle pairs of that end.
+const EE_END_PARAM = 0.01;
+
+@group(0) @binding(0) var<uniform> params: CcdParams;
+@group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> prev: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> topo: array<u32>;
+@group(0) @binding(4) var<storage, read> pin: array<u32>;
+@group(0) @binding(5) var<storage, read> candidates: array<u32>;
+// Per vertex: box lo (xyz), box hi (xyz), as two vec4.
+@group(0) @binding(6) var<storage, read> boxes: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read_write> header: array<atomic<u32>>;
+@group(0) @binding(8) var<storage, read_write> contacts: array<Contact>;
+// Edge-edge contacts have their own list and counts: the contact stage solves them in a pass
+// group of their own after the point-face ones (DCD's and CCD's vertex-triangle), because an
+// edge-edge contact moves a vertex by only its edge weight, and counted with the point-face
+// contacts at that vertex it thins their mass-split steps: a cube hitting a wall flat, with its
+// face edges crossing the wall's in plane, still went through with 5 Jacobi passes, and held
+// with 3 with the groups apart.
+@group(0) @binding(9) var<storage, read_write> eeHeader: array<atomic<u32>>;
+@group(0) @binding(10) var<storage, read_write> eeContacts: array<Contact>;
+
+fn startPosition(v: u32) -> vec3<f32> {
+  return prev[v].xyz;
+}
+
+// Closest points of segments p1 q1 and p2 q2 as parameters (s on the first, u on the second),
+// clamped (Ericson 5.1.9); parallel segments take s = 0.
+fn segmentClosestParams(p1: vec3<f32>, q1: vec3<f32>, p2: vec3<f32>, q2: vec3<f32>) -> vec2<f32> {
+  let d1 = q1 - p1;
+  let d2 = q2 - p2;
+  let r = p1 - p2;
+  let a = dot(d1, d1);
+  let e = dot(d2, d2);
+  let f = dot(d2, r);
+  if (!(a > 0.0) && !(e > 0.0)) { return vec2<f32>(0.0); }
+  if (!(a > 0.0)) { return vec2<f32>(0.0, clamp(f / e, 0.0, 1.0)); }
+  let c = dot(d1, r);
+  if (!(e > 0.0)) { return vec2<f32>(clamp(-c / a, 0.0, 1.0), 0.0); }
+  let b = dot(d1, d2);
+  let den = a * e - b * b;
+  var s = 0.0;
+  if (den > 1e-12 * a * e) { s = clamp((b * f - c * e) / den, 0.0, 1.0); }
+  var u = (b * s + f) / e;
+  if (u < 0.0) {
+    u = 0.0;
+    s = clamp(-c / a, 0.0, 1.0);
+  } else if (u > 1.0) {
+    u = 1.0;
+    s = clamp((b - c) / a, 0.0, 1.0);
+  }
+  return vec2<f32>(s, u);
+}
+
+fn appendVertexFace(c: Contact) {
+  let slot = atomicAdd(&header[CCD_COUNT], 1u);
+  atomicMax(&header[CCD_MAX_COUNT], slot + 1u);
+  if (slot >= params.capacity) {
+    atomicAdd(&header[CCD_DROPPED], 1u);
+    return;
+  }
+  contacts[slot] = c;
+}
+
+fn appendEdgeEdge(c: Contact) {
+  let slot = atomicAdd(&eeHeader[CCD_COUNT], 1u);
+  atomicMax(&header[CCD_MAX_COUNT], slot + 1u);
+  if (slot >= params.capacity) {
+    atomicAdd(&header[CCD_DROPPED], 1u);
+    return;
+  }
+  eeContacts[slot] = c;
+}
+
+fn newContact() -> Contact {
+  var c: Contact;
+  c.pointVertex = vec4<u32>(CONTACT_NONE);
+  c.triVertex = vec4<u32>(CONTACT_NONE);
+  c.enabled = 1u;
+  c.offset = params.separation;
+  return c;
+}
+
+fn vertexFace(i: u32) {
+  let v = candidates[2u * i];
+  let tri = candidates[2u * i + 1u];
+  if ((params.flags & CCD_SKIP_PIN) != 0u && pin[v] != 0u) {
+    atomicAdd(&header[CCD_SKIPPED_PIN], 1u);
+    return;
+  }
+  let o = params.offTriangles + 3u * tri;
+  let tv = vec3<u32>(topo[o], topo[o + 1u], topo[o + 2u]);
+  let x0 = startPosition(v);
+  let a0 = startPosition(tv.x);
+  let b0 = startPosition(tv.y);
+  let c0 = startPosition(tv.z);
+  let x1 = vertexPosition(v);
+  let a1 = vertexPosition(tv.x);
+  let b1 = vertexPosition(tv.y);
+  let c1 = vertexPosition(tv.z);
+  atomicAdd(&header[CCD_TESTS], 1u);
+  let toi = ccdVertexFace(x0, a0, b0, c0, x1, a1, b1, c1, params.separation);
+  if (toi < 0.0) { return; }
+  // Behind the face at t0 by more than the separation: not approaching this face from outside.
+  // Within it, a contact that the last substep left not fully resolved (Jacobi passes): keep it.
+  let n0 = cross(b0 - a0, c0 - a0);
+  if (dot(x0 - a0, n0) < -params.separation * length(n0)) {
+    atomicAdd(&header[CCD_BACK_FACE], 1u);
+    return;
+  }
+  let xt = mix(x0, x1, toi);
+  let at = mix(a0, a1, toi);
+  let bt = mix(b0, b1, toi);
+  let ct = mix(c0, c1, toi);
+  var n = cross(bt - at, ct - at);
+  if (!(dot(n, n) > 0.0)) { n = cross(b1 - a1, c1 - a1); }
+  let len = length(n);
+  if (!(len > 0.0)) { return; }
+  let cp = closestPointOnTriangle(xt, at, bt, ct);
+  var c = newContact();
+  c.pointVertex.x = v;
+  c.pointWeight = vec4<f32>(1.0, 0.0, 0.0, 0.0);
+  c.triVertex = vec4<u32>(tv, CONTACT_NONE);
+  c.triBary = vec4<f32>(triangleBarycentrics(cp.point, at, bt, ct), 0.0);
+  c.normal = n / len;
+  atomicAdd(&header[CCD_HITS_VF], 1u);
+  appendVertexFace(c);
+}
+
+fn edgeEdge(i: u32) {
+  let ea = candidates[2u * params.vfCount + 2u * i];
+  let eb = candidates[2u * params.vfCount + 2u * i + 1u];
+  if ((params.flags & CCD_SKIP_PIN) != 0u && (pin[params.vertexCount + ea] != 0u || pin[params.vertexCount + eb] != 0u)) {
+    atomicAdd(&header[CCD_SKIPPED_PIN], 1u);
+    return;
+  }
+  let va = vec2<u32>(topo[params.offBoundaryEdges + 2u * ea], topo[params.offBoundaryEdges + 2u * ea + 1u]);
+  let vb = vec2<u32>(topo[params.offBoundaryEdges + 2u * eb], topo[params.offBoundaryEdges + 2u * eb + 1u]);
+  let p0 = startPosition(va.x);
+  let q0 = startPosition(va.y);
+  let r0 = startPosition(vb.x);
+  let s0 = startPosition(vb.y);
+  let p1 = vertexPosition(va.x);
+  let q1 = vertexPosition(va.y);
+  let r1 = vertexPosition(vb.x);
+  let s1 = vertexPosition(vb.y);
+  atomicAdd(&header[CCD_TESTS], 1u);
+  let toi = ccdEdgeEdge(p0, q0, r0, s0, p1, q1, r1, s1, params.separation);
+  if (toi < 0.0) { return; }
+  let pt = mix(p0, p1, toi);
+  let qt = mix(q0, q1, toi);
+  let rt = mix(r0, r1, toi);
+  let st = mix(s0, s1, toi);
+  let w = segmentClosestParams(pt, qt, rt, st);
+  // Closest points at an end of either edge are a vertex's contact, which its vertex-triangle
+  // pairs carry with the right normal; the edges' cross product there is no separating direction
+  // (near a vertex-vertex touch it points anywhere) and such contacts fought the vertex's own.
+  if (min(w.x, w.y) <= EE_END_PARAM || max(w.x, w.y) >= 1.0 - EE_END_PARAM) {
+    atomicAdd(&header[CCD_EE_AT_END], 1u);
+    return;
+  }
+  // The side edge a was on at t0, at the same edge parameters.
+  let side0 = mix(p0, q0, w.x) - mix(r0, s0, w.y);
+  var n = cross(qt - pt, st - rt);
+  if (!(dot(n, n) > 1e-12 * dot(qt - pt, qt - pt) * dot(st - rt, st - rt))) {
+    // Parallel edges: along the gap between them, now or at t0.
+    n = mix(pt, qt, w.x) - mix(rt, st, w.y);
+    if (!(dot(n, n) > 0.0)) { n = side0; }
+  }
+  let len = length(n);
+  if (!(len > 0.0)) { return; }
+  n = n / len;
+  if (dot(n, side0) < 0.0) { n = -n; }
+  var c = newContact();
+  c.pointVertex = vec4<u32>(va, CONTACT_NONE, CONTACT_NONE);
+  c.pointWeight = vec4<f32>(1.0 - w.x, w.x, 0.0, 0.0);
+  c.triVertex = vec4<u32>(vb, CONTACT_NONE, CONTACT_NONE);
+  c.triBary = vec4<f32>(1.0 - w.y, w.y, 0.0, 0.0);
+  c.normal = n;
+  atomicAdd(&header[CCD_HITS_EE], 1u);
+  appendEdgeEdge(c);
+}
+
+fn outside(p: vec3<f32>, v: u32) -> bool {
+  return any(p < boxes[2u * v].xyz) || any(p > boxes[2u * v + 1u].xyz);
+}
+
+@compute @workgroup_size(64)
+fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
+  var i = threadIndex(gid, params.rowStride);
+  if (i < params.vfCount) {
+    vertexFace(i);
+    return;
+  }
+  i -= params.vfCount;
+  if (i < params.eeCount) {
+    edgeEdge(i);
+    return;
+  }
+  i -= params.eeCount;
+  if (i < params.boundaryVertexCount) {
+    let v = topo[params.offBoundaryVertices + i];
+    if (outside(startPosition(v), v) || outside(vertexPosition(v), v)) { atomicAdd(&header[CCD_ESCAPED], 1u); }
+  }
+}

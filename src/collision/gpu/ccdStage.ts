@@ -1,0 +1,307 @@
+/**
+ * The 'ccd' stage (supplement Alg. 5 lines 13-16): every substep, after detection (which marks
+ * the points already penetrating at the substep's start, Pin) and before the contacts stage, one
+ * dispatch of shaders/ccdNarrow.wgsl over the frame's candidate pairs: conservative f32 CCD
+ * (shaders/lib/ccd.wgsl) of the motion from the substep's start to after the material solve,
+ * each hit a contact record that the contacts stage solves with the DCD contacts (it is a
+ * ContactSource), plus the check that every boundary vertex stayed in its swept box.
+ *
+ * The candidates come from the broad phase that the worker pool runs once per frame on swept,
+ * inflated boxes (collision/ccd/broadPhase.ts, ccdSchedule.ts); `setCandidates` hands them over
+ * before the frame is recorded and beginFrame uploads them (8 bytes per pair, 32 per vertex for
+ * the boxes): no readback and no CPU round trip inside the frame.
+ *
+ * Header words (frame sums, read back with the frame's counters): see CCD_* in ccdNarrow.wgsl.
+ */
+import code from '../../../shaders/ccdNarrow.wgsl?raw';
+import { BindingTable } from '../../gpu/bindingTable';
+import { dispatchGrid, gridRowStride, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
+import { withIncludes } from '../../gpu/wgsl';
+import { effectiveCollisionMode, type SolverParams } from '../../sim/params';
+import type { GpuStage, SubstepContext } from '../../sim/stage';
+import type { GpuState } from '../../sim/state';
+import type { CcdCandidates } from '../ccd/broadPhase';
+import { emptyCcdCounters, type CcdFrameCounters } from '../counters';
+import type { CollisionTopologyGpu } from './collisionTopology';
+import { CONTACT_WORDS, type ContactSource } from './contactStage';
+import { QL_HEADER_BYTES, QUERY_WORDS } from './queryList';
+
+export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collisionMode'>;
+
+const PARAM_WORDS = 12;
+const FLAG_SKIP_PIN = 1;
+/** Header words read back per frame: [CCD_HITS_VF, CCD_TESTS] of ccdNarrow.wgsl. */
+export const CCD_COUNTER_FIRST = 16;
+export const CCD_COUNTER_WORDS = 9;
+const W = { hitsVertexFace: 0, hitsEdgeEdge: 1, dropped: 2, escaped: 3, skippedPin: 4, backFace: 5, maxCount: 6, tests: 7, edgeEdgeAtEnd: 8 } as const;
+/** The largest direct 1D dispatch we allow for the contact solve (65,535 groups of 64). */
+const MAX_CAPACITY = 65535 * WORKGROUP_SIZE;
+
+/** The frame's candidates and the boxes they were found with (6 floats per vertex: lo xyz, hi xyz). */
+export interface CcdFrameInput {
+  candidates: CcdCandidates;
+  boxes: Float32Array;
+  margin: number;
+  horizon: number;
+  jobMs: number;
+  waitMs: number;
+}
+
+/** One of CCD's two contact lists as the contact stage sees it. */
+class CcdContactList implements ContactSource {
+  readonly header: GPUBuffer;
+  contacts!: GPUBuffer;
+  capacity = 0;
+  generation = 0;
+
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly label: string,
+    private readonly stage: CcdStage,
+  ) {
+    // The contact solve binds this as a query list: the header and room for one Query.
+    this.header = device.createBuffer({ label: `${label}.header`, size: QL_HEADER_BYTES + 4 * QUERY_WORDS, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+  }
+
+  allocate(capacity: number): void {
+    this.contacts?.destroy();
+    this.capacity = capacity;
+    this.contacts = this.device.createBuffer({
+      label: `${this.label}.contacts`,
+      size: 4 * CONTACT_WORDS * capacity,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
+    this.generation++;
+  }
+
+  active(): boolean {
+    return this.stage.active();
+  }
+
+  workgroups(): number {
+    return this.stage.contactWorkgroups();
+  }
+
+  destroy(): void {
+    this.header.destroy();
+    this.contacts.destroy();
+  }
+}
+
+export class CcdStage implements GpuStage {
+  readonly phase = 'ccd' as const;
+  private readonly table;
+  private readonly pipeline: GPUComputePipeline;
+  private readonly uniforms: GPUBuffer;
+  /** Vertex-triangle contacts (their header also holds the frame counters from word 16); they share the DCD contacts' counts. */
+  readonly vertexFace: CcdContactList;
+  /** Edge-edge contacts, with counts of their own (solved as a group after the point-face contacts, ccdNarrow.wgsl). */
+  readonly edgeEdge: CcdContactList;
+  readonly edgeEdgeCounts: GPUBuffer;
+  capacity = 0;
+  private generation = 0;
+  private candidates?: GPUBuffer;
+  private candidateCapacity = 0;
+  private readonly boxes: GPUBuffer;
+  private vfCount = 0;
+  private eeCount = 0;
+  private pending?: CcdFrameInput;
+  private current?: CcdFrameInput;
+  private group?: { key: string; positions: GPUBuffer; prev: GPUBuffer; group: GPUBindGroup };
+  private running = false;
+
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly topology: CollisionTopologyGpu,
+    private readonly pin: GPUBuffer,
+    private readonly settings: () => Readonly<CcdSettings>,
+    initialCapacity = 1024,
+  ) {
+    this.table = new BindingTable(device, 'ccd.narrow', {
+      params: 'uniform', positions: 'read-only-storage', prev: 'read-only-storage', topo: 'read-only-storage', pin: 'read-only-storage',
+      candidates: 'read-only-storage', boxes: 'read-only-storage', header: 'storage', contacts: 'storage',
+      eeHeader: 'storage', eeContacts: 'storage',
+    });
+    this.pipeline = device.createComputePipeline({
+      label: 'ccd.narrow',
+      layout: device.createPipelineLayout({ label: 'ccd.narrow', bindGroupLayouts: [this.table.layout] }),
+      compute: { module: device.createShaderModule({ label: 'ccd.narrow', code: withIncludes(code, 'ccdNarrow.wgsl') }), entryPoint: 'ccdNarrow' },
+    });
+    this.uniforms = uniformBuffer(device, 'ccd.params', 4 * PARAM_WORDS);
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+    this.vertexFace = new CcdContactList(device, 'ccd.vertexFace', this);
+    this.edgeEdge = new CcdContactList(device, 'ccd.edgeEdge', this);
+    this.edgeEdgeCounts = device.createBuffer({ label: 'ccd.edgeEdgeCounts', size: Math.max(16, 4 * topology.vertexCount), usage });
+    this.boxes = device.createBuffer({ label: 'ccd.boxes', size: Math.max(32, 32 * topology.vertexCount), usage });
+    this.allocateContacts(initialCapacity);
+  }
+
+  private allocateContacts(capacity: number): void {
+    this.capacity = Math.min(MAX_CAPACITY, capacity);
+    this.vertexFace.allocate(this.capacity);
+    this.edgeEdge.allocate(this.capacity);
+    this.generation++;
+  }
+
+  /** The frame counters' buffer (ccdNarrow.wgsl CCD_* words from CCD_COUNTER_FIRST). */
+  get header(): GPUBuffer {
+    return this.vertexFace.header;
+  }
+
+  /** True when this frame runs CCD (collisions on, mode hybrid or ccd, not recovery). */
+  wanted(): boolean {
+    const s = this.settings();
+    return s.collisions && effectiveCollisionMode(s) !== 'dcd';
+  }
+
+  /** The candidates for the next frame to be recorded (from ccdSchedule.ts). */
+  setCandidates(input: CcdFrameInput): void {
+    const n = input.boxes.length;
+    if (n !== 6 * this.topology.vertexCount) throw new RangeError(`CcdStage.setCandidates: ${n} box floats for ${this.topology.vertexCount} vertices (6 each expected)`);
+    this.pending = input;
+  }
+
+  /** Called by the time step once per frame before beginFrame (and by the contact stage): CCD wanted and candidates given. */
+  active(): boolean {
+    this.running = this.wanted() && (this.pending !== undefined || this.current !== undefined);
+    return this.running;
+  }
+
+  beginFrame(encoder: GPUCommandEncoder): void {
+    if (!this.running) return;
+    if (this.pending) this.upload(this.pending);
+    const s = this.settings();
+    const topo = this.topology;
+    const points = this.vfCount + this.eeCount + topo.boundaryVertexCount;
+    const words = new Uint32Array(PARAM_WORDS);
+    const floats = new Float32Array(words.buffer);
+    words.set([this.vfCount, this.eeCount, topo.boundaryVertexCount, gridRowStride(points),
+      effectiveCollisionMode(s) === 'hybrid' ? FLAG_SKIP_PIN : 0, this.capacity, topo.vertexCount]);
+    floats[7] = this.separation;
+    words.set([topo.offsets.triangles, topo.offsets.boundaryEdges, topo.offsets.boundaryVertices, 0], 8);
+    this.device.queue.writeBuffer(this.uniforms, 0, words);
+    encoder.clearBuffer(this.vertexFace.header);
+    encoder.clearBuffer(this.edgeEdge.header, 0, 4);
+  }
+
+  /** The separation CCD keeps (world units): contacts are reported and held at this distance. */
+  separation = 0;
+
+  private upload(input: CcdFrameInput): void {
+    this.pending = undefined;
+    this.current = input;
+    const vf = input.candidates.vertexFace;
+    const ee = input.candidates.edgeEdge;
+    this.vfCount = vf.length / 2;
+    this.eeCount = ee.length / 2;
+    const words = this.vfCount + this.eeCount;
+    if (!this.candidates || this.candidateCapacity < words) {
+      this.candidates?.destroy();
+      this.candidateCapacity = Math.max(1024, 2 ** Math.ceil(Math.log2(Math.max(1, words))));
+      this.candidates = this.device.createBuffer({
+        label: 'ccd.candidates',
+        size: 8 * this.candidateCapacity,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      });
+      this.group = undefined;
+    }
+    const q = this.device.queue;
+    if (vf.length > 0) q.writeBuffer(this.candidates, 0, unshared(vf));
+    if (ee.length > 0) q.writeBuffer(this.candidates, 4 * vf.length, unshared(ee));
+    // Boxes as two vec4 per vertex (the kernel's layout).
+    const n = this.topology.vertexCount;
+    const packed = new Float32Array(8 * n);
+    const b = input.boxes;
+    for (let v = 0; v < n; v++) {
+      packed[8 * v] = b[6 * v];
+      packed[8 * v + 1] = b[6 * v + 1];
+      packed[8 * v + 2] = b[6 * v + 2];
+      packed[8 * v + 4] = b[6 * v + 3];
+      packed[8 * v + 5] = b[6 * v + 4];
+      packed[8 * v + 6] = b[6 * v + 5];
+    }
+    q.writeBuffer(this.boxes, 0, packed);
+  }
+
+  private bindGroup(state: GpuState): GPUBindGroup {
+    const key = `${this.generation}/${this.candidateCapacity}`;
+    if (this.group && this.group.key === key && this.group.positions === state.positions && this.group.prev === state.prev) return this.group.group;
+    const group = this.table.group({
+      params: this.uniforms, positions: state.positions, prev: state.prev, topo: this.topology.buffer, pin: this.pin,
+      candidates: this.candidates!, boxes: this.boxes, header: this.vertexFace.header, contacts: this.vertexFace.contacts,
+      eeHeader: this.edgeEdge.header, eeContacts: this.edgeEdge.contacts,
+    });
+    this.group = { key, positions: state.positions, prev: state.prev, group };
+    return group;
+  }
+
+  encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
+    if (!this.running) return;
+    encoder.clearBuffer(this.vertexFace.header, 0, 4);
+    encoder.clearBuffer(this.edgeEdge.header, 0, 4);
+    const points = this.vfCount + this.eeCount + this.topology.boundaryVertexCount;
+    if (points === 0) return;
+    const pass = step.beginPass(encoder, 'ccd', 'ccd.narrow');
+    pass.setPipeline(this.pipeline);
+    pass.setBindGroup(0, this.bindGroup(state));
+    const [x, y] = dispatchGrid(points);
+    pass.dispatchWorkgroups(x, y);
+    pass.end();
+    step.countDispatches(1);
+  }
+
+  /** Workgroups of a contact list's solve: at most min(candidates, capacity) records. */
+  contactWorkgroups(): number {
+    if (!this.running || this.pending) return 0;
+    return Math.ceil(Math.min(this.vfCount + this.eeCount, this.capacity) / WORKGROUP_SIZE);
+  }
+
+  /**
+   * After the frame's readback (`words`: the CCD_COUNTER_WORDS header words from CCD_COUNTER_FIRST):
+   * the frame's counters; the contact capacity grows when contacts were dropped.
+   */
+  afterFrame(words: Uint32Array): CcdFrameCounters {
+    const c = emptyCcdCounters();
+    if (!this.running || !this.current) return c;
+    const cur = this.current;
+    c.candidatesVertexFace = this.vfCount;
+    c.candidatesEdgeEdge = this.eeCount;
+    c.tests = words[W.tests];
+    c.skippedPin = words[W.skippedPin];
+    c.hitsVertexFace = words[W.hitsVertexFace];
+    c.hitsEdgeEdge = words[W.hitsEdgeEdge];
+    c.backFace = words[W.backFace];
+    c.edgeEdgeAtEnd = words[W.edgeEdgeAtEnd];
+    c.dropped = words[W.dropped];
+    c.escaped = words[W.escaped];
+    c.capacity = this.capacity;
+    c.margin = cur.margin;
+    c.horizon = cur.horizon;
+    c.jobMs = cur.jobMs;
+    c.waitMs = cur.waitMs;
+    // Grow for the next frame: the largest substep count seen, with room.
+    if (words[W.maxCount] > this.capacity) this.allocateContacts(2 ** Math.ceil(Math.log2(words[W.maxCount] * 1.5)));
+    return c;
+  }
+
+  /** Forget the candidates (state reset): the next frame needs new ones. */
+  reset(): void {
+    this.pending = undefined;
+    this.current = undefined;
+    this.running = false;
+  }
+
+  destroy(): void {
+    this.uniforms.destroy();
+    this.vertexFace.destroy();
+    this.edgeEdge.destroy();
+    this.edgeEdgeCounts.destroy();
+    this.candidates?.destroy();
+    this.boxes.destroy();
+  }
+}
+
+/** writeBuffer takes no SharedArrayBuffer views: those (the pool's shared path) are copied. */
+function unshared(a: Uint32Array): Uint32Array<ArrayBuffer> {
+  return a.buffer instanceof ArrayBuffer ? (a as Uint32Array<ArrayBuffer>) : new Uint32Array(a);
+}

@@ -1,0 +1,56 @@
+/**
+ * A mesh shot at a fixed thin wall (issue 9's tunnelling test, paper 000 Fig. 9 spirit): the
+ * mesh (--mesh, default the shared Cube.t) flies along +x at --speed (default 50 m/s) toward a
+ * wall at x = 0 whose thickness is 2 % of the mesh's length along x, three times its largest
+ * extent across, every vertex pinned (a fixed handle). It starts half its length away from the
+ * wall. No gravity and no ground (--gravity adds gravity). With DCD alone and per-substep motion
+ * beyond the wall's thickness the mesh passes through; CCD catches the first contact.
+ */
+import { hexGridBox } from '../mesh/procedural/hexGridBox';
+import { fixedHandle } from '../sim/handles';
+import { buildModel } from '../sim/model';
+import { defaultParams } from '../sim/params';
+import { centredAt, checkSpeed, impactMaterial } from './impact';
+import type { SceneDefinition } from './types';
+
+export const SHOOT_DEFAULT_SPEED = 50;
+/** Wall cells across its face (each split into 6 tets; one cell through the thickness). */
+export const WALL_CELLS = 6;
+const WALL_THICKNESS_RATIO = 0.02;
+
+export const shoot: SceneDefinition = {
+  name: 'shoot',
+  description:
+    `A mesh (--mesh, default ../shared/meshes/Cube.t: 100 vertices, 234 tets) shot at --speed (default ${SHOOT_DEFAULT_SPEED} m/s) ` +
+    `at a fixed thin wall (${WALL_CELLS}x${WALL_CELLS}x1 cells, ${6 * WALL_CELLS * WALL_CELLS} tets, 2 % of the mesh's length thick); no gravity. ` +
+    `Default: ${100 + 2 * (WALL_CELLS + 1) ** 2} vertices, ${234 + 6 * WALL_CELLS * WALL_CELLS} tets.`,
+  accepts: ['mesh', 'speed'],
+  defaultMeshFile: '../shared/meshes/Cube.t',
+  defaultCounts: { vertices: 100 + 2 * (WALL_CELLS + 1) ** 2, tets: 234 + 6 * WALL_CELLS * WALL_CELLS },
+  build(options = {}) {
+    const mesh = options.mesh;
+    if (!mesh) throw new Error('shoot needs a mesh (--mesh FILE; the runner defaults to ../shared/meshes/Cube.t)');
+    const speed = options.speed ?? SHOOT_DEFAULT_SPEED;
+    checkSpeed('shoot', speed);
+    const probe = centredAt(mesh.positions, [0, 0, 0]);
+    const [lx, ly, lz] = probe.extent;
+    const across = 3 * Math.max(lx, ly, lz);
+    const thickness = WALL_THICKNESS_RATIO * lx;
+    const body = centredAt(mesh.positions, [-(thickness / 2 + lx / 2 + lx / 2), 0, 0]);
+    // The wall's grid is shifted off the mesh's axes (a fraction of a cell) so that the mesh's
+    // edges do not lie on the wall's grid lines: a generic hit, not a vertex-on-vertex one.
+    const cell = across / WALL_CELLS;
+    const wall = hexGridBox([thickness, across, across], [1, WALL_CELLS, WALL_CELLS], [0, 0.37 * cell, 0.21 * cell]);
+    const wallVertices = wall.positions.length / 3;
+    const model = buildModel([
+      { name: mesh.name, positions: body.positions, tets: mesh.tets, material: impactMaterial(speed), velocity: [speed, 0, 0] },
+      { name: 'wall', positions: wall.positions, tets: wall.tets, material: impactMaterial(speed), handleOfVertex: new Int32Array(wallVertices) },
+    ]);
+    return {
+      model,
+      colliders: [],
+      handles: [fixedHandle],
+      params: defaultParams({ gravity: options.gravity ? [...options.gravity] : [0, 0, 0], damping: 0, friction: 0.2, collisions: true, selfCollision: true }),
+    };
+  },
+};
