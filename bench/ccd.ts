@@ -29,7 +29,7 @@ import { CcdJobs } from '../src/workers/ccdJobs';
 import { nodeCcdPool, nodePoolSize } from '../src/workers/ccdNodePool';
 import type { CcdQueryKind, CcdWorkerApi } from '../src/workers/ccdWorkerApi';
 import type { WorkerPool } from '../src/workers/workerPool';
-import { ccdWorkerBundle } from '../tests/unit/workers/support/ccdNodeWorker';
+import { ccdWorkerBundle } from '../src/runner/ccdWorkerBundle';
 
 // This file runs as dist/node/ccd.mjs (scripts/run-ts.mjs): the project root is two folders up.
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -25,6 +25,8 @@ import { changesAt } from '../src/scenes/schedule';
 import { materialResolution, shortestEdgeOfObjects } from '../src/sim/resolution';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
+import { effectiveCollisionMode } from '../src/sim/params';
+import { runnerCcdPool } from '../src/runner/ccdWorkerBundle';
 
 function log(message: string): void {
   console.error(`sim: ${message}`);
@@ -75,8 +77,13 @@ async function run(o: RunOptions): Promise<void> {
       process.exit(3);
     },
   });
+  // CCD's broad phase runs in a pool of worker threads when the run starts with CCD on (hybrid or
+  // ccd mode); otherwise (or if a schedule turns it on later) on this thread.
+  const first = { ...setup.params, ...runP.initial };
+  const ccdPool = first.collisions && effectiveCollisionMode(first) !== 'dcd' ? await runnerCcdPool(process.cwd()) : undefined;
+  if (ccdPool) log(`CCD broad phase in ${ccdPool.size} worker thread(s)`);
   const tBuild = performance.now();
-  const sim = new Simulation(ctx, setup);
+  const sim = new Simulation(ctx, setup, ccdPool ? { collisions: { ccdBroadPhase: ccdPool.factory } } : {});
   sim.setParams(runP.initial);
   // The parameters of the first frame; the schedule (in the report beside them) changes them later.
   const startParams = { ...sim.params };
@@ -137,6 +144,7 @@ async function run(o: RunOptions): Promise<void> {
   const bb = summary.boundingBox;
   log(`${o.frames} frames, mean ${summary.meanFrameMs.toFixed(1)} ms/frame, bbox y [${bb.min[1].toFixed(3)}, ${bb.max[1].toFixed(3)}], total energy ${initial.energy.total.toExponential(4)} -> ${final.energy.total.toExponential(4)}, non-finite ${summary.nonFiniteVertices}${summary.collisions ? `, contacts ${summary.collisions.totalContacts} (max ${summary.collisions.maxContactsPerFrame} a frame)` : ''}${dumper ? `; VTK frames in ${dumper.dir}` : ''}`);
   sim.destroy();
+  ccdPool?.terminate();
   ctx.device.destroy();
 }
 

@@ -38,7 +38,7 @@ import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../spb/m
 import { QUERY_FOUND } from '../spb/query';
 import { inProcessFallback, type AnswerOverflowed } from '../spb/gpu/overflowFallback';
 import { SpbStage } from '../spb/gpu/spbStage';
-import { ccdTopologyOf } from '../collision/ccd/broadPhase';
+import { ccdTopologyOf, type CcdTopology } from '../collision/ccd/broadPhase';
 import { CcdSchedule, inThreadBroadPhase, type BroadPhaseRunner, type CcdScheduleOptions, type StateSnapshot } from '../collision/ccd/ccdSchedule';
 import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
@@ -49,8 +49,8 @@ import type { GpuState } from './state';
 export interface GpuCollisionOptions {
   /** Answers overflowed shortest-path queries (default: the CPU dynamic version on this thread; workers/spbFallback.ts in a pool). */
   answerOverflowed?: AnswerOverflowed;
-  /** CCD's broad phase (default: on this thread; app and runner pass the worker pool's, workers/ccdJobs.ts). */
-  ccdBroadPhase?: BroadPhaseRunner;
+  /** CCD's broad phase for the scene's topology (default: on this thread; app and runner pass the worker pool's, workers/ccdBroadPhasePool.ts). */
+  ccdBroadPhase?: (topology: CcdTopology) => BroadPhaseRunner;
   /** When the broad phase runs relative to the frames it serves (ccdSchedule.ts). */
   ccdSchedule?: CcdScheduleOptions;
   /** CCD's contact separation as a fraction of the mean boundary edge (default 0.01). */
@@ -111,7 +111,8 @@ export class GpuCollisions {
     const edge = meanBoundaryEdge(this.mesh);
     this.ccd.separation = (options.ccdSeparationRatio ?? 0.01) * edge;
     const margin = Math.max(this.ccd.separation, (options.ccdMarginRatio ?? 0.25) * edge);
-    this.ccdSchedule = new CcdSchedule(options.ccdBroadPhase ?? inThreadBroadPhase(ccdTopologyOf(this.mesh)), margin, options.ccdSchedule);
+    const topology = ccdTopologyOf(this.mesh);
+    this.ccdSchedule = new CcdSchedule((options.ccdBroadPhase ?? inThreadBroadPhase)(topology), margin, options.ccdSchedule);
     this.snapshotStaging = device.createBuffer({
       label: 'collisions.snapshotStaging',
       size: Math.max(16, 32 * model.vertexCount),

@@ -6,7 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import { edgeEdgeCcd, vertexFaceCcd } from '../collision/ccd';
-import { ccdCandidates, checkCcdTopology, sweptVertexBoxes, type CcdTopology } from '../collision/ccd/broadPhase';
+import { checkCcdTopology, sweptCandidates, type CcdTopology } from '../collision/ccd/broadPhase';
 import type { CcdWorkerApi } from './ccdWorkerApi';
 
 /** Floats per narrow-phase query: 4 points at t0, then at t1. */
@@ -15,13 +15,11 @@ export const CCD_QUERY_FLOATS = 24;
 export function createCcdWorkerHandler(): CcdWorkerApi {
   let topology: CcdTopology | undefined;
   let heldKey = 0;
-  let boxes = new Float32Array(0);
   return {
     init(topo, key = 0) {
       checkCcdTopology(topo, 'ccdWorker: init');
       topology = topo;
       heldKey = key;
-      boxes = new Float32Array(6 * topo.vertexCount);
     },
     broadPhase(positions, velocities, bound, selfCollision, key = 0) {
       const t0 = performance.now();
@@ -34,8 +32,7 @@ export function createCcdWorkerHandler(): CcdWorkerApi {
       if (!(velocities instanceof Float32Array) || velocities.length !== 4 * n) {
         throw new RangeError(`ccdWorker: broadPhase: velocities must be a Float32Array of ${4 * n} floats (vec4 per vertex for ${n} vertices), got length ${velocities?.length}`);
       }
-      sweptVertexBoxes(positions, velocities, bound, boxes);
-      const c = ccdCandidates(topology, boxes, selfCollision);
+      const c = sweptCandidates(topology, positions, velocities, bound, selfCollision);
       const answer = { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0 };
       return Comlink.transfer(answer, [c.vertexFace.buffer, c.edgeEdge.buffer]);
     },

@@ -293,19 +293,20 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     const contactWords = await readBuffer(ctx, h.stage.contacts, 4 * CONTACT_WORDS * n);
     const before = penetration(x0), after = penetration(x1);
     summary.push(`${n} contacts: total penetration ${before.toFixed(4)} -> ${after.toFixed(4)}`);
-    // One Jacobi pass with the 1/max-count scale: a partial step (measured 19.7 -> 14.6).
+    // One Jacobi pass with mass splitting: a partial step where vertices are shared.
     expect(after).toBeLessThan(0.85 * before);
-    // Per-vertex counts: every vertex with a nonzero weight, once per appearance.
+    // Per-vertex use (mass splitting, shaders/contacts.wgsl): counted at each pass's start from the
+    // contacts violated then, zeroed by the pass's apply, so the next pass (and substep) starts clean.
     const counts = new Uint32Array(await readBuffer(ctx, h.stage.counts));
-    const expected = new Uint32Array(model.vertexCount);
+    expect(counts.slice(0, model.vertexCount).every((c) => c === 0)).toBe(true);
+    const shared = new Uint32Array(model.vertexCount);
     const rec = new Float32Array(contactWords), u = new Uint32Array(contactWords);
     for (let i = 0; i < n; i++) {
       const o = CONTACT_WORDS * i;
-      for (let k = 0; k < 4; k++) if (u[o + k] !== 0xffffffff && rec[o + 4 + k] !== 0) expected[u[o + k]]++;
-      for (let k = 0; k < 3; k++) if (rec[o + 12 + k] !== 0) expected[u[o + 8 + k]]++;
+      for (let k = 0; k < 4; k++) if (u[o + k] !== 0xffffffff && rec[o + 4 + k] !== 0) shared[u[o + k]]++;
+      for (let k = 0; k < 3; k++) if (rec[o + 12 + k] !== 0) shared[u[o + 8 + k]]++;
     }
-    expect([...counts.slice(0, model.vertexCount)]).toEqual([...expected]);
-    expect(Math.max(...expected)).toBeGreaterThan(1);
+    expect(Math.max(...shared)).toBeGreaterThan(1);
     // Normals by feature, from a search of the triangle list at the build positions: the face's;
     // on an edge the sum of the area vectors of the triangles holding both its ends; on a vertex
     // of all triangles holding it.

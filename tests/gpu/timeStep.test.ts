@@ -98,10 +98,21 @@ describe('TimeStep: stages over one state', () => {
     const ctx = await testGpu();
     const solver = new GpuSolver(ctx, makeSetup([{ ...cube }], { substeps: 2 }));
     try {
-      expect(solver.timeStep.phases).toEqual(['predict', 'material', 'detect', 'spb', 'contacts', 'finalize']);
+      expect(solver.timeStep.phases).toEqual(['predict', 'material', 'detect', 'spb', 'ccd', 'contacts', 'finalize']);
+      // DCD only: one readback per frame; no CCD pass.
+      solver.params = { ...solver.params, collisionMode: 'dcd' };
       let r = await solver.stepFrame();
       expect(r.passes.slice(0, 6)).toEqual(['predict', 'material', 'detect', 'spb', 'contacts', 'finalize']);
       expect(r.collisions?.readbacks).toBe(1);
+      // Hybrid (the default): Pin marks, detection, spb, CCD, contacts. The first frame reads the
+      // state back for CCD's broad phase (positions, velocities: blocking), and every frame copies
+      // its end state next to the counters for the next broad phase (one more readback, no wait).
+      solver.params = { ...solver.params, collisionMode: 'hybrid' };
+      r = await solver.stepFrame();
+      expect(r.passes.slice(0, 8)).toEqual(['predict', 'material', 'detect', 'detect', 'spb', 'ccd', 'contacts', 'finalize']);
+      expect(r.collisions?.readbacks).toBe(4);
+      r = await solver.stepFrame();
+      expect(r.collisions?.readbacks).toBe(2);
       solver.params = { ...solver.params, collisions: false };
       r = await solver.stepFrame();
       expect(r.passes).toEqual(['predict', 'material', 'finalize', 'predict', 'material', 'finalize']);

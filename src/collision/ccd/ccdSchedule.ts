@@ -10,14 +10,15 @@
  *                   latency 1 the job had a whole frame of the GPU's time to finish) and handed
  *                   to the GPU stage (collision/gpu/ccdStage.ts), which tests them every substep.
  *
- * The boxes (broadPhase.ts sweptVertexBoxes: the ballistic path grown by margin + |v| horizon)
- * bound motion that the material solve and contacts may bend; the GPU checks every substep that
- * each boundary vertex stayed inside its box and counts escapes. An escape doubles the margin of
+ * The boxes (broadPhase.ts sweptVertexBoxes: the ballistic path grown by margin + |v| horizon;
+ * pairs within one object from boxes in the object's own moving frame, sweptCandidates) bound
+ * motion that the material solve and contacts may bend; the GPU checks every substep that each
+ * boundary vertex stayed inside its world box and counts escapes. An escape doubles the margin of
  * the jobs started from then on (up to 64 x); frames without escapes let it shrink back by 5 %
- * per frame. A missing job (first frames, a reset, changed settings) is run at once from a
- * blocking snapshot: counted in the wait.
+ * per frame. A missing job (first frame, a reset, changed settings) is run at once from a
+ * blocking snapshot (counted in the wait); its boxes also serve the frames up to the latency.
  */
-import { ccdCandidates, sweptVertexBoxes, type CcdCandidates, type CcdTopology, type MotionBound } from './broadPhase';
+import { sweptCandidates, sweptVertexBoxes, type CcdCandidates, type CcdTopology, type MotionBound } from './broadPhase';
 
 /** Positions and velocities in the GPU layout (vec4 per vertex, xyz used). */
 export interface StateSnapshot {
@@ -31,8 +32,8 @@ export type BroadPhaseRunner = (positions: Float32Array, velocities: Float32Arra
 export function inThreadBroadPhase(topo: CcdTopology): BroadPhaseRunner {
   return async (positions, velocities, bound, selfCollision) => {
     const t0 = performance.now();
-    const c = ccdCandidates(topo, sweptVertexBoxes(positions, velocities, bound), selfCollision);
-    return { ...c, jobMs: performance.now() - t0 };
+    const c = sweptCandidates(topo, positions, velocities, bound, selfCollision);
+    return { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0 };
   };
 }
 
@@ -119,6 +120,8 @@ export class CcdSchedule {
     if (!job || job.key !== this.key(p)) {
       this.blockingJobs++;
       job = this.start(await snapshotNow(), p);
+      // Its boxes cover (1 + latency) frames from now: the next frames' too, until their own jobs.
+      for (let f = frame + 1; f <= frame + this.latency; f++) if (!this.jobs.has(f)) this.jobs.set(f, job);
     }
     const c = await job.result;
     return { candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, margin: job.margin, horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0 };

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { edgeEdgeCcd, vertexFaceCcd } from '../../../src/collision/ccd';
-import { ccdCandidates, ccdTopologyOf, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
+import { ccdCandidates, ccdTopologyOf, sweptCandidates, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
 import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import { rng } from '../../support/random';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
@@ -307,5 +307,78 @@ describe('ccdCandidates refuses malformed input, naming the array and index', ()
     expect(() => ccdCandidates(topo, bad, true)).toThrow('boxes of vertex 2, axis y: [0, -1] is not a finite interval');
     bad[6 * 2 + 4] = NaN;
     expect(() => ccdCandidates(topo, bad, true)).toThrow('boxes of vertex 2, axis y');
+  });
+});
+
+describe('sweptCandidates (self pairs in each object\'s own frame) misses no contact of the exact CCD', () => {
+  it('two beams flying at each other fast while deforming: every CCD hit is a candidate, self hits included; flying rigidly, far fewer pairs than world boxes give', () => {
+    const scene = copies('Beam_lowRes.t', [[0, 0, 0], [0.3, 0.25, 0.2]]);
+    const r = rng(41);
+    const bound: MotionBound = { horizon: 0.05, gravity: [0, -9.81, 0], margin: 0.002 };
+    const H = bound.horizon;
+    const x0 = vec4(scene.rest);
+    const n = scene.vertexCount;
+    let hits = 0, selfHits = 0, pairs = 0, worldPairs = 0;
+    for (let trial = 0; trial < 2; trial++) {
+      // A common velocity per beam (toward each other, 280 m/s: the beam is 10 units long) plus each vertex's own (deformation up to 100 m/s, 5 units in the horizon: self contacts).
+      const v = new Float32Array(4 * n);
+      for (let i = 0; i < n; i++) {
+        const sign = scene.vertexObject[i] === 0 ? 1 : -1;
+        for (let k = 0; k < 3; k++) v[4 * i + k] = sign * [200, 150, 120][k] + (r() - 0.5) * 120;
+      }
+      const got = sweptCandidates(scene, x0, v, bound, true);
+      const world = ccdCandidates(scene, sweptVertexBoxes(x0, v, bound), true);
+      pairs += (got.vertexFace.length + got.edgeEdge.length) / 2;
+      worldPairs += (world.vertexFace.length + world.edgeEdge.length) / 2;
+      const vf = new Set(keys(got.vertexFace)), ee = new Set(keys(got.edgeEdge));
+      const p0 = new Float64Array(3 * n), p1 = new Float64Array(3 * n);
+      for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) {
+        p0[3 * i + k] = x0[4 * i + k];
+        p1[3 * i + k] = x0[4 * i + k] + v[4 * i + k] * H + 0.5 * bound.gravity[k] * H * H;
+      }
+      const query = (ids: number[]): Float64Array => {
+        const q = new Float64Array(24);
+        ids.forEach((id, j) => {
+          for (let k = 0; k < 3; k++) {
+            q[3 * j + k] = p0[3 * id + k];
+            q[12 + 3 * j + k] = p1[3 * id + k];
+          }
+        });
+        return q;
+      };
+      const T = scene.triangles, E = scene.edges, obj = scene.vertexObject;
+      for (const vtx of scene.boundaryVertices) for (let t = 0; t < T.length / 3; t++) {
+        const tv = [T[3 * t], T[3 * t + 1], T[3 * t + 2]];
+        if (tv.includes(vtx) || !vertexFaceCcd(query([vtx, ...tv])).hit) continue;
+        hits++;
+        if (obj[vtx] === obj[tv[0]]) selfHits++;
+        expect(vf.has(`${vtx},${t}`), `vertex ${vtx} / triangle ${t} collide but are no candidate`).toBe(true);
+      }
+      for (let a = 0; a < E.length / 2; a++) for (let b = a + 1; b < E.length / 2; b++) {
+        const ev = [E[2 * a], E[2 * a + 1], E[2 * b], E[2 * b + 1]];
+        if (ev[0] === ev[2] || ev[0] === ev[3] || ev[1] === ev[2] || ev[1] === ev[3] || !edgeEdgeCcd(query(ev)).hit) continue;
+        hits++;
+        if (obj[ev[0]] === obj[ev[2]]) selfHits++;
+        expect(ee.has(`${a},${b}`), `edges ${a} / ${b} collide but are no candidate`).toBe(true);
+      }
+    }
+    // Flying fast without deforming: the beams' own pairs shrink to their margin-sized boxes.
+    const rigid = new Float32Array(4 * n);
+    for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) rigid[4 * i + k] = (scene.vertexObject[i] === 0 ? 1 : -1) * [200, 150, 120][k];
+    const own = sweptCandidates(scene, x0, rigid, bound, true);
+    const ownWorld = ccdCandidates(scene, sweptVertexBoxes(x0, rigid, bound), true);
+    const T = scene.triangles, E = scene.edges, obj = scene.vertexObject;
+    const selfPairs = (c: { vertexFace: Uint32Array; edgeEdge: Uint32Array }): number => {
+      let k = 0;
+      for (let i = 0; i < c.vertexFace.length; i += 2) if (obj[c.vertexFace[i]] === obj[T[3 * c.vertexFace[i + 1]]]) k++;
+      for (let i = 0; i < c.edgeEdge.length; i += 2) if (obj[E[2 * c.edgeEdge[i]]] === obj[E[2 * c.edgeEdge[i + 1]]]) k++;
+      return k;
+    };
+    const rigidPairs = selfPairs(own), rigidWorld = selfPairs(ownWorld);
+    console.log(`sweptCandidates vs exact CCD: ${hits} hits (${selfHits} within one beam), ${pairs} candidate pairs (world boxes alone: ${worldPairs}); rigid flight ${rigidPairs} pairs within one beam (world boxes alone: ${rigidWorld})`);
+    expect(hits).toBeGreaterThan(20);
+    expect(selfHits).toBeGreaterThan(20);
+    expect(pairs).toBeLessThanOrEqual(worldPairs);
+    expect(rigidPairs).toBeLessThan(0.2 * rigidWorld);
   });
 });

@@ -16,7 +16,7 @@ import type { CcdWorkerApi } from '../../../src/workers/ccdWorkerApi';
 import type { WorkerPool } from '../../../src/workers/workerPool';
 import { rng } from '../../support/random';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
-import { ccdWorkerBundle } from './support/ccdNodeWorker';
+import { ccdWorkerBundle } from '../../../src/runner/ccdWorkerBundle';
 
 let workerFile: string;
 let pool: WorkerPool<CcdWorkerApi> | undefined;

@@ -1,5 +1,5 @@
 /**
- * Node cannot load the TypeScript worker entry, so tests (and bench/ccd.ts) bundle
+ * Node cannot load the TypeScript worker entry, so the runner, tests and bench/ccd.ts bundle
  * src/workers/ccdWorkerNode.ts once per process with Vite in SSR mode (every import inlined, so the
  * bundle runs from a temporary folder) and start pool workers from the bundle: the real entry, the
  * real pool, real threads.
@@ -8,6 +8,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'vite';
+import type { CcdTopology } from '../collision/ccd/broadPhase';
+import type { BroadPhaseRunner } from '../collision/ccd/ccdSchedule';
+import { poolBroadPhase } from '../workers/ccdBroadPhasePool';
+import { nodeCcdPool } from '../workers/ccdNodePool';
 
 let bundle: Promise<string> | undefined;
 
@@ -32,4 +36,13 @@ export function ccdWorkerBundle(root: string): Promise<string> {
     return join(outDir, 'ccdWorkerNode.mjs');
   })();
   return bundle;
+}
+
+/**
+ * The runner's CCD pool (Node worker threads, sized from os.availableParallelism()) as a factory of
+ * broad-phase runners for GpuCollisionOptions.ccdBroadPhase; `terminate` ends its threads.
+ */
+export async function runnerCcdPool(root: string): Promise<{ factory: (topology: CcdTopology) => BroadPhaseRunner; size: number; terminate(): void }> {
+  const pool = nodeCcdPool(await ccdWorkerBundle(root));
+  return { factory: poolBroadPhase(pool), size: pool.size, terminate: () => pool.terminate() };
 }

@@ -1,0 +1,31 @@
+/**
+ * The page's CCD workers (continuous collision detection's broad phase, once per frame): one pool
+ * for the page's life, sized from navigator.hardwareConcurrency (ccdPoolSize), on
+ * SharedArrayBuffer views where the page is cross-origin isolated (the dev and preview servers
+ * send COOP/COEP) and on transferred copies otherwise; `ccdTransport()` says which.
+ */
+import type { CcdTopology } from '../collision/ccd/broadPhase';
+import type { BroadPhaseRunner } from '../collision/ccd/ccdSchedule';
+import { poolBroadPhase } from '../workers/ccdBroadPhasePool';
+import { ccdPoolSize, sharedMemoryAvailable } from '../workers/ccdJobs';
+import type { CcdWorkerApi } from '../workers/ccdWorkerApi';
+import { browserPoolWorker, WorkerPool } from '../workers/workerPool';
+
+let shared: { pool: WorkerPool<CcdWorkerApi>; factory: (topology: CcdTopology) => BroadPhaseRunner } | undefined;
+
+export function pageCcdBroadPhase(): (topology: CcdTopology) => BroadPhaseRunner {
+  if (!shared) {
+    const pool = new WorkerPool<CcdWorkerApi>(
+      () => browserPoolWorker(new Worker(new URL('../workers/ccdWorker.ts', import.meta.url), { type: 'module', name: 'ccd-worker' })),
+      ccdPoolSize(navigator.hardwareConcurrency || 2),
+    );
+    window.addEventListener('pagehide', () => pool.terminate());
+    shared = { pool, factory: poolBroadPhase(pool) };
+  }
+  return shared.factory;
+}
+
+/** How the page hands positions to the CCD workers. */
+export function ccdTransport(): 'shared memory (cross-origin isolated)' | 'transferred copies (page not cross-origin isolated)' {
+  return sharedMemoryAvailable() ? 'shared memory (cross-origin isolated)' : 'transferred copies (page not cross-origin isolated)';
+}
