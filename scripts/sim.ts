@@ -77,13 +77,15 @@ async function run(o: RunOptions): Promise<void> {
       process.exit(3);
     },
   });
-  // CCD's broad phase runs in a pool of worker threads when the run starts with CCD on (hybrid or
-  // ccd mode); otherwise (or if a schedule turns it on later) on this thread.
+  // CCD's broad phase and the BVH rebuilds run in a pool of worker threads when the run starts with
+  // collisions on and either of them (hybrid or ccd mode, a rebuild cadence); otherwise (or if a
+  // schedule turns them on later) on this thread.
   const first = { ...setup.params, ...runP.initial };
-  const ccdPool = first.collisions && effectiveCollisionMode(first) !== 'dcd' ? await runnerCcdPool(process.cwd()) : undefined;
-  if (ccdPool) log(`CCD broad phase in ${ccdPool.size} worker thread(s)`);
+  const usesWorkers = first.collisions && (effectiveCollisionMode(first) !== 'dcd' || first.bvhRebuildFrames > 0);
+  const ccdPool = usesWorkers ? await runnerCcdPool(process.cwd()) : undefined;
+  if (ccdPool) log(`collision jobs (CCD broad phase, BVH rebuilds) in ${ccdPool.size} worker thread(s)`);
   const tBuild = performance.now();
-  const sim = new Simulation(ctx, setup, ccdPool ? { collisions: { ccdBroadPhase: ccdPool.factory } } : {});
+  const sim = new Simulation(ctx, setup, ccdPool ? { collisions: { workerJobs: ccdPool.factory } } : {});
   sim.setParams(runP.initial);
   // The parameters of the first frame; the schedule (in the report beside them) changes them later.
   const startParams = { ...sim.params };
@@ -111,6 +113,7 @@ async function run(o: RunOptions): Promise<void> {
     }
     const s = await sim.stepFrame();
     for (const msg of s.stopped) log(msg);
+    for (const msg of s.collisions?.warnings ?? []) log(`frame ${f}: ${msg}`);
     const state = f % o.every === 0 || f === o.frames ? await sample(f, s.time) : undefined;
     if (state) final = state;
     frames.push(frameEntry(s, state, change));

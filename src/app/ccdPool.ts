@@ -1,26 +1,26 @@
 /**
- * The page's CCD workers (continuous collision detection's broad phase, once per frame): one pool
+ * The page's collision workers (CCD's broad phase once per frame, surface BVH rebuilds): one pool
  * for the page's life, sized from navigator.hardwareConcurrency (ccdPoolSize), on
  * SharedArrayBuffer views where the page is cross-origin isolated (the dev and preview servers
  * send COOP/COEP) and on transferred copies otherwise; `ccdTransport()` says which.
  */
 import type { CcdTopology } from '../collision/ccd/broadPhase';
-import type { BroadPhaseRunner } from '../collision/ccd/ccdSchedule';
-import { poolBroadPhase } from '../workers/ccdBroadPhasePool';
+import type { CollisionWorkerJobs } from '../collision/workerJobs';
+import { poolJobs } from '../workers/collisionJobsPool';
 import { ccdPoolSize, sharedMemoryAvailable } from '../workers/ccdJobs';
 import type { CcdWorkerApi } from '../workers/ccdWorkerApi';
 import { browserPoolWorker, WorkerPool } from '../workers/workerPool';
 
-let shared: { pool: WorkerPool<CcdWorkerApi>; factory: (topology: CcdTopology) => BroadPhaseRunner } | undefined;
+let shared: { pool: WorkerPool<CcdWorkerApi>; factory: (topology: CcdTopology) => CollisionWorkerJobs } | undefined;
 
-export function pageCcdBroadPhase(): (topology: CcdTopology) => BroadPhaseRunner {
+export function pageCollisionJobs(): (topology: CcdTopology) => CollisionWorkerJobs {
   if (!shared) {
     const pool = new WorkerPool<CcdWorkerApi>(
       () => browserPoolWorker(new Worker(new URL('../workers/ccdWorker.ts', import.meta.url), { type: 'module', name: 'ccd-worker' })),
       ccdPoolSize(navigator.hardwareConcurrency || 2),
     );
     window.addEventListener('pagehide', () => pool.terminate());
-    shared = { pool, factory: poolBroadPhase(pool) };
+    shared = { pool, factory: poolJobs(pool) };
   }
   return shared.factory;
 }

@@ -8,7 +8,7 @@
 import type { GpuContext } from '../gpu/device';
 import { GpuSolver } from '../sim/gpuSolver';
 import { pageSpbFallback } from './spbFallbackPool';
-import { pageCcdBroadPhase } from './ccdPool';
+import { pageCollisionJobs } from './ccdPool';
 import { setObjectMaterial } from '../sim/model';
 import type { Material } from '../sim/material';
 import { checkParams, type SolverParams } from '../sim/params';
@@ -61,7 +61,7 @@ export class GpuEngine implements SimulationEngine {
     let thrown: unknown;
     try {
       // Overflowed shortest-path queries are answered in the page's workers, not on its thread.
-      solver = new GpuSolver(ctx, setup, { collisions: { answerOverflowed: pageSpbFallback().answerOverflowed, ccdBroadPhase: pageCcdBroadPhase() } });
+      solver = new GpuSolver(ctx, setup, { collisions: { answerOverflowed: pageSpbFallback().answerOverflowed, workerJobs: pageCollisionJobs() } });
     } catch (error) {
       thrown = error;
     }

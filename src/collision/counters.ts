@@ -31,6 +31,11 @@ export interface CollisionFrameCounters {
   pout: number;
   /** Continuous detection (zero when the mode has none). */
   ccd: CcdFrameCounters;
+  /** Surface BVH rebuilds installed before this frame (worker job), and the job's time in its worker (ms). */
+  bvhRebuilds: number;
+  bvhRebuildMs: number;
+  /** Failed worker jobs and refused results, with their errors (the frame went on without them). */
+  warnings: string[];
 }
 
 export interface CcdFrameCounters {
@@ -85,6 +90,9 @@ export function emptyCollisionCounters(): CollisionFrameCounters {
     pin: 0,
     pout: 0,
     ccd: emptyCcdCounters(),
+    bvhRebuilds: 0,
+    bvhRebuildMs: 0,
+    warnings: [],
   };
 }
 

@@ -90,6 +90,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'recovery', value: 'on|off', group: 'collisions', help: 'recovery mode: every vertex and tet centroid is a query point (paper section 5.2)' },
   { name: 'inter-object', value: 'exact|euclidean', group: 'collisions', help: 'boundary point for inter-object hits: shortest path, or the nearest boundary point (paper Fig. 15)' },
   { name: 'collision-mode', value: 'hybrid|dcd|ccd', group: 'collisions', help: 'hybrid (default; supplement Alg. 5): DCD + shortest path for points already inside at the substep start, CCD for the others; dcd: DCD + shortest path only; ccd: CCD only. Recovery mode runs dcd' },
+  { name: 'bvh-rebuild-every', value: 'F', group: 'collisions', help: 'rebuild the surface BVH in a worker every F frames (integer >= 0; 0: never, refit only; default 30)' },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
   { name: 'out', value: 'FILE', group: 'output', help: 'write the JSON report there (default: stdout)' },
   { name: 'dump', value: 'DIR', group: 'output', help: 'write legacy VTK frames DIR/frame_NNNNNN.vtk (created if missing)' },
@@ -234,6 +235,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('inter-object', (t) => (o.params.interObject = choice('inter-object', t, ['exact', 'euclidean'] as const)));
   v('contact-iterations', (t) => (o.params.contactIterations = positiveInteger('contact-iterations', t)));
   v('collision-mode', (t) => (o.params.collisionMode = choice('collision-mode', t, ['hybrid', 'dcd', 'ccd'] as const)));
+  v('bvh-rebuild-every', (t) => (o.params.bvhRebuildFrames = nonNegativeInteger('bvh-rebuild-every', t)));
   if (o.selfCollisionFrom !== undefined && o.params.selfCollision !== undefined) {
     throw new UsageError('--self-collision and --self-collision-from both set self-collision: give one');
   }

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'vite';
 import type { CcdTopology } from '../collision/ccd/broadPhase';
-import type { BroadPhaseRunner } from '../collision/ccd/ccdSchedule';
-import { poolBroadPhase } from '../workers/ccdBroadPhasePool';
+import type { CollisionWorkerJobs } from '../collision/workerJobs';
+import { poolJobs } from '../workers/collisionJobsPool';
 import { nodeCcdPool } from '../workers/ccdNodePool';
 
 let bundle: Promise<string> | undefined;
@@ -39,10 +39,10 @@ export function ccdWorkerBundle(root: string): Promise<string> {
 }
 
 /**
- * The runner's CCD pool (Node worker threads, sized from os.availableParallelism()) as a factory of
- * broad-phase runners for GpuCollisionOptions.ccdBroadPhase; `terminate` ends its threads.
+ * The runner's collision worker pool (Node worker threads, sized from os.availableParallelism()) as a
+ * factory of the worker jobs for GpuCollisionOptions.workerJobs; `terminate` ends its threads.
  */
-export async function runnerCcdPool(root: string): Promise<{ factory: (topology: CcdTopology) => BroadPhaseRunner; size: number; terminate(): void }> {
+export async function runnerCcdPool(root: string): Promise<{ factory: (topology: CcdTopology) => CollisionWorkerJobs; size: number; terminate(): void }> {
   const pool = nodeCcdPool(await ccdWorkerBundle(root));
-  return { factory: poolBroadPhase(pool), size: pool.size, terminate: () => pool.terminate() };
+  return { factory: poolJobs(pool), size: pool.size, terminate: () => pool.terminate() };
 }

@@ -76,6 +76,26 @@ export interface CollisionSummary {
   maxContactCapacity: number;
   readbacks: number;
   readbackBytes: number;
+  /** Hybrid: points penetrating at their substep's start (Pin) and free ones (Pout), summed. */
+  pin: number;
+  pout: number;
+  /** CCD: candidate pairs (mean per frame), contacts by kind, boxes left (escapes), the broad-phase job's time and the frame's wait for it (ms, mean and max). */
+  ccd: {
+    meanCandidates: number;
+    hitsVertexFace: number;
+    hitsEdgeEdge: number;
+    escaped: number;
+    dropped: number;
+    meanJobMs: number;
+    maxJobMs: number;
+    meanWaitMs: number;
+    maxWaitMs: number;
+  };
+}
+
+/** A frame's contacts: DCD's (shortest path) and CCD's. */
+function allContacts(x: CollisionFrameCounters): number {
+  return x.contacts + (x.ccd ? x.ccd.hitsVertexFace + x.ccd.hitsEdgeEdge : 0);
 }
 
 export function summarizeCollisions(frames: readonly FrameEntry[]): CollisionSummary | null {
@@ -85,8 +105,8 @@ export function summarizeCollisions(frames: readonly FrameEntry[]): CollisionSum
   const max = (get: (x: CollisionFrameCounters) => number): number => c.reduce((a, x) => Math.max(a, get(x)), 0);
   return {
     frames: c.length,
-    totalContacts: sum((x) => x.contacts),
-    maxContactsPerFrame: max((x) => x.contacts),
+    totalContacts: sum(allContacts),
+    maxContactsPerFrame: max(allContacts),
     totalDcdHits: sum(totalHits),
     maxDcdHitsPerFrame: max(totalHits),
     totalSpbQueries: sum((x) => x.spbQueries),
@@ -97,6 +117,19 @@ export function summarizeCollisions(frames: readonly FrameEntry[]): CollisionSum
     maxContactCapacity: max((x) => x.contactCapacity),
     readbacks: sum((x) => x.readbacks),
     readbackBytes: sum((x) => x.readbackBytes),
+    pin: sum((x) => x.pin ?? 0),
+    pout: sum((x) => x.pout ?? 0),
+    ccd: {
+      meanCandidates: sum((x) => (x.ccd ? x.ccd.candidatesVertexFace + x.ccd.candidatesEdgeEdge : 0)) / c.length,
+      hitsVertexFace: sum((x) => x.ccd?.hitsVertexFace ?? 0),
+      hitsEdgeEdge: sum((x) => x.ccd?.hitsEdgeEdge ?? 0),
+      escaped: sum((x) => x.ccd?.escaped ?? 0),
+      dropped: sum((x) => x.ccd?.dropped ?? 0),
+      meanJobMs: sum((x) => x.ccd?.jobMs ?? 0) / c.length,
+      maxJobMs: max((x) => x.ccd?.jobMs ?? 0),
+      meanWaitMs: sum((x) => x.ccd?.waitMs ?? 0) / c.length,
+      maxWaitMs: max((x) => x.ccd?.waitMs ?? 0),
+    },
   };
 }
 

@@ -39,7 +39,9 @@ import { QUERY_FOUND } from '../spb/query';
 import { inProcessFallback, type AnswerOverflowed } from '../spb/gpu/overflowFallback';
 import { SpbStage } from '../spb/gpu/spbStage';
 import { ccdTopologyOf, type CcdTopology } from '../collision/ccd/broadPhase';
-import { CcdSchedule, inThreadBroadPhase, type BroadPhaseRunner, type CcdScheduleOptions, type StateSnapshot } from '../collision/ccd/ccdSchedule';
+import { CcdSchedule, type CcdScheduleOptions, type StateSnapshot } from '../collision/ccd/ccdSchedule';
+import { inThreadJobs, type CollisionWorkerJobs } from '../collision/workerJobs';
+import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
 import { effectiveCollisionMode, type SolverParams } from './params';
@@ -49,8 +51,8 @@ import type { GpuState } from './state';
 export interface GpuCollisionOptions {
   /** Answers overflowed shortest-path queries (default: the CPU dynamic version on this thread; workers/spbFallback.ts in a pool). */
   answerOverflowed?: AnswerOverflowed;
-  /** CCD's broad phase for the scene's topology (default: on this thread; app and runner pass the worker pool's, workers/ccdBroadPhasePool.ts). */
-  ccdBroadPhase?: (topology: CcdTopology) => BroadPhaseRunner;
+  /** CCD's broad phase and BVH rebuilds for the scene's topology (default: on this thread; app and runner pass the worker pool's, workers/collisionJobsPool.ts). */
+  workerJobs?: (topology: CcdTopology) => CollisionWorkerJobs;
   /** When the broad phase runs relative to the frames it serves (ccdSchedule.ts). */
   ccdSchedule?: CcdScheduleOptions;
   /** CCD's contact separation as a fraction of the mean boundary edge (default 0.01). */
@@ -84,10 +86,17 @@ export class GpuCollisions {
   /** Staging for the frame-end positions and velocities (vec4 each) that CCD's broad phase reads. */
   private readonly snapshotStaging: GPUBuffer;
   private snapshotCopied = false;
+  /** The snapshot also feeds a BVH rebuild. */
+  private snapshotRebuild = false;
   /** Blocking snapshot readbacks done before the frame (counted with the frame). */
   private preFrameReadbacks = 0;
   private preFrameReadbackBytes = 0;
   private frameIndex = 0;
+  private readonly jobs: CollisionWorkerJobs;
+  /** A BVH rebuild in a worker: running, or done and waiting to be installed before the next frame. */
+  private bvhJob?: { started: number; done?: { bvh?: SurfaceBvh; error?: string; ms: number } };
+  private pendingWarnings: string[] = [];
+  private installed = { count: 0, ms: 0 };
 
   constructor(
     private readonly device: GPUDevice,
@@ -112,7 +121,8 @@ export class GpuCollisions {
     this.ccd.separation = (options.ccdSeparationRatio ?? 0.01) * edge;
     const margin = Math.max(this.ccd.separation, (options.ccdMarginRatio ?? 0.25) * edge);
     const topology = ccdTopologyOf(this.mesh);
-    this.ccdSchedule = new CcdSchedule((options.ccdBroadPhase ?? inThreadBroadPhase)(topology), margin, options.ccdSchedule);
+    this.jobs = (options.workerJobs ?? inThreadJobs)(topology);
+    this.ccdSchedule = new CcdSchedule(this.jobs.broadPhase, margin, options.ccdSchedule);
     this.snapshotStaging = device.createBuffer({
       label: 'collisions.snapshotStaging',
       size: Math.max(16, 32 * model.vertexCount),
@@ -130,6 +140,7 @@ export class GpuCollisions {
    */
   async prepareFrame(state: GpuState): Promise<void> {
     const p = this.params();
+    this.installRebuiltBvh();
     if (this.ccd.wanted()) {
       const input = await this.ccdSchedule.inputFor(this.frameIndex, p, () => this.readSnapshot(state));
       this.ccd.setCandidates(input);
@@ -141,6 +152,39 @@ export class GpuCollisions {
       this.listGeneration = this.queryList.generation;
       this.spb.setBuffers(this.queryList.list, this.queryList.args, this.queryList.results);
     }
+  }
+
+  /** A finished rebuild goes in before the frame is recorded (never waited for: a late one waits for the next frame). */
+  private installRebuiltBvh(): void {
+    const done = this.bvhJob?.done;
+    if (!done) return;
+    this.bvhJob = undefined;
+    if (done.error !== undefined) {
+      this.pendingWarnings.push(`surface BVH rebuild failed in its worker (the refitted tree stays): ${done.error}`);
+      return;
+    }
+    try {
+      this.spb.replaceBvh(done.bvh!);
+      this.installed.count++;
+      this.installed.ms += done.ms;
+    } catch (e) {
+      this.pendingWarnings.push(`surface BVH rebuild refused (the refitted tree stays): ${(e as Error).message}`);
+    }
+  }
+
+  /** Whether the frame now being recorded ends with a BVH rebuild started from its end positions. */
+  private rebuildDue(): boolean {
+    const every = this.params().bvhRebuildFrames;
+    return this.params().collisions && every > 0 && (this.frameIndex + 1) % every === 0 && !this.bvhJob;
+  }
+
+  private startBvhRebuild(positions: Float32Array): void {
+    const job: NonNullable<typeof this.bvhJob> = { started: performance.now() };
+    this.bvhJob = job;
+    this.jobs.rebuildBvh(positions).then(
+      (bvh) => (job.done = { bvh, ms: performance.now() - job.started }),
+      (error: unknown) => (job.done = { error: error instanceof Error ? error.message : String(error), ms: performance.now() - job.started }),
+    );
   }
 
   /** The stages in stepping order (they go between material and finalize). */
@@ -164,7 +208,8 @@ export class GpuCollisions {
 
   /** With CCD on: the frame's end positions and velocities into the snapshot staging (same command buffer). */
   encodeSnapshot(encoder: GPUCommandEncoder, state: GpuState): void {
-    this.snapshotCopied = this.ccd.wanted();
+    this.snapshotRebuild = this.rebuildDue();
+    this.snapshotCopied = this.ccd.wanted() || this.snapshotRebuild;
     if (!this.snapshotCopied) return;
     const bytes = 16 * this.model.vertexCount;
     encoder.copyBufferToBuffer(state.positions, 0, this.snapshotStaging, 0, bytes);
@@ -202,6 +247,7 @@ export class GpuCollisions {
       const snapshot = await this.mapSnapshot();
       snapshotBytes = 32 * this.model.vertexCount;
       if (this.ccd.wanted()) this.ccdSchedule.schedule(frame, snapshot, p);
+      if (this.snapshotRebuild) this.startBvhRebuild(snapshot.positions);
     }
     if (!p.collisions) return emptyCollisionCounters();
     const header = words.subarray(0, QL_HEADER_BYTES / 4);
@@ -233,6 +279,11 @@ export class GpuCollisions {
     counters.readbackBytes = this.fallbackReadbackBytes - before.bytes + snapshotBytes + this.preFrameReadbackBytes;
     this.preFrameReadbacks = 0;
     this.preFrameReadbackBytes = 0;
+    counters.bvhRebuilds = this.installed.count;
+    counters.bvhRebuildMs = this.installed.ms;
+    this.installed = { count: 0, ms: 0 };
+    counters.warnings = this.pendingWarnings;
+    this.pendingWarnings = [];
     return counters;
   }
 

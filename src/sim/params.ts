@@ -55,6 +55,12 @@ export interface SolverParams {
   contactIterations: number;
   /** 'hybrid' (default), 'dcd' or 'ccd'; recovery mode turns CCD off (section 5.2): see effectiveCollisionMode. */
   collisionMode: CollisionMode;
+  /**
+   * Frames between rebuilds of the shortest path's surface BVH in a worker (0: never; the GPU
+   * refits it every substep in between). A refit keeps the tree's shape, which degrades as the
+   * bodies deform (src/bvh/README.md).
+   */
+  bvhRebuildFrames: number;
 }
 
 /** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point. */
@@ -81,6 +87,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     interObject: 'exact',
     contactIterations: 3,
     collisionMode: 'hybrid',
+    bvhRebuildFrames: 30,
     ...overrides,
   };
 }
@@ -96,6 +103,7 @@ export function checkParams(p: SolverParams): void {
   if (!(p.jacobiRelaxation > 0)) throw new RangeError(`jacobiRelaxation must be > 0, got ${p.jacobiRelaxation}`);
   if (!Number.isInteger(p.contactIterations) || p.contactIterations < 1) throw new RangeError(`contactIterations must be an integer >= 1, got ${p.contactIterations}`);
   if (p.interObject !== 'exact' && p.interObject !== 'euclidean') throw new RangeError(`interObject must be 'exact' or 'euclidean', got ${String(p.interObject)}`);
+  if (!Number.isInteger(p.bvhRebuildFrames) || p.bvhRebuildFrames < 0) throw new RangeError(`bvhRebuildFrames must be an integer >= 0 (0: never), got ${p.bvhRebuildFrames}`);
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (p.gravity.length !== 3 || !p.gravity.every(Number.isFinite)) throw new RangeError('gravity must be 3 finite numbers');
 }

@@ -19,6 +19,7 @@
  */
 import * as Comlink from 'comlink';
 import { checkCcdTopology, type CcdCandidates, type CcdTopology, type MotionBound } from '../collision/ccd/broadPhase';
+import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import type { CcdQueryKind, CcdWorkerApi } from './ccdWorkerApi';
 import type { WorkerPool } from './workerPool';
 
@@ -173,5 +174,16 @@ export class CcdJobs {
     }
     await Promise.all(tasks);
     return out;
+  }
+
+  /** A fresh surface BVH at `positions` (vec4 per vertex) in one worker (a copy is transferred). */
+  async rebuildBvh(positions: Float32Array): Promise<SurfaceBvh> {
+    const n = 4 * this.vertexCount;
+    if (positions.length !== n) throw new RangeError(`CcdJobs.rebuildBvh: positions has length ${positions.length}, expected ${n} (vec4 per vertex for ${this.vertexCount} vertices)`);
+    const x = new Float32Array(positions);
+    return this.pool.run(async (api) => {
+      const [, bvh] = await Promise.all([this.ensureInit(api), api.rebuildBvh(Comlink.transfer(x, [x.buffer]), this.key)]);
+      return bvh;
+    });
   }
 }

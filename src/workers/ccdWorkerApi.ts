@@ -4,6 +4,7 @@
  * paper 000 supplement Alg. 5: once per frame the broad phase (swept boxes, candidate pairs) runs
  * off the main thread; batches of exact narrow-phase queries can be split across the pool.
  */
+import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import type { CcdCandidates, CcdTopology, MotionBound } from '../collision/ccd/broadPhase';
 
 /** Which exact CCD query: vertex-face (v, f0, f1, f2) or edge-edge (ea0, ea1, eb0, eb1). */
@@ -29,4 +30,9 @@ export interface CcdWorkerApi {
   broadPhase(positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, key?: number): CcdBroadPhaseAnswer;
   /** Exact CCD of each query (24 f64: 4 points at t0, then at t1): toi in [0, 1], or -1 when no hit. */
   narrowPhase(kind: CcdQueryKind, queries: Float64Array): Float64Array;
+  /**
+   * A fresh SAH surface BVH over the held topology's boundary triangles at `positions` (vec4 per
+   * vertex, the GPU layout; bvh/rebuildJob.ts), for SpbStage.replaceBvh; node arrays transferred back.
+   */
+  rebuildBvh(positions: Float32Array, key?: number): SurfaceBvh;
 }

@@ -6,6 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import { edgeEdgeCcd, vertexFaceCcd } from '../collision/ccd';
+import { rebuildSurfaceBvhFromVec4, surfaceBvhTransferables } from '../bvh/rebuildJob';
 import { checkCcdTopology, sweptCandidates, type CcdTopology } from '../collision/ccd/broadPhase';
 import type { CcdWorkerApi } from './ccdWorkerApi';
 
@@ -35,6 +36,12 @@ export function createCcdWorkerHandler(): CcdWorkerApi {
       const c = sweptCandidates(topology, positions, velocities, bound, selfCollision);
       const answer = { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0 };
       return Comlink.transfer(answer, [c.vertexFace.buffer, c.edgeEdge.buffer]);
+    },
+    rebuildBvh(positions, key = 0) {
+      if (!topology) throw new Error('ccdWorker: rebuildBvh before init(topology): this worker holds no topology');
+      if (key !== heldKey) throw new Error(`ccdWorker: rebuildBvh posed on topology ${key}, this worker holds topology ${heldKey}`);
+      const bvh = rebuildSurfaceBvhFromVec4(positions, topology.triangles);
+      return Comlink.transfer(bvh, surfaceBvhTransferables(bvh));
     },
     narrowPhase(kind, queries) {
       if (kind !== 'vertexFace' && kind !== 'edgeEdge') throw new RangeError(`ccdWorker: narrowPhase: kind must be 'vertexFace' or 'edgeEdge', got ${String(kind)}`);

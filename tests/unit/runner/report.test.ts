@@ -4,7 +4,7 @@
  * are those of hand-made counters, summed here by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyCollisionCounters, type CollisionFrameCounters } from '../../../src/collision/counters';
+import { emptyCollisionCounters, emptyCcdCounters, type CollisionFrameCounters } from '../../../src/collision/counters';
 import { frameEntry, summarizeCollisions } from '../../../src/runner/report';
 import type { FrameStats } from '../../../src/sim/simulation';
 
@@ -52,13 +52,15 @@ describe('runner report: collision counters', () => {
     const frames = [
       frameEntry(stats(0, counters(4, 3, 2, 1024)), undefined),
       frameEntry(stats(1), undefined),
-      frameEntry(stats(2, counters(10, 7, 5, 2048, { dropped: 6, spbOverflows: 2, spbQueries: 12, noPath: 1, skipped: 3 })), undefined),
+      frameEntry(stats(2, counters(10, 7, 5, 2048, { dropped: 6, spbOverflows: 2, spbQueries: 12, noPath: 1, skipped: 3, pin: 4, pout: 96,
+        ccd: { ...emptyCcdCounters(), candidatesVertexFace: 30, candidatesEdgeEdge: 60, hitsVertexFace: 5, hitsEdgeEdge: 2, escaped: 1, jobMs: 6, waitMs: 1.5 } })), undefined),
       frameEntry(stats(3, counters(0, 0, 0, 2048)), undefined),
     ];
     expect(summarizeCollisions(frames)).toEqual({
       frames: 3,
-      totalContacts: 14,
-      maxContactsPerFrame: 10,
+      // DCD's contacts and CCD's (5 + 2 in the third frame).
+      totalContacts: 21,
+      maxContactsPerFrame: 17,
       totalDcdHits: 3 + 2 + 7 + 5,
       maxDcdHitsPerFrame: 12,
       totalSpbQueries: 12,
@@ -69,6 +71,9 @@ describe('runner report: collision counters', () => {
       maxContactCapacity: 2048,
       readbacks: 3,
       readbackBytes: 900,
+      pin: 4,
+      pout: 96,
+      ccd: { meanCandidates: 30, hitsVertexFace: 5, hitsEdgeEdge: 2, escaped: 1, dropped: 0, meanJobMs: 2, maxJobMs: 6, meanWaitMs: 0.5, maxWaitMs: 1.5 },
     });
     expect(summarizeCollisions([frameEntry(stats(0), undefined)])).toBeNull();
   });
