@@ -13,7 +13,7 @@ import { checkMaterial, type FrameReport, type LowestPoint, type SimulationEngin
 
 export class CpuEngine implements SimulationEngine {
   readonly kind = 'cpu';
-  readonly description = 'CPU reference solver (float64, in a worker)';
+  readonly description = 'CPU reference solver (float64, in a worker; collisions by DCD + shortest path: CCD and the hybrid run in the WebGPU solver)';
   private paramsValue: SolverParams;
   private frameValue = 0;
   private minY = NaN;

@@ -8,7 +8,7 @@
 import type { GpuContext } from '../gpu/device';
 import { GpuSolver } from '../sim/gpuSolver';
 import { pageSpbFallback } from './spbFallbackPool';
-import { pageCollisionJobs } from './ccdPool';
+import { ccdTransport, pageCollisionJobs } from './ccdPool';
 import { setObjectMaterial } from '../sim/model';
 import type { Material } from '../sim/material';
 import { checkParams, type SolverParams } from '../sim/params';
@@ -39,7 +39,7 @@ export class GpuEngine implements SimulationEngine {
     private readonly solver: GpuSolver,
   ) {
     const m = solver.model;
-    this.description = `WebGPU XPBD solver (${ctx.description})`;
+    this.description = `WebGPU XPBD solver (${ctx.description}); collision workers get positions by ${ccdTransport()}`;
     this.readback = new GpuStateReadback(ctx.device, solver.positionBuffer, solver.objectStatusBuffer, m.vertexCount, m.objectNames.length);
     this.reported = new Uint8Array(m.objectNames.length);
   }

@@ -6,7 +6,7 @@
  */
 import type GUI from 'lil-gui';
 import type { Controller } from 'lil-gui';
-import type { ConstraintType, InterObjectMode, SolveOrder } from '../sim/params';
+import type { CollisionMode, ConstraintType, InterObjectMode, SolveOrder } from '../sim/params';
 import type { SimulationController } from './simulationController';
 
 export interface SimulationPanel {
@@ -46,6 +46,8 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
     recovery: p0.recovery,
     interObject: p0.interObject as InterObjectMode,
     contactIterations: p0.contactIterations,
+    collisionMode: p0.collisionMode as CollisionMode,
+    bvhRebuildFrames: p0.bvhRebuildFrames,
   };
 
   const runCtrl = folder.add(state, 'run').name('Run');
@@ -86,9 +88,17 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
     .name('Between objects')
     .onChange((v: InterObjectMode) => sim.setParams({ interObject: v }));
   collisions
+    .add(state, 'collisionMode', { 'Hybrid CCD + DCD (Alg. 5)': 'hybrid', 'DCD + shortest path only': 'dcd', 'CCD only': 'ccd' })
+    .name('Detection (Fig. 9)')
+    .onChange((v: CollisionMode) => sim.setParams({ collisionMode: v }));
+  collisions
     .add(state, 'contactIterations', 1, 10, 1)
     .name('Contact passes')
     .onFinishChange((v: number) => sim.setParams({ contactIterations: v }));
+  collisions
+    .add(state, 'bvhRebuildFrames', 0, 240, 1)
+    .name('BVH rebuild every (frames, 0 = never)')
+    .onFinishChange((v: number) => sim.setParams({ bvhRebuildFrames: v }));
 
   const material = folder.addFolder('Material');
   material
@@ -123,6 +133,8 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
       recovery: p.recovery,
       interObject: p.interObject,
       contactIterations: p.contactIterations,
+      collisionMode: p.collisionMode,
+      bvhRebuildFrames: p.bvhRebuildFrames,
       springCompliance: p.springCompliance,
       youngsModulus: m.youngsModulus,
       poissonRatio: m.poissonRatio,
