@@ -8,19 +8,22 @@
  *    ../shared/meshes/octopus_2KFaces.t (positions as placed by the pile scene builder, every vertex
  *    moving at the case's speed downward, horizon --horizon s, gravity -9.81 y): ms on this thread,
  *    ms in the worker (jobMs) and round trip (shared buffers and transfer), and candidate counts.
- *    --cases lists copies@speed (m/s). The swept boxes grow by |v| H on every side, so once that
- *    exceeds the triangle size the counts grow about with the speed squared (surface within reach).
+ *    --cases lists copies@speed (m/s). Pairs of different octopi come from world boxes grown by |v| H
+ *    on every side; pairs within one octopus from boxes in its own moving frame (sweptCandidates,
+ *    what the time step runs); the last column counts the pairs world boxes alone would give.
  *
- * Each section is a function returning rows, so further sections (time-step phase shares) can be
- * added beside them.
+ * 3. step (--sections step): the time step on a pile of octopi with hybrid, DCD only and CCD only:
+ *    phase shares, candidate pairs, contacts, the broad-phase job's time and the frame's wait.
  *
- *   node scripts/run-ts.mjs bench/ccd.ts [--cases 4@2,16@2,4@0.2,16@0.2,50@0.2] [--horizon 0.0333] [--margin 0.001] [--repeat 5] [--pool N] [--sections narrow,broad]
+ * Each section is a function returning rows.
+ *
+ *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/ccd.ts [--cases 4@2,16@2,4@0.2,16@0.2,50@0.2] [--horizon 0.0333] [--margin 0.001] [--repeat 5] [--pool N] [--sections narrow,broad,step] [--step-copies 2] [--step-frames 12]
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { edgeEdgeCcd, vertexFaceCcd } from '../src/collision/ccd';
-import { ccdCandidates, ccdTopologyOf, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../src/collision/ccd/broadPhase';
+import { ccdCandidates, ccdTopologyOf, sweptCandidates, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../src/collision/ccd/broadPhase';
 import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { readMeshFile } from '../src/runner/meshFile';
 import { pileScene, type PileItem } from '../src/scenes/pile';
@@ -30,6 +33,9 @@ import { nodeCcdPool, nodePoolSize } from '../src/workers/ccdNodePool';
 import type { CcdQueryKind, CcdWorkerApi } from '../src/workers/ccdWorkerApi';
 import type { WorkerPool } from '../src/workers/workerPool';
 import { ccdWorkerBundle } from '../src/runner/ccdWorkerBundle';
+import { acquireGpu } from '../src/gpu/device';
+import { GpuSolver } from '../src/sim/gpuSolver';
+import { poolJobs } from '../src/workers/collisionJobsPool';
 
 // This file runs as dist/node/ccd.mjs (scripts/run-ts.mjs): the project root is two folders up.
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -150,10 +156,13 @@ export async function broadPhaseRows(cases: PileCase[], bound: MotionBound, pool
     const t = c.topology;
     let vf = 0, ee = 0;
     const inThread = best(repeat, () => {
-      const r = ccdCandidates(t, sweptVertexBoxes(c.positions, c.velocities, bound), true);
+      const r = sweptCandidates(t, c.positions, c.velocities, bound, true);
       vf = r.vertexFace.length / 2;
       ee = r.edgeEdge.length / 2;
     });
+    // The same boxes for every pair (world frame), as before pairs within one object used its own frame.
+    const world = ccdCandidates(t, sweptVertexBoxes(c.positions, c.velocities, bound), true);
+    const worldPairs = (world.vertexFace.length + world.edgeEdge.length) / 2;
     const worker: Record<string, string> = {};
     let jobMs = Infinity;
     for (const transport of ['shared', 'transfer'] as const) {
@@ -164,10 +173,59 @@ export async function broadPhaseRows(cases: PileCase[], bound: MotionBound, pool
       worker[transport] = ms.toFixed(1);
       jobMs = Math.min(jobMs, last.jobMs);
     }
-    rows.push([c.copies, c.speed, t.vertexCount, t.boundaryVertices.length, t.triangles.length / 3, t.edges.length / 2, inThread.toFixed(1), jobMs.toFixed(1), worker.shared, worker.transfer, vf, ee]);
+    rows.push([c.copies, c.speed, t.vertexCount, t.boundaryVertices.length, t.triangles.length / 3, t.edges.length / 2, inThread.toFixed(1), jobMs.toFixed(1), worker.shared, worker.transfer, vf, ee, worldPairs]);
     console.log(`  ${c.copies} copies at ${c.speed} m/s: done`);
   }
   return rows;
+}
+
+// ---- Section 3: the time step with hybrid, DCD only and CCD only -----------------------------
+
+/**
+ * `copies` octopi (the shared mesh) dropped into the pile scene's box, `frames` frames per mode on
+ * the WebGPU adapter at hand (SwiftShader here: phase shares, not absolute times, carry over),
+ * the collision jobs in the pool. Per mode: mean ms per phase (GPU timestamps), candidate pairs,
+ * CCD contacts, Pin points, DCD contacts, and the broad-phase job's time and the frame's wait.
+ */
+export async function stepRows(copies: number, frames: number, pool: WorkerPool<CcdWorkerApi>): Promise<{ header: string[]; rows: Row[] }> {
+  const mesh = readMeshFile(OCTOPUS);
+  const material = { youngsModulus: 2e5, poissonRatio: 0.4, density: 1000 };
+  const ctx = await acquireGpu();
+  const phases = ['predict', 'material', 'detect', 'spb', 'ccd', 'contacts', 'finalize'] as const;
+  const rows: Row[] = [];
+  try {
+    for (const mode of ['hybrid', 'dcd', 'ccd'] as const) {
+      const items: PileItem[] = Array.from({ length: copies }, (_, i) => ({ name: `octopus ${i + 1}`, positions: mesh.positions, tets: mesh.tets, material }));
+      const setup = pileScene(items, defaultParams({ damping: 0.5, collisionMode: mode, bvhRebuildFrames: 30 }));
+      const solver = new GpuSolver(ctx, setup, { collisions: { workerJobs: poolJobs(pool) } });
+      const sums: Record<string, number> = {};
+      let candidates = 0, ccdHits = 0, pin = 0, dcd = 0, jobMs = 0, waitMs = 0, wall = 0;
+      try {
+        for (let f = 0; f < frames; f++) {
+          const t0 = performance.now();
+          const r = await solver.stepFrame();
+          wall += performance.now() - t0;
+          for (const [k, v] of Object.entries(r.gpuPhaseMs ?? {})) sums[k] = (sums[k] ?? 0) + v;
+          const c = r.collisions!;
+          candidates += c.ccd.candidatesVertexFace + c.ccd.candidatesEdgeEdge;
+          ccdHits += c.ccd.hitsVertexFace + c.ccd.hitsEdgeEdge;
+          pin += c.pin;
+          dcd += c.contacts;
+          jobMs += c.ccd.jobMs;
+          waitMs += c.ccd.waitMs;
+        }
+      } finally {
+        solver.destroy();
+      }
+      const total = Object.values(sums).reduce((a, b) => a + b, 0);
+      const share = (k: string) => (total > 0 ? `${((100 * (sums[k] ?? 0)) / total).toFixed(0)} %` : 'n/a');
+      rows.push([mode, setup.model.tetCount, (wall / frames).toFixed(0), (total / frames).toFixed(0), ...phases.map(share), Math.round(candidates / frames), Math.round(ccdHits / frames), Math.round(pin / frames), Math.round(dcd / frames), (jobMs / frames).toFixed(1), (waitMs / frames).toFixed(1)]);
+      console.log(`  ${mode}: done`);
+    }
+  } finally {
+    ctx.device.destroy();
+  }
+  return { header: ['mode', 'tets', 'wall ms / frame', 'GPU ms / frame', ...phases, 'candidate pairs / frame', 'CCD contacts / frame', 'Pin / frame', 'DCD contacts / frame', 'broad-phase job ms', 'frame wait ms'], rows };
 }
 
 // ---- Main ----------------------------------------------------------------------------------
@@ -195,7 +253,14 @@ try {
     });
     const rows = await broadPhaseRows(cases, bound, pool, repeat);
     console.log(`\nBroad phase, piles of octopus_2KFaces.t falling, horizon ${bound.horizon.toFixed(4)} s, margin ${bound.margin}, self-collision on:\n`);
-    console.log(table(['copies', 'speed m/s', 'vertices', 'boundary vertices', 'triangles', 'edges', 'this thread ms', 'worker job ms', 'round trip ms (shared)', 'round trip ms (transfer)', 'vertex-face candidates', 'edge-edge candidates'], rows));
+    console.log(table(['copies', 'speed m/s', 'vertices', 'boundary vertices', 'triangles', 'edges', 'this thread ms', 'worker job ms', 'round trip ms (shared)', 'round trip ms (transfer)', 'vertex-face candidates', 'edge-edge candidates', 'pairs with world boxes only'], rows));
+  }
+  if (sections.includes('step')) {
+    const copies = Number(arg('step-copies', '2'));
+    const frames = Number(arg('step-frames', '12'));
+    const { header, rows } = await stepRows(copies, frames, pool);
+    console.log(`\nTime step, ${copies} octopi (octopus_2KFaces.t) dropped into a box, ${frames} frames per mode from the start, 20 substeps x 3 iterations:\n`);
+    console.log(table(header, rows));
   }
 } finally {
   pool.terminate();

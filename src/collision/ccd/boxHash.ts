@@ -181,15 +181,29 @@ function overlapAt(a: Float32Array, s: number, b: Float32Array, t: number): bool
   return a[o] <= b[p + 3] && b[p] <= a[o + 3] && a[o + 1] <= b[p + 4] && b[p + 1] <= a[o + 4] && a[o + 2] <= b[p + 5] && b[p + 2] <= a[o + 5];
 }
 
+/**
+ * Groups of items (object ids) for a join that keeps only pairs of different groups ('inter') or
+ * only pairs within one group ('self'): the others are skipped before the box test and the visit,
+ * so a pile's many overlapping pairs within one object cost a compare each.
+ */
+export interface JoinGroups {
+  a: ArrayLike<number>;
+  b: ArrayLike<number>;
+  keep: 'inter' | 'self';
+}
+
 /** Every pair of items of `h` whose boxes overlap, once: visit(itemA, itemB) (in no particular order). */
-export function selfJoin(h: BoxHash, visit: (a: number, b: number) => void): void {
+export function selfJoin(h: BoxHash, visit: (a: number, b: number) => void, groups?: JoinGroups): void {
   const { start, item, key, first, box } = h;
+  const same = groups?.keep === 'self';
   for (let bucket = 0; bucket <= h.mask; bucket++) {
     const end = start[bucket + 1];
     for (let s = start[bucket]; s < end; s++) {
       const ks = key[s], fs = first[s];
+      const gs = groups ? groups.a[item[s]] : 0;
       for (let t = s + 1; t < end; t++) {
         if (key[t] !== ks || (fs | first[t]) !== 7) continue;
+        if (groups && (groups.b[item[t]] === gs) !== same) continue;
         if (overlapAt(box, s, box, t)) visit(item[s], item[t]);
       }
     }
@@ -197,15 +211,18 @@ export function selfJoin(h: BoxHash, visit: (a: number, b: number) => void): voi
 }
 
 /** Every pair (item of a, item of b) whose boxes overlap, once. Both hashes must share frame and size. */
-export function crossJoin(a: BoxHash, b: BoxHash, visit: (itemA: number, itemB: number) => void): void {
+export function crossJoin(a: BoxHash, b: BoxHash, visit: (itemA: number, itemB: number) => void, groups?: JoinGroups): void {
   if (a.mask !== b.mask) throw new Error(`crossJoin: the hashes have different table sizes (${a.mask + 1}, ${b.mask + 1})`);
+  const same = groups?.keep === 'self';
   for (let bucket = 0; bucket <= a.mask; bucket++) {
     const endA = a.start[bucket + 1], beginB = b.start[bucket], endB = b.start[bucket + 1];
     if (beginB === endB) continue;
     for (let s = a.start[bucket]; s < endA; s++) {
       const ks = a.key[s], fs = a.first[s];
+      const gs = groups ? groups.a[a.item[s]] : 0;
       for (let t = beginB; t < endB; t++) {
         if (b.key[t] !== ks || (fs | b.first[t]) !== 7) continue;
+        if (groups && (groups.b[b.item[t]] === gs) !== same) continue;
         if (overlapAt(a.box, s, b.box, t)) visit(a.item[s], b.item[t]);
       }
     }

@@ -209,6 +209,11 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
   const triangleCount = tri.length / 3, edgeCount = edges.length / 2;
   const triBoxes = elementBoxes(tri, 3, boxes);
   const edgeBoxes = elementBoxes(edges, 2, boxes);
+  // Object of each triangle and edge (their first vertex's), for the joins' group filter.
+  const triObject = new Uint32Array(triangleCount);
+  for (let t = 0; t < triangleCount; t++) triObject[t] = obj[tri[3 * t]];
+  const edgeObject = new Uint32Array(edgeCount);
+  for (let e = 0; e < edgeCount; e++) edgeObject[e] = obj[edges[2 * e]];
 
   // Vertex-face: boundary vertices and triangles hashed on one frame, joined per bucket.
   const vf = new PairList();
@@ -223,7 +228,7 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
     const tr = cellRanges(triBoxes, null, frame, 'triangles');
     const vr = cellRanges(boxes, bv, frame, 'vertices');
     const size = tableSize(Math.max(tr.entries, vr.entries));
-    crossJoin(buildBoxHash(boxes, vr, size, 'vertices'), buildBoxHash(triBoxes, tr, size, 'triangles'), addVf);
+    crossJoin(buildBoxHash(boxes, vr, size, 'vertices'), buildBoxHash(triBoxes, tr, size, 'triangles'), addVf, filter === 'all' ? undefined : { a: obj, b: triObject, keep: filter });
     // Oversized boxes meet everything directly: oversized vertices every triangle, the other
     // vertices every oversized triangle.
     for (let q = 0; q < vr.oversized.length; q++) {
@@ -250,7 +255,7 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
     };
     const frame = gridFrame([[edgeBoxes, null]]);
     const er = cellRanges(edgeBoxes, null, frame, 'edges');
-    selfJoin(buildBoxHash(edgeBoxes, er, tableSize(er.entries), 'edges'), addEe);
+    selfJoin(buildBoxHash(edgeBoxes, er, tableSize(er.entries), 'edges'), addEe, filter === 'all' ? undefined : { a: edgeObject, b: edgeObject, keep: filter });
     // Oversized edges meet every other edge directly; two oversized edges meet once.
     for (let q = 0; q < er.oversized.length; q++) {
       const ea = er.oversized[q];

@@ -1,14 +1,14 @@
 /**
  * CCD jobs in workers of the comlink pool (Node worker_threads running the real, bundled worker
- * entry). The truth is the same functions called directly on this thread (sweptVertexBoxes +
- * ccdCandidates, vertexFaceCcd / edgeEdgeCcd), whose own correctness is checked against brute-force
+ * entry). The truth is the same functions called directly on this thread (sweptCandidates,
+ * vertexFaceCcd / edgeEdgeCcd), whose own correctness is checked against brute-force
  * and exact oracles in tests/unit/ccd; here: the worker path changes nothing, whichever transport.
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { edgeEdgeCcd, vertexFaceCcd } from '../../../src/collision/ccd';
-import { ccdCandidates, ccdTopologyOf, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
+import { ccdTopologyOf, sweptCandidates, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
 import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import { CcdJobs, ccdPoolSize, sharedMemoryAvailable } from '../../../src/workers/ccdJobs';
 import { nodeCcdPool, nodePoolSize } from '../../../src/workers/ccdNodePool';
@@ -67,7 +67,8 @@ function sameArray(got: ArrayLike<number>, want: ArrayLike<number>): string {
 }
 
 function inThread(x: Float32Array, v: Float32Array, self: boolean): { vertexFace: Uint32Array; edgeEdge: Uint32Array } {
-  return ccdCandidates(topo, sweptVertexBoxes(x, v, bound), self);
+  const c = sweptCandidates(topo, x, v, bound, self);
+  return { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge };
 }
 
 describe('CcdJobs.broadPhase in a worker', () => {
