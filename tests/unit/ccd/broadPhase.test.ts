@@ -27,6 +27,29 @@ function copies(name: string, offsets: [number, number, number][]): CcdTopology 
   return { ...ccdTopologyOf(mesh), rest: Float64Array.from(mesh.positions) };
 }
 
+/**
+ * CCD queries (24 numbers: 4 points at t0, then at t1) of the linear motion between each vertex's
+ * start x0 (vec4) and its ballistic end point after the bound's horizon: both inside its swept box.
+ */
+function ballisticQueries(x0: Float32Array, v: Float32Array, bound: MotionBound): (ids: number[]) => Float64Array {
+  const n = x0.length / 4, H = bound.horizon;
+  const p0 = new Float64Array(3 * n), p1 = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) {
+    p0[3 * i + k] = x0[4 * i + k];
+    p1[3 * i + k] = x0[4 * i + k] + v[4 * i + k] * H + 0.5 * bound.gravity[k] * H * H;
+  }
+  return (ids) => {
+    const q = new Float64Array(24);
+    ids.forEach((id, j) => {
+      for (let k = 0; k < 3; k++) {
+        q[3 * j + k] = p0[3 * id + k];
+        q[12 + 3 * j + k] = p1[3 * id + k];
+      }
+    });
+    return q;
+  };
+}
+
 /** All-pairs oracle: sorted keys v * T + t and a * E + b of overlapping, non-adjacent (and, unless self, inter-object) pairs. */
 function oracle(topo: CcdTopology, boxes: Float32Array, self: boolean): { vf: number[]; ee: number[] } {
   const unionBoxes = (ids: Uint32Array, per: number): Float64Array => {
@@ -217,7 +240,6 @@ describe('ccdCandidates misses no contact of the exact CCD', () => {
     const scene = copies('Beam_lowRes.t', [[0, 0, 0], [0.3, 0.25, 0.2]]);
     const r = rng(29);
     const bound: MotionBound = { horizon: 0.1, gravity: [0, -9.81, 0], margin: 0 };
-    const H = bound.horizon;
     const x0 = vec4(scene.rest);
     const n = scene.vertexCount;
     let vfHits = 0, eeHits = 0, vfPairs = 0, eePairs = 0, vfCandidates = 0, eeCandidates = 0;
@@ -227,21 +249,7 @@ describe('ccdCandidates misses no contact of the exact CCD', () => {
       for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) v[4 * i + k] = (r() - 0.5) * 8;
       const boxes = sweptVertexBoxes(x0, v, bound);
       // The CCD's linear motion between the ballistic end points (both inside the boxes).
-      const p0 = new Float64Array(3 * n), p1 = new Float64Array(3 * n);
-      for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) {
-        p0[3 * i + k] = x0[4 * i + k];
-        p1[3 * i + k] = x0[4 * i + k] + v[4 * i + k] * H + 0.5 * bound.gravity[k] * H * H;
-      }
-      const query = (ids: number[]): Float64Array => {
-        const q = new Float64Array(24);
-        ids.forEach((id, j) => {
-          for (let k = 0; k < 3; k++) {
-            q[3 * j + k] = p0[3 * id + k];
-            q[12 + 3 * j + k] = p1[3 * id + k];
-          }
-        });
-        return q;
-      };
+      const query = ballisticQueries(x0, v, bound);
       const got = ccdCandidates(scene, boxes, true);
       const vf = new Set(keys(got.vertexFace)), ee = new Set(keys(got.edgeEdge));
       vfCandidates += vf.size;
@@ -315,7 +323,6 @@ describe('sweptCandidates (self pairs in each object\'s own frame) misses no con
     const scene = copies('Beam_lowRes.t', [[0, 0, 0], [0.3, 0.25, 0.2]]);
     const r = rng(41);
     const bound: MotionBound = { horizon: 0.05, gravity: [0, -9.81, 0], margin: 0.002 };
-    const H = bound.horizon;
     const x0 = vec4(scene.rest);
     const n = scene.vertexCount;
     let hits = 0, selfHits = 0, pairs = 0, worldPairs = 0;
@@ -331,21 +338,7 @@ describe('sweptCandidates (self pairs in each object\'s own frame) misses no con
       pairs += (got.vertexFace.length + got.edgeEdge.length) / 2;
       worldPairs += (world.vertexFace.length + world.edgeEdge.length) / 2;
       const vf = new Set(keys(got.vertexFace)), ee = new Set(keys(got.edgeEdge));
-      const p0 = new Float64Array(3 * n), p1 = new Float64Array(3 * n);
-      for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) {
-        p0[3 * i + k] = x0[4 * i + k];
-        p1[3 * i + k] = x0[4 * i + k] + v[4 * i + k] * H + 0.5 * bound.gravity[k] * H * H;
-      }
-      const query = (ids: number[]): Float64Array => {
-        const q = new Float64Array(24);
-        ids.forEach((id, j) => {
-          for (let k = 0; k < 3; k++) {
-            q[3 * j + k] = p0[3 * id + k];
-            q[12 + 3 * j + k] = p1[3 * id + k];
-          }
-        });
-        return q;
-      };
+      const query = ballisticQueries(x0, v, bound);
       const T = scene.triangles, E = scene.edges, obj = scene.vertexObject;
       for (const vtx of scene.boundaryVertices) for (let t = 0; t < T.length / 3; t++) {
         const tv = [T[3 * t], T[3 * t + 1], T[3 * t + 2]];
