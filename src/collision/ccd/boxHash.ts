@@ -183,8 +183,10 @@ function overlapAt(a: Float32Array, s: number, b: Float32Array, t: number): bool
 
 /**
  * Groups of items (object ids) for a join that keeps only pairs of different groups ('inter') or
- * only pairs within one group ('self'): the others are skipped before the box test and the visit,
- * so a pile's many overlapping pairs within one object cost a compare each.
+ * only pairs within one group ('self'). A bucket's entries come in item order, and items of one
+ * object are contiguous, so a bucket is a few runs of one group each: the joins step over a whole
+ * run of the wrong group at once (groupRuns), and a pile's many overlapping pairs within one
+ * object cost nothing in the inter-object pass. Correct for any order (runs are found, not assumed).
  */
 export interface JoinGroups {
   a: ArrayLike<number>;
@@ -192,18 +194,40 @@ export interface JoinGroups {
   keep: 'inter' | 'self';
 }
 
+/** Per entry of `h`: its item's group, and the end (exclusive) of the run of its group in its bucket. */
+function groupRuns(h: BoxHash, groupOf: ArrayLike<number>): { group: Uint32Array; runEnd: Uint32Array } {
+  const n = h.start[h.mask + 1];
+  const group = new Uint32Array(n);
+  const runEnd = new Uint32Array(n);
+  for (let t = 0; t < n; t++) group[t] = groupOf[h.item[t]];
+  for (let bucket = 0; bucket <= h.mask; bucket++) {
+    const begin = h.start[bucket];
+    let end = h.start[bucket + 1];
+    for (let t = end - 1; t >= begin; t--) {
+      if (t + 1 < h.start[bucket + 1] && group[t + 1] !== group[t]) end = t + 1;
+      runEnd[t] = end;
+    }
+  }
+  return { group, runEnd };
+}
+
 /** Every pair of items of `h` whose boxes overlap, once: visit(itemA, itemB) (in no particular order). */
 export function selfJoin(h: BoxHash, visit: (a: number, b: number) => void, groups?: JoinGroups): void {
   const { start, item, key, first, box } = h;
   const same = groups?.keep === 'self';
+  const runs = groups ? groupRuns(h, groups.b) : undefined;
+  const ga = groups?.a;
   for (let bucket = 0; bucket <= h.mask; bucket++) {
     const end = start[bucket + 1];
     for (let s = start[bucket]; s < end; s++) {
       const ks = key[s], fs = first[s];
-      const gs = groups ? groups.a[item[s]] : 0;
+      const gs = ga ? ga[item[s]] : 0;
       for (let t = s + 1; t < end; t++) {
+        if (runs && (runs.group[t] === gs) !== same) {
+          t = runs.runEnd[t] - 1;
+          continue;
+        }
         if (key[t] !== ks || (fs | first[t]) !== 7) continue;
-        if (groups && (groups.b[item[t]] === gs) !== same) continue;
         if (overlapAt(box, s, box, t)) visit(item[s], item[t]);
       }
     }
@@ -214,15 +238,20 @@ export function selfJoin(h: BoxHash, visit: (a: number, b: number) => void, grou
 export function crossJoin(a: BoxHash, b: BoxHash, visit: (itemA: number, itemB: number) => void, groups?: JoinGroups): void {
   if (a.mask !== b.mask) throw new Error(`crossJoin: the hashes have different table sizes (${a.mask + 1}, ${b.mask + 1})`);
   const same = groups?.keep === 'self';
+  const runs = groups ? groupRuns(b, groups.b) : undefined;
+  const ga = groups?.a;
   for (let bucket = 0; bucket <= a.mask; bucket++) {
     const endA = a.start[bucket + 1], beginB = b.start[bucket], endB = b.start[bucket + 1];
     if (beginB === endB) continue;
     for (let s = a.start[bucket]; s < endA; s++) {
       const ks = a.key[s], fs = a.first[s];
-      const gs = groups ? groups.a[a.item[s]] : 0;
+      const gs = ga ? ga[a.item[s]] : 0;
       for (let t = beginB; t < endB; t++) {
+        if (runs && (runs.group[t] === gs) !== same) {
+          t = runs.runEnd[t] - 1;
+          continue;
+        }
         if (b.key[t] !== ks || (fs | b.first[t]) !== 7) continue;
-        if (groups && (groups.b[b.item[t]] === gs) !== same) continue;
         if (overlapAt(a.box, s, b.box, t)) visit(a.item[s], b.item[t]);
       }
     }

@@ -29,11 +29,46 @@ export interface CcdTopology {
   edges: Uint32Array;
   /** Object id per vertex. */
   vertexObject: Uint32Array;
+  /**
+   * Optional element topology: 4 vertex ids per tet, and vertex -> tets (CSR). With it, pairs whose
+   * four points belong to one tet are no candidates: a vertex crossing the opposite face of its own
+   * tet, or two opposite edges of a tet crossing, is that element inverting or unfolding, which the
+   * material solve handles, not a collision (DCD likewise skips the tets incident to a point).
+   */
+  tets?: Uint32Array;
+  vertexTetOffsets?: Uint32Array;
+  vertexTets?: Uint32Array;
 }
 
 /** The CCD view of a tet mesh (e.g. the scene mesh, sceneMesh.ts): its boundary, arrays shared, not copied. */
 export function ccdTopologyOf(mesh: TetMesh): CcdTopology {
-  return { vertexCount: mesh.vertexCount, boundaryVertices: mesh.boundaryVertices, triangles: mesh.boundaryTriangles, edges: mesh.boundaryEdges, vertexObject: mesh.vertexObject };
+  const n = mesh.vertexCount, tets = mesh.tets;
+  const vertexTetOffsets = new Uint32Array(n + 1);
+  for (let i = 0; i < tets.length; i++) vertexTetOffsets[tets[i] + 1]++;
+  for (let v = 0; v < n; v++) vertexTetOffsets[v + 1] += vertexTetOffsets[v];
+  const fill = vertexTetOffsets.slice(0, n);
+  const vertexTets = new Uint32Array(tets.length);
+  for (let i = 0; i < tets.length; i++) vertexTets[fill[tets[i]]++] = i >> 2;
+  return {
+    vertexCount: n, boundaryVertices: mesh.boundaryVertices, triangles: mesh.boundaryTriangles, edges: mesh.boundaryEdges, vertexObject: mesh.vertexObject,
+    tets, vertexTetOffsets, vertexTets,
+  };
+}
+
+/** Whether a, b, c, d (distinct) are the four corners of one tet of the topology (false without element topology). */
+function oneTet(topo: CcdTopology, a: number, b: number, c: number, d: number): boolean {
+  const { tets, vertexTetOffsets: off, vertexTets: list } = topo;
+  if (!tets || !off || !list) return false;
+  for (let j = off[a]; j < off[a + 1]; j++) {
+    const o = 4 * list[j];
+    let found = 0;
+    for (let k = 0; k < 4; k++) {
+      const v = tets[o + k];
+      if (v === b || v === c || v === d) found++;
+    }
+    if (found === 3) return true;
+  }
+  return false;
 }
 
 export interface MotionBound {
@@ -195,7 +230,7 @@ export type PairFilter = 'all' | 'inter' | 'self';
 /**
  * Every boundary vertex / boundary triangle pair and every boundary edge pair whose boxes overlap
  * (a triangle's box = union of its corners' boxes, an edge's likewise), excluding pairs that share
- * a vertex; `pairs` true or 'all': every such pair; false or 'inter': only pairs of different
+ * a vertex and (with element topology) pairs whose four points are one tet; `pairs` true or 'all': every such pair; false or 'inter': only pairs of different
  * objects; 'self': only pairs within one object.
  *
  * Output order: by hash bucket (deterministic for the same input, otherwise none in particular).
@@ -222,6 +257,7 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
       const a = tri[3 * t], b = tri[3 * t + 1], c = tri[3 * t + 2];
       if (v === a || v === b || v === c) return;
       if (!keep(obj[v] === obj[a])) return;
+      if (obj[v] === obj[a] && oneTet(topo, v, a, b, c)) return;
       vf.push(v, t);
     };
     const frame = gridFrame([[triBoxes, null], [boxes, bv]]);
@@ -250,6 +286,7 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
       const a0 = edges[2 * ea], a1 = edges[2 * ea + 1], b0 = edges[2 * eb], b1 = edges[2 * eb + 1];
       if (a0 === b0 || a0 === b1 || a1 === b0 || a1 === b1) return;
       if (!keep(obj[a0] === obj[b0])) return;
+      if (obj[a0] === obj[b0] && oneTet(topo, a0, a1, b0, b1)) return;
       if (ea < eb) ee.push(ea, eb);
       else ee.push(eb, ea);
     };
