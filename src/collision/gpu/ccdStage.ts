@@ -100,6 +100,8 @@ export class CcdStage implements GpuStage {
   readonly edgeEdgeCounts: GPUBuffer;
   capacity = 0;
   private generation = 0;
+  /** The separation CCD keeps (world units): contacts are reported and held at this distance (set by the owner). */
+  separation = 0;
   private candidates?: GPUBuffer;
   private candidateCapacity = 0;
   private readonly boxes: GPUBuffer;
@@ -183,9 +185,6 @@ export class CcdStage implements GpuStage {
     encoder.clearBuffer(this.vertexFace.header);
     encoder.clearBuffer(this.edgeEdge.header, 0, 4);
   }
-
-  /** The separation CCD keeps (world units): contacts are reported and held at this distance. */
-  separation = 0;
 
   private upload(input: CcdFrameInput): void {
     this.pending = undefined;
