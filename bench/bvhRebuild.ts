@@ -16,38 +16,14 @@ import { SPB_DEFAULT_TOLERANCES, SPB_STATIC_CAPACITIES, SpbWorkspace, createSpbM
 import { STAT_BVH_CANDIDATES } from '../src/spb/workspace';
 import { randomInteriorPoint, rng } from '../tests/support/random';
 import { loadSharedTetMesh } from '../tests/support/sharedMeshes';
+import { twist } from '../tests/support/twist';
+import { packVec4 } from '../src/gpu/buffers';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const QUERIES = arg('queries', 2000);
-
-/** `turns` full turns about the longest box axis, from one end to the other (f32). */
-function twist(x: Float32Array, turns: number): Float32Array {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < x.length; i++) {
-    lo[i % 3] = Math.min(lo[i % 3], x[i]);
-    hi[i % 3] = Math.max(hi[i % 3], x[i]);
-  }
-  const ext = [0, 1, 2].map((c) => hi[c] - lo[c]);
-  const a = ext.indexOf(Math.max(...ext)), b = (a + 1) % 3, c = (a + 2) % 3;
-  const out = new Float32Array(x.length);
-  for (let i = 0; i < x.length; i += 3) {
-    const angle = (2 * Math.PI * turns * (x[i + a] - lo[a])) / ext[a];
-    const u = x[i + b] - 0.5 * (lo[b] + hi[b]), v = x[i + c] - 0.5 * (lo[c] + hi[c]);
-    out[i + a] = x[i + a];
-    out[i + b] = u * Math.cos(angle) - v * Math.sin(angle);
-    out[i + c] = u * Math.sin(angle) + v * Math.cos(angle);
-  }
-  return out;
-}
-
-function vec4(x: Float32Array): Float32Array {
-  const out = new Float32Array((x.length / 3) * 4).fill(1);
-  for (let i = 0; i < x.length / 3; i++) out.set(x.subarray(3 * i, 3 * i + 3), 4 * i);
-  return out;
-}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((p, q) => p - q);
@@ -96,7 +72,7 @@ for (const [name, turns] of cases) {
   const x = twist(mesh.positions, turns);
   const refitted = buildSurfaceBvh(mesh.positions, tris);
   refitSurfaceBvh(refitted, x);
-  const v4 = vec4(x);
+  const v4 = packVec4(x, x.length / 3, () => 1);
   const times: number[] = [];
   let rebuilt: SurfaceBvh = refitted;
   for (let r = 0; r < 5; r++) {

@@ -9,6 +9,7 @@
  * overlap more and more and the traversal visits more nodes; a rebuild restores a tight SAH tree
  * (README.md has the measured SAH costs).
  */
+import { dropW } from '../gpu/buffers';
 import { buildSurfaceBvh, BvhInputError } from './buildSurfaceBvh';
 import type { SurfaceBvh } from './surfaceBvh';
 
@@ -24,15 +25,8 @@ export function rebuildSurfaceBvhFromVec4(positions: Float32Array, triangles: Ui
   if (positions.length % 4 !== 0) {
     throw new BvhInputError(`rebuildSurfaceBvhFromVec4: positions length ${positions.length} is not a multiple of 4 (xyz + inverse mass per vertex)`);
   }
-  const n = positions.length / 4;
   // xyz in f32: the boxes are then exactly those the GPU refit computes from the same positions.
-  const xyz = new Float32Array(3 * n);
-  for (let i = 0; i < n; i++) {
-    xyz[3 * i] = positions[4 * i];
-    xyz[3 * i + 1] = positions[4 * i + 1];
-    xyz[3 * i + 2] = positions[4 * i + 2];
-  }
-  return buildSurfaceBvh(xyz, triangles);
+  return buildSurfaceBvh(dropW(positions), triangles);
 }
 
 /**

@@ -29,37 +29,13 @@ import { SpbStage } from '../../src/spb/gpu/spbStage';
 import type { SubstepContext } from '../../src/sim/stage';
 import type { GpuState } from '../../src/sim/state';
 import { loadSharedTetMesh } from '../support/sharedMeshes';
+import { twist } from '../support/twist';
+import { packVec4 } from '../../src/gpu/buffers';
 import { interiorPoints, spbTestDevice } from './spbCases';
 
 const MESH = 'OverhandKnot.t';
 const TURNS = 2;
 const QUERIES = 160;
-
-/** Twist about the longest box axis: `turns` full turns from one end to the other (f32 out). */
-function twist(x: Float32Array, turns: number): Float32Array {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < x.length; i++) {
-    lo[i % 3] = Math.min(lo[i % 3], x[i]);
-    hi[i % 3] = Math.max(hi[i % 3], x[i]);
-  }
-  const ext = [0, 1, 2].map((c) => hi[c] - lo[c]);
-  const a = ext.indexOf(Math.max(...ext)), b = (a + 1) % 3, c = (a + 2) % 3;
-  const out = new Float32Array(x.length);
-  for (let i = 0; i < x.length; i += 3) {
-    const angle = (2 * Math.PI * turns * (x[i + a] - lo[a])) / ext[a];
-    const u = x[i + b] - 0.5 * (lo[b] + hi[b]), v = x[i + c] - 0.5 * (lo[c] + hi[c]);
-    out[i + a] = x[i + a];
-    out[i + b] = u * Math.cos(angle) - v * Math.sin(angle);
-    out[i + c] = u * Math.sin(angle) + v * Math.cos(angle);
-  }
-  return out;
-}
-
-function vec4(x: Float32Array): Float32Array<ArrayBuffer> {
-  const out = new Float32Array((x.length / 3) * 4).fill(1);
-  for (let i = 0; i < x.length / 3; i++) out.set(x.subarray(3 * i, 3 * i + 3), 4 * i);
-  return out;
-}
 
 /**
  * Oracle: squared distance from p to triangle (a, b, c), f64, by minimising over the plane
@@ -147,7 +123,7 @@ describe('SpbStage.replaceBvh: a rebuilt tree swapped in on the GPU', () => {
     // Refit (topology of the rest shape) vs rebuild (from the GPU layout, as a worker gets it).
     const refitted = buildSurfaceBvh(mesh.positions, tris);
     refitSurfaceBvh(refitted, twisted);
-    const rebuilt = rebuildSurfaceBvhFromVec4(vec4(twisted), tris);
+    const rebuilt = rebuildSurfaceBvhFromVec4(packVec4(twisted, twisted.length / 3, () => 1), tris);
     const sahRefit = sahCost(refitted), sahRebuild = sahCost(rebuilt);
     console.log(`[spbBvhRebuild] ${MESH} twisted ${TURNS} turns: SAH cost refit ${sahRefit.toFixed(2)}, rebuild ${sahRebuild.toFixed(2)}, factor ${(sahRefit / sahRebuild).toFixed(2)}; nodes ${refitted.nodeCount} -> ${rebuilt.nodeCount}, depth ${refitted.depth} -> ${rebuilt.depth}`);
     expect(sahRefit / sahRebuild).toBeGreaterThan(1.3);
@@ -159,7 +135,7 @@ describe('SpbStage.replaceBvh: a rebuilt tree swapped in on the GPU', () => {
     const n = QUERIES;
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
     const positions = device.createBuffer({ label: 'test.positions', size: 16 * mesh.vertexCount, usage });
-    device.queue.writeBuffer(positions, 0, vec4(twisted));
+    device.queue.writeBuffer(positions, 0, packVec4(twisted, twisted.length / 3, () => 1));
     const listBytes = packQueries(batch.points, batch.tets);
     const list = device.createBuffer({ label: 'test.list', size: listBytes.byteLength, usage });
     device.queue.writeBuffer(list, 0, listBytes);
@@ -257,7 +233,7 @@ describe('SpbStage.replaceBvh: a rebuilt tree swapped in on the GPU', () => {
 
     // Swapped back between two substeps of one frame: substep 0 keeps the rebuilt tree's buffers,
     // substep 1 uses the new ones; the frame is valid and the answers unchanged.
-    const again = rebuildSurfaceBvhFromVec4(vec4(twisted), tris);
+    const again = rebuildSurfaceBvhFromVec4(packVec4(twisted, twisted.length / 3, () => 1), tris);
     const refitCopy = copyBvh(refitted);
     device.pushErrorScope('validation');
     const dispatched = frame(device, stage, state, 2, (s) => {

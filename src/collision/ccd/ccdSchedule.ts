@@ -49,6 +49,7 @@ export interface CcdScheduleOptions {
   latency?: 0 | 1;
 }
 
+/** A frame's candidates, the world boxes they were found with (6 floats per vertex: lo xyz, hi xyz), and what the job cost. */
 export interface ScheduledInput {
   candidates: CcdCandidates;
   boxes: Float32Array;
@@ -72,8 +73,6 @@ export class CcdSchedule {
   readonly latency: 0 | 1;
   private readonly jobs = new Map<number, Job>();
   private marginScale = 1;
-  /** Frames whose candidates had to be computed on the spot (no job was ready for them). */
-  blockingJobs = 0;
 
   constructor(
     private readonly runner: BroadPhaseRunner,
@@ -118,7 +117,6 @@ export class CcdSchedule {
     let job = this.jobs.get(frame);
     this.jobs.delete(frame);
     if (!job || job.key !== this.key(p)) {
-      this.blockingJobs++;
       job = this.start(await snapshotNow(), p);
       // Its boxes cover (1 + latency) frames from now: the next frames' too, until their own jobs.
       for (let f = frame + 1; f <= frame + this.latency; f++) if (!this.jobs.has(f)) this.jobs.set(f, job);

@@ -8,7 +8,7 @@
  *
  * The candidates come from the broad phase that the worker pool runs once per frame on swept,
  * inflated boxes (collision/ccd/broadPhase.ts, ccdSchedule.ts); `setCandidates` hands them over
- * before the frame is recorded and beginFrame uploads them (8 bytes per pair, 32 per vertex for
+ * before the frame is recorded and beginFrame uploads them (8 bytes per pair, 24 per vertex for
  * the boxes): no readback and no CPU round trip inside the frame.
  *
  * Header words (frame sums, read back with the frame's counters): see CCD_* in ccdNarrow.wgsl.
@@ -20,7 +20,7 @@ import { withIncludes } from '../../gpu/wgsl';
 import { effectiveCollisionMode, type SolverParams } from '../../sim/params';
 import type { GpuStage, SubstepContext } from '../../sim/stage';
 import type { GpuState } from '../../sim/state';
-import type { CcdCandidates } from '../ccd/broadPhase';
+import type { ScheduledInput } from '../ccd/ccdSchedule';
 import { emptyCcdCounters, type CcdFrameCounters } from '../counters';
 import type { CollisionTopologyGpu } from './collisionTopology';
 import { CONTACT_WORDS, type ContactSource } from './contactStage';
@@ -37,15 +37,8 @@ const W = { hitsVertexFace: 0, hitsEdgeEdge: 1, dropped: 2, escaped: 3, skippedP
 /** The largest direct 1D dispatch we allow for the contact solve (65,535 groups of 64). */
 const MAX_CAPACITY = 65535 * WORKGROUP_SIZE;
 
-/** The frame's candidates and the boxes they were found with (6 floats per vertex: lo xyz, hi xyz). */
-export interface CcdFrameInput {
-  candidates: CcdCandidates;
-  boxes: Float32Array;
-  margin: number;
-  horizon: number;
-  jobMs: number;
-  waitMs: number;
-}
+/** The frame's candidates and the boxes they were found with (6 floats per vertex: lo xyz, hi xyz), from ccdSchedule.ts. */
+export type CcdFrameInput = ScheduledInput;
 
 /** One of CCD's two contact lists as the contact stage sees it. */
 class CcdContactList implements ContactSource {
@@ -134,7 +127,7 @@ export class CcdStage implements GpuStage {
     this.vertexFace = new CcdContactList(device, 'ccd.vertexFace', this);
     this.edgeEdge = new CcdContactList(device, 'ccd.edgeEdge', this);
     this.edgeEdgeCounts = device.createBuffer({ label: 'ccd.edgeEdgeCounts', size: Math.max(16, 4 * topology.vertexCount), usage });
-    this.boxes = device.createBuffer({ label: 'ccd.boxes', size: Math.max(32, 32 * topology.vertexCount), usage });
+    this.boxes = device.createBuffer({ label: 'ccd.boxes', size: Math.max(32, 24 * topology.vertexCount), usage });
     this.allocateContacts(initialCapacity);
   }
 
@@ -207,19 +200,7 @@ export class CcdStage implements GpuStage {
     const q = this.device.queue;
     if (vf.length > 0) q.writeBuffer(this.candidates, 0, unshared(vf));
     if (ee.length > 0) q.writeBuffer(this.candidates, 4 * vf.length, unshared(ee));
-    // Boxes as two vec4 per vertex (the kernel's layout).
-    const n = this.topology.vertexCount;
-    const packed = new Float32Array(8 * n);
-    const b = input.boxes;
-    for (let v = 0; v < n; v++) {
-      packed[8 * v] = b[6 * v];
-      packed[8 * v + 1] = b[6 * v + 1];
-      packed[8 * v + 2] = b[6 * v + 2];
-      packed[8 * v + 4] = b[6 * v + 3];
-      packed[8 * v + 5] = b[6 * v + 4];
-      packed[8 * v + 6] = b[6 * v + 5];
-    }
-    q.writeBuffer(this.boxes, 0, packed);
+    q.writeBuffer(this.boxes, 0, input.boxes as Float32Array<ArrayBuffer>);
   }
 
   private bindGroup(state: GpuState): GPUBindGroup {

@@ -54,6 +54,7 @@ export class DetectStage implements GpuStage {
   private readonly markUniforms: GPUBuffer;
   /** Per point, 1 when it penetrated at the substep's start (hybrid): vertex ids, then vertexCount + boundary edge. */
   readonly pin: GPUBuffer;
+  /** The mode of the current frame (set by beginFrame). */
   private mode: CollisionMode = 'dcd';
   private groups?: { key: string; positions: GPUBuffer; prev: GPUBuffer; hash: GPUBindGroup; detect: GPUBindGroup; markHash: GPUBindGroup; mark: GPUBindGroup };
   /** Query points of the current frame (set by beginFrame: recovery mode changes them). */
@@ -89,11 +90,6 @@ export class DetectStage implements GpuStage {
       size: Math.max(16, 4 * (topology.vertexCount + topology.boundaryEdgeCount)),
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
     });
-  }
-
-  /** The mode of the current frame (set by beginFrame). */
-  get collisionMode(): CollisionMode {
-    return this.mode;
   }
 
   active(): boolean {
