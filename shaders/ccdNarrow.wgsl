@@ -64,8 +64,8 @@ const EE_END_PARAM = 0.01;
 @group(0) @binding(3) var<storage, read> topo: array<u32>;
 @group(0) @binding(4) var<storage, read> pin: array<u32>;
 @group(0) @binding(5) var<storage, read> candidates: array<u32>;
-// Per vertex: box lo (xyz), box hi (xyz), as two vec4.
-@group(0) @binding(6) var<storage, read> boxes: array<vec4<f32>>;
+// Per vertex 6 floats: box lo (xyz), box hi (xyz), as the broad phase wrote them.
+@group(0) @binding(6) var<storage, read> boxes: array<f32>;
 @group(0) @binding(7) var<storage, read_write> header: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> contacts: array<Contact>;
 // Edge-edge contacts have their own list and counts: the contact stage solves them in a pass
@@ -239,7 +239,8 @@ fn edgeEdge(i: u32) {
 }
 
 fn outside(p: vec3<f32>, v: u32) -> bool {
-  return any(p < boxes[2u * v].xyz) || any(p > boxes[2u * v + 1u].xyz);
+  let o = 6u * v;
+  return any(p < vec3<f32>(boxes[o], boxes[o + 1u], boxes[o + 2u])) || any(p > vec3<f32>(boxes[o + 3u], boxes[o + 4u], boxes[o + 5u]));
 }
 
 @compute @workgroup_size(64)
