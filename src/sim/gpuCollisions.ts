@@ -140,6 +140,7 @@ export class GpuCollisions {
    */
   async prepareFrame(state: GpuState): Promise<void> {
     const p = this.params();
+    this.applySpbOptions(p);
     this.installRebuiltBvh();
     if (this.ccd.wanted()) {
       const input = await this.ccdSchedule.inputFor(this.frameIndex, p, () => this.readSnapshot(state));
@@ -152,6 +153,13 @@ export class GpuCollisions {
       this.listGeneration = this.queryList.generation;
       this.spb.setBuffers(this.queryList.list, this.queryList.args, this.queryList.results);
     }
+  }
+
+  /** Culling and eps_i / eps_r from the parameters (a uniform write, only when they changed). */
+  private applySpbOptions(p: Readonly<SolverParams>): void {
+    const c = this.spb.queryConfig;
+    if (c.culling === p.culling && c.tolerances.exitFace === p.epsI && c.tolerances.culling === p.epsR) return;
+    this.spb.setOptions({ culling: p.culling, tolerances: { exitFace: p.epsI, culling: p.epsR } });
   }
 
   /** A finished rebuild goes in before the frame is recorded (never waited for: a late one waits for the next frame). */

@@ -1,4 +1,5 @@
 /** Solver parameters (Warp's Control): everything a user may change between frames. */
+import { SPB_DEFAULT_TOLERANCES } from '../spb/settings';
 
 export type SolveOrder = 'gauss-seidel' | 'jacobi';
 export type ConstraintType = 'neohookean' | 'springs';
@@ -61,6 +62,12 @@ export interface SolverParams {
    * bodies deform (src/bvh/README.md).
    */
   bvhRebuildFrames: number;
+  /** Infeasible-region culling of the shortest path (paper 000 section 3.6; it never changes an answer, only the work). */
+  culling: boolean;
+  /** eps_i of supplement Alg. 2: the exit-face sign test counts as zero within epsI x h^2 (src/spb/settings.ts exitFace). */
+  epsI: number;
+  /** eps_r of supplement Alg. 4, as a cosine: culled only when p is that far inside the infeasible half-space (settings.ts culling). */
+  epsR: number;
 }
 
 /** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point. */
@@ -88,6 +95,9 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     contactIterations: 3,
     collisionMode: 'hybrid',
     bvhRebuildFrames: 30,
+    culling: true,
+    epsI: SPB_DEFAULT_TOLERANCES.exitFace,
+    epsR: SPB_DEFAULT_TOLERANCES.culling,
     ...overrides,
   };
 }
@@ -105,5 +115,8 @@ export function checkParams(p: SolverParams): void {
   if (p.interObject !== 'exact' && p.interObject !== 'euclidean') throw new RangeError(`interObject must be 'exact' or 'euclidean', got ${String(p.interObject)}`);
   if (!Number.isInteger(p.bvhRebuildFrames) || p.bvhRebuildFrames < 0) throw new RangeError(`bvhRebuildFrames must be an integer >= 0 (0: never), got ${p.bvhRebuildFrames}`);
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
+  if (typeof p.culling !== 'boolean') throw new RangeError(`culling must be true or false, got ${String(p.culling)}`);
+  if (!(p.epsI > 0 && p.epsI < 1)) throw new RangeError(`epsI (eps_i of Alg. 2, relative to h^2) must be in (0, 1), got ${p.epsI}`);
+  if (!(p.epsR >= 0 && p.epsR < 1)) throw new RangeError(`epsR (eps_r of Alg. 4, a cosine) must be in [0, 1), got ${p.epsR}`);
   if (p.gravity.length !== 3 || !p.gravity.every(Number.isFinite)) throw new RangeError('gravity must be 3 finite numbers');
 }

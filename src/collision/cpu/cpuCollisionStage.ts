@@ -15,7 +15,8 @@ import { CpuDetector } from './detectCpu';
 import { CpuQueryList } from './queryList';
 import { CpuSpb, CpuSpbResults } from './spbCpu';
 
-export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'>;
+export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
+  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR'>>;
 
 export class CpuCollisionStage {
   readonly mesh: TetMesh;
@@ -45,6 +46,7 @@ export class CpuCollisionStage {
     if (!params.collisions) return into;
     for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) return into;
     updateSpbMeshData(this.data, x);
+    this.spb.configure(params);
     const list = this.queries, res = this.results;
     this.detector.detect(x, { selfCollision: params.selfCollision, recovery: params.recovery, euclidean: params.interObject === 'euclidean' }, list);
     this.spb.run(list, res);

@@ -35,11 +35,21 @@ export class CpuSpbResults {
 export class CpuSpb {
   readonly data: SpbMeshData;
   private readonly ws: SpbWorkspace;
-  private readonly cfg = { culling: true, tolerances: SPB_DEFAULT_TOLERANCES };
+  private cfg = { culling: true, tolerances: SPB_DEFAULT_TOLERANCES };
 
   constructor(data: SpbMeshData) {
     this.data = data;
     this.ws = new SpbWorkspace(SPB_DYNAMIC_CAPACITIES, data.tetCount);
+  }
+
+  /** Culling and eps_i / eps_r (SolverParams culling, epsI, epsR); absent fields keep the defaults. */
+  configure(p: { culling?: boolean; epsI?: number; epsR?: number }): void {
+    const culling = p.culling ?? true;
+    const exitFace = p.epsI ?? SPB_DEFAULT_TOLERANCES.exitFace;
+    const cull = p.epsR ?? SPB_DEFAULT_TOLERANCES.culling;
+    const c = this.cfg;
+    if (c.culling === culling && c.tolerances.exitFace === exitFace && c.tolerances.culling === cull) return;
+    this.cfg = { culling, tolerances: { ...SPB_DEFAULT_TOLERANCES, exitFace, culling: cull } };
   }
 
   /** Answers queries [0, list.count) at the positions last given to updateSpbMeshData. */
