@@ -1,0 +1,181 @@
+/**
+ * The page configuration in the URL hash, so that a link reproduces a setup:
+ *
+ *   #scene=squishy-squeeze&size=14&substeps=20&self=0&young.0=50000&tint=1
+ *
+ * Every key is listed in KEYS below (and in README.md "Page URL"). Only values that differ
+ * from the scene's (parameters, materials) or the page's defaults (view) are written; numbers
+ * are written in JavaScript's shortest round-trip form, so decode(encode(c)) equals c exactly.
+ * Decoding checks each value's type and range and throws an Error naming the key and value.
+ */
+import { COLLISION_MODES, type SolverParams } from '../../sim/params';
+import type { Material } from '../../sim/material';
+import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
+
+type Kind = 'number' | 'positive' | 'nonnegative' | 'int' | 'count' | 'bool' | 'vec3' | readonly string[];
+
+interface ParamKey {
+  key: string;
+  field: keyof SolverParams;
+  kind: Kind;
+  help: string;
+}
+
+/** Solver parameters by hash key (SolverParams, src/sim/params.ts). */
+export const PARAM_KEYS: readonly ParamKey[] = [
+  { key: 'dt', field: 'dt', kind: 'positive', help: 'frame time step, s' },
+  { key: 'substeps', field: 'substeps', kind: 'count', help: 'substeps per frame' },
+  { key: 'iterations', field: 'iterations', kind: 'count', help: 'material iterations per substep' },
+  { key: 'solve', field: 'solveOrder', kind: ['gauss-seidel', 'jacobi'], help: 'material solve order' },
+  { key: 'relax', field: 'jacobiRelaxation', kind: 'positive', help: 'Jacobi relaxation' },
+  { key: 'constraint', field: 'constraint', kind: ['neohookean', 'springs'], help: 'material constraint' },
+  { key: 'compliance', field: 'springCompliance', kind: 'nonnegative', help: 'spring compliance, m/N' },
+  { key: 'damping', field: 'damping', kind: 'nonnegative', help: 'deformation damping, 1/s' },
+  { key: 'gravity', field: 'gravity', kind: 'vec3', help: 'gravity x,y,z, m/s²' },
+  { key: 'friction', field: 'friction', kind: 'nonnegative', help: 'Coulomb friction of colliders and contacts' },
+  { key: 'collisions', field: 'collisions', kind: 'bool', help: 'collisions between and within bodies' },
+  { key: 'self', field: 'selfCollision', kind: 'bool', help: 'self-collision' },
+  { key: 'recovery', field: 'recovery', kind: 'bool', help: 'recovery mode (section 5.2)' },
+  { key: 'inter', field: 'interObject', kind: ['exact', 'euclidean'], help: 'between objects: exact shortest path or Euclidean closest point (Fig. 15)' },
+  { key: 'mode', field: 'collisionMode', kind: COLLISION_MODES, help: 'detection: hybrid, dcd or ccd (Fig. 9)' },
+  { key: 'passes', field: 'contactIterations', kind: 'count', help: 'contact passes per substep' },
+  { key: 'bvh', field: 'bvhRebuildFrames', kind: 'int', help: 'frames between BVH rebuilds, 0 = never' },
+  { key: 'culling', field: 'culling', kind: 'bool', help: 'infeasible-region culling (section 3.6)' },
+  { key: 'epsI', field: 'epsI', kind: 'positive', help: 'eps_i of Alg. 2 (exit-face sign test, relative to h²)' },
+  { key: 'epsR', field: 'epsR', kind: 'nonnegative', help: 'eps_r of Alg. 4 (culling, a cosine)' },
+];
+
+/** Material fields per object: `young.N`, `poisson.N`, `density.N` for object index N. */
+export const MATERIAL_KEYS: readonly { key: string; field: keyof Material; kind: Kind; help: string }[] = [
+  { key: 'young', field: 'youngsModulus', kind: 'positive', help: "Young's modulus of object N, Pa" },
+  { key: 'poisson', field: 'poissonRatio', kind: 'nonnegative', help: 'Poisson ratio of object N, [0, 0.5)' },
+  { key: 'density', field: 'density', kind: 'positive', help: 'density of object N, kg/m³' },
+];
+
+/** View toggles by hash key. */
+export const VIEW_KEYS: readonly { key: string; field: keyof ViewSettings; kind: Kind; help: string }[] = [
+  { key: 'tint', field: 'tint', kind: 'bool', help: 'blue tint of intersections' },
+  { key: 'shadows', field: 'shadows', kind: 'bool', help: 'shadows on the ground' },
+  { key: 'wire', field: 'wireframe', kind: 'bool', help: 'wireframe' },
+  { key: 'points', field: 'points', kind: 'bool', help: 'overlay: penetrating points' },
+  { key: 'paths', field: 'paths', kind: 'bool', help: 'overlay: their shortest paths' },
+  { key: 'ccdview', field: 'ccd', kind: 'bool', help: 'overlay: CCD contacts' },
+  { key: 'bvhlevel', field: 'bvhLevel', kind: 'int', help: 'overlay: BVH boxes of this level (absent = off)' },
+];
+
+/** Every other key. */
+export const OTHER_KEYS: readonly { key: string; help: string }[] = [
+  { key: 'scene', help: 'scene name (the Scene menu; "mesh" = generated shape or imported mesh)' },
+  { key: 'size', help: "the scene's size (its slider)" },
+  { key: 'engine', help: 'auto, gpu or cpu' },
+  { key: 'run', help: '1: start running' },
+  { key: 'shape', help: 'mesh scene: the generated shape' },
+  { key: 'res', help: 'mesh scene: the shape resolution' },
+  { key: 'copies', help: 'mesh scene: copies dropped into the box' },
+];
+
+function fail(key: string, text: string, what: string): never {
+  throw new Error(`URL hash: ${key}=${text} ${what}`);
+}
+
+function parseValue(key: string, text: string, kind: Kind): unknown {
+  if (Array.isArray(kind)) {
+    if (!kind.includes(text)) fail(key, text, `must be one of ${kind.join(', ')}`);
+    return text;
+  }
+  if (kind === 'bool') {
+    if (text !== '0' && text !== '1') fail(key, text, 'must be 0 or 1');
+    return text === '1';
+  }
+  if (kind === 'vec3') {
+    const parts = text.split(',').map(Number);
+    if (parts.length !== 3 || !parts.every(Number.isFinite)) fail(key, text, 'must be 3 finite numbers x,y,z');
+    return parts;
+  }
+  const n = text.trim() === '' ? NaN : Number(text);
+  if (!Number.isFinite(n)) fail(key, text, 'is not a finite number');
+  if (kind === 'positive' && !(n > 0)) fail(key, text, 'must be positive');
+  if (kind === 'nonnegative' && !(n >= 0)) fail(key, text, 'must be >= 0');
+  if ((kind === 'int' || kind === 'count') && !Number.isInteger(n)) fail(key, text, 'must be an integer');
+  if (kind === 'count' && n < 1) fail(key, text, 'must be an integer >= 1');
+  return n;
+}
+
+function formatValue(value: unknown): string {
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (Array.isArray(value)) return value.map(String).join(',');
+  return String(value);
+}
+
+/** Reads a hash ('#a=1&b=2', with or without '#'); `fallbackScene` when it names none. Throws naming the first bad key. */
+export function decodeHash(hash: string, fallbackScene: string): PageConfig {
+  const q = new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
+  const config = defaultPageConfig(q.get('scene') ?? fallbackScene);
+  const known = new Set<string>();
+  const take = (key: string): string | null => {
+    known.add(key);
+    return q.get(key);
+  };
+  take('scene');
+  const size = take('size');
+  if (size !== null) config.size = parseValue('size', size, 'number') as number;
+  const engine = take('engine');
+  if (engine !== null) config.engine = parseValue('engine', engine, ENGINE_CHOICES) as PageConfig['engine'];
+  const run = take('run');
+  if (run !== null) config.run = parseValue('run', run, 'bool') as boolean;
+  for (const p of PARAM_KEYS) {
+    const text = take(p.key);
+    if (text !== null) (config.params as Record<string, unknown>)[p.field] = parseValue(p.key, text, p.kind);
+  }
+  for (const v of VIEW_KEYS) {
+    const text = take(v.key);
+    if (text !== null) (config.view as unknown as Record<string, unknown>)[v.field] = parseValue(v.key, text, v.kind);
+  }
+  const shape = take('shape');
+  if (shape !== null) config.mesh.shape = shape;
+  const res = take('res');
+  if (res !== null) config.mesh.resolution = parseValue('res', res, 'count') as number;
+  const copies = take('copies');
+  if (copies !== null) config.mesh.copies = parseValue('copies', copies, 'count') as number;
+  for (const [key, text] of q) {
+    const dot = key.indexOf('.');
+    const m = dot > 0 ? MATERIAL_KEYS.find((x) => x.key === key.slice(0, dot)) : undefined;
+    if (m) {
+      const index = Number(key.slice(dot + 1));
+      if (!Number.isInteger(index) || index < 0) fail(key, text, 'names no object index (use e.g. young.0)');
+      const value = parseValue(key, text, m.kind) as number;
+      if (m.field === 'poissonRatio' && !(value < 0.5)) fail(key, text, 'must be below 0.5');
+      (config.materials[index] ??= {})[m.field] = value;
+    } else if (!known.has(key)) {
+      throw new Error(`URL hash: unknown key "${key}" (the README's "Page URL" lists the keys)`);
+    }
+  }
+  return config;
+}
+
+/** The hash (with '#') for a configuration; defaults are left out. */
+export function encodeHash(config: PageConfig): string {
+  const q = new URLSearchParams();
+  q.set('scene', config.scene);
+  if (config.size !== undefined) q.set('size', formatValue(config.size));
+  if (config.engine !== 'auto') q.set('engine', config.engine);
+  if (config.run) q.set('run', '1');
+  for (const p of PARAM_KEYS) {
+    const value = config.params[p.field];
+    if (value !== undefined) q.set(p.key, formatValue(value));
+  }
+  for (const index of Object.keys(config.materials).map(Number).sort((a, b) => a - b)) {
+    for (const m of MATERIAL_KEYS) {
+      const value = config.materials[index]![m.field];
+      if (value !== undefined) q.set(`${m.key}.${index}`, formatValue(value));
+    }
+  }
+  for (const v of VIEW_KEYS) {
+    const value = config.view[v.field];
+    if (value !== DEFAULT_VIEW[v.field]) q.set(v.key, formatValue(value));
+  }
+  if (config.mesh.shape !== undefined) q.set('shape', config.mesh.shape);
+  if (config.mesh.resolution !== undefined) q.set('res', formatValue(config.mesh.resolution));
+  if (config.mesh.copies !== 1) q.set('copies', formatValue(config.mesh.copies));
+  return `#${q.toString()}`;
+}
