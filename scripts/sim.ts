@@ -6,9 +6,12 @@
  *   npm run sim -- --help
  *   npm run sim -- --scene drop --mesh ../shared/meshes/Cube.t --frames 60 --out run.json --dump frames
  *   npm run sim -- --scene noodle-recovery --self-collision-from 30 --frames 60 --out noodle.json
+ *   npm run sim -- --scene octopus-drop --frames 60 --out drop.json --csv drop.csv
  *
  * Flags: src/runner/args.ts (one table, printed by --help). A bad flag or input file exits
  * with status 2 and a message naming it; no GPU adapter or a lost device exits with status 3.
+ * The paper's Table-1 row of the run (src/runner/table1.ts) goes to stderr at the end and into
+ * the report as `table1`.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -19,6 +22,10 @@ import { measureState, type StateMeasures } from '../src/runner/measure';
 import { lumpedMasses } from '../src/sim/model';
 import { readMeshFile } from '../src/runner/meshFile';
 import { frameEntry, summarize, type FrameEntry } from '../src/runner/report';
+import { framesToCsv } from '../src/runner/reportCsv';
+import type { RunReport } from '../src/runner/reportDocument';
+import { table1Row } from '../src/runner/table1';
+import { table1Text } from '../src/runner/table1Format';
 import { buildScene, checkSceneFlags, meshFileOf, runParams, type RunParams } from '../src/runner/sceneSetup';
 import { findScene, scenes } from '../src/scenes/registry';
 import { changesAt } from '../src/scenes/schedule';
@@ -42,6 +49,7 @@ function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; meshFile?
   }
   checkSceneFlags(scene, o);
   if (o.out !== undefined && !existsSync(dirname(o.out) || '.')) throw new UsageError(`--out ${o.out}: folder ${dirname(o.out)} does not exist`);
+  if (o.csv !== undefined && !existsSync(dirname(o.csv) || '.')) throw new UsageError(`--csv ${o.csv}: folder ${dirname(o.csv)} does not exist`);
   // --mesh, or the scene's own mesh file (octopus-pile's shared octopus), read from the working folder.
   const meshFile = meshFileOf(scene, o);
   let mesh;
@@ -124,7 +132,11 @@ async function run(o: RunOptions): Promise<void> {
   }
 
   const summary = summarize(frames, initial, final, sim.stoppedMessages);
-  const report = {
+  const counts = { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount, tetColours: m.tetColouring.colourCount, edgeColours: m.edgeColouring.colourCount };
+  const table1 = table1Row({ frames, counts, params: startParams });
+  // Typed as the reader's document (src/runner/reportReader.ts checks files of this shape).
+  const report: RunReport = {
+    source: 'runner',
     scene: sceneName,
     mesh: meshFile ?? null,
     adapter: ctx.description,
@@ -135,17 +147,20 @@ async function run(o: RunOptions): Promise<void> {
     colliders: setup.colliders.map((c) => c.kind),
     every: o.every,
     dump: o.dump ?? null,
-    counts: { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount, tetColours: m.tetColouring.colourCount, edgeColours: m.edgeColouring.colourCount },
+    counts,
     buildMs,
     initial: { frame: 0, time: 0, state: initial },
     frames,
     summary,
+    table1,
   };
   const json = JSON.stringify(report, null, 2);
   if (o.out !== undefined) writeFileSync(o.out, json);
   else console.log(json);
+  if (o.csv !== undefined) writeFileSync(o.csv, framesToCsv(frames));
   const bb = summary.boundingBox;
-  log(`${o.frames} frames, mean ${summary.meanFrameMs.toFixed(1)} ms/frame, bbox y [${bb.min[1].toFixed(3)}, ${bb.max[1].toFixed(3)}], total energy ${initial.energy.total.toExponential(4)} -> ${final.energy.total.toExponential(4)}, non-finite ${summary.nonFiniteVertices}${summary.collisions ? `, contacts ${summary.collisions.totalContacts} (max ${summary.collisions.maxContactsPerFrame} a frame)` : ''}${dumper ? `; VTK frames in ${dumper.dir}` : ''}`);
+  log(`${o.frames} frames, mean ${summary.meanFrameMs.toFixed(1)} ms/frame, bbox y [${bb.min[1].toFixed(3)}, ${bb.max[1].toFixed(3)}], total energy ${initial.energy.total.toExponential(4)} -> ${final.energy.total.toExponential(4)}, non-finite ${summary.nonFiniteVertices}${summary.collisions ? `, contacts ${summary.collisions.totalContacts} (max ${summary.collisions.maxContactsPerFrame} a frame)` : ''}${dumper ? `; VTK frames in ${dumper.dir}` : ''}${o.csv !== undefined ? `; CSV in ${o.csv}` : ''}`);
+  log(`Table 1 (paper 000), ${o.frames} frames:\n${table1Text(table1)}`);
   sim.destroy();
   ccdPool?.terminate();
   ctx.device.destroy();

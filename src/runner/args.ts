@@ -19,6 +19,8 @@ export interface RunOptions {
   frames: number;
   /** JSON report file; stdout when absent. */
   out?: string;
+  /** CSV file of the frames (src/runner/reportCsv.ts); none when absent. */
+  csv?: string;
   /** Folder for VTK frames; none when absent. */
   dump?: string;
   /** Read the state back (JSON state fields, VTK frames) every this many frames, and after the last. */
@@ -93,6 +95,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'bvh-rebuild-every', value: 'F', group: 'collisions', help: 'rebuild the surface BVH in a worker every F frames (integer >= 0; 0: never, refit only; default 30)' },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
   { name: 'out', value: 'FILE', group: 'output', help: 'write the JSON report there (default: stdout)' },
+  { name: 'csv', value: 'FILE', group: 'output', help: 'also write the frames as CSV there (one row per frame, the JSON frame fields as columns)' },
   { name: 'dump', value: 'DIR', group: 'output', help: 'write legacy VTK frames DIR/frame_NNNNNN.vtk (created if missing)' },
   { name: 'every', value: 'K', group: 'output', help: 'read the state back every K frames and after the last (default 1)' },
 ];
@@ -208,6 +211,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('frames', (t) => (o.frames = positiveInteger('frames', t)));
   v('every', (t) => (o.every = positiveInteger('every', t)));
   v('out', (t) => (o.out = t));
+  v('csv', (t) => (o.csv = t));
   v('dump', (t) => (o.dump = t));
   v('mesh', (t) => (o.mesh = t));
   v('resolution', (t) => (o.resolution = positiveInteger('resolution', t)));
