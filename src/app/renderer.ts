@@ -1,9 +1,21 @@
 /**
- * three.js renderer, scene, camera, orbit controls, lights and ground grid.
+ * three.js renderer, scene, camera, orbit controls, lights, ground grid and (for scenes) a
+ * shadow-receiving ground plane.
  *
  * The renderer is three's WebGPURenderer built on the SAME GPUDevice as the simulation
  * (DESIGN.md: one device, so drawing the simulated positions needs no copy between devices).
  * Without a device it falls back to three's WebGL 2 backend, for drawing only.
+ *
+ * Two ways to place the view:
+ *   viewer.frame(bounds)                      single-mesh viewer: grid under the mesh, no ground plane
+ *   viewer.frameScene(bounds, { groundY })    a scene: light ground plane + grid at groundY (default
+ *                                             bounds.min.y), the key light's shadow camera fitted to
+ *                                             the bounds, the camera framed on them. Call once when a
+ *                                             scene is shown; nothing moves the camera afterwards
+ *                                             except the user's orbit/zoom.
+ * Shadows: `viewer.shadows = true | false` (the key light casts them; the ground, and objects that
+ * set receiveShadow, receive them), `viewer.shadowMapSize = 512` by default (software adapters
+ * are slow; 1024-2048 on a real GPU).
  */
 import {
   Box3,
@@ -11,14 +23,17 @@ import {
   DirectionalLight,
   GridHelper,
   HemisphereLight,
+  Mesh,
+  MeshStandardNodeMaterial,
   PerspectiveCamera,
+  PlaneGeometry,
   Scene,
   Sphere,
   Vector3,
   WebGPURenderer,
 } from 'three/webgpu';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { BACKGROUND_COLOR, GRID_CENTER_COLOR, GRID_COLOR } from './palette';
+import { BACKGROUND_COLOR, GRID_CENTER_COLOR, GRID_COLOR, GROUND_COLOR } from './palette';
 
 
 export interface Viewer {
@@ -28,8 +43,19 @@ export interface Viewer {
   controls: OrbitControls;
   /** 'webgpu' when drawing on the simulation's device, 'webgl' for the drawing-only fallback. */
   backend: 'webgpu' | 'webgl';
-  /** Places the ground grid under `bounds` and points the camera at them. */
+  /** Places the ground grid under `bounds` and points the camera at them (no ground plane). */
   frame(bounds: Box3): void;
+  /**
+   * Shows a scene: ground plane and grid at `groundY` (default bounds.min.y), the shadow camera
+   * fitted to `bounds`, and the camera framed on them once.
+   */
+  frameScene(bounds: Box3, options?: { groundY?: number }): void;
+  /** The shadow-receiving ground plane (hidden until frameScene). */
+  readonly ground: Mesh;
+  /** Whether the key light casts shadows (on by default). */
+  shadows: boolean;
+  /** Shadow map resolution in texels per side (512 by default). */
+  shadowMapSize: number;
   /** Called once per animation frame just before drawing (e.g. GpuPositionLink.sync). */
   onBeforeRender: (() => void) | undefined;
   /** Called once per animation frame after drawing (frame counter for tests, timing later). */
@@ -44,6 +70,9 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
     forceWebGL: device === undefined,
   });
   renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+  // The map stays enabled; `viewer.shadows` switches the light's castShadow (three rebuilds the
+  // lighting of each material when that changes).
+  renderer.shadowMap.enabled = true;
   renderer.setSize(container.clientWidth, container.clientHeight);
   await renderer.init();
   container.appendChild(renderer.domElement);
@@ -63,27 +92,46 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
   scene.add(new HemisphereLight(0xdfe8ff, 0x2a2420, 0.9));
   const key = new DirectionalLight(0xfff4e8, 3.0);
   key.position.set(4, 7, 3);
+  // Off until a scene is shown (the single-mesh viewer draws no shadows); frameScene turns them
+  // on unless the user chose through `viewer.shadows`.
+  key.castShadow = false;
+  let shadowsChosen = false;
+  /** Radius of the sphere the shadow camera holds (set by frameScene). */
+  let shadowRadius = 1;
+  key.shadow.mapSize.set(512, 512);
   scene.add(key);
+  scene.add(key.target);
+  /** Direction from the scene towards the key light. */
+  const keyDirection = new Vector3(4, 7, 3).normalize();
   const rim = new DirectionalLight(0x9fb8ff, 1.2);
   rim.position.set(-4, 2, -3);
   scene.add(rim);
 
   let grid: GridHelper | undefined;
 
-  const frame = (bounds: Box3): void => {
-    const sphere = bounds.getBoundingSphere(new Sphere());
-    const radius = Math.max(sphere.radius, 1e-6);
+  const ground = new Mesh(new PlaneGeometry(1, 1), new MeshStandardNodeMaterial({ color: GROUND_COLOR, roughness: 0.95, metalness: 0 }));
+  ground.name = 'ground';
+  ground.rotation.x = -Math.PI / 2;
+  ground.receiveShadow = true;
+  ground.visible = false;
+  scene.add(ground);
+
+  /** Grid of round cells near a fifth of the object, 20 cells wide, centred under `sphere` at height y. */
+  const placeGrid = (sphere: Sphere, y: number): number => {
     if (grid) {
       scene.remove(grid);
       grid.geometry.dispose();
       (grid.material as { dispose(): void }).dispose();
     }
-    // Grid cells of a round size near a fifth of the object, 20 cells wide.
-    const cell = 10 ** Math.round(Math.log10((radius * 2) / 5));
+    const cell = 10 ** Math.round(Math.log10((Math.max(sphere.radius, 1e-6) * 2) / 5));
     grid = new GridHelper(cell * 20, 20, GRID_CENTER_COLOR, GRID_COLOR);
-    grid.position.set(sphere.center.x, bounds.min.y, sphere.center.z);
+    grid.position.set(sphere.center.x, y, sphere.center.z);
     scene.add(grid);
+    return cell * 20;
+  };
 
+  const aimCamera = (sphere: Sphere): void => {
+    const radius = Math.max(sphere.radius, 1e-6);
     const distance = radius / Math.sin(((camera.fov / 2) * Math.PI) / 180);
     const direction = new Vector3(0.55, 0.42, 0.72).normalize();
     camera.position.copy(sphere.center).addScaledVector(direction, distance * 0.95);
@@ -92,6 +140,46 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
     camera.updateProjectionMatrix();
     controls.target.copy(sphere.center);
     controls.update();
+  };
+
+  const frame = (bounds: Box3): void => {
+    const sphere = bounds.getBoundingSphere(new Sphere());
+    ground.visible = false;
+    placeGrid(sphere, bounds.min.y);
+    aimCamera(sphere);
+  };
+
+  const frameScene = (bounds: Box3, options: { groundY?: number } = {}): void => {
+    if (bounds.isEmpty()) throw new Error('frameScene: the scene bounds are empty');
+    const groundY = options.groundY ?? bounds.min.y;
+    if (!Number.isFinite(groundY)) throw new Error(`frameScene: ground height ${groundY} is not a finite number`);
+    // The ground belongs in the framed region so the shadows on it are in view.
+    const framed = bounds.clone().expandByPoint(new Vector3(bounds.min.x, groundY, bounds.min.z));
+    const sphere = framed.getBoundingSphere(new Sphere());
+    const radius = Math.max(sphere.radius, 1e-6);
+    const gridSize = placeGrid(sphere, groundY + radius * 1e-3); // just above the plane: no z-fighting
+    ground.visible = true;
+    ground.scale.set(Math.max(gridSize, 8 * radius), Math.max(gridSize, 8 * radius), 1);
+    ground.position.set(sphere.center.x, groundY, sphere.center.z);
+
+    // Key light along its direction from the scene; an orthographic shadow camera that just
+    // holds the bounding sphere (any light-space extent of the scene lies within +-radius).
+    key.target.position.copy(sphere.center);
+    key.position.copy(sphere.center).addScaledVector(keyDirection, 3 * radius);
+    const cam = key.shadow.camera;
+    cam.left = -radius;
+    cam.right = radius;
+    cam.top = radius;
+    cam.bottom = -radius;
+    cam.near = radius;
+    cam.far = 5 * radius;
+    cam.updateProjectionMatrix();
+    key.shadow.bias = -0.0005;
+    shadowRadius = radius;
+    // About two texels (a texel is 2 radius / mapSize): keeps curved surfaces free of acne.
+    key.shadow.normalBias = (4 * shadowRadius) / key.shadow.mapSize.x;
+    if (!shadowsChosen) key.castShadow = true;
+    aimCamera(sphere);
   };
 
   const resize = (): void => {
@@ -111,12 +199,31 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
     controls,
     backend,
     frame,
+    frameScene,
+    ground,
+    get shadows() {
+      return key.castShadow;
+    },
+    set shadows(on: boolean) {
+      shadowsChosen = true;
+      key.castShadow = on;
+    },
+    get shadowMapSize() {
+      return key.shadow.mapSize.x;
+    },
+    set shadowMapSize(size: number) {
+      if (!(Number.isInteger(size) && size >= 16 && size <= 8192)) throw new RangeError(`shadowMapSize ${size} must be an integer in [16, 8192]`);
+      key.shadow.mapSize.set(size, size); // three resizes its shadow target at the next shadow pass
+      key.shadow.normalBias = (4 * shadowRadius) / size;
+    },
     onBeforeRender: undefined,
     onAfterRender: undefined,
     dispose() {
       window.removeEventListener('resize', resize);
       renderer.setAnimationLoop(null);
       controls.dispose();
+      ground.geometry.dispose();
+      ground.material.dispose();
       renderer.dispose();
     },
   };

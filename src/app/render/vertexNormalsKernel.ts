@@ -28,7 +28,7 @@ export class VertexNormalsKernel {
   private group?: { positions: GPUBuffer; bindGroup: GPUBindGroup };
 
   constructor(
-    private readonly device: GPUDevice,
+    device: GPUDevice,
     private readonly surface: SceneSurface,
   ) {
     this.table = new BindingTable(device, 'vertexNormals', {
