@@ -1,0 +1,97 @@
+/**
+ * The last frames' times per phase group (src/runner/phaseGroups.ts) for the live chart: a fixed
+ * ring (typed arrays, one row per group) read back in frame order, stacked as the chart draws
+ * them, and the frame rate from the times frames arrived.
+ */
+import { groupFrame, PHASE_GROUPS, type TimedFrame } from '../../runner/phaseGroups';
+
+const G = PHASE_GROUPS.length;
+
+export class TimingSeries {
+  private readonly frameNo: Float64Array;
+  private readonly rows: Float64Array[];
+  private readonly totals: Float64Array;
+  private readonly stamps: Float64Array;
+  private readonly scratch = new Float64Array(G);
+  private count = 0;
+  private next = 0;
+
+  constructor(readonly capacity = 300) {
+    if (!(Number.isInteger(capacity) && capacity >= 2)) throw new RangeError(`TimingSeries: capacity must be an integer >= 2, got ${capacity}`);
+    this.frameNo = new Float64Array(capacity);
+    this.rows = PHASE_GROUPS.map(() => new Float64Array(capacity));
+    this.totals = new Float64Array(capacity);
+    this.stamps = new Float64Array(capacity);
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** Adds a frame that arrived at `nowMs` (performance.now()); the oldest drops out when full. */
+  push(f: TimedFrame & { frame: number }, nowMs: number): void {
+    const s = this.next;
+    this.totals[s] = groupFrame(f, this.scratch);
+    for (let g = 0; g < G; g++) this.rows[g]![s] = this.scratch[g]!;
+    this.frameNo[s] = f.frame;
+    this.stamps[s] = nowMs;
+    this.next = (s + 1) % this.capacity;
+    this.count = Math.min(this.count + 1, this.capacity);
+  }
+
+  clear(): void {
+    this.count = 0;
+    this.next = 0;
+  }
+
+  /** Ring slot of the i-th frame in arrival order (0 = oldest kept). */
+  private slot(i: number): number {
+    return (this.next - this.count + i + this.capacity) % this.capacity;
+  }
+
+  /** ms of group `g` (index in PHASE_GROUPS) in the i-th frame, oldest first. */
+  value(g: number, i: number): number {
+    return this.rows[g]![this.slot(i)]!;
+  }
+
+  /** Sum of the groups of the i-th frame, oldest first (wall + render, see groupFrame). */
+  total(i: number): number {
+    return this.totals[this.slot(i)]!;
+  }
+
+  /**
+   * Chart data, oldest frame first: [frame numbers, then for k = 0 .. G-1 the sum of groups
+   * 0 .. G-1-k]. The first curve is the frame's total and each next one drops the top group, so
+   * filling every curve down to zero, in this order, paints the stacked bands of Fig. 21.
+   */
+  stacked(): Float64Array[] {
+    const n = this.count;
+    const x = new Float64Array(n);
+    const out = PHASE_GROUPS.map(() => new Float64Array(n));
+    for (let i = 0; i < n; i++) {
+      const s = this.slot(i);
+      x[i] = this.frameNo[s]!;
+      let acc = 0;
+      for (let g = 0; g < G; g++) {
+        acc += this.rows[g]![s]!;
+        out[G - 1 - g]![i] = acc;
+      }
+    }
+    return [x, ...out];
+  }
+
+  /** Frames per second over the frames that arrived in the last `windowMs` before `nowMs` (0 with fewer than two). */
+  fps(nowMs: number, windowMs = 1000): number {
+    let first = Infinity;
+    let last = -Infinity;
+    let n = 0;
+    for (let i = 0; i < this.count; i++) {
+      const t = this.stamps[this.slot(i)]!;
+      if (t <= nowMs - windowMs || t > nowMs) continue;
+      n++;
+      first = Math.min(first, t);
+      last = Math.max(last, t);
+    }
+    return n >= 2 && last > first ? ((n - 1) * 1000) / (last - first) : 0;
+  }
+}
