@@ -25,6 +25,8 @@ import { GpuState } from './state';
 import { TimeStep, type FrameRecord } from './timeStep';
 import { GpuCollisions, type GpuCollisionOptions } from './gpuCollisions';
 import type { CollisionFrameCounters } from '../collision/counters';
+import { IntersectionDisplay, type IntersectionReadout } from '../collision/gpu/intersectionDisplay';
+import { readBvhLevel, readCcdContacts, type BvhLevelReadout, type CcdContactReadout } from '../collision/gpu/overlayReaders';
 
 export { RIGID_DAMPING_CHUNK } from './stages/finalizeStage';
 
@@ -64,6 +66,12 @@ export class GpuSolver {
   /** One staging buffer for the frame's readback: NaN flags, then the collision counters. */
   private readonly frameReadback: GPUBuffer;
   private readonly statusBytes: number;
+  /**
+   * Record the intersection display after each frame (collision/gpu/intersectionDisplay.ts: the
+   * renderer's blue tint). Default off: then it is not even built and costs nothing.
+   */
+  showIntersections = false;
+  private display?: IntersectionDisplay;
 
   constructor(ctx: GpuContext, setup: SimSetup, options: GpuSolverOptions = {}) {
     checkSetup(setup);
@@ -131,6 +139,8 @@ export class GpuSolver {
     encoder.copyBufferToBuffer(this.xpbd.objectStatus, 0, this.frameReadback, 0, 4 * objects);
     this.collisions?.encodeReadback(encoder, this.frameReadback, this.statusBytes);
     this.collisions?.encodeSnapshot(encoder, this.state);
+    // After the readback copies: the display changes nothing the frame reports.
+    if (this.showIntersections) this.intersectionDisplay?.encode(encoder, this.state);
     this.device.queue.submit([encoder.finish()]);
     await this.frameReadback.mapAsync(GPUMapMode.READ);
     const words = new Uint32Array(this.frameReadback.getMappedRange().slice(0));
@@ -144,6 +154,38 @@ export class GpuSolver {
     this.time += p.dt;
     this.frame += 1;
     return { ...record, gpuPhaseMs, objectStatus: words.slice(0, objects), collisions, readbackBytes: this.frameReadback.size };
+  }
+
+  /** The intersection display (built on first use), or null when the solver was built without collisions. */
+  get intersectionDisplay(): IntersectionDisplay | null {
+    const c = this.collisions;
+    if (!c) return null;
+    this.display ??= new IntersectionDisplay(this.device, c.topology, c.spb, c.detect.hash, () => this.params);
+    return this.display;
+  }
+
+  /** vec4 per vertex: boundary point reached (xyz), penetration depth (w); see IntersectionDisplay. Null without collisions. */
+  get intersectionDepthBuffer(): GPUBuffer | null {
+    return this.intersectionDisplay?.depthBuffer ?? null;
+  }
+
+  /** The penetrating vertices of the last frame recorded with showIntersections (overlays; a readback). */
+  readIntersections(): Promise<IntersectionReadout> {
+    const d = this.intersectionDisplay;
+    if (!d) throw new Error('GpuSolver.readIntersections: the solver was built without collisions (GpuSolverOptions.collisions false)');
+    return d.readIntersections(this.state);
+  }
+
+  /** The last substep's CCD contacts at the frame's end positions (overlays; a readback). */
+  readCcdContacts(): Promise<CcdContactReadout> {
+    if (!this.collisions) throw new Error('GpuSolver.readCcdContacts: the solver was built without collisions (GpuSolverOptions.collisions false)');
+    return readCcdContacts(this.device, this.collisions.ccd, this.state);
+  }
+
+  /** Boxes of the surface BVH's nodes at depth `level` (0 = root; overlays; a readback). */
+  readBvhLevel(level: number): Promise<BvhLevelReadout> {
+    if (!this.collisions) throw new Error('GpuSolver.readBvhLevel: the solver was built without collisions (GpuSolverOptions.collisions false)');
+    return readBvhLevel(this.device, this.collisions.spb.mesh.bvhGpu, level);
   }
 
   /** Uploads inverse masses again (after setObjectMaterial); stopped objects keep 0. */
@@ -191,6 +233,7 @@ export class GpuSolver {
 
   destroy(): void {
     this.timeStep.destroy();
+    this.display?.destroy();
     this.collisions?.destroy();
     this.frameReadback.destroy();
     this.xpbd.destroy();

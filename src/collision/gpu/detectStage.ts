@@ -60,6 +60,8 @@ export class DetectStage implements GpuStage {
   /** Query points of the current frame (set by beginFrame: recovery mode changes them). */
   private pointCount = -1;
   private readonly splitPasses: boolean;
+  private readonly ownsHash: boolean;
+  private readonly vertexPointsOnly: boolean;
 
   constructor(
     private readonly device: GPUDevice,
@@ -69,10 +71,16 @@ export class DetectStage implements GpuStage {
     hashOptions: SpatialHashOptions & {
       /** One pass per kernel (build, detect, args) instead of one pass: per-kernel timestamps for benchmarks. */
       splitPasses?: boolean;
+      /** Build into this hash instead of one of its own (a second detection on the same scene; the owner destroys it). */
+      sharedHash?: SpatialHash;
+      /** Boundary vertices only, no edge points (the intersection display, collision/gpu/intersectionDisplay.ts). */
+      vertexPointsOnly?: boolean;
     } = {},
   ) {
     this.splitPasses = hashOptions.splitPasses ?? false;
-    this.hash = new SpatialHash(device, topology.mesh, hashOptions);
+    this.ownsHash = !hashOptions.sharedHash;
+    this.vertexPointsOnly = hashOptions.vertexPointsOnly ?? false;
+    this.hash = hashOptions.sharedHash ?? new SpatialHash(device, topology.mesh, hashOptions);
     this.hashTable = new BindingTable(device, 'dcd.hash', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', heads: 'storage', pool: 'storage', list: 'storage',
     });
@@ -102,7 +110,8 @@ export class DetectStage implements GpuStage {
     const topo = this.topology;
     const vertexPoints = s.recovery ? topo.vertexCount : topo.boundaryVertexCount;
     const centroidPoints = s.recovery ? topo.tetCount : 0;
-    this.pointCount = vertexPoints + topo.boundaryEdgeCount + centroidPoints;
+    const edgePoints = this.vertexPointsOnly ? 0 : topo.boundaryEdgeCount;
+    this.pointCount = vertexPoints + edgePoints + centroidPoints;
     const o = topo.offsets;
     const words = new Uint32Array(PARAM_WORDS);
     const floats = new Float32Array(words.buffer);
@@ -110,7 +119,7 @@ export class DetectStage implements GpuStage {
     floats[1] = 1 / this.hash.cellSize;
     words.set([
       this.hash.tableSize - 1, this.hash.poolCapacity, topo.tetCount, gridRowStride(topo.tetCount),
-      vertexPoints, topo.boundaryEdgeCount, centroidPoints, gridRowStride(this.pointCount),
+      vertexPoints, edgePoints, centroidPoints, gridRowStride(this.pointCount),
       (s.recovery ? DETECT_RECOVERY : 0) | (s.selfCollision ? DETECT_SELF : 0) | (s.interObject === 'euclidean' ? DETECT_EUCLIDEAN : 0),
       this.queryList.capacity,
       o.tets, o.vertexObject, o.boundaryVertices, o.boundaryEdges, o.triangleTet, o.vtOffsets, o.vtList, topo.vertexCount,
@@ -210,7 +219,7 @@ export class DetectStage implements GpuStage {
   }
 
   destroy(): void {
-    this.hash.destroy();
+    if (this.ownsHash) this.hash.destroy();
     this.uniforms.destroy();
     this.markUniforms.destroy();
     this.pin.destroy();
