@@ -25,6 +25,8 @@ export interface RunOptions {
   dump?: string;
   /** Read the state back (JSON state fields, VTK frames) every this many frames, and after the last. */
   every: number;
+  /** The scene's size (its resolution or copies; checked against the scene's range in sceneSetup.ts). */
+  size?: number;
   resolution?: number;
   mesh?: string;
   height?: number;
@@ -67,6 +69,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'list', group: 'run', help: 'print the scene names, one per line, and exit' },
   { name: 'scene', value: 'NAME', group: 'run', help: 'scene to run (--list shows them)' },
   { name: 'frames', value: 'N', group: 'run', help: 'frames to simulate (default 10)' },
+  { name: 'size', value: 'N', group: 'scene', help: 'the scene\'s size (its resolution or number of objects; ranges in README.md, a value outside is refused with the range); an explicit --resolution or --copies wins' },
   { name: 'mesh', value: 'FILE', group: 'scene', help: 'drop, mesh-pile: the mesh file (.t, .msh, .vtk, or a TetGen .node or .ele with its partner beside it); octopus-pile: replaces the shared octopus' },
   { name: 'copies', value: 'N', group: 'scene', help: 'octopus-pile, mesh-pile, cube-stack: number of objects (integer >= 1)' },
   { name: 'height', value: 'H', group: 'scene', help: 'drop, octopus-drop, noodle-recovery: start with the lowest point H above the ground (drop default: half the object\'s height)' },
@@ -214,6 +217,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('csv', (t) => (o.csv = t));
   v('dump', (t) => (o.dump = t));
   v('mesh', (t) => (o.mesh = t));
+  v('size', (t) => (o.size = positiveInteger('size', t)));
   v('resolution', (t) => (o.resolution = positiveInteger('resolution', t)));
   v('height', (t) => (o.height = inRange('height', t, (x) => x >= 0, 'a number >= 0')));
   v('ground', (t) => (o.ground = onOff('ground', t)));

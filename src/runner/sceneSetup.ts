@@ -6,10 +6,12 @@
  * scene's schedule of changes between frames, less the parameters the command line fixed.
  */
 import { checkSchedule, withoutParams } from '../scenes/schedule';
+import { sizeProblem } from '../scenes/size';
 import type { ParamChange, SceneDefinition, SceneMesh, SceneSetup } from '../scenes/types';
 import { setObjectMaterial } from '../sim/model';
 import { checkParams, type SolverParams } from '../sim/params';
 import { sceneFlagsGiven, UsageError, type RunOptions } from './args';
+import { readMeshFile } from './meshFile';
 
 export function checkSceneFlags(scene: SceneDefinition, o: RunOptions): void {
   for (const flag of sceneFlagsGiven(o)) {
@@ -19,6 +21,26 @@ export function checkSceneFlags(scene: SceneDefinition, o: RunOptions): void {
     }
   }
   if (scene.accepts.includes('mesh') && o.mesh === undefined && scene.defaultMeshFile === undefined) throw new UsageError(`scene ${scene.name} needs --mesh FILE`);
+  if (o.size !== undefined) {
+    const problem = sizeProblem(scene.name, scene.size, o.size);
+    if (problem) throw new UsageError(`--size ${o.size}: ${problem}`);
+  }
+}
+
+/**
+ * The shared meshes the scene names (SceneDefinition.meshFiles), read from the project root
+ * through the runner's loaders; a missing or bad file is a UsageError naming key and file.
+ */
+export function readSceneMeshes(scene: SceneDefinition): Record<string, SceneMesh> {
+  const out: Record<string, SceneMesh> = {};
+  for (const [key, file] of Object.entries(scene.meshFiles ?? {})) {
+    try {
+      out[key] = readMeshFile(file);
+    } catch (e) {
+      throw new UsageError(`scene ${scene.name} reads its mesh "${key}" from ${file}: ${(e as Error).message}`);
+    }
+  }
+  return out;
 }
 
 /** The mesh file the run reads: --mesh, else the scene's default mesh (scenes that take one); undefined for the others. */
@@ -27,10 +49,13 @@ export function meshFileOf(scene: SceneDefinition, o: RunOptions): string | unde
   return scene.accepts.includes('mesh') ? scene.defaultMeshFile : undefined;
 }
 
-export function buildScene(scene: SceneDefinition, o: RunOptions, mesh: SceneMesh | undefined): SceneSetup {
+/** `meshes`: the scene's shared meshes (default: read from its meshFiles). */
+export function buildScene(scene: SceneDefinition, o: RunOptions, mesh: SceneMesh | undefined, meshes: Record<string, SceneMesh> = readSceneMeshes(scene)): SceneSetup {
   let setup: SceneSetup;
   try {
     setup = scene.build({
+      size: o.size,
+      meshes,
       resolution: o.resolution,
       mesh,
       height: o.height,

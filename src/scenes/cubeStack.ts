@@ -8,13 +8,15 @@ import { generateShape } from '../mesh/procedural/catalog';
 import { buildModel } from '../sim/model';
 import { defaultParams } from '../sim/params';
 import { placeAbove, turnedAboutY } from './place';
-import type { SceneDefinition } from './types';
+import { sizedValue } from './size';
+import type { SceneDefinition, SceneSize } from './types';
 
 export const CUBE_SIDE = 0.5;
 export const CUBE_STACK_DEFAULT_COPIES = 4;
 export const CUBE_STACK_RESOLUTION = 5;
 /** Counts the description states (held by tests/unit/scenes): one cube at the default resolution. */
 export const CUBE_COUNTS = { vertices: 491, tets: 1800 };
+const SIZE: SceneSize = { label: 'cubes', option: 'copies', min: 1, max: 64, step: 1, default: CUBE_STACK_DEFAULT_COPIES, small: 2, paper: CUBE_STACK_DEFAULT_COPIES, note: 'not in the paper (a stacking check)' };
 const MATERIAL = { youngsModulus: 1e5, poissonRatio: 0.4, density: 1000 };
 
 export const cubeStack: SceneDefinition = {
@@ -24,9 +26,10 @@ export const cubeStack: SceneDefinition = {
     `--resolution (default ${CUBE_STACK_RESOLUTION}: ${CUBE_COUNTS.vertices} vertices, ${CUBE_COUNTS.tets} tets a cube). ` +
     `Default: ${CUBE_STACK_DEFAULT_COPIES * CUBE_COUNTS.vertices} vertices, ${CUBE_STACK_DEFAULT_COPIES * CUBE_COUNTS.tets} tets.`,
   accepts: ['copies', 'resolution'],
+  size: SIZE,
   defaultCounts: { vertices: CUBE_STACK_DEFAULT_COPIES * CUBE_COUNTS.vertices, tets: CUBE_STACK_DEFAULT_COPIES * CUBE_COUNTS.tets },
   build(options = {}) {
-    const copies = options.copies ?? CUBE_STACK_DEFAULT_COPIES;
+    const copies = sizedValue('cube-stack', SIZE, options);
     const cube = generateShape('cube', { size: CUBE_SIDE }, options.resolution ?? CUBE_STACK_RESOLUTION);
     const centred = placeAbove(cube.positions, 0);
     const gap = CUBE_SIDE / 2;

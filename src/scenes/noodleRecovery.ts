@@ -12,13 +12,18 @@ import { buildModel } from '../sim/model';
 import { defaultParams } from '../sim/params';
 import { containerColliders } from './container';
 import { placeAbove } from './place';
-import type { SceneDefinition } from './types';
+import { sizedValue } from './size';
+import type { SceneDefinition, SceneSize } from './types';
 
 export const NOODLE_SHAPE = { length: 4, radius: 0.04, amplitude: 0.1, waves: 2 };
 export const NOODLE_RESOLUTION = 110;
 export const NOODLE_SWITCH_FRAME = 90;
 /** Half width of the box: a few noodle thicknesses, so the noodle piles up instead of lying flat. */
 export const NOODLE_BOX_HALF_WIDTH = 0.5;
+const SIZE: SceneSize = {
+  label: 'lattice resolution', option: 'resolution', min: 80, max: 600, step: 1, default: NOODLE_RESOLUTION, small: 80, paper: 300,
+  note: 'paper Fig. 17 (Table 1): 40k vertices, 110k tets; resolution 300 gives 25.6k vertices, 112k tets',
+};
 /** Counts the description states (held by tests/unit/scenes). */
 const DEFAULT_COUNTS = { vertices: 2066, tets: 6214 };
 
@@ -29,9 +34,10 @@ export const noodleRecovery: SceneDefinition = {
     `from frame ${NOODLE_SWITCH_FRAME} (or --self-collision-from F) self-collision and recovery mode are on. --resolution ` +
     `(default ${NOODLE_RESOLUTION}: ${DEFAULT_COUNTS.vertices} vertices, ${DEFAULT_COUNTS.tets} tets), --height of its lower end (default 0.1).`,
   accepts: ['resolution', 'height'],
+  size: SIZE,
   defaultCounts: DEFAULT_COUNTS,
   build(options = {}) {
-    const shape = generateShape('noodle', NOODLE_SHAPE, options.resolution ?? NOODLE_RESOLUTION);
+    const shape = generateShape('noodle', NOODLE_SHAPE, sizedValue('noodle-recovery', SIZE, options));
     // Stand it up: a quarter turn about z, (x, y, z) -> (-y, x, z) (proper, tets keep their orientation).
     const p = shape.positions;
     const upright = new Float64Array(p.length);

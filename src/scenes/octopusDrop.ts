@@ -3,14 +3,25 @@ import { generateShape } from '../mesh/procedural/catalog';
 import { buildModel } from '../sim/model';
 import { defaultParams } from '../sim/params';
 import { placeAbove } from './place';
-import type { SceneDefinition } from './types';
+import { sizedValue } from './size';
+import type { SceneDefinition, SceneSize } from './types';
+
+export const OCTOPUS_DROP_SIZE: SceneSize = {
+  label: 'lattice resolution', option: 'resolution', min: 16, max: 80, step: 1, default: 30, small: 20, paper: 28,
+  note: 'paper Fig. 18: each octopus about 14.8k tets (8.88M / 600); resolution 28 gives 15.2k',
+};
+const DEFAULT_COUNTS = { vertices: 4627, tets: 18722 };
 
 export const octopusDrop: SceneDefinition = {
   name: 'octopus-drop',
-  description: 'Procedural octopus (about 2 units wide) dropped from 0.5 above the ground plane.',
+  description:
+    'Procedural octopus (about 2 units wide) dropped from 0.5 above the ground plane. ' +
+    `Default (resolution ${OCTOPUS_DROP_SIZE.default}): ${DEFAULT_COUNTS.vertices} vertices, ${DEFAULT_COUNTS.tets} tets.`,
   accepts: ['resolution', 'height', 'ground'],
+  size: OCTOPUS_DROP_SIZE,
+  defaultCounts: DEFAULT_COUNTS,
   build(options = {}) {
-    const shape = generateShape('octopus', {}, options.resolution);
+    const shape = generateShape('octopus', {}, sizedValue('octopus-drop', OCTOPUS_DROP_SIZE, options));
     const model = buildModel([
       {
         name: 'octopus',

@@ -25,6 +25,8 @@ export interface PileOptions {
   gapFraction?: number;
   /** Extra cell width as a fraction of the widest object's diameter. */
   margin?: number;
+  /** Height added under the first layer (default 0: the first gap above y = 0). */
+  lift?: number;
 }
 
 const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
@@ -56,7 +58,7 @@ export function pileScene(items: readonly PileItem[], params: SolverParams, opti
   const k = pileColumns(items.length);
   const perLayer = k * k;
   const objects: SimObjectDesc[] = [];
-  let base = gap;
+  let base = gap + (options.lift ?? 0);
   for (let first = 0; first < items.length; first += perLayer) {
     const last = Math.min(items.length, first + perLayer);
     let layerHeight = 0;

@@ -2,6 +2,14 @@
 import { generateShape } from '../mesh/procedural/catalog';
 import { buildModel, type Model } from '../sim/model';
 import { boundsOf } from './place';
+import type { SceneSize } from './types';
+
+/** The beam scenes' size: the lattice resolution of the 2 x 0.25 x 0.25 beam. */
+export function beamSize(note: string): SceneSize {
+  return { label: 'lattice resolution', option: 'resolution', min: 8, max: 240, step: 1, default: 40, small: 16, paper: 40, note };
+}
+/** Counts at the default resolution 40 (held by tests/unit/scenes). */
+export const BEAM_DEFAULT_COUNTS = { vertices: 3326, tets: 13700 };
 
 /** Handle 0 holds the left end; with `pinRight`, handle 1 holds the right end. */
 export function pinnedBeamModel(resolution: number | undefined, pinRight: boolean): Model {

@@ -1,27 +1,44 @@
 /** All scenes by name (the runner's --scene and the page's scene menu). */
 import { beamTwist } from './beamTwist';
 import { cantilever } from './cantilever';
+import { cubeOnCuboid } from './cubeOnCuboid';
 import { cubeStack } from './cubeStack';
 import { headOn } from './headOn';
 import { meshDrop } from './meshDrop';
 import { meshPile } from './meshPile';
+import { noodleBowl } from './noodleBowl';
 import { noodleRecovery } from './noodleRecovery';
+import { octopusBox } from './octopusBox';
 import { octopusDrop } from './octopusDrop';
 import { octopusPile } from './octopusPile';
+import { rodKnot } from './rodKnot';
+import { rodsTwist } from './rodsTwist';
 import { shoot } from './shoot';
+import { squishyBowl } from './squishyBowl';
+import { squishyHeadOn } from './squishyHeadOn';
+import { squishyRecovery } from './squishyRecovery';
 import { squishySqueeze } from './squishySqueeze';
 import type { SceneDefinition } from './types';
 
+/** The paper's scenes first, in its figure order, then the checks and the mesh-file scenes. */
 export const scenes: readonly SceneDefinition[] = [
   octopusDrop,
+  octopusBox,
   squishySqueeze,
+  squishyHeadOn,
   beamTwist,
+  rodsTwist,
+  rodKnot,
+  squishyRecovery,
+  noodleRecovery,
+  octopusPile,
+  squishyBowl,
+  noodleBowl,
+  cubeOnCuboid,
   cantilever,
   meshDrop,
-  octopusPile,
   meshPile,
   cubeStack,
-  noodleRecovery,
   shoot,
   headOn,
 ];
@@ -32,4 +49,4 @@ export function findScene(name: string): SceneDefinition {
   return s;
 }
 
-export type { ParamChange, SceneDefinition, SceneMesh, SceneOptions, SceneSetup, SceneSpecificOption } from './types';
+export type { ParamChange, SceneDefinition, SceneMesh, SceneOptions, SceneSetup, SceneSize, SceneSpecificOption } from './types';

@@ -10,7 +10,33 @@ export interface SceneMesh {
   tets: ArrayLike<number>;
 }
 
+/**
+ * A scene's size: one number the page's slider sets and the runner's --size takes, mapped
+ * onto the scene's resolution or number of copies (an explicit resolution or copies wins).
+ * Every integer in [min, max] builds a valid, non-empty mesh.
+ */
+export interface SceneSize {
+  /** Slider label, e.g. "lattice resolution" or "octopi". */
+  label: string;
+  option: 'resolution' | 'copies';
+  min: number;
+  max: number;
+  step: number;
+  /** Runs at interactive rates on a laptop GPU. */
+  default: number;
+  /** What the page picks on a software adapter or the CPU engine. */
+  small: number;
+  /** The value nearest the paper's scale (within [min, max]). */
+  paper: number;
+  /** What the paper had, e.g. "paper Fig. 18: 600 octopi, 8.88M tets". */
+  note: string;
+}
+
 export interface SceneOptions {
+  /** The scene's size (SceneDefinition.size): its resolution or copies when those are absent. */
+  size?: number;
+  /** Meshes the scene names in SceneDefinition.meshFiles, by key. */
+  meshes?: Record<string, SceneMesh>;
   /** Procedural mesh resolution (lattice cubes across the longest side); scene default when absent. */
   resolution?: number;
   /** The mesh to simulate (scenes that take a mesh file). */
@@ -66,6 +92,13 @@ export interface SceneDefinition {
    * the project root, where the runner runs); without it a scene that takes a mesh needs one.
    */
   defaultMeshFile?: string;
+  /** The scene's size slider; absent when the size is the given mesh's (drop, shoot, head-on). */
+  size?: SceneSize;
+  /**
+   * Shared meshes the scene builds from: key -> file path relative to the project root (the
+   * runner reads them; the page fetches the same base names). build() gets them in options.meshes.
+   */
+  meshFiles?: Record<string, string>;
   /** Vertex and tet counts with the default options (and the default mesh); the tests hold scenes to them. */
   defaultCounts?: { vertices: number; tets: number };
   build(options?: SceneOptions): SceneSetup;

@@ -12,6 +12,7 @@ import { stuffIsosurface } from './isosurfaceStuffing';
 import { repairManifold } from './manifoldRepair';
 import { tetQuality } from './quality';
 import { bowlShape, boxContainerShape } from './shapes/containers';
+import { knotRodShape } from './shapes/knotRod';
 import { noodleShape } from './shapes/noodle';
 import { octopusShape } from './shapes/octopus';
 import { resolveParams, type ShapeDefinition, type ShapeParams, type ShapeSdf } from './shapes/shapeTypes';
@@ -27,6 +28,7 @@ export const shapeCatalog: readonly ShapeDefinition[] = [
   squishyBallShape,
   octopusShape,
   noodleShape,
+  knotRodShape,
   beamShape,
   rodShape,
   cuboidShape,

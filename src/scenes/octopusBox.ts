@@ -1,0 +1,36 @@
+/**
+ * Octopi dropped into an open box (paper 000 Fig. 9: 8 octopi, to compare CCD only, DCD
+ * with the shortest path only, and the hybrid; the page's collision-mode switch): N copies
+ * of the shared octopus_2KFaces.t (1184 vertices, 4069 tets, about 1 unit wide; the paper's
+ * octopus of Zhou and Jacobson 2016) stacked as pile.ts lays them out. Authors' octopus
+ * settings: dt 1/60, 20 substeps x 3 iterations, friction 0.2.
+ */
+import { defaultParams } from '../sim/params';
+import { pileScene } from './pile';
+import { sceneMesh, sizedValue } from './size';
+import type { SceneDefinition, SceneSize } from './types';
+
+const SIZE: SceneSize = {
+  label: 'octopi', option: 'copies', min: 1, max: 64, step: 1, default: 4, small: 2, paper: 8,
+  note: 'paper Fig. 9: 8 octopi',
+};
+const OCTOPUS = { vertices: 1184, tets: 4069 };
+const MATERIAL = { youngsModulus: 2e5, poissonRatio: 0.4, density: 1000 };
+
+export const octopusBox: SceneDefinition = {
+  name: 'octopus-box',
+  description:
+    `Copies of the shared octopus (${OCTOPUS.vertices} vertices, ${OCTOPUS.tets} tets each; --copies N, default ${SIZE.default}) dropped into an open box. ` +
+    `Default: ${SIZE.default * OCTOPUS.vertices} vertices, ${SIZE.default * OCTOPUS.tets} tets.`,
+  accepts: ['copies'],
+  size: SIZE,
+  meshFiles: { octopus: '../shared/meshes/octopus_2KFaces.t' },
+  defaultCounts: { vertices: SIZE.default * OCTOPUS.vertices, tets: SIZE.default * OCTOPUS.tets },
+  build(options = {}) {
+    const mesh = sceneMesh(octopusBox, options, 'octopus');
+    const n = sizedValue('octopus-box', SIZE, options);
+    const items = Array.from({ length: n }, (_, i) => ({ name: `octopus ${i + 1}`, positions: mesh.positions, tets: mesh.tets, material: MATERIAL }));
+    const pile = pileScene(items, defaultParams({ dt: 1 / 60, substeps: 20, iterations: 3, friction: 0.2, damping: 0.5, collisions: true, selfCollision: true }));
+    return { model: pile.model, colliders: pile.colliders, handles: [], params: pile.params };
+  },
+};
