@@ -1,4 +1,15 @@
+import { execSync } from 'node:child_process';
 import { defineConfig } from 'vite';
+
+/** Commit and date of the checkout being built, for the recorder's header (src/app/recorder/buildInfo.ts). */
+function gitBuild(): { commit: string; date: string } {
+  const git = (args: string): string => execSync(`git ${args}`, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    return { commit: git('rev-parse --short HEAD'), date: git('log -1 --format=%cI') };
+  } catch {
+    return { commit: 'unknown', date: 'unknown' };
+  }
+}
 
 // Cross-origin isolation (COOP/COEP) makes SharedArrayBuffer available to the worker pool.
 const isolationHeaders = {
@@ -11,5 +22,6 @@ export default defineConfig({
   server: { headers: isolationHeaders, fs: { allow: ['.'] } },
   preview: { headers: isolationHeaders },
   worker: { format: 'es' },
+  define: { __BUILD__: JSON.stringify(gitBuild()) },
   build: { target: 'es2022', sourcemap: true },
 });
