@@ -86,7 +86,7 @@ export function createRecorderPanel(parent: GUI, options: RecorderPanelOptions):
     },
   });
 
-  tag(folder.add(state, 'frames', 0, 100000, 1).name('Frames to record (0: until Stop)'), 'rec-frames');
+  tag(folder.add(state, 'frames').min(0).step(1).name('Frames to record (0: until Stop)'), 'rec-frames');
   const recordCtrl = folder.add(state, 'record').name('Record');
   tag(recordCtrl, 'rec-record');
   const stopCtrl = folder.add(state, 'stop').name('Stop');
