@@ -15,8 +15,8 @@
  *
  * Geometry: object o's mesh holds the vertex range [objectVertexOffsets[o], [o+1]) of the scene
  * (interior vertices included, never indexed) and the boundary triangles of its own tets in
- * local ids (sceneSurface.ts). Attributes: `position` (xyz, or xyzw once linked to the GPU so
- * the solver's array<vec4f> is copied as is), `normal` (xyz), `depth` (vec4, w read by the tint).
+ * local ids (sceneSurface.ts). Attributes: `position` (xyzw, so the solver's array<vec4f> is
+ * copied as is), `normal` (xyz), `depth` (vec4, w read by the tint).
  *
  * linkGpu: each sync() records ONE command encoder: the normals pass (vertexNormalsKernel.ts)
  * over the positions buffer, then per object a copyBufferToBuffer of its range of positions,
@@ -90,9 +90,14 @@ export class SceneView {
       const first = s.objectVertexOffsets[o];
       const count = s.objectVertexOffsets[o + 1] - first;
       const geometry = new BufferGeometry();
-      const xyz = new Float32Array(3 * count);
-      for (let i = 0; i < 3 * count; i++) xyz[i] = model.restPositions[3 * first + i];
-      geometry.setAttribute('position', new BufferAttribute(xyz, 3));
+      // xyzw on both paths: the GPU link copies the solver's array<vec4f> range as is, and the
+      // attribute (and three's buffer for it) never has to be replaced when linking.
+      const xyzw = new Float32Array(4 * count);
+      for (let v = 0; v < count; v++) {
+        for (let k = 0; k < 3; k++) xyzw[4 * v + k] = model.restPositions[3 * (first + v) + k];
+        xyzw[4 * v + 3] = 1;
+      }
+      geometry.setAttribute('position', new BufferAttribute(xyzw, 4));
       geometry.setAttribute(DEPTH_ATTRIBUTE, new BufferAttribute(new Float32Array(4 * count), 4));
       const tris = s.triangles.subarray(3 * s.objectTriangleOffsets[o], 3 * s.objectTriangleOffsets[o + 1]);
       const local = new Uint32Array(tris.length);
@@ -197,20 +202,10 @@ export class SceneView {
     } else {
       this.gpu.source = source;
     }
-    for (const { mesh, count } of this.objects) {
-      const geometry = mesh.geometry;
-      const old = geometry.getAttribute('position');
-      if (old.itemSize !== 4) {
-        const xyzw = new Float32Array(4 * count);
-        for (let v = 0; v < count; v++) {
-          xyzw[4 * v] = old.getX(v);
-          xyzw[4 * v + 1] = old.getY(v);
-          xyzw[4 * v + 2] = old.getZ(v);
-        }
-        geometry.setAttribute('position', new BufferAttribute(xyzw, 4));
-      }
+    for (const { mesh } of this.objects) {
       if (!source.depth) {
-        const depth = geometry.getAttribute(DEPTH_ATTRIBUTE) as BufferAttribute;
+        // No depth buffer: the tint shows nothing rather than a previous link's depths.
+        const depth = mesh.geometry.getAttribute(DEPTH_ATTRIBUTE) as BufferAttribute;
         (depth.array as Float32Array).fill(0);
         depth.needsUpdate = true;
       }
@@ -256,13 +251,14 @@ export class SceneView {
   /**
    * CPU engine / WebGL fallback: new positions (xyz per scene vertex) and optionally the
    * penetration depth per scene vertex (0 when free); recomputes area-weighted normals on the
-   * CPU (three's computeVertexNormals over the indexed triangles) and the bounds.
+   * CPU (three's computeVertexNormals over the indexed triangles) and the bounds. While linked
+   * to the GPU this only shows until the next sync() copies over it (e.g. the rest shape before
+   * the first GPU frame).
    */
   updateFromCpu(positions: ArrayLike<number>, depth?: ArrayLike<number>): void {
     const n = this.surface.vertexCount;
     if (positions.length !== 3 * n) throw new Error(`SceneView.updateFromCpu: ${positions.length} position numbers, the scene has ${n} vertices (3 each)`);
     if (depth && depth.length !== n) throw new Error(`SceneView.updateFromCpu: ${depth.length} depths, the scene has ${n} vertices (1 each)`);
-    if (this.gpu) throw new Error('SceneView.updateFromCpu: the view draws from GPU buffers (linkGpu); call unlinkGpu first');
     for (const { mesh, first, count } of this.objects) {
       const g = mesh.geometry;
       const attr = g.getAttribute('position') as BufferAttribute;
