@@ -59,15 +59,14 @@ export function createRecorderPanel(parent: GUI, options: RecorderPanelOptions):
     frames: options.frames ?? 300,
     status: 'idle',
     record: () => {
-      let header: RecordingHeader;
+      // A missing scene (header) or a bad N (start) is said in the status line, not thrown from a click.
       try {
-        header = options.header();
+        const header = options.header();
+        recorder.start(header, state.frames);
+        baseName = recordingBaseName(header.scene, new Date());
       } catch (e) {
         show(`cannot record: ${(e as Error).message}`);
-        return;
       }
-      baseName = recordingBaseName(header.scene, new Date());
-      recorder.start(header, state.frames);
     },
     stop: () => recorder.stop(),
     json: () => save('json'),
