@@ -20,7 +20,7 @@ export const NOODLE_BOWL_RADIUS = 0.6;
 export const NOODLE_BOWL_START = 0.15;
 const SIZE: SceneSize = {
   label: 'lattice resolution', option: 'resolution', min: 130, max: 1100, step: 1, default: 200, small: 160, paper: 1090,
-  note: 'paper Fig. 20 (Table 1): 860k vertices, 2.29M tets',
+  note: 'paper Fig. 20 (Table 1): 860k vertices, 2.29M tets; resolution 1090 gives 442k vertices, 2.30M tets',
 };
 const DEFAULT_COUNTS = { vertices: 4925, tets: 16454 };
 
