@@ -176,9 +176,10 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
     cam.updateProjectionMatrix();
     key.shadow.bias = -0.0005;
     shadowRadius = radius;
-    // Five texels (a texel is 2 radius / mapSize): less left acne on the jagged edges of stuffed
-    // meshes (the rim of a stuffed cube) on SwiftShader.
-    key.shadow.normalBias = (10 * shadowRadius) / key.shadow.mapSize.x;
+    // One texel (a texel is 2 radius / mapSize). Only the ground receives shadows (SceneView's
+    // objects cast but do not receive: self-shadowing put acne on the jagged rims of stuffed
+    // meshes unless the bias was so large that shadows detached from the objects' feet).
+    key.shadow.normalBias = (2 * shadowRadius) / key.shadow.mapSize.x;
     if (!shadowsChosen) key.castShadow = true;
     aimCamera(sphere);
   };
@@ -215,7 +216,7 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
     set shadowMapSize(size: number) {
       if (!(Number.isInteger(size) && size >= 16 && size <= 8192)) throw new RangeError(`shadowMapSize ${size} must be an integer in [16, 8192]`);
       key.shadow.mapSize.set(size, size); // three resizes its shadow target at the next shadow pass
-      key.shadow.normalBias = (10 * shadowRadius) / size;
+      key.shadow.normalBias = (2 * shadowRadius) / size;
     },
     onBeforeRender: undefined,
     onAfterRender: undefined,

@@ -110,8 +110,9 @@ export class SceneView {
       const material = tintedMaterial(this.tintUniforms, { color: isStatic ? STATIC_OBJECT_COLOR : objectColor(o), tinted: !isStatic });
       const mesh = new Mesh(geometry, material);
       mesh.name = model.objectNames[o] ?? `object ${o}`;
+      // Cast onto the ground; not receive (self-shadow acne on jagged stuffed rims, see renderer.ts).
       mesh.castShadow = true;
-      mesh.receiveShadow = true;
+      mesh.receiveShadow = false;
       this.group.add(mesh);
       this.objects.push({ mesh, first, count });
     }
