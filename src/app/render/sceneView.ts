@@ -71,6 +71,14 @@ export class SceneView {
   private gpu?: { source: GpuSceneSource; kernel: VertexNormalsKernel };
   /** Frames whose attributes were filled from the GPU buffers (0 until three made its buffers). */
   gpuCopies = 0;
+  /**
+   * true (default): sync() runs the normals pass and copies every frame. false: only after
+   * invalidate() (three keeps the last copy, so a paused scene costs nothing).
+   */
+  syncEveryFrame = true;
+  private dirty = true;
+  /** updateFromCpu wrote arrays that three uploads at the next render, over that frame's copy. */
+  private cpuWritten = false;
 
   constructor(
     private readonly renderer: WebGPURenderer,
@@ -203,6 +211,7 @@ export class SceneView {
     } else {
       this.gpu.source = source;
     }
+    this.dirty = true;
     for (const { mesh } of this.objects) {
       if (!source.depth) {
         // No depth buffer: the tint shows nothing rather than a previous link's depths.
@@ -224,18 +233,24 @@ export class SceneView {
     return this.gpu !== undefined;
   }
 
+  /** The GPU positions changed (the solver advanced): the next sync() copies them. */
+  invalidate(): void {
+    this.dirty = true;
+  }
+
   /** GPU link: records and submits the frame's normals pass and copies; call just before rendering. */
   sync(): void {
-    if (!this.gpu) return;
+    if (!this.gpu || (!this.syncEveryFrame && !this.dirty)) return;
     const { source, kernel } = this.gpu;
     const backend = this.renderer.backend as unknown as BackendData;
-    const targets: { pos: GPUBuffer; nrm: GPUBuffer; dep: GPUBuffer; first: number; count: number }[] = [];
+    const targets: { pos: GPUBuffer; nrm: GPUBuffer; dep?: GPUBuffer; first: number; count: number }[] = [];
     for (const { mesh, first, count } of this.objects) {
       const g = mesh.geometry;
       const pos = backend.get(g.getAttribute('position')).buffer;
       const nrm = backend.get(g.getAttribute('normal')).buffer;
+      // Untinted (static) objects never read `depth`, so three makes no buffer for it.
       const dep = backend.get(g.getAttribute(DEPTH_ATTRIBUTE)).buffer;
-      if (pos && nrm && dep) targets.push({ pos, nrm, dep, first, count });
+      if (pos && nrm) targets.push({ pos, nrm, dep, first, count });
     }
     if (targets.length === 0) return; // three creates its buffers at the first draw
     const encoder = source.device.createCommandEncoder({ label: 'scene view: normals and copies' });
@@ -243,10 +258,13 @@ export class SceneView {
     for (const t of targets) {
       encoder.copyBufferToBuffer(source.positions, 16 * t.first, t.pos, 0, 16 * t.count);
       encoder.copyBufferToBuffer(kernel.normals, 12 * t.first, t.nrm, 0, 12 * t.count);
-      if (source.depth) encoder.copyBufferToBuffer(source.depth, 16 * t.first, t.dep, 0, 16 * t.count);
+      if (source.depth && t.dep) encoder.copyBufferToBuffer(source.depth, 16 * t.first, t.dep, 0, 16 * t.count);
     }
     source.device.queue.submit([encoder.finish()]);
     this.gpuCopies += 1;
+    // Copy again next frame if some buffers did not exist yet, or if this render re-uploads CPU arrays over the copy.
+    this.dirty = targets.length < this.objects.length || this.cpuWritten;
+    this.cpuWritten = false;
   }
 
   /**
@@ -282,6 +300,7 @@ export class SceneView {
       g.computeBoundingBox();
       g.computeBoundingSphere();
     }
+    this.cpuWritten = true;
   }
 
   addTo(parent: Object3D): void {
