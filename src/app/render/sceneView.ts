@@ -169,8 +169,16 @@ export class SceneView {
     for (const { mesh } of this.objects) mesh.material.wireframe = on;
   }
 
+  get wireframe(): boolean {
+    return this.objects[0]?.mesh.material.wireframe ?? false;
+  }
+
   set visible(on: boolean) {
     this.group.visible = on;
+  }
+
+  get visible(): boolean {
+    return this.group.visible;
   }
 
   /** Axis-aligned bounds of `positions` (xyz per scene vertex; default: the rest positions). */
