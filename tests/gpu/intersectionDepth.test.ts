@@ -9,6 +9,8 @@
  *  - A self-overlapping ring with self-collision and collisions OFF: depth > 0 exactly at the
  *    boundary vertices the oracle finds inside a non-incident tet of the ring, target on the
  *    surface, depth between the Euclidean distance to the surface and the half thickness.
+ *  - Overlay readers: BVH boxes of every level equal the boxes of their subtrees' triangles at the
+ *    frame's end positions; CCD contacts of a one-substep frame as many as the frame counted.
  *  - Display off: nothing written; frame counters equal with it on and off, positions to the
  *    run-to-run noise of the contacts' f32 accumulation.
  */
@@ -17,7 +19,9 @@ import { GpuSolver } from '../../src/sim/gpuSolver';
 import type { Model } from '../../src/sim/model';
 import { defaultParams, type SolverParams } from '../../src/sim/params';
 import type { SimSetup } from '../../src/sim/setup';
+import { BVH_COUNT, BVH_LINK, BVH_NODE_WORDS } from '../../src/bvh/surfaceBvh';
 import { overlappingCubes, overlappingRing, stackedCubes } from '../support/collisionScenes';
+import { bodiesSetup, cubePart } from '../unit/collision/scenes';
 import { readBuffer, testGpu } from '../support/gpu';
 
 const summary: string[] = [];
@@ -262,6 +266,73 @@ describe('intersection display (blue tint data)', () => {
     } finally {
       off.destroy();
       on.destroy();
+    }
+  });
+
+  it('overlay readers: BVH level boxes = boxes of their subtrees\' triangles at the end positions; CCD contacts as counted', async () => {
+    const ctx = await testGpu();
+    const setup = bodiesSetup(
+      [
+        { part: cubePart(3, 0.2, [0, 0, 0]), velocity: [2, 0, 0] },
+        { part: cubePart(3, 0.2, [0.3, 0.05, 0.04]), velocity: [-2, 0, 0] },
+      ],
+      { gravity: [0, 0, 0], substeps: 1, damping: 0 },
+    );
+    const solver = new GpuSolver(ctx, setup);
+    try {
+      solver.showIntersections = true;
+      let hits = 0;
+      for (let f = 0; f < 8 && hits === 0; f++) {
+        const r = await solver.stepFrame();
+        hits = r.collisions!.ccd.hitsVertexFace + r.collisions!.ccd.hitsEdgeEdge;
+      }
+      expect(hits).toBeGreaterThan(0);
+      const ccd = await solver.readCcdContacts();
+      expect(ccd.kinds.length).toBe(hits);
+      const x = await solver.readPositions();
+      const at = (v: number): V3 => [x[3 * v], x[3 * v + 1], x[3 * v + 2]];
+      for (let c = 0; c < ccd.kinds.length; c++) {
+        expect(Math.hypot(ccd.normals[3 * c], ccd.normals[3 * c + 1], ccd.normals[3 * c + 2])).toBeCloseTo(1, 5);
+        if (ccd.kinds[c] !== 0) continue;
+        // A vertex-face contact's point is a vertex: exactly some vertex's end position.
+        const p: V3 = [ccd.points[3 * c], ccd.points[3 * c + 1], ccd.points[3 * c + 2]];
+        let nearest = Infinity;
+        for (let v = 0; v < setup.model.vertexCount; v++) nearest = Math.min(nearest, dist(p, at(v)));
+        expect(nearest).toBe(0);
+      }
+      // BVH: the CPU tree's shape, boxes recomputed here from the triangles under each node.
+      const bvh = solver.collisions!.spb.mesh.bvhGpu.bvh;
+      const box = (node: number): [V3, V3] => {
+        const lo: V3 = [Infinity, Infinity, Infinity], hi: V3 = [-Infinity, -Infinity, -Infinity];
+        const walk = (n: number): void => {
+          const link = bvh.nodeWords[BVH_NODE_WORDS * n + BVH_LINK], count = bvh.nodeWords[BVH_NODE_WORDS * n + BVH_COUNT];
+          if (count === 0) return walk(link), walk(link + 1);
+          for (let k = link; k < link + count; k++) {
+            for (let j = 0; j < 3; j++) {
+              const p = at(bvh.triangles[3 * bvh.triangleOrder[k] + j]);
+              for (let a = 0; a < 3; a++) (lo[a] = Math.min(lo[a], p[a])), (hi[a] = Math.max(hi[a], p[a]));
+            }
+          }
+        };
+        walk(node);
+        return [lo, hi];
+      };
+      const root = await solver.readBvhLevel(0);
+      expect(Array.from(root.nodes)).toEqual([0]);
+      let boxes = 0;
+      for (let level = 0; level < root.levelCount; level++) {
+        const r = await solver.readBvhLevel(level);
+        for (let i = 0; i < r.nodes.length; i++, boxes++) {
+          const [lo, hi] = box(r.nodes[i]);
+          expect(Array.from(r.lo.subarray(3 * i, 3 * i + 3))).toEqual(lo);
+          expect(Array.from(r.hi.subarray(3 * i, 3 * i + 3))).toEqual(hi);
+        }
+      }
+      expect(boxes).toBe(bvh.nodeCount);
+      await expect(solver.readBvhLevel(root.levelCount)).rejects.toThrow(/level must be an integer/);
+      summary.push(`head-on cubes, 1 substep: ${ccd.kinds.length} CCD contacts read = the frame's count; ${boxes} BVH boxes over ${root.levelCount} levels equal to their triangles' boxes`);
+    } finally {
+      solver.destroy();
     }
   });
 });
