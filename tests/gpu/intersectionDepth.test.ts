@@ -19,6 +19,8 @@ import { GpuSolver } from '../../src/sim/gpuSolver';
 import type { Model } from '../../src/sim/model';
 import { defaultParams, type SolverParams } from '../../src/sim/params';
 import type { SimSetup } from '../../src/sim/setup';
+import { IntersectionDisplay } from '../../src/collision/gpu/intersectionDisplay';
+import { SpatialHash } from '../../src/collision/gpu/spatialHash';
 import { BVH_COUNT, BVH_LINK, BVH_NODE_WORDS } from '../../src/bvh/surfaceBvh';
 import { overlappingCubes, overlappingRing, stackedCubes } from '../support/collisionScenes';
 import { bodiesSetup, cubePart } from '../unit/collision/scenes';
@@ -332,6 +334,36 @@ describe('intersection display (blue tint data)', () => {
       await expect(solver.readBvhLevel(root.levelCount)).rejects.toThrow(/level must be an integer/);
       summary.push(`head-on cubes, 1 substep: ${ccd.kinds.length} CCD contacts read = the frame's count; ${boxes} BVH boxes over ${root.levelCount} levels equal to their triangles' boxes`);
     } finally {
+      solver.destroy();
+    }
+  });
+
+  it('a hash pool too small for the pass: drops reported, the pool grown, the next pass complete', async () => {
+    const ctx = await testGpu();
+    const model = overlappingCubes();
+    const solver = new GpuSolver(ctx, setupOf(model, { collisions: false }));
+    const c = solver.collisions!;
+    const hash = new SpatialHash(ctx.device, c.mesh, { poolCapacity: 64 });
+    const small = new IntersectionDisplay(ctx.device, c.topology, c.spb, hash, () => solver.params);
+    try {
+      const full = await display(solver);
+      const pass = async () => {
+        const encoder = ctx.device.createCommandEncoder();
+        small.encode(encoder, solver.state);
+        ctx.device.queue.submit([encoder.finish()]);
+        return small.readIntersections(solver.state);
+      };
+      const first = await pass();
+      expect(first.hashDropped).toBeGreaterThan(0);
+      expect(hash.poolCapacity).toBeGreaterThan(64);
+      const second = await pass();
+      expect(second.hashDropped).toBe(0);
+      const again = new Float32Array(await readBuffer(ctx, small.depthBuffer));
+      expect(Array.from(again)).toEqual(Array.from(full.depth));
+      summary.push(`pool of 64 entries: ${first.hashDropped} dropped and ${first.vertexIds.length} of ${second.vertexIds.length} penetrating vertices found; grown to ${hash.poolCapacity}, then all`);
+    } finally {
+      small.destroy();
+      hash.destroy();
       solver.destroy();
     }
   });

@@ -18,7 +18,9 @@
  * the surface BVH's boxes (refitted per substep) and the prepass's per-tet measures. Hence
  * GpuSolver records it after the frame's readback copies. Its query list holds one query per
  * boundary vertex, so no hit is ever dropped; hash entries beyond the shared pool's capacity are
- * (the pool grows from the frame's own counts).
+ * (the pool grows from the time step's counts, and from the display's when readIntersections
+ * sees drops). Inter-object queries follow params.interObject (exact or Euclidean) like the
+ * contacts'; self queries are always exact.
  */
 import code from '../../../shaders/intersectionDepth.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
@@ -32,7 +34,7 @@ import { SpbKernels } from '../../spb/gpu/spbKernels';
 import { SPB_STATIC_CAPACITIES, type SpbCapacities } from '../../spb/settings';
 import type { CollisionTopologyGpu } from './collisionTopology';
 import { DetectStage } from './detectStage';
-import { QL, QueryList } from './queryList';
+import { QL, QL_HEADER_BYTES, QueryList } from './queryList';
 import type { SpatialHash } from './spatialHash';
 
 /** Bindings of shaders/intersectionDepth.wgsl, in its @binding order. */
@@ -55,6 +57,8 @@ export interface IntersectionReadout {
   vertexIds: Uint32Array;
   /** Vertex queries detection made (those minus vertexIds.length got no answer: overflow, none, skipped). */
   detected: number;
+  /** Spatial-hash entries the pass dropped (the shared pool was full: some hits may be missing); the pool has grown for the next pass. */
+  hashDropped: number;
 }
 
 /**
@@ -185,11 +189,15 @@ export class IntersectionDisplay {
     const [depth, positions, header] = await Promise.all([
       readBufferToCpu(this.device, this.depthBuffer, bytes, 'intersectionDisplay.readDepth'),
       readBufferToCpu(this.device, state.positions, bytes, 'intersectionDisplay.readPositions'),
-      readBufferToCpu(this.device, this.queryList.list, 4 * (QL.capacity + 1), 'intersectionDisplay.readCount'),
+      readBufferToCpu(this.device, this.queryList.list, QL_HEADER_BYTES, 'intersectionDisplay.readHeader'),
     ]);
     const d = new Float32Array(depth);
     const x = new Float32Array(positions);
     const h = new Uint32Array(header);
+    // The shared hash's pool grows from the time step's counts; with collisions off nothing else
+    // grows it, so entries this pass dropped grow it here (between frames, as the time step does).
+    const hashDropped = this.passes > 0 ? h[QL.hashDropped] : 0;
+    if (hashDropped > 0) this.detect.hash.growFromHeader(h);
     const ids: number[] = [];
     for (let v = 0; v < this.vertexCount; v++) if (d[4 * v + 3] > 0) ids.push(v);
     const n = ids.length;
@@ -199,6 +207,7 @@ export class IntersectionDisplay {
       depths: new Float32Array(n),
       vertexIds: Uint32Array.from(ids),
       detected: this.passes > 0 ? Math.min(h[QL.count], h[QL.capacity]) : 0,
+      hashDropped,
     };
     for (let i = 0; i < n; i++) {
       const v = ids[i];
