@@ -8,7 +8,9 @@
  *   solver.timeStep.insertBefore('finalize', stage);
  *
  * Buffers other layers may read: positionBuffer (= state.positions, vec4 per vertex: xyz +
- * inverse mass) and tetBuffer (vec4<u32> per tet, mesh order).
+ * inverse mass), tetBuffer (vec4<u32> per tet, mesh order) and, with showIntersections,
+ * intersectionDepthBuffer (vec4 per vertex: the boundary point the shortest path reaches, and the
+ * penetration depth in w; collision/gpu/intersectionDisplay.ts).
  */
 import type { GpuContext } from '../gpu/device';
 import { dispatchGrid, readBufferToCpu, storageBuffer } from '../gpu/buffers';
