@@ -1,8 +1,8 @@
 /**
  * Physics sanity of a registry scene on the float64 CPU reference (src/sim/cpuSolver.ts, with
  * collisions): runs it for N frames at a size, applying its schedule between frames, and
- * prints every K frames the lowest point, the largest distance from the origin, the largest
- * speed, the kinetic energy and whether any coordinate is NaN/Inf, per object.
+ * prints every K frames the lowest point, the largest distance from the origin and from the
+ * y axis (across), the largest speed, the kinetic energy and whether any coordinate is NaN/Inf, per object.
  *
  *   node scripts/run-ts.mjs bench/sceneCheck.ts --scene squishy-head-on --size 18 --frames 30 [--every 5] [--substeps S]
  */
@@ -36,6 +36,7 @@ m.objectNames.forEach((name, o) => {
 if (arg('collisions') === 'off') setup.params = { ...setup.params, collisions: false };
 if (arg('young')) for (let o = 0; o < m.objectNames.length; o++) setObjectMaterial(m, o, { ...m.materials[o], youngsModulus: Number(arg('young')) });
 const solver = new CpuSolver(setup);
+console.log(`start: KE ${solver.kineticEnergy().toFixed(4)}`);
 const t0 = performance.now();
 for (let f = 0; f < frames; f++) {
   const change = changesAt(setup.schedule ?? [], f);
@@ -47,16 +48,18 @@ for (let f = 0; f < frames; f++) {
   if ((f + 1) % every !== 0 && f + 1 !== frames) continue;
   const parts: string[] = [];
   for (let o = 0; o < m.objectNames.length; o++) {
-    let minY = Infinity, far = 0, vmax = 0, bad = 0;
+    let minY = Infinity, far = 0, across = 0, vmax = 0, bad = 0;
     for (let v = m.objectVertexOffsets[o]; v < m.objectVertexOffsets[o + 1]; v++) {
       const [x, y, z] = [solver.x[3 * v], solver.x[3 * v + 1], solver.x[3 * v + 2]];
       if (!Number.isFinite(x + y + z)) bad++;
       minY = Math.min(minY, y);
       far = Math.max(far, Math.hypot(x, y, z));
+      across = Math.max(across, Math.hypot(x, z));
       vmax = Math.max(vmax, Math.hypot(solver.v[3 * v], solver.v[3 * v + 1], solver.v[3 * v + 2]));
     }
-    parts.push(`${m.objectNames[o]}: minY ${minY.toFixed(3)} far ${far.toFixed(2)} vmax ${vmax.toFixed(2)}${bad ? ` NaN ${bad}` : ''}`);
+    parts.push(`${m.objectNames[o]}: minY ${minY.toFixed(3)} far ${far.toFixed(2)} across ${across.toFixed(2)} vmax ${vmax.toFixed(2)}${bad ? ` NaN ${bad}` : ''}`);
   }
-  const c = solver.collisionCounters as unknown as Record<string, number>;
-  console.log(`frame ${f + 1} (${((performance.now() - t0) / 1000).toFixed(1)} s) KE ${solver.kineticEnergy().toFixed(4)} ${solver.messages.length ? solver.messages.join('; ') : ''}\n  ${parts.join('\n  ')}\n  counters ${JSON.stringify(c)}`);
+  const c = solver.collisionCounters;
+  const hits = Object.entries(c.dcdHits).map(([k, n]) => `${k} ${n}`).join(', ');
+  console.log(`frame ${f + 1} (${((performance.now() - t0) / 1000).toFixed(1)} s) KE ${solver.kineticEnergy().toFixed(4)} ${solver.messages.length ? solver.messages.join('; ') : ''}\n  ${parts.join('\n  ')}\n  DCD hits this frame: ${hits}; contacts ${c.contacts}`);
 }
