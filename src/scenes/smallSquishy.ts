@@ -5,6 +5,7 @@
  */
 import { generateShape } from '../mesh/procedural/catalog';
 import type { Material } from '../sim/material';
+import { SQUISHY_MATERIAL } from './squishySqueeze';
 
 export const SMALL_SQUISHY_SHAPE = { radius: 0.3, shellThickness: 0.09, tentacles: 16, tentacleLength: 0.3, tentacleRadius: 0.06, knobRadius: 0.08 };
 export const SMALL_SQUISHY_MIN_RESOLUTION = 18;
@@ -13,7 +14,8 @@ export const SMALL_SQUISHY_COUNTS: Record<number, { vertices: number; tets: numb
   18: { vertices: 1674, tets: 5061 },
   20: { vertices: 2087, tets: 6730 },
 };
-export const SQUISHY_BALL_MATERIAL: Material = { youngsModulus: 5e4, poissonRatio: 0.45, density: 500 };
+/** The squeeze's squishy material. */
+export const SQUISHY_BALL_MATERIAL: Material = SQUISHY_MATERIAL;
 
 export function smallSquishy(resolution: number): { positions: Float32Array; tets: Uint32Array } {
   return generateShape('squishyBall', SMALL_SQUISHY_SHAPE, resolution);
