@@ -1,5 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import { execSync } from 'node:child_process';
 import { defineConfig } from 'vite';
+import { sharedMeshesPlugin } from './scripts/sharedMeshesPlugin';
 
 /** Commit and date of the checkout being built, for the recorder's header (src/app/recorder/buildInfo.ts). */
 function gitBuild(): { commit: string; date: string } {
@@ -18,6 +20,8 @@ const isolationHeaders = {
 };
 
 export default defineConfig({
+  // The shared meshes (../shared/meshes, never copied here) at /shared-meshes/<file> for the scenes that use them.
+  plugins: [sharedMeshesPlugin(fileURLToPath(new URL('../shared/meshes', import.meta.url)))],
   // WGSL files live in the top-level shaders/ folder and are imported with `?raw`.
   server: { headers: isolationHeaders, fs: { allow: ['.'] } },
   preview: { headers: isolationHeaders },

@@ -2,13 +2,15 @@
  * The CPU reference solver (src/sim/cpuSolver.ts, float64) behind the page's engine
  * interface, running in its own worker (cpuSolverWorker.ts). Used while no GPU solver is
  * available: its positions live on the CPU, so showing a frame means copying them into the
- * mesh view (MeshView.updatePositions), once per frame.
+ * scene's drawing (SceneDrawing.updateFromCpu), once per frame. The worker builds the same scene
+ * as the page (buildPageScene); the page keeps its own copy of the model for drawing.
  */
 import * as Comlink from 'comlink';
 import type { Material } from '../sim/material';
+import type { Model } from '../sim/model';
 import { checkParams, type SolverParams } from '../sim/params';
 import type { CpuFrameResult, CpuSceneRequest, CpuSolverWorkerApi } from './cpuSolverWorkerApi';
-import type { MeshView } from './meshView';
+import type { SceneDrawing } from './scene/sceneDrawing';
 import { checkMaterial, type FrameReport, type LowestPoint, type SimulationEngine } from './simulationEngine';
 
 export class CpuEngine implements SimulationEngine {
@@ -16,6 +18,7 @@ export class CpuEngine implements SimulationEngine {
   readonly description = 'CPU reference solver (float64, in a worker; collisions by DCD + shortest path: CCD and the hybrid run in the WebGPU solver)';
   private paramsValue: SolverParams;
   private frameValue = 0;
+  private timeValue = 0;
   private minY = NaN;
   private pending: string[] = [];
   private disposed = false;
@@ -28,7 +31,8 @@ export class CpuEngine implements SimulationEngine {
   private constructor(
     private readonly worker: Worker,
     private readonly remote: Comlink.Remote<CpuSolverWorkerApi>,
-    private readonly view: MeshView,
+    private readonly drawing: SceneDrawing,
+    readonly model: Model,
     params: SolverParams,
   ) {
     this.paramsValue = { ...params, gravity: [...params.gravity] };
@@ -40,18 +44,17 @@ export class CpuEngine implements SimulationEngine {
     });
   }
 
-  /** Starts the worker and builds the scene there (model, colouring, solver). */
-  static async create(request: CpuSceneRequest, view: MeshView): Promise<CpuEngine> {
-    if (view.vertexCount * 3 !== request.positions.length) {
-      throw new Error(`CpuEngine: the view has ${view.vertexCount} vertices, the mesh ${request.positions.length / 3}`);
-    }
-    checkParams(request.params);
-    checkMaterial(request.material);
+  /**
+   * Starts the worker and builds the scene there (model, colouring, solver). `model` and
+   * `params` are the page's copy of the same scene (buildPageScene of the same request).
+   */
+  static async create(request: CpuSceneRequest, model: Model, params: SolverParams, drawing: SceneDrawing): Promise<CpuEngine> {
+    checkParams(params);
+    for (const m of model.materials) checkMaterial(m);
     const worker = new Worker(new URL('./cpuSolverWorker.ts', import.meta.url), { type: 'module', name: 'cpu-solver' });
-    const engine = new CpuEngine(worker, Comlink.wrap<CpuSolverWorkerApi>(worker), view, request.params);
+    const engine = new CpuEngine(worker, Comlink.wrap<CpuSolverWorkerApi>(worker), drawing, model, params);
     try {
-      const transfer = [request.positions.buffer, request.tets.buffer] as ArrayBuffer[];
-      engine.show(await engine.call(engine.remote.init(Comlink.transfer(request, transfer))));
+      engine.show(await engine.call(engine.remote.init(request)));
     } catch (error) {
       engine.dispose();
       throw error;
@@ -67,15 +70,20 @@ export class CpuEngine implements SimulationEngine {
     return this.frameValue;
   }
 
+  get time(): number {
+    return this.timeValue;
+  }
+
   setParams(params: SolverParams): void {
     checkParams(params);
     this.paramsValue = { ...params, gravity: [...params.gravity] };
   }
 
-  setMaterial(material: Material): void {
+  setMaterial(object: number, material: Material): void {
     checkMaterial(material);
+    this.model.materials[object] = { ...material };
     // Calls reach the worker in order, so the next step already uses the new material.
-    void this.call(this.remote.setMaterial(material)).catch(() => {});
+    void this.call(this.remote.setMaterial(object, material)).catch(() => {});
   }
 
   async stepFrame(): Promise<FrameReport> {
@@ -85,7 +93,15 @@ export class CpuEngine implements SimulationEngine {
     this.show(result);
     const end = performance.now();
     const showMs = end - t0;
-    return { totalMs: result.solveMs + showMs, phases: { solve: result.solveMs, show: showMs }, source: 'cpu-clock', wallMs: end - start };
+    const p = this.paramsValue;
+    return {
+      totalMs: result.solveMs + showMs,
+      phases: { solve: result.solveMs, show: showMs },
+      source: 'cpu-clock',
+      wallMs: end - start,
+      counters: { dispatches: 0, constraintIterations: p.substeps * p.iterations, readbacks: 0 },
+      ...(result.collisions ? { collisions: result.collisions } : {}),
+    };
   }
 
   async reset(): Promise<void> {
@@ -119,8 +135,10 @@ export class CpuEngine implements SimulationEngine {
   private show(result: CpuFrameResult): void {
     if (this.disposed) return;
     this.frameValue = result.frame;
+    this.timeValue = result.time;
     this.minY = result.minY;
     this.pending.push(...result.messages);
-    this.view.updatePositions(result.positions);
+    this.drawing.updateFromCpu(result.positions);
+    this.drawing.setTime(result.time);
   }
 }

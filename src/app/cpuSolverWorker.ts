@@ -7,7 +7,7 @@ import * as Comlink from 'comlink';
 import { CpuSolver } from '../sim/cpuSolver';
 import { setObjectMaterial } from '../sim/model';
 import type { CpuFrameResult, CpuSolverWorkerApi } from './cpuSolverWorkerApi';
-import { meshDropScene } from '../scenes/meshDrop';
+import { buildPageScene } from './scene/pageScene';
 
 let solver: CpuSolver | undefined;
 let taken = 0;
@@ -25,13 +25,13 @@ function result(solveMs: number): CpuFrameResult {
   for (let i = 1; i < s.x.length; i += 3) if (s.x[i]! < minY) minY = s.x[i]!;
   const messages = s.messages.slice(taken);
   taken = s.messages.length;
-  return Comlink.transfer({ positions, frame: s.frame, minY, solveMs, messages }, [positions.buffer]);
+  const collisions = s.params.collisions ? { ...s.collisionCounters } : undefined;
+  return Comlink.transfer({ positions, frame: s.frame, time: s.time, minY, solveMs, messages, ...(collisions ? { collisions } : {}) }, [positions.buffer]);
 }
 
 const api: CpuSolverWorkerApi = {
   init(request) {
-    const scene = meshDropScene(request.name, request, request.material, request.params, request.placement);
-    solver = new CpuSolver(scene.setup);
+    solver = new CpuSolver(buildPageScene(request.source, request.overrides).setup);
     taken = 0;
     return result(0);
   },
@@ -47,9 +47,9 @@ const api: CpuSolverWorkerApi = {
     taken = 0;
     return result(0);
   },
-  setMaterial(material) {
+  setMaterial(object, material) {
     const s = need();
-    setObjectMaterial(s.model, 0, material);
+    setObjectMaterial(s.model, object, material);
     s.refreshMasses();
   },
 };

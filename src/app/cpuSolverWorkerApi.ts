@@ -2,18 +2,15 @@
  * The contract between the page and the CPU solver worker (types only, so importing it never
  * pulls the solver into the page's thread).
  */
+import type { CollisionFrameCounters } from '../collision/counters';
 import type { Material } from '../sim/material';
 import type { SolverParams } from '../sim/params';
-import type { DropPlacement } from '../scenes/meshDrop';
+import type { PageSceneSource, SceneOverrides } from './scene/pageScene';
 
+/** The worker builds the same scene as the page (buildPageScene): its scripts are functions and cannot be sent. */
 export interface CpuSceneRequest {
-  name: string;
-  /** xyz per vertex and 4 ids per tet (copies: the page keeps its mesh). */
-  positions: Float32Array;
-  tets: Uint32Array;
-  material: Material;
-  params: SolverParams;
-  placement: DropPlacement;
+  source: PageSceneSource;
+  overrides: SceneOverrides;
 }
 
 /** The state after a frame (or a reset), positions transferred (moved, not copied). */
@@ -21,12 +18,16 @@ export interface CpuFrameResult {
   /** xyz per vertex, float32 for drawing. */
   positions: Float32Array;
   frame: number;
+  /** Simulated time, s. */
+  time: number;
   /** Lowest y over all vertices, from the float64 state. */
   minY: number;
   /** Solver time in the worker, ms. */
   solveMs: number;
   /** Messages of objects stopped by NaN/Inf during this frame. */
   messages: string[];
+  /** Collision counters of the frame (summed over its substeps). */
+  collisions?: CollisionFrameCounters;
 }
 
 export interface CpuSolverWorkerApi {
@@ -34,5 +35,5 @@ export interface CpuSolverWorkerApi {
   init(request: CpuSceneRequest): CpuFrameResult;
   step(params: SolverParams): CpuFrameResult;
   reset(): CpuFrameResult;
-  setMaterial(material: Material): void;
+  setMaterial(object: number, material: Material): void;
 }

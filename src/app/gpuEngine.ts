@@ -1,22 +1,21 @@
 /**
  * The WebGPU XPBD solver (src/sim/gpuSolver.ts) behind the page's engine interface, on the
- * page's own device: three.js draws straight from the solver's position buffer (one
- * GPU-side copy per frame through GpuPositionLink), so no position ever crosses to the CPU
- * for drawing. The lowest point and the NaN/Inf flags come from GpuStateReadback: one
+ * page's own device: three.js draws straight from the solver's position buffer (GPU-side
+ * copies per frame into each object's vertex buffer, src/app/render), so no position ever
+ * crosses to the CPU for drawing. The lowest point and the NaN/Inf flags come from GpuStateReadback: one
  * asynchronous readback per frame at most, never waited on by the next frame.
  */
 import type { GpuContext } from '../gpu/device';
 import { GpuSolver } from '../sim/gpuSolver';
 import { pageSpbFallback } from './spbFallbackPool';
 import { ccdTransport, pageCollisionJobs } from './ccdPool';
-import { setObjectMaterial } from '../sim/model';
+import { setObjectMaterial, type Model } from '../sim/model';
 import type { Material } from '../sim/material';
 import { checkParams, type SolverParams } from '../sim/params';
 import { nonFiniteMessage, type SimSetup } from '../sim/setup';
-import type { GpuPositionLink, GpuPositionSource } from './gpuPositionLink';
 import { GpuStateReadback, type StateSnapshot } from './gpuStateReadback';
-import type { MeshView } from './meshView';
-import { checkMaterial, type FrameReport, type LowestPoint, type SimulationEngine } from './simulationEngine';
+import type { SceneDrawing } from './scene/sceneDrawing';
+import { checkMaterial, type FrameReport, type LowestPoint, type OverlayData, type SimulationEngine } from './simulationEngine';
 
 export class GpuEngine implements SimulationEngine {
   readonly kind = 'gpu';
@@ -45,15 +44,10 @@ export class GpuEngine implements SimulationEngine {
   }
 
   /**
-   * Uploads the scene and links the view to the solver's positions. Validation errors raised
+   * Uploads the scene and links the drawing to the solver's buffers. Validation errors raised
    * while building (e.g. a limit the adapter lacks) are turned into an exception here.
    */
-  static async create(
-    ctx: GpuContext,
-    setup: SimSetup,
-    view: MeshView,
-    showGpuPositions: (source: GpuPositionSource) => GpuPositionLink,
-  ): Promise<GpuEngine> {
+  static async create(ctx: GpuContext, setup: SimSetup, drawing: SceneDrawing): Promise<GpuEngine> {
     const device = ctx.device;
     device.pushErrorScope('validation');
     device.pushErrorScope('out-of-memory');
@@ -73,13 +67,68 @@ export class GpuEngine implements SimulationEngine {
       throw thrown ?? new Error(`the GPU solver could not be built: ${gpuError!.message}`);
     }
     const engine = new GpuEngine(ctx, solver!);
+    engine.drawing = drawing;
     // Show the starting pose from the CPU copy until the first GPU copy lands.
-    const m = setup.model;
-    const start = new Float32Array(m.restPositions);
-    view.updatePositions(start);
-    showGpuPositions({ buffer: solver!.positionBuffer, stride: 4 });
+    drawing.updateFromCpu(new Float32Array(setup.model.restPositions));
+    drawing.linkGpu({ device, positions: solver!.positionBuffer, depth: solver!.intersectionDepthBuffer ?? undefined });
+    drawing.setTime(0);
     await engine.refreshLowest();
     return engine;
+  }
+
+  private drawing: SceneDrawing | undefined;
+
+  get model(): Model {
+    return this.solver.model;
+  }
+
+  /** The frame-end intersection pass that fills the depth buffer of the blue tint (off: no cost). */
+  set showIntersections(on: boolean) {
+    this.solver.showIntersections = on;
+  }
+
+  /**
+   * The overlays' data after the last frame (readbacks, each only when asked for): penetrating
+   * points and their shortest paths (from the intersection display, so showIntersections must
+   * be on), the last substep's CCD contacts, and the surface BVH's boxes at `bvhLevel` (-1: none).
+   */
+  async readOverlays(want: { points: boolean; paths: boolean; ccd: boolean; bvhLevel: number }): Promise<OverlayData> {
+    const out: OverlayData = {};
+    if (want.points || want.paths) {
+      const r = await this.solver.readIntersections();
+      out.points = r.points;
+      const ab = new Float32Array(2 * r.points.length);
+      for (let i = 0; i < r.points.length / 3; i++) {
+        ab.set(r.points.subarray(3 * i, 3 * i + 3), 6 * i);
+        ab.set(r.targets.subarray(3 * i, 3 * i + 3), 6 * i + 3);
+      }
+      out.paths = ab;
+    }
+    if (want.ccd) {
+      const c = await this.solver.readCcdContacts();
+      const ab = new Float32Array(2 * c.points.length);
+      for (let i = 0; i < c.points.length / 3; i++) {
+        ab.set(c.points.subarray(3 * i, 3 * i + 3), 6 * i);
+        ab.set(c.targets.subarray(3 * i, 3 * i + 3), 6 * i + 3);
+      }
+      out.ccd = ab;
+    }
+    if (want.bvhLevel >= 0) {
+      const b = await this.solver.readBvhLevel(want.bvhLevel);
+      const boxes = new Float32Array(2 * b.lo.length);
+      for (let i = 0; i < b.lo.length / 3; i++) {
+        boxes.set(b.lo.subarray(3 * i, 3 * i + 3), 6 * i);
+        boxes.set(b.hi.subarray(3 * i, 3 * i + 3), 6 * i + 3);
+      }
+      out.boxes = boxes;
+      out.bvhLevels = b.levelCount;
+    }
+    return out;
+  }
+
+  /** The solver, for overlays that read its buffers (and the console). */
+  get gpuSolver(): GpuSolver {
+    return this.solver;
   }
 
   get params(): SolverParams {
@@ -90,14 +139,18 @@ export class GpuEngine implements SimulationEngine {
     return this.solver.frame;
   }
 
+  get time(): number {
+    return this.solver.time;
+  }
+
   setParams(params: SolverParams): void {
     checkParams(params);
     this.solver.params = { ...params, gravity: [...params.gravity] };
   }
 
-  setMaterial(material: Material): void {
+  setMaterial(object: number, material: Material): void {
     checkMaterial(material);
-    setObjectMaterial(this.solver.model, 0, material);
+    setObjectMaterial(this.solver.model, object, material);
     this.solver.refreshMasses();
   }
 
@@ -106,16 +159,25 @@ export class GpuEngine implements SimulationEngine {
     const result = await this.solver.stepFrame();
     const wallMs = performance.now() - t0;
     this.requestReadback();
+    this.drawing?.setTime(this.solver.time);
+    const p = this.solver.params;
+    const counters = {
+      dispatches: result.dispatches,
+      constraintIterations: p.substeps * p.iterations,
+      readbacks: result.collisions?.readbacks ?? 1,
+    };
+    const common = { wallMs, counters, ...(result.collisions ? { collisions: result.collisions } : {}) };
     if (result.gpuPhaseMs) {
-      const phases = { ...result.gpuPhaseMs };
+      const phases = { ...result.gpuPhaseMs } as Record<string, number>;
       const totalMs = Object.values(phases).reduce((a, b) => a + b, 0);
-      return { totalMs, phases, source: 'gpu-timestamps', wallMs };
+      return { totalMs, phases, source: 'gpu-timestamps', ...common };
     }
-    return { totalMs: wallMs, phases: { step: wallMs }, source: 'cpu-clock', wallMs };
+    return { totalMs: wallMs, phases: { step: wallMs }, source: 'cpu-clock', ...common };
   }
 
   async reset(): Promise<void> {
     this.solver.reset();
+    this.drawing?.setTime(0);
     this.reported.fill(0);
     this.pending = [];
     this.epoch += 1;

@@ -1,23 +1,35 @@
 /**
- * The page's entry point: acquires the GPU (or explains why not), starts the renderer on the
- * same device, the mesh worker pool, the GUI and file import, and shows the first object.
+ * The page's entry point: reads the configuration from the URL (hash, or the older query
+ * keys), acquires the GPU (or explains what still works without it), starts the renderer on
+ * the same device, the mesh worker pool, the GUI, file import and the scene.
  */
+import { Box3, Vector3 } from 'three/webgpu';
 import { acquireGpu, GpuUnavailableError, type GpuContext } from '../gpu/device';
+import type { SceneMesh } from '../scenes/types';
 import { browserPoolWorker, WorkerPool } from '../workers/workerPool';
 import type { MeshWorkerApi } from '../workers/meshWorkerApi';
+import { decodeHash, encodeHash } from './config/hashConfig';
+import { defaultPageConfig, MESH_SCENE, type PageConfig } from './config/pageConfig';
 import { showDeviceLost } from './deviceLostNotice';
 import { installFileImport } from './fileImport';
 import { createGuiPanel } from './guiPanel';
 import { MeshLoader } from './meshLoader';
 import { ErrorBanner, ProgressIndicator, showNoWebGpu } from './notices';
 import { createPageHandle } from './pageHandle';
+import { OverlayFeed } from './overlayFeed';
+import { PerfPanel } from './perfPanel';
+import { createRecorderPanel } from './recorder/recorderPanel';
+import type { RecordedFrame } from '../runner/reportDocument';
+import type { FrameReport, SimulationEngine } from './simulationEngine';
 import { createViewer, type Viewer } from './renderer';
+import { createSceneDrawing, type PageDrawing } from './sceneDrawingFactory';
+import { createScenePanel } from './scenePanel';
 import { SimStatusView } from './simStatusView';
 import { SimulationController } from './simulationController';
 import { createSimulationPanel } from './simulationPanel';
-import { readSimUrlOptions, type SimUrlOptions } from './simUrlOptions';
+import { readSimUrlOptions } from './simUrlOptions';
 import { StatsPanel } from './statsPanel';
-import { readUrlOptions, type UrlOptions } from './urlOptions';
+import { readUrlOptions } from './urlOptions';
 import './simulation.css';
 
 async function acquireOrExplain(banner: ErrorBanner, onLost: (reason: string) => void): Promise<GpuContext | undefined> {
@@ -37,19 +49,38 @@ async function acquireOrExplain(banner: ErrorBanner, onLost: (reason: string) =>
   }
 }
 
+/** The configuration: the hash when it names a scene, else the older query keys (mesh scene). */
+function readConfig(banner: ErrorBanner): PageConfig {
+  try {
+    if (new URLSearchParams(window.location.hash.slice(1)).has('scene')) return decodeHash(window.location.hash, MESH_SCENE);
+    const config = defaultPageConfig(MESH_SCENE);
+    const shape = readUrlOptions(window.location.search);
+    const sim = readSimUrlOptions(window.location.search);
+    config.run = sim.run;
+    config.engine = sim.engine;
+    config.params = sim.params;
+    if (Object.keys(sim.material).length > 0) config.materials[0] = sim.material;
+    config.mesh.shape = shape.shape;
+    config.mesh.resolution = shape.resolution;
+    return config;
+  } catch (error) {
+    banner.show((error as Error).message, { sticky: true });
+    return defaultPageConfig(MESH_SCENE);
+  }
+}
+
+/** Adapters that emulate a GPU on the CPU (the page picks each scene's small size there). */
+function isSoftwareAdapter(gpu: GpuContext | undefined): boolean {
+  if (!gpu) return true;
+  const info = gpu.adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
+  return info?.isFallbackAdapter === true || /swiftshader|llvmpipe|software|warp/i.test(gpu.description);
+}
+
 async function main(): Promise<void> {
   const banner = new ErrorBanner();
   const progress = new ProgressIndicator();
   const stats = new StatsPanel();
-
-  let options: UrlOptions = {};
-  let simOptions: SimUrlOptions = { run: false, engine: 'auto', params: {}, material: {} };
-  try {
-    options = readUrlOptions(window.location.search);
-    simOptions = readSimUrlOptions(window.location.search);
-  } catch (error) {
-    banner.show((error as Error).message, { sticky: true });
-  }
+  const config = readConfig(banner);
 
   let simulation: SimulationController | undefined;
   const gpu = await acquireOrExplain(banner, (reason) => {
@@ -62,7 +93,7 @@ async function main(): Promise<void> {
   if (!container) throw new Error('index.html is missing the element #viewport');
   let viewer: Viewer;
   try {
-    // Without WebGPU, three's WebGL 2 backend still draws the meshes (no simulation).
+    // Without WebGPU, three's WebGL 2 backend still draws, and the CPU engine simulates.
     viewer = await createViewer(container, gpu?.device);
   } catch (error) {
     if (!gpu) return; // no WebGPU and no WebGL either: the notice already says why
@@ -75,14 +106,49 @@ async function main(): Promise<void> {
   );
   window.addEventListener('pagehide', () => pool.terminate());
   const loader = new MeshLoader({ pool, viewer, stats, banner, progress });
-  const sim = new SimulationController({ gpu, viewer, banner, status: new SimStatusView(), engine: simOptions.engine }, simOptions);
+  const softwareAdapter = isSoftwareAdapter(gpu);
+
+  let drawing: PageDrawing | undefined;
+  const fetchMesh = async (file: string): Promise<SceneMesh> => {
+    const name = file.replace(/^.*[\\/]/, '');
+    const response = await fetch(`/shared-meshes/${encodeURIComponent(name)}`);
+    if (!response.ok) throw new Error(`the shared mesh ${name} is not served here (${response.status}: ${await response.text()})`);
+    const text = await response.text();
+    const result = await pool.run((api) => api.parse([{ name, text }]));
+    return { name, positions: result.mesh.positions, tets: result.mesh.tets };
+  };
+
+  let panelGenerate: (() => void) | undefined;
+  const sim: SimulationController = new SimulationController(
+    {
+      gpu,
+      viewer,
+      banner,
+      progress,
+      status: new SimStatusView(),
+      softwareAdapter,
+      fetchMesh,
+      createDrawing: (scene): PageDrawing => (drawing = createSceneDrawing(viewer, scene, sim.config.view)),
+      frameScene: (scene) => {
+        const b = scene.bounds;
+        viewer.frameScene(new Box3(new Vector3(...b.min), new Vector3(...b.max)), { groundY: scene.groundY });
+      },
+      showMesh: () => {
+        const mesh = loader.currentMesh;
+        const view = loader.currentView;
+        if (mesh && view) sim.meshShown(mesh, view);
+        else panelGenerate?.();
+      },
+    },
+    config,
+  );
   simulation = sim;
 
   // Tests and the screenshot script wait for data-drawn-serial to equal data-shown-serial:
   // it is set only after a frame containing that mesh has been rendered.
   loader.onMeshShown = (mesh, view) => {
-    viewer.onBeforeRender = undefined; // a GPU position link belongs to the previous mesh
-    sim.meshShown(mesh, view); // the new object replaces the simulated one (and may link its buffer)
+    viewer.onBeforeRender = undefined; // a scene's drawing belongs to the previous scene
+    sim.meshShown(mesh, view);
     container.dataset.shownSerial = String(loader.shownSerial);
   };
   window.softBodyPage = createPageHandle(gpu, viewer, loader, sim);
@@ -92,20 +158,94 @@ async function main(): Promise<void> {
   };
 
   const catalog = await pool.run((api) => api.catalog());
-  let initial = options;
-  if (options.shape !== undefined && !catalog.some((s) => s.name === options.shape)) {
-    banner.show(`Unknown shape "${options.shape}" in the URL; known shapes: ${catalog.map((s) => s.name).join(', ')}`, { sticky: true });
-    initial = { ...options, shape: undefined };
+  const initialShape = { shape: config.mesh.shape, resolution: config.mesh.resolution };
+  if (initialShape.shape !== undefined && !catalog.some((s) => s.name === initialShape.shape)) {
+    banner.show(`Unknown shape "${initialShape.shape}" in the URL; known shapes: ${catalog.map((s) => s.name).join(', ')}`, { sticky: true });
+    initialShape.shape = undefined;
   }
   const fileImport = installFileImport((files) => void loader.importFiles(files));
-  const panel = createGuiPanel(catalog, initial, {
-    generate: (request) => void loader.generate(request),
+  const panel = createGuiPanel(catalog, initialShape, {
+    generate: (request) => {
+      sim.setMeshShape(request.shape, request.resolution);
+      void loader.generate(request);
+    },
     importFile: () => fileImport.open(),
     setWireframe: (on) => loader.setWireframe(on),
   });
-  createSimulationPanel(panel.gui, sim);
-  await loader.generate(panel.current());
-  if (simOptions.run) void sim.run();
+  panelGenerate = () => {
+    const request = panel.current();
+    sim.setMeshShape(request.shape, request.resolution);
+    void loader.generate(request);
+  };
+  const scenePanel = createScenePanel(panel.gui, sim, { softwareAdapter });
+  const simPanel = createSimulationPanel(panel.gui, sim);
+
+  // Frame timings: the live chart and Table 1 (bottom left), and the recorder's folder.
+  const perf = new PerfPanel();
+  const recorder = createRecorderPanel(panel.gui, {
+    header: () => {
+      const engine = sim.currentEngine;
+      const scene = sim.currentScene;
+      if (!engine || !scene) throw new Error('no scene is simulated yet: press Run or Step first');
+      const m = engine.model;
+      return {
+        scene: sim.config.scene,
+        mesh: null,
+        adapter: engine.kind === 'gpu' && gpu ? gpu.description : 'CPU reference solver (float64, worker)',
+        timing: engine.kind === 'gpu' && gpu?.features.has('timestamp-query') ? 'timestamp-query' : 'cpu-wall',
+        params: engine.params,
+        materials: m.objectNames.map((object, i) => ({ object, ...m.materials[i]! })),
+        colliders: scene.setup.colliders.map((c) => c.kind),
+        counts: { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount, tetColours: m.tetColouring.colourCount, edgeColours: m.edgeColouring.colourCount },
+      };
+    },
+    onFinish: (report) => {
+      if (report.table1) perf.showRecording(report.table1, `${report.scene}, ${report.frames.length} recorded frames`);
+    },
+  });
+  const overlays = new OverlayFeed(
+    () => ({ engine: sim.currentEngine, drawing, view: sim.config.view }),
+    (message) => banner.show(message),
+  );
+  sim.onEngine = (engine) => {
+    overlays.apply();
+    perf.reset(sim.config.scene, { vertices: engine.model.vertexCount, tets: engine.model.tetCount }, engine.params);
+  };
+  sim.onFrame = (report: FrameReport, engine: SimulationEngine) => {
+    const entry: RecordedFrame = {
+      frame: engine.frame,
+      time: engine.time,
+      wallMs: report.wallMs,
+      phasesMs: report.phases,
+      counters: report.counters,
+      ...(report.collisions ? { collisions: report.collisions } : {}),
+      renderMs: viewer.lastRenderMs,
+    };
+    perf.push(entry, engine.params);
+    recorder.recorder.add(entry, engine.params);
+    overlays.refresh();
+  };
+
+  // Every change: the panels show it, the drawing applies the view, and the hash records it.
+  sim.onChange = () => {
+    scenePanel.refresh();
+    simPanel.refresh();
+    drawing?.applyView(sim.config.view);
+    overlays.apply();
+    const hash = encodeHash(sim.config);
+    if (window.location.hash !== hash) history.replaceState(null, '', `${window.location.pathname}${window.location.search}${hash}`);
+  };
+  // A link pasted over this one: build what it says.
+  window.addEventListener('hashchange', () => {
+    if (window.location.hash !== encodeHash(sim.config)) window.location.reload();
+  });
+
+  if (config.scene === MESH_SCENE) {
+    await loader.generate(panel.current());
+    if (config.run) void sim.run();
+  } else {
+    await sim.showScene(config.scene, config.size);
+  }
 }
 
 main().catch((error: unknown) => {

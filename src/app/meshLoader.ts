@@ -54,6 +54,7 @@ export class MeshLoader {
   setWireframe(on: boolean): void {
     this.wireframe = on;
     if (this.view) this.view.wireframe = on;
+    this.parts.viewer.requestRender();
   }
 
   generate(request: ShapeRequest): Promise<void> {
@@ -104,5 +105,6 @@ export class MeshLoader {
     this.shown = serial;
     stats.show(result.stats);
     this.onMeshShown?.(result.mesh, view);
+    viewer.requestRender();
   }
 }

@@ -41,6 +41,7 @@ export function createPageHandle(
       if (!view) throw new Error('showGpuPositions: no mesh on screen yet');
       const link = new GpuPositionLink(viewer.renderer, gpu.device, view, source);
       viewer.onBeforeRender = () => link.sync();
+      viewer.requestRender();
       return link;
     },
   };

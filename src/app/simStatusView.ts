@@ -2,13 +2,17 @@
  * The simulation readout (#sim-status, top left): frame, running state, lowest point and the
  * simulation time per frame (per phase when the solver reports phases). The figures are also
  * data-* attributes (data-frame, data-running, data-min-y, data-min-y-frame, data-ground-y,
- * data-start-min-y, data-frame-ms, data-wall-ms, data-engine, data-timing) so tests read numbers, not formatted text.
+ * data-start-min-y, data-frame-ms, data-wall-ms, data-engine, data-timing, data-scene, data-vertices, data-tets, data-objects) so tests read numbers, not formatted text.
  */
 import type { TimingSummary } from './frameTimings';
 
 export interface SimStatus {
   engine: string;
   engineKind: 'gpu' | 'cpu';
+  scene: string;
+  vertices: number;
+  tets: number;
+  objects: number;
   frame: number;
   running: boolean;
   minY: number;
@@ -38,6 +42,10 @@ export class SimStatusView {
     const d = this.root.dataset;
     d.state = 'ready';
     d.engine = s.engineKind;
+    d.scene = s.scene;
+    d.vertices = String(s.vertices);
+    d.tets = String(s.tets);
+    d.objects = String(s.objects);
     d.frame = String(s.frame);
     d.running = String(s.running);
     d.minY = s.minY.toPrecision(7);
@@ -49,6 +57,7 @@ export class SimStatusView {
     d.timing = s.timings.source ?? '';
     const lines = [
       `${s.running ? 'running' : 'paused'} · frame ${s.frame}`,
+      `${s.scene}: ${s.objects} object${s.objects === 1 ? '' : 's'}, ${s.vertices.toLocaleString('en')} vertices, ${s.tets.toLocaleString('en')} tets`,
       s.engine,
       `lowest point ${(s.minY - s.groundY).toPrecision(3)} above ground`,
     ];

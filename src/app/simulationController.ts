@@ -1,85 +1,104 @@
 /**
- * Runs the simulation of the object on screen: run, pause, single step, reset, parameter
- * changes, the live readout and the error banner for objects stopped by NaN/Inf.
+ * Runs the page's scene: which scene is on screen (a registry scene at a size, or the mesh
+ * scene: the shape or imported mesh on screen, dropped), run, pause, single step, reset,
+ * parameter and material changes, the scene's scheduled parameter changes, the live readout
+ * and the error banner for objects stopped by NaN/Inf.
  *
- * The scene is built lazily, on the first run or step after a mesh is shown (the object is
- * then raised above the ground and the camera reframed), so merely looking at meshes never
- * pays for a solver. A new mesh replaces the simulation; if it was running, the new object
- * starts running at once.
+ * A registry scene is built as soon as it is chosen (it is what the user came to see); the
+ * mesh scene is built lazily, on the first run or step after a mesh is shown, so merely looking
+ * at meshes never pays for a solver. A new scene replaces the simulation; if it was running,
+ * the new one starts running at once.
  *
  * Stepping is driven by its own requestAnimationFrame loop, one frame at a time: a frame that
  * takes longer than the display interval slows the simulation down instead of queueing work.
  */
-import { Box3, Vector3 } from 'three/webgpu';
 import type { GpuContext } from '../gpu/device';
 import type { TetMesh } from '../mesh/types';
+import { findScene, type SceneMesh } from '../scenes/registry';
+import { sizeProblem } from '../scenes/size';
 import type { Material } from '../sim/material';
 import { checkParams, defaultParams, type SolverParams } from '../sim/params';
+import { suggestedMaterial } from '../scenes/meshDrop';
 import { materialResolution, shortestTetEdge } from '../sim/resolution';
-import { createEngine, type EngineChoice } from './engineFactory';
+import { MESH_SCENE, type EngineChoice, type PageConfig, type ViewSettings } from './config/pageConfig';
+import { createEngine, gpuSolverAvailable } from './engineFactory';
 import { FrameTimings } from './frameTimings';
-import { dropPlacement, suggestedMaterial, type DropPlacement } from '../scenes/meshDrop';
 import type { MeshView } from './meshView';
-import type { ErrorBanner } from './notices';
+import type { ErrorBanner, ProgressIndicator } from './notices';
 import type { Viewer } from './renderer';
+import { buildPageScene, heightOf, MESH_SCENE_DEFAULTS, type PageScene, type PageSceneSource, type SceneOverrides } from './scene/pageScene';
+import type { SceneDrawing } from './scene/sceneDrawing';
 import type { SimStatusView } from './simStatusView';
-import type { SimulationEngine } from './simulationEngine';
+import type { FrameReport, SimulationEngine } from './simulationEngine';
+
+/** A scene's drawing as the controller owns it. */
+export interface OwnedDrawing extends SceneDrawing {
+  dispose(): void;
+}
 
 export interface SimulationParts {
   gpu: GpuContext | undefined;
-  /** Which solver to use: 'auto' = the GPU solver when WebGPU draws the page, else the CPU reference. */
-  engine?: EngineChoice;
   viewer: Viewer;
   banner: ErrorBanner;
   status: SimStatusView;
+  progress?: ProgressIndicator;
+  /** Makes the drawing of a built scene (one three.js mesh per object, colliders, ground). */
+  createDrawing(scene: PageScene): OwnedDrawing;
+  /** Points the camera at a newly shown scene (never called while it runs). */
+  frameScene(scene: PageScene): void;
+  /** Fetches a shared mesh file by its base name (scenes with meshFiles). */
+  fetchMesh?(file: string): Promise<SceneMesh>;
+  /** True on a software adapter (the page picks each scene's small size there). */
+  softwareAdapter?: boolean;
+  /** Puts the mesh scene's mesh back on screen (the loader's current mesh, or a new one); it calls meshShown. */
+  showMesh?: () => void;
 }
-
-export interface SimulationSettings {
-  params: Partial<SolverParams>;
-  /** Material fields given here stay fixed; the others follow suggestedMaterial() per mesh. */
-  material: Partial<Material>;
-}
-
-/**
- * The page's defaults on top of the solver's (the authors' octopus drop): some velocity
- * damping, because a soft ball solved with few iterations keeps most of its energy and
- * bounces for seconds (measured: 0.24 of a 0.5 drop comes back without damping, 0.06 with 2/s).
- */
-export const PAGE_DEFAULTS: Partial<SolverParams> = { damping: 2 };
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The scene's size the page uses when the link gives none: the small one on a software adapter or the CPU engine. */
+export function defaultSizeOf(name: string, small: boolean): number | undefined {
+  if (name === MESH_SCENE) return undefined;
+  const size = findScene(name).size;
+  if (!size) return undefined;
+  return small ? size.small : size.default;
+}
+
 export class SimulationController {
   private engine: SimulationEngine | undefined;
-  private placement: DropPlacement | undefined;
-  /** The engine being built for the mesh on screen, if any. */
+  private drawing: OwnedDrawing | undefined;
+  private scene: PageScene | undefined;
+  private source: PageSceneSource | undefined;
+  /** The engine being built for the scene, if any. */
   private building: Promise<boolean> | undefined;
-  /** Counts meshes shown; an engine finished for an older mesh is thrown away. */
-  private meshSerial = 0;
+  /** Counts scenes shown; an engine finished for an older scene is thrown away. */
+  private sceneSerial = 0;
+  /** The mesh scene's mesh and its view (the loader's), while the mesh scene is chosen. */
   private mesh: TetMesh | undefined;
-  /** Shortest tet edge of the shown mesh (for the material resolution warning). */
+  private meshView: MeshView | undefined;
   private shortestEdge = 0;
-  private view: MeshView | undefined;
-  private paramsValue: SolverParams;
-  private pinnedMaterial: Partial<Material>;
-  private materialValue: Material;
+  /** Parameters at frame 0: the scene's with the user's on top (the schedule starts from these). */
+  private baseParams: SolverParams | undefined;
   private running = false;
   private busy = false;
   private stopped = false;
   private readonly timings = new FrameTimings(30);
-  /** Called whenever run state, parameters or material change (the panel refreshes). */
+  /** The configuration a link reproduces (scene, size, the user's parameters and materials, view). */
+  private configValue: PageConfig;
+  /** Called whenever run state, scene, parameters or material change (the panel refreshes, the hash is written). */
   onChange: (() => void) | undefined;
+  /** Called after each frame with its report (recorder, chart). */
+  onFrame: ((report: FrameReport, engine: SimulationEngine) => void) | undefined;
+  /** Called when a new engine is ready (overlays, the recorder's header). */
+  onEngine: ((engine: SimulationEngine, scene: PageScene) => void) | undefined;
 
   constructor(
     private readonly parts: SimulationParts,
-    settings: SimulationSettings = { params: {}, material: {} },
+    config: PageConfig,
   ) {
-    this.paramsValue = defaultParams({ ...PAGE_DEFAULTS, ...settings.params });
-    checkParams(this.paramsValue);
-    this.pinnedMaterial = { ...settings.material };
-    this.materialValue = { ...suggestedMaterial(1, this.paramsValue.gravity[1]), ...this.pinnedMaterial };
+    this.configValue = structuredClone(config);
     const loop = (): void => {
       if (this.stopped) return;
       if (this.running && !this.busy && this.engine) void this.advance();
@@ -88,39 +107,137 @@ export class SimulationController {
     requestAnimationFrame(loop);
   }
 
+  get config(): PageConfig {
+    return structuredClone(this.configValue);
+  }
+
   get isRunning(): boolean {
     return this.running;
   }
 
+  /** The parameters the next frame uses (the scene's with the user's changes). */
   get params(): SolverParams {
-    return { ...this.paramsValue, gravity: [...this.paramsValue.gravity] };
+    const p = this.engine?.params ?? this.baseParams ?? this.scene?.setup.params;
+    if (!p) return this.unbuiltParams();
+    return { ...p, gravity: [...p.gravity] };
   }
 
-  get material(): Material {
-    return { ...this.materialValue };
+  /** Object names and materials of the scene on screen (empty before one is built). */
+  get objects(): { name: string; material: Material }[] {
+    const model = this.engine?.model ?? this.scene?.setup.model;
+    if (!model) {
+      if (!this.mesh) return [];
+      // The mesh scene before its build: the material it will get (suggested for its height, the user's fields on top).
+      const g = this.unbuiltParams().gravity[1];
+      return [{ name: 'object', material: { ...suggestedMaterial(heightOf(this.mesh.positions), g), ...this.configValue.materials[0] } }];
+    }
+    return model.objectNames.map((name, i) => ({ name, material: { ...model.materials[i]! } }));
   }
 
   get frame(): number {
     return this.engine?.frame ?? 0;
   }
 
-  /** The engine simulating the object on screen, if one was built (for the console and tests). */
   get currentEngine(): SimulationEngine | undefined {
     return this.engine;
   }
 
-  /** Hook for MeshLoader.onMeshShown: the new mesh replaces the simulated object. */
-  meshShown(mesh: TetMesh, view: MeshView): void {
+  get currentScene(): PageScene | undefined {
+    return this.scene;
+  }
+
+  /** Whether the page will (or does) simulate on the CPU reference engine. */
+  get cpuEngine(): boolean {
+    if (this.engine) return this.engine.kind === 'cpu';
+    return this.configValue.engine === 'cpu' || !gpuSolverAvailable(this.parts.gpu, this.parts.viewer);
+  }
+
+  /** Shows a registry scene at `size` (undefined: the page's default for this adapter) and builds it. */
+  async showScene(name: string, size?: number): Promise<boolean> {
+    const def = findScene(name); // throws naming the known scenes
+    const chosen = size ?? defaultSizeOf(name, this.parts.softwareAdapter === true || this.cpuEngine);
+    const problem = chosen === undefined ? undefined : sizeProblem(name, def.size, chosen);
+    if (problem) {
+      this.refuse(problem);
+      return false;
+    }
+    const wasRunning = this.running;
     this.disposeEngine();
-    this.meshSerial += 1;
-    this.mesh = mesh;
-    this.shortestEdge = shortestTetEdge(mesh.positions, mesh.tets);
-    this.view = view;
-    const height = this.heightOf(mesh);
-    this.materialValue = { ...suggestedMaterial(height, this.paramsValue.gravity[1]), ...this.pinnedMaterial };
-    this.parts.status.clear();
-    if (this.running) void this.run();
+    this.sceneSerial += 1;
+    this.configValue.scene = name;
+    this.configValue.size = size;
+    if (this.meshView) this.meshView.object.visible = false;
+    this.mesh = undefined;
+    this.meshView = undefined;
+    const serial = this.sceneSerial;
+    let meshes: Record<string, SceneMesh> | undefined;
+    try {
+      if (def.meshFiles) {
+        if (!this.parts.fetchMesh) throw new Error('this page cannot fetch mesh files');
+        meshes = {};
+        for (const [key, file] of Object.entries(def.meshFiles)) meshes[key] = await this.parts.fetchMesh(file);
+      }
+    } catch (error) {
+      this.parts.banner.show(`The scene ${name} cannot be built: ${messageOf(error)}`);
+      return false;
+    }
+    if (serial !== this.sceneSerial) return false;
+    this.source = { kind: 'registry', name, size: chosen, meshes };
     this.onChange?.();
+    const ok = await this.ensureEngine();
+    if (ok && (wasRunning || this.configValue.run)) await this.run();
+    return ok;
+  }
+
+  /** The size the registry scene on screen was built at (undefined for the mesh scene). */
+  get sceneSize(): number | undefined {
+    return this.source?.kind === 'registry' ? this.source.size : undefined;
+  }
+
+  /** Back to the mesh scene (the shape or imported mesh). */
+  showMeshScene(): void {
+    this.parts.showMesh?.();
+  }
+
+  /** A value the page cannot use: say why, and let the panel show the value in use again. */
+  refuse(message: string): void {
+    this.parts.banner.show(message);
+    this.onChange?.();
+  }
+
+  /** Hook for MeshLoader.onMeshShown: the new mesh becomes the mesh scene's object (built on run). */
+  meshShown(mesh: TetMesh, view: MeshView): void {
+    const wasRunning = this.running;
+    this.disposeEngine();
+    this.sceneSerial += 1;
+    this.configValue.scene = MESH_SCENE;
+    this.configValue.size = undefined;
+    this.mesh = mesh;
+    this.meshView = view;
+    view.object.visible = true;
+    this.shortestEdge = shortestTetEdge(mesh.positions, mesh.tets);
+    this.source = { kind: 'mesh', name: 'object', positions: mesh.positions, tets: mesh.tets, copies: this.configValue.mesh.copies };
+    this.scene = undefined;
+    this.parts.status.clear();
+    if (wasRunning) void this.run();
+    this.onChange?.();
+  }
+
+  /** The generated shape the mesh scene shows (recorded for the link; an imported file cannot be). */
+  setMeshShape(shape: string, resolution: number): void {
+    this.configValue.mesh.shape = shape;
+    this.configValue.mesh.resolution = resolution;
+  }
+
+  /** Copies of the mesh scene's object dropped into a box (1: dropped on the ground). */
+  setCopies(copies: number): void {
+    if (!(Number.isInteger(copies) && copies >= 1)) {
+      this.parts.banner.show(`copies must be an integer >= 1, got ${copies}`);
+      this.onChange?.();
+      return;
+    }
+    this.configValue.mesh.copies = copies;
+    if (this.mesh && this.meshView) this.meshShown(this.mesh, this.meshView);
   }
 
   /** Runs from the current state (building the scene first if needed). */
@@ -152,7 +269,7 @@ export class SimulationController {
     await this.advance();
   }
 
-  /** Back to the raised starting pose, paused. */
+  /** Back to the starting pose, paused, with the parameters of frame 0. */
   async reset(): Promise<void> {
     this.running = false;
     this.onChange?.();
@@ -162,54 +279,80 @@ export class SimulationController {
     if (engine !== this.engine) return;
     try {
       await engine.reset();
+      if (this.baseParams) engine.setParams(this.baseParams);
     } catch (error) {
       this.fail(error);
       return;
     }
     this.timings.clear();
     this.publish();
+    this.onChange?.();
   }
 
-  setParams(changes: Partial<SolverParams>): void {
-    const next: SolverParams = { ...this.paramsValue, ...changes, gravity: [...(changes.gravity ?? this.paramsValue.gravity)] };
+  /** Changes parameters from the next frame on; a value the solver cannot use is refused with a message. */
+  setParams(changes: Partial<SolverParams>): boolean {
+    const current = this.params;
+    const next: SolverParams = { ...current, ...changes, gravity: [...(changes.gravity ?? current.gravity)] };
     try {
       checkParams(next);
     } catch (error) {
       this.parts.banner.show(messageOf(error));
       this.onChange?.();
-      return;
+      return false;
     }
-    this.paramsValue = next;
+    Object.assign(this.configValue.params, changes);
+    if (this.baseParams) this.baseParams = { ...this.baseParams, ...changes, gravity: [...next.gravity] };
     this.engine?.setParams(next);
     this.timings.clear();
-    this.warnIfUnresolved();
+    this.warnIfUnresolved(0);
     this.onChange?.();
+    return true;
   }
 
-  /**
-   * Every positive Young's modulus is stable, but one stiffer than the substeps and iterations
-   * resolve acts softer than set: say so, with the settings that would resolve it.
-   */
-  private warnIfUnresolved(): void {
-    if (!(this.shortestEdge > 0)) return;
-    const { warning } = materialResolution(this.materialValue, this.shortestEdge, this.paramsValue);
-    if (warning) this.parts.banner.show(warning);
-  }
-
-  /** Changes the object's material; the fields given stay fixed for later meshes too. */
-  setMaterial(changes: Partial<Material>): void {
-    const next = { ...this.materialValue, ...changes };
+  /** Changes object `object`'s material; the fields given stay set (for later meshes of the mesh scene too). */
+  setMaterial(object: number, changes: Partial<Material>): boolean {
+    const current = this.objects[object]?.material;
+    if (!current) {
+      // Nothing built yet (mesh scene before its first run): keep the fields for the build.
+      this.configValue.materials[object] = { ...this.configValue.materials[object], ...changes };
+      this.onChange?.();
+      return true;
+    }
+    const next = { ...current, ...changes };
     try {
-      this.engine?.setMaterial(next);
+      if (this.engine) this.engine.setMaterial(object, next);
+      else if (this.scene) {
+        const model = this.scene.setup.model;
+        model.materials[object] = next;
+      }
     } catch (error) {
       this.parts.banner.show(messageOf(error));
       this.onChange?.();
-      return;
+      return false;
     }
-    this.pinnedMaterial = { ...this.pinnedMaterial, ...changes };
-    this.materialValue = next;
-    this.warnIfUnresolved();
+    this.configValue.materials[object] = { ...this.configValue.materials[object], ...changes };
+    this.warnIfUnresolved(object);
     this.onChange?.();
+    return true;
+  }
+
+  setView(changes: Partial<ViewSettings>): void {
+    this.configValue.view = { ...this.configValue.view, ...changes };
+    this.onChange?.();
+  }
+
+  setEngineChoice(choice: EngineChoice): void {
+    this.configValue.engine = choice;
+    this.rebuild();
+  }
+
+  /** Builds the current scene again with the current configuration (after an engine change). */
+  rebuild(): void {
+    if (this.configValue.scene === MESH_SCENE) {
+      if (this.mesh && this.meshView) this.meshShown(this.mesh, this.meshView);
+    } else {
+      void this.showScene(this.configValue.scene, this.configValue.size);
+    }
   }
 
   /** Resolves once no frame is in flight and no scene is being built (tests, the console). */
@@ -224,62 +367,81 @@ export class SimulationController {
     this.onChange?.();
   }
 
-  private heightOf(mesh: TetMesh): number {
-    let min = Infinity;
-    let max = -Infinity;
-    for (let i = 1; i < mesh.positions.length; i += 3) {
-      const y = mesh.positions[i]!;
-      if (y < min) min = y;
-      if (y > max) max = y;
-    }
-    return max - min;
+  /** Before the mesh scene is built: the mesh scene's parameters with the user's on top. */
+  private unbuiltParams(): SolverParams {
+    return defaultParams({ ...MESH_SCENE_DEFAULTS, ...this.configValue.params });
   }
 
-  /** Builds the drop scene and its engine for the mesh on screen; false (banner shown) when it cannot. */
+  /**
+   * Every positive Young's modulus is stable, but one stiffer than the substeps and iterations
+   * resolve acts softer than set: say so, with the settings that would resolve it.
+   */
+  private warnIfUnresolved(object: number): void {
+    const material = this.objects[object]?.material;
+    if (!material || !(this.shortestEdge > 0)) return;
+    const { warning } = materialResolution(material, this.shortestEdge, this.params);
+    if (warning) this.parts.banner.show(warning);
+  }
+
+  /** Builds the scene and its engine; false (banner shown) when it cannot. */
   private ensureEngine(): Promise<boolean> {
     if (this.engine) return Promise.resolve(true);
     if (this.building) return this.building;
     if (this.stopped) return Promise.resolve(false);
-    const { mesh, view } = this;
-    if (!mesh || !view) {
-      this.parts.banner.show('Nothing to simulate yet: wait until a mesh is on screen.');
+    const source = this.source;
+    if (!source) {
+      this.parts.banner.show('Nothing to simulate yet: wait until a scene or mesh is on screen.');
       return Promise.resolve(false);
     }
-    const serial = this.meshSerial;
+    const serial = this.sceneSerial;
     const build = async (): Promise<boolean> => {
+      const overrides: SceneOverrides = structuredClone({ params: this.configValue.params, materials: this.configValue.materials });
+      let scene: PageScene;
+      let drawing: OwnedDrawing | undefined;
       let engine: SimulationEngine;
-      let placement: DropPlacement;
+      this.parts.progress?.start(`building ${source.name}`);
+      await new Promise((r) => setTimeout(r, 0)); // let the progress label paint before the (synchronous) build
       try {
-        placement = dropPlacement(mesh.positions);
+        scene = buildPageScene(source, overrides);
+        if (serial !== this.sceneSerial) return false;
+        drawing = this.parts.createDrawing(scene);
         engine = await createEngine({
-          name: 'shown object',
-          mesh,
-          view,
-          material: this.materialValue,
-          params: this.paramsValue,
-          placement,
+          source,
+          overrides,
+          scene,
+          drawing,
           gpu: this.parts.gpu,
           viewer: this.parts.viewer,
-          choice: this.parts.engine ?? 'auto',
+          choice: this.configValue.engine,
         });
       } catch (error) {
-        if (serial !== this.meshSerial) return false;
-        this.parts.banner.show(`The object cannot be simulated: ${messageOf(error)}`);
+        drawing?.dispose();
+        if (serial !== this.sceneSerial) return false;
+        this.parts.banner.show(`The scene cannot be simulated: ${messageOf(error)}`);
         console.error(error);
         return false;
+      } finally {
+        this.parts.progress?.done();
       }
-      if (serial !== this.meshSerial || this.stopped) {
-        engine.dispose(); // a newer mesh replaced this one while the scene was being built
+      if (serial !== this.sceneSerial || this.stopped) {
+        engine.dispose(); // a newer scene replaced this one while it was being built
+        drawing.dispose();
         return false;
       }
+      if (this.meshView) this.meshView.object.visible = false;
       this.engine = engine;
-      this.placement = placement;
+      this.drawing = drawing;
+      this.scene = scene;
+      this.baseParams = engine.params;
+      if (source.kind === 'registry') this.shortestEdge = shortestTetEdge(scene.setup.model.restPositions, scene.setup.model.tets);
       engine.onLowestPoint = () => {
         if (engine === this.engine) this.publish();
       };
-      this.frameView(placement);
+      this.parts.frameScene(scene);
       this.timings.clear();
+      this.onEngine?.(engine, scene);
       this.publish();
+      this.onChange?.();
       return true;
     };
     const building = build().finally(() => {
@@ -289,16 +451,6 @@ export class SimulationController {
     return building;
   }
 
-  /** Frames the raised object and the ground around it (the page draws its grid at the box's bottom). */
-  private frameView(placement: DropPlacement): void {
-    // Half the object's width of ground on each side shows where it will land.
-    const b = placement.bounds;
-    const margin = 0.5 * Math.max(b.max[0] - b.min[0], b.max[2] - b.min[2]);
-    this.parts.viewer.frame(
-      new Box3(new Vector3(b.min[0] - margin, b.min[1], b.min[2] - margin), new Vector3(b.max[0] + margin, b.max[1], b.max[2] + margin)),
-    );
-  }
-
   private fail(error: unknown): void {
     this.running = false;
     this.parts.banner.show(`The simulation failed: ${messageOf(error)}`);
@@ -306,14 +458,34 @@ export class SimulationController {
     this.onChange?.();
   }
 
+  /** The scene's scheduled parameter changes for the frame about to run (frame k uses those with frame <= k). */
+  private applySchedule(engine: SimulationEngine): void {
+    const schedule = this.scene?.setup.schedule;
+    if (!schedule) return;
+    let changed = false;
+    const params = engine.params;
+    for (const change of schedule) {
+      if (change.frame === engine.frame) {
+        Object.assign(params, change.params);
+        changed = true;
+      }
+    }
+    if (changed) {
+      engine.setParams(params);
+      this.onChange?.();
+    }
+  }
+
   private async advance(): Promise<void> {
     const engine = this.engine;
     if (!engine) return;
     this.busy = true;
     try {
+      this.applySchedule(engine);
       const report = await engine.stepFrame();
-      if (engine !== this.engine) return; // replaced by a new mesh meanwhile
+      if (engine !== this.engine) return; // replaced by a new scene meanwhile
       this.timings.add(report);
+      this.onFrame?.(report, engine);
     } catch (error) {
       if (engine === this.engine) this.fail(error);
     } finally {
@@ -323,8 +495,8 @@ export class SimulationController {
   }
 
   private publish(): void {
-    const { engine, placement } = this;
-    if (!engine || !placement) return;
+    const { engine, scene } = this;
+    if (!engine || !scene) return;
     // Objects stopped by NaN/Inf: the solver's message on the banner, and the run pauses.
     const messages = engine.takeMessages();
     if (messages.length > 0) {
@@ -334,23 +506,32 @@ export class SimulationController {
         this.onChange?.();
       }
     }
+    const m = engine.model;
     this.parts.status.show({
       engine: engine.description,
       engineKind: engine.kind,
+      scene: this.configValue.scene,
+      vertices: m.vertexCount,
+      tets: m.tetCount,
+      objects: m.objectNames.length,
       frame: engine.frame,
       running: this.running,
       minY: engine.lowestPoint().y,
       minYFrame: engine.lowestPoint().frame,
-      groundY: placement.groundY,
-      startMinY: placement.startMinY,
+      groundY: scene.groundY,
+      startMinY: scene.startMinY,
       timings: this.timings.summary(),
     });
   }
 
   private disposeEngine(): void {
     this.engine?.dispose();
+    this.drawing?.dispose();
     this.engine = undefined;
-    this.placement = undefined;
+    this.drawing = undefined;
+    this.scene = undefined;
+    this.baseParams = undefined;
     this.building = undefined;
+    this.running = false;
   }
 }

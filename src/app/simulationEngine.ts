@@ -3,7 +3,9 @@
  * the CPU reference). The controller talks only to this interface, so choosing the solver is
  * a change in createEngine() (engineFactory.ts) only.
  */
+import type { CollisionFrameCounters } from '../collision/counters';
 import { lameFromYoung, type Material } from '../sim/material';
+import type { Model } from '../sim/model';
 import type { SolverParams } from '../sim/params';
 
 /** How one frame's time was measured. */
@@ -17,12 +19,26 @@ export interface FrameReport {
   source: TimingSource;
   /** Wall-clock time of the whole frame on the page's thread (submission and waiting included), ms. */
   wallMs: number;
+  /** The runner's per-frame counters (src/runner/report.ts FrameEntry.counters). */
+  counters: { dispatches: number; constraintIterations: number; readbacks: number };
+  /** The frame's collision counters (GPU engine with collisions). */
+  collisions?: CollisionFrameCounters;
 }
 
 /** The lowest y over all vertices, and the frame whose state it was measured on. */
 export interface LowestPoint {
   y: number;
   frame: number;
+}
+
+/** Overlay geometry after a frame (GpuEngine.readOverlays): xyz points, 6-number segments a->b, 6-number boxes min->max. */
+export interface OverlayData {
+  points?: Float32Array;
+  paths?: Float32Array;
+  ccd?: Float32Array;
+  boxes?: Float32Array;
+  /** Levels of the BVH (valid levels 0 .. bvhLevels - 1). */
+  bvhLevels?: number;
 }
 
 export interface SimulationEngine {
@@ -32,11 +48,13 @@ export interface SimulationEngine {
   /** The parameters used by the next frame (a copy; change them with setParams). */
   readonly params: SolverParams;
   setParams(params: SolverParams): void;
+  /** The scene's objects, materials and counts as built (materials follow setMaterial). */
+  readonly model: Model;
   /**
-   * Material of the (single) object; refreshes masses and element constants from the next
+   * Material of object `object`; refreshes masses and element constants from the next
    * frame on. Throws (synchronously) a RangeError naming a value the solver cannot use.
    */
-  setMaterial(material: Material): void;
+  setMaterial(object: number, material: Material): void;
   /** Advances one frame (params.substeps x params.iterations) and puts it on screen. */
   stepFrame(): Promise<FrameReport>;
   /** Back to the starting pose at rest; the view shows it. */
@@ -53,6 +71,8 @@ export interface SimulationEngine {
   onLowestPoint: (() => void) | undefined;
   /** Frames stepped since the start or the last reset. */
   readonly frame: number;
+  /** Simulated time of the state on screen, s. */
+  readonly time: number;
   dispose(): void;
 }
 
