@@ -9,7 +9,8 @@
  * Scene: `octopus-pile` (shared octopus_2KFaces.t alternating with generated octopi; dt 1/60,
  * self-collision on), --substeps per frame (default the scene's 20). Per size:
  *  - frame wall ms (submit to readback, median of --frames after 2 warm-up frames) with the
- *    display off and on (the same solver, alternating frames);
+ *    display off and on (the same solver, alternating frames), and the frame's detect + spb GPU
+ *    time (all substeps; timestamp queries, where the adapter has them);
  *  - the display alone (its own command buffer, submit to onSubmittedWorkDone, median of
  *    --repeat) on the pile's positions, and with every octopus moved onto the first one's centre
  *    (0.2 apart along x), so that they interpenetrate deeply and many boundary vertices get a
@@ -63,8 +64,8 @@ const ctx = await acquireGpu();
 const device = ctx.device;
 const info = ctx.adapter.info;
 console.log(`adapter: ${info?.description || info?.architecture || info?.vendor || 'unknown'} (${ctx.backend})`);
-console.log('| octopi | vertices | tets | substeps | frame ms (off) | frame ms (on) | display alone ms | overlapped: queries | overlapped: display ms | static stacks: ms (answered) | display / frame |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('| octopi | vertices | tets | substeps | frame ms (off) | frame ms (on) | display alone ms | frame detect + spb GPU ms | overlapped: queries | overlapped: display ms | static stacks: ms (answered) | display / frame |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const copies of copiesList) {
   const setup = findScene('octopus-pile').build({ mesh, copies });
   if (substeps !== undefined) setup.params = { ...setup.params, substeps };
@@ -85,13 +86,15 @@ for (const copies of copiesList) {
   // Warm-up: pipelines of the frame and of the display compiled outside the measurements.
   solver.showIntersections = true;
   for (let f = 0; f < 2; f++) await solver.stepFrame();
-  const off: number[] = [], on: number[] = [];
+  const off: number[] = [], on: number[] = [], detectSpb: number[] = [];
   for (let f = 0; f < 2 * frames; f++) {
     solver.showIntersections = f % 2 === 1;
     const t0 = performance.now();
-    await solver.stepFrame();
+    const r = await solver.stepFrame();
     (solver.showIntersections ? on : off).push(performance.now() - t0);
+    if (r.gpuPhaseMs && !solver.showIntersections) detectSpb.push((r.gpuPhaseMs.detect ?? 0) + (r.gpuPhaseMs.spb ?? 0));
   }
+  const frameDetectSpb = detectSpb.length > 0 ? median(detectSpb) : null;
   const alone = await displayAlone();
   // Overlap: every octopus moved onto the first one's centre, 0.2 apart along x (an affine
   // squash would create no intersection): deep interpenetration, many queries.
@@ -118,10 +121,10 @@ for (const copies of copiesList) {
   staticStacks.destroy();
   const row = {
     copies, vertices: m.vertexCount, tets: m.tetCount, substeps: setup.params.substeps,
-    frameOffMs: median(off), frameOnMs: median(on), displayMs: alone, overlappedQueries: r.detected, overlappedAnswered: r.vertexIds.length, overlappedDisplayMs: overlapped, staticStacksMs: overlappedStatic, staticStacksAnswered: rs.vertexIds.length,
+    frameOffMs: median(off), frameOnMs: median(on), displayMs: alone, overlappedQueries: r.detected, overlappedAnswered: r.vertexIds.length, overlappedDisplayMs: overlapped, frameDetectSpbGpuMs: frameDetectSpb, staticStacksMs: overlappedStatic, staticStacksAnswered: rs.vertexIds.length,
   };
   console.log(
-    `| ${copies} | ${row.vertices} | ${row.tets} | ${row.substeps} | ${row.frameOffMs.toFixed(1)} | ${row.frameOnMs.toFixed(1)} | ${alone.toFixed(1)} | ` +
+    `| ${copies} | ${row.vertices} | ${row.tets} | ${row.substeps} | ${row.frameOffMs.toFixed(1)} | ${row.frameOnMs.toFixed(1)} | ${alone.toFixed(1)} | ${frameDetectSpb === null ? 'no timestamps' : frameDetectSpb.toFixed(2)} | ` +
       `${r.detected} (${r.vertexIds.length} answered) | ${overlapped.toFixed(1)} | ${overlappedStatic.toFixed(1)} (${rs.vertexIds.length}) | ${(alone / row.frameOffMs).toFixed(3)} |`,
   );
   console.log(JSON.stringify(row));

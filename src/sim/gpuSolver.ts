@@ -166,6 +166,18 @@ export class GpuSolver {
     return this.display;
   }
 
+  /**
+   * Runs the intersection display now, on the current positions, outside any frame (paused: after
+   * switching showIntersections on, a reset, or a drag). No-op without collisions.
+   */
+  refreshIntersections(): void {
+    const d = this.intersectionDisplay;
+    if (!d) return;
+    const encoder = this.device.createCommandEncoder({ label: 'solver.intersectionDisplay' });
+    d.encode(encoder, this.state);
+    this.device.queue.submit([encoder.finish()]);
+  }
+
   /** vec4 per vertex: boundary point reached (xyz), penetration depth (w); see IntersectionDisplay. Null without collisions. */
   get intersectionDepthBuffer(): GPUBuffer | null {
     return this.intersectionDisplay?.depthBuffer ?? null;
@@ -213,6 +225,8 @@ export class GpuSolver {
     this.xpbd.clearObjectStatus();
     this.time = 0;
     this.frame = 0;
+    // The tint of the rest state, not the last frame's.
+    if (this.showIntersections) this.refreshIntersections();
   }
 
   private read(buffer: GPUBuffer, size: number): Promise<ArrayBuffer> {

@@ -245,6 +245,10 @@ describe('intersection display (blue tint data)', () => {
       const offBuffer = off.intersectionDepthBuffer!;
       ctx.device.queue.writeBuffer(offBuffer, 0, sentinel);
       on.showIntersections = true;
+      // Paused, before any frame: the display on the rest state.
+      on.refreshIntersections();
+      const atRest = await on.readIntersections();
+      expect(atRest.vertexIds.length).toBeGreaterThan(0);
       const strip = (c: unknown) => JSON.stringify(c, (k, v) => (k.endsWith('Ms') ? undefined : v));
       for (let f = 0; f < 3; f++) {
         const a = await off.stepFrame();
@@ -260,11 +264,17 @@ describe('intersection display (blue tint data)', () => {
       }
       expect(Array.from(new Float32Array(await readBuffer(ctx, offBuffer)))).toEqual(Array.from(sentinel));
       expect(off.intersectionDisplay!.passes).toBe(0);
-      expect(on.intersectionDisplay!.passes).toBe(3);
+      expect(on.intersectionDisplay!.passes).toBe(4); // the refresh at rest and 3 frames
       const r = await on.readIntersections();
       expect(r.vertexIds.length).toBeGreaterThan(0);
       expect(r.depths.every((d) => d > 0)).toBe(true);
-      summary.push(`stacked cubes 0.1 deep, 3 frames: counters and positions equal with the display on and off; ${r.vertexIds.length} vertices still inside after them (of ${r.detected} detected)`);
+      // A reset shows the rest state's intersections again, not the last frame's.
+      on.reset();
+      const afterReset = await on.readIntersections();
+      expect(Array.from(afterReset.vertexIds)).toEqual(Array.from(atRest.vertexIds));
+      expect(Array.from(afterReset.depths)).toEqual(Array.from(atRest.depths));
+      expect(Array.from(afterReset.targets)).toEqual(Array.from(atRest.targets));
+      summary.push(`stacked cubes 0.1 deep, 3 frames: counters and positions equal with the display on and off; ${atRest.vertexIds.length} vertices inside at rest, ${r.vertexIds.length} after them (of ${r.detected} detected), at rest again after a reset`);
     } finally {
       off.destroy();
       on.destroy();

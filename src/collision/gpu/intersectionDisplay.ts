@@ -66,8 +66,9 @@ export interface IntersectionReadout {
  * it has no CPU fallback (an overflowed query would leave a penetrating vertex untinted) and runs
  * once per frame, not per substep. On the self-overlapping ring of tests/gpu/intersectionDepth.test.ts
  * the static capacities overflow on 5 of 32 queries, a visited ring of 64 on 2 (32-deep stacks)
- * or 1 (128-deep), these on none. Cost on SwiftShader, 260 queries among overlapped octopi: 1.37x
- * the static kernel's time (bench/intersectionDisplay.ts).
+ * or 1 (128-deep), these on none. Cost on SwiftShader, 260 queries among overlapped octopi
+ * (bench/intersectionDisplay.ts): 3.8 s against the static kernel's 2.8 s in one run, 1.8 s
+ * against 2.7 s in another (a CPU shared with other jobs: within noise).
  */
 export const DISPLAY_CAPACITIES: Readonly<SpbCapacities> = Object.freeze({ ...SPB_STATIC_CAPACITIES, visitedRing: 128, faceStack: 64, tetStack: 64 });
 
