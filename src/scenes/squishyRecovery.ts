@@ -1,23 +1,25 @@
 /**
  * Recovery of a tangled squishy ball (paper 000 section 5.2, Fig. 16): the squishy ball of
  * squishy-squeeze is flattened between two planes with self-collision off, so its tentacles
- * pass through each other and through the shell; it is held flat (to 1/20 of its radius from
- * 1.1 s) and at frame F (default 96 = 1.6 s) the top plane lets go and self-collision and
- * recovery mode (every vertex and tet centroid a query point) switch on, so the intersections
- * must vanish as it springs back. Held flat, it cannot: flattened to 1/20 of its radius the
- * ball's material has no room to be free of overlap (measured: the DCD hits fell by a fifth in
- * 20 frames with the switch while held). F follows the runner's --self-collision-from.
+ * pass through each other and through the shell; once it is flat (frame F, default 75 =
+ * 1.25 s, after the squeeze ends at 1.1 s) self-collision and recovery mode (every vertex and
+ * tet centroid a query point) switch on while it is still held, and the intersections must
+ * vanish; the top plane lets go at 2 s. F follows the runner's --self-collision-from.
+ * Measured on the CPU reference at resolution 28 (bench/sceneCheck.ts): held flat, the DCD hits
+ * per frame fall steadily (652k at frame 80 to 525k at frame 95, no NaN, kinetic energy about
+ * 100 J); flattened to 1/20 of its radius the ball has no room to be free of overlap, so they
+ * cannot vanish before the release. Switching at the release instead (frame 96) threw the ball
+ * up at several m/s as its compressed material sprang back under the new contacts.
  * Settings as Table 1's pre-intersected squishy ball: 3.3e-4 s substeps (50 a frame) x 3.
  */
 import { defaultParams } from '../sim/params';
 import { sizedValue } from './size';
-import { SQUEEZE_RELEASE, squeezedBall, SQUISHY_DEFAULT_COUNTS, SQUISHY_SIZE } from './squishySqueeze';
+import { squeezedBall, SQUISHY_DEFAULT_COUNTS, SQUISHY_SIZE } from './squishySqueeze';
 import type { SceneDefinition, SceneSize } from './types';
 
-/** Seconds: the top plane is switched off (squishy-squeeze's release). */
-export const SQUISHY_RECOVERY_RELEASE = SQUEEZE_RELEASE;
-/** The frame that starts at the release (1.6 s at 1/60 s a frame). */
-export const SQUISHY_RECOVERY_SWITCH_FRAME = 96;
+export const SQUISHY_RECOVERY_SWITCH_FRAME = 75;
+/** Seconds: the top plane is switched off. */
+export const SQUISHY_RECOVERY_RELEASE = 2;
 const SIZE: SceneSize = {
   ...SQUISHY_SIZE,
   paper: 100,
@@ -27,8 +29,8 @@ const SIZE: SceneSize = {
 export const squishyRecovery: SceneDefinition = {
   name: 'squishy-recovery',
   description:
-    `Squishy ball squeezed flat with self-collision off (its tentacles interpenetrate), released at ${SQUISHY_RECOVERY_RELEASE} s; ` +
-    `from that frame (${SQUISHY_RECOVERY_SWITCH_FRAME}, or --self-collision-from F) self-collision and recovery mode are on. ` +
+    `Squishy ball squeezed flat with self-collision off (its tentacles interpenetrate), then from frame ${SQUISHY_RECOVERY_SWITCH_FRAME} ` +
+    `(or --self-collision-from F) self-collision and recovery mode on while still held; released at ${SQUISHY_RECOVERY_RELEASE} s. ` +
     `Default: ${SQUISHY_DEFAULT_COUNTS.vertices} vertices, ${SQUISHY_DEFAULT_COUNTS.tets} tets.`,
   accepts: ['resolution', 'ground'],
   size: SIZE,
