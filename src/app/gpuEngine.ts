@@ -33,10 +33,13 @@ export class GpuEngine implements SimulationEngine {
   private pumping = false;
   onLowestPoint: (() => void) | undefined;
 
+  private readonly device: GPUDevice;
+
   private constructor(
     ctx: GpuContext,
     private readonly solver: GpuSolver,
   ) {
+    this.device = ctx.device;
     const m = solver.model;
     this.description = `WebGPU XPBD solver (${ctx.description}); collision workers get positions by ${ccdTransport()}`;
     this.readback = new GpuStateReadback(ctx.device, solver.positionBuffer, solver.objectStatusBuffer, m.vertexCount, m.objectNames.length);
@@ -70,7 +73,8 @@ export class GpuEngine implements SimulationEngine {
     engine.drawing = drawing;
     // Show the starting pose from the CPU copy until the first GPU copy lands.
     drawing.updateFromCpu(new Float32Array(setup.model.restPositions));
-    drawing.linkGpu({ device, positions: solver!.positionBuffer, depth: solver!.intersectionDepthBuffer ?? undefined });
+    // The depth buffer (and the intersection display behind it) is built when the tint is first switched on.
+    drawing.linkGpu({ device, positions: solver!.positionBuffer });
     drawing.setTime(0);
     await engine.refreshLowest();
     return engine;
@@ -82,10 +86,26 @@ export class GpuEngine implements SimulationEngine {
     return this.solver.model;
   }
 
-  /** The frame-end intersection pass that fills the depth buffer of the blue tint (off: no cost). */
+  /**
+   * The frame-end intersection pass that fills the depth buffer of the blue tint (off: no cost).
+   * Switched on the first time, it builds the display and links its buffer to the drawing; on
+   * while paused, it runs once so the tint shows the state on screen.
+   */
   set showIntersections(on: boolean) {
+    if (on === this.solver.showIntersections) return;
     this.solver.showIntersections = on;
+    if (!on || this.disposed) return;
+    const depth = this.solver.intersectionDepthBuffer;
+    if (!depth) return;
+    if (!this.depthLinked) {
+      this.depthLinked = true;
+      this.drawing?.linkGpu({ device: this.device, positions: this.solver.positionBuffer, depth });
+    }
+    this.solver.refreshIntersections();
+    this.drawing?.setTime(this.solver.time);
   }
+
+  private depthLinked = false;
 
   /**
    * The overlays' data after the last frame (readbacks, each only when asked for): penetrating

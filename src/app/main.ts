@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   let viewer: Viewer;
   try {
     // Without WebGPU, three's WebGL 2 backend still draws, and the CPU engine simulates.
-    viewer = await createViewer(container, gpu?.device);
+    viewer = await createViewer(container, gpu?.device, { antialias: !isSoftwareAdapter(gpu) });
   } catch (error) {
     if (!gpu) return; // no WebGPU and no WebGL either: the notice already says why
     throw error;
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     sim.meshShown(mesh, view);
     container.dataset.shownSerial = String(loader.shownSerial);
   };
-  window.softBodyPage = createPageHandle(gpu, viewer, loader, sim);
+  window.softBodyPage = createPageHandle(gpu, viewer, loader, sim, () => drawing);
   viewer.onAfterRender = () => {
     const serial = String(loader.shownSerial);
     if (container.dataset.drawnSerial !== serial) container.dataset.drawnSerial = serial;

@@ -5,6 +5,7 @@
 import type { GpuContext } from '../gpu/device';
 import { GpuPositionLink, type GpuPositionSource } from './gpuPositionLink';
 import type { MeshLoader } from './meshLoader';
+import type { PageDrawing } from './sceneDrawingFactory';
 import type { Viewer } from './renderer';
 import type { SimulationController } from './simulationController';
 
@@ -14,6 +15,8 @@ export interface SoftBodyPage {
   readonly loader: MeshLoader;
   /** Run/pause/step/reset and parameters of the object's simulation. */
   readonly simulation: SimulationController;
+  /** The drawing of the simulated scene (one mesh per object), once one is built. */
+  readonly drawing: PageDrawing | undefined;
   /** Draws the mesh on screen from `source` every frame, until another mesh is shown. */
   showGpuPositions(source: GpuPositionSource): GpuPositionLink;
 }
@@ -29,12 +32,16 @@ export function createPageHandle(
   viewer: Viewer,
   loader: MeshLoader,
   simulation: SimulationController,
+  drawing: () => PageDrawing | undefined = () => undefined,
 ): SoftBodyPage {
   return {
     gpu,
     viewer,
     loader,
     simulation,
+    get drawing() {
+      return drawing();
+    },
     showGpuPositions(source) {
       const view = loader.currentView;
       if (!gpu) throw new Error('showGpuPositions: no WebGPU device (the page is drawing with the WebGL fallback)');

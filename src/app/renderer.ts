@@ -70,9 +70,17 @@ export interface Viewer {
   dispose(): void;
 }
 
-export async function createViewer(container: HTMLElement, device: GPUDevice | undefined): Promise<Viewer> {
+export interface ViewerOptions {
+  /**
+   * Multisampled edges (default true). The page turns them off on software adapters, where 4x
+   * MSAA multiplies the fragment work the CPU emulates.
+   */
+  antialias?: boolean;
+}
+
+export async function createViewer(container: HTMLElement, device: GPUDevice | undefined, options: ViewerOptions = {}): Promise<Viewer> {
   const renderer = new WebGPURenderer({
-    antialias: true,
+    antialias: options.antialias ?? true,
     device,
     forceWebGL: device === undefined,
   });

@@ -27,7 +27,7 @@
 import { Box3, BufferAttribute, BufferGeometry, Group, Mesh, type MeshStandardNodeMaterial, type Object3D, type WebGPURenderer } from 'three/webgpu';
 import { objectColor, STATIC_OBJECT_COLOR } from '../palette';
 import { buildSceneSurface, type SceneSurface, type SceneTopologySource } from './sceneSurface';
-import { DEPTH_ATTRIBUTE, TintUniforms, tintedMaterial } from './tintMaterial';
+import { DEPTH_ATTRIBUTE, intersectionXrayMaterial, TintUniforms, tintedMaterial } from './tintMaterial';
 import { VertexNormalsKernel } from './vertexNormalsKernel';
 
 /** What the view needs from a Model (sim/model.ts Model satisfies it). */
@@ -66,6 +66,8 @@ export class SceneView {
   readonly surface: SceneSurface;
   readonly tintUniforms = new TintUniforms();
   private readonly objects: ObjectMesh[] = [];
+  /** The see-through tint, shared by every tinted object (tintMaterial.ts intersectionXrayMaterial). */
+  private readonly xrayMaterial = intersectionXrayMaterial(this.tintUniforms);
   private readonly restPositions: ArrayLike<number>;
   private fraction = 0.5;
   private gpu?: { source: GpuSceneSource; kernel: VertexNormalsKernel };
@@ -122,6 +124,14 @@ export class SceneView {
       mesh.castShadow = true;
       mesh.receiveShadow = false;
       this.group.add(mesh);
+      if (!isStatic) {
+        // Same geometry (and GPU buffers), drawn again on top: the buried penetrating surface shows through.
+        const xray = new Mesh(geometry, this.xrayMaterial);
+        xray.name = `${mesh.name} (intersections)`;
+        xray.renderOrder = 10;
+        xray.frustumCulled = false;
+        this.group.add(xray);
+      }
       this.objects.push({ mesh, first, count });
     }
     this.group.name = 'scene-objects';
@@ -322,5 +332,6 @@ export class SceneView {
       mesh.geometry.dispose();
       mesh.material.dispose();
     }
+    this.xrayMaterial.dispose();
   }
 }

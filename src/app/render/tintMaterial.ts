@@ -11,7 +11,8 @@
  * materials made from one TintUniforms, so one setter changes every object.
  */
 import { MeshStandardNodeMaterial } from 'three/webgpu';
-import { attribute, color, mix, smoothstep, uniform } from 'three/tsl';
+import { attribute, color, float, mix, smoothstep, uniform } from 'three/tsl';
+import { DoubleSide, MeshBasicNodeMaterial } from 'three/webgpu';
 import { TINT_BLUE } from '../palette';
 
 /** Name of the per-vertex vec4 attribute the tint reads (w = penetration depth). */
@@ -54,5 +55,23 @@ export function tintedMaterial(tint: TintUniforms, options: TintedMaterialOption
     const blue = smoothstep(0, tint.depthScale, depth).mul(tint.amount);
     material.colorNode = mix(base, color(TINT_BLUE), blue);
   }
+  return material;
+}
+
+/** Largest opacity of the see-through tint (intersectionXrayMaterial). */
+export const XRAY_OPACITY = 0.75;
+
+/**
+ * The see-through tint: penetrating surface lies INSIDE another body (or inside itself), where
+ * the body in front hides it, so the solid tint alone shows only a thin fringe at the
+ * intersection curve. This material draws the same geometry again, blue with opacity
+ * smoothstep(0, depthScale, depth) x XRAY_OPACITY, without depth test: the buried parts glow
+ * through whatever covers them, and vanish as the contacts push them out.
+ */
+export function intersectionXrayMaterial(tint: TintUniforms): MeshBasicNodeMaterial {
+  const material = new MeshBasicNodeMaterial({ transparent: true, depthTest: false, depthWrite: false, side: DoubleSide });
+  const depth = attribute(DEPTH_ATTRIBUTE, 'vec4').w;
+  material.colorNode = color(TINT_BLUE);
+  material.opacityNode = smoothstep(0, tint.depthScale, depth).mul(tint.amount).mul(float(XRAY_OPACITY));
   return material;
 }
