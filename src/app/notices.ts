@@ -62,12 +62,13 @@ export class ProgressIndicator {
   }
 }
 
-/** Replaces the page's content with the reason the simulator cannot run here. */
+/** Says why the GPU solver cannot run here, and what still works. */
 export function showNoWebGpu(reason: string): void {
   const notice = element<HTMLDivElement>('no-webgpu');
   notice.textContent =
-    `This simulator needs WebGPU. ${reason} ` +
-    'Use Chrome or Edge 113 or newer, or a recent Firefox or Safari with WebGPU enabled.';
+    `The GPU solver needs WebGPU. ${reason} ` +
+    'The page still works: it simulates with the CPU reference solver (float64, in a worker; collisions by DCD + shortest path, ' +
+    'smaller scene sizes) and draws with WebGL 2. For the GPU solver use Chrome or Edge 113 or newer, or a recent Firefox or Safari with WebGPU enabled.';
   notice.hidden = false;
   document.body.dataset.webgpu = 'unavailable';
 }

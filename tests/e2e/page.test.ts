@@ -258,6 +258,7 @@ describe('the page without WebGPU', () => {
     const text = (await notice.textContent()) ?? '';
     expect(text).toContain('needs WebGPU');
     expect(text).toMatch(/Chrome or Edge 113/);
+    expect(text).toMatch(/CPU reference solver/);
     expect(await p.evaluate(() => document.body.dataset.webgpu)).toBe('unavailable');
     // Drawing falls back to WebGL 2, so the shapes can still be looked at.
     await waitForMeshDrawn(p, 120_000);

@@ -15,13 +15,13 @@ import { countTetsCrossed } from './segmentTetCrossings';
  * squishy ball is hollow, so its boundary is two spheres (outside and cavity).
  */
 const EULER: Record<string, number> = {
-  squishyBall: 4, octopus: 2, noodle: 2, beam: 2, rod: 2, cuboid: 2, cube: 2, sphere: 2, bowl: 2, box: 2,
+  squishyBall: 4, octopus: 2, noodle: 2, beam: 2, rod: 2, cuboid: 2, cube: 2, sphere: 2, bowl: 2, box: 2, knotRod: 2,
 };
 
 describe('procedural shapes at default resolution', () => {
   it('lists every required shape', () => {
     const names = shapeCatalog.map((s) => s.name).sort();
-    expect(names).toEqual(['beam', 'bowl', 'box', 'cube', 'cuboid', 'noodle', 'octopus', 'rod', 'sphere', 'squishyBall']);
+    expect(names).toEqual(['beam', 'bowl', 'box', 'cube', 'cuboid', 'knotRod', 'noodle', 'octopus', 'rod', 'sphere', 'squishyBall']);
     for (const s of shapeCatalog) expect(EULER[s.name]).toBeDefined();
   });
 

@@ -63,7 +63,7 @@ export const knotRodShape: ShapeDefinition = {
   description: 'Rod tied in a loose open overhand knot, with straight tails along x.',
   container: false,
   params: [
-    { name: 'radius', description: 'rod radius', min: 0.002, max: 1, default: 0.04 },
+    { name: 'radius', description: 'rod radius', min: 0.002, max: 1, default: 0.06 },
     { name: 'scale', description: 'knot size (the trefoil spans about 5.2 scale in x)', min: 0.01, max: 10, default: 0.2 },
     { name: 'tail', description: 'length of each tail beyond the knot', min: 0, max: 20, default: 1.5 },
   ],
