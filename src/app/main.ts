@@ -16,6 +16,8 @@ import { createGuiPanel } from './guiPanel';
 import { MeshLoader } from './meshLoader';
 import { ErrorBanner, ProgressIndicator, showNoWebGpu } from './notices';
 import { createPageHandle } from './pageHandle';
+import { createMoveControls } from './interaction/moveControls';
+import { installMouseGrab } from './interaction/mouseGrab';
 import { OverlayFeed } from './overlayFeed';
 import { PerfPanel } from './perfPanel';
 import { createRecorderPanel } from './recorder/recorderPanel';
@@ -207,7 +209,13 @@ async function main(): Promise<void> {
     () => ({ engine: sim.currentEngine, drawing, view: sim.config.view }),
     (message) => banner.show(message),
   );
+  const move = createMoveControls(simPanel.viewFolder, {
+    viewer,
+    current: () => ({ engine: sim.currentEngine, scene: sim.currentScene }),
+    say: (message) => banner.show(message),
+  });
   sim.onEngine = (engine) => {
+    move.refresh();
     overlays.apply();
     perf.reset(sim.config.scene, { vertices: engine.model.vertexCount, tets: engine.model.tetCount }, engine.params);
   };
@@ -235,6 +243,9 @@ async function main(): Promise<void> {
     const hash = encodeHash(sim.config);
     if (window.location.hash !== hash) history.replaceState(null, '', `${window.location.pathname}${window.location.search}${hash}`);
   };
+  // Shift + drag on an object grabs a vertex (plain drags orbit).
+  installMouseGrab({ viewer, current: () => ({ engine: sim.currentEngine, drawing }), say: (message) => banner.show(message) });
+
   // A link pasted over this one: build what it says.
   window.addEventListener('hashchange', () => {
     if (window.location.hash !== encodeHash(sim.config)) window.location.reload();

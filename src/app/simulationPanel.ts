@@ -15,6 +15,8 @@ import type { SimulationController } from './simulationController';
 export interface SimulationPanel {
   /** Re-reads the controller's values into the controls (after a new scene or a rejected value). */
   refresh(): void;
+  /** The View folder (the page adds the move menu there). */
+  readonly viewFolder: GUI;
 }
 
 /** Named parameter sets: cheap enough for a laptop, or closer to the paper's accuracy. */
@@ -183,7 +185,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
   }
 
   refresh();
-  return { refresh };
+  return { refresh, viewFolder: view };
 }
 
 export type { CollisionMode, ConstraintType, InterObjectMode, SolveOrder };

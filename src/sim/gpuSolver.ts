@@ -24,6 +24,9 @@ import { MaterialStage } from './stages/materialStage';
 import { PredictStage } from './stages/predictStage';
 import { XpbdFrame } from './stages/xpbdFrame';
 import { GpuState } from './state';
+import { VertexGrab } from './vertexGrab';
+import type { Collider } from './colliders';
+import type { HandleScript } from './handles';
 import { TimeStep, type FrameRecord } from './timeStep';
 import { GpuCollisions, type GpuCollisionOptions } from './gpuCollisions';
 import type { CollisionFrameCounters } from '../collision/counters';
@@ -58,6 +61,12 @@ export class GpuSolver {
   frame = 0;
   readonly state: GpuState;
   readonly timeStep: TimeStep;
+  /** Dragging a vertex with the mouse (the page): grab, moveTo, release between frames. */
+  readonly grab: VertexGrab;
+  /** The handles' scripts the frames sample (the scene's, then the grab's). */
+  private readonly handleScripts: HandleScript[];
+  /** The scene's colliders, sampled at every frame (the same array as the setup's). */
+  private readonly colliderList: Collider[];
   readonly tetBuffer: GPUBuffer;
   private readonly device: GPUDevice;
   private readonly kernels: XpbdKernels;
@@ -87,7 +96,14 @@ export class GpuSolver {
     const params = () => this.params;
     this.state = new GpuState(device, m);
     this.tetBuffer = storageBuffer(device, 'xpbd.tets', m.tets, GPUBufferUsage.INDEX);
-    this.xpbd = new XpbdFrame(device, setup, this.state, this.kernels);
+    // One handle more than the scene's: the mouse grab's (vertexGrab.ts), inert until a vertex is grabbed.
+    const grabHandle = setup.handles.length;
+    let grabScript: VertexGrab['script'] = () => ({ matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: [0, 0, 0] });
+    this.handleScripts = [...setup.handles, (t) => grabScript(t)];
+    this.colliderList = setup.colliders;
+    this.xpbd = new XpbdFrame(device, { ...setup, handles: this.handleScripts }, this.state, this.kernels);
+    this.grab = new VertexGrab(device, { rest: this.xpbd.rest, invMass: this.xpbd.invMass, positions: this.state.positions }, m.handleOfVertex, m.invMass, grabHandle);
+    grabScript = this.grab.script;
     const colliders = new CollidersStage(this.kernels, this.xpbd, m.vertexCount);
     this.material = new MaterialStage(device, m, this.state, this.tetBuffer, this.kernels, this.xpbd, colliders, params);
     this.timeStep = new TimeStep(ctx, this.state, [
@@ -132,6 +148,7 @@ export class GpuSolver {
     checkParams(p);
     this.xpbd.ensureCapacity(p.substeps);
     this.xpbd.writeConstants(p);
+    this.grab.beginFrame(this.time, p.dt);
     this.xpbd.writeScripts(this.time, p);
     await this.collisions?.prepareFrame(this.state);
     const encoder = this.device.createCommandEncoder({ label: 'solver.frame' });
@@ -153,6 +170,7 @@ export class GpuSolver {
       collisions.readbacks += 1;
       collisions.readbackBytes += this.frameReadback.size;
     }
+    this.grab.endFrame();
     this.time += p.dt;
     this.frame += 1;
     return { ...record, gpuPhaseMs, objectStatus: words.slice(0, objects), collisions, readbackBytes: this.frameReadback.size };
@@ -205,6 +223,7 @@ export class GpuSolver {
   /** Uploads inverse masses again (after setObjectMaterial); stopped objects keep 0. */
   refreshMasses(): void {
     this.xpbd.writeInverseMasses();
+    this.grab.reapply();
     this.material.writeConstants(this.device.queue);
     this.xpbd.writeConstants(this.params);
     const encoder = this.device.createCommandEncoder({ label: 'xpbd.applyMass' });
@@ -218,8 +237,21 @@ export class GpuSolver {
     this.device.queue.submit([encoder.finish()]);
   }
 
+  /** Replaces handle `h`'s script from the next frame on (the page moves pins with the mouse). */
+  setHandleScript(h: number, script: HandleScript): void {
+    if (!(Number.isInteger(h) && h >= 0 && h < this.handleScripts.length - 1)) throw new RangeError(`setHandleScript: handle ${h} is not a handle of the scene (0..${this.handleScripts.length - 2})`);
+    this.handleScripts[h] = script;
+  }
+
+  /** Replaces collider `c` from the next frame on (the page moves colliders with the mouse). */
+  setCollider(c: number, collider: Collider): void {
+    if (!(Number.isInteger(c) && c >= 0 && c < this.colliderList.length)) throw new RangeError(`setCollider: collider ${c} is not a collider of the scene (0..${this.colliderList.length - 1})`);
+    this.colliderList[c] = collider;
+  }
+
   /** Back to the rest state and initial velocities; clears stopped objects. */
   reset(): void {
+    this.grab.release();
     this.state.reset();
     this.collisions?.reset();
     this.xpbd.clearObjectStatus();

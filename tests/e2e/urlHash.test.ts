@@ -40,11 +40,12 @@ async function open(hash: string): Promise<{ page: Page; errors: string[] }> {
 async function panelValues(page: Page): Promise<Record<string, string | boolean>> {
   return page.evaluate(() => {
     const out: Record<string, string | boolean> = {};
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>('.lil-gui .controller[id^="gui-"]'))) {
-      const box = el.querySelector<HTMLInputElement>('input[type=checkbox]');
-      const select = el.querySelector<HTMLSelectElement>('select');
-      const input = el.querySelector<HTMLInputElement>('input');
-      if (box) out[el.id] = box.checked;
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('.lil-gui [id^="gui-"]'))) {
+      const self = <T extends Element>(tag: string, sel: string): T | null => (el.tagName === tag ? (el as unknown as T) : el.querySelector<T>(sel));
+      const box = self<HTMLInputElement>('INPUT', 'input[type=checkbox]');
+      const select = self<HTMLSelectElement>('SELECT', 'select');
+      const input = self<HTMLInputElement>('INPUT', 'input');
+      if (box && box.type === 'checkbox') out[el.id] = box.checked;
       else if (select) out[el.id] = select.options[select.selectedIndex]?.textContent ?? '';
       else if (input) out[el.id] = input.value;
     }
@@ -64,6 +65,7 @@ describe('the URL hash', () => {
       expect(sim.objects[0]!.material).toEqual({ youngsModulus: 12345, poissonRatio: 0.25, density: 800 });
       expect(sim.view).toEqual(want.view);
       const shown = await panelValues(page);
+      if (process.env.HASH_LOG) console.log(JSON.stringify(shown));
       expect(Number(shown['gui-dt'])).toBeCloseTo(0.02, 5);
       expect(Number(shown['gui-substeps'])).toBe(3);
       expect(Number(shown['gui-iterations'])).toBe(2);
