@@ -10,7 +10,7 @@
 import { generateShape } from '../mesh/procedural/catalog';
 import { buildModel } from '../sim/model';
 import { defaultParams } from '../sim/params';
-import { placeAbove } from './place';
+import { placeAbove, standUpright } from './place';
 import { sizedValue } from './size';
 import type { SceneDefinition, SceneSize } from './types';
 
@@ -34,14 +34,7 @@ export const noodleBowl: SceneDefinition = {
   defaultCounts: DEFAULT_COUNTS,
   build(options = {}) {
     const shape = generateShape('noodle', LONG_NOODLE_SHAPE, sizedValue('noodle-bowl', SIZE, options));
-    // Stand it up: a quarter turn about z, (x, y, z) -> (-y, x, z) (proper: tets keep their orientation).
-    const p = shape.positions;
-    const upright = new Float64Array(p.length);
-    for (let i = 0; i < p.length; i += 3) {
-      upright[i] = -p[i + 1];
-      upright[i + 1] = p[i];
-      upright[i + 2] = p[i + 2];
-    }
+    const upright = standUpright(shape.positions);
     return {
       model: buildModel([{ name: 'noodle', positions: placeAbove(upright, NOODLE_BOWL_START), tets: shape.tets, material: { youngsModulus: 1e5, poissonRatio: 0.4, density: 1000 } }]),
       colliders: [

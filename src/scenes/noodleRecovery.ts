@@ -11,7 +11,7 @@ import { generateShape } from '../mesh/procedural/catalog';
 import { buildModel } from '../sim/model';
 import { defaultParams } from '../sim/params';
 import { containerColliders } from './container';
-import { placeAbove } from './place';
+import { placeAbove, standUpright } from './place';
 import { sizedValue } from './size';
 import type { SceneDefinition, SceneSize } from './types';
 
@@ -38,14 +38,7 @@ export const noodleRecovery: SceneDefinition = {
   defaultCounts: DEFAULT_COUNTS,
   build(options = {}) {
     const shape = generateShape('noodle', NOODLE_SHAPE, sizedValue('noodle-recovery', SIZE, options));
-    // Stand it up: a quarter turn about z, (x, y, z) -> (-y, x, z) (proper, tets keep their orientation).
-    const p = shape.positions;
-    const upright = new Float64Array(p.length);
-    for (let i = 0; i < p.length; i += 3) {
-      upright[i] = -p[i + 1];
-      upright[i + 1] = p[i];
-      upright[i + 2] = p[i + 2];
-    }
+    const upright = standUpright(shape.positions);
     const positions = placeAbove(upright, options.height ?? 0.1);
     const from = options.selfCollisionFrom ?? NOODLE_SWITCH_FRAME;
     return {

@@ -46,3 +46,27 @@ export function turnedAboutY(p: ArrayLike<number>, angle: number, t: readonly [n
   }
   return out;
 }
+
+/** Stood on end: a quarter turn about z, (x, y, z) -> (-y, x, z) (proper, so tets keep their orientation). */
+export function standUpright(p: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(p.length);
+  for (let i = 0; i < p.length; i += 3) {
+    out[i] = -p[i + 1];
+    out[i + 1] = p[i];
+    out[i + 2] = p[i + 2];
+  }
+  return out;
+}
+
+/** Handle ids of a rod along x: 0 for the vertices within `fraction` of its length from its left end, 1 at its right end, -1 between. */
+export function endHandles(p: ArrayLike<number>, fraction: number): Int32Array {
+  const b = boundsOf(p);
+  const band = fraction * (b.max[0] - b.min[0]);
+  const n = p.length / 3;
+  const handleOfVertex = new Int32Array(n);
+  for (let v = 0; v < n; v++) {
+    const x = p[3 * v];
+    handleOfVertex[v] = x < b.min[0] + band ? 0 : x > b.max[0] - band ? 1 : -1;
+  }
+  return handleOfVertex;
+}

@@ -11,7 +11,7 @@ import { generateShape } from '../mesh/procedural/catalog';
 import { translatingHandle, type HandleScript } from '../sim/handles';
 import { buildModel } from '../sim/model';
 import { defaultParams } from '../sim/params';
-import { boundsOf } from './place';
+import { endHandles } from './place';
 import { sizedValue } from './size';
 import type { SceneDefinition, SceneSize } from './types';
 
@@ -40,14 +40,7 @@ export const rodKnot: SceneDefinition = {
   defaultCounts: DEFAULT_COUNTS,
   build(options = {}) {
     const rod = generateShape('knotRod', KNOT_SHAPE, sizedValue('rod-knot', SIZE, options));
-    const b = boundsOf(rod.positions);
-    const band = 0.03 * (b.max[0] - b.min[0]);
-    const n = rod.positions.length / 3;
-    const handleOfVertex = new Int32Array(n);
-    for (let v = 0; v < n; v++) {
-      const x = rod.positions[3 * v];
-      handleOfVertex[v] = x < b.min[0] + band ? 0 : x > b.max[0] - band ? 1 : -1;
-    }
+    const handleOfVertex = endHandles(rod.positions, 0.03);
     return {
       model: buildModel([{ name: 'knotted rod', positions: rod.positions, tets: rod.tets, material: { youngsModulus: 1e6, poissonRatio: 0.3, density: 1000 }, handleOfVertex }]),
       colliders: [],

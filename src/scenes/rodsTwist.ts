@@ -12,7 +12,7 @@ import type { HandleScript } from '../sim/handles';
 import { fixedHandle, twistingHandle } from '../sim/handles';
 import { buildModel } from '../sim/model';
 import { defaultParams } from '../sim/params';
-import { boundsOf } from './place';
+import { endHandles } from './place';
 import { sizedValue } from './size';
 import type { SceneDefinition, SceneSize } from './types';
 
@@ -47,14 +47,7 @@ export const rodsTwist: SceneDefinition = {
   defaultCounts: DEFAULT_COUNTS,
   build(options = {}) {
     const rod = generateShape('rod', RODS_SHAPE, sizedValue('rods-twist', SIZE, options));
-    const b = boundsOf(rod.positions);
-    const band = 0.03 * (b.max[0] - b.min[0]);
-    const n = rod.positions.length / 3;
-    const handleOfVertex = new Int32Array(n);
-    for (let v = 0; v < n; v++) {
-      const x = rod.positions[3 * v];
-      handleOfVertex[v] = x < b.min[0] + band ? 0 : x > b.max[0] - band ? 1 : -1;
-    }
+    const handleOfVertex = endHandles(rod.positions, 0.03);
     const at = (z: number): Float64Array => {
       const out = new Float64Array(rod.positions.length);
       for (let i = 0; i < out.length; i += 3) {

@@ -10,10 +10,10 @@
  * SwiftShader at its smallest size; tests/gpu/intersectionDepth.test.ts checks the depths of a
  * self-intersecting body with self-collision off against a brute-force oracle.)
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { TINT_BLUE } from '../../src/app/palette';
-import { launchBrowser, recordPageErrors, serveDist, type Served } from './support/browser';
+import { recordPageErrors, useServedBrowser } from './support/browser';
 import { countHueBand, hueOf } from './support/hues';
 import { rgbOf } from './support/pixels';
 import { writeFileSync } from 'node:fs';
@@ -21,18 +21,7 @@ import { decodePng } from './support/png';
 
 const HASH = 'scene=mesh&shape=sphere&res=8&copies=3&collisions=0&substeps=2&iterations=2&mode=dcd&shadows=0';
 
-let browser: Browser;
-let served: Served;
-
-beforeAll(async () => {
-  served = await serveDist();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-});
+const env = useServedBrowser();
 
 async function runFrames(page: Page, frames: number): Promise<void> {
   const target = Number(await page.locator('#sim-status').getAttribute('data-frame')) + frames;
@@ -66,9 +55,9 @@ async function penetrating(page: Page): Promise<number> {
 
 describe('blue intersections', () => {
   it('spheres sinking into each other with collisions off turn blue; switched on with recovery, far less blue remains', async () => {
-    const page = await browser.newPage({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 1 });
+    const page = await env.browser.newPage({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 1 });
     const errors = recordPageErrors(page);
-    await page.goto(`${served.url}#${HASH}`);
+    await page.goto(`${env.url}#${HASH}`);
     await page.waitForFunction(() => document.getElementById('mesh-stats')?.dataset.state === 'ready', undefined, { timeout: 120_000 });
     await page.evaluate(() => window.softBodyPage!.simulation.step());
     await page.addStyleTag({ content: '#perf-panel, #sim-status, .lil-gui, #mesh-stats, #error-banner { display: none !important; }' });

@@ -6,32 +6,20 @@
  * Truth: the grabbed vertex's height before and after (read back from the solver), against the
  * drag's direction; and the plain drag (no Shift) orbits the camera instead.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OBJECT_COLORS } from '../../src/app/palette';
-import { launchBrowser, recordPageErrors, serveDist, type Served } from './support/browser';
+import { recordPageErrors, useServedBrowser } from './support/browser';
 import { hueOf } from './support/hues';
 import { rgbOf } from './support/pixels';
 import { decodePng } from './support/png';
 
-let browser: Browser;
-let served: Served;
-
-beforeAll(async () => {
-  served = await serveDist();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-});
+const env = useServedBrowser();
 
 describe('grabbing a vertex with the mouse', () => {
   it('Shift + drag upward on the beam raises the vertex under the pointer; letting go releases it', async () => {
-    const page = await browser.newPage({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 1 });
+    const page = await env.browser.newPage({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 1 });
     const errors = recordPageErrors(page);
-    await page.goto(`${served.url}#scene=cantilever&size=8&substeps=4&iterations=2&collisions=0&shadows=0&tint=0`);
+    await page.goto(`${env.url}#scene=cantilever&size=8&substeps=4&iterations=2&collisions=0&shadows=0&tint=0`);
     await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.state === 'ready', undefined, { timeout: 120_000 });
     await page.addStyleTag({ content: '#perf-panel, #sim-status, .lil-gui { display: none !important; }' });
     await page.evaluate(() => window.softBodyPage!.viewer.requestRender());

@@ -14,13 +14,13 @@
  * collision physics by the GPU tests (tests/gpu).
  */
 import { readFileSync } from 'node:fs';
-import type { Browser, Download, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Download, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { pageScenes } from '../../src/app/scenePanel';
 import { OBJECT_COLORS } from '../../src/app/palette';
 import { readReport } from '../../src/runner/reportReader';
 import { findScene } from '../../src/scenes/registry';
-import { launchBrowser, recordPageErrors, serveDist, type Served } from './support/browser';
+import { recordPageErrors, useServedBrowser } from './support/browser';
 import { decodePng } from './support/png';
 import { hueCounts } from './support/hues';
 
@@ -29,18 +29,7 @@ const FRAMES = 30;
 /** Phases a GPU frame may report (src/sim/stage.ts PhaseName). */
 const PHASES = new Set(['predict', 'material', 'detect', 'spb', 'contacts', 'finalize', 'ccd', 'bvh', 'sync']);
 
-let browser: Browser;
-let served: Served;
-
-beforeAll(async () => {
-  served = await serveDist();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-});
+const env = useServedBrowser();
 
 interface Loaded {
   page: Page;
@@ -50,9 +39,9 @@ interface Loaded {
 
 async function openScene(hash: string, scene: string): Promise<Loaded> {
   // A small viewport: on the software adapter every simulated frame waits for the drawing before it.
-  const page = await browser.newPage({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 1 });
+  const page = await env.browser.newPage({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 1 });
   const errors = recordPageErrors(page);
-  await page.goto(`${served.url}#${hash}`);
+  await page.goto(`${env.url}#${hash}`);
   await page.waitForFunction(
     (name) => {
       const s = document.getElementById('sim-status');

@@ -5,33 +5,22 @@
  * reloaded reproduces it. Truth: the link itself (decoded by the page's codec, unit-tested in
  * tests/unit/app/hashConfig.test.ts).
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { decodeHash } from '../../src/app/config/hashConfig';
-import { launchBrowser, recordPageErrors, serveDist, type Served } from './support/browser';
+import { recordPageErrors, useServedBrowser } from './support/browser';
 
 const EVERY_SETTING =
   '#scene=beam-twist&size=8&engine=gpu&dt=0.02&substeps=3&iterations=2&solve=jacobi&relax=0.9&constraint=springs&compliance=0.001' +
   '&damping=1.5&gravity=0,-5,0&friction=0.3&collisions=0&self=0&recovery=1&inter=euclidean&mode=ccd&passes=2&bvh=10&culling=0' +
   '&epsI=0.00001&epsR=0.001&young.0=12345&poisson.0=0.25&density.0=800&tint=0&shadows=0&wire=1&points=1&paths=1&ccdview=1&bvhlevel=2';
 
-let browser: Browser;
-let served: Served;
-
-beforeAll(async () => {
-  served = await serveDist();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-});
+const env = useServedBrowser();
 
 async function open(hash: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 1 });
+  const page = await env.browser.newPage({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 1 });
   const errors = recordPageErrors(page);
-  await page.goto(`${served.url}${hash}`);
+  await page.goto(`${env.url}${hash}`);
   await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.state === 'ready', undefined, { timeout: 120_000 });
   return { page, errors };
 }
@@ -110,8 +99,8 @@ describe('the URL hash', () => {
   }, 300_000);
 
   it('refuses a bad value in a link with a message naming it, and shows the default scene', async () => {
-    const page = await browser.newPage({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 1 });
-    await page.goto(`${served.url}#scene=beam-twist&substeps=2.5`);
+    const page = await env.browser.newPage({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 1 });
+    await page.goto(`${env.url}#scene=beam-twist&substeps=2.5`);
     try {
       await page.waitForFunction(() => !document.getElementById('error-banner')!.hidden, undefined, { timeout: 60_000 });
       expect(await page.locator('#error-banner .message').textContent()).toContain('substeps=2.5 must be an integer');

@@ -3,6 +3,7 @@
  * on 127.0.0.1 (WebGPU needs a secure context) and drives Debian's Chromium through
  * playwright-core with the flags that give WebGPU on SwiftShader (DESIGN.md).
  */
+import { afterAll, beforeAll } from 'vitest';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +62,33 @@ export async function serveDist(): Promise<Served> {
       new Promise<void>((done, fail) => {
         server.httpServer.close((err) => (err ? fail(err) : done()));
       }),
+  };
+}
+
+/**
+ * Serves dist/ and launches Chromium once for the calling test file (its beforeAll / afterAll);
+ * the getters are valid inside its tests.
+ */
+export function useServedBrowser(): { readonly browser: Browser; readonly url: string } {
+  let browser: Browser | undefined;
+  let served: Served | undefined;
+  beforeAll(async () => {
+    served = await serveDist();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+  return {
+    get browser(): Browser {
+      if (!browser) throw new Error('useServedBrowser: the browser is started in beforeAll; use it inside a test');
+      return browser;
+    },
+    get url(): string {
+      if (!served) throw new Error('useServedBrowser: the page is served in beforeAll; use it inside a test');
+      return served.url;
+    },
   };
 }
 

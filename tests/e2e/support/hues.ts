@@ -23,16 +23,21 @@ function hueDistance(a: number, b: number): number {
   return Math.min(d, 360 - d);
 }
 
-/** Per reference colour, pixels with max - min channel > minChroma nearest to its hue within tolerance. */
-export function hueCounts(png: DecodedPng, colours: readonly number[], tolerance = 9, minChroma = 40): number[] {
-  const hues = colours.map((c) => hueOf(...rgbOf(c)));
-  const counts = hues.map(() => 0);
+/** Calls fn with the hue of every pixel whose max - min channel exceeds minChroma. */
+function forEachSaturatedHue(png: DecodedPng, minChroma: number, fn: (hue: number) => void): void {
   for (let i = 0; i < png.rgba.length; i += 4) {
     const r = png.rgba[i]!;
     const g = png.rgba[i + 1]!;
     const b = png.rgba[i + 2]!;
-    if (Math.max(r, g, b) - Math.min(r, g, b) <= minChroma) continue;
-    const h = hueOf(r, g, b);
+    if (Math.max(r, g, b) - Math.min(r, g, b) > minChroma) fn(hueOf(r, g, b));
+  }
+}
+
+/** Per reference colour, pixels with max - min channel > minChroma nearest to its hue within tolerance. */
+export function hueCounts(png: DecodedPng, colours: readonly number[], tolerance = 9, minChroma = 40): number[] {
+  const hues = colours.map((c) => hueOf(...rgbOf(c)));
+  const counts = hues.map(() => 0);
+  forEachSaturatedHue(png, minChroma, (h) => {
     let best = -1;
     let bestD = tolerance;
     for (let k = 0; k < hues.length; k++) {
@@ -43,21 +48,16 @@ export function hueCounts(png: DecodedPng, colours: readonly number[], tolerance
       }
     }
     if (best >= 0) counts[best]! += 1;
-  }
+  });
   return counts;
 }
 
 /** Pixels with max - min channel > minChroma whose hue lies in [from, to] degrees (to may exceed 360). */
 export function countHueBand(png: DecodedPng, from: number, to: number, minChroma = 40): number {
   let count = 0;
-  for (let i = 0; i < png.rgba.length; i += 4) {
-    const r = png.rgba[i]!;
-    const g = png.rgba[i + 1]!;
-    const b = png.rgba[i + 2]!;
-    if (Math.max(r, g, b) - Math.min(r, g, b) <= minChroma) continue;
-    let h = hueOf(r, g, b);
-    if (h < from) h += 360;
+  forEachSaturatedHue(png, minChroma, (hue) => {
+    const h = hue < from ? hue + 360 : hue;
     if (h >= from && h <= to) count += 1;
-  }
+  });
   return count;
 }
