@@ -22,6 +22,8 @@ export interface GuiPanel {
   readonly gui: GUI;
   /** The request the controls currently describe. */
   current(): ShapeRequest;
+  /** Names the object on screen (a generated shape, or an imported file), so the panel never shows an old shape as current. */
+  showObject(source: string): void;
 }
 
 function defaults(info: ShapeInfo): Record<string, number> {
@@ -54,6 +56,9 @@ export function createGuiPanel(catalog: ShapeInfo[], initial: { shape?: string; 
   let resolutionCtrl: Controller = gui.add(state, 'resolution', first.minResolution, first.maxResolution, 1).name('Resolution');
   resolutionCtrl.domElement.id = 'gui-resolution';
   let paramFolder = gui.addFolder('Shape parameters');
+  const objectState = { object: '' };
+  const objectCtrl = gui.add(objectState, 'object').name('On screen').disable();
+  objectCtrl.domElement.id = 'gui-object-source';
   gui.add(state, 'generate').name('Generate');
   gui.add(state, 'importFile').name('Import mesh file…');
   const view = gui.addFolder('View');
@@ -91,5 +96,9 @@ export function createGuiPanel(catalog: ShapeInfo[], initial: { shape?: string; 
   });
   resolutionCtrl = resolutionCtrl.onFinishChange(() => callbacks.generate(current()));
   buildParamFolder(first);
-  return { gui, current };
+  const showObject = (source: string): void => {
+    objectState.object = source;
+    objectCtrl.updateDisplay();
+  };
+  return { gui, current, showObject };
 }

@@ -148,9 +148,11 @@ async function main(): Promise<void> {
 
   // Tests and the screenshot script wait for data-drawn-serial to equal data-shown-serial:
   // it is set only after a frame containing that mesh has been rendered.
-  loader.onMeshShown = (mesh, view) => {
+  let showSource: ((source: string) => void) | undefined;
+  loader.onMeshShown = (mesh, view, source) => {
     viewer.onBeforeRender = undefined; // a scene's drawing belongs to the previous scene
     sim.meshShown(mesh, view);
+    showSource?.(source);
     container.dataset.shownSerial = String(loader.shownSerial);
   };
   window.softBodyPage = createPageHandle(gpu, viewer, loader, sim, () => drawing);
@@ -174,6 +176,7 @@ async function main(): Promise<void> {
     importFile: () => fileImport.open(),
     setWireframe: (on) => loader.setWireframe(on),
   });
+  showSource = (source) => panel.showObject(source);
   panelGenerate = () => {
     const request = panel.current();
     sim.setMeshShape(request.shape, request.resolution);

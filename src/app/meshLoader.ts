@@ -34,7 +34,7 @@ export class MeshLoader {
   private mesh: TetMesh | undefined;
   private wireframe = false;
   /** Called after a new mesh is on screen (the simulation will hook in here). */
-  onMeshShown: ((mesh: TetMesh, view: MeshView) => void) | undefined;
+  onMeshShown: ((mesh: TetMesh, view: MeshView, source: string) => void) | undefined;
 
   constructor(private readonly parts: MeshLoaderParts) {}
 
@@ -104,7 +104,7 @@ export class MeshLoader {
     this.mesh = result.mesh;
     this.shown = serial;
     stats.show(result.stats);
-    this.onMeshShown?.(result.mesh, view);
+    this.onMeshShown?.(result.mesh, view, result.stats.source);
     viewer.requestRender();
   }
 }

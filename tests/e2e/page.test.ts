@@ -102,6 +102,8 @@ describe('the page', () => {
     expect(after.tets).toBe('4069');
     expect(after.vertices).toBe('1184');
     expect(await page.locator('#error-banner').isHidden()).toBe(true);
+    // The panel names the imported object, not the shape generated before it.
+    expect(await page.locator('#gui-object-source input').inputValue()).toBe('octopus_2KFaces.t');
   });
 
   it('imports the TetGen pair octopus_2KFaces.1.node + .1.ele (multi-select): the same counts', async () => {
