@@ -74,7 +74,7 @@ export const knotRodShape: ShapeDefinition = {
     // lines), the tails 2 scale sin(3 CUT) apart in z.
     const gap = closestNonAdjacent(pts, 4 * radius);
     if (!(gap > 2.5 * radius)) {
-      throw new Error(`knotRod: radius ${radius} is too thick for scale ${scale} (strands ${gap.toFixed(4)} apart need > 2.5 radius)`);
+      throw new Error(`knotRod: radius ${radius} must be below ${(gap / 2.5).toFixed(4)} for scale ${scale} (its strands are ${gap.toFixed(4)} apart and need 2.5 radii)`);
     }
     const n = pts.length / 3;
     const sdf = boundedUnion(groupParts(taperedPolylineParts(pts, new Float64Array(n).fill(radius)), 8));
