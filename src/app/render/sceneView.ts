@@ -29,6 +29,7 @@ import { objectColor, STATIC_OBJECT_COLOR } from '../palette';
 import { buildSceneSurface, type SceneSurface, type SceneTopologySource } from './sceneSurface';
 import { DEPTH_ATTRIBUTE, intersectionXrayMaterial, TintUniforms, tintedMaterial } from './tintMaterial';
 import { VertexNormalsKernel } from './vertexNormalsKernel';
+import type { GpuSceneSource } from '../scene/sceneDrawing';
 
 /** What the view needs from a Model (sim/model.ts Model satisfies it). */
 export interface SceneModelSource extends SceneTopologySource {
@@ -42,13 +43,7 @@ export interface SceneViewOptions {
   depthFraction?: number;
 }
 
-export interface GpuSceneSource {
-  device: GPUDevice;
-  /** vec4 per scene vertex (xyz, inverse mass); needs STORAGE and COPY_SRC. */
-  positions: GPUBuffer;
-  /** vec4 per scene vertex (xyz: boundary target, w: penetration depth); needs COPY_SRC. */
-  depth?: GPUBuffer;
-}
+export type { GpuSceneSource } from '../scene/sceneDrawing';
 
 interface ObjectMesh {
   mesh: Mesh<BufferGeometry, MeshStandardNodeMaterial>;

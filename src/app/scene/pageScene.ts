@@ -7,6 +7,7 @@
  */
 import { findScene, type SceneMesh, type SceneSetup } from '../../scenes/registry';
 import { meshPile } from '../../scenes/meshPile';
+import { boundsOf } from '../../scenes/place';
 import { dropPlacement, meshDropScene, suggestedMaterial } from '../../scenes/meshDrop';
 import type { Material } from '../../sim/material';
 import { setObjectMaterial } from '../../sim/model';
@@ -87,15 +88,7 @@ export function buildPageScene(source: PageSceneSource, overrides: SceneOverride
 
 /** Ground height, starting lowest point and bounds of a setup. */
 export function placementOf(setup: SceneSetup): Omit<PageScene, 'setup'> {
-  const x = setup.model.restPositions;
-  const min: [number, number, number] = [Infinity, Infinity, Infinity];
-  const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < x.length; i += 3) {
-    for (let k = 0; k < 3; k++) {
-      min[k] = Math.min(min[k]!, x[i + k]!);
-      max[k] = Math.max(max[k]!, x[i + k]!);
-    }
-  }
+  const { min, max } = boundsOf(setup.model.restPositions);
   const startMinY = min[1];
   let groundY = startMinY;
   for (const c of setup.colliders) {
