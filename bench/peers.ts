@@ -1,0 +1,162 @@
+/**
+ * Side by side with the peer a web developer would pick instead (issue 11): the same pile of the
+ * same meshes in Rapier's JavaScript bindings (npm @dimforge/rapier3d-compat 0.21, volumetric
+ * soft bodies on the CPU in WebAssembly; bench/peers/rapierScene.ts) and in ours: the GPU engine
+ * (src/sim/simulation.ts on Dawn; SwiftShader here) and the float64 CPU engine (src/sim/cpuSolver.ts).
+ * Same vertices, tets, masses, Young's modulus and Poisson ratio, dt, substeps and iterations
+ * per substep, friction, ground and walls.
+ *
+ * Per engine and frame: the time of the step alone (Rapier: world.step(); GPU: Simulation.stepFrame,
+ * which waits for the queue; CPU: CpuSolver.stepFrame), then, untimed, the positions handed to
+ * the independent brute-force counter tests/support/intersectionCounter.ts (countIntersections,
+ * which shares no code with any engine): boundary vertices strictly inside a tet of another
+ * object (inter) or a non-incident tet of their own object (self).
+ *
+ *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/peers.ts \
+ *     [--scene octopus-pile] [--size 2 | --copies 2] [--frames 60] [--engines rapier,gpu,cpu] \
+ *     [--substeps S] [--iterations I] [--count-every 1] [--rapier-extra-substeps 0] [--rapier-radius R] [--rapier-solver constraints|fem]
+ */
+import RAPIER from '@dimforge/rapier3d-compat';
+import { acquireGpu } from '../src/gpu/device';
+import { readMeshFile } from '../src/runner/meshFile';
+import { readSceneMeshes } from '../src/runner/sceneSetup';
+import { findScene } from '../src/scenes/registry';
+import type { SceneSetup } from '../src/scenes/types';
+import { CpuSolver } from '../src/sim/cpuSolver';
+import { Simulation } from '../src/sim/simulation';
+import { countIntersections } from '../tests/support/intersectionCounter';
+import { buildRapierScene } from './peers/rapierScene';
+
+const args = process.argv.slice(2);
+const arg = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const num = (name: string, fallback: number): number => {
+  const s = arg(name);
+  if (s === undefined) return fallback;
+  const n = Number(s);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} ${s}: expected a non-negative number`);
+  return n;
+};
+const ENGINES = ['rapier', 'gpu', 'cpu'] as const;
+type Engine = (typeof ENGINES)[number];
+const engines = (arg('engines') ?? ENGINES.join(',')).split(',') as Engine[];
+for (const e of engines) if (!ENGINES.includes(e)) throw new Error(`--engines: unknown engine "${e}"; engines: ${ENGINES.join(', ')}`);
+const sceneName = arg('scene') ?? 'octopus-pile';
+const frames = num('frames', 60);
+const countEvery = Math.max(1, num('count-every', 1));
+const scene = findScene(sceneName);
+
+function build(): SceneSetup {
+  const copies = arg('copies') !== undefined ? num('copies', 2) : undefined;
+  const size = arg('size') !== undefined ? num('size', 2) : copies === undefined ? scene.size?.small : undefined;
+  const mesh = scene.accepts.includes('mesh') && scene.defaultMeshFile ? readMeshFile(scene.defaultMeshFile) : undefined;
+  const setup = scene.build({ size, copies, meshes: readSceneMeshes(scene), mesh });
+  const p = setup.params;
+  setup.params = { ...p, substeps: num('substeps', p.substeps), iterations: num('iterations', p.iterations) };
+  if (setup.schedule?.length) console.log(`note: scene ${scene.name} has a schedule of parameter changes; this benchmark leaves it out (Rapier has no counterpart)`);
+  return setup;
+}
+
+interface Counts { self: number; inter: number; vertices: number }
+interface Run { engine: Engine; ms: number[]; counts: Counts[]; note: string }
+
+const probe = build();
+const m = probe.model;
+console.log(`${scene.name}: ${m.objectNames.length} objects, ${m.vertexCount} vertices, ${m.tetCount} tets; dt ${probe.params.dt}, ${probe.params.substeps} substeps x ${probe.params.iterations} iterations, friction ${probe.params.friction}; ${frames} frames, counter every ${countEvery}`);
+
+const positions = new Float64Array(3 * m.vertexCount);
+function count(): Counts {
+  const c = countIntersections({ positions, tets: m.tets, tetObject: m.tetObject });
+  return { self: c.self, inter: c.inter, vertices: c.vertices };
+}
+
+function centreHeight(): number {
+  let s = 0;
+  for (let v = 0; v < m.vertexCount; v++) s += positions[3 * v + 1];
+  return s / m.vertexCount;
+}
+
+async function runEngine(engine: Engine): Promise<Run> {
+  const setup = build();
+  let step: () => Promise<void> | void;
+  let read: () => Promise<void> | void;
+  let note = '';
+  let done = () => {};
+  if (engine === 'rapier') {
+    await RAPIER.init();
+    const r = buildRapierScene(RAPIER, setup, {
+      extraSubsteps: num('rapier-extra-substeps', 0),
+      particleRadius: arg('rapier-radius') !== undefined ? num('rapier-radius', 0) : undefined,
+      solver: arg('rapier-solver') === 'fem' ? 'fem' : 'constraints',
+    });
+    note = r.describe();
+    step = () => r.world.step();
+    read = () => r.readPositions(positions);
+    done = () => r.world.free();
+  } else if (engine === 'gpu') {
+    const ctx = await acquireGpu();
+    const sim = new Simulation(ctx, setup);
+    note = `ours, GPU engine on ${ctx.description}: collisions ${setup.params.collisions ? setup.params.collisionMode : 'off'}, self ${setup.params.selfCollision}`;
+    step = async () => { await sim.stepFrame(); };
+    read = async () => { positions.set(await sim.solver.readPositions()); };
+    done = () => { sim.destroy(); ctx.device.destroy(); };
+  } else {
+    const solver = new CpuSolver(setup);
+    note = `ours, CPU engine (float64 JavaScript): collisions ${setup.params.collisions ? setup.params.collisionMode : 'off'}, self ${setup.params.selfCollision}`;
+    step = () => solver.stepFrame();
+    read = () => positions.set(solver.x);
+  }
+  console.log(`\n[${engine}] ${note}`);
+  const ms: number[] = [];
+  const counts: Counts[] = [];
+  const t0 = performance.now();
+  for (let f = 0; f < frames; f++) {
+    const s = performance.now();
+    await step();
+    ms.push(performance.now() - s);
+    if ((f + 1) % countEvery !== 0 && f + 1 !== frames) continue;
+    await read();
+    let c: Counts;
+    try {
+      c = count();
+    } catch (e) {
+      console.log(`[${engine}] frame ${f + 1}: the counter refused the positions (${(e as Error).message}); stopping this engine`);
+      break;
+    }
+    counts.push(c);
+    if ((f + 1) % 10 === 0 || f + 1 === frames) {
+      console.log(`[${engine}] frame ${f + 1}/${frames}: ${ms[f].toFixed(0)} ms; penetrating boundary vertices ${c.vertices} (self ${c.self}, inter ${c.inter}); mean height ${centreHeight().toFixed(3)}; ${((performance.now() - t0) / 1000).toFixed(0)} s elapsed`);
+    }
+  }
+  done();
+  return { engine, ms, counts, note };
+}
+
+const mean = (a: number[]): number => (a.length ? a.reduce((x, y) => x + y, 0) / a.length : NaN);
+const median = (a: number[]): number => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
+
+const runs: Run[] = [];
+for (const e of engines) runs.push(await runEngine(e));
+
+console.log(`\nSummary: ${scene.name}, ${m.tetCount} tets, ${probe.params.substeps} substeps x ${probe.params.iterations} iterations, ${frames} frames (ms/frame: the first frame left out of the mean and median)`);
+console.log('engine  | mean ms/frame | median | penetrating vertices per frame: mean | max | last (self/inter) | frames counted');
+for (const r of runs) {
+  const steady = r.ms.length > 1 ? r.ms.slice(1) : r.ms;
+  const v = r.counts.map((c) => c.vertices);
+  const last = r.counts[r.counts.length - 1];
+  console.log(`${r.engine.padEnd(7)} | ${mean(steady).toFixed(1).padStart(13)} | ${median(steady).toFixed(1).padStart(6)} | ${mean(v).toFixed(1).padStart(36)} | ${Math.max(...v, 0).toString().padStart(3)} | ${last ? `${last.vertices} (${last.self}/${last.inter})` : '-'} | ${r.counts.length}`);
+}
+const rapier = runs.find((r) => r.engine === 'rapier');
+if (rapier) {
+  for (const r of runs) {
+    if (r === rapier) continue;
+    const a = mean(rapier.ms.slice(1)), b = mean(r.ms.slice(1));
+    console.log(`Rapier / ${r.engine}: ${(a / b).toFixed(2)}x the time per frame (${a > b ? `${r.engine} faster` : 'Rapier faster'})`);
+  }
+}
+process.exit(0);
