@@ -1,0 +1,138 @@
+/**
+ * The memory-traffic model (src/sim/traffic.ts) against hand counts: element sizes summed by hand
+ * from the WGSL declarations, frames of 1 and 2 tets worked out on paper, and the struct sizes
+ * the host code packs (words per contact, result, query) as a second source.
+ */
+import { describe, expect, it } from 'vitest';
+import { CONTACT_WORDS } from '../../../src/collision/gpu/contactStage';
+import { QUERY_WORDS } from '../../../src/spb/gpu/queryListLayout';
+import { RESULT_WORDS } from '../../../src/spb/gpu/packSpbBuffers';
+import { gatherBindings, integrateBindings, neoHookeanBindings, springBindings } from '../../../src/sim/gpuKernels';
+import { KERNEL_TRAFFIC, kernelBytes, moduleBindings, planTraffic, xpbdFramePlan, type KernelTraffic, type XpbdFrameInput } from '../../../src/sim/traffic';
+import { wgslBindings, wgslTypeBytes } from '../../../src/sim/wgslLayout';
+
+// WGSL sizes, by hand: vec4<f32> / vec4<u32> 16 bytes, u32 / f32 / atomic<u32> 4.
+const V4 = 16;
+const U32 = 4;
+
+const oneTet = { vertices: 4, tets: 1, edges: 6 };
+// Two tets sharing the face (1, 2, 3): 5 vertices, 9 edges, 8 corners.
+const twoTets = { vertices: 5, tets: 2, edges: 9 };
+
+function frame(over: Partial<XpbdFrameInput>): XpbdFrameInput {
+  return { mesh: oneTet, colours: 1, substeps: 1, iterations: 1, solveOrder: 'gauss-seidel', constraint: 'neohookean', colliders: 0, damping: 0, ...over };
+}
+
+describe('WGSL layout', () => {
+  it('sizes follow the WGSL alignment rules', () => {
+    expect(wgslTypeBytes('', 'vec3<f32>')).toBe(12);
+    expect(wgslTypeBytes('struct A { a: vec3<f32>, b: f32 }', 'A')).toBe(16);
+    // f32 then vec3: the vec3 aligns to 16, the struct rounds to its alignment.
+    expect(wgslTypeBytes('struct A { a: f32, b: vec3<f32> }', 'A')).toBe(32);
+    expect(wgslTypeBytes('', 'array<vec2<f32>, 3>')).toBe(24);
+    expect(wgslTypeBytes('', 'mat3x3<f32>')).toBe(48);
+  });
+
+  it('struct elements agree with the words the host packs', () => {
+    const b = moduleBindings('contacts');
+    expect(b.get('contacts')!.elementBytes).toBe(4 * CONTACT_WORDS);
+    expect(b.get('list')!.elementBytes).toBe(4 * QUERY_WORDS); // the query list's runtime array, not its header
+    expect(moduleBindings('spbQuery').get('results')!.elementBytes).toBe(4 * RESULT_WORDS);
+  });
+
+  it('reads group, binding, access and name of each declaration', () => {
+    const code = '@group(0) @binding(0) var<uniform> f: vec4<f32>;\n@group(0) @binding(1) var<storage, read_write> x: array<vec4<f32>>; // c\n@group(1) @binding(0) var<storage, read> o: array<u32>;';
+    expect(wgslBindings(code, 't').map((b) => [b.group, b.binding, b.name, b.access, b.elementBytes])).toEqual([
+      [0, 0, 'f', 'uniform', 16],
+      [0, 1, 'x', 'read_write', 16],
+      [1, 0, 'o', 'read', 4],
+    ]);
+  });
+});
+
+describe('bytes per invocation', () => {
+  it('Neo-Hookean tet, Gauss-Seidel: order slot, tet, 4 vertices in place, Dm^-1, constants, S', () => {
+    const b = kernelBytes('neoHookeanColour', oneTet);
+    expect(b.read).toBe(U32 + V4 + 4 * V4 + 3 * V4 + V4 + 3 * V4); // 196
+    expect(b.write).toBe(4 * V4 + 3 * V4); // 112
+  });
+
+  it('Neo-Hookean tet, Jacobi: corrections written instead of positions', () => {
+    const b = kernelBytes('neoHookeanJacobi', oneTet);
+    expect(b.read).toBe(V4 + 4 * V4 + 3 * V4 + V4 + 3 * V4); // 192
+    expect(b.write).toBe(3 * V4 + 4 * V4); // 112
+  });
+
+  it('the table names only declared bindings and writes only read_write ones', () => {
+    for (const k of Object.keys(KERNEL_TRAFFIC) as (keyof typeof KERNEL_TRAFFIC)[]) expect(() => kernelBytes(k, twoTets)).not.toThrow();
+    const bad: Record<string, KernelTraffic> = {
+      writesReadOnly: { module: 'xpbdNeoHookean', per: 'tet', access: { dmInv: { write: 1 } } },
+      unknown: { module: 'xpbdNeoHookean', per: 'tet', access: { nowhere: { read: 1 } } },
+    };
+    expect(() => kernelBytes('writesReadOnly' as never, oneTet, bad)).toThrow(/writes "dmInv", declared read in xpbdNeoHookean.wgsl/);
+    expect(() => kernelBytes('unknown' as never, oneTet, bad)).toThrow(/declares no binding "nowhere"/);
+  });
+
+  it('the XPBD modules declare the names of their BindingTables, in order (the tables the pipelines bind)', () => {
+    const g = globalThis as { GPUShaderStage?: unknown };
+    g.GPUShaderStage ??= { COMPUTE: 4 };
+    const device = { createBindGroupLayout: (d: unknown) => d } as unknown as GPUDevice;
+    const cases: [ReturnType<typeof integrateBindings>['names'], 'xpbdIntegrate' | 'xpbdNeoHookean' | 'xpbdSpring' | 'xpbdGather'][] = [
+      [integrateBindings(device).names, 'xpbdIntegrate'],
+      [neoHookeanBindings(device).names, 'xpbdNeoHookean'],
+      [springBindings(device).names, 'xpbdSpring'],
+      [gatherBindings(device).names, 'xpbdGather'],
+    ];
+    for (const [names, module] of cases) {
+      const group0 = [...moduleBindings(module).values()].filter((b) => b.group === 0).map((b) => b.name);
+      expect(group0, module).toEqual([...names]);
+    }
+  });
+});
+
+describe('bytes per frame', () => {
+  // Per vertex by hand: predict reads x, prev, rest, status, v (4 x 16 + 4) and writes x, prev, v;
+  // finalize reads x, prev, rest, v and writes v.
+  const predict = { r: 4 * V4 + U32, w: 3 * V4 };
+  const finalize = { r: 4 * V4, w: V4 };
+  const tetGS = { r: 196, w: 112 };
+
+  it('one tet, Gauss-Seidel, 1 substep x 1 iteration', () => {
+    const t = planTraffic(xpbdFramePlan(frame({})), oneTet);
+    expect(t.read).toBe(4 * predict.r + tetGS.r + 4 * finalize.r);
+    expect(t.write).toBe(4 * predict.w + tetGS.w + 4 * finalize.w);
+    expect(t.dispatches).toBe(3);
+  });
+
+  it('two tets, two colours, 3 substeps x 2 iterations: material bytes scale with tets x substeps x iterations, dispatches with colours', () => {
+    const t = planTraffic(xpbdFramePlan(frame({ mesh: twoTets, colours: 2, substeps: 3, iterations: 2 })), twoTets);
+    expect(t.byPhase.material).toEqual({ read: 3 * 2 * 2 * tetGS.r, write: 3 * 2 * 2 * tetGS.w, dispatches: 3 * 2 * 2 });
+    expect(t.byPhase.predict.read).toBe(3 * 5 * predict.r);
+    expect(t.dispatches).toBe(3 + 12 + 3);
+  });
+
+  it('two tets, Jacobi: tets, then the gather over the 8 corners of the 5 vertices', () => {
+    const t = planTraffic(xpbdFramePlan(frame({ mesh: twoTets, solveOrder: 'jacobi' })), twoTets);
+    // Gather by hand: each vertex reads its two CSR offsets and x, writes x; the 8 corners are
+    // read once each (a u32 index and a vec4 correction).
+    const gatherRead = 5 * (2 * U32 + V4) + 8 * (U32 + V4);
+    expect(t.byPhase.material.read).toBeCloseTo(2 * 192 + gatherRead, 9);
+    expect(t.byPhase.material.write).toBeCloseTo(2 * 112 + 5 * V4, 9);
+    expect(t.byPhase.material.dispatches).toBe(2);
+  });
+
+  it('colliders add a collide pass per iteration; damping two per-vertex passes and three dispatches per substep', () => {
+    const base = planTraffic(xpbdFramePlan(frame({ substeps: 2, iterations: 3 })), oneTet);
+    const withColliders = planTraffic(xpbdFramePlan(frame({ substeps: 2, iterations: 3, colliders: 2 })), oneTet);
+    expect(withColliders.read - base.read).toBe(2 * 3 * 4 * (3 * V4));
+    expect(withColliders.dispatches - base.dispatches).toBe(6);
+    const damped = planTraffic(xpbdFramePlan(frame({ substeps: 2, damping: 1 })), oneTet);
+    const plain = planTraffic(xpbdFramePlan(frame({ substeps: 2 })), oneTet);
+    expect(damped.dispatches - plain.dispatches).toBe(6);
+    expect(damped.read - plain.read).toBe(2 * 4 * (2 * V4 + 2 * V4));
+  });
+
+  it('an unknown solve order is refused by name', () => {
+    expect(() => xpbdFramePlan(frame({ solveOrder: 'red-black' }))).toThrow(/solve order "red-black" has no plan/);
+  });
+});
