@@ -77,7 +77,7 @@ describe('bytes per invocation', () => {
     const g = globalThis as { GPUShaderStage?: unknown };
     g.GPUShaderStage ??= { COMPUTE: 4 };
     const device = { createBindGroupLayout: (d: unknown) => d } as unknown as GPUDevice;
-    const cases: [ReturnType<typeof integrateBindings>['names'], 'xpbdIntegrate' | 'xpbdNeoHookean' | 'xpbdSpring' | 'xpbdGather'][] = [
+    const cases: [readonly string[], 'xpbdIntegrate' | 'xpbdNeoHookean' | 'xpbdSpring' | 'xpbdGather'][] = [
       [integrateBindings(device).names, 'xpbdIntegrate'],
       [neoHookeanBindings(device).names, 'xpbdNeoHookean'],
       [springBindings(device).names, 'xpbdSpring'],
