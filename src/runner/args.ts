@@ -27,6 +27,8 @@ export interface RunOptions {
   every: number;
   /** The scene's size (its resolution or copies; checked against the scene's range in sceneSetup.ts). */
   size?: number;
+  /** Pick the scene's size whose tet count is nearest this (sceneSetup.ts, tetsSize.ts). */
+  tets?: number;
   resolution?: number;
   mesh?: string;
   height?: number;
@@ -70,6 +72,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'scene', value: 'NAME', group: 'run', help: 'scene to run (--list shows them)' },
   { name: 'frames', value: 'N', group: 'run', help: 'frames to simulate (default 10)' },
   { name: 'size', value: 'N', group: 'scene', help: 'the scene\'s size (its resolution or number of objects; ranges in README.md, a value outside is refused with the range); an explicit --resolution or --copies wins' },
+  { name: 'tets', value: 'N', group: 'scene', help: "the scene's size whose tet count is nearest N (searched over the size range by building the scene; a count outside the range it reaches is refused with that range); not with --size, --resolution or --copies" },
   { name: 'mesh', value: 'FILE', group: 'scene', help: 'drop, mesh-pile: the mesh file (.t, .msh, .vtk, or a TetGen .node or .ele with its partner beside it); octopus-pile: replaces the shared octopus' },
   { name: 'copies', value: 'N', group: 'scene', help: 'octopus-pile, mesh-pile, cube-stack: number of objects (integer >= 1)' },
   { name: 'height', value: 'H', group: 'scene', help: 'drop, octopus-drop, noodle-recovery: start with the lowest point H above the ground (drop default: half the object\'s height)' },
@@ -218,6 +221,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('dump', (t) => (o.dump = t));
   v('mesh', (t) => (o.mesh = t));
   v('size', (t) => (o.size = positiveInteger('size', t)));
+  v('tets', (t) => (o.tets = positiveInteger('tets', t)));
   v('resolution', (t) => (o.resolution = positiveInteger('resolution', t)));
   v('height', (t) => (o.height = inRange('height', t, (x) => x >= 0, 'a number >= 0')));
   v('ground', (t) => (o.ground = onOff('ground', t)));
@@ -246,6 +250,10 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('bvh-rebuild-every', (t) => (o.params.bvhRebuildFrames = nonNegativeInteger('bvh-rebuild-every', t)));
   if (o.selfCollisionFrom !== undefined && o.params.selfCollision !== undefined) {
     throw new UsageError('--self-collision and --self-collision-from both set self-collision: give one');
+  }
+  if (o.tets !== undefined) {
+    const other = (['size', 'resolution', 'copies'] as const).find((f) => o[f] !== undefined);
+    if (other) throw new UsageError(`--tets and --${other} both set the scene's size: give one`);
   }
   if (o.mesh !== undefined && o.mesh.trim() === '') throw new UsageError('--mesh needs a file name');
   return { kind: 'run', options: o };

@@ -12,6 +12,7 @@ import { setObjectMaterial } from '../sim/model';
 import { checkParams, type SolverParams } from '../sim/params';
 import { sceneFlagsGiven, UsageError, type RunOptions } from './args';
 import { readMeshFile } from './meshFile';
+import { sizeForTets, TetsRangeError } from './tetsSize';
 
 export function checkSceneFlags(scene: SceneDefinition, o: RunOptions): void {
   for (const flag of sceneFlagsGiven(o)) {
@@ -21,6 +22,7 @@ export function checkSceneFlags(scene: SceneDefinition, o: RunOptions): void {
     }
   }
   if (scene.accepts.includes('mesh') && o.mesh === undefined && scene.defaultMeshFile === undefined) throw new UsageError(`scene ${scene.name} needs --mesh FILE`);
+  if (o.tets !== undefined && !scene.size) throw new UsageError(`scene ${scene.name} has no size (its size is the mesh it is given), so --tets does not apply`);
   if (o.size !== undefined) {
     const problem = sizeProblem(scene.name, scene.size, o.size);
     if (problem) throw new UsageError(`--size ${o.size}: ${problem}`);
@@ -49,8 +51,26 @@ export function meshFileOf(scene: SceneDefinition, o: RunOptions): string | unde
   return scene.accepts.includes('mesh') ? scene.defaultMeshFile : undefined;
 }
 
-/** `meshes`: the scene's shared meshes (default: read from its meshFiles). */
-export function buildScene(scene: SceneDefinition, o: RunOptions, mesh: SceneMesh | undefined, meshes: Record<string, SceneMesh> = readSceneMeshes(scene)): SceneSetup {
+/**
+ * --tets N: the scene's size whose tet count is nearest N (tetsSize.ts), found by building the
+ * scene at the sizes the search probes (same options otherwise); `log` hears the choice.
+ */
+export function sizeForTetsOption(scene: SceneDefinition, o: RunOptions, mesh: SceneMesh | undefined, meshes: Record<string, SceneMesh>, log?: (message: string) => void): number {
+  const range = scene.size;
+  if (o.tets === undefined || !range) throw new UsageError(`scene ${scene.name}: --tets needs a scene with a size`);
+  try {
+    const choice = sizeForTets(scene.name, range, o.tets, (size) => buildScene(scene, { ...o, tets: undefined, size }, mesh, meshes).model.tetCount);
+    log?.(`--tets ${o.tets}: size ${choice.size} (${range.label}) has ${choice.tets} tets (${choice.probes} sizes built to find it)`);
+    return choice.size;
+  } catch (e) {
+    if (e instanceof TetsRangeError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+/** `meshes`: the scene's shared meshes (default: read from its meshFiles). With --tets the size is searched first (sizeForTetsOption). */
+export function buildScene(scene: SceneDefinition, o: RunOptions, mesh: SceneMesh | undefined, meshes: Record<string, SceneMesh> = readSceneMeshes(scene), log?: (message: string) => void): SceneSetup {
+  if (o.tets !== undefined) o = { ...o, tets: undefined, size: sizeForTetsOption(scene, o, mesh, meshes, log) };
   let setup: SceneSetup;
   try {
     setup = scene.build({
