@@ -21,7 +21,7 @@ export const NOODLE_SWITCH_FRAME = 90;
 /** Half width of the box: a few noodle thicknesses, so the noodle piles up instead of lying flat. */
 export const NOODLE_BOX_HALF_WIDTH = 0.5;
 const SIZE: SceneSize = {
-  label: 'lattice resolution', option: 'resolution', min: 80, max: 600, step: 1, default: NOODLE_RESOLUTION, small: 80, paper: 300,
+  label: 'lattice resolution', option: 'resolution', min: 80, max: 650, step: 1, default: NOODLE_RESOLUTION, small: 80, paper: 300,
   note: 'paper Fig. 17 (Table 1): 40k vertices, 110k tets; resolution 300 gives 25.6k vertices, 112k tets',
 };
 /** Counts the description states (held by tests/unit/scenes). */

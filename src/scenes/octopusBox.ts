@@ -11,7 +11,7 @@ import { sceneMesh, sizedValue } from './size';
 import type { SceneDefinition, SceneSize } from './types';
 
 const SIZE: SceneSize = {
-  label: 'octopi', option: 'copies', min: 1, max: 64, step: 1, default: 4, small: 2, paper: 8,
+  label: 'octopi', option: 'copies', min: 1, max: 256, step: 1, default: 4, small: 2, paper: 8,
   note: 'paper Fig. 9: 8 octopi',
 };
 const OCTOPUS = { vertices: 1184, tets: 4069 };

@@ -16,7 +16,7 @@ import type { SceneDefinition, SceneSize } from './types';
 
 export const SQUISHY_BOWL_RESOLUTION = 18;
 const SIZE: SceneSize = {
-  label: 'squishy balls', option: 'copies', min: 1, max: 64, step: 1, default: 3, small: 2, paper: 16,
+  label: 'squishy balls', option: 'copies', min: 1, max: 200, step: 1, default: 3, small: 2, paper: 16,
   note: 'paper Fig. 19: 16 squishy balls, 3.5M vertices, 11.2M tets (here 5k tets a ball)',
 };
 const BALL = SMALL_SQUISHY_COUNTS[SQUISHY_BOWL_RESOLUTION];
