@@ -15,7 +15,12 @@ export interface FrameEntry {
   time: number;
   wallMs: number;
   phasesMs: Record<string, number>;
-  counters: { dispatches: number; constraintIterations: number; readbacks: number };
+  /**
+   * encodeMs: JavaScript time to record and submit the frame (ms); blockingReadbacks: times the
+   * runner waited for the GPU before it could submit the frame (0 when pipelined with room in the
+   * ring). Both absent in reports older than them and in the page's recordings.
+   */
+  counters: { dispatches: number; constraintIterations: number; readbacks: number; encodeMs?: number; blockingReadbacks?: number };
   /** Collision counters of the frame (paper Table 1's Q, Tr, Tet among them), when the solver has collisions. */
   collisions?: CollisionFrameCounters;
   /** Parameters the schedule changed before this frame (the first frame that used them). */
@@ -36,7 +41,7 @@ export function frameEntry(s: FrameStats, state: StateMeasures | undefined, para
     wallMs: s.wallMs,
     phasesMs: s.gpuPhasesMs ?? { xpbd: s.wallMs },
     // The NaN guard's status word is read every frame; a sampled state adds positions and velocities.
-    counters: { dispatches: s.dispatches, constraintIterations: s.constraintIterations, readbacks: state ? 3 : 1 },
+    counters: { dispatches: s.dispatches, constraintIterations: s.constraintIterations, readbacks: state ? 3 : 1, encodeMs: s.encodeMs, blockingReadbacks: s.blockingReadbacks },
   };
   const collisions = collisionCountersOf(s);
   if (collisions) entry.collisions = collisions;

@@ -123,6 +123,9 @@ function checkFrame(v: unknown, i: number, previous: number | undefined, params:
   for (const [k, x] of Object.entries(phases)) ms(x, `${path}.phasesMs.${k}`);
   const counters = obj(f.counters, `${path}.counters`);
   for (const k of ['dispatches', 'constraintIterations', 'readbacks']) count(counters[k], `${path}.counters.${k}`);
+  // Newer runners (frames in flight) add these; older reports and the page's recordings have none.
+  optional(counters, 'encodeMs', `${path}.counters`, ms);
+  optional(counters, 'blockingReadbacks', `${path}.counters`, count);
   optional(f, 'collisions', path, checkCollisions);
   optional(f, 'state', path, checkState);
   if (f.paramsChanged === undefined) return params;

@@ -24,6 +24,25 @@
  * version (in a worker when the caller passes one) and applied as contacts in the next frame's
  * first substep. That last one is the only extra readback (positions and the overflow list),
  * and only in frames where some query overflowed; both are counted.
+ *
+ * Frames in flight (GpuSolver.submitFrame keeps up to two): the host work of frame N runs after
+ * frame N + 1 may already have been recorded and submitted, so what it decides lags by one
+ * frame more than with one frame in flight:
+ *   - CCD: frame N's snapshot starts the job for frame N + 2 (latency 1) as before; frame N + 1
+ *     was recorded with the job from frame N - 1's snapshot, so nothing changes while the ring
+ *     keeps at most two frames (frame N is processed before frame N + 2 is prepared). The
+ *     snapshot staging is a ring (one buffer per frame slot), so frame N + 1's copy never
+ *     targets a buffer mapped or pending a map for frame N. A frame's CCD counters come from
+ *     what it was recorded with (CcdStage.recorded), not from the stage's current candidates.
+ *   - Capacities grown from frame N's drops take effect at frame N + 2 (N + 1 was recorded
+ *     with the old ones and may drop too, growing them again).
+ *   - Overflowed queries: answered from the newest submitted frame's overflow list and end
+ *     positions (one copy of list header, overflow list and positions, read together, so the
+ *     three belong to the same frame), injected into the next frame recorded.
+ *   - BVH rebuilds start from frame N's snapshot and are installed before a later frame is
+ *     recorded, as before (they were already asynchronous).
+ * Frames recorded before a reset() are not processed here at all (their snapshot, counters and
+ * overflows describe a state that no longer exists).
  */
 import { readBufferToCpu } from '../gpu/buffers';
 import { CollisionTopologyGpu } from '../collision/gpu/collisionTopology';
@@ -42,7 +61,7 @@ import { ccdTopologyOf, type CcdTopology } from '../collision/ccd/broadPhase';
 import { CcdSchedule, type CcdScheduleOptions, type StateSnapshot } from '../collision/ccd/ccdSchedule';
 import { inThreadJobs, type CollisionWorkerJobs } from '../collision/workerJobs';
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
-import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage } from '../collision/gpu/ccdStage';
+import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage, type CcdRecorded } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
 import { effectiveCollisionMode, type SolverParams } from './params';
 import type { GpuStage } from './stage';
@@ -65,6 +84,30 @@ export interface GpuCollisionOptions {
 
 /** Words of the shortest path's statistics copied per frame (src/spb/workspace.ts STAT_NAMES fit in it). */
 const SPB_STATS_WORDS = 16;
+/** What the host needs of a frame once it completed (GpuCollisions.endRecording). */
+export interface CollisionFrameRecord {
+  /** Frame index since the last reset. */
+  frame: number;
+  /** Its readback slot (the snapshot staging buffer it copied into). */
+  slot: number;
+  /** It copied its end positions and velocities into the slot's snapshot staging. */
+  snapshot: boolean;
+  /** That snapshot also feeds a BVH rebuild. */
+  rebuild: boolean;
+  /** What CCD ran with in this frame. */
+  ccd: CcdRecorded;
+  /** reset() count when it was recorded: frames of an earlier state are not processed. */
+  epoch: number;
+}
+
+/** What prepareFrame waited for before the frame could be recorded. */
+export interface PrepareWait {
+  /** Time awaiting CCD's candidates (worker job or blocking snapshot), ms: not encoding time. */
+  waitMs: number;
+  /** Blocking readbacks of the GPU state done before this frame (a missing CCD job's snapshot). */
+  blockingReadbacks: number;
+}
+
 /** Versions of the CPU copy of positions the fallback reads: never repeated (a worker compares them). */
 let lastPositionsVersion = 0;
 
@@ -83,15 +126,14 @@ export class GpuCollisions {
   fallbackReadbackBytes = 0;
   private readonly answerOverflowed: AnswerOverflowed;
   private listGeneration: number;
-  /** Staging for the frame-end positions and velocities (vec4 each) that CCD's broad phase reads. */
-  private readonly snapshotStaging: GPUBuffer;
-  private snapshotCopied = false;
-  /** The snapshot also feeds a BVH rebuild. */
-  private snapshotRebuild = false;
+  /** Per frame slot: staging for the frame-end positions and velocities (vec4 each) that CCD's broad phase reads. */
+  private readonly snapshotStaging: GPUBuffer[];
   /** Blocking snapshot readbacks done before the frame (counted with the frame). */
   private preFrameReadbacks = 0;
   private preFrameReadbackBytes = 0;
-  private frameIndex = 0;
+  /** Index (since the last reset) of the frame being prepared and recorded; advanced by endRecording. */
+  private recordIndex = 0;
+  private epoch = 0;
   private readonly jobs: CollisionWorkerJobs;
   /** A BVH rebuild in a worker: running, or done and waiting to be installed before the next frame. */
   private bvhJob?: { started: number; done?: { bvh?: SurfaceBvh; error?: string; ms: number } };
@@ -103,6 +145,8 @@ export class GpuCollisions {
     readonly model: Model,
     private readonly params: () => Readonly<SolverParams>,
     options: GpuCollisionOptions = {},
+    /** Frames that may be in flight at once (one snapshot staging buffer each). */
+    slots = 1,
   ) {
     this.mesh = buildSceneMesh(model);
     this.spbData = createSpbMeshData(this.mesh);
@@ -123,11 +167,11 @@ export class GpuCollisions {
     const topology = ccdTopologyOf(this.mesh);
     this.jobs = (options.workerJobs ?? inThreadJobs)(topology);
     this.ccdSchedule = new CcdSchedule(this.jobs.broadPhase, margin, options.ccdSchedule);
-    this.snapshotStaging = device.createBuffer({
-      label: 'collisions.snapshotStaging',
+    this.snapshotStaging = Array.from({ length: slots }, (_, k) => device.createBuffer({
+      label: `collisions.snapshotStaging${k}`,
       size: Math.max(16, 32 * model.vertexCount),
       usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
+    }));
     this.answerOverflowed = options.answerOverflowed ?? inProcessFallback();
   }
 
@@ -138,21 +182,28 @@ export class GpuCollisions {
    * up (a noodle switched into recovery dropped 19,060 of 39,540 hits in its first frame with
    * 1,024). Only grows; outside recovery mode the capacity follows the dropped hits.
    */
-  async prepareFrame(state: GpuState): Promise<void> {
+  async prepareFrame(state: GpuState): Promise<PrepareWait> {
     const p = this.params();
     this.applySpbOptions(p);
     this.installRebuiltBvh();
+    const wait: PrepareWait = { waitMs: 0, blockingReadbacks: 0 };
     if (this.ccd.wanted()) {
-      const input = await this.ccdSchedule.inputFor(this.frameIndex, p, () => this.readSnapshot(state));
+      const t0 = performance.now();
+      const input = await this.ccdSchedule.inputFor(this.recordIndex, p, () => {
+        wait.blockingReadbacks++;
+        return this.readSnapshot(state);
+      });
+      wait.waitMs = performance.now() - t0;
       this.ccd.setCandidates(input);
     }
-    if (!p.collisions || !p.recovery) return;
+    if (!p.collisions || !p.recovery) return wait;
     const m = this.mesh;
     const points = m.vertexCount + m.boundaryEdges.length / 2 + m.tetCount;
     if (this.queryList.grow(Math.ceil(points / 4))) {
       this.listGeneration = this.queryList.generation;
       this.spb.setBuffers(this.queryList.list, this.queryList.args, this.queryList.results);
     }
+    return wait;
   }
 
   /** Culling and eps_i / eps_r from the parameters (a uniform write, only when they changed). */
@@ -183,7 +234,7 @@ export class GpuCollisions {
   /** Whether the frame now being recorded ends with a BVH rebuild started from its end positions. */
   private rebuildDue(): boolean {
     const every = this.params().bvhRebuildFrames;
-    return this.params().collisions && every > 0 && (this.frameIndex + 1) % every === 0 && !this.bvhJob;
+    return this.params().collisions && every > 0 && (this.recordIndex + 1) % every === 0 && !this.bvhJob;
   }
 
   private startBvhRebuild(positions: Float32Array): void {
@@ -214,21 +265,30 @@ export class GpuCollisions {
     encoder.copyBufferToBuffer(this.ccd.header, 4 * CCD_COUNTER_FIRST, staging, offset + QL_HEADER_BYTES + 4 * SPB_STATS_WORDS, 4 * CCD_COUNTER_WORDS);
   }
 
-  /** With CCD on: the frame's end positions and velocities into the snapshot staging (same command buffer). */
-  encodeSnapshot(encoder: GPUCommandEncoder, state: GpuState): void {
-    this.snapshotRebuild = this.rebuildDue();
-    this.snapshotCopied = this.ccd.wanted() || this.snapshotRebuild;
-    if (!this.snapshotCopied) return;
-    const bytes = 16 * this.model.vertexCount;
-    encoder.copyBufferToBuffer(state.positions, 0, this.snapshotStaging, 0, bytes);
-    encoder.copyBufferToBuffer(state.velocities, 0, this.snapshotStaging, bytes, bytes);
+  /**
+   * Ends the recording of a frame (after its stages were encoded): with CCD on or a BVH rebuild
+   * due, the frame's end positions and velocities into slot `slot`'s snapshot staging (same
+   * command buffer). Returns what afterFrame needs of this frame; the next frame is prepared
+   * with the next index.
+   */
+  endRecording(encoder: GPUCommandEncoder, state: GpuState, slot = 0): CollisionFrameRecord {
+    if (!(Number.isInteger(slot) && slot >= 0 && slot < this.snapshotStaging.length)) throw new RangeError(`GpuCollisions.endRecording: slot ${slot} is not in 0..${this.snapshotStaging.length - 1}`);
+    const rebuild = this.rebuildDue();
+    const snapshot = this.ccd.wanted() || rebuild;
+    if (snapshot) {
+      const bytes = 16 * this.model.vertexCount;
+      encoder.copyBufferToBuffer(state.positions, 0, this.snapshotStaging[slot], 0, bytes);
+      encoder.copyBufferToBuffer(state.velocities, 0, this.snapshotStaging[slot], bytes, bytes);
+    }
+    return { frame: this.recordIndex++, slot, snapshot, rebuild, ccd: this.ccd.recorded(), epoch: this.epoch };
   }
 
-  private async mapSnapshot(): Promise<StateSnapshot> {
+  private async mapSnapshot(slot: number): Promise<StateSnapshot> {
     const bytes = 16 * this.model.vertexCount;
-    await this.snapshotStaging.mapAsync(GPUMapMode.READ);
-    const all = new Float32Array(this.snapshotStaging.getMappedRange().slice(0, 2 * bytes));
-    this.snapshotStaging.unmap();
+    const staging = this.snapshotStaging[slot];
+    await staging.mapAsync(GPUMapMode.READ);
+    const all = new Float32Array(staging.getMappedRange().slice(0, 2 * bytes));
+    staging.unmap();
     return { positions: all.subarray(0, bytes / 4), velocities: all.subarray(bytes / 4) };
   }
 
@@ -242,27 +302,31 @@ export class GpuCollisions {
   }
 
   /**
-   * After the frame: its counters from the readback words (`words` starts at this part's offset),
-   * the capacities grown when hits were dropped, and overflowed queries answered for the next
-   * frame. `state` is read back only when some query overflowed.
+   * After frame `rec` (endRecording's record) completed: its counters from the readback words
+   * (`words` starts at this part's offset), the capacities grown when hits were dropped, and
+   * overflowed queries answered for the next frame recorded. `state` is read back only when some
+   * query overflowed. Frames must be passed in the order they were recorded. Returns null for a
+   * frame recorded before the last reset() (nothing of it is used).
    */
-  async afterFrame(words: Uint32Array, state: GpuState): Promise<CollisionFrameCounters> {
-    const frame = this.frameIndex++;
+  async afterFrame(words: Uint32Array, state: GpuState, rec: CollisionFrameRecord): Promise<CollisionFrameCounters | null> {
+    if (rec.epoch !== this.epoch) return null;
+    const frame = rec.frame;
     const p = this.params();
     let snapshotBytes = 0;
-    if (this.snapshotCopied) {
-      this.snapshotCopied = false;
-      const snapshot = await this.mapSnapshot();
+    if (rec.snapshot) {
+      const snapshot = await this.mapSnapshot(rec.slot);
       snapshotBytes = 32 * this.model.vertexCount;
+      if (rec.epoch !== this.epoch) return null;
       if (this.ccd.wanted()) this.ccdSchedule.schedule(frame, snapshot, p);
-      if (this.snapshotRebuild) this.startBvhRebuild(snapshot.positions);
+      // With two frames in flight, the next frame may have asked for a rebuild as well before this one started it.
+      if (rec.rebuild && !this.bvhJob) this.startBvhRebuild(snapshot.positions);
     }
     if (!p.collisions) return emptyCollisionCounters();
     const header = words.subarray(0, QL_HEADER_BYTES / 4);
     const counters = countersFromHeader(header, this.queryList.capacity);
     const mode = effectiveCollisionMode(p);
     counters.mode = mode;
-    counters.ccd = this.ccd.afterFrame(words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS));
+    counters.ccd = this.ccd.afterFrame(words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS), rec.ccd);
     this.ccdSchedule.noteEscapes(counters.ccd.escaped);
     if (mode === 'hybrid') {
       counters.pin = header[QL.pin];
@@ -300,16 +364,16 @@ export class GpuCollisions {
    * (each query point re-derived from its source: the vertex, the edge at its parameter, the
    * tet's centroid), injected as contacts of the next frame's first substep.
    */
-  private async answerOverflowedQueries(n: number, state: GpuState): Promise<void> {
-    const entryBytes = 4 * OVERFLOW_ENTRY_WORDS * n;
-    const raw = new Uint32Array(await this.read(this.queryList.overflow, 4 * OVERFLOW_HEADER_WORDS + entryBytes));
-    const positions = await state.readPositions();
-    this.fallbackReadbacks += 2;
-    this.fallbackReadbackBytes += 4 * OVERFLOW_HEADER_WORDS + entryBytes + 16 * this.model.vertexCount;
+  private async answerOverflowedQueries(atMost: number, state: GpuState): Promise<void> {
+    const { header, raw, positions } = await this.readOverflow(atMost, state);
+    // The list's own count: with two frames in flight these are the newest submitted frame's
+    // overflows (maybe not the frame whose counters asked for the read), at its end positions.
+    const n = Math.min(header[QL.overflowCount], atMost, header[QL.capacity]);
+    if (n === 0) return;
     updateSpbMeshData(this.spbData, positions);
     const positionsVersion = ++lastPositionsVersion;
-    const f32 = new Float32Array(raw.buffer);
-    const i32 = new Int32Array(raw.buffer);
+    const f32 = new Float32Array(raw.buffer, raw.byteOffset, raw.length);
+    const i32 = new Int32Array(raw.buffer, raw.byteOffset, raw.length);
     const points = new Float64Array(3 * n);
     const tets = new Uint32Array(n);
     const exclude = new Int32Array(n);
@@ -384,6 +448,38 @@ export class GpuCollisions {
     this.contacts.inject(queryWords, results);
   }
 
+  /**
+   * The list header, the first `atMost` overflow entries and the positions, copied in one command
+   * buffer (so all three are of the same frame: the newest one submitted) and mapped together.
+   */
+  private async readOverflow(atMost: number, state: GpuState): Promise<{ header: Uint32Array; raw: Uint32Array; positions: Float32Array }> {
+    const overflowBytes = 4 * (OVERFLOW_HEADER_WORDS + OVERFLOW_ENTRY_WORDS * atMost);
+    const positionBytes = 16 * this.model.vertexCount;
+    const staging = this.device.createBuffer({ label: 'collisions.fallbackReadback', size: QL_HEADER_BYTES + overflowBytes + positionBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const encoder = this.device.createCommandEncoder({ label: 'collisions.fallbackReadback' });
+    encoder.copyBufferToBuffer(this.queryList.list, 0, staging, 0, QL_HEADER_BYTES);
+    encoder.copyBufferToBuffer(this.queryList.overflow, 0, staging, QL_HEADER_BYTES, overflowBytes);
+    encoder.copyBufferToBuffer(state.positions, 0, staging, QL_HEADER_BYTES + overflowBytes, positionBytes);
+    this.device.queue.submit([encoder.finish()]);
+    try {
+      await staging.mapAsync(GPUMapMode.READ);
+      const all = staging.getMappedRange().slice(0);
+      staging.unmap();
+      this.fallbackReadbacks += 1;
+      this.fallbackReadbackBytes += staging.size;
+      const vec4 = new Float32Array(all, QL_HEADER_BYTES + overflowBytes, positionBytes / 4);
+      const positions = new Float32Array(3 * this.model.vertexCount);
+      for (let v = 0; v < this.model.vertexCount; v++) {
+        positions[3 * v] = vec4[4 * v];
+        positions[3 * v + 1] = vec4[4 * v + 1];
+        positions[3 * v + 2] = vec4[4 * v + 2];
+      }
+      return { header: new Uint32Array(all, 0, QL_HEADER_BYTES / 4), raw: new Uint32Array(all, QL_HEADER_BYTES, overflowBytes / 4), positions };
+    } finally {
+      staging.destroy();
+    }
+  }
+
   private read(buffer: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
     return readBufferToCpu(this.device, buffer, bytes, 'collisions.fallbackReadback');
   }
@@ -392,11 +488,13 @@ export class GpuCollisions {
   reset(): void {
     this.ccdSchedule.reset();
     this.ccd.reset();
+    this.recordIndex = 0;
+    this.epoch++;
   }
 
   /** Buffers not owned by a stage (the time step destroys the stages in its list). */
   destroy(): void {
-    this.snapshotStaging.destroy();
+    for (const b of this.snapshotStaging) b.destroy();
     this.queryList.destroy();
     this.topology.destroy();
   }

@@ -11,6 +11,17 @@
  * inverse mass), tetBuffer (vec4<u32> per tet, mesh order) and, with showIntersections,
  * intersectionDepthBuffer (vec4 per vertex: the boundary point the shortest path reaches, and the
  * penetration depth in w; collision/gpu/intersectionDisplay.ts).
+ *
+ * Frames in flight: `stepFrame()` records, submits and waits for one frame. `submitFrame()`
+ * records and submits a frame and hands back a promise of its results without waiting for them,
+ * so that the next frame can be recorded while the GPU runs this one; it waits first only when
+ * MAX_FRAMES_IN_FLIGHT frames are outstanding. Results are processed in submission order. The
+ * frame's readback buffer, the timestamp read buffers and the collisions' snapshot staging are
+ * rings with one slot per frame in flight, so no submitted command buffer writes a buffer that is
+ * mapped or pending a map. Per-frame CPU state (time, frame index, handle scripts, the grab's
+ * motion) advances when a frame is submitted; queue.writeBuffer is ordered with submissions, so
+ * the constants written for frame N + 1 do not disturb frame N. What lags by a frame on the host
+ * (capacity growth, CCD counters, overflow answers): gpuCollisions.ts.
  */
 import type { GpuContext } from '../gpu/device';
 import { dispatchGrid, readBufferToCpu, storageBuffer } from '../gpu/buffers';
@@ -28,7 +39,7 @@ import { VertexGrab } from './vertexGrab';
 import type { Collider } from './colliders';
 import type { HandleScript } from './handles';
 import { TimeStep, type FrameRecord } from './timeStep';
-import { GpuCollisions, type GpuCollisionOptions } from './gpuCollisions';
+import { GpuCollisions, type CollisionFrameRecord, type GpuCollisionOptions } from './gpuCollisions';
 import type { CollisionFrameCounters } from '../collision/counters';
 import { IntersectionDisplay, type IntersectionReadout } from '../collision/gpu/intersectionDisplay';
 import { readBvhLevel, readCcdContacts, type BvhLevelReadout, type CcdContactReadout } from '../collision/gpu/overlayReaders';
@@ -47,7 +58,32 @@ export interface GpuFrameResult extends FrameRecord {
   collisions: CollisionFrameCounters | null;
   /** Bytes of the frame's readback (status and counters; fallback readbacks are in collisions.readbackBytes). */
   readbackBytes: number;
+  /** Frame index (since the last reset) and simulated time at its end (s). */
+  frame: number;
+  time: number;
+  /**
+   * JavaScript time (ms, performance.now) from the frame's first CPU work (constants, scripts)
+   * through queue.submit, less the time spent awaiting CCD's candidates or a blocking snapshot.
+   */
+  encodeMs: number;
+  /**
+   * Times the caller had to wait for the GPU before this frame could be submitted: for the
+   * previous frame's results (stepFrame; submitFrame with MAX_FRAMES_IN_FLIGHT outstanding) and
+   * for blocking state readbacks before it (a missing CCD job's snapshot). 0 when pipelined and
+   * the ring had room.
+   */
+  blockingReadbacks: number;
 }
+
+/** A frame submitted by GpuSolver.submitFrame: its index and the promise of its results. */
+export interface SubmittedFrame {
+  frame: number;
+  /** Resolves once the frame completed and its results were read and processed (in submission order). */
+  done: Promise<GpuFrameResult>;
+}
+
+/** Frames that may be submitted and not yet read back (the rings' size). */
+export const MAX_FRAMES_IN_FLIGHT = 2;
 
 export interface GpuSolverOptions {
   /** Collision stages (detect, spb, contacts) between material and finalize; false leaves them out (default: built, switched by params.collisions). */
@@ -74,8 +110,20 @@ export class GpuSolver {
   private readonly material: MaterialStage;
   /** The collision stages and their per-frame host work, or null (GpuSolverOptions.collisions false). */
   readonly collisions: GpuCollisions | null;
-  /** One staging buffer for the frame's readback: NaN flags, then the collision counters. */
-  private readonly frameReadback: GPUBuffer;
+  /** Per frame slot: the staging buffer of the frame's readback (NaN flags, then the collision counters). */
+  private readonly frameReadback: GPUBuffer[];
+  /** Frames submitted and not yet processed, oldest first. */
+  private readonly outstanding: SubmittedFrame[] = [];
+  /** Frames submitted since construction (picks the ring slot; never reset). */
+  private submitted = 0;
+  /** The last submission's chain (submitFrame calls run one after the other). */
+  private submitChain: Promise<unknown> = Promise.resolve();
+  /** The last frame's processing (frames are processed in submission order). */
+  private processChain: Promise<unknown> = Promise.resolve();
+  /** Waits for the GPU already counted against the next frame submitted (stepFrame's wait for its own frame). */
+  private pendingBlocking = 0;
+  /** reset() count: frames recorded before the last reset report no collision counters. */
+  private epoch = 0;
   private readonly statusBytes: number;
   /**
    * Record the intersection display after each frame (collision/gpu/intersectionDisplay.ts: the
@@ -110,15 +158,15 @@ export class GpuSolver {
       new PredictStage(this.kernels, this.xpbd, m.vertexCount),
       this.material,
       new FinalizeStage(device, m, this.state, this.kernels, this.xpbd, params),
-    ]);
-    this.collisions = options.collisions === false ? null : new GpuCollisions(device, m, params, options.collisions ?? {});
+    ], MAX_FRAMES_IN_FLIGHT);
+    this.collisions = options.collisions === false ? null : new GpuCollisions(device, m, params, options.collisions ?? {}, MAX_FRAMES_IN_FLIGHT);
     for (const stage of this.collisions?.stages ?? []) this.timeStep.insertBefore('finalize', stage);
     this.statusBytes = 4 * Math.ceil(m.objectNames.length / 4) * 4;
-    this.frameReadback = device.createBuffer({
-      label: 'solver.frameReadback',
+    this.frameReadback = Array.from({ length: MAX_FRAMES_IN_FLIGHT }, (_, k) => device.createBuffer({
+      label: `solver.frameReadback${k}`,
       size: this.statusBytes + (this.collisions?.readbackBytes ?? 0),
       usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
+    }));
   }
 
   get positionBuffer(): GPUBuffer {
@@ -142,38 +190,122 @@ export class GpuSolver {
     return { tets: this.model.tetColouring.colourCount, edges: this.model.edgeColouring.colourCount };
   }
 
-  /** Records and submits one frame; resolves when the GPU has finished it. */
+  /** Frames submitted whose results have not been processed yet (0..MAX_FRAMES_IN_FLIGHT). */
+  get framesInFlight(): number {
+    return this.outstanding.length;
+  }
+
+  /** Records and submits one frame; resolves when the GPU has finished it and its results were read. */
   async stepFrame(): Promise<GpuFrameResult> {
+    const { done } = await this.submitFrame();
+    const result = await done;
+    // The caller waited for this frame before it can record the next: one blocking wait of the next frame.
+    this.pendingBlocking += 1;
+    return result;
+  }
+
+  /**
+   * Records and submits one frame and resolves once it is submitted (not completed); `done`
+   * resolves with its results. Waits first (counted in the frame's blockingReadbacks) only when
+   * MAX_FRAMES_IN_FLIGHT frames are outstanding. Calls may overlap; they submit in call order.
+   */
+  submitFrame(): Promise<SubmittedFrame> {
+    const next = this.submitChain.catch(() => undefined).then(() => this.submitNow());
+    this.submitChain = next;
+    return next;
+  }
+
+  /** Waits until every submitted frame was processed (errors are left to the frames' own promises). */
+  async drain(): Promise<void> {
+    await this.submitChain.catch(() => undefined);
+    while (this.outstanding.length > 0) await this.outstanding[this.outstanding.length - 1].done.catch(() => undefined);
+  }
+
+  private async submitNow(): Promise<SubmittedFrame> {
+    let blocking = this.pendingBlocking;
+    this.pendingBlocking = 0;
+    while (this.outstanding.length >= MAX_FRAMES_IN_FLIGHT) {
+      blocking += 1;
+      await this.outstanding[0].done.catch(() => undefined);
+    }
+    const t0 = performance.now();
     const p = this.params;
     checkParams(p);
     this.xpbd.ensureCapacity(p.substeps);
     this.xpbd.writeConstants(p);
+    // Per-frame CPU state advances at submission: the scripts are sampled for this frame now.
     this.grab.beginFrame(this.time, p.dt);
     this.xpbd.writeScripts(this.time, p);
-    await this.collisions?.prepareFrame(this.state);
+    this.grab.endFrame();
+    const wait = this.collisions ? await this.collisions.prepareFrame(this.state) : { waitMs: 0, blockingReadbacks: 0 };
+    blocking += wait.blockingReadbacks;
+    const slot = this.submitted % MAX_FRAMES_IN_FLIGHT;
+    const readback = this.frameReadback[slot];
     const encoder = this.device.createCommandEncoder({ label: 'solver.frame' });
-    const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s));
+    const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s), slot);
     // The frame's one small readback: NaN flags and collision counters, copied in the same command buffer.
     const objects = this.model.objectNames.length;
-    encoder.copyBufferToBuffer(this.xpbd.objectStatus, 0, this.frameReadback, 0, 4 * objects);
-    this.collisions?.encodeReadback(encoder, this.frameReadback, this.statusBytes);
-    this.collisions?.encodeSnapshot(encoder, this.state);
+    encoder.copyBufferToBuffer(this.xpbd.objectStatus, 0, readback, 0, 4 * objects);
+    this.collisions?.encodeReadback(encoder, readback, this.statusBytes);
+    const collisionRecord = this.collisions?.endRecording(encoder, this.state, slot) ?? null;
     // After the readback copies: the display changes nothing the frame reports.
     if (this.showIntersections) this.intersectionDisplay?.encode(encoder, this.state);
     this.device.queue.submit([encoder.finish()]);
-    await this.frameReadback.mapAsync(GPUMapMode.READ);
-    const words = new Uint32Array(this.frameReadback.getMappedRange().slice(0));
-    this.frameReadback.unmap();
-    const gpuPhaseMs = await this.timeStep.readTimes();
-    const collisions = this.collisions ? await this.collisions.afterFrame(words.subarray(this.statusBytes / 4), this.state) : null;
-    if (collisions) {
-      collisions.readbacks += 1;
-      collisions.readbackBytes += this.frameReadback.size;
-    }
-    this.grab.endFrame();
+    const encodeMs = performance.now() - t0 - wait.waitMs;
+    const mapped = readback.mapAsync(GPUMapMode.READ);
+    this.submitted += 1;
     this.time += p.dt;
-    this.frame += 1;
-    return { ...record, gpuPhaseMs, objectStatus: words.slice(0, objects), collisions, readbackBytes: this.frameReadback.size };
+    const frame = this.frame++;
+    const info = { record, frame, time: this.time, slot, objects, encodeMs, blockingReadbacks: blocking, collisionRecord, epoch: this.epoch };
+    const done = this.processChain.catch(() => undefined).then(() => this.process(mapped, info));
+    this.processChain = done;
+    const submittedFrame: SubmittedFrame = { frame, done };
+    this.outstanding.push(submittedFrame);
+    // Taken off the ring however it ends; its own promise carries any error to the caller.
+    done.then(
+      () => this.retire(submittedFrame),
+      () => this.retire(submittedFrame),
+    );
+    return submittedFrame;
+  }
+
+  private retire(f: SubmittedFrame): void {
+    const i = this.outstanding.indexOf(f);
+    if (i >= 0) this.outstanding.splice(i, 1);
+  }
+
+  /** After the frame completed: its readback words, timestamps and the collisions' host work. */
+  private async process(
+    mapped: Promise<void>,
+    info: {
+      record: Omit<FrameRecord, 'gpuPhaseMs'>; frame: number; time: number; slot: number; objects: number;
+      encodeMs: number; blockingReadbacks: number; collisionRecord: CollisionFrameRecord | null; epoch: number;
+    },
+  ): Promise<GpuFrameResult> {
+    const readback = this.frameReadback[info.slot];
+    await mapped;
+    const words = new Uint32Array(readback.getMappedRange().slice(0));
+    readback.unmap();
+    const gpuPhaseMs = await this.timeStep.readTimes(info.slot);
+    let collisions: CollisionFrameCounters | null = null;
+    if (this.collisions && info.collisionRecord && info.epoch === this.epoch) {
+      collisions = await this.collisions.afterFrame(words.subarray(this.statusBytes / 4), this.state, info.collisionRecord);
+      if (collisions) {
+        collisions.readbacks += 1;
+        collisions.readbackBytes += readback.size;
+      }
+    }
+    return {
+      ...info.record,
+      gpuPhaseMs,
+      objectStatus: words.slice(0, info.objects),
+      collisions,
+      readbackBytes: readback.size,
+      frame: info.frame,
+      time: info.time,
+      encodeMs: info.encodeMs,
+      blockingReadbacks: info.blockingReadbacks,
+    };
   }
 
   /** The intersection display (built on first use), or null when the solver was built without collisions. */
@@ -249,8 +381,14 @@ export class GpuSolver {
     this.colliderList[c] = collider;
   }
 
-  /** Back to the rest state and initial velocities; clears stopped objects. */
+  /**
+   * Back to the rest state and initial velocities; clears stopped objects. Frames still in flight
+   * finish on the old state (the reset's uploads are queued after them) and report no collision
+   * counters; drain() first to have their results complete.
+   */
   reset(): void {
+    this.epoch++;
+    this.pendingBlocking = 0;
     this.grab.release();
     this.state.reset();
     this.collisions?.reset();
@@ -283,7 +421,7 @@ export class GpuSolver {
     this.timeStep.destroy();
     this.display?.destroy();
     this.collisions?.destroy();
-    this.frameReadback.destroy();
+    for (const b of this.frameReadback) b.destroy();
     this.xpbd.destroy();
     this.tetBuffer.destroy();
     this.state.destroy();

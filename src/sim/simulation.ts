@@ -7,11 +7,17 @@
  *   sim.positionBuffer                        // vec4<f32> per vertex (xyz, inverse mass): draw from it
  *   sim.setParams({ substeps: 10 }); sim.setMaterial(0, {...}); sim.reset();
  *
- * After each frame it reads back one u32 per object (the NaN/Inf guard's flags: a small
- * sync point) so that a stopped object is reported with a clear message.
+ * After each frame it reads back one u32 per object (the NaN/Inf guard's flags, in the frame's
+ * one small readback) so that a stopped object is reported with a clear message.
+ *
+ * Two frames in flight (the runner's --frames-in-flight 2): submitFrame() records and submits
+ * and hands back the frame's promise, so the next frame is recorded while the GPU runs this one:
+ *
+ *   const a = await sim.submitFrame(); const b = await sim.submitFrame();
+ *   const statsA = await a.done;            // then submit the next, and so on
  */
 import type { GpuContext } from '../gpu/device';
-import { GpuSolver, type GpuSolverOptions } from './gpuSolver';
+import { GpuSolver, type GpuFrameResult, type GpuSolverOptions } from './gpuSolver';
 import type { CollisionFrameCounters } from '../collision/counters';
 import type { Material } from './material';
 import { setObjectMaterial, updateMaterialData } from './model';
@@ -24,8 +30,17 @@ export interface FrameStats {
   frame: number;
   /** Simulated time at the end of the frame (s). */
   time: number;
-  /** CPU wall time from recording to GPU completion, readback included (ms). */
+  /**
+   * CPU wall time of the frame (ms): from the start of its recording (or, with frames in flight,
+   * the previous frame's completion if later) to its completion, readback included. With one
+   * frame in flight this is recording to completion; with two, the frames' wallMs add up to the
+   * run's wall time.
+   */
   wallMs: number;
+  /** JavaScript time to record and submit the frame (ms; GpuFrameResult.encodeMs). */
+  encodeMs: number;
+  /** Times the caller waited for the GPU before this frame could be submitted (GpuFrameResult.blockingReadbacks). */
+  blockingReadbacks: number;
   /** GPU time per phase from timestamp queries (ms), the phases that ran; null when the adapter has none. */
   gpuPhasesMs: PhaseTimes | null;
   timing: 'timestamp-query' | 'cpu-wall';
@@ -50,6 +65,8 @@ export class Simulation {
   onObjectStopped?: (message: string) => void;
   private readonly ctx: GpuContext;
   private known: Uint32Array;
+  /** When the last processed frame completed (performance.now), for wallMs with frames in flight. */
+  private lastDone = -Infinity;
 
   constructor(ctx: GpuContext, setup: SimSetup, options: GpuSolverOptions = {}) {
     this.ctx = ctx;
@@ -94,34 +111,69 @@ export class Simulation {
   }
 
   reset(): void {
+    this.lastDone = -Infinity;
     this.solver.reset();
     this.known.fill(0);
     this.stoppedMessages.length = 0;
   }
 
+  /** Records, submits and waits for one frame. */
   async stepFrame(): Promise<FrameStats> {
     const t0 = performance.now();
-    const frame = this.solver.frame;
+    const p = this.solver.params;
     const r = await this.solver.stepFrame();
+    return this.statsOf(r, t0, p);
+  }
+
+  /**
+   * Records and submits one frame without waiting for it (GpuSolver.submitFrame: waits first only
+   * when two frames are outstanding); `done` resolves with its stats, in submission order.
+   */
+  async submitFrame(): Promise<{ frame: number; done: Promise<FrameStats> }> {
+    const t0 = performance.now();
+    // The parameters this frame is recorded with (setParams replaces the object; a later frame's change is not this one's).
+    const p = this.solver.params;
+    const f = await this.solver.submitFrame();
+    const done = f.done.then((r) => this.statsOf(r, t0, p));
+    // Its caller handles errors; never an unhandled rejection before it awaits.
+    done.catch(() => undefined);
+    return { frame: f.frame, done };
+  }
+
+  /** Frames submitted and not yet processed. */
+  get framesInFlight(): number {
+    return this.solver.framesInFlight;
+  }
+
+  /** Waits for every submitted frame (GpuSolver.drain). */
+  drain(): Promise<void> {
+    return this.solver.drain();
+  }
+
+  private statsOf(r: GpuFrameResult, t0: number, p: Readonly<SolverParams>): FrameStats {
+    const now = performance.now();
+    const wallMs = now - Math.max(t0, this.lastDone);
+    this.lastDone = now;
     // The NaN flags come with the frame's one small readback (GpuSolver.stepFrame).
     const status = r.objectStatus;
     const stopped: string[] = [];
     for (let o = 0; o < status.length; o++) {
       if (status[o] !== 0 && this.known[o] === 0) {
         this.known[o] = 1;
-        const msg = nonFiniteMessage(this.setup.model, o, frame);
+        const msg = nonFiniteMessage(this.setup.model, o, r.frame);
         stopped.push(msg);
         this.stoppedMessages.push(msg);
         this.onObjectStopped?.(msg);
       }
     }
-    const p = this.solver.params;
     const m = this.setup.model;
     const elements = p.constraint === 'neohookean' ? m.tetCount : m.edgeCount;
     return {
-      frame,
-      time: this.solver.time,
-      wallMs: performance.now() - t0,
+      frame: r.frame,
+      time: r.time,
+      wallMs,
+      encodeMs: r.encodeMs,
+      blockingReadbacks: r.blockingReadbacks,
       gpuPhasesMs: r.gpuPhaseMs,
       timing: r.gpuPhaseMs ? 'timestamp-query' : 'cpu-wall',
       dispatches: r.dispatches,

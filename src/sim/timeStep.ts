@@ -33,13 +33,18 @@ export class TimeStep {
   private readonly timer: PhaseTimer;
   private readonly device: GPUDevice;
 
+  /**
+   * `slots`: frames that may be in flight at once (their timestamps are read back into one
+   * staging buffer each; GpuSolver uses 2, encodeFrame's and readTimes' `slot` picks one).
+   */
   constructor(
     ctx: GpuContext,
     readonly state: GpuState,
     stages: readonly GpuStage[] = [],
+    slots = 1,
   ) {
     this.device = ctx.device;
-    this.timer = new PhaseTimer(ctx);
+    this.timer = new PhaseTimer(ctx, slots);
     for (const s of stages) this.add(s);
   }
 
@@ -86,35 +91,43 @@ export class TimeStep {
 
   /**
    * Records one frame of `substeps` substeps into `encoder`, timestamp resolves included (no
-   * submission; read the times with readTimes() once it completed). `slotOffset(s)` is the
-   * dynamic offset of substep s's slot (SubstepContext.slotOffset).
+   * submission; read the times with readTimes(slot) once it completed). `slotOffset(s)` is the
+   * dynamic offset of substep s's slot (SubstepContext.slotOffset); `slot` the timestamp
+   * read-back slot of this frame (0 unless several frames are in flight).
+   *
+   * One SubstepContext per frame, its substep fields updated in place: the encode path runs
+   * substeps x stages times per frame and allocates nothing per substep (the issue's budget
+   * is 2 ms of JavaScript per frame for the 8-octopus scene).
    */
-  encodeFrame(encoder: GPUCommandEncoder, substeps: number, slotOffset: (substep: number) => number): Omit<FrameRecord, 'gpuPhaseMs'> {
+  encodeFrame(encoder: GPUCommandEncoder, substeps: number, slotOffset: (substep: number) => number, slot = 0): Omit<FrameRecord, 'gpuPhaseMs'> {
     if (!Number.isInteger(substeps) || substeps < 1) throw new RangeError(`TimeStep: substeps must be a positive integer, got ${substeps}`);
     const active = this.list.filter((s) => s.active?.() ?? true);
     const timer = this.timer;
     const passes: PhaseName[] = [];
     const byPhase: Partial<Record<PhaseName, number>> = {};
     let dispatches = 0;
-    timer.beginFrame();
+    timer.beginFrame(slot);
     for (const stage of active) stage.beginFrame?.(encoder);
+    const step = {
+      substep: 0,
+      substeps,
+      slotOffset: 0,
+      beginPass(enc: GPUCommandEncoder, phase: PhaseName, label?: string): GPUComputePassEncoder {
+        passes.push(phase);
+        const writes = timer.writes(phase);
+        return enc.beginComputePass(writes ? { label: label ?? phase, timestampWrites: writes } : { label: label ?? phase });
+      },
+      countDispatches(n: number): void {
+        const phase = passes[passes.length - 1];
+        if (phase === undefined) throw new Error('TimeStep: countDispatches before any beginPass');
+        byPhase[phase] = (byPhase[phase] ?? 0) + n;
+        dispatches += n;
+      },
+    } satisfies SubstepContext;
     for (let s = 0; s < substeps; s++) {
-      const step: SubstepContext = {
-        substep: s,
-        substeps,
-        slotOffset: slotOffset(s),
-        beginPass(enc, phase, label) {
-          passes.push(phase);
-          return enc.beginComputePass({ label: label ?? phase, timestampWrites: timer.writes(phase) });
-        },
-        countDispatches(n) {
-          const phase = passes[passes.length - 1];
-          if (phase === undefined) throw new Error('TimeStep: countDispatches before any beginPass');
-          byPhase[phase] = (byPhase[phase] ?? 0) + n;
-          dispatches += n;
-        },
-      };
-      for (const stage of active) stage.encode(encoder, this.state, step);
+      step.substep = s;
+      step.slotOffset = slotOffset(s);
+      for (let k = 0; k < active.length; k++) active[k].encode(encoder, this.state, step);
     }
     timer.resolve(encoder);
     return { dispatches, dispatchesByPhase: byPhase, passes };
@@ -129,9 +142,9 @@ export class TimeStep {
     return { ...record, gpuPhaseMs: await this.readTimes() };
   }
 
-  /** GPU time per phase of the last encoded frame, once its submission completed. */
-  readTimes(): Promise<PhaseTimes | null> {
-    return this.timer.read();
+  /** GPU time per phase of the last frame encoded into `slot`, once its submission completed. */
+  readTimes(slot = 0): Promise<PhaseTimes | null> {
+    return this.timer.read(slot);
   }
 
   /** Destroys the timer and every stage in the list (the list owns its stages). */

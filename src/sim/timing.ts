@@ -19,26 +19,43 @@ const PAIRS_PER_SET = 256;
 interface QueryChunk {
   querySet: GPUQuerySet;
   resolve: GPUBuffer;
-  read: GPUBuffer;
+  /** One staging buffer per frame slot: a frame's copy never targets a buffer still mapped or pending a map for an earlier frame. */
+  read: GPUBuffer[];
 }
 
 export class PhaseTimer {
   private readonly device: GPUDevice;
   private readonly enabled: boolean;
   private readonly chunks: QueryChunk[] = [];
-  /** Phase of each pair opened this frame, in order. */
-  private readonly pairs: PhaseName[] = [];
+  /** Per frame slot: phase of each pair opened in the frame recorded into it, in order. */
+  private readonly pairsOf: PhaseName[][];
+  /** The slot of the frame being recorded. */
+  private slot = 0;
 
-  constructor(ctx: GpuContext) {
+  /**
+   * `slots`: frames that may be in flight at once (GpuSolver keeps up to 2). The query sets and
+   * resolve buffers are shared (queue order: frame N resolves and copies them out before frame
+   * N + 1's passes write them again); only the mapped read buffers need a slot per frame.
+   */
+  constructor(ctx: GpuContext, readonly slots = 1) {
+    if (!Number.isInteger(slots) || slots < 1) throw new RangeError(`PhaseTimer: slots must be a positive integer, got ${slots}`);
     this.device = ctx.device;
     this.enabled = ctx.features.has('timestamp-query');
+    this.pairsOf = Array.from({ length: slots }, () => []);
+  }
+
+  private get pairs(): PhaseName[] {
+    return this.pairsOf[this.slot];
   }
 
   get available(): boolean {
     return this.enabled;
   }
 
-  beginFrame(): void {
+  /** Starts recording a frame into `slot` (0..slots - 1), whose previous frame must have been read. */
+  beginFrame(slot = 0): void {
+    if (!(Number.isInteger(slot) && slot >= 0 && slot < this.slots)) throw new RangeError(`PhaseTimer.beginFrame: slot ${slot} is not in 0..${this.slots - 1}`);
+    this.slot = slot;
     this.pairs.length = 0;
   }
 
@@ -58,13 +75,13 @@ export class PhaseTimer {
     return {
       querySet: this.device.createQuerySet({ label: 'phaseTimer', type: 'timestamp', count: n }),
       resolve: this.device.createBuffer({ label: 'phaseTimer.resolve', size: 8 * n, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC }),
-      read: this.device.createBuffer({ label: 'phaseTimer.read', size: 8 * n, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+      read: Array.from({ length: this.slots }, (_, k) => this.device.createBuffer({ label: `phaseTimer.read${k}`, size: 8 * n, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST })),
     };
   }
 
-  /** Pairs used in chunk `c` this frame. */
-  private used(c: number): number {
-    return Math.min(PAIRS_PER_SET, this.pairs.length - c * PAIRS_PER_SET);
+  /** Pairs used in chunk `c` by the frame of `pairs`. */
+  private used(c: number, pairs: PhaseName[] = this.pairs): number {
+    return Math.min(PAIRS_PER_SET, pairs.length - c * PAIRS_PER_SET);
   }
 
   resolve(encoder: GPUCommandEncoder): void {
@@ -72,22 +89,24 @@ export class PhaseTimer {
     for (let c = 0; c * PAIRS_PER_SET < this.pairs.length; c++) {
       const n = 2 * this.used(c);
       encoder.resolveQuerySet(this.chunks[c].querySet, 0, n, this.chunks[c].resolve, 0);
-      encoder.copyBufferToBuffer(this.chunks[c].resolve, 0, this.chunks[c].read, 0, 8 * n);
+      encoder.copyBufferToBuffer(this.chunks[c].resolve, 0, this.chunks[c].read[this.slot], 0, 8 * n);
     }
   }
 
-  /** Sum of the frame's passes per phase (ms), after the frame's submission completed. */
-  async read(): Promise<PhaseTimes | null> {
+  /** Sum of the passes per phase (ms) of the frame recorded into `slot`, after its submission completed. */
+  async read(slot = 0): Promise<PhaseTimes | null> {
     if (!this.enabled) return null;
     const out: PhaseTimes = {};
-    for (let c = 0; c * PAIRS_PER_SET < this.pairs.length; c++) {
-      const n = 2 * this.used(c);
-      const read = this.chunks[c].read;
+    const pairs = this.pairsOf[slot];
+    if (!pairs) throw new RangeError(`PhaseTimer.read: slot ${slot} is not in 0..${this.slots - 1}`);
+    for (let c = 0; c * PAIRS_PER_SET < pairs.length; c++) {
+      const n = 2 * this.used(c, pairs);
+      const read = this.chunks[c].read[slot];
       await read.mapAsync(GPUMapMode.READ, 0, 8 * n);
       const t = new BigInt64Array(read.getMappedRange(0, 8 * n).slice(0));
       read.unmap();
       for (let p = 0; p < n / 2; p++) {
-        const phase = this.pairs[c * PAIRS_PER_SET + p];
+        const phase = pairs[c * PAIRS_PER_SET + p];
         // Some drivers report 0 or reversed stamps for empty passes; clamp.
         const ms = Math.max(0, Number(t[2 * p + 1] - t[2 * p])) / 1e6;
         out[phase] = (out[phase] ?? 0) + ms;
@@ -100,7 +119,7 @@ export class PhaseTimer {
     for (const c of this.chunks) {
       c.querySet.destroy();
       c.resolve.destroy();
-      c.read.destroy();
+      for (const r of c.read) r.destroy();
     }
     this.chunks.length = 0;
   }

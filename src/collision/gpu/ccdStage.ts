@@ -230,6 +230,15 @@ export class CcdStage implements GpuStage {
     step.countDispatches(1);
   }
 
+  /**
+   * What the frame just recorded ran with: with two frames in flight, a frame's counters are
+   * read after the next frame has been recorded (and may have new candidates), so GpuCollisions
+   * keeps this per frame and hands it to afterFrame.
+   */
+  recorded(): CcdRecorded {
+    return { running: this.running, input: this.current, vfCount: this.vfCount, eeCount: this.eeCount };
+  }
+
   /** Workgroups of a contact list's solve: at most min(candidates, capacity) records. */
   contactWorkgroups(): number {
     if (!this.running || this.pending) return 0;
@@ -240,12 +249,12 @@ export class CcdStage implements GpuStage {
    * After the frame's readback (`words`: the CCD_COUNTER_WORDS header words from CCD_COUNTER_FIRST):
    * the frame's counters; the contact capacity grows when contacts were dropped.
    */
-  afterFrame(words: Uint32Array): CcdFrameCounters {
+  afterFrame(words: Uint32Array, recorded: CcdRecorded = this.recorded()): CcdFrameCounters {
     const c = emptyCcdCounters();
-    if (!this.running || !this.current) return c;
-    const cur = this.current;
-    c.candidatesVertexFace = this.vfCount;
-    c.candidatesEdgeEdge = this.eeCount;
+    if (!recorded.running || !recorded.input) return c;
+    const cur = recorded.input;
+    c.candidatesVertexFace = recorded.vfCount;
+    c.candidatesEdgeEdge = recorded.eeCount;
     c.tests = words[W.tests];
     c.skippedPin = words[W.skippedPin];
     c.hitsVertexFace = words[W.hitsVertexFace];
@@ -279,6 +288,14 @@ export class CcdStage implements GpuStage {
     this.candidates?.destroy();
     this.boxes.destroy();
   }
+}
+
+/** CcdStage.recorded(): the state a frame was recorded with. */
+export interface CcdRecorded {
+  running: boolean;
+  input: CcdFrameInput | undefined;
+  vfCount: number;
+  eeCount: number;
 }
 
 /** writeBuffer takes no SharedArrayBuffer views: those (the pool's shared path) are copied. */

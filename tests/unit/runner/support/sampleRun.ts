@@ -29,6 +29,8 @@ export function stats(frame: number, wallMs: number, phases: Record<string, numb
     frame,
     time: (frame + 1) / 60,
     wallMs,
+    encodeMs: 1.25 + 0.5 * frame,
+    blockingReadbacks: frame % 2,
     gpuPhasesMs: phases,
     timing: phases ? 'timestamp-query' : 'cpu-wall',
     dispatches: 40 + frame,
