@@ -22,6 +22,7 @@ import { measureState, type StateMeasures } from '../src/runner/measure';
 import { lumpedMasses } from '../src/sim/model';
 import { readMeshFile } from '../src/runner/meshFile';
 import { frameEntry, summarize, type FrameEntry } from '../src/runner/report';
+import { runFrames } from '../src/runner/frameLoop';
 import { framesToCsv } from '../src/runner/reportCsv';
 import type { RunReport } from '../src/runner/reportDocument';
 import { table1Row } from '../src/runner/table1';
@@ -112,24 +113,32 @@ async function run(o: RunOptions): Promise<void> {
   const frames: FrameEntry[] = [];
   let final = initial;
   let lastProgress = performance.now();
-  for (let f = 1; f <= o.frames; f++) {
-    // Scheduled parameter changes go in between frames: once f - 1 frames are done.
-    const change = changesAt(runP.schedule, f - 1);
-    if (change) {
-      sim.setParams(change);
-      log(`after ${f - 1} frames (t = ${((f - 1) * sim.params.dt).toFixed(4)} s): ${JSON.stringify(change)}`);
-    }
-    const s = await sim.stepFrame();
-    for (const msg of s.stopped) log(msg);
-    for (const msg of s.collisions?.warnings ?? []) log(`frame ${f}: ${msg}`);
-    const state = f % o.every === 0 || f === o.frames ? await sample(f, s.time) : undefined;
-    if (state) final = state;
-    frames.push(frameEntry(s, state, change));
-    if (performance.now() - lastProgress > 2000) {
-      lastProgress = performance.now();
-      log(`frame ${f}/${o.frames}, t = ${s.time.toFixed(3)} s${state ? `, total energy ${state.energy.total.toExponential(4)}` : ''}`);
-    }
-  }
+  // --frames-in-flight 2: frame f + 1 is submitted before frame f is read back (src/runner/frameLoop.ts).
+  await runFrames(sim, {
+    frames: o.frames,
+    framesInFlight: o.framesInFlight,
+    // Scheduled parameter changes go in between frames: once f - 1 frames are submitted.
+    beforeFrame: (f) => {
+      const change = changesAt(runP.schedule, f - 1);
+      if (change) {
+        sim.setParams(change);
+        log(`after ${f - 1} frames (t = ${((f - 1) * sim.params.dt).toFixed(4)} s): ${JSON.stringify(change)}`);
+      }
+      return change;
+    },
+    stateDue: (f) => f % o.every === 0 || f === o.frames,
+    afterFrame: async (f, s, change) => {
+      for (const msg of s.stopped) log(msg);
+      for (const msg of s.collisions?.warnings ?? []) log(`frame ${f}: ${msg}`);
+      const state = f % o.every === 0 || f === o.frames ? await sample(f, s.time) : undefined;
+      if (state) final = state;
+      frames.push(frameEntry(s, state, change));
+      if (performance.now() - lastProgress > 2000) {
+        lastProgress = performance.now();
+        log(`frame ${f}/${o.frames}, t = ${s.time.toFixed(3)} s${state ? `, total energy ${state.energy.total.toExponential(4)}` : ''}`);
+      }
+    },
+  });
 
   const summary = summarize(frames, initial, final, sim.stoppedMessages);
   const counts = { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount, tetColours: m.tetColouring.colourCount, edgeColours: m.edgeColouring.colourCount };

@@ -25,6 +25,12 @@ export interface RunOptions {
   dump?: string;
   /** Read the state back (JSON state fields, VTK frames) every this many frames, and after the last. */
   every: number;
+  /**
+   * Frames recorded ahead of the one being read back (1: each frame waits for the previous one,
+   * the default; 2: the next frame is submitted while the GPU runs this one). Frames whose state
+   * is read back (--every) are waited for before the next is submitted.
+   */
+  framesInFlight: 1 | 2;
   /** The scene's size (its resolution or copies; checked against the scene's range in sceneSetup.ts). */
   size?: number;
   /** Pick the scene's size whose tet count is nearest this (sceneSetup.ts, tetsSize.ts). */
@@ -71,6 +77,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'list', group: 'run', help: 'print the scene names, one per line, and exit' },
   { name: 'scene', value: 'NAME', group: 'run', help: 'scene to run (--list shows them)' },
   { name: 'frames', value: 'N', group: 'run', help: 'frames to simulate (default 10)' },
+  { name: 'frames-in-flight', value: '1|2', group: 'run', help: 'frames submitted before the oldest is read back (default 1; 2 overlaps recording with the GPU, except at frames whose state is read, see --every)' },
   { name: 'size', value: 'N', group: 'scene', help: 'the scene\'s size (its resolution or number of objects; ranges in README.md, a value outside is refused with the range); an explicit --resolution or --copies wins' },
   { name: 'tets', value: 'N', group: 'scene', help: "the scene's size whose tet count is nearest N (searched over the size range by building the scene; a count outside the range it reaches is refused with that range); not with --size, --resolution or --copies" },
   { name: 'mesh', value: 'FILE', group: 'scene', help: 'drop, mesh-pile: the mesh file (.t, .msh, .vtk, or a TetGen .node or .ele with its partner beside it); octopus-pile: replaces the shared octopus' },
@@ -209,13 +216,14 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   const get = (name: string): string | undefined => flags.get(name) as string | undefined;
   const scene = get('scene');
   if (scene === undefined) throw new UsageError('--scene is required (--list shows the scenes, --help the options)');
-  const o: RunOptions = { scene, frames: 10, every: 1, material: {}, params: {} };
+  const o: RunOptions = { scene, frames: 10, every: 1, framesInFlight: 1, material: {}, params: {} };
   const v = (name: string, parse: (text: string) => void): void => {
     const text = get(name);
     if (text !== undefined) parse(text);
   };
   v('frames', (t) => (o.frames = positiveInteger('frames', t)));
   v('every', (t) => (o.every = positiveInteger('every', t)));
+  v('frames-in-flight', (t) => (o.framesInFlight = choice('frames-in-flight', t, ['1', '2'] as const) === '2' ? 2 : 1));
   v('out', (t) => (o.out = t));
   v('csv', (t) => (o.csv = t));
   v('dump', (t) => (o.dump = t));

@@ -253,6 +253,8 @@ export class GpuSolver {
     this.device.queue.submit([encoder.finish()]);
     const encodeMs = performance.now() - t0 - wait.waitMs;
     const mapped = readback.mapAsync(GPUMapMode.READ);
+    // Awaited in process(), maybe after it settled (a destroyed solver): never an unhandled rejection meanwhile.
+    mapped.catch(() => undefined);
     this.submitted += 1;
     this.time += p.dt;
     const frame = this.frame++;

@@ -19,13 +19,13 @@ describe('runner arguments', () => {
     const o = run('--scene', 'drop', '--mesh', 'a.t', '--height', '0.25', '--ground', 'off', '--velocity', '1,-2,3e-1',
       '--young', '1e5', '--poisson', '0.45', '--density=500', '--friction', '0.5', '--damping', '0', '--gravity', '0,-9.81,-2',
       '--substeps', '7', '--iterations', '4', '--order', 'jacobi', '--relaxation', '1.5', '--constraint', 'springs', '--dt', '0.01',
-      '--frames', '3', '--out', 'r.json', '--dump', 'd', '--every', '2');
+      '--frames', '3', '--out', 'r.json', '--dump', 'd', '--every', '2', '--frames-in-flight', '2');
     expect(o).toEqual({
-      scene: 'drop', mesh: 'a.t', height: 0.25, ground: false, velocity: [1, -2, 0.3], frames: 3, out: 'r.json', dump: 'd', every: 2,
+      scene: 'drop', mesh: 'a.t', height: 0.25, ground: false, velocity: [1, -2, 0.3], frames: 3, out: 'r.json', dump: 'd', every: 2, framesInFlight: 2,
       material: { youngsModulus: 1e5, poissonRatio: 0.45, density: 500 },
       params: { friction: 0.5, damping: 0, gravity: [0, -9.81, -2], substeps: 7, iterations: 4, solveOrder: 'jacobi', jacobiRelaxation: 1.5, constraint: 'springs', dt: 0.01 },
     });
-    expect(run('--scene', 'cantilever')).toEqual({ scene: 'cantilever', frames: 10, every: 1, material: {}, params: {} });
+    expect(run('--scene', 'cantilever')).toEqual({ scene: 'cantilever', frames: 10, every: 1, framesInFlight: 1, material: {}, params: {} });
   });
 
   it('bad values are refused naming the flag and the rule', () => {
@@ -41,6 +41,8 @@ describe('runner arguments', () => {
       [['--ground', 'maybe'], /--ground must be on or off, got "maybe"/],
       [['--order', 'red-black'], /--order must be gauss-seidel or jacobi/],
       [['--height', '-1'], /--height must be a number >= 0, got -1/],
+      [['--frames-in-flight', '3'], /--frames-in-flight must be 1 or 2, got "3"/],
+      [['--frames-in-flight', '0'], /--frames-in-flight must be 1 or 2, got "0"/],
       [['--damping', 'NaN'], /--damping must be a number, got "NaN"/],
       [['--bogus', '1'], /unknown option --bogus/],
       [['--frames'], /--frames needs a value \(N\)/],
@@ -61,7 +63,7 @@ describe('runner arguments', () => {
     const o = run('--scene', 'octopus-pile', '--copies', '12', '--collisions', 'off', '--recovery', 'on', '--inter-object', 'euclidean',
       '--contact-iterations', '3', '--self-collision-from', '40');
     expect(o).toEqual({
-      scene: 'octopus-pile', copies: 12, selfCollisionFrom: 40, frames: 10, every: 1, material: {},
+      scene: 'octopus-pile', copies: 12, selfCollisionFrom: 40, frames: 10, every: 1, framesInFlight: 1, material: {},
       params: { collisions: false, recovery: true, interObject: 'euclidean', contactIterations: 3 },
     });
     expect(run('--scene', 's', '--self-collision', 'off', '--collisions=on', '--inter-object', 'exact').params)
