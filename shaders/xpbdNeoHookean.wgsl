@@ -7,11 +7,13 @@
 // C_D = ||F|| pair integrated shear explicitly, a CFL limit): neoHookeanCorrection in
 // src/sim/constraintsCpu.ts, this kernel's float64 twin.
 // solveColour: Gauss-Seidel over one colour (tets independent), corrections applied in place.
+// solveCells (lib/cellSweep.wgsl): partitioned Gauss-Seidel, one workgroup per cell.
 // solveJacobi: every tet from the same positions, scaled corrections stored per tet corner
 // for xpbdGather.wgsl.
 
 #include "threadIndex"
 #include "positions"
+#include "cellSweep"
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
@@ -21,6 +23,7 @@
 @group(0) @binding(5) var<storage, read_write> stress: array<vec4<f32>>; // S: 3 columns per tet (xyz)
 @group(0) @binding(6) var<storage, read> colourOrder: array<u32>;
 @group(0) @binding(7) var<storage, read_write> corrections: array<vec4<f32>>; // 4 per tet
+@group(0) @binding(8) var<storage, read> cellRanges: array<u32>; // partitioned order (cellSweep)
 @group(1) @binding(0) var<uniform> slot: Slot;
 
 struct Delta { d0: vec3<f32>, d1: vec3<f32>, d2: vec3<f32>, d3: vec3<f32>, ok: bool }
@@ -192,11 +195,9 @@ fn addTo(i: u32, d: vec3<f32>) {
   positions[i] = vec4<f32>(x.xyz + d, x.w);
 }
 
-@compute @workgroup_size(64)
-fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let n = threadIndex(gid, slot.c);
-  if (n >= slot.b) { return; }
-  let t = colourOrder[slot.a + n];
+// Projects the tet at colourOrder[n] and moves its vertices (Gauss-Seidel, in place).
+fn solveOrdered(n: u32) {
+  let t = colourOrder[n];
   let d = project(t, false);
   if (!d.ok) { return; }
   let ids = tets[t];
@@ -204,6 +205,13 @@ fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
   addTo(ids.y, d.d1);
   addTo(ids.z, d.d2);
   addTo(ids.w, d.d3);
+}
+
+@compute @workgroup_size(64)
+fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let n = threadIndex(gid, slot.c);
+  if (n >= slot.b) { return; }
+  solveOrdered(slot.a + n);
 }
 
 @compute @workgroup_size(64)

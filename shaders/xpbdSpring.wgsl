@@ -1,8 +1,9 @@
 // Mass-spring edges: C = |x_a - x_b| - L with compliance alpha (XPBD, Macklin et al. 2016).
-// Same two orders as xpbdNeoHookean.wgsl. CPU reference: springCorrection in constraintsCpu.ts.
+// Same three orders as xpbdNeoHookean.wgsl. CPU reference: springCorrection in constraintsCpu.ts.
 
 #include "threadIndex"
 #include "positions"
+#include "cellSweep"
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
@@ -11,6 +12,7 @@
 @group(0) @binding(4) var<storage, read_write> lambda: array<f32>;
 @group(0) @binding(5) var<storage, read> colourOrder: array<u32>;
 @group(0) @binding(6) var<storage, read_write> corrections: array<vec4<f32>>; // 2 per edge
+@group(0) @binding(7) var<storage, read> cellRanges: array<u32>; // partitioned order (cellSweep)
 @group(1) @binding(0) var<uniform> slot: Slot;
 
 struct Delta { da: vec3<f32>, db: vec3<f32>, ok: bool }
@@ -39,11 +41,9 @@ fn project(e: u32, jacobi: bool) -> Delta {
   return out;
 }
 
-@compute @workgroup_size(64)
-fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let n = threadIndex(gid, slot.c);
-  if (n >= slot.b) { return; }
-  let e = colourOrder[slot.a + n];
+// Projects the edge at colourOrder[n] and moves its vertices (Gauss-Seidel, in place).
+fn solveOrdered(n: u32) {
+  let e = colourOrder[n];
   let d = project(e, false);
   if (!d.ok) { return; }
   let ids = edges[e];
@@ -51,6 +51,13 @@ fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
   positions[ids.x] = vec4<f32>(xa.xyz + d.da, xa.w);
   let xb = positions[ids.y];
   positions[ids.y] = vec4<f32>(xb.xyz + d.db, xb.w);
+}
+
+@compute @workgroup_size(64)
+fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let n = threadIndex(gid, slot.c);
+  if (n >= slot.b) { return; }
+  solveOrdered(slot.a + n);
 }
 
 @compute @workgroup_size(64)

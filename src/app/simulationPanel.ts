@@ -94,7 +94,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
   param(solver, 'dt', 'dt (s per frame)', 1 / 480, 1 / 20).decimals(5);
   param(solver, 'substeps', 'Substeps', 1, 100, 1);
   param(solver, 'iterations', 'Iterations', 1, 30, 1);
-  choice(solver, 'solveOrder', { 'Gauss-Seidel (coloured)': 'gauss-seidel', 'Jacobi (averaged)': 'jacobi' }, 'Solve order');
+  choice(solver, 'solveOrder', { 'Gauss-Seidel (partitioned)': 'partitioned', 'Gauss-Seidel (coloured)': 'gauss-seidel', 'Jacobi (averaged)': 'jacobi' }, 'Solve order');
   param(solver, 'jacobiRelaxation', 'Jacobi relaxation', 0.1, 2, 0.05);
   choice(solver, 'constraint', { 'Neo-Hookean (tets)': 'neohookean', 'Mass-spring (edges)': 'springs' }, 'Constraint');
   param(solver, 'damping', 'Damping (1/s)', 0, 20, 0.01);

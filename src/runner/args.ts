@@ -5,7 +5,7 @@
  */
 import type { SceneSpecificOption } from '../scenes/types';
 import type { Material } from '../sim/material';
-import type { SolverParams } from '../sim/params';
+import { SOLVE_ORDERS, type SolverParams } from '../sim/params';
 
 /** A mistake on the command line; the runner prints it and exits with status 2. */
 export class UsageError extends Error {
@@ -93,7 +93,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'dt', value: 'S', group: 'solver', help: 'frame time step in seconds (> 0)' },
   { name: 'substeps', value: 'N', group: 'solver', help: 'substeps per frame (integer >= 1)' },
   { name: 'iterations', value: 'N', group: 'solver', help: 'constraint iterations per substep (integer >= 1)' },
-  { name: 'order', value: 'gauss-seidel|jacobi', group: 'solver', help: 'constraint solve order' },
+  { name: 'order', value: SOLVE_ORDERS.join('|'), group: 'solver', help: 'constraint solve order (partitioned: Gauss-Seidel, one dispatch per pass)' },
   { name: 'relaxation', value: 'W', group: 'solver', help: 'Jacobi relaxation of each constraint step (> 0, 1 = none)' },
   { name: 'constraint', value: 'neohookean|springs', group: 'solver', help: 'material constraint' },
   { name: 'gravity', value: 'x,y,z', group: 'solver', help: 'gravity vector, e.g. 0,-9.81,0 (tilt it for a slope against the ground plane)' },
@@ -242,7 +242,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('dt', (t) => (o.params.dt = inRange('dt', t, (x) => x > 0, 'a number > 0')));
   v('substeps', (t) => (o.params.substeps = positiveInteger('substeps', t)));
   v('iterations', (t) => (o.params.iterations = positiveInteger('iterations', t)));
-  v('order', (t) => (o.params.solveOrder = choice('order', t, ['gauss-seidel', 'jacobi'] as const)));
+  v('order', (t) => (o.params.solveOrder = choice('order', t, SOLVE_ORDERS)));
   v('relaxation', (t) => (o.params.jacobiRelaxation = inRange('relaxation', t, (x) => x > 0, 'a number > 0')));
   v('constraint', (t) => (o.params.constraint = choice('constraint', t, ['neohookean', 'springs'] as const)));
   v('gravity', (t) => (o.params.gravity = vector('gravity', t)));

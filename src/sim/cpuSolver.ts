@@ -4,7 +4,8 @@
  * colliders) -> collisions between and within the bodies (src/collision/cpu: detection, shortest
  * path to boundary, contacts) -> velocity update with damping and the NaN/Inf guard. Gauss-Seidel follows
  * the model's colouring (colours in order; constraints of one colour are independent, so
- * their order does not matter); Jacobi computes all corrections from the same positions,
+ * their order does not matter); partitioned Gauss-Seidel follows the partitioned order front to
+ * back, which is exactly what the GPU's passes of independent cells execute; Jacobi computes all corrections from the same positions,
  * each constraint's step (multiplier and corrections alike) scaled by relaxation / (mean
  * count of constraints at its vertices), and applies their sum: about the average, but
  * consistent with the multipliers.
@@ -128,7 +129,7 @@ export class CpuSolver {
     else this.edgeLambda.fill(0);
     const colliderCount = this.setup.colliders.length;
     for (let it = 0; it < p.iterations; it++) {
-      if (p.solveOrder === 'gauss-seidel') this.gaussSeidel(invH2);
+      if (p.solveOrder !== 'jacobi') this.gaussSeidel(invH2);
       else this.jacobi(invH2);
       for (let i = 0; i < m.vertexCount; i++) {
         if (w[i] === 0) continue;
@@ -188,14 +189,14 @@ export class CpuSolver {
     const m = this.model;
     const { x, w, dx } = this;
     if (this.params.constraint === 'neohookean') {
-      const { order } = m.tetColouring;
+      const { order } = this.params.solveOrder === 'partitioned' ? m.tetPartition : m.tetColouring;
       for (let n = 0; n < order.length; n++) {
         const t = order[n];
         if (!neoHookeanCorrection(m, x, w, t, this.tetLambda, invH2, dx)) continue;
         for (let c = 0; c < 4; c++) { const vi = m.tets[4 * t + c]; for (let k = 0; k < 3; k++) x[3 * vi + k] += dx[3 * c + k]; }
       }
     } else {
-      const { order } = m.edgeColouring;
+      const { order } = this.params.solveOrder === 'partitioned' ? m.edgePartition : m.edgeColouring;
       const alpha = this.params.springCompliance * invH2;
       for (let n = 0; n < order.length; n++) {
         const e = order[n];

@@ -42,6 +42,7 @@ export function neoHookeanBindings(device: GPUDevice) {
     stress: 'storage',
     colourOrder: 'read-only-storage',
     corrections: 'storage',
+    cellRanges: 'read-only-storage',
   });
 }
 
@@ -55,6 +56,7 @@ export function springBindings(device: GPUDevice) {
     lambda: 'storage',
     colourOrder: 'read-only-storage',
     corrections: 'storage',
+    cellRanges: 'read-only-storage',
   });
 }
 
@@ -103,6 +105,8 @@ export class XpbdKernels {
   readonly applyMass: GPUComputePipeline;
   readonly neoHookeanColour: GPUComputePipeline;
   readonly neoHookeanJacobi: GPUComputePipeline;
+  readonly neoHookeanCells: GPUComputePipeline;
+  readonly springCells: GPUComputePipeline;
   readonly springColour: GPUComputePipeline;
   readonly springJacobi: GPUComputePipeline;
   readonly gather: GPUComputePipeline;
@@ -139,6 +143,8 @@ export class XpbdKernels {
     this.applyMass = make('xpbdIntegrate', integrateCode, 'applyMass', withSlot(this.integrate.layout));
     this.neoHookeanColour = make('xpbdNeoHookean', neoHookeanCode, 'solveColour', withSlot(this.neoHookean.layout));
     this.neoHookeanJacobi = make('xpbdNeoHookean', neoHookeanCode, 'solveJacobi', withSlot(this.neoHookean.layout));
+    this.neoHookeanCells = make('xpbdNeoHookean', neoHookeanCode, 'solveCells', withSlot(this.neoHookean.layout));
+    this.springCells = make('xpbdSpring', springCode, 'solveCells', withSlot(this.spring.layout));
     this.springColour = make('xpbdSpring', springCode, 'solveColour', withSlot(this.spring.layout));
     this.springJacobi = make('xpbdSpring', springCode, 'solveJacobi', withSlot(this.spring.layout));
     this.gather = make('xpbdGather', gatherCode, 'gather', [this.gatherTable.layout]);

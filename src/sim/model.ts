@@ -5,6 +5,7 @@
  * Everything here is float64 / CPU side; gpuModel.ts uploads it.
  */
 import { greedyColouring, type Colouring } from './colouring';
+import { partitionedColouring, type PartitionedColouring } from './partitionedColouring';
 import { lameFromYoung, neoHookeanConstants, neoHookeanLame, type Lame, type Material } from './material';
 import { computeRestShapeCpu } from './restShapeCpu';
 
@@ -48,6 +49,9 @@ export interface Model {
   readonly edgeJacobiScale: Float64Array;
   readonly tetColouring: Colouring;
   readonly edgeColouring: Colouring;
+  /** The same constraints in partitioned Gauss-Seidel order (partitionedColouring.ts), cells from the initial positions. */
+  readonly tetPartition: PartitionedColouring;
+  readonly edgePartition: PartitionedColouring;
   /** CSR: per vertex, the tet corners 4t+k that name it (Jacobi gather). */
   readonly vertexTetOffsets: Uint32Array;
   readonly vertexTetCorners: Uint32Array;
@@ -187,6 +191,8 @@ export function buildModel(objects: readonly SimObjectDesc[]): Model {
     edgeJacobiScale,
     tetColouring: greedyColouring(tets, 4, vertexCount, fixed),
     edgeColouring: greedyColouring(edges, 2, vertexCount, fixed),
+    tetPartition: partitionedColouring(tets, 4, restPositions, vertexCount, fixed),
+    edgePartition: partitionedColouring(edges, 2, restPositions, vertexCount, fixed),
     vertexTetOffsets: tetCsr.offsets,
     vertexTetCorners: tetCsr.corners,
     vertexEdgeOffsets: edgeCsr.offsets,

@@ -8,7 +8,7 @@
  * are written in JavaScript's shortest round-trip form, so decode(encode(c)) equals c exactly.
  * Decoding checks each value's type and range and throws an Error naming the key and value.
  */
-import { COLLISION_MODES, type SolverParams } from '../../sim/params';
+import { COLLISION_MODES, SOLVE_ORDERS, type SolverParams } from '../../sim/params';
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
@@ -26,7 +26,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'dt', field: 'dt', kind: 'positive', help: 'frame time step, s' },
   { key: 'substeps', field: 'substeps', kind: 'count', help: 'substeps per frame' },
   { key: 'iterations', field: 'iterations', kind: 'count', help: 'material iterations per substep' },
-  { key: 'solve', field: 'solveOrder', kind: ['gauss-seidel', 'jacobi'], help: 'material solve order' },
+  { key: 'solve', field: 'solveOrder', kind: SOLVE_ORDERS, help: 'material solve order' },
   { key: 'relax', field: 'jacobiRelaxation', kind: 'positive', help: 'Jacobi relaxation' },
   { key: 'constraint', field: 'constraint', kind: ['neohookean', 'springs'], help: 'material constraint' },
   { key: 'compliance', field: 'springCompliance', kind: 'nonnegative', help: 'spring compliance, m/N' },

@@ -1,15 +1,18 @@
 /**
  * The material phase (DESIGN.md "One time step"): `iterations` x (material constraints, then
  * the colliders), in one compute pass per substep. Constraints are the Neo-Hookean tet blocks
- * (xpbdNeoHookean.wgsl) or the edge springs (xpbdSpring.wgsl), solved either Gauss-Seidel
- * (one dispatch per colour, the colour's range in its slot) or Jacobi (one dispatch over all
- * elements, then xpbdGather.wgsl sums each vertex's corrections). The multipliers restart
+ * (xpbdNeoHookean.wgsl) or the edge springs (xpbdSpring.wgsl), solved in one of three orders:
+ * partitioned Gauss-Seidel (one dispatch per pass of partitionedColouring.ts, each workgroup
+ * sweeping its cell's local colours, lib/cellSweep.wgsl; then one per leftover colour),
+ * Gauss-Seidel (one dispatch per colour, the colour's range in its slot) or Jacobi (one
+ * dispatch over all elements, then xpbdGather.wgsl sums each vertex's corrections). The multipliers restart
  * every substep (XPBD, Macklin et al. 2016, Alg. 1 line 5). Owns the constraint buffers;
  * bind groups built once here. CPU reference: cpuSolver.ts / constraintsCpu.ts.
  */
-import { dispatchGrid, storageBuffer } from '../../gpu/buffers';
+import { dispatchGrid, storageBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import type { XpbdKernels } from '../gpuKernels';
 import type { Model } from '../model';
+import type { PartitionedColouring } from '../partitionedColouring';
 import type { SolverParams } from '../params';
 import { RestShapeKernel } from '../restShape';
 import type { GpuStage, PhaseName, SubstepContext } from '../stage';
@@ -25,6 +28,9 @@ export class MaterialStage implements GpuStage {
   private readonly edgeLambda: GPUBuffer;
   private readonly neoHookeanGroup: GPUBindGroup;
   private readonly springGroup: GPUBindGroup;
+  /** The same bindings with colourOrder = the partitioned order. */
+  private readonly neoHookeanPartitionGroup: GPUBindGroup;
+  private readonly springPartitionGroup: GPUBindGroup;
   private readonly gatherTetGroup: GPUBindGroup;
   private readonly gatherEdgeGroup: GPUBindGroup;
   private readonly vertexGrid: [number, number];
@@ -58,25 +64,28 @@ export class MaterialStage implements GpuStage {
     }
     const k = kernels;
     const f = frame.frame;
-    this.neoHookeanGroup = k.neoHookean.group({
-      frame: f,
-      positions: state.positions,
-      tets,
-      dmInv,
-      constants: this.constants,
-      stress: this.tetLambda,
-      colourOrder: own(storageBuffer(device, 'xpbd.tetOrder', m.tetColouring.order)),
-      corrections: tetCorrections,
-    });
-    this.springGroup = k.spring.group({
-      frame: f,
-      positions: state.positions,
-      edges: own(storageBuffer(device, 'xpbd.edges', m.edges)),
-      restLength: own(storageBuffer(device, 'xpbd.restLength', restLengthScale)),
-      lambda: this.edgeLambda,
-      colourOrder: own(storageBuffer(device, 'xpbd.edgeOrder', m.edgeColouring.order)),
-      corrections: edgeCorrections,
-    });
+    const tetOrder = own(storageBuffer(device, 'xpbd.tetOrder', m.tetColouring.order));
+    const tetPartitionOrder = own(storageBuffer(device, 'xpbd.tetPartitionOrder', m.tetPartition.order));
+    const tetCellRanges = own(storageBuffer(device, 'xpbd.tetCellRanges', cellRanges(m.tetPartition)));
+    const neoHookean = (colourOrder: GPUBuffer, label: string) =>
+      k.neoHookean.group(
+        { frame: f, positions: state.positions, tets, dmInv, constants: this.constants, stress: this.tetLambda, colourOrder, corrections: tetCorrections, cellRanges: tetCellRanges },
+        label,
+      );
+    this.neoHookeanGroup = neoHookean(tetOrder, 'xpbd.neoHookean');
+    this.neoHookeanPartitionGroup = neoHookean(tetPartitionOrder, 'xpbd.neoHookeanPartitioned');
+    const edges = own(storageBuffer(device, 'xpbd.edges', m.edges));
+    const restLength = own(storageBuffer(device, 'xpbd.restLength', restLengthScale));
+    const edgeOrder = own(storageBuffer(device, 'xpbd.edgeOrder', m.edgeColouring.order));
+    const edgePartitionOrder = own(storageBuffer(device, 'xpbd.edgePartitionOrder', m.edgePartition.order));
+    const edgeCellRanges = own(storageBuffer(device, 'xpbd.edgeCellRanges', cellRanges(m.edgePartition)));
+    const spring = (colourOrder: GPUBuffer, label: string) =>
+      k.spring.group(
+        { frame: f, positions: state.positions, edges, restLength, lambda: this.edgeLambda, colourOrder, corrections: edgeCorrections, cellRanges: edgeCellRanges },
+        label,
+      );
+    this.springGroup = spring(edgeOrder, 'xpbd.spring');
+    this.springPartitionGroup = spring(edgePartitionOrder, 'xpbd.springPartitioned');
     this.gatherTetGroup = k.gatherTable.group(
       {
         frame: f,
@@ -118,7 +127,27 @@ export class MaterialStage implements GpuStage {
     encoder.clearBuffer(nh ? this.tetLambda : this.edgeLambda);
     const pass = step.beginPass(encoder, 'material');
     for (let it = 0; it < p.iterations; it++) {
-      if (p.solveOrder === 'gauss-seidel') {
+      if (p.solveOrder === 'partitioned') {
+        const partition = nh ? m.tetPartition : m.edgePartition;
+        pass.setPipeline(nh ? k.neoHookeanCells : k.springCells);
+        pass.setBindGroup(0, nh ? this.neoHookeanPartitionGroup : this.springPartitionGroup);
+        let dispatches = 0;
+        partition.passes.forEach((cells, g) => {
+          if (cells.cellCount === 0) return;
+          const grid = dispatchGrid(cells.cellCount * WORKGROUP_SIZE);
+          pass.setBindGroup(1, this.frame.slotGroup, [this.frame.passOffset(p.constraint, g)]);
+          pass.dispatchWorkgroups(grid[0], grid[1]);
+          dispatches++;
+        });
+        if (partition.leftoverColourCount > 0) pass.setPipeline(nh ? k.neoHookeanColour : k.springColour);
+        for (let c = 0; c < partition.leftoverColourCount; c++) {
+          const grid = dispatchGrid(partition.leftoverOffsets[c + 1] - partition.leftoverOffsets[c]);
+          pass.setBindGroup(1, this.frame.slotGroup, [this.frame.leftoverOffset(p.constraint, c)]);
+          pass.dispatchWorkgroups(grid[0], grid[1]);
+          dispatches++;
+        }
+        step.countDispatches(dispatches);
+      } else if (p.solveOrder === 'gauss-seidel') {
         pass.setPipeline(nh ? k.neoHookeanColour : k.springColour);
         pass.setBindGroup(0, group);
         for (let c = 0; c < colouring.colourCount; c++) {
@@ -145,4 +174,19 @@ export class MaterialStage implements GpuStage {
   destroy(): void {
     for (const b of this.owned) b.destroy();
   }
+}
+
+/**
+ * The cellRanges array of lib/cellSweep.wgsl: per cell [index of its colour starts in this
+ * array, local colour count], then every cell's colour starts (offsets into the order).
+ */
+export function cellRanges(p: PartitionedColouring): Uint32Array<ArrayBuffer> {
+  const cellCount = p.cells.length / 2;
+  const out = new Uint32Array(Math.max(1, 2 * cellCount + p.colourStarts.length));
+  for (let c = 0; c < cellCount; c++) {
+    out[2 * c] = 2 * cellCount + p.cells[2 * c];
+    out[2 * c + 1] = p.cells[2 * c + 1];
+  }
+  out.set(p.colourStarts, 2 * cellCount);
+  return out;
 }

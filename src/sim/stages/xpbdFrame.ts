@@ -1,17 +1,20 @@
 /**
  * What the XPBD stages (predict, material, colliders, finalize) bind beside the state: the
  * frame constants (uniform, written once per frame), the slot buffer (one 256-byte slot per
- * tet colour, per edge colour and per substep, bound with a dynamic offset: per-substep
+ * tet or edge colour, per pass and leftover colour of their partitioned orders, and per
+ * substep, bound with a dynamic offset: per-substep
  * parameters never need a writeBuffer inside the frame), the colliders' and handles' samples
  * per substep, and the per-vertex model data of xpbdIntegrate.wgsl (rest + handle id, inverse
  * masses, the per-object NaN/Inf status). The integrate bind group is built here, once, and
  * again only when the substep capacity grows (the script buffers are reallocated).
  */
-import { gridRowStride, storageBuffer, uniformBuffer } from '../../gpu/buffers';
+import { dispatchGrid, gridRowStride, storageBuffer, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import { COLLIDER_STRIDE } from '../colliders';
 import { SLOT_STRIDE, type XpbdKernels } from '../gpuKernels';
 import { HANDLE_STRIDE } from '../handles';
+import type { Colouring } from '../colouring';
 import type { Model } from '../model';
+import { PASS_COUNT, type PartitionedColouring } from '../partitionedColouring';
 import type { SolverParams } from '../params';
 import { sampleScripts } from '../scripts';
 import type { SimSetup } from '../setup';
@@ -22,8 +25,9 @@ export class XpbdFrame {
   readonly rest: GPUBuffer;
   readonly invMass: GPUBuffer;
   readonly objectStatus: GPUBuffer;
-  /** Slot indices: tet colours from 0, edge colours from edgeSlotBase, substeps from substepSlotBase. */
-  readonly edgeSlotBase: number;
+  /** First slot of each constraint kind's static slots (KindSlots); substeps from substepSlotBase. */
+  private readonly tetSlots: KindSlots;
+  private readonly edgeSlots: KindSlots;
   readonly substepSlotBase: number;
   private slots!: GPUBuffer;
   private colliders!: GPUBuffer;
@@ -46,8 +50,9 @@ export class XpbdFrame {
     this.rest = storageBuffer(device, 'xpbd.rest', packVec4(m.restPositions, m.vertexCount, (i) => handleBits[i]));
     this.invMass = storageBuffer(device, 'xpbd.invMass', new Float32Array(m.invMass));
     this.objectStatus = storageBuffer(device, 'xpbd.objectStatus', new Uint32Array(m.objectNames.length));
-    this.edgeSlotBase = m.tetColouring.colourCount;
-    this.substepSlotBase = this.edgeSlotBase + m.edgeColouring.colourCount;
+    this.tetSlots = kindSlots(0, m.tetColouring, m.tetPartition);
+    this.edgeSlots = kindSlots(this.tetSlots.end, m.edgeColouring, m.edgePartition);
+    this.substepSlotBase = this.edgeSlots.end;
     this.ensureCapacity(setup.params.substeps);
   }
 
@@ -72,7 +77,21 @@ export class XpbdFrame {
 
   /** Dynamic offset of colour `c` of the tets (neohookean) or the edges (springs). */
   colourOffset(constraint: SolverParams['constraint'], c: number): number {
-    return ((constraint === 'neohookean' ? 0 : this.edgeSlotBase) + c) * SLOT_STRIDE;
+    return (this.slotsOf(constraint).colours + c) * SLOT_STRIDE;
+  }
+
+  /** Dynamic offset of pass `g` of the partitioned order (cells of the pass: a, count: b, workgroups per grid row: c). */
+  passOffset(constraint: SolverParams['constraint'], g: number): number {
+    return (this.slotsOf(constraint).passes + g) * SLOT_STRIDE;
+  }
+
+  /** Dynamic offset of leftover colour `c` of the partitioned order (a colour range, as colourOffset). */
+  leftoverOffset(constraint: SolverParams['constraint'], c: number): number {
+    return (this.slotsOf(constraint).leftovers + c) * SLOT_STRIDE;
+  }
+
+  private slotsOf(constraint: SolverParams['constraint']): KindSlots {
+    return constraint === 'neohookean' ? this.tetSlots : this.edgeSlots;
   }
 
   /** (Re)creates the per-substep buffers, and the groups that bind them, when the substep count grows. */
@@ -96,8 +115,13 @@ export class XpbdFrame {
         put(base + c, offsets[c], count, gridRowStride(count));
       }
     };
-    colourSlots(m.tetColouring.offsets, 0);
-    colourSlots(m.edgeColouring.offsets, this.edgeSlotBase);
+    const writeKind = (slots: KindSlots, colouring: Colouring, partition: PartitionedColouring) => {
+      colourSlots(colouring.offsets, slots.colours);
+      partition.passes.forEach((pass, g) => put(slots.passes + g, pass.cellBase, pass.cellCount, dispatchGrid(pass.cellCount * WORKGROUP_SIZE)[0]));
+      colourSlots(partition.leftoverOffsets, slots.leftovers);
+    };
+    writeKind(this.tetSlots, m.tetColouring, m.tetPartition);
+    writeKind(this.edgeSlots, m.edgeColouring, m.edgePartition);
     for (let s = 0; s < cap; s++) put(this.substepSlotBase + s, s, 0, 0);
     device.queue.writeBuffer(this.slots, 0, words);
     this._slotGroup = device.createBindGroup({ label: 'xpbd.slot', layout: this.kernels.slotLayout, entries: [{ binding: 0, resource: { buffer: this.slots, size: 16 } }] });
@@ -165,4 +189,18 @@ export class XpbdFrame {
     this.handles.destroy();
     this.slots.destroy();
   }
+}
+
+/** Static slot indices of one constraint kind: its colours, its partition's passes, its partition's leftover colours. */
+interface KindSlots {
+  colours: number;
+  passes: number;
+  leftovers: number;
+  end: number;
+}
+
+function kindSlots(base: number, colouring: Colouring, partition: PartitionedColouring): KindSlots {
+  const passes = base + colouring.colourCount;
+  const leftovers = passes + PASS_COUNT;
+  return { colours: base, passes, leftovers, end: leftovers + partition.leftoverColourCount };
 }

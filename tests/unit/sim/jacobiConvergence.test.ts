@@ -7,12 +7,17 @@ import { loadSharedTetArrays } from '../../support/sharedMeshes';
 import { makeSetup } from './support/setups';
 
 /**
- * Both solve orders converge to the same answer as iterations grow: the error against a
- * 64-iteration Gauss-Seidel solution of the same frames shrinks steadily. (Jacobi that
- * averages positions but not multipliers stalls after one iteration; averaging only the
- * positions converges to a different answer, that of heavier vertices.)
+ * Every solve order converges to the same answer as iterations grow: the error against a
+ * 256-iteration Gauss-Seidel solution of the same frames shrinks steadily, down to a floor.
+ * The floor: the converged answer depends on the order by ~1e-6 m on this 10.6 m beam (the
+ * torque-free step of each tet leaves residuals along rotations uncorrected, so the fixed point
+ * is a small set, not a point): measured 9.3e-7 for the coloured order reversed, 5.4e-7 for the
+ * partitioned order (reverse tetColouring.order and compare). Below FLOOR a stall is
+ * accepted. (Jacobi that averages positions but not multipliers stalls after one iteration;
+ * averaging only the positions converges to a different answer, that of heavier vertices.)
  */
-describe('iterations converge for both solve orders', () => {
+const FLOOR = 2e-6;
+describe('iterations converge for every solve order', () => {
   const beam = loadSharedTetArrays('Beam.t');
   const solve = (p: Partial<SolverParams>) => {
     const setup = makeSetup([{ ...beam, material: { youngsModulus: 1e6, poissonRatio: 0.3, density: 100 }, pin: (x) => (x < -0.9 ? 0 : -1) }], { substeps: 5, ...p }, [], [fixedHandle]);
@@ -20,20 +25,21 @@ describe('iterations converge for both solve orders', () => {
     for (let f = 0; f < 10; f++) s.stepFrame();
     return s.x;
   };
-  const ref = solve({ solveOrder: 'gauss-seidel', iterations: 64 });
+  // 256 iterations: converged well below the 64-iteration errors checked against it.
+  const ref = solve({ solveOrder: 'gauss-seidel', iterations: 256 });
   const error = (x: Float64Array) => {
     let e = 0;
     for (let i = 0; i < x.length; i++) e = Math.max(e, Math.abs(x[i] - ref[i]));
     return e;
   };
-  for (const solveOrder of ['gauss-seidel', 'jacobi'] as const) {
+  for (const solveOrder of ['partitioned', 'gauss-seidel', 'jacobi'] as const) {
     it(solveOrder, () => {
       const e = [1, 4, 16, 64].map((iterations) => error(solve({ solveOrder, iterations })));
-      expect(e[1]).toBeLessThan(0.7 * e[0]);
-      expect(e[2]).toBeLessThan(0.7 * e[1]);
-      expect(e[3]).toBeLessThan(0.7 * e[2]);
-      // Jacobi converges to the Gauss-Seidel answer, not to a nearby one.
-      expect(e[3]).toBeLessThan(0.05 * e[0]);
+      expect(e[1]).toBeLessThan(Math.max(0.7 * e[0], FLOOR));
+      expect(e[2]).toBeLessThan(Math.max(0.7 * e[1], FLOOR));
+      expect(e[3]).toBeLessThan(Math.max(0.7 * e[2], FLOOR));
+      // Every order converges to the coloured Gauss-Seidel answer, not to a nearby one.
+      expect(e[3]).toBeLessThan(Math.min(0.05 * e[0], FLOOR));
     });
   }
 });

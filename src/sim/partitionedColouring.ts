@@ -1,0 +1,222 @@
+/**
+ * Partitioned Gauss-Seidel order (issue 11): the constraints of one iteration in PASS_COUNT
+ * dispatches instead of one per colour. Space is cut into cubic cells of side L; pass g uses
+ * the cells shifted by g L / PASS_COUNT along every axis. A constraint whose dynamic vertices
+ * all lie in one cell of pass g is *interior* there. Interior constraints of different cells
+ * share no dynamic vertex (each vertex is in exactly one cell of a pass), so every cell of a
+ * pass runs at once, one workgroup per cell, and the workgroup sweeps its cell's local colours
+ * one after another between storage barriers (xpbdNeoHookean.wgsl solveCells). A constraint
+ * narrower than L / PASS_COUNT on every axis crosses at most one pass's planes per axis (the
+ * union of the passes' planes is spaced L / PASS_COUNT), so with PASS_COUNT = 4 > 3 axes it is
+ * interior in at least one pass. The few wider ones are left over and coloured globally (one
+ * dispatch per leftover colour, as plain Gauss-Seidel).
+ *
+ * Correctness is topological: vertex-to-cell membership is fixed here from the positions at
+ * build time, so deformation later never creates a race; the geometry only decides how many
+ * constraints are left over. Executed on the GPU the order is exactly the sequential order of
+ * `order` (cells of a pass are independent, a colour's constraints are independent), so the
+ * float64 CPU solver running `order` front to back is its twin.
+ */
+import { groupByColour, VertexColourSets } from './colouring';
+
+/** Passes per iteration: one more than the axes, so every narrow element is interior in one. */
+export const PASS_COUNT = 4;
+/** Cell coordinates per axis the packed cell key holds (2^17). */
+const CELLS_PER_AXIS = 131072;
+
+export interface PartitionPass {
+  /** Index of the pass's first cell in `cells`. */
+  cellBase: number;
+  cellCount: number;
+  /** Largest local colour count of the pass's cells (barriers per workgroup). */
+  maxColours: number;
+}
+
+export interface PartitionedColouring {
+  /** Constraint ids: pass by pass, cell by cell, local colour by local colour; then the leftovers by colour. */
+  order: Uint32Array;
+  /** Per cell (all passes): [first index into colourStarts, local colour count]. */
+  cells: Uint32Array;
+  /** Per cell, colourCount + 1 offsets into `order` (colour c is order[starts[c] .. starts[c+1])). */
+  colourStarts: Uint32Array;
+  passes: PartitionPass[];
+  /** Leftover colours: colour c is order[leftoverOffsets[c] .. leftoverOffsets[c+1]). */
+  leftoverOffsets: Uint32Array;
+  leftoverColourCount: number;
+  /** Cell side L (m) and the constraint count per pass, then leftovers (for reports). */
+  cellSize: number;
+  passSizes: number[];
+  leftoverCount: number;
+}
+
+export interface PartitionOptions {
+  /**
+   * Cell side as a multiple of PASS_COUNT x the chosen element extent; > 1 makes fewer, fuller
+   * cells (more elements per local colour for the workgroup's threads, more local colours).
+   */
+  cellScale?: number;
+  /** Quantile of the element extents the cells must fit (the rest are left over). */
+  extentQuantile?: number;
+}
+
+/**
+ * Builds the partitioned order of `elements` (`arity` vertex ids each) over `positions` (xyz
+ * per vertex). `fixed[v]` marks vertices never written (inverse mass 0): they neither decide
+ * membership nor conflict, as in greedyColouring.
+ */
+export function partitionedColouring(
+  elements: Uint32Array,
+  arity: number,
+  positions: ArrayLike<number>,
+  vertexCount: number,
+  fixed?: Uint8Array,
+  options: PartitionOptions = {},
+): PartitionedColouring {
+  const count = elements.length / arity;
+  const cellScale = options.cellScale ?? 1;
+  const quantile = options.extentQuantile ?? 0.99;
+  if (!(cellScale >= 1)) throw new RangeError(`partitionedColouring: cellScale must be >= 1, got ${cellScale}`);
+  if (!(quantile > 0 && quantile <= 1)) throw new RangeError(`partitionedColouring: extentQuantile must be in (0, 1], got ${quantile}`);
+  const dynamic = (v: number) => !fixed || !fixed[v];
+  // Bounding box of the dynamic vertices and each element's widest axis extent.
+  const lo = [Infinity, Infinity, Infinity];
+  for (let v = 0; v < vertexCount; v++) for (let a = 0; a < 3; a++) lo[a] = Math.min(lo[a], positions[3 * v + a]);
+  const extent = new Float64Array(count);
+  for (let e = 0; e < count; e++) {
+    let w = 0;
+    for (let a = 0; a < 3; a++) {
+      let min = Infinity, max = -Infinity;
+      for (let k = 0; k < arity; k++) {
+        const v = elements[arity * e + k];
+        if (!dynamic(v)) continue;
+        min = Math.min(min, positions[3 * v + a]);
+        max = Math.max(max, positions[3 * v + a]);
+      }
+      if (max > min) w = Math.max(w, max - min);
+    }
+    extent[e] = w;
+  }
+  const sorted = Float64Array.from(extent).sort();
+  const chosen = count > 0 ? sorted[Math.min(count - 1, Math.floor(quantile * (count - 1)))] : 0;
+  // Slightly more than PASS_COUNT x the extent so an element of exactly that width still fits.
+  const cellSize = Math.max(PASS_COUNT * chosen * 1.0001 * cellScale, 1e-9);
+  const shift = cellSize / PASS_COUNT;
+
+  // Cell key of vertex v in pass g: its integer cell coordinates packed in one number.
+  const cellKey = (v: number, g: number): number => {
+    let key = 0;
+    for (let a = 0; a < 3; a++) {
+      const c = Math.floor((positions[3 * v + a] - lo[a] + g * shift) / cellSize);
+      key = key * CELLS_PER_AXIS + c; // exact in a double: 3 x 17 bits < 53
+    }
+    return key;
+  };
+  const span = Math.max(...[0, 1, 2].map((a) => {
+    let hi = -Infinity;
+    for (let v = 0; v < vertexCount; v++) hi = Math.max(hi, positions[3 * v + a]);
+    return Number.isFinite(hi) ? (hi - lo[a]) / cellSize + 2 : 0;
+  }));
+  if (span >= CELLS_PER_AXIS) throw new RangeError(`partitionedColouring: ${Math.ceil(span)} cells per axis (elements tiny against the scene): too many to key`);
+
+  // Assign every element to the least loaded pass where it is interior, or leave it over.
+  const passOf = new Int8Array(count).fill(-1);
+  const cellOf = new Float64Array(count);
+  const passSizes = new Array<number>(PASS_COUNT).fill(0);
+  let leftoverCount = 0;
+  for (let e = 0; e < count; e++) {
+    let best = -1, bestKey = 0;
+    for (let g = 0; g < PASS_COUNT; g++) {
+      let key = NaN;
+      let interior = true;
+      for (let k = 0; k < arity && interior; k++) {
+        const v = elements[arity * e + k];
+        if (!dynamic(v)) continue;
+        const kv = cellKey(v, g);
+        if (Number.isNaN(key)) key = kv;
+        else if (kv !== key) interior = false;
+      }
+      if (!interior) continue;
+      if (Number.isNaN(key)) key = 0; // all vertices fixed: touches nothing, any cell does
+      if (best < 0 || passSizes[g] < passSizes[best]) { best = g; bestKey = key; }
+    }
+    if (best < 0) { leftoverCount++; continue; }
+    passOf[e] = best;
+    cellOf[e] = bestKey;
+    passSizes[best]++;
+  }
+
+  // Group by (pass, cell): dense cell ids per pass in first-seen order.
+  const cellIds: Map<number, number>[] = Array.from({ length: PASS_COUNT }, () => new Map());
+  const cellLocal = new Uint32Array(count);
+  for (let e = 0; e < count; e++) {
+    const g = passOf[e];
+    if (g < 0) continue;
+    const ids = cellIds[g];
+    let id = ids.get(cellOf[e]);
+    if (id === undefined) ids.set(cellOf[e], (id = ids.size));
+    cellLocal[e] = id;
+  }
+  const passes: PartitionPass[] = [];
+  let cellTotal = 0;
+  for (let g = 0; g < PASS_COUNT; g++) {
+    passes.push({ cellBase: cellTotal, cellCount: cellIds[g].size, maxColours: 0 });
+    cellTotal += cellIds[g].size;
+  }
+  // Elements of each global cell, in element order (counting sort).
+  const cellStart = new Uint32Array(cellTotal + 1);
+  for (let e = 0; e < count; e++) if (passOf[e] >= 0) cellStart[passes[passOf[e]].cellBase + cellLocal[e] + 1]++;
+  for (let c = 0; c < cellTotal; c++) cellStart[c + 1] += cellStart[c];
+  const byCell = new Uint32Array(cellStart[cellTotal]);
+  const cursor = cellStart.slice(0, cellTotal);
+  for (let e = 0; e < count; e++) if (passOf[e] >= 0) byCell[cursor[passes[passOf[e]].cellBase + cellLocal[e]]++] = e;
+
+  // Local greedy colouring per cell (first fit), the vertices' colour sets cleared after each cell.
+  const order = new Uint32Array(count);
+  const cells = new Uint32Array(2 * cellTotal);
+  const starts: number[] = [];
+  const sets = new VertexColourSets(elements, arity, vertexCount, fixed);
+  let written = 0;
+  for (let g = 0; g < PASS_COUNT; g++) {
+    const pass = passes[g];
+    for (let c = pass.cellBase; c < pass.cellBase + pass.cellCount; c++) {
+      const members = byCell.subarray(cellStart[c], cellStart[c + 1]);
+      const colour = new Uint32Array(members.length);
+      let colours = 0;
+      for (let i = 0; i < members.length; i++) {
+        colour[i] = sets.firstFree(members[i]);
+        sets.take(members[i], colour[i]);
+        colours = Math.max(colours, colour[i] + 1);
+      }
+      for (const e of members) sets.clear(e);
+      cells[2 * c] = starts.length;
+      cells[2 * c + 1] = colours;
+      for (const o of groupByColour(members, colour, colours, order, written)) starts.push(o);
+      written += members.length;
+      pass.maxColours = Math.max(pass.maxColours, colours);
+    }
+  }
+
+  // Leftovers: one global greedy colouring of their own, after the passes in `order`.
+  const leftovers: number[] = [];
+  for (let e = 0; e < count; e++) if (passOf[e] < 0) leftovers.push(e);
+  const leftoverColour = new Uint32Array(leftovers.length);
+  let leftoverColourCount = 0;
+  for (let i = 0; i < leftovers.length; i++) {
+    leftoverColour[i] = sets.firstFree(leftovers[i]);
+    sets.take(leftovers[i], leftoverColour[i]);
+    leftoverColourCount = Math.max(leftoverColourCount, leftoverColour[i] + 1);
+  }
+  const leftoverOffsets = groupByColour(leftovers, leftoverColour, leftoverColourCount, order, written);
+
+  return {
+    order,
+    cells,
+    colourStarts: Uint32Array.from(starts),
+    passes,
+    leftoverOffsets,
+    leftoverColourCount,
+    cellSize,
+    passSizes,
+    leftoverCount,
+  };
+}
