@@ -94,6 +94,13 @@ export const KERNEL_TRAFFIC = {
   neoHookeanColour: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { colourOrder: { read: 1 }, tets: { read: 1 }, positions: { read: 4, write: 4 }, dmInv: { read: 3 }, constants: { read: 1 }, stress: { read: 3, write: 3 } } },
   // Jacobi: the same reads, the 4 corner corrections written instead of the positions.
   neoHookeanJacobi: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { tets: { read: 1 }, positions: { read: 4 }, dmInv: { read: 3 }, constants: { read: 1 }, stress: { read: 3, write: 3 }, corrections: { write: 4 } } },
+  // Partitioned Gauss-Seidel (lib/cellSweep.wgsl solveCells, included by both constraint
+  // modules): per element the colour kernel's traffic (its slot in the partitioned order, then
+  // the same projection); per cell the words of cellRanges its workgroup reads (counted apart).
+  neoHookeanCells: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { colourOrder: { read: 1 }, tets: { read: 1 }, positions: { read: 4, write: 4 }, dmInv: { read: 3 }, constants: { read: 1 }, stress: { read: 3, write: 3 } } },
+  neoHookeanCellRange: { module: 'xpbdNeoHookean', per: 'word of cellRanges', access: { cellRanges: { read: 1 } } },
+  springCells: { module: 'xpbdSpring', per: 'edge', broadcast: ['frame'], access: { colourOrder: { read: 1 }, edges: { read: 1 }, positions: { read: 2, write: 2 }, restLength: { read: 1 }, lambda: { read: 1, write: 1 } } },
+  springCellRange: { module: 'xpbdSpring', per: 'word of cellRanges', access: { cellRanges: { read: 1 } } },
   // xpbdSpring.wgsl, per edge: its slot in the colour order, the edge, 2 vertices, rest length, lambda.
   springColour: { module: 'xpbdSpring', per: 'edge', broadcast: ['frame'], access: { colourOrder: { read: 1 }, edges: { read: 1 }, positions: { read: 2, write: 2 }, restLength: { read: 1 }, lambda: { read: 1, write: 1 } } },
   springJacobi: { module: 'xpbdSpring', per: 'edge', broadcast: ['frame'], access: { edges: { read: 1 }, positions: { read: 2 }, restLength: { read: 1 }, lambda: { read: 1, write: 1 }, corrections: { write: 2 } } },
@@ -182,10 +189,46 @@ export interface PlannedKernel {
   invocations: number;
 }
 
+/**
+ * The partitioned order's shape (partitionedColouring.ts) for the constraint type solved: the
+ * passes that have cells (one dispatch each), their cells and cells' local colours, the
+ * constraints in cells and the leftovers coloured globally (one dispatch per leftover colour).
+ */
+export interface PartitionShape {
+  passDispatches: number;
+  cells: number;
+  cellColours: number;
+  cellElements: number;
+  leftoverColours: number;
+  leftoverElements: number;
+}
+
+/** PartitionShape of a PartitionedColouring-like value (passes, cells, leftovers). */
+export function partitionShape(p: {
+  passes: readonly { cellCount: number }[];
+  cells: ArrayLike<number>;
+  order: ArrayLike<number>;
+  leftoverColourCount: number;
+  leftoverCount: number;
+}): PartitionShape {
+  let cellColours = 0;
+  for (let c = 1; c < p.cells.length; c += 2) cellColours += p.cells[c]!;
+  return {
+    passDispatches: p.passes.filter((x) => x.cellCount > 0).length,
+    cells: p.cells.length / 2,
+    cellColours,
+    cellElements: p.order.length - p.leftoverCount,
+    leftoverColours: p.leftoverColourCount,
+    leftoverElements: p.leftoverCount,
+  };
+}
+
 export interface XpbdFrameInput {
   mesh: MeshCounts;
   /** Colours of the material's constraints (tet colours for Neo-Hookean, edge colours for springs). */
   colours: number;
+  /** Needed by the 'partitioned' order. */
+  partition?: PartitionShape;
   substeps: number;
   iterations: number;
   solveOrder: string;
@@ -197,8 +240,9 @@ export interface XpbdFrameInput {
 /**
  * The XPBD stages' dispatches of one frame, as predictStage / materialStage / collidersStage /
  * finalizeStage record them: per substep predict (per vertex); per iteration the constraints
- * (Gauss-Seidel: one dispatch per colour, every element once; Jacobi: all elements, then the
- * per-vertex gather) and, with colliders, the collide pass; finalize, and with damping the
+ * (Gauss-Seidel: one dispatch per colour, every element once; partitioned: one dispatch per
+ * pass, a workgroup sweeping each cell, then one per leftover colour; Jacobi: all elements,
+ * then the per-vertex gather) and, with colliders, the collide pass; finalize, and with damping the
  * reduce / solve / apply passes.
  */
 export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
@@ -208,7 +252,14 @@ export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
   const per = f.substeps;
   const it = f.substeps * f.iterations;
   const plan: PlannedKernel[] = [{ phase: 'predict', kernel: 'predict', dispatches: per, invocations: per * vertices }];
-  if (f.solveOrder === 'gauss-seidel') {
+  if (f.solveOrder === 'partitioned') {
+    const q = f.partition;
+    if (!q) throw new Error('traffic: the partitioned order needs the partition shape (XpbdFrameInput.partition)');
+    plan.push({ phase: 'material', kernel: nh ? 'neoHookeanCells' : 'springCells', dispatches: it * q.passDispatches, invocations: it * q.cellElements });
+    // Per cell: its [start index, colour count] pair and its colour count + 1 starts.
+    plan.push({ phase: 'material', kernel: nh ? 'neoHookeanCellRange' : 'springCellRange', dispatches: 0, invocations: it * (3 * q.cells + q.cellColours) });
+    if (q.leftoverColours > 0) plan.push({ phase: 'material', kernel: nh ? 'neoHookeanColour' : 'springColour', dispatches: it * q.leftoverColours, invocations: it * q.leftoverElements });
+  } else if (f.solveOrder === 'gauss-seidel') {
     plan.push({ phase: 'material', kernel: nh ? 'neoHookeanColour' : 'springColour', dispatches: it * f.colours, invocations: it * elements });
   } else if (f.solveOrder === 'jacobi') {
     plan.push({ phase: 'material', kernel: nh ? 'neoHookeanJacobi' : 'springJacobi', dispatches: it, invocations: it * elements });

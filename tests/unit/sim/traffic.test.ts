@@ -8,7 +8,8 @@ import { CONTACT_WORDS } from '../../../src/collision/gpu/contactStage';
 import { QUERY_WORDS } from '../../../src/spb/gpu/queryListLayout';
 import { RESULT_WORDS } from '../../../src/spb/gpu/packSpbBuffers';
 import { gatherBindings, integrateBindings, neoHookeanBindings, springBindings } from '../../../src/sim/gpuKernels';
-import { KERNEL_TRAFFIC, kernelBytes, moduleBindings, planTraffic, xpbdFramePlan, type KernelTraffic, type XpbdFrameInput } from '../../../src/sim/traffic';
+import { partitionedColouring } from '../../../src/sim/partitionedColouring';
+import { KERNEL_TRAFFIC, kernelBytes, moduleBindings, partitionShape, planTraffic, xpbdFramePlan, type KernelTraffic, type XpbdFrameInput } from '../../../src/sim/traffic';
 import { wgslBindings, wgslTypeBytes } from '../../../src/sim/wgslLayout';
 
 // WGSL sizes, by hand: vec4<f32> / vec4<u32> 16 bytes, u32 / f32 / atomic<u32> 4.
@@ -130,6 +131,20 @@ describe('bytes per frame', () => {
     const plain = planTraffic(xpbdFramePlan(frame({ substeps: 2 })), oneTet);
     expect(damped.dispatches - plain.dispatches).toBe(6);
     expect(damped.read - plain.read).toBe(2 * 4 * (2 * V4 + 2 * V4));
+  });
+
+  it('partitioned: one dispatch per pass with cells plus one per leftover colour; every tet once, at the colour kernel\'s bytes', () => {
+    // Two tets sharing a face, 1 cm across: both fall in one cell, as two local colours.
+    const x = [0, 0, 0, 0.01, 0, 0, 0, 0.01, 0, 0, 0, 0.01, 0.01, 0.01, 0.01];
+    const shape = partitionShape(partitionedColouring(new Uint32Array([0, 1, 2, 3, 1, 2, 3, 4]), 4, x, 5, new Uint8Array(5)));
+    expect(shape.cellElements + shape.leftoverElements).toBe(2);
+    const f = frame({ mesh: twoTets, solveOrder: 'partitioned', partition: shape, substeps: 2, iterations: 3 });
+    const t = planTraffic(xpbdFramePlan(f), twoTets);
+    expect(t.byPhase.material.dispatches).toBe(6 * (shape.passDispatches + shape.leftoverColours));
+    // Per iteration: 2 tets x 308 B, plus the cells' range words (2 + colours + 1 u32 per cell).
+    expect(t.byPhase.material.read).toBe(6 * (2 * tetGS.r + U32 * (3 * shape.cells + shape.cellColours)));
+    expect(t.byPhase.material.write).toBe(6 * 2 * tetGS.w);
+    expect(() => xpbdFramePlan(frame({ solveOrder: 'partitioned' }))).toThrow(/needs the partition shape/);
   });
 
   it('an unknown solve order is refused by name', () => {
