@@ -144,6 +144,14 @@ describe('TimeStep: stages over one state', () => {
       solver.params = { ...solver.params, constraint: 'springs' };
       r = await solver.stepFrame();
       expect(r.dispatchesByPhase).toEqual({ predict: 2, material: 2 * 3 * (edgeColours + 1), finalize: 2 });
+      // Partitioned: one dispatch per pass with cells, one per leftover colour (independent count from the partition).
+      const part = setup.model.tetPartition;
+      const passes = part.passes.filter((p) => p.cellCount > 0).length;
+      expect(passes).toBeGreaterThan(0);
+      solver.params = { ...solver.params, constraint: 'neohookean', solveOrder: 'partitioned' };
+      r = await solver.stepFrame();
+      expect(r.dispatchesByPhase).toEqual({ predict: 2, material: 2 * 3 * (passes + part.leftoverColourCount + 1), finalize: 2 });
+      expect(passes + part.leftoverColourCount).toBeLessThan(tetColours);
       // With timestamps (SwiftShader has them), exactly the phases that ran are timed, and the
       // passes' GPU time fits in the frame's wall time. 100 substeps = 300 passes: more than one
       // query set of the timer (256 pairs each).

@@ -1,0 +1,169 @@
+/**
+ * Solve orders at equal frame cost (issue 11, "Dispatch count"): partitioned Gauss-Seidel,
+ * coloured Gauss-Seidel, Jacobi, and fewer iterations with more substeps (Macklin et al. 2019,
+ * "Small Steps"), on two measures of convergence:
+ *
+ *  - the cantilever's tip error: the clamped beam (scene `cantilever`, E = 1e5 so that the
+ *    solve has work to do) sagging under gravity for `--seconds`; the tip's height against a
+ *    converged reference (coloured Gauss-Seidel, 10 substeps x 100 iterations; damping 10/s so
+ *    it has settled), as a fraction
+ *    of the reference's sag. An unconverged solve is softer than its E and sags more.
+ *  - the settled pile's residual: two cubes stacked on the ground (scene `cube-stack`, with
+ *    collisions) after `--seconds`; the RMS speed of the vertices over the last 10 frames
+ *    (m/s). A settled pile is at rest; what moves is the solve's unconverged error.
+ *
+ * Convergence runs on the float64 CPU solver, which executes each order exactly as the GPU does
+ * (tests/gpu/xpbdMatchesCpu.test.ts). Frame cost is projected from the XPBD stages' dispatch
+ * plan and bytes (src/sim/traffic.ts): dispatches x per-dispatch cost + bytes / bandwidth, for
+ * a native per-dispatch cost (2 us, wgpu) and a browser one (30 us, Vulkan in Chrome), both
+ * from the issue's measurements, and 1,008 GB/s (RTX 4090, NVIDIA's spec sheet). With a GPU
+ * adapter (Dawn; on this machine SwiftShader) one frame of each configuration also runs on the
+ * GPU solver to check that the plan's dispatch count is the one the solver records.
+ *
+ *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/solveOrders.ts [--seconds 2] [--resolution 16] [--no-gpu]
+ */
+import { acquireGpu } from '../src/gpu/device';
+import { cantilever } from '../src/scenes/cantilever';
+import { cubeStack } from '../src/scenes/cubeStack';
+import { CpuSolver } from '../src/sim/cpuSolver';
+import { GpuSolver } from '../src/sim/gpuSolver';
+import type { SolveOrder, SolverParams } from '../src/sim/params';
+import type { SimSetup } from '../src/sim/setup';
+import { partitionShape, planTraffic, xpbdFramePlan } from '../src/sim/traffic';
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  if (i < 0) return fallback;
+  const v = Number(args[i + 1]);
+  if (!(v > 0)) throw new Error(`--${name} must be a positive number, got ${args[i + 1]}`);
+  return v;
+};
+const seconds = flag('seconds', 2);
+const resolution = flag('resolution', 16);
+const useGpu = !args.includes('--no-gpu');
+
+/** Per-dispatch costs (s) and bandwidth (B/s) of the projection; sources in the header. */
+const NATIVE_DISPATCH = 2e-6;
+const BROWSER_DISPATCH = 30e-6;
+const BANDWIDTH = 1008e9;
+
+interface Config {
+  order: SolveOrder;
+  substeps: number;
+  iterations: number;
+  note: string;
+}
+
+const CONFIGS: Config[] = [
+  { order: 'gauss-seidel', substeps: 10, iterations: 3, note: 'before (coloured)' },
+  { order: 'partitioned', substeps: 10, iterations: 3, note: 'new default' },
+  { order: 'jacobi', substeps: 10, iterations: 3, note: '' },
+  { order: 'jacobi', substeps: 10, iterations: 12, note: '' },
+  { order: 'partitioned', substeps: 30, iterations: 1, note: 'small steps' },
+  { order: 'jacobi', substeps: 30, iterations: 2, note: 'small steps' },
+  { order: 'partitioned', substeps: 10, iterations: 6, note: '' },
+];
+
+/** Projected XPBD cost of one frame (s) and its dispatches and bytes, from the traffic plan. */
+function projectedCost(setup: SimSetup, c: Config) {
+  const m = setup.model;
+  const plan = xpbdFramePlan({
+    mesh: { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount },
+    colours: m.tetColouring.colourCount,
+    partition: partitionShape(m.tetPartition),
+    substeps: c.substeps,
+    iterations: c.iterations,
+    solveOrder: c.order,
+    constraint: 'neohookean',
+    colliders: setup.colliders.length,
+    damping: setup.params.damping,
+  });
+  const t = planTraffic(plan, { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount });
+  const bytes = t.read + t.write;
+  return {
+    dispatches: t.dispatches,
+    material: t.byPhase.material?.dispatches ?? 0,
+    bytes,
+    native: t.dispatches * NATIVE_DISPATCH + bytes / BANDWIDTH,
+    browser: t.dispatches * BROWSER_DISPATCH + bytes / BANDWIDTH,
+  };
+}
+
+function withParams(setup: SimSetup, p: Partial<SolverParams>): SimSetup {
+  return { ...setup, params: { ...setup.params, ...p } };
+}
+
+/** Height of the beam's free end: mean y of the vertices at the largest x. */
+function tipHeight(setup: SimSetup, x: Float64Array): number {
+  const m = setup.model;
+  let xmax = -Infinity;
+  for (let i = 0; i < m.vertexCount; i++) xmax = Math.max(xmax, m.restPositions[3 * i]);
+  let sum = 0, n = 0;
+  for (let i = 0; i < m.vertexCount; i++) {
+    if (m.restPositions[3 * i] > xmax - 1e-9) { sum += x[3 * i + 1]; n++; }
+  }
+  return sum / n;
+}
+
+function runCantilever(setup: SimSetup, c: Pick<Config, 'order' | 'substeps' | 'iterations'>): number {
+  const s = new CpuSolver(withParams(setup, { solveOrder: c.order, substeps: c.substeps, iterations: c.iterations }));
+  const frames = Math.round(seconds / setup.params.dt);
+  for (let f = 0; f < frames; f++) s.stepFrame();
+  return tipHeight(setup, s.x);
+}
+
+function runPile(setup: SimSetup, c: Config): number {
+  const s = new CpuSolver(withParams(setup, { solveOrder: c.order, substeps: 2 * c.substeps, iterations: c.iterations }));
+  const frames = Math.round(seconds / setup.params.dt);
+  let sum = 0, samples = 0;
+  for (let f = 0; f < frames; f++) {
+    s.stepFrame();
+    if (f >= frames - 10) {
+      for (let i = 0; i < s.v.length; i++) sum += s.v[i] * s.v[i];
+      samples += setup.model.vertexCount;
+    }
+  }
+  return Math.sqrt(sum / samples);
+}
+
+async function gpuMaterialDispatches(setup: SimSetup, c: Config): Promise<number | null> {
+  if (!gpu) return null;
+  const solver = new GpuSolver(gpu, withParams(setup, { solveOrder: c.order, substeps: c.substeps, iterations: c.iterations }), { collisions: false });
+  const r = await solver.stepFrame();
+  solver.destroy();
+  return r.dispatchesByPhase.material ?? 0;
+}
+
+const gpu = useGpu ? await acquireGpu({ onLost: (r) => console.error(`device lost: ${r}`) }).catch((e: Error) => (console.error(`no GPU adapter (${e.message}): dispatch counts from the plan only`), null)) : null;
+
+const beam = withParams(cantilever.build({ resolution }), { damping: 10 });
+beam.model.materials.forEach((mat) => (mat.youngsModulus = 1e5));
+// Young's modulus changed in place: refresh the constants the solvers read.
+const { updateMaterialData } = await import('../src/sim/model');
+updateMaterialData(beam.model);
+const pile = cubeStack.build({ copies: 2 });
+const m = beam.model;
+const part = m.tetPartition;
+console.log(`cantilever: resolution ${resolution}, ${m.vertexCount} vertices, ${m.tetCount} tets, ${m.tetColouring.colourCount} colours; partition: cell ${part.cellSize.toFixed(3)} m, passes ${part.passSizes.join('/')} tets, local colours ${part.passes.map((p) => p.maxColours).join('/')}, ${part.leftoverCount} left over`);
+console.log(`pile: ${pile.model.tetCount} tets, ${pile.model.tetColouring.colourCount} colours; simulated ${seconds} s each`);
+const restTip = tipHeight(beam, m.restPositions);
+process.stdout.write('reference (coloured Gauss-Seidel, 10 x 100) ... ');
+const refTip = runCantilever(beam, { order: 'gauss-seidel', substeps: 10, iterations: 100 });
+const refSag = restTip - refTip;
+console.log(`sag ${(refSag * 1000).toFixed(2)} mm`);
+
+console.log('\n| order | substeps x iterations | material dispatches / frame (GPU-recorded) | all XPBD dispatches | MB moved / frame | projected ms native / browser | cantilever tip error (of the sag) | pile RMS speed (mm/s) | note |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const c of CONFIGS) {
+  const cost = projectedCost(beam, c);
+  const recorded = await gpuMaterialDispatches(beam, c);
+  if (recorded !== null && recorded !== cost.material) throw new Error(`${c.order} ${c.substeps}x${c.iterations}: the GPU recorded ${recorded} material dispatches, the plan says ${cost.material}`);
+  const tipError = Math.abs(runCantilever(beam, c) - refTip) / refSag;
+  const speed = runPile(pile, c);
+  console.log(
+    `| ${c.order} | ${c.substeps} x ${c.iterations} | ${cost.material}${recorded !== null ? ' (same)' : ''} | ${cost.dispatches} | ${(cost.bytes / 1e6).toFixed(1)} | ${(cost.native * 1e3).toFixed(2)} / ${(cost.browser * 1e3).toFixed(2)} | ${(100 * tipError).toFixed(2)} % | ${(speed * 1000).toFixed(2)} | ${c.note} |`,
+  );
+}
+console.log(`\nProjection: dispatches x ${NATIVE_DISPATCH * 1e6} us (native) or ${BROWSER_DISPATCH * 1e6} us (browser) + bytes / ${BANDWIDTH / 1e9} GB/s; the pile runs twice the substeps (the cube-stack scene's 20 at 10).`);
+process.exit(0);
