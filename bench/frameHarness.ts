@@ -19,7 +19,7 @@ import { findScene } from '../src/scenes/registry';
 import { changesAt } from '../src/scenes/schedule';
 import { effectiveCollisionMode, type SolverParams } from '../src/sim/params';
 import { Simulation, type FrameStats } from '../src/sim/simulation';
-import { collisionTrafficEstimate, partitionShape, planTraffic, xpbdClearBytes, xpbdFramePlan, type TrafficTotals } from '../src/sim/traffic';
+import { collisionTrafficEstimate, partitionShape, planTraffic, xpbdClearBytes, xpbdFramePlan, type TrafficTotals, type XpbdFrameInput } from '../src/sim/traffic';
 
 export interface BufferRecord {
   label: string;
@@ -119,6 +119,8 @@ export interface HarnessFrame {
   recorded: { total: number; byPipeline: Record<string, number> };
   /** Traffic model: XPBD stages (exact from the counts) and collision stages (estimate). */
   xpbd: TrafficTotals;
+  /** What the XPBD plan was made from (re-plan it in another order). */
+  xpbdInput: XpbdFrameInput;
   clearBytes: number;
   collisions: TrafficTotals | null;
   /** JavaScript time to record and submit the frame (ms), and the waits for the GPU before submitting. */
@@ -201,7 +203,7 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
     const t0 = performance.now();
     const s = await sim.stepFrame();
     const wall = performance.now() - t0;
-    const xin = {
+    const xin: XpbdFrameInput = {
       mesh,
       partition: partitionShape(p.constraint === 'neohookean' ? m.tetPartition : m.edgePartition),
       colours: p.constraint === 'neohookean' ? m.tetColouring.colourCount : m.edgeColouring.colourCount,
@@ -221,6 +223,7 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
       params: p,
       recorded: { total: dispatches.total, byPipeline: Object.fromEntries(dispatches.byPipeline) },
       xpbd: planTraffic(xpbdFramePlan(xin), mesh),
+      xpbdInput: xin,
       clearBytes: xpbdClearBytes(xin),
       collisions: c ? collisionTrafficEstimate(c, mesh, p.substeps, boundaryPoints, p.contactIterations) : null,
       encodeMs: s.encodeMs,

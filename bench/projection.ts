@@ -1,0 +1,53 @@
+/**
+ * Projection of a frame's time on a reference GPU (issue 11, "A report that projects to real
+ * hardware"): bytes moved / memory bandwidth + dispatches x per-dispatch cost. A first-order,
+ * memory-bound model: it assumes the kernels stream at the spec bandwidth and ignores compute,
+ * latency and the CPU's share (CCD broad phase in workers, readbacks); the constants below carry
+ * their sources, printed with the report.
+ */
+
+export interface ReferenceGpu {
+  name: string;
+  /** Memory bandwidth (bytes per second) from the vendor's spec sheet. */
+  bandwidth: number;
+  source: string;
+}
+
+export interface DispatchCost {
+  name: string;
+  /** Seconds per dependent dispatch (pipeline drain), low and high. */
+  low: number;
+  high: number;
+  source: string;
+}
+
+export const REFERENCE_GPUS: readonly ReferenceGpu[] = [
+  {
+    name: 'RTX 3080 Ti',
+    bandwidth: 912e9,
+    source: "the authors' GPU (paper 000 section 5: AMD Ryzen 5950X, NVIDIA RTX 3080 Ti); NVIDIA spec: 384-bit GDDR6X at 19 Gbps = 912 GB/s",
+  },
+  { name: 'RTX 4060', bandwidth: 272e9, source: 'a mainstream desktop GPU; NVIDIA spec: 128-bit GDDR6 at 17 Gbps = 272 GB/s' },
+  { name: 'Apple M2', bandwidth: 100e9, source: 'a laptop GPU for the Metal figures; Apple M2 spec: 100 GB/s unified memory bandwidth' },
+];
+
+export const DISPATCH_COSTS: readonly DispatchCost[] = [
+  { name: 'native wgpu', low: 2e-6, high: 2e-6, source: 'issue 11: about 2 us per dependent dispatch measured in native wgpu' },
+  { name: 'browser Vulkan', low: 24e-6, high: 36e-6, source: 'issue 11: 24-36 us per dispatch in browser measurements on Vulkan' },
+  { name: 'browser Metal', low: 32e-6, high: 71e-6, source: 'issue 11: 32-71 us per dispatch in browser measurements on Metal' },
+];
+
+/** Projected frame time (ms), low and high: bytes / bandwidth + dispatches x cost. */
+export function projectFrameMs(bytes: number, dispatches: number, gpu: ReferenceGpu, cost: DispatchCost): { low: number; high: number; memoryMs: number } {
+  const memoryMs = (1000 * bytes) / gpu.bandwidth;
+  return { low: memoryMs + 1000 * dispatches * cost.low, high: memoryMs + 1000 * dispatches * cost.high, memoryMs };
+}
+
+/** The pairs the report prints: every NVIDIA GPU with native and browser Vulkan costs, the Apple GPU with Metal. */
+export const PROJECTIONS: readonly { gpu: ReferenceGpu; cost: DispatchCost }[] = [
+  { gpu: REFERENCE_GPUS[0]!, cost: DISPATCH_COSTS[0]! },
+  { gpu: REFERENCE_GPUS[0]!, cost: DISPATCH_COSTS[1]! },
+  { gpu: REFERENCE_GPUS[1]!, cost: DISPATCH_COSTS[0]! },
+  { gpu: REFERENCE_GPUS[1]!, cost: DISPATCH_COSTS[1]! },
+  { gpu: REFERENCE_GPUS[2]!, cost: DISPATCH_COSTS[2]! },
+];
