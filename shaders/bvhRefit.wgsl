@@ -1,26 +1,33 @@
-// Surface BVH refit on the GPU, one dispatch per tree level, deepest level first: a node's
-// box is the bounds of its leaf triangles' vertices, or the union of its two children's boxes
-// (written by the previous dispatch; WebGPU makes one dispatch's storage writes visible to the
-// next). Same result as src/bvh/refitSurfaceBvh.ts on f32 positions, bit for bit (min and max
-// of f32 values are exact). Node layout: src/bvh/surfaceBvh.ts.
+// Surface BVH refit on the GPU in two dispatches (src/bvh/refitSchedule.ts): subtrees, one
+// workgroup each, then the top nodes in one workgroup; inside a workgroup the nodes go by height,
+// a storage barrier between heights (lib/cellSweep.wgsl). A node's box is the bounds of its leaf
+// triangles' vertices, or the union of its two children's boxes (final by then). Same result as
+// src/bvh/refitSurfaceBvh.ts on f32 positions, bit for bit (min and max of f32 values are
+// exact). Node layout: src/bvh/surfaceBvh.ts.
 
-#include "threadIndex"
 #include "positions"
 #include "bvhNode"
+#include "cellSweep"
 
+// start, count: the dispatch's groups (subtrees, or the top); rowStride: workgroups per grid row.
 struct Params { start: u32, count: u32, offOrder: u32, offLevels: u32, rowStride: u32, _p0: u32, _p1: u32, _p2: u32 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>; // xyz + inverse mass (sim/state.ts)
-// Sections: 3 vertex ids per triangle, then the BVH triangle order, then node ids by level.
+// Sections: 3 vertex ids per triangle, then the BVH triangle order, then node ids in sweep order.
 @group(0) @binding(2) var<storage, read> topo: array<u32>;
 @group(0) @binding(3) var<storage, read_write> nodes: array<BvhNode>;
+@group(0) @binding(4) var<storage, read> cellRanges: array<u32>; // the sweep's groups and rounds
 
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = threadIndex(gid, params.rowStride);
-  if (i >= params.count) { return; }
-  let id = topo[params.offLevels + params.start + i];
+fn sweepSlot() -> vec3<u32> {
+  return vec3<u32>(params.start, params.count, params.rowStride);
+}
+
+fn solveOrdered(n: u32) {
+  refitNode(topo[params.offLevels + n]);
+}
+
+fn refitNode(id: u32) {
   var node = nodes[id];
   if (node.count == 0u) {
     let l = nodes[node.link];

@@ -7,7 +7,7 @@
 // C_D = ||F|| pair integrated shear explicitly, a CFL limit): neoHookeanCorrection in
 // src/sim/constraintsCpu.ts, this kernel's float64 twin.
 // solveColour: Gauss-Seidel over one colour (tets independent), corrections applied in place.
-// solveCells (lib/cellSweep.wgsl): partitioned Gauss-Seidel, one workgroup per cell.
+// sweepCells (lib/cellSweep.wgsl): partitioned Gauss-Seidel, one workgroup per cell.
 // solveJacobi: every tet from the same positions, scaled corrections stored per tet corner
 // for xpbdGather.wgsl.
 
@@ -25,6 +25,11 @@
 @group(0) @binding(7) var<storage, read_write> corrections: array<vec4<f32>>; // 4 per tet
 @group(0) @binding(8) var<storage, read> cellRanges: array<u32>; // partitioned order (cellSweep)
 @group(1) @binding(0) var<uniform> slot: Slot;
+
+// The pass's cells for lib/cellSweep.wgsl: first cell, cell count, workgroups per grid row.
+fn sweepSlot() -> vec3<u32> {
+  return vec3<u32>(slot.a, slot.b, slot.c);
+}
 
 struct Delta { d0: vec3<f32>, d1: vec3<f32>, d2: vec3<f32>, d3: vec3<f32>, ok: bool }
 

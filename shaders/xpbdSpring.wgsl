@@ -15,6 +15,11 @@
 @group(0) @binding(7) var<storage, read> cellRanges: array<u32>; // partitioned order (cellSweep)
 @group(1) @binding(0) var<uniform> slot: Slot;
 
+// The pass's cells for lib/cellSweep.wgsl: first cell, cell count, workgroups per grid row.
+fn sweepSlot() -> vec3<u32> {
+  return vec3<u32>(slot.a, slot.b, slot.c);
+}
+
 struct Delta { da: vec3<f32>, db: vec3<f32>, ok: bool }
 
 fn project(e: u32, jacobi: bool) -> Delta {

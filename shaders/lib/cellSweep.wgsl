@@ -1,23 +1,28 @@
-// Partitioned Gauss-Seidel sweep (src/sim/partitionedColouring.ts), shared by the XPBD
-// constraint kernels. The including kernel declares `cellRanges` (array<u32>: per cell of
-// every pass [index of its colour starts in this array, local colour count], then the starts)
-// and `fn solveOrdered(n: u32)`, which projects the constraint at colourOrder[n] and applies it
-// in place. One workgroup per cell of the pass's cells slot.a .. slot.a + slot.b (a 2D grid of
-// workgroups, slot.c per row): cells of a pass share no dynamic vertex, so they run at once;
-// inside a cell the local colours run one after another, each colour's constraints spread over
-// the workgroup's lanes, and the storage barrier makes a colour's writes visible to the next.
-// This replaces one dispatch per global colour by one per pass (issue 11: dispatch count).
+// Groups swept in rounds inside one workgroup, shared by the partitioned Gauss-Seidel of the
+// XPBD constraint kernels (src/sim/partitionedColouring.ts: a group is a cell, a round one of
+// its local colours) and the surface BVH refit (src/bvh/refitSchedule.ts: a group is a subtree,
+// a round one height). One workgroup per group; the items of one round are independent and
+// spread over the lanes; a storage barrier after each round makes its writes visible to the
+// next. Groups of one dispatch must not write what another group reads. This replaces one
+// dispatch per round by one per set of groups (issue 11: dispatch count).
+//
+// The including kernel declares
+//   cellRanges: array<u32>, per group [index of its round starts in this array, round count],
+//     then every group's round starts (offsets into the kernel's item order);
+//   fn sweepSlot() -> vec3<u32>: (first group, group count, workgroups per grid row) of this dispatch;
+//   fn solveOrdered(n: u32): the work of item n of the item order.
 
 const CELL_LANES = 64u;
 
 var<workgroup> cellRange: vec2<u32>;
 
 @compute @workgroup_size(64)
-fn solveCells(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
-  let cell = group.x + group.y * slot.c;
-  if (cell >= slot.b) { return; }
+fn sweepCells(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
+  let slotRange = sweepSlot();
+  let cell = group.x + group.y * slotRange.z;
+  if (cell >= slotRange.y) { return; }
   if (lane == 0u) {
-    let k = slot.a + cell;
+    let k = slotRange.x + cell;
     cellRange = vec2<u32>(cellRanges[2u * k], cellRanges[2u * k + 1u]);
   }
   // Uniform across the workgroup, as the barriers in the loop require.

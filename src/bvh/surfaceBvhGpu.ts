@@ -4,21 +4,23 @@
  * positions live on the GPU refits without reading them back. The topology (tree shape,
  * triangle order) comes from a CPU build (buildSurfaceBvh) and stays fixed between rebuilds.
  *
- * The refit runs one dispatch per tree level, deepest first; node ids are grouped by level once
- * here. Each level's range sits in its own slot of one uniform buffer (WGSL has no push
- * constants), bound by one bind group per level (built once per positions buffer). Positions are
- * the one GPU layout, vec4 per vertex (xyz + inverse mass, sim/state.ts).
+ * The refit runs in two dispatches (refitSchedule.ts: subtrees, then the top, each workgroup
+ * sweeping its nodes by height), not one per tree level; the schedule is made once per tree here.
+ * Each dispatch's group range sits in its own slot of one uniform buffer (WGSL has no push
+ * constants), bound by one bind group per dispatch (built once per positions buffer). Positions
+ * are the one GPU layout, vec4 per vertex (xyz + inverse mass, sim/state.ts).
  *
  * A rebuild (new topology, made on the CPU or in a worker) is installed with replace(): new node,
- * topology and uniform buffers, the level bind groups rebuilt once; the pipeline is kept.
+ * topology and uniform buffers, the bind groups rebuilt once; the pipeline is kept.
  */
 import code from '../../shaders/bvhRefit.wgsl?raw';
 import { BindingTable } from '../gpu/bindingTable';
-import { dispatchGrid, gridRowStride, storageBuffer } from '../gpu/buffers';
+import { dispatchGrid, storageBuffer, WORKGROUP_SIZE } from '../gpu/buffers';
 import { withIncludes } from '../gpu/wgsl';
+import { refitSchedule } from './refitSchedule';
 import { BVH_COUNT, BVH_LINK, BVH_NODE_WORDS, type SurfaceBvh } from './surfaceBvh';
 
-/** Node ids grouped by depth, deepest level first, with [start, end) per level. */
+/** Node ids grouped by depth, deepest level first, with [start, end) per level (the overlay's BVH levels). */
 export function levelOrder(bvh: SurfaceBvh): { nodes: Uint32Array; starts: Uint32Array } {
   const n = bvh.nodeCount;
   const depth = new Uint32Array(n);
@@ -49,9 +51,10 @@ export const BVH_REFIT_BINDINGS = {
   positions: 'read-only-storage',
   topo: 'read-only-storage',
   nodes: 'storage',
+  cellRanges: 'read-only-storage',
 } as const;
 
-/** Bytes of one level's uniforms (struct Params of bvhRefit.wgsl). */
+/** Bytes of one dispatch's uniforms (struct Params of bvhRefit.wgsl). */
 const LEVEL_BYTES = 32;
 
 /** What one tree needs on the GPU: swapped as a whole by SurfaceBvhGpu.replace. */
@@ -60,7 +63,10 @@ interface TreeBuffers {
   nodes: GPUBuffer;
   topo: GPUBuffer;
   params: GPUBuffer;
-  levelCounts: number[];
+  ranges: GPUBuffer;
+  /** Tree levels (depths), and per refit dispatch its groups (subtrees, then the top). */
+  levels: number;
+  dispatchGroups: number[];
 }
 
 export class SurfaceBvhGpu {
@@ -81,7 +87,7 @@ export class SurfaceBvhGpu {
     this.pipeline = device.createComputePipeline({
       label: 'bvhRefit',
       layout: device.createPipelineLayout({ label: 'bvhRefit', bindGroupLayouts: [this.table.layout] }),
-      compute: { module: device.createShaderModule({ label: 'bvhRefit.wgsl', code: withIncludes(code, 'bvhRefit.wgsl') }), entryPoint: 'main' },
+      compute: { module: device.createShaderModule({ label: 'bvhRefit.wgsl', code: withIncludes(code, 'bvhRefit.wgsl') }), entryPoint: 'sweepCells' },
     });
   }
 
@@ -95,37 +101,42 @@ export class SurfaceBvhGpu {
     return this.tree.nodes;
   }
 
-  /** Levels of the current tree = refit dispatches. */
+  /** Levels (depths) of the current tree. */
   get levelCount(): number {
-    return this.tree.levelCounts.length;
+    return this.tree.levels;
   }
 
-  /** Node array, refit topology (triangles, order, level order) and per-level uniforms of `bvh`. */
+  /** Dispatches of one refit: 1 or 2 (refitSchedule.ts), 0 for an empty tree. */
+  get refitDispatches(): number {
+    return this.tree.dispatchGroups.length;
+  }
+
+  /** Node array, refit topology (triangles, order, sweep order), sweep ranges and per-dispatch uniforms of `bvh`. */
   private createTree(bvh: SurfaceBvh): TreeBuffers {
     const device = this.device;
-    const levels = levelOrder(bvh);
-    const levelCount = levels.starts.length - 1;
+    const schedule = refitSchedule(bvh);
     const nTri = bvh.triangleCount;
-    const words = new Uint32Array(3 * nTri + nTri + bvh.nodeCount);
+    const words = new Uint32Array(Math.max(1, 3 * nTri + nTri + bvh.nodeCount));
     words.set(bvh.triangles.subarray(0, 3 * nTri), 0);
     words.set(bvh.triangleOrder, 3 * nTri);
-    words.set(levels.nodes, 4 * nTri);
+    words.set(schedule.order, 4 * nTri);
     const topo = storageBuffer(device, 'bvhRefit.topology', words);
     const nodes = storageBuffer(device, 'bvh.nodes', bvh.nodes);
+    const ranges = storageBuffer(device, 'bvhRefit.ranges', schedule.ranges);
+    const dispatchGroups = [schedule.subtrees, schedule.top].filter((g) => g > 0);
     const params = device.createBuffer({
-      label: 'bvhRefit.levels',
-      size: Math.max(1, levelCount) * this.slot,
+      label: 'bvhRefit.dispatches',
+      size: Math.max(1, dispatchGroups.length) * this.slot,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    const slots = new Uint32Array((Math.max(1, levelCount) * this.slot) / 4);
-    const levelCounts: number[] = [];
-    for (let s = 0; s < levelCount; s++) {
-      const count = levels.starts[s + 1] - levels.starts[s];
-      slots.set([levels.starts[s], count, 3 * nTri, 4 * nTri, gridRowStride(count)], (s * this.slot) / 4);
-      levelCounts.push(count);
-    }
+    const slots = new Uint32Array((Math.max(1, dispatchGroups.length) * this.slot) / 4);
+    let first = 0;
+    dispatchGroups.forEach((groups, d) => {
+      slots.set([first, groups, 3 * nTri, 4 * nTri, dispatchGrid(groups * WORKGROUP_SIZE)[0]], (d * this.slot) / 4);
+      first += groups;
+    });
     device.queue.writeBuffer(params, 0, slots);
-    return { bvh, nodes, topo, params, levelCounts };
+    return { bvh, nodes, topo, params, ranges, levels: levelOrder(bvh).starts.length - 1, dispatchGroups };
   }
 
   /**
@@ -140,7 +151,7 @@ export class SurfaceBvhGpu {
     this.tree = this.createTree(bvh);
     this.bindGroups = [];
     if (this.boundPositions) this.bindLevels(this.boundPositions);
-    return [old.nodes, old.topo, old.params];
+    return [old.nodes, old.topo, old.params, old.ranges];
   }
 
   /** Uploads the CPU node array (after a CPU refit of the same topology). */
@@ -151,25 +162,25 @@ export class SurfaceBvhGpu {
 
   /** Records the refit from `positions` (vec4 per vertex) into `encoder`, in a pass of its own. */
   encodeRefit(encoder: GPUCommandEncoder, positions: GPUBuffer): void {
-    if (this.levelCount === 0) return;
+    if (this.refitDispatches === 0) return;
     const pass = encoder.beginComputePass({ label: 'bvhRefit' });
     this.recordRefit(pass, positions);
     pass.end();
   }
 
-  /** One bind group per level over `positions` (built once per positions buffer and per tree). */
+  /** One bind group per refit dispatch over `positions` (built once per positions buffer and per tree). */
   private bindLevels(positions: GPUBuffer): void {
     const t = this.tree;
-    // The per-level slot needs an offset, which BindingTable.group does not take: the entries
+    // The per-dispatch slot needs an offset, which BindingTable.group does not take: the entries
     // follow the table's names and order by hand.
-    const buffers: Record<keyof typeof BVH_REFIT_BINDINGS, GPUBuffer> = { level: t.params, positions, topo: t.topo, nodes: t.nodes };
-    this.bindGroups = t.levelCounts.map((_, s) =>
+    const buffers: Record<keyof typeof BVH_REFIT_BINDINGS, GPUBuffer> = { level: t.params, positions, topo: t.topo, nodes: t.nodes, cellRanges: t.ranges };
+    this.bindGroups = t.dispatchGroups.map((_, d) =>
       this.device.createBindGroup({
-        label: `bvhRefit level ${s}`,
+        label: `bvhRefit dispatch ${d}`,
         layout: this.table.layout,
         entries: this.table.names.map((name, binding) => ({
           binding,
-          resource: name === 'level' ? { buffer: t.params, offset: s * this.slot, size: LEVEL_BYTES } : { buffer: buffers[name] },
+          resource: name === 'level' ? { buffer: t.params, offset: d * this.slot, size: LEVEL_BYTES } : { buffer: buffers[name] },
         })),
       }),
     );
@@ -177,24 +188,24 @@ export class SurfaceBvhGpu {
   }
 
   /**
-   * Records the refit's dispatches (one per level, deepest first) into an open compute pass: each
-   * dispatch sees the boxes the previous one wrote (WebGPU orders dispatches of one pass).
+   * Records the refit's dispatches (subtrees, then the top) into an open compute pass: the second
+   * sees the boxes the first wrote (WebGPU orders dispatches of one pass).
    */
   recordRefit(pass: GPUComputePassEncoder, positions: GPUBuffer): void {
-    if (this.levelCount === 0) return;
+    if (this.refitDispatches === 0) return;
     if (this.boundPositions !== positions) this.bindLevels(positions);
     pass.setPipeline(this.pipeline);
-    const counts = this.tree.levelCounts;
-    for (let s = 0; s < counts.length; s++) {
-      pass.setBindGroup(0, this.bindGroups[s]);
-      const [x, y] = dispatchGrid(counts[s]);
+    this.tree.dispatchGroups.forEach((groups, d) => {
+      pass.setBindGroup(0, this.bindGroups[d]);
+      const [x, y] = dispatchGrid(groups * WORKGROUP_SIZE);
       pass.dispatchWorkgroups(x, y);
-    }
+    });
   }
 
   destroy(): void {
     this.tree.topo.destroy();
     this.tree.nodes.destroy();
     this.tree.params.destroy();
+    this.tree.ranges.destroy();
   }
 }

@@ -143,8 +143,8 @@ export class XpbdKernels {
     this.applyMass = make('xpbdIntegrate', integrateCode, 'applyMass', withSlot(this.integrate.layout));
     this.neoHookeanColour = make('xpbdNeoHookean', neoHookeanCode, 'solveColour', withSlot(this.neoHookean.layout));
     this.neoHookeanJacobi = make('xpbdNeoHookean', neoHookeanCode, 'solveJacobi', withSlot(this.neoHookean.layout));
-    this.neoHookeanCells = make('xpbdNeoHookean', neoHookeanCode, 'solveCells', withSlot(this.neoHookean.layout));
-    this.springCells = make('xpbdSpring', springCode, 'solveCells', withSlot(this.spring.layout));
+    this.neoHookeanCells = make('xpbdNeoHookean', neoHookeanCode, 'sweepCells', withSlot(this.neoHookean.layout));
+    this.springCells = make('xpbdSpring', springCode, 'sweepCells', withSlot(this.spring.layout));
     this.springColour = make('xpbdSpring', springCode, 'solveColour', withSlot(this.spring.layout));
     this.springJacobi = make('xpbdSpring', springCode, 'solveJacobi', withSlot(this.spring.layout));
     this.gather = make('xpbdGather', gatherCode, 'gather', [this.gatherTable.layout]);

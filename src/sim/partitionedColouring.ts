@@ -5,7 +5,7 @@
  * all lie in one cell of pass g is *interior* there. Interior constraints of different cells
  * share no dynamic vertex (each vertex is in exactly one cell of a pass), so every cell of a
  * pass runs at once, one workgroup per cell, and the workgroup sweeps its cell's local colours
- * one after another between storage barriers (xpbdNeoHookean.wgsl solveCells). A constraint
+ * one after another between storage barriers (lib/cellSweep.wgsl sweepCells). A constraint
  * narrower than L / PASS_COUNT on every axis crosses at most one pass's planes per axis (the
  * union of the passes' planes is spaced L / PASS_COUNT), so with PASS_COUNT = 4 > 3 axes it is
  * interior in at least one pass. The few wider ones are left over and coloured globally (one

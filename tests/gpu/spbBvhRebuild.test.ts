@@ -32,6 +32,7 @@ import { loadSharedTetMesh } from '../support/sharedMeshes';
 import { twist } from '../support/twist';
 import { packVec4 } from '../../src/gpu/buffers';
 import { interiorPoints, spbTestDevice } from './spbCases';
+import { refitSchedule } from '../../src/bvh/refitSchedule';
 
 const MESH = 'OverhandKnot.t';
 const TURNS = 2;
@@ -176,7 +177,10 @@ describe('SpbStage.replaceBvh: a rebuilt tree swapped in on the GPU', () => {
 
     const levelsBefore = stage.bvhLevelCount;
     expect(levelsBefore).toBe(data.bvh.depth + 1);
-    expect(frame(device, stage, state)).toBe(levelsBefore + 2);
+    // The refit takes 1 or 2 dispatches whatever the depth (subtrees, then the top: refitSchedule.ts).
+    expect(stage.bvhRefitDispatches).toBeGreaterThanOrEqual(1);
+    expect(stage.bvhRefitDispatches).toBeLessThanOrEqual(2);
+    expect(frame(device, stage, state)).toBe(stage.bvhRefitDispatches + 2);
     const before = await distances();
     const candidatesRefit = await candidates();
     expectAnswers(before, 'refitted tree');
@@ -202,7 +206,7 @@ describe('SpbStage.replaceBvh: a rebuilt tree swapped in on the GPU', () => {
     expect(stage.mesh.bvhGpu.nodes).toBe(nodesBefore);
     expect(stage.bvhLevelCount).toBe(levelsBefore);
     device.pushErrorScope('validation');
-    expect(frame(device, stage, state)).toBe(levelsBefore + 2);
+    expect(frame(device, stage, state)).toBe(stage.bvhRefitDispatches + 2);
     expect(await device.popErrorScope(), 'no validation error after the refusals').toBeNull();
     const afterRefusals = await distances();
     expectAnswers(afterRefusals, 'after refusals');
@@ -214,7 +218,7 @@ describe('SpbStage.replaceBvh: a rebuilt tree swapped in on the GPU', () => {
     expect(stage.bvhLevelCount).toBe(rebuilt.depth + 1);
     expect(stage.mesh.bvhGpu.nodes).not.toBe(oldNodes);
     device.pushErrorScope('validation');
-    expect(frame(device, stage, state)).toBe(rebuilt.depth + 1 + 2);
+    expect(frame(device, stage, state)).toBe(stage.bvhRefitDispatches + 2);
     expect(await device.popErrorScope(), 'no validation error after the swap').toBeNull();
     const after = await distances();
     const candidatesRebuild = await candidates();
@@ -240,7 +244,12 @@ describe('SpbStage.replaceBvh: a rebuilt tree swapped in on the GPU', () => {
       if (s === 0) stage.replaceBvh(refitCopy);
     });
     expect(await device.popErrorScope(), 'no validation error for a swap inside a frame').toBeNull();
-    expect(dispatched).toBe(rebuilt.depth + 1 + refitted.depth + 1 + 4);
+    // Each substep's refit: its tree's subtrees dispatch, then its top (refitSchedule.ts).
+    const refitDispatchesOf = (b: SurfaceBvh) => {
+      const r = refitSchedule(b);
+      return (r.subtrees > 0 ? 1 : 0) + r.top;
+    };
+    expect(dispatched).toBe(refitDispatchesOf(rebuilt) + refitDispatchesOf(refitted) + 4);
     expectAnswers(await distances(), 'swapped mid-frame');
     stage.replaceBvh(again);
     frame(device, stage, state);

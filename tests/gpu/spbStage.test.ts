@@ -197,7 +197,7 @@ describe('SpbStage: the shortest path in the time step (indirect, GPU-side query
 
     const counted = frame(device, stage, state, 2);
     expect(counted.passes).toBe(2);
-    expect(counted.dispatches).toBe(2 * (stage.mesh.bvhGpu.levelCount + 2));
+    expect(counted.dispatches).toBe(2 * (stage.mesh.bvhGpu.refitDispatches + 2));
     const a = answers(await read(device, stage.resultsBuffer));
     const host = (f: number): boolean => mesh.tetObject[mesh.boundaryTriangleTet[f]] === 0;
     let found = 0;

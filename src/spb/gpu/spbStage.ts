@@ -114,9 +114,14 @@ export class SpbStage implements GpuStage {
     this.mesh.writeQueryParams(this.config, 0);
   }
 
-  /** Levels of the GPU tree now (refit dispatches per substep). */
+  /** Levels (depths) of the GPU tree now. */
   get bvhLevelCount(): number {
     return this.mesh.bvhGpu.levelCount;
+  }
+
+  /** Refit dispatches per substep of the GPU tree now (1 or 2, refitSchedule.ts). */
+  get bvhRefitDispatches(): number {
+    return this.mesh.bvhGpu.refitDispatches;
   }
 
   /** Culling or tolerances changed (a uniform write, outside the frame's substeps). */
@@ -167,7 +172,7 @@ export class SpbStage implements GpuStage {
     pass.setBindGroup(0, this.group.bindGroup);
     pass.dispatchWorkgroupsIndirect(this.args, 0);
     pass.end();
-    step.countDispatches(this.mesh.bvhGpu.levelCount + 2);
+    step.countDispatches(this.mesh.bvhGpu.refitDispatches + 2);
   }
 
   private destroyRetired(): void {
