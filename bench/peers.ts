@@ -13,7 +13,7 @@
  * object (inter) or a non-incident tet of their own object (self).
  *
  *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/peers.ts \
- *     [--scene octopus-pile] [--size 2 | --copies 2] [--frames 60] [--engines rapier,gpu,cpu] \
+ *     [--scene octopus-pile] [--size 2 | --copies 2] [--frames 45] [--engines rapier,gpu,cpu] \
  *     [--substeps S] [--iterations I] [--count-every 1] [--rapier-extra-substeps 0] [--rapier-radius R] [--rapier-solver constraints|fem]
  */
 import RAPIER from '@dimforge/rapier3d-compat';
@@ -44,7 +44,7 @@ type Engine = (typeof ENGINES)[number];
 const engines = (arg('engines') ?? ENGINES.join(',')).split(',') as Engine[];
 for (const e of engines) if (!ENGINES.includes(e)) throw new Error(`--engines: unknown engine "${e}"; engines: ${ENGINES.join(', ')}`);
 const sceneName = arg('scene') ?? 'octopus-pile';
-const frames = num('frames', 60);
+const frames = num('frames', 45);
 const countEvery = Math.max(1, num('count-every', 1));
 const scene = findScene(sceneName);
 
@@ -78,12 +78,10 @@ function centreHeight(): number {
   return s / m.vertexCount;
 }
 
-async function runEngine(engine: Engine): Promise<Run> {
+interface Stepper { engine: Engine; note: string; step(): Promise<void> | void; read(): Promise<void> | void; done(): void }
+
+async function makeStepper(engine: Engine): Promise<Stepper> {
   const setup = build();
-  let step: () => Promise<void> | void;
-  let read: () => Promise<void> | void;
-  let note = '';
-  let done = () => {};
   if (engine === 'rapier') {
     await RAPIER.init();
     const r = buildRapierScene(RAPIER, setup, {
@@ -91,48 +89,63 @@ async function runEngine(engine: Engine): Promise<Run> {
       particleRadius: arg('rapier-radius') !== undefined ? num('rapier-radius', 0) : undefined,
       solver: arg('rapier-solver') === 'fem' ? 'fem' : 'constraints',
     });
-    note = r.describe();
-    step = () => r.world.step();
-    read = () => r.readPositions(positions);
-    done = () => r.world.free();
-  } else if (engine === 'gpu') {
+    return { engine, note: r.describe(), step: () => r.world.step(), read: () => r.readPositions(positions), done: () => r.world.free() };
+  }
+  if (engine === 'gpu') {
     const ctx = await acquireGpu();
     const sim = new Simulation(ctx, setup);
-    note = `ours, GPU engine on ${ctx.description}: collisions ${setup.params.collisions ? setup.params.collisionMode : 'off'}, self ${setup.params.selfCollision}`;
-    step = async () => { await sim.stepFrame(); };
-    read = async () => { positions.set(await sim.solver.readPositions()); };
-    done = () => { sim.destroy(); ctx.device.destroy(); };
-  } else {
-    const solver = new CpuSolver(setup);
-    note = `ours, CPU engine (float64 JavaScript): collisions ${setup.params.collisions ? setup.params.collisionMode : 'off'}, self ${setup.params.selfCollision}`;
-    step = () => solver.stepFrame();
-    read = () => positions.set(solver.x);
+    return {
+      engine,
+      note: `ours, GPU engine on ${ctx.description}: collisions ${setup.params.collisions ? setup.params.collisionMode : 'off'}, self ${setup.params.selfCollision}`,
+      step: async () => { await sim.stepFrame(); },
+      read: async () => { positions.set(await sim.solver.readPositions()); },
+      done: () => { sim.destroy(); ctx.device.destroy(); },
+    };
   }
-  console.log(`\n[${engine}] ${note}`);
-  const ms: number[] = [];
-  const counts: Counts[] = [];
-  const t0 = performance.now();
-  for (let f = 0; f < frames; f++) {
-    const s = performance.now();
-    await step();
-    ms.push(performance.now() - s);
-    if ((f + 1) % countEvery !== 0 && f + 1 !== frames) continue;
-    await read();
-    let c: Counts;
-    try {
-      c = count();
-    } catch (e) {
-      console.log(`[${engine}] frame ${f + 1}: the counter refused the positions (${(e as Error).message}); stopping this engine`);
-      break;
-    }
-    counts.push(c);
-    if ((f + 1) % 10 === 0 || f + 1 === frames) {
-      console.log(`[${engine}] frame ${f + 1}/${frames}: ${ms[f].toFixed(0)} ms; penetrating boundary vertices ${c.vertices} (self ${c.self}, inter ${c.inter}); mean height ${centreHeight().toFixed(3)}; ${((performance.now() - t0) / 1000).toFixed(0)} s elapsed`);
-    }
-  }
-  done();
-  return { engine, ms, counts, note };
+  const solver = new CpuSolver(setup);
+  return {
+    engine,
+    note: `ours, CPU engine (float64 JavaScript): collisions ${setup.params.collisions ? setup.params.collisionMode : 'off'}, self ${setup.params.selfCollision}`,
+    step: () => solver.stepFrame(),
+    read: () => { positions.set(solver.x); },
+    done: () => {},
+  };
 }
+
+// The engines advance in lockstep (frame f of each, then frame f + 1), so a change of this shared
+// machine's load during the run falls on all of them alike.
+const runs: Run[] = [];
+const steppers: Stepper[] = [];
+for (const e of engines) {
+  const s = await makeStepper(e);
+  console.log(`[${e}] ${s.note}`);
+  steppers.push(s);
+  runs.push({ engine: e, ms: [], counts: [], note: s.note });
+}
+const failed = new Set<number>();
+const t0 = performance.now();
+for (let f = 0; f < frames; f++) {
+  const line: string[] = [];
+  for (let i = 0; i < steppers.length; i++) {
+    if (failed.has(i)) continue;
+    const s = steppers[i], r = runs[i];
+    try {
+      const t = performance.now();
+      await s.step();
+      r.ms.push(performance.now() - t);
+      if ((f + 1) % countEvery !== 0 && f + 1 !== frames) continue;
+      await s.read();
+      const c = count();
+      r.counts.push(c);
+      line.push(`${s.engine} ${r.ms[f].toFixed(0)} ms, ${c.vertices} penetrating (self ${c.self}, inter ${c.inter}), mean height ${centreHeight().toFixed(3)}`);
+    } catch (err) {
+      console.log(`[${s.engine}] frame ${f + 1} failed, engine stopped: ${(err as Error).message}`);
+      failed.add(i);
+    }
+  }
+  console.log(`frame ${f + 1}/${frames} (${((performance.now() - t0) / 1000).toFixed(0)} s): ${line.join('; ')}`);
+}
+for (const s of steppers) s.done();
 
 const mean = (a: number[]): number => (a.length ? a.reduce((x, y) => x + y, 0) / a.length : NaN);
 const median = (a: number[]): number => {
@@ -140,16 +153,13 @@ const median = (a: number[]): number => {
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
 };
 
-const runs: Run[] = [];
-for (const e of engines) runs.push(await runEngine(e));
-
 console.log(`\nSummary: ${scene.name}, ${m.tetCount} tets, ${probe.params.substeps} substeps x ${probe.params.iterations} iterations, ${frames} frames (ms/frame: the first frame left out of the mean and median)`);
-console.log('engine  | mean ms/frame | median | penetrating vertices per frame: mean | max | last (self/inter) | frames counted');
+console.log('engine  | mean ms/frame | median | max | penetrating vertices per frame: mean | max | last (self/inter) | frames with any / counted');
 for (const r of runs) {
   const steady = r.ms.length > 1 ? r.ms.slice(1) : r.ms;
   const v = r.counts.map((c) => c.vertices);
   const last = r.counts[r.counts.length - 1];
-  console.log(`${r.engine.padEnd(7)} | ${mean(steady).toFixed(1).padStart(13)} | ${median(steady).toFixed(1).padStart(6)} | ${mean(v).toFixed(1).padStart(36)} | ${Math.max(...v, 0).toString().padStart(3)} | ${last ? `${last.vertices} (${last.self}/${last.inter})` : '-'} | ${r.counts.length}`);
+  console.log(`${r.engine.padEnd(7)} | ${mean(steady).toFixed(1).padStart(13)} | ${median(steady).toFixed(1).padStart(6)} | ${Math.max(...steady).toFixed(0)} | ${mean(v).toFixed(1).padStart(36)} | ${Math.max(...v, 0).toString().padStart(3)} | ${last ? `${last.vertices} (${last.self}/${last.inter})` : '-'} | ${v.filter((x) => x > 0).length} / ${r.counts.length}`);
 }
 const rapier = runs.find((r) => r.engine === 'rapier');
 if (rapier) {
