@@ -39,7 +39,7 @@ describe('runner arguments', () => {
       [['--gravity', '0,-9.81'], /--gravity needs three comma-separated numbers/],
       [['--velocity', '1,x,2'], /--velocity must be a number, got "x"/],
       [['--ground', 'maybe'], /--ground must be on or off, got "maybe"/],
-      [['--order', 'red-black'], /--order must be gauss-seidel or jacobi/],
+      [['--order', 'red-black'], /--order must be partitioned or gauss-seidel or jacobi/],
       [['--height', '-1'], /--height must be a number >= 0, got -1/],
       [['--frames-in-flight', '3'], /--frames-in-flight must be 1 or 2, got "3"/],
       [['--frames-in-flight', '0'], /--frames-in-flight must be 1 or 2, got "0"/],
