@@ -14,7 +14,8 @@ import { acquireGpu, type GpuContext } from '../src/gpu/device';
 import { parseRunArgs, type RunOptions } from '../src/runner/args';
 import { runnerCcdPool } from '../src/runner/ccdWorkerBundle';
 import { frameEntry, type FrameEntry } from '../src/runner/report';
-import { buildScene, checkSceneFlags, readSceneMeshes, runParams } from '../src/runner/sceneSetup';
+import { readMeshFile } from '../src/runner/meshFile';
+import { buildScene, checkSceneFlags, meshFileOf, readSceneMeshes, runParams } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
 import { changesAt } from '../src/scenes/schedule';
 import { effectiveCollisionMode, type SolverParams } from '../src/sim/params';
@@ -175,7 +176,9 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
   const tBuild0 = performance.now();
   const meshes = readSceneMeshes(def);
   let chosenSize = o.size;
-  const setup = buildScene(def, o, undefined, meshes, (m) => {
+  // --mesh, or the scene's default mesh file (octopus-pile's shared octopus), as the runner reads it.
+  const meshFile = meshFileOf(def, o);
+  const setup = buildScene(def, o, meshFile !== undefined ? readMeshFile(meshFile) : undefined, meshes, (m) => {
     progress(m);
     const s = /size (\d+)/.exec(m);
     if (s) chosenSize = Number(s[1]);
