@@ -9,6 +9,7 @@
  *   - the memory-traffic model's bytes (src/sim/traffic.ts): XPBD stages exact, collision
  *     stages estimated from the frame's counters.
  */
+import { hashEntriesNeeded, medianTetExtent } from '../src/collision/gpu/spatialHash';
 import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { acquireGpu, type GpuContext } from '../src/gpu/device';
 import { parseRunArgs, type RunOptions } from '../src/runner/args';
@@ -136,7 +137,9 @@ export interface HarnessRun {
   tets: number;
   edges: number;
   tetColours: number;
+  edgeColours: number;
   boundaryPoints: number;
+  hashEntriesPerTet: number;
   adapter: string;
   timing: string;
   startParams: SolverParams;
@@ -186,6 +189,8 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
   const run = runParams(setup, o);
   const m = setup.model;
   const sceneMesh = buildSceneMesh(m);
+  // Cells a tet's box overlaps at rest, with the detect stage's default cell (the median tet extent).
+  const hashEntriesPerTet = hashEntriesNeeded(sceneMesh.tets, sceneMesh.positions, medianTetExtent(sceneMesh.tets, sceneMesh.positions)) / m.tetCount;
   const { ctx, buffers, dispatches } = await benchGpu();
   buffers.length = 0;
   const first = { ...setup.params, ...run.initial };
@@ -228,7 +233,7 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
       xpbd: planTraffic(xpbdFramePlan(xin), mesh),
       xpbdInput: xin,
       clearBytes: xpbdClearBytes(xin),
-      collisions: c ? collisionTrafficEstimate(c, mesh, p.substeps, boundaryPoints, p.contactIterations) : null,
+      collisions: c ? collisionTrafficEstimate(c, mesh, p.substeps, boundaryPoints, p.contactIterations, hashEntriesPerTet) : null,
       encodeMs: s.encodeMs,
       blockingReadbacks: s.blockingReadbacks,
     });
@@ -245,7 +250,9 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
     tets: m.tetCount,
     edges: m.edgeCount,
     tetColours: m.tetColouring.colourCount,
+    edgeColours: m.edgeColouring.colourCount,
     boundaryPoints,
+    hashEntriesPerTet,
     adapter: ctx.description,
     timing: sim.timestampQueries ? 'timestamp-query' : 'cpu-wall',
     startParams,

@@ -94,7 +94,7 @@ export const KERNEL_TRAFFIC = {
   neoHookeanColour: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { colourOrder: { read: 1 }, tets: { read: 1 }, positions: { read: 4, write: 4 }, dmInv: { read: 3 }, constants: { read: 1 }, stress: { read: 3, write: 3 } } },
   // Jacobi: the same reads, the 4 corner corrections written instead of the positions.
   neoHookeanJacobi: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { tets: { read: 1 }, positions: { read: 4 }, dmInv: { read: 3 }, constants: { read: 1 }, stress: { read: 3, write: 3 }, corrections: { write: 4 } } },
-  // Partitioned Gauss-Seidel (lib/cellSweep.wgsl solveCells, included by both constraint
+  // Partitioned Gauss-Seidel (lib/cellSweep.wgsl sweepCells, included by both constraint
   // modules): per element the colour kernel's traffic (its slot in the partitioned order, then
   // the same projection); per cell the words of cellRanges its workgroup reads (counted apart).
   neoHookeanCells: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { colourOrder: { read: 1 }, tets: { read: 1 }, positions: { read: 4, write: 4 }, dmInv: { read: 3 }, constants: { read: 1 }, stress: { read: 3, write: 3 } } },
@@ -113,8 +113,9 @@ export const KERNEL_TRAFFIC = {
   dampApply: { module: 'xpbdRigidDamping', per: 'vertex', broadcast: ['frame', 'chunks', 'objects', 'objectStatus', 'rigid'], access: { positions: { read: 1 }, velocities: { read: 1, write: 1 } } },
 
   // Collision kernels: ESTIMATES per element of the frame's counters.
-  // dcdHash.wgsl, per tet per substep: its 4 vertex ids, 4 positions, one cell head and one pool entry (a tet spanning more cells writes more).
-  dcdHashTet: { module: 'dcdHash', per: 'tet (per substep)', broadcast: ['params'], access: { topo: { read: 4 }, positions: { read: 4 }, heads: { read: 1, write: 1 }, pool: { write: 1 } } },
+  // dcdHash.wgsl, per tet per substep: its 4 vertex ids and 4 positions; per hash entry (one per cell the tet's box overlaps) a cell head swapped and the entry written.
+  dcdHashTet: { module: 'dcdHash', per: 'tet (per substep)', broadcast: ['params'], access: { topo: { read: 4 }, positions: { read: 4 } } },
+  dcdHashEntry: { module: 'dcdHash', per: 'hash entry (per substep)', broadcast: ['params'], access: { heads: { read: 1, write: 1 }, pool: { write: 1 } } },
   // dcdDetect.wgsl, per query point per substep: its position, one cell head, and the pool entries of that cell (estimate: 8).
   dcdDetectPoint: { module: 'dcdDetect', per: 'boundary point (per substep)', broadcast: ['params'], access: { positions: { read: 1 }, topo: { read: 2 }, heads: { read: 1 }, pool: { read: 8 } } },
   // ... and per DCD hit: the candidate tet's 4 positions (inside test) and the query written.
@@ -314,17 +315,19 @@ export function xpbdClearBytes(f: XpbdFrameInput): number {
 
 /**
  * ESTIMATE of the collision stages' bytes in a frame from its counters: the hash built over
- * every tet each substep, one detect per boundary point per substep (`boundaryPoints`: boundary
+ * every tet each substep (`hashEntriesPerTet`: cells a tet's box overlaps, at rest:
+ * collision/gpu/spatialHash.ts hashEntriesNeeded / tets), one detect per boundary point per substep (`boundaryPoints`: boundary
  * vertices, plus edge points and centroids where the mode queries them), the counters' DCD
  * hits, Q and Tet of the queries, CCD tests and contacts, and `contactPasses` solve passes over
  * the contacts. The per-element counts of KERNEL_TRAFFIC's collision entries are typical, not
  * exact (a hash cell's entries, a contact's vertices), and CCD's broad phase runs on the CPU.
  */
-export function collisionTrafficEstimate(c: CollisionFrameCounters, mesh: MeshCounts, substeps: number, boundaryPoints: number, contactPasses: number): TrafficTotals {
+export function collisionTrafficEstimate(c: CollisionFrameCounters, mesh: MeshCounts, substeps: number, boundaryPoints: number, contactPasses: number, hashEntriesPerTet = 1): TrafficTotals {
   const hits = c.dcdHits.vertexSelf + c.dcdHits.vertexInter + c.dcdHits.edgeSelf + c.dcdHits.edgeInter + c.dcdHits.centroidSelf + c.dcdHits.centroidInter;
   const ccdContacts = c.ccd.hitsVertexFace + c.ccd.hitsEdgeEdge;
   const plan: { phase: string; kernel: KernelName; dispatches: number; invocations: number }[] = [
     { phase: 'detect', kernel: 'dcdHashTet', dispatches: 0, invocations: substeps * mesh.tets },
+    { phase: 'detect', kernel: 'dcdHashEntry', dispatches: 0, invocations: substeps * mesh.tets * hashEntriesPerTet },
     { phase: 'detect', kernel: 'dcdDetectPoint', dispatches: 0, invocations: substeps * boundaryPoints },
     { phase: 'detect', kernel: 'dcdDetectHit', dispatches: 0, invocations: hits },
     { phase: 'spb', kernel: 'spbQuery', dispatches: 0, invocations: c.spbQueries },
