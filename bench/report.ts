@@ -128,6 +128,7 @@ interface RowResult {
     blockingReadbacks: number;
     encodeMs: number;
     wallMs: number;
+    byPipeline: Record<string, number>;
   };
   projection: { gpu: string; cost: string; lowMs: number; highMs: number; gaussSeidelLowMs: number; gaussSeidelHighMs: number; memoryMs: number }[];
 }
@@ -151,6 +152,12 @@ function summarise(row: PaperRow, run: HarnessRun): RowResult {
     blockingReadbacks: mean(frames.map((f) => f.blockingReadbacks)),
     encodeMs: mean(frames.map((f) => f.encodeMs)),
     wallMs: mean(frames.map((f) => f.stats.wallMs)),
+    /** Mean dispatches per frame by pipeline label, most first. */
+    byPipeline: Object.fromEntries(
+      [...new Set(frames.flatMap((f) => Object.keys(f.recorded.byPipeline)))]
+        .map((k): [string, number] => [k, mean(frames.map((f) => f.recorded.byPipeline[k] ?? 0))])
+        .sort((x, y) => y[1] - x[1]),
+    ),
   };
   const bytes = perFrame.xpbdBytes + perFrame.collisionBytes;
   const projection = PROJECTIONS.map(({ gpu, cost }) => {
@@ -210,6 +217,9 @@ console.log(
     ]),
   ),
 );
+
+console.log('\nDispatches a frame by pipeline:');
+for (const r of results) console.log(`  ${r.key}: ${Object.entries(r.perFrame.byPipeline).map(([k, n]) => `${k} ${n.toFixed(0)}`).join(', ')}`);
 
 console.log('\nProjected frame time (ms) = bytes moved / bandwidth + dispatches x per-dispatch cost; run order / plain Gauss-Seidel (GS):\n');
 console.log(
