@@ -4,9 +4,15 @@
  * copies per frame into each object's vertex buffer, src/app/render), so no position ever
  * crosses to the CPU for drawing. The lowest point and the NaN/Inf flags come from GpuStateReadback: one
  * asynchronous readback per frame at most, never waited on by the next frame.
+ *
+ * Frames in flight: submitFrame() records and submits a frame and returns at once with the
+ * promise of its report, so the controller keeps up to two frames queued on the GPU. The drawing
+ * copies positions in a later submission, so it shows the newest submitted frame once the GPU
+ * reaches it; `frame` and `time` are those of the last completed frame (what the reports and
+ * the recorder describe).
  */
 import type { GpuContext } from '../gpu/device';
-import { GpuSolver } from '../sim/gpuSolver';
+import { GpuSolver, type GpuFrameResult } from '../sim/gpuSolver';
 import { pageSpbFallback } from './spbFallbackPool';
 import { ccdTransport, pageCollisionJobs } from './ccdPool';
 import { setObjectMaterial, type Model } from '../sim/model';
@@ -29,6 +35,11 @@ export class GpuEngine implements SimulationEngine {
   /** The epoch `lowest` was read in. */
   private lowestEpoch = 0;
   private disposed = false;
+  /** Frames completed since the last reset, and the simulated time at the end of the last one. */
+  private completedFrames = 0;
+  private completedTime = 0;
+  /** When the last frame's report came in (performance.now), for wallMs with frames in flight. */
+  private lastDone = -Infinity;
   /** True while the readback loop runs. */
   private pumping = false;
   onLowestPoint: (() => void) | undefined;
@@ -156,11 +167,15 @@ export class GpuEngine implements SimulationEngine {
   }
 
   get frame(): number {
-    return this.solver.frame;
+    return this.completedFrames;
   }
 
   get time(): number {
-    return this.solver.time;
+    return this.completedTime;
+  }
+
+  get submittedFrames(): number {
+    return this.solver.frame;
   }
 
   setParams(params: SolverParams): void {
@@ -176,15 +191,45 @@ export class GpuEngine implements SimulationEngine {
 
   async stepFrame(): Promise<FrameReport> {
     const t0 = performance.now();
+    const p = this.solver.params;
+    const epoch = this.epoch;
     const result = await this.solver.stepFrame();
-    const wallMs = performance.now() - t0;
+    this.afterSubmit();
+    return this.reportOf(result, t0, p, epoch);
+  }
+
+  async submitFrame(): Promise<{ done: Promise<FrameReport> }> {
+    const t0 = performance.now();
+    // The parameters this frame is recorded with (setParams replaces the object).
+    const p = this.solver.params;
+    const epoch = this.epoch;
+    const submitted = await this.solver.submitFrame();
+    this.afterSubmit();
+    const done = submitted.done.then((r) => this.reportOf(r, t0, p, epoch));
+    done.catch(() => undefined); // the caller handles it; never unhandled before it attaches
+    return { done };
+  }
+
+  /** The drawing's clock shows the newest submitted state (its copy runs after the frame); the lowest point follows it off the critical path. */
+  private afterSubmit(): void {
     this.requestReadback();
     this.drawing?.setTime(this.solver.time);
-    const p = this.solver.params;
+  }
+
+  private reportOf(result: GpuFrameResult, t0: number, p: Readonly<SolverParams>, epoch: number): FrameReport {
+    const now = performance.now();
+    const wallMs = now - Math.max(t0, this.lastDone);
+    this.lastDone = now;
+    if (epoch === this.epoch) {
+      this.completedFrames = result.frame + 1;
+      this.completedTime = result.time;
+    }
     const counters = {
       dispatches: result.dispatches,
       constraintIterations: p.substeps * p.iterations,
       readbacks: result.collisions?.readbacks ?? 1,
+      encodeMs: result.encodeMs,
+      blockingReadbacks: result.blockingReadbacks,
     };
     const common = { wallMs, counters, ...(result.collisions ? { collisions: result.collisions } : {}) };
     if (result.gpuPhaseMs) {
@@ -196,7 +241,12 @@ export class GpuEngine implements SimulationEngine {
   }
 
   async reset(): Promise<void> {
+    // Frames in flight finish on the old state first (their reports land before the reset).
+    await this.solver.drain();
     this.solver.reset();
+    this.completedFrames = 0;
+    this.completedTime = 0;
+    this.lastDone = -Infinity;
     this.drawing?.setTime(0);
     this.reported.fill(0);
     this.pending = [];
@@ -217,8 +267,13 @@ export class GpuEngine implements SimulationEngine {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.readback.destroy();
-    this.solver.destroy();
+    // Frames in flight still map their readback buffers: destroy once they landed.
+    const destroy = (): void => {
+      this.readback.destroy();
+      this.solver.destroy();
+    };
+    if (this.solver.framesInFlight === 0) destroy();
+    else void this.solver.drain().then(destroy, destroy);
   }
 
   /**

@@ -9,8 +9,12 @@
  * at meshes never pays for a solver. A new scene replaces the simulation; if it was running,
  * the new one starts running at once.
  *
- * Stepping is driven by its own requestAnimationFrame loop, one frame at a time: a frame that
- * takes longer than the display interval slows the simulation down instead of queueing work.
+ * Stepping is driven by its own requestAnimationFrame loop, one submission per display frame: a
+ * frame that takes longer than the display interval slows the simulation down instead of queueing
+ * work. An engine that can keep frames in flight (the GPU engine's submitFrame) gets the next frame
+ * submitted while fewer than MAX_PAGE_FRAMES_IN_FLIGHT are outstanding, so the GPU never idles
+ * while the page reads a frame back or records the next; each frame's report is handled when it
+ * lands (in order). Single steps, resets and scene changes wait for the frames in flight first.
  */
 import type { GpuContext } from '../gpu/device';
 import type { TetMesh } from '../mesh/types';
@@ -35,6 +39,9 @@ import type { FrameReport, SimulationEngine } from './simulationEngine';
 export interface OwnedDrawing extends SceneDrawing {
   dispose(): void;
 }
+
+/** Frames the page keeps submitted and not yet landed (GpuSolver's ring holds two). */
+export const MAX_PAGE_FRAMES_IN_FLIGHT = 2;
 
 export interface SimulationParts {
   gpu: GpuContext | undefined;
@@ -82,7 +89,10 @@ export class SimulationController {
   /** Parameters at frame 0: the scene's with the user's on top (the schedule starts from these). */
   private baseParams: SolverParams | undefined;
   private running = false;
+  /** A frame is being stepped one at a time (engines without submitFrame, single steps), or one is being submitted. */
   private busy = false;
+  /** Frames submitted by the pipelined loop whose reports have not landed yet (the current engine's). */
+  private inFlight = 0;
   private stopped = false;
   private readonly timings = new FrameTimings(30);
   /** The configuration a link reproduces (scene, size, the user's parameters and materials, view). */
@@ -101,7 +111,7 @@ export class SimulationController {
     this.configValue = structuredClone(config);
     const loop = (): void => {
       if (this.stopped) return;
-      if (this.running && !this.busy && this.engine) void this.advance();
+      if (this.running && !this.busy && this.inFlight < MAX_PAGE_FRAMES_IN_FLIGHT && this.engine) void this.advance();
       requestAnimationFrame(loop);
     };
     requestAnimationFrame(loop);
@@ -265,8 +275,9 @@ export class SimulationController {
     this.running = false;
     this.onChange?.();
     if (!(await this.ensureEngine())) return;
+    await this.idle();
     if (this.busy) return;
-    await this.advance();
+    await this.stepOnce();
   }
 
   /** Back to the starting pose, paused, with the parameters of frame 0. */
@@ -275,7 +286,7 @@ export class SimulationController {
     this.onChange?.();
     const engine = this.engine;
     if (!engine) return;
-    while (this.busy) await new Promise((r) => requestAnimationFrame(r)); // let a frame in flight land first
+    await this.idle(); // let the frames in flight land first
     if (engine !== this.engine) return;
     try {
       await engine.reset();
@@ -357,7 +368,12 @@ export class SimulationController {
 
   /** Resolves once no frame is in flight and no scene is being built (tests, the console). */
   async settled(): Promise<void> {
-    while (this.busy || this.building) await new Promise((r) => requestAnimationFrame(r));
+    while (this.busy || this.inFlight > 0 || this.building) await new Promise((r) => requestAnimationFrame(r));
+  }
+
+  /** Resolves once no frame is being stepped, submitted or in flight. */
+  private async idle(): Promise<void> {
+    while (this.busy || this.inFlight > 0) await new Promise((r) => requestAnimationFrame(r));
   }
 
   /** Stops stepping for good (device lost). */
@@ -464,8 +480,10 @@ export class SimulationController {
     if (!schedule) return;
     let changed = false;
     const params = engine.params;
+    // The frame about to be submitted: with frames in flight, later than the last completed one.
+    const next = engine.submittedFrames ?? engine.frame;
     for (const change of schedule) {
-      if (change.frame === engine.frame) {
+      if (change.frame === next) {
         Object.assign(params, change.params);
         changed = true;
       }
@@ -476,7 +494,45 @@ export class SimulationController {
     }
   }
 
+  /** The running loop's step: pipelined when the engine can keep frames in flight, else one frame at a time. */
   private async advance(): Promise<void> {
+    const engine = this.engine;
+    if (!engine) return;
+    if (!engine.submitFrame) return this.stepOnce();
+    this.busy = true;
+    let done: Promise<FrameReport>;
+    try {
+      this.applySchedule(engine);
+      done = (await engine.submitFrame()).done;
+    } catch (error) {
+      if (engine === this.engine) this.fail(error);
+      return;
+    } finally {
+      this.busy = false;
+    }
+    if (engine !== this.engine) return; // replaced meanwhile: its frames are no longer ours to count
+    this.inFlight += 1;
+    done.then(
+      (report) => {
+        if (engine !== this.engine) return;
+        this.timings.add(report);
+        this.onFrame?.(report, engine);
+      },
+      (error: unknown) => {
+        if (engine === this.engine) this.fail(error);
+      },
+    ).finally(() => {
+      if (engine !== this.engine) return;
+      this.inFlight -= 1;
+      this.publish();
+    }).catch((error: unknown) => {
+      // A report handler (recorder, overlays) that threw.
+      if (engine === this.engine) this.fail(error);
+    });
+  }
+
+  /** One frame, submitted and awaited (single steps; engines without submitFrame). */
+  private async stepOnce(): Promise<void> {
     const engine = this.engine;
     if (!engine) return;
     this.busy = true;
@@ -533,5 +589,6 @@ export class SimulationController {
     this.baseParams = undefined;
     this.building = undefined;
     this.running = false;
+    this.inFlight = 0;
   }
 }

@@ -17,10 +17,14 @@ export interface FrameReport {
   /** Milliseconds per phase, in the order the solver runs them (may be just { step }). */
   phases: Record<string, number>;
   source: TimingSource;
-  /** Wall-clock time of the whole frame on the page's thread (submission and waiting included), ms. */
+  /**
+   * Wall-clock time of the whole frame on the page's thread (submission and waiting included), ms.
+   * With frames in flight: from its submission, or the previous frame's completion if later, to
+   * its completion (the frames' times add up to the run's).
+   */
   wallMs: number;
-  /** The runner's per-frame counters (src/runner/report.ts FrameEntry.counters). */
-  counters: { dispatches: number; constraintIterations: number; readbacks: number };
+  /** The runner's per-frame counters (src/runner/report.ts FrameEntry.counters; encodeMs and blockingReadbacks from the GPU engine). */
+  counters: { dispatches: number; constraintIterations: number; readbacks: number; encodeMs?: number; blockingReadbacks?: number };
   /** The frame's collision counters (GPU engine with collisions). */
   collisions?: CollisionFrameCounters;
 }
@@ -57,6 +61,14 @@ export interface SimulationEngine {
   setMaterial(object: number, material: Material): void;
   /** Advances one frame (params.substeps x params.iterations) and puts it on screen. */
   stepFrame(): Promise<FrameReport>;
+  /**
+   * Engines that can keep frames in flight (the GPU engine): records and submits the next frame
+   * and resolves once it is submitted; `done` resolves with its report once it completed (in
+   * submission order). Waits first only when two frames are outstanding.
+   */
+  submitFrame?(): Promise<{ done: Promise<FrameReport> }>;
+  /** Frames submitted since the start or the last reset, completed or not (defaults to `frame`). */
+  readonly submittedFrames?: number;
   /** Back to the starting pose at rest; the view shows it. */
   reset(): Promise<void>;
   /** Messages of objects stopped by NaN/Inf that were not taken yet. */
@@ -69,9 +81,9 @@ export interface SimulationEngine {
   lowestPoint(): LowestPoint;
   /** Called when a newer lowest point arrives outside stepFrame/reset (an async readback). */
   onLowestPoint: (() => void) | undefined;
-  /** Frames stepped since the start or the last reset. */
+  /** Frames completed since the start or the last reset (frames in flight not counted). */
   readonly frame: number;
-  /** Simulated time of the state on screen, s. */
+  /** Simulated time at the end of the last completed frame, s. */
   readonly time: number;
   dispose(): void;
 }
