@@ -51,6 +51,16 @@ describe('runner report reader', () => {
     expect(checkReport(r).browser).toBe('Mozilla/5.0 test');
   });
 
+  it('accepts reports from before encodeMs and blockingReadbacks (frames in flight), and keeps them when present', () => {
+    const old = readReport(damaged((r) => r.frames.forEach((f: Json) => {
+      delete f.counters.encodeMs;
+      delete f.counters.blockingReadbacks;
+    })));
+    expect(old.frames[0]!.counters.encodeMs).toBeUndefined();
+    const now = readReport(JSON.stringify(sampleReport()));
+    expect(now.frames.map((f) => [f.counters.encodeMs, f.counters.blockingReadbacks])).toEqual([[1.25, 0], [1.75, 1], [2.25, 0]]);
+  });
+
   it('a non-finite state measure arrives as null and is accepted there only', () => {
     expect(() => readReport(damaged((r) => (r.frames[2].state.centreOfMass[1] = null)))).not.toThrow();
     expect(refusal((r) => (r.frames[2].wallMs = null))).toBe('runner report: frames[2].wallMs must be a finite number >= 0, got null');
@@ -68,6 +78,8 @@ describe('runner report reader', () => {
     ['negative wall time', (r: Json) => (r.frames[1].wallMs = -1), /^runner report: frames\[1\]\.wallMs must be a finite number >= 0, got -1$/],
     ['phase time a string', (r: Json) => (r.frames[0].phasesMs.spb = '0.5'), /^runner report: frames\[0\]\.phasesMs\.spb must be a finite number >= 0, got "0\.5"$/],
     ['counter missing', (r: Json) => delete r.frames[1].counters.dispatches, /^runner report: frames\[1\]\.counters\.dispatches must be an integer >= 0, got nothing/],
+    ['negative encode time', (r: Json) => (r.frames[1].counters.encodeMs = -0.5), /^runner report: frames\[1\]\.counters\.encodeMs must be a finite number >= 0, got -0\.5$/],
+    ['fractional blocking readbacks', (r: Json) => (r.frames[2].counters.blockingReadbacks = 0.5), /^runner report: frames\[2\]\.counters\.blockingReadbacks must be an integer >= 0, got 0\.5$/],
     ['ccd hits fractional', (r: Json) => (r.frames[2].collisions.ccd.hitsEdgeEdge = 1.5), /^runner report: frames\[2\]\.collisions\.ccd\.hitsEdgeEdge must be an integer >= 0, got 1\.5$/],
     ['warning not a string', (r: Json) => (r.frames[1].collisions.warnings = [7]), /^runner report: frames\[1\]\.collisions\.warnings\[0\] must be a string, got 7$/],
     ['state energy text', (r: Json) => (r.frames[1].state.energy.total = 'x'), /^runner report: frames\[1\]\.state\.energy\.total must be a finite number, got "x"$/],
