@@ -4,7 +4,7 @@
  * encode time").
  *
  *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/encodeTime.ts \
- *     [--copies 8] [--frames 5] [--order partitioned|gauss-seidel|jacobi] [--in-flight 1,2] [--record-reps 20]
+ *     [--copies 8] [--frames 5] [--order partitioned|gauss-seidel|jacobi] [--in-flight 1,2] [--record-reps 20] [--record-only]
  *
  * The scene is octopus-box (paper Fig. 9) at --copies octopi, collisions on (hybrid: detect,
  * shortest path, CCD, contacts), its own parameters (20 substeps x 3 iterations), CCD's broad
@@ -14,6 +14,7 @@
  * constants, scripts, readback copies, finish and submit), dispatches and compute passes per
  * frame, blocking readbacks, and the wall time per frame (run time / frames).
  */
+import { cpus, loadavg } from 'node:os';
 import { acquireGpu } from '../src/gpu/device';
 import { runnerCcdPool } from '../src/runner/ccdWorkerBundle';
 import { runFrames } from '../src/runner/frameLoop';
@@ -40,6 +41,8 @@ const pool = await runnerCcdPool(process.cwd());
 const scene = findScene('octopus-box');
 const setup0 = scene.build({ copies, meshes: readSceneMeshes(scene) });
 console.log(`adapter: ${ctx.description}; timestamp queries: ${ctx.features.has('timestamp-query') ? 'yes' : 'no'}; collision worker threads: ${pool.size}`);
+// JavaScript times on a shared machine follow its load: say what it was.
+console.log(`CPU cores: ${cpus().length}; load average (1, 5, 15 min) at start: ${loadavg().map((x) => x.toFixed(1)).join(', ')}`);
 console.log(`octopus-box, ${copies} octopi: ${setup0.model.vertexCount} vertices, ${setup0.model.tetCount} tets, ${setup0.model.tetColouring.colourCount} tet colours`);
 
 /**
@@ -70,7 +73,7 @@ async function recordingOnly(sim: Simulation, reps: number): Promise<void> {
     times.push(performance.now() - t0);
   }
   timeStages(true);
-  const stageReps = 5;
+  const stageReps = 10;
   for (let r = 0; r < stageReps; r++) {
     const encoder = device.createCommandEncoder({ label: 'bench.recordOnly' });
     solver.timeStep.encodeFrame(encoder, p.substeps, offset, 0);
@@ -84,28 +87,39 @@ async function recordingOnly(sim: Simulation, reps: number): Promise<void> {
   encoder.beginComputePass = (d?: GPUComputePassDescriptor) => {
     const pass = begin(d);
     const phase = d?.label ?? '?';
-    const c = calls.get(phase) ?? { passes: 0, setPipeline: 0, setBindGroup: 0, dispatch: 0 };
+    const c = calls.get(phase) ?? { passes: 0, setPipeline: 0, setBindGroup: 0, dispatch: 0, samePipeline: 0, sameGroup: 0 };
+    // Calls that change nothing: the pipeline already set, the group (no dynamic offsets) already bound at that index.
+    let current: GPUComputePipeline | undefined;
+    const bound: unknown[] = [];
     calls.set(phase, c);
     c.passes++;
     const sp = pass.setPipeline.bind(pass), sb = pass.setBindGroup.bind(pass) as (...a: unknown[]) => void;
     const dw = pass.dispatchWorkgroups.bind(pass), di = pass.dispatchWorkgroupsIndirect.bind(pass);
-    pass.setPipeline = (x) => { c.setPipeline++; sp(x); };
-    pass.setBindGroup = ((...a: unknown[]) => { c.setBindGroup++; sb(...a); }) as typeof pass.setBindGroup;
+    pass.setPipeline = (x) => { c.setPipeline++; if (x === current) c.samePipeline++; current = x; sp(x); };
+    pass.setBindGroup = ((...a: unknown[]) => {
+      c.setBindGroup++;
+      const offsets = a[2] as ArrayLike<number> | undefined;
+      const plain = offsets === undefined || offsets.length === 0;
+      if (plain && bound[a[0] as number] === a[1]) c.sameGroup++;
+      bound[a[0] as number] = plain ? a[1] : undefined;
+      sb(...a);
+    }) as typeof pass.setBindGroup;
     pass.dispatchWorkgroups = (x, y, z) => { c.dispatch++; dw(x, y, z); };
     pass.dispatchWorkgroupsIndirect = (b, o) => { c.dispatch++; di(b, o); };
     return pass;
   };
   solver.timeStep.encodeFrame(encoder, p.substeps, offset, 0);
   encoder.finish();
-  const total = { passes: 0, setPipeline: 0, setBindGroup: 0, dispatch: 0 };
+  const total = { passes: 0, setPipeline: 0, setBindGroup: 0, dispatch: 0, samePipeline: 0, sameGroup: 0 };
   for (const c of calls.values()) for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += c[k];
   // The floor: the same number of passes and calls on a trivial kernel, no JavaScript of ours in between.
   const floor = callFloor(total, reps);
   console.log(`\nrecording only (TimeStep.encodeFrame + finish, no submit), solve order ${p.solveOrder}, ${reps} repetitions: median ${f2(median(times))} ms, min ${f2(Math.min(...times))}, max ${f2(Math.max(...times))}`);
   console.log(`  per stage (ms per frame, ${stageReps} timed frames): ${[...byStage].map(([k, v]) => `${k} ${f2(v / stageReps)}`).join(', ')}`);
-  console.log(`  pass encoder calls per frame: ${total.passes} passes, ${total.setPipeline} setPipeline, ${total.setBindGroup} setBindGroup, ${total.dispatch} dispatches`);
+  console.log(`  pass encoder calls per frame: ${total.passes} passes, ${total.setPipeline} setPipeline (${total.samePipeline} of them setting the pipeline already set), ${total.setBindGroup} setBindGroup (${total.sameGroup} binding the group already bound), ${total.dispatch} dispatches`);
   console.log(`  the same calls on a trivial kernel (Dawn's own cost, no code of ours): median ${f2(floor.median)} ms, min ${f2(floor.min)} ms; with timestamp writes on every pass: median ${f2(floor.stampedMedian)} ms`);
   console.log(`  by pass label: ${[...calls].map(([k, c]) => `${k} ${c.passes}/${c.setPipeline}/${c.setBindGroup}/${c.dispatch}`).join(', ')} (passes/setPipeline/setBindGroup/dispatches)`);
+  console.log(`  repeated calls by pass label: ${[...calls].filter(([, c]) => c.samePipeline + c.sameGroup > 0).map(([k, c]) => `${k} ${c.samePipeline}/${c.sameGroup}`).join(', ')} (setPipeline/setBindGroup)`);
 }
 
 /** Time to record `n` passes with the given setPipeline / setBindGroup / dispatch counts spread over them, on a one-line kernel. */
@@ -150,6 +164,8 @@ const median = (xs: number[]): number => {
 };
 const f2 = (x: number): string => x.toFixed(2);
 const recordReps = Number(flag('record-reps', '20'));
+/** Only the recording-alone figures (one real frame first), no timed runs. */
+const recordOnly = process.argv.includes('--record-only');
 
 for (const k of inFlight) {
   const setup = scene.build({ copies, meshes: readSceneMeshes(scene) });
@@ -181,6 +197,10 @@ for (const k of inFlight) {
     await sim.stepFrame();
     await recordingOnly(sim, recordReps);
     sim.reset();
+    if (recordOnly) {
+      sim.destroy();
+      break;
+    }
   }
   await runFrames(sim, {
     frames,
@@ -204,5 +224,6 @@ for (const k of inFlight) {
   console.log(`  wall time per frame: ${f2(wallPerFrame)} ms (frames 2..${frames}, completion to completion)`);
   sim.destroy();
 }
+console.log(`\nload average (1, 5, 15 min) at the end: ${loadavg().map((x) => x.toFixed(1)).join(', ')}`);
 pool.terminate();
 ctx.device.destroy();
