@@ -6,6 +6,7 @@
  *   node scripts/run-ts.mjs bench/traffic.ts                       # octopus-box at 8 octopi
  *   node scripts/run-ts.mjs bench/traffic.ts --scene noodle-bowl --size 200
  */
+import { readMeshFile } from '../src/runner/meshFile';
 import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
 import { SOLVE_ORDERS } from '../src/sim/params';
@@ -19,7 +20,9 @@ const arg = (name: string, fallback: string): string => {
 const sceneName = arg('scene', 'octopus-box');
 const scene = findScene(sceneName);
 const size = Number(arg('size', String(scene.size?.paper ?? 1)));
-const setup = scene.build({ size, meshes: readSceneMeshes(scene) });
+// Scenes that take a mesh read their default file (octopus-pile's shared octopus), as the runner does.
+const meshFile = scene.accepts.includes('mesh') ? scene.defaultMeshFile : undefined;
+const setup = scene.build({ size, meshes: readSceneMeshes(scene), mesh: meshFile !== undefined ? readMeshFile(meshFile) : undefined });
 const m = setup.model;
 const mesh = { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount };
 
