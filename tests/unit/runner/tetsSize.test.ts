@@ -76,6 +76,6 @@ describe('--tets on the command line', () => {
     expect(setup.model.tetCount).toBe(tets(size));
     for (const n of [size - 1, size + 1]) expect(Math.abs(tets(n) - 9500)).toBeGreaterThanOrEqual(Math.abs(setup.model.tetCount - 9500));
     expect(messages.join('\n')).toMatch(new RegExp(`--tets 9500: size ${size} \\(cubes\\) has ${setup.model.tetCount} tets`));
-    expect(() => buildScene(scene, options('--scene', 'cube-stack', '--tets', '10')), 'below one cube').toThrow(/--tets 10: scene cube-stack reaches \d+ tets \(size 1\) to \d+ tets \(size 64\)/);
+    expect(() => buildScene(scene, options('--scene', 'cube-stack', '--tets', '10'), undefined), 'below one cube').toThrow(/--tets 10: scene cube-stack reaches \d+ tets \(size 1\) to \d+ tets \(size 64\)/);
   });
 });
