@@ -35,7 +35,7 @@ for (const k of Object.keys(KERNEL_TRAFFIC) as KernelName[]) {
 const p = setup.params;
 console.log(`\n${sceneName} size ${size}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${m.tetColouring.colourCount} colours; ${p.substeps} substeps x ${p.iterations} iterations, ${setup.colliders.length} colliders, damping ${p.damping}`);
 const shape = partitionShape(m.tetPartition);
-console.log(`partition: ${shape.passDispatches} passes, ${shape.cells} cells (${(shape.cellColours / Math.max(1, shape.cells)).toFixed(1)} local colours each), ${shape.leftoverElements} leftover tets in ${shape.leftoverColours} colours`);
+console.log(`partition: ${shape.passDispatches} passes, ${shape.cells} cells (${(shape.cellColours / Math.max(1, shape.cells)).toFixed(1)} local colours each), ${m.tetPartition.leftoverCount} leftover tets ${m.tetPartition.leftoverPass ? `swept as the last pass's one cell (${m.tetPartition.passes[m.tetPartition.passes.length - 1].maxColours} colours)` : `in ${shape.leftoverColours} colour dispatches`}`);
 console.log('order          dispatches  material MB  frame MB (XPBD)  material B per tet-iteration');
 for (const order of SOLVE_ORDERS) {
   const input = { mesh, colours: m.tetColouring.colourCount, partition: shape, substeps: p.substeps, iterations: p.iterations, solveOrder: order, constraint: p.constraint, colliders: setup.colliders.length, damping: p.damping };

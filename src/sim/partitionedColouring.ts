@@ -8,8 +8,12 @@
  * one after another between storage barriers (lib/cellSweep.wgsl sweepCells). A constraint
  * narrower than L / PASS_COUNT on every axis crosses at most one pass's planes per axis (the
  * union of the passes' planes is spaced L / PASS_COUNT), so with PASS_COUNT = 4 > 3 axes it is
- * interior in at least one pass. The few wider ones are left over and coloured globally (one
- * dispatch per leftover colour, as plain Gauss-Seidel).
+ * interior in at least one pass. The few wider ones are left over and coloured globally; up to
+ * LEFTOVER_CELL_LIMIT of them form one more pass of a single cell, one workgroup sweeping their
+ * colours between barriers like any cell (1 dispatch instead of one per leftover colour: at the
+ * paper's 118k-tet octopus box, 7 leftover tets in 7 colours made the iteration 11 dispatches,
+ * not 4); more than that are dispatched one colour at a time, as plain Gauss-Seidel, so that
+ * one workgroup never walks a long list alone.
  *
  * Correctness is topological: vertex-to-cell membership is fixed here from the positions at
  * build time, so deformation later never creates a race; the geometry only decides how many
@@ -21,6 +25,11 @@ import { groupByColour, VertexColourSets } from './colouring';
 
 /** Passes per iteration: one more than the axes, so every narrow element is interior in one. */
 export const PASS_COUNT = 4;
+/**
+ * Most leftover elements swept by one workgroup (64 lanes: at most 64 rounds of one element
+ * each per leftover colour's worth, microseconds on a GPU, against a dispatch per colour).
+ */
+export const LEFTOVER_CELL_LIMIT = 4096;
 /** Cell coordinates per axis the packed cell key holds (2^17). */
 const CELLS_PER_AXIS = 131072;
 
@@ -39,13 +48,22 @@ export interface PartitionedColouring {
   cells: Uint32Array;
   /** Per cell, colourCount + 1 offsets into `order` (colour c is order[starts[c] .. starts[c+1])). */
   colourStarts: Uint32Array;
+  /**
+   * PASS_COUNT passes, then, when `leftoverPass`, one more holding the leftovers as one cell.
+   */
   passes: PartitionPass[];
-  /** Leftover colours: colour c is order[leftoverOffsets[c] .. leftoverOffsets[c+1]). */
+  /** The leftovers are the last pass's single cell (swept by one workgroup), not colours dispatched one by one. */
+  leftoverPass: boolean;
+  /**
+   * Leftover colours dispatched one by one (none when `leftoverPass`): colour c is
+   * order[leftoverOffsets[c] .. leftoverOffsets[c+1]).
+   */
   leftoverOffsets: Uint32Array;
   leftoverColourCount: number;
-  /** Cell side L (m) and the constraint count per pass, then leftovers (for reports). */
+  /** Cell side L (m) and the constraint count per pass (the leftover pass's included), for reports. */
   cellSize: number;
   passSizes: number[];
+  /** Elements interior in no pass: the last `leftoverCount` of `order`, swept or dispatched by colour. */
   leftoverCount: number;
 }
 
@@ -57,6 +75,8 @@ export interface PartitionOptions {
   cellScale?: number;
   /** Quantile of the element extents the cells must fit (the rest are left over). */
   extentQuantile?: number;
+  /** Most leftovers swept as one cell (default LEFTOVER_CELL_LIMIT; 0: always one dispatch per leftover colour). */
+  leftoverCellLimit?: number;
 }
 
 /**
@@ -207,16 +227,27 @@ export function partitionedColouring(
     leftoverColourCount = Math.max(leftoverColourCount, leftoverColour[i] + 1);
   }
   const leftoverOffsets = groupByColour(leftovers, leftoverColour, leftoverColourCount, order, written);
-
+  const leftoverPass = leftovers.length > 0 && leftovers.length <= (options.leftoverCellLimit ?? LEFTOVER_CELL_LIMIT);
+  if (!leftoverPass) {
+    return { order, cells, colourStarts: Uint32Array.from(starts), passes, leftoverPass, leftoverOffsets, leftoverColourCount, cellSize, passSizes, leftoverCount };
+  }
+  // One more pass, one cell: its local colours are the leftover colours, already in place in `order`.
+  const sweptCells = new Uint32Array(cells.length + 2);
+  sweptCells.set(cells);
+  sweptCells[cells.length] = starts.length;
+  sweptCells[cells.length + 1] = leftoverColourCount;
+  for (const o of leftoverOffsets) starts.push(o);
+  passes.push({ cellBase: cellTotal, cellCount: 1, maxColours: leftoverColourCount });
   return {
     order,
-    cells,
+    cells: sweptCells,
     colourStarts: Uint32Array.from(starts),
     passes,
-    leftoverOffsets,
-    leftoverColourCount,
+    leftoverPass,
+    leftoverOffsets: Uint32Array.of(count),
+    leftoverColourCount: 0,
     cellSize,
-    passSizes,
+    passSizes: [...passSizes, leftoverCount],
     leftoverCount,
   };
 }

@@ -193,7 +193,8 @@ export interface PlannedKernel {
 /**
  * The partitioned order's shape (partitionedColouring.ts) for the constraint type solved: the
  * passes that have cells (one dispatch each), their cells and cells' local colours, the
- * constraints in cells and the leftovers coloured globally (one dispatch per leftover colour).
+ * constraints in cells and the leftovers coloured globally when they are dispatched one colour
+ * at a time (past LEFTOVER_CELL_LIMIT; below it they are one more pass's single cell).
  */
 export interface PartitionShape {
   passDispatches: number;
@@ -218,9 +219,10 @@ export function partitionShape(p: {
     passDispatches: p.passes.filter((x) => x.cellCount > 0).length,
     cells: p.cells.length / 2,
     cellColours,
-    cellElements: p.order.length - p.leftoverCount,
+    // Leftovers swept as a cell of their own (leftoverPass) are cell elements; otherwise one dispatch per colour.
+    cellElements: p.order.length - (p.leftoverColourCount > 0 ? p.leftoverCount : 0),
     leftoverColours: p.leftoverColourCount,
-    leftoverElements: p.leftoverCount,
+    leftoverElements: p.leftoverColourCount > 0 ? p.leftoverCount : 0,
   };
 }
 

@@ -52,6 +52,20 @@ describe('GPU XPBD step matches the CPU reference', () => {
     }
   }
 
+  it('neohookean, partitioned: a tet too wide for the cells, swept as a pass of its own, beside the cube', async () => {
+    // One tet of side 3 beside the 234 small ones: wider than the 99th-percentile cells, so it is
+    // left over and the GPU sweeps it in the fifth pass's single cell.
+    const big = { positions: Float64Array.from([1.5, -1, -1, 4.5, -1, -1, 1.5, 2, -1, 1.5, -1, 2]), tets: Uint32Array.from([0, 1, 2, 3]) };
+    const material = { youngsModulus: 2e4, poissonRatio: 0.4 };
+    const setup = makeSetup([{ ...cube, material }, { ...big, material }], { dt: 1 / 60, substeps: 4, iterations: 3 }, [{ kind: 'plane', normal: [0, 1, 0], offset: -1.05 }]);
+    const part = setup.model.tetPartition;
+    expect(part.leftoverPass).toBe(true);
+    expect(part.order[part.order.length - 1]).toBe(234);
+    const { diff, moved } = await maxDifference(setup, 8);
+    expect(moved).toBeGreaterThan(0.05);
+    expect(diff).toBeLessThan(5e-5);
+  });
+
   it('neohookean, partitioned (the default): a twisted beam held by two handles, with box and bowl colliders', async () => {
     const beam = loadSharedTetArrays('Beam.t'); // 10.6 x 2 x 2 along x
     const setup = makeSetup(

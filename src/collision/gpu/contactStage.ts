@@ -224,25 +224,25 @@ export class ContactStage implements GpuStage {
     const [ax, ay] = dispatchGrid(this.topology.vertexCount);
     // Each pass: counts of the contacts violated now, then the Jacobi solve, then apply (which
     // zeroes the counts): DCD and the shared-count sources together, then each own-count group.
-    const direct = (p: GPUComputePassEncoder, list: { group: GPUBindGroup; workgroups: number }[], pipeline: GPUComputePipeline) => {
-      p.setPipeline(pipeline);
-      for (const g of list) {
-        p.setBindGroup(0, g.group);
-        p.dispatchWorkgroups(g.workgroups);
-      }
-    };
+    // No call repeats the pipeline or group already set (JavaScript encode time, issue 11).
     for (let k = 0; k < this.iterations; k++) {
       for (const pipeline of [this.countPipeline, this.solvePipeline]) {
         pass.setPipeline(pipeline);
         pass.setBindGroup(0, groups.solve);
         pass.dispatchWorkgroupsIndirect(this.queryList.args, 0);
-        direct(pass, sourceGroups, pipeline);
+        for (const g of sourceGroups) {
+          pass.setBindGroup(0, g.group);
+          pass.dispatchWorkgroups(g.workgroups);
+        }
       }
       pass.setPipeline(this.applyPipeline);
       pass.dispatchWorkgroups(ax, ay);
       for (const g of ownGroups) {
-        direct(pass, [g], this.countPipeline);
-        direct(pass, [g], this.solvePipeline);
+        pass.setBindGroup(0, g.group);
+        pass.setPipeline(this.countPipeline);
+        pass.dispatchWorkgroups(g.workgroups);
+        pass.setPipeline(this.solvePipeline);
+        pass.dispatchWorkgroups(g.workgroups);
         pass.setPipeline(this.applyPipeline);
         pass.dispatchWorkgroups(ax, ay);
       }

@@ -3,7 +3,8 @@
  * the colliders), in one compute pass per substep. Constraints are the Neo-Hookean tet blocks
  * (xpbdNeoHookean.wgsl) or the edge springs (xpbdSpring.wgsl), solved in one of three orders:
  * partitioned Gauss-Seidel (one dispatch per pass of partitionedColouring.ts, each workgroup
- * sweeping its cell's local colours, lib/cellSweep.wgsl; then one per leftover colour),
+ * sweeping its cell's local colours, lib/cellSweep.wgsl; the leftovers one more pass of one
+ * cell, or, past LEFTOVER_CELL_LIMIT, one dispatch per leftover colour),
  * Gauss-Seidel (one dispatch per colour, the colour's range in its slot) or Jacobi (one
  * dispatch over all elements, then xpbdGather.wgsl sums each vertex's corrections). The multipliers restart
  * every substep (XPBD, Macklin et al. 2016, Alg. 1 line 5). Owns the constraint buffers;

@@ -14,7 +14,7 @@ import { SLOT_STRIDE, type XpbdKernels } from '../gpuKernels';
 import { HANDLE_STRIDE } from '../handles';
 import type { Colouring } from '../colouring';
 import type { Model } from '../model';
-import { PASS_COUNT, type PartitionedColouring } from '../partitionedColouring';
+import type { PartitionedColouring } from '../partitionedColouring';
 import type { SolverParams } from '../params';
 import { sampleScripts } from '../scripts';
 import type { SimSetup } from '../setup';
@@ -201,6 +201,6 @@ interface KindSlots {
 
 function kindSlots(base: number, colouring: Colouring, partition: PartitionedColouring): KindSlots {
   const passes = base + colouring.colourCount;
-  const leftovers = passes + PASS_COUNT;
+  const leftovers = passes + partition.passes.length;
   return { colours: base, passes, leftovers, end: leftovers + partition.leftoverColourCount };
 }

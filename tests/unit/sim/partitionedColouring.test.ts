@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASS_COUNT, partitionedColouring, type PartitionedColouring } from '../../../src/sim/partitionedColouring';
+import { LEFTOVER_CELL_LIMIT, PASS_COUNT, partitionedColouring, type PartitionedColouring } from '../../../src/sim/partitionedColouring';
 import { cellRanges } from '../../../src/sim/stages/materialStage';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
 
@@ -17,7 +17,15 @@ function check(p: PartitionedColouring, elements: Uint32Array, arity: number, po
   for (const e of p.order) { expect(seen[e]).toBe(0); seen[e] = 1; }
   expect(seen.every((s) => s === 1)).toBe(true);
   const cellCount = p.cells.length / 2;
-  expect(p.passes.length).toBe(PASS_COUNT);
+  expect(p.passes.length).toBe(PASS_COUNT + (p.leftoverPass ? 1 : 0));
+  // Leftovers: swept as one cell up to the limit, else one dispatch per colour; either way the last leftoverCount of the order.
+  if (!p.leftoverPass) expect(p.leftoverColourCount > 0).toBe(p.leftoverCount > 0);
+  if (p.leftoverPass) {
+    expect(p.leftoverCount).toBeGreaterThan(0);
+    expect(p.leftoverCount).toBeLessThanOrEqual(LEFTOVER_CELL_LIMIT);
+    expect(p.passes[PASS_COUNT].cellCount).toBe(1);
+    expect(p.leftoverColourCount).toBe(0);
+  }
   const independent = (ids: ArrayLike<number>) => {
     const owner = new Map<number, number>();
     for (let i = 0; i < ids.length; i++) {
@@ -63,7 +71,7 @@ function check(p: PartitionedColouring, elements: Uint32Array, arity: number, po
   }
   expect(covered).toBe(count);
   // Narrow elements are never left over.
-  const leftover = new Set(p.order.subarray(p.leftoverOffsets[0] ?? count));
+  const leftover = new Set(p.order.subarray(count - p.leftoverCount));
   for (let e = 0; e < count; e++) {
     let w = 0;
     for (let a = 0; a < 3; a++) {
@@ -114,7 +122,15 @@ describe('partitionedColouring', () => {
     const p = partitionedColouring(tets, 4, positions, 8, undefined, { extentQuantile: 0.5 });
     check(p, tets, 4, positions, 8);
     expect(p.leftoverCount).toBe(1);
-    expect(p.order[p.leftoverOffsets[0]]).toBe(2);
+    expect(p.order[p.order.length - 1]).toBe(2);
+    // Swept by one workgroup as a fifth pass of one cell, or, with the limit at 0, its own colour dispatch.
+    expect(p.leftoverPass).toBe(true);
+    expect(p.passes.length).toBe(PASS_COUNT + 1);
+    const dispatched = partitionedColouring(tets, 4, positions, 8, undefined, { extentQuantile: 0.5, leftoverCellLimit: 0 });
+    check(dispatched, tets, 4, positions, 8);
+    expect(dispatched.leftoverPass).toBe(false);
+    expect(dispatched.leftoverColourCount).toBe(1);
+    expect(dispatched.order[dispatched.leftoverOffsets[0]]).toBe(2);
   });
 
   it('packs the cell ranges the WGSL sweep reads: per cell its colour starts, then the starts', () => {
