@@ -9,10 +9,14 @@
  *    it has settled), as a fraction
  *    of the reference's sag. An unconverged solve is softer than its E and sags more.
  *
- * (A settled pile's residual was tried and dropped: the CPU two-cube stack, scene `cube-stack`,
- * was still moving at 0.6-1.5 m/s RMS after 2 s in every order, E 1e5 or 1e6, damping 0.5 or
- * 5/s, so it measured the stack's dynamics, not the solve; on the GPU, SwiftShader takes 30-300 s
- * a frame for a pile with collisions.)
+ *  - the settled pile's residual: two aligned cubes (side 0.5, resolution 3, E 1e5, friction
+ *    0.4, damping 20/s) resting on each other and on the ground, collisions on, started 1 mm
+ *    apart; after `--pile-seconds` (default 2.5), the RMS vertex speed over the last 30 frames
+ *    (m/s; a settled pile is at rest) and the top cube's mean height over those frames against
+ *    the converged reference's (mm). (The scene `cube-stack` was tried first: its top cube is
+ *    dropped off-centre and turned, slides off and bounces on the ground for seconds, so it
+ *    measured the stack's dynamics, not the solve. On the GPU, SwiftShader takes 30-300 s a frame
+ *    for a pile with collisions, so the pile runs on the CPU solver like the beam.)
  *
  * Convergence runs on the float64 CPU solver, which executes each order exactly as the GPU does
  * (tests/gpu/xpbdMatchesCpu.test.ts). Frame cost is projected from the XPBD stages' dispatch
@@ -22,14 +26,16 @@
  * adapter (Dawn; on this machine SwiftShader) one frame of each configuration also runs on the
  * GPU solver to check that the plan's dispatch count is the one the solver records.
  *
- *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/solveOrders.ts [--seconds 2] [--resolution 16] [--young 1e8] [--no-gpu]
+ *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/solveOrders.ts [--seconds 2] [--resolution 16] [--young 1e8] [--pile-seconds 2.5] [--no-gpu]
  */
 import { acquireGpu } from '../src/gpu/device';
+import { generateShape } from '../src/mesh/procedural/catalog';
 import { cantilever } from '../src/scenes/cantilever';
+import { placeAbove } from '../src/scenes/place';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { GpuSolver } from '../src/sim/gpuSolver';
-import { updateMaterialData } from '../src/sim/model';
-import type { SolveOrder, SolverParams } from '../src/sim/params';
+import { buildModel, updateMaterialData } from '../src/sim/model';
+import { defaultParams, type SolveOrder, type SolverParams } from '../src/sim/params';
 import type { SimSetup } from '../src/sim/setup';
 import { partitionShape, planTraffic, xpbdFramePlan } from '../src/sim/traffic';
 
@@ -44,6 +50,7 @@ const flag = (name: string, fallback: number) => {
 const seconds = flag('seconds', 2);
 const resolution = flag('resolution', 16);
 const young = flag('young', 1e8);
+const pileSeconds = flag('pile-seconds', 2.5);
 const useGpu = !args.includes('--no-gpu');
 
 /** Per-dispatch costs (s) and bandwidth (B/s) of the projection; sources in the header. */
@@ -118,6 +125,42 @@ function runCantilever(setup: SimSetup, c: Pick<Config, 'order' | 'substeps' | '
   return tipHeight(setup, s.x);
 }
 
+/** Two aligned cubes, 1 mm apart, the lower 1 mm above the ground (see the header). */
+function alignedPile(): SimSetup {
+  const side = 0.5;
+  const cube = generateShape('cube', { size: side }, 3);
+  const onGround = placeAbove(cube.positions, 0);
+  const objects = [0, 1].map((i) => ({
+    name: `cube ${i + 1}`,
+    positions: onGround.map((p, k) => (k % 3 === 1 ? p + 0.001 + i * (side + 0.002) : p)),
+    tets: cube.tets,
+    material: { youngsModulus: 1e5, poissonRatio: 0.4, density: 1000 },
+  }));
+  return {
+    model: buildModel(objects),
+    colliders: [{ kind: 'plane', normal: [0, 1, 0], offset: 0 }],
+    handles: [],
+    params: defaultParams({ dt: 1 / 60, friction: 0.4, damping: 20, collisions: true, selfCollision: true }),
+  };
+}
+
+/** The pile's RMS vertex speed and the top cube's mean height over the last 30 frames. */
+function runPile(setup: SimSetup, c: Pick<Config, 'order' | 'substeps' | 'iterations'>): { speed: number; top: number } {
+  const s = new CpuSolver(withParams(setup, { solveOrder: c.order, substeps: c.substeps, iterations: c.iterations }));
+  const m = setup.model;
+  const frames = Math.round(pileSeconds / setup.params.dt);
+  const window = Math.min(30, frames);
+  let sq = 0, top = 0;
+  for (let f = 0; f < frames; f++) {
+    s.stepFrame();
+    if (f < frames - window) continue;
+    for (let i = 0; i < 3 * m.vertexCount; i++) sq += s.v[i] * s.v[i];
+    for (let i = 0; i < m.vertexCount; i++) if (m.vertexObject[i] === 1) top += s.x[3 * i + 1];
+  }
+  const topCount = m.vertexCount - m.objectVertexOffsets[1];
+  return { speed: Math.sqrt(sq / (window * m.vertexCount)), top: top / (window * topCount) };
+}
+
 async function gpuMaterialDispatches(setup: SimSetup, c: Config): Promise<number | null> {
   if (!gpu) return null;
   const solver = new GpuSolver(gpu, withParams(setup, { solveOrder: c.order, substeps: c.substeps, iterations: c.iterations }), { collisions: false });
@@ -141,16 +184,21 @@ process.stdout.write('reference (coloured Gauss-Seidel, 10 x 100) ... ');
 const refTip = runCantilever(beam, { order: 'gauss-seidel', substeps: 10, iterations: 100 });
 const refSag = restTip - refTip;
 console.log(`sag ${(refSag * 1000).toFixed(2)} mm`);
+const pile = alignedPile();
+process.stdout.write(`pile: ${pile.model.tetCount} tets, ${pile.model.tetColouring.colourCount} colours, ${pileSeconds} s; reference (coloured Gauss-Seidel, 10 x 100) ... `);
+const refPile = runPile(pile, { order: 'gauss-seidel', substeps: 10, iterations: 100 });
+console.log(`RMS speed ${(refPile.speed * 1000).toFixed(1)} mm/s, top cube at ${(refPile.top * 1000).toFixed(1)} mm`);
 
-console.log('\n| order | substeps x iterations | material dispatches / frame (GPU-recorded) | all XPBD dispatches | MB moved / frame | projected ms native / browser | cantilever tip error (of the sag) | note |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('\n| order | substeps x iterations | material dispatches / frame (GPU-recorded) | all XPBD dispatches | MB moved / frame | projected ms native / browser | cantilever tip error (of the sag) | pile RMS speed (mm/s) | pile top height - reference (mm) | note |');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const c of CONFIGS) {
   const cost = projectedCost(beam, c);
   const recorded = await gpuMaterialDispatches(beam, c);
   if (recorded !== null && recorded !== cost.material) throw new Error(`${c.order} ${c.substeps}x${c.iterations}: the GPU recorded ${recorded} material dispatches, the plan says ${cost.material}`);
   const tipError = Math.abs(runCantilever(beam, c) - refTip) / refSag;
+  const p = runPile(pile, c);
   console.log(
-    `| ${c.order} | ${c.substeps} x ${c.iterations} | ${cost.material}${recorded !== null ? ' (same)' : ''} | ${cost.dispatches} | ${(cost.bytes / 1e6).toFixed(1)} | ${(cost.native * 1e3).toFixed(2)} / ${(cost.browser * 1e3).toFixed(2)} | ${(100 * tipError).toFixed(2)} % | ${c.note} |`,
+    `| ${c.order} | ${c.substeps} x ${c.iterations} | ${cost.material}${recorded !== null ? ' (same)' : ''} | ${cost.dispatches} | ${(cost.bytes / 1e6).toFixed(1)} | ${(cost.native * 1e3).toFixed(2)} / ${(cost.browser * 1e3).toFixed(2)} | ${(100 * tipError).toFixed(2)} % | ${(p.speed * 1000).toFixed(1)} | ${((p.top - refPile.top) * 1000).toFixed(1)} | ${c.note} |`,
   );
 }
 console.log(`\nProjection: dispatches x ${NATIVE_DISPATCH * 1e6} us (native) or ${BROWSER_DISPATCH * 1e6} us (browser) + bytes / ${BANDWIDTH / 1e9} GB/s.`);
