@@ -28,9 +28,11 @@ describe('NaN/Inf guard (CPU reference)', () => {
       expect(Number.isFinite(s.x[i])).toBe(true);
       expect(s.x[i]).toBe(frozen[i]);
     }
-    // Object 1 behaves exactly as if alone (it kept falling).
+    // Object 1 behaves as if alone (it kept falling): to rounding, since the partitioned order
+    // (the default) places its tets in cells of the whole scene, so alone it sweeps them in
+    // another order (1e-17 m differences seen); NaN or the frozen object's influence would not be.
     ref.stepFrame();
-    for (let i = 0; i < ref.x.length; i++) expect(s.x[3 * n0 + i]).toBe(ref.x[i]);
+    for (let i = 0; i < ref.x.length; i++) expect(Math.abs(s.x[3 * n0 + i] - ref.x[i])).toBeLessThan(1e-12);
     expect(ref.x[1] - alone.model.restPositions[1]).toBeLessThan(-0.01);
   });
 });
