@@ -4,7 +4,7 @@
  * encode time").
  *
  *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/encodeTime.ts \
- *     [--copies 8] [--frames 5] [--order partitioned (default)|gauss-seidel|jacobi] [--in-flight 1,2] [--record-reps 20] [--record-only] [--settle-s 10]
+ *     [--copies 8] [--frames 5] [--order partitioned|gauss-seidel|jacobi] [--in-flight 1,2] [--record-reps 20] [--record-only] [--settle-s 10]
  *
  * The scene is octopus-box (paper Fig. 9) at --copies octopi, collisions on (hybrid: detect,
  * shortest path, CCD, contacts), its own parameters (20 substeps x 3 iterations), CCD's broad
@@ -30,8 +30,7 @@ function flag(name: string, fallback: string): string {
 
 const copies = Number(flag('copies', '8'));
 const frames = Number(flag('frames', '5'));
-// The partitioned order unless another is asked for (the solver's default is coloured Gauss-Seidel).
-const order = flag('order', 'partitioned') as SolverParams['solveOrder'];
+const order = process.argv.includes('--order') ? (flag('order', '') as SolverParams['solveOrder']) : undefined;
 const inFlight = flag('in-flight', '1,2').split(',').map(Number) as (1 | 2)[];
 if (!(Number.isInteger(copies) && copies >= 1)) throw new Error(`--copies must be an integer >= 1, got ${flag('copies', '')}`);
 if (!(Number.isInteger(frames) && frames >= 2)) throw new Error(`--frames must be an integer >= 2 (the first is left out), got ${flag('frames', '')}`);

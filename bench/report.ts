@@ -17,7 +17,7 @@
  *   ... bench/report.ts --tets 100000 --scenes squishy-squeeze
  *
  * Options: --scenes (row keys of TABLE1_ROWS, or all; default DEFAULT_ROWS), --size small|default|paper (default small)
- * or --tets N, --frames N (default 1), --order ORDER (the runner's solve orders; default partitioned), --substeps N
+ * or --tets N, --frames N (default 1), --order ORDER (the runner's solve orders), --substeps N
  * and --iterations N (override the scenes'), --out FILE (JSON). On a software adapter the frame
  * times are the CPU's: read the ratios and the counts, not the milliseconds.
  */
@@ -103,8 +103,6 @@ function parse(argv: string[]): Options {
     else if (a === '--order' || a === '--substeps' || a === '--iterations') o.passThrough.push(a, v);
     else throw new Error(`unknown option ${a} (${usage})`);
   }
-  // The order this report projects for a real GPU, unless another is asked for (the solver's default is coloured Gauss-Seidel).
-  if (!o.passThrough.includes('--order')) o.passThrough.push('--order', 'partitioned');
   return o;
 }
 

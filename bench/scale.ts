@@ -40,8 +40,6 @@ function parse(argv: string[]): { scenes: string[]; targets: number[]; substeps:
     else if (a === '--order' || a === '--collisions') o.extra.push(a, need());
     else throw new Error(`unknown option ${a} (--scenes A,B --tets N,M --substeps N --iterations N --frames N --order O --collisions on|off --out FILE)`);
   }
-  // The partitioned order unless another is asked for (the solver's default is coloured Gauss-Seidel).
-  if (!o.extra.includes('--order')) o.extra.push('--order', 'partitioned');
   return o;
 }
 
