@@ -89,10 +89,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     iterations: 3,
     gravity: [0, -9.81, 0],
     damping: 0,
-    // Coloured Gauss-Seidel stays the default until the partitioned order is measured on a real
-    // GPU: on SwiftShader, the only adapter here, its barrier-swept cells made a page frame of the
-    // 2K-face octopus several times slower (docs/benchmarks.md "Solve orders at equal frame cost").
-    solveOrder: 'gauss-seidel',
+    solveOrder: 'partitioned',
     jacobiRelaxation: 1,
     constraint: 'neohookean',
     springCompliance: 1e-4,
