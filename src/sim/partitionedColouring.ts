@@ -201,12 +201,7 @@ export function partitionedColouring(
     for (let c = pass.cellBase; c < pass.cellBase + pass.cellCount; c++) {
       const members = byCell.subarray(cellStart[c], cellStart[c + 1]);
       const colour = new Uint32Array(members.length);
-      let colours = 0;
-      for (let i = 0; i < members.length; i++) {
-        colour[i] = sets.firstFree(members[i]);
-        sets.take(members[i], colour[i]);
-        colours = Math.max(colours, colour[i] + 1);
-      }
+      const colours = firstFitColours(sets, members, colour);
       for (const e of members) sets.clear(e);
       cells[2 * c] = starts.length;
       cells[2 * c + 1] = colours;
@@ -220,12 +215,7 @@ export function partitionedColouring(
   const leftovers: number[] = [];
   for (let e = 0; e < count; e++) if (passOf[e] < 0) leftovers.push(e);
   const leftoverColour = new Uint32Array(leftovers.length);
-  let leftoverColourCount = 0;
-  for (let i = 0; i < leftovers.length; i++) {
-    leftoverColour[i] = sets.firstFree(leftovers[i]);
-    sets.take(leftovers[i], leftoverColour[i]);
-    leftoverColourCount = Math.max(leftoverColourCount, leftoverColour[i] + 1);
-  }
+  const leftoverColourCount = firstFitColours(sets, leftovers, leftoverColour);
   const leftoverOffsets = groupByColour(leftovers, leftoverColour, leftoverColourCount, order, written);
   const leftoverPass = leftovers.length > 0 && leftovers.length <= (options.leftoverCellLimit ?? LEFTOVER_CELL_LIMIT);
   if (!leftoverPass) {
@@ -250,4 +240,15 @@ export function partitionedColouring(
     passSizes: [...passSizes, leftoverCount],
     leftoverCount,
   };
+}
+
+/** Greedy first-fit colours of `ids` in order into `colour` (their vertices' sets updated); returns the colour count. */
+function firstFitColours(sets: VertexColourSets, ids: ArrayLike<number>, colour: Uint32Array): number {
+  let colours = 0;
+  for (let i = 0; i < ids.length; i++) {
+    colour[i] = sets.firstFree(ids[i]);
+    sets.take(ids[i], colour[i]);
+    colours = Math.max(colours, colour[i] + 1);
+  }
+  return colours;
 }
