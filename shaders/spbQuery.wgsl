@@ -633,7 +633,9 @@ fn run(p: vec3<f32>, tet: u32, exclude: i32, exclude2: i32) -> u32 {
         }
       }
     }
-    if (resTriangle >= 0 || !cut) { break; }
+    // The pass up to BIG was the last: what it cut has d2 >= BIG or NaN (a non-finite position
+    // before finalize stops its object), never a path; without this the loop would never end.
+    if (resTriangle >= 0 || !cut || hi2 >= BIG) { break; }
     lo2 = hi2;
     hi2 = select(hi2 * SEARCH_GROWTH2, BIG, hi2 >= BIG / SEARCH_GROWTH2);
   }

@@ -233,7 +233,8 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
         }
       }
     }
-    if (ws.resultTriangle >= 0 || !cut) break;
+    // The unbounded pass was the last: what it cut has d2 = Infinity or NaN, never a path.
+    if (ws.resultTriangle >= 0 || !cut || hi2 === Infinity) break;
     lo2 = hi2;
     hi2 *= SPB_SEARCH_GROWTH2;
   }

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  QUERY_NONE,
   QUERY_OVERFLOW,
   SPB_DEFAULT_TOLERANCES,
   SPB_DYNAMIC_CAPACITIES,
@@ -7,6 +8,7 @@ import {
   createSpbMeshData,
   type SpbCapacities,
   shortestPathToBoundary,
+  updateSpbMeshData,
 } from '../../src/spb';
 import { storageBuffer } from '../../src/gpu/buffers';
 import { SpbQueryGpu } from '../../src/spb/gpu/spbQueryGpu';
@@ -78,6 +80,22 @@ describe('WGSL shortest path kernel vs the TypeScript static twin', () => {
     expect(c.invertedTets).toBeGreaterThan(0);
     // Per-component inversion mode: a global flag would let the ring's branches run on past p.
     expect(Math.abs(c.tetsGpu - c.tetsTwin)).toBeLessThanOrEqual(0.001 * c.tetsTwin);
+  });
+
+  it('a mesh at 1e30 (every f32 squared distance overflows): the kernel answers "no path" instead of widening forever', async () => {
+    // |s - p|^2 ~ 1e56 is Infinity in f32 (or NaN, as a non-finite position before finalize
+    // stops its object gives): the search's last pass is the one up to BIG; looping on would
+    // hang the GPU, and every frame after it.
+    const device = await spbTestDevice();
+    const mesh = loadSharedTetMesh('octopus_2KFaces.t');
+    const far = Float32Array.from(mesh.positions, (x) => 1e30 * x);
+    const batch = interiorPoints('octopus at 1e30', mesh, far, 64, 13);
+    const data = createSpbMeshData(mesh);
+    updateSpbMeshData(data, far);
+    const gpu = new SpbQueryGpu(device, data);
+    const res = await gpu.run(batch.points, batch.tets, batch.exclude, { fallback: false });
+    gpu.destroy();
+    expect(Array.from(res.status)).toEqual(new Array(64).fill(QUERY_NONE));
   });
 
   it('tiny capacities: the GPU flags exactly the queries the twin flags, and the CPU answers them', async () => {

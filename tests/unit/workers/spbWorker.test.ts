@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   QUERY_FOUND,
+  QUERY_NONE,
   QUERY_OVERFLOW,
   SPB_DEFAULT_TOLERANCES,
   SPB_DYNAMIC_CAPACITIES,
@@ -187,6 +188,28 @@ describe('SpbWorkerFallback: overflowed queries answered in pool workers', () =>
     const fallback = new SpbWorkerFallback(pool);
     await expect(fallback.answerOverflowed({ ...batch, positionsVersion: 5 })).rejects.toThrow(/worker failed: .*spb worker bundle is corrupt/);
     expect(pool.failed).toBe(1);
+  });
+
+  it('a query whose squared distances overflow (the mesh at 1e160) is answered "no path", never left running', async () => {
+    // Every |s - p|^2 is ~1e319, Infinity in f64: a search that kept widening past Infinity would
+    // never answer, and the frame awaiting this batch (GpuCollisions.afterFrame) would hang.
+    pool = new WorkerPool<SpbWorkerApi>(createWorker, 1);
+    const fallback = new SpbWorkerFallback(pool);
+    const huge = createSpbMeshData(mesh);
+    updateSpbMeshData(huge, Float64Array.from(mesh.positions, (x) => 1e160 * x));
+    const n = 4;
+    const points = Float64Array.from(batch.points.subarray(0, 3 * n), (x) => 1e160 * x);
+    const query = { ...batch, data: huge, positionsVersion: 9, ids: batch.ids.slice(0, n), points, tets: batch.tets.slice(0, n), exclude: batch.exclude.slice(0, n) };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('no answer within 30 s: the query is still running')), 30_000);
+    });
+    try {
+      const a = await Promise.race([fallback.answerOverflowed(query), deadline]);
+      expect(Array.from(a.status)).toEqual(new Array(n).fill(QUERY_NONE));
+    } finally {
+      clearTimeout(timer);
+    }
   });
 
   it('release() makes the workers drop their copy at their next task', async () => {
