@@ -192,20 +192,18 @@ export class GpuEngine implements SimulationEngine {
   async stepFrame(): Promise<FrameReport> {
     const t0 = performance.now();
     const p = this.solver.params;
-    const epoch = this.epoch;
     const result = await this.solver.stepFrame();
     this.afterSubmit();
-    return this.reportOf(result, t0, p, epoch);
+    return this.reportOf(result, t0, p);
   }
 
   async submitFrame(): Promise<{ done: Promise<FrameReport> }> {
     const t0 = performance.now();
     // The parameters this frame is recorded with (setParams replaces the object).
     const p = this.solver.params;
-    const epoch = this.epoch;
     const submitted = await this.solver.submitFrame();
     this.afterSubmit();
-    const done = submitted.done.then((r) => this.reportOf(r, t0, p, epoch));
+    const done = submitted.done.then((r) => this.reportOf(r, t0, p));
     done.catch(() => undefined); // the caller handles it; never unhandled before it attaches
     return { done };
   }
@@ -216,11 +214,13 @@ export class GpuEngine implements SimulationEngine {
     this.drawing?.setTime(this.solver.time);
   }
 
-  private reportOf(result: GpuFrameResult, t0: number, p: Readonly<SolverParams>, epoch: number): FrameReport {
+  private reportOf(result: GpuFrameResult, t0: number, p: Readonly<SolverParams>): FrameReport {
     const now = performance.now();
     const wallMs = now - Math.max(t0, this.lastDone);
     this.lastDone = now;
-    if (epoch === this.epoch) {
+    // Counted when recorded after the solver's last reset: a frame asked for while reset() waited
+    // for the frames in flight runs on the reset state and is frame 0 of it.
+    if (result.resets === this.solver.resets) {
       this.completedFrames = result.frame + 1;
       this.completedTime = result.time;
     }

@@ -287,13 +287,18 @@ export class SimulationController {
     const engine = this.engine;
     if (!engine) return;
     await this.idle(); // let the frames in flight land first
-    if (engine !== this.engine) return;
+    if (engine !== this.engine || this.busy) return;
+    // Busy until the reset state is in place: a step or run asked for meanwhile (idle() waits on
+    // busy) then starts from frame 0 instead of landing in the middle of the reset.
+    this.busy = true;
     try {
       await engine.reset();
       if (this.baseParams) engine.setParams(this.baseParams);
     } catch (error) {
       this.fail(error);
       return;
+    } finally {
+      this.busy = false;
     }
     this.timings.clear();
     this.publish();

@@ -61,6 +61,8 @@ export interface GpuFrameResult extends FrameRecord {
   /** Frame index (since the last reset) and simulated time at its end (s). */
   frame: number;
   time: number;
+  /** The solver's resets before this frame was recorded (GpuSolver.resets): a frame of an older count ran on a state since reset. */
+  resets: number;
   /**
    * JavaScript time (ms, performance.now) from the frame's first CPU work (constants, scripts)
    * through queue.submit, less the time spent awaiting CCD's candidates or a blocking snapshot.
@@ -124,6 +126,11 @@ export class GpuSolver {
   private pendingBlocking = 0;
   /** reset() count: frames recorded before the last reset report no collision counters. */
   private epoch = 0;
+
+  /** How many times reset() ran: a frame's result carries the count it was recorded under. */
+  get resets(): number {
+    return this.epoch;
+  }
   private readonly statusBytes: number;
   /**
    * Record the intersection display after each frame (collision/gpu/intersectionDisplay.ts: the
@@ -305,6 +312,7 @@ export class GpuSolver {
       readbackBytes: readback.size,
       frame: info.frame,
       time: info.time,
+      resets: info.epoch,
       encodeMs: info.encodeMs,
       blockingReadbacks: info.blockingReadbacks,
     };

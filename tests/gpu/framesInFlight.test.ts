@@ -111,12 +111,15 @@ describe('frames in flight', () => {
       }
       const flooded = await Promise.all(done);
       expect(flooded.map((r) => r.blockingReadbacks)).toEqual([0, 0, 1, 1, 1]);
+      // Each result says which reset it was recorded after (GpuEngine counts only the latest's frames).
+      expect(flooded.map((r) => [r.frame, r.resets])).toEqual([[0, 1], [1, 1], [2, 1], [3, 1], [4, 1]]);
       // Pipelined with room (the runner's loop): no frame waits.
       solver.reset();
       const seen = { maxInFlight: 0 };
       const results = await pipelined(solver, 6, seen);
       expect(seen.maxInFlight).toBeLessThanOrEqual(2);
       expect(results.map((r) => r.blockingReadbacks)).toEqual([0, 0, 0, 0, 0, 0]);
+      expect(results.every((r) => r.resets === 2) && solver.resets === 2).toBe(true);
       for (const r of results) expect(r.encodeMs).toBeGreaterThan(0);
       expect(solver.framesInFlight).toBe(0);
     } finally {
