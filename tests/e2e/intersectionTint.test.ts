@@ -71,10 +71,17 @@ describe('blue intersections', () => {
     }
     overlapped = await bluePixels(page, 'overlapped');
     await page.evaluate(() => window.softBodyPage!.simulation.setParams({ collisions: true, recovery: true }));
-    await runFrames(page, 20);
+    // Recovery queries every vertex, edge point and tet centroid each substep: 7-40 s a frame on
+    // SwiftShader. Run in chunks until the overlap is mostly gone (at most 20 frames).
+    let insideAfter = inside;
+    let recoveryFrames = 0;
+    while (recoveryFrames < 20 && insideAfter >= inside / 4) {
+      await runFrames(page, 4);
+      recoveryFrames += 4;
+      insideAfter = await penetrating(page);
+    }
     const recovered = await bluePixels(page, 'recovered');
-    const insideAfter = await penetrating(page);
-    console.log(`blue pixels: start ${atStart}, overlapped ${overlapped}, after recovery ${recovered}; penetrating vertices ${insideAtStart} -> ${inside} -> ${insideAfter}`);
+    console.log(`blue pixels: start ${atStart}, overlapped ${overlapped}, after ${recoveryFrames} frames of recovery ${recovered}; penetrating vertices ${insideAtStart} -> ${inside} -> ${insideAfter}`);
     expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);
     expect(insideAtStart).toBe(0);
     expect(atStart).toBeLessThan(20);
