@@ -16,7 +16,9 @@
  * hi2 = SPB_SEARCH_START2 h^2 (h: longest edge of p's tet) and growing by SPB_SEARCH_GROWTH2.
  * It stops after the first pass with a valid candidate (every nearer candidate was tested in
  * this or an earlier pass, so it is the nearest valid one) or the first pass that the radius did
- * not cut (every candidate was tested). Answers are the same as one unbounded pass.
+ * not cut (every candidate was tested), or the unbounded pass (hi2 = Infinity; BIG in WGSL):
+ * what that one cuts has d2 = Infinity or NaN, never a path, and widening on would never end.
+ * Answers are the same as one unbounded pass.
  *
  * Culling. A culled vertex/edge candidate starts a surface descent (surfaceDescent.ts) to the
  * nearer point on its neighbouring faces, traversed at once so that a valid one bounds the
