@@ -30,9 +30,7 @@ export class GpuEngine implements SimulationEngine {
   private lowest: LowestPoint = { y: NaN, frame: -1 };
   private reported: Uint8Array;
   private pending: string[] = [];
-  /** Readback results older than this frame belong to a state before a reset. */
-  private epoch = 0;
-  /** The epoch `lowest` was read in. */
+  /** The solver reset count (GpuSolver.resets) `lowest` was read under: older readbacks describe a state before a reset. */
   private lowestEpoch = 0;
   private disposed = false;
   /** Frames completed since the last reset, and the simulated time at the end of the last one. */
@@ -250,7 +248,6 @@ export class GpuEngine implements SimulationEngine {
     this.drawing?.setTime(0);
     this.reported.fill(0);
     this.pending = [];
-    this.epoch += 1;
     await this.refreshLowest();
   }
 
@@ -286,8 +283,8 @@ export class GpuEngine implements SimulationEngine {
     this.pumping = true;
     void (async () => {
       try {
-        while (!this.disposed && (this.lowest.frame !== this.solver.frame || this.lowestEpoch !== this.epoch)) {
-          const epoch = this.epoch;
+        while (!this.disposed && (this.lowest.frame !== this.solver.frame || this.lowestEpoch !== this.solver.resets)) {
+          const epoch = this.solver.resets;
           const snapshot = await this.readback.start(this.solver.frame);
           if (!snapshot) break;
           this.take(snapshot, epoch);
@@ -302,7 +299,7 @@ export class GpuEngine implements SimulationEngine {
 
   /** Reads the current state back and waits until it is known (start and reset only). */
   private async refreshLowest(): Promise<void> {
-    const epoch = this.epoch;
+    const epoch = this.solver.resets;
     const frame = this.solver.frame;
     this.requestReadback();
     while (!this.disposed && !(this.lowestEpoch === epoch && this.lowest.frame === frame)) {
@@ -312,7 +309,7 @@ export class GpuEngine implements SimulationEngine {
   }
 
   private take(s: StateSnapshot | undefined, epoch: number): void {
-    if (!s || this.disposed || epoch !== this.epoch) return;
+    if (!s || this.disposed || epoch !== this.solver.resets) return;
     for (let o = 0; o < s.objectStatus.length; o++) {
       if (s.objectStatus[o] !== 0 && this.reported[o] === 0) {
         this.reported[o] = 1;
