@@ -12,7 +12,7 @@
 //
 // Bindings (src/spb/gpu/spbKernels.ts SPB_QUERY_BINDINGS, in this order; 8 storage buffers,
 // the SwiftShader/default-browser limit):
-//   positions  vec4 per vertex, xyz + inverse mass (the one GPU layout, sim/state.ts)
+//   positions  vec4 per vertex, xyz + inverse mass (the one GPU layout, contract/state.ts)
 //   tets       2 vec4<u32> per tet: vertex ids, then neighbours across local faces (i32 bits, -1 = boundary)
 //   topo       u32 sections (offsets in params): 8 words per boundary triangle
 //              (v0, v1, v2, tet*4+face, across-edge triangle k=0..2 or NONE, component),

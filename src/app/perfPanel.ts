@@ -6,7 +6,7 @@
  */
 import type { RecordedFrame } from '../runner/reportDocument';
 import { table1Row } from '../runner/table1';
-import type { SolverParams } from '../sim/params';
+import type { SolverParams } from '../contract/params';
 import { Table1View } from './recorder/table1View';
 import { TimingChart } from './recorder/timingChart';
 

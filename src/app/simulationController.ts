@@ -21,7 +21,7 @@ import type { TetMesh } from '../mesh/types';
 import { findScene, type SceneMesh } from '../scenes/registry';
 import { sizeProblem } from '../scenes/size';
 import type { Material } from '../sim/material';
-import { checkParams, defaultParams, type SolverParams } from '../sim/params';
+import { checkParams, defaultParams, type SolverParams } from '../contract/params';
 import { suggestedMaterial } from '../scenes/meshDrop';
 import { materialResolution, shortestTetEdge } from '../sim/resolution';
 import { MESH_SCENE, type EngineChoice, type PageConfig, type ViewSettings } from './config/pageConfig';

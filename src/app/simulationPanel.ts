@@ -8,7 +8,7 @@
  */
 import type GUI from 'lil-gui';
 import type { Controller } from 'lil-gui';
-import type { CollisionMode, ConstraintType, InterObjectMode, SolveOrder, SolverParams } from '../sim/params';
+import type { CollisionMode, ConstraintType, InterObjectMode, SolveOrder, SolverParams } from '../contract/params';
 import type { ViewSettings } from './config/pageConfig';
 import type { SimulationController } from './simulationController';
 

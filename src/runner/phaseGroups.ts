@@ -1,6 +1,6 @@
 /**
  * The frame-time breakdown shown by the page's chart and the Table-1 row: the solver's phases
- * (src/sim/stage.ts PhaseName, summed per frame by src/sim/timing.ts) folded into the groups of
+ * (src/contract/stage.ts PhaseName, summed per frame by src/sim/timing.ts) folded into the groups of
  * the paper's Fig. 21 and Table 1 ("XPBD", "CCD", "DCD", "Ours"), plus what the page adds
  * around the solver:
  *   material       the XPBD solve (predict, material, contacts, finalize; 'xpbd' is the runner's

@@ -6,7 +6,7 @@
  * non-finite state measure (a blown-up object) arrives as null and is accepted there only.
  */
 import type { CcdFrameCounters, CollisionFrameCounters } from '../collision/counters';
-import { checkParams, type SolverParams } from '../sim/params';
+import { checkParams, type SolverParams } from '../contract/params';
 import type { RunReport } from './reportDocument';
 
 export class ReportFormatError extends Error {

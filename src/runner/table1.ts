@@ -10,7 +10,7 @@
  * queries), frame times are in ms, and the shares are of the summed group times (the page's
  * render time and the wall time not spent in GPU phases, "sync", are groups of their own).
  */
-import type { SolverParams } from '../sim/params';
+import type { SolverParams } from '../contract/params';
 import { groupFrame, PHASE_GROUPS, type PhaseGroup } from './phaseGroups';
 import type { RecordedFrame, ReportCounts } from './reportDocument';
 

@@ -16,7 +16,7 @@ import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
 import { NEO_HOOKEAN_MULTIPLIERS, neoHookeanCorrection, springCorrection } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
 import type { Model } from './model';
-import { checkParams, type SolverParams } from './params';
+import { checkParams, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { sampleScripts } from './scripts';
 import { checkSetup, nonFiniteMessage, type SimSetup } from './setup';

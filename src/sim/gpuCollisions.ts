@@ -63,9 +63,9 @@ import { inThreadJobs, type CollisionWorkerJobs } from '../collision/workerJobs'
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage, type CcdRecorded } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
-import { effectiveCollisionMode, type SolverParams } from './params';
-import type { GpuStage } from './stage';
-import type { GpuState } from './state';
+import { effectiveCollisionMode, type SolverParams } from '../contract/params';
+import type { GpuStage } from '../contract/stage';
+import type { GpuState } from '../contract/state';
 
 export interface GpuCollisionOptions {
   /** Answers overflowed shortest-path queries (default: the CPU dynamic version on this thread; workers/spbFallback.ts in a pool). */

@@ -2,7 +2,7 @@
 import type { Collider } from './colliders';
 import type { HandleScript } from './handles';
 import type { Model } from './model';
-import type { SolverParams } from './params';
+import type { SolverParams } from '../contract/params';
 
 export interface SimSetup {
   model: Model;

@@ -26,7 +26,7 @@ import { hueCounts } from './support/hues';
 
 const CHEAP = 'substeps=1&iterations=1&collisions=0&shadows=0&tint=0';
 const FRAMES = 30;
-/** Phases a GPU frame may report (src/sim/stage.ts PhaseName). */
+/** Phases a GPU frame may report (src/contract/stage.ts PhaseName). */
 const PHASES = new Set(['predict', 'material', 'detect', 'spb', 'contacts', 'finalize', 'ccd', 'bvh', 'sync']);
 
 const env = useServedBrowser();

@@ -8,7 +8,7 @@
  * are written in JavaScript's shortest round-trip form, so decode(encode(c)) equals c exactly.
  * Decoding checks each value's type and range and throws an Error naming the key and value.
  */
-import { COLLISION_MODES, SOLVE_ORDERS, type SolverParams } from '../../sim/params';
+import { COLLISION_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
@@ -21,7 +21,7 @@ interface ParamKey {
   help: string;
 }
 
-/** Solver parameters by hash key (SolverParams, src/sim/params.ts). */
+/** Solver parameters by hash key (SolverParams, src/contract/params.ts). */
 export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'dt', field: 'dt', kind: 'positive', help: 'frame time step, s' },
   { key: 'substeps', field: 'substeps', kind: 'count', help: 'substeps per frame' },

@@ -4,7 +4,7 @@
  * hash holds it (hashConfig.ts); the GUI reads and writes it. No DOM here.
  */
 import type { Material } from '../../sim/material';
-import type { SolverParams } from '../../sim/params';
+import type { SolverParams } from '../../contract/params';
 
 export type EngineChoice = 'auto' | 'gpu' | 'cpu';
 export const ENGINE_CHOICES: readonly EngineChoice[] = ['auto', 'gpu', 'cpu'];

@@ -11,7 +11,7 @@ import { boundsOf } from '../../scenes/place';
 import { dropPlacement, meshDropScene, suggestedMaterial } from '../../scenes/meshDrop';
 import type { Material } from '../../sim/material';
 import { setObjectMaterial } from '../../sim/model';
-import { checkParams, defaultParams, type SolverParams } from '../../sim/params';
+import { checkParams, defaultParams, type SolverParams } from '../../contract/params';
 
 /** A registry scene, or the mesh on screen (`copies` of it). Plain data: it crosses to the CPU worker. */
 export type PageSceneSource =

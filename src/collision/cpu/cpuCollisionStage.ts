@@ -7,8 +7,8 @@
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../counters';
 import { buildSceneMesh } from '../sceneMesh';
 import type { TetMesh } from '../../mesh/types';
-import type { Model } from '../../sim/model';
-import type { SolverParams } from '../../sim/params';
+import type { SceneArrays } from '../../contract/sceneArrays';
+import type { SolverParams } from '../../contract/params';
 import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../../spb';
 import { CpuContacts } from './contactsCpu';
 import { CpuDetector } from './detectCpu';
@@ -28,7 +28,7 @@ export class CpuCollisionStage {
   readonly queries = new CpuQueryList();
   readonly results = new CpuSpbResults();
 
-  constructor(model: Model) {
+  constructor(model: SceneArrays) {
     this.mesh = buildSceneMesh(model);
     this.data = createSpbMeshData(this.mesh);
     this.detector = new CpuDetector(this.mesh);

@@ -24,7 +24,7 @@ export interface SpbGpuOptions {
   capacities?: Readonly<SpbCapacities>;
   /**
    * Positions already on the GPU (vec4 per vertex: xyz + inverse mass, the simulation's
-   * state.positions, sim/state.ts).
+   * state.positions, contract/state.ts).
    * Then every encode() refits the BVH on the GPU from them before the query, and nothing is
    * uploaded; setPositions() only updates the CPU copy the fallback reads. Without it, a batch
    * with overflowed queries reads the positions back once (see run()): the buffer needs

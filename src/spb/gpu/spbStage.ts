@@ -19,8 +19,8 @@
  * that was being recorded when the tree changed.
  */
 import type { SurfaceBvh } from '../../bvh/surfaceBvh';
-import type { GpuStage, SubstepContext } from '../../sim/stage';
-import type { GpuState } from '../../sim/state';
+import type { GpuStage, SubstepContext } from '../../contract/stage';
+import type { GpuState } from '../../contract/state';
 import type { SpbMeshData } from '../meshData';
 import type { SpbQueryConfig } from '../query';
 import { SPB_DEFAULT_TOLERANCES, SPB_STATIC_CAPACITIES, type SpbCapacities, type SpbTolerances } from '../settings';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeHash, encodeHash, MATERIAL_KEYS, PARAM_KEYS, VIEW_KEYS } from '../../../src/app/config/hashConfig';
 import { defaultPageConfig, type PageConfig } from '../../../src/app/config/pageConfig';
-import { defaultParams } from '../../../src/sim/params';
+import { defaultParams } from '../../../src/contract/params';
 import { rng as mulberry32 } from '../../support/random';
 
 describe('the page URL hash', () => {

@@ -12,7 +12,7 @@ import { recordingBaseName } from '../../../src/app/recorder/download';
 import { PHASE_GROUPS } from '../../../src/runner/phaseGroups';
 import { readReport } from '../../../src/runner/reportReader';
 import type { RecordedFrame } from '../../../src/runner/reportDocument';
-import { defaultParams } from '../../../src/sim/params';
+import { defaultParams } from '../../../src/contract/params';
 import { sampleReport } from './support/sampleRun';
 
 function header(): RecordingHeader {

@@ -1,11 +1,14 @@
 /** Solver parameters (Warp's Control): everything a user may change between frames. */
-import { SPB_DEFAULT_TOLERANCES } from '../spb/settings';
 
 /**
  * 'partitioned': Gauss-Seidel in the partitioned order (partitionedColouring.ts), one dispatch
  * per pass (4) instead of one per colour (30-44); 'gauss-seidel': one dispatch per global
  * colour; 'jacobi': every constraint from the same positions, then a gather (2 dispatches).
  */
+/** eps_i of supplement Alg. 2 (relative to h^2) and eps_r of Alg. 4 (a cosine): the shortest path's defaults (spb/settings.ts reads them). */
+export const DEFAULT_EPS_I = 1e-6;
+export const DEFAULT_EPS_R = 1e-4;
+
 export type SolveOrder = 'partitioned' | 'gauss-seidel' | 'jacobi';
 export const SOLVE_ORDERS: readonly SolveOrder[] = ['partitioned', 'gauss-seidel', 'jacobi'];
 export type ConstraintType = 'neohookean' | 'springs';
@@ -102,8 +105,8 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     collisionMode: 'hybrid',
     bvhRebuildFrames: 30,
     culling: true,
-    epsI: SPB_DEFAULT_TOLERANCES.exitFace,
-    epsR: SPB_DEFAULT_TOLERANCES.culling,
+    epsI: DEFAULT_EPS_I,
+    epsR: DEFAULT_EPS_R,
     ...overrides,
   };
 }
