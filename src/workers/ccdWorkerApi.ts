@@ -6,6 +6,7 @@
  */
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import type { CcdCandidates, CcdTopology, MotionBound } from '../collision/ccd/broadPhase';
+import type { AirOptimizeJob, AirOptimizeResult } from '../collision/air/optimizeAirMesh';
 
 /** Which exact CCD query: vertex-face (v, f0, f1, f2) or edge-edge (ea0, ea1, eb0, eb1). */
 export type CcdQueryKind = 'vertexFace' | 'edgeEdge';
@@ -35,4 +36,6 @@ export interface CcdWorkerApi {
    * vertex, the GPU layout; bvh/rebuildJob.ts), for SpbStage.replaceBvh; node arrays transferred back.
    */
   rebuildBvh(positions: Float32Array, key?: number): SurfaceBvh;
+  /** The air mesh's optimisation (collision/air/optimizeAirMesh.ts: edge and multi-face removal); result arrays transferred back. */
+  optimizeAir(job: AirOptimizeJob): AirOptimizeResult;
 }

@@ -22,6 +22,7 @@ export function poolJobs(pool: WorkerPool<CcdWorkerApi>, options: CcdJobsOptions
         return next;
       },
       rebuildBvh: async (positions) => (await jobs).rebuildBvh(positions),
+      optimizeAir: (job) => pool.run((api) => api.optimizeAir(job)),
     };
   };
 }

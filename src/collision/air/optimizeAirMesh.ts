@@ -58,6 +58,16 @@ export interface AirOptimizeResult {
   stats: AirOptimizeStats;
 }
 
+/** Runs one optimisation job (in a worker of the pool, or on this thread). */
+export type AirOptimizer = (job: AirOptimizeJob) => Promise<AirOptimizeResult>;
+
+export const inThreadAirOptimizer: AirOptimizer = async (job) => optimizeAirMesh(job);
+
+/** The arrays of a result that can be transferred between threads. */
+export function airOptimizeTransferables(r: AirOptimizeResult): ArrayBuffer[] {
+  return [r.tets.buffer as ArrayBuffer, r.colouring.order.buffer as ArrayBuffer, r.colouring.offsets.buffer as ArrayBuffer];
+}
+
 const MAX_RING = 8;
 const MAX_SANDWICH = 6;
 /** A move must raise the worst quality by at least this much. */
