@@ -17,7 +17,8 @@
  * planes so that every neighbour would flatten a tet; a few in a scene of many boxes), it stays
  * as an air particle: inverse mass AIR_PARTICLE_MASS_RATIO x the objects' largest, no gravity,
  * moved only by the air constraints (the paper's future work names such particles). Tets whose
- * four vertices are all fixed points are dropped (nothing can move them).
+ * four vertices are all fixed points stay: they never act, but the optimisation may flip them
+ * into tets that objects can enter (a region of them is closed to the objects until then).
  */
 import type { Model } from '../../sim/model';
 import { airTetCount, orient6, type AirMesh, type AirMeshStats, type AirSpec } from './airMesh';
@@ -109,7 +110,7 @@ export function buildAirMesh(model: Model, spec: AirSpec): BuiltAirMesh {
   // Free lattice vertices (neither an object's nor on the wall) are collapsed away.
   const free = new Uint8Array(latticeVertices);
   for (const g of air) if (modelOfLattice[g] < 0 && onHull[g] === 0) free[g] = 1;
-  const collapsed = collapseFreeVertices(air, free, onHull, lp);
+  const collapsed = collapseFreeVertices(air, free, onHull, modelOfLattice, lp);
   // Renumber: model vertices keep their ids, wall points follow; all-fixed tets are dropped.
   const pointId = new Int32Array(latticeVertices).fill(-1);
   const points: number[] = [];
@@ -119,9 +120,6 @@ export function buildAirMesh(model: Model, spec: AirSpec): BuiltAirMesh {
   const tets: number[] = [];
   for (let t = 0; t < air.length; t += 4) {
     if (air[t] < 0) continue;
-    let moving = 0;
-    for (let q = 0; q < 4; q++) if (modelOfLattice[air[t + q]] >= 0 || free[air[t + q]]) moving++;
-    if (moving === 0) continue;
     for (let q = 0; q < 4; q++) {
       const g = air[t + q];
       const m = modelOfLattice[g];
@@ -280,7 +278,7 @@ function checkConformity(
  * the collapses are tried again. `air` is replaced by the result; `free` keeps 1 for the free
  * points left. Returns the number of free points collapsed.
  */
-function collapseFreeVertices(air: number[], free: Uint8Array, onHull: Uint8Array, lp: Float64Array): number {
+function collapseFreeVertices(air: number[], free: Uint8Array, onHull: Uint8Array, modelOfLattice: Int32Array, lp: Float64Array): number {
   const editor = new AirMeshEditor(air, free.length, lp);
   // Distance in tet hops from a vertex that stays.
   const hops = new Int32Array(free.length).fill(-1);
@@ -293,7 +291,8 @@ function collapseFreeVertices(air: number[], free: Uint8Array, onHull: Uint8Arra
     front = next;
   }
   const corner = (v: number) => bitCount(onHull[v]) >= 3;
-  let pending = used.filter((v) => free[v] || (onHull[v] !== 0 && !corner(v))).sort((a, b) => hops[b] - hops[a]);
+  // Wall points go too (not the corners, nor an object's vertex on a wall).
+  let pending = used.filter((v) => free[v] || (onHull[v] !== 0 && !corner(v) && modelOfLattice[v] < 0)).sort((a, b) => hops[b] - hops[a]);
   let freeLeft = pending.filter((v) => free[v]).length;
   let collapsed = 0;
   const stays = (u: number) => !free[u] && onHull[u] === 0;

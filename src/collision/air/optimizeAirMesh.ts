@@ -25,7 +25,7 @@
  */
 import type { Colouring } from '../../sim/colouring';
 import { greedyColouring } from '../../sim/colouring';
-import { airVertexCount, tetQuality, type AirMesh } from './airMesh';
+import { airVertexCount, orient6, tetQuality, type AirMesh } from './airMesh';
 
 export interface AirOptimizeJob {
   mesh: AirMesh;
@@ -378,17 +378,23 @@ export class AirMeshEditor {
     const star = [...this.star[v]];
     let best = -1, bestQ = minQuality;
     const tv = this.tv;
+    // The tets that remain must fill v's star exactly (every one positive, the same volume): u in
+    // the star's kernel. A u in every tet of the star would leave a hole.
+    let volume = 0;
+    for (const t of star) volume += orient6(this.p, tv[4 * t], tv[4 * t + 1], tv[4 * t + 2], tv[4 * t + 3]);
     for (const u of this.neighbours(v)) {
       if (!allowed(u)) continue;
-      let worst = Infinity;
+      let worst = Infinity, kept = 0;
       for (const t of star) {
         if (this.has(t, u)) continue;
         const o = 4 * t;
         const r0 = tv[o] === v ? u : tv[o], r1 = tv[o + 1] === v ? u : tv[o + 1], r2 = tv[o + 2] === v ? u : tv[o + 2], r3 = tv[o + 3] === v ? u : tv[o + 3];
         worst = Math.min(worst, tetQuality(this.p, r0, r1, r2, r3));
         if (worst < bestQ) break;
+        kept += orient6(this.p, r0, r1, r2, r3);
       }
-      if (worst > bestQ || (worst === bestQ && best >= 0 && !preferred(best) && preferred(u))) { best = u; bestQ = worst; }
+      if (!(worst >= bestQ) || !(Math.abs(kept - volume) <= 1e-9 * volume)) continue;
+      if (worst > bestQ || (best >= 0 && !preferred(best) && preferred(u))) { best = u; bestQ = worst; }
     }
     if (best < 0) return null;
     const added: number[][] = [];
