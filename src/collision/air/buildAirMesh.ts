@@ -296,8 +296,10 @@ function collapseFreeVertices(air: number[], free: Uint8Array, onHull: Uint8Arra
   let freeLeft = pending.filter((v) => free[v]).length;
   let collapsed = 0;
   const stays = (u: number) => !free[u] && onHull[u] === 0;
-  for (let round = 0; round < 32 && freeLeft > 0; round++) {
+  let stalled = 0;
+  for (let round = 0; round < 32 && freeLeft > 0 && stalled < 3; round++) {
     const left: number[] = [];
+    const freeBefore = freeLeft;
     for (const v of pending) {
       const h = onHull[v];
       const move = editor.collapse(v, (u) => (onHull[u] & h) === h, stays, MIN_COLLAPSE_QUALITY);
@@ -305,19 +307,17 @@ function collapseFreeVertices(air: number[], free: Uint8Array, onHull: Uint8Arra
       editor.apply(move);
       if (free[v]) { free[v] = 0; collapsed++; freeLeft--; }
     }
-    if (left.length === pending.length) {
-      // Stuck: flips among the tets near the points left, then again.
-      let flips = 0;
-      const near = new Set<number>();
-      for (const v of left) for (const u of [v, ...editor.neighbours(v)]) for (const t of editor.tetsOf(u)) near.add(t);
-      for (const t of near) {
-        if (!editor.alive(t)) continue;
-        const m = editor.bestMoveAt(t);
-        if (m) { editor.apply(m); flips++; }
-      }
-      if (flips === 0) break;
-    }
     pending = left;
+    if (freeLeft < freeBefore) { stalled = 0; continue; }
+    // No free point could go: flips among the tets near the free points left, then again.
+    stalled++;
+    const near = new Set<number>();
+    for (const v of left) if (free[v]) for (const u of [v, ...editor.neighbours(v)]) for (const t of editor.tetsOf(u)) near.add(t);
+    for (const t of near) {
+      if (!editor.alive(t)) continue;
+      const m = editor.bestMoveAt(t);
+      if (m) editor.apply(m);
+    }
   }
   air.length = 0;
   air.push(...editor.compact());
