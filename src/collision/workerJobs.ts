@@ -8,6 +8,7 @@ import { rebuildSurfaceBvhFromVec4 } from '../bvh/rebuildJob';
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import type { CcdTopology } from './ccd/broadPhase';
 import { inThreadAirOptimizer, type AirOptimizer } from './air/optimizeAirMesh';
+import { inThreadAirBuilder, type AirBuilder } from './air/buildAirMesh';
 import { inThreadBroadPhase, type BroadPhaseRunner } from './ccd/ccdSchedule';
 
 /** A fresh SAH surface BVH over the scene's boundary triangles at `positions` (vec4 per vertex). */
@@ -18,6 +19,8 @@ export interface CollisionWorkerJobs {
   rebuildBvh: BvhRebuildRunner;
   /** The air mesh's optimisation (collision/air/optimizeAirMesh.ts); absent: on the time step's thread. */
   optimizeAir?: AirOptimizer;
+  /** The air mesh's generation (collision/air/buildAirMesh.ts); absent: on the time step's thread. */
+  buildAir?: AirBuilder;
 }
 
 /** For the scene's topology: the jobs on the calling thread. */
@@ -26,5 +29,6 @@ export function inThreadJobs(topology: CcdTopology): CollisionWorkerJobs {
     broadPhase: inThreadBroadPhase(topology),
     rebuildBvh: async (positions) => rebuildSurfaceBvhFromVec4(positions, topology.triangles),
     optimizeAir: inThreadAirOptimizer,
+    buildAir: inThreadAirBuilder,
   };
 }

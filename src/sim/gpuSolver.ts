@@ -174,7 +174,7 @@ export class GpuSolver {
     const contactParams = () => (effectiveCollisionMode(this.params) === 'air' ? { ...this.params, collisions: false } : this.params);
     this.collisions = options.collisions === false ? null : new GpuCollisions(device, m, contactParams, options.collisions ?? {}, MAX_FRAMES_IN_FLIGHT);
     for (const stage of this.collisions?.stages ?? []) this.timeStep.insertBefore('finalize', stage);
-    this.air = setup.air ? new GpuAirCollisions(device, m, setup.air, params, this.collisions?.workerJobs.optimizeAir, MAX_FRAMES_IN_FLIGHT) : null;
+    this.air = setup.air ? new GpuAirCollisions(device, m, setup.air, params, this.collisions?.workerJobs.optimizeAir, MAX_FRAMES_IN_FLIGHT, this.collisions?.workerJobs.buildAir) : null;
     if (this.air) this.timeStep.insertAfter('material', this.air);
     this.statusBytes = 4 * Math.ceil(m.objectNames.length / 4) * 4;
     this.frameReadback = Array.from({ length: MAX_FRAMES_IN_FLIGHT }, (_, k) => device.createBuffer({
@@ -256,7 +256,7 @@ export class GpuSolver {
     if (p.collisions && effectiveCollisionMode(p) === 'air' && !this.air) {
       throw new Error(`collision mode 'air' needs an air mesh, and this scene has no air container (SimSetup.air; the air-boxes scene has one)`);
     }
-    this.air?.prepareFrame();
+    await this.air?.prepareFrame();
     blocking += wait.blockingReadbacks;
     const slot = this.submitted % MAX_FRAMES_IN_FLIGHT;
     const readback = this.frameReadback[slot];

@@ -41,7 +41,22 @@ export interface BuiltAirMesh {
   stats: AirMeshStats;
 }
 
-export function buildAirMesh(model: Model, spec: AirSpec): BuiltAirMesh {
+/** What the generator reads of the model (a structured clone of it reaches a worker). */
+export type AirModel = Pick<Model, 'vertexCount' | 'tetCount' | 'restPositions' | 'tets' | 'tetObject' | 'vertexObject' | 'objectNames' | 'objectVertexOffsets' | 'objectTetOffsets' | 'invMass'>;
+
+export function airModelOf(m: AirModel): AirModel {
+  return {
+    vertexCount: m.vertexCount, tetCount: m.tetCount, restPositions: m.restPositions, tets: m.tets, tetObject: m.tetObject, vertexObject: m.vertexObject,
+    objectNames: [...m.objectNames], objectVertexOffsets: m.objectVertexOffsets, objectTetOffsets: m.objectTetOffsets, invMass: m.invMass,
+  };
+}
+
+/** Builds the air mesh (in a worker of the pool, or on this thread). */
+export type AirBuilder = (model: AirModel, spec: AirSpec) => Promise<BuiltAirMesh>;
+
+export const inThreadAirBuilder: AirBuilder = async (model, spec) => buildAirMesh(model, spec);
+
+export function buildAirMesh(model: AirModel, spec: AirSpec): BuiltAirMesh {
   const t0 = performance.now();
   const { n, cell, lo } = latticeOf(spec);
   const [nx, ny, nz] = n;
@@ -200,7 +215,7 @@ function boundaryFaces(tets: ArrayLike<number>, vertexCount: number): Map<number
  * inside(x, y, z): the point lies in some tet of some object (barycentric test with a relative
  * tolerance), through a bin per lattice cube of the tets whose boxes touch it.
  */
-function objectLocator(model: Model, lo: readonly number[], cell: number, n: readonly number[]): (x: number, y: number, z: number) => boolean {
+function objectLocator(model: AirModel, lo: readonly number[], cell: number, n: readonly number[]): (x: number, y: number, z: number) => boolean {
   const bins = new Map<number, number[]>();
   const p = model.restPositions;
   const key = (i: number, j: number, k: number) => i + (n[0] + 1) * (j + (n[1] + 1) * k);
@@ -244,7 +259,7 @@ function objectLocator(model: Model, lo: readonly number[], cell: number, n: rea
  * face of the air or lies on the wall.
  */
 function checkConformity(
-  model: Model, modelFaces: Map<number | string, Face>, air: number[], modelOfLattice: Int32Array, latticeOfModel: Int32Array, onHull: Uint8Array, lp: Float64Array, where: (v: number) => string,
+  model: AirModel, modelFaces: Map<number | string, Face>, air: number[], modelOfLattice: Int32Array, latticeOfModel: Int32Array, onHull: Uint8Array, lp: Float64Array, where: (v: number) => string,
 ): void {
   const airFaces = boundaryFaces(air, onHull.length);
   const matched = new Set<number | string>();

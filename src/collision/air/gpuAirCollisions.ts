@@ -17,7 +17,7 @@ import { countOptimization, emptyAirCounters, type AirFrameCounters } from './ai
 import { colourAirTets, fixedAirVertices } from './airConstraintCpu';
 import { airVertexCount, type AirMesh, type AirMeshStats, type AirSpec } from './airMesh';
 import { AIR_COUNTER_BYTES, AirStage } from './airStage';
-import { buildAirMesh } from './buildAirMesh';
+import { airModelOf, inThreadAirBuilder, type AirBuilder } from './buildAirMesh';
 import { inThreadAirOptimizer, type AirOptimizer, type AirOptimizeResult, type AirOptimizeStats } from './optimizeAirMesh';
 
 /** What afterFrame needs of a recorded frame. */
@@ -46,6 +46,8 @@ export class GpuAirCollisions implements GpuStage {
     private readonly params: () => Readonly<SolverParams>,
     private readonly optimizer: AirOptimizer = inThreadAirOptimizer,
     slots = 1,
+    /** Builds the air mesh on first use (a worker of the pool keeps the page's thread free). */
+    private readonly builder: AirBuilder = inThreadAirBuilder,
   ) {
     this.staging = Array.from({ length: slots }, (_, k) => device.createBuffer({
       label: `air.snapshot${k}`,
@@ -74,10 +76,10 @@ export class GpuAirCollisions implements GpuStage {
     return this.wanted() && this.built !== undefined;
   }
 
-  /** Before a frame is recorded: the mesh built when air mode is first used; a finished optimisation installed. */
-  prepareFrame(): void {
+  /** Before a frame is recorded: the mesh built when air mode is first used (awaited); a finished optimisation installed. */
+  async prepareFrame(): Promise<void> {
     if (!this.wanted()) return;
-    if (!this.built) this.build();
+    if (!this.built) await this.build();
     const done = this.job?.done;
     if (!done) return;
     this.job = undefined;
@@ -91,8 +93,9 @@ export class GpuAirCollisions implements GpuStage {
     this.installed.push(r.stats);
   }
 
-  private build(): void {
-    const { mesh, stats } = buildAirMesh(this.model, this.spec);
+  private async build(): Promise<void> {
+    const { mesh, stats } = await this.builder(airModelOf(this.model), this.spec);
+    if (this.built) return;
     const colouring = colourAirTets(mesh, this.model.invMass);
     const stage = new AirStage(this.device, mesh, colouring, () => this.params(), () => this.wanted());
     const pointBytes = 16 * (mesh.points.length / 3);
