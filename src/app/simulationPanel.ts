@@ -31,7 +31,7 @@ export function buttonOf(c: Controller, id: string): HTMLButtonElement {
   return button;
 }
 
-type NumberKey = 'dt' | 'substeps' | 'iterations' | 'damping' | 'friction' | 'springCompliance' | 'jacobiRelaxation' | 'contactIterations' | 'bvhRebuildFrames' | 'epsI' | 'epsR';
+type NumberKey = 'dt' | 'substeps' | 'iterations' | 'damping' | 'friction' | 'springCompliance' | 'jacobiRelaxation' | 'contactIterations' | 'bvhRebuildFrames' | 'epsI' | 'epsR' | 'airIterations' | 'airOptimizeFrames';
 
 export function createSimulationPanel(gui: GUI, sim: SimulationController): SimulationPanel {
   const folder = gui.addFolder('Simulation');
@@ -111,7 +111,9 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
   toggle(collisions, 'selfCollision', 'Self-collision');
   toggle(collisions, 'recovery', 'Recovery mode (section 5.2)');
   choice(collisions, 'interObject', { 'Shortest path (exact)': 'exact', 'Euclidean closest point': 'euclidean' }, 'Between objects (Fig. 15)');
-  choice(collisions, 'collisionMode', { 'Hybrid CCD + DCD (Alg. 5)': 'hybrid', 'DCD + shortest path only': 'dcd', 'CCD only': 'ccd' }, 'Detection (Fig. 9)');
+  choice(collisions, 'collisionMode', { 'Hybrid CCD + DCD (Alg. 5)': 'hybrid', 'DCD + shortest path only': 'dcd', 'CCD only': 'ccd', 'Air mesh (paper 004)': 'air' }, 'Detection (Fig. 9)');
+  param(collisions, 'airIterations', 'Air passes (air mode)', 1, 20, 1);
+  param(collisions, 'airOptimizeFrames', 'Air optimisation every (frames, 0 = off)', 0, 60, 1);
   toggle(collisions, 'culling', 'Infeasible-region culling (3.6)');
   param(collisions, 'epsI', 'eps_i (Alg. 2, × h²)');
   param(collisions, 'epsR', 'eps_r (Alg. 4, cosine)');

@@ -1,3 +1,5 @@
+import type { AirFrameCounters } from './air/airCounters';
+
 /**
  * Per-frame collision counters, the same on the GPU (query-list header words, spb stat sums)
  * and on the CPU reference, reported by the runner's JSON and the page's recorder.
@@ -36,6 +38,8 @@ export interface CollisionFrameCounters {
   bvhRebuildMs: number;
   /** Failed worker jobs and refused results, with their errors (the frame went on without them). */
   warnings: string[];
+  /** Air mode (collision/air/): the air constraints and the mesh optimisation; absent in the other modes. */
+  air?: AirFrameCounters;
 }
 
 export interface CcdFrameCounters {

@@ -19,9 +19,11 @@ export type InterObjectMode = 'exact' | 'euclidean';
  * 'hybrid' DCD at the substep's start splits boundary points into penetrating (Pin) and free
  * (Pout); after the material solve, DCD + shortest path for Pin and CCD for Pout.
  * 'dcd' DCD + shortest path for every point; 'ccd' CCD only (no shortest path).
+ * 'air' the air mesh of paper 004 (collision/air/): one unilateral volume constraint per air
+ * tet between the objects instead of detection and contacts (the colliders stay).
  */
-export type CollisionMode = 'hybrid' | 'dcd' | 'ccd';
-export const COLLISION_MODES: readonly CollisionMode[] = ['hybrid', 'dcd', 'ccd'];
+export type CollisionMode = 'hybrid' | 'dcd' | 'ccd' | 'air';
+export const COLLISION_MODES: readonly CollisionMode[] = ['hybrid', 'dcd', 'ccd', 'air'];
 
 export interface SolverParams {
   /** Frame time step (s). */
@@ -71,6 +73,10 @@ export interface SolverParams {
    * bodies deform (src/bvh/README.md).
    */
   bvhRebuildFrames: number;
+  /** Air mode (paper 004 eq. 2): passes over the air tets' constraints per substep, after the material iterations. */
+  airIterations: number;
+  /** Air mode: air mesh optimisation (section 3.3: edge and multi-face removal) every this many frames in a worker; 0 = off. */
+  airOptimizeFrames: number;
   /** Infeasible-region culling of the shortest path (paper 000 section 3.6; it never changes an answer, only the work). */
   culling: boolean;
   /** eps_i of supplement Alg. 2: the exit-face sign test counts as zero within epsI x h^2 (src/spb/settings.ts exitFace). */
@@ -79,9 +85,9 @@ export interface SolverParams {
   epsR: number;
 }
 
-/** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point. */
+/** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point; air mode has no recovery mode. */
 export function effectiveCollisionMode(p: Pick<SolverParams, 'collisionMode' | 'recovery'>): CollisionMode {
-  return p.recovery ? 'dcd' : p.collisionMode;
+  return p.collisionMode === 'air' ? 'air' : p.recovery ? 'dcd' : p.collisionMode;
 }
 
 /** Defaults follow the authors' octopus drop: dt 1/60, 20 substeps x 3 iterations, friction 0.2. */
@@ -104,6 +110,8 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     contactIterations: 3,
     collisionMode: 'hybrid',
     bvhRebuildFrames: 30,
+    airIterations: 4,
+    airOptimizeFrames: 4,
     culling: true,
     epsI: DEFAULT_EPS_I,
     epsR: DEFAULT_EPS_R,
@@ -125,6 +133,8 @@ export function checkParams(p: SolverParams): void {
   if (p.interObject !== 'exact' && p.interObject !== 'euclidean') throw new RangeError(`interObject must be 'exact' or 'euclidean', got ${String(p.interObject)}`);
   if (!Number.isInteger(p.bvhRebuildFrames) || p.bvhRebuildFrames < 0) throw new RangeError(`bvhRebuildFrames must be an integer >= 0 (0: never), got ${p.bvhRebuildFrames}`);
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
+  if (!Number.isInteger(p.airIterations) || p.airIterations < 1) throw new RangeError(`airIterations must be an integer >= 1, got ${p.airIterations}`);
+  if (!Number.isInteger(p.airOptimizeFrames) || p.airOptimizeFrames < 0) throw new RangeError(`airOptimizeFrames must be an integer >= 0 (0: off), got ${p.airOptimizeFrames}`);
   if (typeof p.culling !== 'boolean') throw new RangeError(`culling must be true or false, got ${String(p.culling)}`);
   if (!(p.epsI > 0 && p.epsI < 1)) throw new RangeError(`epsI (eps_i of Alg. 2, relative to h^2) must be in (0, 1), got ${p.epsI}`);
   if (!(p.epsR >= 0 && p.epsR < 1)) throw new RangeError(`epsR (eps_r of Alg. 4, a cosine) must be in [0, 1), got ${p.epsR}`);

@@ -18,4 +18,9 @@ export interface SceneArrays {
   readonly tets: Uint32Array;
   /** Object id per tet. */
   readonly tetObject: Uint32Array;
+  /** Object names, in object id order. */
+  readonly objectNames: readonly string[];
+  /** First vertex and first tet of each object, and the totals at the end (objects + 1 entries). */
+  readonly objectVertexOffsets: Uint32Array;
+  readonly objectTetOffsets: Uint32Array;
 }

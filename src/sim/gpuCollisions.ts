@@ -134,7 +134,8 @@ export class GpuCollisions {
   /** Index (since the last reset) of the frame being prepared and recorded; advanced by endRecording. */
   private recordIndex = 0;
   private epoch = 0;
-  private readonly jobs: CollisionWorkerJobs;
+  /** The off-thread jobs (CCD's broad phase, BVH rebuilds, the air mesh's optimisation). */
+  readonly workerJobs: CollisionWorkerJobs;
   /** A BVH rebuild in a worker: running, or done and waiting to be installed before the next frame. */
   private bvhJob?: { started: number; done?: { bvh?: SurfaceBvh; error?: string; ms: number } };
   private pendingWarnings: string[] = [];
@@ -165,8 +166,8 @@ export class GpuCollisions {
     this.ccd.separation = (options.ccdSeparationRatio ?? 0.01) * edge;
     const margin = Math.max(this.ccd.separation, (options.ccdMarginRatio ?? 0.25) * edge);
     const topology = ccdTopologyOf(this.mesh);
-    this.jobs = (options.workerJobs ?? inThreadJobs)(topology);
-    this.ccdSchedule = new CcdSchedule(this.jobs.broadPhase, margin, options.ccdSchedule);
+    this.workerJobs = (options.workerJobs ?? inThreadJobs)(topology);
+    this.ccdSchedule = new CcdSchedule(this.workerJobs.broadPhase, margin, options.ccdSchedule);
     this.snapshotStaging = Array.from({ length: slots }, (_, k) => device.createBuffer({
       label: `collisions.snapshotStaging${k}`,
       size: Math.max(16, 32 * model.vertexCount),
@@ -240,7 +241,7 @@ export class GpuCollisions {
   private startBvhRebuild(positions: Float32Array): void {
     const job: NonNullable<typeof this.bvhJob> = { started: performance.now() };
     this.bvhJob = job;
-    this.jobs.rebuildBvh(positions).then(
+    this.workerJobs.rebuildBvh(positions).then(
       (bvh) => (job.done = { bvh, ms: performance.now() - job.started }),
       (error: unknown) => (job.done = { error: error instanceof Error ? error.message : String(error), ms: performance.now() - job.started }),
     );

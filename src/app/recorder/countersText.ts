@@ -14,6 +14,16 @@ export function frameTimeLine(f: RecordedFrame, fps: number): string {
 export function counterLines(f: RecordedFrame): string[] {
   const c = f.collisions;
   if (!c) return ['collisions: no counters this frame (collisions off, or an engine without them)'];
+  const a = c.air;
+  if (a) {
+    return [
+      `air mesh (paper 004): ${a.airTets} air tets for ${a.mesh.objectTets} object tets, ${a.colours} colours; built in ${a.mesh.buildMs.toFixed(0)} ms`,
+      `air tets inverted: ${a.inverted} found, ${a.invertedAfter} left after the passes (summed over substeps)`,
+      a.optimizations > 0
+        ? `air optimisation: ${a.edgeRemovals} edge removals, ${a.multiFaceRemovals} multi-face removals in ${a.optimizeMs.toFixed(1)} ms`
+        : 'air optimisation: none installed this frame',
+    ];
+  }
   const h = c.dcdHits;
   const ccd = c.ccd.hitsVertexFace + c.ccd.hitsEdgeEdge;
   const q = c.spbQueries;

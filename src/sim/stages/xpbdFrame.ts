@@ -12,7 +12,7 @@ import { dispatchGrid, gridRowStride, storageBuffer, uniformBuffer, WORKGROUP_SI
 import { COLLIDER_STRIDE } from '../colliders';
 import { SLOT_STRIDE, type XpbdKernels } from '../gpuKernels';
 import { HANDLE_STRIDE } from '../handles';
-import type { Colouring } from '../colouring';
+import type { Colouring } from '../../mesh/colouring';
 import type { Model } from '../model';
 import type { PartitionedColouring } from '../partitionedColouring';
 import type { SolverParams } from '../../contract/params';

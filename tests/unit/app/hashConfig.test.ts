@@ -63,7 +63,7 @@ describe('the page URL hash', () => {
     expect(() => decodeHash('#substeps=2.5', 'x')).toThrow(/substeps=2\.5 must be an integer/);
     expect(() => decodeHash('#substeps=0', 'x')).toThrow(/substeps=0 must be an integer >= 1/);
     expect(() => decodeHash('#dt=-1', 'x')).toThrow(/dt=-1 must be positive/);
-    expect(() => decodeHash('#mode=fast', 'x')).toThrow(/mode=fast must be one of hybrid, dcd, ccd/);
+    expect(() => decodeHash('#mode=fast', 'x')).toThrow(/mode=fast must be one of hybrid, dcd, ccd, air/);
     expect(() => decodeHash('#self=yes', 'x')).toThrow(/self=yes must be 0 or 1/);
     expect(() => decodeHash('#gravity=0,1', 'x')).toThrow(/gravity=0,1 must be 3 finite numbers/);
     expect(() => decodeHash('#poisson.0=0.5', 'x')).toThrow(/poisson\.0=0\.5 must be below 0\.5/);
