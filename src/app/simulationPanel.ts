@@ -114,6 +114,8 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
   choice(collisions, 'collisionMode', { 'Hybrid CCD + DCD (Alg. 5)': 'hybrid', 'DCD + shortest path only': 'dcd', 'CCD only': 'ccd', 'Air mesh (paper 004)': 'air' }, 'Detection (Fig. 9)');
   param(collisions, 'airIterations', 'Air passes (air mode)', 1, 20, 1);
   param(collisions, 'airOptimizeFrames', 'Air optimisation every (frames, 0 = off)', 0, 60, 1);
+  choice(collisions, 'airMesher', { 'Auto (lattice where the scene has one)': 'auto', 'Lattice (air-boxes)': 'lattice', 'General (Delaunay + recovery)': 'general' }, 'Air mesher');
+  choice(collisions, 'airSolve', { 'Jacobi (2 dispatches a pass)': 'jacobi', 'Coloured Gauss-Seidel': 'coloured' }, 'Air passes order');
   toggle(collisions, 'culling', 'Infeasible-region culling (3.6)');
   param(collisions, 'epsI', 'eps_i (Alg. 2, × h²)');
   param(collisions, 'epsR', 'eps_r (Alg. 4, cosine)');

@@ -8,7 +8,7 @@ import { rebuildSurfaceBvhFromVec4 } from '../bvh/rebuildJob';
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import type { CcdTopology } from './ccd/broadPhase';
 import { inThreadAirOptimizer, type AirOptimizer } from './air/optimizeAirMesh';
-import { inThreadAirBuilder, type AirBuilder } from './air/buildAirMesh';
+import { inThreadAirBuilder, type AirBuilder } from './air/buildAir';
 import { inThreadBroadPhase, type BroadPhaseRunner } from './ccd/ccdSchedule';
 
 /** A fresh SAH surface BVH over the scene's boundary triangles at `positions` (vec4 per vertex). */
@@ -19,7 +19,7 @@ export interface CollisionWorkerJobs {
   rebuildBvh: BvhRebuildRunner;
   /** The air mesh's optimisation (collision/air/optimizeAirMesh.ts); absent: on the time step's thread. */
   optimizeAir?: AirOptimizer;
-  /** The air mesh's generation (collision/air/buildAirMesh.ts); absent: on the time step's thread. */
+  /** The air mesh's generation (collision/air/buildAir.ts); absent: on the time step's thread. */
   buildAir?: AirBuilder;
 }
 

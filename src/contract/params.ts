@@ -23,6 +23,10 @@ export type InterObjectMode = 'exact' | 'euclidean';
  * tet between the objects instead of detection and contacts (the colliders stay).
  */
 export type CollisionMode = 'hybrid' | 'dcd' | 'ccd' | 'air';
+export type AirMesher = 'auto' | 'lattice' | 'general';
+export const AIR_MESHERS: readonly AirMesher[] = ['auto', 'lattice', 'general'];
+export type AirSolve = 'jacobi' | 'coloured';
+export const AIR_SOLVES: readonly AirSolve[] = ['jacobi', 'coloured'];
 export const COLLISION_MODES: readonly CollisionMode[] = ['hybrid', 'dcd', 'ccd', 'air'];
 
 export interface SolverParams {
@@ -77,6 +81,10 @@ export interface SolverParams {
   airIterations: number;
   /** Air mode: air mesh optimisation (section 3.3: edge and multi-face removal) every this many frames in a worker; 0 = off. */
   airOptimizeFrames: number;
+  /** Air mode: the air mesher; 'auto': the container's lattice where the scene has one (air-boxes), else the general (Delaunay + boundary recovery) one. */
+  airMesher: AirMesher;
+  /** Air mode: order of the eq. 2 passes; 'jacobi' (mass-split sums, 2 dispatches a pass) or 'coloured' (Gauss-Seidel, one dispatch per colour). */
+  airSolve: AirSolve;
   /** Infeasible-region culling of the shortest path (paper 000 section 3.6; it never changes an answer, only the work). */
   culling: boolean;
   /** eps_i of supplement Alg. 2: the exit-face sign test counts as zero within epsI x h^2 (src/spb/settings.ts exitFace). */
@@ -112,6 +120,8 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     bvhRebuildFrames: 30,
     airIterations: 4,
     airOptimizeFrames: 4,
+    airMesher: 'auto',
+    airSolve: 'jacobi',
     culling: true,
     epsI: DEFAULT_EPS_I,
     epsR: DEFAULT_EPS_R,
@@ -135,6 +145,8 @@ export function checkParams(p: SolverParams): void {
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (!Number.isInteger(p.airIterations) || p.airIterations < 1) throw new RangeError(`airIterations must be an integer >= 1, got ${p.airIterations}`);
   if (!Number.isInteger(p.airOptimizeFrames) || p.airOptimizeFrames < 0) throw new RangeError(`airOptimizeFrames must be an integer >= 0 (0: off), got ${p.airOptimizeFrames}`);
+  if (!AIR_MESHERS.includes(p.airMesher)) throw new RangeError(`airMesher must be one of ${AIR_MESHERS.join(', ')}, got ${String(p.airMesher)}`);
+  if (!AIR_SOLVES.includes(p.airSolve)) throw new RangeError(`airSolve must be one of ${AIR_SOLVES.join(', ')}, got ${String(p.airSolve)}`);
   if (typeof p.culling !== 'boolean') throw new RangeError(`culling must be true or false, got ${String(p.culling)}`);
   if (!(p.epsI > 0 && p.epsI < 1)) throw new RangeError(`epsI (eps_i of Alg. 2, relative to h^2) must be in (0, 1), got ${p.epsI}`);
   if (!(p.epsR >= 0 && p.epsR < 1)) throw new RangeError(`epsR (eps_r of Alg. 4, a cosine) must be in [0, 1), got ${p.epsR}`);

@@ -5,7 +5,7 @@
  */
 import type { SceneSpecificOption } from '../scenes/types';
 import type { Material } from '../sim/material';
-import { COLLISION_MODES, SOLVE_ORDERS, type SolverParams } from '../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLISION_MODES, SOLVE_ORDERS, type SolverParams } from '../contract/params';
 
 /** A mistake on the command line; the runner prints it and exits with status 2. */
 export class UsageError extends Error {
@@ -104,9 +104,11 @@ export const FLAGS: readonly Flag[] = [
   { name: 'self-collision-from', value: 'F', group: 'collisions', help: 'self-collision off for the first F frames, on from frame F (time F x dt; integer >= 0)' },
   { name: 'recovery', value: 'on|off', group: 'collisions', help: 'recovery mode: every vertex and tet centroid is a query point (paper section 5.2)' },
   { name: 'inter-object', value: 'exact|euclidean', group: 'collisions', help: 'boundary point for inter-object hits: shortest path, or the nearest boundary point (paper Fig. 15)' },
-  { name: 'collision-mode', value: 'hybrid|dcd|ccd|air', group: 'collisions', help: 'hybrid (default; supplement Alg. 5): DCD + shortest path for points already inside at the substep start, CCD for the others; dcd: DCD + shortest path only; ccd: CCD only; air: the air mesh between the objects (paper 004; scenes with an air container: air-boxes). Recovery mode runs dcd' },
+  { name: 'collision-mode', value: 'hybrid|dcd|ccd|air', group: 'collisions', help: 'hybrid (default; supplement Alg. 5): DCD + shortest path for points already inside at the substep start, CCD for the others; dcd: DCD + shortest path only; ccd: CCD only; air: the air mesh between the objects (paper 004; every scene: see --air-mesher). Recovery mode runs dcd' },
   { name: 'air-iterations', value: 'N', group: 'collisions', help: 'air mode: passes over the air constraints per substep (integer >= 1; default 4)' },
   { name: 'air-optimize-every', value: 'F', group: 'collisions', help: 'air mode: air mesh optimisation (edge and multi-face removal) every F frames in a worker (integer >= 0; 0: off; default 4)' },
+  { name: 'air-mesher', value: 'auto|lattice|general', group: 'collisions', help: 'air mode: the air mesh generator; lattice: the container lattice of air-boxes; general: Delaunay tetrahedralization with boundary recovery, any objects; auto (default): lattice where the scene has one' },
+  { name: 'air-solve', value: 'jacobi|coloured', group: 'collisions', help: 'air mode: order of the air constraint passes; jacobi (default): mass-split sums, 2 dispatches a pass; coloured: Gauss-Seidel, one dispatch per colour' },
   { name: 'bvh-rebuild-every', value: 'F', group: 'collisions', help: 'rebuild the surface BVH in a worker every F frames (integer >= 0; 0: never, refit only; default 30)' },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
   { name: 'out', value: 'FILE', group: 'output', help: 'write the JSON report there (default: stdout)' },
@@ -259,6 +261,8 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('collision-mode', (t) => (o.params.collisionMode = choice('collision-mode', t, COLLISION_MODES)));
   v('air-iterations', (t) => (o.params.airIterations = positiveInteger('air-iterations', t)));
   v('air-optimize-every', (t) => (o.params.airOptimizeFrames = nonNegativeInteger('air-optimize-every', t)));
+  v('air-mesher', (t) => (o.params.airMesher = choice('air-mesher', t, AIR_MESHERS)));
+  v('air-solve', (t) => (o.params.airSolve = choice('air-solve', t, AIR_SOLVES)));
   v('bvh-rebuild-every', (t) => (o.params.bvhRebuildFrames = nonNegativeInteger('bvh-rebuild-every', t)));
   if (o.selfCollisionFrom !== undefined && o.params.selfCollision !== undefined) {
     throw new UsageError('--self-collision and --self-collision-from both set self-collision: give one');

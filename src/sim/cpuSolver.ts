@@ -13,6 +13,7 @@
 import { CpuAirCollisions } from '../collision/air/cpuAirCollisions';
 import { CpuCollisionStage } from '../collision/cpu/cpuCollisionStage';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
+import { airContainerFor } from './airContainer';
 import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
 import { NEO_HOOKEAN_MULTIPLIERS, neoHookeanCorrection, springCorrection } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
@@ -183,11 +184,10 @@ export class CpuSolver {
     if (p.damping > 0) dampDeformation(m, x, v, w, this.objectStopped, this.hasHandles, Math.max(0, 1 - p.damping * h), this.rigid);
   }
 
-  /** Air mode's part (built on first use): the air mesh of the setup's container. */
+  /** Air mode's part (built on first use, and again when the mesher setting changes): the air mesh of the scene's container. */
   airCollisions(): CpuAirCollisions {
-    if (this.air) return this.air;
-    if (!this.setup.air) throw new Error(`collision mode 'air' needs an air mesh, and this scene has no air container (SimSetup.air; the air-boxes scene has one)`);
-    this.air = new CpuAirCollisions(this.model, this.setup.air, this.model.invMass);
+    if (this.air && this.air.mesher === this.params.airMesher) return this.air;
+    this.air = new CpuAirCollisions(this.model, airContainerFor(this.setup, this.params.airMesher), this.model.invMass, this.params.airMesher);
     return this.air;
   }
 

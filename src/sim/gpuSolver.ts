@@ -44,6 +44,7 @@ import type { CollisionFrameCounters } from '../collision/counters';
 import { IntersectionDisplay, type IntersectionReadout } from '../collision/gpu/intersectionDisplay';
 import { readBvhLevel, readCcdContacts, type BvhLevelReadout, type CcdContactReadout } from '../collision/gpu/overlayReaders';
 import { GpuAirCollisions, type AirFrameRecord } from '../collision/air/gpuAirCollisions';
+import { airContainerFor } from './airContainer';
 import { emptyCollisionCounters } from '../collision/counters';
 
 export { RIGID_DAMPING_CHUNK } from './stages/finalizeStage';
@@ -174,8 +175,9 @@ export class GpuSolver {
     const contactParams = () => (effectiveCollisionMode(this.params) === 'air' ? { ...this.params, collisions: false } : this.params);
     this.collisions = options.collisions === false ? null : new GpuCollisions(device, m, contactParams, options.collisions ?? {}, MAX_FRAMES_IN_FLIGHT);
     for (const stage of this.collisions?.stages ?? []) this.timeStep.insertBefore('finalize', stage);
-    this.air = setup.air ? new GpuAirCollisions(device, m, setup.air, params, this.collisions?.workerJobs.optimizeAir, MAX_FRAMES_IN_FLIGHT, this.collisions?.workerJobs.buildAir) : null;
-    if (this.air) this.timeStep.insertAfter('material', this.air);
+    // Every scene can run air mode (the general mesher when it has no lattice container); nothing is built until it does.
+    this.air = new GpuAirCollisions(device, m, (mesher) => airContainerFor(setup, mesher), params, this.collisions?.workerJobs.optimizeAir, MAX_FRAMES_IN_FLIGHT, this.collisions?.workerJobs.buildAir);
+    this.timeStep.insertAfter('material', this.air);
     this.statusBytes = 4 * Math.ceil(m.objectNames.length / 4) * 4;
     this.frameReadback = Array.from({ length: MAX_FRAMES_IN_FLIGHT }, (_, k) => device.createBuffer({
       label: `solver.frameReadback${k}`,
@@ -253,9 +255,6 @@ export class GpuSolver {
     this.xpbd.writeScripts(this.time, p);
     this.grab.endFrame();
     const wait = this.collisions ? await this.collisions.prepareFrame(this.state) : { waitMs: 0, blockingReadbacks: 0 };
-    if (p.collisions && effectiveCollisionMode(p) === 'air' && !this.air) {
-      throw new Error(`collision mode 'air' needs an air mesh, and this scene has no air container (SimSetup.air; the air-boxes scene has one)`);
-    }
     await this.air?.prepareFrame();
     blocking += wait.blockingReadbacks;
     const slot = this.submitted % MAX_FRAMES_IN_FLIGHT;

@@ -10,7 +10,7 @@ import { rebuildSurfaceBvhFromVec4, surfaceBvhTransferables } from '../bvh/rebui
 import { checkCcdTopology, sweptCandidates, type CcdTopology } from '../collision/ccd/broadPhase';
 import type { CcdWorkerApi } from './ccdWorkerApi';
 import { airOptimizeTransferables, optimizeAirMesh } from '../collision/air/optimizeAirMesh';
-import { buildAirMesh } from '../collision/air/buildAirMesh';
+import { buildAir } from '../collision/air/buildAir';
 
 /** Floats per narrow-phase query: 4 points at t0, then at t1. */
 export const CCD_QUERY_FLOATS = 24;
@@ -49,8 +49,8 @@ export function createCcdWorkerHandler(): CcdWorkerApi {
       const r = optimizeAirMesh(job);
       return Comlink.transfer(r, airOptimizeTransferables(r));
     },
-    buildAir(model, spec) {
-      const r = buildAirMesh(model, spec);
+    buildAir(model, container) {
+      const r = buildAir(model, container);
       return Comlink.transfer(r, [r.mesh.points.buffer as ArrayBuffer, r.mesh.pointInvMass.buffer as ArrayBuffer, r.mesh.tets.buffer as ArrayBuffer]);
     },
     narrowPhase(kind, queries) {

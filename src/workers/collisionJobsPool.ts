@@ -23,7 +23,7 @@ export function poolJobs(pool: WorkerPool<CcdWorkerApi>, options: CcdJobsOptions
       },
       rebuildBvh: async (positions) => (await jobs).rebuildBvh(positions),
       optimizeAir: (job) => pool.run((api) => api.optimizeAir(job)),
-      buildAir: (model, spec) => pool.run((api) => api.buildAir(model, spec)),
+      buildAir: (model, container) => pool.run((api) => api.buildAir(model, container)),
     };
   };
 }

@@ -8,7 +8,7 @@
  * are written in JavaScript's shortest round-trip form, so decode(encode(c)) equals c exactly.
  * Decoding checks each value's type and range and throws an Error naming the key and value.
  */
-import { COLLISION_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLISION_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
@@ -40,6 +40,8 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'mode', field: 'collisionMode', kind: COLLISION_MODES, help: 'detection: hybrid, dcd or ccd (Fig. 9), or air (air mesh, paper 004)' },
   { key: 'airIt', field: 'airIterations', kind: 'count', help: 'air mode: air constraint passes per substep' },
   { key: 'airOpt', field: 'airOptimizeFrames', kind: 'int', help: 'air mode: air mesh optimisation every N frames, 0 = off' },
+  { key: 'airMesh', field: 'airMesher', kind: AIR_MESHERS, help: 'air mode: air mesher (auto, lattice or general Delaunay)' },
+  { key: 'airSolve', field: 'airSolve', kind: AIR_SOLVES, help: 'air mode: jacobi (2 dispatches a pass) or coloured Gauss-Seidel' },
   { key: 'passes', field: 'contactIterations', kind: 'count', help: 'contact passes per substep' },
   { key: 'bvh', field: 'bvhRebuildFrames', kind: 'int', help: 'frames between BVH rebuilds, 0 = never' },
   { key: 'culling', field: 'culling', kind: 'bool', help: 'infeasible-region culling (section 3.6)' },

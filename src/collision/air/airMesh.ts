@@ -45,6 +45,12 @@ export interface AirMeshStats {
   latticeTets: number;
   collapsed: number;
   buildMs: number;
+  /** Which mesher built it: the container's lattice (buildAirMesh.ts) or the general one (generalAirMesh.ts). */
+  mesher?: 'lattice' | 'general';
+  /** General mesher: tets of the Delaunay tetrahedralization before recovery. */
+  delaunayTets?: number;
+  /** General mesher: object edges and triangles missing from the Delaunay tetrahedralization, flips and Steiner points that recovered them, cavities refilled as cones, flips of the quality pass. */
+  recovery?: { missingEdges: number; missingFaces: number; flips: number; steinerPoints: number; cones: number; qualityFlips: number };
 }
 
 export function airVertexCount(mesh: AirMesh): number {

@@ -51,11 +51,6 @@ export function airModelOf(m: AirModel): AirModel {
   };
 }
 
-/** Builds the air mesh (in a worker of the pool, or on this thread). */
-export type AirBuilder = (model: AirModel, spec: AirSpec) => Promise<BuiltAirMesh>;
-
-export const inThreadAirBuilder: AirBuilder = async (model, spec) => buildAirMesh(model, spec);
-
 export function buildAirMesh(model: AirModel, spec: AirSpec): BuiltAirMesh {
   const t0 = performance.now();
   const { n, cell, lo } = latticeOf(spec);

@@ -8,8 +8,8 @@ import type { SceneArrays } from '../../contract/sceneArrays';
 import type { SolverParams } from '../../contract/params';
 import { countOptimization, emptyAirCounters, type AirFrameCounters } from './airCounters';
 import { AirConstraintCpu, colourAirTets, fixedAirVertices } from './airConstraintCpu';
-import { airPositions, type AirMesh, type AirMeshStats, type AirSpec } from './airMesh';
-import { buildAirMesh } from './buildAirMesh';
+import { airPositions, type AirMesh, type AirMeshStats } from './airMesh';
+import { buildAir, type AirContainer } from './buildAir';
 import { optimizeAirMesh } from './optimizeAirMesh';
 
 export class CpuAirCollisions {
@@ -24,10 +24,12 @@ export class CpuAirCollisions {
 
   constructor(
     model: SceneArrays,
-    spec: AirSpec,
+    container: AirContainer,
     invMass: ArrayLike<number>,
+    /** The mesher setting it was built for (the solver rebuilds when it changes). */
+    readonly mesher: string = container.mesher,
   ) {
-    const built = buildAirMesh(model, spec);
+    const built = buildAir(model, container);
     this.built = this.mesh = built.mesh;
     this.stats = built.stats;
     this.points = Float64Array.from(built.mesh.points);

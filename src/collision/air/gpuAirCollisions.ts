@@ -15,9 +15,10 @@ import type { GpuStage, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import { countOptimization, emptyAirCounters, type AirFrameCounters } from './airCounters';
 import { colourAirTets, fixedAirVertices } from './airConstraintCpu';
-import { airVertexCount, type AirMesh, type AirMeshStats, type AirSpec } from './airMesh';
+import { airVertexCount, type AirMesh, type AirMeshStats } from './airMesh';
 import { AIR_COUNTER_BYTES, AirStage } from './airStage';
-import { airModelOf, inThreadAirBuilder, type AirBuilder } from './buildAirMesh';
+import { inThreadAirBuilder, type AirBuilder, type AirContainer } from './buildAir';
+import { airModelOf } from './buildAirMesh';
 import { inThreadAirOptimizer, type AirOptimizer, type AirOptimizeResult, type AirOptimizeStats } from './optimizeAirMesh';
 
 /** What afterFrame needs of a recorded frame. */
@@ -31,8 +32,9 @@ export interface AirFrameRecord {
 
 export class GpuAirCollisions implements GpuStage {
   readonly phase = 'air' as const;
-  private built?: { mesh: AirMesh; stats: AirMeshStats; stage: AirStage; tets: Uint32Array };
-  private readonly staging: GPUBuffer[];
+  private built?: { mesh: AirMesh; stats: AirMeshStats; stage: AirStage; tets: Uint32Array; mesher: string };
+  /** Snapshot staging slots, made with the mesh (none before air mode is first used). */
+  private staging: GPUBuffer[] = [];
   private recordIndex = 0;
   private epoch = 0;
   private job?: { epoch: number; done?: { result?: AirOptimizeResult; error?: string } };
@@ -42,19 +44,14 @@ export class GpuAirCollisions implements GpuStage {
   constructor(
     private readonly device: GPUDevice,
     private readonly model: SceneArrays,
-    private readonly spec: AirSpec,
+    /** The container for the mesher the parameters name (sim/airContainer.ts). */
+    private readonly container: (mesher: SolverParams['airMesher']) => AirContainer,
     private readonly params: () => Readonly<SolverParams>,
     private readonly optimizer: AirOptimizer = inThreadAirOptimizer,
-    slots = 1,
+    private readonly slots = 1,
     /** Builds the air mesh on first use (a worker of the pool keeps the page's thread free). */
     private readonly builder: AirBuilder = inThreadAirBuilder,
-  ) {
-    this.staging = Array.from({ length: slots }, (_, k) => device.createBuffer({
-      label: `air.snapshot${k}`,
-      size: Math.max(16, 16 * model.vertexCount),
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    }));
-  }
+  ) {}
 
   /** Whether the frame now recorded runs air mode. */
   private wanted(): boolean {
@@ -79,6 +76,13 @@ export class GpuAirCollisions implements GpuStage {
   /** Before a frame is recorded: the mesh built when air mode is first used (awaited); a finished optimisation installed. */
   async prepareFrame(): Promise<void> {
     if (!this.wanted()) return;
+    // Built on first use, and again when the mesher setting changed (the old mesh's job is dropped).
+    if (this.built && this.built.mesher !== this.params().airMesher) {
+      this.built.stage.destroy();
+      this.built = undefined;
+      this.epoch++;
+      this.job = undefined;
+    }
     if (!this.built) await this.build();
     const done = this.job?.done;
     if (!done) return;
@@ -94,18 +98,19 @@ export class GpuAirCollisions implements GpuStage {
   }
 
   private async build(): Promise<void> {
-    const { mesh, stats } = await this.builder(airModelOf(this.model), this.spec);
+    const mesher = this.params().airMesher;
+    const { mesh, stats } = await this.builder(airModelOf(this.model), this.container(mesher));
     if (this.built) return;
     const colouring = colourAirTets(mesh, this.model.invMass);
     const stage = new AirStage(this.device, mesh, colouring, () => this.params(), () => this.wanted());
     const pointBytes = 16 * (mesh.points.length / 3);
-    if (pointBytes > 0) {
-      for (let k = 0; k < this.staging.length; k++) {
-        this.staging[k].destroy();
-        this.staging[k] = this.device.createBuffer({ label: `air.snapshot${k}`, size: 16 * this.model.vertexCount + pointBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-      }
-    }
-    this.built = { mesh, stats, stage, tets: mesh.tets };
+    for (const s of this.staging) s.destroy();
+    this.staging = Array.from({ length: this.slots }, (_, k) => this.device.createBuffer({
+      label: `air.snapshot${k}`,
+      size: Math.max(16, 16 * this.model.vertexCount + pointBytes),
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    }));
+    this.built = { mesh, stats, stage, tets: mesh.tets, mesher };
   }
 
   beginFrame(encoder: GPUCommandEncoder): void {
