@@ -83,7 +83,7 @@ export interface SolverParams {
   airOptimizeFrames: number;
   /** Air mode: the air mesher; 'auto': the container's lattice where the scene has one (air-boxes), else the general (Delaunay + boundary recovery) one. */
   airMesher: AirMesher;
-  /** Air mode: order of the eq. 2 passes; 'jacobi' (mass-split sums, 2 dispatches a pass) or 'coloured' (Gauss-Seidel, one dispatch per colour). */
+  /** Air mode: order of the eq. 2 passes; 'coloured' (Gauss-Seidel, one dispatch per colour; default) or 'jacobi' (mass-split sums, 3 dispatches a pass; the CPU reference runs it, the GPU stage runs coloured: Jacobi measured far slower to converge). */
   airSolve: AirSolve;
   /** Infeasible-region culling of the shortest path (paper 000 section 3.6; it never changes an answer, only the work). */
   culling: boolean;
@@ -121,7 +121,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     airIterations: 4,
     airOptimizeFrames: 4,
     airMesher: 'auto',
-    airSolve: 'jacobi',
+    airSolve: 'coloured',
     culling: true,
     epsI: DEFAULT_EPS_I,
     epsR: DEFAULT_EPS_R,

@@ -90,6 +90,137 @@ export class AirConstraintCpu {
   }
 
   /**
+   * The Jacobi order of the same projection (shaders/airConstraint.wgsl's countActive,
+   * solveJacobi, applyJacobi: three dispatches a pass instead of one per colour). Per pass:
+   * every tet inverted at the pass's start counts itself at its moving vertices (n_v); each such
+   * tet computes its step from the pass's start positions with mass splitting in the
+   * denominator (Tonge et al. 2012, as the contacts: dlambda = -C / sum_k n_k w_k |grad_k C|^2,
+   * so corrections keep the true inverse masses and sum_k m_k dx_k = 0 still), and friction
+   * as the Gauss-Seidel order's with its cut divided by the tet's largest n_k (one factor for all
+   * four vertices: momentum-free); all corrections are summed per vertex and applied at the end
+   * of the pass.
+   */
+  projectJacobi(x: Float64Array, w: ArrayLike<number>, iterations: number, points: Float64Array = this.mesh.points, friction = 0, x0?: ArrayLike<number>): AirProjectionCounts {
+    const counts: AirProjectionCounts = { inverted: 0, invertedAfter: 0 };
+    const m = this.mesh;
+    const nv = m.modelVertexCount;
+    const n = nv + m.points.length / 3;
+    if (this.uses.length !== n) { this.uses = new Float64Array(n); this.acc = new Float64Array(3 * n); }
+    const uses = this.uses, acc = this.acc;
+    const tetCount = m.tets.length / 4;
+    for (let it = 0; it < iterations; it++) {
+      uses.fill(0);
+      acc.fill(0);
+      let active = 0;
+      for (let t = 0; t < tetCount; t++) {
+        if (!(this.det(t, x, points) < 0)) continue;
+        active++;
+        for (let k = 0; k < 4; k++) {
+          const v = m.tets[4 * t + k];
+          if ((v < nv ? w[v] : m.pointInvMass[v - nv]) > 0) uses[v]++;
+        }
+      }
+      if (it === 0) counts.inverted = active;
+      if (active === 0) continue;
+      for (let t = 0; t < tetCount; t++) this.solveTetJacobi(t, x, w, points, friction, x0);
+      for (let v = 0; v < n; v++) {
+        if (uses[v] === 0) continue;
+        const dst = v < nv ? x : points;
+        const o = v < nv ? 3 * v : 3 * (v - nv);
+        dst[o] += acc[3 * v]; dst[o + 1] += acc[3 * v + 1]; dst[o + 2] += acc[3 * v + 2];
+      }
+    }
+    counts.invertedAfter = this.countInverted(x, points);
+    return counts;
+  }
+
+  private uses = new Float64Array(0);
+  private acc = new Float64Array(0);
+
+  /** One tet's Jacobi step (projectJacobi), added to the accumulators. */
+  private solveTetJacobi(t: number, x: Float64Array, w: ArrayLike<number>, points: Float64Array, friction: number, x0?: ArrayLike<number>): void {
+    const C = this.det(t, x, points);
+    if (!(C < 0)) return;
+    const m = this.mesh;
+    const nv = m.modelVertexCount;
+    const p = this.p;
+    const g = this.gradients();
+    let denom = 0, most = 0;
+    for (let k = 0; k < 4; k++) {
+      const v = m.tets[4 * t + k];
+      this.wk[k] = v < nv ? w[v] : m.pointInvMass[v - nv];
+      if (this.wk[k] === 0) continue;
+      denom += this.uses[v] * this.wk[k] * (g[3 * k] ** 2 + g[3 * k + 1] ** 2 + g[3 * k + 2] ** 2);
+      most = Math.max(most, this.uses[v]);
+    }
+    if (!(denom > 0)) return;
+    const s = -C / denom;
+    let pushMass = 0, strongest = 0, kn = 0;
+    const dn = this.dn;
+    for (let k = 0; k < 4; k++) {
+      const gg = g[3 * k] ** 2 + g[3 * k + 1] ** 2 + g[3 * k + 2] ** 2;
+      if (gg > strongest) { strongest = gg; kn = k; }
+      dn[3 * k] = 0; dn[3 * k + 1] = 0; dn[3 * k + 2] = 0;
+      if (this.wk[k] === 0) continue;
+      const f = s * this.wk[k];
+      dn[3 * k] = f * g[3 * k]; dn[3 * k + 1] = f * g[3 * k + 1]; dn[3 * k + 2] = f * g[3 * k + 2];
+      const v = m.tets[4 * t + k];
+      this.acc[3 * v] += dn[3 * k]; this.acc[3 * v + 1] += dn[3 * k + 1]; this.acc[3 * v + 2] += dn[3 * k + 2];
+      pushMass += s * Math.sqrt(gg);
+    }
+    if (!(friction > 0 && x0 && strongest > 0)) return;
+    // Friction from the displacements after this tet's own push, as the Gauss-Seidel order.
+    const len = Math.sqrt(strongest);
+    const n0 = g[3 * kn] / len, n1 = g[3 * kn + 1] / len, n2 = g[3 * kn + 2] / len;
+    const d = this.d;
+    let mass = 0, mx = 0, my = 0, mz = 0, wall = false;
+    for (let k = 0; k < 4; k++) {
+      const v = m.tets[4 * t + k];
+      if (v < nv) for (let a = 0; a < 3; a++) d[3 * k + a] = p[3 * k + a] + dn[3 * k + a] - x0[3 * v + a];
+      else { d[3 * k] = 0; d[3 * k + 1] = 0; d[3 * k + 2] = 0; }
+      if (this.wk[k] === 0) { wall = true; continue; }
+      const mk = 1 / this.wk[k];
+      mass += mk; mx += mk * d[3 * k]; my += mk * d[3 * k + 1]; mz += mk * d[3 * k + 2];
+    }
+    if (mass === 0) return;
+    if (wall) { mx = 0; my = 0; mz = 0; } else { mx /= mass; my /= mass; mz /= mass; }
+    let slip = 0;
+    for (let k = 0; k < 4; k++) {
+      if (this.wk[k] === 0) continue;
+      let rx = d[3 * k] - mx, ry = d[3 * k + 1] - my, rz = d[3 * k + 2] - mz;
+      const rn = rx * n0 + ry * n1 + rz * n2;
+      rx -= rn * n0; ry -= rn * n1; rz -= rn * n2;
+      d[3 * k] = rx; d[3 * k + 1] = ry; d[3 * k + 2] = rz;
+      slip += Math.hypot(rx, ry, rz) / this.wk[k];
+    }
+    if (!(slip > 0)) return;
+    const cut = Math.min(1, (friction * pushMass) / slip) / most;
+    for (let k = 0; k < 4; k++) {
+      if (this.wk[k] === 0) continue;
+      const v = m.tets[4 * t + k];
+      this.acc[3 * v] -= cut * d[3 * k]; this.acc[3 * v + 1] -= cut * d[3 * k + 1]; this.acc[3 * v + 2] -= cut * d[3 * k + 2];
+    }
+  }
+
+  private readonly dn = new Float64Array(12);
+
+  /** grad_0..grad_3 of eq. 2 for the tet gathered last (this.p). */
+  private gradients(): number[] {
+    const p = this.p;
+    const e1x = p[3] - p[0], e1y = p[4] - p[1], e1z = p[5] - p[2];
+    const e2x = p[6] - p[0], e2y = p[7] - p[1], e2z = p[8] - p[2];
+    const e3x = p[9] - p[0], e3y = p[10] - p[1], e3z = p[11] - p[2];
+    const g = [
+      0, 0, 0,
+      e2y * e3z - e2z * e3y, e2z * e3x - e2x * e3z, e2x * e3y - e2y * e3x,
+      e3y * e1z - e3z * e1y, e3z * e1x - e3x * e1z, e3x * e1y - e3y * e1x,
+      e1y * e2z - e1z * e2y, e1z * e2x - e1x * e2z, e1x * e2y - e1y * e2x,
+    ];
+    for (let a = 0; a < 3; a++) g[a] = -(g[3 + a] + g[6 + a] + g[9 + a]);
+    return g;
+  }
+
+  /**
    * Air tets inverted at positions x (and the points'): det < -INVERTED_QUALITY l_rms^3 / sqrt 2,
    * i.e. a quality (eq. 4) below -INVERTED_QUALITY; flat tets held at det = 0 by the
    * constraint and a collider at once differ from 0 by rounding only.

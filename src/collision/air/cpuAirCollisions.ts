@@ -59,7 +59,9 @@ export class CpuAirCollisions {
 
   /** One substep's constraint passes on positions x (edited in place; x0 the substep's start, for friction). */
   substep(x: Float64Array, x0: ArrayLike<number>, w: ArrayLike<number>, p: Readonly<SolverParams>): void {
-    const c = this.constraint.project(x, w, p.airIterations, this.points, p.friction, x0);
+    const c = p.airSolve === 'jacobi'
+      ? this.constraint.projectJacobi(x, w, p.airIterations, this.points, p.friction, x0)
+      : this.constraint.project(x, w, p.airIterations, this.points, p.friction, x0);
     this.frameCounters.inverted += c.inverted;
     this.frameCounters.invertedAfter += c.invertedAfter;
   }
