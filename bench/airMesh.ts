@@ -11,13 +11,18 @@
  *     vertices (the brute-force counter of tests/support, sharing no code with the solver) and
  *     whether each axis keeps the boxes' centroid order of the start.
  *
- *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/airMesh.ts [--copies 3] [--resolution 2] [--frames 360] [--modes air,hybrid] [--optimize-every 4]
+ *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/airMesh.ts [--scene air-boxes|mesh-pile|octopus-pile|cube-stack] [--mesh FILE] [--copies 3] [--resolution 2] [--frames 360] [--modes air,hybrid] [--optimize-every 4]
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { acquireGpu } from '../src/gpu/device';
 import { runnerCcdPool } from '../src/runner/ccdWorkerBundle';
 import { airBoxes } from '../src/scenes/airBoxes';
+import { cubeStack } from '../src/scenes/cubeStack';
+import { meshPile } from '../src/scenes/meshPile';
+import { octopusPile } from '../src/scenes/octopusPile';
+import { readMeshFile } from '../src/runner/meshFile';
+import type { SceneDefinition } from '../src/scenes/types';
 import { GpuSolver } from '../src/sim/gpuSolver';
 import type { CollisionMode } from '../src/contract/params';
 import { countIntersections } from '../tests/support/intersectionCounter';
@@ -33,13 +38,19 @@ const resolution = Number(arg('resolution', '2'));
 const frames = Number(arg('frames', '360'));
 const optimizeEvery = Number(arg('optimize-every', '4'));
 const modes = arg('modes', 'air,hybrid').split(',') as CollisionMode[];
+// Any of these scenes: air-boxes (lattice mesher), or the general mesher on mesh-pile (--mesh), octopus-pile, cube-stack.
+const sceneName = arg('scene', 'air-boxes');
+const scenes: Record<string, SceneDefinition> = { 'air-boxes': airBoxes, 'mesh-pile': meshPile, 'octopus-pile': octopusPile, 'cube-stack': cubeStack };
+const scene = scenes[sceneName];
+if (!scene) throw new Error(`--scene: one of ${Object.keys(scenes).join(', ')}`);
+const meshArg = arg('mesh', sceneName === 'octopus-pile' ? '../shared/meshes/octopus_2KFaces.t' : '../shared/meshes/Cube.t');
 
 const ctx = await acquireGpu({ onLost: (r) => { throw new Error(`GPU device lost: ${r}`); } });
 const pool = await runnerCcdPool(ROOT);
-console.log(`air-boxes: ${copies} boxes, resolution ${resolution}, ${frames} frames, adapter ${ctx.description}`);
+console.log(`${sceneName}: ${copies} copies, ${frames} frames, adapter ${ctx.description}`);
 
 for (const mode of modes) {
-  const setup = airBoxes.build({ copies, resolution });
+  const setup = sceneName === 'air-boxes' ? airBoxes.build({ copies, resolution }) : scene.build({ copies, mesh: readMeshFile(meshArg), ...(sceneName === 'cube-stack' ? { resolution } : {}) });
   setup.params = { ...setup.params, collisionMode: mode, airOptimizeFrames: optimizeEvery };
   const solver = new GpuSolver(ctx, setup, { collisions: { workerJobs: pool.factory } });
   const m = setup.model;

@@ -40,6 +40,7 @@ export class GpuAirCollisions implements GpuStage {
   private job?: { epoch: number; done?: { result?: AirOptimizeResult; error?: string } };
   private installed: AirOptimizeStats[] = [];
   private warnings: string[] = [];
+  private jacobiWarned = false;
 
   constructor(
     private readonly device: GPUDevice,
@@ -166,6 +167,10 @@ export class GpuAirCollisions implements GpuStage {
       counters.invertedAfter = words[1];
     }
     for (const s of this.installed) countOptimization(counters, s);
+    if (this.params().airSolve === 'jacobi' && !this.jacobiWarned) {
+      this.jacobiWarned = true;
+      this.warnings.push("air solve order 'jacobi' runs in the CPU reference only: the GPU stage runs coloured Gauss-Seidel (Jacobi converged far slower, docs/benchmarks.md)");
+    }
     this.installed = [];
     return counters;
   }
