@@ -1,5 +1,6 @@
 /** Solver parameters (Warp's Control): everything a user may change between frames. */
 import { SPB_DEFAULT_TOLERANCES } from '../spb/settings';
+import { PENETRATION_METHODS, type PenetrationMethod } from '../penetration/methods';
 
 /**
  * 'partitioned': Gauss-Seidel in the partitioned order (partitionedColouring.ts), one dispatch
@@ -58,6 +59,13 @@ export interface SolverParams {
   recovery: boolean;
   /** 'exact': shortest path to boundary; 'euclidean': nearest boundary point of the other object (Fig. 15). */
   interObject: InterObjectMode;
+  /**
+   * How every DCD contact (self and inter-object) gets its target (paper 000 Figs. 22-23;
+   * src/penetration/methods.ts): 'exact' the shortest path to the boundary; 'restClosest' the
+   * rest pose's closest boundary point mapped back; 'ddf' Fisher and Lin's deformed distance
+   * field. CCD contacts are unchanged; interObject 'euclidean' applies with 'exact' only.
+   */
+  penetration: PenetrationMethod;
   /** Jacobi passes over the contact constraints per substep. */
   contactIterations: number;
   /** 'hybrid' (default), 'dcd' or 'ccd'; recovery mode turns CCD off (section 5.2): see effectiveCollisionMode. */
@@ -98,6 +106,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     selfCollision: true,
     recovery: false,
     interObject: 'exact',
+    penetration: 'exact',
     contactIterations: 3,
     collisionMode: 'hybrid',
     bvhRebuildFrames: 30,
@@ -120,6 +129,7 @@ export function checkParams(p: SolverParams): void {
   if (!(p.jacobiRelaxation > 0)) throw new RangeError(`jacobiRelaxation must be > 0, got ${p.jacobiRelaxation}`);
   if (!Number.isInteger(p.contactIterations) || p.contactIterations < 1) throw new RangeError(`contactIterations must be an integer >= 1, got ${p.contactIterations}`);
   if (p.interObject !== 'exact' && p.interObject !== 'euclidean') throw new RangeError(`interObject must be 'exact' or 'euclidean', got ${String(p.interObject)}`);
+  if (!PENETRATION_METHODS.includes(p.penetration)) throw new RangeError(`penetration must be one of ${PENETRATION_METHODS.join(', ')}, got ${String(p.penetration)}`);
   if (!Number.isInteger(p.bvhRebuildFrames) || p.bvhRebuildFrames < 0) throw new RangeError(`bvhRebuildFrames must be an integer >= 0 (0: never), got ${p.bvhRebuildFrames}`);
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (typeof p.culling !== 'boolean') throw new RangeError(`culling must be true or false, got ${String(p.culling)}`);
