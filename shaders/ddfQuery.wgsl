@@ -62,7 +62,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (i >= min(list.header[QL_COUNT], list.header[QL_CAPACITY])) { return; }
   let q = list.queries[i];
   let ids = tets[2u * q.tet];
-  let frame = tetFrame(vertexPosition(ids.x), vertexPosition(ids.y), vertexPosition(ids.z), vertexPosition(ids.w), q.p);
+  let frame = tetFrameAt(ids, q.p);
   let d = vec4<f32>(restDistance(ids.x), restDistance(ids.y), restDistance(ids.z), restDistance(ids.w));
   let depth = dot(frame.u, d);
   let g = frame.u.x * restDirection(ids.x) + frame.u.y * restDirection(ids.y) + frame.u.z * restDirection(ids.z) + frame.u.w * restDirection(ids.w);

@@ -60,7 +60,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (i >= min(list.header[QL_COUNT], list.header[QL_CAPACITY])) { return; }
   let q = list.queries[i];
   let ids = tets[2u * q.tet];
-  let frame = tetFrame(vertexPosition(ids.x), vertexPosition(ids.y), vertexPosition(ids.z), vertexPosition(ids.w), q.p);
+  let frame = tetFrameAt(ids, q.p);
   var hit = NearestHit(vec3<f32>(0.0), -1, 0.0, 0u, 0u, SPB_QUERY_NONE);
   if (frame.valid) {
     let rest = frame.u.x * restPositions[ids.x].xyz + frame.u.y * restPositions[ids.y].xyz + frame.u.z * restPositions[ids.z].xyz + frame.u.w * restPositions[ids.w].xyz;
