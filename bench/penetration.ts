@@ -1,7 +1,8 @@
 /**
  * The three penetration methods side by side (issue 22; paper 000 Figs. 22-23, Fisher and Lin
  * 2001): exact shortest path, rest-pose closest point (restClosest), deformed distance field
- * (ddf), on cube-on-cuboid, beam-twist and a 2-octopus pile. Per scene a common prefix runs
+ * (ddf), on cube-on-cuboid, beam-twist, a 2-octopus pile and a strip folded onto itself (the
+ * state of Fig. 23 built directly: beam-twist never self-collides in what runs here). Per scene a common prefix runs
  * with 'exact' (the paper's Fig. 23 protocol: simulate with the shortest path until contacts
  * form, then switch), then each method continues from the same state. Physics on the float64 CPU
  * engine (CpuSolver: DCD + the method's targets + eq. 6 contacts), the same algorithms as the GPU
@@ -21,7 +22,8 @@
  *  - for cube-on-cuboid, the cube's centre (x, y) at the end (Fig. 22: down the slope or not).
  *
  *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/penetration.ts \
- *     [--scenes cube-on-cuboid,beam-twist,octopus-pile] [--methods exact,restClosest,ddf] [--quick]
+ *     [--scenes cube-on-cuboid,beam-twist,octopus-pile,folded-strip] [--methods exact,restClosest,ddf]
+ *     [--beam-resolution 16] [--beam-prefix 600] [--quick]
  */
 import { CpuSpb, CpuSpbResults } from '../src/collision/cpu/spbCpu';
 import { buildSceneMesh } from '../src/collision/sceneMesh';
@@ -38,6 +40,9 @@ import { createSpbMeshData, QUERY_FOUND, shortestPathToBoundary, SPB_DEFAULT_TOL
 import { SpbQueryGpu } from '../src/spb/gpu/spbQueryGpu';
 import type { CpuQueryList } from '../src/collision/cpu/queryList';
 import { countIntersections } from '../tests/support/intersectionCounter';
+import { latticePart, uStrip } from '../tests/unit/collision/scenes';
+import { buildModel } from '../src/sim/model';
+import { defaultParams } from '../src/sim/params';
 
 interface SceneRun {
   name: string;
@@ -45,21 +50,40 @@ interface SceneRun {
   /** Frames with 'exact' before the methods branch off, and frames each method runs after. */
   prefix: number;
   frames: number;
+  /** Sets the start state before the prefix (a posed state; default the model's rest positions). */
+  pose?: (s: CpuSolver) => void;
 }
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: string): string => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
 const quick = args.includes('--quick');
 const methods = arg('methods', PENETRATION_METHODS.join(',')).split(',') as PenetrationMethod[];
-const sceneNames = arg('scenes', 'cube-on-cuboid,beam-twist,octopus-pile').split(',');
+const sceneNames = arg('scenes', 'cube-on-cuboid,beam-twist,octopus-pile,folded-strip').split(',');
 
 const SCENES: Record<string, SceneRun> = {
   // Fig. 22: the arch forms over 1 s under the cube, which then slides down its slope (2.5 s).
   'cube-on-cuboid': { name: 'cube-on-cuboid', build: () => findScene('cube-on-cuboid').build({ meshes: readSceneMeshes(findScene('cube-on-cuboid')) }), prefix: quick ? 15 : 20, frames: quick ? 30 : 130 },
   // Fig. 23: the beam (resolution 16) twisted at 2 rad/s until it buckles onto itself, then each method.
   'beam-twist': { name: 'beam-twist', build: () => findScene('beam-twist').build({ resolution: Number(arg('beam-resolution', '16')) }), prefix: Number(arg('beam-prefix', quick ? '30' : '600')), frames: quick ? 20 : 120 },
+  // Fig. 23's state built directly (beam-twist never self-collides here): tests/unit/penetration/fig23SelfContact.test.ts's strip.
+  'folded-strip': { name: 'folded-strip', build: foldedStrip, pose: poseFoldedStrip, prefix: 0, frames: quick ? 10 : 20 },
   'octopus-pile': { name: 'octopus-pile (2 octopi)', build: () => findScene('octopus-pile').build({ copies: 2, mesh: readMeshFile('../shared/meshes/octopus_2KFaces.t') }), prefix: quick ? 20 : 40, frames: quick ? 20 : 60 },
 };
+
+/** A 30 x 2 x 2-cell strip (10 cm square section), straight at rest, no gravity, damping or friction. */
+function foldedStrip(): SceneSetup {
+  const S = 0.1;
+  const rest = latticePart([30, 2, 2], (i, j, k) => [(S * i) / 4, S * (j / 2 - 0.5), (S * k) / 2]);
+  const model = buildModel([{ name: 'strip', positions: rest.positions, tets: rest.tets, material: { youngsModulus: 1e5, poissonRatio: 0.3, density: 1000 } }]);
+  return { model, colliders: [], handles: [], params: defaultParams({ dt: 1 / 60, substeps: 10, iterations: 3, gravity: [0, 0, 0], damping: 0, friction: 0 }) };
+}
+
+/** Posed folded into a U, its upper arm 3 cm into the lower one (tests/unit/collision/scenes.ts uStrip). */
+function poseFoldedStrip(s: CpuSolver): void {
+  const posed = uStrip(0.13);
+  s.x.set(posed.positions);
+  s.x0.set(posed.positions);
+}
 
 interface MethodStats {
   penetrating: number[];
@@ -72,6 +96,8 @@ interface MethodStats {
   maxSpeed: number;
   contacts: number;
   noTarget: number;
+  /** Total energy and penetrating vertices every 5 frames (the Fig. 23 trace). */
+  trace: string[];
   busiest: { points: Float64Array; tets: Uint32Array; e1: Int32Array; e2: Int32Array; positions: Float64Array } | null;
   end: string;
 }
@@ -98,7 +124,7 @@ function runMethod(run: SceneRun, start: CpuSolver, method: PenetrationMethod): 
   const s = new CpuSolver(setup);
   cloneState(start, s);
   const m = s.model;
-  const st: MethodStats = { penetrating: [], depthError: [], targetGap: [], exactDepth: [], cpuQueryMs: 0, cpuQueries: 0, maxEnergy: -Infinity, maxSpeed: 0, contacts: 0, noTarget: 0, busiest: null, end: '' };
+  const st: MethodStats = { penetrating: [], depthError: [], targetGap: [], exactDepth: [], cpuQueryMs: 0, cpuQueries: 0, maxEnergy: -Infinity, maxSpeed: 0, contacts: 0, noTarget: 0, trace: [], busiest: null, end: '' };
   const ws = new SpbWorkspace(SPB_DYNAMIC_CAPACITIES, m.tetCount);
   const cfg = { culling: true, tolerances: SPB_DEFAULT_TOLERANCES };
   let spb: CpuSpb | null = null;
@@ -109,6 +135,7 @@ function runMethod(run: SceneRun, start: CpuSolver, method: PenetrationMethod): 
     st.penetrating.push(c.vertices);
     const e = totalEnergy(m, s.x, s.v, { constraint: s.params.constraint, springCompliance: s.params.springCompliance, gravity: s.params.gravity });
     st.maxEnergy = Math.max(st.maxEnergy, e.total);
+    if ((f + 1) % 5 === 0) st.trace.push(`${e.total.toFixed(1)} (${c.vertices})`);
     for (let i = 0; i < m.vertexCount; i++) st.maxSpeed = Math.max(st.maxSpeed, Math.hypot(s.v[3 * i], s.v[3 * i + 1], s.v[3 * i + 2]));
     st.contacts += s.collisionCounters.contacts;
     st.noTarget += s.collisionCounters.noPath;
@@ -157,13 +184,16 @@ for (const name of sceneNames) {
   const run = SCENES[name];
   if (!run) throw new Error(`unknown scene ${name} (have ${Object.keys(SCENES).join(', ')})`);
   const start = new CpuSolver(run.build());
+  run.pose?.(start);
   const t0 = performance.now();
   for (let f = 0; f < run.prefix; f++) start.stepFrame();
   console.log(`\n${run.name}: ${start.model.vertexCount} vertices, ${start.model.tetCount} tets; ${run.prefix} frames with exact (${((performance.now() - t0) / 1000).toFixed(0)} s), then ${run.frames} frames per method`);
   console.log('| method | penetrating vertices / frame (mean, max, last) | depth error vs exact (mean, max) | target gap (mean) | exact depth (mean) | CPU query ms / 1000 | GPU kernel ms / 1000 (SwiftShader) | rest pose / field build (ms) | targets / no target | max energy (J) | max speed (m/s) | end |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  const traces: string[] = [];
   for (const method of methods) {
     const st = runMethod(run, start, method);
+    traces.push(`| ${method} | ${st.trace.join(' | ')} |`);
     let gpuMs = NaN;
     let setupMs = 0;
     if (st.busiest && st.busiest.tets.length > 0) {
@@ -196,5 +226,10 @@ for (const name of sceneNames) {
         `${st.cpuQueries ? ((1000 * st.cpuQueryMs) / st.cpuQueries).toFixed(1) : '-'} | ${Number.isFinite(gpuMs) ? gpuMs.toFixed(1) : '-'} (${st.busiest?.tets.length ?? 0} queries) | ${setupMs.toFixed(0)} | ${st.contacts} / ${st.noTarget} | ${st.maxEnergy.toFixed(2)} | ${st.maxSpeed.toFixed(2)} | ${st.end} |`,
     );
   }
+  const e0 = totalEnergy(start.model, start.x, start.v, { constraint: start.params.constraint, springCompliance: start.params.springCompliance, gravity: start.params.gravity }).total;
+  console.log(`\nTotal energy J (penetrating vertices) every 5 frames after the branch (${e0.toFixed(1)} J at the branch):`);
+  console.log(`| method | ${traces.length ? Array.from({ length: run.frames / 5 }, (_, k) => `+${5 * (k + 1)}`).join(' | ') : ''} |`);
+  console.log(`|---|${'---|'.repeat(Math.floor(run.frames / 5))}`);
+  for (const t of traces) console.log(t);
 }
 ctx.device.destroy();
