@@ -15,6 +15,7 @@
  * gradient, the way out); on a boundary vertex (distance 0) the outward normal, the normalized sum
  * of its boundary triangles' area vectors.
  */
+import { addTriangleAreaVector } from '../geometry/triangleAreaVector';
 import { nearestInComponent } from '../spb/euclideanQuery';
 import type { SpbMeshData } from '../spb/meshData';
 import { QUERY_FOUND } from '../spb/query';
@@ -30,15 +31,10 @@ export interface RestDistanceField {
   readonly restPositions: Float64Array;
 }
 
-/** Adds boundary triangle f's area vector at positions x to out[o..o+2]. */
+/** Adds boundary triangle f's area vector at the rest positions to out[o..o+2]. */
 function addAreaVector(rest: SpbMeshData, f: number, out: Float64Array, o: number): void {
-  const x = rest.positions, t = rest.triangles;
-  const a = 3 * t[3 * f], b = 3 * t[3 * f + 1], c = 3 * t[3 * f + 2];
-  const ux = x[b] - x[a], uy = x[b + 1] - x[a + 1], uz = x[b + 2] - x[a + 2];
-  const vx = x[c] - x[a], vy = x[c + 1] - x[a + 1], vz = x[c + 2] - x[a + 2];
-  out[o] += uy * vz - uz * vy;
-  out[o + 1] += uz * vx - ux * vz;
-  out[o + 2] += ux * vy - uy * vx;
+  const t = rest.triangles;
+  addTriangleAreaVector(rest.positions, t[3 * f], t[3 * f + 1], t[3 * f + 2], out, o);
 }
 
 function normalize(v: Float64Array, o: number): void {
