@@ -11,6 +11,7 @@ import type { Controller } from 'lil-gui';
 import type { CollisionMode, ConstraintType, InterObjectMode, SolveOrder, SolverParams } from '../contract/params';
 import type { ViewSettings } from './config/pageConfig';
 import type { SimulationController } from './simulationController';
+import { PENETRATION_LABELS, PENETRATION_METHODS } from '../penetration/methods';
 
 export interface SimulationPanel {
   /** Re-reads the controller's values into the controls (after a new scene or a rejected value). */
@@ -111,6 +112,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
   toggle(collisions, 'selfCollision', 'Self-collision');
   toggle(collisions, 'recovery', 'Recovery mode (section 5.2)');
   choice(collisions, 'interObject', { 'Shortest path (exact)': 'exact', 'Euclidean closest point': 'euclidean' }, 'Between objects (Fig. 15)');
+  choice(collisions, 'penetration', Object.fromEntries(PENETRATION_METHODS.map((m) => [PENETRATION_LABELS[m], m])), 'Penetration depth (Figs. 22-23)');
   choice(collisions, 'collisionMode', { 'Hybrid CCD + DCD (Alg. 5)': 'hybrid', 'DCD + shortest path only': 'dcd', 'CCD only': 'ccd', 'Air mesh (paper 004)': 'air' }, 'Detection (Fig. 9)');
   param(collisions, 'airIterations', 'Air passes (air mode)', 1, 20, 1);
   param(collisions, 'airOptimizeFrames', 'Air optimisation every (frames, 0 = off)', 0, 60, 1);

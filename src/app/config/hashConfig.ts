@@ -9,6 +9,7 @@
  * Decoding checks each value's type and range and throws an Error naming the key and value.
  */
 import { COLLISION_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
+import { PENETRATION_METHODS } from '../../contract/params';
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
@@ -37,6 +38,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'self', field: 'selfCollision', kind: 'bool', help: 'self-collision' },
   { key: 'recovery', field: 'recovery', kind: 'bool', help: 'recovery mode (section 5.2)' },
   { key: 'inter', field: 'interObject', kind: ['exact', 'euclidean'], help: 'between objects: exact shortest path or Euclidean closest point (Fig. 15)' },
+  { key: 'penetration', field: 'penetration', kind: PENETRATION_METHODS, help: 'DCD contact targets: exact shortest path, rest-pose closest point or deformed distance field (Figs. 22-23)' },
   { key: 'mode', field: 'collisionMode', kind: COLLISION_MODES, help: 'detection: hybrid, dcd or ccd (Fig. 9), or air (air mesh, paper 004)' },
   { key: 'airIt', field: 'airIterations', kind: 'count', help: 'air mode: air constraint passes per substep' },
   { key: 'airOpt', field: 'airOptimizeFrames', kind: 'int', help: 'air mode: air mesh optimisation every N frames, 0 = off' },
