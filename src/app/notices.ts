@@ -1,6 +1,7 @@
 /**
  * The page's messages: the error banner (#error-banner), the progress indicator (#progress)
- * and the no-WebGPU notice (#no-webgpu). Stable ids so end-to-end tests can read them.
+ * and the no-WebGPU notice (#no-webgpu), all at the top of the page (#notices) with a close
+ * button each. Stable ids so end-to-end tests can read them.
  */
 
 function element<T extends HTMLElement>(id: string): T {
@@ -62,13 +63,21 @@ export class ProgressIndicator {
   }
 }
 
-/** Says why the GPU solver cannot run here, and what still works. */
+/**
+ * Says why the GPU solver cannot run here, and what still works. It sits with the other messages
+ * at the top, not over the scene, and its close button puts it away (data-dismissed="true").
+ */
 export function showNoWebGpu(reason: string): void {
   const notice = element<HTMLDivElement>('no-webgpu');
-  notice.textContent =
+  const text = notice.querySelector('.message') as HTMLSpanElement;
+  text.textContent =
     `The GPU solver needs WebGPU. ${reason} ` +
     'The page still works: it simulates with the CPU reference solver (float64, in a worker; collisions by DCD + shortest path, ' +
     'smaller scene sizes) and draws with WebGL 2. For the GPU solver use Chrome or Edge 113 or newer, or a recent Firefox or Safari with WebGPU enabled.';
+  notice.querySelector('.close')?.addEventListener('click', () => {
+    notice.hidden = true;
+    notice.dataset.dismissed = 'true';
+  });
   notice.hidden = false;
   document.body.dataset.webgpu = 'unavailable';
 }
