@@ -206,7 +206,7 @@ async function main(): Promise<void> {
   }
   if (initialShape.shape === meshDefaults.shape && initialShape.resolution === undefined) initialShape.resolution = meshDefaults.resolution;
   if (config.mesh.imported !== undefined) {
-    banner.show(`This link was made with the imported file ${config.mesh.imported}, which a link cannot carry: import it again (Import mesh file… or drop it on the page). The default shape is shown meanwhile.`);
+    banner.show(`This link was made with the imported file ${config.mesh.imported}, which a link cannot carry: import it again (Import mesh file… or drop it on the page). The default shape is shown meanwhile.`, { kind: 'warning' });
   }
   const fileImport = installFileImport((files) => void loader.importFiles(files));
 

@@ -36,7 +36,7 @@ import {
   WebGPURenderer,
 } from 'three/webgpu';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { BACKGROUND_COLOR, GRID_CENTER_COLOR, GRID_COLOR, GROUND_COLOR } from './palette';
+import { BACKGROUND_COLOR, GRID_CENTER_COLOR, GRID_COLOR, GROUND_COLOR, HEMISPHERE_GROUND, HEMISPHERE_INTENSITY, HEMISPHERE_SKY } from './palette';
 import { frameBox } from './render/framing';
 
 
@@ -111,8 +111,12 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
   controls.enableDamping = true;
 
   // A sky/ground hemisphere for soft fill plus a key light from above-front: enough to read
-  // the shape of thin tentacles without shadow maps (costly on software adapters).
-  scene.add(new HemisphereLight(0xdfe8ff, 0x2a2420, 0.9));
+  // the shape of thin tentacles without shadow maps (costly on software adapters). The
+  // hemisphere's lower half is the light bounced off the light ground plane (GROUND_COLOR in
+  // shade), so faces turned down stay readable: with a near-black lower half (0x2a2420 at 0.9)
+  // they got 0.7 % of their colour in linear light (8 % as displayed) and showed as black
+  // patches against the light ground; now 10 % (35 % as displayed).
+  scene.add(new HemisphereLight(HEMISPHERE_SKY, HEMISPHERE_GROUND, HEMISPHERE_INTENSITY));
   const key = new DirectionalLight(0xfff4e8, 3.0);
   key.position.set(4, 7, 3);
   // Off until a scene is shown (the single-mesh viewer draws no shadows); frameScene turns them

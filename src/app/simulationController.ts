@@ -500,7 +500,7 @@ export class SimulationController {
     const material = this.objects[object]?.material;
     if (!material || !(this.shortestEdge > 0)) return;
     const { warning } = materialResolution(material, this.shortestEdge, this.params);
-    if (warning) this.parts.banner.show(warning);
+    if (warning) this.parts.banner.show(warning, { kind: 'warning' });
   }
 
   /** Builds the scene and its engine; false (banner shown) when it cannot. */
@@ -553,6 +553,16 @@ export class SimulationController {
       this.engine = engine;
       this.drawing = drawing;
       this.scene = scene;
+      // Parameters the user changed while the scene was being built (the build took the earlier ones).
+      const latest: SolverParams = { ...engine.params, ...this.configValue.params };
+      latest.gravity = [...(this.configValue.params.gravity ?? engine.params.gravity)];
+      if (JSON.stringify(latest) !== JSON.stringify(engine.params)) {
+        try {
+          engine.setParams(latest);
+        } catch (error) {
+          this.parts.banner.show(messageOf(error));
+        }
+      }
       this.baseParams = engine.params;
       if (source.kind === 'registry') this.shortestEdge = shortestTetEdge(scene.setup.model.restPositions, scene.setup.model.tets);
       engine.onLowestPoint = () => {

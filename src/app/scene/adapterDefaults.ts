@@ -4,10 +4,11 @@
  * with the solver's defaults (20 substeps x 3 iterations), which a laptop GPU runs interactively.
  * On a software adapter or the CPU engine, where the GPU is emulated on the CPU (SwiftShader) or
  * there is none: resolution 22 (5,580 tets; its knobs are coarser, the shape the same) with
- * 5 substeps x 2 iterations and 2 contact passes, so that a frame takes about a second and the
- * page keeps answering between frames (on SwiftShader the full-size default took 91 s for its
- * first frame and 20-45 s for the next ones). Registry scenes pick their own small size
- * (SceneSize.small). No DOM here.
+ * 5 substeps x 2 iterations (contact passes stay 3: with 2, three spheres sunk into each other
+ * took 8 frames of recovery mode to come apart instead of 2), so that a frame takes seconds, not
+ * tens of seconds, and the page answers between frames (on SwiftShader the full-size default took
+ * 91 s for its first frame and 20-45 s for the next ones). Registry scenes pick their own small
+ * size (SceneSize.small). No DOM here.
  */
 import type { SolverParams } from '../../sim/params';
 
@@ -30,9 +31,9 @@ export const GPU_MESH_SCENE: Readonly<MeshSceneDefaults> = Object.freeze({
 export const SMALL_MESH_SCENE: Readonly<MeshSceneDefaults> = Object.freeze({
   shape: 'squishyBall',
   resolution: 22,
-  params: Object.freeze({ substeps: 5, iterations: 2, contactIterations: 2 }),
+  params: Object.freeze({ substeps: 5, iterations: 2 }),
   note:
-    'Small default: squishy ball at resolution 22 (5,580 tets), 5 substeps x 2 iterations, 2 contact passes (on a GPU: ' +
+    'Small default: squishy ball at resolution 22 (5,580 tets), 5 substeps x 2 iterations (on a GPU: ' +
     'resolution 34, 20 x 3). Raise them in the panel; a link keeps what you set.',
 });
 
