@@ -232,6 +232,8 @@ async function main(): Promise<void> {
     controlsAdded: (folder) => reportClamps(folder, say),
   });
   showSource = (source) => meshPanel.showObject(source);
+  const meshStats = document.getElementById('mesh-stats');
+  if (meshStats) meshPanel.attachStats(meshStats);
   panelGenerate = () => {
     const request = meshPanel.current();
     sim.setMeshShape(request.shape, request.resolution);
@@ -302,7 +304,6 @@ async function main(): Promise<void> {
   sim.onActivity = () => simPanel.refresh();
 
   // Every change: the panels show it, the drawing applies the view, and the hash records it.
-  const meshStats = document.getElementById('mesh-stats');
   sim.onChange = () => {
     const c = sim.config;
     scenePanel.refresh();

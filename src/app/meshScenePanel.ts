@@ -2,7 +2,8 @@
  * The "Mesh scene" folder of the lil-gui panel, shown only while the mesh scene is on screen:
  * shape, resolution, the shape's own parameters (a folder rebuilt when the shape changes), the
  * object on screen (a generated shape or an imported file), copies dropped into a box, and
- * Generate. Changes regenerate the object when the user lets go of a control (onFinishChange),
+ * Generate, with the mesh's statistics (#mesh-stats) under the object's name. Changes regenerate
+ * the object when the user lets go of a control (onFinishChange),
  * not on every slider tick. Stable ids for tests: #gui-shape (a select whose option values are
  * the shape names), #gui-resolution, #gui-object-source, #gui-copies.
  */
@@ -31,6 +32,8 @@ export interface MeshScenePanel {
   showObject(source: string): void;
   /** Shows the folder only in the mesh scene, with the copies in use. */
   refresh(state: { meshScene: boolean; copies: number }): void;
+  /** Puts the mesh's statistics (#mesh-stats) under "On screen": they belong to this scene, and nothing covers them there. */
+  attachStats(element: HTMLElement): void;
 }
 
 function defaults(info: ShapeInfo): Record<string, number> {
@@ -119,5 +122,8 @@ export function createMeshScenePanel(
     state.copies = s.copies;
     copiesCtrl.updateDisplay();
   };
-  return { folder, current, showObject, refresh };
+  const attachStats = (element: HTMLElement): void => {
+    objectCtrl.domElement.after(element);
+  };
+  return { folder, current, showObject, refresh, attachStats };
 }

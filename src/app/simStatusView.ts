@@ -113,7 +113,7 @@ export class SimStatusView {
     this.setActivity(s.activity, s.underWaySince, `${ACTIVITY_TEXT[s.activity]} · frame ${s.frame}`);
     const lowest = s.hasGround ? `lowest point ${formatLength(s.minY - s.groundY)} above the ground` : `lowest point y = ${formatLength(s.minY)} (no ground)`;
     const lines = [
-      `${s.scene}: ${s.objects} object${s.objects === 1 ? '' : 's'}, ${s.vertices.toLocaleString('en')} vertices, ${s.tets.toLocaleString('en')} tets`,
+      `${s.scene === 'mesh' ? 'mesh scene' : s.scene}: ${s.objects} object${s.objects === 1 ? '' : 's'}, ${s.vertices.toLocaleString('en')} vertices, ${s.tets.toLocaleString('en')} tets`,
       s.engine,
       lowest,
     ];

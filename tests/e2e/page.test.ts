@@ -98,6 +98,24 @@ describe('the first load', () => {
 });
 
 describe('the page', () => {
+  it('the help overlay opens with H and closes with Esc; it names the mouse, the keys and the counters', async () => {
+    await waitForMeshDrawn(page, 120_000, errors);
+    // Keys typed into a control are the control's: start from the page itself.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('h');
+    const help = page.locator('#help');
+    await help.waitFor({ state: 'visible' });
+    const text = (await help.textContent()) ?? '';
+    for (const words of ['Shift + drag', 'Space', 'escaped boxes', 'frame time']) expect(text).toContain(words);
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    // The panel's Help button opens it too.
+    await page.click('#help-open');
+    await help.waitFor({ state: 'visible' });
+    await page.click('#help-close');
+    await help.waitFor({ state: 'hidden' });
+  });
+
   it('loads with WebGPU available in headless Chromium and draws through it', async () => {
     const adapter = await page.evaluate(async () => {
       if (!navigator.gpu) return 'navigator.gpu is missing';

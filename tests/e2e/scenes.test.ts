@@ -205,10 +205,14 @@ async function checkFrameTimes(r: Recording): Promise<void> {
   expect(Math.abs(shown - expected), `shown ${shown} ms per frame, timed ${expected}`).toBeLessThan(0.1 * expected);
   // fps and frame time are printed with 3 decimals: equal to 1000 up to that rounding.
   expect(Math.abs((Number(s.fps) * shown) / 1000 - 1), `${s.fps} fps x ${shown} ms`).toBeLessThan(2e-3);
-  // The timing panel shows the same summary.
+  // The timing panel shows the same summary, and its legend the newest frame's values.
   await drawn();
   const panel = Number(await page.locator('.timing-readout').getAttribute('data-frame-ms'));
   expect(panel).toBeCloseTo(shown, 2);
+  const legend = await page.locator('#perf-panel .u-legend .u-series .u-value').allTextContents();
+  expect(legend.length).toBeGreaterThan(1);
+  expect(legend.filter((v) => v === '--'), legend.join(' | ')).toEqual([]);
+  expect(legend[0]).toBe(String(r.landed.at(-1)![0]));
 }
 
 /** The normals and positions three.js draws after the GPU frames, and the darkest object pixel. */
@@ -230,6 +234,8 @@ async function checkPanelFitsRegistryScene(): Promise<void> {
   expect(titles.filter((t) => t === 'View')).toHaveLength(1);
   expect(titles).not.toContain('Mesh scene');
   expect(await page.locator('#gui-size').isVisible()).toBe(true);
+  // The mesh statistics belong to the mesh scene only.
+  expect(await page.locator('#mesh-stats').isVisible()).toBe(false);
   // The note: paragraphs, none run together.
   const note = await page.locator('#scene-note p').allTextContents();
   expect(note.length).toBeGreaterThanOrEqual(2);
