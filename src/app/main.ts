@@ -221,7 +221,7 @@ async function main(): Promise<void> {
   const scenePanel = createScenePanel(gui, sim, {
     softwareAdapter,
     importFile: () => fileImport.open(),
-    meshSceneNote: () => (small && meshDefaultsInUse() ? meshDefaults.note : undefined),
+    meshSceneNote: () => (meshDefaultsInUse() ? meshDefaults.note : undefined),
   });
   const meshPanel = createMeshScenePanel(gui, catalog, initialShape, {
     generate: (request) => {
