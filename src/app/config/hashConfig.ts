@@ -76,6 +76,7 @@ export const OTHER_KEYS: readonly { key: string; help: string }[] = [
   { key: 'shape', help: 'mesh scene: the generated shape' },
   { key: 'res', help: 'mesh scene: the shape resolution' },
   { key: 'copies', help: 'mesh scene: copies dropped into the box' },
+  { key: 'imported', help: 'mesh scene: the name of the file imported (the page asks for the file again)' },
 ];
 
 function fail(key: string, text: string, what: string): never {
@@ -141,6 +142,8 @@ export function decodeHash(hash: string, fallbackScene: string): PageConfig {
   if (res !== null) config.mesh.resolution = parseValue('res', res, 'count') as number;
   const copies = take('copies');
   if (copies !== null) config.mesh.copies = parseValue('copies', copies, 'count') as number;
+  const imported = take('imported');
+  if (imported !== null) config.mesh.imported = imported;
   for (const [key, text] of q) {
     const dot = key.indexOf('.');
     const m = dot > 0 ? MATERIAL_KEYS.find((x) => x.key === key.slice(0, dot)) : undefined;
@@ -181,5 +184,6 @@ export function encodeHash(config: PageConfig): string {
   if (config.mesh.shape !== undefined) q.set('shape', config.mesh.shape);
   if (config.mesh.resolution !== undefined) q.set('res', formatValue(config.mesh.resolution));
   if (config.mesh.copies !== 1) q.set('copies', formatValue(config.mesh.copies));
+  if (config.mesh.imported !== undefined) q.set('imported', config.mesh.imported);
   return `#${q.toString()}`;
 }

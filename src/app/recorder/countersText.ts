@@ -1,15 +1,11 @@
 /**
- * The live readout's lines for one frame: its time, and its collision counters (paper 000
- * Table 1's collisions and Q / Tr / Tet per query; overflows of the GPU's fixed-size buffers).
+ * The live readout's collision counter lines for one frame (paper 000 Table 1's collisions and
+ * Q / Tr / Tet per query; overflows of the GPU's fixed-size buffers). The help overlay
+ * (src/app/helpOverlay.ts) says what each counter means.
  */
 import type { RecordedFrame } from '../../runner/reportDocument';
 
 const f1 = (x: number): string => x.toFixed(1);
-
-export function frameTimeLine(f: RecordedFrame, fps: number): string {
-  const render = f.renderMs ?? 0;
-  return `${fps.toFixed(1)} fps; frame ${f.frame}: ${(f.wallMs + render).toFixed(2)} ms (solver ${f.wallMs.toFixed(2)} + render ${render.toFixed(2)})`;
-}
 
 export function counterLines(f: RecordedFrame): string[] {
   const c = f.collisions;
