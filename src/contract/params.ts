@@ -29,6 +29,22 @@ export type AirSolve = 'jacobi' | 'coloured';
 export const AIR_SOLVES: readonly AirSolve[] = ['jacobi', 'coloured'];
 export const COLLISION_MODES: readonly CollisionMode[] = ['hybrid', 'dcd', 'ccd', 'air'];
 
+/**
+ * How a penetrating point gets its contact target (paper 000 section 5.5, Figs. 22-23; Fisher
+ * and Lin 2001). Every DCD query of the time step is answered by one of them (CCD contacts do
+ * not use a target):
+ *   'exact'        the shortest path to the boundary of the deformed, possibly self-intersecting
+ *                  mesh (src/spb, paper 000): the nearest boundary point a valid path reaches;
+ *   'restClosest'  the point mapped to the rest pose by its barycentrics in its tet, the closest
+ *                  boundary point of the rest mesh, mapped back to the current pose through its
+ *                  triangle (src/penetration/restClosest.ts): the "popular approach" paper 000 section 5.5 rejects;
+ *   'ddf'          the deformed distance field of Fisher and Lin 2001 (src/penetration/deformedDistance.ts): the
+ *                  rest pose's inward distance and direction at the tet's vertices, interpolated
+ *                  in the tet's current shape (eqs. 3-5), target s = x + depth * direction.
+ */
+export type PenetrationMethod = 'exact' | 'restClosest' | 'ddf';
+export const PENETRATION_METHODS: readonly PenetrationMethod[] = ['exact', 'restClosest', 'ddf'];
+
 export interface SolverParams {
   /** Frame time step (s). */
   dt: number;
@@ -67,6 +83,13 @@ export interface SolverParams {
   recovery: boolean;
   /** 'exact': shortest path to boundary; 'euclidean': nearest boundary point of the other object (Fig. 15). */
   interObject: InterObjectMode;
+  /**
+   * How every DCD contact (self and inter-object) gets its target (paper 000 Figs. 22-23;
+   * src/penetration/methods.ts): 'exact' the shortest path to the boundary; 'restClosest' the
+   * rest pose's closest boundary point mapped back; 'ddf' Fisher and Lin's deformed distance
+   * field. CCD contacts are unchanged; interObject 'euclidean' applies with 'exact' only.
+   */
+  penetration: PenetrationMethod;
   /** Jacobi passes over the contact constraints per substep. */
   contactIterations: number;
   /** 'hybrid' (default), 'dcd' or 'ccd'; recovery mode turns CCD off (section 5.2): see effectiveCollisionMode. */
@@ -115,6 +138,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     selfCollision: true,
     recovery: false,
     interObject: 'exact',
+    penetration: 'exact',
     contactIterations: 3,
     collisionMode: 'hybrid',
     bvhRebuildFrames: 30,
@@ -141,6 +165,7 @@ export function checkParams(p: SolverParams): void {
   if (!(p.jacobiRelaxation > 0)) throw new RangeError(`jacobiRelaxation must be > 0, got ${p.jacobiRelaxation}`);
   if (!Number.isInteger(p.contactIterations) || p.contactIterations < 1) throw new RangeError(`contactIterations must be an integer >= 1, got ${p.contactIterations}`);
   if (p.interObject !== 'exact' && p.interObject !== 'euclidean') throw new RangeError(`interObject must be 'exact' or 'euclidean', got ${String(p.interObject)}`);
+  if (!PENETRATION_METHODS.includes(p.penetration)) throw new RangeError(`penetration must be one of ${PENETRATION_METHODS.join(', ')}, got ${String(p.penetration)}`);
   if (!Number.isInteger(p.bvhRebuildFrames) || p.bvhRebuildFrames < 0) throw new RangeError(`bvhRebuildFrames must be an integer >= 0 (0: never), got ${p.bvhRebuildFrames}`);
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (!Number.isInteger(p.airIterations) || p.airIterations < 1) throw new RangeError(`airIterations must be an integer >= 1, got ${p.airIterations}`);

@@ -57,6 +57,8 @@ import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../spb/m
 import { QUERY_FOUND } from '../spb/query';
 import { inProcessFallback, type AnswerOverflowed } from '../spb/gpu/overflowFallback';
 import { SpbStage } from '../spb/gpu/spbStage';
+import { PenetrationTargets } from '../penetration/penetrationTargets';
+import { penetrationKernels } from '../penetration/gpu/penetrationGpu';
 import { ccdTopologyOf, type CcdTopology } from '../collision/ccd/broadPhase';
 import { CcdSchedule, type CcdScheduleOptions, type StateSnapshot } from '../collision/ccd/ccdSchedule';
 import { inThreadJobs, type CollisionWorkerJobs } from '../collision/workerJobs';
@@ -157,7 +159,11 @@ export class GpuCollisions {
     this.listGeneration = this.queryList.generation;
     this.detect = new DetectStage(device, this.topology, this.queryList, params);
     const list = this.queryList;
-    this.spb = new SpbStage(device, this.spbData, list.list, list.args, list.results, { active: () => this.params().collisions && effectiveCollisionMode(this.params()) !== 'ccd' });
+    this.spb = new SpbStage(device, this.spbData, list.list, list.args, list.results, {
+      active: () => this.params().collisions && effectiveCollisionMode(this.params()) !== 'ccd',
+      // The rest-pose methods of paper 000 Figs. 22-23 (src/penetration), built on first use.
+      penetration: { method: () => this.params().penetration, kernels: penetrationKernels(new PenetrationTargets(this.mesh, model.restPositions)) },
+    });
     this.contacts = new ContactStage(device, this.topology, this.queryList, params);
     this.ccd = new CcdStage(device, this.topology, this.detect.pin, params, Math.max(1024, Math.ceil(boundaryPoints / 8)));
     this.contacts.addSource(this.ccd.vertexFace);
@@ -186,6 +192,7 @@ export class GpuCollisions {
   async prepareFrame(state: GpuState): Promise<PrepareWait> {
     const p = this.params();
     this.applySpbOptions(p);
+    if (p.collisions && p.penetration !== 'exact') this.spb.penetration!.prepare(p.penetration);
     this.installRebuiltBvh();
     const wait: PrepareWait = { waitMs: 0, blockingReadbacks: 0 };
     if (this.ccd.wanted()) {
@@ -327,6 +334,7 @@ export class GpuCollisions {
     const counters = countersFromHeader(header, this.queryList.capacity);
     const mode = effectiveCollisionMode(p);
     counters.mode = mode;
+    counters.penetration = p.penetration;
     counters.ccd = this.ccd.afterFrame(words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS), rec.ccd);
     this.ccdSchedule.noteEscapes(counters.ccd.escaped);
     if (mode === 'hybrid') {
@@ -421,7 +429,10 @@ export class GpuCollisions {
       qf[QUERY_WORDS * i + 1] = py;
       qf[QUERY_WORDS * i + 2] = pz;
     }
-    const answers = await this.answerOverflowed({
+    const method = this.params().penetration;
+    // The rest-pose methods' walks never overflow (the tree's depth bounds their stack); a query
+    // that did is answered by their float64 twin, here.
+    const answers = method !== 'exact' ? this.spb.penetration!.answerBatch(method, this.spbData, points, tets, exclude, exclude2) : await this.answerOverflowed({
       data: this.spbData,
       positionsVersion,
       config: this.spb.queryConfig,

@@ -40,6 +40,8 @@ export interface MeshSceneSettings {
   shape?: string;
   resolution?: number;
   copies: number;
+  /** The file the mesh on screen was imported from (then shape and resolution are not what is shown); a link cannot carry the file itself. */
+  imported?: string;
 }
 
 export interface PageConfig {

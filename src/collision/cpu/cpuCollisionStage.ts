@@ -14,9 +14,10 @@ import { CpuContacts } from './contactsCpu';
 import { CpuDetector } from './detectCpu';
 import { CpuQueryList } from './queryList';
 import { CpuSpb, CpuSpbResults } from './spbCpu';
+import { PenetrationTargets } from '../../penetration/penetrationTargets';
 
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
-  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR'>>;
+  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'penetration'>>;
 
 export class CpuCollisionStage {
   readonly mesh: TetMesh;
@@ -32,7 +33,7 @@ export class CpuCollisionStage {
     this.mesh = buildSceneMesh(model);
     this.data = createSpbMeshData(this.mesh);
     this.detector = new CpuDetector(this.mesh);
-    this.spb = new CpuSpb(this.data);
+    this.spb = new CpuSpb(this.data, new PenetrationTargets(this.mesh, model.restPositions));
     this.contacts = new CpuContacts(this.mesh, this.data);
   }
 
@@ -59,6 +60,7 @@ export class CpuCollisionStage {
     h.edgeInter += list.hits[3];
     h.centroidSelf += list.hits[4];
     h.centroidInter += list.hits[5];
+    into.penetration = params.penetration ?? 'exact';
     into.spbQueries += list.count;
     into.bvhCandidates += res.bvhCandidates;
     into.traversals += res.traversals;
