@@ -7,11 +7,12 @@
  *   - collision time per substep from the timestamp queries (air: the 'air' phase; hybrid:
  *     detect + spb + ccd + contacts), the material's for scale, dispatches per frame;
  *   - optimisation: calls, mean time per call in its worker, flips per call;
+ *   - air mode once per order of its passes (--air-solves; dispatches per frame say what each cost);
  *   - after the run (the state at the last frame): non-finite coordinates, penetrating boundary
  *     vertices (the brute-force counter of tests/support, sharing no code with the solver) and
  *     whether each axis keeps the boxes' centroid order of the start.
  *
- *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/airMesh.ts [--scene air-boxes|mesh-pile|octopus-pile|cube-stack] [--mesh FILE] [--copies 3] [--resolution 2] [--frames 360] [--modes air,hybrid] [--optimize-every 4]
+ *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/airMesh.ts [--scene air-boxes|mesh-pile|octopus-pile|cube-stack] [--mesh FILE] [--copies 3] [--resolution 2] [--frames 360] [--modes air,hybrid] [--air-solves partitioned,coloured] [--optimize-every 4]
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +25,7 @@ import { octopusPile } from '../src/scenes/octopusPile';
 import { readMeshFile } from '../src/runner/meshFile';
 import type { SceneDefinition } from '../src/scenes/types';
 import { GpuSolver } from '../src/sim/gpuSolver';
-import type { CollisionMode } from '../src/contract/params';
+import { AIR_SOLVES, type AirSolve, type CollisionMode } from '../src/contract/params';
 import { countIntersections } from '../tests/support/intersectionCounter';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -38,6 +39,8 @@ const resolution = Number(arg('resolution', '2'));
 const frames = Number(arg('frames', '360'));
 const optimizeEvery = Number(arg('optimize-every', '4'));
 const modes = arg('modes', 'air,hybrid').split(',') as CollisionMode[];
+const airSolves = arg('air-solves', 'partitioned').split(',') as AirSolve[];
+for (const s of airSolves) if (!AIR_SOLVES.includes(s)) throw new Error(`--air-solves: each one of ${AIR_SOLVES.join(', ')}, got ${s}`);
 // Any of these scenes: air-boxes (lattice mesher), or the general mesher on mesh-pile (--mesh), octopus-pile, cube-stack.
 const sceneName = arg('scene', 'air-boxes');
 const scenes: Record<string, SceneDefinition> = { 'air-boxes': airBoxes, 'mesh-pile': meshPile, 'octopus-pile': octopusPile, 'cube-stack': cubeStack };
@@ -49,9 +52,11 @@ const ctx = await acquireGpu({ onLost: (r) => { throw new Error(`GPU device lost
 const pool = await runnerCcdPool(ROOT);
 console.log(`${sceneName}: ${copies} copies, ${frames} frames, adapter ${ctx.description}`);
 
-for (const mode of modes) {
+const runs: { mode: CollisionMode; airSolve: AirSolve }[] = [];
+for (const mode of modes) for (const airSolve of mode === 'air' ? airSolves : airSolves.slice(0, 1)) runs.push({ mode, airSolve });
+for (const { mode, airSolve } of runs) {
   const setup = sceneName === 'air-boxes' ? airBoxes.build({ copies, resolution }) : scene.build({ copies, mesh: readMeshFile(meshArg), ...(sceneName === 'cube-stack' ? { resolution } : {}) });
-  setup.params = { ...setup.params, collisionMode: mode, airOptimizeFrames: optimizeEvery };
+  setup.params = { ...setup.params, collisionMode: mode, airOptimizeFrames: optimizeEvery, airSolve };
   const solver = new GpuSolver(ctx, setup, { collisions: { workerJobs: pool.factory } });
   const m = setup.model;
   const centroids = (x: ArrayLike<number>, stride: number) => m.objectNames.map((_, o) => {
@@ -91,7 +96,7 @@ for (const mode of modes) {
   const finite = x.every(Number.isFinite);
   const hits = finite ? countIntersections({ positions: x, tets: m.tets, tetObject: m.tetObject }, { self: false }) : null;
   const end = order(centroids(x, 3));
-  console.log(`\n${mode}: ${m.vertexCount} vertices, ${m.tetCount} object tets, ${setup.params.substeps} substeps x ${setup.params.iterations} iterations${mode === 'air' ? `, ${setup.params.airIterations} air passes, optimisation every ${optimizeEvery} frames` : ''}`);
+  console.log(`\n${mode}: ${m.vertexCount} vertices, ${m.tetCount} object tets, ${setup.params.substeps} substeps x ${setup.params.iterations} iterations${mode === 'air' ? `, ${setup.params.airIterations} air passes in the ${airSolve} order, optimisation every ${optimizeEvery} frames` : ''}`);
   if (meshLine) console.log(`  ${meshLine}`);
   if (timedSubsteps > 0) console.log(`  collision time per substep ${(collisionMs / timedSubsteps).toFixed(3)} ms (material ${(materialMs / timedSubsteps).toFixed(3)} ms), GPU timestamps`);
   else console.log('  no timestamp queries on this adapter');

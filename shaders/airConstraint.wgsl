@@ -1,7 +1,9 @@
 // The air constraint of paper 004 eq. 2 (collision/air/airConstraintCpu.ts is the float64 twin,
 // same order): C = det[x1 - x0, x2 - x0, x3 - x0] >= 0 per air tet, XPBD at zero compliance,
-// coloured Gauss-Seidel (one dispatch per colour; tets of a colour share no moving vertex), only
-// inverted tets act. Then Coulomb friction on the tet's relative tangential motion over the
+// Gauss-Seidel in one of two orders (collision/air/airStage.ts): solveColour, one dispatch per
+// colour (tets of a colour share no moving vertex), or sweepCells (lib/cellSweep.wgsl), one
+// dispatch per cell pass of the partitioned order, each workgroup sweeping its cell's local
+// colours between storage barriers; only inverted tets act. Then Coulomb friction on the tet's relative tangential motion over the
 // substep, bounded by friction x the push (momentum-free: a common factor on displacements
 // relative to the mass-weighted mean). countInverted checks the invariant after the last pass.
 //
@@ -33,6 +35,10 @@ struct AirSlot { first: u32, count: u32, rowStride: u32, countInverted: u32 }
 @group(0) @binding(5) var<storage, read> colourOrder: array<u32>;
 // 0: inverted in the first pass, 1: inverted after the last pass (summed over the frame).
 @group(0) @binding(6) var<storage, read_write> counters: array<atomic<u32>>;
+// The partitioned order's cells (lib/cellSweep.wgsl); colourOrder is then the partitioned order.
+@group(0) @binding(7) var<storage, read> cellRanges: array<u32>;
+// A dispatch's range: a colour (solveColour) or a cell pass (sweepCells: first cell, cell count,
+// workgroups per grid row).
 @group(1) @binding(0) var<uniform> slot: AirSlot;
 
 fn airPoint(v: u32) -> vec4<f32> {
@@ -120,13 +126,24 @@ fn projectAirTet(t: u32) -> bool {
   return true;
 }
 
+// Item n of colourOrder; the substep's first pass counts the tets it finds inverted.
+fn solveOrdered(n: u32) {
+  let inverted = projectAirTet(colourOrder[n]);
+  if (inverted && slot.countInverted == 1u) { atomicAdd(&counters[0], 1u); }
+}
+
 @compute @workgroup_size(64)
 fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
   let n = threadIndex(gid, slot.rowStride);
   if (n >= slot.count) { return; }
-  let inverted = projectAirTet(colourOrder[slot.first + n]);
-  if (inverted && slot.countInverted == 1u) { atomicAdd(&counters[0], 1u); }
+  solveOrdered(slot.first + n);
 }
+
+fn sweepSlot() -> vec3<u32> {
+  return vec3<u32>(slot.first, slot.count, slot.rowStride);
+}
+
+#include "cellSweep"
 
 // The invariant after the substep's last pass: air tets of quality (eq. 4) below -invertedQuality.
 @compute @workgroup_size(64)

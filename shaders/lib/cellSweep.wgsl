@@ -1,5 +1,5 @@
 // Groups swept in rounds inside one workgroup, shared by the partitioned Gauss-Seidel of the
-// XPBD constraint kernels (src/sim/partitionedColouring.ts: a group is a cell, a round one of
+// XPBD constraint kernels (src/mesh/partitionedColouring.ts: a group is a cell, a round one of
 // its local colours) and the surface BVH refit (src/bvh/refitSchedule.ts: a group is a subtree,
 // a round one height). One workgroup per group; the items of one round are independent and
 // spread over the lanes; a storage barrier after each round makes its writes visible to the

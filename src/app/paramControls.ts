@@ -83,7 +83,7 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     kind: 'choice',
     key: 'airSolve',
     label: 'Air passes order',
-    options: { 'Coloured Gauss-Seidel': 'coloured', 'Jacobi (mass splitting)': 'jacobi' },
+    options: { 'Gauss-Seidel (partitioned)': 'partitioned', 'Gauss-Seidel (coloured)': 'coloured', 'Jacobi (mass splitting, CPU engine)': 'jacobi' },
     help: 'air mode: order of the air constraint passes (docs/benchmarks.md compares them)',
   },
   { kind: 'toggle', key: 'culling', label: 'Infeasible-region culling (3.6)' },

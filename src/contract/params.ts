@@ -25,8 +25,8 @@ export type InterObjectMode = 'exact' | 'euclidean';
 export type CollisionMode = 'hybrid' | 'dcd' | 'ccd' | 'air';
 export type AirMesher = 'auto' | 'lattice' | 'general';
 export const AIR_MESHERS: readonly AirMesher[] = ['auto', 'lattice', 'general'];
-export type AirSolve = 'jacobi' | 'coloured';
-export const AIR_SOLVES: readonly AirSolve[] = ['jacobi', 'coloured'];
+export type AirSolve = 'partitioned' | 'coloured' | 'jacobi';
+export const AIR_SOLVES: readonly AirSolve[] = ['partitioned', 'coloured', 'jacobi'];
 export const COLLISION_MODES: readonly CollisionMode[] = ['hybrid', 'dcd', 'ccd', 'air'];
 
 /**
@@ -106,7 +106,7 @@ export interface SolverParams {
   airOptimizeFrames: number;
   /** Air mode: the air mesher; 'auto': the container's lattice where the scene has one (air-boxes), else the general (Delaunay + boundary recovery) one. */
   airMesher: AirMesher;
-  /** Air mode: order of the eq. 2 passes; 'coloured' (Gauss-Seidel, one dispatch per colour; default) or 'jacobi' (mass-split sums, 3 dispatches a pass; the CPU reference runs it, the GPU stage runs coloured: Jacobi measured far slower to converge). */
+  /** Air mode: order of the eq. 2 passes: 'partitioned' (default; Gauss-Seidel in the material solve's cells, 4-5 dispatches a pass), 'coloured' (Gauss-Seidel, one dispatch per colour) or 'jacobi' (mass-split sums; the CPU reference only: measured far slower to converge, the GPU stage runs 'partitioned' for it). */
   airSolve: AirSolve;
   /** Infeasible-region culling of the shortest path (paper 000 section 3.6; it never changes an answer, only the work). */
   culling: boolean;
@@ -145,7 +145,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     airIterations: 4,
     airOptimizeFrames: 4,
     airMesher: 'auto',
-    airSolve: 'coloured',
+    airSolve: 'partitioned',
     culling: true,
     epsI: DEFAULT_EPS_I,
     epsR: DEFAULT_EPS_R,

@@ -109,7 +109,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'air-iterations', value: 'N', group: 'collisions', help: 'air mode: passes over the air constraints per substep (integer >= 1; default 4)' },
   { name: 'air-optimize-every', value: 'F', group: 'collisions', help: 'air mode: air mesh optimisation (edge and multi-face removal) every F frames in a worker (integer >= 0; 0: off; default 4)' },
   { name: 'air-mesher', value: 'auto|lattice|general', group: 'collisions', help: 'air mode: the air mesh generator; lattice: the container lattice of air-boxes; general: Delaunay tetrahedralization with boundary recovery, any objects; auto (default): lattice where the scene has one' },
-  { name: 'air-solve', value: 'jacobi|coloured', group: 'collisions', help: 'air mode: order of the air constraint passes; coloured (default): Gauss-Seidel, one dispatch per colour; jacobi: mass-split sums, 3 dispatches a pass (CPU reference only so far; converges far slower: docs/benchmarks.md)' },
+  { name: 'air-solve', value: AIR_SOLVES.join('|'), group: 'collisions', help: 'air mode: order of the air constraint passes; partitioned (default): Gauss-Seidel in cells, one dispatch per cell pass (4-5 a pass); coloured: Gauss-Seidel, one dispatch per colour (40-60 a pass); jacobi: mass-split sums (CPU reference only; converges far slower: docs/benchmarks.md)' },
   { name: 'bvh-rebuild-every', value: 'F', group: 'collisions', help: 'rebuild the surface BVH in a worker every F frames (integer >= 0; 0: never, refit only; default 30)' },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
   { name: 'out', value: 'FILE', group: 'output', help: 'write the JSON report there (default: stdout)' },

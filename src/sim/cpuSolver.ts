@@ -81,7 +81,7 @@ export class CpuSolver {
     this.v.set(m.initialVelocities);
     this.w.set(m.invMass);
     this.objectStopped.fill(0);
-    this.air?.reset(m.invMass);
+    this.air?.reset(m.invMass, m.restPositions);
     this.messages.length = 0;
     this.time = 0;
     this.frame = 0;
@@ -100,7 +100,7 @@ export class CpuSolver {
     const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, p.substeps);
     this.collisionCounters = emptyCollisionCounters();
     const air = p.collisions && effectiveCollisionMode(p) === 'air' ? this.airCollisions() : null;
-    air?.beginFrame();
+    air?.beginFrame(p.airSolve);
     for (let s = 0; s < p.substeps; s++) this.substep(s, h, scripts.colliders, scripts.handles);
     if (air) this.collisionCounters = { ...this.collisionCounters, mode: 'air', air: air.endFrame(this.frame, this.x, this.w, p) };
     this.time += p.dt;

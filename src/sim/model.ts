@@ -5,7 +5,7 @@
  * Everything here is float64 / CPU side; gpuModel.ts uploads it.
  */
 import { greedyColouring, type Colouring } from '../mesh/colouring';
-import { partitionedColouring, type PartitionedColouring } from './partitionedColouring';
+import { partitionedColouring, type PartitionedColouring } from '../mesh/partitionedColouring';
 import { lameFromYoung, neoHookeanConstants, neoHookeanLame, type Lame, type Material } from './material';
 import { computeRestShapeCpu } from './restShapeCpu';
 

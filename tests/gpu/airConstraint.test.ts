@@ -3,7 +3,9 @@
  * against the float64 CPU twin (collision/air/airConstraintCpu.ts) on a short drop of two
  * boxes thrown onto each other in air mode, and against the method's invariant: no air tet
  * inverted after a substep's last pass (the kernel's own count), while the first passes did
- * find inverted tets (the boxes collided). With the mesh optimisation every other frame, the
+ * find inverted tets (the boxes collided). Both Gauss-Seidel orders of the passes run, three
+ * frames each: 'partitioned' (cells swept per workgroup) then 'coloured' (a dispatch per
+ * colour), each against its twin, with the dispatches each recorded. With the mesh optimisation every other frame, the
  * topologies it installs between frames keep that invariant. Built without the other collision
  * stages (GpuSolverOptions.collisions false: air mode does not run them), which saves their
  * pipelines' compilation.
@@ -38,11 +40,16 @@ describe('air constraint on the GPU', () => {
     const cpu = new CpuSolver(setup);
     const gpu = new GpuSolver(ctx, setup, { collisions: false });
     let found = 0;
+    const passDispatches: Record<string, number> = {};
     for (let f = 0; f < 6; f++) {
+      if (f === 3) for (const solver of [cpu, gpu]) solver.params = { ...solver.params, airSolve: 'coloured' };
       cpu.stepFrame();
       const r = await gpu.stepFrame();
       const air = r.collisions?.air;
       expect(r.collisions?.mode).toBe('air');
+      const p = gpu.params;
+      expect(r.dispatchesByPhase.air, `frame ${f}: air dispatches`).toBe(p.substeps * (p.airIterations * air!.passDispatches + 1));
+      passDispatches[p.airSolve] = air!.passDispatches;
       expect(air?.invertedAfter, `frame ${f}`).toBe(0);
       expect(cpu.collisionCounters.air?.invertedAfter).toBe(0);
       found += air!.inverted;
@@ -54,7 +61,8 @@ describe('air constraint on the GPU', () => {
       diff = Math.max(diff, Math.abs(x[i] - cpu.x[i]));
       moved = Math.max(moved, Math.abs(cpu.x[i] - setup.model.restPositions[i]));
     }
-    console.log(`air GPU vs CPU after 6 frames: max difference ${diff.toExponential(2)} m, largest motion ${moved.toFixed(3)} m, ${found} inverted tets found by the first passes`);
+    console.log(`air GPU vs CPU after 6 frames (3 partitioned, 3 coloured): max difference ${diff.toExponential(2)} m, largest motion ${moved.toFixed(3)} m, ${found} inverted tets found by the first passes; dispatches a pass ${JSON.stringify(passDispatches)}`);
+    expect(passDispatches.partitioned).toBeLessThan(passDispatches.coloured);
     expect(found).toBeGreaterThan(0);
     expect(moved).toBeGreaterThan(0.1);
     expect(diff).toBeLessThan(1e-3);

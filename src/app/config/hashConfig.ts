@@ -43,7 +43,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'airIt', field: 'airIterations', kind: 'count', help: 'air mode: air constraint passes per substep' },
   { key: 'airOpt', field: 'airOptimizeFrames', kind: 'int', help: 'air mode: air mesh optimisation every N frames, 0 = off' },
   { key: 'airMesh', field: 'airMesher', kind: AIR_MESHERS, help: 'air mode: air mesher (auto, lattice or general Delaunay)' },
-  { key: 'airSolve', field: 'airSolve', kind: AIR_SOLVES, help: 'air mode: jacobi (2 dispatches a pass) or coloured Gauss-Seidel' },
+  { key: 'airSolve', field: 'airSolve', kind: AIR_SOLVES, help: 'air mode: order of the air passes: partitioned or coloured Gauss-Seidel, or jacobi (CPU engine only)' },
   { key: 'passes', field: 'contactIterations', kind: 'count', help: 'contact passes per substep' },
   { key: 'bvh', field: 'bvhRebuildFrames', kind: 'int', help: 'frames between BVH rebuilds, 0 = never' },
   { key: 'culling', field: 'culling', kind: 'bool', help: 'infeasible-region culling (section 3.6)' },

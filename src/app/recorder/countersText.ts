@@ -13,7 +13,7 @@ export function counterLines(f: RecordedFrame): string[] {
   const a = c.air;
   if (a) {
     return [
-      `air mesh (paper 004): ${a.airTets} air tets for ${a.mesh.objectTets} object tets, ${a.colours} colours; built in ${a.mesh.buildMs.toFixed(0)} ms`,
+      `air mesh (paper 004): ${a.airTets} air tets for ${a.mesh.objectTets} object tets, ${a.colours} colours, ${a.passDispatches} dispatches a constraint pass; built in ${a.mesh.buildMs.toFixed(0)} ms`,
       `air tets inverted: ${a.inverted} found, ${a.invertedAfter} left after the passes (summed over substeps)`,
       a.optimizations > 0
         ? `air optimisation: ${a.edgeRemovals} edge removals, ${a.multiFaceRemovals} multi-face removals in ${a.optimizeMs.toFixed(1)} ms`

@@ -19,7 +19,9 @@
  * momentum stays conserved.
  */
 import { greedyColouring, type Colouring } from '../../mesh/colouring';
-import { airVertexCount, type AirMesh } from './airMesh';
+import { partitionedColouring, type PartitionedColouring } from '../../mesh/partitionedColouring';
+import type { AirSolve } from '../../contract/params';
+import { airPositions, airVertexCount, type AirMesh } from './airMesh';
 
 /**
  * An air tet counts as inverted when its quality (eq. 4) is below minus this: a flat tet pressed
@@ -36,11 +38,39 @@ export interface AirProjectionCounts {
 }
 
 /**
- * Colouring of the air tets so that tets of one colour share no moving vertex (fixed points and
- * vertices of inverse mass 0 do not conflict): the Gauss-Seidel order of both twins.
+ * The two Gauss-Seidel orders of the air tets, both valid for any deformation (membership is
+ * topological): `colouring`, a greedy colouring whose colours share no moving vertex (airSolve
+ * 'coloured': one dispatch per colour, 40-60 colours on air meshes); `partition`, the material
+ * solve's partitioned order (mesh/partitionedColouring.ts; airSolve 'partitioned': one dispatch
+ * per cell pass, each workgroup sweeping its cell's local colours between storage barriers),
+ * its cells cut at `positions` (xyz per air vertex: the build's rest state or the optimiser's
+ * snapshot; they only decide how many tets are left over).
  */
-export function colourAirTets(mesh: AirMesh, invMass: ArrayLike<number>): Colouring {
-  return greedyColouring(mesh.tets, 4, airVertexCount(mesh), fixedAirVertices(mesh, invMass));
+export interface AirOrder {
+  colouring: Colouring;
+  partition: PartitionedColouring;
+}
+
+/** Both orders of `tets` over `vertexCount` air vertices (fixed ones, inverse mass 0, do not conflict). */
+export function orderAirTets(tets: Uint32Array, vertexCount: number, positions: ArrayLike<number>, fixed: Uint8Array): AirOrder {
+  return { colouring: greedyColouring(tets, 4, vertexCount, fixed), partition: partitionedColouring(tets, 4, positions, vertexCount, fixed) };
+}
+
+/** The orders of the mesh's air tets with the model's vertices at `x` (xyz per model vertex). */
+export function colourAirTets(mesh: AirMesh, invMass: ArrayLike<number>, x: ArrayLike<number>): AirOrder {
+  return orderAirTets(mesh.tets, airVertexCount(mesh), airPositions(mesh, x), fixedAirVertices(mesh, invMass));
+}
+
+/** GPU dispatches of one pass in `solve`'s order (cell passes with tets, leftover colours; or colours). */
+export function airPassDispatches(order: AirOrder, solve: AirSolve): number {
+  if (solve !== 'partitioned') return order.colouring.colourCount;
+  const p = order.partition;
+  return p.passes.filter((g) => g.cellCount > 0).length + p.leftoverColourCount;
+}
+
+/** The tet order the CPU reference runs for `solve` (Jacobi has none: 'coloured''s is returned). */
+export function airSolveOrder(order: AirOrder, solve: AirSolve): Uint32Array {
+  return solve === 'partitioned' ? order.partition.order : order.colouring.order;
 }
 
 /** Per air vertex, 1 when it never moves: model vertices of inverse mass 0, the container's points. */
@@ -53,36 +83,34 @@ export function fixedAirVertices(mesh: AirMesh, invMass: ArrayLike<number>): Uin
 }
 
 export class AirConstraintCpu {
-  private order: Uint32Array;
-
   constructor(
     private mesh: AirMesh,
-    colouring: Colouring,
-  ) {
-    this.order = colouring.order;
-  }
+    private orders: AirOrder,
+  ) {}
 
   get airMesh(): AirMesh {
     return this.mesh;
   }
 
-  /** Installs a new air topology (after mesh optimisation) with its colouring. */
-  setMesh(mesh: AirMesh, colouring: Colouring): void {
+  /** Installs a new air topology (after mesh optimisation) with its orders. */
+  setMesh(mesh: AirMesh, orders: AirOrder): void {
     if (mesh.modelVertexCount !== this.mesh.modelVertexCount) throw new RangeError(`AirConstraintCpu.setMesh: mesh for ${mesh.modelVertexCount} model vertices, the solver has ${this.mesh.modelVertexCount}`);
     this.mesh = mesh;
-    this.order = colouring.order;
+    this.orders = orders;
   }
 
   /**
-   * `iterations` passes over every air tet in colour order on the model positions x (xyz per
+   * `iterations` passes over every air tet in the order `solve` names (the GPU stage's, tet by
+   * tet: cells and colours of one dispatch are independent, so this is its exact twin) on the model positions x (xyz per
    * vertex, edited in place) with inverse masses w, and the air's points (xyz per point, the
    * particles' edited in place; default the mesh's start positions); fixed points never move.
    */
-  project(x: Float64Array, w: ArrayLike<number>, iterations: number, points: Float64Array = this.mesh.points, friction = 0, x0?: ArrayLike<number>): AirProjectionCounts {
+  project(x: Float64Array, w: ArrayLike<number>, iterations: number, points: Float64Array = this.mesh.points, friction = 0, x0?: ArrayLike<number>, solve: 'coloured' | 'partitioned' = 'partitioned'): AirProjectionCounts {
+    const order = airSolveOrder(this.orders, solve);
     const counts: AirProjectionCounts = { inverted: 0, invertedAfter: 0 };
     for (let it = 0; it < iterations; it++) {
       let active = 0;
-      for (let n = 0; n < this.order.length; n++) if (this.projectTet(this.order[n], x, w, points, friction, x0)) active++;
+      for (let n = 0; n < order.length; n++) if (this.projectTet(order[n], x, w, points, friction, x0)) active++;
       if (it === 0) counts.inverted = active;
     }
     counts.invertedAfter = this.countInverted(x, points);
@@ -90,8 +118,9 @@ export class AirConstraintCpu {
   }
 
   /**
-   * The Jacobi order of the same projection (shaders/airConstraint.wgsl's countActive,
-   * solveJacobi, applyJacobi: three dispatches a pass instead of one per colour). Per pass:
+   * The Jacobi order of the same projection (float64 only: as a GPU kernel it would take three
+   * dispatches a pass, but it converges far slower on a pressed stack, docs/benchmarks.md
+   * "General air mesher and the air constraint's order", so the GPU stage has none). Per pass:
    * every tet inverted at the pass's start counts itself at its moving vertices (n_v); each such
    * tet computes its step from the pass's start positions with mass splitting in the
    * denominator (Tonge et al. 2012, as the contacts: dlambda = -C / sum_k n_k w_k |grad_k C|^2,

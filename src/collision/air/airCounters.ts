@@ -3,9 +3,11 @@ import type { AirMeshStats } from './airMesh';
 import type { AirOptimizeStats } from './optimizeAirMesh';
 
 export interface AirFrameCounters {
-  /** Air tets this frame, and the colours of their Gauss-Seidel order (one dispatch each per pass on the GPU). */
+  /** Air tets this frame, and the colours of their greedy colouring (airSolve 'coloured': one dispatch each per pass on the GPU). */
   airTets: number;
   colours: number;
+  /** GPU dispatches of one constraint pass in the order the frame ran (airSolve; 'partitioned': its cell passes and leftover colours). */
+  passDispatches: number;
   /** Air tets found inverted in the substep's first constraint pass, summed over the substeps (the collisions). */
   inverted: number;
   /** Air tets still inverted after the substep's last pass, summed over the substeps (0 when the constraints converged). */
@@ -19,8 +21,8 @@ export interface AirFrameCounters {
   mesh: AirMeshStats;
 }
 
-export function emptyAirCounters(mesh: AirMeshStats, colours: number): AirFrameCounters {
-  return { airTets: mesh.airTets, colours, inverted: 0, invertedAfter: 0, optimizations: 0, edgeRemovals: 0, multiFaceRemovals: 0, optimizeMs: 0, mesh };
+export function emptyAirCounters(mesh: AirMeshStats, colours: number, passDispatches: number): AirFrameCounters {
+  return { airTets: mesh.airTets, colours, passDispatches, inverted: 0, invertedAfter: 0, optimizations: 0, edgeRemovals: 0, multiFaceRemovals: 0, optimizeMs: 0, mesh };
 }
 
 /** Adds an installed optimisation's figures to the frame's counters. */

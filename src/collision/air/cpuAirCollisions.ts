@@ -7,7 +7,7 @@
 import type { SceneArrays } from '../../contract/sceneArrays';
 import type { SolverParams } from '../../contract/params';
 import { countOptimization, emptyAirCounters, type AirFrameCounters } from './airCounters';
-import { AirConstraintCpu, colourAirTets, fixedAirVertices } from './airConstraintCpu';
+import { AirConstraintCpu, airPassDispatches, colourAirTets, fixedAirVertices, type AirOrder } from './airConstraintCpu';
 import { airPositions, type AirMesh, type AirMeshStats } from './airMesh';
 import { buildAir, type AirContainer } from './buildAir';
 import { optimizeAirMesh } from './optimizeAirMesh';
@@ -17,7 +17,7 @@ export class CpuAirCollisions {
   private readonly built: AirMesh;
   private mesh: AirMesh;
   private readonly constraint: AirConstraintCpu;
-  private colours: number;
+  private orders: AirOrder;
   private frameCounters: AirFrameCounters;
   /** The air particles' positions (and the container's points), xyz each. */
   readonly points: Float64Array;
@@ -33,19 +33,17 @@ export class CpuAirCollisions {
     this.built = this.mesh = built.mesh;
     this.stats = built.stats;
     this.points = Float64Array.from(built.mesh.points);
-    const colouring = colourAirTets(this.mesh, invMass);
-    this.colours = colouring.colourCount;
-    this.constraint = new AirConstraintCpu(this.mesh, colouring);
-    this.frameCounters = emptyAirCounters(this.stats, this.colours);
+    this.orders = colourAirTets(this.mesh, invMass, model.restPositions);
+    this.constraint = new AirConstraintCpu(this.mesh, this.orders);
+    this.frameCounters = emptyAirCounters(this.stats, this.orders.colouring.colourCount, airPassDispatches(this.orders, 'partitioned'));
   }
 
   /** Back to the air mesh as built (the solver's reset: flips made for deformed positions need not fit the rest state). */
-  reset(invMass: ArrayLike<number>): void {
+  reset(invMass: ArrayLike<number>, restPositions: ArrayLike<number>): void {
     this.mesh = this.built;
     this.points.set(this.built.points);
-    const colouring = colourAirTets(this.mesh, invMass);
-    this.colours = colouring.colourCount;
-    this.constraint.setMesh(this.mesh, colouring);
+    this.orders = colourAirTets(this.mesh, invMass, restPositions);
+    this.constraint.setMesh(this.mesh, this.orders);
   }
 
   get airMesh(): AirMesh {
@@ -53,15 +51,15 @@ export class CpuAirCollisions {
   }
 
   /** Starts a frame's counters. */
-  beginFrame(): void {
-    this.frameCounters = emptyAirCounters({ ...this.stats, airTets: this.mesh.tets.length / 4 }, this.colours);
+  beginFrame(solve: SolverParams['airSolve']): void {
+    this.frameCounters = emptyAirCounters({ ...this.stats, airTets: this.mesh.tets.length / 4 }, this.orders.colouring.colourCount, airPassDispatches(this.orders, solve));
   }
 
   /** One substep's constraint passes on positions x (edited in place; x0 the substep's start, for friction). */
   substep(x: Float64Array, x0: ArrayLike<number>, w: ArrayLike<number>, p: Readonly<SolverParams>): void {
     const c = p.airSolve === 'jacobi'
       ? this.constraint.projectJacobi(x, w, p.airIterations, this.points, p.friction, x0)
-      : this.constraint.project(x, w, p.airIterations, this.points, p.friction, x0);
+      : this.constraint.project(x, w, p.airIterations, this.points, p.friction, x0, p.airSolve);
     this.frameCounters.inverted += c.inverted;
     this.frameCounters.invertedAfter += c.invertedAfter;
   }
@@ -82,8 +80,8 @@ export class CpuAirCollisions {
   private optimize(x: Float64Array, w: ArrayLike<number>, counters: AirFrameCounters): void {
     const r = optimizeAirMesh({ mesh: this.mesh, positions: airPositions(this.mesh, x, this.points), fixed: fixedAirVertices(this.mesh, w) });
     this.mesh = { ...this.mesh, tets: r.tets };
-    this.colours = r.colouring.colourCount;
-    this.constraint.setMesh(this.mesh, r.colouring);
+    this.orders = r.orders;
+    this.constraint.setMesh(this.mesh, r.orders);
     countOptimization(counters, r.stats);
   }
 }

@@ -94,7 +94,7 @@ export class GpuAirCollisions implements GpuStage {
     }
     const r = done.result!;
     this.built!.tets = r.tets;
-    this.built!.stage.setTopology(r.tets, r.colouring);
+    this.built!.stage.setTopology(r.tets, r.orders);
     this.installed.push(r.stats);
   }
 
@@ -102,8 +102,8 @@ export class GpuAirCollisions implements GpuStage {
     const mesher = this.params().airMesher;
     const { mesh, stats } = await this.builder(airModelOf(this.model), this.container(mesher));
     if (this.built) return;
-    const colouring = colourAirTets(mesh, this.model.invMass);
-    const stage = new AirStage(this.device, mesh, colouring, () => this.params(), () => this.wanted());
+    const orders = colourAirTets(mesh, this.model.invMass, this.model.restPositions);
+    const stage = new AirStage(this.device, mesh, orders, () => this.params(), () => this.wanted());
     const pointBytes = 16 * (mesh.points.length / 3);
     for (const s of this.staging) s.destroy();
     this.staging = Array.from({ length: this.slots }, (_, k) => this.device.createBuffer({
@@ -161,7 +161,7 @@ export class GpuAirCollisions implements GpuStage {
       }
     }
     const b = this.built;
-    const counters = emptyAirCounters({ ...b.stats, airTets: b.stage.airTetCount }, b.stage.colourCount);
+    const counters = emptyAirCounters({ ...b.stats, airTets: b.stage.airTetCount }, b.stage.colourCount, b.stage.passDispatches(this.params().airSolve));
     if (rec.ran) {
       counters.inverted = words[0];
       counters.invertedAfter = words[1];
@@ -169,7 +169,7 @@ export class GpuAirCollisions implements GpuStage {
     for (const s of this.installed) countOptimization(counters, s);
     if (this.params().airSolve === 'jacobi' && !this.jacobiWarned) {
       this.jacobiWarned = true;
-      this.warnings.push("air solve order 'jacobi' runs in the CPU reference only: the GPU stage runs coloured Gauss-Seidel (Jacobi converged far slower, docs/benchmarks.md)");
+      this.warnings.push("air solve order 'jacobi' runs in the CPU reference only: the GPU stage runs 'partitioned' Gauss-Seidel (Jacobi converged far slower, docs/benchmarks.md)");
     }
     this.installed = [];
     return counters;
@@ -218,7 +218,7 @@ export class GpuAirCollisions implements GpuStage {
     const b = this.built;
     if (!b) return;
     b.tets = b.mesh.tets;
-    b.stage.setTopology(b.mesh.tets, colourAirTets(b.mesh, this.model.invMass));
+    b.stage.setTopology(b.mesh.tets, colourAirTets(b.mesh, this.model.invMass, this.model.restPositions));
     b.stage.resetPoints();
   }
 

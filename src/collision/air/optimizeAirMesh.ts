@@ -23,8 +23,7 @@
  * the positions; the result is installed between frames (collision/air/gpuAirCollisions.ts) or
  * at once by the CPU reference.
  */
-import type { Colouring } from '../../mesh/colouring';
-import { greedyColouring } from '../../mesh/colouring';
+import { orderAirTets, type AirOrder } from './airConstraintCpu';
 import { airVertexCount, orient6, tetQuality, type AirMesh } from './airMesh';
 
 export interface AirOptimizeJob {
@@ -54,7 +53,8 @@ export interface AirOptimizeStats {
 
 export interface AirOptimizeResult {
   tets: Uint32Array;
-  colouring: Colouring;
+  /** The new tets' Gauss-Seidel orders (cells cut at the snapshot's positions). */
+  orders: AirOrder;
   stats: AirOptimizeStats;
 }
 
@@ -65,7 +65,8 @@ export const inThreadAirOptimizer: AirOptimizer = async (job) => optimizeAirMesh
 
 /** The arrays of a result that can be transferred between threads. */
 export function airOptimizeTransferables(r: AirOptimizeResult): ArrayBuffer[] {
-  return [r.tets.buffer as ArrayBuffer, r.colouring.order.buffer as ArrayBuffer, r.colouring.offsets.buffer as ArrayBuffer];
+  const c = r.orders.colouring, p = r.orders.partition;
+  return [r.tets, c.order, c.offsets, p.order, p.cells, p.colourStarts, p.leftoverOffsets].map((a) => a.buffer as ArrayBuffer);
 }
 
 const MAX_RING = 8;
@@ -99,10 +100,10 @@ export function optimizeAirMesh(job: AirOptimizeJob): AirOptimizeResult {
   }
   const tets = opt.compact();
   const after = opt.summary();
-  const colouring = greedyColouring(tets, 4, n, job.fixed);
+  const orders = orderAirTets(tets, n, job.positions, job.fixed);
   return {
     tets,
-    colouring,
+    orders,
     stats: {
       edgeRemovals,
       multiFaceRemovals,

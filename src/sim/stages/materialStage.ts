@@ -13,7 +13,7 @@
 import { dispatchGrid, storageBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import type { XpbdKernels } from '../gpuKernels';
 import type { Model } from '../model';
-import type { PartitionedColouring } from '../partitionedColouring';
+import { cellRanges } from '../../mesh/partitionedColouring';
 import type { SolverParams } from '../../contract/params';
 import { RestShapeKernel } from '../restShape';
 import type { GpuStage, PhaseName, SubstepContext } from '../../contract/stage';
@@ -175,19 +175,4 @@ export class MaterialStage implements GpuStage {
   destroy(): void {
     for (const b of this.owned) b.destroy();
   }
-}
-
-/**
- * The cellRanges array of lib/cellSweep.wgsl: per cell [index of its colour starts in this
- * array, local colour count], then every cell's colour starts (offsets into the order).
- */
-export function cellRanges(p: PartitionedColouring): Uint32Array<ArrayBuffer> {
-  const cellCount = p.cells.length / 2;
-  const out = new Uint32Array(Math.max(1, 2 * cellCount + p.colourStarts.length));
-  for (let c = 0; c < cellCount; c++) {
-    out[2 * c] = 2 * cellCount + p.cells[2 * c];
-    out[2 * c + 1] = p.cells[2 * c + 1];
-  }
-  out.set(p.colourStarts, 2 * cellCount);
-  return out;
 }

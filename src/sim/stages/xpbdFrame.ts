@@ -14,7 +14,7 @@ import { SLOT_STRIDE, type XpbdKernels } from '../gpuKernels';
 import { HANDLE_STRIDE } from '../handles';
 import type { Colouring } from '../../mesh/colouring';
 import type { Model } from '../model';
-import type { PartitionedColouring } from '../partitionedColouring';
+import type { PartitionedColouring } from '../../mesh/partitionedColouring';
 import type { SolverParams } from '../../contract/params';
 import { sampleScripts } from '../scripts';
 import type { SimSetup } from '../setup';

@@ -19,7 +19,6 @@ import { buildAirMesh } from '../../../src/collision/air/buildAirMesh';
 import { optimizeAirMesh } from '../../../src/collision/air/optimizeAirMesh';
 import { hexGridBox } from '../../../src/mesh/procedural/hexGridBox';
 import { airBoxesLayout } from '../../../src/scenes/airBoxes';
-import { greedyColouring } from '../../../src/mesh/colouring';
 import { buildModel, type Model } from '../../../src/sim/model';
 
 const MATERIAL = { youngsModulus: 1e5, poissonRatio: 0.3, density: 400 };
@@ -109,18 +108,48 @@ describe('air mesh optimisation', () => {
     const before = faceUses(mesh.tets), after = faceUses(r.tets);
     for (const [f, n] of faceUses(model.tets)) if (n === 1 && before.get(f) === 1) expect(after.get(f), `object face ${f}`).toBe(1);
     for (const n of faceUses(model.tets, faceUses(r.tets)).values()) expect(n).toBeLessThanOrEqual(2);
-    // The colouring is valid: no two tets of a colour share a moving vertex.
+    // Both orders are valid: no two tets one dispatch runs at once share a moving vertex.
     const fixed = fixedAirVertices(mesh, model.invMass);
-    const c = r.colouring;
-    for (let k = 0; k < c.colourCount; k++) {
-      const seen = new Set<number>();
-      for (let i = c.offsets[k]; i < c.offsets[k + 1]; i++) for (let q = 0; q < 4; q++) {
-        const v = r.tets[4 * c.order[i] + q];
+    const shared = (groups: number[][]): number => {
+      let clashes = 0;
+      for (const group of groups) {
+        const seen = new Set<number>();
+        for (const t of group) for (let q = 0; q < 4; q++) {
+          const v = r.tets[4 * t + q];
+          if (fixed[v]) continue;
+          if (seen.has(v)) clashes++;
+          seen.add(v);
+        }
+      }
+      return clashes;
+    };
+    const c = r.orders.colouring;
+    const colours = Array.from({ length: c.colourCount }, (_, k) => Array.from(c.order.subarray(c.offsets[k], c.offsets[k + 1])));
+    expect(shared(colours)).toBe(0);
+    // Partitioned: within a cell pass, tets of different cells share none (each cell's own
+    // vertices), and within a cell each local colour's tets share none.
+    const part = r.orders.partition;
+    const cellTets = (cell: number) => Array.from(part.order.subarray(part.colourStarts[part.cells[2 * cell]], part.colourStarts[part.cells[2 * cell] + part.cells[2 * cell + 1]]));
+    const owner = new Map<number, number>();
+    let crossCell = 0;
+    for (const g of part.passes) {
+      owner.clear();
+      for (let cell = g.cellBase; cell < g.cellBase + g.cellCount; cell++) for (const t of cellTets(cell)) for (let q = 0; q < 4; q++) {
+        const v = r.tets[4 * t + q];
         if (fixed[v]) continue;
-        expect(seen.has(v)).toBe(false);
-        seen.add(v);
+        if ((owner.get(v) ?? cell) !== cell) crossCell++;
+        owner.set(v, cell);
       }
     }
+    expect(crossCell).toBe(0);
+    const localColours: number[][] = [];
+    for (let cell = 0; cell < part.cells.length / 2; cell++) for (let k = 0; k < part.cells[2 * cell + 1]; k++) {
+      const s0 = part.colourStarts[part.cells[2 * cell] + k], s1 = part.colourStarts[part.cells[2 * cell] + k + 1];
+      localColours.push(Array.from(part.order.subarray(s0, s1)));
+    }
+    for (let k = 0; k < part.leftoverColourCount; k++) localColours.push(Array.from(part.order.subarray(part.leftoverOffsets[k], part.leftoverOffsets[k + 1])));
+    expect(shared(localColours)).toBe(0);
+    expect([...part.order].sort((a, b) => a - b)).toEqual(Array.from({ length: r.tets.length / 4 }, (_, t) => t));
     console.log(`optimisation of a sheared stack: ${r.stats.edgeRemovals} edge removals, ${r.stats.multiFaceRemovals} multi-face removals, worst quality ${r.stats.minQualityBefore.toFixed(3)} -> ${r.stats.minQualityAfter.toFixed(3)}, ${r.stats.ms.toFixed(0)} ms`);
   });
 });
@@ -135,7 +164,7 @@ describe('air constraint (eq. 2)', () => {
     it(`conserves momentum${friction ? ' with friction' : ''}`, () => {
       const x = Float64Array.from(start);
       const x0 = Float64Array.from(start.map((v, i) => v - 0.01 * ((i * 7) % 5)));
-      const c = new AirConstraintCpu(mesh, greedyColouring(mesh.tets, 4, 5));
+      const c = new AirConstraintCpu(mesh, colourAirTets(mesh, w, start));
       expect(c.countInverted(x)).toBeGreaterThan(0);
       c.project(x, w, 3, mesh.points, friction, x0);
       for (let k = 0; k < 3; k++) {
@@ -149,7 +178,7 @@ describe('air constraint (eq. 2)', () => {
   it('flattens a lone inverted tet, leaves positive ones alone, and holds it against a fixed point', () => {
     const one: AirMesh = { modelVertexCount: 3, points: Float64Array.from([0.2, 0.3, -0.5]), pointInvMass: Float64Array.from([0]), tets: Uint32Array.from([0, 1, 2, 3]) };
     const x = Float64Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0]);
-    const c = new AirConstraintCpu(one, colourAirTets(one, [1, 1, 1]));
+    const c = new AirConstraintCpu(one, colourAirTets(one, [1, 1, 1], x));
     expect(c.det(0, x)).toBeLessThan(0);
     c.project(x, [1, 1, 1], 20);
     expect(Math.abs(c.det(0, x))).toBeLessThan(1e-9);

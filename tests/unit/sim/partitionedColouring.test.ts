@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LEFTOVER_CELL_LIMIT, PASS_COUNT, partitionedColouring, type PartitionedColouring } from '../../../src/sim/partitionedColouring';
-import { cellRanges } from '../../../src/sim/stages/materialStage';
+import { cellRanges, LEFTOVER_CELL_LIMIT, PASS_COUNT, partitionedColouring, type PartitionedColouring } from '../../../src/mesh/partitionedColouring';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
 
 /**

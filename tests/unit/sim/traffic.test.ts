@@ -8,7 +8,7 @@ import { CONTACT_WORDS } from '../../../src/collision/gpu/contactStage';
 import { QUERY_WORDS } from '../../../src/spb/gpu/queryListLayout';
 import { RESULT_WORDS } from '../../../src/spb/gpu/packSpbBuffers';
 import { gatherBindings, integrateBindings, neoHookeanBindings, springBindings } from '../../../src/sim/gpuKernels';
-import { partitionedColouring } from '../../../src/sim/partitionedColouring';
+import { partitionedColouring } from '../../../src/mesh/partitionedColouring';
 import { KERNEL_TRAFFIC, kernelBytes, moduleBindings, partitionShape, planTraffic, xpbdFramePlan, type KernelTraffic, type XpbdFrameInput } from '../../../src/sim/traffic';
 import { wgslBindings, wgslTypeBytes } from '../../../src/sim/wgslLayout';
 

@@ -21,7 +21,7 @@
  * `order` (cells of a pass are independent, a colour's constraints are independent), so the
  * float64 CPU solver running `order` front to back is its twin.
  */
-import { groupByColour, VertexColourSets } from '../mesh/colouring';
+import { groupByColour, VertexColourSets } from './colouring';
 
 /** Passes per iteration: one more than the axes, so every narrow element is interior in one. */
 export const PASS_COUNT = 4;
@@ -251,4 +251,19 @@ function firstFitColours(sets: VertexColourSets, ids: ArrayLike<number>, colour:
     colours = Math.max(colours, colour[i] + 1);
   }
   return colours;
+}
+
+/**
+ * The cellRanges array of lib/cellSweep.wgsl: per cell [index of its colour starts in this
+ * array, local colour count], then every cell's colour starts (offsets into the order).
+ */
+export function cellRanges(p: PartitionedColouring): Uint32Array<ArrayBuffer> {
+  const cellCount = p.cells.length / 2;
+  const out = new Uint32Array(Math.max(1, 2 * cellCount + p.colourStarts.length));
+  for (let c = 0; c < cellCount; c++) {
+    out[2 * c] = 2 * cellCount + p.cells[2 * c];
+    out[2 * c + 1] = p.cells[2 * c + 1];
+  }
+  out.set(p.colourStarts, 2 * cellCount);
+  return out;
 }
