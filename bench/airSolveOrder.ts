@@ -1,7 +1,8 @@
 /**
  * Air constraint orders compared on the float64 CPU reference (it executes each order exactly
- * as the GPU's passes do): coloured Gauss-Seidel (one dispatch per colour per pass) against
- * Jacobi with mass splitting (three dispatches per pass), at several pass counts, on
+ * as the GPU's passes do): partitioned Gauss-Seidel (one dispatch per cell pass), coloured
+ * Gauss-Seidel (one dispatch per colour per pass) and Jacobi with mass splitting (three
+ * dispatches per pass, CPU only), at several pass counts, on
  *   - the air-boxes stack (3 boxes of 2 cells) pressed to a quarter of its height and released
  *     (75 frames, 10 substeps): air tets still inverted after the passes (summed over substeps),
  *     penetrating boundary vertices at the end (the brute-force counter), centroid order kept;
@@ -9,7 +10,7 @@
  *     passes (the method's invariant);
  *   - dispatches per substep each order records on the GPU.
  *
- *   node scripts/run-ts.mjs bench/airSolveOrder.ts [--passes 2,4,8]
+ *   node scripts/run-ts.mjs bench/airSolveOrder.ts [--passes 2,4,8] [--orders partitioned,coloured,jacobi]
  */
 import { airBoxesLayout } from '../src/scenes/airBoxes';
 import { containerColliders } from '../src/scenes/container';
@@ -58,12 +59,12 @@ const order = (s: CpuSolver) => {
 console.log('| order | passes | dispatches per substep | pressed: inverted after passes (sum) | pressed: penetrating at end | order kept | thrown: inverted after passes (sum) | ms |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const passes of passesList) {
-  for (const solve of (arg('orders', 'coloured,jacobi').split(',') as AirSolve[])) {
+  for (const solve of (arg('orders', 'partitioned,coloured,jacobi').split(',') as AirSolve[])) {
     const t0 = performance.now();
     const s = new CpuSolver(stack(solve, passes, true));
     const start = order(s);
-    let after = 0, colours = 0;
-    for (let f = 0; f < 75; f++) { s.stepFrame(); const a = s.collisionCounters.air!; after += a.invertedAfter; colours = a.colours; }
+    let after = 0, passDispatches = 0;
+    for (let f = 0; f < 75; f++) { s.stepFrame(); const a = s.collisionCounters.air!; after += a.invertedAfter; passDispatches = a.passDispatches; }
     const hits = countIntersections({ positions: s.x, tets: s.model.tets, tetObject: s.model.tetObject }, { self: false });
     const kept = order(s).filter((o, k) => o === start[k]).length;
     const thrownSetup = stack(solve, passes, false);
@@ -72,7 +73,7 @@ for (const passes of passesList) {
     const t = new CpuSolver(thrownSetup);
     let thrown = 0;
     for (let f = 0; f < 20; f++) { t.stepFrame(); thrown += t.collisionCounters.air!.invertedAfter; }
-    const dispatches = solve === 'jacobi' ? 3 * passes + 1 : colours * passes + 1;
+    const dispatches = (solve === 'jacobi' ? 3 : passDispatches) * passes + 1;
     console.log(`| ${solve} | ${passes} | ${dispatches} | ${after} | ${hits.inter} | ${kept} of 3 | ${thrown} | ${(performance.now() - t0).toFixed(0)} |`);
   }
 }

@@ -106,7 +106,7 @@ export interface SolverParams {
   airOptimizeFrames: number;
   /** Air mode: the air mesher; 'auto': the container's lattice where the scene has one (air-boxes), else the general (Delaunay + boundary recovery) one. */
   airMesher: AirMesher;
-  /** Air mode: order of the eq. 2 passes: 'partitioned' (default; Gauss-Seidel in the material solve's cells, 4-5 dispatches a pass), 'coloured' (Gauss-Seidel, one dispatch per colour) or 'jacobi' (mass-split sums; the CPU reference only: measured far slower to converge, the GPU stage runs 'partitioned' for it). */
+  /** Air mode: order of the eq. 2 passes: 'partitioned' (default; Gauss-Seidel swept by workgroups: the coloured order in one dispatch a pass up to 4,096 air tets, the material solve's cells above), 'coloured' (Gauss-Seidel, one dispatch per colour) or 'jacobi' (mass-split sums; the CPU reference only: measured far slower to converge, the GPU stage runs 'partitioned' for it). */
   airSolve: AirSolve;
   /** Infeasible-region culling of the shortest path (paper 000 section 3.6; it never changes an answer, only the work). */
   culling: boolean;

@@ -19,7 +19,7 @@
  * momentum stays conserved.
  */
 import { greedyColouring, type Colouring } from '../../mesh/colouring';
-import { partitionedColouring, type PartitionedColouring } from '../../mesh/partitionedColouring';
+import { LEFTOVER_CELL_LIMIT, partitionedColouring, type PartitionedColouring } from '../../mesh/partitionedColouring';
 import type { AirSolve } from '../../contract/params';
 import { airPositions, airVertexCount, type AirMesh } from './airMesh';
 
@@ -51,9 +51,36 @@ export interface AirOrder {
   partition: PartitionedColouring;
 }
 
-/** Both orders of `tets` over `vertexCount` air vertices (fixed ones, inverse mass 0, do not conflict). */
+/**
+ * Both orders of `tets` over `vertexCount` air vertices (fixed ones, inverse mass 0, do not
+ * conflict). Up to LEFTOVER_CELL_LIMIT tets the partitioned order is the greedy colouring swept
+ * as one cell (one workgroup, one dispatch a pass, the material solve's rule for its leftovers):
+ * the coloured order itself, tet for tet, so it converges exactly as 'coloured' does; spatial
+ * cells interleave the tets differently and left a few more inverted after 4 passes on the
+ * thrown air-boxes stack (docs/benchmarks.md). Larger air meshes get the spatial cells.
+ */
 export function orderAirTets(tets: Uint32Array, vertexCount: number, positions: ArrayLike<number>, fixed: Uint8Array): AirOrder {
-  return { colouring: greedyColouring(tets, 4, vertexCount, fixed), partition: partitionedColouring(tets, 4, positions, vertexCount, fixed) };
+  const colouring = greedyColouring(tets, 4, vertexCount, fixed);
+  const count = tets.length / 4;
+  const partition = count <= LEFTOVER_CELL_LIMIT ? sweptAsOneCell(colouring) : partitionedColouring(tets, 4, positions, vertexCount, fixed);
+  return { colouring, partition };
+}
+
+/** The colouring as a partitioned order of one pass of one cell whose local colours are its colours. */
+function sweptAsOneCell(c: Colouring): PartitionedColouring {
+  const count = c.order.length;
+  return {
+    order: Uint32Array.from(c.order),
+    cells: Uint32Array.of(0, c.colourCount),
+    colourStarts: Uint32Array.from(c.offsets),
+    passes: [{ cellBase: 0, cellCount: count > 0 ? 1 : 0, maxColours: c.colourCount }],
+    leftoverPass: false,
+    leftoverOffsets: Uint32Array.of(count),
+    leftoverColourCount: 0,
+    cellSize: Infinity,
+    passSizes: [count],
+    leftoverCount: 0,
+  };
 }
 
 /** The orders of the mesh's air tets with the model's vertices at `x` (xyz per model vertex). */

@@ -2,9 +2,11 @@
  * The 'air' stage of the GPU time step (paper 004 eq. 2; shaders/airConstraint.wgsl, float64 twin
  * airConstraintCpu.ts): after the material iterations, `airIterations` passes over the air tets
  * in the Gauss-Seidel order `airSolve` names, then one dispatch counting the tets still inverted.
- * 'partitioned' (default): the material solve's partitioned order (mesh/partitionedColouring.ts),
- * one dispatch per cell pass, each workgroup sweeping its cell's local colours between storage
- * barriers (lib/cellSweep.wgsl), the few leftover colours one dispatch each; 'coloured': one
+ * 'partitioned' (default): up to 4,096 air tets the greedy colouring swept by one workgroup, its
+ * colours between storage barriers (lib/cellSweep.wgsl): one dispatch a pass, the coloured order
+ * tet for tet; larger air meshes the material solve's partitioned order
+ * (mesh/partitionedColouring.ts), one dispatch per cell pass, each workgroup sweeping its cell's
+ * local colours, the few leftover colours one dispatch each (airConstraintCpu.ts orderAirTets); 'coloured': one
  * dispatch per colour of the greedy colouring (40-60 on air meshes: ~4,800 dispatches a frame
  * at 20 substeps). 'jacobi' has no GPU kernel (the CPU reference's only; measured far slower):
  * it runs 'partitioned' here. Bindings by name (one table, bind groups built once per

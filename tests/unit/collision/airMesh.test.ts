@@ -9,11 +9,13 @@
  *   - the optimisation (edge and multi-face removal) keeps the tiling of a sheared state (the
  *     signed volumes still sum to the region's) and every object face, never inverts a tet and
  *     never lowers the worst quality;
+ *   - both Gauss-Seidel orders of the passes are race-free (brute force), the small air mesh
+ *     swept as one cell in the coloured order, a large tet set cut into cells;
  *   - the constraint's projection conserves momentum (eq. 2's gradients sum to zero) and with
  *     friction too, and brings a lone inverted tet to a flat one.
  */
 import { describe, expect, it } from 'vitest';
-import { AirConstraintCpu, colourAirTets, fixedAirVertices } from '../../../src/collision/air/airConstraintCpu';
+import { AirConstraintCpu, colourAirTets, fixedAirVertices, orderAirTets, type AirOrder } from '../../../src/collision/air/airConstraintCpu';
 import { airPositions, airVertexCount, type AirMesh } from '../../../src/collision/air/airMesh';
 import { buildAirMesh } from '../../../src/collision/air/buildAirMesh';
 import { optimizeAirMesh } from '../../../src/collision/air/optimizeAirMesh';
@@ -108,48 +110,7 @@ describe('air mesh optimisation', () => {
     const before = faceUses(mesh.tets), after = faceUses(r.tets);
     for (const [f, n] of faceUses(model.tets)) if (n === 1 && before.get(f) === 1) expect(after.get(f), `object face ${f}`).toBe(1);
     for (const n of faceUses(model.tets, faceUses(r.tets)).values()) expect(n).toBeLessThanOrEqual(2);
-    // Both orders are valid: no two tets one dispatch runs at once share a moving vertex.
-    const fixed = fixedAirVertices(mesh, model.invMass);
-    const shared = (groups: number[][]): number => {
-      let clashes = 0;
-      for (const group of groups) {
-        const seen = new Set<number>();
-        for (const t of group) for (let q = 0; q < 4; q++) {
-          const v = r.tets[4 * t + q];
-          if (fixed[v]) continue;
-          if (seen.has(v)) clashes++;
-          seen.add(v);
-        }
-      }
-      return clashes;
-    };
-    const c = r.orders.colouring;
-    const colours = Array.from({ length: c.colourCount }, (_, k) => Array.from(c.order.subarray(c.offsets[k], c.offsets[k + 1])));
-    expect(shared(colours)).toBe(0);
-    // Partitioned: within a cell pass, tets of different cells share none (each cell's own
-    // vertices), and within a cell each local colour's tets share none.
-    const part = r.orders.partition;
-    const cellTets = (cell: number) => Array.from(part.order.subarray(part.colourStarts[part.cells[2 * cell]], part.colourStarts[part.cells[2 * cell] + part.cells[2 * cell + 1]]));
-    const owner = new Map<number, number>();
-    let crossCell = 0;
-    for (const g of part.passes) {
-      owner.clear();
-      for (let cell = g.cellBase; cell < g.cellBase + g.cellCount; cell++) for (const t of cellTets(cell)) for (let q = 0; q < 4; q++) {
-        const v = r.tets[4 * t + q];
-        if (fixed[v]) continue;
-        if ((owner.get(v) ?? cell) !== cell) crossCell++;
-        owner.set(v, cell);
-      }
-    }
-    expect(crossCell).toBe(0);
-    const localColours: number[][] = [];
-    for (let cell = 0; cell < part.cells.length / 2; cell++) for (let k = 0; k < part.cells[2 * cell + 1]; k++) {
-      const s0 = part.colourStarts[part.cells[2 * cell] + k], s1 = part.colourStarts[part.cells[2 * cell] + k + 1];
-      localColours.push(Array.from(part.order.subarray(s0, s1)));
-    }
-    for (let k = 0; k < part.leftoverColourCount; k++) localColours.push(Array.from(part.order.subarray(part.leftoverOffsets[k], part.leftoverOffsets[k + 1])));
-    expect(shared(localColours)).toBe(0);
-    expect([...part.order].sort((a, b) => a - b)).toEqual(Array.from({ length: r.tets.length / 4 }, (_, t) => t));
+    expectRaceFree(r.tets, fixedAirVertices(mesh, model.invMass), r.orders);
     console.log(`optimisation of a sheared stack: ${r.stats.edgeRemovals} edge removals, ${r.stats.multiFaceRemovals} multi-face removals, worst quality ${r.stats.minQualityBefore.toFixed(3)} -> ${r.stats.minQualityAfter.toFixed(3)}, ${r.stats.ms.toFixed(0)} ms`);
   });
 });
@@ -190,5 +151,70 @@ describe('air constraint (eq. 2)', () => {
     c.project(x, [1, 1, 1], 2);
     expect(Array.from(x)).toEqual(Array.from(before));
     expect(airVertexCount(one)).toBe(4);
+  });
+});
+
+/**
+ * Both orders are valid: no two tets one dispatch runs at once share a moving vertex (brute
+ * force over the tets' vertices): a colour of the colouring; in the partitioned order, two cells
+ * of one pass, or one local colour of a cell or one leftover colour. Each order holds every tet once.
+ */
+function expectRaceFree(tets: Uint32Array, fixed: Uint8Array, orders: AirOrder): void {
+  const shared = (groups: number[][]): number => {
+    let clashes = 0;
+    for (const group of groups) {
+      const seen = new Set<number>();
+      for (const t of group) for (let q = 0; q < 4; q++) {
+        const v = tets[4 * t + q];
+        if (fixed[v]) continue;
+        if (seen.has(v)) clashes++;
+        seen.add(v);
+      }
+    }
+    return clashes;
+  };
+  const all = Array.from({ length: tets.length / 4 }, (_, t) => t);
+  const c = orders.colouring;
+  expect(shared(Array.from({ length: c.colourCount }, (_, k) => Array.from(c.order.subarray(c.offsets[k], c.offsets[k + 1]))))).toBe(0);
+  expect([...c.order].sort((a, b) => a - b)).toEqual(all);
+  const part = orders.partition;
+  const cellTets = (cell: number) => Array.from(part.order.subarray(part.colourStarts[part.cells[2 * cell]], part.colourStarts[part.cells[2 * cell] + part.cells[2 * cell + 1]]));
+  const owner = new Map<number, number>();
+  let crossCell = 0;
+  for (const g of part.passes) {
+    owner.clear();
+    for (let cell = g.cellBase; cell < g.cellBase + g.cellCount; cell++) for (const t of cellTets(cell)) for (let q = 0; q < 4; q++) {
+      const v = tets[4 * t + q];
+      if (fixed[v]) continue;
+      if ((owner.get(v) ?? cell) !== cell) crossCell++;
+      owner.set(v, cell);
+    }
+  }
+  expect(crossCell).toBe(0);
+  const localColours: number[][] = [];
+  for (let cell = 0; cell < part.cells.length / 2; cell++) for (let k = 0; k < part.cells[2 * cell + 1]; k++) {
+    localColours.push(Array.from(part.order.subarray(part.colourStarts[part.cells[2 * cell] + k], part.colourStarts[part.cells[2 * cell] + k + 1])));
+  }
+  for (let k = 0; k < part.leftoverColourCount; k++) localColours.push(Array.from(part.order.subarray(part.leftoverOffsets[k], part.leftoverOffsets[k + 1])));
+  expect(shared(localColours)).toBe(0);
+  expect(localColours.flat().sort((a, b) => a - b)).toEqual(all);
+}
+
+describe('air tet orders', () => {
+  it('sweeps a small air mesh as one cell in the coloured order, and cuts a large one into race-free cells', () => {
+    const { model, layout } = stack();
+    const { mesh } = buildAirMesh(model, layout.air);
+    const small = colourAirTets(mesh, model.invMass, model.restPositions);
+    expect(Array.from(small.partition.order)).toEqual(Array.from(small.colouring.order));
+    expect(small.partition.passes.filter((g) => g.cellCount > 0).length).toBe(1);
+    expectRaceFree(mesh.tets, fixedAirVertices(mesh, model.invMass), small);
+    // A lattice of 16 x 8 x 16 cubes (6 tets each, 12,288 tets) standing in for a large air mesh, its floor fixed.
+    const grid = hexGridBox([1.6, 0.8, 1.6], [16, 8, 16], [0, 0.4, 0]);
+    const n = grid.positions.length / 3;
+    const fixed = new Uint8Array(n);
+    for (let v = 0; v < n; v++) fixed[v] = grid.positions[3 * v + 1] < 1e-9 ? 1 : 0;
+    const large = orderAirTets(grid.tets, n, grid.positions, fixed);
+    expect(large.partition.passes.reduce((s, g) => s + g.cellCount, 0)).toBeGreaterThan(4);
+    expectRaceFree(grid.tets, fixed, large);
   });
 });
