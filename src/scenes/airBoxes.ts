@@ -20,7 +20,7 @@ import type { SceneDefinition, SceneSize } from './types';
 export const AIR_BOX_SIDE = 0.4;
 export const AIR_BOXES_RESOLUTION = 4;
 const SIZE: SceneSize = {
-  label: 'boxes', option: 'copies', min: 1, max: 12, step: 1, default: 4, small: 3, paper: 4,
+  label: 'boxes', option: 'copies', min: 1, max: 12, step: 1, default: 4, small: 2, paper: 4,
   note: 'paper 004 Fig. 5 (3D boxes: 250 object tets, 2,775 air tets) and Fig. 8 (four animals pressed flat)',
 };
 const MATERIAL = { youngsModulus: 1e5, poissonRatio: 0.3, density: 400 };
