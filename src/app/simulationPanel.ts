@@ -113,6 +113,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
   choice(collisions, 'interObject', { 'Shortest path (exact)': 'exact', 'Euclidean closest point': 'euclidean' }, 'Between objects (Fig. 15)');
   choice(collisions, 'collisionMode', { 'Hybrid CCD + DCD (Alg. 5)': 'hybrid', 'DCD + shortest path only': 'dcd', 'CCD only': 'ccd' }, 'Detection (Fig. 9)');
   toggle(collisions, 'culling', 'Infeasible-region culling (3.6)');
+  choice(collisions, 'selfCulling', { 'Enhanced dual-cone (paper 002)': 'enhanced', 'Plain dual-cone (misses contacts)': 'plain', 'Off (boxes only)': 'off' }, 'Self-pair culling (CCD)');
   param(collisions, 'epsI', 'eps_i (Alg. 2, × h²)');
   param(collisions, 'epsR', 'eps_r (Alg. 4, cosine)');
   param(collisions, 'contactIterations', 'Contact passes', 1, 10, 1);

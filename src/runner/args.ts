@@ -5,6 +5,7 @@
  */
 import type { SceneSpecificOption } from '../scenes/types';
 import type { Material } from '../sim/material';
+import { SELF_CULLING_MODES } from '../collision/selfCulling/modes';
 import { SOLVE_ORDERS, type SolverParams } from '../sim/params';
 
 /** A mistake on the command line; the runner prints it and exits with status 2. */
@@ -106,6 +107,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'inter-object', value: 'exact|euclidean', group: 'collisions', help: 'boundary point for inter-object hits: shortest path, or the nearest boundary point (paper Fig. 15)' },
   { name: 'collision-mode', value: 'hybrid|dcd|ccd', group: 'collisions', help: 'hybrid (default; supplement Alg. 5): DCD + shortest path for points already inside at the substep start, CCD for the others; dcd: DCD + shortest path only; ccd: CCD only. Recovery mode runs dcd' },
   { name: 'bvh-rebuild-every', value: 'F', group: 'collisions', help: 'rebuild the surface BVH in a worker every F frames (integer >= 0; 0: never, refit only; default 30)' },
+  { name: 'self-culling', value: 'off|plain|enhanced', group: 'collisions', help: "culling of CCD's same-object candidate pairs (paper 002): enhanced (default) dual-cone test, no contact lost; plain: Heo et al.'s without internal edges (misses contacts); off: every pair of the box test" },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
   { name: 'out', value: 'FILE', group: 'output', help: 'write the JSON report there (default: stdout)' },
   { name: 'csv', value: 'FILE', group: 'output', help: 'also write the frames as CSV there (one row per frame, the JSON frame fields as columns)' },
@@ -256,6 +258,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('contact-iterations', (t) => (o.params.contactIterations = positiveInteger('contact-iterations', t)));
   v('collision-mode', (t) => (o.params.collisionMode = choice('collision-mode', t, ['hybrid', 'dcd', 'ccd'] as const)));
   v('bvh-rebuild-every', (t) => (o.params.bvhRebuildFrames = nonNegativeInteger('bvh-rebuild-every', t)));
+  v('self-culling', (t) => (o.params.selfCulling = choice('self-culling', t, SELF_CULLING_MODES)));
   if (o.selfCollisionFrom !== undefined && o.params.selfCollision !== undefined) {
     throw new UsageError('--self-collision and --self-collision-from both set self-collision: give one');
   }

@@ -60,6 +60,7 @@ import { SpbStage } from '../spb/gpu/spbStage';
 import { ccdTopologyOf, type CcdTopology } from '../collision/ccd/broadPhase';
 import { CcdSchedule, type CcdScheduleOptions, type StateSnapshot } from '../collision/ccd/ccdSchedule';
 import { inThreadJobs, type CollisionWorkerJobs } from '../collision/workerJobs';
+import { DeviationMonitor } from '../collision/selfCulling/deviationMonitor';
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage, type CcdRecorded } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
@@ -166,7 +167,10 @@ export class GpuCollisions {
     const margin = Math.max(this.ccd.separation, (options.ccdMarginRatio ?? 0.25) * edge);
     const topology = ccdTopologyOf(this.mesh);
     this.jobs = (options.workerJobs ?? inThreadJobs)(topology);
-    this.ccdSchedule = new CcdSchedule(this.jobs.broadPhase, margin, options.ccdSchedule);
+    // Self-collision culling's deviation bound: at least 1 % of the mean boundary edge.
+    const latency = options.ccdSchedule?.latency ?? 1;
+    const deviation = new DeviationMonitor(topology, { floor: 0.01 * edge, horizonFrames: 1 + latency });
+    this.ccdSchedule = new CcdSchedule(this.jobs.broadPhase, margin, { ...options.ccdSchedule, deviation });
     this.snapshotStaging = Array.from({ length: slots }, (_, k) => device.createBuffer({
       label: `collisions.snapshotStaging${k}`,
       size: Math.max(16, 32 * model.vertexCount),
@@ -327,6 +331,7 @@ export class GpuCollisions {
     const mode = effectiveCollisionMode(p);
     counters.mode = mode;
     counters.ccd = this.ccd.afterFrame(words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS), rec.ccd);
+    if (rec.snapshot && this.ccdSchedule.lastDeviation) counters.ccd.selfDeviationEscapes = this.ccdSchedule.lastDeviation.escapes;
     this.ccdSchedule.noteEscapes(counters.ccd.escaped);
     if (mode === 'hybrid') {
       counters.pin = header[QL.pin];

@@ -1,4 +1,5 @@
 /** Solver parameters (Warp's Control): everything a user may change between frames. */
+import { SELF_CULLING_MODES, type SelfCullingMode } from '../collision/selfCulling/modes';
 import { SPB_DEFAULT_TOLERANCES } from '../spb/settings';
 
 /**
@@ -74,6 +75,13 @@ export interface SolverParams {
   epsI: number;
   /** eps_r of supplement Alg. 4, as a cosine: culled only when p is that far inside the infeasible half-space (settings.ts culling). */
   epsR: number;
+  /**
+   * Culling of CCD's same-object candidate pairs in the broad phase (paper 002): 'enhanced' drops
+   * the pairs within a BVH node whose surface cannot touch itself (enhanced dual-cone test, no
+   * contact lost); 'plain' Heo et al.'s dual-cone test without internal edges (misses contacts);
+   * 'off' keeps every pair of the box test (src/collision/selfCulling/).
+   */
+  selfCulling: SelfCullingMode;
 }
 
 /** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point. */
@@ -104,6 +112,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     culling: true,
     epsI: SPB_DEFAULT_TOLERANCES.exitFace,
     epsR: SPB_DEFAULT_TOLERANCES.culling,
+    selfCulling: 'enhanced',
     ...overrides,
   };
 }
@@ -126,4 +135,5 @@ export function checkParams(p: SolverParams): void {
   if (!(p.epsI > 0 && p.epsI < 1)) throw new RangeError(`epsI (eps_i of Alg. 2, relative to h^2) must be in (0, 1), got ${p.epsI}`);
   if (!(p.epsR >= 0 && p.epsR < 1)) throw new RangeError(`epsR (eps_r of Alg. 4, a cosine) must be in [0, 1), got ${p.epsR}`);
   if (p.gravity.length !== 3 || !p.gravity.every(Number.isFinite)) throw new RangeError('gravity must be 3 finite numbers');
+  if (!SELF_CULLING_MODES.includes(p.selfCulling)) throw new RangeError(`selfCulling must be one of ${SELF_CULLING_MODES.join(', ')}, got ${String(p.selfCulling)}`);
 }

@@ -8,6 +8,7 @@
  * are written in JavaScript's shortest round-trip form, so decode(encode(c)) equals c exactly.
  * Decoding checks each value's type and range and throws an Error naming the key and value.
  */
+import { SELF_CULLING_MODES } from '../../collision/selfCulling/modes';
 import { COLLISION_MODES, SOLVE_ORDERS, type SolverParams } from '../../sim/params';
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
@@ -40,6 +41,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'mode', field: 'collisionMode', kind: COLLISION_MODES, help: 'detection: hybrid, dcd or ccd (Fig. 9)' },
   { key: 'passes', field: 'contactIterations', kind: 'count', help: 'contact passes per substep' },
   { key: 'bvh', field: 'bvhRebuildFrames', kind: 'int', help: 'frames between BVH rebuilds, 0 = never' },
+  { key: 'selfcull', field: 'selfCulling', kind: SELF_CULLING_MODES, help: 'culling of same-object CCD pairs: off, plain or enhanced dual-cone (paper 002)' },
   { key: 'culling', field: 'culling', kind: 'bool', help: 'infeasible-region culling (section 3.6)' },
   { key: 'epsI', field: 'epsI', kind: 'positive', help: 'eps_i of Alg. 2 (exit-face sign test, relative to h²)' },
   { key: 'epsR', field: 'epsR', kind: 'nonnegative', help: 'eps_r of Alg. 4 (culling, a cosine)' },
