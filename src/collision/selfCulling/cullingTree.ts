@@ -38,10 +38,11 @@ export interface CullingTree {
   irregular: Uint8Array;
   /** Per node: 1 when its contour is one closed loop. */
   loop: Uint8Array;
-  /** CSR per node: its contour edges contourFrom[k] -> contourTo[k], in loop order where `loop`. */
+  /** CSR per node: its contour edges contourFrom[k] -> contourTo[k] (edge contourEdge[k] of the surface), in loop order where `loop`. */
   contourOffset: Uint32Array;
   contourFrom: Uint32Array;
   contourTo: Uint32Array;
+  contourEdge: Uint32Array;
   /**
    * CSR per node (where `loop`): its chains; chain c covers contour edges [chainStart[c],
    * chainEnd[c]) of part chainPart[c] (a grandchild's node id, or nodeCount + the triangle's
@@ -127,7 +128,7 @@ export function buildCullingTree(surface: CullingSurface, object: number, object
   // tree a few times the edge count.)
   const contourOffset = new Uint32Array(nodeCount + 1);
   const { edges, edgeTriangles, triangles } = surface;
-  let contourFrom = new Uint32Array(0), contourTo = new Uint32Array(0), contourPart = new Uint32Array(0);
+  let contourFrom = new Uint32Array(0), contourTo = new Uint32Array(0), contourPart = new Uint32Array(0), contourEdge = new Uint32Array(0);
   let cursor = new Uint32Array(0);
   for (let pass = 0; pass < 2; pass++) {
     const fill = pass === 1;
@@ -137,30 +138,36 @@ export function buildCullingTree(surface: CullingSurface, object: number, object
       contourFrom = new Uint32Array(total);
       contourTo = new Uint32Array(total);
       contourPart = new Uint32Array(total);
+      contourEdge = new Uint32Array(total);
       cursor = contourOffset.slice(0, nodeCount);
     }
     for (let e = 0; e < surface.edgeCount; e++) {
       const t1 = edgeTriangles[2 * e], t2 = edgeTriangles[2 * e + 1];
-      if (t1 < 0 || t2 < 0 || surface.triangleObject[t1] !== object) continue;
-      const a = leafOf[t1], b = leafOf[t2];
-      if (a < 0 || b < 0 || a === b) continue;
-      let x = a, y = b;
-      while (depth[x] > depth[y]) x = parent[x];
-      while (depth[y] > depth[x]) y = parent[y];
-      while (x !== y) {
-        x = parent[x];
-        y = parent[y];
+      if (t1 < 0 || surface.triangleObject[t1] !== object || (t2 < 0 && !surface.open[e])) continue;
+      // An open edge is on the contour of every node holding its triangle, the root included.
+      const a = leafOf[t1], b = t2 >= 0 ? leafOf[t2] : -1;
+      if (a < 0 || a === b) continue;
+      let lca = -1;
+      if (b >= 0) {
+        let x = a, y = b;
+        while (depth[x] > depth[y]) x = parent[x];
+        while (depth[y] > depth[x]) y = parent[y];
+        while (x !== y) {
+          x = parent[x];
+          y = parent[y];
+        }
+        lca = x;
       }
-      const lca = x;
       const u = edges[2 * e], v = edges[2 * e + 1];
-      for (let side = 0; side < 2; side++) {
+      for (let side = 0; side < (b >= 0 ? 2 : 1); side++) {
         const forward = runsFrom(triangles, side === 0 ? t1 : t2, u, v);
         let node = side === 0 ? a : b, below1 = -1, below2 = -1;
-        while (node !== lca) {
+        while (node !== lca && node >= 0) {
           if (fill) {
             const k = cursor[node]++;
             contourFrom[k] = forward ? u : v;
             contourTo[k] = forward ? v : u;
+            contourEdge[k] = e;
             // The part of the node that holds the inner triangle: its grandchild (paper 002
             // section 5.2), or the triangle itself when the node is a leaf or the triangle's
             // leaf is its child.
@@ -179,7 +186,7 @@ export function buildCullingTree(surface: CullingSurface, object: number, object
   const loop = new Uint8Array(nodeCount);
   const chainOffset = new Uint32Array(nodeCount + 1);
   const chainStartList: number[] = [], chainEndList: number[] = [], chainPartList: number[] = [];
-  let order = new Uint32Array(64), bufFrom = new Uint32Array(64), bufTo = new Uint32Array(64), bufPart = new Uint32Array(64);
+  let order = new Uint32Array(64), bufFrom = new Uint32Array(64), bufTo = new Uint32Array(64), bufPart = new Uint32Array(64), bufEdge = new Uint32Array(64);
   for (let node = 0; node < nodeCount; node++) {
     chainOffset[node + 1] = chainOffset[node];
     const begin = contourOffset[node], end = contourOffset[node + 1], count = end - begin;
@@ -201,6 +208,7 @@ export function buildCullingTree(surface: CullingSurface, object: number, object
       bufFrom = new Uint32Array(2 * count);
       bufTo = new Uint32Array(2 * count);
       bufPart = new Uint32Array(2 * count);
+      bufEdge = new Uint32Array(2 * count);
     }
     let k = begin, visited = 0;
     do {
@@ -222,11 +230,13 @@ export function buildCullingTree(surface: CullingSurface, object: number, object
       bufFrom[i] = contourFrom[src];
       bufTo[i] = contourTo[src];
       bufPart[i] = contourPart[src];
+      bufEdge[i] = contourEdge[src];
     }
     for (let i = 0; i < count; i++) {
       contourFrom[begin + i] = bufFrom[i];
       contourTo[begin + i] = bufTo[i];
       contourPart[begin + i] = bufPart[i];
+      contourEdge[begin + i] = bufEdge[i];
     }
     let chainBegin = 0;
     for (let i = 1; i <= count; i++) {
@@ -241,7 +251,7 @@ export function buildCullingTree(surface: CullingSurface, object: number, object
   }
   return {
     object, bvh, nodeCount, triangleAt, rangeStart, rangeEnd, left, irregular, loop,
-    contourOffset, contourFrom, contourTo,
+    contourOffset, contourFrom, contourTo, contourEdge,
     chainOffset, chainStart: Uint32Array.from(chainStartList), chainEnd: Uint32Array.from(chainEndList), chainPart: Uint32Array.from(chainPartList),
   };
 }

@@ -28,7 +28,7 @@ import { CONE_FLOATS } from './cones';
 import { buildCullingTree, type CullingTree } from './cullingTree';
 import { triangleNormalCone, type CullingMotion } from './motionCones';
 import type { SelfCullingMode } from './modes';
-import { emptyNodeTestCounts, NodeTests, refitNodeCones, type NodeTestCounts } from './nodeTests';
+import { emptyNodeTestCounts, NodeTests, refitNodeCones, tightenNodeCone, type NodeTestCounts } from './nodeTests';
 import { cullingSurfaceOf, type CullingSurface } from './surfaceTopology';
 
 export interface SelfCullingStats {
@@ -61,7 +61,7 @@ export class SelfCulling {
   private nodeCones: Float64Array[] = [];
   private nodeBase: number[] = [];
   private calls = 0;
-  private readonly tests = new NodeTests();
+  private readonly tests: NodeTests;
   private stack = new Int32Array(128);
 
   constructor(topology: CcdTopology, options: SelfCullingOptions = {}) {
@@ -70,6 +70,7 @@ export class SelfCulling {
     this.rebuildEvery = every;
     this.surface = cullingSurfaceOf(topology);
     const s = this.surface;
+    this.tests = new NodeTests(s);
     this.culledBy = new Int32Array(s.triangleCount).fill(-1);
     this.triangleCones = new Float64Array(CONE_FLOATS * s.triangleCount);
     const counts = new Uint32Array(s.objectCount);
@@ -136,7 +137,12 @@ export class SelfCulling {
     while (top > 0) {
       const node = this.stack[--top];
       const o = CONE_FLOATS * node;
-      const culled = mode === 'plain' ? this.tests.plain(cones, o) : this.tests.enhanced(tree, node, cones, o, motion);
+      // A merged cone too wide to pass may be loose; the node's own triangles decide (only where
+      // the rest of the test could pass: the enhanced test needs a one-loop contour).
+      if (cones[o + 3] >= Math.PI / 2 && (mode === 'plain' || (tree.loop[node] && !tree.irregular[node]))) {
+        tightenNodeCone(tree, node, this.triangleCones, cones, o);
+      }
+      const culled = mode === 'plain' ? this.tests.plain(tree, node, cones, o, motion) : this.tests.enhanced(tree, node, cones, o, motion);
       if (culled) {
         stats.culledNodes++;
         stats.culledTriangles += tree.rangeEnd[node] - tree.rangeStart[node];
@@ -153,6 +159,12 @@ export class SelfCulling {
       this.stack[top++] = l + 1;
       this.stack[top++] = l;
     }
+  }
+
+  /** The normal cone of `node` of the `k`-th tree (axis xyz, half-angle) as of the last cull (tests, debugging). */
+  nodeCone(k: number, node: number): [number, number, number, number] {
+    const c = this.nodeCones[k], o = CONE_FLOATS * node;
+    return [c[o], c[o + 1], c[o + 2], c[o + 3]];
   }
 
   /** Whether vertex v and triangle t lie in one culled node. */

@@ -4,10 +4,13 @@
  * runs along it), each vertex's triangles, each triangle's object. Computed once per topology from
  * its own arrays (no trust in other tables), typed arrays only.
  *
- * An edge that does not have exactly two triangles running along it in opposite directions (a
- * non-manifold or inconsistently wound surface) marks its triangles `irregular`: a BVH node that
- * holds one is never culled, since the culling theorem needs a consistently oriented surface whose
- * node boundaries are edge loops.
+ * The boundary of a tet mesh is closed: every edge has two triangles, running along it in
+ * opposite directions. The culling also takes open surfaces (a sheet, a pipe: the paper's cloth
+ * and pipe benchmarks): an edge with one triangle is an `open` edge of the surface (the paper's
+ * "original boundary edge"). An edge with more than two triangles, or two running the same way (a
+ * non-manifold or inconsistently wound surface), marks its triangles `irregular`: a BVH node that
+ * holds one is never culled, since the culling theorem needs a consistently oriented manifold
+ * surface whose node boundaries are edge loops.
  */
 import type { CcdTopology } from '../ccd/broadPhase';
 
@@ -19,15 +22,17 @@ export interface CullingSurface {
   /** 2 vertex ids per edge (CcdTopology.edges, by reference). */
   edges: Uint32Array;
   edgeCount: number;
-  /** Per edge its two triangles (the second is -1 when it has not exactly two). */
+  /** Per edge its two triangles (the second is -1 for an open edge, or when the edge is irregular). */
   edgeTriangles: Int32Array;
+  /** 1 for an edge with exactly one triangle (the surface's own boundary). */
+  open: Uint8Array;
   /** CSR vertex -> triangles. */
   vertexTriangleOffsets: Uint32Array;
   vertexTriangles: Uint32Array;
   /** Object id per triangle (its first vertex's). */
   triangleObject: Uint32Array;
   objectCount: number;
-  /** 1 for a triangle on an edge without exactly two oppositely running triangles (or on a missing edge). */
+  /** 1 for a triangle on an edge with more than two triangles or two running the same way, or on an edge missing from the list. */
   irregular: Uint8Array;
 }
 
@@ -58,6 +63,7 @@ export function cullingSurfaceOf(topo: CcdTopology): CullingSurface {
   // Edge -> triangles through the triangles at the edge's first vertex (CSR above): no hash.
   const edgeTriangles = new Int32Array(2 * edgeCount).fill(-1);
   const irregular = new Uint8Array(triangleCount);
+  const open = new Uint8Array(edgeCount);
   const sides = new Uint8Array(triangleCount); // edges of the triangle found in the edge list
   for (let e = 0; e < edgeCount; e++) {
     const u = edges[2 * e], v = edges[2 * e + 1];
@@ -71,6 +77,10 @@ export function cullingSurfaceOf(topo: CcdTopology): CullingSurface {
       if (f) forward++;
       sides[t]++;
     }
+    if (found === 1) {
+      open[e] = 1;
+      continue;
+    }
     if (found !== 2 || forward !== 1) {
       edgeTriangles[2 * e + 1] = -1;
       for (let j = vertexTriangleOffsets[u]; j < vertexTriangleOffsets[u + 1]; j++) {
@@ -81,7 +91,7 @@ export function cullingSurfaceOf(topo: CcdTopology): CullingSurface {
   }
   for (let t = 0; t < triangleCount; t++) if (sides[t] !== 3) irregular[t] = 1;
   return {
-    vertexCount: n, triangles, triangleCount, edges, edgeCount, edgeTriangles,
+    vertexCount: n, triangles, triangleCount, edges, edgeCount, edgeTriangles, open,
     vertexTriangleOffsets, vertexTriangles, triangleObject, objectCount, irregular,
   };
 }
