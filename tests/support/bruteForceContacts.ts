@@ -3,8 +3,9 @@
  * culling or the broad phase): every pair of triangles of one object that share no vertex, their
  * 6 vertex-triangle and 9 edge-edge elementary pairs, each through the exact CCD of the public
  * entry point (src/collision/ccd) over the linear motion from `start` to `end` (xyz per vertex).
- * The only shortcut is exact too: a triangle pair whose boxes over the motion (the hull of its six
- * corner positions) do not overlap cannot touch, so its CCD is skipped.
+ * The only shortcuts are exact too: a triangle pair (vertex-triangle pair, edge pair) whose boxes
+ * over the motion (the hull of their corners' positions at both ends) do not overlap cannot touch,
+ * so its CCD is skipped.
  *
  * Returns the elementary pairs that touch, as keys "vf:v,t" (vertex, triangle index) and
  * "ee:a,b" (edge indices a < b into the topology's edge list).
@@ -32,6 +33,22 @@ export function bruteForceContacts(topo: CcdTopology, start: ArrayLike<number>, 
       box[6 * t + 3 + k] = hi;
     }
   }
+  /** Whether the boxes over the motion of two point sets meet. */
+  const meets = (a: number[], b: number[]): boolean => {
+    for (let k = 0; k < 3; k++) {
+      let alo = Infinity, ahi = -Infinity, blo = Infinity, bhi = -Infinity;
+      for (const v of a) {
+        alo = Math.min(alo, start[3 * v + k], end[3 * v + k]);
+        ahi = Math.max(ahi, start[3 * v + k], end[3 * v + k]);
+      }
+      for (const v of b) {
+        blo = Math.min(blo, start[3 * v + k], end[3 * v + k]);
+        bhi = Math.max(bhi, start[3 * v + k], end[3 * v + k]);
+      }
+      if (alo > bhi || blo > ahi) return false;
+    }
+    return true;
+  };
   const q = new Float64Array(24);
   const put = (ids: number[]): Float64Array => {
     ids.forEach((id, j) => {
@@ -54,7 +71,7 @@ export function bruteForceContacts(topo: CcdTopology, start: ArrayLike<number>, 
       for (const [v, tri, corners] of [[a, t, b], [b, s, a]] as [number[], number, number[]][]) {
         for (const p of v) {
           const key = `vf:${p},${tri}`;
-          if (hits.has(key) || isOneTet([p, ...corners])) continue;
+          if (hits.has(key) || isOneTet([p, ...corners]) || !meets([p], corners)) continue;
           if (vertexFaceCcd(put([p, ...corners])).hit) hits.add(key);
         }
       }
@@ -64,7 +81,7 @@ export function bruteForceContacts(topo: CcdTopology, start: ArrayLike<number>, 
           const ea = edgeId.get(e0[0] < e0[1] ? `${e0[0]},${e0[1]}` : `${e0[1]},${e0[0]}`)!;
           const eb = edgeId.get(e1[0] < e1[1] ? `${e1[0]},${e1[1]}` : `${e1[1]},${e1[0]}`)!;
           const key = `ee:${Math.min(ea, eb)},${Math.max(ea, eb)}`;
-          if (hits.has(key) || isOneTet([...e0, ...e1])) continue;
+          if (hits.has(key) || isOneTet([...e0, ...e1]) || !meets(e0, e1)) continue;
           if (edgeEdgeCcd(put([...e0, ...e1])).hit) hits.add(key);
         }
       }
