@@ -61,13 +61,13 @@ export function bruteForceContacts(topo: CcdTopology, start: ArrayLike<number>, 
   };
   const hits = new Set<string>();
   for (let s = 0; s < nt; s++) {
-    const a = [T[3 * s], T[3 * s + 1], T[3 * s + 2]];
+    const s0 = T[3 * s], s1 = T[3 * s + 1], s2 = T[3 * s + 2];
     for (let t = s + 1; t < nt; t++) {
-      const b = [T[3 * t], T[3 * t + 1], T[3 * t + 2]];
-      if (obj[a[0]] !== obj[b[0]] || a.some((v) => b.includes(v))) continue;
-      let meet = true;
-      for (let k = 0; k < 3 && meet; k++) meet = box[6 * s + k] <= box[6 * t + 3 + k] && box[6 * t + k] <= box[6 * s + 3 + k];
-      if (!meet) continue;
+      // Boxes first (no allocation in this loop of nt^2 / 2 pairs).
+      if (box[6 * s] > box[6 * t + 3] || box[6 * t] > box[6 * s + 3] || box[6 * s + 1] > box[6 * t + 4] || box[6 * t + 1] > box[6 * s + 4] || box[6 * s + 2] > box[6 * t + 5] || box[6 * t + 2] > box[6 * s + 5]) continue;
+      const t0 = T[3 * t], t1 = T[3 * t + 1], t2 = T[3 * t + 2];
+      if (obj[s0] !== obj[t0] || s0 === t0 || s0 === t1 || s0 === t2 || s1 === t0 || s1 === t1 || s1 === t2 || s2 === t0 || s2 === t1 || s2 === t2) continue;
+      const a = [s0, s1, s2], b = [t0, t1, t2];
       for (const [v, tri, corners] of [[a, t, b], [b, s, a]] as [number[], number, number[]][]) {
         for (const p of v) {
           const key = `vf:${p},${tri}`;

@@ -14,9 +14,12 @@
  * (A common translation changes no normal and no projected contour crossing, so the culling
  * ignores it.) After every frame, the frame-end positions are compared with what the snapshots one
  * and two frames earlier predicted for them: the residual of vertex v is its deviation from the
- * prediction less its object's mean deviation, in the max norm. A residual above the bound that
- * the job made from that snapshot used is an escape (counted; a culled pair near it may have been
- * missed in that frame, and the hybrid's DCD is what catches a penetration that followed). The
+ * prediction less its object's common deviation (per axis the median, so that one vertex knocked
+ * off its path does not move the others' residuals), in the max norm. The bound a job used holds
+ * when some translation of the object brings every vertex within its bound (per axis: the
+ * intervals [d - bound, d + bound] of its vertices meet); where it does not, the vertices outside
+ * are escapes (counted; a culled pair near them may have been missed in that frame, and the
+ * hybrid's DCD is what catches a penetration that followed). The
  * next bound is, per vertex, `safety` x the largest residual seen at the vertex or its neighbours,
  * decaying by `decay` per frame, and at least `floor`; so motion that is easy to predict (a body
  * falling, turning, or deforming slowly) is culled tightly, and a vertex that was just hit is left
@@ -74,9 +77,11 @@ export class DeviationMonitor {
   private readonly spread: Float64Array;
   /** Boundary-vertex index of each vertex (-1 inside). */
   private readonly slot: Int32Array;
-  private readonly objectOf: Uint32Array;
-  private readonly mean: Float64Array;
-  private readonly count: Float64Array;
+  /** Boundary vertices by object (CSR): members[objectStart[o] .. objectStart[o + 1]). */
+  private readonly objectStart: Uint32Array;
+  private readonly members: Uint32Array;
+  private readonly deviation: Float64Array;
+  private readonly values: Float64Array;
 
   constructor(private readonly topo: DeviationTopology, options: DeviationOptions) {
     if (!(Number.isFinite(options.floor) && options.floor >= 0)) throw new RangeError(`DeviationMonitor: floor must be a finite number >= 0, got ${options.floor}`);
@@ -93,14 +98,16 @@ export class DeviationMonitor {
     this.spread = new Float64Array(nb);
     this.slot = new Int32Array(topo.vertexCount).fill(-1);
     for (let i = 0; i < nb; i++) this.slot[topo.boundaryVertices[i]] = i;
-    this.objectOf = new Uint32Array(nb);
     let objects = 0;
-    for (let i = 0; i < nb; i++) {
-      this.objectOf[i] = topo.vertexObject[topo.boundaryVertices[i]];
-      objects = Math.max(objects, this.objectOf[i] + 1);
-    }
-    this.mean = new Float64Array(3 * objects);
-    this.count = new Float64Array(objects);
+    for (let i = 0; i < nb; i++) objects = Math.max(objects, topo.vertexObject[topo.boundaryVertices[i]] + 1);
+    this.objectStart = new Uint32Array(objects + 1);
+    for (let i = 0; i < nb; i++) this.objectStart[topo.vertexObject[topo.boundaryVertices[i]] + 1]++;
+    for (let o = 0; o < objects; o++) this.objectStart[o + 1] += this.objectStart[o];
+    const fill = this.objectStart.slice(0, objects);
+    this.members = new Uint32Array(nb);
+    for (let i = 0; i < nb; i++) this.members[fill[topo.vertexObject[topo.boundaryVertices[i]]]++] = i;
+    this.deviation = new Float64Array(3 * nb);
+    this.values = new Float64Array(nb);
   }
 
   /** Forgets the history (the state was reset or replaced). */
@@ -131,27 +138,36 @@ export class DeviationMonitor {
     res.fill(0);
     const escaped = new Uint8Array(nb);
     let deepest = 0;
+    const d = this.deviation;
     for (const e of this.history) {
       const lag = frame - e.frame;
       deepest = Math.max(deepest, lag);
       const tau = lag * dt;
-      this.mean.fill(0);
-      this.count.fill(0);
-      for (let i = 0; i < nb; i++) {
-        const o = this.objectOf[i];
-        for (let k = 0; k < 3; k++) this.mean[3 * o + k] += x[3 * i + k] - (e.x[3 * i + k] + e.v[3 * i + k] * tau);
-        this.count[o]++;
-      }
-      for (let i = 0; i < nb; i++) {
-        const o = this.objectOf[i];
-        let r = 0;
+      for (let i = 0; i < nb; i++) for (let k = 0; k < 3; k++) d[3 * i + k] = x[3 * i + k] - (e.x[3 * i + k] + e.v[3 * i + k] * tau);
+      for (let o = 0; o + 1 < this.objectStart.length; o++) {
+        const from = this.objectStart[o], to = this.objectStart[o + 1];
+        if (to === from) continue;
         for (let k = 0; k < 3; k++) {
-          const d = x[3 * i + k] - (e.x[3 * i + k] + e.v[3 * i + k] * tau) - this.mean[3 * o + k] / this.count[o];
-          r = Math.max(r, Math.abs(d));
+          // The common translation: the median, moved into the bounds' common interval when there is one.
+          for (let q = from; q < to; q++) this.values[q - from] = d[3 * this.members[q] + k];
+          let t = median(this.values, to - from);
+          if (e.bound) {
+            let lo = -Infinity, hi = Infinity;
+            for (let q = from; q < to; q++) {
+              const i = this.members[q];
+              lo = Math.max(lo, d[3 * i + k] - e.bound[i]);
+              hi = Math.min(hi, d[3 * i + k] + e.bound[i]);
+            }
+            if (lo <= hi) t = Math.min(hi, Math.max(lo, t));
+          }
+          for (let q = from; q < to; q++) {
+            const i = this.members[q];
+            let r = Math.abs(d[3 * i + k] - t);
+            if (!Number.isFinite(r)) r = Infinity;
+            if (e.bound && r > e.bound[i]) escaped[i] = 1;
+            if (r > res[i]) res[i] = r;
+          }
         }
-        if (!Number.isFinite(r)) r = Infinity;
-        if (e.bound && r > e.bound[i]) escaped[i] = 1;
-        if (r > res[i]) res[i] = r;
       }
     }
     for (let i = 0; i < nb; i++) {
@@ -190,4 +206,29 @@ export class DeviationMonitor {
 function roundUp32(x: number): number {
   const f = Math.fround(x);
   return f >= x ? f : Math.fround(f + Math.abs(f) * 2 ** -23 + 2 ** -149);
+}
+
+/** The median of a[0 .. n) (the lower one for even n), reordering it (quickselect, expected O(n)). */
+function median(a: Float64Array, n: number): number {
+  const k = (n - 1) >> 1;
+  let lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1];
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k];
+  }
+  return a[k];
 }
