@@ -85,7 +85,38 @@ export class NodeTests {
     this.pieceEnd[i] = end;
   }
 
-  constructor(private readonly surface: CullingSurface) {}
+  /** Per surface edge: its direction cone over the motion (first vertex to second), computed once per motion (`stamp`). */
+  private readonly edgeCones: Float64Array;
+  private readonly edgeStamp: Uint32Array;
+  private stamp = 0;
+
+  constructor(private readonly surface: CullingSurface) {
+    this.edgeCones = new Float64Array(CONE_FLOATS * surface.edgeCount);
+    this.edgeStamp = new Uint32Array(surface.edgeCount);
+  }
+
+  /** A new motion: the edge cones computed for the last one no longer hold. */
+  newMotion(): void {
+    this.stamp++;
+    if (this.stamp === 0xffffffff) {
+      this.edgeStamp.fill(0);
+      this.stamp = 1;
+    }
+  }
+
+  /** out[0..3] := the direction cone over motion m of surface edge e, run from vertex `from` (each edge's computed once per motion). */
+  private edgeCone(out: Float64Array, m: CullingMotion, e: number, from: number): void {
+    const s = this.surface, c = this.edgeCones, o = CONE_FLOATS * e;
+    if (this.edgeStamp[e] !== this.stamp) {
+      mergeEdgeDirection(c, o, m, s.edges[2 * e], s.edges[2 * e + 1], true);
+      this.edgeStamp[e] = this.stamp;
+    }
+    const sign = from === s.edges[2 * e] ? 1 : -1;
+    out[0] = sign * c[o];
+    out[1] = sign * c[o + 1];
+    out[2] = sign * c[o + 2];
+    out[3] = c[o + 3];
+  }
 
   /** Plain dual-cone test (Heo et al.) of `node` of `tree`, its normal cone in slot `o` of `cones`. */
   plain(tree: CullingTree, node: number, cones: Float64Array, o: number, m: CullingMotion): boolean {
@@ -137,7 +168,7 @@ export class NodeTests {
     for (let k = tree.chainOffset[node]; k < tree.chainOffset[node + 1]; k++) {
       let start = tree.chainStart[k];
       for (let e = tree.chainStart[k]; e < tree.chainEnd[k]; e++) {
-        mergeEdgeDirection(edge, 0, m, tree.contourFrom[e], tree.contourTo[e], true);
+        this.edgeCone(edge, m, tree.contourEdge[e], tree.contourFrom[e]);
         if (!monotone(edge, vx, vy, vz)) {
           c.chainCone++;
           return false;
@@ -150,7 +181,7 @@ export class NodeTests {
           }
           this.addPiece(pieces++, start, e);
           start = e;
-          mergeEdgeDirection(edge, 0, m, tree.contourFrom[e], tree.contourTo[e], true);
+          this.edgeCone(edge, m, tree.contourEdge[e], tree.contourFrom[e]);
         }
         for (let q = 0; q < CONE_FLOATS; q++) piece[q] = edge[q];
       }

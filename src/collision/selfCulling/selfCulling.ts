@@ -109,6 +109,7 @@ export class SelfCulling {
     for (let k = 0; k < this.trees.length; k++) refitNodeCones(this.trees[k], this.triangleCones, this.nodeCones[k]);
     const t1 = performance.now();
     this.tests.counts = stats.nodes;
+    this.tests.newMotion();
     for (let k = 0; k < this.trees.length; k++) this.traverse(k, motion, mode, stats);
     stats.traversalMs = performance.now() - t1;
     stats.conesMs = t1 - t0;

@@ -1,0 +1,174 @@
+/**
+ * Self-collision culling (paper 002; src/collision/selfCulling/) on the scenes: what each setting
+ * (off, plain, enhanced) leaves of the same-object CCD candidates and what the self-collision costs.
+ *
+ * Each scene runs on the float64 CPU reference (its own settings; --skip frames first, then two
+ * frames from which the deviation bound is first learned, then --frames measured). After each
+ * frame its state is handed, as the time step hands a snapshot to the worker, to the broad-phase
+ * job of each setting (collision/selfCulling/broadPhaseCulling.ts: the box test with the time
+ * step's base margin, a quarter of the mean boundary edge, over two frames, then the culling under
+ * the deviation bound that each setting's own DeviationMonitor learned from the same snapshots).
+ * As in the time step (latency 1), the candidates from the snapshot after frame f serve frame f + 2:
+ * once that frame is simulated, the exact CCD (src/collision/ccd, the paper's measure: its CCD
+ * timings are CPU too) runs every same-object candidate over the frame's motion. Per setting:
+ *
+ *   pairs     same-object candidates of the box test, and after culling (mean per frame)
+ *   culled    1 - after / before
+ *   job       the worker job's time (ms): box test + cones + traversal + filter (median of 3 runs)
+ *   cones / traversal / filter   its culling parts (ms)
+ *   narrow    exact CCD of the candidates over the frame (ms)
+ *   self      job + narrow (ms), and off's over it (the speed-up)
+ *   contacts  candidates the exact CCD finds touching (enhanced must equal off; plain may miss)
+ *   escapes   boundary vertices past their deviation bound at frame ends (summed)
+ *
+ *   node scripts/run-ts.mjs bench/selfCulling.ts [--frames 6] [--skip 0]
+ *     [--scenes rod-knot,beam-twist,noodle-bowl,squishy-squeeze,octopus-pile] [--sizes scene=N,...]
+ */
+import { edgeEdgeCcd, vertexFaceCcd } from '../src/collision/ccd';
+import { ccdTopologyOf, type CcdTopology } from '../src/collision/ccd/broadPhase';
+import { buildSceneMesh } from '../src/collision/sceneMesh';
+import { culledSweptCandidates } from '../src/collision/selfCulling/broadPhaseCulling';
+import { DeviationMonitor } from '../src/collision/selfCulling/deviationMonitor';
+import { SELF_CULLING_MODES, type SelfCullingMode } from '../src/collision/selfCulling/modes';
+import { findScene } from '../src/scenes/registry';
+import { CpuSolver } from '../src/sim/cpuSolver';
+
+const flag = (name: string, fallback: string): string => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : fallback;
+};
+const FRAMES = Number(flag('frames', '6'));
+const SKIP = Number(flag('skip', '0'));
+const SCENES = flag('scenes', 'rod-knot,beam-twist,noodle-bowl,squishy-squeeze,octopus-pile').split(',');
+const SIZES: Record<string, number> = { 'rod-knot': 95, 'beam-twist': 16, 'noodle-bowl': 130, 'squishy-squeeze': 28, 'octopus-pile': 2 };
+for (const part of flag('sizes', '').split(',').filter((s) => s)) {
+  const [k, v] = part.split('=');
+  SIZES[k] = Number(v);
+}
+
+interface Totals {
+  before: number;
+  after: number;
+  jobMs: number;
+  conesMs: number;
+  traversalMs: number;
+  filterMs: number;
+  narrowMs: number;
+  contacts: number;
+  escapes: number;
+  frames: number;
+}
+
+function vec4(x: Float64Array): Float32Array {
+  const n = x.length / 3, out = new Float32Array(4 * n);
+  for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) out[4 * i + k] = x[3 * i + k];
+  return out;
+}
+
+/** Exact CCD of every same-object candidate over the motion a -> b (xyz): contacts and time. */
+function narrowPhase(topo: CcdTopology, vf: Uint32Array, ee: Uint32Array, a: Float64Array, b: Float64Array): { contacts: number; ms: number } {
+  const q = new Float64Array(24);
+  const put = (ids: number[]): Float64Array => {
+    ids.forEach((id, j) => {
+      for (let k = 0; k < 3; k++) {
+        q[3 * j + k] = a[3 * id + k];
+        q[12 + 3 * j + k] = b[3 * id + k];
+      }
+    });
+    return q;
+  };
+  const T = topo.triangles, E = topo.edges, obj = topo.vertexObject;
+  let contacts = 0;
+  const t0 = performance.now();
+  for (let i = 0; i < vf.length; i += 2) {
+    const v = vf[i], t = vf[i + 1];
+    if (obj[v] !== obj[T[3 * t]]) continue;
+    if (vertexFaceCcd(put([v, T[3 * t], T[3 * t + 1], T[3 * t + 2]])).hit) contacts++;
+  }
+  for (let i = 0; i < ee.length; i += 2) {
+    const e = ee[i], f = ee[i + 1];
+    if (obj[E[2 * e]] !== obj[E[2 * f]]) continue;
+    if (edgeEdgeCcd(put([E[2 * e], E[2 * e + 1], E[2 * f], E[2 * f + 1]])).hit) contacts++;
+  }
+  return { contacts, ms: performance.now() - t0 };
+}
+
+const f1 = (x: number): string => x.toFixed(1);
+console.log(`self-collision culling: ${FRAMES} frames after ${SKIP}, CPU reference states, jobs and exact CCD on this thread`);
+console.log('| scene | setting | pairs before | pairs after | culled | job ms | cones / traversal / filter ms | narrow ms | self ms | vs off | contacts | escapes |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+for (const name of SCENES) {
+  const scene = findScene(name);
+  const setup = scene.build({ size: SIZES[name] });
+  const solver = new CpuSolver(setup);
+  const mesh = buildSceneMesh(setup.model);
+  const topo = ccdTopologyOf(mesh);
+  let edge = 0;
+  for (let e = 0; e < mesh.boundaryEdges.length; e += 2) {
+    const a = mesh.boundaryEdges[e], b = mesh.boundaryEdges[e + 1];
+    edge += Math.hypot(mesh.positions[3 * a] - mesh.positions[3 * b], mesh.positions[3 * a + 1] - mesh.positions[3 * b + 1], mesh.positions[3 * a + 2] - mesh.positions[3 * b + 2]);
+  }
+  edge /= mesh.boundaryEdges.length / 2;
+  const dt = setup.params.dt;
+  const bound = { horizon: 2 * dt, gravity: setup.params.gravity, margin: 0.25 * edge };
+  const monitors = new Map(SELF_CULLING_MODES.map((m) => [m, new DeviationMonitor(topo, { floor: 0.01 * edge })]));
+  const totals = new Map<SelfCullingMode, Totals>(SELF_CULLING_MODES.map((m) => [m, { before: 0, after: 0, jobMs: 0, conesMs: 0, traversalMs: 0, filterMs: 0, narrowMs: 0, contacts: 0, escapes: 0, frames: 0 }]));
+  for (let f = 0; f < SKIP; f++) solver.stepFrame();
+  const states: Float64Array[] = [Float64Array.from(solver.x)];
+  const pending: Map<SelfCullingMode, { vf: Uint32Array; ee: Uint32Array }>[] = [];
+  // Frames 0 and 1 only feed the monitors (no bound yet); frames 2 .. FRAMES + 1 are measured.
+  const measured = (f: number): boolean => f >= 2 && f < FRAMES + 2;
+  for (let f = 0; f < FRAMES + 4; f++) {
+    const x4 = vec4(solver.x), v4 = vec4(solver.v);
+    const jobs = new Map<SelfCullingMode, { vf: Uint32Array; ee: Uint32Array }>();
+    for (const mode of SELF_CULLING_MODES) {
+      const seen = mode === 'off' ? null : monitors.get(mode)!.observe(SKIP + f, x4, v4, dt);
+      const t = totals.get(mode)!;
+      if (seen && measured(f)) t.escapes += seen.observation.escapes;
+      const request = { mode, deviation: seen?.bound ?? null };
+      const times: number[] = [];
+      let c: ReturnType<typeof culledSweptCandidates> | undefined;
+      for (let r = 0; r < 3; r++) {
+        const t0 = performance.now();
+        c = culledSweptCandidates(topo, x4, v4, bound, true, { mode: request.mode, deviation: request.deviation ? Float32Array.from(request.deviation) : null });
+        times.push(performance.now() - t0);
+      }
+      jobs.set(mode, { vf: c!.vertexFace, ee: c!.edgeEdge });
+      if (measured(f)) {
+        const rep = c!.selfCulling!;
+        t.before += rep.pairsBefore;
+        t.after += rep.pairsAfter;
+        t.jobMs += times.sort((p, q) => p - q)[1];
+        t.conesMs += rep.conesMs;
+        t.traversalMs += rep.traversalMs;
+        t.filterMs += rep.filterMs;
+      }
+    }
+    pending.push(jobs);
+    solver.stepFrame();
+    states.push(Float64Array.from(solver.x));
+    // The job from the snapshot two frames back serves the frame just simulated (latency 1).
+    const served = f - 1;
+    if (measured(served)) {
+      for (const mode of SELF_CULLING_MODES) {
+        const j = pending[served].get(mode)!;
+        const n = narrowPhase(topo, j.vf, j.ee, states[f], states[f + 1]);
+        const t = totals.get(mode)!;
+        t.narrowMs += n.ms;
+        t.contacts += n.contacts;
+        t.frames++;
+      }
+    }
+  }
+  const off = totals.get('off')!;
+  const offSelf = (off.jobMs + off.narrowMs) / off.frames;
+  for (const mode of SELF_CULLING_MODES) {
+    const t = totals.get(mode)!;
+    const k = t.frames;
+    const self = (t.jobMs + t.narrowMs) / k;
+    console.log(
+      `| ${name} (${setup.model.vertexCount} v) | ${mode} | ${Math.round(t.before / k)} | ${Math.round(t.after / k)} | ${(100 * (1 - t.after / t.before)).toFixed(1)} % | ` +
+        `${f1(t.jobMs / k)} | ${f1(t.conesMs / k)} / ${f1(t.traversalMs / k)} / ${f1(t.filterMs / k)} | ${f1(t.narrowMs / k)} | ${f1(self)} | ${(offSelf / self).toFixed(2)}x | ${t.contacts} | ${t.escapes} |`,
+    );
+  }
+}
