@@ -23,6 +23,16 @@
  *
  *   node scripts/run-ts.mjs bench/selfCulling.ts [--frames 6] [--skip 0]
  *     [--scenes rod-knot,beam-twist,noodle-bowl,squishy-squeeze,octopus-pile] [--sizes scene=N,...]
+ *
+ * --gpu: instead, the GPU time step itself (GpuSolver, collision jobs on this thread) per setting
+ * from the scene's start for --frames frames (the first four culled nothing: no bound yet; they are
+ * left out of the means): the CCD phase's GPU time per frame (timestamp queries), the job's time,
+ * candidates, CCD contacts, and the boundary vertices inside a tet of their own object (the
+ * brute-force counter of tests/support/intersectionCounter.ts) per frame, summed. On a software
+ * adapter compare ratios only.
+ *
+ *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/selfCulling.ts --gpu \
+ *     --scenes beam-twist --frames 10
  */
 import { edgeEdgeCcd, vertexFaceCcd } from '../src/collision/ccd';
 import { ccdTopologyOf, type CcdTopology } from '../src/collision/ccd/broadPhase';
@@ -94,6 +104,51 @@ function narrowPhase(topo: CcdTopology, vf: Uint32Array, ee: Uint32Array, a: Flo
 }
 
 const f1 = (x: number): string => x.toFixed(1);
+
+async function gpuSection(): Promise<void> {
+  const { GpuSolver } = await import('../src/sim/gpuSolver');
+  const { acquireGpu } = await import('../src/gpu/device');
+  const { countIntersections } = await import('../tests/support/intersectionCounter');
+  const ctx = await acquireGpu();
+  console.log(`self-collision culling in the GPU time step: ${FRAMES} frames from the start (means over frames 4 on), ${ctx.description}`);
+  console.log('| scene | setting | CCD GPU ms / frame | job ms | candidates | self pairs before | after | culled | CCD contacts | self-penetrating vertices (sum) | deviation escapes |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const name of SCENES) {
+    for (const mode of SELF_CULLING_MODES) {
+      const setup = findScene(name).build({ size: SIZES[name] });
+      setup.params = { ...setup.params, selfCulling: mode };
+      const solver = new GpuSolver(ctx, setup);
+      let ccdMs = 0, jobMs = 0, cand = 0, before = 0, after = 0, contacts = 0, inside = 0, escapes = 0, k = 0;
+      try {
+        for (let f = 0; f < FRAMES; f++) {
+          const r = await solver.stepFrame();
+          const c = r.collisions!.ccd;
+          const x = await solver.readPositions();
+          inside += countIntersections({ positions: Float64Array.from(x), tets: setup.model.tets, tetObject: setup.model.tetObject }).self;
+          contacts += c.hitsVertexFace + c.hitsEdgeEdge;
+          escapes += c.selfDeviationEscapes;
+          if (f < 4) continue;
+          k++;
+          ccdMs += r.gpuPhaseMs?.ccd ?? 0;
+          jobMs += c.jobMs;
+          cand += c.candidatesVertexFace + c.candidatesEdgeEdge;
+          before += c.selfPairsBefore;
+          after += c.selfPairsAfter;
+        }
+      } finally {
+        solver.destroy();
+      }
+      const m = (x: number): string => f1(x / Math.max(1, k));
+      console.log(`| ${name} | ${mode} | ${m(ccdMs)} | ${m(jobMs)} | ${Math.round(cand / Math.max(1, k))} | ${Math.round(before / Math.max(1, k))} | ${Math.round(after / Math.max(1, k))} | ${before > 0 ? (100 * (1 - after / before)).toFixed(1) : '0.0'} % | ${contacts} | ${inside} | ${escapes} |`);
+    }
+  }
+}
+
+if (process.argv.includes('--gpu')) {
+  await gpuSection();
+  process.exit(0);
+}
+
 console.log(`self-collision culling: ${FRAMES} frames after ${SKIP}, CPU reference states, jobs and exact CCD on this thread`);
 console.log('| scene | setting | pairs before | pairs after | culled | job ms | cones / traversal / filter ms | narrow ms | self ms | vs off | contacts | escapes |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');

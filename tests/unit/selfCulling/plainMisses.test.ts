@@ -1,8 +1,9 @@
 /**
  * The case the plain dual-cone method gets wrong (paper 002 section 4.3, Fig. 3: a pipe through
- * itself): a square beam bent into a figure eight whose two branches cross, one object. Its
- * culling trees are built with both branches at the same height, so boxes near the crossing hold
- * the bottoms of both branches (and nothing else): normals within a few degrees of -z. Then the
+ * itself): a square beam bent into a figure eight whose two branches cross, one object
+ * (tests/support/figureEight.ts). Its culling trees are built with both branches at the same
+ * height, so boxes near the crossing hold the bottoms of both branches (and nothing else): normals
+ * within a few degrees of -y. Then the
  * second branch sweeps down through the first. The exhaustive exact-CCD search finds the contacts;
  * plain (theta_n < pi/2 is all it asks of a closed surface) culls some of them; enhanced keeps
  * every one (such a node's contour is two loops, and the test refuses it).
@@ -12,39 +13,20 @@ import { ccdCandidates, ccdTopologyOf, sweptVertexBoxes } from '../../../src/col
 import { SelfCulling } from '../../../src/collision/selfCulling/selfCulling';
 import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import { bruteForceContacts, candidateKeys } from '../../support/bruteForceContacts';
-import { kuhnLattice } from '../../support/kuhnLattice';
+import { figureEight, secondBranch } from '../../support/figureEight';
 
 const HALF = 0.08;
-const PHI0 = 0.35;
 const SEGMENTS = 56;
-
-/** The figure-eight beam (lemniscate of Gerono x = cos phi, y = sin phi cos phi) at height z(phi) of its centre line. */
-function figureEight(lift: (phi: number) => number) {
-  return kuhnLattice(SEGMENTS, 2, 2, (i, j, k) => {
-    const phi = PHI0 + ((2 * Math.PI - 2 * PHI0) * i) / SEGMENTS;
-    const tx = -Math.sin(phi), ty = Math.cos(2 * phi), tl = Math.hypot(tx, ty);
-    // In-plane normal N = z x T; the cross-section spans N and z.
-    const nx = -ty / tl, ny = tx / tl;
-    const a = (j / 2 - 0.5) * 2 * HALF, b = (k / 2 - 0.5) * 2 * HALF;
-    return [Math.cos(phi) + a * nx, Math.sin(phi) * Math.cos(phi) + a * ny, lift(phi) + b];
-  });
-}
-
-/** 1 around phi = 3 pi / 2 (the second branch at the crossing), 0 from a quarter turn away. */
-function bump(phi: number): number {
-  const d = Math.abs(phi - 1.5 * Math.PI);
-  return d > 0.9 ? 0 : 0.5 * (1 + Math.cos((Math.PI * d) / 0.9));
-}
 
 describe('plain dual-cone culling misses contacts of a beam through itself; enhanced does not', () => {
   it('every contact of the exhaustive exact search is a candidate after enhanced culling, not after plain', () => {
-    const rest = figureEight(() => 0);
+    const rest = figureEight(SEGMENTS, HALF, () => 0);
     const mesh = buildTetMesh({ positions: rest.positions, tets: rest.tets }).mesh;
     const topo = ccdTopologyOf(mesh);
     const n = mesh.vertexCount;
     // Built with the rest shape (branches crossing at the same height), never rebuilt.
-    const at = (lift: (phi: number) => number): Float64Array => Float64Array.from(figureEight(lift).positions);
-    const start = at((p) => 0.3 * bump(p)), end = at((p) => -0.3 * bump(p));
+    const at = (lift: (phi: number) => number): Float64Array => Float64Array.from(figureEight(SEGMENTS, HALF, lift).positions);
+    const start = at((p) => 0.3 * secondBranch(p)), end = at((p) => -0.3 * secondBranch(p));
     const move = end.map((x, i) => x - start[i]);
 
     const tetKeys = new Set<string>();
