@@ -60,7 +60,7 @@ import { SpbStage } from '../spb/gpu/spbStage';
 import { ccdTopologyOf, type CcdTopology } from '../collision/ccd/broadPhase';
 import { CcdSchedule, type CcdScheduleOptions, type StateSnapshot } from '../collision/ccd/ccdSchedule';
 import { inThreadJobs, type CollisionWorkerJobs } from '../collision/workerJobs';
-import { DeviationMonitor } from '../collision/selfCulling/deviationMonitor';
+import { DeviationMonitor, type DeviationObservation } from '../collision/selfCulling/deviationMonitor';
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage, type CcdRecorded } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
@@ -317,11 +317,15 @@ export class GpuCollisions {
     const frame = rec.frame;
     const p = this.params();
     let snapshotBytes = 0;
+    let deviation: DeviationObservation | null = null;
     if (rec.snapshot) {
       const snapshot = await this.mapSnapshot(rec.slot);
       snapshotBytes = 32 * this.model.vertexCount;
       if (rec.epoch !== this.epoch) return null;
-      if (this.ccd.wanted()) this.ccdSchedule.schedule(frame, snapshot, p);
+      if (this.ccd.wanted()) {
+        this.ccdSchedule.schedule(frame, snapshot, p);
+        deviation = this.ccdSchedule.lastDeviation;
+      }
       // With two frames in flight, the next frame may have asked for a rebuild as well before this one started it.
       if (rec.rebuild && !this.bvhJob) this.startBvhRebuild(snapshot.positions);
     }
@@ -331,7 +335,7 @@ export class GpuCollisions {
     const mode = effectiveCollisionMode(p);
     counters.mode = mode;
     counters.ccd = this.ccd.afterFrame(words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS), rec.ccd);
-    if (rec.snapshot && this.ccdSchedule.lastDeviation) counters.ccd.selfDeviationEscapes = this.ccdSchedule.lastDeviation.escapes;
+    if (deviation) counters.ccd.selfDeviationEscapes = deviation.escapes;
     this.ccdSchedule.noteEscapes(counters.ccd.escaped);
     if (mode === 'hybrid') {
       counters.pin = header[QL.pin];
