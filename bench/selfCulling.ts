@@ -16,7 +16,8 @@
  *   culled    1 - after / before
  *   job       the worker job's time (ms): box test + cones + traversal + filter (median of 3 runs)
  *   cones / traversal / filter   its culling parts (ms)
- *   narrow    exact CCD of the candidates over the frame (ms)
+ *   narrow    exact CCD of the candidates over the frame (ms; each of off's pairs timed once and
+ *             credited to every setting that kept it)
  *   self      job + narrow (ms), and off's over it (the speed-up)
  *   contacts  candidates the exact CCD finds touching (enhanced must equal off; plain may miss)
  *   escapes   boundary vertices past their deviation bound at frame ends (summed)
@@ -75,8 +76,13 @@ function vec4(x: Float64Array): Float32Array {
   return out;
 }
 
-/** Exact CCD of every same-object candidate over the motion a -> b (xyz): contacts and time. */
-function narrowPhase(topo: CcdTopology, vf: Uint32Array, ee: Uint32Array, a: Float64Array, b: Float64Array): { contacts: number; ms: number } {
+/**
+ * Exact CCD of every same-object candidate of `all` (off's candidates: every setting's are among
+ * them) over the motion a -> b (xyz), each query timed once; the time and contacts of a query go
+ * to every setting whose candidates hold the pair (so the settings are compared on the same
+ * measurements, not on runs the machine's load treats differently).
+ */
+function narrowPhase(topo: CcdTopology, jobs: Map<SelfCullingMode, { vf: Uint32Array; ee: Uint32Array }>, a: Float64Array, b: Float64Array): Map<SelfCullingMode, { contacts: number; ms: number }> {
   const q = new Float64Array(24);
   const put = (ids: number[]): Float64Array => {
     ids.forEach((id, j) => {
@@ -87,20 +93,39 @@ function narrowPhase(topo: CcdTopology, vf: Uint32Array, ee: Uint32Array, a: Flo
     });
     return q;
   };
+  const keys = new Map<SelfCullingMode, Set<number>>();
+  for (const [mode, j] of jobs) {
+    const set = new Set<number>();
+    for (let i = 0; i < j.vf.length; i += 2) set.add(j.vf[i] * 4294967296 + j.vf[i + 1]);
+    for (let i = 0; i < j.ee.length; i += 2) set.add(-(j.ee[i] * 4294967296 + j.ee[i + 1]) - 1);
+    keys.set(mode, set);
+  }
+  const out = new Map<SelfCullingMode, { contacts: number; ms: number }>(SELF_CULLING_MODES.map((m) => [m, { contacts: 0, ms: 0 }]));
+  const credit = (key: number, ms: number, hit: boolean): void => {
+    for (const mode of SELF_CULLING_MODES) {
+      if (!keys.get(mode)!.has(key)) continue;
+      const o = out.get(mode)!;
+      o.ms += ms;
+      if (hit) o.contacts++;
+    }
+  };
   const T = topo.triangles, E = topo.edges, obj = topo.vertexObject;
-  let contacts = 0;
-  const t0 = performance.now();
-  for (let i = 0; i < vf.length; i += 2) {
-    const v = vf[i], t = vf[i + 1];
+  const all = jobs.get('off')!;
+  for (let i = 0; i < all.vf.length; i += 2) {
+    const v = all.vf[i], t = all.vf[i + 1];
     if (obj[v] !== obj[T[3 * t]]) continue;
-    if (vertexFaceCcd(put([v, T[3 * t], T[3 * t + 1], T[3 * t + 2]])).hit) contacts++;
+    const t0 = performance.now();
+    const hit = vertexFaceCcd(put([v, T[3 * t], T[3 * t + 1], T[3 * t + 2]])).hit;
+    credit(v * 4294967296 + t, performance.now() - t0, hit);
   }
-  for (let i = 0; i < ee.length; i += 2) {
-    const e = ee[i], f = ee[i + 1];
+  for (let i = 0; i < all.ee.length; i += 2) {
+    const e = all.ee[i], f = all.ee[i + 1];
     if (obj[E[2 * e]] !== obj[E[2 * f]]) continue;
-    if (edgeEdgeCcd(put([E[2 * e], E[2 * e + 1], E[2 * f], E[2 * f + 1]])).hit) contacts++;
+    const t0 = performance.now();
+    const hit = edgeEdgeCcd(put([E[2 * e], E[2 * e + 1], E[2 * f], E[2 * f + 1]])).hit;
+    credit(-(e * 4294967296 + f) - 1, performance.now() - t0, hit);
   }
-  return { contacts, ms: performance.now() - t0 };
+  return out;
 }
 
 const f1 = (x: number): string => x.toFixed(1);
@@ -205,12 +230,11 @@ for (const name of SCENES) {
     // The job from the snapshot two frames back serves the frame just simulated (latency 1).
     const served = f - 1;
     if (measured(served)) {
+      const n = narrowPhase(topo, pending[served], states[f], states[f + 1]);
       for (const mode of SELF_CULLING_MODES) {
-        const j = pending[served].get(mode)!;
-        const n = narrowPhase(topo, j.vf, j.ee, states[f], states[f + 1]);
         const t = totals.get(mode)!;
-        t.narrowMs += n.ms;
-        t.contacts += n.contacts;
+        t.narrowMs += n.get(mode)!.ms;
+        t.contacts += n.get(mode)!.contacts;
         t.frames++;
       }
     }
