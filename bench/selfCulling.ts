@@ -41,6 +41,7 @@ import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { culledSweptCandidates } from '../src/collision/selfCulling/broadPhaseCulling';
 import { DeviationMonitor } from '../src/collision/selfCulling/deviationMonitor';
 import { SELF_CULLING_MODES, type SelfCullingMode } from '../src/collision/selfCulling/modes';
+import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
 import { CpuSolver } from '../src/sim/cpuSolver';
 
@@ -140,7 +141,8 @@ async function gpuSection(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const name of SCENES) {
     for (const mode of SELF_CULLING_MODES) {
-      const setup = findScene(name).build({ size: SIZES[name] });
+      const scene = findScene(name);
+      const setup = scene.build({ size: SIZES[name], meshes: readSceneMeshes(scene) });
       setup.params = { ...setup.params, selfCulling: mode };
       const solver = new GpuSolver(ctx, setup);
       let ccdMs = 0, jobMs = 0, cand = 0, before = 0, after = 0, contacts = 0, inside = 0, escapes = 0, k = 0;
@@ -179,7 +181,7 @@ console.log('| scene | setting | pairs before | pairs after | culled | job ms | 
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const name of SCENES) {
   const scene = findScene(name);
-  const setup = scene.build({ size: SIZES[name] });
+  const setup = scene.build({ size: SIZES[name], meshes: readSceneMeshes(scene) });
   const solver = new CpuSolver(setup);
   const mesh = buildSceneMesh(setup.model);
   const topo = ccdTopologyOf(mesh);
