@@ -41,6 +41,7 @@ import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { culledSweptCandidates } from '../src/collision/selfCulling/broadPhaseCulling';
 import { DeviationMonitor } from '../src/collision/selfCulling/deviationMonitor';
 import { SELF_CULLING_MODES, type SelfCullingMode } from '../src/collision/selfCulling/modes';
+import { readMeshFile } from '../src/runner/meshFile';
 import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
 import { CpuSolver } from '../src/sim/cpuSolver';
@@ -56,6 +57,12 @@ const SIZES: Record<string, number> = { 'rod-knot': 95, 'beam-twist': 16, 'noodl
 for (const part of flag('sizes', '').split(',').filter((s) => s)) {
   const [k, v] = part.split('=');
   SIZES[k] = Number(v);
+}
+
+/** The scene at its bench size, with the shared meshes it reads (run from the project root). */
+function buildScene(name: string) {
+  const scene = findScene(name);
+  return scene.build({ size: SIZES[name], meshes: readSceneMeshes(scene), mesh: scene.defaultMeshFile ? readMeshFile(scene.defaultMeshFile) : undefined });
 }
 
 interface Totals {
@@ -141,8 +148,7 @@ async function gpuSection(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const name of SCENES) {
     for (const mode of SELF_CULLING_MODES) {
-      const scene = findScene(name);
-      const setup = scene.build({ size: SIZES[name], meshes: readSceneMeshes(scene) });
+      const setup = buildScene(name);
       setup.params = { ...setup.params, selfCulling: mode };
       const solver = new GpuSolver(ctx, setup);
       let ccdMs = 0, jobMs = 0, cand = 0, before = 0, after = 0, contacts = 0, inside = 0, escapes = 0, k = 0;
@@ -181,7 +187,7 @@ console.log('| scene | setting | pairs before | pairs after | culled | job ms | 
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const name of SCENES) {
   const scene = findScene(name);
-  const setup = scene.build({ size: SIZES[name], meshes: readSceneMeshes(scene) });
+  const setup = buildScene(name);
   const solver = new CpuSolver(setup);
   const mesh = buildSceneMesh(setup.model);
   const topo = ccdTopologyOf(mesh);
