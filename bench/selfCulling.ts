@@ -186,7 +186,6 @@ console.log(`self-collision culling: ${FRAMES} frames after ${SKIP}, CPU referen
 console.log('| scene | setting | pairs before | pairs after | culled | job ms | cones / traversal / filter ms | narrow ms | self ms | vs off | contacts | escapes |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const name of SCENES) {
-  const scene = findScene(name);
   const setup = buildScene(name);
   const solver = new CpuSolver(setup);
   const mesh = buildSceneMesh(setup.model);
