@@ -14,7 +14,7 @@
  *
  *   pairs     same-object candidates of the box test, and after culling (mean per frame)
  *   culled    1 - after / before
- *   job       the worker job's time (ms): box test + cones + traversal + filter (median of 3 runs)
+ *   job       the worker job's time (ms): box test + cones + traversal + filter
  *   cones / traversal / filter   its culling parts (ms)
  *   narrow    exact CCD of the candidates over the frame (ms; each of off's pairs timed once and
  *             credited to every setting that kept it)
@@ -213,19 +213,15 @@ for (const name of SCENES) {
       const t = totals.get(mode)!;
       if (seen && measured(f)) t.escapes += seen.observation.escapes;
       const request = { mode, deviation: seen?.bound ?? null };
-      const times: number[] = [];
-      let c: ReturnType<typeof culledSweptCandidates> | undefined;
-      for (let r = 0; r < 3; r++) {
-        const t0 = performance.now();
-        c = culledSweptCandidates(topo, x4, v4, bound, true, { mode: request.mode, deviation: request.deviation ? Float32Array.from(request.deviation) : null });
-        times.push(performance.now() - t0);
-      }
-      jobs.set(mode, { vf: c!.vertexFace, ee: c!.edgeEdge });
+      const t0 = performance.now();
+      const c = culledSweptCandidates(topo, x4, v4, bound, true, request);
+      const jobMs = performance.now() - t0;
+      jobs.set(mode, { vf: c.vertexFace, ee: c.edgeEdge });
       if (measured(f)) {
-        const rep = c!.selfCulling!;
+        const rep = c.selfCulling!;
         t.before += rep.pairsBefore;
         t.after += rep.pairsAfter;
-        t.jobMs += times.sort((p, q) => p - q)[1];
+        t.jobMs += jobMs;
         t.conesMs += rep.conesMs;
         t.traversalMs += rep.traversalMs;
         t.filterMs += rep.filterMs;
