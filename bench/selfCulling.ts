@@ -20,7 +20,7 @@
  *             credited to every setting that kept it)
  *   self      job + narrow (ms), and off's over it (the speed-up)
  *   contacts  candidates the exact CCD finds touching (enhanced must equal off; plain may miss)
- *   escapes   boundary vertices past their deviation bound at frame ends (summed)
+ *   escapes   boundary vertices and edges past their deviation bounds at frame ends (summed)
  *
  * and a last row: the same-object candidates that enhanced culling would leave if it knew the
  * served frame's own motion (no prediction, no deviation bound): what the learned bound costs.
@@ -227,7 +227,7 @@ for (const name of SCENES) {
       const seen = mode === 'off' ? null : monitors.get(mode)!.observe(SKIP + f, x4, v4, dt);
       const t = totals.get(mode)!;
       if (seen && measured(f)) t.escapes += seen.observation.escapes;
-      const request = { mode, deviation: seen?.bound ?? null };
+      const request = { mode, deviation: seen?.bound ?? null, edgeDeviation: seen?.edgeBound ?? null };
       const t0 = performance.now();
       const c = culledSweptCandidates(topo, x4, v4, bound, true, request);
       const jobMs = performance.now() - t0;

@@ -143,8 +143,9 @@ export class CcdJobs {
       const bound_ = { horizon: bound.horizon, gravity: [bound.gravity[0], bound.gravity[1], bound.gravity[2]] as [number, number, number], margin: bound.margin };
       return await this.pool.run(async (api) => {
         // One Promise.all over both, so that a failed init never leaves the job's rejection unhandled.
-        const deviation = culling?.deviation;
-        const culling_ = culling ? Comlink.transfer({ mode: culling.mode, deviation: deviation ?? null }, deviation ? [deviation.buffer as ArrayBuffer] : []) : undefined;
+        const deviation = culling?.deviation ?? null, edgeDeviation = culling?.edgeDeviation ?? null;
+        const moved = [deviation, edgeDeviation].filter((a): a is Float32Array => a !== null).map((a) => a.buffer as ArrayBuffer);
+        const culling_ = culling ? Comlink.transfer({ mode: culling.mode, deviation, edgeDeviation }, moved) : undefined;
         const [, answer] = await Promise.all([this.ensureInit(api), api.broadPhase(Comlink.transfer(x, transfer), v, bound_, selfCollision, this.key, culling_)]);
         return answer;
       });

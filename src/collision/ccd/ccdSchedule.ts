@@ -114,11 +114,11 @@ export class CcdSchedule {
     return `${p.dt}/${p.gravity.join(',')}/${p.selfCollision}/${p.selfCulling ?? 'off'}`;
   }
 
-  private start(snapshot: StateSnapshot, p: ScheduleParams, deviation: Float32Array | null): Job {
+  private start(snapshot: StateSnapshot, p: ScheduleParams, deviation: Float32Array | null, edgeDeviation: Float32Array | null): Job {
     const horizon = (1 + this.latency) * p.dt;
     const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin };
     const boxes = sweptVertexBoxes(snapshot.positions, snapshot.velocities, bound);
-    const culling: SelfCullingRequest | undefined = p.selfCollision ? { mode: p.selfCulling ?? 'off', deviation } : undefined;
+    const culling: SelfCullingRequest | undefined = p.selfCollision ? { mode: p.selfCulling ?? 'off', deviation, edgeDeviation } : undefined;
     const result = this.runner(snapshot.positions, snapshot.velocities, bound, p.selfCollision, culling);
     // A rejected job is reported when its frame awaits it; never an unhandled rejection before that.
     result.catch(() => undefined);
@@ -127,14 +127,15 @@ export class CcdSchedule {
 
   /** After frame `frame` ended in `snapshot`: starts the job for frame + 1 + latency. */
   schedule(frame: number, snapshot: StateSnapshot, p: ScheduleParams): void {
-    let deviation: Float32Array | null = null;
+    let deviation: Float32Array | null = null, edgeDeviation: Float32Array | null = null;
     this.lastDeviation = null;
     if (this.deviation && p.selfCollision && (p.selfCulling ?? 'off') !== 'off') {
       const seen = this.deviation.observe(frame, snapshot.positions, snapshot.velocities, p.dt);
       deviation = seen.bound;
+      edgeDeviation = seen.edgeBound;
       this.lastDeviation = seen.observation;
     }
-    this.jobs.set(frame + 1 + this.latency, this.start(snapshot, p, deviation));
+    this.jobs.set(frame + 1 + this.latency, this.start(snapshot, p, deviation, edgeDeviation));
   }
 
   /**
@@ -148,7 +149,7 @@ export class CcdSchedule {
     this.jobs.delete(frame);
     if (!job || job.key !== this.key(p)) {
       // No deviation bound for a state that did not come through schedule(): nothing is culled.
-      job = this.start(await snapshotNow(), p, null);
+      job = this.start(await snapshotNow(), p, null, null);
       // Its boxes cover (1 + latency) frames from now: the next frames' too, until their own jobs.
       for (let f = frame + 1; f <= frame + this.latency; f++) if (!this.jobs.has(f)) this.jobs.set(f, job);
     }

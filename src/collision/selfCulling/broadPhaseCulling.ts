@@ -20,6 +20,8 @@ export interface SelfCullingRequest {
   mode: SelfCullingMode;
   /** Per vertex: the deviation bound (world units, deviationMonitor.ts); null: none known yet (nothing is culled). */
   deviation: Float32Array | null;
+  /** Per edge of the topology: the bound on its vector's change (deviationMonitor.ts); absent or null: from `deviation`. */
+  edgeDeviation?: Float32Array | null;
 }
 
 /** What the culling did in one job (collision/counters.ts shows it per frame). */
@@ -51,10 +53,14 @@ export function selfCullingFor(topology: CcdTopology): SelfCulling {
   return c;
 }
 
-export function checkCullingRequest(r: SelfCullingRequest, vertexCount: number, where: string): void {
+export function checkCullingRequest(r: SelfCullingRequest, vertexCount: number, edgeCount: number, where: string): void {
   if (!SELF_CULLING_MODES.includes(r?.mode)) throw new RangeError(`${where}: culling.mode must be one of ${SELF_CULLING_MODES.join(', ')}, got ${String(r?.mode)}`);
   if (r.deviation !== null && (!(r.deviation instanceof Float32Array) || r.deviation.length !== vertexCount)) {
     throw new RangeError(`${where}: culling.deviation must be null or a Float32Array of ${vertexCount} numbers (one per vertex), got length ${r.deviation?.length}`);
+  }
+  const e = r.edgeDeviation ?? null;
+  if (e !== null && (!(e instanceof Float32Array) || e.length !== edgeCount)) {
+    throw new RangeError(`${where}: culling.edgeDeviation must be null or a Float32Array of ${edgeCount} numbers (one per edge), got length ${e?.length}`);
   }
 }
 
@@ -66,7 +72,7 @@ export function culledSweptCandidates(
   topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, request?: SelfCullingRequest,
 ): CcdCandidates & { selfCulling?: SelfCullingReport } {
   if (!request || !selfCollision) return sweptCandidates(topo, positions, velocities, bound, selfCollision);
-  checkCullingRequest(request, topo.vertexCount, 'culledSweptCandidates');
+  checkCullingRequest(request, topo.vertexCount, topo.edges.length / 2, 'culledSweptCandidates');
   let report: SelfCullingReport | undefined;
   const c = sweptCandidates(topo, positions, velocities, bound, selfCollision, (own, relative) => {
     const before = (own.vertexFace.length + own.edgeEdge.length) / 2;
@@ -85,7 +91,8 @@ export function culledSweptCandidates(
       }
       deviation[v] = request.deviation[v];
     }
-    const stats: SelfCullingStats = culling.cull({ start, move, deviation }, request.mode);
+    const edgeDeviation = request.edgeDeviation ? Float64Array.from(request.edgeDeviation) : null;
+    const stats: SelfCullingStats = culling.cull({ start, move, deviation, edgeDeviation }, request.mode);
     const t0 = performance.now();
     const kept = culling.filter(own);
     report.filterMs = performance.now() - t0;

@@ -16,6 +16,11 @@
  *
  * Edge direction (u -> v): d(s) = D + s W, moved by at most sqrt(3)(dev_u + dev_v): the cone bounds
  * the balls around D and D + W, whose hull holds every d(s).
+ *
+ * `edgeDeviation`, when given, bounds each edge's own change directly: |(x_v - x_u) - (D + s W)|
+ * stays within edgeDeviation[e] (Euclidean) at every time. A body's motion is smooth, so an edge
+ * strays from its predicted vector far less than its ends stray from their predicted positions;
+ * the cones use the smaller of the two bounds (contours still need the per-vertex one).
  */
 import { mergeBall } from './cones';
 
@@ -26,6 +31,8 @@ export interface CullingMotion {
   move: Float64Array;
   /** Per vertex: the half-size of the box around x(s) it stays in; null: exact linear motion. */
   deviation: Float64Array | null;
+  /** Per edge of the topology: the largest change of its vector from the prediction (Euclidean); absent or null: from `deviation`. */
+  edgeDeviation?: Float64Array | null;
 }
 
 const SQRT3 = Math.sqrt(3);
@@ -33,8 +40,18 @@ const SQRT3 = Math.sqrt(3);
 const ROUNDING = 1e-12;
 const tmpCone = new Float64Array(4);
 
-/** Cone slot `o` of `cones` := the normal cone of triangle (a, b, c) over the motion. */
-export function triangleNormalCone(cones: Float64Array, o: number, m: CullingMotion, a: number, b: number, c: number): void {
+/** The bound on edge e's (u -> v) change over the motion: the smaller of the per-vertex and the per-edge one (0 for exact motion). */
+function edgeRadius(m: CullingMotion, e: number, u: number, v: number): number {
+  let r = m.deviation ? SQRT3 * (m.deviation[u] + m.deviation[v]) : 0;
+  if (m.edgeDeviation && e >= 0) r = m.deviation ? Math.min(r, m.edgeDeviation[e]) : m.edgeDeviation[e];
+  return r;
+}
+
+/**
+ * Cone slot `o` of `cones` := the normal cone of triangle (a, b, c) over the motion; `ab` and `ca`
+ * its edges' indices in the topology (-1: unknown, the per-vertex bound is used).
+ */
+export function triangleNormalCone(cones: Float64Array, o: number, m: CullingMotion, a: number, b: number, c: number, ab = -1, ca = -1): void {
   const x = m.start, w = m.move;
   const E1x = x[3 * b] - x[3 * a], E1y = x[3 * b + 1] - x[3 * a + 1], E1z = x[3 * b + 2] - x[3 * a + 2];
   const E2x = x[3 * c] - x[3 * a], E2y = x[3 * c + 1] - x[3 * a + 1], E2z = x[3 * c + 2] - x[3 * a + 2];
@@ -52,9 +69,8 @@ export function triangleNormalCone(cones: Float64Array, o: number, m: CullingMot
   const M1 = Math.max(Math.sqrt(E1x * E1x + E1y * E1y + E1z * E1z), Math.sqrt(F1x * F1x + F1y * F1y + F1z * F1z));
   const M2 = Math.max(Math.sqrt(E2x * E2x + E2y * E2y + E2z * E2z), Math.sqrt(F2x * F2x + F2y * F2y + F2z * F2z));
   let eps = ROUNDING * (M1 * M2 + (M1 + M2) * (M1 + M2));
-  if (m.deviation) {
-    const d = m.deviation;
-    const r1 = SQRT3 * (d[a] + d[b]), r2 = SQRT3 * (d[a] + d[c]);
+  if (m.deviation || m.edgeDeviation) {
+    const r1 = edgeRadius(m, ab, a, b), r2 = edgeRadius(m, ca, a, c);
     eps += M1 * r2 + r1 * M2 + r1 * r2;
   }
   mergeBall(cones, o, c0x, c0y, c0z, eps, tmpCone, true);
@@ -62,14 +78,13 @@ export function triangleNormalCone(cones: Float64Array, o: number, m: CullingMot
   mergeBall(cones, o, c2x, c2y, c2z, eps, tmpCone, false);
 }
 
-/** Merges the direction cone of edge u -> v over the motion into cone slot `o` (`first`: sets it). */
-export function mergeEdgeDirection(cones: Float64Array, o: number, m: CullingMotion, u: number, v: number, first: boolean): void {
+/** Merges the direction cone of edge u -> v (index e in the topology, or -1) over the motion into cone slot `o` (`first`: sets it). */
+export function mergeEdgeDirection(cones: Float64Array, o: number, m: CullingMotion, u: number, v: number, first: boolean, e = -1): void {
   const x = m.start, w = m.move;
   const Dx = x[3 * v] - x[3 * u], Dy = x[3 * v + 1] - x[3 * u + 1], Dz = x[3 * v + 2] - x[3 * u + 2];
   const Fx = Dx + w[3 * v] - w[3 * u], Fy = Dy + w[3 * v + 1] - w[3 * u + 1], Fz = Dz + w[3 * v + 2] - w[3 * u + 2];
   const L = Math.max(Math.sqrt(Dx * Dx + Dy * Dy + Dz * Dz), Math.sqrt(Fx * Fx + Fy * Fy + Fz * Fz));
-  let r = ROUNDING * L;
-  if (m.deviation) r += SQRT3 * (m.deviation[u] + m.deviation[v]);
+  const r = ROUNDING * L + edgeRadius(m, e, u, v);
   mergeBall(cones, o, Dx, Dy, Dz, r, tmpCone, first);
   mergeBall(cones, o, Fx, Fy, Fz, r, tmpCone, false);
 }

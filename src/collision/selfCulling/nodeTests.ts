@@ -108,7 +108,7 @@ export class NodeTests {
   private edgeCone(out: Float64Array, m: CullingMotion, e: number, from: number): void {
     const s = this.surface, c = this.edgeCones, o = CONE_FLOATS * e;
     if (this.edgeStamp[e] !== this.stamp) {
-      mergeEdgeDirection(c, o, m, s.edges[2 * e], s.edges[2 * e + 1], true);
+      mergeEdgeDirection(c, o, m, s.edges[2 * e], s.edges[2 * e + 1], true, e);
       this.edgeStamp[e] = this.stamp;
     }
     const sign = from === s.edges[2 * e] ? 1 : -1;

@@ -94,7 +94,7 @@ export class SelfCulling {
    */
   cull(motion: CullingMotion, mode: SelfCullingMode): SelfCullingStats {
     const s = this.surface;
-    checkMotion(motion, s.vertexCount);
+    checkMotion(motion, s.vertexCount, s.edgeCount);
     const stats: SelfCullingStats = { mode, conesMs: 0, traversalMs: 0, rebuilt: 0, culledNodes: 0, culledTriangles: 0, nodes: emptyNodeTestCounts() };
     this.culledBy.fill(-1);
     if (mode === 'off') return stats;
@@ -104,8 +104,10 @@ export class SelfCulling {
       stats.rebuilt = this.trees.length;
     }
     this.calls++;
-    const tri = s.triangles;
-    for (let t = 0; t < s.triangleCount; t++) triangleNormalCone(this.triangleCones, CONE_FLOATS * t, motion, tri[3 * t], tri[3 * t + 1], tri[3 * t + 2]);
+    const tri = s.triangles, te = s.triangleEdges;
+    for (let t = 0; t < s.triangleCount; t++) {
+      triangleNormalCone(this.triangleCones, CONE_FLOATS * t, motion, tri[3 * t], tri[3 * t + 1], tri[3 * t + 2], te[3 * t], te[3 * t + 2]);
+    }
     for (let k = 0; k < this.trees.length; k++) refitNodeCones(this.trees[k], this.triangleCones, this.nodeCones[k]);
     const t1 = performance.now();
     this.tests.counts = stats.nodes;
@@ -206,11 +208,18 @@ export class SelfCulling {
   }
 }
 
-function checkMotion(m: CullingMotion, n: number): void {
+function checkMotion(m: CullingMotion, n: number, edges: number): void {
   if (!(m.start instanceof Float64Array) || m.start.length !== 3 * n) throw new RangeError(`SelfCulling: motion.start must be a Float64Array of ${3 * n} numbers (xyz for ${n} vertices), got length ${m.start?.length}`);
   if (!(m.move instanceof Float64Array) || m.move.length !== 3 * n) throw new RangeError(`SelfCulling: motion.move must be a Float64Array of ${3 * n} numbers (xyz for ${n} vertices), got length ${m.move?.length}`);
   if (m.deviation !== null && (!(m.deviation instanceof Float64Array) || m.deviation.length !== n)) {
     throw new RangeError(`SelfCulling: motion.deviation must be null or a Float64Array of ${n} numbers (one per vertex), got length ${m.deviation?.length}`);
+  }
+  const e = m.edgeDeviation ?? null;
+  if (e !== null && (!(e instanceof Float64Array) || e.length !== edges)) {
+    throw new RangeError(`SelfCulling: motion.edgeDeviation must be null or a Float64Array of ${edges} numbers (one per edge), got length ${e?.length}`);
+  }
+  if (e) {
+    for (let k = 0; k < edges; k++) if (!(e[k] >= 0)) throw new RangeError(`SelfCulling: motion.edgeDeviation[${k}] (edge ${k}) is ${e[k]}, must be >= 0 (Infinity allowed)`);
   }
   // Non-finite positions make their triangles' cones full (never culled); a negative or NaN
   // deviation is a caller's mistake.

@@ -26,6 +26,8 @@ export interface CullingSurface {
   edgeTriangles: Int32Array;
   /** 1 for an edge with exactly one triangle (the surface's own boundary). */
   open: Uint8Array;
+  /** Per triangle (a, b, c) the edges ab, bc, ca (-1 where the edge list lacks one). */
+  triangleEdges: Int32Array;
   /** CSR vertex -> triangles. */
   vertexTriangleOffsets: Uint32Array;
   vertexTriangles: Uint32Array;
@@ -65,6 +67,7 @@ export function cullingSurfaceOf(topo: CcdTopology): CullingSurface {
   const irregular = new Uint8Array(triangleCount);
   const open = new Uint8Array(edgeCount);
   const sides = new Uint8Array(triangleCount); // edges of the triangle found in the edge list
+  const triangleEdges = new Int32Array(3 * triangleCount).fill(-1);
   for (let e = 0; e < edgeCount; e++) {
     const u = edges[2 * e], v = edges[2 * e + 1];
     let found = 0, forward = 0;
@@ -74,6 +77,10 @@ export function cullingSurfaceOf(topo: CcdTopology): CullingSurface {
       if (!f && !b) continue;
       if (found < 2) edgeTriangles[2 * e + found] = t;
       found++;
+      for (let k = 0; k < 3; k++) {
+        const p = triangles[3 * t + k], q = triangles[3 * t + ((k + 1) % 3)];
+        if ((p === u && q === v) || (p === v && q === u)) triangleEdges[3 * t + k] = e;
+      }
       if (f) forward++;
       sides[t]++;
     }
@@ -91,7 +98,7 @@ export function cullingSurfaceOf(topo: CcdTopology): CullingSurface {
   }
   for (let t = 0; t < triangleCount; t++) if (sides[t] !== 3) irregular[t] = 1;
   return {
-    vertexCount: n, triangles, triangleCount, edges, edgeCount, edgeTriangles, open,
+    vertexCount: n, triangles, triangleCount, edges, edgeCount, edgeTriangles, open, triangleEdges,
     vertexTriangleOffsets, vertexTriangles, triangleObject, objectCount, irregular,
   };
 }

@@ -15,6 +15,7 @@ import { mergeEdgeDirection, triangleNormalCone, type CullingMotion } from '../.
 import { SelfCulling } from '../../../src/collision/selfCulling/selfCulling';
 import { bruteForceContacts, candidateKeys } from '../../support/bruteForceContacts';
 import { disk, sphericalCap, spiralStrip, type OpenSurface } from '../../support/openSurfaces';
+import { rng } from '../../support/random';
 
 /** Per vertex the box of its positions at both ends, grown by `margin` (6 floats: lo, hi). */
 function motionBoxes(a: Float64Array, b: Float64Array, margin: number): Float32Array {
@@ -112,6 +113,29 @@ describe('condition 1: the surface normal cone (theta_n < pi/2)', () => {
     }
     expect(worst).toBeLessThanOrEqual(0);
     expect(cone[3]).toBeLessThan(Math.PI / 4);
+  });
+});
+
+describe('per-edge deviation bounds', () => {
+  it('narrow the normal cone, which still holds every normal the edges can take', () => {
+    const start = Float64Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0]), move = new Float64Array(9);
+    const wide = new Float64Array(CONE_FLOATS), narrow = new Float64Array(CONE_FLOATS);
+    const deviation = Float64Array.from([0.02, 0.02, 0.02]);
+    triangleNormalCone(wide, 0, { start, move, deviation }, 0, 1, 2, 0, 2);
+    // Edges ab (index 0) and ca (index 2) may change by 0.005 only.
+    const edgeDeviation = Float64Array.from([0.005, 1, 0.005]);
+    triangleNormalCone(narrow, 0, { start, move, deviation, edgeDeviation }, 0, 1, 2, 0, 2);
+    expect(narrow[3]).toBeLessThan(0.3 * wide[3]);
+    const r = rng(7);
+    for (let i = 0; i < 200; i++) {
+      // e1 = (1, 0, 0) + d1, e2 = (0, 1, 0) + d2 with |d| <= 0.005.
+      const d = Array.from({ length: 6 }, () => r() - 0.5);
+      const l1 = Math.hypot(d[0], d[1], d[2]) / 0.005, l2 = Math.hypot(d[3], d[4], d[5]) / 0.005;
+      const e1 = [1 + d[0] / l1, d[1] / l1, d[2] / l1], e2 = [d[3] / l2, 1 + d[4] / l2, d[5] / l2];
+      const n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+      const angle = Math.acos((n[0] * narrow[0] + n[1] * narrow[1] + n[2] * narrow[2]) / Math.hypot(...n));
+      expect(angle).toBeLessThanOrEqual(narrow[3]);
+    }
   });
 });
 

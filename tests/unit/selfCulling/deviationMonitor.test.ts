@@ -41,6 +41,7 @@ describe('DeviationMonitor', () => {
     expect(third.observation.maxResidual).toBeLessThan(1e-6);
     expect(Math.max(...third.bound!)).toBeCloseTo(1e-3, 6);
     expect(third.observation.escapes).toBe(0);
+    expect(Math.max(...third.edgeBound!)).toBeCloseTo(1e-3, 6);
   });
 
   it('a turning ring: the bound is twice the chord deviation over two frames, and it holds', () => {
@@ -56,16 +57,25 @@ describe('DeviationMonitor', () => {
     expect(last.observation.maxResidual).toBeLessThan(1.5 * exact);
     expect(last.observation.escapes).toBe(0);
     expect(Math.max(...last.bound!)).toBeGreaterThanOrEqual(2 * last.observation.maxResidual * 0.99);
+    // An edge of the ring (length 2 sin(pi / n)) turns rigidly: its vector strays from v t by the same
+    // chord as a vertex, scaled by its length over the radius.
+    const edge = 2 * Math.sin(Math.PI / n);
+    expect(Math.max(...last.edgeBound!)).toBeLessThan(0.3 * Math.max(...last.bound!) * (edge / r) * 4);
   });
 
-  it('a vertex pushed away counts as an escape, and its neighbours get its bound', () => {
+  it('a vertex pushed away counts as an escape, with its two edges, and its neighbours get its bound', () => {
     const m = new DeviationMonitor(ring(n), { floor: 1e-4 });
     const still = () => state(n, r, 0, 0, 0, 0);
     for (let f = 0; f <= 3; f++) m.observe(f, still().p, still().v, dt);
     const pushed = still();
     pushed.p[4 * 5 + 2] += 0.05;
     const seen = m.observe(4, pushed.p, pushed.v, dt);
-    expect(seen.observation.escapes).toBe(1);
+    expect(seen.observation.escapes).toBe(3);
+    // Its edges' vectors changed by 0.05: their bounds and their neighbours' follow.
+    expect(seen.edgeBound![4]).toBeGreaterThan(0.09);
+    expect(seen.edgeBound![5]).toBeGreaterThan(0.09);
+    expect(seen.edgeBound![3]).toBeGreaterThan(0.09);
+    expect(seen.edgeBound![12]).toBeCloseTo(1e-4, 8);
     expect(seen.bound![5]).toBeGreaterThan(0.09);
     expect(seen.bound![4]).toBeGreaterThan(0.09);
     expect(seen.bound![6]).toBeGreaterThan(0.09);
