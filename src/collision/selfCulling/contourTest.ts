@@ -4,16 +4,22 @@
  * pieces (chains) of the node's contour meet, at any time of the motion (motionCones.ts).
  *
  * Each contour vertex is projected at s = 0 and s = 1 onto the plane normal to V; projection is
- * linear, so the projected vertex moves linearly between them, give or take its deviation (the
- * projection of a box of half-size dev lies in a disc of radius sqrt(3) dev). As the paper does,
- * bounding boxes of the projected edges (here swept over the motion) go first; edge pairs whose
- * boxes meet get an exact-sign test:
+ * linear, so the projected vertex moves linearly between them, give or take its deviation. What the
+ * tests need is how far two contour vertices p and q can stray from their predicted relative
+ * position, rel(p, q): at most the sum of their own bounds (the projection of a box of half-size
+ * dev lies in a disc of radius sqrt(3) dev), and, with per-edge bounds, at most the sum of the edge
+ * bounds along the contour between them (each edge's vector strays by at most its bound, so a path
+ * of edges by at most their sum), whichever is smaller. Near each other along the contour (where
+ * pieces hand over) the second is the tight one.
+ *
+ * As the paper does, bounding boxes of the projected edges (here swept over the motion) go first;
+ * edge pairs whose boxes meet get an exact-sign test:
  *
  * - two edges without a common vertex are apart at time s when both ends of one lie strictly on
  *   the same side of the other's line. The side is the sign of the 2D cross product
  *   o(s) = (B - A) x (Q - A), quadratic in s: its Bernstein coefficients bound it on [0, 1], widened
- *   by what the deviations can change it. Undecided intervals are halved (twice at most).
- * - two edges meeting at a vertex (where one chain hands over to the next) overlap beyond it only
+ *   by what rel() lets it change. Undecided intervals are halved (twice at most).
+ * - two edges meeting at a vertex (where one piece hands over to the next) overlap beyond it only
  *   when they fold back onto each other: apart when their directions' cross product keeps one
  *   sign, or their dot product stays positive, over the interval.
  *
@@ -23,41 +29,66 @@
 import type { CullingMotion } from './motionCones';
 
 const SQRT3 = Math.sqrt(3);
-/** Relative float64 rounding of a 2D cross or dot product of differences. */
+/** Relative float64 rounding of a 2D cross or dot product of differences, and of a projection. */
 const ROUNDING = 1e-12;
 /** Halvings of the time interval for an undecided edge pair (each level doubles the work of that pair). */
 const MAX_SPLITS = 2;
-/** Floats per projected contour edge: from (x0, y0, x1, y1), to (x0, y0, x1, y1), radii of from and to. */
-const EDGE_FLOATS = 10;
+/** Floats per contour vertex: projected position at s = 0 (x, y) and at s = 1 (x, y). */
+const POINT_FLOATS = 4;
 
 export class ContourTest {
-  private edge = new Float64Array(0);
+  private point = new Float64Array(0);
+  /** Per contour vertex: its own bound (sqrt(3) dev + rounding), and its box radius. */
+  private own = new Float64Array(0);
+  private boxRadius = new Float64Array(0);
+  /** Per contour vertex: the sum of the edge bounds along the contour up to it (with per-edge bounds). */
+  private prefix = new Float64Array(0);
+  private loopTotal = 0;
+  private loopBounds = false;
+  private count = 0;
   private box = new Float64Array(0);
   private chainBox = new Float64Array(0);
   /** Edge pairs examined by the exact-sign test (a statistic of the last calls). */
   exactTests = 0;
 
   private grow(edges: number, chains: number): void {
-    if (this.edge.length < EDGE_FLOATS * edges) {
-      this.edge = new Float64Array(EDGE_FLOATS * edges * 2);
+    if (this.point.length < POINT_FLOATS * edges) {
+      this.point = new Float64Array(POINT_FLOATS * edges * 2);
+      this.own = new Float64Array(edges * 2);
+      this.boxRadius = new Float64Array(edges * 2);
+      this.prefix = new Float64Array(edges * 2 + 1);
       this.box = new Float64Array(4 * edges * 2);
     }
     if (this.chainBox.length < 4 * chains) this.chainBox = new Float64Array(4 * chains * 2);
   }
 
+  /** How far contour vertices p and q (loop positions) may stray from their predicted relative position. */
+  private rel(p: number, q: number): number {
+    let r = this.own[p] + this.own[q];
+    if (this.loopBounds) {
+      const d = Math.abs(this.prefix[q] - this.prefix[p]);
+      r = Math.min(r, Math.min(d, this.loopTotal - d) + ROUNDING * this.loopTotal);
+    }
+    return r;
+  }
+
   /**
    * Whether the chains of one contour stay apart in projection along unit V (vx, vy, vz):
-   * contour edges from[k] -> to[k] for k in [begin, end), chain c covering [chainStart[c],
-   * chainEnd[c]) for c in [chainBegin, chainStop), consecutive along one closed loop.
+   * contour edges from[k] -> to[k] for k in [begin, end), consecutive along one closed loop (to[k]
+   * = from[k + 1], the last edge ending where the first starts), chain c covering [chainStart[c],
+   * chainEnd[c]) for c in [chainBegin, chainStop). `edgeOf` (the topology's edge index of each
+   * contour edge) lets the motion's per-edge bounds tighten rel(); null: per-vertex bounds only.
    */
   chainsApart(
     m: CullingMotion, vx: number, vy: number, vz: number,
     from: Uint32Array, to: Uint32Array, begin: number, end: number,
     chainStart: Uint32Array, chainEnd: Uint32Array, chainBegin: number, chainStop: number,
+    edgeOf: Uint32Array | null = null,
   ): boolean {
     const count = end - begin, chains = chainStop - chainBegin;
     if (chains < 2) return false;
     this.grow(count, chains);
+    this.count = count;
     // Frame (U, W) of the plane normal to V.
     let ux: number, uy: number, uz: number;
     if (Math.abs(vx) < 0.9) {
@@ -68,28 +99,47 @@ export class ContourTest {
     const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
     ux /= ul; uy /= ul; uz /= ul;
     const wx = vy * uz - vz * uy, wy = vz * ux - vx * uz, wz = vx * uy - vy * ux;
-    const x = m.start, mv = m.move, dev = m.deviation;
-    const edge = this.edge, box = this.box, chainBox = this.chainBox;
+    const x = m.start, mv = m.move, dev = m.deviation, edgeDev = m.edgeDeviation ?? null;
+    const point = this.point, own = this.own, prefix = this.prefix;
+    this.loopBounds = edgeDev !== null && edgeOf !== null;
+    prefix[0] = 0;
     for (let i = 0; i < count; i++) {
-      const o = EDGE_FLOATS * i;
-      for (let end_ = 0; end_ < 2; end_++) {
-        const v = end_ === 0 ? from[begin + i] : to[begin + i];
-        const px = x[3 * v], py = x[3 * v + 1], pz = x[3 * v + 2];
-        const qx = px + mv[3 * v], qy = py + mv[3 * v + 1], qz = pz + mv[3 * v + 2];
-        const p = o + 4 * end_;
-        edge[p] = px * ux + py * uy + pz * uz;
-        edge[p + 1] = px * wx + py * wy + pz * wz;
-        edge[p + 2] = qx * ux + qy * uy + qz * uz;
-        edge[p + 3] = qx * wx + qy * wy + qz * wz;
-        const scale = Math.abs(px) + Math.abs(py) + Math.abs(pz) + Math.abs(qx) + Math.abs(qy) + Math.abs(qz);
-        edge[o + 8 + end_] = (dev ? SQRT3 * dev[v] : 0) + ROUNDING * scale;
+      const v = from[begin + i];
+      const px = x[3 * v], py = x[3 * v + 1], pz = x[3 * v + 2];
+      const qx = px + mv[3 * v], qy = py + mv[3 * v + 1], qz = pz + mv[3 * v + 2];
+      const p = POINT_FLOATS * i;
+      point[p] = px * ux + py * uy + pz * uz;
+      point[p + 1] = px * wx + py * wy + pz * wz;
+      point[p + 2] = qx * ux + qy * uy + qz * uz;
+      point[p + 3] = qx * wx + qy * wy + qz * wz;
+      const rounding = ROUNDING * (Math.abs(px) + Math.abs(py) + Math.abs(pz) + Math.abs(qx) + Math.abs(qy) + Math.abs(qz));
+      // Without any bound the motion is exact; with only per-edge bounds a vertex on its own is unbounded.
+      own[i] = rounding + (dev ? SQRT3 * dev[v] : this.loopBounds ? Infinity : 0);
+      this.boxRadius[i] = rounding;
+      if (this.loopBounds) {
+        const e = edgeOf![begin + i], u = from[begin + i], w = to[begin + i];
+        let b = edgeDev![e];
+        if (dev) b = Math.min(b, SQRT3 * (dev[u] + dev[w]));
+        prefix[i + 1] = prefix[i] + b;
       }
-      const r = Math.max(edge[o + 8], edge[o + 9]);
-      const b = 4 * i;
-      box[b] = Math.min(edge[o], edge[o + 2], edge[o + 4], edge[o + 6]) - r;
-      box[b + 1] = Math.min(edge[o + 1], edge[o + 3], edge[o + 5], edge[o + 7]) - r;
-      box[b + 2] = Math.max(edge[o], edge[o + 2], edge[o + 4], edge[o + 6]) + r;
-      box[b + 3] = Math.max(edge[o + 1], edge[o + 3], edge[o + 5], edge[o + 7]) + r;
+    }
+    this.loopTotal = this.loopBounds ? prefix[count] : 0;
+    // Box radius per vertex: each vertex within it of its predicted position, up to one translation
+    // common to the contour (which moves boxes alike). Per-vertex bounds give it directly; with
+    // per-edge bounds only, any two vertices stray apart by at most half the loop's sum, and points
+    // that pairwise close lie within that over sqrt(3) of one centre (Jung's theorem in the plane).
+    const boxRadius = this.boxRadius;
+    const jung = (this.loopTotal / (2 * Math.sqrt(3))) * (1 + 1e-9);
+    for (let i = 0; i < count; i++) boxRadius[i] = dev || !this.loopBounds ? own[i] : jung + boxRadius[i];
+    const box = this.box, chainBox = this.chainBox;
+    for (let i = 0; i < count; i++) {
+      const a = POINT_FLOATS * i, b = POINT_FLOATS * ((i + 1) % count);
+      const r = Math.max(boxRadius[i], boxRadius[(i + 1) % count]);
+      const q = 4 * i;
+      box[q] = Math.min(point[a], point[a + 2], point[b], point[b + 2]) - r;
+      box[q + 1] = Math.min(point[a + 1], point[a + 3], point[b + 1], point[b + 3]) - r;
+      box[q + 2] = Math.max(point[a], point[a + 2], point[b], point[b + 2]) + r;
+      box[q + 3] = Math.max(point[a + 1], point[a + 3], point[b + 1], point[b + 3]) + r;
     }
     for (let c = 0; c < chains; c++) {
       const q = 4 * c;
@@ -112,14 +162,14 @@ export class ContourTest {
             if (!boxesMeet(box, 4 * i, box, 4 * j)) continue;
             const fi = from[begin + i], ti = to[begin + i], fj = from[begin + j], tj = to[begin + j];
             if (ti === fj) {
-              if (!noFoldBack(edge, EDGE_FLOATS * i, EDGE_FLOATS * j)) return false;
+              if (!this.noFoldBack(i, j)) return false;
             } else if (tj === fi) {
-              if (!noFoldBack(edge, EDGE_FLOATS * j, EDGE_FLOATS * i)) return false;
+              if (!this.noFoldBack(j, i)) return false;
             } else if (fi === fj || ti === tj) {
               return false; // not a simple loop (cannot happen for loops checked by cullingTree.ts)
             } else {
               this.exactTests++;
-              if (!apart(edge, EDGE_FLOATS * i, EDGE_FLOATS * j, 0, 1, 0)) return false;
+              if (!this.apart(i, j, 0, 1, 0)) return false;
             }
           }
         }
@@ -127,25 +177,50 @@ export class ContourTest {
     }
     return true;
   }
+
+  /**
+   * Sign of o(s) = (B - A) x (Q - A) for s in [s0, s1], A, B, Q contour vertices (loop positions):
+   * +1 or -1 when it keeps that sign for every motion within the bounds, 0 when undecided.
+   */
+  private orientSign(a: number, b: number, q: number, s0: number, s1: number): number {
+    const p = this.point;
+    const A = POINT_FLOATS * a, B = POINT_FLOATS * b, Q = POINT_FLOATS * q;
+    const ax0 = lerp(p[A], p[A + 2], s0), ay0 = lerp(p[A + 1], p[A + 3], s0), ax1 = lerp(p[A], p[A + 2], s1), ay1 = lerp(p[A + 1], p[A + 3], s1);
+    const bx0 = lerp(p[B], p[B + 2], s0), by0 = lerp(p[B + 1], p[B + 3], s0), bx1 = lerp(p[B], p[B + 2], s1), by1 = lerp(p[B + 1], p[B + 3], s1);
+    const qx0 = lerp(p[Q], p[Q + 2], s0), qy0 = lerp(p[Q + 1], p[Q + 3], s0), qx1 = lerp(p[Q], p[Q + 2], s1), qy1 = lerp(p[Q + 1], p[Q + 3], s1);
+    return bernsteinSign(bx0 - ax0, by0 - ay0, bx1 - ax1, by1 - ay1, qx0 - ax0, qy0 - ay0, qx1 - ax1, qy1 - ay1, this.rel(a, b), this.rel(a, q), true);
+  }
+
+  /** Whether edges i and j (no common vertex) stay apart over [s0, s1], halving undecided intervals. */
+  private apart(i: number, j: number, s0: number, s1: number, depth: number): boolean {
+    const n = this.count, i1 = (i + 1) % n, j1 = (j + 1) % n;
+    // Both ends of j strictly on one side of i's line, or both ends of i on one side of j's line.
+    const a = this.orientSign(i, i1, j, s0, s1);
+    if (a !== 0 && a === this.orientSign(i, i1, j1, s0, s1)) return true;
+    const b = this.orientSign(j, j1, i, s0, s1);
+    if (b !== 0 && b === this.orientSign(j, j1, i1, s0, s1)) return true;
+    if (depth >= MAX_SPLITS) return false;
+    const mid = 0.5 * (s0 + s1);
+    return this.apart(i, j, s0, mid, depth + 1) && this.apart(i, j, mid, s1, depth + 1);
+  }
+
+  /**
+   * Edges i = (u -> v) and j = (v -> w), consecutive on the loop: whether their projections meet
+   * only at v over [0, 1] (not collinear at any time, or always pointing on the same side).
+   */
+  private noFoldBack(i: number, j: number): boolean {
+    const n = this.count, p = this.point;
+    const U = POINT_FLOATS * i, V = POINT_FLOATS * j, W = POINT_FLOATS * ((j + 1) % n);
+    const d0x = p[V] - p[U], d0y = p[V + 1] - p[U + 1], d1x = p[V + 2] - p[U + 2], d1y = p[V + 3] - p[U + 3];
+    const g0x = p[W] - p[V], g0y = p[W + 1] - p[V + 1], g1x = p[W + 2] - p[V + 2], g1y = p[W + 3] - p[V + 3];
+    const rD = this.rel(i, j), rG = this.rel(j, (j + 1) % n);
+    if (bernsteinSign(d0x, d0y, d1x, d1y, g0x, g0y, g1x, g1y, rD, rG, true) !== 0) return true;
+    return bernsteinSign(d0x, d0y, d1x, d1y, g0x, g0y, g1x, g1y, rD, rG, false) > 0;
+  }
 }
 
 function boxesMeet(a: Float64Array, i: number, b: Float64Array, j: number): boolean {
   return a[i] <= b[j + 2] && b[j] <= a[i + 2] && a[i + 1] <= b[j + 3] && b[j + 1] <= a[i + 3];
-}
-
-/**
- * Sign of o(s) = (B - A) x (Q - A) for s in [s0, s1]: +1 or -1 when it keeps that sign for every
- * motion within the deviations, 0 when undecided. Points are given at s = 0 and s = 1 (x0, y0,
- * x1, y1) with their deviation radii.
- */
-function orientSign(
-  a: Float64Array, ao: number, ar: number, b: Float64Array, bo: number, br: number, q: Float64Array, qo: number, qr: number, s0: number, s1: number,
-): number {
-  // Positions at s0 and s1 (linear motion).
-  const ax0 = lerp(a[ao], a[ao + 2], s0), ay0 = lerp(a[ao + 1], a[ao + 3], s0), ax1 = lerp(a[ao], a[ao + 2], s1), ay1 = lerp(a[ao + 1], a[ao + 3], s1);
-  const bx0 = lerp(b[bo], b[bo + 2], s0), by0 = lerp(b[bo + 1], b[bo + 3], s0), bx1 = lerp(b[bo], b[bo + 2], s1), by1 = lerp(b[bo + 1], b[bo + 3], s1);
-  const qx0 = lerp(q[qo], q[qo + 2], s0), qy0 = lerp(q[qo + 1], q[qo + 3], s0), qx1 = lerp(q[qo], q[qo + 2], s1), qy1 = lerp(q[qo + 1], q[qo + 3], s1);
-  return bernsteinSign(bx0 - ax0, by0 - ay0, bx1 - ax1, by1 - ay1, qx0 - ax0, qy0 - ay0, qx1 - ax1, qy1 - ay1, ar + br, qr + ar, true);
 }
 
 /**
@@ -155,6 +230,7 @@ function orientSign(
 function bernsteinSign(
   d0x: number, d0y: number, d1x: number, d1y: number, g0x: number, g0y: number, g1x: number, g1y: number, rD: number, rG: number, cross: boolean,
 ): number {
+  if (!(rD < Infinity && rG < Infinity)) return 0;
   const ddx = d1x - d0x, ddy = d1y - d0y, dgx = g1x - g0x, dgy = g1y - g0y;
   let b0: number, b1: number, b2: number;
   if (cross) {
@@ -177,30 +253,4 @@ function bernsteinSign(
 
 function lerp(a: number, b: number, s: number): number {
   return a + (b - a) * s;
-}
-
-/** Whether edges i and j (no common vertex) stay apart over [s0, s1], halving undecided intervals. */
-function apart(e: Float64Array, i: number, j: number, s0: number, s1: number, depth: number): boolean {
-  const ri0 = e[i + 8], ri1 = e[i + 9], rj0 = e[j + 8], rj1 = e[j + 9];
-  // Both ends of j strictly on one side of i's line, or both ends of i on one side of j's line.
-  const a = orientSign(e, i, ri0, e, i + 4, ri1, e, j, rj0, s0, s1);
-  if (a !== 0 && a === orientSign(e, i, ri0, e, i + 4, ri1, e, j + 4, rj1, s0, s1)) return true;
-  const b = orientSign(e, j, rj0, e, j + 4, rj1, e, i, ri0, s0, s1);
-  if (b !== 0 && b === orientSign(e, j, rj0, e, j + 4, rj1, e, i + 4, ri1, s0, s1)) return true;
-  if (depth >= MAX_SPLITS) return false;
-  const mid = 0.5 * (s0 + s1);
-  return apart(e, i, j, s0, mid, depth + 1) && apart(e, i, j, mid, s1, depth + 1);
-}
-
-/**
- * Edges i = (u -> v) and j = (v -> w): whether their projections meet only at v over [0, 1] (not
- * collinear at any time, or always pointing on the same side).
- */
-function noFoldBack(e: Float64Array, i: number, j: number): boolean {
-  // Directions v - u and w - v at s = 0 and 1, and what the deviations can move them by.
-  const d0x = e[i + 4] - e[i], d0y = e[i + 5] - e[i + 1], d1x = e[i + 6] - e[i + 2], d1y = e[i + 7] - e[i + 3];
-  const g0x = e[j + 4] - e[j], g0y = e[j + 5] - e[j + 1], g1x = e[j + 6] - e[j + 2], g1y = e[j + 7] - e[j + 3];
-  const rD = e[i + 8] + e[i + 9], rG = e[j + 8] + e[j + 9];
-  if (bernsteinSign(d0x, d0y, d1x, d1y, g0x, g0y, g1x, g1y, rD, rG, true) !== 0) return true;
-  return bernsteinSign(d0x, d0y, d1x, d1y, g0x, g0y, g1x, g1y, rD, rG, false) > 0;
 }

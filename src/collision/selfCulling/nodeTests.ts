@@ -189,7 +189,7 @@ export class NodeTests {
     }
     const apart = this.contour.chainsApart(
       m, vx, vy, vz, tree.contourFrom, tree.contourTo, tree.contourOffset[node], tree.contourOffset[node + 1],
-      this.pieceStart, this.pieceEnd, 0, pieces,
+      this.pieceStart, this.pieceEnd, 0, pieces, tree.contourEdge,
     );
     if (!apart) {
       c.contour++;

@@ -171,56 +171,64 @@ describe('condition 2: each chain of the contour is monotone (|A_n . A_c| < cos 
 });
 
 describe('condition 3: the chains stay apart in projection (continuous contour test)', () => {
-  /** Chains as polylines of points; returns the contour arrays for ContourTest (vertex ids in order). */
-  function contour(chains: number[][][], move?: number[][][]) {
-    const start: number[] = [], mv: number[] = [];
-    const from: number[] = [], to: number[] = [], cs: number[] = [], ce: number[] = [];
-    let id = 0;
-    chains.forEach((chain, c) => {
-      cs.push(from.length);
-      const first = id;
-      chain.forEach((p, i) => {
-        start.push(...p);
-        mv.push(...(move ? move[c][i] : [0, 0, 0]));
-        if (i > 0) {
-          from.push(first + i - 1);
-          to.push(first + i);
-        }
-      });
-      id += chain.length;
-      ce.push(from.length);
-    });
+  /**
+   * A closed loop through `points` (xyz each) in order, back to the first, cut into chains at the
+   * given point indices; `move` per point (default still). Returns what ContourTest reads.
+   */
+  function loop(points: number[][], cuts: number[], move?: number[][]) {
+    const n = points.length;
+    const from = Uint32Array.from({ length: n }, (_, i) => i), to = Uint32Array.from({ length: n }, (_, i) => (i + 1) % n);
     return {
-      m: { start: Float64Array.from(start), move: Float64Array.from(mv), deviation: null } as CullingMotion,
-      from: Uint32Array.from(from), to: Uint32Array.from(to), cs: Uint32Array.from(cs), ce: Uint32Array.from(ce),
+      m: { start: Float64Array.from(points.flat()), move: Float64Array.from((move ?? points.map(() => [0, 0, 0])).flat()), deviation: null } as CullingMotion,
+      from, to,
+      cs: Uint32Array.from(cuts), ce: Uint32Array.from(cuts.map((_, k) => (k + 1 < cuts.length ? cuts[k + 1] : n))),
     };
   }
   const test = new ContourTest();
-  const apart = (k: ReturnType<typeof contour>): boolean => test.chainsApart(k.m, 0, 0, 1, k.from, k.to, 0, k.from.length, k.cs, k.ce, 0, k.cs.length);
-  const line = (x0: number, y0: number, x1: number, y1: number, n: number): number[][] =>
-    Array.from({ length: n + 1 }, (_, i) => [x0 + ((x1 - x0) * i) / n, y0 + ((y1 - y0) * i) / n, 0]);
+  const apart = (k: ReturnType<typeof loop>): boolean => test.chainsApart(k.m, 0, 0, 1, k.from, k.to, 0, k.from.length, k.cs, k.ce, 0, k.cs.length);
+  /** Points from (x0, y0) toward (x1, y1), n steps, the end left out (it starts the next side). */
+  const side = (x0: number, y0: number, x1: number, y1: number, n: number, z = 0): number[][] =>
+    Array.from({ length: n }, (_, i) => [x0 + ((x1 - x0) * i) / n, y0 + ((y1 - y0) * i) / n, z]);
+  /** A rectangle [0, 1] x [0, h]: chain 0 the bottom and right sides, chain 1 the top and left. */
+  const rectangle = (h: number) => [...side(0, 0, 1, 0, 5), ...side(1, 0, 1, h, 2), ...side(1, h, 0, h, 5), ...side(0, h, 0, 0, 2)];
 
-  it('two parallel chains apart pass; two crossing chains fail', () => {
-    expect(apart(contour([line(0, 0, 1, 0, 5), line(0, 0.5, 1, 0.5, 5)]))).toBe(true);
-    expect(apart(contour([line(0, 0, 1, 1, 5), line(0, 1, 1, 0, 5)]))).toBe(false);
+  it('a rectangle\'s two halves pass; a bow tie whose halves cross fails', () => {
+    expect(apart(loop(rectangle(0.5), [0, 7]))).toBe(true);
+    const bowTie = [...side(0, 0, 1, 1, 4), ...side(1, 1, 1, 0, 2), ...side(1, 0, 0, 1, 4), ...side(0, 1, 0, 0, 2)];
+    expect(apart(loop(bowTie, [0, 6]))).toBe(false);
   });
-  it('a chain that sweeps through another during the motion fails, though apart at both ends', () => {
-    const a = line(0, 0, 1, 0, 4), b = line(0, 0.5, 1, 0.5, 4);
-    // b moves from y = 0.5 to y = -0.5: it crosses a at s = 1/2.
-    const still_ = a.map(() => [0, 0, 0]), down = b.map(() => [0, -1, 0]);
-    expect(apart(contour([a, b], [still_, down]))).toBe(false);
-    // The same motion stopping short (y from 0.5 to 0.1) stays apart.
-    expect(apart(contour([a, b], [still_, b.map(() => [0, -0.4, 0])]))).toBe(true);
+  it('a side that sweeps through the other during the motion fails, though apart at both ends', () => {
+    const r = rectangle(0.5);
+    // The rectangle flattens: every point moves down in proportion to its height (the top by `d`).
+    const flatten = (d: number): number[][] => r.map((p) => [0, (-d * p[1]) / 0.5, 0]);
+    // Down by 1: the top crosses the bottom at s = 1/2.
+    expect(apart(loop(r, [0, 7], flatten(1)))).toBe(false);
+    // Stopping short (down by 0.4) it stays apart.
+    expect(apart(loop(r, [0, 7], flatten(0.4)))).toBe(true);
   });
-  it('a deviation that lets the chains touch makes them fail', () => {
-    const k = contour([line(0, 0, 1, 0, 4), line(0, 0.1, 1, 0.1, 4)]);
+  it('a deviation that lets the sides touch makes them fail', () => {
+    const k = loop(rectangle(0.1), [0, 7]);
     expect(apart(k)).toBe(true);
     k.m.deviation = new Float64Array(k.m.start.length / 3).fill(0.03);
     expect(apart(k)).toBe(false);
   });
-  it('projected along the axis: chains stacked in z meet, the same chains side by side do not', () => {
-    const k = contour([line(0, 0, 1, 0, 4), line(0, 0, 1, 0, 4).map(([x, y]) => [x, y, 0.5])]);
-    expect(apart(k)).toBe(false);
+  it('per-edge bounds: a small change of each edge keeps a wide rectangle apart where the same per-vertex bound would not', () => {
+    const k = loop(rectangle(0.1), [0, 7]);
+    const edgeOf = Uint32Array.from({ length: k.from.length }, (_, i) => i);
+    k.m.deviation = new Float64Array(k.m.start.length / 3).fill(0.03);
+    expect(test.chainsApart(k.m, 0, 0, 1, k.from, k.to, 0, k.from.length, k.cs, k.ce, 0, k.cs.length, edgeOf)).toBe(false);
+    // Each edge's vector changes by at most 0.002: the sides 0.1 apart stay apart (the loop's sum between
+    // facing points is at most 2 + 1 edges' worth near the corners, 0.012 over a side: far from 0.1).
+    k.m.edgeDeviation = new Float64Array(k.from.length).fill(0.002);
+    expect(test.chainsApart(k.m, 0, 0, 1, k.from, k.to, 0, k.from.length, k.cs, k.ce, 0, k.cs.length, edgeOf)).toBe(true);
+    // ... and not when the edges may change by 0.02 (a side may bend into the other).
+    k.m.edgeDeviation.fill(0.02);
+    expect(test.chainsApart(k.m, 0, 0, 1, k.from, k.to, 0, k.from.length, k.cs, k.ce, 0, k.cs.length, edgeOf)).toBe(false);
+  });
+  it('projected along the axis: a loop whose halves lie one above the other meets itself', () => {
+    // Out along y = 0 at z = 0, back from (1, -0.02) to (0, 0.02) at z = 0.5: apart in space, crossing seen from above.
+    const stacked = [...side(0, 0, 1, 0, 4), [1, -0.01, 0.25], ...side(1, -0.02, 0, 0.02, 4, 0.5), [0, 0.01, 0.25]];
+    expect(apart(loop(stacked, [0, 5]))).toBe(false);
   });
 });
 
