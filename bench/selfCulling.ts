@@ -44,7 +44,7 @@ import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { culledSweptCandidates } from '../src/collision/selfCulling/broadPhaseCulling';
 import { SelfCulling } from '../src/collision/selfCulling/selfCulling';
 import { DeviationMonitor } from '../src/collision/selfCulling/deviationMonitor';
-import { SELF_CULLING_MODES, type SelfCullingMode } from '../src/collision/selfCulling/modes';
+import { SELF_CULLING_MODES, type SelfCullingMode } from '../src/contract/params';
 import { readMeshFile } from '../src/runner/meshFile';
 import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';

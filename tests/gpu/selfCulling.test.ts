@@ -9,11 +9,10 @@
  * known (from the third frame on).
  */
 import { describe, expect, it } from 'vitest';
-import type { SelfCullingMode } from '../../src/collision/selfCulling/modes';
+import { defaultParams, type SelfCullingMode } from '../../src/contract/params';
 import { buildTetMesh } from '../../src/mesh/tetMesh';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import { buildModel } from '../../src/sim/model';
-import { defaultParams } from '../../src/sim/params';
 import type { SimSetup } from '../../src/sim/setup';
 import { figureEight, secondBranch } from '../support/figureEight';
 import { testGpu } from '../support/gpu';

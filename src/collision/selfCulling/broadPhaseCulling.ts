@@ -12,7 +12,7 @@
  * One SelfCulling per topology and thread (a worker keeps its own across jobs, with its trees).
  */
 import { sweptCandidates, type CcdCandidates, type CcdTopology, type MotionBound } from '../ccd/broadPhase';
-import { SELF_CULLING_MODES, type SelfCullingMode } from './modes';
+import { SELF_CULLING_MODES, type SelfCullingMode } from '../../contract/params';
 import { SelfCulling, type SelfCullingStats } from './selfCulling';
 
 /** What a broad-phase job is asked to cull. */

@@ -27,7 +27,7 @@ import type { CcdCandidates, CcdTopology } from '../ccd/broadPhase';
 import { CONE_FLOATS } from './cones';
 import { buildCullingTree, type CullingTree } from './cullingTree';
 import { triangleNormalCone, type CullingMotion } from './motionCones';
-import type { SelfCullingMode } from './modes';
+import type { SelfCullingMode } from '../../contract/params';
 import { emptyNodeTestCounts, NodeTests, refitNodeCones, tightenNodeCone, type NodeTestCounts } from './nodeTests';
 import { cullingSurfaceOf, type CullingSurface } from './surfaceTopology';
 
