@@ -86,6 +86,13 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     options: { 'Gauss-Seidel (partitioned)': 'partitioned', 'Gauss-Seidel (coloured)': 'coloured', 'Jacobi (mass splitting, CPU engine)': 'jacobi' },
     help: 'air mode: order of the air constraint passes (docs/benchmarks.md compares them)',
   },
+  {
+    kind: 'choice',
+    key: 'selfCulling',
+    label: 'Self-pair culling (CCD, paper 002)',
+    options: { 'Enhanced dual-cone': 'enhanced', 'Plain dual-cone (misses contacts)': 'plain', 'Off (boxes only)': 'off' },
+    help: 'drops same-object CCD candidate pairs whose surface cannot touch itself: enhanced loses no contact, plain (Heo et al.) misses some',
+  },
   { kind: 'toggle', key: 'culling', label: 'Infeasible-region culling (3.6)' },
   { kind: 'number', key: 'epsI', label: 'eps_i (Alg. 2, × h²)', help: 'exit-face sign test tolerance, in (0, 1)' },
   { kind: 'number', key: 'epsR', label: 'eps_r (Alg. 4, cosine)', help: 'culling tolerance, in [0, 1)' },

@@ -73,12 +73,28 @@ export interface CcdFrameCounters {
   /** The broad-phase job's time in its worker, and the time the frame waited for it before recording (ms). */
   jobMs: number;
   waitMs: number;
+  /**
+   * Self-collision culling of the job (paper 002, SolverParams.selfCulling; all 0 without
+   * self-collision): same-object candidate pairs of the box test and those left after culling,
+   * the culled fraction (1 - after / before), the job's time in the normal cones (and tree
+   * rebuilds), in the traversal's node tests and in the pair filter (ms), and the boundary
+   * vertices found at this frame's end further from their predicted path than the culling's
+   * deviation bound allowed (src/collision/selfCulling/deviationMonitor.ts).
+   */
+  selfPairsBefore: number;
+  selfPairsAfter: number;
+  selfCulledFraction: number;
+  selfConesMs: number;
+  selfTraversalMs: number;
+  selfFilterMs: number;
+  selfDeviationEscapes: number;
 }
 
 export function emptyCcdCounters(): CcdFrameCounters {
   return {
     candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, backFace: 0, edgeEdgeAtEnd: 0,
     capacity: 0, dropped: 0, escaped: 0, margin: 0, horizon: 0, jobMs: 0, waitMs: 0,
+    selfPairsBefore: 0, selfPairsAfter: 0, selfCulledFraction: 0, selfConesMs: 0, selfTraversalMs: 0, selfFilterMs: 0, selfDeviationEscapes: 0,
   };
 }
 

@@ -45,6 +45,15 @@ export const COLLISION_MODES: readonly CollisionMode[] = ['hybrid', 'dcd', 'ccd'
 export type PenetrationMethod = 'exact' | 'restClosest' | 'ddf';
 export const PENETRATION_METHODS: readonly PenetrationMethod[] = ['exact', 'restClosest', 'ddf'];
 
+/**
+ * Culling of same-object CCD candidate pairs (paper 002, src/collision/selfCulling/): 'off' keeps
+ * every pair of the box test; 'plain' is Heo et al.'s BVH dual-cone method without internal
+ * boundary edges (section 4; it misses contacts, kept to show that); 'enhanced' is paper 002's
+ * enhanced dual-cone method (section 5), which misses none.
+ */
+export type SelfCullingMode = 'off' | 'plain' | 'enhanced';
+export const SELF_CULLING_MODES: readonly SelfCullingMode[] = ['off', 'plain', 'enhanced'];
+
 export interface SolverParams {
   /** Frame time step (s). */
   dt: number;
@@ -114,6 +123,13 @@ export interface SolverParams {
   epsI: number;
   /** eps_r of supplement Alg. 4, as a cosine: culled only when p is that far inside the infeasible half-space (settings.ts culling). */
   epsR: number;
+  /**
+   * Culling of CCD's same-object candidate pairs in the broad phase (paper 002): 'enhanced' drops
+   * the pairs within a BVH node whose surface cannot touch itself (enhanced dual-cone test, no
+   * contact lost); 'plain' Heo et al.'s dual-cone test without internal edges (misses contacts);
+   * 'off' keeps every pair of the box test (src/collision/selfCulling/).
+   */
+  selfCulling: SelfCullingMode;
 }
 
 /** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point; air mode has no recovery mode. */
@@ -149,6 +165,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     culling: true,
     epsI: DEFAULT_EPS_I,
     epsR: DEFAULT_EPS_R,
+    selfCulling: 'enhanced',
     ...overrides,
   };
 }
@@ -176,4 +193,5 @@ export function checkParams(p: SolverParams): void {
   if (!(p.epsI > 0 && p.epsI < 1)) throw new RangeError(`epsI (eps_i of Alg. 2, relative to h^2) must be in (0, 1), got ${p.epsI}`);
   if (!(p.epsR >= 0 && p.epsR < 1)) throw new RangeError(`epsR (eps_r of Alg. 4, a cosine) must be in [0, 1), got ${p.epsR}`);
   if (p.gravity.length !== 3 || !p.gravity.every(Number.isFinite)) throw new RangeError('gravity must be 3 finite numbers');
+  if (!SELF_CULLING_MODES.includes(p.selfCulling)) throw new RangeError(`selfCulling must be one of ${SELF_CULLING_MODES.join(', ')}, got ${String(p.selfCulling)}`);
 }

@@ -5,7 +5,7 @@
  */
 import type { SceneSpecificOption } from '../scenes/types';
 import type { Material } from '../sim/material';
-import { AIR_MESHERS, AIR_SOLVES, COLLISION_MODES, PENETRATION_METHODS, SOLVE_ORDERS, type SolverParams } from '../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLISION_MODES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../contract/params';
 
 /** A mistake on the command line; the runner prints it and exits with status 2. */
 export class UsageError extends Error {
@@ -111,6 +111,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'air-mesher', value: 'auto|lattice|general', group: 'collisions', help: 'air mode: the air mesh generator; lattice: the container lattice of air-boxes; general: Delaunay tetrahedralization with boundary recovery, any objects; auto (default): lattice where the scene has one' },
   { name: 'air-solve', value: AIR_SOLVES.join('|'), group: 'collisions', help: 'air mode: order of the air constraint passes; partitioned (default): Gauss-Seidel swept by workgroups between barriers (1 dispatch a pass up to 4,096 air tets, the coloured order; above, 4-5: the material solve cells); coloured: Gauss-Seidel, one dispatch per colour (40-60 a pass); jacobi: mass-split sums (CPU reference only; converges far slower: docs/benchmarks.md)' },
   { name: 'bvh-rebuild-every', value: 'F', group: 'collisions', help: 'rebuild the surface BVH in a worker every F frames (integer >= 0; 0: never, refit only; default 30)' },
+  { name: 'self-culling', value: 'off|plain|enhanced', group: 'collisions', help: "culling of CCD's same-object candidate pairs (paper 002): enhanced (default) dual-cone test, no contact lost; plain: Heo et al.'s without internal edges (misses contacts); off: every pair of the box test" },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
   { name: 'out', value: 'FILE', group: 'output', help: 'write the JSON report there (default: stdout)' },
   { name: 'csv', value: 'FILE', group: 'output', help: 'also write the frames as CSV there (one row per frame, the JSON frame fields as columns)' },
@@ -266,6 +267,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('air-mesher', (t) => (o.params.airMesher = choice('air-mesher', t, AIR_MESHERS)));
   v('air-solve', (t) => (o.params.airSolve = choice('air-solve', t, AIR_SOLVES)));
   v('bvh-rebuild-every', (t) => (o.params.bvhRebuildFrames = nonNegativeInteger('bvh-rebuild-every', t)));
+  v('self-culling', (t) => (o.params.selfCulling = choice('self-culling', t, SELF_CULLING_MODES)));
   if (o.selfCollisionFrom !== undefined && o.params.selfCollision !== undefined) {
     throw new UsageError('--self-collision and --self-collision-from both set self-collision: give one');
   }

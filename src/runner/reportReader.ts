@@ -64,10 +64,15 @@ const COLLISION_COUNTS = [
 const COLLISION_MS = ['bvhRebuildMs'] as const satisfies readonly NumberKeys<CollisionFrameCounters>[];
 const CCD_COUNTS = [
   'candidatesVertexFace', 'candidatesEdgeEdge', 'tests', 'skippedPin', 'hitsVertexFace', 'hitsEdgeEdge', 'backFace',
-  'edgeEdgeAtEnd', 'capacity', 'dropped', 'escaped',
+  'edgeEdgeAtEnd', 'capacity', 'dropped', 'escaped', 'selfPairsBefore', 'selfPairsAfter', 'selfDeviationEscapes',
 ] as const satisfies readonly NumberKeys<CcdFrameCounters>[];
-/** Non-negative reals: the broad phase's margin (world units) and horizon (s), its job and wait times (ms). */
-const CCD_REALS = ['margin', 'horizon', 'jobMs', 'waitMs'] as const satisfies readonly NumberKeys<CcdFrameCounters>[];
+/**
+ * Non-negative reals: the broad phase's margin (world units) and horizon (s), its job and wait
+ * times (ms), self-collision culling's culled fraction and times (ms).
+ */
+const CCD_REALS = [
+  'margin', 'horizon', 'jobMs', 'waitMs', 'selfCulledFraction', 'selfConesMs', 'selfTraversalMs', 'selfFilterMs',
+] as const satisfies readonly NumberKeys<CcdFrameCounters>[];
 
 function checkCollisions(v: unknown, path: string): void {
   const c = obj(v, path);

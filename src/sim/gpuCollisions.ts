@@ -62,6 +62,7 @@ import { penetrationKernels } from '../penetration/gpu/penetrationGpu';
 import { ccdTopologyOf, type CcdTopology } from '../collision/ccd/broadPhase';
 import { CcdSchedule, type CcdScheduleOptions, type StateSnapshot } from '../collision/ccd/ccdSchedule';
 import { inThreadJobs, type CollisionWorkerJobs } from '../collision/workerJobs';
+import { DeviationMonitor, type DeviationObservation } from '../collision/selfCulling/deviationMonitor';
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage, type CcdRecorded } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
@@ -173,7 +174,10 @@ export class GpuCollisions {
     const margin = Math.max(this.ccd.separation, (options.ccdMarginRatio ?? 0.25) * edge);
     const topology = ccdTopologyOf(this.mesh);
     this.workerJobs = (options.workerJobs ?? inThreadJobs)(topology);
-    this.ccdSchedule = new CcdSchedule(this.workerJobs.broadPhase, margin, options.ccdSchedule);
+    // Self-collision culling's deviation bound: at least 1 % of the mean boundary edge.
+    const latency = options.ccdSchedule?.latency ?? 1;
+    const deviation = new DeviationMonitor(topology, { floor: 0.01 * edge, horizonFrames: 1 + latency });
+    this.ccdSchedule = new CcdSchedule(this.workerJobs.broadPhase, margin, { ...options.ccdSchedule, deviation });
     this.snapshotStaging = Array.from({ length: slots }, (_, k) => device.createBuffer({
       label: `collisions.snapshotStaging${k}`,
       size: Math.max(16, 32 * model.vertexCount),
@@ -321,11 +325,15 @@ export class GpuCollisions {
     const frame = rec.frame;
     const p = this.params();
     let snapshotBytes = 0;
+    let deviation: DeviationObservation | null = null;
     if (rec.snapshot) {
       const snapshot = await this.mapSnapshot(rec.slot);
       snapshotBytes = 32 * this.model.vertexCount;
       if (rec.epoch !== this.epoch) return null;
-      if (this.ccd.wanted()) this.ccdSchedule.schedule(frame, snapshot, p);
+      if (this.ccd.wanted()) {
+        this.ccdSchedule.schedule(frame, snapshot, p);
+        deviation = this.ccdSchedule.lastDeviation;
+      }
       // With two frames in flight, the next frame may have asked for a rebuild as well before this one started it.
       if (rec.rebuild && !this.bvhJob) this.startBvhRebuild(snapshot.positions);
     }
@@ -336,6 +344,7 @@ export class GpuCollisions {
     counters.mode = mode;
     counters.penetration = p.penetration;
     counters.ccd = this.ccd.afterFrame(words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS), rec.ccd);
+    if (deviation) counters.ccd.selfDeviationEscapes = deviation.escapes;
     this.ccdSchedule.noteEscapes(counters.ccd.escaped);
     if (mode === 'hybrid') {
       counters.pin = header[QL.pin];

@@ -19,6 +19,7 @@
  */
 import * as Comlink from 'comlink';
 import { checkCcdTopology, type CcdCandidates, type CcdTopology, type MotionBound } from '../collision/ccd/broadPhase';
+import type { SelfCullingReport, SelfCullingRequest } from '../collision/selfCulling/broadPhaseCulling';
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import type { CcdQueryKind, CcdWorkerApi } from './ccdWorkerApi';
 import type { WorkerPool } from './workerPool';
@@ -116,8 +117,12 @@ export class CcdJobs {
   /**
    * Swept boxes and candidate pairs (broadPhase.ts) for positions / velocities (vec4 f32 per vertex),
    * in one worker. One broad phase at a time per CcdJobs (they share the position buffers).
+   * `culling`: self-collision culling of the same-object pairs (its deviation array is
+   * transferred: do not use it afterwards).
    */
-  async broadPhase(positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean): Promise<CcdCandidates & { jobMs: number }> {
+  async broadPhase(
+    positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, culling?: SelfCullingRequest,
+  ): Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport }> {
     const n = 4 * this.vertexCount;
     if (positions.length !== n) throw new RangeError(`CcdJobs.broadPhase: positions has length ${positions.length}, expected ${n} (vec4 per vertex for ${this.vertexCount} vertices)`);
     if (velocities.length !== n) throw new RangeError(`CcdJobs.broadPhase: velocities has length ${velocities.length}, expected ${n} (vec4 per vertex for ${this.vertexCount} vertices)`);
@@ -138,7 +143,10 @@ export class CcdJobs {
       const bound_ = { horizon: bound.horizon, gravity: [bound.gravity[0], bound.gravity[1], bound.gravity[2]] as [number, number, number], margin: bound.margin };
       return await this.pool.run(async (api) => {
         // One Promise.all over both, so that a failed init never leaves the job's rejection unhandled.
-        const [, answer] = await Promise.all([this.ensureInit(api), api.broadPhase(Comlink.transfer(x, transfer), v, bound_, selfCollision, this.key)]);
+        const deviation = culling?.deviation ?? null, edgeDeviation = culling?.edgeDeviation ?? null;
+        const moved = [deviation, edgeDeviation].filter((a): a is Float32Array => a !== null).map((a) => a.buffer as ArrayBuffer);
+        const culling_ = culling ? Comlink.transfer({ mode: culling.mode, deviation, edgeDeviation }, moved) : undefined;
+        const [, answer] = await Promise.all([this.ensureInit(api), api.broadPhase(Comlink.transfer(x, transfer), v, bound_, selfCollision, this.key, culling_)]);
         return answer;
       });
     } finally {

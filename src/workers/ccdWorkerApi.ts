@@ -6,6 +6,7 @@
  */
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import type { CcdCandidates, CcdTopology, MotionBound } from '../collision/ccd/broadPhase';
+import type { SelfCullingReport, SelfCullingRequest } from '../collision/selfCulling/broadPhaseCulling';
 import type { AirOptimizeJob, AirOptimizeResult } from '../collision/air/optimizeAirMesh';
 import type { AirModel, BuiltAirMesh } from '../collision/air/buildAirMesh';
 import type { AirContainer } from '../collision/air/buildAir';
@@ -16,6 +17,8 @@ export type CcdQueryKind = 'vertexFace' | 'edgeEdge';
 export interface CcdBroadPhaseAnswer extends CcdCandidates {
   /** Time spent in the worker (boxes + candidates), ms. */
   jobMs: number;
+  /** What self-collision culling did (when self-collision was on and culling asked for). */
+  selfCulling?: SelfCullingReport;
 }
 
 export interface CcdWorkerApi {
@@ -28,9 +31,11 @@ export interface CcdWorkerApi {
   /**
    * Swept boxes (sweptVertexBoxes) and candidate pairs (ccdCandidates) of the held topology.
    * positions / velocities: vec4 per vertex, either views of SharedArrayBuffers (read in place) or
-   * transferred copies. The candidate arrays are transferred back.
+   * transferred copies. The candidate arrays are transferred back. `culling`: the same-object
+   * pairs culled as it says (collision/selfCulling/broadPhaseCulling.ts); its deviation array
+   * may come transferred.
    */
-  broadPhase(positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, key?: number): CcdBroadPhaseAnswer;
+  broadPhase(positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, key?: number, culling?: SelfCullingRequest): CcdBroadPhaseAnswer;
   /** Exact CCD of each query (24 f64: 4 points at t0, then at t1): toi in [0, 1], or -1 when no hit. */
   narrowPhase(kind: CcdQueryKind, queries: Float64Array): Float64Array;
   /**

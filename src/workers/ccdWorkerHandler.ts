@@ -7,7 +7,8 @@
 import * as Comlink from 'comlink';
 import { edgeEdgeCcd, vertexFaceCcd } from '../collision/ccd';
 import { rebuildSurfaceBvhFromVec4, surfaceBvhTransferables } from '../bvh/rebuildJob';
-import { checkCcdTopology, sweptCandidates, type CcdTopology } from '../collision/ccd/broadPhase';
+import { checkCcdTopology, type CcdTopology } from '../collision/ccd/broadPhase';
+import { culledSweptCandidates } from '../collision/selfCulling/broadPhaseCulling';
 import type { CcdWorkerApi } from './ccdWorkerApi';
 import { airOptimizeTransferables, optimizeAirMesh } from '../collision/air/optimizeAirMesh';
 import { buildAir } from '../collision/air/buildAir';
@@ -24,7 +25,7 @@ export function createCcdWorkerHandler(): CcdWorkerApi {
       topology = topo;
       heldKey = key;
     },
-    broadPhase(positions, velocities, bound, selfCollision, key = 0) {
+    broadPhase(positions, velocities, bound, selfCollision, key = 0, culling) {
       const t0 = performance.now();
       if (!topology) throw new Error('ccdWorker: broadPhase before init(topology): this worker holds no topology');
       if (key !== heldKey) throw new Error(`ccdWorker: broadPhase posed on topology ${key}, this worker holds topology ${heldKey}`);
@@ -35,8 +36,8 @@ export function createCcdWorkerHandler(): CcdWorkerApi {
       if (!(velocities instanceof Float32Array) || velocities.length !== 4 * n) {
         throw new RangeError(`ccdWorker: broadPhase: velocities must be a Float32Array of ${4 * n} floats (vec4 per vertex for ${n} vertices), got length ${velocities?.length}`);
       }
-      const c = sweptCandidates(topology, positions, velocities, bound, selfCollision);
-      const answer = { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0 };
+      const c = culledSweptCandidates(topology, positions, velocities, bound, selfCollision, culling);
+      const answer = { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0, ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}) };
       return Comlink.transfer(answer, [c.vertexFace.buffer, c.edgeEdge.buffer]);
     },
     rebuildBvh(positions, key = 0) {

@@ -16,8 +16,8 @@ export function poolJobs(pool: WorkerPool<CcdWorkerApi>, options: CcdJobsOptions
     const jobs = CcdJobs.create(pool, topology, options);
     let last: Promise<unknown> = jobs;
     return {
-      broadPhase: (positions, velocities, bound, selfCollision) => {
-        const next = last.catch(() => undefined).then(async () => (await jobs).broadPhase(positions, velocities, bound, selfCollision));
+      broadPhase: (positions, velocities, bound, selfCollision, culling) => {
+        const next = last.catch(() => undefined).then(async () => (await jobs).broadPhase(positions, velocities, bound, selfCollision, culling));
         last = next;
         return next;
       },

@@ -12,7 +12,7 @@ import { recordPageErrors, useServedBrowser } from './support/browser';
 
 const EVERY_SETTING =
   '#scene=beam-twist&size=8&engine=gpu&dt=0.02&substeps=3&iterations=2&solve=jacobi&relax=0.9&constraint=springs&compliance=0.001' +
-  '&damping=1.5&gravity=0,-5,0&friction=0.3&collisions=0&self=0&recovery=1&inter=euclidean&penetration=ddf&mode=ccd&passes=2&bvh=10&culling=0' +
+  '&damping=1.5&gravity=0,-5,0&friction=0.3&collisions=0&self=0&recovery=1&inter=euclidean&penetration=ddf&mode=ccd&passes=2&bvh=10&culling=0&selfcull=plain' +
   '&epsI=0.00001&epsR=0.001&young.0=12345&poisson.0=0.25&density.0=800&tint=0&shadows=0&wire=1&points=1&paths=1&ccdview=1&bvhlevel=2';
 
 const env = useServedBrowser();
@@ -76,6 +76,7 @@ describe('the URL hash', () => {
       expect(shown['gui-interObject']).toMatch(/Euclidean/);
       expect(shown['gui-penetration']).toMatch(/Deformed distance field/);
       expect(shown['gui-collisionMode']).toMatch(/CCD only/);
+      expect(shown['gui-selfCulling']).toMatch(/Plain dual-cone/);
       expect(shown['gui-engine']).toMatch(/GPU/);
       expect(shown['gui-scene']).toBe('beam-twist');
       expect(Number(shown['gui-size'])).toBe(8);

@@ -8,8 +8,7 @@
  * are written in JavaScript's shortest round-trip form, so decode(encode(c)) equals c exactly.
  * Decoding checks each value's type and range and throws an Error naming the key and value.
  */
-import { AIR_MESHERS, AIR_SOLVES, COLLISION_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
-import { PENETRATION_METHODS } from '../../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLISION_MODES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
@@ -46,6 +45,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'airSolve', field: 'airSolve', kind: AIR_SOLVES, help: 'air mode: order of the air passes: partitioned or coloured Gauss-Seidel, or jacobi (CPU engine only)' },
   { key: 'passes', field: 'contactIterations', kind: 'count', help: 'contact passes per substep' },
   { key: 'bvh', field: 'bvhRebuildFrames', kind: 'int', help: 'frames between BVH rebuilds, 0 = never' },
+  { key: 'selfcull', field: 'selfCulling', kind: SELF_CULLING_MODES, help: 'culling of same-object CCD pairs: off, plain or enhanced dual-cone (paper 002)' },
   { key: 'culling', field: 'culling', kind: 'bool', help: 'infeasible-region culling (section 3.6)' },
   { key: 'epsI', field: 'epsI', kind: 'positive', help: 'eps_i of Alg. 2 (exit-face sign test, relative to h²)' },
   { key: 'epsR', field: 'epsR', kind: 'nonnegative', help: 'eps_r of Alg. 4 (culling, a cosine)' },

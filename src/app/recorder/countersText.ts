@@ -3,6 +3,7 @@
  * Q / Tr / Tet per query; overflows of the GPU's fixed-size buffers). The help overlay
  * (src/app/helpOverlay.ts) says what each counter means.
  */
+import type { CcdFrameCounters } from '../../collision/counters';
 import type { RecordedFrame } from '../../runner/reportDocument';
 
 const f1 = (x: number): string => x.toFixed(1);
@@ -30,5 +31,12 @@ export function counterLines(f: RecordedFrame): string[] {
       ? `per query (${q} queries): Q ${f1(c.bvhCandidates / q)}, Tr ${f1(c.traversals / q)}, Tet ${f1(c.tetsVisited / q)}`
       : 'per query: no shortest-path query this frame',
     `overflows: stack ${c.spbOverflows}, contacts dropped ${c.dropped}, CCD dropped ${c.ccd.dropped}, escaped boxes ${c.ccd.escaped}; no path ${c.noPath}, skipped ${c.skipped}`,
+    selfCullingLine(c.ccd),
   ];
+}
+
+/** Self-collision culling of the frame's CCD candidates (paper 002). */
+function selfCullingLine(c: CcdFrameCounters): string {
+  if (c.selfPairsBefore === 0) return 'self pairs: none this frame';
+  return `self pairs: ${c.selfPairsBefore} -> ${c.selfPairsAfter} (${(100 * c.selfCulledFraction).toFixed(1)} % culled; cones ${c.selfConesMs.toFixed(1)} ms, traversal ${c.selfTraversalMs.toFixed(1)} ms, filter ${c.selfFilterMs.toFixed(1)} ms; deviation escapes ${c.selfDeviationEscapes})`;
 }

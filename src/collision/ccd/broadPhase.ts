@@ -224,6 +224,9 @@ function overlap(a: Float32Array, i: number, b: Float32Array, j: number): boolea
   return a[o] <= b[p + 3] && b[p] <= a[o + 3] && a[o + 1] <= b[p + 4] && b[p + 1] <= a[o + 4] && a[o + 2] <= b[p + 5] && b[p + 2] <= a[o + 5];
 }
 
+/** Keeps some of the same-object pairs (sweptCandidates): `relative` are the velocities they were swept with (vec4). */
+export type SelfPairFilter = (own: CcdCandidates, relative: Float32Array) => CcdCandidates;
+
 /** Which pairs ccdCandidates reports: all, only pairs of different objects, only pairs within one object. */
 export type PairFilter = 'all' | 'inter' | 'self';
 
@@ -313,9 +316,13 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
  * motion relative to the object's mean counts: a body that falls or flies without deforming gets
  * boxes of the margin's size instead of boxes |v| H wide (a pile of octopi at 2 m/s had about
  * 1,600 candidate pairs per boundary vertex, nearly all within one octopus). Returns the world
- * boxes too (the GPU checks that the vertices stay in them).
+ * boxes too (the GPU checks that the vertices stay in them). `selfFilter`, when given, sees the
+ * pairs within one object and the velocities they were swept with (vec4, each object's mean
+ * removed) and returns the pairs to keep (self-collision culling, collision/selfCulling/).
  */
-export function sweptCandidates(topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean): CcdCandidates & { boxes: Float32Array } {
+export function sweptCandidates(
+  topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, selfFilter?: SelfPairFilter,
+): CcdCandidates & { boxes: Float32Array } {
   const boxes = sweptVertexBoxes(positions, velocities, bound);
   const inter = ccdCandidates(topo, boxes, 'inter');
   if (!selfCollision) return { ...inter, boxes };
@@ -335,7 +342,8 @@ export function sweptCandidates(topo: CcdTopology, positions: Float32Array, velo
     const o = obj[v];
     for (let k = 0; k < 3; k++) relative[4 * v + k] -= mean[3 * o + k] / count[o];
   }
-  const own = ccdCandidates(topo, sweptVertexBoxes(positions, relative, { ...bound, gravity: [0, 0, 0] }), 'self');
+  let own = ccdCandidates(topo, sweptVertexBoxes(positions, relative, { ...bound, gravity: [0, 0, 0] }), 'self');
+  if (selfFilter) own = selfFilter(own, relative);
   return { vertexFace: concat(inter.vertexFace, own.vertexFace), edgeEdge: concat(inter.edgeEdge, own.edgeEdge), boxes };
 }
 

@@ -17,8 +17,15 @@
  * the jobs started from then on (up to 64 x); frames without escapes let it shrink back by 5 %
  * per frame. A missing job (first frame, a reset, changed settings) is run at once from a
  * blocking snapshot (counted in the wait); its boxes also serve the frames up to the latency.
+ *
+ * Self-collision culling (collision/selfCulling/, SolverParams.selfCulling): each job also drops
+ * the same-object pairs that cannot touch under the deviation bound that the schedule's
+ * DeviationMonitor learns from the snapshots (checked against every new snapshot; escapes counted).
  */
-import { sweptCandidates, sweptVertexBoxes, type CcdCandidates, type CcdTopology, type MotionBound } from './broadPhase';
+import { sweptVertexBoxes, type CcdCandidates, type CcdTopology, type MotionBound } from './broadPhase';
+import { culledSweptCandidates, type SelfCullingReport, type SelfCullingRequest } from '../selfCulling/broadPhaseCulling';
+import type { DeviationMonitor, DeviationObservation } from '../selfCulling/deviationMonitor';
+import type { SelfCullingMode } from '../../contract/params';
 
 /** Positions and velocities in the GPU layout (vec4 per vertex, xyz used). */
 export interface StateSnapshot {
@@ -26,14 +33,16 @@ export interface StateSnapshot {
   velocities: Float32Array;
 }
 
-export type BroadPhaseRunner = (positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean) => Promise<CcdCandidates & { jobMs: number }>;
+export type BroadPhaseRunner = (
+  positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, culling?: SelfCullingRequest,
+) => Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport }>;
 
 /** The broad phase on the calling thread (tests, and where no pool is given). */
 export function inThreadBroadPhase(topo: CcdTopology): BroadPhaseRunner {
-  return async (positions, velocities, bound, selfCollision) => {
+  return async (positions, velocities, bound, selfCollision, culling) => {
     const t0 = performance.now();
-    const c = sweptCandidates(topo, positions, velocities, bound, selfCollision);
-    return { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0 };
+    const c = culledSweptCandidates(topo, positions, velocities, bound, selfCollision, culling);
+    return { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0, ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}) };
   };
 }
 
@@ -42,11 +51,15 @@ export interface ScheduleParams {
   dt: number;
   gravity: [number, number, number];
   selfCollision: boolean;
+  /** Absent: 'off'. */
+  selfCulling?: SelfCullingMode;
 }
 
 export interface CcdScheduleOptions {
   /** Frames between the snapshot and the frame its candidates serve: 1 (default) overlaps the job with a frame of GPU work; 0 waits for it. */
   latency?: 0 | 1;
+  /** Learns the self-collision culling's deviation bound from the snapshots (without one, nothing is culled). */
+  deviation?: DeviationMonitor;
 }
 
 /** A frame's candidates, the world boxes they were found with (6 floats per vertex: lo xyz, hi xyz), and what the job cost. */
@@ -57,6 +70,8 @@ export interface ScheduledInput {
   horizon: number;
   jobMs: number;
   waitMs: number;
+  /** What self-collision culling did in the job (absent without self-collision). */
+  selfCulling?: SelfCullingReport;
 }
 
 interface Job {
@@ -64,7 +79,7 @@ interface Job {
   boxes: Float32Array;
   margin: number;
   horizon: number;
-  result: Promise<CcdCandidates & { jobMs: number }>;
+  result: Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport }>;
 }
 
 const MAX_MARGIN_SCALE = 64;
@@ -73,6 +88,9 @@ export class CcdSchedule {
   readonly latency: 0 | 1;
   private readonly jobs = new Map<number, Job>();
   private marginScale = 1;
+  private readonly deviation?: DeviationMonitor;
+  /** The deviation check of the last snapshot scheduled (null when culling was off for it). */
+  lastDeviation: DeviationObservation | null = null;
 
   constructor(
     private readonly runner: BroadPhaseRunner,
@@ -82,6 +100,10 @@ export class CcdSchedule {
   ) {
     if (!(baseMargin >= 0)) throw new RangeError(`CcdSchedule: baseMargin must be >= 0, got ${baseMargin}`);
     this.latency = options.latency ?? 1;
+    this.deviation = options.deviation;
+    if (this.deviation && this.deviation.horizonFrames !== 1 + this.latency) {
+      throw new RangeError(`CcdSchedule: the deviation monitor predicts ${this.deviation.horizonFrames} frames ahead, the jobs ${1 + this.latency}`);
+    }
   }
 
   get margin(): number {
@@ -89,14 +111,15 @@ export class CcdSchedule {
   }
 
   private key(p: ScheduleParams): string {
-    return `${p.dt}/${p.gravity.join(',')}/${p.selfCollision}`;
+    return `${p.dt}/${p.gravity.join(',')}/${p.selfCollision}/${p.selfCulling ?? 'off'}`;
   }
 
-  private start(snapshot: StateSnapshot, p: ScheduleParams): Job {
+  private start(snapshot: StateSnapshot, p: ScheduleParams, deviation: Float32Array | null, edgeDeviation: Float32Array | null): Job {
     const horizon = (1 + this.latency) * p.dt;
     const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin };
     const boxes = sweptVertexBoxes(snapshot.positions, snapshot.velocities, bound);
-    const result = this.runner(snapshot.positions, snapshot.velocities, bound, p.selfCollision);
+    const culling: SelfCullingRequest | undefined = p.selfCollision ? { mode: p.selfCulling ?? 'off', deviation, edgeDeviation } : undefined;
+    const result = this.runner(snapshot.positions, snapshot.velocities, bound, p.selfCollision, culling);
     // A rejected job is reported when its frame awaits it; never an unhandled rejection before that.
     result.catch(() => undefined);
     return { key: this.key(p), boxes, margin: bound.margin, horizon, result };
@@ -104,7 +127,15 @@ export class CcdSchedule {
 
   /** After frame `frame` ended in `snapshot`: starts the job for frame + 1 + latency. */
   schedule(frame: number, snapshot: StateSnapshot, p: ScheduleParams): void {
-    this.jobs.set(frame + 1 + this.latency, this.start(snapshot, p));
+    let deviation: Float32Array | null = null, edgeDeviation: Float32Array | null = null;
+    this.lastDeviation = null;
+    if (this.deviation && p.selfCollision && (p.selfCulling ?? 'off') !== 'off') {
+      const seen = this.deviation.observe(frame, snapshot.positions, snapshot.velocities, p.dt);
+      deviation = seen.bound;
+      edgeDeviation = seen.edgeBound;
+      this.lastDeviation = seen.observation;
+    }
+    this.jobs.set(frame + 1 + this.latency, this.start(snapshot, p, deviation, edgeDeviation));
   }
 
   /**
@@ -117,12 +148,16 @@ export class CcdSchedule {
     let job = this.jobs.get(frame);
     this.jobs.delete(frame);
     if (!job || job.key !== this.key(p)) {
-      job = this.start(await snapshotNow(), p);
+      // No deviation bound for a state that did not come through schedule(): nothing is culled.
+      job = this.start(await snapshotNow(), p, null, null);
       // Its boxes cover (1 + latency) frames from now: the next frames' too, until their own jobs.
       for (let f = frame + 1; f <= frame + this.latency; f++) if (!this.jobs.has(f)) this.jobs.set(f, job);
     }
     const c = await job.result;
-    return { candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, margin: job.margin, horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0 };
+    return {
+      candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, margin: job.margin, horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
+      ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}),
+    };
   }
 
   /** The GPU's escape count of a frame: widen the boxes of the jobs started from now on, or let them shrink back. */
@@ -133,5 +168,7 @@ export class CcdSchedule {
   /** Drops every job (the state was reset or replaced). */
   reset(): void {
     this.jobs.clear();
+    this.deviation?.reset();
+    this.lastDeviation = null;
   }
 }

@@ -268,6 +268,15 @@ export class CcdStage implements GpuStage {
     c.horizon = cur.horizon;
     c.jobMs = cur.jobMs;
     c.waitMs = cur.waitMs;
+    const sc = cur.selfCulling;
+    if (sc) {
+      c.selfPairsBefore = sc.pairsBefore;
+      c.selfPairsAfter = sc.pairsAfter;
+      c.selfCulledFraction = sc.pairsBefore > 0 ? 1 - sc.pairsAfter / sc.pairsBefore : 0;
+      c.selfConesMs = sc.conesMs;
+      c.selfTraversalMs = sc.traversalMs;
+      c.selfFilterMs = sc.filterMs;
+    }
     // Grow for the next frame: the largest substep count seen, with room.
     if (words[W.maxCount] > this.capacity) this.allocateContacts(2 ** Math.ceil(Math.log2(words[W.maxCount] * 1.5)));
     return c;

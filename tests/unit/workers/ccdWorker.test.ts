@@ -10,6 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { edgeEdgeCcd, vertexFaceCcd } from '../../../src/collision/ccd';
 import { ccdTopologyOf, sweptCandidates, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
 import { buildTetMesh } from '../../../src/mesh/tetMesh';
+import { culledSweptCandidates } from '../../../src/collision/selfCulling/broadPhaseCulling';
 import { CcdJobs, ccdPoolSize, sharedMemoryAvailable } from '../../../src/workers/ccdJobs';
 import { nodeCcdPool, nodePoolSize } from '../../../src/workers/ccdNodePool';
 import type { CcdWorkerApi } from '../../../src/workers/ccdWorkerApi';
@@ -113,6 +114,38 @@ describe('CcdJobs.broadPhase in a worker', () => {
     expect(sameArray(second.vertexFace, want.vertexFace)).toBe('equal');
     expect(sameArray(second.edgeEdge, want.edgeEdge)).toBe('equal');
     expect(inThread(topo.x, velocities(2), false).vertexFace.length).toBeGreaterThan(0); // ...but there were before
+  });
+});
+
+describe('self-collision culling in the broad-phase job', () => {
+  it('a worker culls the same same-object pairs as this thread (both transports), and reports it', async () => {
+    pool = nodeCcdPool(workerFile, 2);
+    // Falling and turning slowly: a motion the cones can follow.
+    const v = new Float32Array(topo.x.length);
+    for (let i = 0; i < topo.vertexCount; i++) {
+      v[4 * i] = 0.3 * (topo.x[4 * i + 1] - 3);
+      v[4 * i + 1] = -0.5 - 0.3 * topo.x[4 * i];
+    }
+    const deviation = (): Float32Array => new Float32Array(topo.vertexCount).fill(1e-4);
+    const want = culledSweptCandidates(topo, topo.x, v, bound, true, { mode: 'enhanced', deviation: deviation() });
+    expect(want.selfCulling!.pairsAfter).toBeLessThan(0.9 * want.selfCulling!.pairsBefore);
+    const all = sweptCandidates(topo, topo.x, v, bound, true);
+    expect(all.vertexFace.length + all.edgeEdge.length - want.vertexFace.length - want.edgeEdge.length).toBe(2 * (want.selfCulling!.pairsBefore - want.selfCulling!.pairsAfter));
+    let jobs: CcdJobs | undefined;
+    for (const transport of ['shared', 'transfer'] as const) {
+      jobs = await CcdJobs.create(pool, topo, { transport });
+      const d = deviation();
+      const got = await jobs.broadPhase(topo.x, v, bound, true, { mode: 'enhanced', deviation: d });
+      expect(d.length).toBe(0); // transferred to the worker
+      expect(sameArray(got.vertexFace, want.vertexFace)).toBe('equal');
+      expect(sameArray(got.edgeEdge, want.edgeEdge)).toBe('equal');
+      expect({ ...got.selfCulling!, conesMs: 0, traversalMs: 0, filterMs: 0 }).toEqual({ ...want.selfCulling!, conesMs: 0, traversalMs: 0, filterMs: 0 });
+      // No bound yet: nothing is culled, and the report says so.
+      const none = await jobs.broadPhase(topo.x, v, bound, true, { mode: 'enhanced', deviation: null });
+      expect(none.selfCulling).toMatchObject({ bounded: false, pairsAfter: want.selfCulling!.pairsBefore });
+      expect(none.vertexFace.length).toBe(all.vertexFace.length);
+    }
+    await expect(jobs!.broadPhase(topo.x, v, bound, true, { mode: 'sideways' as 'off', deviation: null })).rejects.toThrow('culling.mode must be one of off, plain, enhanced, got sideways');
   });
 });
 

@@ -1,0 +1,108 @@
+/**
+ * Self-collision culling inside CCD's broad phase (the worker job of collision/ccd/ccdSchedule.ts):
+ * the box test finds the same-object candidate pairs as before (broadPhase.ts sweptCandidates),
+ * then the pairs that lie within a culled node of their object's tree are dropped (SelfCulling)
+ * before the candidates go to the GPU. Pairs of different objects are not touched.
+ *
+ * The motion culled over is the job's prediction: from the snapshot's positions along the
+ * velocities relative to each object's mean (the same relative motion the self boxes use) for the
+ * job's horizon, within the per-vertex deviation bound of deviationMonitor.ts. Without a bound (no
+ * motion history yet) nothing is culled.
+ *
+ * One SelfCulling per topology and thread (a worker keeps its own across jobs, with its trees).
+ */
+import { sweptCandidates, type CcdCandidates, type CcdTopology, type MotionBound } from '../ccd/broadPhase';
+import { SELF_CULLING_MODES, type SelfCullingMode } from '../../contract/params';
+import { SelfCulling, type SelfCullingStats } from './selfCulling';
+
+/** What a broad-phase job is asked to cull. */
+export interface SelfCullingRequest {
+  mode: SelfCullingMode;
+  /** Per vertex: the deviation bound (world units, deviationMonitor.ts); null: none known yet (nothing is culled). */
+  deviation: Float32Array | null;
+  /** Per edge of the topology: the bound on its vector's change (deviationMonitor.ts); absent or null: from `deviation`. */
+  edgeDeviation?: Float32Array | null;
+}
+
+/** What the culling did in one job (collision/counters.ts shows it per frame). */
+export interface SelfCullingReport {
+  mode: SelfCullingMode;
+  /** Whether a deviation bound was given (else nothing was culled). */
+  bounded: boolean;
+  /** Same-object candidate pairs (vertex-triangle + edge-edge) of the box test, and those left. */
+  pairsBefore: number;
+  pairsAfter: number;
+  /** Worker time: normal cones (and tree rebuilds), the traversal's node tests, the pair filter (ms). */
+  conesMs: number;
+  traversalMs: number;
+  filterMs: number;
+  culledNodes: number;
+  culledTriangles: number;
+  rebuiltTrees: number;
+}
+
+const cache = new WeakMap<CcdTopology, SelfCulling>();
+
+/** The SelfCulling kept for `topology` on this thread. */
+export function selfCullingFor(topology: CcdTopology): SelfCulling {
+  let c = cache.get(topology);
+  if (!c) {
+    c = new SelfCulling(topology);
+    cache.set(topology, c);
+  }
+  return c;
+}
+
+export function checkCullingRequest(r: SelfCullingRequest, vertexCount: number, edgeCount: number, where: string): void {
+  if (!SELF_CULLING_MODES.includes(r?.mode)) throw new RangeError(`${where}: culling.mode must be one of ${SELF_CULLING_MODES.join(', ')}, got ${String(r?.mode)}`);
+  if (r.deviation !== null && (!(r.deviation instanceof Float32Array) || r.deviation.length !== vertexCount)) {
+    throw new RangeError(`${where}: culling.deviation must be null or a Float32Array of ${vertexCount} numbers (one per vertex), got length ${r.deviation?.length}`);
+  }
+  const e = r.edgeDeviation ?? null;
+  if (e !== null && (!(e instanceof Float32Array) || e.length !== edgeCount)) {
+    throw new RangeError(`${where}: culling.edgeDeviation must be null or a Float32Array of ${edgeCount} numbers (one per edge), got length ${e?.length}`);
+  }
+}
+
+/**
+ * sweptCandidates with the same-object pairs culled as `request` says ('off' or no request: the
+ * box test's pairs unchanged). positions / velocities: vec4 per vertex.
+ */
+export function culledSweptCandidates(
+  topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, request?: SelfCullingRequest,
+): CcdCandidates & { selfCulling?: SelfCullingReport } {
+  if (!request || !selfCollision) return sweptCandidates(topo, positions, velocities, bound, selfCollision);
+  checkCullingRequest(request, topo.vertexCount, topo.edges.length / 2, 'culledSweptCandidates');
+  let report: SelfCullingReport | undefined;
+  const c = sweptCandidates(topo, positions, velocities, bound, selfCollision, (own, relative) => {
+    const before = (own.vertexFace.length + own.edgeEdge.length) / 2;
+    report = {
+      mode: request.mode, bounded: request.deviation !== null, pairsBefore: before, pairsAfter: before,
+      conesMs: 0, traversalMs: 0, filterMs: 0, culledNodes: 0, culledTriangles: 0, rebuiltTrees: 0,
+    };
+    if (request.mode === 'off' || request.deviation === null) return own;
+    const culling = selfCullingFor(topo);
+    const n = topo.vertexCount, H = bound.horizon;
+    const start = new Float64Array(3 * n), move = new Float64Array(3 * n), deviation = new Float64Array(n);
+    for (let v = 0; v < n; v++) {
+      for (let k = 0; k < 3; k++) {
+        start[3 * v + k] = positions[4 * v + k];
+        move[3 * v + k] = relative[4 * v + k] * H;
+      }
+      deviation[v] = request.deviation[v];
+    }
+    const edgeDeviation = request.edgeDeviation ? Float64Array.from(request.edgeDeviation) : null;
+    const stats: SelfCullingStats = culling.cull({ start, move, deviation, edgeDeviation }, request.mode);
+    const t0 = performance.now();
+    const kept = culling.filter(own);
+    report.filterMs = performance.now() - t0;
+    report.conesMs = stats.conesMs;
+    report.traversalMs = stats.traversalMs;
+    report.culledNodes = stats.culledNodes;
+    report.culledTriangles = stats.culledTriangles;
+    report.rebuiltTrees = stats.rebuilt;
+    report.pairsAfter = (kept.vertexFace.length + kept.edgeEdge.length) / 2;
+    return kept;
+  });
+  return report ? { ...c, selfCulling: report } : c;
+}

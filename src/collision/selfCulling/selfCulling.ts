@@ -1,0 +1,231 @@
+/**
+ * Self-collision culling of one scene's surfaces over a motion (paper 002): which triangles lie in
+ * a BVH node whose surface cannot touch itself (nodeTests.ts), and the same-object candidate pairs
+ * that this leaves out.
+ *
+ *   const culling = new SelfCulling(topology);            // once per scene topology
+ *   const stats = culling.cull(motion, 'enhanced');       // per motion interval
+ *   const kept = culling.filter(selfCandidates);          // drops pairs within a culled node
+ *
+ * Trees: one SAH surface BVH per object (cullingTree.ts, the builder the shortest path's tree
+ * uses), built at the first motion's start and rebuilt every `rebuildEvery` calls at the current
+ * start; between rebuilds only the cones are recomputed (a refit).
+ *
+ * Traversal (Algorithm 3, SelfCollide): each object's tree top-down from its root; a node that
+ * passes the test is culled as a whole and nothing below it is visited; a node that fails is
+ * descended into (its children are tested in turn, and pairs between them stay candidates).
+ * The paper re-tests only the grandchild pairs whose own test failed; that is not safe (a
+ * sub-surface whose contour meets no other can still cross one whose contour does not cross it,
+ * docs/architecture.md), so a failed node is descended into whole.
+ *
+ * Filter: a vertex-triangle pair (v, t) lies within culled node C when t and some triangle at v are
+ * in C; an edge-edge pair when each edge has a triangle in C. Culled nodes are disjoint (the
+ * traversal stops at the first), so each triangle has at most one, and the filter is a few
+ * lookups per pair, allocation-free.
+ */
+import type { CcdCandidates, CcdTopology } from '../ccd/broadPhase';
+import { CONE_FLOATS } from './cones';
+import { buildCullingTree, type CullingTree } from './cullingTree';
+import { triangleNormalCone, type CullingMotion } from './motionCones';
+import type { SelfCullingMode } from '../../contract/params';
+import { emptyNodeTestCounts, NodeTests, refitNodeCones, tightenNodeCone, type NodeTestCounts } from './nodeTests';
+import { cullingSurfaceOf, type CullingSurface } from './surfaceTopology';
+
+export interface SelfCullingStats {
+  mode: SelfCullingMode;
+  /** Time computing the triangles' and nodes' normal cones (and rebuilding trees when due), ms. */
+  conesMs: number;
+  /** Time in the top-down traversal: the nodes' tests, contour tests included, ms. */
+  traversalMs: number;
+  /** Trees rebuilt in this call. */
+  rebuilt: number;
+  /** Nodes culled, and the triangles they hold. */
+  culledNodes: number;
+  culledTriangles: number;
+  nodes: NodeTestCounts;
+}
+
+export interface SelfCullingOptions {
+  /** Calls between rebuilds of the trees at the motion's start (default 30; 0: built once). */
+  rebuildEvery?: number;
+}
+
+export class SelfCulling {
+  readonly surface: CullingSurface;
+  readonly rebuildEvery: number;
+  /** Per triangle: the culled node it lies in (a scene-wide id), or -1. */
+  readonly culledBy: Int32Array;
+  private trees: CullingTree[] = [];
+  private readonly objectTriangles: Uint32Array[];
+  private readonly triangleCones: Float64Array;
+  private nodeCones: Float64Array[] = [];
+  private nodeBase: number[] = [];
+  private calls = 0;
+  private readonly tests: NodeTests;
+  private stack = new Int32Array(128);
+
+  constructor(topology: CcdTopology, options: SelfCullingOptions = {}) {
+    const every = options.rebuildEvery ?? 30;
+    if (!(Number.isInteger(every) && every >= 0)) throw new RangeError(`SelfCulling: rebuildEvery must be an integer >= 0, got ${every}`);
+    this.rebuildEvery = every;
+    this.surface = cullingSurfaceOf(topology);
+    const s = this.surface;
+    this.tests = new NodeTests(s);
+    this.culledBy = new Int32Array(s.triangleCount).fill(-1);
+    this.triangleCones = new Float64Array(CONE_FLOATS * s.triangleCount);
+    const counts = new Uint32Array(s.objectCount);
+    for (let t = 0; t < s.triangleCount; t++) counts[s.triangleObject[t]]++;
+    this.objectTriangles = Array.from(counts, (c) => new Uint32Array(c));
+    counts.fill(0);
+    for (let t = 0; t < s.triangleCount; t++) {
+      const o = s.triangleObject[t];
+      this.objectTriangles[o][counts[o]++] = t;
+    }
+  }
+
+  /** The trees (built on the first call of cull). */
+  get objectTrees(): readonly CullingTree[] {
+    return this.trees;
+  }
+
+  /**
+   * Marks the triangles of culled nodes (culledBy) for `motion` (start xyz, move xyz and deviation
+   * per vertex of the whole scene, motionCones.ts). 'off' culls nothing.
+   */
+  cull(motion: CullingMotion, mode: SelfCullingMode): SelfCullingStats {
+    const s = this.surface;
+    checkMotion(motion, s.vertexCount, s.edgeCount);
+    const stats: SelfCullingStats = { mode, conesMs: 0, traversalMs: 0, rebuilt: 0, culledNodes: 0, culledTriangles: 0, nodes: emptyNodeTestCounts() };
+    this.culledBy.fill(-1);
+    if (mode === 'off') return stats;
+    const t0 = performance.now();
+    if (this.trees.length === 0 || (this.rebuildEvery > 0 && this.calls % this.rebuildEvery === 0)) {
+      this.build(motion.start);
+      stats.rebuilt = this.trees.length;
+    }
+    this.calls++;
+    const tri = s.triangles, te = s.triangleEdges;
+    for (let t = 0; t < s.triangleCount; t++) {
+      triangleNormalCone(this.triangleCones, CONE_FLOATS * t, motion, tri[3 * t], tri[3 * t + 1], tri[3 * t + 2], te[3 * t], te[3 * t + 2]);
+    }
+    for (let k = 0; k < this.trees.length; k++) refitNodeCones(this.trees[k], this.triangleCones, this.nodeCones[k]);
+    const t1 = performance.now();
+    this.tests.counts = stats.nodes;
+    this.tests.newMotion();
+    for (let k = 0; k < this.trees.length; k++) this.traverse(k, motion, mode, stats);
+    stats.traversalMs = performance.now() - t1;
+    stats.conesMs = t1 - t0;
+    return stats;
+  }
+
+  private build(start: Float64Array): void {
+    this.trees = [];
+    this.nodeCones = [];
+    this.nodeBase = [];
+    let base = 0;
+    for (let o = 0; o < this.objectTriangles.length; o++) {
+      if (this.objectTriangles[o].length === 0) continue;
+      const tree = buildCullingTree(this.surface, o, this.objectTriangles[o], start);
+      this.trees.push(tree);
+      this.nodeCones.push(new Float64Array(CONE_FLOATS * tree.nodeCount));
+      this.nodeBase.push(base);
+      base += tree.nodeCount;
+    }
+  }
+
+  private traverse(k: number, motion: CullingMotion, mode: SelfCullingMode, stats: SelfCullingStats): void {
+    const tree = this.trees[k], cones = this.nodeCones[k], base = this.nodeBase[k];
+    let top = 0;
+    this.stack[top++] = 0;
+    while (top > 0) {
+      const node = this.stack[--top];
+      const o = CONE_FLOATS * node;
+      // A merged cone too wide to pass may be loose; the node's own triangles decide (only where
+      // the rest of the test could pass: the enhanced test needs a one-loop contour).
+      if (cones[o + 3] >= Math.PI / 2 && (mode === 'plain' || (tree.loop[node] && !tree.irregular[node]))) {
+        tightenNodeCone(tree, node, this.triangleCones, cones, o);
+      }
+      const culled = mode === 'plain' ? this.tests.plain(tree, node, cones, o, motion) : this.tests.enhanced(tree, node, cones, o, motion);
+      if (culled) {
+        stats.culledNodes++;
+        stats.culledTriangles += tree.rangeEnd[node] - tree.rangeStart[node];
+        for (let p = tree.rangeStart[node]; p < tree.rangeEnd[node]; p++) this.culledBy[tree.triangleAt[p]] = base + node;
+        continue;
+      }
+      const l = tree.left[node];
+      if (l < 0) continue;
+      if (top + 2 > this.stack.length) {
+        const grown = new Int32Array(2 * this.stack.length);
+        grown.set(this.stack);
+        this.stack = grown;
+      }
+      this.stack[top++] = l + 1;
+      this.stack[top++] = l;
+    }
+  }
+
+  /** The normal cone of `node` of the `k`-th tree (axis xyz, half-angle) as of the last cull (tests, debugging). */
+  nodeCone(k: number, node: number): [number, number, number, number] {
+    const c = this.nodeCones[k], o = CONE_FLOATS * node;
+    return [c[o], c[o + 1], c[o + 2], c[o + 3]];
+  }
+
+  /** Whether vertex v and triangle t lie in one culled node. */
+  culledVertexFace(v: number, t: number): boolean {
+    const c = this.culledBy[t];
+    if (c < 0) return false;
+    const s = this.surface;
+    for (let j = s.vertexTriangleOffsets[v]; j < s.vertexTriangleOffsets[v + 1]; j++) if (this.culledBy[s.vertexTriangles[j]] === c) return true;
+    return false;
+  }
+
+  /** Whether edges a and b (indices into the topology's edges) lie in one culled node. */
+  culledEdgeEdge(a: number, b: number): boolean {
+    const et = this.surface.edgeTriangles, by = this.culledBy;
+    const a0 = by[et[2 * a]], a1 = et[2 * a + 1] >= 0 ? by[et[2 * a + 1]] : -1;
+    if (a0 < 0 && a1 < 0) return false;
+    const b0 = et[2 * b] >= 0 ? by[et[2 * b]] : -1, b1 = et[2 * b + 1] >= 0 ? by[et[2 * b + 1]] : -1;
+    return (a0 >= 0 && (a0 === b0 || a0 === b1)) || (a1 >= 0 && (a1 === b0 || a1 === b1));
+  }
+
+  /** The pairs of `c` that do not lie within one culled node (after cull), as new arrays. */
+  filter(c: CcdCandidates): CcdCandidates {
+    const vf = new Uint32Array(c.vertexFace.length);
+    let n = 0;
+    for (let i = 0; i < c.vertexFace.length; i += 2) {
+      if (this.culledVertexFace(c.vertexFace[i], c.vertexFace[i + 1])) continue;
+      vf[n++] = c.vertexFace[i];
+      vf[n++] = c.vertexFace[i + 1];
+    }
+    const ee = new Uint32Array(c.edgeEdge.length);
+    let m = 0;
+    for (let i = 0; i < c.edgeEdge.length; i += 2) {
+      if (this.culledEdgeEdge(c.edgeEdge[i], c.edgeEdge[i + 1])) continue;
+      ee[m++] = c.edgeEdge[i];
+      ee[m++] = c.edgeEdge[i + 1];
+    }
+    return { vertexFace: vf.slice(0, n), edgeEdge: ee.slice(0, m) };
+  }
+}
+
+function checkMotion(m: CullingMotion, n: number, edges: number): void {
+  if (!(m.start instanceof Float64Array) || m.start.length !== 3 * n) throw new RangeError(`SelfCulling: motion.start must be a Float64Array of ${3 * n} numbers (xyz for ${n} vertices), got length ${m.start?.length}`);
+  if (!(m.move instanceof Float64Array) || m.move.length !== 3 * n) throw new RangeError(`SelfCulling: motion.move must be a Float64Array of ${3 * n} numbers (xyz for ${n} vertices), got length ${m.move?.length}`);
+  if (m.deviation !== null && (!(m.deviation instanceof Float64Array) || m.deviation.length !== n)) {
+    throw new RangeError(`SelfCulling: motion.deviation must be null or a Float64Array of ${n} numbers (one per vertex), got length ${m.deviation?.length}`);
+  }
+  const e = m.edgeDeviation ?? null;
+  if (e !== null && (!(e instanceof Float64Array) || e.length !== edges)) {
+    throw new RangeError(`SelfCulling: motion.edgeDeviation must be null or a Float64Array of ${edges} numbers (one per edge), got length ${e?.length}`);
+  }
+  if (e) {
+    for (let k = 0; k < edges; k++) if (!(e[k] >= 0)) throw new RangeError(`SelfCulling: motion.edgeDeviation[${k}] (edge ${k}) is ${e[k]}, must be >= 0 (Infinity allowed)`);
+  }
+  // Non-finite positions make their triangles' cones full (never culled); a negative or NaN
+  // deviation is a caller's mistake.
+  if (m.deviation) {
+    for (let v = 0; v < n; v++) {
+      if (!(m.deviation[v] >= 0)) throw new RangeError(`SelfCulling: motion.deviation[${v}] (vertex ${v}) is ${m.deviation[v]}, must be >= 0 (Infinity allowed)`);
+    }
+  }
+}
