@@ -5,7 +5,7 @@
  * still; its right end turns about the beam's axis at one turn a second and closes in at 0.1 m/s
  * for 4 s (rods-twist's motion, twistAndApproach). The beam buckles into a helix within the first
  * turn and, once the ends have come closer, coils onto itself (plectoneme): self-contact from
- * about 2.6 s. Twisted with its ends kept apart it stays a helix and never touches itself (5 turns
+ * about 3.3 s (frame 194-199 at resolution 20 on the float64 CPU engine, 10-50 substeps). Twisted with its ends kept apart it stays a helix and never touches itself (5 turns
  * measured), which is why the ends close in. No gravity. Settings as Table 1's "twisted thin
  * beam": 3.3e-4 s substeps (1/60 s in 50) x 3 iterations.
  */
@@ -27,7 +27,7 @@ export const beamTwist: SceneDefinition = {
   name: 'beam-twist',
   description:
     `Thin beam (${THIN_BEAM.sizeX} x ${THIN_BEAM.sizeY} x ${THIN_BEAM.sizeZ}) held at both ends; the right end turns about the beam's axis at one turn a second ` +
-    `and closes in at 0.1 m/s for 4 s, so the beam buckles and coils onto itself (self-contact from about 2.6 s). ` +
+    `and closes in at 0.1 m/s for 4 s, so the beam buckles and coils onto itself (self-contact from about 3.3 s). ` +
     `Default (resolution ${SIZE.default}): ${DEFAULT_COUNTS.vertices} vertices, ${DEFAULT_COUNTS.tets} tets.`,
   accepts: ['resolution'],
   size: SIZE,
