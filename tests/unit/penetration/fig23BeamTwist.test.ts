@@ -18,7 +18,7 @@
  * Not asserted, measured (docs/benchmarks.md "Penetration methods"): with both methods the linking
  * number steps to -1 in the first frame after the switch and the coil lets go within 3 frames:
  * the strands slip partly through each other. The CPU engine here is DCD only (no CCD) and the
- * strands meet at several m/s; at 10 substeps throughout they pass right through (-2, then -3,
+ * strands meet at several m/s; at 10 substeps throughout they pass right through (exact: -2, then -3,
  * energy 1,452 J to 383 J in 4 frames), at 50 substeps throughout the coil holds (15 frames).
  */
 import { describe, expect, it } from 'vitest';
