@@ -10,7 +10,8 @@
  * Truths: a ribbon's linking number (tests/support/linkingNumber.ts, beamLinking below) is 0 at
  * rest and changes only when the beam passes through itself; the total energy may rise only by
  * the handles' work. Checked: no contact and linking number 0 through the free twisting; contact
- * forms (DCD queries); with `exact` the energy stays within 25 % of its value at the switch.
+ * forms (DCD queries; collision mode dcd, as the methods answer only those); with `exact` the
+ * energy stays within 25 % of its value at the switch.
  * Measured for `restClosest` (the paper: energy grows): it does not grow; its energy stays within
  * 5 % of exact's at every frame and its linking number equals exact's. The test holds that
  * measurement, so that a change making restClosest diverge, or match the paper, shows up.
@@ -20,6 +21,9 @@
  * the strands slip partly through each other. The CPU engine here is DCD only (no CCD) and the
  * strands meet at several m/s; at 10 substeps throughout they pass right through (exact: -2, then -3,
  * energy 1,452 J to 383 J in 4 frames), at 50 substeps throughout the coil holds (15 frames).
+ * With issue 19's contacts (branch issue-19 at f4df797, this file run there): the linking number
+ * stays 0, no vertex is inside at any frame's end (contact offset), about 4,950 queries in the 8
+ * frames, and the two methods' energies agree (peak 1,378 J both).
  */
 import { describe, expect, it } from 'vitest';
 import { findScene } from '../../../src/scenes/registry';
@@ -34,7 +38,9 @@ const RESOLUTION = 20, FREE_SUBSTEPS = 10, FREE_FRAMES = 188, CONTACT_SUBSTEPS =
 
 function solver(method: PenetrationMethod, substeps: number): CpuSolver {
   const setup = findScene('beam-twist').build({ resolution: RESOLUTION });
-  setup.params = { ...setup.params, substeps, penetration: method };
+  // DCD only: the penetration method answers DCD queries; where CCD catches a contact first (the
+  // hybrid mode's CCD) no method is asked.
+  setup.params = { ...setup.params, substeps, penetration: method, collisionMode: 'dcd' };
   return new CpuSolver(setup);
 }
 
@@ -143,7 +149,6 @@ describe('Fig. 23: the twisted thin beam coils onto itself, then exact or the re
       `restClosest peak ${peak(rest).toFixed(0)} J, Lk ${rest.linking.join(',')}, penetrating ${rest.penetrating.join(',')}, ${rest.queries} queries`);
 
     expect(exact.queries).toBeGreaterThan(100 * AFTER);
-    expect(Math.max(...exact.penetrating)).toBeGreaterThan(0);
     expect(beamLinking(start), 'the twisting before the switch did not pass the beam through itself').toBe(0);
     expect(peak(exact)).toBeLessThan(1.25 * e0);
 
