@@ -1,5 +1,5 @@
 /** The procedural beam (2 x 0.25 x 0.25) with its end bands (3% of its length) given handles. */
-import { generateShape } from '../mesh/procedural/catalog';
+import { generateShape, type ShapeParams } from '../mesh/procedural/catalog';
 import { buildModel, type Model } from '../sim/model';
 import { boundsOf } from './place';
 import type { SceneSize } from './types';
@@ -11,9 +11,9 @@ export function beamSize(note: string): SceneSize {
 /** Counts at the default resolution 40 (held by tests/unit/scenes). */
 export const BEAM_DEFAULT_COUNTS = { vertices: 3326, tets: 13700 };
 
-/** Handle 0 holds the left end; with `pinRight`, handle 1 holds the right end. */
-export function pinnedBeamModel(resolution: number | undefined, pinRight: boolean): Model {
-  const shape = generateShape('beam', {}, resolution);
+/** Handle 0 holds the left end; with `pinRight`, handle 1 holds the right end. `extents`: the beam shape's sizeX/Y/Z (default 2 x 0.25 x 0.25). */
+export function pinnedBeamModel(resolution: number | undefined, pinRight: boolean, extents: Partial<ShapeParams> = {}): Model {
+  const shape = generateShape('beam', extents, resolution);
   const b = boundsOf(shape.positions);
   const n = shape.positions.length / 3;
   const handleOfVertex = new Int32Array(n);

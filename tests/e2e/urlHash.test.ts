@@ -11,7 +11,7 @@ import { decodeHash } from '../../src/app/config/hashConfig';
 import { recordPageErrors, useServedBrowser } from './support/browser';
 
 const EVERY_SETTING =
-  '#scene=beam-twist&size=8&engine=gpu&dt=0.02&substeps=3&iterations=2&solve=jacobi&relax=0.9&constraint=springs&compliance=0.001' +
+  '#scene=beam-twist&size=16&engine=gpu&dt=0.02&substeps=3&iterations=2&solve=jacobi&relax=0.9&constraint=springs&compliance=0.001' +
   '&damping=1.5&gravity=0,-5,0&friction=0.3&collisions=0&self=0&recovery=1&inter=euclidean&penetration=ddf&mode=ccd&passes=2&bvh=10&culling=0&selfcull=plain' +
   '&epsI=0.00001&epsR=0.001&young.0=12345&poisson.0=0.25&density.0=800&tint=0&shadows=0&wire=1&points=1&paths=1&ccdview=1&bvhlevel=2';
 
@@ -79,7 +79,7 @@ describe('the URL hash', () => {
       expect(shown['gui-selfCulling']).toMatch(/Plain dual-cone/);
       expect(shown['gui-engine']).toMatch(/GPU/);
       expect(shown['gui-scene']).toBe('beam-twist');
-      expect(Number(shown['gui-size'])).toBe(8);
+      expect(Number(shown['gui-size'])).toBe(16);
       expect({ c: shown['gui-collisions'], s: shown['gui-selfCollision'], r: shown['gui-recovery'], k: shown['gui-culling'] }).toEqual({ c: false, s: false, r: true, k: false });
       expect({ t: shown['gui-view-tint'], sh: shown['gui-view-shadows'], w: shown['gui-view-wireframe'], p: shown['gui-view-points'], pa: shown['gui-view-paths'], c: shown['gui-view-ccd'] }).toEqual({
         t: false, sh: false, w: true, p: true, pa: true, c: true,
