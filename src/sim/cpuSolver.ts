@@ -19,7 +19,23 @@ import type { Model } from './model';
 import { checkParams, type SolverParams } from './params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { sampleScripts } from './scripts';
+import { modelContactOffset } from '../collision/contactOffset';
 import { checkSetup, nonFiniteMessage, type SimSetup } from './setup';
+
+/** Milliseconds per phase of a CPU frame (the GPU's phase names, src/sim/stage.ts PhaseName). */
+export interface CpuPhaseTimes {
+  predict: number;
+  material: number;
+  detect: number;
+  spb: number;
+  ccd: number;
+  contacts: number;
+  finalize: number;
+}
+
+export function emptyPhaseTimes(): CpuPhaseTimes {
+  return { predict: 0, material: 0, detect: 0, spb: 0, ccd: 0, contacts: 0, finalize: 0 };
+}
 
 export class CpuSolver {
   readonly model: Model;
@@ -38,6 +54,8 @@ export class CpuSolver {
   frame = 0;
   /** Collision counters of the last frame (summed over its substeps; zero with collisions off). */
   collisionCounters: CollisionFrameCounters = emptyCollisionCounters();
+  /** Wall time of the last frame by phase (ms), the GPU's phase names: predict, material (with colliders), detect, spb, ccd, contacts, finalize. */
+  phaseMs: CpuPhaseTimes = emptyPhaseTimes();
   /** Built on the first substep with collisions on (the scene mesh and the query's arrays). */
   private collision: CpuCollisionStage | null = null;
   private readonly setup: SimSetup;
@@ -92,8 +110,9 @@ export class CpuSolver {
     const p = this.params;
     checkParams(p);
     const h = p.dt / p.substeps;
-    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, p.substeps);
+    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, p.substeps, modelContactOffset(this.model, p.contactOffset));
     this.collisionCounters = emptyCollisionCounters();
+    this.phaseMs = emptyPhaseTimes();
     for (let s = 0; s < p.substeps; s++) this.substep(s, h, scripts.colliders, scripts.handles);
     this.time += p.dt;
     this.frame += 1;
@@ -104,6 +123,12 @@ export class CpuSolver {
     const p = this.params;
     const { x, x0, v, w } = this;
     const handleCount = this.setup.handles.length;
+    let clock = performance.now();
+    const lap = (phase: keyof CpuPhaseTimes): void => {
+      const now = performance.now();
+      this.phaseMs[phase] += now - clock;
+      clock = now;
+    };
     // 1. Predict (explicit Euler on velocity, then position); handles jump to their target.
     for (let i = 0; i < m.vertexCount; i++) {
       for (let k = 0; k < 3; k++) x0[3 * i + k] = x[3 * i + k];
@@ -123,6 +148,7 @@ export class CpuSolver {
         }
       }
     }
+    lap('predict');
     // 2. Material iterations; multipliers restart every substep (small steps, Macklin et al. 2019).
     const invH2 = 1 / (h * h);
     if (p.constraint === 'neohookean') this.tetLambda.fill(0);
@@ -136,12 +162,15 @@ export class CpuSolver {
         for (let c = 0; c < colliderCount; c++) this.collide(colliders, (s * colliderCount + c) * COLLIDER_STRIDE, i);
       }
     }
-    // 3. Collisions (paper 000 section 4): contacts of every penetrating point with its shortest
-    // path's boundary point, after the material solve as in supplement Alg. 5.
+    lap('material');
+    // 3. Collisions (paper 000 section 4, supplement Alg. 5): after the material solve, DCD +
+    // shortest path for the points already inside at the substep's start, CCD for the others.
     if (p.collisions) {
       this.collision ??= new CpuCollisionStage(m);
-      this.collision.step(x, x0, w, p, this.collisionCounters);
+      this.collision.step(x, x0, w, p, this.collisionCounters, this.phaseMs);
+      this.collisionCounters.ccd.horizon = h;
     }
+    clock = performance.now();
     // 4. Velocities, NaN/Inf guard. A free vertex's velocity is its predicted one plus the
     // corrections' share, v~ + (x - x~) / h with x~ = x0 + h v~: the same as (x - x0) / h, but
     // in f32 (the GPU twin) it does not round the whole substep's displacement, which at 20
@@ -173,6 +202,7 @@ export class CpuSolver {
     // 5. Damping of each running object's deformation, not of its rigid motion (Müller et al.
     // 2007, section 3.5; rigidDamping.ts).
     if (p.damping > 0) dampDeformation(m, x, v, w, this.objectStopped, this.hasHandles, Math.max(0, 1 - p.damping * h), this.rigid);
+    lap('finalize');
   }
 
   /** The collision stage (null until a substep ran with collisions on). */

@@ -74,6 +74,14 @@ export interface SolverParams {
   epsI: number;
   /** eps_r of supplement Alg. 4, as a cosine: culled only when p is that far inside the infeasible half-space (settings.ts culling). */
   epsR: number;
+  /**
+   * Contact thickness delta (world units): every contact, DCD or CCD, self or between objects or
+   * with a collider, is solved to (x - s) . n >= delta, and CCD reports pairs that come within delta
+   * during the substep's motion (speculative contacts: they act only where the solve would end
+   * nearer than delta). 'auto': CONTACT_OFFSET_AUTO_RATIO of the scene's mean boundary edge
+   * (src/collision/contactOffset.ts, docs/collisions.md "Contact offset").
+   */
+  contactOffset: number | 'auto';
 }
 
 /** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point. */
@@ -104,6 +112,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     culling: true,
     epsI: SPB_DEFAULT_TOLERANCES.exitFace,
     epsR: SPB_DEFAULT_TOLERANCES.culling,
+    contactOffset: 'auto',
     ...overrides,
   };
 }
@@ -126,4 +135,5 @@ export function checkParams(p: SolverParams): void {
   if (!(p.epsI > 0 && p.epsI < 1)) throw new RangeError(`epsI (eps_i of Alg. 2, relative to h^2) must be in (0, 1), got ${p.epsI}`);
   if (!(p.epsR >= 0 && p.epsR < 1)) throw new RangeError(`epsR (eps_r of Alg. 4, a cosine) must be in [0, 1), got ${p.epsR}`);
   if (p.gravity.length !== 3 || !p.gravity.every(Number.isFinite)) throw new RangeError('gravity must be 3 finite numbers');
+  if (p.contactOffset !== 'auto' && !(typeof p.contactOffset === 'number' && p.contactOffset >= 0 && Number.isFinite(p.contactOffset))) throw new RangeError(`contactOffset must be 'auto' or a finite number >= 0 (world units), got ${String(p.contactOffset)}`);
 }
