@@ -16,8 +16,10 @@
 // taken at toi: vertex-triangle with s the closest point of the triangle at toi and n its outward
 // face normal ("the surface point s collides with", Alg. 5 line 15); edge-edge with x and s the
 // closest points of the two edges at toi and n along the edges' cross product, on the side edge
-// a was at t0. `offset` is the separation at which CCD reports contact: resting contacts are held
-// there. A vertex behind the triangle's plane at t0 (by more than the separation) is not
+// a was at t0 (where that gap is clear; else the side the surfaces' normals give). `offset` is the
+// contact offset delta, also the separation at which CCD reports contact: resting contacts are
+// held there. A vertex-triangle contact whose s lies on an edge or vertex of the triangle takes the
+// direction from s to the vertex as its normal (no torque). A vertex behind the triangle's plane at t0 (by more than the separation) is not
 // approaching this face from outside (it would first cross another face, whose contact comes
 // earlier): no contact.
 #include "threadIndex"
@@ -38,7 +40,7 @@ struct CcdParams {
   offTriangles: u32,
   offBoundaryEdges: u32,
   offBoundaryVertices: u32,
-  _pad: u32,
+  offEdgeTriangles: u32,
 }
 
 const CCD_SKIP_PIN = 1u;
@@ -57,6 +59,11 @@ const CCD_EE_AT_END = 24u;
 // Edge-edge hits whose closest points lie within this parameter of an edge's end are left to the
 // vertex-triangle pairs of that end.
 const EE_END_PARAM = 0.01;
+// An edge-edge contact takes its side from the gap at t0 only when that gap exceeds this fraction
+// of the separation; else from the surfaces' normals (src/collision/cpu/ccdCpu.ts EDGE_SIDE_MIN_REL).
+const EDGE_SIDE_MIN_REL = 0.25;
+// src/collision/cpu/contactsCpu.ts PATH_DIRECTION_MIN_REL.
+const PATH_DIRECTION_MIN_REL = 1e-3;
 
 @group(0) @binding(0) var<uniform> params: CcdParams;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
@@ -174,14 +181,35 @@ fn vertexFace(i: u32) {
   let len = length(n);
   if (!(len > 0.0)) { return; }
   let cp = closestPointOnTriangle(xt, at, bt, ct);
+  var normal = n / len;
+  // s on an edge or a vertex of the triangle: the direction from s to the vertex (x - s parallel to
+  // n: no torque; the face's normal would push a vertex lying beside the face, at a coplanar rim,
+  // sideways by the offset every substep), as the CPU reference (ccdCpu.ts).
+  let away = xt - cp.point;
+  let d = length(away);
+  let longest = sqrt(max(max(dot(bt - at, bt - at), dot(ct - bt, ct - bt)), dot(at - ct, at - ct)));
+  if (cp.feature != 6u && d > PATH_DIRECTION_MIN_REL * longest) { normal = away / d; }
   var c = newContact();
   c.pointVertex.x = v;
   c.pointWeight = vec4<f32>(1.0, 0.0, 0.0, 0.0);
   c.triVertex = vec4<u32>(tv, CONTACT_NONE);
   c.triBary = vec4<f32>(triangleBarycentrics(cp.point, at, bt, ct), 0.0);
-  c.normal = n / len;
+  c.normal = normal;
   atomicAdd(&header[CCD_HITS_VF], 1u);
   appendVertexFace(c);
+}
+
+// Sum of the unit outward normals of boundary edge e's two triangles (after the material solve).
+fn edgeNormal(e: u32) -> vec3<f32> {
+  var sum = vec3<f32>(0.0);
+  for (var j = 0u; j < 2u; j++) {
+    let o = params.offTriangles + 3u * topo[params.offEdgeTriangles + 2u * e + j];
+    let a = vertexPosition(topo[o]);
+    let nf = cross(vertexPosition(topo[o + 1u]) - a, vertexPosition(topo[o + 2u]) - a);
+    let l = length(nf);
+    if (l > 0.0) { sum += nf / l; }
+  }
+  return sum;
 }
 
 fn edgeEdge(i: u32) {
@@ -227,7 +255,15 @@ fn edgeEdge(i: u32) {
   let len = length(n);
   if (!(len > 0.0)) { return; }
   n = n / len;
-  if (dot(n, side0) < 0.0) { n = -n; }
+  // The side: from the gap at t0 when it is clear; a resting or already crossing pair has none
+  // (after a push it is 0 +- rounding), and then edge a lies outside b's surface: n along b's
+  // outward normal and against a's.
+  let gap0 = dot(n, side0);
+  if (abs(gap0) > EDGE_SIDE_MIN_REL * params.separation) {
+    if (gap0 < 0.0) { n = -n; }
+  } else if (dot(n, edgeNormal(eb) - edgeNormal(ea)) < 0.0) {
+    n = -n;
+  }
   var c = newContact();
   c.pointVertex = vec4<u32>(va, CONTACT_NONE, CONTACT_NONE);
   c.pointWeight = vec4<f32>(1.0 - w.x, w.x, 0.0, 0.0);

@@ -43,6 +43,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
     preset: 'custom',
     ...p0,
     gravityY: p0.gravity[1],
+    contactOffsetText: String(p0.contactOffset),
     object: 0,
     youngsModulus: 0,
     poissonRatio: 0,
@@ -116,6 +117,12 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
   param(collisions, 'epsI', 'eps_i (Alg. 2, × h²)');
   param(collisions, 'epsR', 'eps_r (Alg. 4, cosine)');
   param(collisions, 'contactIterations', 'Contact passes', 1, 10, 1);
+  // The contact thickness delta (docs/collisions.md "Contact offset"): 'auto' or a length.
+  const offset = collisions
+    .add(state, 'contactOffsetText')
+    .name('Contact offset (m, or auto)')
+    .onFinishChange((t: string) => sim.setParams({ contactOffset: t.trim() === 'auto' ? 'auto' : t.trim() === '' ? NaN : Number(t) }));
+  offset.domElement.id = 'gui-contactOffset';
   param(collisions, 'bvhRebuildFrames', 'BVH rebuild every (frames, 0 = never)', 0, 240, 1);
 
   const material = folder.addFolder('Material');
@@ -173,7 +180,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
 
   function refresh(): void {
     const p = sim.params;
-    Object.assign(state, { ...p, gravityY: p.gravity[1] });
+    Object.assign(state, { ...p, gravityY: p.gravity[1], contactOffsetText: String(p.contactOffset) });
     const v = sim.config.view;
     Object.assign(state, v, { bvhOverlay: v.bvhLevel >= 0, bvhLevel: v.bvhLevel >= 0 ? v.bvhLevel : state.bvhLevel });
     const preset = Object.entries(PRESETS).find(([, values]) => Object.entries(values).every(([k, x]) => p[k as keyof SolverParams] === x));

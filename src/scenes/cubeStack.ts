@@ -14,6 +14,8 @@ import type { SceneDefinition, SceneSize } from './types';
 export const CUBE_SIDE = 0.5;
 export const CUBE_STACK_DEFAULT_COPIES = 4;
 export const CUBE_STACK_RESOLUTION = 5;
+/** Gap between the cubes (and under the first), as a fraction of the side: they settle onto each other rather than fall. */
+export const CUBE_STACK_GAP = 0.01;
 /** Counts the description states (held by tests/unit/scenes): one cube at the default resolution. */
 export const CUBE_COUNTS = { vertices: 491, tets: 1800 };
 const SIZE: SceneSize = { label: 'cubes', option: 'copies', min: 1, max: 64, step: 1, default: CUBE_STACK_DEFAULT_COPIES, small: 2, paper: CUBE_STACK_DEFAULT_COPIES, note: 'not in the paper (a stacking check)' };
@@ -32,7 +34,7 @@ export const cubeStack: SceneDefinition = {
     const copies = sizedValue('cube-stack', SIZE, options);
     const cube = generateShape('cube', { size: CUBE_SIDE }, options.resolution ?? CUBE_STACK_RESOLUTION);
     const centred = placeAbove(cube.positions, 0);
-    const gap = CUBE_SIDE / 2;
+    const gap = CUBE_STACK_GAP * CUBE_SIDE;
     // A turned cube's corner reaches sqrt(2)/2 of a side from its axis; the column stays
     // within that plus the shift, and every cube starts above the previous one's top.
     const objects = Array.from({ length: copies }, (_, i) => ({

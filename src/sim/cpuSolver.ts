@@ -18,6 +18,7 @@ import { HANDLE_STRIDE } from './handles';
 import type { Model } from './model';
 import { checkParams, type SolverParams } from './params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
+import { ageHeld, HELD_NOW, wholeBodyDamping } from './held';
 import { sampleScripts } from './scripts';
 import { modelContactOffset } from '../collision/contactOffset';
 import { checkSetup, nonFiniteMessage, type SimSetup } from './setup';
@@ -62,9 +63,17 @@ export class CpuSolver {
   private readonly corrections: Float64Array;
   private readonly dx = new Float64Array(12);
   private readonly normal = new Float64Array(3);
+  private readonly startScratch = new Float64Array(3);
+  private readonly startNormal = new Float64Array(3);
   /** Per vertex: friction budget mu x (normal push so far) - (tangential correction so far), this substep. */
   private readonly frictionBudget: Float64Array;
   private readonly hasHandles: Uint8Array;
+  /**
+   * Per object (held.ts): bit HELD_NOW set this substep by a sticking contact with a collider or
+   * with an object held in the previous substep (bit HELD_BEFORE); damping then acts on all of its
+   * velocity, as for an object with handles.
+   */
+  readonly held: Uint8Array;
   private readonly rigid: Float64Array;
 
   constructor(setup: SimSetup) {
@@ -84,6 +93,7 @@ export class CpuSolver {
     this.corrections = new Float64Array(Math.max(12 * m.tetCount, 6 * m.edgeCount));
     this.frictionBudget = new Float64Array(m.vertexCount);
     this.hasHandles = objectsWithHandles(m);
+    this.held = new Uint8Array(m.objectNames.length);
     this.rigid = new Float64Array(RIGID_STRIDE * m.objectNames.length);
     this.reset();
   }
@@ -95,6 +105,7 @@ export class CpuSolver {
     this.v.set(m.initialVelocities);
     this.w.set(m.invMass);
     this.objectStopped.fill(0);
+    this.held.fill(0);
     this.messages.length = 0;
     this.time = 0;
     this.frame = 0;
@@ -167,7 +178,7 @@ export class CpuSolver {
     // shortest path for the points already inside at the substep's start, CCD for the others.
     if (p.collisions) {
       this.collision ??= new CpuCollisionStage(m);
-      this.collision.step(x, x0, w, p, this.collisionCounters, this.phaseMs);
+      this.collision.step(x, x0, w, p, this.collisionCounters, this.phaseMs, this.held);
       this.collisionCounters.ccd.horizon = h;
     }
     clock = performance.now();
@@ -201,7 +212,12 @@ export class CpuSolver {
     }
     // 5. Damping of each running object's deformation, not of its rigid motion (Müller et al.
     // 2007, section 3.5; rigidDamping.ts).
-    if (p.damping > 0) dampDeformation(m, x, v, w, this.objectStopped, this.hasHandles, Math.max(0, 1 - p.damping * h), this.rigid);
+    // Objects held in place (handles, or sticking contacts reaching a collider: held.ts) are damped
+    // as a whole; the flags then age by one substep.
+    if (p.damping > 0) {
+      dampDeformation(m, x, v, w, this.objectStopped, wholeBodyDamping(this.held, this.hasHandles), Math.max(0, 1 - p.damping * h), this.rigid);
+      ageHeld(this.held, this.hasHandles);
+    }
     lap('finalize');
   }
 
@@ -270,12 +286,22 @@ export class CpuSolver {
    * first iteration that is ~0, so a block on a slope crept); the tangential correction
    * already made this substep is spent from it, so applying the rule every iteration removes
    * at most mu d in all (sliding) and everything below it (sticking).
+   * Split impulse, as the contacts': where the substep's start position was inside the collider
+   * (grown by the contact offset) too, it moves out with the push, so depth already there (a body
+   * placed on the ground, inside its skin) is removed without launching the body.
    */
   private collide(enc: Float64Array, e: number, i: number): void {
     const { x, x0, normal: n } = this;
     const depth = projectOutOfCollider(enc, e, x, 3 * i, n);
     if (depth <= 0) return;
-    let budget = this.frictionBudget[i] + this.params.friction * depth;
+    const s = this.startScratch;
+    s[0] = x0[3 * i]; s[1] = x0[3 * i + 1]; s[2] = x0[3 * i + 2];
+    const depth0 = projectOutOfCollider(enc, e, s, 0, this.startNormal);
+    const q = depth0 > 0 ? Math.min(depth, depth0) : 0;
+    for (let k = 0; k < 3; k++) x0[3 * i + k] += q * n[k];
+    // Friction's budget grows by the push that changes velocity (an impulse); the part removing
+    // depth the start already had is a position correction, not an impulse.
+    let budget = this.frictionBudget[i] + this.params.friction * (depth - q);
     const dx0 = x[3 * i] - x0[3 * i], dy0 = x[3 * i + 1] - x0[3 * i + 1], dz0 = x[3 * i + 2] - x0[3 * i + 2];
     const dn = dx0 * n[0] + dy0 * n[1] + dz0 * n[2];
     const tx = dx0 - dn * n[0], ty = dy0 - dn * n[1], tz = dz0 - dn * n[2];
@@ -288,6 +314,8 @@ export class CpuSolver {
       budget -= cut;
     }
     this.frictionBudget[i] = budget;
+    // A sticking contact with a collider (static friction held: budget left) holds the object.
+    if (budget > 0) this.held[this.model.vertexObject[i]] |= HELD_NOW;
   }
 
   /** Kinetic energy of object o (or of everything). */

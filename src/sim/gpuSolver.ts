@@ -166,7 +166,7 @@ export class GpuSolver {
       this.material,
       new FinalizeStage(device, m, this.state, this.kernels, this.xpbd, params),
     ], MAX_FRAMES_IN_FLIGHT);
-    this.collisions = options.collisions === false ? null : new GpuCollisions(device, m, params, options.collisions ?? {}, MAX_FRAMES_IN_FLIGHT);
+    this.collisions = options.collisions === false ? null : new GpuCollisions(device, m, params, options.collisions ?? {}, MAX_FRAMES_IN_FLIGHT, this.xpbd.objectStatus);
     for (const stage of this.collisions?.stages ?? []) this.timeStep.insertBefore('finalize', stage);
     this.statusBytes = 4 * Math.ceil(m.objectNames.length / 4) * 4;
     this.frameReadback = Array.from({ length: MAX_FRAMES_IN_FLIGHT }, (_, k) => device.createBuffer({
@@ -307,7 +307,8 @@ export class GpuSolver {
     return {
       ...info.record,
       gpuPhaseMs,
-      objectStatus: words.slice(0, info.objects),
+      // Bit 0: stopped; the held bits (src/sim/held.ts) stay on the GPU.
+      objectStatus: words.slice(0, info.objects).map((s) => s & 1),
       collisions,
       readbackBytes: readback.size,
       frame: info.frame,
@@ -424,7 +425,7 @@ export class GpuSolver {
 
   /** Per object: 0 running, 1 stopped (NaN/Inf seen). 4 bytes per object. */
   async readObjectStatus(): Promise<Uint32Array> {
-    return new Uint32Array(await this.read(this.xpbd.objectStatus, 4 * this.model.objectNames.length));
+    return new Uint32Array(await this.read(this.xpbd.objectStatus, 4 * this.model.objectNames.length)).map((s) => s & 1);
   }
 
   destroy(): void {

@@ -76,8 +76,11 @@ export class CcdSchedule {
 
   constructor(
     private readonly runner: BroadPhaseRunner,
-    /** Margin at scale 1 (world units); at least CCD's contact separation. */
-    readonly baseMargin: number,
+    /**
+     * Margin at scale 1 (world units); at least CCD's contact separation. The owner may change it
+     * (a new contact offset): jobs started under another margin are then not used.
+     */
+    public baseMargin: number,
     options: CcdScheduleOptions = {},
   ) {
     if (!(baseMargin >= 0)) throw new RangeError(`CcdSchedule: baseMargin must be >= 0, got ${baseMargin}`);
@@ -89,7 +92,7 @@ export class CcdSchedule {
   }
 
   private key(p: ScheduleParams): string {
-    return `${p.dt}/${p.gravity.join(',')}/${p.selfCollision}`;
+    return `${p.dt}/${p.gravity.join(',')}/${p.selfCollision}/${this.baseMargin}`;
   }
 
   private start(snapshot: StateSnapshot, p: ScheduleParams): Job {

@@ -23,6 +23,9 @@
  * Hence no contact of the exact inputs is ever dropped (toi <= the first time within the separation).
  */
 
+import { closestPointOnTriangle } from '../../geometry/closestPointOnTriangle';
+import { segmentClosestParams } from './segmentClosest';
+
 const MAX_CHECKS = 4096;
 const STACK_BOXES = 64;
 const T_TOL = 2 ** -14;
@@ -37,6 +40,8 @@ const ROUND_UP = 1 + 1e-12;
 const diff = new Float64Array(18); // g0, e10, e20, g1, e11, e21 (3 each)
 const stack = new Float64Array(6 * STACK_BOXES); // t0, t1, u0, u1, w0, w1 per box
 const corner = new Float64Array(24); // 8 corners x 3: index (it * 4 + iu * 2 + iw)
+const dScratch = new Float64Array(3), errScratch = new Float64Array(3), thrScratch = new Float64Array(3);
+const loScratch = new Float64Array(3), hiScratch = new Float64Array(3);
 
 /** q: 4 points at t = 0 (12 numbers) then at t = 1; vertex-face v, f0, f1, f2; edge-edge a0, a1, b0, b1. */
 function difference(vertexFace: boolean, q: ArrayLike<number>): void {
@@ -59,6 +64,38 @@ function difference(vertexFace: boolean, q: ArrayLike<number>): void {
   }
 }
 
+const cpt = new Float64Array(6);
+
+function infNorm(o: number): number {
+  return Math.max(Math.abs(diff[o]), Math.abs(diff[o + 1]), Math.abs(diff[o + 2]));
+}
+
+/** Whether a domain corner of the box at its lower (it 0) or upper (1) t is within acc (corner[] of the box). */
+function nearCorner(it: number, vertexFace: boolean, u0: number, u1: number, w0: number, w1: number, acc: number): boolean {
+  for (let iu = 0; iu < 2; iu++) {
+    for (let iw = 0; iw < 2; iw++) {
+      if (vertexFace && (iu === 0 ? u0 : u1) + (iw === 0 ? w0 : w1) > 1) continue;
+      const c = 3 * (4 * it + 2 * iu + iw);
+      if (Math.abs(corner[c]) <= acc && Math.abs(corner[c + 1]) <= acc && Math.abs(corner[c + 2]) <= acc) return true;
+    }
+  }
+  return false;
+}
+
+/** Whether the pair is within `sep` (inf-norm) at t = 0 (o = 0) or t = 1 (o = 12), tested at its Euclidean closest points. */
+function withinAt(o: number, vertexFace: boolean, q: ArrayLike<number>, sep: number): boolean {
+  if (vertexFace) {
+    closestPointOnTriangle(q[o], q[o + 1], q[o + 2], q[o + 3], q[o + 4], q[o + 5], q[o + 6], q[o + 7], q[o + 8], q[o + 9], q[o + 10], q[o + 11], cpt);
+    return Math.abs(q[o] - cpt[0]) <= sep && Math.abs(q[o + 1] - cpt[1]) <= sep && Math.abs(q[o + 2] - cpt[2]) <= sep;
+  }
+  const [a, b] = segmentClosestParams([q[o], q[o + 1], q[o + 2]], [q[o + 3], q[o + 4], q[o + 5]], [q[o + 6], q[o + 7], q[o + 8]], [q[o + 9], q[o + 10], q[o + 11]]);
+  for (let k = o; k < o + 3; k++) {
+    const pa = q[k] + a * (q[3 + k] - q[k]), pb = q[6 + k] + b * (q[9 + k] - q[6 + k]);
+    if (!(Math.abs(pa - pb) <= sep)) return false;
+  }
+  return true;
+}
+
 /**
  * First time in [0, 1] within `separation` (inf-norm of F), or -1. `vertexFace`: q is vertex, f0, f1,
  * f2; else edge a0 a1, edge b0 b1. Inputs must be finite.
@@ -68,7 +105,12 @@ export function ccdWithin(vertexFace: boolean, q: ArrayLike<number>, separation:
   for (let i = 0; i < 24; i++) if (!Number.isFinite(q[i])) throw new RangeError(`ccdWithin: coordinate ${i} (point ${Math.floor(i / 3) % 4} at t${i < 12 ? 0 : 1}) is ${q[i]}, not finite`);
   difference(vertexFace, q);
   const sep = Math.max(separation, 0);
-  const D = [0, 0, 0], err = [0, 0, 0], thr = [0, 0, 0];
+  // Fast path: within the separation at t = 0 or at t = 1 (resting pairs, slow approaches): a
+  // contact exists and 0 is never after it. The GPU's search returns the refined time instead; the
+  // contact taken from either differs by the substep's motion, small wherever this applies.
+  if (withinAt(0, vertexFace, q, sep) || withinAt(12, vertexFace, q, sep)) return 0;
+  const D = dScratch, err = errScratch, thr = thrScratch;
+  D[0] = D[1] = D[2] = 0;
   let errMax = 0;
   for (let k = 0; k < 3; k++) {
     for (let a = 0; a < 6; a++) D[k] = Math.max(D[k], Math.abs(diff[3 * a + k]));
@@ -76,9 +118,8 @@ export function ccdWithin(vertexFace: boolean, q: ArrayLike<number>, separation:
     thr[k] = (sep + err[k]) * ROUND_UP;
     errMax = Math.max(errMax, err[k]);
   }
-  const inf = (o: number): number => Math.max(Math.abs(diff[o]), Math.abs(diff[o + 1]), Math.abs(diff[o + 2]));
-  const lu = Math.max(inf(3), inf(12));
-  const lw = Math.max(inf(6), inf(15));
+  const lu = Math.max(infNorm(3), infNorm(12));
+  const lw = Math.max(infNorm(6), infNorm(15));
   let lt = 0;
   for (const o of [0, 3, 6]) lt += Math.max(Math.abs(diff[9 + o] - diff[o]), Math.abs(diff[10 + o] - diff[o + 1]), Math.abs(diff[11 + o] - diff[o + 2]));
   const delta = Math.max(2 * errMax, IMAGE_TOL_REL * Math.max(lu, lw));
@@ -91,15 +132,11 @@ export function ccdWithin(vertexFace: boolean, q: ArrayLike<number>, separation:
   if (nMax > 1e-300) { nx /= nMax; ny /= nMax; nz /= nMax; } else { nx = ny = nz = 0; }
   const thrN = (Math.abs(nx) * (sep + err[0] + ERR_DOT * D[0]) + Math.abs(ny) * (sep + err[1] + ERR_DOT * D[1]) + Math.abs(nz) * (sep + err[2] + ERR_DOT * D[2])) * ROUND_UP;
 
-  let sp = 0;
-  const push = (t0: number, t1: number, u0: number, u1: number, w0: number, w1: number): void => {
-    const o = 6 * sp++;
-    stack[o] = t0; stack[o + 1] = t1; stack[o + 2] = u0; stack[o + 3] = u1; stack[o + 4] = w0; stack[o + 5] = w1;
-  };
-  push(0, 1, 0, 1, 0, 1);
+  let sp = 1;
+  stack[0] = 0; stack[1] = 1; stack[2] = 0; stack[3] = 1; stack[4] = 0; stack[5] = 1;
   let best = 2;
   let checks = 0;
-  const lo = [0, 0, 0], hi = [0, 0, 0];
+  const lo = loScratch, hi = hiScratch;
   while (sp > 0 && best !== 0) {
     if (checks >= MAX_CHECKS) {
       for (let i = 0; i < sp; i++) best = Math.min(best, stack[6 * i]);
@@ -137,16 +174,11 @@ export function ccdWithin(vertexFace: boolean, q: ArrayLike<number>, separation:
       }
     }
     if (lo[0] > thr[0] || lo[1] > thr[1] || lo[2] > thr[2] || hi[0] < -thr[0] || hi[1] < -thr[1] || hi[2] < -thr[2] || loN > thrN || hiN < -thrN) continue;
-    const near = (it: number, iu: number, iw: number): boolean => {
-      if (vertexFace && (iu === 0 ? u0 : u1) + (iw === 0 ? w0 : w1) > 1) return false;
-      const c = 3 * (4 * it + 2 * iu + iw);
-      return Math.abs(corner[c]) <= acc && Math.abs(corner[c + 1]) <= acc && Math.abs(corner[c + 2]) <= acc;
-    };
-    if (near(0, 0, 0) || near(0, 0, 1) || near(0, 1, 0) || near(0, 1, 1)) {
+    if (nearCorner(0, vertexFace, u0, u1, w0, w1, acc)) {
       best = Math.min(best, t0);
       continue;
     }
-    const near1 = near(1, 0, 0) || near(1, 0, 1) || near(1, 1, 0) || near(1, 1, 1);
+    const near1 = nearCorner(1, vertexFace, u0, u1, w0, w1, acc);
     const wt = t1 - t0, wu = u1 - u0, ww = w1 - w0;
     const tDone = wt * lt <= delta || wt <= 2 ** -MAX_LEVEL;
     const uDone = wu * lu <= delta || wu <= 2 ** -MAX_LEVEL;
@@ -163,20 +195,15 @@ export function ccdWithin(vertexFace: boolean, q: ArrayLike<number>, separation:
     const kt = near1 ? Infinity : tDone ? -1 : wt * lt;
     const ku = uDone ? -1 : wu * lu;
     const kw = wDone ? -1 : ww * lw;
-    // Upper half first, so the lower-t half is examined next.
-    if (kt >= ku && kt >= kw) {
-      const m = 0.5 * (t0 + t1);
-      push(m, t1, u0, u1, w0, w1);
-      push(t0, m, u0, u1, w0, w1);
-    } else if (ku >= kw) {
-      const m = 0.5 * (u0 + u1);
-      push(t0, t1, m, u1, w0, w1);
-      push(t0, t1, u0, m, w0, w1);
-    } else {
-      const m = 0.5 * (w0 + w1);
-      push(t0, t1, u0, u1, m, w1);
-      push(t0, t1, u0, u1, w0, m);
-    }
+    // Upper half first, so the lower-t half is examined next: both halves copy the box, then one
+    // side of each is cut at its middle.
+    const a = 6 * sp, b = a + 6;
+    for (let k = 0; k < 6; k++) stack[a + k] = stack[b + k] = stack[o + k];
+    const side = kt >= ku && kt >= kw ? 0 : ku >= kw ? 2 : 4;
+    const m = 0.5 * (stack[o + side] + stack[o + side + 1]);
+    stack[a + side] = m; // upper half [m, hi]
+    stack[b + side + 1] = m; // lower half [lo, m]
+    sp += 2;
   }
   return best <= 1 ? best : -1;
 }

@@ -25,6 +25,7 @@ import { closestPointOnTriangle, FEATURE_FACE } from '../../geometry/closestPoin
 import type { TetMesh } from '../../mesh/types';
 import { ccdCandidates, ccdTopologyOf, roundDown, roundUp, type CcdTopology } from '../ccd/broadPhase';
 import { ccdWithin } from '../ccd/separationCcd';
+import { segmentClosestParams } from '../ccd/segmentClosest';
 import type { CcdFrameCounters } from '../counters';
 import { CpuContacts, GROUP_EDGE_EDGE, GROUP_POINT_FACE, PATH_DIRECTION_MIN_REL } from './contactsCpu';
 
@@ -121,11 +122,12 @@ export class CpuCcd {
     let nx = nf[0] / len, ny = nf[1] / len, nz = nf[2] / len;
     const cpt = this.cpt;
     const feature = closestPointOnTriangle(xt[0], xt[1], xt[2], pa[0], pa[1], pa[2], pb[0], pb[1], pb[2], pc[0], pc[1], pc[2], cpt);
-    // On an edge or a vertex of the triangle, the direction from s to the vertex (in front of the face).
+    // On an edge or a vertex of the triangle, the direction from s to the vertex: the face's normal
+    // there would push a vertex that lies beside the face (a coplanar rim) sideways by the offset.
     const dx = xt[0] - cpt[0], dy = xt[1] - cpt[1], dz = xt[2] - cpt[2];
     const d = Math.hypot(dx, dy, dz);
     const longest = Math.max(dist(pa, pb), dist(pb, pc), dist(pc, pa));
-    if (feature !== FEATURE_FACE && d > PATH_DIRECTION_MIN_REL * longest && dx * nx + dy * ny + dz * nz > 0) {
+    if (feature !== FEATURE_FACE && d > PATH_DIRECTION_MIN_REL * longest) {
       nx = dx / d; ny = dy / d; nz = dz / d;
     }
     out.append(GROUP_POINT_FACE, offset, [v], [1], [a, b, c], [cpt[3], cpt[4], cpt[5]], nx, ny, nz);
@@ -193,32 +195,4 @@ function dot(a: readonly number[], b: readonly number[]): number {
 
 function dist(a: readonly number[], b: readonly number[]): number {
   return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-}
-
-/**
- * Closest points of segments p1 q1 and p2 q2 as parameters (on the first, on the second), clamped
- * (Ericson 5.1.9); parallel segments take 0 on the first (ccdNarrow.wgsl segmentClosestParams).
- */
-export function segmentClosestParams(p1: readonly number[], q1: readonly number[], p2: readonly number[], q2: readonly number[]): [number, number] {
-  const d1 = [q1[0] - p1[0], q1[1] - p1[1], q1[2] - p1[2]];
-  const d2 = [q2[0] - p2[0], q2[1] - p2[1], q2[2] - p2[2]];
-  const r = [p1[0] - p2[0], p1[1] - p2[1], p1[2] - p2[2]];
-  const a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r);
-  const clamp = (t: number): number => (t < 0 ? 0 : t > 1 ? 1 : t);
-  if (!(a > 0) && !(e > 0)) return [0, 0];
-  if (!(a > 0)) return [0, clamp(f / e)];
-  const c = dot(d1, r);
-  if (!(e > 0)) return [clamp(-c / a), 0];
-  const b = dot(d1, d2);
-  const den = a * e - b * b;
-  let s = den > 1e-12 * a * e ? clamp((b * f - c * e) / den) : 0;
-  let u = (b * s + f) / e;
-  if (u < 0) {
-    u = 0;
-    s = clamp(-c / a);
-  } else if (u > 1) {
-    u = 1;
-    s = clamp((b - c) / a);
-  }
-  return [s, u];
 }

@@ -21,6 +21,7 @@ import type { SpbMeshData } from '../../spb';
 import { QUERY_FOUND } from '../../spb';
 import { KIND_CENTROID, KIND_EDGE, sourceIndex, sourceKind, type CpuQueryList } from './queryList';
 import type { CpuSpbResults } from './spbCpu';
+import { holdThroughContact } from '../../sim/held';
 
 /** Point-face contacts (DCD's and CCD's vertex-triangle ones). */
 export const GROUP_POINT_FACE = 0;
@@ -58,10 +59,10 @@ export class CpuContacts {
   /** Per vertex: the pass's shift of the start positions (split impulse), applied with acc. */
   private readonly accPrev: Float64Array;
   private readonly cpt = new Float64Array(6);
-  private readonly mesh: { tets: Uint32Array; boundaryEdges: Uint32Array };
+  private readonly mesh: { tets: Uint32Array; boundaryEdges: Uint32Array; vertexObject?: Uint32Array };
   private readonly data: SpbMeshData;
 
-  constructor(mesh: { tets: Uint32Array; boundaryEdges: Uint32Array; vertexCount: number }, data: SpbMeshData) {
+  constructor(mesh: { tets: Uint32Array; boundaryEdges: Uint32Array; vertexCount: number; vertexObject?: Uint32Array }, data: SpbMeshData) {
     this.mesh = mesh;
     this.data = data;
     this.vertexContacts = new Float64Array(mesh.vertexCount);
@@ -267,15 +268,19 @@ export class CpuContacts {
    * positions (friction's motion), w: inverse masses. Each pass: the point-face group, then the
    * edge-edge group, each from the positions the previous one left.
    */
-  solve(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, passes: number, splitImpulse = true): void {
+  solve(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, passes: number, splitImpulse = true, held?: Uint8Array): void {
     let groups = 0;
     for (let i = 0; i < this.count; i++) if (this.active[i]) groups |= 1 << this.group[i];
     for (let pass = 0; pass < passes; pass++) {
-      for (const g of [GROUP_POINT_FACE, GROUP_EDGE_EDGE]) if (groups & (1 << g)) this.solveGroup(x, x0, w, friction, splitImpulse, g);
+      for (const g of [GROUP_POINT_FACE, GROUP_EDGE_EDGE]) if (groups & (1 << g)) this.solveGroup(x, x0, w, friction, splitImpulse, g, held);
     }
   }
 
-  private solveGroup(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, splitImpulse: boolean, g: number): void {
+  /**
+   * `held` (per object, src/sim/held.ts): a contact that pushed and still has friction budget after
+   * its step (sticking) holds each of its two objects if the other was held in the last substep.
+   */
+  private solveGroup(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, splitImpulse: boolean, g: number, held?: Uint8Array): void {
     const acc = this.acc;
     const accPrev = this.accPrev;
     const { pointVertex: pv, pointWeight: pw, triVertex: tv, triBary: tb, normal: nv } = this;
@@ -343,6 +348,8 @@ export class CpuContacts {
           this.frictionUsed[i] += cut;
         }
       }
+      const objects = this.mesh.vertexObject;
+      if (held && objects && this.lambdaN[i] > 0 && friction * this.lambdaN[i] - this.frictionUsed[i] > 0) holdThroughContact(held, objects[pv[4 * i]], objects[tv[3 * i]]);
       if (dl === 0 && dt === 0) continue;
       // Point vertices move along +n dl - t dt, triangle vertices the opposite way.
       const gx = nx * dl - tx * dt, gy = ny * dl - ty * dt, gz = nz * dl - tz * dt;

@@ -63,8 +63,12 @@ export class CpuCollisionStage {
    * inverse masses. Adds this substep's counters to `into` and returns it. Skipped (nothing
    * added) when collisions are off or a coordinate is not finite (the solver's guard then stops
    * that object; the next substep collides again). Without `collisionMode` the stage runs 'dcd'.
+   * `held`: per-object flags of src/sim/held.ts, set by sticking contacts.
    */
-  step(x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams, into: CollisionFrameCounters = emptyCollisionCounters(), phaseMs?: Record<'detect' | 'spb' | 'ccd' | 'contacts', number>): CollisionFrameCounters {
+  step(
+    x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams, into: CollisionFrameCounters = emptyCollisionCounters(),
+    phaseMs?: Record<'detect' | 'spb' | 'ccd' | 'contacts', number>, held?: Uint8Array,
+  ): CollisionFrameCounters {
     if (!params.collisions) return into;
     for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i]) || !Number.isFinite(x0[i])) return into;
     const mode: CollisionMode = effectiveCollisionMode({ collisionMode: params.collisionMode ?? 'dcd', recovery: params.recovery });
@@ -101,7 +105,7 @@ export class CpuCollisionStage {
     }
     if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd);
     lap('ccd');
-    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, !params.recovery);
+    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, !params.recovery, held);
     lap('contacts');
     const h = into.dcdHits;
     h.vertexSelf += list.hits[0];

@@ -173,7 +173,7 @@ export class CcdStage implements GpuStage {
     words.set([this.vfCount, this.eeCount, topo.boundaryVertexCount, gridRowStride(points),
       effectiveCollisionMode(s) === 'hybrid' ? FLAG_SKIP_PIN : 0, this.capacity, topo.vertexCount]);
     floats[7] = this.separation;
-    words.set([topo.offsets.triangles, topo.offsets.boundaryEdges, topo.offsets.boundaryVertices, 0], 8);
+    words.set([topo.offsets.triangles, topo.offsets.boundaryEdges, topo.offsets.boundaryVertices, topo.offsets.edgeTriangles], 8);
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     encoder.clearBuffer(this.vertexFace.header);
     encoder.clearBuffer(this.edgeEdge.header, 0, 4);
