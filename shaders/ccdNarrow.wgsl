@@ -10,6 +10,11 @@
 //                               t1 (then its whole linear motion did, the box being convex):
 //                               the broad phase is complete only for motion inside the boxes;
 //                               escapes are counted for the host, which widens the next boxes.
+//                               With self-collision, the same for its own-frame box (the box
+//                               pairs within its object were found with: motion relative to the
+//                               object), translated with the object's reference vertex: a
+//                               translation common to all of an object's vertices keeps every pair's
+//                               relative position, so inside those boxes no pair is missed.
 // In hybrid mode points already penetrating at the substep's start (Pin, marked by detection)
 // are skipped: DCD and the shortest path handle them. A hit (shaders/lib/ccd.wgsl, conservative:
 // toi never after the first contact) becomes a contact of eq. 6, C = (x - s) . n - offset >= 0,
@@ -44,6 +49,7 @@ struct CcdParams {
 }
 
 const CCD_SKIP_PIN = 1u;
+const CCD_CHECK_OWN = 2u;
 
 // Header words (a query-list-shaped header: the contact solve reads the count at word 0).
 const CCD_COUNT = 0u;        // contacts this substep (may exceed the capacity)
@@ -56,6 +62,7 @@ const CCD_BACK_FACE = 21u;
 const CCD_MAX_COUNT = 22u;
 const CCD_TESTS = 23u;
 const CCD_EE_AT_END = 24u;
+const CCD_ESCAPED_SELF = 25u;
 // Edge-edge hits whose closest points lie within this parameter of an edge's end are left to the
 // vertex-triangle pairs of that end.
 const EE_END_PARAM = 0.01;
@@ -71,7 +78,9 @@ const PATH_DIRECTION_MIN_REL = 1e-3;
 @group(0) @binding(3) var<storage, read> topo: array<u32>;
 @group(0) @binding(4) var<storage, read> pin: array<u32>;
 @group(0) @binding(5) var<storage, read> candidates: array<u32>;
-// Per vertex 6 floats: box lo (xyz), box hi (xyz), as the broad phase wrote them.
+// Per vertex 6 floats: box lo (xyz), box hi (xyz), as the broad phase wrote them; with
+// CCD_CHECK_OWN then the own-frame boxes (6 floats per vertex) and per object its reference
+// vertex (u32 bits) and that vertex's position at the snapshot (broadPhase.ts ownFrameReferences).
 @group(0) @binding(6) var<storage, read> boxes: array<f32>;
 @group(0) @binding(7) var<storage, read_write> header: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> contacts: array<Contact>;
@@ -274,9 +283,22 @@ fn edgeEdge(i: u32) {
   appendEdgeEdge(c);
 }
 
-fn outside(p: vec3<f32>, v: u32) -> bool {
-  let o = 6u * v;
+fn outsideBox(p: vec3<f32>, o: u32) -> bool {
   return any(p < vec3<f32>(boxes[o], boxes[o + 1u], boxes[o + 2u])) || any(p > vec3<f32>(boxes[o + 3u], boxes[o + 4u], boxes[o + 5u]));
+}
+
+fn outside(p: vec3<f32>, v: u32) -> bool {
+  return outsideBox(p, 6u * v);
+}
+
+// Outside its own-frame box at t0 or t1, each position moved back by its object's reference
+// vertex's displacement since the snapshot.
+fn escapedOwnFrame(v: u32) -> bool {
+  let r = 12u * params.vertexCount + 4u * bitcast<u32>(prev[v].w);
+  let reference = bitcast<u32>(boxes[r]);
+  let at = vec3<f32>(boxes[r + 1u], boxes[r + 2u], boxes[r + 3u]);
+  let box = 6u * (params.vertexCount + v);
+  return outsideBox(startPosition(v) - (startPosition(reference) - at), box) || outsideBox(vertexPosition(v) - (vertexPosition(reference) - at), box);
 }
 
 @compute @workgroup_size(64)
@@ -295,5 +317,6 @@ fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (i < params.boundaryVertexCount) {
     let v = topo[params.offBoundaryVertices + i];
     if (outside(startPosition(v), v) || outside(vertexPosition(v), v)) { atomicAdd(&header[CCD_ESCAPED], 1u); }
+    if ((params.flags & CCD_CHECK_OWN) != 0u && escapedOwnFrame(v)) { atomicAdd(&header[CCD_ESCAPED_SELF], 1u); }
   }
 }

@@ -168,7 +168,7 @@ export class GpuCollisions {
     this.marginRatio = options.ccdMarginRatio ?? 0.25;
     const topology = ccdTopologyOf(this.mesh);
     this.jobs = (options.workerJobs ?? inThreadJobs)(topology);
-    this.ccdSchedule = new CcdSchedule(this.jobs.broadPhase, this.marginRatio * meanBoundaryEdge(model), options.ccdSchedule);
+    this.ccdSchedule = new CcdSchedule(this.jobs.broadPhase, this.marginRatio * meanBoundaryEdge(model), options.ccdSchedule, topology);
     this.applyContactOffset(params());
     this.snapshotStaging = Array.from({ length: slots }, (_, k) => device.createBuffer({
       label: `collisions.snapshotStaging${k}`,
@@ -342,7 +342,7 @@ export class GpuCollisions {
     const mode = effectiveCollisionMode(p);
     counters.mode = mode;
     counters.ccd = this.ccd.afterFrame(words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS), rec.ccd);
-    this.ccdSchedule.noteEscapes(counters.ccd.escaped);
+    this.ccdSchedule.noteEscapes(counters.ccd.escaped + counters.ccd.escapedSelf);
     if (mode === 'hybrid') {
       counters.pin = header[QL.pin];
       counters.pout = p.substeps * (this.topology.boundaryVertexCount + this.topology.boundaryEdgeCount) - counters.pin;

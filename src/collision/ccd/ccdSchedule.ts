@@ -18,7 +18,7 @@
  * per frame. A missing job (first frame, a reset, changed settings) is run at once from a
  * blocking snapshot (counted in the wait); its boxes also serve the frames up to the latency.
  */
-import { sweptCandidates, sweptVertexBoxes, type CcdCandidates, type CcdTopology, type MotionBound } from './broadPhase';
+import { ownFrameBoxes, ownFrameReferences, sweptCandidates, sweptVertexBoxes, type CcdCandidates, type CcdTopology, type MotionBound } from './broadPhase';
 
 /** Positions and velocities in the GPU layout (vec4 per vertex, xyz used). */
 export interface StateSnapshot {
@@ -53,6 +53,12 @@ export interface CcdScheduleOptions {
 export interface ScheduledInput {
   candidates: CcdCandidates;
   boxes: Float32Array;
+  /**
+   * With self-collision: the boxes the pairs within an object were found with (broadPhase.ts
+   * ownFrameBoxes) and each object's reference vertex (ownFrameReferences), so the GPU checks
+   * those boxes too; absent without self-collision.
+   */
+  own?: { boxes: Float32Array; references: Uint32Array };
   margin: number;
   horizon: number;
   jobMs: number;
@@ -62,6 +68,7 @@ export interface ScheduledInput {
 interface Job {
   key: string;
   boxes: Float32Array;
+  own?: { boxes: Float32Array; references: Uint32Array };
   margin: number;
   horizon: number;
   result: Promise<CcdCandidates & { jobMs: number }>;
@@ -82,6 +89,8 @@ export class CcdSchedule {
      */
     public baseMargin: number,
     options: CcdScheduleOptions = {},
+    /** The CCD topology: with it, jobs also carry the own-frame boxes and references the GPU checks (ScheduledInput.own). */
+    private readonly topology?: CcdTopology,
   ) {
     if (!(baseMargin >= 0)) throw new RangeError(`CcdSchedule: baseMargin must be >= 0, got ${baseMargin}`);
     this.latency = options.latency ?? 1;
@@ -99,10 +108,13 @@ export class CcdSchedule {
     const horizon = (1 + this.latency) * p.dt;
     const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin };
     const boxes = sweptVertexBoxes(snapshot.positions, snapshot.velocities, bound);
+    const own = p.selfCollision && this.topology
+      ? { boxes: ownFrameBoxes(this.topology, snapshot.positions, snapshot.velocities, bound), references: ownFrameReferences(this.topology, snapshot.positions) }
+      : undefined;
     const result = this.runner(snapshot.positions, snapshot.velocities, bound, p.selfCollision);
     // A rejected job is reported when its frame awaits it; never an unhandled rejection before that.
     result.catch(() => undefined);
-    return { key: this.key(p), boxes, margin: bound.margin, horizon, result };
+    return { key: this.key(p), boxes, own, margin: bound.margin, horizon, result };
   }
 
   /** After frame `frame` ended in `snapshot`: starts the job for frame + 1 + latency. */
@@ -125,10 +137,10 @@ export class CcdSchedule {
       for (let f = frame + 1; f <= frame + this.latency; f++) if (!this.jobs.has(f)) this.jobs.set(f, job);
     }
     const c = await job.result;
-    return { candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, margin: job.margin, horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0 };
+    return { candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, own: job.own, margin: job.margin, horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0 };
   }
 
-  /** The GPU's escape count of a frame: widen the boxes of the jobs started from now on, or let them shrink back. */
+  /** The GPU's escape count of a frame (world and own-frame boxes): widen the boxes of the jobs started from now on, or let them shrink back. */
   noteEscapes(escaped: number): void {
     this.marginScale = escaped > 0 ? Math.min(MAX_MARGIN_SCALE, this.marginScale * 2) : Math.max(1, this.marginScale * 0.95);
   }
