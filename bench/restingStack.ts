@@ -18,7 +18,7 @@ import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
 import { CpuSimulation } from '../src/sim/cpuSimulation';
 import { setObjectMaterial } from '../src/sim/model';
-import type { CollisionMode, SolverParams } from '../src/sim/params';
+import type { CollisionMode, SolverParams } from '../src/contract/params';
 import { Simulation } from '../src/sim/simulation';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { rigidSplit } from './restingMotion';

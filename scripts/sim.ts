@@ -34,7 +34,7 @@ import { materialResolution, shortestEdgeOfObjects } from '../src/sim/resolution
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
 import { CpuSimulation } from '../src/sim/cpuSimulation';
-import { effectiveCollisionMode } from '../src/sim/params';
+import { effectiveCollisionMode } from '../src/contract/params';
 import { runnerCcdPool } from '../src/runner/ccdWorkerBundle';
 
 function log(message: string): void {

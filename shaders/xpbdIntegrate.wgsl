@@ -18,7 +18,7 @@
 @group(0) @binding(8) var<storage, read> invMass: array<f32>;
 @group(1) @binding(0) var<uniform> slot: Slot;
 
-// Object status bits (src/sim/held.ts): stopped after NaN/Inf (read back every frame), held this
+// Object status bits (src/contract/held.ts): stopped after NaN/Inf (read back every frame), held this
 // substep (a sticking contact with a collider or a held object), held in the previous substep.
 const STATUS_STOPPED: u32 = 1u;
 const STATUS_HELD_NOW: u32 = 2u;

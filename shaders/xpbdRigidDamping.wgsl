@@ -9,7 +9,7 @@
 //               centre of mass and solves I omega = L (regularised, scaled adjugate);
 //   apply:      one workgroup per chunk sets v_i = rigid_i + damp (v_i - rigid_i).
 // Objects with handles, and objects held this substep (status bit 2: a sticking contact with a
-// collider or with an object held in the previous substep, src/sim/held.ts) get a zero rigid
+// collider or with an object held in the previous substep, src/contract/held.ts) get a zero rigid
 // motion (all velocity is damped); solveRigid then ages the held bits (2 -> 4). Handle vertices
 // and stopped objects (inverse mass 0, or status bit 1) are skipped.
 

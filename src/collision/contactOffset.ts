@@ -6,19 +6,19 @@
  * inside the other body, at any mesh scale. The GPU and the CPU engines take it from here.
  */
 import { computeFaceTopology } from '../mesh/faceTopology';
-import type { Model } from '../sim/model';
-import type { SolverParams } from '../sim/params';
+import type { SceneArrays } from '../contract/sceneArrays';
+import type { SolverParams } from '../contract/params';
 
 /** 'auto' contact offset as a fraction of the scene's mean boundary edge. */
 export const CONTACT_OFFSET_AUTO_RATIO = 0.01;
 
-const meanEdges = new WeakMap<Model, number>();
+const meanEdges = new WeakMap<SceneArrays, number>();
 
 /**
  * Mean length of the model's boundary edges at rest (every boundary edge lies on two boundary
  * triangles, so this is the mean over the triangles' edges). Computed once per model.
  */
-export function meanBoundaryEdge(model: Model): number {
+export function meanBoundaryEdge(model: SceneArrays): number {
   const known = meanEdges.get(model);
   if (known !== undefined) return known;
   const tris = computeFaceTopology(model.tets, { source: 'scene' }).boundaryTriangles;
@@ -41,6 +41,6 @@ export function contactOffsetValue(p: SolverParams['contactOffset'], meanEdge: n
 }
 
 /** delta in world units for the model's scene. */
-export function modelContactOffset(model: Model, p: SolverParams['contactOffset']): number {
+export function modelContactOffset(model: SceneArrays, p: SolverParams['contactOffset']): number {
   return p === 'auto' ? CONTACT_OFFSET_AUTO_RATIO * meanBoundaryEdge(model) : p;
 }

@@ -4,11 +4,11 @@
  * side (alternating) and turned about y by 0.3 rad more than the one below, so they settle
  * off-centre and the contacts are not all face-parallel. Rubber-like (E = 1 MPa; at 0.1 MPa a
  * cube's overhanging corners sagged over the edge below and the top cube slid off), damped at
- * 5/s (held bodies as a whole, src/sim/held.ts): the stack comes to rest within a few seconds.
+ * 5/s (held bodies as a whole, src/contract/held.ts): the stack comes to rest within a few seconds.
  */
 import { generateShape } from '../mesh/procedural/catalog';
 import { buildModel } from '../sim/model';
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { placeAbove, turnedAboutY } from './place';
 import { sizedValue } from './size';
 import type { SceneDefinition, SceneSize } from './types';

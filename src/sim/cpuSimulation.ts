@@ -6,7 +6,7 @@
  * path, contacts), so its frames report the same collision counters as the GPU's.
  */
 import { CpuSolver } from './cpuSolver';
-import { checkParams, type SolverParams } from './params';
+import { checkParams, type SolverParams } from '../contract/params';
 import type { SimSetup } from './setup';
 import type { FrameStats } from './simulation';
 

@@ -10,15 +10,16 @@
  * count of constraints at its vertices), and applies their sum: about the average, but
  * consistent with the multipliers.
  */
+import { CpuAirCollisions } from '../collision/air/cpuAirCollisions';
 import { CpuCollisionStage } from '../collision/cpu/cpuCollisionStage';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
 import { NEO_HOOKEAN_MULTIPLIERS, neoHookeanCorrection, springCorrection } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
 import type { Model } from './model';
-import { checkParams, type SolverParams } from './params';
+import { checkParams, effectiveCollisionMode, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
-import { ageHeld, HELD_NOW, wholeBodyDamping } from './held';
+import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { sampleScripts } from './scripts';
 import { modelContactOffset } from '../collision/contactOffset';
 import { checkSetup, nonFiniteMessage, type SimSetup } from './setup';
@@ -59,6 +60,8 @@ export class CpuSolver {
   phaseMs: CpuPhaseTimes = emptyPhaseTimes();
   /** Built on the first substep with collisions on (the scene mesh and the query's arrays). */
   private collision: CpuCollisionStage | null = null;
+  /** Air mode (collision/air/): built on the first substep in that mode. */
+  private air: CpuAirCollisions | null = null;
   private readonly setup: SimSetup;
   private readonly corrections: Float64Array;
   private readonly dx = new Float64Array(12);
@@ -106,6 +109,7 @@ export class CpuSolver {
     this.w.set(m.invMass);
     this.objectStopped.fill(0);
     this.held.fill(0);
+    this.air?.reset(m.invMass);
     this.messages.length = 0;
     this.time = 0;
     this.frame = 0;
@@ -124,7 +128,10 @@ export class CpuSolver {
     const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, p.substeps, modelContactOffset(this.model, p.contactOffset));
     this.collisionCounters = emptyCollisionCounters();
     this.phaseMs = emptyPhaseTimes();
+    const air = p.collisions && effectiveCollisionMode(p) === 'air' ? this.airCollisions() : null;
+    air?.beginFrame();
     for (let s = 0; s < p.substeps; s++) this.substep(s, h, scripts.colliders, scripts.handles);
+    if (air) this.collisionCounters = { ...this.collisionCounters, mode: 'air', air: air.endFrame(this.frame, this.x, this.w, p) };
     this.time += p.dt;
     this.frame += 1;
   }
@@ -175,8 +182,10 @@ export class CpuSolver {
     }
     lap('material');
     // 3. Collisions (paper 000 section 4, supplement Alg. 5): after the material solve, DCD +
-    // shortest path for the points already inside at the substep's start, CCD for the others.
-    if (p.collisions) {
+    // shortest path for the points already inside at the substep's start, CCD for the others;
+    // or air mode's volume constraints (collision/air).
+    if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.substep(x, x0, w, p);
+    else if (p.collisions) {
       this.collision ??= new CpuCollisionStage(m);
       this.collision.step(x, x0, w, p, this.collisionCounters, this.phaseMs, this.held);
       this.collisionCounters.ccd.horizon = h;
@@ -219,6 +228,14 @@ export class CpuSolver {
       ageHeld(this.held, this.hasHandles);
     }
     lap('finalize');
+  }
+
+  /** Air mode's part (built on first use): the air mesh of the setup's container. */
+  airCollisions(): CpuAirCollisions {
+    if (this.air) return this.air;
+    if (!this.setup.air) throw new Error(`collision mode 'air' needs an air mesh, and this scene has no air container (SimSetup.air; the air-boxes scene has one)`);
+    this.air = new CpuAirCollisions(this.model, this.setup.air, this.model.invMass);
+    return this.air;
   }
 
   /** The collision stage (null until a substep ran with collisions on). */

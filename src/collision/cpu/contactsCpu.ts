@@ -17,11 +17,12 @@
  * up to friction x the accumulated normal push.
  */
 import { closestPointOnTriangle, FEATURE_EDGE01, FEATURE_FACE } from '../../geometry/closestPointOnTriangle';
+import { addTriangleAreaVector } from '../../geometry/triangleAreaVector';
 import type { SpbMeshData } from '../../spb';
 import { QUERY_FOUND } from '../../spb';
 import { KIND_CENTROID, KIND_EDGE, sourceIndex, sourceKind, type CpuQueryList } from './queryList';
 import type { CpuSpbResults } from './spbCpu';
-import { holdThroughContact } from '../../sim/held';
+import { holdThroughContact } from '../../contract/held';
 
 /** Point-face contacts (DCD's and CCD's vertex-triangle ones). */
 export const GROUP_POINT_FACE = 0;
@@ -130,12 +131,7 @@ export class CpuContacts {
   /** Adds triangle f's area vector (v1 - v0) x (v2 - v0) at positions x to n[o..o+2]. */
   private addAreaVector(x: Float64Array, f: number, n: Float64Array, o: number): void {
     const t = this.data.triangles;
-    const a = 3 * t[3 * f], b = 3 * t[3 * f + 1], c = 3 * t[3 * f + 2];
-    const ux = x[b] - x[a], uy = x[b + 1] - x[a + 1], uz = x[b + 2] - x[a + 2];
-    const vx = x[c] - x[a], vy = x[c + 1] - x[a + 1], vz = x[c + 2] - x[a + 2];
-    n[o] += uy * vz - uz * vy;
-    n[o + 1] += uz * vx - ux * vz;
-    n[o + 2] += ux * vy - uy * vx;
+    addTriangleAreaVector(x, t[3 * f], t[3 * f + 1], t[3 * f + 2], n, o);
   }
 
   /** Clears the substep's contacts, then appendDcd (one record per query index). Returns the active count. */
@@ -277,7 +273,7 @@ export class CpuContacts {
   }
 
   /**
-   * `held` (per object, src/sim/held.ts): a contact that pushed and still has friction budget after
+   * `held` (per object, src/contract/held.ts): a contact that pushed and still has friction budget after
    * its step (sticking) holds each of its two objects if the other was held in the last substep.
    */
   private solveGroup(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, splitImpulse: boolean, g: number, held?: Uint8Array): void {

@@ -10,8 +10,8 @@
  * then the contacts of both (contactsCpu.ts), every one solved to (x - s) . n >= contactOffset.
  * The CPU engine runs it after the material iterations and before the velocity update.
  */
-import { effectiveCollisionMode, type CollisionMode, type SolverParams } from '../../sim/params';
-import type { Model } from '../../sim/model';
+import { effectiveCollisionMode, type CollisionMode, type SolverParams } from '../../contract/params';
+import type { SceneArrays } from '../../contract/sceneArrays';
 import type { TetMesh } from '../../mesh/types';
 import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../../spb';
 import { contactOffsetValue, meanBoundaryEdge } from '../contactOffset';
@@ -22,9 +22,10 @@ import { CpuContacts } from './contactsCpu';
 import { CpuDetector } from './detectCpu';
 import { CpuQueryList } from './queryList';
 import { CpuSpb, CpuSpbResults } from './spbCpu';
+import { PenetrationTargets } from '../../penetration/penetrationTargets';
 
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
-  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset'>>;
+  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration'>>;
 
 export class CpuCollisionStage {
   readonly mesh: TetMesh;
@@ -42,11 +43,11 @@ export class CpuCollisionStage {
   readonly meanEdge: number;
   private readonly markList = new CpuQueryList();
 
-  constructor(model: Model) {
+  constructor(model: SceneArrays) {
     this.mesh = buildSceneMesh(model);
     this.data = createSpbMeshData(this.mesh);
     this.detector = new CpuDetector(this.mesh);
-    this.spb = new CpuSpb(this.data);
+    this.spb = new CpuSpb(this.data, new PenetrationTargets(this.mesh, model.restPositions));
     this.ccd = new CpuCcd(this.mesh);
     this.contacts = new CpuContacts(this.mesh, this.data);
     this.pin = new Uint8Array(this.mesh.vertexCount + this.mesh.boundaryEdges.length / 2);
@@ -63,7 +64,7 @@ export class CpuCollisionStage {
    * inverse masses. Adds this substep's counters to `into` and returns it. Skipped (nothing
    * added) when collisions are off or a coordinate is not finite (the solver's guard then stops
    * that object; the next substep collides again). Without `collisionMode` the stage runs 'dcd'.
-   * `held`: per-object flags of src/sim/held.ts, set by sticking contacts.
+   * `held`: per-object flags of src/contract/held.ts, set by sticking contacts.
    */
   step(
     x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams, into: CollisionFrameCounters = emptyCollisionCounters(),
@@ -114,6 +115,7 @@ export class CpuCollisionStage {
     h.edgeInter += list.hits[3];
     h.centroidSelf += list.hits[4];
     h.centroidInter += list.hits[5];
+    into.penetration = params.penetration ?? 'exact';
     into.spbQueries += list.count;
     into.bvhCandidates += res.bvhCandidates;
     into.traversals += res.traversals;

@@ -23,9 +23,9 @@ import solveCode from '../../../shaders/contacts.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
 import { dispatchGrid, gridRowStride, uniformBuffer } from '../../gpu/buffers';
 import { withIncludes } from '../../gpu/wgsl';
-import type { SolverParams } from '../../sim/params';
-import type { GpuStage, SubstepContext } from '../../sim/stage';
-import type { GpuState } from '../../sim/state';
+import type { SolverParams } from '../../contract/params';
+import type { GpuStage, SubstepContext } from '../../contract/stage';
+import type { GpuState } from '../../contract/state';
 import type { CollisionTopologyGpu } from './collisionTopology';
 import { QL, QL_HEADER_WORDS, QUERY_WORDS, RESULT_WORDS, type QueryList } from './queryList';
 
@@ -89,7 +89,7 @@ export class ContactStage implements GpuStage {
     readonly queryList: QueryList,
     private readonly settings: () => Readonly<ContactSettings>,
     /**
-     * Per-object status words (bit 0 stopped; held bits of src/sim/held.ts, which sticking contacts
+     * Per-object status words (bit 0 stopped; held bits of src/contract/held.ts, which sticking contacts
      * set): the solver's (GpuSolver), or a buffer of its own for stages run alone.
      */
     objectStatus?: GPUBuffer,

@@ -12,14 +12,14 @@ import { dispatchGrid, gridRowStride, storageBuffer, uniformBuffer, WORKGROUP_SI
 import { COLLIDER_STRIDE } from '../colliders';
 import { SLOT_STRIDE, type XpbdKernels } from '../gpuKernels';
 import { HANDLE_STRIDE } from '../handles';
-import type { Colouring } from '../colouring';
+import type { Colouring } from '../../mesh/colouring';
 import type { Model } from '../model';
 import type { PartitionedColouring } from '../partitionedColouring';
-import type { SolverParams } from '../params';
+import type { SolverParams } from '../../contract/params';
 import { sampleScripts } from '../scripts';
 import { modelContactOffset } from '../../collision/contactOffset';
 import type { SimSetup } from '../setup';
-import { packVec4, type GpuState } from '../state';
+import { packVec4, type GpuState } from '../../contract/state';
 
 export class XpbdFrame {
   readonly frame: GPUBuffer;
