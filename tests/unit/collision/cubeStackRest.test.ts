@@ -50,6 +50,6 @@ describe('a 3-cube stack comes to rest (CPU reference)', () => {
     expect(down).toBeLessThan(5e-4);
     expect(rms).toBeLessThan(2e-3);
     expect(inside.vertices).toBe(0);
-    // 300 frames x 20 substeps: about 26 s of CPU on this machine, minutes of wall time under load.
+    // 300 frames x 20 substeps: 50 s on this machine, minutes of wall time under load.
   }, 600_000);
 });
