@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { hexGridBox } from '../../../src/mesh/procedural/hexGridBox';
 import { readMeshFile } from '../../../src/runner/meshFile';
-import { defaultParams } from '../../../src/contract/params';
-import { centredAt, impactMaterial } from '../../../src/scenes/impact';
-import { WALL_CELLS } from '../../../src/scenes/shoot';
+import { shootSetup } from '../../../src/scenes/shoot';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
-import { fixedHandle } from '../../../src/sim/handles';
-import { buildModel } from '../../../src/sim/model';
 import { countOn } from './scenes';
 
 /**
@@ -19,22 +14,13 @@ import { countOn } from './scenes';
  */
 describe('a cube shot at a wall with its edges on the wall\'s grid lines does not tunnel (50 m/s, hybrid)', () => {
   it('nothing inside the wall in any frame, nothing beyond it, and the cube comes back', () => {
-    const mesh = readMeshFile('../shared/meshes/Cube.t');
-    const speed = 50;
-    const probe = centredAt(mesh.positions, [0, 0, 0]);
-    const [lx, ly, lz] = probe.extent;
-    const across = 3 * Math.max(lx, ly, lz);
-    const thickness = 0.02 * lx;
-    const body = centredAt(mesh.positions, [-(thickness / 2 + lx), 0, 0]);
-    const wall = hexGridBox([thickness, across, across], [1, WALL_CELLS, WALL_CELLS]);
-    const model = buildModel([
-      { name: 'cube', positions: body.positions, tets: mesh.tets, material: impactMaterial(speed), velocity: [speed, 0, 0] },
-      { name: 'wall', positions: wall.positions, tets: wall.tets, material: impactMaterial(speed), handleOfVertex: new Int32Array(wall.positions.length / 3) },
-    ]);
-    const s = new CpuSolver({
-      model, colliders: [], handles: [fixedHandle],
-      params: defaultParams({ gravity: [0, 0, 0], damping: 0, friction: 0.2, collisions: true, selfCollision: true, collisionMode: 'hybrid' }),
-    });
+    const setup = shootSetup(readMeshFile('../shared/meshes/Cube.t'), 50, undefined, true);
+    setup.params.collisionMode = 'hybrid';
+    const s = new CpuSolver(setup);
+    const model = setup.model;
+    // The wall (object 1) spans x in [-thickness / 2, thickness / 2].
+    let thickness = 0;
+    for (let i = model.objectVertexOffsets[1]; i < model.objectVertexOffsets[2]; i++) thickness = Math.max(thickness, 2 * model.restPositions[3 * i]);
     const a = model.objectVertexOffsets[0], b = model.objectVertexOffsets[1];
     const inside: number[] = [];
     let farthest = -Infinity;
