@@ -33,6 +33,7 @@ import { changesAt } from '../src/scenes/schedule';
 import { materialResolution, shortestEdgeOfObjects } from '../src/sim/resolution';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
+import { CpuSimulation } from '../src/sim/cpuSimulation';
 import { effectiveCollisionMode } from '../src/contract/params';
 import { runnerCcdPool } from '../src/runner/ccdWorkerBundle';
 
@@ -78,8 +79,19 @@ function warnUnresolvedMaterials(setup: SimSetup, params: SimSetup['params']): v
   });
 }
 
-async function run(o: RunOptions): Promise<void> {
-  const { setup, sceneName, meshFile, run: runP, dumper } = prepare(o);
+/** The engine the run steps: the GPU solver, or the float64 CPU reference (--engine cpu). */
+interface RunEngine {
+  sim: Simulation | CpuSimulation;
+  adapter: string;
+  timestamps: boolean;
+  close(): void;
+}
+
+async function startEngine(o: RunOptions, setup: SimSetup, first: SimSetup['params']): Promise<RunEngine> {
+  if (o.engine === 'cpu') {
+    const sim = new CpuSimulation(setup);
+    return { sim, adapter: sim.description, timestamps: false, close: () => {} };
+  }
   const ctx = await acquireGpu({
     onLost: (reason) => {
       log(`GPU device lost: ${reason}`);
@@ -89,24 +101,39 @@ async function run(o: RunOptions): Promise<void> {
   // CCD's broad phase and the BVH rebuilds run in a pool of worker threads when the run starts with
   // collisions on and either of them (hybrid or ccd mode, a rebuild cadence); otherwise (or if a
   // schedule turns them on later) on this thread.
-  const first = { ...setup.params, ...runP.initial };
   const usesWorkers = first.collisions && (effectiveCollisionMode(first) !== 'dcd' || first.bvhRebuildFrames > 0);
   const ccdPool = usesWorkers ? await runnerCcdPool(process.cwd()) : undefined;
   if (ccdPool) log(`collision jobs (CCD broad phase, BVH rebuilds) in ${ccdPool.size} worker thread(s)`);
-  const tBuild = performance.now();
   const sim = new Simulation(ctx, setup, ccdPool ? { collisions: { workerJobs: ccdPool.factory } } : {});
+  return {
+    sim,
+    adapter: ctx.description,
+    timestamps: sim.timestampQueries,
+    close: () => {
+      sim.destroy();
+      ccdPool?.terminate();
+      ctx.device.destroy();
+    },
+  };
+}
+
+async function run(o: RunOptions): Promise<void> {
+  const { setup, sceneName, meshFile, run: runP, dumper } = prepare(o);
+  const tBuild = performance.now();
+  const engine = await startEngine(o, setup, { ...setup.params, ...runP.initial });
+  const sim = engine.sim;
   sim.setParams(runP.initial);
   // The parameters of the first frame; the schedule (in the report beside them) changes them later.
   const startParams = { ...sim.params };
   const buildMs = performance.now() - tBuild;
   const m = setup.model;
-  log(`${sceneName}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${m.edgeCount} edges, ${m.tetColouring.colourCount} tet colours, ${m.edgeColouring.colourCount} edge colours; ${ctx.description}; timestamps ${sim.timestampQueries ? 'yes' : 'no'}`);
+  log(`${sceneName}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${m.edgeCount} edges, ${m.tetColouring.colourCount} tet colours, ${m.edgeColouring.colourCount} edge colours; ${o.engine} engine: ${engine.adapter}; timestamps ${engine.timestamps ? 'yes' : 'no'}`);
 
   const mass = lumpedMasses(m);
   const sample = async (frame: number, time: number): Promise<StateMeasures> => {
-    const x = await sim.solver.readPositions();
-    const v = await sim.solver.readVelocities();
-    dumper?.write(frame, time, x);
+    const x = await sim.readPositions();
+    const v = await sim.readVelocities();
+    dumper?.write(frame, time, Float32Array.from(x));
     return measureState(m, mass, x, v, sim.params);
   };
   const initial = await sample(0, 0);
@@ -148,8 +175,9 @@ async function run(o: RunOptions): Promise<void> {
     source: 'runner',
     scene: sceneName,
     mesh: meshFile ?? null,
-    adapter: ctx.description,
-    timing: sim.timestampQueries ? 'timestamp-query' : 'cpu-wall',
+    engine: o.engine,
+    adapter: engine.adapter,
+    timing: engine.timestamps ? 'timestamp-query' : 'cpu-wall',
     params: startParams,
     schedule: runP.schedule,
     materials: m.objectNames.map((name, i) => ({ object: name, ...m.materials[i] })),
@@ -170,9 +198,7 @@ async function run(o: RunOptions): Promise<void> {
   const bb = summary.boundingBox;
   log(`${o.frames} frames, mean ${summary.meanFrameMs.toFixed(1)} ms/frame, bbox y [${bb.min[1].toFixed(3)}, ${bb.max[1].toFixed(3)}], total energy ${initial.energy.total.toExponential(4)} -> ${final.energy.total.toExponential(4)}, non-finite ${summary.nonFiniteVertices}${summary.collisions ? `, contacts ${summary.collisions.totalContacts} (max ${summary.collisions.maxContactsPerFrame} a frame)` : ''}${dumper ? `; VTK frames in ${dumper.dir}` : ''}${o.csv !== undefined ? `; CSV in ${o.csv}` : ''}`);
   log(`Table 1 (paper 000), ${o.frames} frames:\n${table1Text(table1)}`);
-  sim.destroy();
-  ccdPool?.terminate();
-  ctx.device.destroy();
+  engine.close();
 }
 
 try {

@@ -10,14 +10,21 @@
 //                               t1 (then its whole linear motion did, the box being convex):
 //                               the broad phase is complete only for motion inside the boxes;
 //                               escapes are counted for the host, which widens the next boxes.
+//                               With self-collision, the same for its own-frame box (the box
+//                               pairs within its object were found with: motion relative to the
+//                               object), translated with the object's reference vertex: a
+//                               translation common to all of an object's vertices keeps every pair's
+//                               relative position, so inside those boxes no pair is missed.
 // In hybrid mode points already penetrating at the substep's start (Pin, marked by detection)
 // are skipped: DCD and the shortest path handle them. A hit (shaders/lib/ccd.wgsl, conservative:
 // toi never after the first contact) becomes a contact of eq. 6, C = (x - s) . n - offset >= 0,
 // taken at toi: vertex-triangle with s the closest point of the triangle at toi and n its outward
 // face normal ("the surface point s collides with", Alg. 5 line 15); edge-edge with x and s the
 // closest points of the two edges at toi and n along the edges' cross product, on the side edge
-// a was at t0. `offset` is the separation at which CCD reports contact: resting contacts are held
-// there. A vertex behind the triangle's plane at t0 (by more than the separation) is not
+// a was at t0 (where that gap is clear; else the side the surfaces' normals give). `offset` is the
+// contact offset delta, also the separation at which CCD reports contact: resting contacts are
+// held there. A vertex-triangle contact whose s lies on an edge or vertex of the triangle takes the
+// direction from s to the vertex as its normal (no torque). A vertex behind the triangle's plane at t0 (by more than the separation) is not
 // approaching this face from outside (it would first cross another face, whose contact comes
 // earlier): no contact.
 #include "threadIndex"
@@ -38,10 +45,11 @@ struct CcdParams {
   offTriangles: u32,
   offBoundaryEdges: u32,
   offBoundaryVertices: u32,
-  _pad: u32,
+  offEdgeTriangles: u32,
 }
 
 const CCD_SKIP_PIN = 1u;
+const CCD_CHECK_OWN = 2u;
 
 // Header words (a query-list-shaped header: the contact solve reads the count at word 0).
 const CCD_COUNT = 0u;        // contacts this substep (may exceed the capacity)
@@ -54,9 +62,15 @@ const CCD_BACK_FACE = 21u;
 const CCD_MAX_COUNT = 22u;
 const CCD_TESTS = 23u;
 const CCD_EE_AT_END = 24u;
+const CCD_ESCAPED_SELF = 25u;
 // Edge-edge hits whose closest points lie within this parameter of an edge's end are left to the
 // vertex-triangle pairs of that end.
 const EE_END_PARAM = 0.01;
+// An edge-edge contact takes its side from the gap at t0 only when that gap exceeds this fraction
+// of the separation; else from the surfaces' normals (src/collision/cpu/ccdCpu.ts EDGE_SIDE_MIN_REL).
+const EDGE_SIDE_MIN_REL = 0.25;
+// src/collision/cpu/contactsCpu.ts PATH_DIRECTION_MIN_REL.
+const PATH_DIRECTION_MIN_REL = 1e-3;
 
 @group(0) @binding(0) var<uniform> params: CcdParams;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
@@ -64,7 +78,9 @@ const EE_END_PARAM = 0.01;
 @group(0) @binding(3) var<storage, read> topo: array<u32>;
 @group(0) @binding(4) var<storage, read> pin: array<u32>;
 @group(0) @binding(5) var<storage, read> candidates: array<u32>;
-// Per vertex 6 floats: box lo (xyz), box hi (xyz), as the broad phase wrote them.
+// Per vertex 6 floats: box lo (xyz), box hi (xyz), as the broad phase wrote them; with
+// CCD_CHECK_OWN then the own-frame boxes (6 floats per vertex) and per object its reference
+// vertex (u32 bits) and that vertex's position at the snapshot (broadPhase.ts ownFrameReferences).
 @group(0) @binding(6) var<storage, read> boxes: array<f32>;
 @group(0) @binding(7) var<storage, read_write> header: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> contacts: array<Contact>;
@@ -174,14 +190,35 @@ fn vertexFace(i: u32) {
   let len = length(n);
   if (!(len > 0.0)) { return; }
   let cp = closestPointOnTriangle(xt, at, bt, ct);
+  var normal = n / len;
+  // s on an edge or a vertex of the triangle: the direction from s to the vertex (x - s parallel to
+  // n: no torque; the face's normal would push a vertex lying beside the face, at a coplanar rim,
+  // sideways by the offset every substep), as the CPU reference (ccdCpu.ts).
+  let away = xt - cp.point;
+  let d = length(away);
+  let longest = sqrt(max(max(dot(bt - at, bt - at), dot(ct - bt, ct - bt)), dot(at - ct, at - ct)));
+  if (cp.feature != 6u && d > PATH_DIRECTION_MIN_REL * longest) { normal = away / d; }
   var c = newContact();
   c.pointVertex.x = v;
   c.pointWeight = vec4<f32>(1.0, 0.0, 0.0, 0.0);
   c.triVertex = vec4<u32>(tv, CONTACT_NONE);
   c.triBary = vec4<f32>(triangleBarycentrics(cp.point, at, bt, ct), 0.0);
-  c.normal = n / len;
+  c.normal = normal;
   atomicAdd(&header[CCD_HITS_VF], 1u);
   appendVertexFace(c);
+}
+
+// Sum of the unit outward normals of boundary edge e's two triangles (after the material solve).
+fn edgeNormal(e: u32) -> vec3<f32> {
+  var sum = vec3<f32>(0.0);
+  for (var j = 0u; j < 2u; j++) {
+    let o = params.offTriangles + 3u * topo[params.offEdgeTriangles + 2u * e + j];
+    let a = vertexPosition(topo[o]);
+    let nf = cross(vertexPosition(topo[o + 1u]) - a, vertexPosition(topo[o + 2u]) - a);
+    let l = length(nf);
+    if (l > 0.0) { sum += nf / l; }
+  }
+  return sum;
 }
 
 fn edgeEdge(i: u32) {
@@ -227,7 +264,15 @@ fn edgeEdge(i: u32) {
   let len = length(n);
   if (!(len > 0.0)) { return; }
   n = n / len;
-  if (dot(n, side0) < 0.0) { n = -n; }
+  // The side: from the gap at t0 when it is clear; a resting or already crossing pair has none
+  // (after a push it is 0 +- rounding), and then edge a lies outside b's surface: n along b's
+  // outward normal and against a's.
+  let gap0 = dot(n, side0);
+  if (abs(gap0) > EDGE_SIDE_MIN_REL * params.separation) {
+    if (gap0 < 0.0) { n = -n; }
+  } else if (dot(n, edgeNormal(eb) - edgeNormal(ea)) < 0.0) {
+    n = -n;
+  }
   var c = newContact();
   c.pointVertex = vec4<u32>(va, CONTACT_NONE, CONTACT_NONE);
   c.pointWeight = vec4<f32>(1.0 - w.x, w.x, 0.0, 0.0);
@@ -238,9 +283,22 @@ fn edgeEdge(i: u32) {
   appendEdgeEdge(c);
 }
 
-fn outside(p: vec3<f32>, v: u32) -> bool {
-  let o = 6u * v;
+fn outsideBox(p: vec3<f32>, o: u32) -> bool {
   return any(p < vec3<f32>(boxes[o], boxes[o + 1u], boxes[o + 2u])) || any(p > vec3<f32>(boxes[o + 3u], boxes[o + 4u], boxes[o + 5u]));
+}
+
+fn outside(p: vec3<f32>, v: u32) -> bool {
+  return outsideBox(p, 6u * v);
+}
+
+// Outside its own-frame box at t0 or t1, each position moved back by its object's reference
+// vertex's displacement since the snapshot.
+fn escapedOwnFrame(v: u32) -> bool {
+  let r = 12u * params.vertexCount + 4u * bitcast<u32>(prev[v].w);
+  let reference = bitcast<u32>(boxes[r]);
+  let at = vec3<f32>(boxes[r + 1u], boxes[r + 2u], boxes[r + 3u]);
+  let box = 6u * (params.vertexCount + v);
+  return outsideBox(startPosition(v) - (startPosition(reference) - at), box) || outsideBox(vertexPosition(v) - (vertexPosition(reference) - at), box);
 }
 
 @compute @workgroup_size(64)
@@ -259,5 +317,6 @@ fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (i < params.boundaryVertexCount) {
     let v = topo[params.offBoundaryVertices + i];
     if (outside(startPosition(v), v) || outside(vertexPosition(v), v)) { atomicAdd(&header[CCD_ESCAPED], 1u); }
+    if ((params.flags & CCD_CHECK_OWN) != 0u && escapedOwnFrame(v)) { atomicAdd(&header[CCD_ESCAPED_SELF], 1u); }
   }
 }

@@ -35,6 +35,19 @@
 // zeroed by applyContacts for the next pass.
 @group(0) @binding(5) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read_write> acc: array<atomic<u32>>;
+// Per object: bit 0 stopped; bits 1, 2 held now / in the previous substep (src/contract/held.ts).
+@group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>>;
+
+const STATUS_HELD_NOW: u32 = 2u;
+const STATUS_HELD_BEFORE: u32 = 4u;
+
+// A sticking contact between objects a and b: each is held now if the other was held before
+// (src/contract/held.ts holdThroughContact).
+fn holdThroughContact(a: u32, b: u32) {
+  if (a == b) { return; }
+  if ((atomicLoad(&status[b]) & STATUS_HELD_BEFORE) != 0u) { atomicOr(&status[a], STATUS_HELD_NOW); }
+  if ((atomicLoad(&status[a]) & STATUS_HELD_BEFORE) != 0u) { atomicOr(&status[b], STATUS_HELD_NOW); }
+}
 
 fn addFloat(word: u32, value: f32) {
   var old = atomicLoad(&acc[word]);
@@ -150,6 +163,10 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   contacts[i].lambdaN = c.lambdaN;
   contacts[i].frictionUsed = c.frictionUsed;
   contacts[i].recovered = c.recovered;
+  // Pushed this substep and friction budget left (sticking): it holds (src/contract/held.ts).
+  if (c.lambdaN > 0.0 && params.friction * c.lambdaN - c.frictionUsed > 0.0) {
+    holdThroughContact(bitcast<u32>(prev[c.pointVertex.x].w), bitcast<u32>(prev[c.triVertex.x].w));
+  }
   if (all(corr == vec3<f32>(0.0))) { return; }
   for (var k = 0u; k < 4u; k++) {
     let v = c.pointVertex[k];

@@ -1,11 +1,16 @@
 // Contact build (docs/collisions.md "Contact response"): one invocation per query of the
 // substep, dispatched indirectly with the args detection wrote (gid.x only, i < n). From the
 // query and its shortest-path result: the query's counters by status (header words 10..13), the
-// contact record (point vertices and weights, the triangle and the barycentrics of s on it) and
-// the outward normal at s by feature: the face's normal; on an edge, the normalized sum of the
-// unnormalized normals of its two triangles; on a vertex, of all its boundary triangles (the
-// area-weighted average of the issue). Overflowed queries go to the overflow list for the CPU
-// fallback.
+// contact record (point vertices and weights, the triangle and the barycentrics of s on it, the
+// contact offset) and its normal: on an edge or a vertex of the boundary, the direction of the
+// shortest path itself, (s - p) / |s - p| (Theorem 2: it lies in the feature's normal cone; with
+// it x - s is parallel to n, so the contact puts no torque, and a point in a concave notch is not
+// read as satisfied), unless the path is shorter than PATH_DIRECTION_MIN_REL of the triangle's
+// longest edge (no direction left after rounding); else the outward normal by feature: the face's
+// normal; on an edge, the normalized sum of the unnormalized normals of its two triangles; on a
+// vertex, of all its boundary triangles (eq. 6's area-weighted average). The twin of
+// src/collision/cpu/contactsCpu.ts appendDcd. Overflowed queries go to the overflow list for the
+// CPU fallback.
 #include "positions"
 #include "queryList"
 #include "spbResult"
@@ -24,6 +29,8 @@
 // current substep), then 12 words per entry: the Query's 8 words, the substep, 3 pad.
 const OVERFLOW_HEADER = 4u;
 const OVERFLOW_ENTRY = 12u;
+// src/collision/cpu/contactsCpu.ts PATH_DIRECTION_MIN_REL.
+const PATH_DIRECTION_MIN_REL = 1e-3;
 
 fn triangleVertices(tri: u32) -> vec3<u32> {
   let o = params.offTriangles + 3u * tri;
@@ -74,7 +81,9 @@ fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
     default: {}
   }
-  if (r.status != SPB_QUERY_FOUND || r.triangle < 0) {
+  // An overflowed query with a partial answer (a valid path found before the stack ran out) is a
+  // contact in its own substep too; the CPU's exact answer follows in the next frame.
+  if ((r.status != SPB_QUERY_FOUND && r.status != SPB_QUERY_OVERFLOW) || r.triangle < 0) {
     contacts[i] = c;
     return;
   }
@@ -101,6 +110,9 @@ fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   c.triVertex = vec4<u32>(tv, CONTACT_NONE);
   var x = array<vec3<f32>, 3>(vertexPosition(tv.x), vertexPosition(tv.y), vertexPosition(tv.z));
   var normal = vec3<f32>(0.0);
+  let path = r.s - q.p;
+  let longest = sqrt(max(max(dot(x[1] - x[0], x[1] - x[0]), dot(x[2] - x[1], x[2] - x[1])), dot(x[0] - x[2], x[0] - x[2])));
+  let pathDirection = r.feature != 6u && length(path) > PATH_DIRECTION_MIN_REL * longest;
   if (r.feature <= 2u) {
     let k = r.feature;
     c.triBary[k] = 1.0;
@@ -121,6 +133,7 @@ fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     c.triBary = vec4<f32>(triangleBarycentrics(r.s, x[0], x[1], x[2]), 0.0);
     normal = areaNormal(tri);
   }
+  if (pathDirection) { normal = path; }
   let len = length(normal);
   if (!(len > 0.0)) {
     contacts[i] = c;
@@ -129,6 +142,8 @@ fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   c.normal = normal / len;
   c.lambdaN = 0.0;
   c.frictionUsed = 0.0;
+  c.recovered = 0.0;
+  c.offset = params.offset;
   c.enabled = 1u;
   contacts[i] = c;
 }

@@ -6,7 +6,7 @@
 //   [.., + centroidPoints)              tet centroids (recovery mode only, section 5.2)
 // A point walks the hash cells its box touches (one cell for a point, a few for an edge) and the
 // oversized list, skips entries whose box misses its own, and takes the tet of smallest id that
-// contains it under the rules:
+// contains it (an edge: the crossing whose centre is nearest the edge's midpoint) under the rules:
 // strictly inside, not incident, not inverted, self hits only with self-collision on and not at
 // an inverted boundary element (section 3.5). Each hit appends one Query; beyond the list's
 // capacity it is dropped and counted (header word 2) and the host grows the list.
@@ -127,18 +127,31 @@ fn accepts(t: u32) -> bool {
   return strictlyInside(subVolumes(p, x0, x1, x2, x3));
 }
 
-// The accepted tet of smallest id on the list starting at entry head (index + 1), folded into
-// gBest (NONE when none yet; gBestHit / gBestParam its query point). The smallest id, not the
-// first found: the hash's list order changes from run to run (atomic insertion), and an edge
-// crossing several tets gets a different query point in each, so "first" made detection
-// nondeterministic (and unlike the CPU reference). The entry's box rejects most candidates
-// without loading the tet (qlo / qhi: the point's or segment's box).
+// Whether the just-accepted tet t (its crossing centre in gParam) beats gBest. A vertex or a
+// centroid: the smallest id. An edge (paper section 4): the crossing whose centre is closest to
+// the edge's midpoint, ties to the smallest id; the smallest id alone pushed one end of the edge
+// (src/collision/cpu/detectCpu.ts closerToMiddle, the same rule).
+fn beatsBest(t: u32) -> bool {
+  if (gBest == NONE) { return true; }
+  if (gKind != QUERY_KIND_EDGE) { return t < gBest; }
+  let d = abs(gParam - 0.5);
+  let db = abs(gBestParam - 0.5);
+  return d < db || (d == db && t < gBest);
+}
+
+// The best accepted tet on the list starting at entry head (index + 1), folded into gBest (NONE
+// when none yet; gBestHit / gBestParam its query point). Not the first found: the hash's list
+// order changes from run to run (atomic insertion), and an edge crossing several tets gets a
+// different query point in each, so "first" made detection nondeterministic (and unlike the CPU
+// reference). The entry's box rejects most candidates without loading the tet (qlo / qhi: the
+// point's or segment's box); a vertex skips tets of larger id than the best at once.
 fn walkList(first: u32, qlo: vec3<f32>, qhi: vec3<f32>) {
   var e = first;
   // Bounded by the pool's size: a list can never be longer, so a broken link cannot hang the GPU.
   for (var steps = 0u; e != 0u && steps < params.poolCapacity; steps++) {
     let entry = pool[e - 1u];
-    if (entry.tet < gBest && all(qhi >= entry.lo) && all(qlo <= entry.hi) && accepts(entry.tet)) {
+    let candidate = gKind == QUERY_KIND_EDGE || entry.tet < gBest;
+    if (candidate && all(qhi >= entry.lo) && all(qlo <= entry.hi) && accepts(entry.tet) && beatsBest(entry.tet)) {
       gBest = entry.tet;
       gBestHit = gHit;
       gBestParam = gParam;

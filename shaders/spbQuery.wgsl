@@ -374,6 +374,13 @@ fn isInvertedBoundaryVertex(v: u32) -> bool {
   return false;
 }
 
+// Whether boundary vertex v belongs to tet's connected component (a self query; query.ts ownComponent).
+fn ownComponent(v: u32, tet: u32) -> bool {
+  let j = topo[params.offVertexTriangleOffsets + v];
+  if (j >= topo[params.offVertexTriangleOffsets + v + 1u]) { return false; }
+  return topo[params.offTetComponent + triTet(topo[params.offVertexTriangles + j])] == topo[params.offTetComponent + tet];
+}
+
 fn descend(f: u32, feature: u32, d2: f32, lo2: f32, r2: f32, p: vec3<f32>, e1: i32, e2: i32, own: i32, own2: i32) -> u32 {
   var curF = f;
   var curFeature = feature;
@@ -516,9 +523,10 @@ fn exactClearance2(component: u32, p: vec3<f32>) -> f32 {
 }
 
 fn run(p: vec3<f32>, tet: u32, exclude: i32, exclude2: i32) -> u32 {
-  // Section 3.5: a penetrating vertex (or edge end) on an inverted boundary tet is skipped.
-  if (exclude >= 0 && isInvertedBoundaryVertex(u32(exclude))) { return QUERY_SKIPPED; }
-  if (exclude >= 0 && exclude2 >= 0 && isInvertedBoundaryVertex(u32(exclude2))) { return QUERY_SKIPPED; }
+  // Section 3.5: a self query of a vertex (or edge end) on an inverted boundary tet is skipped;
+  // the skip is for self-intersection only: a point inside another piece is answered.
+  if (exclude >= 0 && isInvertedBoundaryVertex(u32(exclude)) && ownComponent(u32(exclude), tet)) { return QUERY_SKIPPED; }
+  if (exclude >= 0 && exclude2 >= 0 && isInvertedBoundaryVertex(u32(exclude2)) && ownComponent(u32(exclude2), tet)) { return QUERY_SKIPPED; }
   computeSupport(tet, p);
   let zero2 = params.zeroLength * params.zeroLength;
   let component = topo[params.offTetComponent + tet];
@@ -685,7 +693,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     status = run(q.p, q.tet, q.exclude, q.exclude2);
   }
   var out: SpbResult;
-  let found = status == QUERY_FOUND;
+  // An overflowed query keeps the nearest valid boundary point it had found before a stack ran
+  // out (a valid path, maybe not the shortest): the contacts use it for this substep while the
+  // CPU computes the exact answer (shaders/lib/spbResult.wgsl).
+  let found = status == QUERY_FOUND || (status == QUERY_OVERFLOW && resTriangle >= 0);
   out.s = select(vec3<f32>(0.0), resPoint, found);
   out.distance = select(-1.0, sqrt(resD2), found);
   out.triangle = select(-1, resTriangle, found);

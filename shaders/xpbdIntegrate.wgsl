@@ -18,6 +18,11 @@
 @group(0) @binding(8) var<storage, read> invMass: array<f32>;
 @group(1) @binding(0) var<uniform> slot: Slot;
 
+// Object status bits (src/contract/held.ts): stopped after NaN/Inf (read back every frame), held this
+// substep (a sticking contact with a collider or a held object), held in the previous substep.
+const STATUS_STOPPED: u32 = 1u;
+const STATUS_HELD_NOW: u32 = 2u;
+
 const KIND_PLANE: u32 = 1u;
 const KIND_BOX: u32 = 2u;
 
@@ -29,7 +34,7 @@ fn predict(@builtin(global_invocation_id) gid: vec3<u32>) {
   let p = prev[i];
   prev[i] = vec4<f32>(x.xyz, p.w);
   let obj = bitcast<u32>(p.w);
-  if (atomicLoad(&objectStatus[obj]) != 0u) {
+  if ((atomicLoad(&objectStatus[obj]) & STATUS_STOPPED) != 0u) {
     // A stopped object stays frozen where it was last finite.
     positions[i] = vec4<f32>(x.xyz, 0.0);
     velocities[i] = vec4<f32>(0.0);
@@ -102,11 +107,21 @@ fn collide(@builtin(global_invocation_id) gid: vec3<u32>) {
   // cancelled this substep (the budget in velocities.w). All of it when within the budget
   // (static), else the budget (kinetic). Mirrors CpuSolver.collide.
   var budget = vel.w;
+  var touched = false;
+  var start = p0;
   for (var c = 0u; c < frame.colliderCount; c++) {
     let hit = collideOne(c, &p);
     if (hit.w <= 0.0) { continue; }
-    budget += frame.friction * hit.w;
-    let d = p - p0;
+    touched = true;
+    // Split impulse (CpuSolver.collide): depth the start position had too moves it out with the
+    // push, so a body placed inside the collider's skin is not launched; only the rest of the push
+    // is an impulse and grows friction's budget.
+    var s = start;
+    let hit0 = collideOne(c, &s);
+    let q = select(0.0, min(hit.w, hit0.w), hit0.w > 0.0);
+    start = start + q * hit.xyz;
+    budget += frame.friction * (hit.w - q);
+    let d = p - start;
     let t = d - dot(d, hit.xyz) * hit.xyz;
     let tl = length(t);
     let cut = min(tl, budget);
@@ -117,6 +132,9 @@ fn collide(@builtin(global_invocation_id) gid: vec3<u32>) {
   }
   positions[i] = vec4<f32>(p, x.w);
   velocities[i] = vec4<f32>(vel.xyz, budget);
+  if (any(start != p0)) { prev[i] = vec4<f32>(start, prev[i].w); }
+  // A sticking contact with a collider (static friction held: budget left) holds the object.
+  if (touched && budget > 0.0) { atomicOr(&objectStatus[bitcast<u32>(prev[i].w)], STATUS_HELD_NOW); }
 }
 
 @compute @workgroup_size(64)
@@ -140,7 +158,7 @@ fn finalize(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (!finite3(back)) { back = rest[i].xyz; }
     positions[i] = vec4<f32>(back, 0.0);
     velocities[i] = vec4<f32>(0.0);
-    atomicMax(&objectStatus[bitcast<u32>(p.w)], 1u);
+    atomicOr(&objectStatus[bitcast<u32>(p.w)], STATUS_STOPPED);
     return;
   }
   velocities[i] = vec4<f32>(v, 0.0);
@@ -153,6 +171,6 @@ fn applyMass(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (i >= frame.vertexCount) { return; }
   let x = positions[i];
   var w = invMass[i];
-  if (atomicLoad(&objectStatus[bitcast<u32>(prev[i].w)]) != 0u) { w = 0.0; }
+  if ((atomicLoad(&objectStatus[bitcast<u32>(prev[i].w)]) & STATUS_STOPPED) != 0u) { w = 0.0; }
   positions[i] = vec4<f32>(x.xyz, w);
 }

@@ -8,21 +8,26 @@
 //   solveRigid: one invocation per object sums its chunks' partials, moves them to the
 //               centre of mass and solves I omega = L (regularised, scaled adjugate);
 //   apply:      one workgroup per chunk sets v_i = rigid_i + damp (v_i - rigid_i).
-// Objects with handles get a zero rigid motion (their handles hold them: all velocity is
-// damped); handle vertices and stopped objects (inverse mass 0, or status set) are skipped.
+// Objects with handles, and objects held this substep (status bit 2: a sticking contact with a
+// collider or with an object held in the previous substep, src/contract/held.ts) get a zero rigid
+// motion (all velocity is damped); solveRigid then ages the held bits (2 -> 4). Handle vertices
+// and stopped objects (inverse mass 0, or status bit 1) are skipped.
 
 #include "positions"
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> velocities: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> objectStatus: array<u32>;
+@group(0) @binding(3) var<storage, read_write> objectStatus: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read> chunks: array<vec4<u32>>;  // object, first vertex, end vertex, 0
 @group(0) @binding(5) var<storage, read> objects: array<vec4<u32>>; // first chunk, end chunk, has handles, first vertex
 @group(0) @binding(6) var<storage, read_write> partials: array<vec4<f32>>; // 4 per chunk
 @group(0) @binding(7) var<storage, read_write> rigid: array<vec4<f32>>;    // 3 per object: com, v_cm, omega
 
 const CHUNK: u32 = 1024u; // = RIGID_DAMPING_CHUNK in src/sim/gpuSolver.ts
+const STATUS_STOPPED: u32 = 1u;
+const STATUS_HELD_NOW: u32 = 2u;
+const STATUS_HELD_BEFORE: u32 = 4u;
 const INERTIA_REGULARISATION: f32 = 1e-6; // = rigidDamping.ts
 
 var<workgroup> sums: array<array<vec4<f32>, 4>, 64>;
@@ -67,7 +72,11 @@ fn solveRigid(@builtin(global_invocation_id) gid: vec3<u32>) {
   rigid[3u * o] = vec4<f32>(0.0);
   rigid[3u * o + 1u] = vec4<f32>(0.0);
   rigid[3u * o + 2u] = vec4<f32>(0.0);
-  if (ob.z != 0u || objectStatus[o] != 0u) { return; }
+  let status = atomicLoad(&objectStatus[o]);
+  if ((status & STATUS_STOPPED) != 0u) { return; }
+  let held = ob.z != 0u || (status & STATUS_HELD_NOW) != 0u;
+  atomicStore(&objectStatus[o], select(0u, STATUS_HELD_BEFORE, held));
+  if (held) { return; }
   var a = vec4<f32>(0.0);
   var b = vec4<f32>(0.0);
   var d = vec4<f32>(0.0);
@@ -126,7 +135,7 @@ fn solveInertia(cxx: f32, cyy: f32, czz: f32, cxy: f32, cxz: f32, cyz: f32, L: v
 fn apply(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let chunk = chunks[wid.x];
   let o = chunk.x;
-  if (objectStatus[o] != 0u) { return; }
+  if ((atomicLoad(&objectStatus[o]) & STATUS_STOPPED) != 0u) { return; }
   let com = rigid[3u * o].xyz;
   let vcm = rigid[3u * o + 1u].xyz;
   let omega = rigid[3u * o + 2u].xyz;

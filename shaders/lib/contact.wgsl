@@ -7,8 +7,8 @@
 //   normal outward unit normal at s; lambdaN the accumulated normal push (a distance);
 //   frictionUsed the tangential motion friction already removed this substep; recovered the
 //   part of the depth at the substep's start already removed (split impulse); offset the
-//   separation the constraint keeps, C = (x - s) . n - offset >= 0 (0 for DCD contacts; CCD
-//   contacts keep the separation at which CCD reports a contact, shaders/ccdNarrow.wgsl).
+//   separation the constraint keeps, C = (x - s) . n - offset >= 0: the contact offset delta
+//   (SolverParams.contactOffset) for DCD's and CCD's contacts alike.
 struct Contact {
   pointVertex: vec4<u32>,
   pointWeight: vec4<f32>,
@@ -52,5 +52,6 @@ struct ContactParams {
   offVtList: u32,
   /** 1: split impulse (pushes out of depth present at the substep's start move the start positions too). */
   splitImpulse: u32,
-  _pad1: u32,
+  /** The contact offset delta (SolverParams.contactOffset) the built contacts keep. */
+  offset: f32,
 }

@@ -4,8 +4,10 @@
 // src/spb/workspace.ts (Q, Tr, Tet, culled, branchings).
 const SPB_QUERY_NONE = 0u;     // no valid path
 const SPB_QUERY_FOUND = 1u;
-const SPB_QUERY_OVERFLOW = 2u; // a fixed GPU stack overflowed: answer on the CPU
-const SPB_QUERY_SKIPPED = 3u;  // penetrating vertex on an inverted boundary tet (section 3.5)
+const SPB_QUERY_OVERFLOW = 2u; // a fixed GPU stack overflowed: answer on the CPU; triangle >= 0 then
+                               // holds the nearest valid boundary point found before (a valid path,
+                               // not necessarily the shortest), -1 when none was found
+const SPB_QUERY_SKIPPED = 3u;  // self query of a vertex on an inverted boundary tet (section 3.5)
 
 struct SpbResult {
   s: vec3<f32>,      // closest boundary point (0 when not found)

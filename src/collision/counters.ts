@@ -67,6 +67,12 @@ export interface CcdFrameCounters {
   dropped: number;
   /** Boundary vertices that left their swept box (the broad phase's motion bound) in some substep; the next boxes widen. */
   escaped: number;
+  /**
+   * Boundary vertices that left their own-frame box (the boxes pairs within one object were found
+   * with: motion relative to the object, broadPhase.ts ownFrameBoxes) in some substep; the next
+   * boxes widen too. Zero without self-collision.
+   */
+  escapedSelf: number;
   /** The boxes' margin (world units) and the motion horizon (s) of the broad phase used by this frame. */
   margin: number;
   horizon: number;
@@ -93,7 +99,7 @@ export interface CcdFrameCounters {
 export function emptyCcdCounters(): CcdFrameCounters {
   return {
     candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, backFace: 0, edgeEdgeAtEnd: 0,
-    capacity: 0, dropped: 0, escaped: 0, margin: 0, horizon: 0, jobMs: 0, waitMs: 0,
+    capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, margin: 0, horizon: 0, jobMs: 0, waitMs: 0,
     selfPairsBefore: 0, selfPairsAfter: 0, selfCulledFraction: 0, selfConesMs: 0, selfTraversalMs: 0, selfFilterMs: 0, selfDeviationEscapes: 0,
   };
 }

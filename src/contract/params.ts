@@ -130,6 +130,14 @@ export interface SolverParams {
    * 'off' keeps every pair of the box test (src/collision/selfCulling/).
    */
   selfCulling: SelfCullingMode;
+  /**
+   * Contact thickness delta (world units): every contact, DCD or CCD, self or between objects or
+   * with a collider, is solved to (x - s) . n >= delta, and CCD reports pairs that come within delta
+   * during the substep's motion (speculative contacts: they act only where the solve would end
+   * nearer than delta). 'auto': CONTACT_OFFSET_AUTO_RATIO of the scene's mean boundary edge
+   * (src/collision/contactOffset.ts, docs/collisions.md "Contact offset").
+   */
+  contactOffset: number | 'auto';
 }
 
 /** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point; air mode has no recovery mode. */
@@ -166,6 +174,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     epsI: DEFAULT_EPS_I,
     epsR: DEFAULT_EPS_R,
     selfCulling: 'enhanced',
+    contactOffset: 'auto',
     ...overrides,
   };
 }
@@ -194,4 +203,5 @@ export function checkParams(p: SolverParams): void {
   if (!(p.epsR >= 0 && p.epsR < 1)) throw new RangeError(`epsR (eps_r of Alg. 4, a cosine) must be in [0, 1), got ${p.epsR}`);
   if (p.gravity.length !== 3 || !p.gravity.every(Number.isFinite)) throw new RangeError('gravity must be 3 finite numbers');
   if (!SELF_CULLING_MODES.includes(p.selfCulling)) throw new RangeError(`selfCulling must be one of ${SELF_CULLING_MODES.join(', ')}, got ${String(p.selfCulling)}`);
+  if (p.contactOffset !== 'auto' && !(typeof p.contactOffset === 'number' && p.contactOffset >= 0 && Number.isFinite(p.contactOffset))) throw new RangeError(`contactOffset must be 'auto' or a finite number >= 0 (world units), got ${String(p.contactOffset)}`);
 }

@@ -31,6 +31,8 @@ export interface RunOptions {
    * is read back (--every) are waited for before the next is submitted.
    */
   framesInFlight: 1 | 2;
+  /** 'gpu' (default): GpuSolver on WebGPU; 'cpu': the float64 CPU reference (every collision stage included), no GPU needed. */
+  engine: 'gpu' | 'cpu';
   /** The scene's size (its resolution or copies; checked against the scene's range in sceneSetup.ts). */
   size?: number;
   /** Pick the scene's size whose tet count is nearest this (sceneSetup.ts, tetsSize.ts). */
@@ -77,6 +79,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'list', group: 'run', help: 'print the scene names, one per line, and exit' },
   { name: 'scene', value: 'NAME', group: 'run', help: 'scene to run (--list shows them)' },
   { name: 'frames', value: 'N', group: 'run', help: 'frames to simulate (default 10)' },
+  { name: 'engine', value: 'gpu|cpu', group: 'run', help: 'gpu (default): the WebGPU solver; cpu: the float64 CPU reference with every collision stage (CCD, hybrid, shortest path, contacts), no GPU needed; the report names it' },
   { name: 'frames-in-flight', value: '1|2', group: 'run', help: 'frames submitted before the oldest is read back (default 1; 2 overlaps recording with the GPU, except at frames whose state is read, see --every)' },
   { name: 'size', value: 'N', group: 'scene', help: 'the scene\'s size (its resolution or number of objects; ranges in README.md, a value outside is refused with the range); an explicit --resolution or --copies wins' },
   { name: 'tets', value: 'N', group: 'scene', help: "the scene's size whose tet count is nearest N (searched over the size range by building the scene; a count outside the range it reaches is refused with that range); not with --size, --resolution or --copies" },
@@ -113,6 +116,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'bvh-rebuild-every', value: 'F', group: 'collisions', help: 'rebuild the surface BVH in a worker every F frames (integer >= 0; 0: never, refit only; default 30)' },
   { name: 'self-culling', value: 'off|plain|enhanced', group: 'collisions', help: "culling of CCD's same-object candidate pairs (paper 002): enhanced (default) dual-cone test, no contact lost; plain: Heo et al.'s without internal edges (misses contacts); off: every pair of the box test" },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
+  { name: 'contact-offset', value: 'D|auto', group: 'collisions', help: 'contact thickness in world units (>= 0): every contact (DCD, CCD, self, between objects, colliders) keeps (x - s) . n >= D, and CCD makes contacts of pairs that come within D; auto (default): 1% of the mean boundary edge' },
   { name: 'out', value: 'FILE', group: 'output', help: 'write the JSON report there (default: stdout)' },
   { name: 'csv', value: 'FILE', group: 'output', help: 'also write the frames as CSV there (one row per frame, the JSON frame fields as columns)' },
   { name: 'dump', value: 'DIR', group: 'output', help: 'write legacy VTK frames DIR/frame_NNNNNN.vtk (created if missing)' },
@@ -127,7 +131,8 @@ export function usageText(sceneNames: readonly string[]): string {
     'usage: npm run sim -- --scene NAME [options]',
     '       node scripts/run-ts.mjs scripts/sim.ts --scene NAME [options]',
     '',
-    `Runs a scene headless on WebGPU (Dawn) and writes a JSON report: per frame, timings and`,
+    `Runs a scene headless on WebGPU (Dawn), or on the float64 CPU reference (--engine cpu), and`,
+    `writes a JSON report naming the engine: per frame, timings and`,
     `(every K frames) energy (kinetic, elastic, gravitational, total), lowest point, centre of`,
     `mass, volume and angular momentum about the centre of mass; with collisions, per frame the`,
     `collision counters (DCD hits by kind, shortest-path queries, contacts, overflows, readbacks).`,
@@ -143,7 +148,7 @@ export function usageText(sceneNames: readonly string[]): string {
       lines.push(`  ${left.padEnd(width)}${f.help}`);
     }
   }
-  lines.push('', 'Exit status: 0 done, 2 bad option or input file, 3 no GPU adapter or GPU device lost.');
+  lines.push('', 'Exit status: 0 done, 2 bad option or input file, 3 no GPU adapter or GPU device lost (--engine gpu).');
   return lines.join('\n');
 }
 
@@ -222,7 +227,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   const get = (name: string): string | undefined => flags.get(name) as string | undefined;
   const scene = get('scene');
   if (scene === undefined) throw new UsageError('--scene is required (--list shows the scenes, --help the options)');
-  const o: RunOptions = { scene, frames: 10, every: 1, framesInFlight: 1, material: {}, params: {} };
+  const o: RunOptions = { scene, frames: 10, every: 1, framesInFlight: 1, engine: 'gpu', material: {}, params: {} };
   const v = (name: string, parse: (text: string) => void): void => {
     const text = get(name);
     if (text !== undefined) parse(text);
@@ -230,6 +235,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('frames', (t) => (o.frames = positiveInteger('frames', t)));
   v('every', (t) => (o.every = positiveInteger('every', t)));
   v('frames-in-flight', (t) => (o.framesInFlight = choice('frames-in-flight', t, ['1', '2'] as const) === '2' ? 2 : 1));
+  v('engine', (t) => (o.engine = choice('engine', t, ['gpu', 'cpu'] as const)));
   v('out', (t) => (o.out = t));
   v('csv', (t) => (o.csv = t));
   v('dump', (t) => (o.dump = t));
@@ -268,6 +274,8 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('air-solve', (t) => (o.params.airSolve = choice('air-solve', t, AIR_SOLVES)));
   v('bvh-rebuild-every', (t) => (o.params.bvhRebuildFrames = nonNegativeInteger('bvh-rebuild-every', t)));
   v('self-culling', (t) => (o.params.selfCulling = choice('self-culling', t, SELF_CULLING_MODES)));
+  v('contact-offset', (t) => (o.params.contactOffset = t === 'auto' ? 'auto' : inRange('contact-offset', t, (x) => x >= 0, "a number >= 0 (world units) or 'auto'")));
+  if (o.engine === 'cpu' && o.framesInFlight === 2) throw new UsageError('--frames-in-flight 2 needs the GPU engine: the CPU engine steps one frame at a time');
   if (o.selfCollisionFrom !== undefined && o.params.selfCollision !== undefined) {
     throw new UsageError('--self-collision and --self-collision-from both set self-collision: give one');
   }

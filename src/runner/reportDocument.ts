@@ -37,6 +37,8 @@ export interface RunReport {
   source?: 'runner' | 'page';
   scene: string;
   mesh?: string | null;
+  /** Which solver ran: 'gpu' (WebGPU) or 'cpu' (the float64 reference); absent in files older than the field and in the page's recordings. */
+  engine?: 'gpu' | 'cpu';
   adapter: string;
   /** Page only: navigator.userAgent. */
   browser?: string;

@@ -158,6 +158,7 @@ export function checkReport(value: unknown): RunReport {
   if (r.source !== undefined && r.source !== 'runner' && r.source !== 'page') fail('source', '"runner" or "page"', r.source);
   if (str(r.scene, 'scene') === '') fail('scene', 'a scene name', r.scene);
   str(r.adapter, 'adapter');
+  if (r.engine !== undefined && r.engine !== 'gpu' && r.engine !== 'cpu') fail('engine', '"gpu" or "cpu"', r.engine);
   if (r.mesh !== undefined && r.mesh !== null) str(r.mesh, 'mesh');
   optional(r, 'browser', '', str);
   optional(r, 'timing', '', str);

@@ -11,12 +11,42 @@ import { fixedHandle } from '../sim/handles';
 import { buildModel } from '../sim/model';
 import { defaultParams } from '../contract/params';
 import { centredAt, checkSpeed, impactMaterial } from './impact';
-import type { SceneDefinition } from './types';
+import type { SceneDefinition, SceneMesh } from './types';
+import type { SimSetup } from '../sim/setup';
 
 export const SHOOT_DEFAULT_SPEED = 50;
 /** Wall cells across its face (each split into 6 tets; one cell through the thickness). */
 export const WALL_CELLS = 6;
 const WALL_THICKNESS_RATIO = 0.02;
+
+/**
+ * The shoot scene's setup. `alignedGrid`: the wall's grid not shifted, so the mesh's edges lie on
+ * its grid lines (vertex-on-vertex and edge-on-edge hits: issue 19's degenerate alignment, which
+ * tests/unit/collision/alignedShoot.test.ts and bench/alignedShoot.ts run).
+ */
+export function shootSetup(mesh: SceneMesh, speed: number, gravity?: readonly number[], alignedGrid = false): SimSetup {
+  checkSpeed('shoot', speed);
+  const probe = centredAt(mesh.positions, [0, 0, 0]);
+  const [lx, ly, lz] = probe.extent;
+  const across = 3 * Math.max(lx, ly, lz);
+  const thickness = WALL_THICKNESS_RATIO * lx;
+  const body = centredAt(mesh.positions, [-(thickness / 2 + lx / 2 + lx / 2), 0, 0]);
+  // The wall's grid is shifted off the mesh's axes (a fraction of a cell) so that the mesh's
+  // edges do not lie on the wall's grid lines: a generic hit, not a vertex-on-vertex one.
+  const cell = across / WALL_CELLS;
+  const wall = hexGridBox([thickness, across, across], [1, WALL_CELLS, WALL_CELLS], alignedGrid ? [0, 0, 0] : [0, 0.37 * cell, 0.21 * cell]);
+  const wallVertices = wall.positions.length / 3;
+  const model = buildModel([
+    { name: mesh.name, positions: body.positions, tets: mesh.tets, material: impactMaterial(speed), velocity: [speed, 0, 0] },
+    { name: 'wall', positions: wall.positions, tets: wall.tets, material: impactMaterial(speed), handleOfVertex: new Int32Array(wallVertices) },
+  ]);
+  return {
+    model,
+    colliders: [],
+    handles: [fixedHandle],
+    params: defaultParams({ gravity: gravity ? [gravity[0], gravity[1], gravity[2]] : [0, 0, 0], damping: 0, friction: 0.2, collisions: true, selfCollision: true }),
+  };
+}
 
 export const shoot: SceneDefinition = {
   name: 'shoot',
@@ -30,27 +60,6 @@ export const shoot: SceneDefinition = {
   build(options = {}) {
     const mesh = options.mesh;
     if (!mesh) throw new Error('shoot needs a mesh (--mesh FILE; the runner defaults to ../shared/meshes/Cube.t)');
-    const speed = options.speed ?? SHOOT_DEFAULT_SPEED;
-    checkSpeed('shoot', speed);
-    const probe = centredAt(mesh.positions, [0, 0, 0]);
-    const [lx, ly, lz] = probe.extent;
-    const across = 3 * Math.max(lx, ly, lz);
-    const thickness = WALL_THICKNESS_RATIO * lx;
-    const body = centredAt(mesh.positions, [-(thickness / 2 + lx / 2 + lx / 2), 0, 0]);
-    // The wall's grid is shifted off the mesh's axes (a fraction of a cell) so that the mesh's
-    // edges do not lie on the wall's grid lines: a generic hit, not a vertex-on-vertex one.
-    const cell = across / WALL_CELLS;
-    const wall = hexGridBox([thickness, across, across], [1, WALL_CELLS, WALL_CELLS], [0, 0.37 * cell, 0.21 * cell]);
-    const wallVertices = wall.positions.length / 3;
-    const model = buildModel([
-      { name: mesh.name, positions: body.positions, tets: mesh.tets, material: impactMaterial(speed), velocity: [speed, 0, 0] },
-      { name: 'wall', positions: wall.positions, tets: wall.tets, material: impactMaterial(speed), handleOfVertex: new Int32Array(wallVertices) },
-    ]);
-    return {
-      model,
-      colliders: [],
-      handles: [fixedHandle],
-      params: defaultParams({ gravity: options.gravity ? [...options.gravity] : [0, 0, 0], damping: 0, friction: 0.2, collisions: true, selfCollision: true }),
-    };
+    return shootSetup(mesh, options.speed ?? SHOOT_DEFAULT_SPEED, options.gravity);
   },
 };

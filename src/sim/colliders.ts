@@ -18,8 +18,12 @@ export const COLLIDER_KIND = { plane: 1, box: 2, bowl: 3 } as const;
 /** Numbers per collider per substep. */
 export const COLLIDER_STRIDE = 12;
 
-/** Writes the collider's state at `time` into out[offset..offset+12). */
-export function encodeCollider(c: Collider, time: number, out: Float64Array | Float32Array, offset: number): void {
+/**
+ * Writes the collider's state at `time` into out[offset..offset+12), grown by `thickness` (the
+ * contact offset, SolverParams.contactOffset: a plane moved out along its normal, a box grown on
+ * every side, a bowl's radius shrunk), so the solvers keep bodies that far from its surface.
+ */
+export function encodeCollider(c: Collider, time: number, out: Float64Array | Float32Array, offset: number, thickness = 0): void {
   out.fill(0, offset, offset + COLLIDER_STRIDE);
   out[offset] = COLLIDER_KIND[c.kind];
   out[offset + 1] = 1;
@@ -29,17 +33,17 @@ export function encodeCollider(c: Collider, time: number, out: Float64Array | Fl
     const d = typeof c.offset === 'number' ? c.offset : c.offset(time);
     if (d === null) out[offset + 1] = 0;
     for (let k = 0; k < 3; k++) out[offset + 4 + k] = c.normal[k] / len;
-    out[offset + 7] = d ?? 0;
+    out[offset + 7] = (d ?? 0) + thickness;
   } else if (c.kind === 'box') {
     for (let k = 0; k < 3; k++) {
       if (!(c.max[k] > c.min[k])) throw new RangeError(`box collider: max[${k}] must exceed min[${k}]`);
-      out[offset + 4 + k] = c.min[k];
-      out[offset + 8 + k] = c.max[k];
+      out[offset + 4 + k] = c.min[k] - thickness;
+      out[offset + 8 + k] = c.max[k] + thickness;
     }
   } else {
     if (!(c.radius > 0)) throw new RangeError('bowl collider: radius must be positive');
     for (let k = 0; k < 3; k++) out[offset + 4 + k] = c.center[k];
-    out[offset + 7] = c.radius;
+    out[offset + 7] = Math.max(0.5 * c.radius, c.radius - thickness);
   }
 }
 

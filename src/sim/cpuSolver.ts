@@ -20,8 +20,25 @@ import { HANDLE_STRIDE } from './handles';
 import type { Model } from './model';
 import { checkParams, effectiveCollisionMode, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
+import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { sampleScripts } from './scripts';
+import { modelContactOffset } from '../collision/contactOffset';
 import { checkSetup, nonFiniteMessage, type SimSetup } from './setup';
+
+/** Milliseconds per phase of a CPU frame (the GPU's phase names, src/sim/stage.ts PhaseName). */
+export interface CpuPhaseTimes {
+  predict: number;
+  material: number;
+  detect: number;
+  spb: number;
+  ccd: number;
+  contacts: number;
+  finalize: number;
+}
+
+export function emptyPhaseTimes(): CpuPhaseTimes {
+  return { predict: 0, material: 0, detect: 0, spb: 0, ccd: 0, contacts: 0, finalize: 0 };
+}
 
 export class CpuSolver {
   readonly model: Model;
@@ -40,6 +57,8 @@ export class CpuSolver {
   frame = 0;
   /** Collision counters of the last frame (summed over its substeps; zero with collisions off). */
   collisionCounters: CollisionFrameCounters = emptyCollisionCounters();
+  /** Wall time of the last frame by phase (ms), the GPU's phase names: predict, material (with colliders), detect, spb, ccd, contacts, finalize. */
+  phaseMs: CpuPhaseTimes = emptyPhaseTimes();
   /** Built on the first substep with collisions on (the scene mesh and the query's arrays). */
   private collision: CpuCollisionStage | null = null;
   /** Air mode (collision/air/): built on the first substep in that mode. */
@@ -48,9 +67,17 @@ export class CpuSolver {
   private readonly corrections: Float64Array;
   private readonly dx = new Float64Array(12);
   private readonly normal = new Float64Array(3);
+  private readonly startScratch = new Float64Array(3);
+  private readonly startNormal = new Float64Array(3);
   /** Per vertex: friction budget mu x (normal push so far) - (tangential correction so far), this substep. */
   private readonly frictionBudget: Float64Array;
   private readonly hasHandles: Uint8Array;
+  /**
+   * Per object (held.ts): bit HELD_NOW set this substep by a sticking contact with a collider or
+   * with an object held in the previous substep (bit HELD_BEFORE); damping then acts on all of its
+   * velocity, as for an object with handles.
+   */
+  readonly held: Uint8Array;
   private readonly rigid: Float64Array;
 
   constructor(setup: SimSetup) {
@@ -70,6 +97,7 @@ export class CpuSolver {
     this.corrections = new Float64Array(Math.max(12 * m.tetCount, 6 * m.edgeCount));
     this.frictionBudget = new Float64Array(m.vertexCount);
     this.hasHandles = objectsWithHandles(m);
+    this.held = new Uint8Array(m.objectNames.length);
     this.rigid = new Float64Array(RIGID_STRIDE * m.objectNames.length);
     this.reset();
   }
@@ -81,6 +109,7 @@ export class CpuSolver {
     this.v.set(m.initialVelocities);
     this.w.set(m.invMass);
     this.objectStopped.fill(0);
+    this.held.fill(0);
     this.air?.reset(m.invMass, m.restPositions);
     this.messages.length = 0;
     this.time = 0;
@@ -97,8 +126,9 @@ export class CpuSolver {
     const p = this.params;
     checkParams(p);
     const h = p.dt / p.substeps;
-    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, p.substeps);
+    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, p.substeps, modelContactOffset(this.model, p.contactOffset));
     this.collisionCounters = emptyCollisionCounters();
+    this.phaseMs = emptyPhaseTimes();
     const air = p.collisions && effectiveCollisionMode(p) === 'air' ? this.airCollisions() : null;
     air?.beginFrame(p.airSolve);
     for (let s = 0; s < p.substeps; s++) this.substep(s, h, scripts.colliders, scripts.handles);
@@ -112,6 +142,12 @@ export class CpuSolver {
     const p = this.params;
     const { x, x0, v, w } = this;
     const handleCount = this.setup.handles.length;
+    let clock = performance.now();
+    const lap = (phase: keyof CpuPhaseTimes): void => {
+      const now = performance.now();
+      this.phaseMs[phase] += now - clock;
+      clock = now;
+    };
     // 1. Predict (explicit Euler on velocity, then position); handles jump to their target.
     for (let i = 0; i < m.vertexCount; i++) {
       for (let k = 0; k < 3; k++) x0[3 * i + k] = x[3 * i + k];
@@ -131,6 +167,7 @@ export class CpuSolver {
         }
       }
     }
+    lap('predict');
     // 2. Material iterations; multipliers restart every substep (small steps, Macklin et al. 2019).
     const invH2 = 1 / (h * h);
     if (p.constraint === 'neohookean') this.tetLambda.fill(0);
@@ -144,13 +181,17 @@ export class CpuSolver {
         for (let c = 0; c < colliderCount; c++) this.collide(colliders, (s * colliderCount + c) * COLLIDER_STRIDE, i);
       }
     }
-    // 3. Collisions (paper 000 section 4): contacts of every penetrating point with its shortest
-    // path's boundary point, after the material solve as in supplement Alg. 5.
+    lap('material');
+    // 3. Collisions (paper 000 section 4, supplement Alg. 5): after the material solve, DCD +
+    // shortest path for the points already inside at the substep's start, CCD for the others;
+    // or air mode's volume constraints (collision/air).
     if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.substep(x, x0, w, p);
     else if (p.collisions) {
       this.collision ??= new CpuCollisionStage(m);
-      this.collision.step(x, x0, w, p, this.collisionCounters);
+      this.collision.step(x, x0, w, p, this.collisionCounters, this.phaseMs, this.held);
+      this.collisionCounters.ccd.horizon = h;
     }
+    clock = performance.now();
     // 4. Velocities, NaN/Inf guard. A free vertex's velocity is its predicted one plus the
     // corrections' share, v~ + (x - x~) / h with x~ = x0 + h v~: the same as (x - x0) / h, but
     // in f32 (the GPU twin) it does not round the whole substep's displacement, which at 20
@@ -181,7 +222,13 @@ export class CpuSolver {
     }
     // 5. Damping of each running object's deformation, not of its rigid motion (Müller et al.
     // 2007, section 3.5; rigidDamping.ts).
-    if (p.damping > 0) dampDeformation(m, x, v, w, this.objectStopped, this.hasHandles, Math.max(0, 1 - p.damping * h), this.rigid);
+    // Objects held in place (handles, or sticking contacts reaching a collider: held.ts) are damped
+    // as a whole; the flags then age by one substep.
+    if (p.damping > 0) {
+      dampDeformation(m, x, v, w, this.objectStopped, wholeBodyDamping(this.held, this.hasHandles), Math.max(0, 1 - p.damping * h), this.rigid);
+      ageHeld(this.held, this.hasHandles);
+    }
+    lap('finalize');
   }
 
   /** Air mode's part (built on first use, and again when the mesher setting changes): the air mesh of the scene's container. */
@@ -256,12 +303,22 @@ export class CpuSolver {
    * first iteration that is ~0, so a block on a slope crept); the tangential correction
    * already made this substep is spent from it, so applying the rule every iteration removes
    * at most mu d in all (sliding) and everything below it (sticking).
+   * Split impulse, as the contacts': where the substep's start position was inside the collider
+   * (grown by the contact offset) too, it moves out with the push, so depth already there (a body
+   * placed on the ground, inside its skin) is removed without launching the body.
    */
   private collide(enc: Float64Array, e: number, i: number): void {
     const { x, x0, normal: n } = this;
     const depth = projectOutOfCollider(enc, e, x, 3 * i, n);
     if (depth <= 0) return;
-    let budget = this.frictionBudget[i] + this.params.friction * depth;
+    const s = this.startScratch;
+    s[0] = x0[3 * i]; s[1] = x0[3 * i + 1]; s[2] = x0[3 * i + 2];
+    const depth0 = projectOutOfCollider(enc, e, s, 0, this.startNormal);
+    const q = depth0 > 0 ? Math.min(depth, depth0) : 0;
+    for (let k = 0; k < 3; k++) x0[3 * i + k] += q * n[k];
+    // Friction's budget grows by the push that changes velocity (an impulse); the part removing
+    // depth the start already had is a position correction, not an impulse.
+    let budget = this.frictionBudget[i] + this.params.friction * (depth - q);
     const dx0 = x[3 * i] - x0[3 * i], dy0 = x[3 * i + 1] - x0[3 * i + 1], dz0 = x[3 * i + 2] - x0[3 * i + 2];
     const dn = dx0 * n[0] + dy0 * n[1] + dz0 * n[2];
     const tx = dx0 - dn * n[0], ty = dy0 - dn * n[1], tz = dz0 - dn * n[2];
@@ -274,6 +331,8 @@ export class CpuSolver {
       budget -= cut;
     }
     this.frictionBudget[i] = budget;
+    // A sticking contact with a collider (static friction held: budget left) holds the object.
+    if (budget > 0) this.held[this.model.vertexObject[i]] |= HELD_NOW;
   }
 
   /** Kinetic energy of object o (or of everything). */

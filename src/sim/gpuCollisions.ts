@@ -51,6 +51,8 @@ import { DetectStage } from '../collision/gpu/detectStage';
 import { countersFromHeader } from '../collision/gpu/frameCounters';
 import { OVERFLOW_ENTRY_WORDS, OVERFLOW_HEADER_WORDS, QL, QL_HEADER_BYTES, QUERY_ID_MASK, QUERY_KIND_CENTROID, QUERY_KIND_EDGE, QUERY_KIND_SHIFT, QUERY_WORDS, QueryList, RESULT_WORDS, QUERY_EUCLIDEAN } from '../collision/gpu/queryList';
 import { buildSceneMesh } from '../collision/sceneMesh';
+import { locateTet } from '../collision/locateTet';
+import { meanBoundaryEdge, modelContactOffset } from '../collision/contactOffset';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import type { TetMesh } from '../mesh/types';
 import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../spb/meshData';
@@ -77,9 +79,7 @@ export interface GpuCollisionOptions {
   workerJobs?: (topology: CcdTopology) => CollisionWorkerJobs;
   /** When the broad phase runs relative to the frames it serves (ccdSchedule.ts). */
   ccdSchedule?: CcdScheduleOptions;
-  /** CCD's contact separation as a fraction of the mean boundary edge (default 0.01). */
-  ccdSeparationRatio?: number;
-  /** The broad phase's base margin as a fraction of the mean boundary edge (default 0.25; never below the separation). */
+  /** The broad phase's base margin as a fraction of the mean boundary edge (default 0.25; never below twice the contact offset, which is CCD's separation). */
   ccdMarginRatio?: number;
   /** First capacity of the query and contact arrays (default: an eighth of the boundary vertices and edges, at least 1,024; it grows after a frame that dropped hits). */
   initialCapacity?: number;
@@ -142,6 +142,8 @@ export class GpuCollisions {
   /** A BVH rebuild in a worker: running, or done and waiting to be installed before the next frame. */
   private bvhJob?: { started: number; done?: { bvh?: SurfaceBvh; error?: string; ms: number } };
   private pendingWarnings: string[] = [];
+  /** The broad phase's base margin as a fraction of the mean boundary edge. */
+  private readonly marginRatio: number;
   private installed = { count: 0, ms: 0 };
 
   constructor(
@@ -151,6 +153,8 @@ export class GpuCollisions {
     options: GpuCollisionOptions = {},
     /** Frames that may be in flight at once (one snapshot staging buffer each). */
     slots = 1,
+    /** The per-object status words (bit 0 stopped; held bits, src/contract/held.ts), which sticking contacts mark; a private buffer when absent. */
+    objectStatus?: GPUBuffer,
   ) {
     this.mesh = buildSceneMesh(model);
     this.spbData = createSpbMeshData(this.mesh);
@@ -165,19 +169,18 @@ export class GpuCollisions {
       // The rest-pose methods of paper 000 Figs. 22-23 (src/penetration), built on first use.
       penetration: { method: () => this.params().penetration, kernels: penetrationKernels(new PenetrationTargets(this.mesh, model.restPositions)) },
     });
-    this.contacts = new ContactStage(device, this.topology, this.queryList, params);
+    this.contacts = new ContactStage(device, this.topology, this.queryList, params, objectStatus);
     this.ccd = new CcdStage(device, this.topology, this.detect.pin, params, Math.max(1024, Math.ceil(boundaryPoints / 8)));
     this.contacts.addSource(this.ccd.vertexFace);
     this.contacts.addSource(this.ccd.edgeEdge, { counts: this.ccd.edgeEdgeCounts });
-    const edge = meanBoundaryEdge(this.mesh);
-    this.ccd.separation = (options.ccdSeparationRatio ?? 0.01) * edge;
-    const margin = Math.max(this.ccd.separation, (options.ccdMarginRatio ?? 0.25) * edge);
+    this.marginRatio = options.ccdMarginRatio ?? 0.25;
     const topology = ccdTopologyOf(this.mesh);
     this.workerJobs = (options.workerJobs ?? inThreadJobs)(topology);
     // Self-collision culling's deviation bound: at least 1 % of the mean boundary edge.
     const latency = options.ccdSchedule?.latency ?? 1;
-    const deviation = new DeviationMonitor(topology, { floor: 0.01 * edge, horizonFrames: 1 + latency });
-    this.ccdSchedule = new CcdSchedule(this.workerJobs.broadPhase, margin, { ...options.ccdSchedule, deviation });
+    const deviation = new DeviationMonitor(topology, { floor: 0.01 * meanBoundaryEdge(model), horizonFrames: 1 + latency });
+    this.ccdSchedule = new CcdSchedule(this.workerJobs.broadPhase, this.marginRatio * meanBoundaryEdge(model), { ...options.ccdSchedule, deviation }, topology);
+    this.applyContactOffset(params());
     this.snapshotStaging = Array.from({ length: slots }, (_, k) => device.createBuffer({
       label: `collisions.snapshotStaging${k}`,
       size: Math.max(16, 32 * model.vertexCount),
@@ -196,6 +199,7 @@ export class GpuCollisions {
   async prepareFrame(state: GpuState): Promise<PrepareWait> {
     const p = this.params();
     this.applySpbOptions(p);
+    this.applyContactOffset(p);
     if (p.collisions && p.penetration !== 'exact') this.spb.penetration!.prepare(p.penetration);
     this.installRebuiltBvh();
     const wait: PrepareWait = { waitMs: 0, blockingReadbacks: 0 };
@@ -216,6 +220,17 @@ export class GpuCollisions {
       this.spb.setBuffers(this.queryList.list, this.queryList.args, this.queryList.results);
     }
     return wait;
+  }
+
+  /**
+   * The contact offset delta (SolverParams.contactOffset) for every contact: DCD's target, CCD's
+   * separation (pairs within it become contacts), and the broad phase's margin at least 2 delta.
+   */
+  private applyContactOffset(p: Readonly<SolverParams>): void {
+    const delta = modelContactOffset(this.model, p.contactOffset);
+    this.contacts.offset = delta;
+    this.ccd.separation = delta;
+    this.ccdSchedule.baseMargin = Math.max(2 * delta, this.marginRatio * meanBoundaryEdge(this.model));
   }
 
   /** Culling and eps_i / eps_r from the parameters (a uniform write, only when they changed). */
@@ -345,7 +360,7 @@ export class GpuCollisions {
     counters.penetration = p.penetration;
     counters.ccd = this.ccd.afterFrame(words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS), rec.ccd);
     if (deviation) counters.ccd.selfDeviationEscapes = deviation.escapes;
-    this.ccdSchedule.noteEscapes(counters.ccd.escaped);
+    this.ccdSchedule.noteEscapes(counters.ccd.escaped + counters.ccd.escapedSelf);
     if (mode === 'hybrid') {
       counters.pin = header[QL.pin];
       counters.pout = p.substeps * (this.topology.boundaryVertexCount + this.topology.boundaryEdgeCount) - counters.pin;
@@ -378,17 +393,22 @@ export class GpuCollisions {
   }
 
   /**
-   * The overflow list's queries answered by the CPU dynamic version at the frame's end positions
-   * (each query point re-derived from its source: the vertex, the edge at its parameter, the
-   * tet's centroid), injected as contacts of the next frame's first substep.
+   * The overflow list's queries answered by the CPU dynamic version at the frame's end positions,
+   * injected as contacts of the next frame's first substep. Each point is listed once (the list
+   * has an entry per overflowing substep: the last one is kept), re-derived from its source at
+   * those positions (the vertex, the edge at its parameter, the tet's centroid) and located again
+   * by walking from the tet it was detected in (locateTet.ts): that tet may no longer contain it.
+   * A point no longer inside a tet it may collide with (outside, or in an incident tet) is dropped.
    */
   private async answerOverflowedQueries(atMost: number, state: GpuState): Promise<void> {
-    const { header, raw, positions } = await this.readOverflow(atMost, state);
+    const { header, raw: listed, positions } = await this.readOverflow(atMost, state);
     // The list's own count: with two frames in flight these are the newest submitted frame's
     // overflows (maybe not the frame whose counters asked for the read), at its end positions.
-    const n = Math.min(header[QL.overflowCount], atMost, header[QL.capacity]);
-    if (n === 0) return;
+    const listedCount = Math.min(header[QL.overflowCount], atMost, header[QL.capacity]);
+    if (listedCount === 0) return;
     updateSpbMeshData(this.spbData, positions);
+    const raw = this.lastEntryPerPoint(listed, listedCount);
+    let n = raw.length / OVERFLOW_ENTRY_WORDS;
     const positionsVersion = ++lastPositionsVersion;
     const f32 = new Float32Array(raw.buffer, raw.byteOffset, raw.length);
     const i32 = new Int32Array(raw.buffer, raw.byteOffset, raw.length);
@@ -403,8 +423,10 @@ export class GpuCollisions {
     const x = positions;
     const edges = this.mesh.boundaryEdges;
     const tetIds = this.mesh.tets;
-    for (let i = 0; i < n; i++) {
-      const o = OVERFLOW_HEADER_WORDS + OVERFLOW_ENTRY_WORDS * i;
+    let kept = 0;
+    for (let e = 0; e < n; e++) {
+      const o = OVERFLOW_ENTRY_WORDS * e;
+      const i = kept;
       const source = raw[o + 6];
       const kind = (source >>> QUERY_KIND_SHIFT) & 3;
       const id = source & QUERY_ID_MASK;
@@ -427,8 +449,11 @@ export class GpuCollisions {
         py = x[3 * id + 1];
         pz = x[3 * id + 2];
       }
+      const tet = locateTet(this.spbData.positions, this.spbData.tets, this.spbData.tetNeighbors, raw[o + 3], px, py, pz);
+      if (tet < 0 || !this.mayCollide(tet, kind, id, i32[o + 4], i32[o + 5])) continue;
+      kept++;
       points.set([px, py, pz], 3 * i);
-      tets[i] = raw[o + 3];
+      tets[i] = tet;
       exclude[i] = i32[o + 4];
       exclude2[i] = i32[o + 5];
       euclidean[i] = (source & QUERY_EUCLIDEAN) !== 0 ? 1 : 0;
@@ -437,20 +462,25 @@ export class GpuCollisions {
       qf[QUERY_WORDS * i] = px;
       qf[QUERY_WORDS * i + 1] = py;
       qf[QUERY_WORDS * i + 2] = pz;
+      queryWords[QUERY_WORDS * i + 3] = tet;
     }
+    n = kept;
+    if (n === 0) return;
     const method = this.params().penetration;
     // The rest-pose methods' walks never overflow (the tree's depth bounds their stack); a query
     // that did is answered by their float64 twin, here.
-    const answers = method !== 'exact' ? this.spb.penetration!.answerBatch(method, this.spbData, points, tets, exclude, exclude2) : await this.answerOverflowed({
+    const answers = method !== 'exact'
+      ? this.spb.penetration!.answerBatch(method, this.spbData, points.subarray(0, 3 * n), tets.subarray(0, n), exclude.subarray(0, n), exclude2.subarray(0, n))
+      : await this.answerOverflowed({
       data: this.spbData,
       positionsVersion,
       config: this.spb.queryConfig,
-      ids,
-      points,
-      tets,
-      exclude,
-      exclude2,
-      euclidean,
+      ids: ids.subarray(0, n),
+      points: points.subarray(0, 3 * n),
+      tets: tets.subarray(0, n),
+      exclude: exclude.subarray(0, n),
+      exclude2: exclude2.subarray(0, n),
+      euclidean: euclidean.subarray(0, n),
     });
     const results = new Uint32Array(RESULT_WORDS * n);
     const rf = new Float32Array(results.buffer);
@@ -466,7 +496,32 @@ export class GpuCollisions {
       results[o + 5] = answers.feature[i];
       results[o + 6] = answers.status[i];
     }
-    this.contacts.inject(queryWords, results);
+    this.contacts.inject(queryWords.subarray(0, QUERY_WORDS * n), results);
+  }
+
+  /** The overflow entries (OVERFLOW_ENTRY_WORDS each, from the list's header on), one per query point: its latest substep's. */
+  private lastEntryPerPoint(listed: Uint32Array, count: number): Uint32Array {
+    const latest = new Map<number, number>();
+    for (let i = 0; i < count; i++) {
+      const o = OVERFLOW_HEADER_WORDS + OVERFLOW_ENTRY_WORDS * i;
+      const prior = latest.get(listed[o + 6]);
+      if (prior === undefined || listed[OVERFLOW_HEADER_WORDS + OVERFLOW_ENTRY_WORDS * prior + 8] <= listed[o + 8]) latest.set(listed[o + 6], i);
+    }
+    const out = new Uint32Array(OVERFLOW_ENTRY_WORDS * latest.size);
+    let k = 0;
+    for (const i of latest.values()) {
+      const o = OVERFLOW_HEADER_WORDS + OVERFLOW_ENTRY_WORDS * i;
+      out.set(listed.subarray(o, o + OVERFLOW_ENTRY_WORDS), OVERFLOW_ENTRY_WORDS * k++);
+    }
+    return out;
+  }
+
+  /** Detection's rules for a located tet (docs/collisions.md): not inverted (locateTet checked), not incident to the point. */
+  private mayCollide(tet: number, kind: number, id: number, exclude: number, exclude2: number): boolean {
+    const t = this.mesh.tets;
+    const has = (v: number): boolean => v >= 0 && (t[4 * tet] === v || t[4 * tet + 1] === v || t[4 * tet + 2] === v || t[4 * tet + 3] === v);
+    if (kind === QUERY_KIND_CENTROID) return tet !== id && ![0, 1, 2, 3].some((k) => has(t[4 * id + k]));
+    return !has(exclude) && !has(exclude2);
   }
 
   /**
@@ -519,16 +574,4 @@ export class GpuCollisions {
     this.queryList.destroy();
     this.topology.destroy();
   }
-}
-
-/** Mean length of the boundary edges (the scale of CCD's separation and margin). */
-function meanBoundaryEdge(mesh: TetMesh): number {
-  const e = mesh.boundaryEdges;
-  const x = mesh.positions;
-  let sum = 0;
-  for (let i = 0; i < e.length; i += 2) {
-    const a = 3 * e[i], b = 3 * e[i + 1];
-    sum += Math.hypot(x[b] - x[a], x[b + 1] - x[a + 1], x[b + 2] - x[a + 2]);
-  }
-  return e.length > 0 ? sum / (e.length / 2) : 0;
 }

@@ -77,7 +77,7 @@ export function dampingBindings(device: GPUDevice) {
     frame: 'uniform',
     positions: 'read-only-storage',
     velocities: 'storage',
-    objectStatus: 'read-only-storage',
+    objectStatus: 'storage',
     chunks: 'read-only-storage',
     objects: 'read-only-storage',
     partials: 'storage',

@@ -173,7 +173,7 @@ export class GpuSolver {
     ], MAX_FRAMES_IN_FLIGHT);
     // Air mode replaces detection and contacts (they see collisions off); the colliders stay.
     const contactParams = () => (effectiveCollisionMode(this.params) === 'air' ? { ...this.params, collisions: false } : this.params);
-    this.collisions = options.collisions === false ? null : new GpuCollisions(device, m, contactParams, options.collisions ?? {}, MAX_FRAMES_IN_FLIGHT);
+    this.collisions = options.collisions === false ? null : new GpuCollisions(device, m, contactParams, options.collisions ?? {}, MAX_FRAMES_IN_FLIGHT, this.xpbd.objectStatus);
     for (const stage of this.collisions?.stages ?? []) this.timeStep.insertBefore('finalize', stage);
     // Every scene can run air mode (the general mesher when it has no lattice container); nothing is built until it does.
     this.air = new GpuAirCollisions(device, m, (mesher) => airContainerFor(setup, mesher), params, this.collisions?.workerJobs.optimizeAir, MAX_FRAMES_IN_FLIGHT, this.collisions?.workerJobs.buildAir);
@@ -331,7 +331,8 @@ export class GpuSolver {
     return {
       ...info.record,
       gpuPhaseMs,
-      objectStatus: words.slice(0, info.objects),
+      // Bit 0: stopped; the held bits (src/contract/held.ts) stay on the GPU.
+      objectStatus: words.slice(0, info.objects).map((s) => s & 1),
       collisions,
       readbackBytes: readback.size,
       frame: info.frame,
@@ -449,7 +450,7 @@ export class GpuSolver {
 
   /** Per object: 0 running, 1 stopped (NaN/Inf seen). 4 bytes per object. */
   async readObjectStatus(): Promise<Uint32Array> {
-    return new Uint32Array(await this.read(this.xpbd.objectStatus, 4 * this.model.objectNames.length));
+    return new Uint32Array(await this.read(this.xpbd.objectStatus, 4 * this.model.objectNames.length)).map((s) => s & 1);
   }
 
   destroy(): void {

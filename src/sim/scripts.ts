@@ -9,13 +9,16 @@ export interface FrameScripts {
   handles: Float64Array;
 }
 
-/** Substep s ends at time0 + (s + 1) * h: kinematic targets and planes are taken there. */
-export function sampleScripts(colliders: readonly Collider[], handles: readonly HandleScript[], time0: number, h: number, substeps: number): FrameScripts {
+/**
+ * Substep s ends at time0 + (s + 1) * h: kinematic targets and planes are taken there. Colliders
+ * are grown by `colliderThickness` (the contact offset, encodeCollider).
+ */
+export function sampleScripts(colliders: readonly Collider[], handles: readonly HandleScript[], time0: number, h: number, substeps: number, colliderThickness = 0): FrameScripts {
   const c = new Float64Array(substeps * colliders.length * COLLIDER_STRIDE);
   const hs = new Float64Array(substeps * handles.length * HANDLE_STRIDE);
   for (let s = 0; s < substeps; s++) {
     const t = time0 + (s + 1) * h;
-    colliders.forEach((col, i) => encodeCollider(col, t, c, (s * colliders.length + i) * COLLIDER_STRIDE));
+    colliders.forEach((col, i) => encodeCollider(col, t, c, (s * colliders.length + i) * COLLIDER_STRIDE, colliderThickness));
     handles.forEach((hd, i) => encodeHandle(hd, t, hs, (s * handles.length + i) * HANDLE_STRIDE));
   }
   return { colliders: c, handles: hs };

@@ -75,6 +75,16 @@ export class Simulation {
     this.known = new Uint32Array(setup.model.objectNames.length);
   }
 
+  /** The positions (xyz per vertex), read back from the GPU. */
+  readPositions(): Promise<Float32Array> {
+    return this.solver.readPositions();
+  }
+
+  /** The velocities (xyz per vertex), read back from the GPU. */
+  readVelocities(): Promise<Float32Array> {
+    return this.solver.readVelocities();
+  }
+
   get positionBuffer(): GPUBuffer {
     return this.solver.positionBuffer;
   }

@@ -54,7 +54,7 @@ export { computeSupport } from './support';
 export const QUERY_NONE = 0;
 export const QUERY_FOUND = 1;
 export const QUERY_OVERFLOW = 2;
-/** p is a boundary vertex of an inverted boundary tet: skipped (section 3.5). */
+/** p is a boundary vertex of an inverted boundary tet, inside its own piece: skipped (section 3.5). */
 export const QUERY_SKIPPED = 3;
 
 export interface SpbQueryConfig {
@@ -68,6 +68,13 @@ export function isInvertedBoundaryVertex(data: SpbMeshData, v: number): boolean 
     if (data.tetInverted[data.triangleTet[data.vertexTriangles[j]]]) return true;
   }
   return false;
+}
+
+/** Whether boundary vertex v lies in tet's connected component (a self query: section 3.5's skip applies). */
+export function ownComponent(data: SpbMeshData, v: number, tet: number): boolean {
+  const j = data.vertexTriangleOffsets[v];
+  if (j >= data.vertexTriangleOffsets[v + 1]) return false;
+  return data.tetComponent[data.triangleTet[data.vertexTriangles[j]]] === data.tetComponent[tet];
 }
 
 /**
@@ -104,9 +111,11 @@ function tetHas(ids: Uint32Array, t: number, v: number): boolean {
 
 function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: number, py: number, pz: number, tet: number, excludeVertex: number, excludeVertex2: number): number {
   const tol = cfg.tolerances;
-  // Section 3.5: a penetrating vertex (or edge end) on an inverted boundary tet is skipped.
-  if (excludeVertex >= 0 && isInvertedBoundaryVertex(data, excludeVertex)) return QUERY_SKIPPED;
-  if (excludeVertex >= 0 && excludeVertex2 >= 0 && isInvertedBoundaryVertex(data, excludeVertex2)) return QUERY_SKIPPED;
+  // Section 3.5 limits the skip to self-intersection: a query of a vertex (or edge end) on an
+  // inverted boundary tet is skipped only when p lies in that vertex's own piece. A point inside
+  // another object is answered (skipping it too left a landing cube's corners without any contact).
+  if (excludeVertex >= 0 && isInvertedBoundaryVertex(data, excludeVertex) && ownComponent(data, excludeVertex, tet)) return QUERY_SKIPPED;
+  if (excludeVertex >= 0 && excludeVertex2 >= 0 && isInvertedBoundaryVertex(data, excludeVertex2) && ownComponent(data, excludeVertex2, tet)) return QUERY_SKIPPED;
   computeSupport(data, ws, tet, px, py, pz, tol.barycentric);
 
   const x = data.positions;

@@ -307,9 +307,11 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
       for (let k = 0; k < 3; k++) if (rec[o + 12 + k] !== 0) shared[u[o + 8 + k]]++;
     }
     expect(Math.max(...shared)).toBeGreaterThan(1);
-    // Normals by feature, from a search of the triangle list at the build positions: the face's;
-    // on an edge the sum of the area vectors of the triangles holding both its ends; on a vertex
-    // of all triangles holding it.
+    // Normals: on a face its normal; on an edge or a vertex the direction of the path s - p
+    // (Theorem 2's normal cone; contactsBuild.wgsl), or where the path is shorter than 1e-3 of the
+    // triangle's longest edge the feature's normal, from a search of the triangle list at the build
+    // positions: on an edge the sum of the area vectors of the triangles holding both its ends; on
+    // a vertex of all triangles holding it.
     const tris = h.mesh.boundaryTriangles;
     const area = (t: number): number[] => {
       const [a, b, c] = [0, 1, 2].map((k) => [0, 1, 2].map((d) => x0[3 * tris[3 * t + k] + d]));
@@ -317,6 +319,7 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
       return [e[1] * g[2] - e[2] * g[1], e[2] * g[0] - e[0] * g[2], e[0] * g[1] - e[1] * g[0]];
     };
     const byFeature = [0, 0, 0];
+    let byPath = 0;
     for (let i = 0; i < n; i++) {
       const { triangle: t, feature } = qs[i];
       const tv = [0, 1, 2].map((k) => tris[3 * t + k]);
@@ -327,11 +330,17 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
         const take = feature === 6 ? f === t : holding.every((v) => fv.includes(v as number));
         if (take) area(f).forEach((c, d) => (sum[d] += c));
       }
-      const len = Math.hypot(...sum);
-      for (let d = 0; d < 3; d++) expect(Math.abs(rec[CONTACT_WORDS * i + 16 + d] - sum[d] / len)).toBeLessThan(1e-5);
+      const corners = tv.map((v) => [0, 1, 2].map((d) => x0[3 * v + d]));
+      const longest = Math.max(...[0, 1, 2].map((k) => Math.hypot(...corners[k].map((c, d) => c - corners[(k + 1) % 3][d]))));
+      const path = qs[i].s.map((c, d) => c - qs[i].p[d]);
+      const pathLength = Math.hypot(...path);
+      const expected = feature !== 6 && pathLength > 1e-3 * longest ? path.map((c) => c / pathLength) : sum.map((c) => c / Math.hypot(...sum));
+      if (feature !== 6 && pathLength > 1e-3 * longest) byPath++;
+      for (let d = 0; d < 3; d++) expect(Math.abs(rec[CONTACT_WORDS * i + 16 + d] - expected[d])).toBeLessThan(1e-5);
       byFeature[feature === 6 ? 0 : feature >= 3 ? 1 : 2]++;
     }
-    summary.push(`${n} contacts by feature of s: face ${byFeature[0]}, edge ${byFeature[1]}, vertex ${byFeature[2]}`);
+    summary.push(`${n} contacts by feature of s: face ${byFeature[0]}, edge ${byFeature[1]}, vertex ${byFeature[2]}; ${byPath} normals along the path`);
+    expect(byPath).toBeGreaterThan(0);
     expect(byFeature[1]).toBeGreaterThan(0);
     expect(byFeature[2]).toBeGreaterThan(0);
   });

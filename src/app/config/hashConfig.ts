@@ -12,7 +12,7 @@ import { AIR_MESHERS, AIR_SOLVES, COLLISION_MODES, PENETRATION_METHODS, SELF_CUL
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
-type Kind = 'number' | 'positive' | 'nonnegative' | 'int' | 'count' | 'bool' | 'vec3' | readonly string[];
+type Kind = 'number' | 'positive' | 'nonnegative' | 'int' | 'count' | 'bool' | 'vec3' | 'lengthOrAuto' | readonly string[];
 
 interface ParamKey {
   key: string;
@@ -49,6 +49,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'culling', field: 'culling', kind: 'bool', help: 'infeasible-region culling (section 3.6)' },
   { key: 'epsI', field: 'epsI', kind: 'positive', help: 'eps_i of Alg. 2 (exit-face sign test, relative to h²)' },
   { key: 'epsR', field: 'epsR', kind: 'nonnegative', help: 'eps_r of Alg. 4 (culling, a cosine)' },
+  { key: 'offset', field: 'contactOffset', kind: 'lengthOrAuto', help: 'contact thickness: auto or a length >= 0 in world units' },
 ];
 
 /** Material fields per object: `young.N`, `poisson.N`, `density.N` for object index N. */
@@ -93,6 +94,12 @@ function parseValue(key: string, text: string, kind: Kind): unknown {
   if (kind === 'bool') {
     if (text !== '0' && text !== '1') fail(key, text, 'must be 0 or 1');
     return text === '1';
+  }
+  if (kind === 'lengthOrAuto') {
+    if (text === 'auto') return 'auto';
+    const n = text.trim() === '' ? NaN : Number(text);
+    if (!(Number.isFinite(n) && n >= 0)) fail(key, text, 'must be auto or a finite number >= 0');
+    return n;
   }
   if (kind === 'vec3') {
     const parts = text.split(',').map(Number);

@@ -90,13 +90,13 @@ const F32_EPS = 2 ** -23;
 const F32_MIN_SUBNORMAL = 2 ** -149;
 
 /** Largest float32 <= x (a box corner rounded outward, never inward). */
-function roundDown(x: number): number {
+export function roundDown(x: number): number {
   const f = Math.fround(x);
   return f <= x ? f : Math.fround(f - Math.abs(f) * F32_EPS - F32_MIN_SUBNORMAL);
 }
 
 /** Smallest float32 >= x. */
-function roundUp(x: number): number {
+export function roundUp(x: number): number {
   const f = Math.fround(x);
   return f >= x ? f : Math.fround(f + Math.abs(f) * F32_EPS + F32_MIN_SUBNORMAL);
 }
@@ -326,6 +326,24 @@ export function sweptCandidates(
   const boxes = sweptVertexBoxes(positions, velocities, bound);
   const inter = ccdCandidates(topo, boxes, 'inter');
   if (!selfCollision) return { ...inter, boxes };
+  const relative = ownFrameVelocities(topo, velocities);
+  let own = ccdCandidates(topo, sweptVertexBoxes(positions, relative, { ...bound, gravity: [0, 0, 0] }), 'self');
+  if (selfFilter) own = selfFilter(own, relative);
+  return { vertexFace: concat(inter.vertexFace, own.vertexFace), edgeEdge: concat(inter.edgeEdge, own.edgeEdge), boxes };
+}
+
+/**
+ * The boxes pairs within one object are found with (sweptCandidates): each vertex's path in its
+ * object's own frame, which moves with the object's mean velocity and falls with gravity, so
+ * only the motion relative to the mean counts (velocities minus the object's mean, no gravity).
+ * 6 floats per vertex as sweptVertexBoxes, in world coordinates at the snapshot.
+ */
+export function ownFrameBoxes(topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound): Float32Array {
+  return sweptVertexBoxes(positions, ownFrameVelocities(topo, velocities), { ...bound, gravity: [0, 0, 0] });
+}
+
+/** Velocities (vec4 per vertex) with each object's mean velocity removed: the motion in the object's own frame. */
+function ownFrameVelocities(topo: CcdTopology, velocities: Float32Array): Float32Array {
   const relative = velocities.slice();
   const n = topo.vertexCount;
   const obj = topo.vertexObject;
@@ -342,9 +360,41 @@ export function sweptCandidates(
     const o = obj[v];
     for (let k = 0; k < 3; k++) relative[4 * v + k] -= mean[3 * o + k] / count[o];
   }
-  let own = ccdCandidates(topo, sweptVertexBoxes(positions, relative, { ...bound, gravity: [0, 0, 0] }), 'self');
-  if (selfFilter) own = selfFilter(own, relative);
-  return { vertexFace: concat(inter.vertexFace, own.vertexFace), edgeEdge: concat(inter.edgeEdge, own.edgeEdge), boxes };
+  return relative;
+}
+
+/**
+ * Per object, the vertex that carries its own frame for the GPU's check of the own-frame boxes
+ * (ccdNarrow.wgsl): the vertex nearest the object's mean position at the snapshot, and that
+ * position. 4 words per object: vertex id, then x, y, z (f32). Any vertex gives a sound check (a
+ * translation common to all of an object's vertices keeps every pair's relative position); one
+ * near the middle moves least with a rotation, so false escapes stay rare.
+ */
+export function ownFrameReferences(topo: CcdTopology, positions: Float32Array): Uint32Array {
+  const n = topo.vertexCount;
+  const obj = topo.vertexObject;
+  let objects = 0;
+  for (let v = 0; v < n; v++) objects = Math.max(objects, obj[v] + 1);
+  const mean = new Float64Array(3 * objects);
+  const count = new Float64Array(objects);
+  for (let v = 0; v < n; v++) {
+    for (let k = 0; k < 3; k++) mean[3 * obj[v] + k] += positions[4 * v + k];
+    count[obj[v]]++;
+  }
+  const best = new Float64Array(objects).fill(Infinity);
+  const out = new Uint32Array(4 * objects);
+  const f = new Float32Array(out.buffer);
+  for (let v = 0; v < n; v++) {
+    const o = obj[v];
+    let d = 0;
+    for (let k = 0; k < 3; k++) d += (positions[4 * v + k] - mean[3 * o + k] / count[o]) ** 2;
+    if (d < best[o]) {
+      best[o] = d;
+      out[4 * o] = v;
+      for (let k = 0; k < 3; k++) f[4 * o + 1 + k] = positions[4 * v + k];
+    }
+  }
+  return out;
 }
 
 function concat(a: Uint32Array, b: Uint32Array): Uint32Array {

@@ -22,7 +22,7 @@
  * the same-object pairs that cannot touch under the deviation bound that the schedule's
  * DeviationMonitor learns from the snapshots (checked against every new snapshot; escapes counted).
  */
-import { sweptVertexBoxes, type CcdCandidates, type CcdTopology, type MotionBound } from './broadPhase';
+import { ownFrameBoxes, ownFrameReferences, sweptVertexBoxes, type CcdCandidates, type CcdTopology, type MotionBound } from './broadPhase';
 import { culledSweptCandidates, type SelfCullingReport, type SelfCullingRequest } from '../selfCulling/broadPhaseCulling';
 import type { DeviationMonitor, DeviationObservation } from '../selfCulling/deviationMonitor';
 import type { SelfCullingMode } from '../../contract/params';
@@ -66,6 +66,12 @@ export interface CcdScheduleOptions {
 export interface ScheduledInput {
   candidates: CcdCandidates;
   boxes: Float32Array;
+  /**
+   * With self-collision: the boxes the pairs within an object were found with (broadPhase.ts
+   * ownFrameBoxes) and each object's reference vertex (ownFrameReferences), so the GPU checks
+   * those boxes too; absent without self-collision.
+   */
+  own?: { boxes: Float32Array; references: Uint32Array };
   margin: number;
   horizon: number;
   jobMs: number;
@@ -77,6 +83,7 @@ export interface ScheduledInput {
 interface Job {
   key: string;
   boxes: Float32Array;
+  own?: { boxes: Float32Array; references: Uint32Array };
   margin: number;
   horizon: number;
   result: Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport }>;
@@ -94,9 +101,14 @@ export class CcdSchedule {
 
   constructor(
     private readonly runner: BroadPhaseRunner,
-    /** Margin at scale 1 (world units); at least CCD's contact separation. */
-    readonly baseMargin: number,
+    /**
+     * Margin at scale 1 (world units); at least CCD's contact separation. The owner may change it
+     * (a new contact offset): jobs started under another margin are then not used.
+     */
+    public baseMargin: number,
     options: CcdScheduleOptions = {},
+    /** The CCD topology: with it, jobs also carry the own-frame boxes and references the GPU checks (ScheduledInput.own). */
+    private readonly topology?: CcdTopology,
   ) {
     if (!(baseMargin >= 0)) throw new RangeError(`CcdSchedule: baseMargin must be >= 0, got ${baseMargin}`);
     this.latency = options.latency ?? 1;
@@ -111,7 +123,7 @@ export class CcdSchedule {
   }
 
   private key(p: ScheduleParams): string {
-    return `${p.dt}/${p.gravity.join(',')}/${p.selfCollision}/${p.selfCulling ?? 'off'}`;
+    return `${p.dt}/${p.gravity.join(',')}/${p.selfCollision}/${p.selfCulling ?? 'off'}/${this.baseMargin}`;
   }
 
   private start(snapshot: StateSnapshot, p: ScheduleParams, deviation: Float32Array | null, edgeDeviation: Float32Array | null): Job {
@@ -119,10 +131,13 @@ export class CcdSchedule {
     const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin };
     const boxes = sweptVertexBoxes(snapshot.positions, snapshot.velocities, bound);
     const culling: SelfCullingRequest | undefined = p.selfCollision ? { mode: p.selfCulling ?? 'off', deviation, edgeDeviation } : undefined;
+    const own = p.selfCollision && this.topology
+      ? { boxes: ownFrameBoxes(this.topology, snapshot.positions, snapshot.velocities, bound), references: ownFrameReferences(this.topology, snapshot.positions) }
+      : undefined;
     const result = this.runner(snapshot.positions, snapshot.velocities, bound, p.selfCollision, culling);
     // A rejected job is reported when its frame awaits it; never an unhandled rejection before that.
     result.catch(() => undefined);
-    return { key: this.key(p), boxes, margin: bound.margin, horizon, result };
+    return { key: this.key(p), boxes, own, margin: bound.margin, horizon, result };
   }
 
   /** After frame `frame` ended in `snapshot`: starts the job for frame + 1 + latency. */
@@ -155,12 +170,12 @@ export class CcdSchedule {
     }
     const c = await job.result;
     return {
-      candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, margin: job.margin, horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
+      candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, own: job.own, margin: job.margin, horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
       ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}),
     };
   }
 
-  /** The GPU's escape count of a frame: widen the boxes of the jobs started from now on, or let them shrink back. */
+  /** The GPU's escape count of a frame (world and own-frame boxes): widen the boxes of the jobs started from now on, or let them shrink back. */
   noteEscapes(escaped: number): void {
     this.marginScale = escaped > 0 ? Math.min(MAX_MARGIN_SCALE, this.marginScale * 2) : Math.max(1, this.marginScale * 0.95);
   }

@@ -1,15 +1,23 @@
 /**
- * The collision stage of one substep on the CPU, float64 (paper 000 section 4, supplement
- * Alg. 5): detect -> shortest path to boundary per hit -> contact constraints. The CPU engine
- * runs it after the material iterations and before the velocity update; it is also the GPU
- * stage's test oracle (same rules, docs/collisions.md).
+ * The collision stage of one substep on the CPU, float64 (paper 000 section 4, supplement Alg. 5),
+ * the twin of the GPU's detect, spb, ccd and contacts stages (same rules, docs/collisions.md) and
+ * the oracle of their tests:
+ *   hybrid  Pin = the boundary points already inside another tet at the substep's start
+ *           (markPenetrating on x0); DCD + shortest path for Pin points after the material solve,
+ *           CCD (ccdCpu.ts) for the others (Pout);
+ *   dcd     DCD + shortest path for every point (recovery mode runs this);
+ *   ccd     CCD only;
+ * then the contacts of both (contactsCpu.ts), every one solved to (x - s) . n >= contactOffset.
+ * The CPU engine runs it after the material iterations and before the velocity update.
  */
+import { effectiveCollisionMode, type CollisionMode, type SolverParams } from '../../contract/params';
+import type { SceneArrays } from '../../contract/sceneArrays';
+import type { TetMesh } from '../../mesh/types';
+import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../../spb';
+import { contactOffsetValue, meanBoundaryEdge } from '../contactOffset';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../counters';
 import { buildSceneMesh } from '../sceneMesh';
-import type { TetMesh } from '../../mesh/types';
-import type { SceneArrays } from '../../contract/sceneArrays';
-import type { SolverParams } from '../../contract/params';
-import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../../spb';
+import { CpuCcd } from './ccdCpu';
 import { CpuContacts } from './contactsCpu';
 import { CpuDetector } from './detectCpu';
 import { CpuQueryList } from './queryList';
@@ -17,42 +25,89 @@ import { CpuSpb, CpuSpbResults } from './spbCpu';
 import { PenetrationTargets } from '../../penetration/penetrationTargets';
 
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
-  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'penetration'>>;
+  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration'>>;
 
 export class CpuCollisionStage {
   readonly mesh: TetMesh;
   readonly data: SpbMeshData;
   readonly detector: CpuDetector;
   readonly spb: CpuSpb;
+  readonly ccd: CpuCcd;
   readonly contacts: CpuContacts;
   /** The last substep's queries and shortest-path results (for tests and the GPU comparison). */
   readonly queries = new CpuQueryList();
   readonly results = new CpuSpbResults();
+  /** Hybrid: the last substep's Pin flags (1 per vertex, then per boundary edge). */
+  readonly pin: Uint8Array;
+  /** The scene's mean boundary edge at rest ('auto' contact offset). */
+  readonly meanEdge: number;
+  private readonly markList = new CpuQueryList();
 
   constructor(model: SceneArrays) {
     this.mesh = buildSceneMesh(model);
     this.data = createSpbMeshData(this.mesh);
     this.detector = new CpuDetector(this.mesh);
     this.spb = new CpuSpb(this.data, new PenetrationTargets(this.mesh, model.restPositions));
+    this.ccd = new CpuCcd(this.mesh);
     this.contacts = new CpuContacts(this.mesh, this.data);
+    this.pin = new Uint8Array(this.mesh.vertexCount + this.mesh.boundaryEdges.length / 2);
+    this.meanEdge = meanBoundaryEdge(model);
+  }
+
+  /** The contact offset delta in world units for these parameters (absent: 0, the paper's zero thickness). */
+  offsetOf(params: CollisionStageParams): number {
+    return contactOffsetValue(params.contactOffset ?? 0, this.meanEdge);
   }
 
   /**
    * One substep at positions x (corrected in place); x0: positions at the substep's start, w:
    * inverse masses. Adds this substep's counters to `into` and returns it. Skipped (nothing
    * added) when collisions are off or a coordinate is not finite (the solver's guard then stops
-   * that object; the next substep collides again).
+   * that object; the next substep collides again). Without `collisionMode` the stage runs 'dcd'.
+   * `held`: per-object flags of src/contract/held.ts, set by sticking contacts.
    */
-  step(x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams, into: CollisionFrameCounters = emptyCollisionCounters()): CollisionFrameCounters {
+  step(
+    x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams, into: CollisionFrameCounters = emptyCollisionCounters(),
+    phaseMs?: Record<'detect' | 'spb' | 'ccd' | 'contacts', number>, held?: Uint8Array,
+  ): CollisionFrameCounters {
     if (!params.collisions) return into;
-    for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) return into;
-    updateSpbMeshData(this.data, x);
-    this.spb.configure(params);
+    for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i]) || !Number.isFinite(x0[i])) return into;
+    const mode: CollisionMode = effectiveCollisionMode({ collisionMode: params.collisionMode ?? 'dcd', recovery: params.recovery });
+    into.mode = mode;
+    const offset = this.offsetOf(params);
+    const opts = { selfCollision: params.selfCollision, recovery: params.recovery, euclidean: params.interObject === 'euclidean' };
     const list = this.queries, res = this.results;
-    this.detector.detect(x, { selfCollision: params.selfCollision, recovery: params.recovery, euclidean: params.interObject === 'euclidean' }, list);
-    this.spb.run(list, res);
-    this.contacts.build(x, list, res);
-    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, !params.recovery);
+    this.contacts.clear();
+    const m = this.mesh;
+    let clock = performance.now();
+    const lap = (phase: 'detect' | 'spb' | 'ccd' | 'contacts'): void => {
+      const now = performance.now();
+      if (phaseMs) phaseMs[phase] += now - clock;
+      clock = now;
+    };
+    if (mode === 'hybrid') {
+      // Alg. 5 line 1: the points penetrating at the substep's start.
+      const pinned = this.detector.markPenetrating(x0, opts, this.pin, this.markList);
+      into.pin += pinned;
+      into.pout += m.boundaryVertices.length + m.boundaryEdges.length / 2 - pinned;
+    }
+    if (mode !== 'ccd') {
+      updateSpbMeshData(this.data, x);
+      this.spb.configure(params);
+      this.detector.detect(x, { ...opts, only: mode === 'hybrid' ? this.pin : undefined }, list);
+      lap('detect');
+      this.spb.run(list, res);
+      lap('spb');
+      this.contacts.appendDcd(x, list, res, offset);
+    } else {
+      list.clear();
+      res.found = res.none = res.skipped = res.bvhCandidates = res.traversals = res.tetsVisited = 0;
+      lap('detect');
+    }
+    if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd);
+    lap('ccd');
+    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, !params.recovery, held);
+    lap('contacts');
     const h = into.dcdHits;
     h.vertexSelf += list.hits[0];
     h.vertexInter += list.hits[1];
@@ -70,6 +125,11 @@ export class CpuCollisionStage {
     into.skipped += res.skipped;
     // The CPU arrays grow as needed: nothing is dropped; the capacity is reported as it stands.
     into.contactCapacity = Math.max(into.contactCapacity, this.contacts.lambdaN.length);
+    if (mode !== 'dcd') {
+      // Exact per-substep boxes: nothing escapes; the margin is the separation, the horizon a substep.
+      into.ccd.capacity = into.contactCapacity;
+      into.ccd.margin = offset;
+    }
     return into;
   }
 }

@@ -8,11 +8,14 @@
  * - t of the point's own object: a self hit, ignored when self-collision is off and, section
  *   3.5, when the point touches an inverted boundary element (a vertex with a boundary triangle
  *   of an inverted tet, an edge with such an end, a centroid of an inverted tet);
- * - one query per point: the containing (edges: crossed) tet of smallest id, as the GPU kernel;
+ * - one query per point: the containing tet of smallest id; an edge: the crossing whose centre is
+ *   closest to the edge's midpoint (section 4), ties to the smallest tet id; as the GPU kernel;
+ * - hybrid mode (supplement Alg. 5): markPenetrating at the substep's start flags the points
+ *   already inside another tet (Pin), and detection after the material solve tests only those;
  * - inter-object queries carry the euclidean bit when the Fig. 15 switch is on.
  */
 import type { TetMesh } from '../../mesh/types';
-import { KIND_CENTROID, KIND_EDGE, KIND_VERTEX, type CpuQueryList } from './queryList';
+import { KIND_CENTROID, KIND_EDGE, KIND_SHIFT, KIND_VERTEX, SOURCE_INDEX_MASK, type CpuQueryList } from './queryList';
 import { TetGrid } from './tetGrid';
 import { clipSegment, strictlyInside, tetVolume6 } from './tetGeometry';
 
@@ -22,6 +25,11 @@ export interface DetectOptions {
   recovery: boolean;
   /** Inter-object queries take the nearest boundary point of the other object (Fig. 15). */
   euclidean: boolean;
+  /**
+   * Hybrid (supplement Alg. 5): only the points flagged here are tested: 1 per vertex, then per
+   * boundary edge at vertexCount + e (markPenetrating's flags). Absent: every point.
+   */
+  only?: Uint8Array;
 }
 
 export class CpuDetector {
@@ -43,9 +51,27 @@ export class CpuDetector {
     this.stamps = new Uint32Array(mesh.tetCount);
   }
 
+  /**
+   * Hybrid, Alg. 5 line 1: flags the boundary vertices (pin[v]) and boundary edges
+   * (pin[vertexCount + e]) that are inside another tet at positions x under the detection rules.
+   * Returns the number flagged.
+   */
+  markPenetrating(x: Float64Array, opts: DetectOptions, pin: Uint8Array, scratch: CpuQueryList): number {
+    const n = this.mesh.vertexCount;
+    this.detect(x, { ...opts, only: undefined }, scratch);
+    pin.fill(0);
+    for (let i = 0; i < scratch.count; i++) {
+      const s = scratch.source[i], kind = (s >>> KIND_SHIFT) & 3, id = s & SOURCE_INDEX_MASK;
+      if (kind === KIND_VERTEX) pin[id] = 1;
+      else if (kind === KIND_EDGE) pin[n + id] = 1;
+    }
+    return scratch.count;
+  }
+
   detect(x: Float64Array, opts: DetectOptions, out: CpuQueryList): void {
     const m = this.mesh;
     if (x.length !== 3 * m.vertexCount) throw new RangeError(`detect: expected ${3 * m.vertexCount} coordinates, got ${x.length}`);
+    if (opts.only && opts.only.length !== m.vertexCount + m.boundaryEdges.length / 2) throw new RangeError(`detect: 'only' has ${opts.only.length} flags, expected ${m.vertexCount + m.boundaryEdges.length / 2} (vertices, then boundary edges)`);
     out.clear();
     for (let t = 0; t < m.tetCount; t++) this.volume6[t] = tetVolume6(x, m.tets, t);
     this.invertedVertex.fill(0);
@@ -54,9 +80,10 @@ export class CpuDetector {
       for (let k = 0; k < 3; k++) this.invertedVertex[m.boundaryTriangles[3 * f + k]] = 1;
     }
     this.grid.build(x, m.tets);
+    const only = opts.only;
     if (opts.recovery) for (let v = 0; v < m.vertexCount; v++) this.vertexPoint(x, v, opts, out);
-    else for (const v of m.boundaryVertices) this.vertexPoint(x, v, opts, out);
-    for (let e = 0; e < m.boundaryEdges.length / 2; e++) this.edgePoint(x, e, opts, out);
+    else for (const v of m.boundaryVertices) if (!only || only[v]) this.vertexPoint(x, v, opts, out);
+    for (let e = 0; e < m.boundaryEdges.length / 2; e++) if (!only || only[m.vertexCount + e]) this.edgePoint(x, e, opts, out);
     if (opts.recovery) for (let u = 0; u < m.tetCount; u++) this.centroidPoint(x, u, opts, out);
   }
 
@@ -110,8 +137,10 @@ export class CpuDetector {
     const boxes = g.boxes;
     if (!g.boxCells(lx, ly, lz, hx, hy, hz)) return;
     const r = g.cells;
-    // The crossed tet of smallest id (as the GPU kernel): each crossed tet gives its own query
-    // point (the centre of the edge's part inside it), so "the first found" depended on order.
+    // Section 4: of the crossings, the one whose centre is closest to the edge's midpoint (ties:
+    // the smallest tet id, as the GPU kernel); each crossed tet gives its own query point (the
+    // centre of the edge's part inside it), so "the first found" depended on order, and the
+    // smallest id alone pushed one end of the edge.
     let best = -1, bestKind = 0, bestU = 0;
     for (let k = r[4]; k <= r[5]; k++) for (let jj = r[2]; jj <= r[3]; jj++) for (let i = r[0]; i <= r[1]; i++) {
       const cell = g.cellIndex(i, jj, k);
@@ -119,7 +148,6 @@ export class CpuDetector {
         const t = g.cellTets[j];
         if (this.stamps[t] === stamp) continue;
         this.stamps[t] = stamp;
-        if (best >= 0 && t >= best) continue;
         const o = 6 * t;
         if (hx <= boxes[o] || hy <= boxes[o + 1] || hz <= boxes[o + 2] || lx >= boxes[o + 3] || ly >= boxes[o + 4] || lz >= boxes[o + 5]) continue;
         if (this.hasCorner(t, a) || this.hasCorner(t, b)) continue;
@@ -127,6 +155,7 @@ export class CpuDetector {
         if (kind === 0) continue;
         if (!(clipSegment(x, m.tets, t, a, b, this.scratch, this.clip) > 0)) continue;
         const u = 0.5 * (this.clip[0] + this.clip[1]);
+        if (best >= 0 && !closerToMiddle(u, t, bestU, best)) continue;
         const px = ax + u * (bx - ax), py = ay + u * (by - ay), pz = az + u * (bz - az);
         if (!strictlyInside(x, m.tets, t, px, py, pz, this.scratch)) continue;
         best = t;
@@ -164,4 +193,10 @@ export class CpuDetector {
     if (++this.stamp === 0xffffffff) { this.stamps.fill(0); this.stamp = 1; }
     return this.stamp;
   }
+}
+
+/** Edge points (section 4): crossing centre u of tet t beats (bestU, best) when nearer the edge's midpoint, ties to the smaller id. */
+export function closerToMiddle(u: number, t: number, bestU: number, best: number): boolean {
+  const d = Math.abs(u - 0.5), db = Math.abs(bestU - 0.5);
+  return d < db || (d === db && t < best);
 }

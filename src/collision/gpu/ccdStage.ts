@@ -30,10 +30,12 @@ export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collis
 
 const PARAM_WORDS = 12;
 const FLAG_SKIP_PIN = 1;
-/** Header words read back per frame: [CCD_HITS_VF, CCD_TESTS] of ccdNarrow.wgsl. */
+/** The own-frame boxes and references follow the world boxes in the boxes buffer: check them too. */
+const FLAG_CHECK_OWN = 2;
+/** Header words read back per frame: [CCD_HITS_VF, CCD_ESCAPED_SELF] of ccdNarrow.wgsl. */
 export const CCD_COUNTER_FIRST = 16;
-export const CCD_COUNTER_WORDS = 9;
-const W = { hitsVertexFace: 0, hitsEdgeEdge: 1, dropped: 2, escaped: 3, skippedPin: 4, backFace: 5, maxCount: 6, tests: 7, edgeEdgeAtEnd: 8 } as const;
+export const CCD_COUNTER_WORDS = 10;
+const W = { hitsVertexFace: 0, hitsEdgeEdge: 1, dropped: 2, escaped: 3, skippedPin: 4, backFace: 5, maxCount: 6, tests: 7, edgeEdgeAtEnd: 8, escapedSelf: 9 } as const;
 /** The largest direct 1D dispatch we allow for the contact solve (65,535 groups of 64). */
 const MAX_CAPACITY = 65535 * WORKGROUP_SIZE;
 
@@ -100,6 +102,9 @@ export class CcdStage implements GpuStage {
   private readonly boxes: GPUBuffer;
   private vfCount = 0;
   private eeCount = 0;
+  private readonly objectCount: number;
+  /** The current input has own-frame boxes (self-collision on when its job started). */
+  private checkOwn = false;
   private pending?: CcdFrameInput;
   private current?: CcdFrameInput;
   private group?: { key: string; positions: GPUBuffer; prev: GPUBuffer; group: GPUBindGroup };
@@ -127,7 +132,9 @@ export class CcdStage implements GpuStage {
     this.vertexFace = new CcdContactList(device, 'ccd.vertexFace', this);
     this.edgeEdge = new CcdContactList(device, 'ccd.edgeEdge', this);
     this.edgeEdgeCounts = device.createBuffer({ label: 'ccd.edgeEdgeCounts', size: Math.max(16, 4 * topology.vertexCount), usage });
-    this.boxes = device.createBuffer({ label: 'ccd.boxes', size: Math.max(32, 24 * topology.vertexCount), usage });
+    // World boxes (6 floats per vertex), own-frame boxes (6 per vertex), references (4 words per object).
+    this.objectCount = topology.mesh.vertexObject.reduce((a, o) => Math.max(a, o + 1), 0);
+    this.boxes = device.createBuffer({ label: 'ccd.boxes', size: Math.max(32, 48 * topology.vertexCount + 16 * this.objectCount), usage });
     this.allocateContacts(initialCapacity);
   }
 
@@ -171,9 +178,9 @@ export class CcdStage implements GpuStage {
     const words = new Uint32Array(PARAM_WORDS);
     const floats = new Float32Array(words.buffer);
     words.set([this.vfCount, this.eeCount, topo.boundaryVertexCount, gridRowStride(points),
-      effectiveCollisionMode(s) === 'hybrid' ? FLAG_SKIP_PIN : 0, this.capacity, topo.vertexCount]);
+      (effectiveCollisionMode(s) === 'hybrid' ? FLAG_SKIP_PIN : 0) | (this.checkOwn ? FLAG_CHECK_OWN : 0), this.capacity, topo.vertexCount]);
     floats[7] = this.separation;
-    words.set([topo.offsets.triangles, topo.offsets.boundaryEdges, topo.offsets.boundaryVertices, 0], 8);
+    words.set([topo.offsets.triangles, topo.offsets.boundaryEdges, topo.offsets.boundaryVertices, topo.offsets.edgeTriangles], 8);
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     encoder.clearBuffer(this.vertexFace.header);
     encoder.clearBuffer(this.edgeEdge.header, 0, 4);
@@ -201,6 +208,15 @@ export class CcdStage implements GpuStage {
     if (vf.length > 0) q.writeBuffer(this.candidates, 0, unshared(vf));
     if (ee.length > 0) q.writeBuffer(this.candidates, 4 * vf.length, unshared(ee));
     q.writeBuffer(this.boxes, 0, input.boxes as Float32Array<ArrayBuffer>);
+    this.checkOwn = input.own !== undefined;
+    if (input.own) {
+      const n = this.topology.vertexCount;
+      if (input.own.boxes.length !== 6 * n || input.own.references.length !== 4 * this.objectCount) {
+        throw new RangeError(`CcdStage: own-frame input has ${input.own.boxes.length} box floats and ${input.own.references.length} reference words (expected ${6 * n} and ${4 * this.objectCount})`);
+      }
+      q.writeBuffer(this.boxes, 24 * n, input.own.boxes as Float32Array<ArrayBuffer>);
+      q.writeBuffer(this.boxes, 48 * n, unshared(input.own.references));
+    }
   }
 
   private bindGroup(state: GpuState): GPUBindGroup {
@@ -263,6 +279,7 @@ export class CcdStage implements GpuStage {
     c.edgeEdgeAtEnd = words[W.edgeEdgeAtEnd];
     c.dropped = words[W.dropped];
     c.escaped = words[W.escaped];
+    c.escapedSelf = words[W.escapedSelf];
     c.capacity = this.capacity;
     c.margin = cur.margin;
     c.horizon = cur.horizon;

@@ -13,6 +13,8 @@
  *                     normals (spec "Contact response": sum of the two triangles' normals)
  *   vtOffsets, vtList the vertex -> incident boundary triangles CSR (vertex normals, and the
  *                     inverted-boundary test of section 3.5)
+ *   edgeTriangles     2 per boundary edge: its two boundary triangles (the side of an edge-edge
+ *                     CCD contact from the surfaces' normals, ccdNarrow.wgsl)
  */
 import { storageBuffer } from '../../gpu/buffers';
 import type { TetMesh } from '../../mesh/types';
@@ -27,6 +29,7 @@ export interface TopologyOffsets {
   triangleAcross: number;
   vtOffsets: number;
   vtList: number;
+  edgeTriangles: number;
 }
 
 export interface PackedTopology {
@@ -67,6 +70,7 @@ export function packTopology(mesh: TetMesh): PackedTopology {
     ['triangleAcross', trianglesAcross(mesh)],
     ['vtOffsets', mesh.vertexTriangleOffsets],
     ['vtList', mesh.vertexTriangles],
+    ['edgeTriangles', mesh.boundaryEdgeTriangles],
   ];
   let total = 0;
   for (const [, a] of sections) total += a.length;

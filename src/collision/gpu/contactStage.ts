@@ -72,11 +72,15 @@ export class ContactStage implements GpuStage {
   contacts!: GPUBuffer;
   private contactCapacity = 0;
   private iterations = 0;
+  /** The contact offset delta (world units) the DCD contacts keep (set by the owner before each frame). */
+  offset = 0;
   private groups?: { key: number; positions: GPUBuffer; prev: GPUBuffer; build: GPUBindGroup; solve: GPUBindGroup };
   /** Injected contacts (CPU answers of overflowed queries): pending until the next beginFrame. */
   private pending?: { queries: Uint32Array<ArrayBuffer>; results: Uint32Array<ArrayBuffer>; count: number };
   private injected?: Injected;
   private injectedCount = 0;
+  private readonly objectStatus: GPUBuffer;
+  private readonly ownStatus?: GPUBuffer;
   private readonly sources: { source: ContactSource; counts?: GPUBuffer; uniforms: GPUBuffer; groups?: { key: string; positions: GPUBuffer; prev: GPUBuffer; group: GPUBindGroup } }[] = [];
 
   constructor(
@@ -84,14 +88,21 @@ export class ContactStage implements GpuStage {
     private readonly topology: CollisionTopologyGpu,
     readonly queryList: QueryList,
     private readonly settings: () => Readonly<ContactSettings>,
+    /**
+     * Per-object status words (bit 0 stopped; held bits of src/contract/held.ts, which sticking contacts
+     * set): the solver's (GpuSolver), or a buffer of its own for stages run alone.
+     */
+    objectStatus?: GPUBuffer,
   ) {
+    this.ownStatus = objectStatus ? undefined : device.createBuffer({ label: 'contacts.objectStatus', size: Math.max(16, 4 * (topology.mesh.vertexObject.reduce((a, o) => Math.max(a, o), 0) + 1)), usage: GPUBufferUsage.STORAGE });
+    this.objectStatus = objectStatus ?? this.ownStatus!;
     this.buildTable = new BindingTable(device, 'contacts.build', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', list: 'storage', results: 'read-only-storage',
       contacts: 'storage', overflow: 'storage',
     });
     this.solveTable = new BindingTable(device, 'contacts.solve', {
       params: 'uniform', positions: 'storage', prev: 'storage', list: 'read-only-storage', contacts: 'storage',
-      counts: 'storage', acc: 'storage',
+      counts: 'storage', acc: 'storage', status: 'storage',
     });
     this.buildPipeline = pipeline(device, 'contacts.build', buildCode, 'buildContacts', this.buildTable.layout);
     this.solvePipeline = pipeline(device, 'contacts.solve', solveCode, 'solveContacts', this.solveTable.layout);
@@ -171,6 +182,7 @@ export class ContactStage implements GpuStage {
       // Split impulse (shaders/contacts.wgsl) except in recovery mode, as the CPU reference.
       s.recovery ? 0 : 1,
     ], 1);
+    new Float32Array(words.buffer)[11] = this.offset;
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     for (const src of this.sources) {
       words[1] = src.source.capacity;
@@ -205,7 +217,7 @@ export class ContactStage implements GpuStage {
       }),
       solve: this.solveTable.group({
         params: this.uniforms, positions: state.positions, prev: state.prev, list: list.list, contacts: this.contacts,
-        counts: this.counts, acc: this.accumulators,
+        counts: this.counts, acc: this.accumulators, status: this.objectStatus,
       }),
     };
     return this.groups;
@@ -280,7 +292,7 @@ export class ContactStage implements GpuStage {
     if (s.groups && s.groups.key === key && s.groups.positions === state.positions && s.groups.prev === state.prev) return s.groups.group;
     const group = this.solveTable.group({
       params: s.uniforms, positions: state.positions, prev: state.prev, list: s.source.header, contacts: s.source.contacts,
-      counts: s.counts ?? this.counts, acc: this.accumulators,
+      counts: s.counts ?? this.counts, acc: this.accumulators, status: this.objectStatus,
     });
     s.groups = { key, positions: state.positions, prev: state.prev, group };
     return group;
@@ -295,12 +307,13 @@ export class ContactStage implements GpuStage {
       }),
       solve: this.solveTable.group({
         params: inj.uniforms, positions: state.positions, prev: state.prev, list: inj.list, contacts: inj.contacts,
-        counts: inj.counts, acc: this.accumulators,
+        counts: inj.counts, acc: this.accumulators, status: this.objectStatus,
       }),
     };
   }
 
   destroy(): void {
+    this.ownStatus?.destroy();
     this.uniforms.destroy();
     for (const s of this.sources) s.uniforms.destroy();
     this.counts.destroy();

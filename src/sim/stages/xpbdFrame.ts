@@ -17,6 +17,7 @@ import type { Model } from '../model';
 import type { PartitionedColouring } from '../../mesh/partitionedColouring';
 import type { SolverParams } from '../../contract/params';
 import { sampleScripts } from '../scripts';
+import { modelContactOffset } from '../../collision/contactOffset';
 import type { SimSetup } from '../setup';
 import { packVec4, type GpuState } from '../../contract/state';
 
@@ -165,7 +166,7 @@ export class XpbdFrame {
 
   /** Colliders' and handles' poses at every substep of the frame starting at `time`. */
   writeScripts(time: number, p: SolverParams): void {
-    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, time, p.dt / p.substeps, p.substeps);
+    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, time, p.dt / p.substeps, p.substeps, modelContactOffset(this.model, p.contactOffset));
     if (scripts.colliders.length) this.device.queue.writeBuffer(this.colliders, 0, new Float32Array(scripts.colliders));
     if (scripts.handles.length) this.device.queue.writeBuffer(this.handles, 0, new Float32Array(scripts.handles));
   }

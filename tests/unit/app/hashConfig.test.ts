@@ -67,6 +67,8 @@ describe('the page URL hash', () => {
     expect(c.materials).toEqual({ 1: { youngsModulus: 2e5 } });
     expect(c.view.bvhLevel).toBe(2);
     expect(decodeHash('', 'octopus-box').scene).toBe('octopus-box');
+    expect(decodeHash('#offset=auto', 'x').params).toEqual({ contactOffset: 'auto' });
+    expect(decodeHash('#offset=0.002', 'x').params).toEqual({ contactOffset: 0.002 });
   });
 
   it('refuses bad values and unknown keys, naming them', () => {
@@ -79,6 +81,7 @@ describe('the page URL hash', () => {
     expect(() => decodeHash('#poisson.0=0.5', 'x')).toThrow(/poisson\.0=0\.5 must be below 0\.5/);
     expect(() => decodeHash('#young.x=5', 'x')).toThrow(/young\.x=5 names no object index/);
     expect(() => decodeHash('#colour=red', 'x')).toThrow(/unknown key "colour"/);
+    expect(() => decodeHash('#offset=-1', 'x')).toThrow(/offset=-1 must be auto or a finite number >= 0/);
   });
 
   it('lists each key once', () => {

@@ -11,7 +11,8 @@ import { bodiesSetup, uStrip } from './scenes';
  * contacts work, which measures the push, not the recovery). Then the CPU reference steps
  * substep by substep with self-collision on in recovery mode (every vertex and every tet
  * centroid a query point), no gravity. Measured by the brute-force counter (boundary vertices
- * strictly inside non-incident tets of the strip): 26 19 12 11 11 8 7 3 2 0 1 0 (0 from substep 11 on, paper: 10);
+ * strictly inside non-incident tets of the strip): 26 11 7 5 4 7 7 6 7 4 3 0 with the contact offset of
+ * issue 19 (0 from substep 11 on, paper: 10; offset 0: from 13; 6 contact passes: from 9);
  * with self-collision off the material alone leaves 13-29 inside after 40 substeps. Deeper tangles
  * take longer: the arm sunk through the whole thickness (sink 0.2) needs 20 substeps.
  * A 720-tet strip stands in for the paper's 110K-tet noodle (the CPU reference is the oracle, not

@@ -21,11 +21,12 @@ describe('runner arguments', () => {
       '--substeps', '7', '--iterations', '4', '--order', 'jacobi', '--relaxation', '1.5', '--constraint', 'springs', '--dt', '0.01',
       '--frames', '3', '--out', 'r.json', '--dump', 'd', '--every', '2', '--frames-in-flight', '2');
     expect(o).toEqual({
-      scene: 'drop', mesh: 'a.t', height: 0.25, ground: false, velocity: [1, -2, 0.3], frames: 3, out: 'r.json', dump: 'd', every: 2, framesInFlight: 2,
+      scene: 'drop', mesh: 'a.t', height: 0.25, ground: false, velocity: [1, -2, 0.3], frames: 3, out: 'r.json', dump: 'd', every: 2, framesInFlight: 2, engine: 'gpu',
       material: { youngsModulus: 1e5, poissonRatio: 0.45, density: 500 },
       params: { friction: 0.5, damping: 0, gravity: [0, -9.81, -2], substeps: 7, iterations: 4, solveOrder: 'jacobi', jacobiRelaxation: 1.5, constraint: 'springs', dt: 0.01 },
     });
-    expect(run('--scene', 'cantilever')).toEqual({ scene: 'cantilever', frames: 10, every: 1, framesInFlight: 1, material: {}, params: {} });
+    expect(run('--scene', 'cantilever')).toEqual({ scene: 'cantilever', frames: 10, every: 1, framesInFlight: 1, engine: 'gpu', material: {}, params: {} });
+    expect(run('--scene', 'cantilever', '--engine', 'cpu').engine).toBe('cpu');
   });
 
   it('bad values are refused naming the flag and the rule', () => {
@@ -43,6 +44,8 @@ describe('runner arguments', () => {
       [['--height', '-1'], /--height must be a number >= 0, got -1/],
       [['--frames-in-flight', '3'], /--frames-in-flight must be 1 or 2, got "3"/],
       [['--frames-in-flight', '0'], /--frames-in-flight must be 1 or 2, got "0"/],
+      [['--engine', 'wasm'], /--engine must be gpu or cpu, got "wasm"/],
+      [['--engine', 'cpu', '--frames-in-flight', '2'], /--frames-in-flight 2 needs the GPU engine/],
       [['--damping', 'NaN'], /--damping must be a number, got "NaN"/],
       [['--bogus', '1'], /unknown option --bogus/],
       [['--frames'], /--frames needs a value \(N\)/],
@@ -61,11 +64,13 @@ describe('runner arguments', () => {
 
   it('collision flags land in the solver parameters; --copies and --self-collision-from in the options', () => {
     const o = run('--scene', 'octopus-pile', '--copies', '12', '--collisions', 'off', '--recovery', 'on', '--inter-object', 'euclidean',
-      '--contact-iterations', '3', '--self-collision-from', '40');
+      '--contact-iterations', '3', '--self-collision-from', '40', '--contact-offset', '0.002');
     expect(o).toEqual({
-      scene: 'octopus-pile', copies: 12, selfCollisionFrom: 40, frames: 10, every: 1, framesInFlight: 1, material: {},
-      params: { collisions: false, recovery: true, interObject: 'euclidean', contactIterations: 3 },
+      scene: 'octopus-pile', copies: 12, selfCollisionFrom: 40, frames: 10, every: 1, framesInFlight: 1, engine: 'gpu', material: {},
+      params: { collisions: false, recovery: true, interObject: 'euclidean', contactIterations: 3, contactOffset: 0.002 },
     });
+    expect(run('--scene', 's', '--contact-offset', 'auto').params.contactOffset).toBe('auto');
+    expect(run('--scene', 's', '--contact-offset', '0').params.contactOffset).toBe(0);
     expect(run('--scene', 's', '--self-collision', 'off', '--collisions=on', '--inter-object', 'exact').params)
       .toEqual({ selfCollision: false, collisions: true, interObject: 'exact' });
     expect(run('--scene', 's', '--self-collision-from', '0').selfCollisionFrom).toBe(0);
@@ -78,6 +83,8 @@ describe('runner arguments', () => {
       [['--copies', '0'], /--copies must be an integer >= 1, got "0"/],
       [['--copies', '2.5'], /--copies must be an integer >= 1/],
       [['--collisions', 'yes'], /--collisions must be on or off, got "yes"/],
+      [['--contact-offset', '-1'], /--contact-offset must be a number >= 0 \(world units\) or 'auto', got -1/],
+      [['--contact-offset', 'thick'], /--contact-offset must be a number, got "thick"/],
       [['--self-collision', '1'], /--self-collision must be on or off, got "1"/],
       [['--recovery', 'true'], /--recovery must be on or off, got "true"/],
       [['--inter-object', 'nearest'], /--inter-object must be exact or euclidean, got "nearest"/],

@@ -1,0 +1,46 @@
+/**
+ * The contact thickness delta (SolverParams.contactOffset; docs/collisions.md "Contact offset"):
+ * every contact is solved to (x - s) . n >= delta, colliders included, and CCD reports pairs that
+ * come within delta. 'auto' scales with the scene: a fraction of its mean boundary edge at rest, so
+ * a resting contact's residual (a few Jacobi passes leave some) sits inside the skin instead of
+ * inside the other body, at any mesh scale. The GPU and the CPU engines take it from here.
+ */
+import { computeFaceTopology } from '../mesh/faceTopology';
+import type { SceneArrays } from '../contract/sceneArrays';
+import type { SolverParams } from '../contract/params';
+
+/** 'auto' contact offset as a fraction of the scene's mean boundary edge. */
+export const CONTACT_OFFSET_AUTO_RATIO = 0.01;
+
+const meanEdges = new WeakMap<SceneArrays, number>();
+
+/**
+ * Mean length of the model's boundary edges at rest (every boundary edge lies on two boundary
+ * triangles, so this is the mean over the triangles' edges). Computed once per model.
+ */
+export function meanBoundaryEdge(model: SceneArrays): number {
+  const known = meanEdges.get(model);
+  if (known !== undefined) return known;
+  const tris = computeFaceTopology(model.tets, { source: 'scene' }).boundaryTriangles;
+  const x = model.restPositions;
+  let sum = 0;
+  for (let f = 0; f < tris.length; f += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = 3 * tris[f + k], b = 3 * tris[f + ((k + 1) % 3)];
+      sum += Math.hypot(x[b] - x[a], x[b + 1] - x[a + 1], x[b + 2] - x[a + 2]);
+    }
+  }
+  const mean = tris.length > 0 ? sum / tris.length : 0;
+  meanEdges.set(model, mean);
+  return mean;
+}
+
+/** delta in world units for the parameter's value ('auto' or a length) on a scene whose mean boundary edge is `meanEdge`. */
+export function contactOffsetValue(p: SolverParams['contactOffset'], meanEdge: number): number {
+  return p === 'auto' ? CONTACT_OFFSET_AUTO_RATIO * meanEdge : p;
+}
+
+/** delta in world units for the model's scene. */
+export function modelContactOffset(model: SceneArrays, p: SolverParams['contactOffset']): number {
+  return p === 'auto' ? CONTACT_OFFSET_AUTO_RATIO * meanBoundaryEdge(model) : p;
+}

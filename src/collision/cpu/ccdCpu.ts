@@ -1,0 +1,198 @@
+/**
+ * The CCD stage of one substep on the CPU, float64 (supplement Alg. 5 lines 13-16): the twin of
+ * shaders/ccdNarrow.wgsl with the same contact rules (docs/collisions.md "CCD contacts"), and the
+ * oracle the GPU stage is tested against.
+ *
+ * Candidates: unlike the GPU, whose broad phase runs once per frame in a worker on boxes swept
+ * over a horizon (and can miss motion that leaves them, counted as escapes), the reference finds
+ * its candidates every substep from the motion itself: each vertex's box is the hull of its start
+ * and end positions grown by the separation, so a pair whose linear motions come within the
+ * separation always has overlapping boxes (ccdCandidates, broadPhase.ts). Nothing can escape.
+ *
+ * Narrow phase per candidate (src/collision/ccd/separationCcd.ts, the float64 twin of
+ * shaders/lib/ccd.wgsl): the first time the pair comes within the separation over the motion from
+ * the substep's start (x0) to after the material solve (x1). A hit makes a contact (contactsCpu.ts)
+ * taken at toi:
+ *   vertex-triangle: s the closest point of the triangle; n its outward face normal, or, where s
+ *     lies on an edge or a vertex of the triangle and the vertex is in front of the face, the
+ *     direction from s to the vertex (no torque: x - s parallel to n); none when the vertex was
+ *     behind the face's plane at t0 by more than the separation;
+ *   edge-edge: the closest points of the two edges (none within EE_END_PARAM of an end), n their
+ *     common normal, on the side edge a was at t0 when that gap is clear (> EDGE_SIDE_MIN_REL of
+ *     the separation), else on the side the surfaces' outward normals at the two edges say.
+ */
+import { closestPointOnTriangle, FEATURE_FACE } from '../../geometry/closestPointOnTriangle';
+import type { TetMesh } from '../../mesh/types';
+import { ccdCandidates, ccdTopologyOf, roundDown, roundUp, type CcdTopology } from '../ccd/broadPhase';
+import { ccdWithin } from '../ccd/separationCcd';
+import { segmentClosestParams } from '../ccd/segmentClosest';
+import type { CcdFrameCounters } from '../counters';
+import { CpuContacts, GROUP_EDGE_EDGE, GROUP_POINT_FACE, PATH_DIRECTION_MIN_REL } from './contactsCpu';
+
+/** Edge-edge hits whose closest points lie within this parameter of an edge's end are the vertex's (ccdNarrow.wgsl). */
+export const EE_END_PARAM = 0.01;
+/** An edge-edge contact takes its side from the gap at t0 only when it exceeds this fraction of the separation. */
+export const EDGE_SIDE_MIN_REL = 0.25;
+
+export class CpuCcd {
+  readonly topology: CcdTopology;
+  private readonly mesh: TetMesh;
+  private boxes: Float32Array;
+  private readonly q = new Float64Array(24);
+  private readonly cpt = new Float64Array(6);
+
+  constructor(mesh: TetMesh) {
+    this.mesh = mesh;
+    this.topology = ccdTopologyOf(mesh);
+    this.boxes = new Float32Array(6 * mesh.vertexCount);
+  }
+
+  /**
+   * One substep: candidates from the motion x0 -> x1, narrow phase, contacts appended to `out`
+   * with `offset` as their separation. `separation`: how near counts as contact. `pin` (hybrid):
+   * 1 per vertex, then per boundary edge (at vertexCount + e), for points penetrating at the
+   * substep's start: their pairs are skipped (DCD's). Adds to `counters`.
+   */
+  run(x0: Float64Array, x1: Float64Array, separation: number, offset: number, selfCollision: boolean, pin: Uint8Array | null, out: CpuContacts, counters: CcdFrameCounters): void {
+    const m = this.mesh;
+    const n = m.vertexCount;
+    const b = this.boxes;
+    for (let v = 0; v < n; v++) {
+      for (let k = 0; k < 3; k++) {
+        const a = x0[3 * v + k], c = x1[3 * v + k];
+        b[6 * v + k] = roundDown(Math.min(a, c) - separation);
+        b[6 * v + 3 + k] = roundUp(Math.max(a, c) + separation);
+      }
+    }
+    const cand = ccdCandidates(this.topology, b, selfCollision ? 'all' : 'inter');
+    counters.candidatesVertexFace = Math.max(counters.candidatesVertexFace, cand.vertexFace.length / 2);
+    counters.candidatesEdgeEdge = Math.max(counters.candidatesEdgeEdge, cand.edgeEdge.length / 2);
+    const tris = m.boundaryTriangles;
+    const vf = cand.vertexFace;
+    for (let i = 0; i < vf.length; i += 2) {
+      const v = vf[i], f = vf[i + 1];
+      if (pin && pin[v]) {
+        counters.skippedPin++;
+        continue;
+      }
+      counters.tests++;
+      this.vertexFace(x0, x1, v, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2], separation, offset, out, counters);
+    }
+    const ee = cand.edgeEdge;
+    const edges = m.boundaryEdges;
+    for (let i = 0; i < ee.length; i += 2) {
+      const ea = ee[i], eb = ee[i + 1];
+      if (pin && (pin[n + ea] || pin[n + eb])) {
+        counters.skippedPin++;
+        continue;
+      }
+      counters.tests++;
+      this.edgeEdge(x0, x1, ea, eb, edges[2 * ea], edges[2 * ea + 1], edges[2 * eb], edges[2 * eb + 1], separation, offset, out, counters);
+    }
+  }
+
+  private load(x0: Float64Array, x1: Float64Array, a: number, b: number, c: number, d: number): Float64Array {
+    const q = this.q;
+    const ids = [a, b, c, d];
+    for (let j = 0; j < 4; j++) {
+      for (let k = 0; k < 3; k++) {
+        q[3 * j + k] = x0[3 * ids[j] + k];
+        q[12 + 3 * j + k] = x1[3 * ids[j] + k];
+      }
+    }
+    return q;
+  }
+
+  private vertexFace(x0: Float64Array, x1: Float64Array, v: number, a: number, b: number, c: number, sep: number, offset: number, out: CpuContacts, counters: CcdFrameCounters): void {
+    const q = this.load(x0, x1, v, a, b, c);
+    const toi = ccdWithin(true, q, sep);
+    if (toi < 0) return;
+    // Behind the face at t0 by more than the separation: not approaching this face from outside.
+    const n0 = cross(q[6] - q[3], q[7] - q[4], q[8] - q[5], q[9] - q[3], q[10] - q[4], q[11] - q[5]);
+    if ((q[0] - q[3]) * n0[0] + (q[1] - q[4]) * n0[1] + (q[2] - q[5]) * n0[2] < -sep * Math.hypot(n0[0], n0[1], n0[2])) {
+      counters.backFace++;
+      return;
+    }
+    const at = (j: number, k: number): number => q[3 * j + k] + toi * (q[12 + 3 * j + k] - q[3 * j + k]);
+    const xt = [at(0, 0), at(0, 1), at(0, 2)], pa = [at(1, 0), at(1, 1), at(1, 2)], pb = [at(2, 0), at(2, 1), at(2, 2)], pc = [at(3, 0), at(3, 1), at(3, 2)];
+    let nf = cross(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2], pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]);
+    if (!(nf[0] * nf[0] + nf[1] * nf[1] + nf[2] * nf[2] > 0)) nf = cross(q[18] - q[15], q[19] - q[16], q[20] - q[17], q[21] - q[15], q[22] - q[16], q[23] - q[17]);
+    const len = Math.hypot(nf[0], nf[1], nf[2]);
+    if (!(len > 0)) return;
+    let nx = nf[0] / len, ny = nf[1] / len, nz = nf[2] / len;
+    const cpt = this.cpt;
+    const feature = closestPointOnTriangle(xt[0], xt[1], xt[2], pa[0], pa[1], pa[2], pb[0], pb[1], pb[2], pc[0], pc[1], pc[2], cpt);
+    // On an edge or a vertex of the triangle, the direction from s to the vertex: the face's normal
+    // there would push a vertex that lies beside the face (a coplanar rim) sideways by the offset.
+    const dx = xt[0] - cpt[0], dy = xt[1] - cpt[1], dz = xt[2] - cpt[2];
+    const d = Math.hypot(dx, dy, dz);
+    const longest = Math.max(dist(pa, pb), dist(pb, pc), dist(pc, pa));
+    if (feature !== FEATURE_FACE && d > PATH_DIRECTION_MIN_REL * longest) {
+      nx = dx / d; ny = dy / d; nz = dz / d;
+    }
+    out.append(GROUP_POINT_FACE, offset, [v], [1], [a, b, c], [cpt[3], cpt[4], cpt[5]], nx, ny, nz);
+    counters.hitsVertexFace++;
+  }
+
+  private edgeEdge(x0: Float64Array, x1: Float64Array, ea: number, eb: number, a0: number, a1: number, b0: number, b1: number, sep: number, offset: number, out: CpuContacts, counters: CcdFrameCounters): void {
+    const q = this.load(x0, x1, a0, a1, b0, b1);
+    const toi = ccdWithin(false, q, sep);
+    if (toi < 0) return;
+    const at = (j: number): number[] => [0, 1, 2].map((k) => q[3 * j + k] + toi * (q[12 + 3 * j + k] - q[3 * j + k]));
+    const pt = at(0), qt = at(1), rt = at(2), st = at(3);
+    const [wa, wb] = segmentClosestParams(pt, qt, rt, st);
+    if (Math.min(wa, wb) <= EE_END_PARAM || Math.max(wa, wb) >= 1 - EE_END_PARAM) {
+      counters.edgeEdgeAtEnd++;
+      return;
+    }
+    // The gap between the two closest points at t0.
+    const side0 = [0, 1, 2].map((k) => q[k] + wa * (q[3 + k] - q[k]) - (q[6 + k] + wb * (q[9 + k] - q[6 + k])));
+    const ua = [qt[0] - pt[0], qt[1] - pt[1], qt[2] - pt[2]], ub = [st[0] - rt[0], st[1] - rt[1], st[2] - rt[2]];
+    let n = cross(ua[0], ua[1], ua[2], ub[0], ub[1], ub[2]);
+    if (!(dot(n, n) > 1e-12 * dot(ua, ua) * dot(ub, ub))) {
+      // Parallel edges: along the gap between them, now or at t0.
+      n = [0, 1, 2].map((k) => pt[k] + wa * ua[k] - (rt[k] + wb * ub[k]));
+      if (!(dot(n, n) > 0)) n = side0;
+    }
+    const len = Math.hypot(n[0], n[1], n[2]);
+    if (!(len > 0)) return;
+    n = n.map((c) => c / len);
+    const gap0 = dot(n, side0);
+    if (Math.abs(gap0) > EDGE_SIDE_MIN_REL * sep) {
+      if (gap0 < 0) n = n.map((c) => -c);
+    } else {
+      // No clear side at t0 (a resting or already crossing pair): edge a lies outside b's surface,
+      // so n points along b's outward normal and against a's.
+      const out2 = this.edgeNormal(x1, eb).map((c, k) => c - this.edgeNormal(x1, ea)[k]);
+      if (dot(n, out2) < 0) n = n.map((c) => -c);
+    }
+    out.append(GROUP_EDGE_EDGE, offset, [a0, a1], [1 - wa, wa], [b0, b1], [1 - wb, wb], n[0], n[1], n[2]);
+    counters.hitsEdgeEdge++;
+  }
+
+  /** Sum of the unit outward normals of boundary edge e's two triangles at positions x. */
+  private edgeNormal(x: Float64Array, e: number): number[] {
+    const m = this.mesh;
+    const s = [0, 0, 0];
+    for (let j = 0; j < 2; j++) {
+      const f = m.boundaryEdgeTriangles[2 * e + j];
+      const a = 3 * m.boundaryTriangles[3 * f], b = 3 * m.boundaryTriangles[3 * f + 1], c = 3 * m.boundaryTriangles[3 * f + 2];
+      const nf = cross(x[b] - x[a], x[b + 1] - x[a + 1], x[b + 2] - x[a + 2], x[c] - x[a], x[c + 1] - x[a + 1], x[c + 2] - x[a + 2]);
+      const l = Math.hypot(nf[0], nf[1], nf[2]);
+      if (l > 0) for (let k = 0; k < 3; k++) s[k] += nf[k] / l;
+    }
+    return s;
+  }
+}
+
+function cross(ax: number, ay: number, az: number, bx: number, by: number, bz: number): number[] {
+  return [ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx];
+}
+
+function dot(a: readonly number[], b: readonly number[]): number {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+function dist(a: readonly number[], b: readonly number[]): number {
+  return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
