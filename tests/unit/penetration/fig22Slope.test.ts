@@ -5,14 +5,16 @@
  * over BEND_TIME (1 s = 60 frames) and rises under the cube; its slope there reaches about 22
  * degrees, steeper than friction 0.2 holds (11 degrees), so the cube must slide down it.
  *
- * Measured (the cube's centre every 10 frames): with the shortest path it slides, from y 1.45 at
+ * Measured (the cube's centre every 10 frames, before issue 19's contacts): with the shortest path it slides, from y 1.45 at
  * frame 60 to 1.16 at frame 90 while x goes 1.02 -> 1.55. The paper's rest-pose closest point
  * pulled its cube up (Fig. 22c); here it slides the same way, to the millimetre. Why: the contact
  * is eq. 6, C = (x - s) . n with n the normal of the triangle s lies on, and a cube resting on a
  * smoothly bent slab penetrates it by a fraction of a millimetre, where the barycentric map to
  * the rest pose sends every penetrating point to a rest target on the same material face (the top
  * face) as its shortest path: the two targets lie in one plane, and C does not depend on where in
- * the plane s is. The test checks that too, on every query of the last substep of 30 frames. The rest pose goes wrong
+ * the plane s is. With the CPU engine's CCD (issue 19) the hybrid makes no DCD query on this scene,
+ * so the comparison runs in collision mode 'dcd' (there the cube is held on the slope with both
+ * methods, the same to 7 mm after 90 frames; checked to 1 cm). The test checks the targets too, on every query of the last substep of 30 frames. The rest pose goes wrong
  * where the deformation is strong at the scale of the penetration, next to another face
  * (restClosest.test.ts: a squashed cube's top edge), which the paper's Fig. 22 deformation had.
  */
@@ -20,7 +22,7 @@ import { describe, expect, it } from 'vitest';
 import { bendingEnd } from '../../../src/scenes/cubeOnCuboid';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { buildModel } from '../../../src/sim/model';
-import { defaultParams } from '../../../src/contract/params';
+import { defaultParams, type CollisionMode } from '../../../src/contract/params';
 import type { PenetrationMethod } from '../../../src/penetration/methods';
 import { QUERY_FOUND, shortestPathToBoundary } from '../../../src/spb/query';
 import { SPB_DEFAULT_TOLERANCES, SPB_DYNAMIC_CAPACITIES } from '../../../src/spb/settings';
@@ -29,7 +31,7 @@ import { latticePart } from '../collision/scenes';
 
 const L = 3, H = 0.8, W = 1, LIFT = 0.15, SIDE = 0.4;
 
-function archSolver(method: PenetrationMethod): CpuSolver {
+function archSolver(method: PenetrationMethod, collisionMode: CollisionMode): CpuSolver {
   const slab = latticePart([12, 3, 4], (u, v, w) => [-L / 2 + (u / 12) * L, LIFT + (v / 3) * H, -W / 2 + (w / 4) * W]);
   const n = slab.positions.length / 3;
   const handleOfVertex = new Int32Array(n);
@@ -47,13 +49,13 @@ function archSolver(method: PenetrationMethod): CpuSolver {
     model,
     colliders: [{ kind: 'plane', normal: [0, 1, 0], offset: 0 }],
     handles: [bendingEnd(-L / 2, centreY, -1, L), bendingEnd(L / 2, centreY, 1, L)],
-    params: defaultParams({ dt: 1 / 60, substeps: 10, iterations: 3, friction: 0.2, damping: 2, penetration: method }),
+    params: defaultParams({ dt: 1 / 60, substeps: 10, iterations: 3, friction: 0.2, damping: 2, penetration: method, collisionMode }),
   });
 }
 
 /** The cube's centre (x, y) every 10 frames for 90 frames; `inspect` runs after frames 31 to 60 (the arch rising under the cube). */
-function slide(method: PenetrationMethod, inspect?: (s: CpuSolver) => void): number[][] {
-  const s = archSolver(method);
+function slide(method: PenetrationMethod, collisionMode: CollisionMode, inspect?: (s: CpuSolver) => void): number[][] {
+  const s = archSolver(method, collisionMode);
   const m = s.model;
   const v0 = m.objectVertexOffsets[1], v1 = m.objectVertexOffsets[2];
   const out: number[][] = [];
@@ -75,16 +77,16 @@ function expectSlidDown(path: number[][], label: string): void {
 }
 
 describe('Fig. 22: a cube on a slab bent into an arch (float64 CPU engine)', () => {
-  let exact: number[][] = [];
-
-  it('exact shortest path: the cube slides down the slope', () => {
-    exact = slide('exact');
-    expectSlidDown(exact, 'exact');
+  it('hybrid (the default), exact shortest path: the cube slides down the slope', () => {
+    expectSlidDown(slide('exact', 'hybrid'), 'exact');
   });
 
-  it('rest-pose closest point: every target in the plane of the exact one, so the cube slides the same way (not pulled up as in the paper)', () => {
+  it("DCD only: rest-pose closest point's targets all lie in the plane of the exact one, so the cube moves as with the shortest path (not pulled up as in the paper)", () => {
+    // In the hybrid the CPU engine's CCD (issue 19) catches the cube before it penetrates, so no
+    // DCD query is made and the method is never asked; 'dcd' makes every contact a DCD query.
+    const exact = slide('exact', 'dcd');
     let planar = 0, found = 0;
-    const rest = slide('restClosest', (s) => {
+    const rest = slide('restClosest', 'dcd', (s) => {
       const stage = s.collisionStage!;
       const { queries: q, results: r, data } = stage;
       const ws = new SpbWorkspace(SPB_DYNAMIC_CAPACITIES, data.tetCount);
@@ -105,7 +107,6 @@ describe('Fig. 22: a cube on a slab bent into an arch (float64 CPU engine)', () 
     });
     expect(found).toBeGreaterThan(100);
     expect(planar).toBe(found);
-    expectSlidDown(rest, 'restClosest');
-    for (let k = 0; k < rest.length; k++) for (let j = 0; j < 2; j++) expect(Math.abs(rest[k][j] - exact[k][j]), `frame ${10 * (k + 1)}`).toBeLessThan(5e-3);
+    for (let k = 0; k < rest.length; k++) for (let j = 0; j < 2; j++) expect(Math.abs(rest[k][j] - exact[k][j]), `frame ${10 * (k + 1)}`).toBeLessThan(1e-2);
   });
 });
