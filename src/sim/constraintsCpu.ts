@@ -3,6 +3,7 @@
  * Gauss-Seidel and Jacobi orders. Mirrors shaders/xpbdNeoHookean.wgsl and xpbdSpring.wgsl.
  */
 import type { Model } from './model';
+import { neoHookeanStepLength } from './neoHookeanStepLength';
 
 // Scratch space reused by every call (the reference runs long tests; no per-tet allocation).
 const F = new Float64Array(9);
@@ -167,6 +168,8 @@ function keepAngularMomentum(L: Float64Array, F: Float64Array, N: Float64Array):
  * The step is then made torque-free (keepAngularMomentum), as the constraints' gradients
  * were: without it a free stiff cube's angular momentum drifted in flight and each impact
  * spun it up (10 cm cube dropped 5 cm, E = 1e9, 20 substeps: motion energy 5.3x the drop's).
+ * With lineSearch (Gauss-Seidel only) the torque-free step is then lengthened by up to 2x where
+ * the bound made it short (neoHookeanStepLength.ts).
  * Writes the 4 vertex corrections (12 numbers) to dx and accumulates S in
  * lambda[9t .. 9t+8]. Returns false (no correction) when all four vertices are fixed.
  */
@@ -179,6 +182,7 @@ export function neoHookeanCorrection(
   invDtSq: number,
   dx: Float64Array,
   jacobiRelaxation = 0,
+  lineSearch = false,
 ): boolean {
   const tets = model.tets;
   const i0 = tets[4 * t], i1 = tets[4 * t + 1], i2 = tets[4 * t + 2], i3 = tets[4 * t + 3];
@@ -279,6 +283,13 @@ export function neoHookeanCorrection(
     for (let i = 0; i < 9; i++) L[i] *= sc;
   }
   keepAngularMomentum(L, F, K);
+  // Gauss-Seidel with lineSearch: the torque-free step lengthened where the bound was loose
+  // (neoHookeanStepLength.ts; a multiple of a torque-free step is torque-free). Never in Jacobi,
+  // whose blocks move at once from the same positions.
+  if (lineSearch && jacobiRelaxation === 0) {
+    const len = neoHookeanStepLength(F, P_H, detF, ic, R, L, B, alphaD, hydro, alphaH);
+    if (len !== 1) for (let i = 0; i < 9; i++) L[i] *= len;
+  }
   for (let i = 0; i < 9; i++) lambda[base + i] += L[i];
   // dx_v = w_v dS g_v.
   for (let v = 0; v < 4; v++) {
@@ -286,6 +297,67 @@ export function neoHookeanCorrection(
     if (wv === 0) continue;
     const gx = g[3 * v], gy = g[3 * v + 1], gz = g[3 * v + 2];
     for (let i = 0; i < 3; i++) dx[3 * v + i] = wv * (L[i] * gx + L[3 + i] * gy + L[6 + i] * gz);
+  }
+  return true;
+}
+
+/**
+ * Share of the previous substep's Neo-Hookean multiplier a tet starts the next substep with
+ * (SolverParams.warmStart). Why a half: a tet's stress S is re-solved every substep from where
+ * it starts, and the iterations remove a fraction g of the start's error; what a warm start
+ * carries over that they do not remove, share (1 - g) of the stale stress, acts one substep late,
+ * like an explicit force. In the model of one mode (stiffness k, c = h^2 k / (1 + h^2 k); a
+ * substep does S <- share (1 - g) S - g c x~, x <- x~ + S) the step map's spectral radius stays
+ * <= 1 for every c and every g in [0, 1] exactly when share x (1 - g) <= 1/2 for all g, i.e.
+ * share <= 1/2. Measured (cantilever, resolution 12, 60 frames, partitioned, 1-4 iterations):
+ * share 0.5 stable at E = 1e8 and 1e10; 0.6 grows at 1e10; 0.7 and more explode at 1e8 even with
+ * 4 iterations (all of it: at every iteration count tried). Cold start (share 0) needs the
+ * whole stress rebuilt every substep: a stiff cantilever's sag then takes several times more
+ * iterations (docs/benchmarks.md).
+ */
+export const WARM_START_SHARE = 0.5;
+
+const IDENTITY = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+const W0 = new Float64Array(9);
+
+/**
+ * Warm start of tet t at the start of a substep (after predict): its multiplier S becomes
+ * share x the previous substep's S, made torque-free at the current shape (keepAngularMomentum
+ * in the plain metric: the body has rotated since S was solved, and a step can never remove a
+ * torque the start carries, so a rotating stressed body would spin up), and its vertices move
+ * by w_v S g_v, which keeps the XPBD primal relation x - x~ = sum_t w S_t g exactly (so the
+ * fixed point is the same as from a cold start). The corrections are summed per vertex by the
+ * caller (all tets from the same positions). Writes 12 numbers to dx; returns false (dx zero,
+ * S zero) when the tet's vertices are all fixed, share is 0 or S is not finite. Same steps as
+ * warmStart in shaders/xpbdNeoHookean.wgsl.
+ */
+export function neoHookeanWarmStart(model: Model, x: Float64Array, w: Float64Array, t: number, lambda: Float64Array, share: number, dx: Float64Array): boolean {
+  const tets = model.tets;
+  const base = NEO_HOOKEAN_MULTIPLIERS * t;
+  dx.fill(0);
+  let finite = true;
+  for (let i = 0; i < 9; i++) { W0[i] = share * lambda[base + i]; if (!Number.isFinite(W0[i])) finite = false; }
+  const i0 = tets[4 * t], i1 = tets[4 * t + 1], i2 = tets[4 * t + 2], i3 = tets[4 * t + 3];
+  if (!(share > 0) || !finite || w[i0] + w[i1] + w[i2] + w[i3] === 0) {
+    for (let i = 0; i < 9; i++) lambda[base + i] = 0;
+    return false;
+  }
+  const m = model.dmInv;
+  const o = 9 * t;
+  for (let r = 0; r < 3; r++) for (let j = 0; j < 3; j++) g[3 * (r + 1) + j] = m[o + 3 * j + r];
+  for (let j = 0; j < 3; j++) g[j] = -(g[3 + j] + g[6 + j] + g[9 + j]);
+  F.fill(0);
+  for (let v = 0; v < 4; v++) {
+    const xi = 3 * tets[4 * t + v];
+    for (let j = 0; j < 3; j++) for (let i = 0; i < 3; i++) F[3 * j + i] += x[xi + i] * g[3 * v + j];
+  }
+  keepAngularMomentum(W0, F, IDENTITY);
+  for (let i = 0; i < 9; i++) lambda[base + i] = W0[i];
+  for (let v = 0; v < 4; v++) {
+    const wv = w[tets[4 * t + v]];
+    if (wv === 0) continue;
+    const gx = g[3 * v], gy = g[3 * v + 1], gz = g[3 * v + 2];
+    for (let i = 0; i < 3; i++) dx[3 * v + i] = wv * (W0[i] * gx + W0[3 + i] * gy + W0[6 + i] * gz);
   }
   return true;
 }

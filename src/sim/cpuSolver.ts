@@ -13,7 +13,7 @@
 import { CpuCollisionStage } from '../collision/cpu/cpuCollisionStage';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
-import { NEO_HOOKEAN_MULTIPLIERS, neoHookeanCorrection, springCorrection } from './constraintsCpu';
+import { NEO_HOOKEAN_MULTIPLIERS, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
 import type { Model } from './model';
 import { checkParams, type SolverParams } from './params';
@@ -48,6 +48,8 @@ export class CpuSolver {
   private readonly frictionBudget: Float64Array;
   private readonly hasHandles: Uint8Array;
   private readonly rigid: Float64Array;
+  /** Substep length the Neo-Hookean multipliers in tetLambda were solved with (null: none since the reset, or springs ran). */
+  private multipliersH: number | null = null;
 
   constructor(setup: SimSetup) {
     checkSetup(setup);
@@ -80,6 +82,7 @@ export class CpuSolver {
     this.messages.length = 0;
     this.time = 0;
     this.frame = 0;
+    this.multipliersH = null;
   }
 
   /** Re-reads inverse masses after a material change (stopped objects stay stopped). */
@@ -123,10 +126,18 @@ export class CpuSolver {
         }
       }
     }
-    // 2. Material iterations; multipliers restart every substep (small steps, Macklin et al. 2019).
+    // 2. Material iterations. Multipliers restart every substep (small steps, Macklin et al.
+    // 2019), except that the Gauss-Seidel orders' Neo-Hookean tets start from a share of the
+    // previous substep's when it had the same length (SolverParams.warmStart).
     const invH2 = 1 / (h * h);
-    if (p.constraint === 'neohookean') this.tetLambda.fill(0);
-    else this.edgeLambda.fill(0);
+    if (p.constraint === 'neohookean') {
+      if (p.warmStart && p.solveOrder !== 'jacobi' && this.multipliersH === h) this.warmStart();
+      else this.tetLambda.fill(0);
+      this.multipliersH = h;
+    } else {
+      this.edgeLambda.fill(0);
+      this.multipliersH = null;
+    }
     const colliderCount = this.setup.colliders.length;
     for (let it = 0; it < p.iterations; it++) {
       if (p.solveOrder !== 'jacobi') this.gaussSeidel(invH2);
@@ -192,7 +203,7 @@ export class CpuSolver {
       const { order } = this.params.solveOrder === 'partitioned' ? m.tetPartition : m.tetColouring;
       for (let n = 0; n < order.length; n++) {
         const t = order[n];
-        if (!neoHookeanCorrection(m, x, w, t, this.tetLambda, invH2, dx)) continue;
+        if (!neoHookeanCorrection(m, x, w, t, this.tetLambda, invH2, dx, 0, this.params.lineSearch)) continue;
         for (let c = 0; c < 4; c++) { const vi = m.tets[4 * t + c]; for (let k = 0; k < 3; k++) x[3 * vi + k] += dx[3 * c + k]; }
       }
     } else {
@@ -218,6 +229,24 @@ export class CpuSolver {
       const ok = nh ? neoHookeanCorrection(m, x, w, e, this.tetLambda, invH2, dx, relax) : springCorrection(m, x, w, e, this.edgeLambda, alpha, dx, relax);
       for (let k = 0; k < 3 * arity; k++) corrections[3 * arity * e + k] = ok ? dx[k] : 0;
     }
+    this.gather(nh);
+  }
+
+  /** Every tet's warm start from the predicted positions (neoHookeanWarmStart), summed per vertex: the GPU's warmStart kernel and gather. */
+  private warmStart(): void {
+    const m = this.model;
+    const { x, w, dx, corrections } = this;
+    for (let t = 0; t < m.tetCount; t++) {
+      const ok = neoHookeanWarmStart(m, x, w, t, this.tetLambda, WARM_START_SHARE, dx);
+      for (let k = 0; k < 12; k++) corrections[12 * t + k] = ok ? dx[k] : 0;
+    }
+    this.gather(true);
+  }
+
+  /** Adds each free vertex's stored corner corrections (tets' or edges') to its position. */
+  private gather(nh: boolean): void {
+    const m = this.model;
+    const { x, w, corrections } = this;
     const offsets = nh ? m.vertexTetOffsets : m.vertexEdgeOffsets;
     const corners = nh ? m.vertexTetCorners : m.vertexEdgeCorners;
     for (let i = 0; i < m.vertexCount; i++) {

@@ -106,6 +106,7 @@ export class XpbdKernels {
   readonly neoHookeanColour: GPUComputePipeline;
   readonly neoHookeanJacobi: GPUComputePipeline;
   readonly neoHookeanCells: GPUComputePipeline;
+  readonly neoHookeanWarmStart: GPUComputePipeline;
   readonly springCells: GPUComputePipeline;
   readonly springColour: GPUComputePipeline;
   readonly springJacobi: GPUComputePipeline;
@@ -144,6 +145,7 @@ export class XpbdKernels {
     this.neoHookeanColour = make('xpbdNeoHookean', neoHookeanCode, 'solveColour', withSlot(this.neoHookean.layout));
     this.neoHookeanJacobi = make('xpbdNeoHookean', neoHookeanCode, 'solveJacobi', withSlot(this.neoHookean.layout));
     this.neoHookeanCells = make('xpbdNeoHookean', neoHookeanCode, 'sweepCells', withSlot(this.neoHookean.layout));
+    this.neoHookeanWarmStart = make('xpbdNeoHookean', neoHookeanCode, 'warmStart', withSlot(this.neoHookean.layout));
     this.springCells = make('xpbdSpring', springCode, 'sweepCells', withSlot(this.spring.layout));
     this.springColour = make('xpbdSpring', springCode, 'solveColour', withSlot(this.spring.layout));
     this.springJacobi = make('xpbdSpring', springCode, 'solveJacobi', withSlot(this.spring.layout));

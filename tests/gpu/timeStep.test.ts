@@ -134,11 +134,15 @@ describe('TimeStep: stages over one state', () => {
       expect(r.dispatchesByPhase).toEqual({ predict: 3, material: 3 * 2 * (2 + 1), finalize: 3 * (1 + 3) });
       expect(r.dispatches).toBe(3 + 18 + 12);
       expect(r.passes).toEqual(['predict', 'material', 'finalize', 'predict', 'material', 'finalize', 'predict', 'material', 'finalize']);
-      // Gauss-Seidel: one dispatch per colour; no damping passes at damping 0.
+      // Gauss-Seidel: one dispatch per colour, and per substep the Neo-Hookean warm start and its
+      // gather (2; warmStart); no damping passes at damping 0.
       const tetColours = setup.model.tetColouring.colourCount;
       const edgeColours = setup.model.edgeColouring.colourCount;
       expect(tetColours).toBeGreaterThan(1);
       solver.params = { ...solver.params, solveOrder: 'gauss-seidel', damping: 0, substeps: 2, iterations: 3 };
+      r = await solver.stepFrame();
+      expect(r.dispatchesByPhase).toEqual({ predict: 2, material: 2 * (2 + 3 * (tetColours + 1)), finalize: 2 });
+      solver.params = { ...solver.params, warmStart: false };
       r = await solver.stepFrame();
       expect(r.dispatchesByPhase).toEqual({ predict: 2, material: 2 * 3 * (tetColours + 1), finalize: 2 });
       solver.params = { ...solver.params, constraint: 'springs' };
@@ -148,9 +152,9 @@ describe('TimeStep: stages over one state', () => {
       const part = setup.model.tetPartition;
       const passes = part.passes.filter((p) => p.cellCount > 0).length;
       expect(passes).toBeGreaterThan(0);
-      solver.params = { ...solver.params, constraint: 'neohookean', solveOrder: 'partitioned' };
+      solver.params = { ...solver.params, constraint: 'neohookean', solveOrder: 'partitioned', warmStart: true };
       r = await solver.stepFrame();
-      expect(r.dispatchesByPhase).toEqual({ predict: 2, material: 2 * 3 * (passes + part.leftoverColourCount + 1), finalize: 2 });
+      expect(r.dispatchesByPhase).toEqual({ predict: 2, material: 2 * (2 + 3 * (passes + part.leftoverColourCount + 1)), finalize: 2 });
       expect(passes + part.leftoverColourCount).toBeLessThan(tetColours);
       // With timestamps (SwiftShader has them), exactly the phases that ran are timed, and the
       // passes' GPU time fits in the frame's wall time. 100 substeps = 300 passes: more than one

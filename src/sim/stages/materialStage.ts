@@ -7,11 +7,14 @@
  * cell, or, past LEFTOVER_CELL_LIMIT, one dispatch per leftover colour),
  * Gauss-Seidel (one dispatch per colour, the colour's range in its slot) or Jacobi (one
  * dispatch over all elements, then xpbdGather.wgsl sums each vertex's corrections). The multipliers restart
- * every substep (XPBD, Macklin et al. 2016, Alg. 1 line 5). Owns the constraint buffers;
+ * every substep (XPBD, Macklin et al. 2016, Alg. 1 line 5), except with warmStart in the
+ * Gauss-Seidel orders, where the Neo-Hookean tets start from a share of the previous substep's
+ * (xpbdNeoHookean.wgsl warmStart, then the gather: 2 dispatches a substep). Owns the constraint buffers;
  * bind groups built once here. CPU reference: cpuSolver.ts / constraintsCpu.ts.
  */
 import { dispatchGrid, storageBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import type { XpbdKernels } from '../gpuKernels';
+import { WARM_START_SHARE } from '../constraintsCpu';
 import type { Model } from '../model';
 import type { PartitionedColouring } from '../partitionedColouring';
 import type { SolverParams } from '../params';
@@ -36,6 +39,8 @@ export class MaterialStage implements GpuStage {
   private readonly gatherEdgeGroup: GPUBindGroup;
   private readonly vertexGrid: [number, number];
   private readonly owned: GPUBuffer[] = [];
+  /** Substep length the Neo-Hookean multipliers in tetLambda were solved with, as recorded so far (null: none since the reset, or springs ran). */
+  private multipliersH: number | null = null;
 
   constructor(
     device: GPUDevice,
@@ -110,6 +115,25 @@ export class MaterialStage implements GpuStage {
     this.vertexGrid = dispatchGrid(m.vertexCount);
   }
 
+  /**
+   * The warm-start share of the next recorded frame's first substep (Frame.warmFirst): the
+   * share of the multipliers left by the frame recorded before it when they were Neo-Hookean
+   * ones of the same substep length, else 0 (a cold start). Call once per recorded frame, in
+   * recording order; the CPU twin makes the same choice per substep (CpuSolver).
+   */
+  firstSubstepWarmShare(p: Readonly<SolverParams>): number {
+    const h = p.dt / p.substeps;
+    const nh = p.constraint === 'neohookean';
+    const share = nh && this.multipliersH === h ? WARM_START_SHARE : 0;
+    this.multipliersH = nh ? h : null;
+    return share;
+  }
+
+  /** After the solver's reset: the next frame starts cold. */
+  reset(): void {
+    this.multipliersH = null;
+  }
+
   /** Uploads the per-tet constants again (after a material change). */
   writeConstants(queue: GPUQueue): void {
     queue.writeBuffer(this.constants, 0, new Float32Array(this.model.tetConstants));
@@ -124,9 +148,20 @@ export class MaterialStage implements GpuStage {
     const elementGrid = dispatchGrid(nh ? m.tetCount : m.edgeCount);
     const group = nh ? this.neoHookeanGroup : this.springGroup;
     const colliders = this.colliders.active();
-    // Multipliers restart every substep.
-    encoder.clearBuffer(nh ? this.tetLambda : this.edgeLambda);
+    // Multipliers restart every substep, or (warm start) from a share of the last substep's.
+    const warm = nh && p.warmStart && p.solveOrder !== 'jacobi';
+    if (!warm) encoder.clearBuffer(nh ? this.tetLambda : this.edgeLambda);
     const pass = step.beginPass(encoder, 'material');
+    if (warm) {
+      pass.setPipeline(k.neoHookeanWarmStart);
+      pass.setBindGroup(0, this.neoHookeanGroup);
+      pass.setBindGroup(1, this.frame.slotGroup, [step.slotOffset]);
+      pass.dispatchWorkgroups(elementGrid[0], elementGrid[1]);
+      pass.setPipeline(k.gather);
+      pass.setBindGroup(0, this.gatherTetGroup);
+      pass.dispatchWorkgroups(this.vertexGrid[0], this.vertexGrid[1]);
+      step.countDispatches(2);
+    }
     for (let it = 0; it < p.iterations; it++) {
       if (p.solveOrder === 'partitioned') {
         const partition = nh ? m.tetPartition : m.edgePartition;
