@@ -101,15 +101,23 @@ fn outer(a: vec3<f32>, b: vec3<f32>) -> mat3x3<f32> {
 // The step L (vertices move by w_v L g_v) made torque-free in its own metric: torque is the
 // axial vector of F L^T; L' = L - [omega]x F N with (tr G I - G) / 2 omega = -axial(skew(F L^T)),
 // G = F N F^T. Derivation: keepAngularMomentum in src/sim/constraintsCpu.ts.
-fn keepAngularMomentum(L: mat3x3<f32>, F: mat3x3<f32>, N: mat3x3<f32>) -> mat3x3<f32> {
+// The multiplier omega of that projection (zero when its system is singular).
+fn torqueFreeOmega(L: mat3x3<f32>, F: mat3x3<f32>, N: mat3x3<f32>) -> vec3<f32> {
   let M = F * transpose(L);
   let a = 0.5 * vec3<f32>(M[1][2] - M[2][1], M[2][0] - M[0][2], M[0][1] - M[1][0]);
-  let FN = F * N;
-  let G = FN * transpose(F);
+  let G = (F * N) * transpose(F);
   let tr = G[0].x + G[1].y + G[2].z;
   let I = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
-  let omega = -(inverseSym((I * tr - G) * 0.5) * a);
-  return L - mat3x3<f32>(cross(omega, FN[0]), cross(omega, FN[1]), cross(omega, FN[2]));
+  return -(inverseSym((I * tr - G) * 0.5) * a);
+}
+
+// [omega]x Z, column by column.
+fn crossColumns(omega: vec3<f32>, Z: mat3x3<f32>) -> mat3x3<f32> {
+  return mat3x3<f32>(cross(omega, Z[0]), cross(omega, Z[1]), cross(omega, Z[2]));
+}
+
+fn keepAngularMomentum(L: mat3x3<f32>, F: mat3x3<f32>, N: mat3x3<f32>) -> mat3x3<f32> {
+  return L - crossColumns(torqueFreeOmega(L, F, N), F * N);
 }
 
 fn frob(a: mat3x3<f32>, b: mat3x3<f32>) -> f32 {
@@ -143,12 +151,11 @@ fn localEnergyChange(t: f32, p: StepProducts, ic: f32, alphaD: f32, hydro: bool,
   return e;
 }
 
-// Line search of the Gauss-Seidel step L (frame.lineSearch): the minimum along L of the tet's
+// Line search of the Gauss-Seidel step L (frame.lineSearch; Y = L B): the minimum along L of the tet's
 // local energy's quadratic model with the exact Hessian, clamped to [1, MAX_STEP_LENGTH] and kept
 // only when the exact local energy there is no higher than at 1. Derivation and measurements:
 // neoHookeanStepLength in src/sim/neoHookeanStepLength.ts.
-fn stepLength(F: mat3x3<f32>, cofF: mat3x3<f32>, detF: f32, ic: f32, R: mat3x3<f32>, L: mat3x3<f32>, B: mat3x3<f32>, alphaD: f32, hydro: bool, alphaH: f32) -> f32 {
-  let Y = L * B;
+fn stepLength(F: mat3x3<f32>, cofF: mat3x3<f32>, detF: f32, ic: f32, R: mat3x3<f32>, L: mat3x3<f32>, Y: mat3x3<f32>, alphaD: f32, hydro: bool, alphaH: f32) -> f32 {
   let cofY = mat3x3<f32>(cross(Y[1], Y[2]), cross(Y[2], Y[0]), cross(Y[0], Y[1]));
   var p: StepProducts;
   p.ry = frob(R, Y);
@@ -228,24 +235,31 @@ fn project(t: u32, jacobi: bool) -> Delta {
   } else {
     R = (S + (F - F * (1.0 / icPlus1)) * (1.0 / alphaD)) * -1.0;
   }
-  let RN = R * N;
-  var L = RN;
+  // The step before N: L = D N.
+  var D = R;
   if (hydro) {
     let U = PH * B;
-    let PN = PH * N;
-    let sH = frob(U, RN) / (1.0 + frob(U, PN) / alphaH);
-    L = RN - PN * (sH / alphaH);
+    let sH = frob(U, R * N) / (1.0 + frob(U, PH * N) / alphaH);
+    D = R - PH * (sH / alphaH);
   }
+  var L = D * N;
   if (jacobi) {
     let g = q * (B[0].x + B[1].y + B[2].z);
     L = L * (jacobiStepScale(1.0 / k.w, g / (1.0 + g)) * frame.relaxation);
   }
-  L = keepAngularMomentum(L, F, N);
-  if (!jacobi && frame.lineSearch != 0u) {
-    L = L * stepLength(F, PH, detF, ic, R, L, B, alphaD, hydro, alphaH);
+  let omega = torqueFreeOmega(L, F, N);
+  L = L - crossColumns(omega, F * N);
+  let trB = B[0].x + B[1].y + B[2].z;
+  if (!jacobi && frame.lineSearch != 0u && trB / alphaD <= ACCELERATION_MAX_STIFFNESS_RATIO) {
+    // Y = L B = (D - Omega F - L) / q where q B is large (L B loses L's small stiff component to
+    // rounding: a sliver gained energy), the product where it is small. Twin: constraintsCpu.ts.
+    var Y = L * B;
+    if (q * trB >= 1.0) { Y = (D - crossColumns(omega, F) - L) * (1.0 / q); }
+    L = L * stepLength(F, PH, detF, ic, R, L, Y, alphaD, hydro, alphaH);
   }
-  stress[3u * t] = vec4<f32>(S[0] + L[0], 0.0);
-  stress[3u * t + 1u] = vec4<f32>(S[1] + L[1], 0.0);
+  // w: det F and ||F||^2 at this visit, the next substep's warm start's test (warmStart).
+  stress[3u * t] = vec4<f32>(S[0] + L[0], detF);
+  stress[3u * t + 1u] = vec4<f32>(S[1] + L[1], ic);
   stress[3u * t + 2u] = vec4<f32>(S[2] + L[2], 0.0);
   out.d0 = w0 * (L * g0);
   out.d1 = w1 * (L * g1);
@@ -297,8 +311,18 @@ fn solveJacobi(@builtin(global_invocation_id) gid: vec3<u32>) {
   corrections[4u * t + 3u] = vec4<f32>(d.d3, 0.0);
 }
 
+// Largest change of det F and ||F||^2 / 3 since a tet's last visit with which it is warm started
+// (WARM_START_MAX_SHAPE_CHANGE in src/sim/constraintsCpu.ts).
+const WARM_START_MAX_SHAPE_CHANGE = 0.01;
+
+// Largest stiffness ratio h^2 mu V tr B (the Newton block's conditioning) for which the warm start
+// and the line search act: past it f32 loses the step's stiff component (ACCELERATION_MAX_STIFFNESS_RATIO
+// in src/sim/constraintsCpu.ts).
+const ACCELERATION_MAX_STIFFNESS_RATIO = 1e3;
+
 // Warm start of the tets (SolverParams.warmStart; Gauss-Seidel orders), before the substep's
-// first iteration: S becomes a share of the previous substep's S (frame.warmFirst on the frame's
+// first iteration: where the tet's shape changed little since its last visit, S becomes a share
+// of the previous substep's S (frame.warmFirst on the frame's
 // first substep, 0 after a reset or a change of substep length; frame.warmRest after), made
 // torque-free at the predicted shape in the plain metric, and the tet's corners get w_v S g_v
 // for xpbdGather.wgsl, which keeps x - x~ = sum_t w S_t g. Why a half and why torque-free:
@@ -313,18 +337,25 @@ fn warmStart(@builtin(global_invocation_id) gid: vec3<u32>) {
   let w1 = vertexInverseMass(ids.y);
   let w2 = vertexInverseMass(ids.z);
   let w3 = vertexInverseMass(ids.w);
-  var S = mat3x3<f32>(stress[3u * t].xyz, stress[3u * t + 1u].xyz, stress[3u * t + 2u].xyz) * share;
+  let c0 = stress[3u * t];
+  let c1 = stress[3u * t + 1u];
+  var S = mat3x3<f32>(c0.xyz, c1.xyz, stress[3u * t + 2u].xyz) * share;
   let finite = finite3(S[0]) && finite3(S[1]) && finite3(S[2]);
-  if (!(share > 0.0) || !finite || w0 + w1 + w2 + w3 == 0.0) {
+  let m = mat3x3<f32>(dmInv[3u * t].xyz, dmInv[3u * t + 1u].xyz, dmInv[3u * t + 2u].xyz);
+  let x0 = vertexPosition(ids.x);
+  let F = mat3x3<f32>(vertexPosition(ids.y) - x0, vertexPosition(ids.z) - x0, vertexPosition(ids.w) - x0) * m;
+  // The shape's change since the tet's last visit (c0.w = det F, c1.w = ||F||^2 then; 0 after a clear).
+  let detF = determinant(F);
+  let gT = transpose(m);
+  let g0 = -(gT[0] + gT[1] + gT[2]);
+  let trB = w0 * dot(g0, g0) + w1 * dot(gT[0], gT[0]) + w2 * dot(gT[1], gT[1]) + w3 * dot(gT[2], gT[2]);
+  let stiffnessRatio = trB / (constants[t].x * frame.invH2);
+  let shapeKept = stiffnessRatio <= ACCELERATION_MAX_STIFFNESS_RATIO && detF > 0.0 && c0.w > 0.0 && abs(detF - c0.w) <= WARM_START_MAX_SHAPE_CHANGE && abs(frob(F, F) - c1.w) <= 3.0 * WARM_START_MAX_SHAPE_CHANGE;
+  if (!(share > 0.0) || !finite || !shapeKept || w0 + w1 + w2 + w3 == 0.0) {
     for (var k = 0u; k < 3u; k++) { stress[3u * t + k] = vec4<f32>(0.0); }
     for (var k = 0u; k < 4u; k++) { corrections[4u * t + k] = vec4<f32>(0.0); }
     return;
   }
-  let m = mat3x3<f32>(dmInv[3u * t].xyz, dmInv[3u * t + 1u].xyz, dmInv[3u * t + 2u].xyz);
-  let gT = transpose(m);
-  let g0 = -(gT[0] + gT[1] + gT[2]);
-  let x0 = vertexPosition(ids.x);
-  let F = mat3x3<f32>(vertexPosition(ids.y) - x0, vertexPosition(ids.z) - x0, vertexPosition(ids.w) - x0) * m;
   let I = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
   S = keepAngularMomentum(S, F, I);
   stress[3u * t] = vec4<f32>(S[0], 0.0);

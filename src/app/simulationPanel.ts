@@ -81,7 +81,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
     c.domElement.id = `gui-${key}`;
     return c;
   };
-  const toggle = (parent: GUI, key: 'collisions' | 'selfCollision' | 'recovery' | 'culling', label: string): Controller => {
+  const toggle = (parent: GUI, key: 'collisions' | 'selfCollision' | 'recovery' | 'culling' | 'warmStart' | 'lineSearch', label: string): Controller => {
     const c = parent
       .add(state, key)
       .name(label)
@@ -96,6 +96,8 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
   param(solver, 'iterations', 'Iterations', 1, 30, 1);
   choice(solver, 'solveOrder', { 'Gauss-Seidel (partitioned)': 'partitioned', 'Gauss-Seidel (coloured)': 'gauss-seidel', 'Jacobi (averaged)': 'jacobi' }, 'Solve order');
   param(solver, 'jacobiRelaxation', 'Jacobi relaxation', 0.1, 2, 0.05);
+  toggle(solver, 'warmStart', 'Warm start (Gauss-Seidel)');
+  toggle(solver, 'lineSearch', 'Line search (Gauss-Seidel)');
   choice(solver, 'constraint', { 'Neo-Hookean (tets)': 'neohookean', 'Mass-spring (edges)': 'springs' }, 'Constraint');
   param(solver, 'damping', 'Damping (1/s)', 0, 20, 0.01);
   const gravity = solver

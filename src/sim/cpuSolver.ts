@@ -13,7 +13,7 @@
 import { CpuCollisionStage } from '../collision/cpu/cpuCollisionStage';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
-import { NEO_HOOKEAN_MULTIPLIERS, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
+import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
 import type { Model } from './model';
 import { checkParams, type SolverParams } from './params';
@@ -48,6 +48,12 @@ export class CpuSolver {
   private readonly frictionBudget: Float64Array;
   private readonly hasHandles: Uint8Array;
   private readonly rigid: Float64Array;
+  /**
+   * Share of the last substep's Neo-Hookean multipliers a warm start keeps (WARM_START_SHARE).
+   * Benchmarks vary it to show why it is a half (bench/materialConvergence.ts); the GPU solver
+   * always uses WARM_START_SHARE.
+   */
+  warmStartShare = WARM_START_SHARE;
   /** Substep length the Neo-Hookean multipliers in tetLambda were solved with (null: none since the reset, or springs ran). */
   private multipliersH: number | null = null;
 
@@ -62,7 +68,7 @@ export class CpuSolver {
     this.x0 = new Float64Array(3 * m.vertexCount);
     this.v = new Float64Array(3 * m.vertexCount);
     this.w = new Float64Array(m.vertexCount);
-    this.tetLambda = new Float64Array(NEO_HOOKEAN_MULTIPLIERS * m.tetCount);
+    this.tetLambda = new Float64Array(NEO_HOOKEAN_TET_STATE * m.tetCount);
     this.edgeLambda = new Float64Array(m.edgeCount);
     this.objectStopped = new Uint8Array(m.objectNames.length);
     this.corrections = new Float64Array(Math.max(12 * m.tetCount, 6 * m.edgeCount));
@@ -131,7 +137,7 @@ export class CpuSolver {
     // previous substep's when it had the same length (SolverParams.warmStart).
     const invH2 = 1 / (h * h);
     if (p.constraint === 'neohookean') {
-      if (p.warmStart && p.solveOrder !== 'jacobi' && this.multipliersH === h) this.warmStart();
+      if (p.warmStart && p.solveOrder !== 'jacobi' && this.multipliersH === h) this.warmStart(invH2);
       else this.tetLambda.fill(0);
       this.multipliersH = h;
     } else {
@@ -233,11 +239,11 @@ export class CpuSolver {
   }
 
   /** Every tet's warm start from the predicted positions (neoHookeanWarmStart), summed per vertex: the GPU's warmStart kernel and gather. */
-  private warmStart(): void {
+  private warmStart(invH2: number): void {
     const m = this.model;
     const { x, w, dx, corrections } = this;
     for (let t = 0; t < m.tetCount; t++) {
-      const ok = neoHookeanWarmStart(m, x, w, t, this.tetLambda, WARM_START_SHARE, dx);
+      const ok = neoHookeanWarmStart(m, x, w, t, this.tetLambda, this.warmStartShare, invH2, dx);
       for (let k = 0; k < 12; k++) corrections[12 * t + k] = ok ? dx[k] : 0;
     }
     this.gather(true);

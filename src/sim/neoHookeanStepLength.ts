@@ -18,10 +18,13 @@
  * Same steps as stepLength in shaders/xpbdNeoHookean.wgsl.
  */
 
+/** lambda V h^2 (J - alpha), grouped like the residual: (J - 1) / alphaH - 3/4 / alphaD (alpha = 1 + 3 mu / (4 lambda)). */
+export function volumeStress(detF: number, alphaD: number, alphaH: number): number {
+  return (detF - 1) / alphaH - 0.75 / alphaD;
+}
+
 /** Longest step taken, in units of the bounded step. */
 export const MAX_STEP_LENGTH = 2;
-
-const Y = new Float64Array(9);
 
 /**
  * u - log(1 + u) without cancellation (u > -1): the series below |u| = 1e-2 (truncation error
@@ -68,17 +71,8 @@ export function localEnergyChange(t: number, p: StepInnerProducts, ic: number, a
 
 const products: StepInnerProducts = { ry: 0, ly: 0, fy: 0, yy: 0, c1: 0, c2: 0, c3: 0 };
 
-/**
- * The length t (>= 1) to multiply the block step L by. F, cof (= cof F, column-major), detF and
- * ic (= ||F||^2) describe the tet before the step; R its residual; B = sum_v w_v g_v g_v^T;
- * alphaD = 1 / (mu V h^2); alphaH = 1 / (lambda V h^2) when hydro. stressH = lambda V h^2
- * (J - alpha), grouped as (J - 1) / alphaH - 3/4 / alphaD like the residual (alpha = 1 +
- * 3 mu / (4 lambda), material.ts).
- */
-export function neoHookeanStepLength(F: Float64Array, cof: Float64Array, detF: number, ic: number, R: Float64Array, L: Float64Array, B: Float64Array, alphaD: number, hydro: boolean, alphaH: number): number {
-  // Y = L B (B symmetric, column-major): the change of F per unit t.
-  for (let j = 0; j < 3; j++) for (let i = 0; i < 3; i++) Y[3 * j + i] = L[i] * B[3 * j] + L[3 + i] * B[3 * j + 1] + L[6 + i] * B[3 * j + 2];
-  const p = products;
+/** The inner products of Y with the state (writes `p`, or a shared scratch object, and returns it). */
+export function stepInnerProducts(F: Float64Array, cof: Float64Array, R: Float64Array, L: Float64Array, Y: Float64Array, p: StepInnerProducts = products): StepInnerProducts {
   p.ry = 0; p.ly = 0; p.fy = 0; p.yy = 0; p.c1 = 0;
   for (let i = 0; i < 9; i++) {
     p.ry += R[i] * Y[i];
@@ -92,8 +86,21 @@ export function neoHookeanStepLength(F: Float64Array, cof: Float64Array, detF: n
   p.c2 = 0;
   for (let k = 0; k < 3; k++) p.c2 += F[k] * cx(3, 6, k) + F[3 + k] * cx(6, 0, k) + F[6 + k] * cx(0, 3, k);
   p.c3 = Y[0] * cx(3, 6, 0) + Y[1] * cx(3, 6, 1) + Y[2] * cx(3, 6, 2);
+  return p;
+}
+
+/**
+ * The length t (>= 1) to multiply the block step L by. F, cof (= cof F, column-major), detF and
+ * ic (= ||F||^2) describe the tet before the step; R its residual; Y = L B the change of F per
+ * unit step (B = sum_v w_v g_v g_v^T; the caller forms it without cancellation, constraintsCpu.ts);
+ * alphaD = 1 / (mu V h^2); alphaH = 1 / (lambda V h^2) when hydro. stressH = lambda V h^2
+ * (J - alpha), grouped as (J - 1) / alphaH - 3/4 / alphaD like the residual (alpha = 1 +
+ * 3 mu / (4 lambda), material.ts).
+ */
+export function neoHookeanStepLength(F: Float64Array, cof: Float64Array, detF: number, ic: number, R: Float64Array, L: Float64Array, Y: Float64Array, alphaD: number, hydro: boolean, alphaH: number): number {
+  const p = stepInnerProducts(F, cof, R, L, Y);
   const icPlus1 = ic + 1;
-  const stressH = hydro ? (detF - 1) / alphaH - 0.75 / alphaD : 0;
+  const stressH = hydro ? volumeStress(detF, alphaD, alphaH) : 0;
   // Curvature of phi along L: inertia, mu (I_C/(I_C+1) I + 2 F F^T / (I_C+1)^2), lambda cof cof^T, lambda (J - alpha) d cof.
   let curvature = p.ly + (p.yy * (ic / icPlus1) + (2 * p.fy * p.fy) / (icPlus1 * icPlus1)) / alphaD;
   if (hydro) curvature += (p.c1 * p.c1) / alphaH + 2 * stressH * p.c2;

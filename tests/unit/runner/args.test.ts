@@ -26,6 +26,7 @@ describe('runner arguments', () => {
       params: { friction: 0.5, damping: 0, gravity: [0, -9.81, -2], substeps: 7, iterations: 4, solveOrder: 'jacobi', jacobiRelaxation: 1.5, constraint: 'springs', dt: 0.01 },
     });
     expect(run('--scene', 'cantilever')).toEqual({ scene: 'cantilever', frames: 10, every: 1, framesInFlight: 1, material: {}, params: {} });
+    expect(run('--scene', 'cantilever', '--warm-start', 'off', '--line-search', 'on').params).toEqual({ warmStart: false, lineSearch: true });
   });
 
   it('bad values are refused naming the flag and the rule', () => {
