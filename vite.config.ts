@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { execSync } from 'node:child_process';
 import { defineConfig } from 'vite';
-import { sharedMeshesPlugin } from './scripts/sharedMeshesPlugin';
+import { sharedMeshesPlugin } from './scripts/sharedMeshesPlugin.ts';
 
 /** Commit and date of the checkout being built, for the recorder's header (src/app/recorder/buildInfo.ts). */
 function gitBuild(): { commit: string; date: string } {

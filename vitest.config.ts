@@ -20,6 +20,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          // One browser and one preview server for every file (tests/e2e/support/globalSetup.ts).
+          globalSetup: ['tests/e2e/support/globalSetup.ts'],
           testTimeout: 300_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -27,7 +27,7 @@ import { ccdCandidates, ccdTopologyOf, sweptCandidates, sweptVertexBoxes, type C
 import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { readMeshFile } from '../src/runner/meshFile';
 import { pileScene, type PileItem } from '../src/scenes/pile';
-import { defaultParams } from '../src/sim/params';
+import { defaultParams } from '../src/contract/params';
 import { CcdJobs } from '../src/workers/ccdJobs';
 import { nodeCcdPool, nodePoolSize } from '../src/workers/ccdNodePool';
 import type { CcdQueryKind, CcdWorkerApi } from '../src/workers/ccdWorkerApi';

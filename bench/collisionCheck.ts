@@ -23,8 +23,8 @@ import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { acquireGpu } from '../src/gpu/device';
 import { createSpbMeshData, updateSpbMeshData } from '../src/spb';
 import { buildModel, type Model, type SimObjectDesc } from '../src/sim/model';
-import type { SubstepContext } from '../src/sim/stage';
-import { GpuState, packVec4 } from '../src/sim/state';
+import type { SubstepContext } from '../src/contract/stage';
+import { GpuState, packVec4 } from '../src/contract/state';
 import { overlappingCubes } from '../tests/support/collisionScenes';
 import { loadSharedTetArrays } from '../tests/support/sharedMeshes';
 

@@ -13,8 +13,8 @@ import { QL, QueryList } from '../src/collision/gpu/queryList';
 import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { acquireGpu } from '../src/gpu/device';
 import { buildModel, type SimObjectDesc } from '../src/sim/model';
-import { GpuState } from '../src/sim/state';
-import type { SubstepContext } from '../src/sim/stage';
+import { GpuState } from '../src/contract/state';
+import type { SubstepContext } from '../src/contract/stage';
 import { loadSharedTetArrays } from '../tests/support/sharedMeshes';
 
 const args = process.argv.slice(2);

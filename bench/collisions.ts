@@ -45,8 +45,8 @@ import type { GpuCollisions } from '../src/sim/gpuCollisions';
 import type { Model } from '../src/sim/model';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation, type FrameStats } from '../src/sim/simulation';
-import type { SubstepContext } from '../src/sim/stage';
-import type { GpuState } from '../src/sim/state';
+import type { SubstepContext } from '../src/contract/stage';
+import type { GpuState } from '../src/contract/state';
 
 const MESH_FILE = '../shared/meshes/octopus_2KFaces.t';
 const USAGE =

@@ -20,7 +20,7 @@ import { runnerCcdPool } from '../src/runner/ccdWorkerBundle';
 import { runFrames } from '../src/runner/frameLoop';
 import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
-import type { SolverParams } from '../src/sim/params';
+import type { SolverParams } from '../src/contract/params';
 import { Simulation, type FrameStats } from '../src/sim/simulation';
 
 function flag(name: string, fallback: string): string {

@@ -19,7 +19,7 @@ import { readMeshFile } from '../src/runner/meshFile';
 import { buildScene, checkSceneFlags, meshFileOf, readSceneMeshes, runParams } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
 import { changesAt } from '../src/scenes/schedule';
-import { effectiveCollisionMode, type SolverParams } from '../src/sim/params';
+import { effectiveCollisionMode, type SolverParams } from '../src/contract/params';
 import { Simulation, type FrameStats } from '../src/sim/simulation';
 import { collisionTrafficEstimate, partitionShape, planTraffic, xpbdClearBytes, xpbdFramePlan, type TrafficTotals, type XpbdFrameInput } from '../src/sim/traffic';
 

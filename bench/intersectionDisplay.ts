@@ -24,7 +24,7 @@ import { acquireGpu } from '../src/gpu/device';
 import { readMeshFile } from '../src/runner/meshFile';
 import { findScene } from '../src/scenes/registry';
 import { GpuSolver } from '../src/sim/gpuSolver';
-import { packVec4 } from '../src/sim/state';
+import { packVec4 } from '../src/contract/state';
 import { IntersectionDisplay } from '../src/collision/gpu/intersectionDisplay';
 import { SPB_STATIC_CAPACITIES } from '../src/spb/settings';
 

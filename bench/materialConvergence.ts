@@ -26,7 +26,7 @@
 import { cantilever } from '../src/scenes/cantilever';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { updateMaterialData } from '../src/sim/model';
-import type { SolveOrder, SolverParams } from '../src/sim/params';
+import type { SolveOrder, SolverParams } from '../src/contract/params';
 import type { SimSetup } from '../src/sim/setup';
 import { kuhnLattice } from '../tests/support/kuhnLattice';
 import { makeSetup } from '../tests/unit/sim/support/setups';

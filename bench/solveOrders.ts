@@ -35,7 +35,7 @@ import { placeAbove } from '../src/scenes/place';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { GpuSolver } from '../src/sim/gpuSolver';
 import { buildModel, updateMaterialData } from '../src/sim/model';
-import { defaultParams, type SolveOrder, type SolverParams } from '../src/sim/params';
+import { defaultParams, type SolveOrder, type SolverParams } from '../src/contract/params';
 import type { SimSetup } from '../src/sim/setup';
 import { partitionShape, planTraffic, xpbdFramePlan } from '../src/sim/traffic';
 

@@ -9,7 +9,7 @@
  */
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { totalEnergy, type EnergyOptions } from '../src/sim/energy';
-import type { ConstraintType, SolveOrder } from '../src/sim/params';
+import type { ConstraintType, SolveOrder } from '../src/contract/params';
 import { kuhnLattice } from '../tests/support/kuhnLattice';
 import { rng } from '../tests/support/random';
 import { makeSetup } from '../tests/unit/sim/support/setups';

@@ -9,7 +9,7 @@
 import { readMeshFile } from '../src/runner/meshFile';
 import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
-import { SOLVE_ORDERS } from '../src/sim/params';
+import { SOLVE_ORDERS } from '../src/contract/params';
 import { KERNEL_TRAFFIC, kernelBytes, partitionShape, planTraffic, xpbdClearBytes, xpbdFramePlan, type KernelName } from '../src/sim/traffic';
 
 const argv = process.argv.slice(2);

@@ -10,7 +10,7 @@
  */
 import { acquireGpu } from '../src/gpu/device';
 import { findScene } from '../src/scenes/registry';
-import type { SolverParams } from '../src/sim/params';
+import type { SolverParams } from '../src/contract/params';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Takes the README picture: serves the BUILT page (dist/; `npm run screenshot` builds it
-// first), opens it in headless Chromium with WebGPU on SwiftShader, waits until the default
-// shape is generated and drawn, and saves the page to docs/screenshot.png.
-// Usage: node scripts/screenshot.mjs [--shape name] [--resolution n] [--out path] [--width w --height h]
+// first), opens it in headless Chromium with WebGPU on SwiftShader as a newcomer would (no link:
+// the default scene this adapter gets), waits until it is drawn, steps --frames frames with the
+// Step button so the status line shows real frame times, and saves the page to docs/screenshot.png.
+// Usage: node scripts/screenshot.mjs [--hash '#scene=...'] [--frames n] [--out path] [--width w --height h]
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,8 +13,8 @@ import { preview } from 'vite';
 const root = new URL('..', import.meta.url).pathname;
 const { values } = parseArgs({
   options: {
-    shape: { type: 'string' },
-    resolution: { type: 'string' },
+    hash: { type: 'string', default: '' },
+    frames: { type: 'string', default: '3' },
     out: { type: 'string', default: join(root, 'docs', 'screenshot.png') },
     width: { type: 'string', default: '1280' },
     height: { type: 'string', default: '800' },
@@ -40,10 +41,13 @@ if (!existsSync(CHROMIUM)) {
 
 const server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, open: false } });
 const { port } = server.httpServer.address();
-const query = new URLSearchParams();
-if (values.shape) query.set('shape', values.shape);
-if (values.resolution) query.set('resolution', values.resolution);
-const url = `http://127.0.0.1:${port}/${query.size > 0 ? `?${query}` : ''}`;
+const frames = Number(values.frames);
+if (!Number.isInteger(frames) || frames < 0) {
+  console.error(`--frames ${values.frames} must be an integer >= 0`);
+  process.exit(1);
+}
+const hash = values.hash && !values.hash.startsWith('#') ? `#${values.hash}` : values.hash;
+const url = `http://127.0.0.1:${port}/${hash}`;
 
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
 let status = 0;
@@ -58,11 +62,17 @@ try {
     await page.waitForFunction(
       () => {
         const v = document.getElementById('viewport');
-        return !!v && !!v.dataset.shownSerial && v.dataset.shownSerial === v.dataset.drawnSerial;
+        const s = document.getElementById('sim-status');
+        return (!!v && !!v.dataset.shownSerial && v.dataset.shownSerial === v.dataset.drawnSerial) || s?.dataset.state === 'ready';
       },
       undefined,
       { timeout: 300_000, polling: 200 },
     );
+    for (let f = 1; f <= frames; f++) {
+      await page.click('#sim-step');
+      await page.waitForFunction((n) => Number(document.getElementById('sim-status')?.dataset.frame) >= n, f, { timeout: 300_000, polling: 200 });
+    }
+    await page.evaluate(() => window.softBodyPage?.simulation.settled());
   } catch (error) {
     const banner = await page.locator('#error-banner').textContent().catch(() => '');
     throw new Error(`the page drew no mesh: ${banner?.trim() || error.message}; page errors: ${errors.join(' | ') || 'none'}`);
@@ -72,9 +82,9 @@ try {
   const png = await page.screenshot({ type: 'png' });
   mkdirSync(dirname(resolve(values.out)), { recursive: true });
   writeFileSync(values.out, png);
-  const stats = await page.locator('#mesh-stats').evaluate((el) => ({ ...el.dataset }));
+  const shown = await page.locator('#sim-status').evaluate((el) => ({ ...el.dataset }));
   console.log(`saved ${values.out} (${png.length} bytes) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  console.log(`mesh: ${stats.source}: ${stats.vertices} vertices, ${stats.tets} tets, ${stats.triangles} boundary triangles`);
+  console.log(`scene ${shown.scene}: ${shown.vertices ?? '?'} vertices, ${shown.tets ?? '?'} tets; frame ${shown.frame}, frame time ${shown.frameMs} ms`);
   if (errors.length > 0) console.warn(`page errors: ${errors.join(' | ')}`);
 } catch (error) {
   console.error(`screenshot failed: ${error.message}`);

@@ -33,7 +33,7 @@ import { changesAt } from '../src/scenes/schedule';
 import { materialResolution, shortestEdgeOfObjects } from '../src/sim/resolution';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
-import { effectiveCollisionMode } from '../src/sim/params';
+import { effectiveCollisionMode } from '../src/contract/params';
 import { runnerCcdPool } from '../src/runner/ccdWorkerBundle';
 
 function log(message: string): void {

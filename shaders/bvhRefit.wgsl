@@ -13,7 +13,7 @@
 struct Params { start: u32, count: u32, offOrder: u32, offLevels: u32, rowStride: u32, _p0: u32, _p1: u32, _p2: u32 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>; // xyz + inverse mass (sim/state.ts)
+@group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>; // xyz + inverse mass (contract/state.ts)
 // Sections: 3 vertex ids per triangle, then the BVH triangle order, then node ids in sweep order.
 @group(0) @binding(2) var<storage, read> topo: array<u32>;
 @group(0) @binding(3) var<storage, read_write> nodes: array<BvhNode>;

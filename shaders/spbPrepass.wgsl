@@ -22,7 +22,7 @@ const INVERTED_CAP = 256u;
 const COMPONENT_FLAGS = 266u;
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>; // xyz + inverse mass (sim/state.ts)
+@group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>; // xyz + inverse mass (contract/state.ts)
 @group(0) @binding(2) var<storage, read> tets: array<vec4<u32>>;  // 2 per tet: vertex ids, neighbours
 @group(0) @binding(3) var<storage, read> topo: array<u32>;          // tet components at offTetComponent
 @group(0) @binding(4) var<storage, read_write> measures: array<vec2<f32>>; // (h^2, inverted 0/1)

@@ -12,7 +12,7 @@
 //
 // Bindings (src/spb/gpu/spbKernels.ts SPB_QUERY_BINDINGS, in this order; 8 storage buffers,
 // the SwiftShader/default-browser limit):
-//   positions  vec4 per vertex, xyz + inverse mass (the one GPU layout, sim/state.ts)
+//   positions  vec4 per vertex, xyz + inverse mass (the one GPU layout, contract/state.ts)
 //   tets       2 vec4<u32> per tet: vertex ids, then neighbours across local faces (i32 bits, -1 = boundary)
 //   topo       u32 sections (offsets in params): 8 words per boundary triangle
 //              (v0, v1, v2, tet*4+face, across-edge triangle k=0..2 or NONE, component),
@@ -28,6 +28,7 @@
 #include "threadIndex"
 #include "positions"
 #include "bvhNode"
+#include "boundaryTriangles"
 #include "closestPointOnTriangle"
 #include "queryList"
 #include "spbResult"
@@ -117,36 +118,10 @@ fn faceVert(f: u32, i: u32) -> u32 {
   return (FACE_VERTS >> (2u * (3u * f + i))) & 3u;
 }
 
-fn triVert(f: u32, k: u32) -> u32 { return topo[8u * f + k]; }
-fn triTet(f: u32) -> u32 { return topo[8u * f + 3u] >> 2u; }
-fn triComponent(f: u32) -> u32 { return topo[8u * f + 7u]; }
 fn tetSize2(t: u32) -> f32 { return measures[t].x; }
 
-fn boxDistance2(n: BvhNode, p: vec3<f32>) -> f32 {
-  let d = max(max(n.lo - p, vec3<f32>(0.0)), p - n.hi);
-  return dot(d, d);
-}
-
-fn boxFarDistance2(n: BvhNode, p: vec3<f32>) -> f32 {
-  let d = max(p - n.lo, n.hi - p);
-  return dot(d, d);
-}
-
-// ---- the excluded triangles of a query (spb/exclusion.ts) ----
-
-// Triangle (i0, i1, i2) holds e1 and (e2 < 0 or e2).
-fn excludesTriangle(i0: u32, i1: u32, i2: u32, e1: i32, e2: i32) -> bool {
-  if (e1 < 0) { return false; }
-  let a = u32(e1);
-  if (i0 != a && i1 != a && i2 != a) { return false; }
-  if (e2 < 0) { return true; }
-  let b = u32(e2);
-  return i0 == b || i1 == b || i2 == b;
-}
-
-fn excluded(f: u32, e1: i32, e2: i32) -> bool {
-  return excludesTriangle(triVert(f, 0u), triVert(f, 1u), triVert(f, 2u), e1, e2);
-}
+// triVert, triTet, triComponent, excludesTriangle, excluded: shaders/lib/boundaryTriangles.wgsl;
+// boxDistance2, boxFarDistance2: shaders/lib/bvhNode.wgsl.
 
 // Every triangle at boundary edge (v, w) is excluded.
 fn excludesEdge(v: u32, w: u32, e1: i32, e2: i32) -> bool {

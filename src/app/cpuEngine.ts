@@ -8,7 +8,7 @@
 import * as Comlink from 'comlink';
 import type { Material } from '../sim/material';
 import type { Model } from '../sim/model';
-import { checkParams, type SolverParams } from '../sim/params';
+import { checkParams, type SolverParams } from '../contract/params';
 import type { CpuFrameResult, CpuSceneRequest, CpuSolverWorkerApi } from './cpuSolverWorkerApi';
 import type { SceneDrawing } from './scene/sceneDrawing';
 import { checkMaterial, type FrameReport, type LowestPoint, type SimulationEngine } from './simulationEngine';

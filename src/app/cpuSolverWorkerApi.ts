@@ -4,7 +4,7 @@
  */
 import type { CollisionFrameCounters } from '../collision/counters';
 import type { Material } from '../sim/material';
-import type { SolverParams } from '../sim/params';
+import type { SolverParams } from '../contract/params';
 import type { PageSceneSource, SceneOverrides } from './scene/pageScene';
 
 /** The worker builds the same scene as the page (buildPageScene): its scripts are functions and cannot be sent. */

@@ -4,7 +4,7 @@
  * which reloads it with the same URL (shape and simulation options included).
  */
 
-export function showDeviceLost(reason: string, parent: HTMLElement = document.body): HTMLDivElement {
+export function showDeviceLost(reason: string, parent: HTMLElement = document.getElementById('notices') ?? document.body): HTMLDivElement {
   let notice = document.getElementById('device-lost') as HTMLDivElement | null;
   if (!notice) {
     notice = document.createElement('div');

@@ -17,7 +17,7 @@ import { pageSpbFallback } from './spbFallbackPool';
 import { ccdTransport, pageCollisionJobs } from './ccdPool';
 import { setObjectMaterial, type Model } from '../sim/model';
 import type { Material } from '../sim/material';
-import { checkParams, type SolverParams } from '../sim/params';
+import { checkParams, type SolverParams } from '../contract/params';
 import { nonFiniteMessage, type SimSetup } from '../sim/setup';
 import { GpuStateReadback, type StateSnapshot } from './gpuStateReadback';
 import type { SceneDrawing } from './scene/sceneDrawing';

@@ -8,7 +8,7 @@ import * as Comlink from 'comlink';
 import type { TetMesh } from '../mesh/types';
 import type { WorkerPool } from '../workers/workerPool';
 import type { MeshFileText, MeshJobResult, MeshWorkerApi } from '../workers/meshWorkerApi';
-import type { ShapeRequest } from './guiPanel';
+import type { ShapeRequest } from './meshScenePanel';
 import { MeshView } from './meshView';
 import type { ErrorBanner, ProgressIndicator } from './notices';
 import type { StatsPanel } from './statsPanel';
@@ -20,6 +20,8 @@ export interface MeshLoaderParts {
   stats: StatsPanel;
   banner: ErrorBanner;
   progress: ProgressIndicator;
+  /** Places a newly shown mesh and the camera (the page: at its drop pose, ground in view); default: viewer.frame(view.bounds). */
+  frameMesh?(mesh: TetMesh, view: MeshView): void;
 }
 
 function messageOf(error: unknown): string {
@@ -33,8 +35,8 @@ export class MeshLoader {
   private view: MeshView | undefined;
   private mesh: TetMesh | undefined;
   private wireframe = false;
-  /** Called after a new mesh is on screen (the simulation will hook in here). */
-  onMeshShown: ((mesh: TetMesh, view: MeshView, source: string) => void) | undefined;
+  /** Called after a new mesh is on screen (the simulation hooks in here); `imported`: it came from a file. */
+  onMeshShown: ((mesh: TetMesh, view: MeshView, source: string, imported: boolean) => void) | undefined;
 
   constructor(private readonly parts: MeshLoaderParts) {}
 
@@ -59,7 +61,7 @@ export class MeshLoader {
 
   generate(request: ShapeRequest): Promise<void> {
     const { progress } = this.parts;
-    return this.runJob(`Generating ${request.shape}`, (api) =>
+    return this.runJob(`Generating ${request.shape}`, false, (api) =>
       api.generate(
         request.shape,
         request.params,
@@ -71,10 +73,10 @@ export class MeshLoader {
 
   importFiles(files: MeshFileText[]): Promise<void> {
     const names = files.map((f) => f.name).join(' + ');
-    return this.runJob(`Reading ${names}`, (api) => api.parse(files));
+    return this.runJob(`Reading ${names}`, true, (api) => api.parse(files));
   }
 
-  private async runJob(label: string, job: (api: Comlink.Remote<MeshWorkerApi>) => Promise<MeshJobResult>): Promise<void> {
+  private async runJob(label: string, imported: boolean, job: (api: Comlink.Remote<MeshWorkerApi>) => Promise<MeshJobResult>): Promise<void> {
     const { pool, banner, progress } = this.parts;
     const ticket = ++this.latest;
     progress.start(label);
@@ -82,7 +84,7 @@ export class MeshLoader {
       const result = await pool.run(job);
       if (ticket !== this.latest) return; // a newer request superseded this one
       banner.clear();
-      this.show(result, ticket);
+      this.show(result, ticket, imported);
       if (result.warnings.length > 0) console.warn(`${result.stats.source}:\n${result.warnings.join('\n')}`);
     } catch (error) {
       if (ticket !== this.latest) return;
@@ -93,18 +95,19 @@ export class MeshLoader {
     }
   }
 
-  private show(result: MeshJobResult, serial: number): void {
+  private show(result: MeshJobResult, serial: number, imported: boolean): void {
     const { viewer, stats } = this.parts;
     const view = new MeshView(result.mesh);
     view.wireframe = this.wireframe;
     this.view?.dispose();
     view.addTo(viewer.scene);
-    viewer.frame(view.bounds);
+    if (this.parts.frameMesh) this.parts.frameMesh(result.mesh, view);
+    else viewer.frame(view.bounds);
     this.view = view;
     this.mesh = result.mesh;
     this.shown = serial;
     stats.show(result.stats);
-    this.onMeshShown?.(result.mesh, view, result.stats.source);
+    this.onMeshShown?.(result.mesh, view, result.stats.source, imported);
     viewer.requestRender();
   }
 }

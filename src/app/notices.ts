@@ -1,6 +1,7 @@
 /**
  * The page's messages: the error banner (#error-banner), the progress indicator (#progress)
- * and the no-WebGPU notice (#no-webgpu). Stable ids so end-to-end tests can read them.
+ * and the no-WebGPU notice (#no-webgpu), all at the top of the page (#notices) with a close
+ * button each. Stable ids so end-to-end tests can read them.
  */
 
 function element<T extends HTMLElement>(id: string): T {
@@ -19,9 +20,14 @@ export class ErrorBanner {
     this.root.querySelector('.close')?.addEventListener('click', () => this.dismiss());
   }
 
-  show(message: string, options: { sticky?: boolean } = {}): void {
+  /**
+   * `kind`: 'error' (something was refused or failed; the default) or 'warning' (advice: the
+   * setting is used, e.g. a stiffness the substeps do not resolve); data-kind says which.
+   */
+  show(message: string, options: { sticky?: boolean; kind?: 'error' | 'warning' } = {}): void {
     this.text.textContent = message;
     this.sticky = options.sticky ?? false;
+    this.root.dataset.kind = options.kind ?? 'error';
     this.root.hidden = false;
   }
 
@@ -62,13 +68,28 @@ export class ProgressIndicator {
   }
 }
 
-/** Says why the GPU solver cannot run here, and what still works. */
+/**
+ * Says why the GPU solver cannot run here, and what still works. It sits with the other messages
+ * at the top, not over the scene, and its close button puts it away (data-dismissed="true").
+ */
 export function showNoWebGpu(reason: string): void {
   const notice = element<HTMLDivElement>('no-webgpu');
-  notice.textContent =
-    `The GPU solver needs WebGPU. ${reason} ` +
-    'The page still works: it simulates with the CPU reference solver (float64, in a worker; collisions by DCD + shortest path, ' +
-    'smaller scene sizes) and draws with WebGL 2. For the GPU solver use Chrome or Edge 113 or newer, or a recent Firefox or Safari with WebGPU enabled.';
+  const text = notice.querySelector('.message') as HTMLSpanElement;
+  // One short line; the rest behind "details", so the notice stays small at the top.
+  text.textContent = 'The GPU solver needs WebGPU, which is missing here: the page simulates with the CPU reference solver and draws with WebGL 2. ';
+  const details = document.createElement('details');
+  const summary = document.createElement('summary');
+  summary.textContent = 'details';
+  details.append(
+    summary,
+    `${reason} The CPU reference solver runs in float64 in a worker, collides by DCD + shortest path, and the page picks smaller scene sizes for it. ` +
+      'For the GPU solver use Chrome or Edge 113 or newer, or a recent Firefox or Safari with WebGPU enabled.',
+  );
+  text.append(details);
+  notice.querySelector('.close')?.addEventListener('click', () => {
+    notice.hidden = true;
+    notice.dataset.dismissed = 'true';
+  });
   notice.hidden = false;
   document.body.dataset.webgpu = 'unavailable';
 }

@@ -40,6 +40,15 @@ export const TINT_BLUE = 0x1048ff;
 export const STATIC_OBJECT_COLOR = 0x9a948c;
 /** Ground plane under the scene: light, so shadows read clearly on it. */
 export const GROUND_COLOR = 0xc9c6c0;
+/**
+ * The hemisphere light (renderer.ts): sky colour, ground colour (what a face turned straight down
+ * receives: light bounced off the ground plane) and intensity. Every lit pixel of an object is at
+ * least its colour x HEMISPHERE_GROUND x HEMISPHERE_INTENSITY / pi (the unlit ambient term;
+ * the end-to-end shading test holds the page to it).
+ */
+export const HEMISPHERE_SKY = 0xdfe8ff;
+export const HEMISPHERE_GROUND = 0x8a8076;
+export const HEMISPHERE_INTENSITY = 1.2;
 /** Analytic colliders (planes, boxes, bowls), drawn semi-transparent. */
 export const COLLIDER_COLOR = 0xd9d2c5;
 export const COLLIDER_OPACITY = 0.28;

@@ -12,7 +12,10 @@
  *                                             bounds.min.y), the key light's shadow camera fitted to
  *                                             the bounds, the camera framed on them. Call once when a
  *                                             scene is shown; nothing moves the camera afterwards
- *                                             except the user's orbit/zoom.
+ *                                             except the user's orbit/zoom (and viewer.reframe()).
+ * Framing (render/framing.ts) puts all eight corners of the bounds, ground included, inside the
+ * part of the canvas the panel does not cover (viewer.setInsets: the panel's width on the right;
+ * the projection's centre is moved to the middle of the uncovered part).
  * Shadows: `viewer.shadows = true | false` (the key light casts them; the ground, and objects that
  * set receiveShadow, receive them), `viewer.shadowMapSize = 512` by default (software adapters
  * are slow; 1024-2048 on a real GPU).
@@ -33,7 +36,8 @@ import {
   WebGPURenderer,
 } from 'three/webgpu';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { BACKGROUND_COLOR, GRID_CENTER_COLOR, GRID_COLOR, GROUND_COLOR } from './palette';
+import { BACKGROUND_COLOR, GRID_CENTER_COLOR, GRID_COLOR, GROUND_COLOR, HEMISPHERE_GROUND, HEMISPHERE_INTENSITY, HEMISPHERE_SKY } from './palette';
+import { frameBox } from './render/framing';
 
 
 /** With nothing asking for frames, the view is still redrawn this often (ms). */
@@ -55,6 +59,10 @@ export interface Viewer {
   frameScene(bounds: Box3, options?: { groundY?: number }): void;
   /** The shadow-receiving ground plane (hidden until frameScene). */
   readonly ground: Mesh;
+  /** Canvas pixels covered by the page's panel on the right: framing keeps the scene out of them. */
+  setInsets(insets: { right: number }): void;
+  /** Points the camera at the last framed bounds again (the F key). */
+  reframe(): void;
   /** Whether the key light casts shadows (on by default). */
   shadows: boolean;
   /** Shadow map resolution in texels per side (512 by default). */
@@ -103,8 +111,12 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
   controls.enableDamping = true;
 
   // A sky/ground hemisphere for soft fill plus a key light from above-front: enough to read
-  // the shape of thin tentacles without shadow maps (costly on software adapters).
-  scene.add(new HemisphereLight(0xdfe8ff, 0x2a2420, 0.9));
+  // the shape of thin tentacles without shadow maps (costly on software adapters). The
+  // hemisphere's lower half is the light bounced off the light ground plane (GROUND_COLOR in
+  // shade), so faces turned down stay readable: with a near-black lower half (0x2a2420 at 0.9)
+  // they got 0.7 % of their colour in linear light (8 % as displayed) and showed as black
+  // patches against the light ground; now 10 % (35 % as displayed).
+  scene.add(new HemisphereLight(HEMISPHERE_SKY, HEMISPHERE_GROUND, HEMISPHERE_INTENSITY));
   const key = new DirectionalLight(0xfff4e8, 3.0);
   key.position.set(4, 7, 3);
   // Off until a scene is shown (the single-mesh viewer draws no shadows); frameScene turns them
@@ -145,15 +157,39 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
     return cell * 20;
   };
 
-  const aimCamera = (sphere: Sphere): void => {
-    const radius = Math.max(sphere.radius, 1e-6);
-    const distance = radius / Math.sin(((camera.fov / 2) * Math.PI) / 180);
-    const direction = new Vector3(0.55, 0.42, 0.72).normalize();
-    camera.position.copy(sphere.center).addScaledVector(direction, distance * 0.95);
-    camera.near = distance / 100;
-    camera.far = distance * 100;
+  /** Canvas pixels the panel covers on the right. */
+  let insetRight = 0;
+  /** The bounds framed last (reframe). */
+  let framed: Box3 | undefined;
+
+  /** Projection centred on the uncovered part of the canvas (a view offset of insetRight pixels). */
+  const applyProjection = (): void => {
+    const w = Math.max(1, container.clientWidth);
+    const h = Math.max(1, container.clientHeight);
+    const right = Math.min(Math.max(0, insetRight), 0.5 * w);
+    camera.aspect = (w + right) / h;
+    if (right > 0) camera.setViewOffset(w + right, h, right, 0, w, h);
+    else camera.clearViewOffset();
     camera.updateProjectionMatrix();
-    controls.target.copy(sphere.center);
+  };
+
+  const aimCamera = (box: Box3): void => {
+    framed = box.clone();
+    const w = Math.max(1, container.clientWidth);
+    const h = Math.max(1, container.clientHeight);
+    const right = Math.min(Math.max(0, insetRight), 0.5 * w);
+    const f = frameBox({
+      min: [box.min.x, box.min.y, box.min.z],
+      max: [box.max.x, box.max.y, box.max.z],
+      direction: [0.55, 0.42, 0.72],
+      fovYDeg: camera.fov,
+      aspect: (w - right) / h,
+    });
+    camera.position.set(...f.position);
+    camera.near = f.distance / 100;
+    camera.far = f.distance * 100;
+    applyProjection();
+    controls.target.set(...f.target);
     controls.update();
   };
 
@@ -164,7 +200,7 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
     const sphere = bounds.getBoundingSphere(new Sphere());
     ground.visible = false;
     placeGrid(sphere, bounds.min.y);
-    aimCamera(sphere);
+    aimCamera(bounds);
   };
 
   const frameScene = (bounds: Box3, options: { groundY?: number } = {}): void => {
@@ -173,8 +209,8 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
     const groundY = options.groundY ?? bounds.min.y;
     if (!Number.isFinite(groundY)) throw new Error(`frameScene: ground height ${groundY} is not a finite number`);
     // The ground belongs in the framed region so the shadows on it are in view.
-    const framed = bounds.clone().expandByPoint(new Vector3(bounds.min.x, groundY, bounds.min.z));
-    const sphere = framed.getBoundingSphere(new Sphere());
+    const withGround = bounds.clone().expandByPoint(new Vector3(bounds.min.x, groundY, bounds.min.z));
+    const sphere = withGround.getBoundingSphere(new Sphere());
     const radius = Math.max(sphere.radius, 1e-6);
     const gridSize = placeGrid(sphere, groundY + radius * 1e-3); // just above the plane: no z-fighting
     ground.visible = true;
@@ -200,16 +236,13 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
     // meshes unless the bias was so large that shadows detached from the objects' feet).
     key.shadow.normalBias = (2 * shadowRadius) / key.shadow.mapSize.x;
     if (!shadowsChosen) key.castShadow = true;
-    aimCamera(sphere);
+    aimCamera(withGround);
   };
 
   const resize = (): void => {
     dirty = true;
-    const w = container.clientWidth;
-    const h = Math.max(1, container.clientHeight);
-    camera.aspect = w / h;
-    camera.updateProjectionMatrix();
-    renderer.setSize(w, h);
+    applyProjection();
+    renderer.setSize(container.clientWidth, Math.max(1, container.clientHeight));
   };
   window.addEventListener('resize', resize);
 
@@ -223,6 +256,17 @@ export async function createViewer(container: HTMLElement, device: GPUDevice | u
     frame,
     frameScene,
     ground,
+    setInsets(insets) {
+      if (!(insets.right >= 0) || !Number.isFinite(insets.right)) throw new RangeError(`setInsets: right ${insets.right} must be a finite number >= 0`);
+      if (insets.right === insetRight) return;
+      insetRight = insets.right;
+      dirty = true;
+      applyProjection();
+    },
+    reframe() {
+      dirty = true;
+      if (framed) aimCamera(framed);
+    },
     get shadows() {
       return key.castShadow;
     },

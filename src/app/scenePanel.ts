@@ -1,18 +1,22 @@
 /**
  * The "Scene" folder at the top of the lil-gui panel: which scene (the paper's experiments from
  * the registry, or the shape / imported mesh), its size slider (toward the paper's scale; the
- * label says what the paper had), copies of the mesh scene's object, and the engine. Stable ids
- * for tests: #gui-scene (a select whose option values are the scene names), #gui-size,
- * #gui-copies, #gui-engine; #scene-note says what is on screen and why a size was picked.
+ * label says what the paper had), the engine, mesh import (which opens the mesh scene) and a note
+ * in paragraphs (sceneNotes.ts): what is on screen, its size, and why the page picked a smaller
+ * one here. Stable ids for tests: #gui-scene (a select whose option values are the scene names),
+ * #gui-size, #gui-engine, #gui-import; #scene-note.
  */
 import type GUI from 'lil-gui';
 import type { Controller } from 'lil-gui';
 import { scenes, findScene } from '../scenes/registry';
 import { sizeProblem } from '../scenes/size';
 import { ENGINE_CHOICES, MESH_SCENE, type EngineChoice } from './config/pageConfig';
+import { pageDescription, sizeLine, smallDefaultReason } from './sceneNotes';
 import type { SimulationController } from './simulationController';
+import { buttonOf } from './simulationPanel';
 
 export interface ScenePanel {
+  readonly folder: GUI;
   refresh(): void;
 }
 
@@ -29,21 +33,32 @@ function selectOf(c: Controller, id: string, values: string[]): void {
   Array.from(select.options).forEach((option, i) => (option.value = values[i]!));
 }
 
-export function createScenePanel(gui: GUI, sim: SimulationController, options: { softwareAdapter: boolean }): ScenePanel {
+export interface ScenePanelOptions {
+  softwareAdapter: boolean;
+  /** Opens the file picker (an imported mesh becomes the mesh scene). */
+  importFile(): void;
+  /** What the mesh scene started from on this adapter (adapterDefaults.ts), while the user has not changed it. */
+  meshSceneNote(): string | undefined;
+}
+
+export function createScenePanel(gui: GUI, sim: SimulationController, options: ScenePanelOptions): ScenePanel {
   const folder = gui.addFolder('Scene');
-  // First in the panel: it is what a user picks first.
-  gui.$children.prepend(folder.domElement);
   const list = pageScenes();
-  const state = { scene: sim.config.scene, size: 1, copies: sim.config.mesh.copies, engine: sim.config.engine as EngineChoice, paperSize: () => paperSize() };
+  const state = {
+    scene: sim.config.scene,
+    size: 1,
+    engine: sim.config.engine as EngineChoice,
+    paperSize: () => paperSize(),
+    importFile: () => options.importFile(),
+  };
   const sceneCtrl = folder.add(state, 'scene', Object.fromEntries(list.map((s) => [s.label, s.name]))).name('Scene');
   selectOf(sceneCtrl, 'gui-scene', list.map((s) => s.name));
   const sizeCtrl = folder.add(state, 'size', 1, 2, 1).name('Size');
   sizeCtrl.domElement.id = 'gui-size';
   const paperCtrl = folder.add(state, 'paperSize').name("Paper's size");
-  const copiesCtrl = folder.add(state, 'copies', 1, 16, 1).name('Copies (mesh scene)');
-  copiesCtrl.domElement.id = 'gui-copies';
   const engineCtrl = folder.add(state, 'engine', { 'Auto (GPU when WebGPU draws)': 'auto', 'GPU (WebGPU)': 'gpu', 'CPU reference (float64 worker)': 'cpu' }).name('Engine');
   selectOf(engineCtrl, 'gui-engine', [...ENGINE_CHOICES]);
+  buttonOf(folder.add(state, 'importFile').name('Import mesh file…'), 'gui-import').title = 'Gaia .t, TetGen .node + .ele, Gmsh .msh, VTK .vtk (or drop files on the page)';
   const note = document.createElement('div');
   note.id = 'scene-note';
   note.className = 'scene-note';
@@ -66,7 +81,6 @@ export function createScenePanel(gui: GUI, sim: SimulationController, options: {
     }
     void sim.showScene(name, value);
   });
-  copiesCtrl.onFinishChange((n: number) => sim.setCopies(n));
   engineCtrl.onChange((choice: EngineChoice) => sim.setEngineChoice(choice));
 
   function paperSize(): void {
@@ -75,32 +89,45 @@ export function createScenePanel(gui: GUI, sim: SimulationController, options: {
     if (size) void sim.showScene(name, size.paper);
   }
 
+  function paragraphs(texts: string[]): void {
+    note.replaceChildren(
+      ...texts.map((text) => {
+        const p = document.createElement('p');
+        p.textContent = text;
+        return p;
+      }),
+    );
+  }
+
   function refresh(): void {
     const config = sim.config;
     state.scene = config.scene;
-    state.copies = config.mesh.copies;
     state.engine = config.engine;
     const mesh = config.scene === MESH_SCENE;
     const def = mesh ? undefined : findScene(config.scene);
     const size = def?.size;
     sizeCtrl.show(size !== undefined);
     paperCtrl.show(size !== undefined);
-    copiesCtrl.show(mesh);
-    const lines: string[] = [];
+    const texts: string[] = [];
+    if (def) texts.push(pageDescription(def.description));
+    else texts.push('The generated shape or imported mesh, dropped on the ground (with copies, piled into a box). Run or Step builds its simulation.');
+    const why = smallDefaultReason(options.softwareAdapter, sim.cpuEngine);
     if (size) {
       sizeCtrl.min(size.min).max(size.max).step(size.step).name(`Size: ${size.label}`);
       state.size = sim.sceneSize ?? size.default;
-      lines.push(`${size.label} ${state.size} (default ${size.default}, ${size.note})`);
-      if (config.size === undefined && state.size === size.small && size.small !== size.default) {
-        lines.push(`Smaller default (${size.small}) because ${options.softwareAdapter ? 'this is a software GPU adapter' : 'the CPU engine runs'}.`);
+      texts.push(sizeLine(size, state.size));
+      if (config.size === undefined && state.size === size.small && size.small !== size.default && why) {
+        texts.push(`Smaller default (${size.small}) because ${why}.`);
       }
+    } else {
+      const defaults = options.meshSceneNote();
+      if (defaults && why) texts.push(`${defaults} Chosen because ${why}.`);
+      else if (defaults) texts.push(defaults);
     }
-    if (def) lines.unshift(def.description);
-    else lines.unshift('The generated shape or imported mesh, dropped on the ground; with copies, piled into a box.');
-    note.textContent = lines.join('\n');
+    paragraphs(texts);
     for (const c of folder.controllersRecursive()) c.updateDisplay();
   }
 
   refresh();
-  return { refresh };
+  return { folder, refresh };
 }

@@ -1,10 +1,16 @@
 /**
- * The simulation readout (#sim-status, top left): frame, running state, lowest point and the
- * simulation time per frame (per phase when the solver reports phases). The figures are also
- * data-* attributes (data-frame, data-running, data-min-y, data-min-y-frame, data-ground-y,
- * data-start-min-y, data-frame-ms, data-wall-ms, data-engine, data-timing, data-scene, data-vertices, data-tets, data-objects) so tests read numbers, not formatted text.
+ * The status line (#sim-status, top left, shown from the first load on): what the page is doing
+ * (building, running, pausing, stepping, resetting, paused, or nothing built yet), with a busy
+ * indicator and the seconds the current frame has taken while one is under way; the scene's
+ * objects, vertices and tets; the engine; the lowest point; and the frame time, frames per
+ * second and the solver's own phase times from the same summary the timing panel shows
+ * (frameTimings.ts). The figures are also data-* attributes (data-activity, data-busy,
+ * data-frame, data-running, data-min-y, data-min-y-frame, data-ground-y, data-start-min-y,
+ * data-frame-ms, data-wall-ms, data-fps, data-phases-ms, data-engine, data-timing, data-scene,
+ * data-vertices, data-tets, data-objects, data-frames-in-flight) so tests read numbers, not text.
  */
-import type { TimingSummary } from './frameTimings';
+import { formatMs, type TimingSummary } from './frameTimings';
+import type { Activity } from './simulationController';
 
 export interface SimStatus {
   engine: string;
@@ -20,22 +26,68 @@ export interface SimStatus {
   minYFrame: number;
   groundY: number;
   startMinY: number;
+  /** Whether the scene has a ground plane (else the lowest point is said as a height). */
+  hasGround: boolean;
   timings: TimingSummary;
+  activity: Activity;
+  /** performance.now() when the frame under way started, if one is. */
+  underWaySince: number | undefined;
+  framesInFlightLimit: number;
 }
 
 const TIMING_LABEL = { 'gpu-timestamps': 'GPU timestamps', 'cpu-clock': 'CPU clock' } as const;
 
+const ACTIVITY_TEXT: Record<Activity, string> = {
+  idle: 'not built yet: Run or Step builds it',
+  building: 'building the scene',
+  running: 'running',
+  pausing: 'pausing: the frame under way finishes',
+  stepping: 'stepping one frame',
+  resetting: 'resetting',
+  paused: 'paused',
+};
+
 export class SimStatusView {
   readonly root: HTMLDivElement;
+  private readonly activityLine: HTMLDivElement;
+  private readonly spinner: HTMLSpanElement;
+  private readonly activityText: HTMLSpanElement;
+  private readonly body: HTMLDivElement;
+  private underWaySince: number | undefined;
+  private activityBase = '';
+  private ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(parent: HTMLElement = document.body) {
     this.root = document.createElement('div');
     this.root.id = 'sim-status';
     this.root.dataset.state = 'idle';
+    this.root.dataset.activity = 'idle';
+    this.root.dataset.busy = 'false';
     this.root.dataset.running = 'false';
     this.root.dataset.frame = '0';
-    this.root.hidden = true;
-    parent.appendChild(this.root);
+    this.activityLine = document.createElement('div');
+    this.activityLine.className = 'activity';
+    this.spinner = document.createElement('span');
+    this.spinner.className = 'busy-indicator';
+    this.spinner.setAttribute('aria-hidden', 'true');
+    this.activityText = document.createElement('span');
+    this.activityLine.append(this.spinner, this.activityText);
+    this.body = document.createElement('div');
+    this.body.className = 'status-body';
+    this.root.append(this.activityLine, this.body);
+    this.root.setAttribute('role', 'status');
+    parent.prepend(this.root);
+  }
+
+  /** No simulation yet for the scene on screen (the mesh scene is built by Run or Step). */
+  showUnbuilt(s: { scene: string; activity: Activity }): void {
+    const d = this.root.dataset;
+    d.state = 'idle';
+    d.scene = s.scene;
+    d.running = 'false';
+    d.frame = '0';
+    this.setActivity(s.activity, undefined, s.activity === 'building' ? 'building the scene (the first build on a page compiles the GPU kernels)' : ACTIVITY_TEXT[s.activity]);
+    this.body.textContent = `${s.scene === 'mesh' ? 'mesh scene (shape or imported mesh)' : s.scene}`;
   }
 
   show(s: SimStatus): void {
@@ -52,31 +104,59 @@ export class SimStatusView {
     d.minYFrame = String(s.minYFrame);
     d.groundY = s.groundY.toPrecision(7);
     d.startMinY = s.startMinY.toPrecision(7);
-    d.frameMs = s.timings.meanMs.toFixed(3);
-    d.wallMs = s.timings.meanWallMs.toFixed(3);
+    d.frameMs = s.timings.frameMs.toFixed(3);
+    d.wallMs = s.timings.frameMs.toFixed(3);
+    d.fps = s.timings.fps.toFixed(3);
+    d.phasesMs = s.timings.phasesMs.toFixed(3);
     d.timing = s.timings.source ?? '';
+    d.framesInFlight = String(s.framesInFlightLimit);
+    this.setActivity(s.activity, s.underWaySince, `${ACTIVITY_TEXT[s.activity]} · frame ${s.frame}`);
+    const lowest = s.hasGround ? `lowest point ${formatLength(s.minY - s.groundY)} above the ground` : `lowest point y = ${formatLength(s.minY)} (no ground)`;
     const lines = [
-      `${s.running ? 'running' : 'paused'} · frame ${s.frame}`,
-      `${s.scene}: ${s.objects} object${s.objects === 1 ? '' : 's'}, ${s.vertices.toLocaleString('en')} vertices, ${s.tets.toLocaleString('en')} tets`,
+      `${s.scene === 'mesh' ? 'mesh scene' : s.scene}: ${s.objects} object${s.objects === 1 ? '' : 's'}, ${s.vertices.toLocaleString('en')} vertices, ${s.tets.toLocaleString('en')} tets`,
       s.engine,
-      `lowest point ${(s.minY - s.groundY).toPrecision(3)} above ground`,
+      lowest,
     ];
-    if (s.timings.frames > 0) {
-      const source = s.timings.source ? TIMING_LABEL[s.timings.source] : '';
-      lines.push(`simulation ${s.timings.meanMs.toFixed(2)} ms/frame (${source}, mean of ${s.timings.frames})`);
-      if (s.timings.phases.length > 1) for (const [name, ms] of s.timings.phases) lines.push(`  ${name.padEnd(12)} ${ms.toFixed(2)} ms`);
-      lines.push(`frame wall time ${s.timings.meanWallMs.toFixed(2)} ms (page thread)`);
+    const t = s.timings;
+    if (t.frames > 0) {
+      lines.push(`frame time ${formatMs(t.frameMs)} (${formatFps(t.fps)} fps, last ${t.frames} frame${t.frames === 1 ? '' : 's'})`);
+      const source = t.source ? TIMING_LABEL[t.source] : '';
+      const parts = t.phases.map(([name, ms]) => `${name} ${formatMs(ms)}`).join(', ');
+      lines.push(`solver ${formatMs(t.phasesMs)} by ${source}: ${parts}`);
+    } else {
+      lines.push('frame time: no frames yet');
     }
-    this.root.textContent = lines.join('\n');
-    this.root.hidden = false;
+    this.body.textContent = lines.join('\n');
   }
 
-  /** No simulation for the object on screen (a new mesh replaced it). */
-  clear(): void {
-    this.root.dataset.state = 'idle';
-    this.root.dataset.running = 'false';
-    this.root.dataset.frame = '0';
-    this.root.textContent = '';
-    this.root.hidden = true;
+  private setActivity(activity: Activity, underWaySince: number | undefined, text: string): void {
+    const d = this.root.dataset;
+    d.activity = activity;
+    const busy = activity === 'building' || activity === 'resetting' || underWaySince !== undefined;
+    d.busy = String(busy);
+    this.spinner.hidden = !busy;
+    this.activityBase = text;
+    this.underWaySince = underWaySince;
+    this.renderActivity();
+    // While a frame is under way the seconds count up (a frame takes seconds on a software adapter).
+    if (underWaySince !== undefined && this.ticker === undefined) this.ticker = setInterval(() => this.renderActivity(), 250);
+    if (underWaySince === undefined && this.ticker !== undefined) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
   }
+
+  private renderActivity(): void {
+    const since = this.underWaySince;
+    const elapsed = since === undefined ? '' : ` · next frame under way ${((performance.now() - since) / 1000).toFixed(1)} s`;
+    this.activityText.textContent = this.activityBase + elapsed;
+  }
+}
+
+function formatFps(fps: number): string {
+  return fps >= 10 ? fps.toFixed(0) : fps.toPrecision(2);
+}
+
+function formatLength(m: number): string {
+  return `${Number(m.toPrecision(3))} m`;
 }

@@ -5,7 +5,7 @@
  *   ?constraint=neohookean|springs  ?damping=2  ?young=1e5  ?poisson=0.3  ?density=1000
  *   ?engine=gpu|cpu  (default: the GPU solver when the page draws with WebGPU)
  */
-import { SOLVE_ORDERS, type ConstraintType, type SolverParams } from '../sim/params';
+import { SOLVE_ORDERS, type ConstraintType, type SolverParams } from '../contract/params';
 import type { Material } from '../sim/material';
 import type { EngineChoice } from './engineFactory';
 

@@ -15,18 +15,27 @@
  * submitted while fewer than MAX_PAGE_FRAMES_IN_FLIGHT are outstanding, so the GPU never idles
  * while the page reads a frame back or records the next; each frame's report is handled when it
  * lands (in order). Single steps, resets and scene changes wait for the frames in flight first.
+ * On a software adapter one frame at most is in flight (maxFramesInFlight): the GPU is the CPU,
+ * so a second queued frame gains nothing and would make Pause wait for it.
+ *
+ * What the page is doing (`activity`): building, running, pausing (Pause was pressed; the frames
+ * in flight finish, none is submitted), stepping, resetting, paused, or idle (nothing built).
+ * Each frame's wall time (FrameReport.wallMs, what the readouts and the recorder show) is the
+ * time per simulated frame: while running, from the previous frame landing to this one landing
+ * (so frames per second = 1000 / frame time, whatever the frames in flight); for a single step
+ * or the first frame of a run, from its submission to its results.
  */
 import type { GpuContext } from '../gpu/device';
 import type { TetMesh } from '../mesh/types';
 import { findScene, type SceneMesh } from '../scenes/registry';
 import { sizeProblem } from '../scenes/size';
 import type { Material } from '../sim/material';
-import { checkParams, defaultParams, type SolverParams } from '../sim/params';
+import { checkParams, defaultParams, type SolverParams } from '../contract/params';
 import { suggestedMaterial } from '../scenes/meshDrop';
 import { materialResolution, shortestTetEdge } from '../sim/resolution';
 import { MESH_SCENE, type EngineChoice, type PageConfig, type ViewSettings } from './config/pageConfig';
 import { createEngine, gpuSolverAvailable } from './engineFactory';
-import { FrameTimings } from './frameTimings';
+import { FrameTimings, type TimingSummary } from './frameTimings';
 import type { MeshView } from './meshView';
 import type { ErrorBanner, ProgressIndicator } from './notices';
 import type { Viewer } from './renderer';
@@ -42,6 +51,9 @@ export interface OwnedDrawing extends SceneDrawing {
 
 /** Frames the page keeps submitted and not yet landed (GpuSolver's ring holds two). */
 export const MAX_PAGE_FRAMES_IN_FLIGHT = 2;
+
+/** What the controller is doing (the status line shows it; tests read data-activity). */
+export type Activity = 'idle' | 'building' | 'running' | 'pausing' | 'stepping' | 'resetting' | 'paused';
 
 export interface SimulationParts {
   gpu: GpuContext | undefined;
@@ -59,6 +71,10 @@ export interface SimulationParts {
   softwareAdapter?: boolean;
   /** Puts the mesh scene's mesh back on screen (the loader's current mesh, or a new one); it calls meshShown. */
   showMesh?: () => void;
+  /** Frames kept in flight while running (default MAX_PAGE_FRAMES_IN_FLIGHT; 1 on software adapters). */
+  maxFramesInFlight?: number;
+  /** Solver parameters the mesh scene starts from on this adapter (on top of MESH_SCENE_DEFAULTS, under the user's). */
+  meshSceneParams?: Partial<SolverParams>;
 }
 
 function messageOf(error: unknown): string {
@@ -94,6 +110,15 @@ export class SimulationController {
   /** Frames submitted by the pipelined loop whose reports have not landed yet (the current engine's). */
   private inFlight = 0;
   private stopped = false;
+  private stepping = false;
+  private resetting = false;
+  /** Start running once the first scene is built (the link's run=1), taken once. */
+  private autoRun: boolean;
+  /** When the previous frame of the current run landed (performance.now), for the frame's wall time. */
+  private lastLanded: number | undefined;
+  /** Submission times of the frames in flight, oldest first. */
+  private readonly submittedAt: number[] = [];
+  private readonly maxInFlight: number;
   private readonly timings = new FrameTimings(30);
   /** The configuration a link reproduces (scene, size, the user's parameters and materials, view). */
   private configValue: PageConfig;
@@ -103,26 +128,63 @@ export class SimulationController {
   onFrame: ((report: FrameReport, engine: SimulationEngine) => void) | undefined;
   /** Called when a new engine is ready (overlays, the recorder's header). */
   onEngine: ((engine: SimulationEngine, scene: PageScene) => void) | undefined;
+  /** Called when `activity` changed (the Run button reads "Pausing…" while frames finish). */
+  onActivity: ((activity: Activity) => void) | undefined;
+  private lastActivity: Activity | undefined;
 
   constructor(
     private readonly parts: SimulationParts,
     config: PageConfig,
   ) {
     this.configValue = structuredClone(config);
+    this.autoRun = config.run;
+    this.configValue.run = false;
+    this.maxInFlight = parts.maxFramesInFlight ?? MAX_PAGE_FRAMES_IN_FLIGHT;
+    if (!(Number.isInteger(this.maxInFlight) && this.maxInFlight >= 1 && this.maxInFlight <= MAX_PAGE_FRAMES_IN_FLIGHT)) {
+      throw new RangeError(`maxFramesInFlight must be an integer in [1, ${MAX_PAGE_FRAMES_IN_FLIGHT}], got ${this.maxInFlight}`);
+    }
     const loop = (): void => {
       if (this.stopped) return;
-      if (this.running && !this.busy && this.inFlight < MAX_PAGE_FRAMES_IN_FLIGHT && this.engine) void this.advance();
+      if (this.running && !this.busy && this.inFlight < this.maxInFlight && this.engine) void this.advance();
       requestAnimationFrame(loop);
     };
     requestAnimationFrame(loop);
   }
 
+  /** What a link reproduces: `run` is true only while running (or about to, for a link's run=1). */
   get config(): PageConfig {
-    return structuredClone(this.configValue);
+    const config = structuredClone(this.configValue);
+    config.run = this.running || this.autoRun;
+    return config;
   }
 
   get isRunning(): boolean {
     return this.running;
+  }
+
+  get activity(): Activity {
+    if (this.building) return 'building';
+    if (this.resetting) return 'resetting';
+    if (this.running) return 'running';
+    if (this.stepping) return 'stepping';
+    if (this.busy || this.inFlight > 0) return 'pausing';
+    return this.engine ? 'paused' : 'idle';
+  }
+
+  /** Since when (performance.now) the GPU or the worker has been on the current frame, or undefined when no frame is under way. */
+  get frameUnderWaySince(): number | undefined {
+    if (this.submittedAt.length === 0) return undefined;
+    return Math.max(this.submittedAt[0]!, this.lastLanded ?? -Infinity);
+  }
+
+  /** The readouts' figures over the last frames (the status line and the timing panel show the same). */
+  get timingSummary(): TimingSummary {
+    return this.timings.summary();
+  }
+
+  /** Frames kept in flight while running. */
+  get framesInFlightLimit(): number {
+    return this.maxInFlight;
   }
 
   /** The parameters the next frame uses (the scene's with the user's changes). */
@@ -195,8 +257,15 @@ export class SimulationController {
     this.source = { kind: 'registry', name, size: chosen, meshes };
     this.onChange?.();
     const ok = await this.ensureEngine();
-    if (ok && (wasRunning || this.configValue.run)) await this.run();
+    if (ok && (wasRunning || this.takeAutoRun())) await this.run();
     return ok;
+  }
+
+  /** True once, when the link asked to start running (run=1). */
+  takeAutoRun(): boolean {
+    const run = this.autoRun;
+    this.autoRun = false;
+    return run;
   }
 
   /** The size the registry scene on screen was built at (undefined for the mesh scene). */
@@ -226,9 +295,17 @@ export class SimulationController {
     this.meshView = view;
     view.object.visible = true;
     this.shortestEdge = shortestTetEdge(mesh.positions, mesh.tets);
-    this.source = { kind: 'mesh', name: 'object', positions: mesh.positions, tets: mesh.tets, copies: this.configValue.mesh.copies };
+    this.source = {
+      kind: 'mesh',
+      name: 'object',
+      positions: mesh.positions,
+      tets: mesh.tets,
+      copies: this.configValue.mesh.copies,
+      defaults: { ...this.parts.meshSceneParams },
+    };
     this.scene = undefined;
-    this.parts.status.clear();
+    this.timings.clear();
+    this.publish();
     if (wasRunning) void this.run();
     this.onChange?.();
   }
@@ -237,6 +314,14 @@ export class SimulationController {
   setMeshShape(shape: string, resolution: number): void {
     this.configValue.mesh.shape = shape;
     this.configValue.mesh.resolution = resolution;
+    this.configValue.mesh.imported = undefined;
+  }
+
+  /** The mesh scene shows a file's mesh: the link names the file (it cannot carry it) instead of a shape it no longer shows. */
+  setMeshImported(name: string): void {
+    this.configValue.mesh.imported = name;
+    this.configValue.mesh.shape = undefined;
+    this.configValue.mesh.resolution = undefined;
   }
 
   /** Copies of the mesh scene's object dropped into a box (1: dropped on the ground). */
@@ -252,6 +337,8 @@ export class SimulationController {
 
   /** Runs from the current state (building the scene first if needed). */
   async run(): Promise<void> {
+    if (!this.running && this.inFlight === 0) this.lastLanded = undefined;
+    this.autoRun = false;
     this.running = true;
     this.onChange?.();
     if (!(await this.ensureEngine())) this.running = false;
@@ -273,11 +360,19 @@ export class SimulationController {
   /** Pauses and advances exactly one frame. */
   async step(): Promise<void> {
     this.running = false;
+    this.autoRun = false;
     this.onChange?.();
     if (!(await this.ensureEngine())) return;
     await this.idle();
     if (this.busy) return;
-    await this.stepOnce();
+    this.lastLanded = undefined;
+    this.stepping = true;
+    try {
+      await this.stepOnce();
+    } finally {
+      this.stepping = false;
+      this.publish();
+    }
   }
 
   /** Back to the starting pose, paused, with the parameters of frame 0. */
@@ -291,6 +386,8 @@ export class SimulationController {
     // Busy until the reset state is in place: a step or run asked for meanwhile (idle() waits on
     // busy) then starts from frame 0 instead of landing in the middle of the reset.
     this.busy = true;
+    this.resetting = true;
+    this.publish();
     try {
       await engine.reset();
       if (this.baseParams) engine.setParams(this.baseParams);
@@ -299,7 +396,9 @@ export class SimulationController {
       return;
     } finally {
       this.busy = false;
+      this.resetting = false;
     }
+    this.lastLanded = undefined;
     this.timings.clear();
     this.publish();
     this.onChange?.();
@@ -388,9 +487,9 @@ export class SimulationController {
     this.onChange?.();
   }
 
-  /** Before the mesh scene is built: the mesh scene's parameters with the user's on top. */
+  /** Before the mesh scene is built: the mesh scene's parameters (this adapter's) with the user's on top. */
   private unbuiltParams(): SolverParams {
-    return defaultParams({ ...MESH_SCENE_DEFAULTS, ...this.configValue.params });
+    return defaultParams({ ...MESH_SCENE_DEFAULTS, ...this.parts.meshSceneParams, ...this.configValue.params });
   }
 
   /**
@@ -401,7 +500,7 @@ export class SimulationController {
     const material = this.objects[object]?.material;
     if (!material || !(this.shortestEdge > 0)) return;
     const { warning } = materialResolution(material, this.shortestEdge, this.params);
-    if (warning) this.parts.banner.show(warning);
+    if (warning) this.parts.banner.show(warning, { kind: 'warning' });
   }
 
   /** Builds the scene and its engine; false (banner shown) when it cannot. */
@@ -420,7 +519,8 @@ export class SimulationController {
       let scene: PageScene;
       let drawing: OwnedDrawing | undefined;
       let engine: SimulationEngine;
-      this.parts.progress?.start(`building ${source.name}`);
+      this.parts.progress?.start(`building ${source.kind === 'registry' ? source.name : 'the mesh scene'} (first time on this page: compiling the GPU kernels)`);
+      this.publish();
       await new Promise((r) => setTimeout(r, 0)); // let the progress label paint before the (synchronous) build
       try {
         scene = buildPageScene(source, overrides);
@@ -453,6 +553,16 @@ export class SimulationController {
       this.engine = engine;
       this.drawing = drawing;
       this.scene = scene;
+      // Parameters the user changed while the scene was being built (the build took the earlier ones).
+      const latest: SolverParams = { ...engine.params, ...this.configValue.params };
+      latest.gravity = [...(this.configValue.params.gravity ?? engine.params.gravity)];
+      if (JSON.stringify(latest) !== JSON.stringify(engine.params)) {
+        try {
+          engine.setParams(latest);
+        } catch (error) {
+          this.parts.banner.show(messageOf(error));
+        }
+      }
       this.baseParams = engine.params;
       if (source.kind === 'registry') this.shortestEdge = shortestTetEdge(scene.setup.model.restPositions, scene.setup.model.tets);
       engine.onLowestPoint = () => {
@@ -467,6 +577,7 @@ export class SimulationController {
     };
     const building = build().finally(() => {
       if (this.building === building) this.building = undefined;
+      this.publish();
     });
     this.building = building;
     return building;
@@ -503,9 +614,10 @@ export class SimulationController {
   private async advance(): Promise<void> {
     const engine = this.engine;
     if (!engine) return;
-    if (!engine.submitFrame) return this.stepOnce();
+    if (!engine.submitFrame) return this.stepOnce(true);
     this.busy = true;
     let done: Promise<FrameReport>;
+    const submitted = performance.now();
     try {
       this.applySchedule(engine);
       done = (await engine.submitFrame()).done;
@@ -517,11 +629,12 @@ export class SimulationController {
     }
     if (engine !== this.engine) return; // replaced meanwhile: its frames are no longer ours to count
     this.inFlight += 1;
+    this.submittedAt.push(submitted);
+    this.publish();
     done.then(
       (report) => {
         if (engine !== this.engine) return;
-        this.timings.add(report);
-        this.onFrame?.(report, engine);
+        this.landed(report, true, engine);
       },
       (error: unknown) => {
         if (engine === this.engine) this.fail(error);
@@ -529,6 +642,7 @@ export class SimulationController {
     ).finally(() => {
       if (engine !== this.engine) return;
       this.inFlight -= 1;
+      this.submittedAt.shift();
       this.publish();
     }).catch((error: unknown) => {
       // A report handler (recorder, overlays) that threw.
@@ -536,28 +650,52 @@ export class SimulationController {
     });
   }
 
-  /** One frame, submitted and awaited (single steps; engines without submitFrame). */
-  private async stepOnce(): Promise<void> {
+  /** One frame, submitted and awaited (single steps; `fromRun`: the running loop of an engine without submitFrame). */
+  private async stepOnce(fromRun = false): Promise<void> {
     const engine = this.engine;
     if (!engine) return;
     this.busy = true;
+    this.submittedAt.push(performance.now());
+    this.publish();
     try {
       this.applySchedule(engine);
       const report = await engine.stepFrame();
       if (engine !== this.engine) return; // replaced by a new scene meanwhile
-      this.timings.add(report);
-      this.onFrame?.(report, engine);
+      this.landed(report, fromRun, engine);
     } catch (error) {
       if (engine === this.engine) this.fail(error);
     } finally {
       this.busy = false;
+      if (engine === this.engine) this.submittedAt.shift();
     }
     if (engine === this.engine) this.publish();
   }
 
+  /**
+   * A frame's report arrived: its wall time becomes the time per simulated frame (from the
+   * previous frame of the same run landing, when there is one), then the readouts and the
+   * recorder get it.
+   */
+  private landed(report: FrameReport, fromRun: boolean, engine: SimulationEngine): void {
+    const now = performance.now();
+    const wallMs = fromRun && this.lastLanded !== undefined ? now - this.lastLanded : report.wallMs;
+    this.lastLanded = fromRun ? now : undefined;
+    const timed: FrameReport = { ...report, wallMs };
+    this.timings.add(timed);
+    this.onFrame?.(timed, engine);
+  }
+
   private publish(): void {
+    const activity = this.activity;
+    if (activity !== this.lastActivity) {
+      this.lastActivity = activity;
+      this.onActivity?.(activity);
+    }
     const { engine, scene } = this;
-    if (!engine || !scene) return;
+    if (!engine || !scene) {
+      this.parts.status.showUnbuilt({ scene: this.configValue.scene, activity: this.activity });
+      return;
+    }
     // Objects stopped by NaN/Inf: the solver's message on the banner, and the run pauses.
     const messages = engine.takeMessages();
     if (messages.length > 0) {
@@ -581,7 +719,11 @@ export class SimulationController {
       minYFrame: engine.lowestPoint().frame,
       groundY: scene.groundY,
       startMinY: scene.startMinY,
+      hasGround: scene.hasGround,
       timings: this.timings.summary(),
+      activity: this.activity,
+      underWaySince: this.frameUnderWaySince,
+      framesInFlightLimit: this.maxInFlight,
     });
   }
 
@@ -595,5 +737,7 @@ export class SimulationController {
     this.building = undefined;
     this.running = false;
     this.inFlight = 0;
+    this.submittedAt.length = 0;
+    this.lastLanded = undefined;
   }
 }

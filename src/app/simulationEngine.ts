@@ -6,7 +6,7 @@
 import type { CollisionFrameCounters } from '../collision/counters';
 import { lameFromYoung, type Material } from '../sim/material';
 import type { Model } from '../sim/model';
-import type { SolverParams } from '../sim/params';
+import type { SolverParams } from '../contract/params';
 
 /** How one frame's time was measured. */
 export type TimingSource = 'gpu-timestamps' | 'cpu-clock';

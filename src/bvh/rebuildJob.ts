@@ -1,7 +1,7 @@
 /**
  * The BVH rebuild as a worker runs it (DESIGN.md: rebuilds in a worker pool on a schedule, GPU
  * refits in between): pure, no DOM, no GPU. Input is the GPU position layout (vec4 per vertex:
- * xyz + inverse mass, sim/state.ts) as read back from state.positions, so nothing is repacked on
+ * xyz + inverse mass, contract/state.ts) as read back from state.positions, so nothing is repacked on
  * the main thread; the result goes back with Comlink.transfer(bvh, surfaceBvhTransferables(bvh))
  * and is installed with SpbStage.replaceBvh.
  *

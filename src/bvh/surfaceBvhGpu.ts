@@ -8,7 +8,7 @@
  * sweeping its nodes by height), not one per tree level; the schedule is made once per tree here.
  * Each dispatch's group range sits in its own slot of one uniform buffer (WGSL has no push
  * constants), bound by one bind group per dispatch (built once per positions buffer). Positions
- * are the one GPU layout, vec4 per vertex (xyz + inverse mass, sim/state.ts).
+ * are the one GPU layout, vec4 per vertex (xyz + inverse mass, contract/state.ts).
  *
  * A rebuild (new topology, made on the CPU or in a worker) is installed with replace(): new node,
  * topology and uniform buffers, the bind groups rebuilt once; the pipeline is kept.

@@ -1,3 +1,5 @@
+import type { AirFrameCounters } from './air/airCounters';
+
 /**
  * Per-frame collision counters, the same on the GPU (query-list header words, spb stat sums)
  * and on the CPU reference, reported by the runner's JSON and the page's recorder.
@@ -26,6 +28,13 @@ export interface CollisionFrameCounters {
   readbackBytes: number;
   /** The collision mode the frame ran ('hybrid', 'dcd' or 'ccd'; recovery mode runs 'dcd'). */
   mode: string;
+  /**
+   * How its DCD contacts got their targets (SolverParams.penetration: 'exact', 'restClosest' or
+   * 'ddf'). With the rest-pose methods, contacts counts the targets made, noPath the queries with
+   * none (ddf: depth 0), bvhCandidates the rest-pose (restClosest) or anchor (ddf) BVH candidates;
+   * traversals and tetsVisited stay 0.
+   */
+  penetration: string;
   /** Hybrid (supplement Alg. 5 line 1): boundary points penetrating at their substep's start (Pin), and free ones (Pout), summed over the substeps. */
   pin: number;
   pout: number;
@@ -36,6 +45,8 @@ export interface CollisionFrameCounters {
   bvhRebuildMs: number;
   /** Failed worker jobs and refused results, with their errors (the frame went on without them). */
   warnings: string[];
+  /** Air mode (collision/air/): the air constraints and the mesh optimisation; absent in the other modes. */
+  air?: AirFrameCounters;
 }
 
 export interface CcdFrameCounters {
@@ -87,6 +98,7 @@ export function emptyCollisionCounters(): CollisionFrameCounters {
     readbacks: 0,
     readbackBytes: 0,
     mode: 'dcd',
+    penetration: 'exact',
     pin: 0,
     pout: 0,
     ccd: emptyCcdCounters(),

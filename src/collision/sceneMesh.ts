@@ -1,13 +1,13 @@
 /**
  * The scene's collision mesh: one TetMesh over the model's merged arrays (every object, model
  * vertex order), so the solver, detection and the shortest-path query share vertex ids and the
- * one GPU position buffer (sim/state.ts). Built once per scene; its topology never changes.
+ * one GPU position buffer (contract/state.ts). Built once per scene; its topology never changes.
  */
 import { buildTetMesh } from '../mesh/tetMesh';
 import type { TetMesh } from '../mesh/types';
-import type { Model } from '../sim/model';
+import type { SceneArrays } from '../contract/sceneArrays';
 
-export function buildSceneMesh(model: Model): TetMesh {
+export function buildSceneMesh(model: SceneArrays): TetMesh {
   const { mesh } = buildTetMesh(
     { positions: new Float32Array(model.restPositions), tets: new Uint32Array(model.tets) },
     { objectIds: new Uint32Array(model.tetObject) },

@@ -5,7 +5,7 @@
  */
 import type { SceneSpecificOption } from '../scenes/types';
 import type { Material } from '../sim/material';
-import { SOLVE_ORDERS, type SolverParams } from '../sim/params';
+import { COLLISION_MODES, PENETRATION_METHODS, SOLVE_ORDERS, type SolverParams } from '../contract/params';
 
 /** A mistake on the command line; the runner prints it and exits with status 2. */
 export class UsageError extends Error {
@@ -106,7 +106,10 @@ export const FLAGS: readonly Flag[] = [
   { name: 'self-collision-from', value: 'F', group: 'collisions', help: 'self-collision off for the first F frames, on from frame F (time F x dt; integer >= 0)' },
   { name: 'recovery', value: 'on|off', group: 'collisions', help: 'recovery mode: every vertex and tet centroid is a query point (paper section 5.2)' },
   { name: 'inter-object', value: 'exact|euclidean', group: 'collisions', help: 'boundary point for inter-object hits: shortest path, or the nearest boundary point (paper Fig. 15)' },
-  { name: 'collision-mode', value: 'hybrid|dcd|ccd', group: 'collisions', help: 'hybrid (default; supplement Alg. 5): DCD + shortest path for points already inside at the substep start, CCD for the others; dcd: DCD + shortest path only; ccd: CCD only. Recovery mode runs dcd' },
+  { name: 'penetration', value: PENETRATION_METHODS.join('|'), group: 'collisions', help: "every DCD contact's target (self and inter-object; CCD unchanged): exact shortest path (default), the rest pose's closest boundary point mapped back (paper Figs. 22-23), or the deformed distance field (Fisher and Lin 2001)" },
+  { name: 'collision-mode', value: 'hybrid|dcd|ccd|air', group: 'collisions', help: 'hybrid (default; supplement Alg. 5): DCD + shortest path for points already inside at the substep start, CCD for the others; dcd: DCD + shortest path only; ccd: CCD only; air: the air mesh between the objects (paper 004; scenes with an air container: air-boxes). Recovery mode runs dcd' },
+  { name: 'air-iterations', value: 'N', group: 'collisions', help: 'air mode: passes over the air constraints per substep (integer >= 1; default 4)' },
+  { name: 'air-optimize-every', value: 'F', group: 'collisions', help: 'air mode: air mesh optimisation (edge and multi-face removal) every F frames in a worker (integer >= 0; 0: off; default 4)' },
   { name: 'bvh-rebuild-every', value: 'F', group: 'collisions', help: 'rebuild the surface BVH in a worker every F frames (integer >= 0; 0: never, refit only; default 30)' },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
   { name: 'out', value: 'FILE', group: 'output', help: 'write the JSON report there (default: stdout)' },
@@ -257,8 +260,11 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('self-collision-from', (t) => (o.selfCollisionFrom = nonNegativeInteger('self-collision-from', t)));
   v('recovery', (t) => (o.params.recovery = onOff('recovery', t)));
   v('inter-object', (t) => (o.params.interObject = choice('inter-object', t, ['exact', 'euclidean'] as const)));
+  v('penetration', (t) => (o.params.penetration = choice('penetration', t, PENETRATION_METHODS)));
   v('contact-iterations', (t) => (o.params.contactIterations = positiveInteger('contact-iterations', t)));
-  v('collision-mode', (t) => (o.params.collisionMode = choice('collision-mode', t, ['hybrid', 'dcd', 'ccd'] as const)));
+  v('collision-mode', (t) => (o.params.collisionMode = choice('collision-mode', t, COLLISION_MODES)));
+  v('air-iterations', (t) => (o.params.airIterations = positiveInteger('air-iterations', t)));
+  v('air-optimize-every', (t) => (o.params.airOptimizeFrames = nonNegativeInteger('air-optimize-every', t)));
   v('bvh-rebuild-every', (t) => (o.params.bvhRebuildFrames = nonNegativeInteger('bvh-rebuild-every', t)));
   if (o.selfCollisionFrom !== undefined && o.params.selfCollision !== undefined) {
     throw new UsageError('--self-collision and --self-collision-from both set self-collision: give one');

@@ -13,7 +13,7 @@
  * whose state is due is drained before the next is submitted: the state read back must be that
  * frame's, not the next one's.
  */
-import type { SolverParams } from '../sim/params';
+import type { SolverParams } from '../contract/params';
 import type { FrameStats, Simulation } from '../sim/simulation';
 
 export interface FrameLoop {

@@ -6,7 +6,7 @@
  */
 import { totalEnergy, type EnergyBreakdown } from '../sim/energy';
 import type { Model } from '../sim/model';
-import type { SolverParams } from '../sim/params';
+import type { SolverParams } from '../contract/params';
 
 export type Vec3 = [number, number, number];
 

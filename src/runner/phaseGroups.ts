@@ -1,6 +1,6 @@
 /**
  * The frame-time breakdown shown by the page's chart and the Table-1 row: the solver's phases
- * (src/sim/stage.ts PhaseName, summed per frame by src/sim/timing.ts) folded into the groups of
+ * (src/contract/stage.ts PhaseName, summed per frame by src/sim/timing.ts) folded into the groups of
  * the paper's Fig. 21 and Table 1 ("XPBD", "CCD", "DCD", "Ours"), plus what the page adds
  * around the solver:
  *   material       the XPBD solve (predict, material, contacts, finalize; 'xpbd' is the runner's
@@ -9,8 +9,13 @@
  *   shortest path  the shortest-path-to-boundary queries (Table 1's "Ours")
  *   CCD, BVH       continuous detection's narrow phase; BVH refits
  *   sync           wall time minus the phases' sum: submission, readbacks, waits for worker jobs
- *   render         the page's drawing (FrameEntry has none; the page passes renderMs)
+ *   render         drawing inside the frame's wall time (the CPU engine's 'show': copying its
+ *                  positions into the view)
  *   other          a phase name not in the table (kept, not dropped, so the shares add up)
+ * The groups of a frame add up to its wall time (or to the phases' sum when the GPU's time
+ * exceeds it). The page's per-draw render time (RecordedFrame.renderMs) is not added: the page
+ * draws on its own thread while the GPU simulates, inside the wall time between two frames, so
+ * it is reported beside the frame time, never on top of it.
  */
 
 export const PHASE_GROUPS = ['material', 'detect', 'shortest path', 'CCD', 'BVH', 'sync', 'render', 'other'] as const;
@@ -42,16 +47,15 @@ export function groupIndex(group: PhaseGroup): number {
   return INDEX[group];
 }
 
-/** What one frame contributes: the solver's phase times, its wall time, and the page's render time. */
+/** What one frame contributes: the solver's phase times and its wall time. */
 export interface TimedFrame {
   wallMs: number;
   phasesMs: Readonly<Record<string, number>>;
-  renderMs?: number;
 }
 
 /**
  * Writes the frame's ms per group into out[0 .. PHASE_GROUPS.length) (indices of PHASE_GROUPS)
- * and returns their sum, the frame time (wall + render, or more when the phases' GPU time
+ * and returns their sum, the frame time (the wall time, or more when the phases' GPU time
  * exceeds the wall time, in which case sync is 0).
  */
 export function groupFrame(f: TimedFrame, out: Float64Array): number {
@@ -64,6 +68,5 @@ export function groupFrame(f: TimedFrame, out: Float64Array): number {
   }
   const sync = Math.max(0, f.wallMs - phases);
   out[INDEX.sync] += sync;
-  out[INDEX.render] += f.renderMs ?? 0;
-  return phases + sync + (f.renderMs ?? 0);
+  return phases + sync;
 }

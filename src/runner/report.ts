@@ -4,7 +4,7 @@
  * frames), and a summary.
  */
 import { totalHits, type CollisionFrameCounters } from '../collision/counters';
-import type { SolverParams } from '../sim/params';
+import type { SolverParams } from '../contract/params';
 import type { FrameStats } from '../sim/simulation';
 import type { StateMeasures } from './measure';
 

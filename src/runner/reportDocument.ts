@@ -5,7 +5,7 @@
  */
 import type { ParamChange } from '../scenes/types';
 import type { Material } from '../sim/material';
-import type { SolverParams } from '../sim/params';
+import type { SolverParams } from '../contract/params';
 import type { StateMeasures } from './measure';
 import type { FrameEntry, RunSummary } from './report';
 import type { Table1Row } from './table1';

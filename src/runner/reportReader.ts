@@ -6,7 +6,7 @@
  * non-finite state measure (a blown-up object) arrives as null and is accepted there only.
  */
 import type { CcdFrameCounters, CollisionFrameCounters } from '../collision/counters';
-import { checkParams, type SolverParams } from '../sim/params';
+import { checkParams, type SolverParams } from '../contract/params';
 import type { RunReport } from './reportDocument';
 
 export class ReportFormatError extends Error {
@@ -76,6 +76,7 @@ function checkCollisions(v: unknown, path: string): void {
   for (const k of COLLISION_COUNTS) count(c[k], `${path}.${k}`);
   for (const k of COLLISION_MS) ms(c[k], `${path}.${k}`);
   str(c.mode, `${path}.mode`);
+  str(c.penetration, `${path}.penetration`);
   arr(c.warnings, `${path}.warnings`).forEach((w, i) => str(w, `${path}.warnings[${i}]`));
   const ccd = obj(c.ccd, `${path}.ccd`);
   for (const k of CCD_COUNTS) count(ccd[k], `${path}.ccd.${k}`);

@@ -9,7 +9,7 @@ import { checkSchedule, withoutParams } from '../scenes/schedule';
 import { sizeProblem } from '../scenes/size';
 import type { ParamChange, SceneDefinition, SceneMesh, SceneSetup } from '../scenes/types';
 import { setObjectMaterial } from '../sim/model';
-import { checkParams, type SolverParams } from '../sim/params';
+import { checkParams, type SolverParams } from '../contract/params';
 import { sceneFlagsGiven, UsageError, type RunOptions } from './args';
 import { readMeshFile } from './meshFile';
 import { sizeForTets, TetsRangeError } from './tetsSize';

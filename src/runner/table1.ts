@@ -10,7 +10,7 @@
  * queries), frame times are in ms, and the shares are of the summed group times (the page's
  * render time and the wall time not spent in GPU phases, "sync", are groups of their own).
  */
-import type { SolverParams } from '../sim/params';
+import type { SolverParams } from '../contract/params';
 import { groupFrame, PHASE_GROUPS, type PhaseGroup } from './phaseGroups';
 import type { RecordedFrame, ReportCounts } from './reportDocument';
 
@@ -31,7 +31,7 @@ export interface Table1Row {
   operations: { q: number; tr: number; tet: number; queries: number } | null;
   /** Substep size h = dt / substeps (s), substeps per frame and constraint iterations per substep of the first frame; `varies` when a later frame changed one. */
   step: { h: number; substeps: number; iterations: number; varies: boolean };
-  /** Frame time = wallMs + renderMs (ms). */
+  /** Frame time = wallMs (ms): the page's drawing happens inside it (phaseGroups.ts). */
   frameMs: { mean: number; max: number };
   /** Per group (PHASE_GROUPS order): mean ms per frame and share of the summed group times (shares add up to 1). */
   phases: { group: PhaseGroup; meanMs: number; share: number }[];
@@ -70,7 +70,7 @@ export function table1Row(input: Table1Input): Table1Row {
     if (!first) first = s;
     else if (s.some((x, i) => x !== first![i])) varies = true;
 
-    const ms = f.wallMs + (f.renderMs ?? 0);
+    const ms = f.wallMs;
     frameSum += ms;
     frameMax = Math.max(frameMax, ms);
     groupFrame(f, g);

@@ -1,6 +1,6 @@
 /** A beam held at both ends by kinematic handles; one end turns about the beam axis. */
 import { fixedHandle, twistingHandle } from '../sim/handles';
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { BEAM_DEFAULT_COUNTS, beamSize, pinnedBeamModel } from './pinnedBeam';
 import { sizedValue } from './size';
 import type { SceneDefinition } from './types';

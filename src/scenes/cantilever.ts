@@ -1,6 +1,6 @@
 /** A beam pinned at its left end, bending under gravity. */
 import { fixedHandle } from '../sim/handles';
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { BEAM_DEFAULT_COUNTS, beamSize, pinnedBeamModel } from './pinnedBeam';
 import { sizedValue } from './size';
 import type { SceneDefinition } from './types';

@@ -14,7 +14,7 @@
  */
 import { buildModel, type SimObjectDesc } from '../sim/model';
 import type { HandleScript } from '../sim/handles';
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { boundsOf } from './place';
 import { sceneMesh, sizedValue } from './size';
 import type { SceneDefinition, SceneSize } from './types';

@@ -5,7 +5,7 @@
  * contact is not perfectly face-on. No gravity, no ground.
  */
 import { buildModel } from '../sim/model';
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { centredAt, checkSpeed, impactMaterial } from './impact';
 import type { SceneDefinition } from './types';
 

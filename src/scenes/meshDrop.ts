@@ -7,7 +7,7 @@
  */
 import type { Material } from '../sim/material';
 import { buildModel } from '../sim/model';
-import { defaultParams, type SolverParams } from '../sim/params';
+import { defaultParams, type SolverParams } from '../contract/params';
 import type { SimSetup } from '../sim/setup';
 import { placeAbove } from './place';
 import type { SceneDefinition } from './types';

@@ -4,7 +4,7 @@
  * scene's suggestion for the mesh's height (holds its shape at any scale), with the
  * command line's fields on top. Counts: N x the mesh's vertices and tets.
  */
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { suggestedMaterial } from './meshDrop';
 import { pileScene } from './pile';
 import { boundsOf } from './place';

@@ -9,7 +9,7 @@
  */
 import { generateShape } from '../mesh/procedural/catalog';
 import { buildModel } from '../sim/model';
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { containerColliders } from './container';
 import { placeAbove, standUpright } from './place';
 import { sizedValue } from './size';

@@ -5,7 +5,7 @@
  * octopus of Zhou and Jacobson 2016) stacked as pile.ts lays them out. Authors' octopus
  * settings: dt 1/60, 20 substeps x 3 iterations, friction 0.2.
  */
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { pileScene } from './pile';
 import { sceneMesh, sizedValue } from './size';
 import type { SceneDefinition, SceneSize } from './types';

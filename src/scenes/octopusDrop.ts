@@ -1,7 +1,7 @@
 /** The paper's first scene: a procedural octopus dropped on the ground (authors' settings: dt 1/60, 20 x 3, friction 0.2). */
 import { generateShape } from '../mesh/procedural/catalog';
 import { buildModel } from '../sim/model';
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { placeAbove } from './place';
 import { sizedValue } from './size';
 import type { SceneDefinition, SceneSize } from './types';

@@ -6,7 +6,7 @@
  * shared octopus.
  */
 import { generateShape } from '../mesh/procedural/catalog';
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { pileScene, type PileItem } from './pile';
 import { sizedValue } from './size';
 import type { SceneDefinition, SceneSize } from './types';

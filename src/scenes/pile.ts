@@ -8,7 +8,7 @@
  */
 import type { Material } from '../sim/material';
 import { buildModel, type SimObjectDesc } from '../sim/model';
-import type { SolverParams } from '../sim/params';
+import type { SolverParams } from '../contract/params';
 import { containerColliders } from './container';
 import { boundsOf, placeAbove, radiusAboutY, turnedAboutY } from './place';
 import type { SceneSetup } from './types';

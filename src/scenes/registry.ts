@@ -1,4 +1,5 @@
 /** All scenes by name (the runner's --scene and the page's scene menu). */
+import { airBoxes } from './airBoxes';
 import { beamTwist } from './beamTwist';
 import { cantilever } from './cantilever';
 import { cubeOnCuboid } from './cubeOnCuboid';
@@ -41,6 +42,7 @@ export const scenes: readonly SceneDefinition[] = [
   cubeStack,
   shoot,
   headOn,
+  airBoxes,
 ];
 
 export function findScene(name: string): SceneDefinition {

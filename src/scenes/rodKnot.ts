@@ -10,7 +10,7 @@
 import { generateShape } from '../mesh/procedural/catalog';
 import { translatingHandle, type HandleScript } from '../sim/handles';
 import { buildModel } from '../sim/model';
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { endHandles } from './place';
 import { sizedValue } from './size';
 import type { SceneDefinition, SceneSize } from './types';

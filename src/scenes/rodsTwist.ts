@@ -11,7 +11,7 @@ import { generateShape } from '../mesh/procedural/catalog';
 import type { HandleScript } from '../sim/handles';
 import { fixedHandle, twistingHandle } from '../sim/handles';
 import { buildModel } from '../sim/model';
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { endHandles } from './place';
 import { sizedValue } from './size';
 import type { SceneDefinition, SceneSize } from './types';

@@ -3,7 +3,7 @@
  * a given frame. The page and the runner both apply them through Simulation.setParams between
  * frames, never inside one.
  */
-import { checkParams, type SolverParams } from '../sim/params';
+import { checkParams, type SolverParams } from '../contract/params';
 import type { ParamChange } from './types';
 
 /** Throws naming the entry when a frame is not an integer >= 0 or a change gives bad parameters. */

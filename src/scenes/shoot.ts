@@ -9,7 +9,7 @@
 import { hexGridBox } from '../mesh/procedural/hexGridBox';
 import { fixedHandle } from '../sim/handles';
 import { buildModel } from '../sim/model';
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { centredAt, checkSpeed, impactMaterial } from './impact';
 import type { SceneDefinition } from './types';
 

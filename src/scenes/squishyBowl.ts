@@ -7,7 +7,7 @@
  * over; the ground plane y = 0 touches the bowl's bottom. Settings as Table 1's "16 squishy
  * balls": 3.3e-4 s substeps (50 a frame) x 3 iterations.
  */
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import type { Collider } from '../sim/colliders';
 import { pileColumns, pileScene, type PileItem } from './pile';
 import { sizedValue } from './size';

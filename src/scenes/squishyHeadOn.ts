@@ -9,7 +9,7 @@
  * (impact.ts: E = 10 rho V^2) so the balls bounce back instead of crumpling.
  */
 import { buildModel } from '../sim/model';
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { centredAt, checkSpeed, impactMaterial } from './impact';
 import { sizedValue } from './size';
 import { SMALL_SQUISHY_COUNTS, SMALL_SQUISHY_MIN_RESOLUTION, smallSquishy, SQUISHY_BALL_MATERIAL } from './smallSquishy';

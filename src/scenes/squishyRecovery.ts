@@ -12,7 +12,7 @@
  * up at several m/s as its compressed material sprang back under the new contacts.
  * Settings as Table 1's pre-intersected squishy ball: 3.3e-4 s substeps (50 a frame) x 3.
  */
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { sizedValue } from './size';
 import { squeezedBall, SQUISHY_DEFAULT_COUNTS, SQUISHY_SIZE } from './squishySqueeze';
 import type { SceneDefinition, SceneSize } from './types';

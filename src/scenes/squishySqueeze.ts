@@ -5,7 +5,7 @@
 import { generateShape } from '../mesh/procedural/catalog';
 import type { Collider } from '../sim/colliders';
 import { buildModel, type Model } from '../sim/model';
-import { defaultParams } from '../sim/params';
+import { defaultParams } from '../contract/params';
 import { placeAbove } from './place';
 import { sizedValue } from './size';
 import type { SceneDefinition, SceneSize } from './types';

@@ -1,6 +1,6 @@
 /** A scene: a named recipe that builds a solver setup (objects, colliders, handles, parameters). */
 import type { Material } from '../sim/material';
-import type { SolverParams } from '../sim/params';
+import type { SolverParams } from '../contract/params';
 import type { SimSetup } from '../sim/setup';
 
 /** A tet mesh given to a scene (xyz per vertex, 4 positively oriented vertex ids per tet). */

@@ -10,13 +10,14 @@
  * count of constraints at its vertices), and applies their sum: about the average, but
  * consistent with the multipliers.
  */
+import { CpuAirCollisions } from '../collision/air/cpuAirCollisions';
 import { CpuCollisionStage } from '../collision/cpu/cpuCollisionStage';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
 import type { Model } from './model';
-import { checkParams, type SolverParams } from './params';
+import { checkParams, effectiveCollisionMode, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { sampleScripts } from './scripts';
 import { checkSetup, nonFiniteMessage, type SimSetup } from './setup';
@@ -40,6 +41,8 @@ export class CpuSolver {
   collisionCounters: CollisionFrameCounters = emptyCollisionCounters();
   /** Built on the first substep with collisions on (the scene mesh and the query's arrays). */
   private collision: CpuCollisionStage | null = null;
+  /** Air mode (collision/air/): built on the first substep in that mode. */
+  private air: CpuAirCollisions | null = null;
   private readonly setup: SimSetup;
   private readonly corrections: Float64Array;
   private readonly dx = new Float64Array(12);
@@ -85,6 +88,7 @@ export class CpuSolver {
     this.v.set(m.initialVelocities);
     this.w.set(m.invMass);
     this.objectStopped.fill(0);
+    this.air?.reset(m.invMass);
     this.messages.length = 0;
     this.time = 0;
     this.frame = 0;
@@ -103,7 +107,10 @@ export class CpuSolver {
     const h = p.dt / p.substeps;
     const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, p.substeps);
     this.collisionCounters = emptyCollisionCounters();
+    const air = p.collisions && effectiveCollisionMode(p) === 'air' ? this.airCollisions() : null;
+    air?.beginFrame();
     for (let s = 0; s < p.substeps; s++) this.substep(s, h, scripts.colliders, scripts.handles);
+    if (air) this.collisionCounters = { ...this.collisionCounters, mode: 'air', air: air.endFrame(this.frame, this.x, this.w, p) };
     this.time += p.dt;
     this.frame += 1;
   }
@@ -155,7 +162,8 @@ export class CpuSolver {
     }
     // 3. Collisions (paper 000 section 4): contacts of every penetrating point with its shortest
     // path's boundary point, after the material solve as in supplement Alg. 5.
-    if (p.collisions) {
+    if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.substep(x, x0, w, p);
+    else if (p.collisions) {
       this.collision ??= new CpuCollisionStage(m);
       this.collision.step(x, x0, w, p, this.collisionCounters);
     }
@@ -190,6 +198,14 @@ export class CpuSolver {
     // 5. Damping of each running object's deformation, not of its rigid motion (Müller et al.
     // 2007, section 3.5; rigidDamping.ts).
     if (p.damping > 0) dampDeformation(m, x, v, w, this.objectStopped, this.hasHandles, Math.max(0, 1 - p.damping * h), this.rigid);
+  }
+
+  /** Air mode's part (built on first use): the air mesh of the setup's container. */
+  airCollisions(): CpuAirCollisions {
+    if (this.air) return this.air;
+    if (!this.setup.air) throw new Error(`collision mode 'air' needs an air mesh, and this scene has no air container (SimSetup.air; the air-boxes scene has one)`);
+    this.air = new CpuAirCollisions(this.model, this.setup.air, this.model.invMass);
+    return this.air;
   }
 
   /** The collision stage (null until a substep ran with collisions on). */

@@ -12,7 +12,7 @@
  * - springs: per edge (|x_a - x_b| - L)^2 / (2 compliance).
  */
 import type { Model } from './model';
-import type { ConstraintType } from './params';
+import type { ConstraintType } from '../contract/params';
 
 export interface EnergyBreakdown {
   kinetic: number;

@@ -57,15 +57,17 @@ import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../spb/m
 import { QUERY_FOUND } from '../spb/query';
 import { inProcessFallback, type AnswerOverflowed } from '../spb/gpu/overflowFallback';
 import { SpbStage } from '../spb/gpu/spbStage';
+import { PenetrationTargets } from '../penetration/penetrationTargets';
+import { penetrationKernels } from '../penetration/gpu/penetrationGpu';
 import { ccdTopologyOf, type CcdTopology } from '../collision/ccd/broadPhase';
 import { CcdSchedule, type CcdScheduleOptions, type StateSnapshot } from '../collision/ccd/ccdSchedule';
 import { inThreadJobs, type CollisionWorkerJobs } from '../collision/workerJobs';
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage, type CcdRecorded } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
-import { effectiveCollisionMode, type SolverParams } from './params';
-import type { GpuStage } from './stage';
-import type { GpuState } from './state';
+import { effectiveCollisionMode, type SolverParams } from '../contract/params';
+import type { GpuStage } from '../contract/stage';
+import type { GpuState } from '../contract/state';
 
 export interface GpuCollisionOptions {
   /** Answers overflowed shortest-path queries (default: the CPU dynamic version on this thread; workers/spbFallback.ts in a pool). */
@@ -134,7 +136,8 @@ export class GpuCollisions {
   /** Index (since the last reset) of the frame being prepared and recorded; advanced by endRecording. */
   private recordIndex = 0;
   private epoch = 0;
-  private readonly jobs: CollisionWorkerJobs;
+  /** The off-thread jobs (CCD's broad phase, BVH rebuilds, the air mesh's optimisation). */
+  readonly workerJobs: CollisionWorkerJobs;
   /** A BVH rebuild in a worker: running, or done and waiting to be installed before the next frame. */
   private bvhJob?: { started: number; done?: { bvh?: SurfaceBvh; error?: string; ms: number } };
   private pendingWarnings: string[] = [];
@@ -156,7 +159,11 @@ export class GpuCollisions {
     this.listGeneration = this.queryList.generation;
     this.detect = new DetectStage(device, this.topology, this.queryList, params);
     const list = this.queryList;
-    this.spb = new SpbStage(device, this.spbData, list.list, list.args, list.results, { active: () => this.params().collisions && effectiveCollisionMode(this.params()) !== 'ccd' });
+    this.spb = new SpbStage(device, this.spbData, list.list, list.args, list.results, {
+      active: () => this.params().collisions && effectiveCollisionMode(this.params()) !== 'ccd',
+      // The rest-pose methods of paper 000 Figs. 22-23 (src/penetration), built on first use.
+      penetration: { method: () => this.params().penetration, kernels: penetrationKernels(new PenetrationTargets(this.mesh, model.restPositions)) },
+    });
     this.contacts = new ContactStage(device, this.topology, this.queryList, params);
     this.ccd = new CcdStage(device, this.topology, this.detect.pin, params, Math.max(1024, Math.ceil(boundaryPoints / 8)));
     this.contacts.addSource(this.ccd.vertexFace);
@@ -165,8 +172,8 @@ export class GpuCollisions {
     this.ccd.separation = (options.ccdSeparationRatio ?? 0.01) * edge;
     const margin = Math.max(this.ccd.separation, (options.ccdMarginRatio ?? 0.25) * edge);
     const topology = ccdTopologyOf(this.mesh);
-    this.jobs = (options.workerJobs ?? inThreadJobs)(topology);
-    this.ccdSchedule = new CcdSchedule(this.jobs.broadPhase, margin, options.ccdSchedule);
+    this.workerJobs = (options.workerJobs ?? inThreadJobs)(topology);
+    this.ccdSchedule = new CcdSchedule(this.workerJobs.broadPhase, margin, options.ccdSchedule);
     this.snapshotStaging = Array.from({ length: slots }, (_, k) => device.createBuffer({
       label: `collisions.snapshotStaging${k}`,
       size: Math.max(16, 32 * model.vertexCount),
@@ -185,6 +192,7 @@ export class GpuCollisions {
   async prepareFrame(state: GpuState): Promise<PrepareWait> {
     const p = this.params();
     this.applySpbOptions(p);
+    if (p.collisions && p.penetration !== 'exact') this.spb.penetration!.prepare(p.penetration);
     this.installRebuiltBvh();
     const wait: PrepareWait = { waitMs: 0, blockingReadbacks: 0 };
     if (this.ccd.wanted()) {
@@ -240,7 +248,7 @@ export class GpuCollisions {
   private startBvhRebuild(positions: Float32Array): void {
     const job: NonNullable<typeof this.bvhJob> = { started: performance.now() };
     this.bvhJob = job;
-    this.jobs.rebuildBvh(positions).then(
+    this.workerJobs.rebuildBvh(positions).then(
       (bvh) => (job.done = { bvh, ms: performance.now() - job.started }),
       (error: unknown) => (job.done = { error: error instanceof Error ? error.message : String(error), ms: performance.now() - job.started }),
     );
@@ -326,6 +334,7 @@ export class GpuCollisions {
     const counters = countersFromHeader(header, this.queryList.capacity);
     const mode = effectiveCollisionMode(p);
     counters.mode = mode;
+    counters.penetration = p.penetration;
     counters.ccd = this.ccd.afterFrame(words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS), rec.ccd);
     this.ccdSchedule.noteEscapes(counters.ccd.escaped);
     if (mode === 'hybrid') {
@@ -420,7 +429,10 @@ export class GpuCollisions {
       qf[QUERY_WORDS * i + 1] = py;
       qf[QUERY_WORDS * i + 2] = pz;
     }
-    const answers = await this.answerOverflowed({
+    const method = this.params().penetration;
+    // The rest-pose methods' walks never overflow (the tree's depth bounds their stack); a query
+    // that did is answered by their float64 twin, here.
+    const answers = method !== 'exact' ? this.spb.penetration!.answerBatch(method, this.spbData, points, tets, exclude, exclude2) : await this.answerOverflowed({
       data: this.spbData,
       positionsVersion,
       config: this.spb.queryConfig,

@@ -27,14 +27,14 @@ import type { GpuContext } from '../gpu/device';
 import { dispatchGrid, readBufferToCpu, storageBuffer } from '../gpu/buffers';
 import { XpbdKernels } from './gpuKernels';
 import type { Model } from './model';
-import { checkParams, type SolverParams } from './params';
+import { checkParams, effectiveCollisionMode, type SolverParams } from '../contract/params';
 import { checkSetup, type SimSetup } from './setup';
 import { CollidersStage } from './stages/collidersStage';
 import { FinalizeStage } from './stages/finalizeStage';
 import { MaterialStage } from './stages/materialStage';
 import { PredictStage } from './stages/predictStage';
 import { XpbdFrame } from './stages/xpbdFrame';
-import { GpuState } from './state';
+import { GpuState } from '../contract/state';
 import { VertexGrab } from './vertexGrab';
 import type { Collider } from './colliders';
 import type { HandleScript } from './handles';
@@ -43,6 +43,8 @@ import { GpuCollisions, type CollisionFrameRecord, type GpuCollisionOptions } fr
 import type { CollisionFrameCounters } from '../collision/counters';
 import { IntersectionDisplay, type IntersectionReadout } from '../collision/gpu/intersectionDisplay';
 import { readBvhLevel, readCcdContacts, type BvhLevelReadout, type CcdContactReadout } from '../collision/gpu/overlayReaders';
+import { GpuAirCollisions, type AirFrameRecord } from '../collision/air/gpuAirCollisions';
+import { emptyCollisionCounters } from '../collision/counters';
 
 export { RIGID_DAMPING_CHUNK } from './stages/finalizeStage';
 
@@ -112,6 +114,8 @@ export class GpuSolver {
   private readonly material: MaterialStage;
   /** The collision stages and their per-frame host work, or null (GpuSolverOptions.collisions false). */
   readonly collisions: GpuCollisions | null;
+  /** Air mode (collision/air/): the air stage after the material iterations, or null when the setup has no air container. */
+  readonly air: GpuAirCollisions | null;
   /** Per frame slot: the staging buffer of the frame's readback (NaN flags, then the collision counters). */
   private readonly frameReadback: GPUBuffer[];
   /** Frames submitted and not yet processed, oldest first. */
@@ -166,12 +170,16 @@ export class GpuSolver {
       this.material,
       new FinalizeStage(device, m, this.state, this.kernels, this.xpbd, params),
     ], MAX_FRAMES_IN_FLIGHT);
-    this.collisions = options.collisions === false ? null : new GpuCollisions(device, m, params, options.collisions ?? {}, MAX_FRAMES_IN_FLIGHT);
+    // Air mode replaces detection and contacts (they see collisions off); the colliders stay.
+    const contactParams = () => (effectiveCollisionMode(this.params) === 'air' ? { ...this.params, collisions: false } : this.params);
+    this.collisions = options.collisions === false ? null : new GpuCollisions(device, m, contactParams, options.collisions ?? {}, MAX_FRAMES_IN_FLIGHT);
     for (const stage of this.collisions?.stages ?? []) this.timeStep.insertBefore('finalize', stage);
+    this.air = setup.air ? new GpuAirCollisions(device, m, setup.air, params, this.collisions?.workerJobs.optimizeAir, MAX_FRAMES_IN_FLIGHT, this.collisions?.workerJobs.buildAir) : null;
+    if (this.air) this.timeStep.insertAfter('material', this.air);
     this.statusBytes = 4 * Math.ceil(m.objectNames.length / 4) * 4;
     this.frameReadback = Array.from({ length: MAX_FRAMES_IN_FLIGHT }, (_, k) => device.createBuffer({
       label: `solver.frameReadback${k}`,
-      size: this.statusBytes + (this.collisions?.readbackBytes ?? 0),
+      size: this.statusBytes + (this.collisions?.readbackBytes ?? 0) + (this.air?.readbackBytes ?? 0),
       usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
     }));
   }
@@ -245,6 +253,10 @@ export class GpuSolver {
     this.xpbd.writeScripts(this.time, p);
     this.grab.endFrame();
     const wait = this.collisions ? await this.collisions.prepareFrame(this.state) : { waitMs: 0, blockingReadbacks: 0 };
+    if (p.collisions && effectiveCollisionMode(p) === 'air' && !this.air) {
+      throw new Error(`collision mode 'air' needs an air mesh, and this scene has no air container (SimSetup.air; the air-boxes scene has one)`);
+    }
+    await this.air?.prepareFrame();
     blocking += wait.blockingReadbacks;
     const slot = this.submitted % MAX_FRAMES_IN_FLIGHT;
     const readback = this.frameReadback[slot];
@@ -254,7 +266,10 @@ export class GpuSolver {
     const objects = this.model.objectNames.length;
     encoder.copyBufferToBuffer(this.xpbd.objectStatus, 0, readback, 0, 4 * objects);
     this.collisions?.encodeReadback(encoder, readback, this.statusBytes);
+    const airOffset = this.statusBytes + (this.collisions?.readbackBytes ?? 0);
+    this.air?.encodeReadback(encoder, readback, airOffset);
     const collisionRecord = this.collisions?.endRecording(encoder, this.state, slot) ?? null;
+    const airRecord = this.air?.endRecording(encoder, this.state, slot) ?? null;
     // After the readback copies: the display changes nothing the frame reports.
     if (this.showIntersections) this.intersectionDisplay?.encode(encoder, this.state);
     this.device.queue.submit([encoder.finish()]);
@@ -265,7 +280,7 @@ export class GpuSolver {
     this.submitted += 1;
     this.time += p.dt;
     const frame = this.frame++;
-    const info = { record, frame, time: this.time, slot, objects, encodeMs, blockingReadbacks: blocking, collisionRecord, epoch: this.epoch };
+    const info = { record, frame, time: this.time, slot, objects, encodeMs, blockingReadbacks: blocking, collisionRecord, airRecord, airOffset, epoch: this.epoch };
     const done = this.processChain.catch(() => undefined).then(() => this.process(mapped, info));
     this.processChain = done;
     const submittedFrame: SubmittedFrame = { frame, done };
@@ -289,6 +304,7 @@ export class GpuSolver {
     info: {
       record: Omit<FrameRecord, 'gpuPhaseMs'>; frame: number; time: number; slot: number; objects: number;
       encodeMs: number; blockingReadbacks: number; collisionRecord: CollisionFrameRecord | null; epoch: number;
+      airRecord: AirFrameRecord | null; airOffset: number;
     },
   ): Promise<GpuFrameResult> {
     const readback = this.frameReadback[info.slot];
@@ -302,6 +318,15 @@ export class GpuSolver {
       if (collisions) {
         collisions.readbacks += 1;
         collisions.readbackBytes += readback.size;
+      }
+    }
+    if (this.air && info.airRecord && info.epoch === this.epoch) {
+      const air = await this.air.afterFrame(words.subarray(info.airOffset / 4), info.airRecord);
+      if (air && info.airRecord.ran) {
+        collisions ??= { ...emptyCollisionCounters(), readbacks: 1, readbackBytes: readback.size };
+        collisions.mode = 'air';
+        collisions.air = air;
+        collisions.warnings.push(...this.air.takeWarnings());
       }
     }
     return {
@@ -403,6 +428,7 @@ export class GpuSolver {
     this.state.reset();
     this.material.reset();
     this.collisions?.reset();
+    this.air?.reset();
     this.xpbd.clearObjectStatus();
     this.time = 0;
     this.frame = 0;
@@ -431,6 +457,7 @@ export class GpuSolver {
   destroy(): void {
     this.timeStep.destroy();
     this.display?.destroy();
+    this.air?.destroyStaging();
     this.collisions?.destroy();
     for (const b of this.frameReadback) b.destroy();
     this.xpbd.destroy();

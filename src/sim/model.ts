@@ -4,7 +4,7 @@
  * gather. Many objects share one set of arrays; every vertex and tet carries its object id.
  * Everything here is float64 / CPU side; gpuModel.ts uploads it.
  */
-import { greedyColouring, type Colouring } from './colouring';
+import { greedyColouring, type Colouring } from '../mesh/colouring';
 import { partitionedColouring, type PartitionedColouring } from './partitionedColouring';
 import { lameFromYoung, neoHookeanConstants, neoHookeanLame, type Lame, type Material } from './material';
 import { computeRestShapeCpu } from './restShapeCpu';

@@ -21,7 +21,7 @@
  * `order` (cells of a pass are independent, a colour's constraints are independent), so the
  * float64 CPU solver running `order` front to back is its twin.
  */
-import { groupByColour, VertexColourSets } from './colouring';
+import { groupByColour, VertexColourSets } from '../mesh/colouring';
 
 /** Passes per iteration: one more than the axes, so every narrow element is interior in one. */
 export const PASS_COUNT = 4;

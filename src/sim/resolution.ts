@@ -10,7 +10,7 @@
  */
 import { lameFromYoung, type Material } from './material';
 import type { Model } from './model';
-import type { SolverParams } from './params';
+import type { SolverParams } from '../contract/params';
 
 export interface MaterialResolution {
   /** c h / dx. */

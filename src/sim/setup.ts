@@ -1,8 +1,9 @@
 /** What a scene hands to a solver: the model plus its colliders, handles and parameter overrides. */
+import type { AirSpec } from '../collision/air/airMesh';
 import type { Collider } from './colliders';
 import type { HandleScript } from './handles';
 import type { Model } from './model';
-import type { SolverParams } from './params';
+import type { SolverParams } from '../contract/params';
 
 export interface SimSetup {
   model: Model;
@@ -10,6 +11,8 @@ export interface SimSetup {
   /** Handle h moves the vertices whose model.handleOfVertex is h. */
   handles: HandleScript[];
   params: SolverParams;
+  /** The container of the air mesh (collision mode 'air', collision/air/); scenes without it refuse that mode. */
+  air?: AirSpec;
 }
 
 /** Checks that every handle id used by a vertex has a script. */

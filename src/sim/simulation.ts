@@ -21,9 +21,9 @@ import { GpuSolver, type GpuFrameResult, type GpuSolverOptions } from './gpuSolv
 import type { CollisionFrameCounters } from '../collision/counters';
 import type { Material } from './material';
 import { setObjectMaterial, updateMaterialData } from './model';
-import { checkParams, type SolverParams } from './params';
+import { checkParams, type SolverParams } from '../contract/params';
 import { nonFiniteMessage, type SimSetup } from './setup';
-import type { PhaseName } from './stage';
+import type { PhaseName } from '../contract/stage';
 import type { PhaseTimes } from './timing';
 
 export interface FrameStats {

@@ -14,8 +14,8 @@
  * count their dispatches with SubstepContext.countDispatches.
  */
 import type { GpuContext } from '../gpu/device';
-import type { GpuStage, PhaseName, SubstepContext } from './stage';
-import type { GpuState } from './state';
+import type { GpuStage, PhaseName, SubstepContext } from '../contract/stage';
+import type { GpuState } from '../contract/state';
 import { PhaseTimer, type PhaseTimes } from './timing';
 
 export interface FrameRecord {

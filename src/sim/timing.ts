@@ -7,7 +7,7 @@
  * CPU wall time only).
  */
 import type { GpuContext } from '../gpu/device';
-import type { PhaseName } from './stage';
+import type { PhaseName } from '../contract/stage';
 
 
 /** GPU time (ms) per phase, only the phases that ran this frame. */

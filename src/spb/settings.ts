@@ -2,6 +2,7 @@
  * Fixed sizes and tolerances of the shortest-path-to-boundary query, in one place so that the
  * TypeScript static twin and the WGSL kernel use the same numbers.
  */
+import { DEFAULT_EPS_I, DEFAULT_EPS_R } from '../contract/params';
 
 /** Capacities of the per-query stacks. `Infinity` = dynamic (the arrays grow). */
 export interface SpbCapacities {
@@ -86,8 +87,8 @@ export interface SpbTolerances {
 }
 
 export const SPB_DEFAULT_TOLERANCES: Readonly<SpbTolerances> = Object.freeze({
-  exitFace: 1e-6,
-  culling: 1e-4,
+  exitFace: DEFAULT_EPS_I,
+  culling: DEFAULT_EPS_R,
   beyond: 1e-4,
   zeroLength: 1e-7,
   inversionTravel: 2,

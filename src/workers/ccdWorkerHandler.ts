@@ -9,6 +9,8 @@ import { edgeEdgeCcd, vertexFaceCcd } from '../collision/ccd';
 import { rebuildSurfaceBvhFromVec4, surfaceBvhTransferables } from '../bvh/rebuildJob';
 import { checkCcdTopology, sweptCandidates, type CcdTopology } from '../collision/ccd/broadPhase';
 import type { CcdWorkerApi } from './ccdWorkerApi';
+import { airOptimizeTransferables, optimizeAirMesh } from '../collision/air/optimizeAirMesh';
+import { buildAirMesh } from '../collision/air/buildAirMesh';
 
 /** Floats per narrow-phase query: 4 points at t0, then at t1. */
 export const CCD_QUERY_FLOATS = 24;
@@ -42,6 +44,14 @@ export function createCcdWorkerHandler(): CcdWorkerApi {
       if (key !== heldKey) throw new Error(`ccdWorker: rebuildBvh posed on topology ${key}, this worker holds topology ${heldKey}`);
       const bvh = rebuildSurfaceBvhFromVec4(positions, topology.triangles);
       return Comlink.transfer(bvh, surfaceBvhTransferables(bvh));
+    },
+    optimizeAir(job) {
+      const r = optimizeAirMesh(job);
+      return Comlink.transfer(r, airOptimizeTransferables(r));
+    },
+    buildAir(model, spec) {
+      const r = buildAirMesh(model, spec);
+      return Comlink.transfer(r, [r.mesh.points.buffer as ArrayBuffer, r.mesh.pointInvMass.buffer as ArrayBuffer, r.mesh.tets.buffer as ArrayBuffer]);
     },
     narrowPhase(kind, queries) {
       if (kind !== 'vertexFace' && kind !== 'edgeEdge') throw new RangeError(`ccdWorker: narrowPhase: kind must be 'vertexFace' or 'edgeEdge', got ${String(kind)}`);

@@ -22,6 +22,8 @@ export function poolJobs(pool: WorkerPool<CcdWorkerApi>, options: CcdJobsOptions
         return next;
       },
       rebuildBvh: async (positions) => (await jobs).rebuildBvh(positions),
+      optimizeAir: (job) => pool.run((api) => api.optimizeAir(job)),
+      buildAir: (model, spec) => pool.run((api) => api.buildAir(model, spec)),
     };
   };
 }

@@ -2,22 +2,15 @@
  * The test PNG decoder against an independent encoder: Chromium's canvas.toDataURL().
  * A pattern with gradients and noise makes the encoder use several row filter types.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser';
+import { describe, expect, it } from 'vitest';
+import { useServedBrowser } from './support/browser';
 import { decodePng } from './support/png';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const env = useServedBrowser();
 
 describe('decodePng', () => {
   it('decodes a Chromium-encoded PNG to exactly the pixels drawn', async () => {
-    const page = await browser.newPage();
+    const page = await env.browser.newPage();
     const { dataUrl, pixels, width, height } = await page.evaluate(() => {
       const w = 37;
       const h = 23;

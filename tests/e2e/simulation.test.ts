@@ -6,13 +6,18 @@
  * the mesh's own lowest vertex, screenshot pixels of the orange object, rest without
  * gravity, and the solver's NaN/Inf message for a material that cannot be solved.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedMeshPath } from '../support/sharedMeshes';
-import { launchBrowser, openPage, serveDist, waitForMeshDrawn, type Served } from './support/browser';
+import { openPage, useServedBrowser, waitForMeshDrawn } from './support/browser';
 import { decodePng, type DecodedPng } from './support/png';
 
-/** Cheap settings for the software adapter: ~3.5k tets, 5 substeps x 2 iterations. */
+/**
+ * Cheap settings for the software adapter: ~3.5k tets, 5 substeps x 2 iterations, collisions off
+ * (the ground is a collider of the material stage, which runs whatever the collision setting; the
+ * collision stages cost 3/4 of a frame here, and the page's collisions are checked by
+ * scenes.test.ts: Fig. 9's counters, the blue tint and recovery).
+ */
 const SUBSTEPS = 5;
 /**
  * Damping acts on deformation only (not the fall), so to have the ball at rest by frame 60 it
@@ -22,11 +27,14 @@ const SUBSTEPS = 5;
 const DAMPING = 100;
 const DT = 1 / 60;
 const GRAVITY = 9.81;
+const SETTINGS = `shape=sphere&res=8&substeps=${SUBSTEPS}&iterations=2&damping=${DAMPING}&dt=${DT}`;
+/** The page's link for the drop. */
+const LINK = `#scene=mesh&${SETTINGS}&collisions=0`;
+/** The older query keys (?shape=&resolution=&run=...) still open the mesh scene: the no-WebGPU test uses them. */
 const QUERY = `?shape=sphere&resolution=8&substeps=${SUBSTEPS}&iterations=2&damping=${DAMPING}&dt=${DT}`;
 const FRAMES = 60;
 
-let browser: Browser;
-let served: Served;
+const env = useServedBrowser();
 let page: Page;
 let errors: string[];
 
@@ -100,12 +108,13 @@ async function meshYRange(): Promise<{ min: number; max: number }> {
   });
 }
 
-/** Rows of the orange object's pixels in the middle band (away from the GUI and the readout). */
+/** Rows of the orange object's pixels in the band the panel leaves free. */
 function objectRows(png: DecodedPng): { count: number; meanRow: number } {
   let count = 0;
   let rowSum = 0;
-  const x0 = Math.floor(0.35 * png.width);
-  const x1 = Math.ceil(0.7 * png.width);
+  // The part of the canvas the panel (right) leaves free.
+  const x0 = Math.floor(0.05 * png.width);
+  const x1 = Math.ceil(0.72 * png.width);
   for (let y = 0; y < png.height; y++) {
     for (let x = x0; x < x1; x++) {
       const i = 4 * (y * png.width + x);
@@ -143,15 +152,12 @@ function freeFallDrop(frames: number): number {
 }
 
 beforeAll(async () => {
-  served = await serveDist();
-  browser = await launchBrowser();
-  ({ page, errors } = await openPage(browser, served.url + QUERY));
+  ({ page, errors } = await openPage(env.browser, env.url + LINK));
   await waitForMeshDrawn(page, 120_000, errors);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await served?.close();
+  await page?.close();
 });
 
 /**
@@ -169,6 +175,7 @@ async function checkDrop(engine: 'gpu' | 'cpu'): Promise<void> {
       const log: [number, number][] = [];
       (window as unknown as { dropLog: typeof log }).dropLog = log;
       new MutationObserver(() => {
+        if (el.dataset.state !== 'ready') return; // not built yet: no lowest point
         // The lowest point carries its own frame: with the GPU solver it comes from an async readback.
         const frame = Number(el.dataset.minYFrame);
         if (log.length === 0 || log[log.length - 1]![0] !== frame) log.push([frame, Number(el.dataset.minY)]);
@@ -187,9 +194,30 @@ async function checkDrop(engine: 'gpu' | 'cpu'): Promise<void> {
 
     await page.click('#sim-run');
     await waitForFrame(FRAMES, 240_000);
+    // Pause stops at the next frame boundary: the frame under way finishes ("pausing"), no other starts.
+    await page.evaluate(() => {
+      const el = document.getElementById('sim-status')!;
+      const seen: string[] = [el.dataset.activity ?? ''];
+      (window as unknown as { pauseLog: string[] }).pauseLog = seen;
+      new MutationObserver(() => {
+        if (seen[seen.length - 1] !== el.dataset.activity) seen.push(el.dataset.activity ?? '');
+      }).observe(el, { attributes: true, attributeFilter: ['data-activity'] });
+    });
+    const limit = Number(await page.locator('#sim-status').getAttribute('data-frames-in-flight'));
     await page.click('#sim-run'); // pause
+    const label = await page.locator('#sim-run').textContent();
+    // Read after the click: no frame is submitted from then on, so at most `limit` more land.
+    const pausedAt = Number((await status()).frame);
+    await page.evaluate(() => window.softBodyPage!.simulation.settled());
     await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.running === 'false');
     const end = await status();
+    const pauseLog = await page.evaluate(() => (window as unknown as { pauseLog: string[] }).pauseLog);
+    expect(end.frame, `paused at frame ${pausedAt}, ${limit} in flight at most`).toBeLessThanOrEqual(pausedAt + limit);
+    if (end.frame > pausedAt) {
+      expect(pauseLog, pauseLog.join(' ')).toContain('pausing');
+      expect(label).toMatch(/Pausing/);
+    }
+    expect(pauseLog.at(-1)).toBe('paused');
     const after = await screenshot();
     const log = await page.evaluate(() => (window as unknown as { dropLog: [number, number][] }).dropLog);
     expect(errors, errors.join('\n')).toEqual([]);
@@ -237,7 +265,7 @@ describe('the drop in the page', () => {
     // GPU timestamps only from a GPU engine on an adapter that has them; the CPU clock otherwise.
     const timestamps = await page.evaluate(() => window.softBodyPage!.gpu?.features.has('timestamp-query') ?? false);
     expect(s.timing).toBe(s.engine === 'gpu' && timestamps ? 'gpu-timestamps' : 'cpu-clock');
-    expect(await page.locator('#sim-status').textContent()).toMatch(/\d+\.\d\d ms\/frame/);
+    expect(await page.locator('#sim-status').textContent()).toMatch(/frame time \d[\d.]* m?s \([\d.]+ fps/);
   });
 
   it('reset puts the object back at its raised start, paused at frame 0', async () => {
@@ -267,9 +295,10 @@ describe('the drop in the page', () => {
     expect(displacement).toBeLessThan(1e-5 * (mesh.max - mesh.min));
   });
 
-  it('a mesh imported while running (octopus_2KFaces.t) becomes the simulated object and falls onto its own ground', async () => {
+  it('a mesh imported while running (octopus_2KFaces.t) becomes the simulated object and falls onto its own ground; the link says run=1 only while it runs', async () => {
     await page.click('#sim-run');
     await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.running === 'true');
+    expect(await page.evaluate(() => window.location.hash)).toContain('run=1');
     await page.setInputFiles('#mesh-file-input', sharedMeshPath('octopus_2KFaces.t'));
     await page.waitForFunction(() => document.getElementById('mesh-stats')?.dataset.source === 'octopus_2KFaces.t', undefined, {
       timeout: 60_000,
@@ -291,8 +320,13 @@ describe('the drop in the page', () => {
     expect(s.frame).toBeLessThan(FRAMES); // a fresh simulation, not the sphere's
     expect(s.startMinY - s.minY).toBeGreaterThan(0.5 * freeFallDrop(5));
     expect(s.minY).toBeGreaterThanOrEqual(s.groundY - 1e-3 * (mesh.max - mesh.min));
+    const running = new URLSearchParams((await page.evaluate(() => window.location.hash)).slice(1));
+    expect(running.get('run')).toBe('1');
+    expect(running.get('imported')).toBe('octopus_2KFaces.t');
     await page.click('#sim-reset');
     await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.running === 'false');
+    // Stopped: the link no longer says run=1.
+    await page.waitForFunction(() => !new URLSearchParams(window.location.hash.slice(1)).has('run'));
   });
 
   it("a Young's modulus of Infinity is refused with a message naming it, and the simulation goes on", async () => {
@@ -348,7 +382,7 @@ describe('the drop with the CPU reference solver in its worker (?engine=cpu)', (
     // The helpers above act on `page`: point them at a second page for these tests.
     gpuPage = page;
     gpuErrors = errors;
-    ({ page, errors } = await openPage(browser, `${served.url}${QUERY}&engine=cpu`));
+    ({ page, errors } = await openPage(env.browser, `${env.url}${LINK}&engine=cpu`));
     await waitForMeshDrawn(page, 120_000, errors);
   });
 
@@ -366,12 +400,12 @@ describe('the drop with the CPU reference solver in its worker (?engine=cpu)', (
 
 describe('the simulation without WebGPU', () => {
   it('runs on the CPU reference solver and the WebGL fallback draws it', async () => {
-    const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
+    const context = await env.browser.newContext({ viewport: { width: 800, height: 600 } });
     await context.addInitScript(() => {
       delete (Navigator.prototype as { gpu?: unknown }).gpu;
     });
     const p = await context.newPage();
-    await p.goto(`${served.url}${QUERY}&run=1`);
+    await p.goto(`${env.url}${QUERY}&run=1`);
     await waitForMeshDrawn(p, 120_000);
     expect(await p.locator('#viewport').getAttribute('data-backend')).toBe('webgl');
     // Pause as soon as 8 frames are done, so that it is read while still in the air.
@@ -387,6 +421,9 @@ describe('the simulation without WebGPU', () => {
     await p.waitForTimeout(1000); // a frame in flight lands
     const d = await p.locator('#sim-status').evaluate((el) => ({ ...(el as HTMLElement).dataset }));
     expect(d.engine).toBe('cpu');
+    // The status line and the timing panel show one frame time (one summary).
+    await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(Number(await p.locator('.timing-readout').getAttribute('data-frame-ms'))).toBeCloseTo(Number(d.frameMs), 2);
     expect(Number(d.minYFrame)).toBeLessThan(15);
     // Still in free fall after 8 frames (it lands near frame 21): the integrator's drop.
     const fell = Number(d.startMinY) - Number(d.minY);

@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import { readMeshFile } from '../../src/runner/meshFile';
 import { findScene } from '../../src/scenes/registry';
-import type { CollisionMode } from '../../src/sim/params';
+import type { CollisionMode } from '../../src/contract/params';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import type { Model } from '../../src/sim/model';
 import type { SimSetup } from '../../src/sim/setup';

@@ -7,7 +7,7 @@ import { CpuDetector } from '../../src/collision/cpu/detectCpu';
 import { CpuQueryList } from '../../src/collision/cpu/queryList';
 import type { TetMesh } from '../../src/mesh/types';
 import type { Model } from '../../src/sim/model';
-import { GpuState, packVec4 } from '../../src/sim/state';
+import { GpuState, packVec4 } from '../../src/contract/state';
 import { overlappingCubes, overlappingRing, plainSubstep } from '../support/collisionScenes';
 import { runDcdOracle, type OraclePoint } from '../support/dcdOracle';
 import { readBuffer, testGpu } from '../support/gpu';

@@ -7,7 +7,7 @@ import { countersFromHeader } from '../../src/collision/gpu/frameCounters';
 import { QL, QL_HEADER_WORDS, QueryList, RESULT_WORDS } from '../../src/collision/gpu/queryList';
 import { createSpbMeshData } from '../../src/spb';
 import { SpbQueryGpu } from '../../src/spb/gpu/spbQueryGpu';
-import { GpuState } from '../../src/sim/state';
+import { GpuState } from '../../src/contract/state';
 import { stackedCubes, plainSubstep } from '../support/collisionScenes';
 import { readBuffer, testGpu } from '../support/gpu';
 

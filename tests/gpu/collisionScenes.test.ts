@@ -9,7 +9,7 @@ import type { CollisionFrameCounters } from '../../src/collision/counters';
 import { CpuSolver } from '../../src/sim/cpuSolver';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import type { Model } from '../../src/sim/model';
-import { packVec4 } from '../../src/sim/state';
+import { packVec4 } from '../../src/contract/state';
 import type { SimSetup } from '../../src/sim/setup';
 import { countIntersections } from '../support/intersectionCounter';
 import { testGpu } from '../support/gpu';

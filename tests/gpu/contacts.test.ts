@@ -10,7 +10,7 @@ import { CpuSpbResults } from '../../src/collision/cpu/spbCpu';
 import type { TetMesh } from '../../src/mesh/types';
 import { createSpbMeshData } from '../../src/spb';
 import { buildModel, type Model } from '../../src/sim/model';
-import { GpuState, packVec4 } from '../../src/sim/state';
+import { GpuState, packVec4 } from '../../src/contract/state';
 import { overlappingCubes, plainSubstep } from '../support/collisionScenes';
 import { kuhnLattice } from '../support/kuhnLattice';
 import { readBuffer, testGpu } from '../support/gpu';

@@ -9,7 +9,7 @@ import type { GpuContext } from '../../src/gpu/device';
 import { runFrames } from '../../src/runner/frameLoop';
 import { GpuSolver, MAX_FRAMES_IN_FLIGHT, type GpuFrameResult } from '../../src/sim/gpuSolver';
 import { buildModel, lumpedMasses } from '../../src/sim/model';
-import { defaultParams, type SolverParams } from '../../src/sim/params';
+import { defaultParams, type SolverParams } from '../../src/contract/params';
 import type { SimSetup } from '../../src/sim/setup';
 import { Simulation, type FrameStats } from '../../src/sim/simulation';
 import { testGpu } from '../support/gpu';

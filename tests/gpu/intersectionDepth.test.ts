@@ -17,7 +17,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import type { Model } from '../../src/sim/model';
-import { defaultParams, type SolverParams } from '../../src/sim/params';
+import { defaultParams, type SolverParams } from '../../src/contract/params';
 import type { SimSetup } from '../../src/sim/setup';
 import { IntersectionDisplay } from '../../src/collision/gpu/intersectionDisplay';
 import { SpatialHash } from '../../src/collision/gpu/spatialHash';

@@ -4,7 +4,7 @@ import { inverseNewtonBlock } from '../../src/sim/constraintsCpu';
 import { totalEnergy } from '../../src/sim/energy';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import type { SimSetup } from '../../src/sim/setup';
-import { packVec4 } from '../../src/sim/state';
+import { packVec4 } from '../../src/contract/state';
 import { testGpu } from '../support/gpu';
 import { makeSetup } from '../unit/sim/support/setups';
 

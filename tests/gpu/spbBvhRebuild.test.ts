@@ -26,8 +26,8 @@ import {
 } from '../../src/spb';
 import { RESULT_WORDS, packQueries } from '../../src/spb/gpu/packSpbBuffers';
 import { SpbStage } from '../../src/spb/gpu/spbStage';
-import type { SubstepContext } from '../../src/sim/stage';
-import type { GpuState } from '../../src/sim/state';
+import type { SubstepContext } from '../../src/contract/stage';
+import type { GpuState } from '../../src/contract/state';
 import { loadSharedTetMesh } from '../support/sharedMeshes';
 import { twist } from '../support/twist';
 import { packVec4 } from '../../src/gpu/buffers';

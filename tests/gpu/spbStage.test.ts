@@ -22,8 +22,8 @@ import {
 import { RESULT_WORDS } from '../../src/spb/gpu/packSpbBuffers';
 import { QL_HEADER_WORDS, QUERY_EUCLIDEAN, QUERY_WORDS } from '../../src/spb/gpu/queryListLayout';
 import { SpbStage } from '../../src/spb/gpu/spbStage';
-import type { SubstepContext } from '../../src/sim/stage';
-import type { GpuState } from '../../src/sim/state';
+import type { SubstepContext } from '../../src/contract/stage';
+import type { GpuState } from '../../src/contract/state';
 import { bruteForceDistance } from '../unit/spb/helpers';
 import { foldedSlabEdgeHits } from '../unit/spb/edgeScenes';
 import { pushedPair, spbTestDevice } from './spbCases';

@@ -11,7 +11,7 @@ import { GpuSolver } from '../../src/sim/gpuSolver';
 import { fixedHandle } from '../../src/sim/handles';
 import { lumpedMasses } from '../../src/sim/model';
 import { buildModel } from '../../src/sim/model';
-import { defaultParams } from '../../src/sim/params';
+import { defaultParams } from '../../src/contract/params';
 import { testGpu } from '../support/gpu';
 import { kuhnLattice } from '../support/kuhnLattice';
 

@@ -8,7 +8,7 @@ import { buildSurfaceBvh } from '../../src/bvh';
 import type { CcdTopology } from '../../src/collision/ccd/broadPhase';
 import { inThreadJobs, type CollisionWorkerJobs } from '../../src/collision/workerJobs';
 import { GpuSolver } from '../../src/sim/gpuSolver';
-import type { SolverParams } from '../../src/sim/params';
+import type { SolverParams } from '../../src/contract/params';
 import { testGpu } from '../support/gpu';
 import { bodiesSetup, cubePart } from '../unit/collision/scenes';
 

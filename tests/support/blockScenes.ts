@@ -5,7 +5,7 @@
  */
 import type { Collider } from '../../src/sim/colliders';
 import { buildModel } from '../../src/sim/model';
-import { defaultParams, type SolverParams } from '../../src/sim/params';
+import { defaultParams, type SolverParams } from '../../src/contract/params';
 import type { SimSetup } from '../../src/sim/setup';
 import { kuhnLattice } from './kuhnLattice';
 

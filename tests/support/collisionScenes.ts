@@ -4,7 +4,7 @@
  * opens plain compute passes.
  */
 import { buildModel, type Model, type SimObjectDesc } from '../../src/sim/model';
-import type { SubstepContext } from '../../src/sim/stage';
+import type { SubstepContext } from '../../src/contract/stage';
 import { kuhnLattice } from './kuhnLattice';
 
 const soft = { youngsModulus: 1e5, poissonRatio: 0.3, density: 1000 };

@@ -8,7 +8,8 @@
  * are written in JavaScript's shortest round-trip form, so decode(encode(c)) equals c exactly.
  * Decoding checks each value's type and range and throws an Error naming the key and value.
  */
-import { COLLISION_MODES, SOLVE_ORDERS, type SolverParams } from '../../sim/params';
+import { COLLISION_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
+import { PENETRATION_METHODS } from '../../contract/params';
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
@@ -21,7 +22,7 @@ interface ParamKey {
   help: string;
 }
 
-/** Solver parameters by hash key (SolverParams, src/sim/params.ts). */
+/** Solver parameters by hash key (SolverParams, src/contract/params.ts). */
 export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'dt', field: 'dt', kind: 'positive', help: 'frame time step, s' },
   { key: 'substeps', field: 'substeps', kind: 'count', help: 'substeps per frame' },
@@ -39,7 +40,10 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'self', field: 'selfCollision', kind: 'bool', help: 'self-collision' },
   { key: 'recovery', field: 'recovery', kind: 'bool', help: 'recovery mode (section 5.2)' },
   { key: 'inter', field: 'interObject', kind: ['exact', 'euclidean'], help: 'between objects: exact shortest path or Euclidean closest point (Fig. 15)' },
-  { key: 'mode', field: 'collisionMode', kind: COLLISION_MODES, help: 'detection: hybrid, dcd or ccd (Fig. 9)' },
+  { key: 'penetration', field: 'penetration', kind: PENETRATION_METHODS, help: 'DCD contact targets: exact shortest path, rest-pose closest point or deformed distance field (Figs. 22-23)' },
+  { key: 'mode', field: 'collisionMode', kind: COLLISION_MODES, help: 'detection: hybrid, dcd or ccd (Fig. 9), or air (air mesh, paper 004)' },
+  { key: 'airIt', field: 'airIterations', kind: 'count', help: 'air mode: air constraint passes per substep' },
+  { key: 'airOpt', field: 'airOptimizeFrames', kind: 'int', help: 'air mode: air mesh optimisation every N frames, 0 = off' },
   { key: 'passes', field: 'contactIterations', kind: 'count', help: 'contact passes per substep' },
   { key: 'bvh', field: 'bvhRebuildFrames', kind: 'int', help: 'frames between BVH rebuilds, 0 = never' },
   { key: 'culling', field: 'culling', kind: 'bool', help: 'infeasible-region culling (section 3.6)' },
@@ -74,6 +78,7 @@ export const OTHER_KEYS: readonly { key: string; help: string }[] = [
   { key: 'shape', help: 'mesh scene: the generated shape' },
   { key: 'res', help: 'mesh scene: the shape resolution' },
   { key: 'copies', help: 'mesh scene: copies dropped into the box' },
+  { key: 'imported', help: 'mesh scene: the name of the file imported (the page asks for the file again)' },
 ];
 
 function fail(key: string, text: string, what: string): never {
@@ -139,6 +144,8 @@ export function decodeHash(hash: string, fallbackScene: string): PageConfig {
   if (res !== null) config.mesh.resolution = parseValue('res', res, 'count') as number;
   const copies = take('copies');
   if (copies !== null) config.mesh.copies = parseValue('copies', copies, 'count') as number;
+  const imported = take('imported');
+  if (imported !== null) config.mesh.imported = imported;
   for (const [key, text] of q) {
     const dot = key.indexOf('.');
     const m = dot > 0 ? MATERIAL_KEYS.find((x) => x.key === key.slice(0, dot)) : undefined;
@@ -179,5 +186,6 @@ export function encodeHash(config: PageConfig): string {
   if (config.mesh.shape !== undefined) q.set('shape', config.mesh.shape);
   if (config.mesh.resolution !== undefined) q.set('res', formatValue(config.mesh.resolution));
   if (config.mesh.copies !== 1) q.set('copies', formatValue(config.mesh.copies));
+  if (config.mesh.imported !== undefined) q.set('imported', config.mesh.imported);
   return `#${q.toString()}`;
 }

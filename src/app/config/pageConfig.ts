@@ -4,7 +4,7 @@
  * hash holds it (hashConfig.ts); the GUI reads and writes it. No DOM here.
  */
 import type { Material } from '../../sim/material';
-import type { SolverParams } from '../../sim/params';
+import type { SolverParams } from '../../contract/params';
 
 export type EngineChoice = 'auto' | 'gpu' | 'cpu';
 export const ENGINE_CHOICES: readonly EngineChoice[] = ['auto', 'gpu', 'cpu'];
@@ -40,6 +40,8 @@ export interface MeshSceneSettings {
   shape?: string;
   resolution?: number;
   copies: number;
+  /** The file the mesh on screen was imported from (then shape and resolution are not what is shown); a link cannot carry the file itself. */
+  imported?: string;
 }
 
 export interface PageConfig {

@@ -1,24 +1,30 @@
 /**
- * The live readout's lines for one frame: its time, and its collision counters (paper 000
- * Table 1's collisions and Q / Tr / Tet per query; overflows of the GPU's fixed-size buffers).
+ * The live readout's collision counter lines for one frame (paper 000 Table 1's collisions and
+ * Q / Tr / Tet per query; overflows of the GPU's fixed-size buffers). The help overlay
+ * (src/app/helpOverlay.ts) says what each counter means.
  */
 import type { RecordedFrame } from '../../runner/reportDocument';
 
 const f1 = (x: number): string => x.toFixed(1);
 
-export function frameTimeLine(f: RecordedFrame, fps: number): string {
-  const render = f.renderMs ?? 0;
-  return `${fps.toFixed(1)} fps; frame ${f.frame}: ${(f.wallMs + render).toFixed(2)} ms (solver ${f.wallMs.toFixed(2)} + render ${render.toFixed(2)})`;
-}
-
 export function counterLines(f: RecordedFrame): string[] {
   const c = f.collisions;
   if (!c) return ['collisions: no counters this frame (collisions off, or an engine without them)'];
+  const a = c.air;
+  if (a) {
+    return [
+      `air mesh (paper 004): ${a.airTets} air tets for ${a.mesh.objectTets} object tets, ${a.colours} colours; built in ${a.mesh.buildMs.toFixed(0)} ms`,
+      `air tets inverted: ${a.inverted} found, ${a.invertedAfter} left after the passes (summed over substeps)`,
+      a.optimizations > 0
+        ? `air optimisation: ${a.edgeRemovals} edge removals, ${a.multiFaceRemovals} multi-face removals in ${a.optimizeMs.toFixed(1)} ms`
+        : 'air optimisation: none installed this frame',
+    ];
+  }
   const h = c.dcdHits;
   const ccd = c.ccd.hitsVertexFace + c.ccd.hitsEdgeEdge;
   const q = c.spbQueries;
   return [
-    `contacts (${c.mode}): DCD ${c.contacts}, CCD ${ccd} (vertex-face ${c.ccd.hitsVertexFace}, edge-edge ${c.ccd.hitsEdgeEdge})`,
+    `contacts (${c.mode}, ${c.penetration}): DCD ${c.contacts}, CCD ${ccd} (vertex-face ${c.ccd.hitsVertexFace}, edge-edge ${c.ccd.hitsEdgeEdge})`,
     `DCD hits: vertex ${h.vertexSelf} self / ${h.vertexInter} inter, edge ${h.edgeSelf} / ${h.edgeInter}, centroid ${h.centroidSelf} / ${h.centroidInter}`,
     q > 0
       ? `per query (${q} queries): Q ${f1(c.bvhCandidates / q)}, Tr ${f1(c.traversals / q)}, Tet ${f1(c.tetsVisited / q)}`

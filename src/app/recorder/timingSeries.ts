@@ -1,7 +1,8 @@
 /**
  * The last frames' times per phase group (src/runner/phaseGroups.ts) for the live chart: a fixed
  * ring (typed arrays, one row per group) read back in frame order, stacked as the chart draws
- * them, and the frame rate from the times frames arrived.
+ * them (each frame's stack adds up to its wall time). The frame rate is not computed here: the
+ * page's readouts take it from one summary (src/app/frameTimings.ts).
  */
 import { groupFrame, PHASE_GROUPS, type TimedFrame } from '../../runner/phaseGroups';
 
@@ -11,7 +12,6 @@ export class TimingSeries {
   private readonly frameNo: Float64Array;
   private readonly rows: Float64Array[];
   private readonly totals: Float64Array;
-  private readonly stamps: Float64Array;
   private readonly scratch = new Float64Array(G);
   private count = 0;
   private next = 0;
@@ -21,20 +21,18 @@ export class TimingSeries {
     this.frameNo = new Float64Array(capacity);
     this.rows = PHASE_GROUPS.map(() => new Float64Array(capacity));
     this.totals = new Float64Array(capacity);
-    this.stamps = new Float64Array(capacity);
   }
 
   get length(): number {
     return this.count;
   }
 
-  /** Adds a frame that arrived at `nowMs` (performance.now()); the oldest drops out when full. */
-  push(f: TimedFrame & { frame: number }, nowMs: number): void {
+  /** Adds a frame; the oldest drops out when full. */
+  push(f: TimedFrame & { frame: number }): void {
     const s = this.next;
     this.totals[s] = groupFrame(f, this.scratch);
     for (let g = 0; g < G; g++) this.rows[g]![s] = this.scratch[g]!;
     this.frameNo[s] = f.frame;
-    this.stamps[s] = nowMs;
     this.next = (s + 1) % this.capacity;
     this.count = Math.min(this.count + 1, this.capacity);
   }
@@ -54,7 +52,7 @@ export class TimingSeries {
     return this.rows[g]![this.slot(i)]!;
   }
 
-  /** Sum of the groups of the i-th frame, oldest first (wall + render, see groupFrame). */
+  /** Sum of the groups of the i-th frame, oldest first (its wall time, see groupFrame). */
   total(i: number): number {
     return this.totals[this.slot(i)]!;
   }
@@ -78,20 +76,5 @@ export class TimingSeries {
       }
     }
     return [x, ...out];
-  }
-
-  /** Frames per second over the frames that arrived in the last `windowMs` before `nowMs` (0 with fewer than two). */
-  fps(nowMs: number, windowMs = 1000): number {
-    let first = Infinity;
-    let last = -Infinity;
-    let n = 0;
-    for (let i = 0; i < this.count; i++) {
-      const t = this.stamps[this.slot(i)]!;
-      if (t <= nowMs - windowMs || t > nowMs) continue;
-      n++;
-      first = Math.min(first, t);
-      last = Math.max(last, t);
-    }
-    return n >= 2 && last > first ? ((n - 1) * 1000) / (last - first) : 0;
   }
 }

@@ -11,12 +11,20 @@ import { boundsOf } from '../../scenes/place';
 import { dropPlacement, meshDropScene, suggestedMaterial } from '../../scenes/meshDrop';
 import type { Material } from '../../sim/material';
 import { setObjectMaterial } from '../../sim/model';
-import { checkParams, defaultParams, type SolverParams } from '../../sim/params';
+import { checkParams, defaultParams, type SolverParams } from '../../contract/params';
 
 /** A registry scene, or the mesh on screen (`copies` of it). Plain data: it crosses to the CPU worker. */
 export type PageSceneSource =
   | { kind: 'registry'; name: string; size?: number; meshes?: Record<string, SceneMesh> }
-  | { kind: 'mesh'; name: string; positions: Float32Array; tets: Uint32Array; copies: number };
+  | {
+      kind: 'mesh';
+      name: string;
+      positions: Float32Array;
+      tets: Uint32Array;
+      copies: number;
+      /** The parameters this page starts the mesh scene from (a software adapter's lighter ones), under the user's. */
+      defaults?: Partial<SolverParams>;
+    };
 
 /** What the user changed on top of the scene: parameters, and material fields per object index. */
 export interface SceneOverrides {
@@ -28,6 +36,8 @@ export interface PageScene {
   setup: SceneSetup;
   /** The ground plane's height (a +y plane collider), or the lowest point when there is none. */
   groundY: number;
+  /** Whether the scene has a ground plane (a +y plane collider). */
+  hasGround: boolean;
   /** Lowest y at the start. */
   startMinY: number;
   /** Bounds of the starting positions, ground included. */
@@ -57,7 +67,7 @@ function buildSetup(source: PageSceneSource, overrides: SceneOverrides): SceneSe
     const scene = findScene(source.name);
     return scene.build({ size: source.size, meshes: source.meshes });
   }
-  const params = defaultParams({ ...MESH_SCENE_DEFAULTS, ...overrides.params });
+  const params = defaultParams({ ...MESH_SCENE_DEFAULTS, ...source.defaults, ...overrides.params });
   const material = { ...suggestedMaterial(heightOf(source.positions), params.gravity[1]), ...overrides.materials[0] };
   if (source.copies <= 1) {
     return meshDropScene(source.name, source, material, params, dropPlacement(source.positions)).setup;
@@ -91,12 +101,16 @@ export function placementOf(setup: SceneSetup): Omit<PageScene, 'setup'> {
   const { min, max } = boundsOf(setup.model.restPositions);
   const startMinY = min[1];
   let groundY = startMinY;
+  let hasGround = false;
   for (const c of setup.colliders) {
     if (c.kind === 'plane' && c.normal[0] === 0 && c.normal[2] === 0 && c.normal[1] > 0) {
       const offset = typeof c.offset === 'number' ? c.offset : c.offset(0);
-      if (offset !== null) groundY = offset / c.normal[1];
+      if (offset !== null) {
+        groundY = offset / c.normal[1];
+        hasGround = true;
+      }
     }
   }
   min[1] = Math.min(min[1], groundY);
-  return { groundY, startMinY, bounds: { min, max } };
+  return { groundY, hasGround, startMinY, bounds: { min, max } };
 }

@@ -14,6 +14,7 @@
  * the substep is cancelled up to friction x the accumulated normal push.
  */
 import { closestPointOnTriangle, FEATURE_EDGE01, FEATURE_FACE } from '../../geometry/closestPointOnTriangle';
+import { addTriangleAreaVector } from '../../geometry/triangleAreaVector';
 import type { SpbMeshData } from '../../spb';
 import { QUERY_FOUND } from '../../spb';
 import { KIND_CENTROID, KIND_EDGE, sourceIndex, sourceKind, type CpuQueryList } from './queryList';
@@ -68,12 +69,7 @@ export class CpuContacts {
   /** Adds triangle f's area vector (v1 - v0) x (v2 - v0) at positions x to n[o..o+2]. */
   private addAreaVector(x: Float64Array, f: number, n: Float64Array, o: number): void {
     const t = this.data.triangles;
-    const a = 3 * t[3 * f], b = 3 * t[3 * f + 1], c = 3 * t[3 * f + 2];
-    const ux = x[b] - x[a], uy = x[b + 1] - x[a + 1], uz = x[b + 2] - x[a + 2];
-    const vx = x[c] - x[a], vy = x[c + 1] - x[a + 1], vz = x[c + 2] - x[a + 2];
-    n[o] += uy * vz - uz * vy;
-    n[o + 1] += uz * vx - ux * vz;
-    n[o + 2] += ux * vy - uy * vx;
+    addTriangleAreaVector(x, t[3 * f], t[3 * f + 1], t[3 * f + 2], n, o);
   }
 
   /**

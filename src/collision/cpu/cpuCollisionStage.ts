@@ -7,16 +7,17 @@
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../counters';
 import { buildSceneMesh } from '../sceneMesh';
 import type { TetMesh } from '../../mesh/types';
-import type { Model } from '../../sim/model';
-import type { SolverParams } from '../../sim/params';
+import type { SceneArrays } from '../../contract/sceneArrays';
+import type { SolverParams } from '../../contract/params';
 import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../../spb';
 import { CpuContacts } from './contactsCpu';
 import { CpuDetector } from './detectCpu';
 import { CpuQueryList } from './queryList';
 import { CpuSpb, CpuSpbResults } from './spbCpu';
+import { PenetrationTargets } from '../../penetration/penetrationTargets';
 
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
-  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR'>>;
+  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'penetration'>>;
 
 export class CpuCollisionStage {
   readonly mesh: TetMesh;
@@ -28,11 +29,11 @@ export class CpuCollisionStage {
   readonly queries = new CpuQueryList();
   readonly results = new CpuSpbResults();
 
-  constructor(model: Model) {
+  constructor(model: SceneArrays) {
     this.mesh = buildSceneMesh(model);
     this.data = createSpbMeshData(this.mesh);
     this.detector = new CpuDetector(this.mesh);
-    this.spb = new CpuSpb(this.data);
+    this.spb = new CpuSpb(this.data, new PenetrationTargets(this.mesh, model.restPositions));
     this.contacts = new CpuContacts(this.mesh, this.data);
   }
 
@@ -59,6 +60,7 @@ export class CpuCollisionStage {
     h.edgeInter += list.hits[3];
     h.centroidSelf += list.hits[4];
     h.centroidInter += list.hits[5];
+    into.penetration = params.penetration ?? 'exact';
     into.spbQueries += list.count;
     into.bvhCandidates += res.bvhCandidates;
     into.traversals += res.traversals;

@@ -1,12 +1,15 @@
 /**
  * The shortest path to boundary for every query of a detection pass (paper 000 section 3.4,
  * supplement Alg. 5 line "for each penetrating point"), with the exact CPU query of src/spb
- * (dynamic capacities: every query is answered, nothing overflows). Results per query index,
- * structure of arrays, as the GPU's result buffer.
+ * (dynamic capacities: every query is answered, nothing overflows), or with the rest-pose closest
+ * point or the deformed distance field when SolverParams.penetration says so (src/penetration,
+ * the same result records). Results per query index, structure of arrays, as the GPU's result buffer.
  */
 import { QUERY_FOUND, QUERY_OVERFLOW, QUERY_SKIPPED, shortestPathToBoundary, SPB_DEFAULT_TOLERANCES, SPB_DYNAMIC_CAPACITIES, SpbWorkspace, type SpbMeshData } from '../../spb';
 import { STAT_BVH_CANDIDATES, STAT_TETS_VISITED, STAT_TRAVERSALS } from '../../spb/workspace';
 import { sourceEuclidean, type CpuQueryList } from './queryList';
+import type { PenetrationMethod } from '../../penetration/methods';
+import type { PenetrationTargets } from '../../penetration/penetrationTargets';
 
 export class CpuSpbResults {
   status = new Uint8Array(64);
@@ -36,14 +39,18 @@ export class CpuSpb {
   readonly data: SpbMeshData;
   private readonly ws: SpbWorkspace;
   private cfg = { culling: true, tolerances: SPB_DEFAULT_TOLERANCES };
+  private method: PenetrationMethod = 'exact';
 
-  constructor(data: SpbMeshData) {
+  /** `targets`: the rest-pose methods' twin (needed unless the method stays 'exact'). */
+  constructor(data: SpbMeshData, private readonly targets?: PenetrationTargets) {
     this.data = data;
     this.ws = new SpbWorkspace(SPB_DYNAMIC_CAPACITIES, data.tetCount);
   }
 
-  /** Culling and eps_i / eps_r (SolverParams culling, epsI, epsR); absent fields keep the defaults. */
-  configure(p: { culling?: boolean; epsI?: number; epsR?: number }): void {
+  /** Culling and eps_i / eps_r (SolverParams culling, epsI, epsR) and the penetration method; absent fields keep the defaults. */
+  configure(p: { culling?: boolean; epsI?: number; epsR?: number; penetration?: PenetrationMethod }): void {
+    this.method = p.penetration ?? 'exact';
+    if (this.method !== 'exact' && !this.targets) throw new Error(`CpuSpb: penetration '${this.method}' needs the rest pose (construct with PenetrationTargets)`);
     const culling = p.culling ?? true;
     const exitFace = p.epsI ?? SPB_DEFAULT_TOLERANCES.exitFace;
     const cull = p.epsR ?? SPB_DEFAULT_TOLERANCES.culling;
@@ -81,6 +88,7 @@ export class CpuSpb {
   }
 
   private query(list: CpuQueryList, i: number): number {
+    if (this.method !== 'exact') return this.targets!.answer(this.method, this.data, this.ws, list.px[i], list.py[i], list.pz[i], list.tet[i], list.exclude[i], list.exclude2[i]);
     // Edge points exclude only the edge's own triangles (exclude2 >= 0); Euclidean queries take
     // the nearest boundary point of the start tet's component, no path validity (Fig. 15).
     return shortestPathToBoundary(this.data, this.ws, this.cfg, list.px[i], list.py[i], list.pz[i], list.tet[i], list.exclude[i], list.exclude2[i], sourceEuclidean(list.source[i]));

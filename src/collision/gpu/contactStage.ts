@@ -23,9 +23,9 @@ import solveCode from '../../../shaders/contacts.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
 import { dispatchGrid, gridRowStride, uniformBuffer } from '../../gpu/buffers';
 import { withIncludes } from '../../gpu/wgsl';
-import type { SolverParams } from '../../sim/params';
-import type { GpuStage, SubstepContext } from '../../sim/stage';
-import type { GpuState } from '../../sim/state';
+import type { SolverParams } from '../../contract/params';
+import type { GpuStage, SubstepContext } from '../../contract/stage';
+import type { GpuState } from '../../contract/state';
 import type { CollisionTopologyGpu } from './collisionTopology';
 import { QL, QL_HEADER_WORDS, QUERY_WORDS, RESULT_WORDS, type QueryList } from './queryList';
 

@@ -6,7 +6,7 @@
 import { levelOrder, type SurfaceBvhGpu } from '../../bvh/surfaceBvhGpu';
 import { BVH_HI, BVH_LO, BVH_NODE_WORDS } from '../../bvh/surfaceBvh';
 import { readBufferToCpu } from '../../gpu/buffers';
-import type { GpuState } from '../../sim/state';
+import type { GpuState } from '../../contract/state';
 import type { CcdStage } from './ccdStage';
 import { CONTACT_WORDS } from './contactStage';
 

@@ -6,7 +6,7 @@
  */
 import { dispatchGrid } from '../../gpu/buffers';
 import type { XpbdKernels } from '../gpuKernels';
-import type { SubstepContext } from '../stage';
+import type { SubstepContext } from '../../contract/stage';
 import type { XpbdFrame } from './xpbdFrame';
 
 export class CollidersStage {

@@ -9,10 +9,10 @@
 import { dispatchGrid, storageBuffer } from '../../gpu/buffers';
 import type { XpbdKernels } from '../gpuKernels';
 import type { Model } from '../model';
-import type { SolverParams } from '../params';
+import type { SolverParams } from '../../contract/params';
 import { rigidDampingTables } from '../rigidDamping';
-import type { GpuStage, PhaseName, SubstepContext } from '../stage';
-import type { GpuState } from '../state';
+import type { GpuStage, PhaseName, SubstepContext } from '../../contract/stage';
+import type { GpuState } from '../../contract/state';
 import type { XpbdFrame } from './xpbdFrame';
 
 /** Vertices per workgroup of the damping passes (CHUNK in shaders/xpbdRigidDamping.wgsl). */

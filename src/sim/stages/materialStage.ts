@@ -17,10 +17,10 @@ import type { XpbdKernels } from '../gpuKernels';
 import { WARM_START_SHARE } from '../constraintsCpu';
 import type { Model } from '../model';
 import type { PartitionedColouring } from '../partitionedColouring';
-import type { SolverParams } from '../params';
+import type { SolverParams } from '../../contract/params';
 import { RestShapeKernel } from '../restShape';
-import type { GpuStage, PhaseName, SubstepContext } from '../stage';
-import type { GpuState } from '../state';
+import type { GpuStage, PhaseName, SubstepContext } from '../../contract/stage';
+import type { GpuState } from '../../contract/state';
 import type { CollidersStage } from './collidersStage';
 import type { XpbdFrame } from './xpbdFrame';
 

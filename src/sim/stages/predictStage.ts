@@ -6,8 +6,8 @@
  */
 import { dispatchGrid } from '../../gpu/buffers';
 import type { XpbdKernels } from '../gpuKernels';
-import type { GpuStage, PhaseName, SubstepContext } from '../stage';
-import type { GpuState } from '../state';
+import type { GpuStage, PhaseName, SubstepContext } from '../../contract/stage';
+import type { GpuState } from '../../contract/state';
 import type { XpbdFrame } from './xpbdFrame';
 
 export class PredictStage implements GpuStage {

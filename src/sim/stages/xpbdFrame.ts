@@ -13,13 +13,13 @@ import { COLLIDER_STRIDE } from '../colliders';
 import { WARM_START_SHARE } from '../constraintsCpu';
 import { SLOT_STRIDE, type XpbdKernels } from '../gpuKernels';
 import { HANDLE_STRIDE } from '../handles';
-import type { Colouring } from '../colouring';
+import type { Colouring } from '../../mesh/colouring';
 import type { Model } from '../model';
 import type { PartitionedColouring } from '../partitionedColouring';
-import type { SolverParams } from '../params';
+import type { SolverParams } from '../../contract/params';
 import { sampleScripts } from '../scripts';
 import type { SimSetup } from '../setup';
-import { packVec4, type GpuState } from '../state';
+import { packVec4, type GpuState } from '../../contract/state';
 
 /** Size of Frame in xpbdCommon.wgsl: 19 words, rounded up to its 16-byte alignment. */
 const FRAME_BYTES = 80;

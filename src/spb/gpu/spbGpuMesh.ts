@@ -3,7 +3,7 @@
  * time step): the topology (packSpbBuffers.ts), the surface BVH and its refit (src/bvh), the
  * per-tet measures and the counters, the uniforms, and the recording of the refit, the prepass
  * and the query into a compute pass. Positions are never held here: the caller binds a vec4
- * buffer (xyz + inverse mass, sim/state.ts).
+ * buffer (xyz + inverse mass, contract/state.ts).
  *
  * Counters (packSpbBuffers.ts): word 0 and the component flags are the prepass's, per position
  * update (clearInversions); words 1..STAT_COUNT are the summed statistics (STAT_NAMES order),

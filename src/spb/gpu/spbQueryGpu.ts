@@ -15,6 +15,8 @@ import { STAT_NAMES } from '../workspace';
 import { inProcessFallback, type AnswerOverflowed, type SpbOverflowAnswers } from './overflowFallback';
 import { COUNTER_WORDS, QUERY_WORDS, RESULT_WORDS, packQueries } from './packSpbBuffers';
 import { SpbGpuMesh } from './spbGpuMesh';
+import type { PenetrationMethod } from '../../contract/params';
+import type { AlternativeQueries, AlternativeQueriesFactory } from './alternativeQueries';
 
 export interface SpbGpuOptions {
   /** Infeasible-region culling (default true). */
@@ -24,7 +26,7 @@ export interface SpbGpuOptions {
   capacities?: Readonly<SpbCapacities>;
   /**
    * Positions already on the GPU (vec4 per vertex: xyz + inverse mass, the simulation's
-   * state.positions, sim/state.ts).
+   * state.positions, contract/state.ts).
    * Then every encode() refits the BVH on the GPU from them before the query, and nothing is
    * uploaded; setPositions() only updates the CPU copy the fallback reads. Without it, a batch
    * with overflowed queries reads the positions back once (see run()): the buffer needs
@@ -36,6 +38,8 @@ export interface SpbGpuOptions {
    * thread, overflowFallback.ts; src/workers/spbFallback.ts answers in workers of the pool).
    */
   answerOverflowed?: AnswerOverflowed;
+  /** The other methods' kernels (src/penetration): needed for run()'s `method` other than 'exact'. */
+  penetration?: AlternativeQueriesFactory;
 }
 
 /**
@@ -93,6 +97,8 @@ export interface SpbRunOptions {
   exclude2?: ArrayLike<number>;
   /** Nonzero per query: Euclidean mode (src/spb/euclideanQuery.ts). */
   euclidean?: ArrayLike<number | boolean>;
+  /** The penetration method's kernel instead of the shortest path (src/penetration; the Euclidean flags are then not read). Default 'exact'. */
+  method?: PenetrationMethod;
 }
 
 /** xyz per vertex -> vec4 per vertex (w, the inverse mass, unused by the query: 0). */
@@ -115,6 +121,8 @@ export class SpbQueryGpu {
   private cpuPositionsCurrent = false;
   /** Readbacks of the GPU-resident positions done for the fallback (one per batch at most). */
   positionReadbacks = 0;
+  /** The rest-pose methods' kernels (null without options.penetration). */
+  readonly penetration: AlternativeQueries | null;
 
   constructor(
     private readonly device: GPUDevice,
@@ -130,6 +138,7 @@ export class SpbQueryGpu {
       throw new RangeError(`SpbQueryGpu: the positions buffer holds ${options.positions.size} bytes, ${16 * data.vertexCount} needed (vec4 per vertex: xyz + inverse mass)`);
     }
     this.positions = options.positions ?? storageBuffer(device, 'spb.positions', toVec4(data.positions));
+    this.penetration = options.penetration ? options.penetration(device, this.mesh) : null;
   }
 
   /** The surface BVH on the GPU (refitted from GPU-resident positions by encode()). */
@@ -156,14 +165,18 @@ export class SpbQueryGpu {
    * Records the prepass and the query into `encoder`: `list` is a query list (packQueries: header
    * with count and capacity, then QUERY_WORDS words per query), `results` receives RESULT_WORDS
    * words per query; `queryCount` sizes the direct dispatch (the kernel answers min(count,
-   * capacity) of the list header). Clears the counters first.
+   * capacity) of the list header). Clears the counters first. `method`: the penetration method's
+   * kernel instead of the shortest path (needs options.penetration).
    */
-  encode(encoder: GPUCommandEncoder, list: GPUBuffer, results: GPUBuffer, queryCount: number): void {
+  encode(encoder: GPUCommandEncoder, list: GPUBuffer, results: GPUBuffer, queryCount: number, method: PenetrationMethod = 'exact'): void {
     this.mesh.writeQueryParams(this.config, gridRowStride(queryCount));
     encoder.clearBuffer(this.mesh.counters);
     const pass = encoder.beginComputePass({ label: 'spb' });
     this.mesh.recordRefitAndPrepass(pass, this.positions, this.external);
-    if (queryCount > 0) {
+    if (method !== 'exact') {
+      if (!this.penetration) throw new Error(`SpbQueryGpu: method '${method}' needs options.penetration (the rest pose)`);
+      if (queryCount > 0) this.penetration.record(pass, method, this.positions, list, results, { count: queryCount });
+    } else if (queryCount > 0) {
       pass.setPipeline(this.mesh.kernels.query);
       pass.setBindGroup(0, this.mesh.queryGroup(this.positions, list, results));
       const [qx, qy] = dispatchGrid(queryCount);
@@ -216,7 +229,7 @@ export class SpbQueryGpu {
     const stageResults = device.createBuffer({ size: resultBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     const stageCounters = device.createBuffer({ size: COUNTER_WORDS * 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     const encoder = device.createCommandEncoder({ label: 'spb batch' });
-    this.encode(encoder, queryBuf, resultBuf, n);
+    this.encode(encoder, queryBuf, resultBuf, n, options.method ?? 'exact');
     encoder.copyBufferToBuffer(resultBuf, 0, stageResults, 0, resultBytes);
     encoder.copyBufferToBuffer(this.mesh.counters, 0, stageCounters, 0, COUNTER_WORDS * 4);
     device.queue.submit([encoder.finish()]);
@@ -283,7 +296,8 @@ export class SpbQueryGpu {
       batchExclude2[i] = options.exclude2 ? options.exclude2[q] : -1;
       batchEuclidean[i] = options.euclidean && options.euclidean[q] ? 1 : 0;
     }
-    const answers: SpbOverflowAnswers = await this.answerOverflowed({
+    const method = options.method ?? 'exact';
+    const answers: SpbOverflowAnswers = method !== 'exact' ? this.penetration!.answerBatch(method, this.data, batchPoints, batchTets, batchExclude, batchExclude2) : await this.answerOverflowed({
       data: this.data,
       positionsVersion: positionsVersion(this.data),
       config: this.config,
@@ -310,6 +324,7 @@ export class SpbQueryGpu {
   }
 
   destroy(): void {
+    this.penetration?.destroy();
     this.mesh.destroy();
     if (!this.external) this.positions.destroy();
   }

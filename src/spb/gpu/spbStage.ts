@@ -13,14 +13,19 @@
  * Overflowed queries come back with status QUERY_OVERFLOW; the contacts stage lists them for the
  * CPU fallback (src/workers/spbFallback.ts).
  *
+ * With `penetration` (SolverParams.penetration, paper 000 Figs. 22-23) other than 'exact', step 4
+ * runs that method's kernel instead (src/penetration/gpu: the rest-pose closest point or the
+ * deformed distance field) over the same list, into the same result records and statistics;
+ * steps 1-3 stay (the intersection display and the ddf kernel walk the refitted tree).
+ *
  * The BVH's topology is built once at setup and only refitted per substep; replaceBvh installs a
  * tree rebuilt elsewhere (src/bvh/rebuildJob.ts, in a worker) for the following substeps. The old
  * tree's buffers are destroyed at the next beginFrame (or destroy), after the submit of any frame
  * that was being recorded when the tree changed.
  */
 import type { SurfaceBvh } from '../../bvh/surfaceBvh';
-import type { GpuStage, SubstepContext } from '../../sim/stage';
-import type { GpuState } from '../../sim/state';
+import type { GpuStage, SubstepContext } from '../../contract/stage';
+import type { GpuState } from '../../contract/state';
 import type { SpbMeshData } from '../meshData';
 import type { SpbQueryConfig } from '../query';
 import { SPB_DEFAULT_TOLERANCES, SPB_STATIC_CAPACITIES, type SpbCapacities, type SpbTolerances } from '../settings';
@@ -28,6 +33,8 @@ import { STAT_NAMES } from '../workspace';
 import { RESULT_WORDS } from './packSpbBuffers';
 import { QL_HEADER_BYTES, QUERY_WORDS } from './queryListLayout';
 import { SPB_STATS_BYTE_OFFSET, SpbGpuMesh } from './spbGpuMesh';
+import type { PenetrationMethod } from '../../contract/params';
+import type { AlternativeQueries, AlternativeQueriesFactory } from './alternativeQueries';
 
 export interface SpbStageOptions {
   /** Infeasible-region culling (default true). */
@@ -37,6 +44,8 @@ export interface SpbStageOptions {
   capacities?: Readonly<SpbCapacities>;
   /** False while the stage has nothing to do (collisions off); default always active. */
   active?: () => boolean;
+  /** The penetration method per substep (default always 'exact') and the other methods' kernels (src/penetration, handed in by the caller). */
+  penetration?: { method: () => PenetrationMethod; kernels: AlternativeQueriesFactory };
 }
 
 /** Where the frame's summed statistics lie in `statsBuffer` (copy them into the frame's readback). */
@@ -52,6 +61,9 @@ export class SpbStage implements GpuStage {
   readonly phase = 'spb' as const;
   readonly mesh: SpbGpuMesh;
   readonly statsLayout = SPB_STATS_LAYOUT;
+  /** The rest-pose methods' kernels (null without options.penetration). */
+  readonly penetration: AlternativeQueries | null;
+  private readonly method: () => PenetrationMethod;
   private config: SpbQueryConfig;
   private list!: GPUBuffer;
   private args!: GPUBuffer;
@@ -72,6 +84,8 @@ export class SpbStage implements GpuStage {
     this.mesh = new SpbGpuMesh(device, data, options.capacities ?? SPB_STATIC_CAPACITIES);
     this.config = { culling: options.culling ?? true, tolerances: { ...SPB_DEFAULT_TOLERANCES, ...options.tolerances } };
     this.isActive = options.active ?? (() => true);
+    this.penetration = options.penetration ? options.penetration.kernels(device, this.mesh) : null;
+    this.method = options.penetration?.method ?? (() => 'exact');
     this.setBuffers(list, args, results);
     // An indirect dispatch has a single row of workgroups: threadIndex's row stride is unused.
     this.mesh.writeQueryParams(this.config, 0);
@@ -112,6 +126,7 @@ export class SpbStage implements GpuStage {
     this.retired.push(...old);
     if (this.group) this.group = { positions: this.group.positions, bindGroup: this.mesh.queryGroup(this.group.positions, this.list, this.results) };
     this.mesh.writeQueryParams(this.config, 0);
+    this.penetration?.treeReplaced();
   }
 
   /** Levels (depths) of the GPU tree now. */
@@ -168,9 +183,15 @@ export class SpbStage implements GpuStage {
     this.mesh.clearInversions(encoder);
     const pass = step.beginPass(encoder, 'spb', 'spb');
     this.mesh.recordRefitAndPrepass(pass, positions, true);
-    pass.setPipeline(this.mesh.kernels.query);
-    pass.setBindGroup(0, this.group.bindGroup);
-    pass.dispatchWorkgroupsIndirect(this.args, 0);
+    const method = this.method();
+    if (method === 'exact') {
+      pass.setPipeline(this.mesh.kernels.query);
+      pass.setBindGroup(0, this.group.bindGroup);
+      pass.dispatchWorkgroupsIndirect(this.args, 0);
+    } else {
+      if (!this.penetration) throw new Error(`SpbStage: penetration '${method}' needs the rest pose (options.penetration)`);
+      this.penetration.record(pass, method, positions, this.list, this.results, { indirect: this.args });
+    }
     pass.end();
     step.countDispatches(this.mesh.bvhGpu.refitDispatches + 2);
   }
@@ -182,6 +203,7 @@ export class SpbStage implements GpuStage {
 
   destroy(): void {
     this.destroyRetired();
+    this.penetration?.destroy();
     this.mesh.destroy();
   }
 }

@@ -1,9 +1,10 @@
 /**
  * End-to-end harness: serves the BUILT page (dist/, made by `vite build`) with `vite preview`
  * on 127.0.0.1 (WebGPU needs a secure context) and drives Debian's Chromium through
- * playwright-core with the flags that give WebGPU on SwiftShader (DESIGN.md).
+ * playwright-core with the flags that give WebGPU on SwiftShader (DESIGN.md). The suite shares
+ * one browser and one server (globalSetup.ts); each file connects to them.
  */
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,28 +67,25 @@ export async function serveDist(): Promise<Served> {
 }
 
 /**
- * Serves dist/ and launches Chromium once for the calling test file (its beforeAll / afterAll);
- * the getters are valid inside its tests.
+ * Connects the calling test file to the suite's shared browser and served page (globalSetup.ts),
+ * in its beforeAll; closing the connection in afterAll closes the file's pages, not the browser.
+ * The getters are valid inside its tests.
  */
 export function useServedBrowser(): { readonly browser: Browser; readonly url: string } {
   let browser: Browser | undefined;
-  let served: Served | undefined;
   beforeAll(async () => {
-    served = await serveDist();
-    browser = await launchBrowser();
+    browser = await chromium.connect(inject('e2eBrowserEndpoint'));
   });
   afterAll(async () => {
     await browser?.close();
-    await served?.close();
   });
   return {
     get browser(): Browser {
-      if (!browser) throw new Error('useServedBrowser: the browser is started in beforeAll; use it inside a test');
+      if (!browser) throw new Error('useServedBrowser: the browser is connected in beforeAll; use it inside a test');
       return browser;
     },
     get url(): string {
-      if (!served) throw new Error('useServedBrowser: the page is served in beforeAll; use it inside a test');
-      return served.url;
+      return inject('e2eUrl');
     },
   };
 }

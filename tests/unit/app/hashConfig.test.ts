@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeHash, encodeHash, MATERIAL_KEYS, PARAM_KEYS, VIEW_KEYS } from '../../../src/app/config/hashConfig';
 import { defaultPageConfig, type PageConfig } from '../../../src/app/config/pageConfig';
-import { defaultParams } from '../../../src/sim/params';
+import { declaredParamKeys } from '../../../src/app/paramControls';
+import { defaultParams } from '../../../src/contract/params';
 import { rng as mulberry32 } from '../../support/random';
 
 describe('the page URL hash', () => {
@@ -13,6 +14,15 @@ describe('the page URL hash', () => {
     const fields = Object.keys(defaultParams()).sort();
     expect(PARAM_KEYS.map((k) => k.field as string).sort()).toEqual(fields);
     expect(new Set(PARAM_KEYS.map((k) => k.key)).size).toBe(PARAM_KEYS.length);
+  });
+
+  it('every parameter the panel declares (paramControls.ts) has a URL key, and every URL key has a control', () => {
+    const declared = declaredParamKeys();
+    const withKey = new Set(PARAM_KEYS.map((k) => k.field));
+    for (const field of declared) expect(withKey.has(field), field).toBe(true);
+    // springCompliance sits in the Material folder, the rest in the tables.
+    const controlled = new Set([...declared, 'springCompliance']);
+    for (const k of PARAM_KEYS) expect(controlled.has(k.field), k.key).toBe(true);
   });
 
   it('round-trips random values of every key exactly', () => {
@@ -35,7 +45,7 @@ describe('the page URL hash', () => {
       c.materials[0] = { youngsModulus: 1e5 * random() + 1, poissonRatio: 0.49 * random(), density: 1000 * random() + 1 };
       c.materials[3] = { poissonRatio: 0.3 };
       c.view = { tint: random() < 0.5, shadows: random() < 0.5, wireframe: random() < 0.5, points: random() < 0.5, paths: random() < 0.5, ccd: random() < 0.5, bvhLevel: Math.floor(random() * 8) - 1 };
-      c.mesh = { shape: 'octopus', resolution: 20 + trial, copies: 1 + (trial % 5) };
+      c.mesh = trial % 4 === 3 ? { copies: 1 + (trial % 5), imported: `my mesh ${trial}.1.node + my mesh ${trial}.1.ele` } : { shape: 'octopus', resolution: 20 + trial, copies: 1 + (trial % 5) };
       expect(decodeHash(encodeHash(c), 'other')).toEqual(c);
     }
   });
@@ -63,7 +73,7 @@ describe('the page URL hash', () => {
     expect(() => decodeHash('#substeps=2.5', 'x')).toThrow(/substeps=2\.5 must be an integer/);
     expect(() => decodeHash('#substeps=0', 'x')).toThrow(/substeps=0 must be an integer >= 1/);
     expect(() => decodeHash('#dt=-1', 'x')).toThrow(/dt=-1 must be positive/);
-    expect(() => decodeHash('#mode=fast', 'x')).toThrow(/mode=fast must be one of hybrid, dcd, ccd/);
+    expect(() => decodeHash('#mode=fast', 'x')).toThrow(/mode=fast must be one of hybrid, dcd, ccd, air/);
     expect(() => decodeHash('#self=yes', 'x')).toThrow(/self=yes must be 0 or 1/);
     expect(() => decodeHash('#gravity=0,1', 'x')).toThrow(/gravity=0,1 must be 3 finite numbers/);
     expect(() => decodeHash('#poisson.0=0.5', 'x')).toThrow(/poisson\.0=0\.5 must be below 0\.5/);

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { buildRapierScene } from '../../../bench/peers/rapierScene';
 import { outwardSurface } from '../../../bench/peers/surface';
 import { buildModel } from '../../../src/sim/model';
-import { defaultParams } from '../../../src/sim/params';
+import { defaultParams } from '../../../src/contract/params';
 import { countedBoundaryVertices } from '../../support/intersectionCounter';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
 

@@ -6,7 +6,7 @@ import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import type { TetMesh } from '../../../src/mesh/types';
 import type { Collider } from '../../../src/sim/colliders';
 import { buildModel, type Model } from '../../../src/sim/model';
-import { defaultParams, type SolverParams } from '../../../src/sim/params';
+import { defaultParams, type SolverParams } from '../../../src/contract/params';
 import type { SimSetup } from '../../../src/sim/setup';
 import { countIntersections } from '../../support/intersectionCounter';
 import { kuhnLattice } from '../../support/kuhnLattice';

@@ -70,6 +70,8 @@ describe('runner arguments', () => {
     expect(run('--scene', 's', '--self-collision', 'off', '--collisions=on', '--inter-object', 'exact').params)
       .toEqual({ selfCollision: false, collisions: true, interObject: 'exact' });
     expect(run('--scene', 's', '--self-collision-from', '0').selfCollisionFrom).toBe(0);
+    expect(run('--scene', 's', '--collision-mode', 'air', '--air-iterations', '6', '--air-optimize-every', '0').params)
+      .toEqual({ collisionMode: 'air', airIterations: 6, airOptimizeFrames: 0 });
   });
 
   it('bad collision flag values are refused naming the flag', () => {
@@ -81,6 +83,9 @@ describe('runner arguments', () => {
       [['--recovery', 'true'], /--recovery must be on or off, got "true"/],
       [['--inter-object', 'nearest'], /--inter-object must be exact or euclidean, got "nearest"/],
       [['--contact-iterations', '0'], /--contact-iterations must be an integer >= 1, got "0"/],
+      [['--collision-mode', 'airmesh'], /--collision-mode must be .*ccd.*air, got "airmesh"/],
+      [['--air-iterations', '0'], /--air-iterations must be an integer >= 1, got "0"/],
+      [['--air-optimize-every', '-1'], /--air-optimize-every must be an integer >= 0, got "-1"/],
       [['--self-collision-from', '-1'], /--self-collision-from must be an integer >= 0, got "-1"/],
       [['--self-collision-from', 'x'], /--self-collision-from must be a number, got "x"/],
       [['--self-collision-from'], /--self-collision-from needs a value \(F\)/],

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { kuhnLattice } from '../../support/kuhnLattice';
 import { measureState } from '../../../src/runner/measure';
 import { buildModel, lumpedMasses } from '../../../src/sim/model';
-import { defaultParams } from '../../../src/sim/params';
+import { defaultParams } from '../../../src/contract/params';
 
 const [a, b, c] = [2, 1, 0.5];
 const box = kuhnLattice(4, 2, 2, (i, j, k) => [1 + (a * i) / 4, 3 + (b * j) / 2, -1 + (c * k) / 2]);

@@ -12,7 +12,7 @@ import { readMeshFile } from '../../../src/runner/meshFile';
 import { findScene } from '../../../src/scenes/registry';
 import { changesAt } from '../../../src/scenes/schedule';
 import type { SceneSetup } from '../../../src/scenes/types';
-import type { SolverParams } from '../../../src/sim/params';
+import type { SolverParams } from '../../../src/contract/params';
 
 function options(...argv: string[]): RunOptions {
   const c = parseRunArgs(argv);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { greedyColouring } from '../../../src/sim/colouring';
+import { greedyColouring } from '../../../src/mesh/colouring';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
 
 describe('greedyColouring', () => {

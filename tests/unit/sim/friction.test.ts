@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
-import type { SolverParams } from '../../../src/sim/params';
+import type { SolverParams } from '../../../src/contract/params';
 import { blockSetup, centreOfMass, G, slopeGravity, type BlockOptions } from '../../support/blockScenes';
 
 /**

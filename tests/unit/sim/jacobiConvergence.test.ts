@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { fixedHandle } from '../../../src/sim/handles';
-import type { SolverParams } from '../../../src/sim/params';
+import type { SolverParams } from '../../../src/contract/params';
 import { cantilever } from '../../../src/scenes/cantilever';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
 import { makeSetup } from './support/setups';

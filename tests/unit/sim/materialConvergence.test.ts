@@ -4,7 +4,7 @@ import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { neoHookeanEnergy, totalEnergy } from '../../../src/sim/energy';
 import { updateMaterialData } from '../../../src/sim/model';
 import { localEnergyChange, stepInnerProducts, volumeStress } from '../../../src/sim/neoHookeanStepLength';
-import type { SolverParams } from '../../../src/sim/params';
+import type { SolverParams } from '../../../src/contract/params';
 import { kuhnLattice } from '../../support/kuhnLattice';
 import { rng } from '../../support/random';
 import { makeSetup } from './support/setups';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { totalEnergy, type EnergyOptions } from '../../../src/sim/energy';
-import type { ConstraintType, SolveOrder } from '../../../src/sim/params';
+import type { ConstraintType, SolveOrder } from '../../../src/contract/params';
 import { kuhnLattice } from '../../support/kuhnLattice';
 import { rng } from '../../support/random';
 import { makeSetup } from './support/setups';

@@ -9,7 +9,7 @@ import type { StateMeasures } from '../../../../src/runner/measure';
 import { frameEntry, summarize } from '../../../../src/runner/report';
 import type { RunReport } from '../../../../src/runner/reportDocument';
 import { table1Row } from '../../../../src/runner/table1';
-import { defaultParams } from '../../../../src/sim/params';
+import { defaultParams } from '../../../../src/contract/params';
 import type { FrameStats } from '../../../../src/sim/simulation';
 
 export function counters(seed: number): CollisionFrameCounters {

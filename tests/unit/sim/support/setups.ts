@@ -3,7 +3,7 @@ import type { Collider } from '../../../../src/sim/colliders';
 import type { HandleScript } from '../../../../src/sim/handles';
 import { buildModel } from '../../../../src/sim/model';
 import type { Material } from '../../../../src/sim/material';
-import { defaultParams, type SolverParams } from '../../../../src/sim/params';
+import { defaultParams, type SolverParams } from '../../../../src/contract/params';
 import type { SimSetup } from '../../../../src/sim/setup';
 
 export interface TestBody {

@@ -1,9 +1,14 @@
 /**
- * The lil-gui panel: shape, resolution, the shape's own parameters (folder rebuilt when the
- * shape changes), mesh import and view options. Changes regenerate the object when the
- * user lets go of a control (onFinishChange), not on every slider tick.
+ * The "Mesh scene" folder of the lil-gui panel, shown only while the mesh scene is on screen:
+ * shape, resolution, the shape's own parameters (a folder rebuilt when the shape changes), the
+ * object on screen (a generated shape or an imported file), copies dropped into a box, and
+ * Generate, with the mesh's statistics (#mesh-stats) under the object's name. Changes regenerate
+ * the object when the user lets go of a control (onFinishChange),
+ * not on every slider tick. Stable ids for tests: #gui-shape (a select whose option values are
+ * the shape names), #gui-resolution, #gui-object-source, #gui-copies.
  */
-import GUI, { type Controller } from 'lil-gui';
+import type GUI from 'lil-gui';
+import type { Controller } from 'lil-gui';
 import type { ShapeInfo } from '../workers/meshWorkerApi';
 
 export interface ShapeRequest {
@@ -12,26 +17,36 @@ export interface ShapeRequest {
   params: Record<string, number>;
 }
 
-export interface GuiCallbacks {
+export interface MeshSceneCallbacks {
   generate(request: ShapeRequest): void;
-  importFile(): void;
-  setWireframe(on: boolean): void;
+  setCopies(copies: number): void;
+  /** New controls were added (a shape's parameters): the page hooks its clamp notices onto them. */
+  controlsAdded?(folder: GUI): void;
 }
 
-export interface GuiPanel {
-  readonly gui: GUI;
+export interface MeshScenePanel {
+  readonly folder: GUI;
   /** The request the controls currently describe. */
   current(): ShapeRequest;
   /** Names the object on screen (a generated shape, or an imported file), so the panel never shows an old shape as current. */
   showObject(source: string): void;
+  /** Shows the folder only in the mesh scene, with the copies in use. */
+  refresh(state: { meshScene: boolean; copies: number }): void;
+  /** Puts the mesh's statistics (#mesh-stats) under "On screen": they belong to this scene, and nothing covers them there. */
+  attachStats(element: HTMLElement): void;
 }
 
 function defaults(info: ShapeInfo): Record<string, number> {
   return Object.fromEntries(info.parameters.map((p) => [p.name, p.default]));
 }
 
-export function createGuiPanel(catalog: ShapeInfo[], initial: { shape?: string; resolution?: number }, callbacks: GuiCallbacks): GuiPanel {
-  if (catalog.length === 0) throw new Error('createGuiPanel: the shape catalog is empty');
+export function createMeshScenePanel(
+  gui: GUI,
+  catalog: ShapeInfo[],
+  initial: { shape?: string; resolution?: number; copies: number },
+  callbacks: MeshSceneCallbacks,
+): MeshScenePanel {
+  if (catalog.length === 0) throw new Error('createMeshScenePanel: the shape catalog is empty');
   const byName = new Map(catalog.map((s) => [s.name, s]));
   if (initial.shape !== undefined && !byName.has(initial.shape)) {
     throw new Error(`Unknown shape "${initial.shape}"; known shapes: ${catalog.map((s) => s.name).join(', ')}`);
@@ -40,29 +55,29 @@ export function createGuiPanel(catalog: ShapeInfo[], initial: { shape?: string; 
   const state = {
     shape: first.name,
     resolution: initial.resolution ?? first.defaultResolution,
-    wireframe: false,
+    copies: initial.copies,
     generate: () => callbacks.generate(current()),
-    importFile: () => callbacks.importFile(),
   };
   let params = defaults(first);
 
-  const gui = new GUI({ title: 'Soft body' });
+  const folder = gui.addFolder('Mesh scene');
   const labels = Object.fromEntries(catalog.map((s) => [s.label, s.name]));
-  const shapeCtrl = gui.add(state, 'shape', labels).name('Shape');
+  const shapeCtrl = folder.add(state, 'shape', labels).name('Shape');
   const select = (shapeCtrl as unknown as { $select: HTMLSelectElement }).$select;
   select.id = 'gui-shape';
   // lil-gui reads selectedIndex; option values are set to the shape names as stable test hooks.
   Array.from(select.options).forEach((option, i) => (option.value = catalog[i]!.name));
-  let resolutionCtrl: Controller = gui.add(state, 'resolution', first.minResolution, first.maxResolution, 1).name('Resolution');
+  let resolutionCtrl: Controller = folder.add(state, 'resolution', first.minResolution, first.maxResolution, 1).name('Resolution');
   resolutionCtrl.domElement.id = 'gui-resolution';
-  let paramFolder = gui.addFolder('Shape parameters');
+  resolutionCtrl.domElement.title = 'Lattice cubes across the longest side of the shape (more: finer mesh, more tets)';
+  let paramFolder = folder.addFolder('Shape parameters');
   const objectState = { object: '' };
-  const objectCtrl = gui.add(objectState, 'object').name('On screen').disable();
+  const objectCtrl = folder.add(objectState, 'object').name('On screen').disable();
   objectCtrl.domElement.id = 'gui-object-source';
-  gui.add(state, 'generate').name('Generate');
-  gui.add(state, 'importFile').name('Import mesh file…');
-  const view = gui.addFolder('View');
-  view.add(state, 'wireframe').name('Wireframe').onChange((on: boolean) => callbacks.setWireframe(on));
+  const copiesCtrl = folder.add(state, 'copies', 1, 16, 1).name('Copies (piled into a box)');
+  copiesCtrl.domElement.id = 'gui-copies';
+  copiesCtrl.onFinishChange((n: number) => callbacks.setCopies(n));
+  folder.add(state, 'generate').name('Generate');
 
   function current(): ShapeRequest {
     return { shape: state.shape, resolution: state.resolution, params: { ...params } };
@@ -70,7 +85,8 @@ export function createGuiPanel(catalog: ShapeInfo[], initial: { shape?: string; 
 
   function buildParamFolder(info: ShapeInfo): void {
     paramFolder.destroy();
-    paramFolder = gui.addFolder(`${info.label} parameters`);
+    paramFolder = folder.addFolder(`${info.label} parameters`);
+    paramFolder.close();
     // Keep the folder right under the resolution slider.
     resolutionCtrl.domElement.after(paramFolder.domElement);
     for (const p of info.parameters) {
@@ -79,6 +95,7 @@ export function createGuiPanel(catalog: ShapeInfo[], initial: { shape?: string; 
       if (p.description) c.domElement.title = p.description;
       c.onFinishChange(() => callbacks.generate(current()));
     }
+    callbacks.controlsAdded?.(paramFolder);
   }
 
   function setResolutionRange(info: ShapeInfo): void {
@@ -100,5 +117,13 @@ export function createGuiPanel(catalog: ShapeInfo[], initial: { shape?: string; 
     objectState.object = source;
     objectCtrl.updateDisplay();
   };
-  return { gui, current, showObject };
+  const refresh = (s: { meshScene: boolean; copies: number }): void => {
+    folder.show(s.meshScene);
+    state.copies = s.copies;
+    copiesCtrl.updateDisplay();
+  };
+  const attachStats = (element: HTMLElement): void => {
+    objectCtrl.domElement.after(element);
+  };
+  return { folder, current, showObject, refresh, attachStats };
 }

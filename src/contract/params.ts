@@ -1,11 +1,14 @@
 /** Solver parameters (Warp's Control): everything a user may change between frames. */
-import { SPB_DEFAULT_TOLERANCES } from '../spb/settings';
 
 /**
  * 'partitioned': Gauss-Seidel in the partitioned order (partitionedColouring.ts), one dispatch
  * per pass (4) instead of one per colour (30-44); 'gauss-seidel': one dispatch per global
  * colour; 'jacobi': every constraint from the same positions, then a gather (2 dispatches).
  */
+/** eps_i of supplement Alg. 2 (relative to h^2) and eps_r of Alg. 4 (a cosine): the shortest path's defaults (spb/settings.ts reads them). */
+export const DEFAULT_EPS_I = 1e-6;
+export const DEFAULT_EPS_R = 1e-4;
+
 export type SolveOrder = 'partitioned' | 'gauss-seidel' | 'jacobi';
 export const SOLVE_ORDERS: readonly SolveOrder[] = ['partitioned', 'gauss-seidel', 'jacobi'];
 export type ConstraintType = 'neohookean' | 'springs';
@@ -16,9 +19,27 @@ export type InterObjectMode = 'exact' | 'euclidean';
  * 'hybrid' DCD at the substep's start splits boundary points into penetrating (Pin) and free
  * (Pout); after the material solve, DCD + shortest path for Pin and CCD for Pout.
  * 'dcd' DCD + shortest path for every point; 'ccd' CCD only (no shortest path).
+ * 'air' the air mesh of paper 004 (collision/air/): one unilateral volume constraint per air
+ * tet between the objects instead of detection and contacts (the colliders stay).
  */
-export type CollisionMode = 'hybrid' | 'dcd' | 'ccd';
-export const COLLISION_MODES: readonly CollisionMode[] = ['hybrid', 'dcd', 'ccd'];
+export type CollisionMode = 'hybrid' | 'dcd' | 'ccd' | 'air';
+export const COLLISION_MODES: readonly CollisionMode[] = ['hybrid', 'dcd', 'ccd', 'air'];
+
+/**
+ * How a penetrating point gets its contact target (paper 000 section 5.5, Figs. 22-23; Fisher
+ * and Lin 2001). Every DCD query of the time step is answered by one of them (CCD contacts do
+ * not use a target):
+ *   'exact'        the shortest path to the boundary of the deformed, possibly self-intersecting
+ *                  mesh (src/spb, paper 000): the nearest boundary point a valid path reaches;
+ *   'restClosest'  the point mapped to the rest pose by its barycentrics in its tet, the closest
+ *                  boundary point of the rest mesh, mapped back to the current pose through its
+ *                  triangle (src/penetration/restClosest.ts): the "popular approach" paper 000 section 5.5 rejects;
+ *   'ddf'          the deformed distance field of Fisher and Lin 2001 (src/penetration/deformedDistance.ts): the
+ *                  rest pose's inward distance and direction at the tet's vertices, interpolated
+ *                  in the tet's current shape (eqs. 3-5), target s = x + depth * direction.
+ */
+export type PenetrationMethod = 'exact' | 'restClosest' | 'ddf';
+export const PENETRATION_METHODS: readonly PenetrationMethod[] = ['exact', 'restClosest', 'ddf'];
 
 export interface SolverParams {
   /** Frame time step (s). */
@@ -72,6 +93,13 @@ export interface SolverParams {
   recovery: boolean;
   /** 'exact': shortest path to boundary; 'euclidean': nearest boundary point of the other object (Fig. 15). */
   interObject: InterObjectMode;
+  /**
+   * How every DCD contact (self and inter-object) gets its target (paper 000 Figs. 22-23;
+   * src/penetration/methods.ts): 'exact' the shortest path to the boundary; 'restClosest' the
+   * rest pose's closest boundary point mapped back; 'ddf' Fisher and Lin's deformed distance
+   * field. CCD contacts are unchanged; interObject 'euclidean' applies with 'exact' only.
+   */
+  penetration: PenetrationMethod;
   /** Jacobi passes over the contact constraints per substep. */
   contactIterations: number;
   /** 'hybrid' (default), 'dcd' or 'ccd'; recovery mode turns CCD off (section 5.2): see effectiveCollisionMode. */
@@ -82,6 +110,10 @@ export interface SolverParams {
    * bodies deform (src/bvh/README.md).
    */
   bvhRebuildFrames: number;
+  /** Air mode (paper 004 eq. 2): passes over the air tets' constraints per substep, after the material iterations. */
+  airIterations: number;
+  /** Air mode: air mesh optimisation (section 3.3: edge and multi-face removal) every this many frames in a worker; 0 = off. */
+  airOptimizeFrames: number;
   /** Infeasible-region culling of the shortest path (paper 000 section 3.6; it never changes an answer, only the work). */
   culling: boolean;
   /** eps_i of supplement Alg. 2: the exit-face sign test counts as zero within epsI x h^2 (src/spb/settings.ts exitFace). */
@@ -90,9 +122,9 @@ export interface SolverParams {
   epsR: number;
 }
 
-/** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point. */
+/** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point; air mode has no recovery mode. */
 export function effectiveCollisionMode(p: Pick<SolverParams, 'collisionMode' | 'recovery'>): CollisionMode {
-  return p.recovery ? 'dcd' : p.collisionMode;
+  return p.collisionMode === 'air' ? 'air' : p.recovery ? 'dcd' : p.collisionMode;
 }
 
 /** Defaults follow the authors' octopus drop: dt 1/60, 20 substeps x 3 iterations, friction 0.2. */
@@ -114,12 +146,15 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     selfCollision: true,
     recovery: false,
     interObject: 'exact',
+    penetration: 'exact',
     contactIterations: 3,
     collisionMode: 'hybrid',
     bvhRebuildFrames: 30,
+    airIterations: 4,
+    airOptimizeFrames: 4,
     culling: true,
-    epsI: SPB_DEFAULT_TOLERANCES.exitFace,
-    epsR: SPB_DEFAULT_TOLERANCES.culling,
+    epsI: DEFAULT_EPS_I,
+    epsR: DEFAULT_EPS_R,
     ...overrides,
   };
 }
@@ -136,10 +171,13 @@ export function checkParams(p: SolverParams): void {
   if (!(p.jacobiRelaxation > 0)) throw new RangeError(`jacobiRelaxation must be > 0, got ${p.jacobiRelaxation}`);
   if (!Number.isInteger(p.contactIterations) || p.contactIterations < 1) throw new RangeError(`contactIterations must be an integer >= 1, got ${p.contactIterations}`);
   if (p.interObject !== 'exact' && p.interObject !== 'euclidean') throw new RangeError(`interObject must be 'exact' or 'euclidean', got ${String(p.interObject)}`);
+  if (!PENETRATION_METHODS.includes(p.penetration)) throw new RangeError(`penetration must be one of ${PENETRATION_METHODS.join(', ')}, got ${String(p.penetration)}`);
   if (!Number.isInteger(p.bvhRebuildFrames) || p.bvhRebuildFrames < 0) throw new RangeError(`bvhRebuildFrames must be an integer >= 0 (0: never), got ${p.bvhRebuildFrames}`);
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (typeof p.warmStart !== 'boolean') throw new RangeError(`warmStart must be true or false, got ${String(p.warmStart)}`);
   if (typeof p.lineSearch !== 'boolean') throw new RangeError(`lineSearch must be true or false, got ${String(p.lineSearch)}`);
+  if (!Number.isInteger(p.airIterations) || p.airIterations < 1) throw new RangeError(`airIterations must be an integer >= 1, got ${p.airIterations}`);
+  if (!Number.isInteger(p.airOptimizeFrames) || p.airOptimizeFrames < 0) throw new RangeError(`airOptimizeFrames must be an integer >= 0 (0: off), got ${p.airOptimizeFrames}`);
   if (typeof p.culling !== 'boolean') throw new RangeError(`culling must be true or false, got ${String(p.culling)}`);
   if (!(p.epsI > 0 && p.epsI < 1)) throw new RangeError(`epsI (eps_i of Alg. 2, relative to h^2) must be in (0, 1), got ${p.epsI}`);
   if (!(p.epsR >= 0 && p.epsR < 1)) throw new RangeError(`epsR (eps_r of Alg. 4, a cosine) must be in [0, 1), got ${p.epsR}`);

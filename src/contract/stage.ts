@@ -8,7 +8,7 @@
 import type { GpuState } from './state';
 
 /** Phases of a frame, for timings: open, stages of later issues add theirs. */
-export type PhaseName = 'predict' | 'material' | 'detect' | 'spb' | 'contacts' | 'finalize' | 'ccd' | 'bvh' | 'sync';
+export type PhaseName = 'predict' | 'material' | 'detect' | 'spb' | 'contacts' | 'finalize' | 'ccd' | 'bvh' | 'sync' | 'air';
 
 export interface SubstepContext {
   /** Substep index in the frame. */

@@ -1,5 +1,5 @@
 /**
- * The simulation state on the GPU (Warp's State beside its Model): what changes every substep.
+ * The simulation state on the GPU (Warp's State beside its SceneArrays): what changes every substep.
  * Every kernel, the solver's, detection's, the shortest path's and the contacts', binds these
  * buffers; there is one position layout for all of them (shaders/lib/positions.wgsl):
  *
@@ -10,7 +10,7 @@
  * Vertex order is the model's, which is the merged TetMesh's (collision/sceneMesh.ts).
  */
 import { dropW, packVec4, readBufferToCpu, storageBuffer } from '../gpu/buffers';
-import type { Model } from './model';
+import type { SceneArrays } from './sceneArrays';
 
 export { dropW, packVec4 };
 
@@ -22,7 +22,7 @@ export class GpuState {
 
   constructor(
     private readonly device: GPUDevice,
-    private readonly model: Model,
+    private readonly model: SceneArrays,
   ) {
     const n = model.vertexCount;
     this.vertexCount = n;

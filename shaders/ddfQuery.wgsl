@@ -1,0 +1,82 @@
+// Deformed distance field (Fisher and Lin 2001 section 5.2), one invocation per query of the
+// shortest path's query list, writing the shortest path's result record at the query's index
+// (shaders/lib/spbResult.wgsl) so that the contact stage reads it unchanged. The port of
+// src/penetration/deformedDistance.ts (read it for the reasoning):
+//   depth     d~ = sum_i u_i d_i                          (eqs. 3-5; u in the tet's current shape)
+//   direction F^-T g~ normalized, g~ = sum_i u_i g_i      (or -F^-T grad d~ where |g~| < DDF_CANCEL)
+//   target    s = p + d~ direction; its triangle: the current boundary triangle of the tet's
+//             component nearest to s (the query's own excluded), with the feature of s's
+//             closest point on it. Depth 0 or a flat / inverted tet: no target (QUERY_NONE).
+//
+// The host prepends `const NEAREST_STACK: u32` (src/penetration/gpu/penetrationKernels.ts).
+// Bindings (DDF_BINDINGS there, in this order; 8 storage buffers):
+//   positions  vec4 per vertex, current (xyz + inverse mass, sim/state.ts)
+//   tets       2 vec4<u32> per tet (ids, neighbours): the shortest path's (packSpbBuffers.ts)
+//   topo       the shortest path's topology words (triangles, current BVH order, components)
+//   nodes      the current surface BVH (refitted every substep by the spb stage)
+//   field      2 vec4 per vertex: (rest xyz, d), (g xyz, 0) (src/penetration/distanceField.ts)
+//   list, results  the query list and its result records
+//   counters   the shortest path's counters (summed statistics at 1 + STAT_*, workspace.ts)
+
+#include "threadIndex"
+#include "positions"
+#include "bvhNode"
+#include "boundaryTriangles"
+#include "closestPointOnTriangle"
+#include "queryList"
+#include "spbResult"
+#include "tetFrame"
+#include "nearestBoundaryPoint"
+
+struct Params {
+  rowStride: u32,       // threadIndex's row stride (direct dispatches; 0 for an indirect one)
+  nodeCount: u32,       // nodes of the current tree
+  offOrder: u32,        // topo's BVH triangle-order section
+  offTetComponent: u32, // topo's tet-component section
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> tets: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read> topo: array<u32>;
+@group(0) @binding(4) var<storage, read> nodes: array<BvhNode>;
+@group(0) @binding(5) var<storage, read> field: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read> list: QueryListR;
+@group(0) @binding(7) var<storage, read_write> results: array<SpbResult>;
+@group(0) @binding(8) var<storage, read_write> counters: array<atomic<u32>>;
+
+const DDF_CANCEL = 1e-6; // DDF_DIRECTION_CANCEL of deformedDistance.ts
+
+fn nearestTreeSize() -> u32 { return params.nodeCount; }
+fn nearestNode(i: u32) -> BvhNode { return nodes[i]; }
+fn nearestTriangleAt(k: u32) -> u32 { return topo[params.offOrder + k]; }
+fn nearestCorner(v: u32) -> vec3<f32> { return vertexPosition(v); }
+
+fn restPoint(v: u32) -> vec3<f32> { return field[2u * v].xyz; }
+fn restDistance(v: u32) -> f32 { return field[2u * v].w; }
+fn restDirection(v: u32) -> vec3<f32> { return field[2u * v + 1u].xyz; }
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = threadIndex(gid, params.rowStride);
+  if (i >= min(list.header[QL_COUNT], list.header[QL_CAPACITY])) { return; }
+  let q = list.queries[i];
+  let ids = tets[2u * q.tet];
+  let frame = tetFrameAt(ids, q.p);
+  let d = vec4<f32>(restDistance(ids.x), restDistance(ids.y), restDistance(ids.z), restDistance(ids.w));
+  let depth = dot(frame.u, d);
+  let g = frame.u.x * restDirection(ids.x) + frame.u.y * restDirection(ids.y) + frame.u.z * restDirection(ids.z) + frame.u.w * restDirection(ids.w);
+  // Rest-frame components along the rest edges X_j - X_0 (Dm^T g~), or of -grad d~ (eq. 5).
+  let x0 = restPoint(ids.x);
+  var y = vec3<f32>(dot(restPoint(ids.y) - x0, g), dot(restPoint(ids.z) - x0, g), dot(restPoint(ids.w) - x0, g));
+  if (!(length(g) >= DDF_CANCEL)) { y = d.x - d.yzw; }
+  let dir = mapCovector(frame, y);
+  let len = length(dir);
+  var hit = NearestHit(vec3<f32>(0.0), -1, 0.0, 0u, 0u, SPB_QUERY_NONE);
+  var s = vec3<f32>(0.0);
+  if (frame.valid && depth > 0.0 && len > 0.0) {
+    s = q.p + (depth / len) * dir;
+    hit = nearestBoundaryPoint(s, topo[params.offTetComponent + q.tet], q.exclude, q.exclude2);
+  }
+  writeTargetResult(i, hit, s, depth);
+}

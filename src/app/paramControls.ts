@@ -1,0 +1,87 @@
+/**
+ * The solver parameters the panel shows, declared as tables: one row per control (its
+ * SolverParams field, label, kind, range and help text), so a new setting is one row here, not
+ * code. The Collisions folder is COLLISION_CONTROLS: a collision setting added to SolverParams
+ * (src/contract/params.ts) gets its control by a row below, and its URL key by a row in PARAM_KEYS
+ * (src/app/config/hashConfig.ts). Each control's element has the id `gui-<field>` for tests.
+ * No DOM here (simulationPanel.ts builds the controls from the tables).
+ */
+import type { SolverParams } from '../contract/params';
+import { PENETRATION_LABELS, PENETRATION_METHODS } from '../penetration/methods';
+
+interface ControlBase {
+  /** The SolverParams field the control sets. */
+  key: keyof SolverParams;
+  label: string;
+  /** Tooltip: what the setting does. */
+  help?: string;
+}
+
+export type ParamControl =
+  | (ControlBase & { kind: 'number'; min?: number; max?: number; step?: number; decimals?: number })
+  | (ControlBase & { kind: 'toggle' })
+  | (ControlBase & { kind: 'choice'; options: Record<string, string> })
+  /** The y component of `gravity` (x and z stay 0 in the panel; the URL sets all three). */
+  | (ControlBase & { kind: 'gravityY'; min: number; max: number; step: number });
+
+/** The Solver folder. */
+export const SOLVER_CONTROLS: readonly ParamControl[] = [
+  { kind: 'number', key: 'dt', label: 'dt (s per frame)', min: 1 / 480, max: 1 / 20, decimals: 5, help: 'simulated time per frame' },
+  { kind: 'number', key: 'substeps', label: 'Substeps', min: 1, max: 100, step: 1, help: 'XPBD substeps per frame (smaller steps: stiffer, more accurate, slower)' },
+  { kind: 'number', key: 'iterations', label: 'Iterations', min: 1, max: 30, step: 1, help: 'material constraint iterations per substep' },
+  {
+    kind: 'choice',
+    key: 'solveOrder',
+    label: 'Solve order',
+    options: { 'Gauss-Seidel (partitioned)': 'partitioned', 'Gauss-Seidel (coloured)': 'gauss-seidel', 'Jacobi (averaged)': 'jacobi' },
+    help: 'how the tets are swept each iteration (docs/architecture.md)',
+  },
+  { kind: 'number', key: 'jacobiRelaxation', label: 'Jacobi relaxation', min: 0.1, max: 2, step: 0.05 },
+  { kind: 'toggle', key: 'warmStart', label: 'Warm start (Gauss-Seidel)', help: 'Neo-Hookean: start each substep from half the last multipliers where a tet changed little' },
+  { kind: 'toggle', key: 'lineSearch', label: 'Line search (Gauss-Seidel)', help: 'Neo-Hookean: line search on each block\'s step below a stiffness ratio of 1e3' },
+  { kind: 'choice', key: 'constraint', label: 'Constraint', options: { 'Neo-Hookean (tets)': 'neohookean', 'Mass-spring (edges)': 'springs' } },
+  { kind: 'number', key: 'damping', label: 'Damping (1/s)', min: 0, max: 20, step: 0.01, help: 'damps deformation only, never the fall' },
+  { kind: 'gravityY', key: 'gravity', label: 'Gravity y (m/s²)', min: -30, max: 30, step: 0.01 },
+  { kind: 'number', key: 'friction', label: 'Friction (colliders and contacts)', min: 0, max: 1, step: 0.01, help: 'Coulomb friction coefficient' },
+];
+
+/**
+ * The Collisions folder (paper 000 section 4): runtime switches of the GPU collision stages and
+ * the CPU engine, applied from the next frame. Add a collision setting here.
+ */
+export const COLLISION_CONTROLS: readonly ParamControl[] = [
+  { kind: 'toggle', key: 'collisions', label: 'Collisions', help: 'collisions between and within bodies' },
+  { kind: 'toggle', key: 'selfCollision', label: 'Self-collision' },
+  { kind: 'toggle', key: 'recovery', label: 'Recovery mode (section 5.2)', help: 'every vertex and tet centroid is a query point: untangles bodies that start intersecting' },
+  {
+    kind: 'choice',
+    key: 'interObject',
+    label: 'Between objects (Fig. 15)',
+    options: { 'Shortest path (exact)': 'exact', 'Euclidean closest point': 'euclidean' },
+  },
+  {
+    kind: 'choice',
+    key: 'penetration',
+    label: 'Penetration depth (Figs. 22-23)',
+    options: Object.fromEntries(PENETRATION_METHODS.map((m) => [PENETRATION_LABELS[m], m])),
+    help: 'every DCD contact\'s target: the exact shortest path, the rest pose\'s closest boundary point, or the deformed distance field (paper 003)',
+  },
+  {
+    kind: 'choice',
+    key: 'collisionMode',
+    label: 'Detection (Fig. 9)',
+    options: { 'Hybrid CCD + DCD (Alg. 5)': 'hybrid', 'DCD + shortest path only': 'dcd', 'CCD only': 'ccd', 'Air mesh (paper 004)': 'air' },
+  },
+  { kind: 'number', key: 'airIterations', label: 'Air passes (air mode)', min: 1, max: 20, step: 1, help: 'air mode: passes over the air tets\' constraints (eq. 2) per substep' },
+  { kind: 'number', key: 'airOptimizeFrames', label: 'Air optimisation every (frames, 0 = off)', min: 0, max: 60, step: 1, help: 'air mode: edge and multi-face removal (section 3.3) in a worker every this many frames' },
+  { kind: 'toggle', key: 'culling', label: 'Infeasible-region culling (3.6)' },
+  { kind: 'number', key: 'epsI', label: 'eps_i (Alg. 2, × h²)', help: 'exit-face sign test tolerance, in (0, 1)' },
+  { kind: 'number', key: 'epsR', label: 'eps_r (Alg. 4, cosine)', help: 'culling tolerance, in [0, 1)' },
+  { kind: 'number', key: 'contactIterations', label: 'Contact passes', min: 1, max: 10, step: 1, help: 'contact solve passes per substep' },
+  { kind: 'number', key: 'bvhRebuildFrames', label: 'BVH rebuild every (frames, 0 = never)', min: 0, max: 240, step: 1 },
+];
+
+/** Every field a table declares, once (for checks that each has a URL key). */
+export function declaredParamKeys(): (keyof SolverParams)[] {
+  return [...new Set([...SOLVER_CONTROLS, ...COLLISION_CONTROLS].map((c) => c.key))];
+}
