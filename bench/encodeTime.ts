@@ -7,7 +7,7 @@
  *     [--copies 8] [--frames 5] [--order partitioned|gauss-seidel|jacobi] [--in-flight 1,2] [--record-reps 20] [--record-only] [--settle-s 10]
  *
  * The scene is octopus-box (paper Fig. 9) at --copies octopi, collisions on (hybrid: detect,
- * shortest path, CCD, contacts), its own parameters (20 substeps x 3 iterations), CCD's broad
+ * shortest path, CCD, contacts), its own parameters (5 substeps x 5 iterations since issue 24, paper Table 1; --substeps and --iterations override), CCD's broad
  * phase and the BVH rebuilds in the runner's worker pool. The first frame (shader compilation,
  * the first CCD job) is left out of every figure. Per run: encodeMs median and max, and where it
  * goes (the collisions' prepareFrame less its waits, TimeStep.encodeFrame, the rest:
