@@ -284,7 +284,9 @@ export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
   if (f.colliders > 0) plan.push({ phase: 'material', kernel: 'collide', dispatches: it, invocations: it * vertices });
   plan.push({ phase: 'finalize', kernel: 'finalize', dispatches: per, invocations: per * vertices });
   if (f.damping > 0) {
-    plan.push({ phase: 'finalize', kernel: 'dampReduce', dispatches: per, invocations: per * vertices });
+    // Fused into finalize's dispatch (xpbdFinalizeDamping.wgsl): no dispatch of its own; its
+    // bytes still counted (the same thread re-reads the vertex it just wrote, likely cached).
+    plan.push({ phase: 'finalize', kernel: 'dampReduce', dispatches: 0, invocations: per * vertices });
     plan.push({ phase: 'finalize', kernel: 'dampApply', dispatches: 2 * per, invocations: per * vertices });
   }
   return plan;
