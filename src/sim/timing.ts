@@ -1,6 +1,7 @@
 /**
  * Per-phase GPU timing with timestamp queries: one begin/end pair per compute pass, summed per
- * phase after the frame. The phase list is open (stage.ts PhaseName): every pass asks for its
+ * phase after the frame; pairs of merged passes (phase null: TimeStep's later substeps) are
+ * shared out in proportion to the phases' timed passes (read()). The phase list is open (stage.ts PhaseName): every pass asks for its
  * pair when it is opened, so a frame may hold any number of passes of any phases. Pairs live in
  * query sets of PAIRS_PER_SET, added as a frame needs them and reused by the next frames.
  * Without 'timestamp-query' every call is a no-op and read() returns null (callers then report
