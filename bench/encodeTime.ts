@@ -7,7 +7,7 @@
  *     [--copies 8] [--frames 5] [--order partitioned|gauss-seidel|jacobi] [--in-flight 1,2] [--record-reps 20] [--record-only] [--settle-s 10]
  *
  * The scene is octopus-box (paper Fig. 9) at --copies octopi, collisions on (hybrid: detect,
- * shortest path, CCD, contacts), its own parameters (20 substeps x 3 iterations), CCD's broad
+ * shortest path, CCD, contacts), its own parameters (5 substeps x 5 iterations since issue 24, paper Table 1; --substeps and --iterations override), CCD's broad
  * phase and the BVH rebuilds in the runner's worker pool. The first frame (shader compilation,
  * the first CCD job) is left out of every figure. Per run: encodeMs median and max, and where it
  * goes (the collisions' prepareFrame less its waits, TimeStep.encodeFrame, the rest:
@@ -32,6 +32,14 @@ const copies = Number(flag('copies', '8'));
 const frames = Number(flag('frames', '5'));
 const order = process.argv.includes('--order') ? (flag('order', '') as SolverParams['solveOrder']) : undefined;
 const inFlight = flag('in-flight', '1,2').split(',').map(Number) as (1 | 2)[];
+/** Override the scene's substeps / iterations (the issue's before: --substeps 20 --iterations 3). */
+const stepOverride: Partial<SolverParams> = {};
+for (const k of ['substeps', 'iterations'] as const) {
+  if (!process.argv.includes(`--${k}`)) continue;
+  const v = Number(flag(k, ''));
+  if (!(Number.isInteger(v) && v >= 1)) throw new Error(`--${k} must be an integer >= 1, got ${flag(k, '')}`);
+  stepOverride[k] = v;
+}
 if (!(Number.isInteger(copies) && copies >= 1)) throw new Error(`--copies must be an integer >= 1, got ${flag('copies', '')}`);
 if (!(Number.isInteger(frames) && frames >= 2)) throw new Error(`--frames must be an integer >= 2 (the first is left out), got ${flag('frames', '')}`);
 if (!inFlight.every((k) => k === 1 || k === 2)) throw new Error(`--in-flight must list 1 and/or 2, got ${flag('in-flight', '')}`);
@@ -52,6 +60,15 @@ console.log(`octopus-box, ${copies} octopi: ${setup0.model.vertexCount} vertices
  * the wrapping costs time of its own).
  */
 async function recordingOnly(sim: Simulation, reps: number): Promise<void> {
+  // Shared passes (the default since issue 24) against one pass per stage, in this one run.
+  for (const merge of [false, true]) {
+    sim.solver.timeStep.mergePasses = merge;
+    console.log(`\n${merge ? 'shared passes (TimeStep.mergePasses, the default)' : 'one compute pass per stage (TimeStep.mergePasses = false, the recording before issue 24)'}:`);
+    await recordingOnlyOnce(sim, reps);
+  }
+}
+
+async function recordingOnlyOnce(sim: Simulation, reps: number): Promise<void> {
   const solver = sim.solver;
   const p = sim.params;
   const device = ctx.device;
@@ -114,8 +131,9 @@ async function recordingOnly(sim: Simulation, reps: number): Promise<void> {
   for (const c of calls.values()) for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += c[k];
   // The floor: the same number of passes and calls on a trivial kernel, no JavaScript of ours in between.
   const floor = callFloor(total, reps);
-  console.log(`\nrecording only (TimeStep.encodeFrame + finish, no submit), solve order ${p.solveOrder}, ${reps} repetitions: median ${f2(median(times))} ms, min ${f2(Math.min(...times))}, max ${f2(Math.max(...times))}`);
+  console.log(`recording only (TimeStep.encodeFrame + finish, no submit), ${p.substeps} substeps x ${p.iterations} iterations, solve order ${p.solveOrder}, ${reps} repetitions: median ${f2(median(times))} ms, min ${f2(Math.min(...times))}, max ${f2(Math.max(...times))}`);
   console.log(`  per stage (ms per frame, ${stageReps} timed frames): ${[...byStage].map(([k, v]) => `${k} ${f2(v / stageReps)}`).join(', ')}`);
+  console.log(`  dispatches per substep: ${f2(total.dispatch / p.substeps)}; calls dropped as already set: ${solver.timeStep.skippedCalls}`);
   console.log(`  pass encoder calls per frame: ${total.passes} passes, ${total.setPipeline} setPipeline (${total.samePipeline} of them setting the pipeline already set), ${total.setBindGroup} setBindGroup (${total.sameGroup} binding the group already bound), ${total.dispatch} dispatches`);
   console.log(`  the same calls on a trivial kernel (Dawn's own cost, no code of ours): median ${f2(floor.median)} ms, min ${f2(floor.min)} ms; with timestamp writes on every pass: median ${f2(floor.stampedMedian)} ms`);
   console.log(`  by pass label: ${[...calls].map(([k, c]) => `${k} ${c.passes}/${c.setPipeline}/${c.setBindGroup}/${c.dispatch}`).join(', ')} (passes/setPipeline/setBindGroup/dispatches)`);
@@ -173,6 +191,7 @@ for (const k of inFlight) {
   const setup = scene.build({ copies, meshes: readSceneMeshes(scene) });
   const sim = new Simulation(ctx, setup, { collisions: { workerJobs: pool.factory } });
   if (order) sim.setParams({ solveOrder: order });
+  sim.setParams(stepOverride);
   // Where encodeMs goes: the two big callees timed from outside (their own JavaScript; prepareFrame less its waits).
   const solver = sim.solver;
   const split = { prepare: 0, encode: 0, passes: 0 };

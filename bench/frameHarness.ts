@@ -221,6 +221,7 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
       constraint: p.constraint,
       colliders: setup.colliders.length,
       damping: p.damping,
+      warmStart: p.warmStart,
     };
     const mode = effectiveCollisionMode(p);
     const boundaryPoints = sceneMesh.boundaryVertices.length + (mode === 'ccd' ? 0 : sceneMesh.boundaryEdges.length / 2) + (p.recovery ? m.tetCount : 0);

@@ -128,6 +128,9 @@ interface RowResult {
     blockingReadbacks: number;
     encodeMs: number;
     wallMs: number;
+    /** Compute passes a frame (TimeStep shares passes between stages) and dispatches by phase, from the solver's counters. */
+    passes: number;
+    byPhase: Record<string, number>;
     byPipeline: Record<string, number>;
   };
   projection: { gpu: string; cost: string; lowMs: number; highMs: number; gaussSeidelLowMs: number; gaussSeidelHighMs: number; memoryMs: number }[];
@@ -152,6 +155,10 @@ function summarise(row: PaperRow, run: HarnessRun): RowResult {
     blockingReadbacks: mean(frames.map((f) => f.blockingReadbacks)),
     encodeMs: mean(frames.map((f) => f.encodeMs)),
     wallMs: mean(frames.map((f) => f.stats.wallMs)),
+    passes: mean(frames.map((f) => f.stats.passes)),
+    byPhase: Object.fromEntries(
+      [...new Set(frames.flatMap((f) => Object.keys(f.stats.dispatchesByPhase)))].map((k): [string, number] => [k, mean(frames.map((f) => f.stats.dispatchesByPhase[k as keyof typeof f.stats.dispatchesByPhase] ?? 0))]),
+    ),
     /** Mean dispatches per frame by pipeline label, most first. */
     byPipeline: Object.fromEntries(
       [...new Set(frames.flatMap((f) => Object.keys(f.recorded.byPipeline)))]
@@ -202,10 +209,12 @@ console.log('Frame times here are the software adapter\'s (read ratios); "paper"
 console.log('\nPer frame (means): dispatches counted at the compute passes (XPBD ones checked against the traffic model\'s plan); "GS" = the same frame with one dispatch per colour (the order before issue 11); bytes: XPBD stages exact from the counts, collision stages estimated from the counters (src/sim/traffic.ts); blocking = waits for the GPU before submitting; encode = JS time to record and submit.\n');
 console.log(
   textTable(
-    ['row', 'dispatches', 'GS dispatches', 'XPBD MB', 'collision MB (est.)', 'blocking', 'encode ms', 'frame ms here', 'GPU MB', 'B/tet'],
+    ['row', 'dispatches', 'per substep', 'passes', 'GS dispatches', 'XPBD MB', 'collision MB (est.)', 'blocking', 'encode ms', 'frame ms here', 'GPU MB', 'B/tet'],
     results.map((r) => [
       r.key,
       r.perFrame.dispatches.toFixed(0),
+      (r.perFrame.dispatches / r.table1.step.substeps).toFixed(1),
+      r.perFrame.passes.toFixed(0),
       r.perFrame.dispatchesGaussSeidel.toFixed(0),
       (r.perFrame.xpbdBytes / 1e6).toFixed(1),
       (r.perFrame.collisionBytes / 1e6).toFixed(1),
@@ -217,6 +226,9 @@ console.log(
     ]),
   ),
 );
+
+console.log('\nDispatches a frame by phase (the solver\'s counters):');
+for (const r of results) console.log(`  ${r.key}: ${Object.entries(r.perFrame.byPhase).map(([k, n]) => `${k} ${n.toFixed(0)}`).join(', ')}`);
 
 console.log('\nDispatches a frame by pipeline:');
 for (const r of results) console.log(`  ${r.key}: ${Object.entries(r.perFrame.byPipeline).map(([k, n]) => `${k} ${n.toFixed(0)}`).join(', ')}`);

@@ -90,6 +90,7 @@ function projectedCost(setup: SimSetup, c: Config) {
     constraint: 'neohookean',
     colliders: setup.colliders.length,
     damping: setup.params.damping,
+    warmStart: setup.params.warmStart,
   });
   const t = planTraffic(plan, { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount });
   const bytes = t.read + t.write;

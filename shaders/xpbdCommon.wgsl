@@ -17,6 +17,9 @@ struct Frame {
   handleCount: u32,
   vertexStride: u32,     // invocations per grid row of a per-vertex dispatch
   elementStride: u32,    // same for a per-tet or per-edge (Jacobi) dispatch
+  lineSearch: u32,       // 1: Gauss-Seidel Neo-Hookean steps lengthened (stepLength in xpbdNeoHookean.wgsl)
+  warmFirst: f32,        // share of the previous substep's Neo-Hookean multipliers the frame's first substep starts from (0: cold)
+  warmRest: f32,         // the same for the frame's other substeps
 }
 
 struct Slot {

@@ -6,6 +6,7 @@
 // the substep's friction budget in w (predict sets it to 0, collide spends it).
 
 #include "threadIndex"
+#include "finalizeVertex"
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
@@ -141,27 +142,7 @@ fn collide(@builtin(global_invocation_id) gid: vec3<u32>) {
 fn finalize(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = threadIndex(gid, frame.vertexStride);
   if (i >= frame.vertexCount) { return; }
-  let x = positions[i];
-  let p = prev[i];
-  var v = (x.xyz - p.xyz) / frame.h;
-  if (bitcast<i32>(rest[i].w) < 0 && x.w > 0.0) {
-    // Predicted velocity plus the corrections' share, v~ + (x - x~) / h, x~ = p + h v~ exactly
-    // as predict formed it: f32 then rounds only the corrections, not the whole substep's
-    // displacement (that biased a 20-substep free fall's momentum by 0.9%). CPU twin: cpuSolver.ts.
-    let vPred = velocities[i].xyz;
-    v = vPred + (x.xyz - (p.xyz + frame.h * vPred)) / frame.h;
-  }
-  if (!(finite3(x.xyz) && finite3(v))) {
-    // Stop the object: restore this vertex (to the substep start, or to rest if that is not
-    // finite either); predict freezes the rest of the object from the next substep.
-    var back = p.xyz;
-    if (!finite3(back)) { back = rest[i].xyz; }
-    positions[i] = vec4<f32>(back, 0.0);
-    velocities[i] = vec4<f32>(0.0);
-    atomicOr(&objectStatus[bitcast<u32>(p.w)], STATUS_STOPPED);
-    return;
-  }
-  velocities[i] = vec4<f32>(v, 0.0);
+  finalizeVertex(i);
 }
 
 // Re-reads inverse masses (after a material or density change); stopped objects keep 0.

@@ -10,6 +10,9 @@
 // sweepCells (lib/cellSweep.wgsl): partitioned Gauss-Seidel, one workgroup per cell.
 // solveJacobi: every tet from the same positions, scaled corrections stored per tet corner
 // for xpbdGather.wgsl.
+// warmStart: Gauss-Seidel orders, before the first iteration: each tet starts from a share of
+// the previous substep's S, its corrections summed by xpbdGather.wgsl.
+// With frame.lineSearch the Gauss-Seidel step is lengthened (stepLength).
 
 #include "threadIndex"
 #include "positions"
@@ -98,19 +101,80 @@ fn outer(a: vec3<f32>, b: vec3<f32>) -> mat3x3<f32> {
 // The step L (vertices move by w_v L g_v) made torque-free in its own metric: torque is the
 // axial vector of F L^T; L' = L - [omega]x F N with (tr G I - G) / 2 omega = -axial(skew(F L^T)),
 // G = F N F^T. Derivation: keepAngularMomentum in src/sim/constraintsCpu.ts.
-fn keepAngularMomentum(L: mat3x3<f32>, F: mat3x3<f32>, N: mat3x3<f32>) -> mat3x3<f32> {
+// The multiplier omega of that projection (zero when its system is singular).
+fn torqueFreeOmega(L: mat3x3<f32>, F: mat3x3<f32>, N: mat3x3<f32>) -> vec3<f32> {
   let M = F * transpose(L);
   let a = 0.5 * vec3<f32>(M[1][2] - M[2][1], M[2][0] - M[0][2], M[0][1] - M[1][0]);
-  let FN = F * N;
-  let G = FN * transpose(F);
+  let G = (F * N) * transpose(F);
   let tr = G[0].x + G[1].y + G[2].z;
   let I = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
-  let omega = -(inverseSym((I * tr - G) * 0.5) * a);
-  return L - mat3x3<f32>(cross(omega, FN[0]), cross(omega, FN[1]), cross(omega, FN[2]));
+  return -(inverseSym((I * tr - G) * 0.5) * a);
+}
+
+// [omega]x Z, column by column.
+fn crossColumns(omega: vec3<f32>, Z: mat3x3<f32>) -> mat3x3<f32> {
+  return mat3x3<f32>(cross(omega, Z[0]), cross(omega, Z[1]), cross(omega, Z[2]));
+}
+
+fn keepAngularMomentum(L: mat3x3<f32>, F: mat3x3<f32>, N: mat3x3<f32>) -> mat3x3<f32> {
+  return L - crossColumns(torqueFreeOmega(L, F, N), F * N);
 }
 
 fn frob(a: mat3x3<f32>, b: mat3x3<f32>) -> f32 {
   return dot(a[0], b[0]) + dot(a[1], b[1]) + dot(a[2], b[2]);
+}
+
+// Longest step of the line search, in units of the bounded step (MAX_STEP_LENGTH in
+// src/sim/neoHookeanStepLength.ts).
+const MAX_STEP_LENGTH = 2.0;
+
+// u - log(1 + u), u > -1, without cancellation (WGSL has no log1p): series below 1e-2.
+fn uMinusLog1p(u: f32) -> f32 {
+  if (abs(u) < 1e-2) { return u * u * (0.5 - u * (1.0 / 3.0 - 0.25 * u)); }
+  return u - log(1.0 + u);
+}
+
+// Inner products of Y = L B with the state: <R,Y>, <L,Y>, <F,Y>, <Y,Y>, <cof F,Y>, <F,cof Y>, det Y.
+struct StepProducts { ry: f32, ly: f32, fy: f32, yy: f32, c1: f32, c2: f32, c3: f32 }
+
+// The tet's local energy change along the step, phi(S + t L) - phi(S), as -t <R,Y> plus terms of
+// second and third order in t Y (nothing of the stress's size cancels in f32). Twin:
+// localEnergyChange in src/sim/neoHookeanStepLength.ts.
+fn localEnergyChange(t: f32, p: StepProducts, ic: f32, alphaD: f32, hydro: bool, alphaH: f32, stressH: f32) -> f32 {
+  let icPlus1 = ic + 1.0;
+  let u = t * (2.0 * p.fy + t * p.yy) / icPlus1;
+  var e = -t * p.ry + 0.5 * t * t * p.ly + (0.5 * t * t * p.yy * (ic / icPlus1) + 0.5 * uMinusLog1p(u)) / alphaD;
+  if (hydro) {
+    let dJ = t * (p.c1 + t * (p.c2 + t * p.c3));
+    e = e + 0.5 * dJ * dJ / alphaH + stressH * t * t * (p.c2 + t * p.c3);
+  }
+  return e;
+}
+
+// Line search of the Gauss-Seidel step L (frame.lineSearch; Y = L B): the minimum along L of the tet's
+// local energy's quadratic model with the exact Hessian, clamped to [1, MAX_STEP_LENGTH] and kept
+// only when the exact local energy there is no higher than at 1. Derivation and measurements:
+// neoHookeanStepLength in src/sim/neoHookeanStepLength.ts.
+fn stepLength(F: mat3x3<f32>, cofF: mat3x3<f32>, detF: f32, ic: f32, R: mat3x3<f32>, L: mat3x3<f32>, Y: mat3x3<f32>, alphaD: f32, hydro: bool, alphaH: f32) -> f32 {
+  let cofY = mat3x3<f32>(cross(Y[1], Y[2]), cross(Y[2], Y[0]), cross(Y[0], Y[1]));
+  var p: StepProducts;
+  p.ry = frob(R, Y);
+  p.ly = frob(L, Y);
+  p.fy = frob(F, Y);
+  p.yy = frob(Y, Y);
+  p.c1 = frob(cofF, Y);
+  p.c2 = frob(F, cofY);
+  p.c3 = dot(Y[0], cofY[0]);
+  let icPlus1 = ic + 1.0;
+  var stressH = 0.0;
+  if (hydro) { stressH = (detF - 1.0) / alphaH - 0.75 / alphaD; }
+  var curvature = p.ly + (p.yy * (ic / icPlus1) + 2.0 * p.fy * p.fy / (icPlus1 * icPlus1)) / alphaD;
+  if (hydro) { curvature = curvature + p.c1 * p.c1 / alphaH + 2.0 * stressH * p.c2; }
+  if (!(curvature > 0.0)) { return 1.0; }
+  let t = min(MAX_STEP_LENGTH, p.ry / curvature);
+  if (!(t > 1.0)) { return 1.0; }
+  if (localEnergyChange(t, p, ic, alphaD, hydro, alphaH, stressH) <= localEnergyChange(1.0, p, ic, alphaD, hydro, alphaH, stressH)) { return t; }
+  return 1.0;
 }
 
 // Jacobi: the step (multiplier S and corrections alike) is scaled by the relaxation / mean
@@ -171,21 +235,31 @@ fn project(t: u32, jacobi: bool) -> Delta {
   } else {
     R = (S + (F - F * (1.0 / icPlus1)) * (1.0 / alphaD)) * -1.0;
   }
-  let RN = R * N;
-  var L = RN;
+  // The step before N: L = D N.
+  var D = R;
   if (hydro) {
     let U = PH * B;
-    let PN = PH * N;
-    let sH = frob(U, RN) / (1.0 + frob(U, PN) / alphaH);
-    L = RN - PN * (sH / alphaH);
+    let sH = frob(U, R * N) / (1.0 + frob(U, PH * N) / alphaH);
+    D = R - PH * (sH / alphaH);
   }
+  var L = D * N;
   if (jacobi) {
     let g = q * (B[0].x + B[1].y + B[2].z);
     L = L * (jacobiStepScale(1.0 / k.w, g / (1.0 + g)) * frame.relaxation);
   }
-  L = keepAngularMomentum(L, F, N);
-  stress[3u * t] = vec4<f32>(S[0] + L[0], 0.0);
-  stress[3u * t + 1u] = vec4<f32>(S[1] + L[1], 0.0);
+  let omega = torqueFreeOmega(L, F, N);
+  L = L - crossColumns(omega, F * N);
+  let trB = B[0].x + B[1].y + B[2].z;
+  if (!jacobi && frame.lineSearch != 0u && trB / alphaD <= ACCELERATION_MAX_STIFFNESS_RATIO) {
+    // Y = L B = (D - Omega F - L) / q where q B is large (L B loses L's small stiff component to
+    // rounding: a sliver gained energy), the product where it is small. Twin: constraintsCpu.ts.
+    var Y = L * B;
+    if (q * trB >= 1.0) { Y = (D - crossColumns(omega, F) - L) * (1.0 / q); }
+    L = L * stepLength(F, PH, detF, ic, R, L, Y, alphaD, hydro, alphaH);
+  }
+  // w: det F and ||F||^2 at this visit, the next substep's warm start's test (warmStart).
+  stress[3u * t] = vec4<f32>(S[0] + L[0], detF);
+  stress[3u * t + 1u] = vec4<f32>(S[1] + L[1], ic);
   stress[3u * t + 2u] = vec4<f32>(S[2] + L[2], 0.0);
   out.d0 = w0 * (L * g0);
   out.d1 = w1 * (L * g1);
@@ -235,4 +309,60 @@ fn solveJacobi(@builtin(global_invocation_id) gid: vec3<u32>) {
   corrections[4u * t + 1u] = vec4<f32>(d.d1, 0.0);
   corrections[4u * t + 2u] = vec4<f32>(d.d2, 0.0);
   corrections[4u * t + 3u] = vec4<f32>(d.d3, 0.0);
+}
+
+// Largest change of det F and ||F||^2 / 3 since a tet's last visit with which it is warm started
+// (WARM_START_MAX_SHAPE_CHANGE in src/sim/constraintsCpu.ts).
+const WARM_START_MAX_SHAPE_CHANGE = 0.01;
+
+// Largest stiffness ratio h^2 mu V tr B (the Newton block's conditioning) for which the warm start
+// and the line search act: past it f32 loses the step's stiff component (ACCELERATION_MAX_STIFFNESS_RATIO
+// in src/sim/constraintsCpu.ts).
+const ACCELERATION_MAX_STIFFNESS_RATIO = 1e3;
+
+// Warm start of the tets (SolverParams.warmStart; Gauss-Seidel orders), before the substep's
+// first iteration: where the tet's shape changed little since its last visit, S becomes a share
+// of the previous substep's S (frame.warmFirst on the frame's
+// first substep, 0 after a reset or a change of substep length; frame.warmRest after), made
+// torque-free at the predicted shape in the plain metric, and the tet's corners get w_v S g_v
+// for xpbdGather.wgsl, which keeps x - x~ = sum_t w S_t g. Why a half and why torque-free:
+// neoHookeanWarmStart and WARM_START_SHARE in src/sim/constraintsCpu.ts, this kernel's float64 twin.
+@compute @workgroup_size(64)
+fn warmStart(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let t = threadIndex(gid, frame.elementStride);
+  if (t >= frame.tetCount) { return; }
+  let share = select(frame.warmRest, frame.warmFirst, slot.a == 0u);
+  let ids = tets[t];
+  let w0 = vertexInverseMass(ids.x);
+  let w1 = vertexInverseMass(ids.y);
+  let w2 = vertexInverseMass(ids.z);
+  let w3 = vertexInverseMass(ids.w);
+  let c0 = stress[3u * t];
+  let c1 = stress[3u * t + 1u];
+  var S = mat3x3<f32>(c0.xyz, c1.xyz, stress[3u * t + 2u].xyz) * share;
+  let finite = finite3(S[0]) && finite3(S[1]) && finite3(S[2]);
+  let m = mat3x3<f32>(dmInv[3u * t].xyz, dmInv[3u * t + 1u].xyz, dmInv[3u * t + 2u].xyz);
+  let x0 = vertexPosition(ids.x);
+  let F = mat3x3<f32>(vertexPosition(ids.y) - x0, vertexPosition(ids.z) - x0, vertexPosition(ids.w) - x0) * m;
+  // The shape's change since the tet's last visit (c0.w = det F, c1.w = ||F||^2 then; 0 after a clear).
+  let detF = determinant(F);
+  let gT = transpose(m);
+  let g0 = -(gT[0] + gT[1] + gT[2]);
+  let trB = w0 * dot(g0, g0) + w1 * dot(gT[0], gT[0]) + w2 * dot(gT[1], gT[1]) + w3 * dot(gT[2], gT[2]);
+  let stiffnessRatio = trB / (constants[t].x * frame.invH2);
+  let shapeKept = stiffnessRatio <= ACCELERATION_MAX_STIFFNESS_RATIO && detF > 0.0 && c0.w > 0.0 && abs(detF - c0.w) <= WARM_START_MAX_SHAPE_CHANGE && abs(frob(F, F) - c1.w) <= 3.0 * WARM_START_MAX_SHAPE_CHANGE;
+  if (!(share > 0.0) || !finite || !shapeKept || w0 + w1 + w2 + w3 == 0.0) {
+    for (var k = 0u; k < 3u; k++) { stress[3u * t + k] = vec4<f32>(0.0); }
+    for (var k = 0u; k < 4u; k++) { corrections[4u * t + k] = vec4<f32>(0.0); }
+    return;
+  }
+  let I = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
+  S = keepAngularMomentum(S, F, I);
+  stress[3u * t] = vec4<f32>(S[0], 0.0);
+  stress[3u * t + 1u] = vec4<f32>(S[1], 0.0);
+  stress[3u * t + 2u] = vec4<f32>(S[2], 0.0);
+  corrections[4u * t] = vec4<f32>(w0 * (S * g0), 0.0);
+  corrections[4u * t + 1u] = vec4<f32>(w1 * (S * gT[0]), 0.0);
+  corrections[4u * t + 2u] = vec4<f32>(w2 * (S * gT[1]), 0.0);
+  corrections[4u * t + 3u] = vec4<f32>(w3 * (S * gT[2]), 0.0);
 }

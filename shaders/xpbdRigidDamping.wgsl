@@ -14,6 +14,7 @@
 // and stopped objects (inverse mass 0, or status bit 1) are skipped.
 
 #include "positions"
+#include "rigidDampingReduce"
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
@@ -30,38 +31,12 @@ const STATUS_HELD_NOW: u32 = 2u;
 const STATUS_HELD_BEFORE: u32 = 4u;
 const INERTIA_REGULARISATION: f32 = 1e-6; // = rigidDamping.ts
 
-var<workgroup> sums: array<array<vec4<f32>, 4>, 64>;
+// Finalize is not part of this kernel (finalizeChunkVertex is never called: finalizeFirst false).
+fn finalizeChunkVertex(i: u32) {}
 
 @compute @workgroup_size(64)
 fn reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let c = wid.x;
-  let chunk = chunks[c];
-  let origin = vertexPosition(objects[chunk.x].w);
-  var a = vec4<f32>(0.0); // m, m r
-  var b = vec4<f32>(0.0); // m v, (m r x v).x
-  var d = vec4<f32>(0.0); // (m r x v).yz, m rx rx, m ry ry
-  var e = vec4<f32>(0.0); // m rz rz, m rx ry, m rx rz, m ry rz
-  for (var i = chunk.y + lid; i < chunk.z; i += 64u) {
-    let x = positions[i];
-    if (!(x.w > 0.0)) { continue; }
-    let m = 1.0 / x.w;
-    let r = x.xyz - origin;
-    let v = velocities[i].xyz;
-    let l = m * cross(r, v);
-    a += vec4<f32>(m, m * r);
-    b += vec4<f32>(m * v, l.x);
-    d += vec4<f32>(l.y, l.z, m * r.x * r.x, m * r.y * r.y);
-    e += vec4<f32>(m * r.z * r.z, m * r.x * r.y, m * r.x * r.z, m * r.y * r.z);
-  }
-  sums[lid] = array<vec4<f32>, 4>(a, b, d, e);
-  workgroupBarrier();
-  for (var s = 32u; s > 0u; s >>= 1u) {
-    if (lid < s) {
-      for (var k = 0u; k < 4u; k++) { sums[lid][k] += sums[lid + s][k]; }
-    }
-    workgroupBarrier();
-  }
-  if (lid < 4u) { partials[4u * c + lid] = sums[0][lid]; }
+  reduceChunk(wid.x, lid, false);
 }
 
 @compute @workgroup_size(64)

@@ -50,6 +50,8 @@ export const SOLVER_CONTROLS: readonly ParamControl[] = [
     help: 'how the tets are swept each iteration (docs/architecture.md)',
   },
   { kind: 'number', key: 'jacobiRelaxation', label: 'Jacobi relaxation', min: 0.1, max: 2, step: 0.05 },
+  { kind: 'toggle', key: 'warmStart', label: 'Warm start (Gauss-Seidel)', help: 'Neo-Hookean: start each substep from half the last multipliers where a tet changed little' },
+  { kind: 'toggle', key: 'lineSearch', label: 'Line search (Gauss-Seidel)', help: 'Neo-Hookean: line search on each block\'s step below a stiffness ratio of 1e3' },
   { kind: 'choice', key: 'constraint', label: 'Constraint', options: { 'Neo-Hookean (tets)': 'neohookean', 'Mass-spring (edges)': 'springs' } },
   { kind: 'number', key: 'damping', label: 'Damping (1/s)', min: 0, max: 20, step: 0.01, help: 'damps deformation only, never the fall' },
   { kind: 'gravityY', key: 'gravity', label: 'Gravity y (m/s²)', min: -30, max: 30, step: 0.01 },

@@ -71,6 +71,20 @@ export interface SolverParams {
   solveOrder: SolveOrder;
   /** Jacobi only: (over-)relaxation of every constraint step, multiplier and corrections alike; 1 = none. */
   jacobiRelaxation: number;
+  /**
+   * Gauss-Seidel orders, Neo-Hookean: each substep starts from half the previous substep's
+   * stress multipliers (made torque-free at the predicted shape) instead of zero, so a body's
+   * standing stress is not rebuilt from nothing every substep (constraintsCpu.ts
+   * neoHookeanWarmStart). Half, not all: a larger share grows in stiff bodies the iterations do
+   * not converge. Two more dispatches per substep. Jacobi always starts from zero.
+   */
+  warmStart: boolean;
+  /**
+   * Gauss-Seidel orders, Neo-Hookean: each tet's step is lengthened to the minimum of its local
+   * energy along the step (exact Hessian, at most 2x), kept only when the exact energy is no
+   * higher than at the bounded step (neoHookeanStepLength.ts). Jacobi's steps are never lengthened.
+   */
+  lineSearch: boolean;
   constraint: ConstraintType;
   /** Mass-spring compliance (m/N) of every edge. */
   springCompliance: number;
@@ -155,6 +169,8 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     damping: 0,
     solveOrder: 'partitioned',
     jacobiRelaxation: 1,
+    warmStart: true,
+    lineSearch: true,
     constraint: 'neohookean',
     springCompliance: 1e-4,
     friction: 0.2,
@@ -194,6 +210,8 @@ export function checkParams(p: SolverParams): void {
   if (!PENETRATION_METHODS.includes(p.penetration)) throw new RangeError(`penetration must be one of ${PENETRATION_METHODS.join(', ')}, got ${String(p.penetration)}`);
   if (!Number.isInteger(p.bvhRebuildFrames) || p.bvhRebuildFrames < 0) throw new RangeError(`bvhRebuildFrames must be an integer >= 0 (0: never), got ${p.bvhRebuildFrames}`);
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
+  if (typeof p.warmStart !== 'boolean') throw new RangeError(`warmStart must be true or false, got ${String(p.warmStart)}`);
+  if (typeof p.lineSearch !== 'boolean') throw new RangeError(`lineSearch must be true or false, got ${String(p.lineSearch)}`);
   if (!Number.isInteger(p.airIterations) || p.airIterations < 1) throw new RangeError(`airIterations must be an integer >= 1, got ${p.airIterations}`);
   if (!Number.isInteger(p.airOptimizeFrames) || p.airOptimizeFrames < 0) throw new RangeError(`airOptimizeFrames must be an integer >= 0 (0: off), got ${p.airOptimizeFrames}`);
   if (!AIR_MESHERS.includes(p.airMesher)) throw new RangeError(`airMesher must be one of ${AIR_MESHERS.join(', ')}, got ${String(p.airMesher)}`);

@@ -98,6 +98,8 @@ export const FLAGS: readonly Flag[] = [
   { name: 'iterations', value: 'N', group: 'solver', help: 'constraint iterations per substep (integer >= 1)' },
   { name: 'order', value: SOLVE_ORDERS.join('|'), group: 'solver', help: 'constraint solve order (partitioned: Gauss-Seidel, one dispatch per pass)' },
   { name: 'relaxation', value: 'W', group: 'solver', help: 'Jacobi relaxation of each constraint step (> 0, 1 = none)' },
+  { name: 'warm-start', value: 'on|off', group: 'solver', help: 'Gauss-Seidel orders: Neo-Hookean tets start each substep from half the last one\'s stress (default on)' },
+  { name: 'line-search', value: 'on|off', group: 'solver', help: 'Gauss-Seidel orders: Neo-Hookean steps lengthened to their local energy\'s minimum, at most 2x (default on)' },
   { name: 'constraint', value: 'neohookean|springs', group: 'solver', help: 'material constraint' },
   { name: 'gravity', value: 'x,y,z', group: 'solver', help: 'gravity vector, e.g. 0,-9.81,0 (tilt it for a slope against the ground plane)' },
   { name: 'damping', value: 'D', group: 'solver', help: 'damping rate of deformation in 1/s (>= 0): velocity relative to the rigid motion x max(0, 1 - D h) per substep' },
@@ -256,6 +258,8 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('iterations', (t) => (o.params.iterations = positiveInteger('iterations', t)));
   v('order', (t) => (o.params.solveOrder = choice('order', t, SOLVE_ORDERS)));
   v('relaxation', (t) => (o.params.jacobiRelaxation = inRange('relaxation', t, (x) => x > 0, 'a number > 0')));
+  v('warm-start', (t) => (o.params.warmStart = onOff('warm-start', t)));
+  v('line-search', (t) => (o.params.lineSearch = onOff('line-search', t)));
   v('constraint', (t) => (o.params.constraint = choice('constraint', t, ['neohookean', 'springs'] as const)));
   v('gravity', (t) => (o.params.gravity = vector('gravity', t)));
   v('damping', (t) => (o.params.damping = inRange('damping', t, (x) => x >= 0, 'a number >= 0')));

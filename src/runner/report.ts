@@ -20,7 +20,16 @@ export interface FrameEntry {
    * runner waited for the GPU before it could submit the frame (0 when pipelined with room in the
    * ring). Both absent in reports older than them and in the page's recordings.
    */
-  counters: { dispatches: number; constraintIterations: number; readbacks: number; encodeMs?: number; blockingReadbacks?: number };
+  counters: {
+    dispatches: number;
+    constraintIterations: number;
+    readbacks: number;
+    encodeMs?: number;
+    blockingReadbacks?: number;
+    /** Dispatches per phase (predict, material, detect, ...) and compute passes of the frame; absent in older reports. */
+    dispatchesByPhase?: Record<string, number>;
+    passes?: number;
+  };
   /** Collision counters of the frame (paper Table 1's Q, Tr, Tet among them), when the solver has collisions. */
   collisions?: CollisionFrameCounters;
   /** Parameters the schedule changed before this frame (the first frame that used them). */
@@ -41,7 +50,7 @@ export function frameEntry(s: FrameStats, state: StateMeasures | undefined, para
     wallMs: s.wallMs,
     phasesMs: s.gpuPhasesMs ?? { xpbd: s.wallMs },
     // The NaN guard's status word is read every frame; a sampled state adds positions and velocities.
-    counters: { dispatches: s.dispatches, constraintIterations: s.constraintIterations, readbacks: state ? 3 : 1, encodeMs: s.encodeMs, blockingReadbacks: s.blockingReadbacks },
+    counters: { dispatches: s.dispatches, constraintIterations: s.constraintIterations, readbacks: state ? 3 : 1, encodeMs: s.encodeMs, blockingReadbacks: s.blockingReadbacks, dispatchesByPhase: { ...s.dispatchesByPhase }, passes: s.passes },
   };
   const collisions = collisionCountersOf(s);
   if (collisions) entry.collisions = collisions;

@@ -132,6 +132,10 @@ function checkFrame(v: unknown, i: number, previous: number | undefined, params:
   // Newer runners (frames in flight) add these; older reports and the page's recordings have none.
   optional(counters, 'encodeMs', `${path}.counters`, ms);
   optional(counters, 'blockingReadbacks', `${path}.counters`, count);
+  optional(counters, 'passes', `${path}.counters`, count);
+  optional(counters, 'dispatchesByPhase', `${path}.counters`, (v, at) => {
+    for (const [k, x] of Object.entries(obj(v, at))) count(x, `${at}.${k}`);
+  });
   optional(f, 'collisions', path, checkCollisions);
   optional(f, 'state', path, checkState);
   if (f.paramsChanged === undefined) return params;

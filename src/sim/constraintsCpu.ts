@@ -3,6 +3,7 @@
  * Gauss-Seidel and Jacobi orders. Mirrors shaders/xpbdNeoHookean.wgsl and xpbdSpring.wgsl.
  */
 import type { Model } from './model';
+import { neoHookeanStepLength } from './neoHookeanStepLength';
 
 // Scratch space reused by every call (the reference runs long tests; no per-tet allocation).
 const F = new Float64Array(9);
@@ -16,6 +17,9 @@ const R = new Float64Array(9);
 const RK = new Float64Array(9);
 const UK = new Float64Array(9);
 const L = new Float64Array(9);
+const D = new Float64Array(9);
+const OMEGA_F = new Float64Array(9);
+const Y = new Float64Array(9);
 
 /**
  * Jacobi step scale of one constraint block whose vertices are shared, on average, by
@@ -34,8 +38,12 @@ export function jacobiStepScale(meanCount: number, theta: number): number {
   return 1 / (1 + Math.max(0, meanCount - 1) * theta);
 }
 
-/** Multipliers per Neo-Hookean tet: the 3x3 "stress" S it has applied this substep (column-major). */
-export const NEO_HOOKEAN_MULTIPLIERS = 9;
+/**
+ * Floats of solver state per Neo-Hookean tet: the 3x3 "stress" S it has applied this substep
+ * (column-major, 9), then det F and ||F||^2 at its last visit (the warm start's test of how much
+ * the tet's shape changed; on the GPU the w of S's first two columns).
+ */
+export const NEO_HOOKEAN_TET_STATE = 11;
 
 /** Row r of a times row c of b (column-major 3x3): (a b^T)_rc. */
 function dot3(a: Float64Array, r: number, b: Float64Array, c: number): number {
@@ -100,9 +108,11 @@ const OFN = new Float64Array(9);
  * spun up at every impact. The closest L' in the step's own metric (||Z||^2 = tr(Z N^-1 Z^T))
  * with F L'^T symmetric is L' = L - Omega F N, Omega = [omega]x the multiplier, where
  * skew(F N F^T Omega) = -skew(F L^T); for symmetric G = F N F^T that reads
- * 1/2 (tr G I - G) omega = -axial(skew(F L^T)), a 3x3 positive definite system.
+ * 1/2 (tr G I - G) omega = -axial(skew(F L^T)), a 3x3 positive definite system. Writes
+ * Omega F to omegaF when given (zero when no projection was made).
  */
-function keepAngularMomentum(L: Float64Array, F: Float64Array, N: Float64Array): void {
+function keepAngularMomentum(L: Float64Array, F: Float64Array, N: Float64Array, omegaF?: Float64Array): void {
+  omegaF?.fill(0);
   // a = axial vector of skew(F L^T): (F L^T)_rc = dot3(F, r, L, c).
   const a0 = 0.5 * (dot3(F, 2, L, 1) - dot3(F, 1, L, 2));
   const a1 = 0.5 * (dot3(F, 0, L, 2) - dot3(F, 2, L, 0));
@@ -130,6 +140,15 @@ function keepAngularMomentum(L: Float64Array, F: Float64Array, N: Float64Array):
     OFN[3 * j + 2] = w0 * z1 - w1 * z0;
   }
   for (let i = 0; i < 9; i++) L[i] -= OFN[i];
+  // Omega F, for the line search's change of F (L' = (D - Omega F) N).
+  if (omegaF) {
+    for (let j = 0; j < 3; j++) {
+      const f0 = F[3 * j], f1 = F[3 * j + 1], f2 = F[3 * j + 2];
+      omegaF[3 * j] = w1 * f2 - w2 * f1;
+      omegaF[3 * j + 1] = w2 * f0 - w0 * f2;
+      omegaF[3 * j + 2] = w0 * f1 - w1 * f0;
+    }
+  }
 }
 
 /**
@@ -167,6 +186,8 @@ function keepAngularMomentum(L: Float64Array, F: Float64Array, N: Float64Array):
  * The step is then made torque-free (keepAngularMomentum), as the constraints' gradients
  * were: without it a free stiff cube's angular momentum drifted in flight and each impact
  * spun it up (10 cm cube dropped 5 cm, E = 1e9, 20 substeps: motion energy 5.3x the drop's).
+ * With lineSearch (Gauss-Seidel only) the torque-free step is then lengthened by up to 2x where
+ * the bound made it short (neoHookeanStepLength.ts).
  * Writes the 4 vertex corrections (12 numbers) to dx and accumulates S in
  * lambda[9t .. 9t+8]. Returns false (no correction) when all four vertices are fixed.
  */
@@ -179,6 +200,7 @@ export function neoHookeanCorrection(
   invDtSq: number,
   dx: Float64Array,
   jacobiRelaxation = 0,
+  lineSearch = false,
 ): boolean {
   const tets = model.tets;
   const i0 = tets[4 * t], i1 = tets[4 * t + 1], i2 = tets[4 * t + 2], i3 = tets[4 * t + 3];
@@ -244,7 +266,7 @@ export function neoHookeanCorrection(
   for (let i = 0; i < 9; i++) K[i] = q * B[i];
   K[0] += 1; K[4] += 1; K[8] += 1;
   inverseNewtonBlock(K);
-  const base = NEO_HOOKEAN_MULTIPLIERS * t;
+  const base = NEO_HOOKEAN_TET_STATE * t;
   // h^2 V P = [(F - cof F) + (cof F / 4 - F / (I_C + 1))] / alphaD + (J - 1) / alphaH cof F:
   // the stress mu F - mu F / (I_C + 1) + lambda (J - alpha) cof F (lambda (J - alpha) =
   // lambda (J - 1) - 3 mu / 4), grouped so that no large rest terms cancel (each bracket is
@@ -261,9 +283,10 @@ export function neoHookeanCorrection(
     let uRK = 0, uPK = 0;
     for (let i = 0; i < 9; i++) { uRK += U[i] * RK[i]; uPK += U[i] * UK[i]; }
     const sH = uRK / (1 + uPK / alphaH);
-    for (let i = 0; i < 9; i++) L[i] = RK[i] - (sH / alphaH) * UK[i];
+    for (let i = 0; i < 9; i++) { L[i] = RK[i] - (sH / alphaH) * UK[i]; D[i] = R[i] - (sH / alphaH) * P_H[i]; }
   } else {
     L.set(RK);
+    D.set(R);
   }
   // Jacobi (jacobiRelaxation > 0): every tet takes a step of omega / (mean tet count at its
   // vertices) of its own, in its multiplier S and in the positions alike, and the gather sums
@@ -278,14 +301,133 @@ export function neoHookeanCorrection(
     const sc = jacobiStepScale(1 / c[4 * t + 3], g / (1 + g)) * jacobiRelaxation;
     for (let i = 0; i < 9; i++) L[i] *= sc;
   }
-  keepAngularMomentum(L, F, K);
+  const trB = B[0] + B[4] + B[8];
+  const search = lineSearch && jacobiRelaxation === 0 && trB / alphaD <= ACCELERATION_MAX_STIFFNESS_RATIO;
+  keepAngularMomentum(L, F, K, search ? OMEGA_F : undefined);
+  // Gauss-Seidel with lineSearch: the torque-free step lengthened where the bound was loose
+  // (neoHookeanStepLength.ts; a multiple of a torque-free step is torque-free). Never in Jacobi,
+  // whose blocks move at once from the same positions.
+  if (search) {
+    // Y = L B, the change of F per unit step. L = D N with D = R - (sH / alphaH) cof F - Omega F
+    // and N = (I + q B)^-1, so L B = D (I - N) / q = (D - L) / q exactly. Where q B is large (a
+    // stiff tet, a sliver: q tr B ~ 1e7) that form is accurate and L B is not: L's component
+    // along B's large eigenvector is ~1 / (q |B|) of the others and carries their rounding,
+    // which the product multiplies by |B| (in f32 a sliver's line search then gained energy).
+    if (q * trB >= 1) {
+      for (let i = 0; i < 9; i++) Y[i] = (D[i] - OMEGA_F[i] - L[i]) / q;
+    } else {
+      mulSym(L, B, Y);
+    }
+    const len = neoHookeanStepLength(F, P_H, detF, ic, R, L, Y, alphaD, hydro, alphaH);
+    if (len !== 1) for (let i = 0; i < 9; i++) L[i] *= len;
+  }
   for (let i = 0; i < 9; i++) lambda[base + i] += L[i];
+  // The shape at this visit, for the next substep's warm start (neoHookeanWarmStart).
+  lambda[base + 9] = detF;
+  lambda[base + 10] = ic;
   // dx_v = w_v dS g_v.
   for (let v = 0; v < 4; v++) {
     const wv = ws[v];
     if (wv === 0) continue;
     const gx = g[3 * v], gy = g[3 * v + 1], gz = g[3 * v + 2];
     for (let i = 0; i < 3; i++) dx[3 * v + i] = wv * (L[i] * gx + L[3 + i] * gy + L[6 + i] * gz);
+  }
+  return true;
+}
+
+/**
+ * Share of the previous substep's Neo-Hookean multiplier a tet starts the next substep with
+ * (SolverParams.warmStart). Why a half: a tet's stress S is re-solved every substep from where
+ * it starts, and the iterations remove a fraction g of the start's error; what a warm start
+ * carries over that they do not remove, share (1 - g) of the stale stress, acts one substep late,
+ * like an explicit force. In the model of one mode (stiffness k, c = h^2 k / (1 + h^2 k); a
+ * substep does S <- share (1 - g) S - g c x~, x <- x~ + S) the step map's spectral radius stays
+ * <= 1 for every c and every g in [0, 1] exactly when share x (1 - g) <= 1/2 for all g, i.e.
+ * share <= 1/2. Measured (cantilever, resolution 12, 60 frames, partitioned, 1-4 iterations):
+ * share 0.5 stable at E = 1e8 and 1e10; 0.6 grows at 1e10; 0.7 and more explode at 1e8 even with
+ * 4 iterations (all of it: at every iteration count tried). Cold start (share 0) needs the
+ * whole stress rebuilt every substep: a stiff cantilever's sag then takes several times more
+ * iterations (docs/benchmarks.md).
+ */
+export const WARM_START_SHARE = 0.5;
+
+/**
+ * Largest change of det F (and of ||F||^2 / 3) over a substep with which a tet is still warm
+ * started. The share above is a linear argument; where the shape changes fast (an inverted
+ * tet unfolding, a hard impact) the last substep's stress is no guess for this one's, and with
+ * a non-convex energy the stale start can even lead the iterations to another solution: an
+ * inverted sliver (1/1000 thin, volume -5) warm-started gained 15x its energy in a frame in
+ * float64 (cold: loses it). Rotations change neither invariant.
+ */
+export const WARM_START_MAX_SHAPE_CHANGE = 0.01;
+
+/**
+ * Largest stiffness ratio h^2 mu V tr B of a tet (its Newton block's conditioning, N =
+ * (I + q B)^-1 with q ~ 1.9 h^2 mu V at rest) for which the warm start and the line search act.
+ * Past it the step's small component along B's large eigenvector is lost to the f32 twin's
+ * rounding (relative error ~ 1e-7 x the ratio): on SwiftShader a 1/1000-thin inverted sliver
+ * (ratio ~ 1e7) gained 120x its energy with the line search and 45x with the warm start, while
+ * the float64 reference did not. Such a tet's own stiffness dominates its inertia, so its bounded
+ * step is already close to exact. Measured ratios: cantilever at E = 1e6 about 1, at 1e8 about
+ * 1e2 (resolution 16-24), at 1e10 1e4.
+ */
+export const ACCELERATION_MAX_STIFFNESS_RATIO = 1e3;
+
+const IDENTITY = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+const W0 = new Float64Array(9);
+
+/**
+ * Warm start of tet t at the start of a substep (after predict): when its shape changed little
+ * since its last visit (det F and ||F||^2 within WARM_START_MAX_SHAPE_CHANGE, det F > 0 at both)
+ * its multiplier S becomes share x the previous substep's S, made torque-free at the current shape (keepAngularMomentum
+ * in the plain metric: the body has rotated since S was solved, and a step can never remove a
+ * torque the start carries, so a rotating stressed body would spin up), and its vertices move
+ * by w_v S g_v, which keeps the XPBD primal relation x - x~ = sum_t w S_t g exactly (so the
+ * fixed point is the same as from a cold start). The corrections are summed per vertex by the
+ * caller (all tets from the same positions). Writes 12 numbers to dx; returns false (dx zero,
+ * S zero) when the tet's vertices are all fixed, share is 0, S is not finite or the shape
+ * changed too much. Same steps as
+ * warmStart in shaders/xpbdNeoHookean.wgsl.
+ */
+export function neoHookeanWarmStart(model: Model, x: Float64Array, w: Float64Array, t: number, lambda: Float64Array, share: number, invDtSq: number, dx: Float64Array): boolean {
+  const tets = model.tets;
+  const base = NEO_HOOKEAN_TET_STATE * t;
+  dx.fill(0);
+  let finite = true;
+  for (let i = 0; i < 9; i++) { W0[i] = share * lambda[base + i]; if (!Number.isFinite(W0[i])) finite = false; }
+  const i0 = tets[4 * t], i1 = tets[4 * t + 1], i2 = tets[4 * t + 2], i3 = tets[4 * t + 3];
+  if (!(share > 0) || !finite || w[i0] + w[i1] + w[i2] + w[i3] === 0) {
+    for (let i = 0; i < 9; i++) lambda[base + i] = 0;
+    return false;
+  }
+  const m = model.dmInv;
+  const o = 9 * t;
+  for (let r = 0; r < 3; r++) for (let j = 0; j < 3; j++) g[3 * (r + 1) + j] = m[o + 3 * j + r];
+  for (let j = 0; j < 3; j++) g[j] = -(g[3 + j] + g[6 + j] + g[9 + j]);
+  F.fill(0);
+  for (let v = 0; v < 4; v++) {
+    const xi = 3 * tets[4 * t + v];
+    for (let j = 0; j < 3; j++) for (let i = 0; i < 3; i++) F[3 * j + i] += x[xi + i] * g[3 * v + j];
+  }
+  const c0 = F[4] * F[8] - F[5] * F[7], c1 = F[5] * F[6] - F[3] * F[8], c2 = F[3] * F[7] - F[4] * F[6];
+  const detF = F[0] * c0 + F[1] * c1 + F[2] * c2;
+  let ic = 0;
+  for (let i = 0; i < 9; i++) ic += F[i] * F[i];
+  const lastDet = lambda[base + 9], lastIc = lambda[base + 10];
+  let trB = 0;
+  for (let v = 0; v < 4; v++) trB += w[tets[4 * t + v]] * (g[3 * v] * g[3 * v] + g[3 * v + 1] * g[3 * v + 1] + g[3 * v + 2] * g[3 * v + 2]);
+  const stiffnessRatio = trB / (model.tetConstants[4 * t] * invDtSq);
+  if (!(stiffnessRatio <= ACCELERATION_MAX_STIFFNESS_RATIO && detF > 0 && lastDet > 0 && Math.abs(detF - lastDet) <= WARM_START_MAX_SHAPE_CHANGE && Math.abs(ic - lastIc) <= 3 * WARM_START_MAX_SHAPE_CHANGE)) {
+    for (let i = 0; i < 9; i++) lambda[base + i] = 0;
+    return false;
+  }
+  keepAngularMomentum(W0, F, IDENTITY);
+  for (let i = 0; i < 9; i++) lambda[base + i] = W0[i];
+  for (let v = 0; v < 4; v++) {
+    const wv = w[tets[4 * t + v]];
+    if (wv === 0) continue;
+    const gx = g[3 * v], gy = g[3 * v + 1], gz = g[3 * v + 2];
+    for (let i = 0; i < 3; i++) dx[3 * v + i] = wv * (W0[i] * gx + W0[3 + i] * gy + W0[6 + i] * gz);
   }
   return true;
 }

@@ -53,6 +53,7 @@ export class CpuSimulation {
       timing: 'cpu-wall',
       dispatches: 0,
       dispatchesByPhase: {},
+      passes: 0,
       substeps: p.substeps,
       iterations: p.iterations,
       constraintIterations: elements * p.iterations * p.substeps,

@@ -15,7 +15,7 @@ import { CpuCollisionStage } from '../collision/cpu/cpuCollisionStage';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import { airContainerFor } from './airContainer';
 import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
-import { NEO_HOOKEAN_MULTIPLIERS, neoHookeanCorrection, springCorrection } from './constraintsCpu';
+import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
 import type { Model } from './model';
 import { checkParams, effectiveCollisionMode, type SolverParams } from '../contract/params';
@@ -79,6 +79,14 @@ export class CpuSolver {
    */
   readonly held: Uint8Array;
   private readonly rigid: Float64Array;
+  /**
+   * Share of the last substep's Neo-Hookean multipliers a warm start keeps (WARM_START_SHARE).
+   * Benchmarks vary it to show why it is a half (bench/materialConvergence.ts); the GPU solver
+   * always uses WARM_START_SHARE.
+   */
+  warmStartShare = WARM_START_SHARE;
+  /** Substep length the Neo-Hookean multipliers in tetLambda were solved with (null: none since the reset, or springs ran). */
+  private multipliersH: number | null = null;
 
   constructor(setup: SimSetup) {
     checkSetup(setup);
@@ -91,7 +99,7 @@ export class CpuSolver {
     this.x0 = new Float64Array(3 * m.vertexCount);
     this.v = new Float64Array(3 * m.vertexCount);
     this.w = new Float64Array(m.vertexCount);
-    this.tetLambda = new Float64Array(NEO_HOOKEAN_MULTIPLIERS * m.tetCount);
+    this.tetLambda = new Float64Array(NEO_HOOKEAN_TET_STATE * m.tetCount);
     this.edgeLambda = new Float64Array(m.edgeCount);
     this.objectStopped = new Uint8Array(m.objectNames.length);
     this.corrections = new Float64Array(Math.max(12 * m.tetCount, 6 * m.edgeCount));
@@ -114,6 +122,7 @@ export class CpuSolver {
     this.messages.length = 0;
     this.time = 0;
     this.frame = 0;
+    this.multipliersH = null;
   }
 
   /** Re-reads inverse masses after a material change (stopped objects stay stopped). */
@@ -168,10 +177,18 @@ export class CpuSolver {
       }
     }
     lap('predict');
-    // 2. Material iterations; multipliers restart every substep (small steps, Macklin et al. 2019).
+    // 2. Material iterations. Multipliers restart every substep (small steps, Macklin et al.
+    // 2019), except that the Gauss-Seidel orders' Neo-Hookean tets start from a share of the
+    // previous substep's when it had the same length (SolverParams.warmStart).
     const invH2 = 1 / (h * h);
-    if (p.constraint === 'neohookean') this.tetLambda.fill(0);
-    else this.edgeLambda.fill(0);
+    if (p.constraint === 'neohookean') {
+      if (p.warmStart && p.solveOrder !== 'jacobi' && this.multipliersH === h) this.warmStart(invH2);
+      else this.tetLambda.fill(0);
+      this.multipliersH = h;
+    } else {
+      this.edgeLambda.fill(0);
+      this.multipliersH = null;
+    }
     const colliderCount = this.setup.colliders.length;
     for (let it = 0; it < p.iterations; it++) {
       if (p.solveOrder !== 'jacobi') this.gaussSeidel(invH2);
@@ -255,7 +272,7 @@ export class CpuSolver {
       const { order } = this.params.solveOrder === 'partitioned' ? m.tetPartition : m.tetColouring;
       for (let n = 0; n < order.length; n++) {
         const t = order[n];
-        if (!neoHookeanCorrection(m, x, w, t, this.tetLambda, invH2, dx)) continue;
+        if (!neoHookeanCorrection(m, x, w, t, this.tetLambda, invH2, dx, 0, this.params.lineSearch)) continue;
         for (let c = 0; c < 4; c++) { const vi = m.tets[4 * t + c]; for (let k = 0; k < 3; k++) x[3 * vi + k] += dx[3 * c + k]; }
       }
     } else {
@@ -281,6 +298,24 @@ export class CpuSolver {
       const ok = nh ? neoHookeanCorrection(m, x, w, e, this.tetLambda, invH2, dx, relax) : springCorrection(m, x, w, e, this.edgeLambda, alpha, dx, relax);
       for (let k = 0; k < 3 * arity; k++) corrections[3 * arity * e + k] = ok ? dx[k] : 0;
     }
+    this.gather(nh);
+  }
+
+  /** Every tet's warm start from the predicted positions (neoHookeanWarmStart), summed per vertex: the GPU's warmStart kernel and gather. */
+  private warmStart(invH2: number): void {
+    const m = this.model;
+    const { x, w, dx, corrections } = this;
+    for (let t = 0; t < m.tetCount; t++) {
+      const ok = neoHookeanWarmStart(m, x, w, t, this.tetLambda, this.warmStartShare, invH2, dx);
+      for (let k = 0; k < 12; k++) corrections[12 * t + k] = ok ? dx[k] : 0;
+    }
+    this.gather(true);
+  }
+
+  /** Adds each free vertex's stored corner corrections (tets' or edges') to its position. */
+  private gather(nh: boolean): void {
+    const m = this.model;
+    const { x, w, corrections } = this;
     const offsets = nh ? m.vertexTetOffsets : m.vertexEdgeOffsets;
     const corners = nh ? m.vertexTetCorners : m.vertexEdgeCorners;
     for (let i = 0; i < m.vertexCount; i++) {

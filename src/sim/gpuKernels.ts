@@ -12,6 +12,7 @@ import gatherCode from '../../shaders/xpbdGather.wgsl?raw';
 import integrateCode from '../../shaders/xpbdIntegrate.wgsl?raw';
 import neoHookeanCode from '../../shaders/xpbdNeoHookean.wgsl?raw';
 import rigidDampingCode from '../../shaders/xpbdRigidDamping.wgsl?raw';
+import finalizeDampingCode from '../../shaders/xpbdFinalizeDamping.wgsl?raw';
 import springCode from '../../shaders/xpbdSpring.wgsl?raw';
 
 export const SLOT_STRIDE = 256;
@@ -85,11 +86,26 @@ export function dampingBindings(device: GPUDevice) {
   });
 }
 
+/** Bindings of xpbdFinalizeDamping.wgsl (finalize fused into the damping's reduction: 8 storage buffers, WebGPU's default per-stage limit). */
+export function finalizeDampingBindings(device: GPUDevice) {
+  return new BindingTable(device, 'xpbd.finalizeDamping', {
+    frame: 'uniform',
+    positions: 'storage',
+    prev: 'read-only-storage',
+    velocities: 'storage',
+    rest: 'read-only-storage',
+    objectStatus: 'storage',
+    chunks: 'read-only-storage',
+    objects: 'read-only-storage',
+    partials: 'storage',
+  });
+}
 export type IntegrateBindings = ReturnType<typeof integrateBindings>;
 export type NeoHookeanBindings = ReturnType<typeof neoHookeanBindings>;
 export type SpringBindings = ReturnType<typeof springBindings>;
 export type GatherBindings = ReturnType<typeof gatherBindings>;
 export type DampingBindings = ReturnType<typeof dampingBindings>;
+export type FinalizeDampingBindings = ReturnType<typeof finalizeDampingBindings>;
 
 export class XpbdKernels {
   readonly integrate: IntegrateBindings;
@@ -97,6 +113,7 @@ export class XpbdKernels {
   readonly spring: SpringBindings;
   readonly gatherTable: GatherBindings;
   readonly damping: DampingBindings;
+  readonly finalizeDamping: FinalizeDampingBindings;
   /** Bind group 1: the per-substep (or per-colour) slot, a dynamic offset into the slot buffer. */
   readonly slotLayout: GPUBindGroupLayout;
   readonly predict: GPUComputePipeline;
@@ -106,6 +123,7 @@ export class XpbdKernels {
   readonly neoHookeanColour: GPUComputePipeline;
   readonly neoHookeanJacobi: GPUComputePipeline;
   readonly neoHookeanCells: GPUComputePipeline;
+  readonly neoHookeanWarmStart: GPUComputePipeline;
   readonly springCells: GPUComputePipeline;
   readonly springColour: GPUComputePipeline;
   readonly springJacobi: GPUComputePipeline;
@@ -113,6 +131,8 @@ export class XpbdKernels {
   readonly dampReduce: GPUComputePipeline;
   readonly dampSolve: GPUComputePipeline;
   readonly dampApply: GPUComputePipeline;
+  /** Finalize and the damping's reduction in one dispatch (xpbdFinalizeDamping.wgsl). */
+  readonly finalizeReduce: GPUComputePipeline;
 
   constructor(device: GPUDevice) {
     this.integrate = integrateBindings(device);
@@ -120,6 +140,7 @@ export class XpbdKernels {
     this.spring = springBindings(device);
     this.gatherTable = gatherBindings(device);
     this.damping = dampingBindings(device);
+    this.finalizeDamping = finalizeDampingBindings(device);
     this.slotLayout = device.createBindGroupLayout({
       label: 'xpbd.slot',
       entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: 16 } }],
@@ -144,6 +165,7 @@ export class XpbdKernels {
     this.neoHookeanColour = make('xpbdNeoHookean', neoHookeanCode, 'solveColour', withSlot(this.neoHookean.layout));
     this.neoHookeanJacobi = make('xpbdNeoHookean', neoHookeanCode, 'solveJacobi', withSlot(this.neoHookean.layout));
     this.neoHookeanCells = make('xpbdNeoHookean', neoHookeanCode, 'sweepCells', withSlot(this.neoHookean.layout));
+    this.neoHookeanWarmStart = make('xpbdNeoHookean', neoHookeanCode, 'warmStart', withSlot(this.neoHookean.layout));
     this.springCells = make('xpbdSpring', springCode, 'sweepCells', withSlot(this.spring.layout));
     this.springColour = make('xpbdSpring', springCode, 'solveColour', withSlot(this.spring.layout));
     this.springJacobi = make('xpbdSpring', springCode, 'solveJacobi', withSlot(this.spring.layout));
@@ -151,5 +173,6 @@ export class XpbdKernels {
     this.dampReduce = make('xpbdRigidDamping', rigidDampingCode, 'reduce', [this.damping.layout]);
     this.dampSolve = make('xpbdRigidDamping', rigidDampingCode, 'solveRigid', [this.damping.layout]);
     this.dampApply = make('xpbdRigidDamping', rigidDampingCode, 'apply', [this.damping.layout]);
+    this.finalizeReduce = make('xpbdFinalizeDamping', finalizeDampingCode, 'finalizeReduce', [this.finalizeDamping.layout]);
   }
 }

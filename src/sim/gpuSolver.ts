@@ -249,7 +249,7 @@ export class GpuSolver {
     const p = this.params;
     checkParams(p);
     this.xpbd.ensureCapacity(p.substeps);
-    this.xpbd.writeConstants(p);
+    this.xpbd.writeConstants(p, this.material.firstSubstepWarmShare(p));
     // Per-frame CPU state advances at submission: the scripts are sampled for this frame now.
     this.grab.beginFrame(this.time, p.dt);
     this.xpbd.writeScripts(this.time, p);
@@ -426,6 +426,7 @@ export class GpuSolver {
     this.pendingBlocking = 0;
     this.grab.release();
     this.state.reset();
+    this.material.reset();
     this.collisions?.reset();
     this.air?.reset();
     this.xpbd.clearObjectStatus();

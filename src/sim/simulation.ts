@@ -46,6 +46,8 @@ export interface FrameStats {
   timing: 'timestamp-query' | 'cpu-wall';
   dispatches: number;
   dispatchesByPhase: Partial<Record<PhaseName, number>>;
+  /** Compute passes the frame recorded (real ones: TimeStep shares a pass between stages). */
+  passes: number;
   substeps: number;
   iterations: number;
   /** Constraint projections this frame: elements x iterations x substeps. */
@@ -188,6 +190,7 @@ export class Simulation {
       timing: r.gpuPhaseMs ? 'timestamp-query' : 'cpu-wall',
       dispatches: r.dispatches,
       dispatchesByPhase: r.dispatchesByPhase,
+      passes: r.passes.length,
       collisions: r.collisions,
       substeps: p.substeps,
       iterations: p.iterations,

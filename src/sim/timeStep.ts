@@ -9,13 +9,17 @@
  *   const r = await ts.stepFrame(substeps, (s) => slotOffsetOf(s));
  *   r.dispatchesByPhase.material; r.gpuPhaseMs?.finalize; r.passes
  *
- * Stages open their passes through SubstepContext.beginPass, which adds the pass's timestamp
- * writes (one begin/end pair per pass, summed per phase) and records the pass's phase; they
- * count their dispatches with SubstepContext.countDispatches.
+ * Stages open their passes through SubstepContext.beginPass and count their dispatches with
+ * SubstepContext.countDispatches. beginPass hands out a shared pass (sharedPass.ts): one real
+ * compute pass holds the dispatches of consecutive stages and substeps until a stage needs the
+ * encoder for a clear or a copy. Timestamps: the first substep opens one real pass per phase,
+ * timed; the later substeps' real passes are timed as a whole and the frame's per-phase times
+ * are the first substep's shares of the frame's total (timing.ts).
  */
 import type { GpuContext } from '../gpu/device';
 import type { GpuStage, PhaseName, SubstepContext } from '../contract/stage';
 import type { GpuState } from '../contract/state';
+import { SharedPass } from './sharedPass';
 import { PhaseTimer, type PhaseTimes } from './timing';
 
 export interface FrameRecord {
@@ -32,6 +36,16 @@ export class TimeStep {
   private readonly list: GpuStage[] = [];
   private readonly timer: PhaseTimer;
   private readonly device: GPUDevice;
+  private readonly shared = new SharedPass();
+  /**
+   * True (default): stages share compute passes (sharedPass.ts): a real pass ends only where a
+   * stage needs the encoder (clearBuffer, copies) or, with timestamps, where the first substep's
+   * phase changes. False: one real pass per beginPass, each timed (the layout before issue 24;
+   * tests compare the two).
+   */
+  mergePasses = true;
+  /** setPipeline / setBindGroup calls of the last merged frame dropped as already set. */
+  skippedCalls = 0;
 
   /**
    * `slots`: frames that may be in flight at once (their timestamps are read back into one
@@ -107,19 +121,40 @@ export class TimeStep {
     const byPhase: Partial<Record<PhaseName, number>> = {};
     let dispatches = 0;
     timer.beginFrame(slot);
-    for (const stage of active) stage.beginFrame?.(encoder);
+    const merge = this.mergePasses;
+    const shared = this.shared;
+    // The phase of the stage recording now (dispatches are counted against it).
+    let phase: PhaseName | null = null;
+    // Phase of the open real pass when it is timed per phase (substep 0), else null.
+    let timedPhase: PhaseName | null = null;
+    // Timestamps per phase on the first substep only (one real pass per phase there); the later
+    // substeps' passes are merged and timed as a whole (PhaseTimer.read scales substep 0's shares).
+    const stamps = timer.available;
+    const open = (enc: GPUCommandEncoder, label: string): GPUComputePassEncoder => {
+      const ph = phase!;
+      const sampled = !merge || step.substep === 0;
+      passes.push(ph);
+      timedPhase = sampled && stamps ? ph : null;
+      const writes = timer.writes(sampled ? ph : null);
+      return enc.beginComputePass(writes ? { label, timestampWrites: writes } : { label });
+    };
+    const openShared = (enc: GPUCommandEncoder): GPUComputePassEncoder => open(enc, step.substep === 0 ? phase! : 'substeps');
+    const frameEncoder = merge ? shared.encoder : encoder;
+    if (merge) shared.begin(encoder, openShared);
+    for (const stage of active) stage.beginFrame?.(frameEncoder);
     const step = {
       substep: 0,
       substeps,
       slotOffset: 0,
-      beginPass(enc: GPUCommandEncoder, phase: PhaseName, label?: string): GPUComputePassEncoder {
-        passes.push(phase);
-        const writes = timer.writes(phase);
-        return enc.beginComputePass(writes ? { label: label ?? phase, timestampWrites: writes } : { label: label ?? phase });
+      beginPass(enc: GPUCommandEncoder, ph: PhaseName, label?: string): GPUComputePassEncoder {
+        phase = ph;
+        if (!merge) return open(enc, label ?? ph);
+        // A new phase on the timed substep gets its own real pass (its own timestamps).
+        if (stamps && step.substep === 0 && shared.isOpen && timedPhase !== ph) shared.close();
+        return shared.pass;
       },
       countDispatches(n: number): void {
-        const phase = passes[passes.length - 1];
-        if (phase === undefined) throw new Error('TimeStep: countDispatches before any beginPass');
+        if (phase === null) throw new Error('TimeStep: countDispatches before any beginPass');
         byPhase[phase] = (byPhase[phase] ?? 0) + n;
         dispatches += n;
       },
@@ -127,8 +162,12 @@ export class TimeStep {
     for (let s = 0; s < substeps; s++) {
       step.substep = s;
       step.slotOffset = slotOffset(s);
-      for (let k = 0; k < active.length; k++) active[k].encode(encoder, this.state, step);
+      // The timed substep's last pass is not merged into the untimed ones.
+      if (merge && s === 1 && stamps) shared.close();
+      for (let k = 0; k < active.length; k++) active[k].encode(frameEncoder, this.state, step);
     }
+    this.skippedCalls = merge ? shared.skipped : 0;
+    if (merge) shared.end();
     timer.resolve(encoder);
     return { dispatches, dispatchesByPhase: byPhase, passes };
   }

@@ -1,6 +1,7 @@
 /**
  * Per-phase GPU timing with timestamp queries: one begin/end pair per compute pass, summed per
- * phase after the frame. The phase list is open (stage.ts PhaseName): every pass asks for its
+ * phase after the frame; pairs of merged passes (phase null: TimeStep's later substeps) are
+ * shared out in proportion to the phases' timed passes (read()). The phase list is open (stage.ts PhaseName): every pass asks for its
  * pair when it is opened, so a frame may hold any number of passes of any phases. Pairs live in
  * query sets of PAIRS_PER_SET, added as a frame needs them and reused by the next frames.
  * Without 'timestamp-query' every call is a no-op and read() returns null (callers then report
@@ -27,8 +28,8 @@ export class PhaseTimer {
   private readonly device: GPUDevice;
   private readonly enabled: boolean;
   private readonly chunks: QueryChunk[] = [];
-  /** Per frame slot: phase of each pair opened in the frame recorded into it, in order. */
-  private readonly pairsOf: PhaseName[][];
+  /** Per frame slot: phase of each pair opened in the frame recorded into it, in order (null: a merged pass of several phases). */
+  private readonly pairsOf: (PhaseName | null)[][];
   /** The slot of the frame being recorded. */
   private slot = 0;
 
@@ -44,7 +45,7 @@ export class PhaseTimer {
     this.pairsOf = Array.from({ length: slots }, () => []);
   }
 
-  private get pairs(): PhaseName[] {
+  private get pairs(): (PhaseName | null)[] {
     return this.pairsOf[this.slot];
   }
 
@@ -59,8 +60,11 @@ export class PhaseTimer {
     this.pairs.length = 0;
   }
 
-  /** timestampWrites for the next pass, of `phase`, or undefined without timestamps. */
-  writes(phase: PhaseName): GPUComputePassTimestampWrites | undefined {
+  /**
+   * timestampWrites for the next pass, of `phase`, or undefined without timestamps. `null`: a
+   * pass holding several phases (TimeStep's merged substeps), whose time read() shares out.
+   */
+  writes(phase: PhaseName | null): GPUComputePassTimestampWrites | undefined {
     if (!this.enabled) return undefined;
     const pair = this.pairs.length;
     this.pairs.push(phase);
@@ -80,7 +84,7 @@ export class PhaseTimer {
   }
 
   /** Pairs used in chunk `c` by the frame of `pairs`. */
-  private used(c: number, pairs: PhaseName[] = this.pairs): number {
+  private used(c: number, pairs: (PhaseName | null)[] = this.pairs): number {
     return Math.min(PAIRS_PER_SET, pairs.length - c * PAIRS_PER_SET);
   }
 
@@ -93,12 +97,20 @@ export class PhaseTimer {
     }
   }
 
-  /** Sum of the passes per phase (ms) of the frame recorded into `slot`, after its submission completed. */
+  /**
+   * Sum of the passes per phase (ms) of the frame recorded into `slot`, after its submission
+   * completed. The merged passes' time (pairs of phase null) is shared out in proportion to the
+   * phases' timed passes: phase ms = timed ms x (timed + merged) / timed. That is exact for the
+   * frame's total and an estimate per phase (the later substeps assumed to split like the timed
+   * first one; they run the same stages).
+   */
   async read(slot = 0): Promise<PhaseTimes | null> {
     if (!this.enabled) return null;
     const out: PhaseTimes = {};
     const pairs = this.pairsOf[slot];
     if (!pairs) throw new RangeError(`PhaseTimer.read: slot ${slot} is not in 0..${this.slots - 1}`);
+    let timed = 0;
+    let merged = 0;
     for (let c = 0; c * PAIRS_PER_SET < pairs.length; c++) {
       const n = 2 * this.used(c, pairs);
       const read = this.chunks[c].read[slot];
@@ -109,8 +121,17 @@ export class PhaseTimer {
         const phase = pairs[c * PAIRS_PER_SET + p];
         // Some drivers report 0 or reversed stamps for empty passes; clamp.
         const ms = Math.max(0, Number(t[2 * p + 1] - t[2 * p])) / 1e6;
+        if (phase === null) {
+          merged += ms;
+          continue;
+        }
         out[phase] = (out[phase] ?? 0) + ms;
+        timed += ms;
       }
+    }
+    if (merged > 0 && timed > 0) {
+      const scale = (timed + merged) / timed;
+      for (const k of Object.keys(out) as PhaseName[]) out[k]! *= scale;
     }
     return out;
   }

@@ -92,6 +92,9 @@ export const KERNEL_TRAFFIC = {
   // xpbdNeoHookean.wgsl, per tet: its slot in the colour order, the tet, its 4 vertices (read and
   // written in place), Dm^-1 (3 columns), its constants, the multiplier S (3 columns, read and written).
   neoHookeanColour: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { colourOrder: { read: 1 }, tets: { read: 1 }, positions: { read: 4, write: 4 }, dmInv: { read: 3 }, constants: { read: 1 }, stress: { read: 3, write: 3 } } },
+  // Warm start (Gauss-Seidel orders with warmStart, once per substep): the tet, its 4 vertices
+  // (read), Dm^-1, S read and written, the 4 corner corrections written (then gatherTets).
+  neoHookeanWarmStart: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { tets: { read: 1 }, positions: { read: 4 }, dmInv: { read: 3 }, stress: { read: 3, write: 3 }, corrections: { write: 4 } } },
   // Jacobi: the same reads, the 4 corner corrections written instead of the positions.
   neoHookeanJacobi: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { tets: { read: 1 }, positions: { read: 4 }, dmInv: { read: 3 }, constants: { read: 1 }, stress: { read: 3, write: 3 }, corrections: { write: 4 } } },
   // Partitioned Gauss-Seidel (lib/cellSweep.wgsl sweepCells, included by both constraint
@@ -238,11 +241,14 @@ export interface XpbdFrameInput {
   constraint: 'neohookean' | 'springs';
   colliders: number;
   damping: number;
+  /** SolverParams.warmStart (absent: off): Neo-Hookean in a Gauss-Seidel order then warm-starts every substep. */
+  warmStart?: boolean;
 }
 
 /**
  * The XPBD stages' dispatches of one frame, as predictStage / materialStage / collidersStage /
- * finalizeStage record them: per substep predict (per vertex); per iteration the constraints
+ * finalizeStage record them: per substep predict (per vertex), with warmStart (Neo-Hookean,
+ * Gauss-Seidel orders) the warm start and its gather; per iteration the constraints
  * (Gauss-Seidel: one dispatch per colour, every element once; partitioned: one dispatch per
  * pass, a workgroup sweeping each cell, then one per leftover colour; Jacobi: all elements,
  * then the per-vertex gather) and, with colliders, the collide pass; finalize, and with damping the
@@ -255,6 +261,11 @@ export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
   const per = f.substeps;
   const it = f.substeps * f.iterations;
   const plan: PlannedKernel[] = [{ phase: 'predict', kernel: 'predict', dispatches: per, invocations: per * vertices }];
+  // Warm start: per substep, before the first iteration, the tets' warm start and the gather.
+  if (nh && f.warmStart && f.solveOrder !== 'jacobi') {
+    plan.push({ phase: 'material', kernel: 'neoHookeanWarmStart', dispatches: per, invocations: per * elements });
+    plan.push({ phase: 'material', kernel: 'gatherTets', dispatches: per, invocations: per * vertices });
+  }
   if (f.solveOrder === 'partitioned') {
     const q = f.partition;
     if (!q) throw new Error('traffic: the partitioned order needs the partition shape (XpbdFrameInput.partition)');
@@ -273,7 +284,9 @@ export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
   if (f.colliders > 0) plan.push({ phase: 'material', kernel: 'collide', dispatches: it, invocations: it * vertices });
   plan.push({ phase: 'finalize', kernel: 'finalize', dispatches: per, invocations: per * vertices });
   if (f.damping > 0) {
-    plan.push({ phase: 'finalize', kernel: 'dampReduce', dispatches: per, invocations: per * vertices });
+    // Fused into finalize's dispatch (xpbdFinalizeDamping.wgsl): no dispatch of its own; its
+    // bytes still counted (the same thread re-reads the vertex it just wrote, likely cached).
+    plan.push({ phase: 'finalize', kernel: 'dampReduce', dispatches: 0, invocations: per * vertices });
     plan.push({ phase: 'finalize', kernel: 'dampApply', dispatches: 2 * per, invocations: per * vertices });
   }
   return plan;
@@ -310,8 +323,10 @@ export function planTraffic(plan: readonly { phase: string; kernel: KernelName; 
   return t;
 }
 
-/** Buffer clears the XPBD stages record (bytes written): the multipliers every substep (48 B a tet, 4 B an edge). */
+/** Buffer clears the XPBD stages record (bytes written): the multipliers every substep (48 B a tet, 4 B an edge), none when warm-started. */
 export function xpbdClearBytes(f: XpbdFrameInput): number {
+  // A warm start writes the multipliers instead of clearing them (counted in its kernel).
+  if (f.constraint === 'neohookean' && f.warmStart && f.solveOrder !== 'jacobi') return 0;
   return f.substeps * (f.constraint === 'neohookean' ? 48 * f.mesh.tets : 4 * f.mesh.edges);
 }
 

@@ -10,6 +10,7 @@ import { packVec4, type GpuState } from '../../src/contract/state';
 import { readBuffer, testGpu } from '../support/gpu';
 import { loadSharedTetArrays } from '../support/sharedMeshes';
 import { makeSetup } from '../unit/sim/support/setups';
+import { bodiesSetup, cubePart } from '../unit/collision/scenes';
 
 /**
  * The stepping owner (src/sim/timeStep.ts): the solver's stage list and the dispatches each
@@ -115,6 +116,11 @@ describe('TimeStep: stages over one state', () => {
       expect(r.collisions?.readbacks).toBe(2);
       solver.params = { ...solver.params, collisions: false };
       r = await solver.stepFrame();
+      // Shared passes (sharedPass.ts): with timestamps the first substep has a pass per phase,
+      // the second substep's stages share one (no clear between them: warm start).
+      expect(r.passes).toEqual(r.gpuPhaseMs ? ['predict', 'material', 'finalize', 'predict'] : ['predict']);
+      solver.timeStep.mergePasses = false;
+      r = await solver.stepFrame();
       expect(r.passes).toEqual(['predict', 'material', 'finalize', 'predict', 'material', 'finalize']);
     } finally {
       solver.destroy();
@@ -129,16 +135,22 @@ describe('TimeStep: stages over one state', () => {
     const solver = new GpuSolver(ctx, setup, { collisions: false });
     try {
       expect(solver.timeStep.phases).toEqual(['predict', 'material', 'finalize']);
-      // Jacobi: constraint + gather per iteration, colliders after each; finalize + 3 damping passes.
+      // Jacobi: constraint + gather per iteration, colliders after each; finalize fused into the
+      // damping's reduction, then its solve and apply (3 dispatches; 4 unfused).
       let r = await solver.stepFrame();
-      expect(r.dispatchesByPhase).toEqual({ predict: 3, material: 3 * 2 * (2 + 1), finalize: 3 * (1 + 3) });
-      expect(r.dispatches).toBe(3 + 18 + 12);
-      expect(r.passes).toEqual(['predict', 'material', 'finalize', 'predict', 'material', 'finalize', 'predict', 'material', 'finalize']);
-      // Gauss-Seidel: one dispatch per colour; no damping passes at damping 0.
+      expect(r.dispatchesByPhase).toEqual({ predict: 3, material: 3 * 2 * (2 + 1), finalize: 3 * 3 });
+      expect(r.dispatches).toBe(3 + 18 + 9);
+      // Jacobi clears the multipliers every substep (encoder.clearBuffer), which ends the shared pass.
+      expect(r.passes).toEqual(r.gpuPhaseMs ? ['predict', 'material', 'finalize', 'predict', 'material', 'material'] : ['predict', 'material', 'material']);
+      // Gauss-Seidel: one dispatch per colour, and per substep the Neo-Hookean warm start and its
+      // gather (2; warmStart); no damping passes at damping 0.
       const tetColours = setup.model.tetColouring.colourCount;
       const edgeColours = setup.model.edgeColouring.colourCount;
       expect(tetColours).toBeGreaterThan(1);
       solver.params = { ...solver.params, solveOrder: 'gauss-seidel', damping: 0, substeps: 2, iterations: 3 };
+      r = await solver.stepFrame();
+      expect(r.dispatchesByPhase).toEqual({ predict: 2, material: 2 * (2 + 3 * (tetColours + 1)), finalize: 2 });
+      solver.params = { ...solver.params, warmStart: false };
       r = await solver.stepFrame();
       expect(r.dispatchesByPhase).toEqual({ predict: 2, material: 2 * 3 * (tetColours + 1), finalize: 2 });
       solver.params = { ...solver.params, constraint: 'springs' };
@@ -148,14 +160,15 @@ describe('TimeStep: stages over one state', () => {
       const part = setup.model.tetPartition;
       const passes = part.passes.filter((p) => p.cellCount > 0).length;
       expect(passes).toBeGreaterThan(0);
-      solver.params = { ...solver.params, constraint: 'neohookean', solveOrder: 'partitioned' };
+      solver.params = { ...solver.params, constraint: 'neohookean', solveOrder: 'partitioned', warmStart: true };
       r = await solver.stepFrame();
-      expect(r.dispatchesByPhase).toEqual({ predict: 2, material: 2 * 3 * (passes + part.leftoverColourCount + 1), finalize: 2 });
+      expect(r.dispatchesByPhase).toEqual({ predict: 2, material: 2 * (2 + 3 * (passes + part.leftoverColourCount + 1)), finalize: 2 });
       expect(passes + part.leftoverColourCount).toBeLessThan(tetColours);
       // With timestamps (SwiftShader has them), exactly the phases that ran are timed, and the
       // passes' GPU time fits in the frame's wall time. 100 substeps = 300 passes: more than one
       // query set of the timer (256 pairs each).
       solver.params = { ...solver.params, substeps: 100, iterations: 1, solveOrder: 'jacobi' };
+      solver.timeStep.mergePasses = false;
       const t0 = performance.now();
       r = await solver.stepFrame();
       const wallMs = performance.now() - t0;
@@ -166,6 +179,11 @@ describe('TimeStep: stages over one state', () => {
         expect(gpuMs).toBeGreaterThan(0);
         expect(gpuMs).toBeLessThanOrEqual(wallMs);
       }
+      // Merged: the first substep timed per phase, the rest shared out in proportion (timing.ts).
+      solver.timeStep.mergePasses = true;
+      r = await solver.stepFrame();
+      expect(r.passes).toHaveLength(r.gpuPhaseMs ? 3 + 1 + 99 : 1 + 99);
+      if (r.gpuPhaseMs) expect(Object.keys(r.gpuPhaseMs).sort()).toEqual(['finalize', 'material', 'predict']);
     } finally {
       solver.destroy();
     }
@@ -252,6 +270,116 @@ describe('TimeStep: stages over one state', () => {
       for (let k = 0; k < 3; k++) expect(Math.abs(p[k] - (mass * d[k]) / h1)).toBeLessThan(1e-4 * mass * Math.hypot(...d) / h1);
     } finally {
       solver.destroy();
+    }
+  });
+
+  it('shared passes record the same frames as one pass per stage: head-on cubes, same contacts, positions within 1e-6, momentum kept', async () => {
+    const ctx = await testGpu();
+    const setup = () =>
+      bodiesSetup(
+        [
+          { part: cubePart(3, 0.2, [0, 0, 0]), velocity: [2, 0, 0] },
+          { part: cubePart(3, 0.2, [0.3, 0.05, 0.04]), velocity: [-2, 0, 0] },
+        ],
+        { gravity: [0, 0, 0], substeps: 4, damping: 0, friction: 0.2 },
+      );
+    const merged = new GpuSolver(ctx, setup());
+    const perStage = new GpuSolver(ctx, setup());
+    perStage.timeStep.mergePasses = false;
+    try {
+      const m = merged.model;
+      const momentum = (v: Float32Array): number[] => {
+        const p = [0, 0, 0];
+        for (let i = 0; i < m.vertexCount; i++) for (let k = 0; k < 3; k++) p[k] += v[3 * i + k] / m.invMass[i];
+        return p;
+      };
+      const p0 = momentum(Float32Array.from(m.initialVelocities));
+      // Sum of m |v| at the start (both cubes at 2 m/s).
+      const scale = 2 * m.invMass.reduce((a, w) => a + 1 / w, 0);
+      let contacts = 0;
+      for (let f = 0; f < 3; f++) {
+        // A merged pass the API refuses would show as a validation error (and an unchanged state).
+        ctx.device.pushErrorScope('validation');
+        const a = await merged.stepFrame();
+        expect(await ctx.device.popErrorScope(), `frame ${f}`).toBeNull();
+        const b = await perStage.stepFrame();
+        expect(a.dispatchesByPhase, `frame ${f}`).toEqual(b.dispatchesByPhase);
+        expect(a.passes.length, `frame ${f}`).toBeLessThan(b.passes.length);
+        expect(a.collisions?.contacts, `frame ${f}`).toBe(b.collisions?.contacts);
+        expect(a.collisions?.ccd.hitsVertexFace, `frame ${f}`).toBe(b.collisions?.ccd.hitsVertexFace);
+        contacts += a.collisions!.contacts + a.collisions!.ccd.hitsVertexFace + a.collisions!.ccd.hitsEdgeEdge;
+        const xa = await merged.readPositions();
+        const xb = await perStage.readPositions();
+        let gap = 0;
+        for (let i = 0; i < xa.length; i++) gap = Math.max(gap, Math.abs(xa[i] - xb[i]));
+        expect(gap, `frame ${f}`).toBeLessThan(1e-6);
+        const p = momentum(await merged.readVelocities());
+        expect(Math.hypot(p[0] - p0[0], p[1] - p0[1], p[2] - p0[2]) / scale, `frame ${f}`).toBeLessThan(1e-4);
+      }
+      expect(contacts).toBeGreaterThan(0);
+    } finally {
+      merged.destroy();
+      perStage.destroy();
+    }
+  });
+
+  it('finalize fused into the damping\'s reduction: the same frames as finalize then reduce (1e-6), momentum and angular momentum kept', async () => {
+    const ctx = await testGpu();
+    const setup = () => {
+      const st = makeSetup([{ ...cube }], { gravity: [0, 0, 0], substeps: 4, iterations: 2, damping: 4 });
+      const { restPositions: x, initialVelocities: v } = st.model;
+      // Spinning about y and expanding: damping must take the expansion and keep the spin.
+      for (let i = 0; i < st.model.vertexCount; i++) {
+        v[3 * i] = 3 * x[3 * i + 2] + 0.5 * x[3 * i];
+        v[3 * i + 1] = 0.5 * x[3 * i + 1];
+        v[3 * i + 2] = -3 * x[3 * i] + 0.5 * x[3 * i + 2];
+      }
+      return st;
+    };
+    const fused = new GpuSolver(ctx, setup(), { collisions: false });
+    const separate = new GpuSolver(ctx, setup(), { collisions: false });
+    (separate.timeStep.stages.find((st) => st.phase === 'finalize') as unknown as { fuseWithDamping: boolean }).fuseWithDamping = false;
+    try {
+      const m = fused.model;
+      const moments = (x: ArrayLike<number>, v: ArrayLike<number>) => {
+        const p = [0, 0, 0], l = [0, 0, 0];
+        for (let i = 0; i < m.vertexCount; i++) {
+          const mi = 1 / m.invMass[i];
+          const [rx, ry, rz] = [x[3 * i], x[3 * i + 1], x[3 * i + 2]];
+          const [vx, vy, vz] = [v[3 * i], v[3 * i + 1], v[3 * i + 2]];
+          p[0] += mi * vx; p[1] += mi * vy; p[2] += mi * vz;
+          l[0] += mi * (ry * vz - rz * vy); l[1] += mi * (rz * vx - rx * vz); l[2] += mi * (rx * vy - ry * vx);
+        }
+        return { p, l };
+      };
+      const start = moments(m.restPositions, m.initialVelocities);
+      let expansionLeft = 0;
+      for (let f = 0; f < 3; f++) {
+        const a = await fused.stepFrame();
+        const b = await separate.stepFrame();
+        expect(a.dispatchesByPhase.finalize, `frame ${f}`).toBe(4 * 3);
+        expect(b.dispatchesByPhase.finalize, `frame ${f}`).toBe(4 * 4);
+        const [xa, va, xb, vb] = [await fused.readPositions(), await fused.readVelocities(), await separate.readPositions(), await separate.readVelocities()];
+        let gap = 0;
+        for (let i = 0; i < xa.length; i++) gap = Math.max(gap, Math.abs(xa[i] - xb[i]), Math.abs(va[i] - vb[i]));
+        expect(gap, `frame ${f}`).toBeLessThan(1e-6);
+        const now = moments(xa, va);
+        const scale = Math.hypot(...start.l);
+        const dl = Math.hypot(...now.l.map((x, k) => x - start.l[k])) / scale;
+        console.log(`fused damping, frame ${f}: momentum drift ${Math.hypot(...now.p.map((x, k) => x - start.p[k])).toExponential(2)}, angular momentum drift ${dl.toExponential(2)} of |L|`);
+        for (let k = 0; k < 3; k++) expect(Math.abs(now.p[k] - start.p[k]), `frame ${f} momentum ${k}`).toBeLessThan(1e-4 * scale);
+        // Both paths alike (gap above); the drift is the stiff material's f32 round-off at this spin.
+        expect(dl, `frame ${f} angular momentum`).toBeLessThan(5e-3);
+        expansionLeft = 0;
+        for (let i = 0; i < m.vertexCount; i++) expansionLeft += va[3 * i + 1] * xa[3 * i + 1];
+      }
+      // The expansion (radial velocity) was damped: sum v_y y started at 0.5 sum y^2.
+      let start2 = 0;
+      for (let i = 0; i < m.vertexCount; i++) start2 += 0.5 * m.restPositions[3 * i + 1] ** 2;
+      expect(expansionLeft).toBeLessThan(0.8 * start2);
+    } finally {
+      fused.destroy();
+      separate.destroy();
     }
   });
 });

@@ -28,6 +28,8 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'iterations', field: 'iterations', kind: 'count', help: 'material iterations per substep' },
   { key: 'solve', field: 'solveOrder', kind: SOLVE_ORDERS, help: 'material solve order' },
   { key: 'relax', field: 'jacobiRelaxation', kind: 'positive', help: 'Jacobi relaxation' },
+  { key: 'warm', field: 'warmStart', kind: 'bool', help: 'Neo-Hookean warm start (Gauss-Seidel orders)' },
+  { key: 'search', field: 'lineSearch', kind: 'bool', help: 'Neo-Hookean line search (Gauss-Seidel orders)' },
   { key: 'constraint', field: 'constraint', kind: ['neohookean', 'springs'], help: 'material constraint' },
   { key: 'compliance', field: 'springCompliance', kind: 'nonnegative', help: 'spring compliance, m/N' },
   { key: 'damping', field: 'damping', kind: 'nonnegative', help: 'deformation damping, 1/s' },

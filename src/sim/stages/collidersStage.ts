@@ -11,6 +11,8 @@ import type { XpbdFrame } from './xpbdFrame';
 
 export class CollidersStage {
   private readonly grid: [number, number];
+  /** The substep's dynamic offset, reused (recording allocates nothing per substep). */
+  private readonly slot = new Uint32Array(1);
 
   constructor(
     private readonly kernels: XpbdKernels,
@@ -29,7 +31,8 @@ export class CollidersStage {
   encodeInPass(pass: GPUComputePassEncoder, step: SubstepContext): void {
     pass.setPipeline(this.kernels.collide);
     pass.setBindGroup(0, this.frame.integrateGroup);
-    pass.setBindGroup(1, this.frame.slotGroup, [step.slotOffset]);
+    this.slot[0] = step.slotOffset;
+    pass.setBindGroup(1, this.frame.slotGroup, this.slot, 0, 1);
     pass.dispatchWorkgroups(this.grid[0], this.grid[1]);
     step.countDispatches(1);
   }

@@ -3,7 +3,8 @@
  * (a non-finite vertex goes back to the substep start and its object is flagged, then frozen),
  * and, when damping > 0, the damping of deformation only (Müller et al. 2007, section 3.5):
  * three passes over 1024-vertex chunks (xpbdRigidDamping.wgsl: reduce per chunk, solve the
- * rigid motion per object, apply). One compute pass per substep. CPU reference: cpuSolver.ts,
+ * rigid motion per object, apply), the first with finalize fused in (xpbdFinalizeDamping.wgsl:
+ * 3 dispatches a substep with damping, 1 without). CPU reference: cpuSolver.ts,
  * rigidDamping.ts.
  */
 import { dispatchGrid, storageBuffer } from '../../gpu/buffers';
@@ -21,9 +22,18 @@ export const RIGID_DAMPING_CHUNK = 1024;
 export class FinalizeStage implements GpuStage {
   readonly phase: PhaseName = 'finalize';
   private readonly dampingGroup: GPUBindGroup;
+  private readonly finalizeDampingGroup: GPUBindGroup;
+  /**
+   * With damping: finalize fused into the damping's reduction (xpbdFinalizeDamping.wgsl, 3
+   * dispatches instead of 4; the chunks cover every vertex once). False: finalize, then the
+   * three damping passes (tests compare the two).
+   */
+  fuseWithDamping = true;
   private readonly dampingChunks: number;
   private readonly objectGroups: number;
   private readonly grid: [number, number];
+  /** The substep's dynamic offset, reused (recording allocates nothing per substep). */
+  private readonly slot = new Uint32Array(1);
   private readonly owned: GPUBuffer[] = [];
 
   constructor(
@@ -39,15 +49,29 @@ export class FinalizeStage implements GpuStage {
     this.dampingChunks = damping.chunkCount;
     this.objectGroups = Math.ceil(model.objectNames.length / 64);
     const own = (b: GPUBuffer) => (this.owned.push(b), b);
+    const chunks = own(storageBuffer(device, 'xpbd.dampingChunks', damping.chunks));
+    const objects = own(storageBuffer(device, 'xpbd.dampingObjects', damping.objects));
+    const partials = own(storageBuffer(device, 'xpbd.dampingPartials', 64 * damping.chunkCount));
     this.dampingGroup = kernels.damping.group({
       frame: frame.frame,
       positions: state.positions,
       velocities: state.velocities,
       objectStatus: frame.objectStatus,
-      chunks: own(storageBuffer(device, 'xpbd.dampingChunks', damping.chunks)),
-      objects: own(storageBuffer(device, 'xpbd.dampingObjects', damping.objects)),
-      partials: own(storageBuffer(device, 'xpbd.dampingPartials', 64 * damping.chunkCount)),
+      chunks,
+      objects,
+      partials,
       rigid: own(storageBuffer(device, 'xpbd.rigidMotion', 48 * model.objectNames.length)),
+    });
+    this.finalizeDampingGroup = kernels.finalizeDamping.group({
+      frame: frame.frame,
+      positions: state.positions,
+      prev: state.prev,
+      velocities: state.velocities,
+      rest: frame.rest,
+      objectStatus: frame.objectStatus,
+      chunks,
+      objects,
+      partials,
     });
     this.grid = dispatchGrid(model.vertexCount);
   }
@@ -55,21 +79,33 @@ export class FinalizeStage implements GpuStage {
   encode(encoder: GPUCommandEncoder, _state: GpuState, step: SubstepContext): void {
     const k = this.kernels;
     const pass = step.beginPass(encoder, 'finalize');
-    pass.setPipeline(k.finalize);
-    pass.setBindGroup(0, this.frame.integrateGroup);
-    pass.setBindGroup(1, this.frame.slotGroup, [step.slotOffset]);
-    pass.dispatchWorkgroups(this.grid[0], this.grid[1]);
-    step.countDispatches(1);
-    if (this.params().damping > 0) {
-      // Damp deformation, not rigid motion (Müller et al. 2007, section 3.5).
-      pass.setBindGroup(0, this.dampingGroup);
-      pass.setPipeline(k.dampReduce);
+    const damped = this.params().damping > 0;
+    if (damped && this.fuseWithDamping) {
+      // Damp deformation, not rigid motion (Müller et al. 2007, section 3.5); finalize in the reduction.
+      pass.setPipeline(k.finalizeReduce);
+      pass.setBindGroup(0, this.finalizeDampingGroup);
       pass.dispatchWorkgroups(this.dampingChunks);
+      step.countDispatches(1);
+    } else {
+      this.slot[0] = step.slotOffset;
+      pass.setPipeline(k.finalize);
+      pass.setBindGroup(0, this.frame.integrateGroup);
+      pass.setBindGroup(1, this.frame.slotGroup, this.slot, 0, 1);
+      pass.dispatchWorkgroups(this.grid[0], this.grid[1]);
+      step.countDispatches(1);
+    }
+    if (damped) {
+      pass.setBindGroup(0, this.dampingGroup);
+      if (!this.fuseWithDamping) {
+        pass.setPipeline(k.dampReduce);
+        pass.dispatchWorkgroups(this.dampingChunks);
+        step.countDispatches(1);
+      }
       pass.setPipeline(k.dampSolve);
       pass.dispatchWorkgroups(this.objectGroups);
       pass.setPipeline(k.dampApply);
       pass.dispatchWorkgroups(this.dampingChunks);
-      step.countDispatches(3);
+      step.countDispatches(2);
     }
     pass.end();
   }

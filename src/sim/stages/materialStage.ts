@@ -7,11 +7,14 @@
  * cell, or, past LEFTOVER_CELL_LIMIT, one dispatch per leftover colour),
  * Gauss-Seidel (one dispatch per colour, the colour's range in its slot) or Jacobi (one
  * dispatch over all elements, then xpbdGather.wgsl sums each vertex's corrections). The multipliers restart
- * every substep (XPBD, Macklin et al. 2016, Alg. 1 line 5). Owns the constraint buffers;
+ * every substep (XPBD, Macklin et al. 2016, Alg. 1 line 5), except with warmStart in the
+ * Gauss-Seidel orders, where the Neo-Hookean tets start from a share of the previous substep's
+ * (xpbdNeoHookean.wgsl warmStart, then the gather: 2 dispatches a substep). Owns the constraint buffers;
  * bind groups built once here. CPU reference: cpuSolver.ts / constraintsCpu.ts.
  */
 import { dispatchGrid, storageBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import type { XpbdKernels } from '../gpuKernels';
+import { WARM_START_SHARE } from '../constraintsCpu';
 import type { Model } from '../model';
 import { cellRanges } from '../../mesh/partitionedColouring';
 import type { SolverParams } from '../../contract/params';
@@ -36,6 +39,12 @@ export class MaterialStage implements GpuStage {
   private readonly gatherEdgeGroup: GPUBindGroup;
   private readonly vertexGrid: [number, number];
   private readonly owned: GPUBuffer[] = [];
+  /** Iteration plans by solve order and constraint (plan()). */
+  private readonly plans = new Map<string, IterationPlan>();
+  /** The substep's dynamic offset, reused (no array per call). */
+  private readonly substepSlot = new Uint32Array(1);
+  /** Substep length the Neo-Hookean multipliers in tetLambda were solved with, as recorded so far (null: none since the reset, or springs ran). */
+  private multipliersH: number | null = null;
 
   constructor(
     device: GPUDevice,
@@ -110,62 +119,111 @@ export class MaterialStage implements GpuStage {
     this.vertexGrid = dispatchGrid(m.vertexCount);
   }
 
+  /**
+   * The warm-start share of the next recorded frame's first substep (Frame.warmFirst): the
+   * share of the multipliers left by the frame recorded before it when they were Neo-Hookean
+   * ones of the same substep length, else 0 (a cold start). Call once per recorded frame, in
+   * recording order; the CPU twin makes the same choice per substep (CpuSolver).
+   */
+  firstSubstepWarmShare(p: Readonly<SolverParams>): number {
+    const h = p.dt / p.substeps;
+    const nh = p.constraint === 'neohookean';
+    const share = nh && this.multipliersH === h ? WARM_START_SHARE : 0;
+    this.multipliersH = nh ? h : null;
+    return share;
+  }
+
+  /** After the solver's reset: the next frame starts cold. */
+  reset(): void {
+    this.multipliersH = null;
+  }
+
   /** Uploads the per-tet constants again (after a material change). */
   writeConstants(queue: GPUQueue): void {
     queue.writeBuffer(this.constants, 0, new Float32Array(this.model.tetConstants));
   }
 
+  /**
+   * The dispatches of one iteration in `order` for `constraint`, as flat lists (built on first
+   * use, then reused: recording allocates nothing per substep): per dispatch its slot's dynamic
+   * offset and grid, and where the leftover colours start (their pipeline differs).
+   */
+  private plan(order: SolverParams['solveOrder'], constraint: SolverParams['constraint']): IterationPlan {
+    const key = `${order}/${constraint}`;
+    const cached = this.plans.get(key);
+    if (cached) return cached;
+    const m = this.model;
+    const nh = constraint === 'neohookean';
+    const offsets: number[] = [];
+    const grids: number[] = [];
+    const add = (offset: number, count: number): void => {
+      const g = dispatchGrid(count);
+      offsets.push(offset);
+      grids.push(g[0], g[1]);
+    };
+    let leftoverStart = 0;
+    if (order === 'partitioned') {
+      const partition = nh ? m.tetPartition : m.edgePartition;
+      partition.passes.forEach((cells, g) => {
+        if (cells.cellCount > 0) add(this.frame.passOffset(constraint, g), cells.cellCount * WORKGROUP_SIZE);
+      });
+      leftoverStart = offsets.length;
+      for (let c = 0; c < partition.leftoverColourCount; c++) add(this.frame.leftoverOffset(constraint, c), partition.leftoverOffsets[c + 1] - partition.leftoverOffsets[c]);
+    } else if (order === 'gauss-seidel') {
+      const colouring = nh ? m.tetColouring : m.edgeColouring;
+      for (let c = 0; c < colouring.colourCount; c++) add(this.frame.colourOffset(constraint, c), colouring.offsets[c + 1] - colouring.offsets[c]);
+    }
+    const plan: IterationPlan = { offsets: Uint32Array.from(offsets), grids: Uint32Array.from(grids), leftoverStart, elementGrid: dispatchGrid(nh ? m.tetCount : m.edgeCount) };
+    this.plans.set(key, plan);
+    return plan;
+  }
+
   encode(encoder: GPUCommandEncoder, _state: GpuState, step: SubstepContext): void {
     const p = this.params();
-    const m = this.model;
     const k = this.kernels;
     const nh = p.constraint === 'neohookean';
-    const colouring = nh ? m.tetColouring : m.edgeColouring;
-    const elementGrid = dispatchGrid(nh ? m.tetCount : m.edgeCount);
+    const plan = this.plan(p.solveOrder, p.constraint);
+    const elementGrid = plan.elementGrid;
     const group = nh ? this.neoHookeanGroup : this.springGroup;
     const colliders = this.colliders.active();
-    // Multipliers restart every substep.
-    encoder.clearBuffer(nh ? this.tetLambda : this.edgeLambda);
+    const slot = this.substepSlot;
+    slot[0] = step.slotOffset;
+    // Multipliers restart every substep, or (warm start) from a share of the last substep's.
+    const warm = nh && p.warmStart && p.solveOrder !== 'jacobi';
+    if (!warm) encoder.clearBuffer(nh ? this.tetLambda : this.edgeLambda);
     const pass = step.beginPass(encoder, 'material');
+    if (warm) {
+      pass.setPipeline(k.neoHookeanWarmStart);
+      pass.setBindGroup(0, this.neoHookeanGroup);
+      pass.setBindGroup(1, this.frame.slotGroup, slot, 0, 1);
+      pass.dispatchWorkgroups(elementGrid[0], elementGrid[1]);
+      pass.setPipeline(k.gather);
+      pass.setBindGroup(0, this.gatherTetGroup);
+      pass.dispatchWorkgroups(this.vertexGrid[0], this.vertexGrid[1]);
+      step.countDispatches(2);
+    }
+    const { offsets, grids, leftoverStart } = plan;
     for (let it = 0; it < p.iterations; it++) {
-      if (p.solveOrder === 'partitioned') {
-        const partition = nh ? m.tetPartition : m.edgePartition;
-        pass.setPipeline(nh ? k.neoHookeanCells : k.springCells);
-        pass.setBindGroup(0, nh ? this.neoHookeanPartitionGroup : this.springPartitionGroup);
-        let dispatches = 0;
-        partition.passes.forEach((cells, g) => {
-          if (cells.cellCount === 0) return;
-          const grid = dispatchGrid(cells.cellCount * WORKGROUP_SIZE);
-          pass.setBindGroup(1, this.frame.slotGroup, [this.frame.passOffset(p.constraint, g)]);
-          pass.dispatchWorkgroups(grid[0], grid[1]);
-          dispatches++;
-        });
-        if (partition.leftoverColourCount > 0) pass.setPipeline(nh ? k.neoHookeanColour : k.springColour);
-        for (let c = 0; c < partition.leftoverColourCount; c++) {
-          const grid = dispatchGrid(partition.leftoverOffsets[c + 1] - partition.leftoverOffsets[c]);
-          pass.setBindGroup(1, this.frame.slotGroup, [this.frame.leftoverOffset(p.constraint, c)]);
-          pass.dispatchWorkgroups(grid[0], grid[1]);
-          dispatches++;
-        }
-        step.countDispatches(dispatches);
-      } else if (p.solveOrder === 'gauss-seidel') {
-        pass.setPipeline(nh ? k.neoHookeanColour : k.springColour);
-        pass.setBindGroup(0, group);
-        for (let c = 0; c < colouring.colourCount; c++) {
-          const grid = dispatchGrid(colouring.offsets[c + 1] - colouring.offsets[c]);
-          pass.setBindGroup(1, this.frame.slotGroup, [this.frame.colourOffset(p.constraint, c)]);
-          pass.dispatchWorkgroups(grid[0], grid[1]);
-        }
-        step.countDispatches(colouring.colourCount);
-      } else {
+      if (p.solveOrder === 'jacobi') {
         pass.setPipeline(nh ? k.neoHookeanJacobi : k.springJacobi);
         pass.setBindGroup(0, group);
-        pass.setBindGroup(1, this.frame.slotGroup, [step.slotOffset]);
+        pass.setBindGroup(1, this.frame.slotGroup, slot, 0, 1);
         pass.dispatchWorkgroups(elementGrid[0], elementGrid[1]);
         pass.setPipeline(k.gather);
         pass.setBindGroup(0, nh ? this.gatherTetGroup : this.gatherEdgeGroup);
         pass.dispatchWorkgroups(this.vertexGrid[0], this.vertexGrid[1]);
         step.countDispatches(2);
+      } else {
+        const partitioned = p.solveOrder === 'partitioned';
+        pass.setPipeline(partitioned ? (nh ? k.neoHookeanCells : k.springCells) : nh ? k.neoHookeanColour : k.springColour);
+        pass.setBindGroup(0, partitioned ? (nh ? this.neoHookeanPartitionGroup : this.springPartitionGroup) : group);
+        for (let d = 0; d < offsets.length; d++) {
+          // Partitioned: the leftover colours after the cell passes, one dispatch each by colour.
+          if (partitioned && d === leftoverStart) pass.setPipeline(nh ? k.neoHookeanColour : k.springColour);
+          pass.setBindGroup(1, this.frame.slotGroup, offsets, d, 1);
+          pass.dispatchWorkgroups(grids[2 * d], grids[2 * d + 1]);
+        }
+        step.countDispatches(offsets.length);
       }
       if (colliders) this.colliders.encodeInPass(pass, step);
     }
@@ -175,4 +233,16 @@ export class MaterialStage implements GpuStage {
   destroy(): void {
     for (const b of this.owned) b.destroy();
   }
+}
+
+/** One iteration's constraint dispatches (MaterialStage.plan). */
+interface IterationPlan {
+  /** Per dispatch, its slot's dynamic offset. */
+  offsets: Uint32Array;
+  /** Per dispatch, its grid (x, y). */
+  grids: Uint32Array;
+  /** Partitioned order: the first leftover-colour dispatch (offsets.length when none). */
+  leftoverStart: number;
+  /** Jacobi and the warm start: one thread per element. */
+  elementGrid: [number, number];
 }

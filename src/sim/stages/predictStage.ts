@@ -13,6 +13,8 @@ import type { XpbdFrame } from './xpbdFrame';
 export class PredictStage implements GpuStage {
   readonly phase: PhaseName = 'predict';
   private readonly grid: [number, number];
+  /** The substep's dynamic offset, reused (recording allocates nothing per substep). */
+  private readonly slot = new Uint32Array(1);
 
   constructor(
     private readonly kernels: XpbdKernels,
@@ -27,7 +29,8 @@ export class PredictStage implements GpuStage {
     const pass = step.beginPass(encoder, 'predict');
     pass.setPipeline(this.kernels.predict);
     pass.setBindGroup(0, this.frame.integrateGroup);
-    pass.setBindGroup(1, this.frame.slotGroup, [step.slotOffset]);
+    this.slot[0] = step.slotOffset;
+    pass.setBindGroup(1, this.frame.slotGroup, this.slot, 0, 1);
     pass.dispatchWorkgroups(this.grid[0], this.grid[1]);
     step.countDispatches(1);
     pass.end();

@@ -10,6 +10,7 @@
  */
 import { dispatchGrid, gridRowStride, storageBuffer, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import { COLLIDER_STRIDE } from '../colliders';
+import { WARM_START_SHARE } from '../constraintsCpu';
 import { SLOT_STRIDE, type XpbdKernels } from '../gpuKernels';
 import { HANDLE_STRIDE } from '../handles';
 import type { Colouring } from '../../mesh/colouring';
@@ -20,6 +21,9 @@ import { sampleScripts } from '../scripts';
 import { modelContactOffset } from '../../collision/contactOffset';
 import type { SimSetup } from '../setup';
 import { packVec4, type GpuState } from '../../contract/state';
+
+/** Size of Frame in xpbdCommon.wgsl: 19 words, rounded up to its 16-byte alignment. */
+const FRAME_BYTES = 80;
 
 export class XpbdFrame {
   readonly frame: GPUBuffer;
@@ -47,7 +51,7 @@ export class XpbdFrame {
     const m = setup.model;
     this.model = m;
     const handleBits = new Float32Array(new Int32Array(m.handleOfVertex).buffer);
-    this.frame = uniformBuffer(device, 'xpbd.frame', 64);
+    this.frame = uniformBuffer(device, 'xpbd.frame', FRAME_BYTES);
     this.rest = storageBuffer(device, 'xpbd.rest', packVec4(m.restPositions, m.vertexCount, (i) => handleBits[i]));
     this.invMass = storageBuffer(device, 'xpbd.invMass', new Float32Array(m.invMass));
     this.objectStatus = storageBuffer(device, 'xpbd.objectStatus', new Uint32Array(m.objectNames.length));
@@ -140,11 +144,15 @@ export class XpbdFrame {
     this.capacity = cap;
   }
 
-  /** The frame constants (Frame in xpbdCommon.wgsl) for `p`. */
-  writeConstants(p: SolverParams): void {
+  /**
+   * The frame constants (Frame in xpbdCommon.wgsl) for `p`; `warmFirst` is the share of the
+   * previous substep's Neo-Hookean multipliers the frame's first substep starts from
+   * (MaterialStage.firstSubstepWarmShare; 0 starts it cold).
+   */
+  writeConstants(p: SolverParams, warmFirst = 0): void {
     const m = this.model;
     const h = p.dt / p.substeps;
-    const buf = new ArrayBuffer(64);
+    const buf = new ArrayBuffer(FRAME_BYTES);
     const f = new Float32Array(buf);
     const u = new Uint32Array(buf);
     f.set(p.gravity, 0);
@@ -161,6 +169,9 @@ export class XpbdFrame {
     u[13] = this.setup.handles.length;
     u[14] = gridRowStride(m.vertexCount);
     u[15] = gridRowStride(p.constraint === 'neohookean' ? m.tetCount : m.edgeCount);
+    u[16] = p.lineSearch ? 1 : 0;
+    f[17] = warmFirst;
+    f[18] = WARM_START_SHARE;
     this.device.queue.writeBuffer(this.frame, 0, buf);
   }
 

@@ -27,6 +27,7 @@ describe('runner arguments', () => {
     });
     expect(run('--scene', 'cantilever')).toEqual({ scene: 'cantilever', frames: 10, every: 1, framesInFlight: 1, engine: 'gpu', material: {}, params: {} });
     expect(run('--scene', 'cantilever', '--engine', 'cpu').engine).toBe('cpu');
+    expect(run('--scene', 'cantilever', '--warm-start', 'off', '--line-search', 'on').params).toEqual({ warmStart: false, lineSearch: true });
   });
 
   it('bad values are refused naming the flag and the rule', () => {

@@ -59,6 +59,9 @@ describe('runner report reader', () => {
     expect(old.frames[0]!.counters.encodeMs).toBeUndefined();
     const now = readReport(JSON.stringify(sampleReport()));
     expect(now.frames.map((f) => [f.counters.encodeMs, f.counters.blockingReadbacks])).toEqual([[1.25, 0], [1.75, 1], [2.25, 0]]);
+    // Dispatches per phase and compute passes (issue 24): kept when present, optional before.
+    expect(now.frames.map((f) => [f.counters.dispatchesByPhase?.material, f.counters.passes])).toEqual([[30, 6], [31, 6], [32, 6]]);
+    expect(readReport(damaged((r) => r.frames.forEach((f: Json) => { delete f.counters.dispatchesByPhase; delete f.counters.passes; }))).frames[0]!.counters.passes).toBeUndefined();
   });
 
   it('a non-finite state measure arrives as null and is accepted there only', () => {
@@ -79,6 +82,7 @@ describe('runner report reader', () => {
     ['phase time a string', (r: Json) => (r.frames[0].phasesMs.spb = '0.5'), /^runner report: frames\[0\]\.phasesMs\.spb must be a finite number >= 0, got "0\.5"$/],
     ['counter missing', (r: Json) => delete r.frames[1].counters.dispatches, /^runner report: frames\[1\]\.counters\.dispatches must be an integer >= 0, got nothing/],
     ['negative encode time', (r: Json) => (r.frames[1].counters.encodeMs = -0.5), /^runner report: frames\[1\]\.counters\.encodeMs must be a finite number >= 0, got -0\.5$/],
+    ['phase dispatches fractional', (r: Json) => (r.frames[0].counters.dispatchesByPhase.material = 2.5), /^runner report: frames\[0\]\.counters\.dispatchesByPhase\.material must be an integer >= 0, got 2\.5$/],
     ['fractional blocking readbacks', (r: Json) => (r.frames[2].counters.blockingReadbacks = 0.5), /^runner report: frames\[2\]\.counters\.blockingReadbacks must be an integer >= 0, got 0\.5$/],
     ['ccd hits fractional', (r: Json) => (r.frames[2].collisions.ccd.hitsEdgeEdge = 1.5), /^runner report: frames\[2\]\.collisions\.ccd\.hitsEdgeEdge must be an integer >= 0, got 1\.5$/],
     ['warning not a string', (r: Json) => (r.frames[1].collisions.warnings = [7]), /^runner report: frames\[1\]\.collisions\.warnings\[0\] must be a string, got 7$/],

@@ -166,4 +166,11 @@ describe('scene sizes', () => {
     const box = findScene('octopus-box');
     expect(buildScene(box, options('--scene', 'octopus-box', '--size', '1'), undefined).model.tetCount).toBe(4069);
   });
+
+  it("octopus-box runs paper 000 Table 1's step for Fig. 9: h = 3.3e-3 s x 5 iterations at 60 fps (5 substeps)", () => {
+    const p = buildScene(findScene('octopus-box'), options('--scene', 'octopus-box', '--size', '1'), undefined).params;
+    expect(p.dt).toBeCloseTo(1 / 60, 12);
+    expect(p.dt / p.substeps).toBeCloseTo(3.3e-3, 4);
+    expect(p.iterations).toBe(5);
+  });
 });

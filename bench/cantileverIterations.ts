@@ -1,0 +1,60 @@
+/**
+ * The cantilever's error per Gauss-Seidel iteration count against the same solver's converged
+ * run, with the solver's default settings, on the float64 CPU reference: the figure of issue 24
+ * (tip error after 4 iterations, bench/xpbd.ts's setting). It uses only APIs that are also in the
+ * tree before the Neo-Hookean stability fix, so the same file measures that solver too:
+ *
+ *   node scripts/run-ts.mjs bench/cantileverIterations.ts [--resolution 24] [--young 1e6]
+ *
+ *   # the solver before the stability fix (commit 7d89b6b^, the C_D / C_H constraint pair):
+ *   rm -rf /tmp/prefix && mkdir /tmp/prefix && git archive 7d89b6b^ | tar -x -C /tmp/prefix
+ *   ln -s "$PWD/node_modules" /tmp/prefix/node_modules && cp bench/cantileverIterations.ts /tmp/prefix/bench/
+ *   (cd /tmp/prefix && node scripts/run-ts.mjs bench/cantileverIterations.ts)
+ *
+ * Cantilever scene (clamped 2 x 0.25 x 0.25 beam), 10 substeps, 11 frames from rest; error =
+ * |tip height - reference's| and the largest coordinate error over all vertices, against
+ * coloured Gauss-Seidel with 64 iterations. Asserts nothing.
+ */
+import { cantilever } from '../src/scenes/cantilever';
+import { CpuSolver } from '../src/sim/cpuSolver';
+import { updateMaterialData } from '../src/sim/model';
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  if (i < 0) return fallback;
+  const v = Number(args[i + 1]);
+  if (!(v > 0)) throw new Error(`--${name} must be a positive number, got ${args[i + 1]}`);
+  return v;
+};
+const resolution = flag('resolution', 24);
+const young = flag('young', 1e6);
+const frames = 11;
+
+const setup = cantilever.build({ resolution });
+setup.model.materials.forEach((m) => (m.youngsModulus = young));
+updateMaterialData(setup.model);
+const rest = setup.model.restPositions;
+let xmax = -Infinity;
+for (let i = 0; i < rest.length; i += 3) xmax = Math.max(xmax, rest[i]);
+const tip = (x: Float64Array) => {
+  let sum = 0, n = 0;
+  for (let i = 0; i < rest.length; i += 3) if (rest[i] > xmax - 0.02) { sum += x[i + 1]; n++; }
+  return sum / n;
+};
+const solve = (iterations: number) => {
+  const s = new CpuSolver({ ...setup, params: { ...setup.params, solveOrder: 'gauss-seidel', iterations } });
+  for (let f = 0; f < frames; f++) s.stepFrame();
+  return s.x;
+};
+const ref = solve(64);
+console.log(`cantilever resolution ${resolution} (${setup.model.tetCount} tets), E ${young.toExponential(0)}, ${setup.params.substeps} substeps, ${frames} frames; reference: 64 iterations, tip ${(tip(ref) * 1000).toFixed(2)} mm`);
+console.log('| iterations | tip error | worst vertex error |');
+console.log('|---|---|---|');
+for (const it of [1, 2, 4, 8]) {
+  const x = solve(it);
+  let worst = 0;
+  for (let i = 0; i < x.length; i++) worst = Math.max(worst, Math.abs(x[i] - ref[i]));
+  console.log(`| ${it} | ${Math.abs(tip(x) - tip(ref)).toExponential(2)} | ${worst.toExponential(2)} |`);
+}
+process.exit(0);

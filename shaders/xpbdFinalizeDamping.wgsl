@@ -1,0 +1,29 @@
+// Finalize fused into the damping's first pass (issue 24: one dispatch less per substep when
+// damping > 0): one workgroup per chunk finalizes each of its vertices (finalizeVertex, as
+// xpbdIntegrate.wgsl's finalize does) and then, in the same thread, adds it to the chunk's sums
+// (reduceChunk, as xpbdRigidDamping.wgsl's reduce does). Chunks cover every vertex once (each
+// object's contiguous range cut into CHUNK vertices, src/sim/rigidDamping.ts), so the frame is the
+// same as finalize then reduce; solveRigid and apply follow unchanged. CPU twin: cpuSolver.ts.
+
+#include "positions"
+#include "finalizeVertex"
+#include "rigidDampingReduce"
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> prev: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read_write> velocities: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> rest: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read_write> objectStatus: array<atomic<u32>>;
+@group(0) @binding(6) var<storage, read> chunks: array<vec4<u32>>;  // object, first vertex, end vertex, 0
+@group(0) @binding(7) var<storage, read> objects: array<vec4<u32>>; // first chunk, end chunk, has handles, first vertex
+@group(0) @binding(8) var<storage, read_write> partials: array<vec4<f32>>; // 4 per chunk
+
+fn finalizeChunkVertex(i: u32) {
+  finalizeVertex(i);
+}
+
+@compute @workgroup_size(64)
+fn finalizeReduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  reduceChunk(wid.x, lid, true);
+}
