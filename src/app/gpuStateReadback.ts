@@ -5,6 +5,7 @@
  * not wait for it, so the lowest point it yields may lag the frame on screen (it carries the
  * frame it belongs to). Drawing never uses it: positions reach the screen GPU-side.
  */
+import { STATUS_STOPPED } from '../contract/held';
 
 export interface StateSnapshot {
   /** The frame whose end state this is. */
@@ -60,7 +61,9 @@ export class GpuStateReadback {
         const xyzw = new Float32Array(mapped, 0, 4 * this.vertexCount);
         let minY = Infinity;
         for (let i = 1; i < xyzw.length; i += 4) if (xyzw[i]! < minY) minY = xyzw[i]!;
-        const objectStatus = new Uint32Array(mapped.slice(this.positionBytes, this.positionBytes + this.statusBytes));
+        // Bit 0 of a status word: stopped after NaN/Inf; the held bits (src/contract/held.ts) are
+        // the solver's own and say nothing to the page.
+        const objectStatus = new Uint32Array(mapped.slice(this.positionBytes, this.positionBytes + this.statusBytes)).map((s) => s & STATUS_STOPPED);
         staging.unmap();
         return { frame, minY, objectStatus };
       },

@@ -18,6 +18,8 @@
  * damping.
  */
 
+/** Bit 0 of a GPU object status word: the object was stopped after NaN/Inf (the only bit a reader of the status outside the solver needs). */
+export const STATUS_STOPPED = 1;
 export const HELD_NOW = 2;
 export const HELD_BEFORE = 4;
 
