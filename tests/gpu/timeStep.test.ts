@@ -98,7 +98,7 @@ describe('TimeStep: stages over one state', () => {
     const ctx = await testGpu();
     const solver = new GpuSolver(ctx, makeSetup([{ ...cube }], { substeps: 2 }));
     try {
-      expect(solver.timeStep.phases).toEqual(['predict', 'material', 'detect', 'spb', 'ccd', 'contacts', 'finalize']);
+      expect(solver.timeStep.phases).toEqual(['predict', 'material', 'air', 'detect', 'spb', 'ccd', 'contacts', 'finalize']);
       // DCD only: one readback per frame; no CCD pass.
       solver.params = { ...solver.params, collisionMode: 'dcd' };
       let r = await solver.stepFrame();
@@ -128,7 +128,7 @@ describe('TimeStep: stages over one state', () => {
     ]);
     const solver = new GpuSolver(ctx, setup, { collisions: false });
     try {
-      expect(solver.timeStep.phases).toEqual(['predict', 'material', 'finalize']);
+      expect(solver.timeStep.phases).toEqual(['predict', 'material', 'air', 'finalize']);
       // Jacobi: constraint + gather per iteration, colliders after each; finalize + 3 damping passes.
       let r = await solver.stepFrame();
       expect(r.dispatchesByPhase).toEqual({ predict: 3, material: 3 * 2 * (2 + 1), finalize: 3 * (1 + 3) });
@@ -176,13 +176,13 @@ describe('TimeStep: stages over one state', () => {
     const solver = new GpuSolver(ctx, makeSetup([{ ...cube }], { substeps: 1 }), { collisions: false });
     try {
       const stage = new ShiftStage(ctx.device, solver.state, [0, 0, 0]);
-      expect(() => solver.timeStep.insertBefore('spb', stage)).toThrow(/no stage of phase 'spb' \(have: predict, material, finalize\)/);
+      expect(() => solver.timeStep.insertBefore('spb', stage)).toThrow(/no stage of phase 'spb' \(have: predict, material, air, finalize\)/);
       solver.timeStep.insertBefore('finalize', stage);
-      expect(solver.timeStep.phases).toEqual(['predict', 'material', 'contacts', 'finalize']);
+      expect(solver.timeStep.phases).toEqual(['predict', 'material', 'air', 'contacts', 'finalize']);
       expect(() => solver.timeStep.insertAfter('material', stage)).toThrow(/already in the list/);
       solver.timeStep.remove(stage);
       solver.timeStep.insertAfter('material', stage);
-      expect(solver.timeStep.stages.map((s) => s.phase)).toEqual(['predict', 'material', 'contacts', 'finalize']);
+      expect(solver.timeStep.stages.map((s) => s.phase)).toEqual(['predict', 'material', 'contacts', 'air', 'finalize']);
     } finally {
       solver.destroy();
     }
