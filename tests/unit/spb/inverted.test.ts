@@ -5,7 +5,7 @@
  * inside inverted tets. The traversal must still find it.
  */
 import { describe, expect, it } from 'vitest';
-import { QUERY_FOUND, SPB_DEFAULT_TOLERANCES, SPB_DYNAMIC_CAPACITIES, SpbWorkspace, createSpbMeshData, shortestPathToBoundary } from '../../../src/spb';
+import { QUERY_FOUND, QUERY_SKIPPED, SPB_DEFAULT_TOLERANCES, SPB_DYNAMIC_CAPACITIES, SpbWorkspace, createSpbMeshData, shortestPathToBoundary } from '../../../src/spb';
 import { TRAVERSE_FOUND, tetrahedralTraverse } from '../../../src/spb/traverse';
 import { STAT_TETS_VISITED } from '../../../src/spb/workspace';
 import { buildTetMesh, mergeTetMeshes } from '../../../src/mesh/tetMesh';
@@ -135,5 +135,48 @@ describe('inversions are per component', () => {
     };
     // Same answers and the same number of tets visited: object 0 kept the "beyond p" cut.
     expect(Array.from(run(bent))).toEqual(Array.from(run(plain)));
+  });
+});
+
+describe('section 3.5: a vertex on an inverted boundary tet', () => {
+  it('inside another object is answered (its Euclidean depth in a convex cube), skipped with invertedSkip all (recovery mode)', () => {
+    // Cube A = [0, 3]^3, cube B from (2.4, 2.45, 2.35): A's corner (3, 3, 3) lies 0.55 inside B's nearest face.
+    const a = latticeMesh(3, 3, 3, (i, j, k) => [i, j, k]);
+    const b = latticeMesh(3, 3, 3, (i, j, k) => [i + 2.4, j + 2.45, k + 2.35]).mesh;
+    const merged = mergeTetMeshes([a.mesh, b]);
+    const mesh = buildTetMesh(merged.arrays, { objectIds: merged.tetObject }).mesh;
+    const x = Float32Array.from(mesh.positions);
+    const v = a.vertexId(3, 3, 3);
+    // Invert a boundary tet at the corner: its vertex off the boundary triangle goes through the triangle's plane.
+    const plain = createSpbMeshData(mesh);
+    const tri = plain.vertexTriangles[plain.vertexTriangleOffsets[v]];
+    const t = plain.triangleTet[tri];
+    const face = [0, 1, 2].map((k) => plain.triangles[3 * tri + k]);
+    const u = [0, 1, 2, 3].map((k) => mesh.tets[4 * t + k]).find((w) => !face.includes(w))!;
+    const P = face.map((w) => [x[3 * w], x[3 * w + 1], x[3 * w + 2]]);
+    const n = [
+      (P[1][1] - P[0][1]) * (P[2][2] - P[0][2]) - (P[1][2] - P[0][2]) * (P[2][1] - P[0][1]),
+      (P[1][2] - P[0][2]) * (P[2][0] - P[0][0]) - (P[1][0] - P[0][0]) * (P[2][2] - P[0][2]),
+      (P[1][0] - P[0][0]) * (P[2][1] - P[0][1]) - (P[1][1] - P[0][1]) * (P[2][0] - P[0][0]),
+    ];
+    const nl = Math.hypot(n[0], n[1], n[2]);
+    const height = ((x[3 * u] - P[0][0]) * n[0] + (x[3 * u + 1] - P[0][1]) * n[1] + (x[3 * u + 2] - P[0][2]) * n[2]) / nl;
+    for (let c = 0; c < 3; c++) x[3 * u + c] -= (1.5 * height * n[c]) / nl;
+    const data = createSpbMeshData({ ...mesh, positions: x });
+    expect(data.tetInverted[t]).toBe(1);
+    const p = [x[3 * v], x[3 * v + 1], x[3 * v + 2]];
+    let inB = -1;
+    for (let q = merged.tetOffsets[1]; q < mesh.tetCount && inB < 0; q++) if (insideTet(x, mesh.tets, q, p)) inB = q;
+    expect(inB).toBeGreaterThanOrEqual(0);
+    const ws = new SpbWorkspace(SPB_DYNAMIC_CAPACITIES, data.tetCount);
+    const answered = shortestPathToBoundary(data, ws, { culling: true, tolerances: SPB_DEFAULT_TOLERANCES }, p[0], p[1], p[2], inB, v);
+    expect(answered).toBe(QUERY_FOUND);
+    expect(Math.abs(Math.sqrt(ws.resultDistance2) - 0.55)).toBeLessThan(1e-6);
+    const skipped = shortestPathToBoundary(data, ws, { culling: true, tolerances: SPB_DEFAULT_TOLERANCES, invertedSkip: 'all' }, p[0], p[1], p[2], inB, v);
+    expect(skipped).toBe(QUERY_SKIPPED);
+    // A self query of that vertex (a point of its own cube) is skipped under either rule.
+    let inA = -1;
+    for (let q = 0; q < merged.tetOffsets[1] && inA < 0; q++) if (q !== t && !data.tetInverted[q] && ![0, 1, 2, 3].some((k) => mesh.tets[4 * q + k] === v)) inA = q;
+    expect(shortestPathToBoundary(data, ws, { culling: true, tolerances: SPB_DEFAULT_TOLERANCES }, 1.5, 1.5, 1.5, inA, v)).toBe(QUERY_SKIPPED);
   });
 });
