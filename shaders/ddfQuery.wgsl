@@ -26,16 +26,10 @@
 #include "queryList"
 #include "spbResult"
 #include "tetFrame"
+#include "penetrationQuery"
 #include "nearestBoundaryPoint"
 
-struct Params {
-  rowStride: u32,       // threadIndex's row stride (direct dispatches; 0 for an indirect one)
-  nodeCount: u32,       // nodes of the current tree
-  offOrder: u32,        // topo's BVH triangle-order section
-  offTetComponent: u32, // topo's tet-component section
-}
-
-@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(0) var<uniform> params: PenetrationParams;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> tets: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> topo: array<u32>;
@@ -58,11 +52,12 @@ fn restDirection(v: u32) -> vec3<f32> { return field[2u * v + 1u].xyz; }
 
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = threadIndex(gid, params.rowStride);
-  if (i >= min(list.header[QL_COUNT], list.header[QL_CAPACITY])) { return; }
-  let q = list.queries[i];
-  let ids = tets[2u * q.tet];
-  let frame = tetFrameAt(ids, q.p);
+  let query = penetrationQueryAt(gid);
+  if (!query.listed) { return; }
+  let i = query.index;
+  let q = query.q;
+  let ids = query.ids;
+  let frame = query.frame;
   let d = vec4<f32>(restDistance(ids.x), restDistance(ids.y), restDistance(ids.z), restDistance(ids.w));
   let depth = dot(frame.u, d);
   let g = frame.u.x * restDirection(ids.x) + frame.u.y * restDirection(ids.y) + frame.u.z * restDirection(ids.z) + frame.u.w * restDirection(ids.w);

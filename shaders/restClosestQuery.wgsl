@@ -25,16 +25,10 @@
 #include "queryList"
 #include "spbResult"
 #include "tetFrame"
+#include "penetrationQuery"
 #include "nearestBoundaryPoint"
 
-struct Params {
-  rowStride: u32,       // threadIndex's row stride (direct dispatches; 0 for an indirect one)
-  nodeCount: u32,       // nodes of the rest tree
-  offOrder: u32,        // restTree word of the triangle order (8 x nodeCount)
-  offTetComponent: u32, // topo's tet-component section
-}
-
-@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(0) var<uniform> params: PenetrationParams;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> tets: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> topo: array<u32>;
@@ -56,11 +50,12 @@ fn nearestNode(i: u32) -> BvhNode {
 
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = threadIndex(gid, params.rowStride);
-  if (i >= min(list.header[QL_COUNT], list.header[QL_CAPACITY])) { return; }
-  let q = list.queries[i];
-  let ids = tets[2u * q.tet];
-  let frame = tetFrameAt(ids, q.p);
+  let query = penetrationQueryAt(gid);
+  if (!query.listed) { return; }
+  let i = query.index;
+  let q = query.q;
+  let ids = query.ids;
+  let frame = query.frame;
   var hit = NearestHit(vec3<f32>(0.0), -1, 0.0, 0u, 0u, SPB_QUERY_NONE);
   if (frame.valid) {
     let rest = frame.u.x * restPositions[ids.x].xyz + frame.u.y * restPositions[ids.y].xyz + frame.u.z * restPositions[ids.z].xyz + frame.u.w * restPositions[ids.w].xyz;

@@ -52,6 +52,33 @@ export interface AirOrder {
 }
 
 /**
+ * A tet's relative tangential motion for friction, in place: d holds the 4 vertices'
+ * displacements (12 numbers); each becomes its motion relative to the tet's mass-weighted mean
+ * (or to a wall, when a vertex has inverse mass 0), with its part along the unit normal n
+ * removed. Returns the slip, the sum of |d_k| m_k over the movable vertices (0 when none).
+ */
+function tangentialSlip(d: Float64Array, wk: ArrayLike<number>, n0: number, n1: number, n2: number): number {
+  let mass = 0, mx = 0, my = 0, mz = 0, wall = false;
+  for (let k = 0; k < 4; k++) {
+    if (wk[k] === 0) { wall = true; continue; }
+    const mk = 1 / wk[k];
+    mass += mk; mx += mk * d[3 * k]; my += mk * d[3 * k + 1]; mz += mk * d[3 * k + 2];
+  }
+  if (mass === 0) return 0;
+  if (wall) { mx = 0; my = 0; mz = 0; } else { mx /= mass; my /= mass; mz /= mass; }
+  let slip = 0;
+  for (let k = 0; k < 4; k++) {
+    if (wk[k] === 0) continue;
+    let rx = d[3 * k] - mx, ry = d[3 * k + 1] - my, rz = d[3 * k + 2] - mz;
+    const rn = rx * n0 + ry * n1 + rz * n2;
+    rx -= rn * n0; ry -= rn * n1; rz -= rn * n2;
+    d[3 * k] = rx; d[3 * k + 1] = ry; d[3 * k + 2] = rz;
+    slip += Math.hypot(rx, ry, rz) / wk[k];
+  }
+  return slip;
+}
+
+/**
  * Both orders of `tets` over `vertexCount` air vertices (fixed ones, inverse mass 0, do not
  * conflict). Up to LEFTOVER_CELL_LIMIT tets the partitioned order is the greedy colouring swept
  * as one cell (one workgroup, one dispatch a pass, the material solve's rule for its leftovers):
@@ -229,26 +256,12 @@ export class AirConstraintCpu {
     const len = Math.sqrt(strongest);
     const n0 = g[3 * kn] / len, n1 = g[3 * kn + 1] / len, n2 = g[3 * kn + 2] / len;
     const d = this.d;
-    let mass = 0, mx = 0, my = 0, mz = 0, wall = false;
     for (let k = 0; k < 4; k++) {
       const v = m.tets[4 * t + k];
       if (v < nv) for (let a = 0; a < 3; a++) d[3 * k + a] = p[3 * k + a] + dn[3 * k + a] - x0[3 * v + a];
       else { d[3 * k] = 0; d[3 * k + 1] = 0; d[3 * k + 2] = 0; }
-      if (this.wk[k] === 0) { wall = true; continue; }
-      const mk = 1 / this.wk[k];
-      mass += mk; mx += mk * d[3 * k]; my += mk * d[3 * k + 1]; mz += mk * d[3 * k + 2];
     }
-    if (mass === 0) return;
-    if (wall) { mx = 0; my = 0; mz = 0; } else { mx /= mass; my /= mass; mz /= mass; }
-    let slip = 0;
-    for (let k = 0; k < 4; k++) {
-      if (this.wk[k] === 0) continue;
-      let rx = d[3 * k] - mx, ry = d[3 * k + 1] - my, rz = d[3 * k + 2] - mz;
-      const rn = rx * n0 + ry * n1 + rz * n2;
-      rx -= rn * n0; ry -= rn * n1; rz -= rn * n2;
-      d[3 * k] = rx; d[3 * k + 1] = ry; d[3 * k + 2] = rz;
-      slip += Math.hypot(rx, ry, rz) / this.wk[k];
-    }
+    const slip = tangentialSlip(d, this.wk, n0, n1, n2);
     if (!(slip > 0)) return;
     const cut = Math.min(1, (friction * pushMass) / slip) / most;
     for (let k = 0; k < 4; k++) {
@@ -374,28 +387,14 @@ export class AirConstraintCpu {
     const len = Math.hypot(g[3 * kn], g[3 * kn + 1], g[3 * kn + 2]);
     const n0 = g[3 * kn] / len, n1 = g[3 * kn + 1] / len, n2 = g[3 * kn + 2] / len;
     const d = this.d;
-    // Displacements over the substep (the air's points: 0) and their mass-weighted mean.
-    let mass = 0, mx = 0, my = 0, mz = 0, wall = false;
+    // Displacements over the substep (the air's points: 0).
     for (let k = 0; k < 4; k++) {
       const v = m.tets[4 * t + k];
       const o = 3 * v;
       if (v < nv) { d[3 * k] = x[o] - x0[o]; d[3 * k + 1] = x[o + 1] - x0[o + 1]; d[3 * k + 2] = x[o + 2] - x0[o + 2]; }
       else { d[3 * k] = 0; d[3 * k + 1] = 0; d[3 * k + 2] = 0; }
-      if (this.wk[k] === 0) { wall = true; continue; }
-      const mk = 1 / this.wk[k];
-      mass += mk; mx += mk * d[3 * k]; my += mk * d[3 * k + 1]; mz += mk * d[3 * k + 2];
     }
-    if (mass === 0) return;
-    if (wall) { mx = 0; my = 0; mz = 0; } else { mx /= mass; my /= mass; mz /= mass; }
-    let slip = 0;
-    for (let k = 0; k < 4; k++) {
-      if (this.wk[k] === 0) continue;
-      let rx = d[3 * k] - mx, ry = d[3 * k + 1] - my, rz = d[3 * k + 2] - mz;
-      const rn = rx * n0 + ry * n1 + rz * n2;
-      rx -= rn * n0; ry -= rn * n1; rz -= rn * n2;
-      d[3 * k] = rx; d[3 * k + 1] = ry; d[3 * k + 2] = rz;
-      slip += Math.hypot(rx, ry, rz) / this.wk[k];
-    }
+    const slip = tangentialSlip(d, this.wk, n0, n1, n2);
     if (!(slip > 0)) return;
     const cut = Math.min(1, budget / slip);
     for (let k = 0; k < 4; k++) {
