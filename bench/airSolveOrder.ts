@@ -12,37 +12,18 @@
  *
  *   node scripts/run-ts.mjs bench/airSolveOrder.ts [--passes 2,4,8] [--orders partitioned,coloured,jacobi]
  */
-import { airBoxesLayout } from '../src/scenes/airBoxes';
-import { containerColliders } from '../src/scenes/container';
-import type { Collider } from '../src/sim/colliders';
 import { CpuSolver } from '../src/sim/cpuSolver';
-import { buildModel } from '../src/sim/model';
-import { defaultParams, type AirSolve } from '../src/contract/params';
+import type { AirSolve } from '../src/contract/params';
 import type { SimSetup } from '../src/sim/setup';
 import { countIntersections } from '../tests/support/intersectionCounter';
+import { pressedAirStack } from '../tests/support/pressedAirStack';
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: string): string => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : def; };
 const passesList = arg('passes', '2,4,8').split(',').map(Number);
 
 function stack(solve: AirSolve, passes: number, press: boolean): SimSetup {
-  const layout = airBoxesLayout(3, 2);
-  const start = layout.top + layout.cell / 2, layer = 0.25 * layout.top;
-  const plate: Collider = {
-    kind: 'plane', normal: [0, -1, 0],
-    offset: (t) => {
-      if (t >= 0.9) return null;
-      const down = Math.min(1, Math.max(0, (t - 0.05) / 0.4)), up = Math.min(1, Math.max(0, (t - 0.55) / 0.3));
-      return -(start + (layer - start) * down + (start - layer) * up);
-    },
-  };
-  return {
-    model: buildModel(layout.objects),
-    colliders: [...containerColliders(layout.halfWidth, layout.halfWidth), ...(press ? [plate] : [])],
-    handles: [],
-    air: layout.air,
-    params: defaultParams({ substeps: 10, iterations: 3, friction: 0.3, damping: 3, collisionMode: 'air', airSolve: solve, airIterations: passes }),
-  };
+  return pressedAirStack({ collisionMode: 'air', airSolve: solve, airIterations: passes }, press);
 }
 
 const order = (s: CpuSolver) => {

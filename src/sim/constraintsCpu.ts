@@ -191,6 +191,24 @@ function keepAngularMomentum(L: Float64Array, F: Float64Array, N: Float64Array, 
  * Writes the 4 vertex corrections (12 numbers) to dx and accumulates S in
  * lambda[9t .. 9t+8]. Returns false (no correction) when all four vertices are fixed.
  */
+/**
+ * Tet t's vertex gradient vectors into g (g_v: rows of Dm^-1, column-major storage: row r is
+ * m[o + r], m[o + 3 + r], m[o + 6 + r]; g_0 = -(g_1 + g_2 + g_3)) and its deformation gradient
+ * F = sum_v x_v g_v^T (column-major) at positions x.
+ */
+function gradientsAndF(model: Model, x: Float64Array, t: number): void {
+  const tets = model.tets;
+  const m = model.dmInv;
+  const o = 9 * t;
+  for (let r = 0; r < 3; r++) for (let j = 0; j < 3; j++) g[3 * (r + 1) + j] = m[o + 3 * j + r];
+  for (let j = 0; j < 3; j++) g[j] = -(g[3 + j] + g[6 + j] + g[9 + j]);
+  F.fill(0);
+  for (let v = 0; v < 4; v++) {
+    const xi = 3 * tets[4 * t + v];
+    for (let j = 0; j < 3; j++) for (let i = 0; i < 3; i++) F[3 * j + i] += x[xi + i] * g[3 * v + j];
+  }
+}
+
 export function neoHookeanCorrection(
   model: Model,
   x: Float64Array,
@@ -207,17 +225,7 @@ export function neoHookeanCorrection(
   const w0 = w[i0], w1 = w[i1], w2 = w[i2], w3 = w[i3];
   dx.fill(0);
   if (w0 + w1 + w2 + w3 === 0) return false;
-  const m = model.dmInv;
-  const o = 9 * t;
-  // Vertex gradient vectors g_v: rows of Dm^-1 (column-major storage: row r is m[o + r], m[o + 3 + r], m[o + 6 + r]).
-  for (let r = 0; r < 3; r++) for (let j = 0; j < 3; j++) g[3 * (r + 1) + j] = m[o + 3 * j + r];
-  for (let j = 0; j < 3; j++) g[j] = -(g[3 + j] + g[6 + j] + g[9 + j]);
-  // F = sum_v x_v g_v^T, column-major.
-  F.fill(0);
-  for (let v = 0; v < 4; v++) {
-    const xi = 3 * tets[4 * t + v];
-    for (let j = 0; j < 3; j++) for (let i = 0; i < 3; i++) F[3 * j + i] += x[xi + i] * g[3 * v + j];
-  }
+  gradientsAndF(model, x, t);
   // Cofactor columns: f1 x f2, f2 x f0, f0 x f1 (= d det F / dF).
   const cross = (a: number, b: number, oo: number) => {
     P_H[oo] = F[a + 1] * F[b + 2] - F[a + 2] * F[b + 1];
@@ -400,15 +408,7 @@ export function neoHookeanWarmStart(model: Model, x: Float64Array, w: Float64Arr
     for (let i = 0; i < 9; i++) lambda[base + i] = 0;
     return false;
   }
-  const m = model.dmInv;
-  const o = 9 * t;
-  for (let r = 0; r < 3; r++) for (let j = 0; j < 3; j++) g[3 * (r + 1) + j] = m[o + 3 * j + r];
-  for (let j = 0; j < 3; j++) g[j] = -(g[3 + j] + g[6 + j] + g[9 + j]);
-  F.fill(0);
-  for (let v = 0; v < 4; v++) {
-    const xi = 3 * tets[4 * t + v];
-    for (let j = 0; j < 3; j++) for (let i = 0; i < 3; i++) F[3 * j + i] += x[xi + i] * g[3 * v + j];
-  }
+  gradientsAndF(model, x, t);
   const c0 = F[4] * F[8] - F[5] * F[7], c1 = F[5] * F[6] - F[3] * F[8], c2 = F[3] * F[7] - F[4] * F[6];
   const detF = F[0] * c0 + F[1] * c1 + F[2] * c2;
   let ic = 0;

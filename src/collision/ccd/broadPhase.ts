@@ -345,6 +345,17 @@ export function ownFrameBoxes(topo: CcdTopology, positions: Float32Array, veloci
 /** Velocities (vec4 per vertex) with each object's mean velocity removed: the motion in the object's own frame. */
 function ownFrameVelocities(topo: CcdTopology, velocities: Float32Array): Float32Array {
   const relative = velocities.slice();
+  const obj = topo.vertexObject;
+  const mean = objectMeans(topo, velocities);
+  for (let v = 0; v < topo.vertexCount; v++) {
+    const o = obj[v];
+    for (let k = 0; k < 3; k++) relative[4 * v + k] -= mean[3 * o + k];
+  }
+  return relative;
+}
+
+/** Per object, the mean of a vec4-per-vertex array's xyz over its vertices (3 per object). */
+function objectMeans(topo: CcdTopology, values: Float32Array): Float64Array {
   const n = topo.vertexCount;
   const obj = topo.vertexObject;
   let objects = 0;
@@ -353,14 +364,11 @@ function ownFrameVelocities(topo: CcdTopology, velocities: Float32Array): Float3
   const count = new Float64Array(objects);
   for (let v = 0; v < n; v++) {
     const o = obj[v];
-    for (let k = 0; k < 3; k++) mean[3 * o + k] += velocities[4 * v + k];
+    for (let k = 0; k < 3; k++) mean[3 * o + k] += values[4 * v + k];
     count[o]++;
   }
-  for (let v = 0; v < n; v++) {
-    const o = obj[v];
-    for (let k = 0; k < 3; k++) relative[4 * v + k] -= mean[3 * o + k] / count[o];
-  }
-  return relative;
+  for (let o = 0; o < objects; o++) for (let k = 0; k < 3; k++) mean[3 * o + k] /= count[o];
+  return mean;
 }
 
 /**
@@ -373,21 +381,15 @@ function ownFrameVelocities(topo: CcdTopology, velocities: Float32Array): Float3
 export function ownFrameReferences(topo: CcdTopology, positions: Float32Array): Uint32Array {
   const n = topo.vertexCount;
   const obj = topo.vertexObject;
-  let objects = 0;
-  for (let v = 0; v < n; v++) objects = Math.max(objects, obj[v] + 1);
-  const mean = new Float64Array(3 * objects);
-  const count = new Float64Array(objects);
-  for (let v = 0; v < n; v++) {
-    for (let k = 0; k < 3; k++) mean[3 * obj[v] + k] += positions[4 * v + k];
-    count[obj[v]]++;
-  }
+  const mean = objectMeans(topo, positions);
+  const objects = mean.length / 3;
   const best = new Float64Array(objects).fill(Infinity);
   const out = new Uint32Array(4 * objects);
   const f = new Float32Array(out.buffer);
   for (let v = 0; v < n; v++) {
     const o = obj[v];
     let d = 0;
-    for (let k = 0; k < 3; k++) d += (positions[4 * v + k] - mean[3 * o + k] / count[o]) ** 2;
+    for (let k = 0; k < 3; k++) d += (positions[4 * v + k] - mean[3 * o + k]) ** 2;
     if (d < best[o]) {
       best[o] = d;
       out[4 * o] = v;

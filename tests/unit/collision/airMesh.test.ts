@@ -22,23 +22,9 @@ import { optimizeAirMesh } from '../../../src/collision/air/optimizeAirMesh';
 import { hexGridBox } from '../../../src/mesh/procedural/hexGridBox';
 import { airBoxesLayout } from '../../../src/scenes/airBoxes';
 import { buildModel, type Model } from '../../../src/sim/model';
+import { det, faceUses } from '../../support/tetOracle';
 
 const MATERIAL = { youngsModulus: 1e5, poissonRatio: 0.3, density: 400 };
-
-function det(p: ArrayLike<number>, a: number, b: number, c: number, d: number): number {
-  const m = [0, 1, 2].map((k) => [p[3 * b + k] - p[3 * a + k], p[3 * c + k] - p[3 * a + k], p[3 * d + k] - p[3 * a + k]]);
-  return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[1][0] * (m[0][1] * m[2][2] - m[0][2] * m[2][1]) + m[2][0] * (m[0][1] * m[1][2] - m[0][2] * m[1][1]);
-}
-
-function faceUses(tets: ArrayLike<number>, uses = new Map<string, number>()): Map<string, number> {
-  for (let t = 0; t < tets.length / 4; t++) {
-    for (let skip = 0; skip < 4; skip++) {
-      const f = [0, 1, 2, 3].filter((k) => k !== skip).map((k) => tets[4 * t + k]).sort((x, y) => x - y).join(',');
-      uses.set(f, (uses.get(f) ?? 0) + 1);
-    }
-  }
-  return uses;
-}
 
 function stack(): { model: Model; layout: ReturnType<typeof airBoxesLayout> } {
   const layout = airBoxesLayout(2, 2);

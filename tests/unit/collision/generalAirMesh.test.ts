@@ -23,23 +23,9 @@ import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { buildModel } from '../../../src/sim/model';
 import type { SimSetup } from '../../../src/sim/setup';
 import { countIntersections } from '../../support/intersectionCounter';
+import { det, faceUses } from '../../support/tetOracle';
 
 const MATERIAL = { youngsModulus: 1e5, poissonRatio: 0.3, density: 1000 };
-
-function det(p: ArrayLike<number>, a: number, b: number, c: number, d: number): number {
-  const m = [0, 1, 2].map((k) => [p[3 * b + k] - p[3 * a + k], p[3 * c + k] - p[3 * a + k], p[3 * d + k] - p[3 * a + k]]);
-  return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[1][0] * (m[0][1] * m[2][2] - m[0][2] * m[2][1]) + m[2][0] * (m[0][1] * m[1][2] - m[0][2] * m[1][1]);
-}
-
-function faceUses(tets: ArrayLike<number>, uses = new Map<string, number>()): Map<string, number> {
-  for (let t = 0; t < tets.length / 4; t++) {
-    for (let skip = 0; skip < 4; skip++) {
-      const f = [0, 1, 2, 3].filter((k) => k !== skip).map((k) => tets[4 * t + k]).sort((x, y) => x - y).join(',');
-      uses.set(f, (uses.get(f) ?? 0) + 1);
-    }
-  }
-  return uses;
-}
 
 /** Conformity and tiling of the general air mesh of `setup` (the checks of this file's header). */
 function checkGeneral(setup: SimSetup): { airTets: number; ms: number } {
