@@ -145,7 +145,7 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     c.lambdaN += push;
     corr = normal * dlambda;
     let depth0 = c.offset - dot(xPrev - sPrev, normal);
-    let q = select(0.0, min(push, depth0 - c.recovered), params.splitImpulse != 0u);
+    let q = min(push, depth0 - c.recovered);
     if (q > 0.0) {
       c.recovered += q;
       startCorr = normal * (dlambda * q / push);

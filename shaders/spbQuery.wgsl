@@ -43,7 +43,7 @@ struct Params {
   offVertexNeighbors: u32,
   offVertexTriangleOffsets: u32,
   offVertexTriangles: u32,
-  invertedSkipAll: u32, // 1: section 3.5's skip for inter-object queries too (recovery mode; query.ts SpbQueryConfig.invertedSkip)
+  _pad0: u32,
   _pad1: u32,
   _pad2: u32,
   exitFace: f32,
@@ -525,10 +525,8 @@ fn exactClearance2(component: u32, p: vec3<f32>) -> f32 {
 fn run(p: vec3<f32>, tet: u32, exclude: i32, exclude2: i32) -> u32 {
   // Section 3.5: a self query of a vertex (or edge end) on an inverted boundary tet is skipped;
   // the skip is for self-intersection only: a point inside another piece is answered.
-  // Recovery mode skips the inter-object ones too (params.invertedSkipAll).
-  let skipAll = params.invertedSkipAll != 0u;
-  if (exclude >= 0 && isInvertedBoundaryVertex(u32(exclude)) && (skipAll || ownComponent(u32(exclude), tet))) { return QUERY_SKIPPED; }
-  if (exclude >= 0 && exclude2 >= 0 && isInvertedBoundaryVertex(u32(exclude2)) && (skipAll || ownComponent(u32(exclude2), tet))) { return QUERY_SKIPPED; }
+  if (exclude >= 0 && isInvertedBoundaryVertex(u32(exclude)) && ownComponent(u32(exclude), tet)) { return QUERY_SKIPPED; }
+  if (exclude >= 0 && exclude2 >= 0 && isInvertedBoundaryVertex(u32(exclude2)) && ownComponent(u32(exclude2), tet)) { return QUERY_SKIPPED; }
   computeSupport(tet, p);
   let zero2 = params.zeroLength * params.zeroLength;
   let component = topo[params.offTetComponent + tet];

@@ -50,8 +50,7 @@ struct ContactParams {
   offTriangleAcross: u32,
   offVtOffsets: u32,
   offVtList: u32,
-  /** 1: split impulse (pushes out of depth present at the substep's start move the start positions too). */
-  splitImpulse: u32,
+  _pad0: u32,
   /** The contact offset delta (SolverParams.contactOffset) the built contacts keep. */
   offset: f32,
 }

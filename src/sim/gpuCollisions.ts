@@ -56,7 +56,7 @@ import { meanBoundaryEdge, modelContactOffset } from '../collision/contactOffset
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import type { TetMesh } from '../mesh/types';
 import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../spb/meshData';
-import { invertedSkipOf, QUERY_FOUND } from '../spb/query';
+import { QUERY_FOUND } from '../spb/query';
 import { inProcessFallback, type AnswerOverflowed } from '../spb/gpu/overflowFallback';
 import { SpbStage } from '../spb/gpu/spbStage';
 import { PenetrationTargets } from '../penetration/penetrationTargets';
@@ -236,9 +236,8 @@ export class GpuCollisions {
   /** Culling and eps_i / eps_r from the parameters (a uniform write, only when they changed). */
   private applySpbOptions(p: Readonly<SolverParams>): void {
     const c = this.spb.queryConfig;
-    const invertedSkip = invertedSkipOf(p);
-    if (c.culling === p.culling && c.tolerances.exitFace === p.epsI && c.tolerances.culling === p.epsR && (c.invertedSkip ?? 'self') === invertedSkip) return;
-    this.spb.setOptions({ culling: p.culling, tolerances: { exitFace: p.epsI, culling: p.epsR }, invertedSkip });
+    if (c.culling === p.culling && c.tolerances.exitFace === p.epsI && c.tolerances.culling === p.epsR) return;
+    this.spb.setOptions({ culling: p.culling, tolerances: { exitFace: p.epsI, culling: p.epsR } });
   }
 
   /** A finished rebuild goes in before the frame is recorded (never waited for: a late one waits for the next frame). */

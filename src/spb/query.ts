@@ -60,19 +60,6 @@ export const QUERY_SKIPPED = 3;
 export interface SpbQueryConfig {
   culling: boolean;
   tolerances: Readonly<SpbTolerances>;
-  /**
-   * Which queries of a vertex (or edge end) on an inverted boundary tet are skipped (section 3.5):
-   * 'self' (default) only self queries, as the paper limits it; 'all' inter-object ones too, which
-   * recovery mode uses (docs/collisions.md "Inverted boundary tets in recovery": pushing such a
-   * vertex deeper by its answer fights the inversion the material is undoing; three spheres sunk
-   * into each other stayed at 50-60 penetrating vertices over 10 frames instead of 10, 3, 2).
-   */
-  invertedSkip?: 'self' | 'all';
-}
-
-/** Section 3.5's skip for a run: every query of a vertex on an inverted boundary tet in recovery mode, self queries only otherwise (SpbQueryConfig.invertedSkip). */
-export function invertedSkipOf(p: { recovery?: boolean }): 'self' | 'all' {
-  return p.recovery ? 'all' : 'self';
 }
 
 /** True when some boundary triangle at vertex v belongs to an inverted tet. */
@@ -127,10 +114,8 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
   // Section 3.5 limits the skip to self-intersection: a query of a vertex (or edge end) on an
   // inverted boundary tet is skipped only when p lies in that vertex's own piece. A point inside
   // another object is answered (skipping it too left a landing cube's corners without any contact).
-  // Recovery mode skips the inter-object ones too (SpbQueryConfig.invertedSkip).
-  const skipAll = cfg.invertedSkip === 'all';
-  if (excludeVertex >= 0 && isInvertedBoundaryVertex(data, excludeVertex) && (skipAll || ownComponent(data, excludeVertex, tet))) return QUERY_SKIPPED;
-  if (excludeVertex >= 0 && excludeVertex2 >= 0 && isInvertedBoundaryVertex(data, excludeVertex2) && (skipAll || ownComponent(data, excludeVertex2, tet))) return QUERY_SKIPPED;
+  if (excludeVertex >= 0 && isInvertedBoundaryVertex(data, excludeVertex) && ownComponent(data, excludeVertex, tet)) return QUERY_SKIPPED;
+  if (excludeVertex >= 0 && excludeVertex2 >= 0 && isInvertedBoundaryVertex(data, excludeVertex2) && ownComponent(data, excludeVertex2, tet)) return QUERY_SKIPPED;
   computeSupport(data, ws, tet, px, py, pz, tol.barycentric);
 
   const x = data.positions;

@@ -459,13 +459,15 @@ describe('every scene of the page, in one page', () => {
       inside = await penetrating();
     }
     const overlapped = await bluePixels();
-    await page.evaluate(() => window.softBodyPage!.simulation.setParams({ collisions: true, recovery: true }));
-    // Recovery queries every vertex, edge point and tet centroid each substep: 7-40 s a frame on
-    // SwiftShader. Run in chunks of 2 until the overlap is mostly gone (at most 20 frames; 2 were
-    // enough with 3 contact passes).
+    // Recovery at the page's small budget (5 substeps x 2 iterations) with 6 contact passes: on the
+    // CPU twin (brute-force counter) this start comes apart within 2 frames; at 2 x 2 with 3 passes
+    // it does not (docs/collisions.md, section 3.5's skip). Recovery queries every vertex, edge
+    // point and tet centroid each substep: tens of seconds a frame on SwiftShader. Run in chunks
+    // of 2 until the overlap is mostly gone (at most 12 frames).
+    await page.evaluate(() => window.softBodyPage!.simulation.setParams({ collisions: true, recovery: true, substeps: 5, contactIterations: 6 }));
     let insideAfter = inside;
     let recoveryFrames = 0;
-    while (recoveryFrames < 20 && insideAfter >= inside / 4) {
+    while (recoveryFrames < 12 && insideAfter >= inside / 4) {
       await runFrames(2);
       recoveryFrames += 2;
       insideAfter = await penetrating();

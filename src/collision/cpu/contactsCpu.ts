@@ -264,11 +264,11 @@ export class CpuContacts {
    * positions (friction's motion), w: inverse masses. Each pass: the point-face group, then the
    * edge-edge group, each from the positions the previous one left.
    */
-  solve(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, passes: number, splitImpulse = true, held?: Uint8Array): void {
+  solve(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, passes: number, held?: Uint8Array): void {
     let groups = 0;
     for (let i = 0; i < this.count; i++) if (this.active[i]) groups |= 1 << this.group[i];
     for (let pass = 0; pass < passes; pass++) {
-      for (const g of [GROUP_POINT_FACE, GROUP_EDGE_EDGE]) if (groups & (1 << g)) this.solveGroup(x, x0, w, friction, splitImpulse, g, held);
+      for (const g of [GROUP_POINT_FACE, GROUP_EDGE_EDGE]) if (groups & (1 << g)) this.solveGroup(x, x0, w, friction, g, held);
     }
   }
 
@@ -276,7 +276,7 @@ export class CpuContacts {
    * `held` (per object, src/contract/held.ts): a contact that pushed and still has friction budget after
    * its step (sticking) holds each of its two objects if the other was held in the last substep.
    */
-  private solveGroup(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, splitImpulse: boolean, g: number, held?: Uint8Array): void {
+  private solveGroup(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, g: number, held?: Uint8Array): void {
     const acc = this.acc;
     const accPrev = this.accPrev;
     const { pointVertex: pv, pointWeight: pw, triVertex: tv, triBary: tb, normal: nv } = this;
@@ -315,15 +315,16 @@ export class CpuContacts {
       // substep's start moves the start positions too, so it adds no velocity (v = (x - x0) / h).
       // A pre-existing penetration (unresolved earlier, or a tangled start) is then separated,
       // not launched: without it a collapsing cube's folds gained 12 J from 0.01 J. Recovery mode
-      // (section 5.2) pushes with velocity, as the paper does: a tangle then comes apart in 9
-      // substeps instead of 19 (tests/unit/collision/selfRecovery.test.ts).
+      // (section 5.2) too: pushing with velocity there, as the paper does, untangled a strip in 11
+      // substeps instead of 15, but wrecked three sunk spheres at 20 substeps (4,600 of 10,440 tets
+      // inverted; docs/collisions.md "Split impulse").
       let recover = 0;
       if (C < 0) {
         dl = (-C / denom) * scale;
         const push = dl * denom;
         this.lambdaN[i] += push;
         const depth0 = this.offset[i] - ((qx - rx) * nx + (qy - ry) * ny + (qz - rz) * nz);
-        const q = splitImpulse ? Math.min(push, depth0 - this.recovered[i]) : 0;
+        const q = Math.min(push, depth0 - this.recovered[i]);
         if (q > 0) {
           this.recovered[i] += q;
           recover = (q / push) * dl;

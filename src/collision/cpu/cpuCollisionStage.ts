@@ -106,7 +106,7 @@ export class CpuCollisionStage {
     }
     if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd);
     lap('ccd');
-    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, !params.recovery, held);
+    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held);
     lap('contacts');
     const h = into.dcdHits;
     h.vertexSelf += list.hits[0];

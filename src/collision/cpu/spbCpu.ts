@@ -6,7 +6,6 @@
  * the same result records). Results per query index, structure of arrays, as the GPU's result buffer.
  */
 import { QUERY_FOUND, QUERY_OVERFLOW, QUERY_SKIPPED, shortestPathToBoundary, SPB_DEFAULT_TOLERANCES, SPB_DYNAMIC_CAPACITIES, SpbWorkspace, type SpbMeshData } from '../../spb';
-import { invertedSkipOf, type SpbQueryConfig } from '../../spb/query';
 import { STAT_BVH_CANDIDATES, STAT_TETS_VISITED, STAT_TRAVERSALS } from '../../spb/workspace';
 import { sourceEuclidean, type CpuQueryList } from './queryList';
 import type { PenetrationMethod } from '../../penetration/methods';
@@ -39,7 +38,7 @@ export class CpuSpbResults {
 export class CpuSpb {
   readonly data: SpbMeshData;
   private readonly ws: SpbWorkspace;
-  private cfg: SpbQueryConfig = { culling: true, tolerances: SPB_DEFAULT_TOLERANCES };
+  private cfg = { culling: true, tolerances: SPB_DEFAULT_TOLERANCES };
   private method: PenetrationMethod = 'exact';
 
   /** `targets`: the rest-pose methods' twin (needed unless the method stays 'exact'). */
@@ -49,16 +48,15 @@ export class CpuSpb {
   }
 
   /** Culling and eps_i / eps_r (SolverParams culling, epsI, epsR) and the penetration method; absent fields keep the defaults. */
-  configure(p: { culling?: boolean; epsI?: number; epsR?: number; penetration?: PenetrationMethod; recovery?: boolean }): void {
+  configure(p: { culling?: boolean; epsI?: number; epsR?: number; penetration?: PenetrationMethod }): void {
     this.method = p.penetration ?? 'exact';
     if (this.method !== 'exact' && !this.targets) throw new Error(`CpuSpb: penetration '${this.method}' needs the rest pose (construct with PenetrationTargets)`);
     const culling = p.culling ?? true;
     const exitFace = p.epsI ?? SPB_DEFAULT_TOLERANCES.exitFace;
     const cull = p.epsR ?? SPB_DEFAULT_TOLERANCES.culling;
-    const invertedSkip = invertedSkipOf(p);
     const c = this.cfg;
-    if (c.culling === culling && c.tolerances.exitFace === exitFace && c.tolerances.culling === cull && c.invertedSkip === invertedSkip) return;
-    this.cfg = { culling, tolerances: { ...SPB_DEFAULT_TOLERANCES, exitFace, culling: cull }, invertedSkip };
+    if (c.culling === culling && c.tolerances.exitFace === exitFace && c.tolerances.culling === cull) return;
+    this.cfg = { culling, tolerances: { ...SPB_DEFAULT_TOLERANCES, exitFace, culling: cull } };
   }
 
   /** Answers queries [0, list.count) at the positions last given to updateSpbMeshData. */

@@ -178,9 +178,7 @@ export class ContactStage implements GpuStage {
     new Float32Array(words.buffer)[0] = s.friction;
     words.set([
       this.queryList.capacity, this.topology.vertexCount, gridRowStride(this.topology.vertexCount),
-      o.tets, o.boundaryEdges, o.triangles, o.triangleAcross, o.vtOffsets, o.vtList,
-      // Split impulse (shaders/contacts.wgsl) except in recovery mode, as the CPU reference.
-      s.recovery ? 0 : 1,
+      o.tets, o.boundaryEdges, o.triangles, o.triangleAcross, o.vtOffsets, o.vtList, 0,
     ], 1);
     new Float32Array(words.buffer)[11] = this.offset;
     this.device.queue.writeBuffer(this.uniforms, 0, words);

@@ -108,7 +108,6 @@ export class SpbGpuMesh {
       s.offVertexNeighbors,
       s.offVertexTriangleOffsets,
       s.offVertexTriangles,
-      config.invertedSkip === 'all' ? 1 : 0,
     ]);
     f.set([tol.exitFace, tol.culling, tol.beyond, tol.zeroLength, tol.inversionTravel, tol.barycentric], 12);
     this.device.queue.writeBuffer(this.queryParams, 0, buf);

@@ -140,11 +140,10 @@ export class SpbStage implements GpuStage {
   }
 
   /** Culling or tolerances changed (a uniform write, outside the frame's substeps). */
-  setOptions(options: Pick<SpbStageOptions, 'culling' | 'tolerances'> & Pick<SpbQueryConfig, 'invertedSkip'>): void {
+  setOptions(options: Pick<SpbStageOptions, 'culling' | 'tolerances'>): void {
     this.config = {
       culling: options.culling ?? this.config.culling,
       tolerances: { ...this.config.tolerances, ...options.tolerances },
-      invertedSkip: options.invertedSkip ?? this.config.invertedSkip,
     };
     this.mesh.writeQueryParams(this.config, 0);
   }

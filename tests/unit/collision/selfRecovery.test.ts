@@ -11,8 +11,10 @@ import { bodiesSetup, uStrip } from './scenes';
  * contacts work, which measures the push, not the recovery). Then the CPU reference steps
  * substep by substep with self-collision on in recovery mode (every vertex and every tet
  * centroid a query point), no gravity. Measured by the brute-force counter (boundary vertices
- * strictly inside non-incident tets of the strip): 26 11 7 5 4 7 7 6 7 4 3 0 with the contact offset of
- * issue 19 (0 from substep 11 on, paper: 10; offset 0: from 13; 6 contact passes: from 9);
+ * strictly inside non-incident tets of the strip): 26 9 9 10 11 11 10 7 6 6 8 6 5 3 3 0 with the
+ * contact offset of issue 19 and split impulse in recovery too (0 from substep 15 on, paper: 10;
+ * pushing with velocity, as before, reached 0 at substep 11 but wrecked three sunk spheres at 20
+ * substeps, docs/collisions.md "Split impulse");
  * with self-collision off the material alone leaves 13-29 inside after 40 substeps. Deeper tangles
  * take longer: the arm sunk through the whole thickness (sink 0.2) needs 20 substeps.
  * A 720-tet strip stands in for the paper's 110K-tet noodle (the CPU reference is the oracle, not
@@ -36,11 +38,11 @@ function run(selfCollision: boolean, substeps: number): number[] {
 }
 
 describe('recovery mode resolves a tangled strip', () => {
-  it('every self-intersection resolved within 11 substeps (paper Fig. 17: 10), and it stays resolved', () => {
+  it('every self-intersection resolved within 15 substeps (paper Fig. 17: 10), and it stays resolved', () => {
     const counts = run(true, 20);
     console.log(`recovery: boundary vertices inside per substep ${counts.join(" ")}`);
     expect(counts[0]).toBeGreaterThan(20);
-    expect(counts.slice(11)).toEqual(new Array(10).fill(0));
+    expect(counts.slice(15)).toEqual(new Array(6).fill(0));
   });
 
   it('with self-collision off the material alone does not resolve it in 40 substeps (the check can fail)', () => {

@@ -139,7 +139,7 @@ describe('inversions are per component', () => {
 });
 
 describe('section 3.5: a vertex on an inverted boundary tet', () => {
-  it('inside another object is answered (its Euclidean depth in a convex cube), skipped with invertedSkip all (recovery mode)', () => {
+  it('inside another object is answered (its Euclidean depth in a convex cube); a self query of it is skipped (paper section 3.5)', () => {
     // Cube A = [0, 3]^3, cube B from (2.4, 2.45, 2.35): A's corner (3, 3, 3) lies 0.55 inside B's nearest face.
     const a = latticeMesh(3, 3, 3, (i, j, k) => [i, j, k]);
     const b = latticeMesh(3, 3, 3, (i, j, k) => [i + 2.4, j + 2.45, k + 2.35]).mesh;
@@ -172,9 +172,7 @@ describe('section 3.5: a vertex on an inverted boundary tet', () => {
     const answered = shortestPathToBoundary(data, ws, { culling: true, tolerances: SPB_DEFAULT_TOLERANCES }, p[0], p[1], p[2], inB, v);
     expect(answered).toBe(QUERY_FOUND);
     expect(Math.abs(Math.sqrt(ws.resultDistance2) - 0.55)).toBeLessThan(1e-6);
-    const skipped = shortestPathToBoundary(data, ws, { culling: true, tolerances: SPB_DEFAULT_TOLERANCES, invertedSkip: 'all' }, p[0], p[1], p[2], inB, v);
-    expect(skipped).toBe(QUERY_SKIPPED);
-    // A self query of that vertex (a point of its own cube) is skipped under either rule.
+    // A self query of that vertex (a point of its own cube) is skipped.
     let inA = -1;
     for (let q = 0; q < merged.tetOffsets[1] && inA < 0; q++) if (q !== t && !data.tetInverted[q] && ![0, 1, 2, 3].some((k) => mesh.tets[4 * q + k] === v)) inA = q;
     expect(shortestPathToBoundary(data, ws, { culling: true, tolerances: SPB_DEFAULT_TOLERANCES }, 1.5, 1.5, 1.5, inA, v)).toBe(QUERY_SKIPPED);
