@@ -7,9 +7,11 @@ import { bodiesSetup, cubePart } from './scenes';
  * Two cubes created 2 cm into each other, at rest, no gravity, no colliders. The start has no
  * energy, so every joule after the separation was made by the contacts. The split impulse moves
  * the start positions of the contacts' own vertices with the push; what is left comes from the
- * material carrying the push into the interior (v = (x - x0) / h there), measured 1.5 J against
- * 4.5 J when the pushes turn into velocity (recovery mode does that on purpose, section 5.2).
- * Momentum stays zero either way.
+ * material carrying the push into the interior (v = (x - x0) / h there), measured 1.8 J against
+ * 4.5 J when the pushes turned into velocity (as recovery mode did before issue 19's fix, after
+ * which recovery mode splits too: velocity pushes wrecked sunk bodies at 20 substeps,
+ * tests/unit/collision/sunkSpheresRecovery.test.ts). Recovery mode (every vertex and centroid a
+ * query) must make no more energy than the ordinary contacts. Momentum stays zero either way.
  */
 function run(recovery: boolean): { kinetic: number; inside: number; momentum: number } {
   const setup = bodiesSetup(
@@ -39,14 +41,14 @@ function run(recovery: boolean): { kinetic: number; inside: number; momentum: nu
 }
 
 describe('a penetration present at the start of a substep is separated without velocity', () => {
-  it('overlapping cubes come apart with less than half the kinetic energy of velocity pushes, and zero momentum', () => {
+  it('overlapping cubes come apart in either mode, recovery making no more kinetic energy than the ordinary contacts, and zero momentum', () => {
     const split = run(false);
-    const launched = run(true);
-    console.log(`overlap 2 cm: kinetic energy after 10 frames ${split.kinetic.toExponential(2)} J (recovery mode: ${launched.kinetic.toExponential(2)} J); inside ${split.inside} / ${launched.inside}`);
+    const recovery = run(true);
+    console.log(`overlap 2 cm: kinetic energy after 10 frames ${split.kinetic.toExponential(2)} J (recovery mode: ${recovery.kinetic.toExponential(2)} J); inside ${split.inside} / ${recovery.inside}`);
     expect(split.inside).toBe(0);
-    expect(launched.inside).toBe(0);
-    expect(launched.kinetic).toBeGreaterThan(2 * split.kinetic);
+    expect(recovery.inside).toBe(0);
+    expect(recovery.kinetic).toBeLessThan(1.1 * split.kinetic);
     expect(split.momentum).toBeLessThan(1e-9);
-    expect(launched.momentum).toBeLessThan(1e-9);
+    expect(recovery.momentum).toBeLessThan(1e-9);
   });
 });
