@@ -4,8 +4,8 @@
  * with the solver's defaults (20 substeps x 3 iterations), which a laptop GPU runs interactively.
  * On a software adapter or the CPU engine, where the GPU is emulated on the CPU (SwiftShader) or
  * there is none: resolution 22 (5,580 tets; its knobs are coarser, the shape the same) with
- * 5 substeps x 2 iterations (contact passes stay 3: with 2, three spheres sunk into each other
- * took 8 frames of recovery mode to come apart instead of 2), so that a frame takes seconds, not
+ * 5 substeps x 2 iterations (contact passes stay 3; recovery mode from bodies sunk into each other
+ * needs 6 at this budget, docs/collisions.md section 3.5), so that a frame takes seconds, not
  * tens of seconds, and the page answers between frames (on SwiftShader the full-size default took
  * 91 s for its first frame and 20-45 s for the next ones). Registry scenes pick their own small
  * size (SceneSize.small). No DOM here.
