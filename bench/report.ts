@@ -128,6 +128,9 @@ interface RowResult {
     blockingReadbacks: number;
     encodeMs: number;
     wallMs: number;
+    /** CCD's broad-phase job in the worker pool (ms) and the frame's wait for it before recording (ms; 0 when the job fits in a frame). */
+    workerJobMs: number;
+    workerWaitMs: number;
     /** Compute passes a frame (TimeStep shares passes between stages) and dispatches by phase, from the solver's counters. */
     passes: number;
     byPhase: Record<string, number>;
@@ -155,6 +158,8 @@ function summarise(row: PaperRow, run: HarnessRun): RowResult {
     blockingReadbacks: mean(frames.map((f) => f.blockingReadbacks)),
     encodeMs: mean(frames.map((f) => f.encodeMs)),
     wallMs: mean(frames.map((f) => f.stats.wallMs)),
+    workerJobMs: mean(frames.map((f) => f.stats.collisions?.ccd.jobMs ?? 0)),
+    workerWaitMs: mean(frames.map((f) => f.stats.collisions?.ccd.waitMs ?? 0)),
     passes: mean(frames.map((f) => f.stats.passes)),
     byPhase: Object.fromEntries(
       [...new Set(frames.flatMap((f) => Object.keys(f.stats.dispatchesByPhase)))].map((k): [string, number] => [k, mean(frames.map((f) => f.stats.dispatchesByPhase[k as keyof typeof f.stats.dispatchesByPhase] ?? 0))]),
@@ -206,10 +211,10 @@ console.log('Frame times here are the software adapter\'s (read ratios); "paper"
   console.log(textTable(header, results.map((r, i) => [r.key, r.paper.tets, r.paper.frameS.toString(), ...cells[i]!.map((c) => c.value)])));
 }
 
-console.log('\nPer frame (means): dispatches counted at the compute passes (XPBD ones checked against the traffic model\'s plan); "GS" = the same frame with one dispatch per colour (the order before issue 11); bytes: XPBD stages exact from the counts, collision stages estimated from the counters (src/sim/traffic.ts); blocking = waits for the GPU before submitting; encode = JS time to record and submit.\n');
+console.log('\nPer frame (means): dispatches counted at the compute passes (XPBD ones checked against the traffic model\'s plan); "GS" = the same frame with one dispatch per colour (the order before issue 11); bytes: XPBD stages exact from the counts, collision stages estimated from the counters (src/sim/traffic.ts); blocking = waits for the GPU before submitting; encode = JS time to record and submit; worker job / wait = CCD\'s broad phase in the comlink pool and the frame\'s wait for it.\n');
 console.log(
   textTable(
-    ['row', 'dispatches', 'per substep', 'passes', 'GS dispatches', 'XPBD MB', 'collision MB (est.)', 'blocking', 'encode ms', 'frame ms here', 'GPU MB', 'B/tet'],
+    ['row', 'dispatches', 'per substep', 'passes', 'GS dispatches', 'XPBD MB', 'collision MB (est.)', 'blocking', 'encode ms', 'worker job ms', 'worker wait ms', 'frame ms here', 'GPU MB', 'B/tet'],
     results.map((r) => [
       r.key,
       r.perFrame.dispatches.toFixed(0),
@@ -220,6 +225,8 @@ console.log(
       (r.perFrame.collisionBytes / 1e6).toFixed(1),
       r.perFrame.blockingReadbacks.toFixed(1),
       r.perFrame.encodeMs.toFixed(2),
+      r.perFrame.workerJobMs.toFixed(1),
+      r.perFrame.workerWaitMs.toFixed(1),
       r.perFrame.wallMs.toFixed(0),
       (r.run.gpuBytes / 1e6).toFixed(1),
       (r.run.gpuBytes / r.run.tets).toFixed(0),
