@@ -54,24 +54,21 @@ fn restDirection(v: u32) -> vec3<f32> { return field[2u * v + 1u].xyz; }
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let query = penetrationQueryAt(gid);
   if (!query.listed) { return; }
-  let i = query.index;
   let q = query.q;
-  let ids = query.ids;
-  let frame = query.frame;
-  let d = vec4<f32>(restDistance(ids.x), restDistance(ids.y), restDistance(ids.z), restDistance(ids.w));
-  let depth = dot(frame.u, d);
-  let g = frame.u.x * restDirection(ids.x) + frame.u.y * restDirection(ids.y) + frame.u.z * restDirection(ids.z) + frame.u.w * restDirection(ids.w);
+  let d = vec4<f32>(restDistance(query.ids.x), restDistance(query.ids.y), restDistance(query.ids.z), restDistance(query.ids.w));
+  let depth = dot(query.frame.u, d);
+  let g = query.frame.u.x * restDirection(query.ids.x) + query.frame.u.y * restDirection(query.ids.y) + query.frame.u.z * restDirection(query.ids.z) + query.frame.u.w * restDirection(query.ids.w);
   // Rest-frame components along the rest edges X_j - X_0 (Dm^T g~), or of -grad d~ (eq. 5).
-  let x0 = restPoint(ids.x);
-  var y = vec3<f32>(dot(restPoint(ids.y) - x0, g), dot(restPoint(ids.z) - x0, g), dot(restPoint(ids.w) - x0, g));
+  let x0 = restPoint(query.ids.x);
+  var y = vec3<f32>(dot(restPoint(query.ids.y) - x0, g), dot(restPoint(query.ids.z) - x0, g), dot(restPoint(query.ids.w) - x0, g));
   if (!(length(g) >= DDF_CANCEL)) { y = d.x - d.yzw; }
-  let dir = mapCovector(frame, y);
+  let dir = mapCovector(query.frame, y);
   let len = length(dir);
   var hit = NearestHit(vec3<f32>(0.0), -1, 0.0, 0u, 0u, SPB_QUERY_NONE);
   var s = vec3<f32>(0.0);
-  if (frame.valid && depth > 0.0 && len > 0.0) {
+  if (query.frame.valid && depth > 0.0 && len > 0.0) {
     s = q.p + (depth / len) * dir;
     hit = nearestBoundaryPoint(s, topo[params.offTetComponent + q.tet], q.exclude, q.exclude2);
   }
-  writeTargetResult(i, hit, s, depth);
+  writeTargetResult(query.index, hit, s, depth);
 }

@@ -52,13 +52,10 @@ fn nearestNode(i: u32) -> BvhNode {
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let query = penetrationQueryAt(gid);
   if (!query.listed) { return; }
-  let i = query.index;
   let q = query.q;
-  let ids = query.ids;
-  let frame = query.frame;
   var hit = NearestHit(vec3<f32>(0.0), -1, 0.0, 0u, 0u, SPB_QUERY_NONE);
-  if (frame.valid) {
-    let rest = frame.u.x * restPositions[ids.x].xyz + frame.u.y * restPositions[ids.y].xyz + frame.u.z * restPositions[ids.z].xyz + frame.u.w * restPositions[ids.w].xyz;
+  if (query.frame.valid) {
+    let rest = query.frame.u.x * restPositions[query.ids.x].xyz + query.frame.u.y * restPositions[query.ids.y].xyz + query.frame.u.z * restPositions[query.ids.z].xyz + query.frame.u.w * restPositions[query.ids.w].xyz;
     hit = nearestBoundaryPoint(rest, topo[params.offTetComponent + q.tet], q.exclude, q.exclude2);
   }
   var s = vec3<f32>(0.0);
@@ -68,5 +65,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let b = triangleBarycentrics(hit.point, restPositions[v.x].xyz, restPositions[v.y].xyz, restPositions[v.z].xyz);
     s = b.x * vertexPosition(v.x) + b.y * vertexPosition(v.y) + b.z * vertexPosition(v.z);
   }
-  writeTargetResult(i, hit, s, length(s - q.p));
+  writeTargetResult(query.index, hit, s, length(s - q.p));
 }
