@@ -20,6 +20,7 @@ import { GpuSolver } from '../src/sim/gpuSolver';
 import type { CollisionMode, SolverParams } from '../src/contract/params';
 import type { Model } from '../src/sim/model';
 import { countIntersections } from '../tests/support/intersectionCounter';
+import { det } from '../tests/support/tetOracle';
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
@@ -44,12 +45,7 @@ const after: Partial<SolverParams> = {
 function measure(m: Model, x: ArrayLike<number>, v: ArrayLike<number>): string {
   const inside = countIntersections({ positions: x, tets: m.tets, tetObject: m.tetObject }).inter;
   let inverted = 0;
-  for (let t = 0; t < m.tetCount; t++) {
-    const [a, b, c, d] = [0, 1, 2, 3].map((k) => 3 * m.tets[4 * t + k]);
-    const e = [0, 1, 2].map((k) => [x[b + k] - x[a + k], x[c + k] - x[a + k], x[d + k] - x[a + k]]);
-    const det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) + e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
-    if (!(det > 0)) inverted++;
-  }
+  for (let t = 0; t < m.tetCount; t++) if (!(det(x, m.tets[4 * t], m.tets[4 * t + 1], m.tets[4 * t + 2], m.tets[4 * t + 3]) > 0)) inverted++;
   let ke = 0;
   for (let i = 0; i < m.vertexCount; i++) if (m.invMass[i] > 0) ke += (0.5 / m.invMass[i]) * (v[3 * i] ** 2 + v[3 * i + 1] ** 2 + v[3 * i + 2] ** 2);
   return `${inside} inside, ${inverted} inverted, KE ${ke.toPrecision(3)} J`;

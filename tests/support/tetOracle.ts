@@ -1,5 +1,5 @@
 /**
- * Small brute-force checks of tet meshes for the air mesh tests (tests/unit/collision/airMesh,
+ * Small brute-force checks of tet meshes (air mesh tests, sunk-balls recovery test and bench; tests/unit/collision/airMesh,
  * generalAirMesh), sharing no code with the meshers: the signed volume's determinant, and how
  * many tets use each face.
  */

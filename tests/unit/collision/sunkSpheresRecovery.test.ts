@@ -3,6 +3,7 @@ import { generateShape } from '../../../src/mesh/procedural/catalog';
 import { meshPile } from '../../../src/scenes/meshPile';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { countOn } from './scenes';
+import { det } from '../../support/tetOracle';
 
 /**
  * Recovery mode (paper 000 section 5.2) after bodies sank into each other, as the page's blue-tint
@@ -18,12 +19,7 @@ import { countOn } from './scenes';
  */
 function invertedTets(tets: Uint32Array, x: Float64Array): number {
   let inverted = 0;
-  for (let t = 0; t < tets.length / 4; t++) {
-    const [a, b, c, d] = [0, 1, 2, 3].map((k) => 3 * tets[4 * t + k]);
-    const e = [0, 1, 2].map((k) => [x[b + k] - x[a + k], x[c + k] - x[a + k], x[d + k] - x[a + k]]);
-    const det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) + e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
-    if (!(det > 0)) inverted++;
-  }
+  for (let t = 0; t < tets.length / 4; t++) if (!(det(x, tets[4 * t], tets[4 * t + 1], tets[4 * t + 2], tets[4 * t + 3]) > 0)) inverted++;
   return inverted;
 }
 
