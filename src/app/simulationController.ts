@@ -112,6 +112,8 @@ export class SimulationController {
   private stopped = false;
   private stepping = false;
   private resetting = false;
+  /** Resets asked for that have not finished (some may still wait for frames in flight). */
+  private resetsPending = 0;
   /** Start running once the first scene is built (the link's run=1), taken once. */
   private autoRun: boolean;
   /** When the previous frame of the current run landed (performance.now), for the frame's wall time. */
@@ -363,8 +365,7 @@ export class SimulationController {
     this.autoRun = false;
     this.onChange?.();
     if (!(await this.ensureEngine())) return;
-    await this.idle();
-    if (this.busy) return;
+    await this.idleAndFree();
     this.lastLanded = undefined;
     this.stepping = true;
     try {
@@ -381,22 +382,29 @@ export class SimulationController {
     this.onChange?.();
     const engine = this.engine;
     if (!engine) return;
-    await this.idle(); // let the frames in flight land first
-    if (engine !== this.engine || this.busy) return;
-    // Busy until the reset state is in place: a step or run asked for meanwhile (idle() waits on
-    // busy) then starts from frame 0 instead of landing in the middle of the reset.
-    this.busy = true;
-    this.resetting = true;
-    this.publish();
+    // Counted from the click, not from when the frames in flight have landed: settled() must not
+    // report a quiet page (and its pre-reset frame number) while this reset still waits its turn.
+    this.resetsPending += 1;
     try {
-      await engine.reset();
-      if (this.baseParams) engine.setParams(this.baseParams);
-    } catch (error) {
-      this.fail(error);
-      return;
+      await this.idleAndFree(); // let the frames in flight land first
+      if (engine !== this.engine) return;
+      // Busy until the reset state is in place: a step or run asked for meanwhile (idle() waits on
+      // busy) then starts from frame 0 instead of landing in the middle of the reset.
+      this.busy = true;
+      this.resetting = true;
+      this.publish();
+      try {
+        await engine.reset();
+        if (this.baseParams) engine.setParams(this.baseParams);
+      } catch (error) {
+        this.fail(error);
+        return;
+      } finally {
+        this.busy = false;
+        this.resetting = false;
+      }
     } finally {
-      this.busy = false;
-      this.resetting = false;
+      this.resetsPending -= 1;
     }
     this.lastLanded = undefined;
     this.timings.clear();
@@ -472,12 +480,24 @@ export class SimulationController {
 
   /** Resolves once no frame is in flight and no scene is being built (tests, the console). */
   async settled(): Promise<void> {
-    while (this.busy || this.inFlight > 0 || this.building) await new Promise((r) => requestAnimationFrame(r));
+    while (this.busy || this.inFlight > 0 || this.building || this.resetsPending > 0) {
+      await new Promise((r) => requestAnimationFrame(r));
+    }
   }
 
   /** Resolves once no frame is being stepped, submitted or in flight. */
   private async idle(): Promise<void> {
     while (this.busy || this.inFlight > 0) await new Promise((r) => requestAnimationFrame(r));
+  }
+
+  /**
+   * Like idle(), but also free when the caller resumes: a reset and a step waiting on the same
+   * animation frame both see idle, and the first to resume takes `busy`; the other waits again
+   * instead of being dropped.
+   */
+  private async idleAndFree(): Promise<void> {
+    do await this.idle();
+    while (this.busy || this.inFlight > 0);
   }
 
   /** Stops stepping for good (device lost). */

@@ -83,10 +83,19 @@ async function settledStatus(): Promise<Status> {
 }
 
 async function waitForFrame(atLeast: number, timeout = 120_000): Promise<void> {
-  await page.waitForFunction((n) => Number(document.getElementById('sim-status')?.dataset.frame) >= n, atLeast, {
-    timeout,
-    polling: 50,
-  });
+  try {
+    await page.waitForFunction((n) => Number(document.getElementById('sim-status')?.dataset.frame) >= n, atLeast, {
+      timeout,
+      polling: 50,
+    });
+  } catch (error) {
+    // Say where the page stood (a lost step, a frame that never landed, an error shown), not only that time ran out.
+    const where = await page.evaluate(() => ({
+      status: { ...document.getElementById('sim-status')?.dataset },
+      banner: document.getElementById('error-banner')?.textContent ?? '',
+    }));
+    throw new Error(`frame ${atLeast} not reached in ${timeout} ms: ${JSON.stringify(where)}`, { cause: error });
+  }
 }
 
 /** Lets the renderer draw the current state (two animation frames). */
@@ -327,6 +336,9 @@ describe('the drop in the page', () => {
     await page.waitForFunction(() => document.getElementById('sim-status')?.dataset.running === 'false');
     // Stopped: the link no longer says run=1.
     await page.waitForFunction(() => !new URLSearchParams(window.location.hash.slice(1)).has('run'));
+    // Settled means the reset has happened, even when it was still waiting for frames in flight
+    // when the page was asked (a step clicked next must count from frame 0, not from before the reset).
+    expect((await settledStatus()).frame).toBe(0);
   });
 
   it("a Young's modulus of Infinity is refused with a message naming it, and the simulation goes on", async () => {
