@@ -55,6 +55,94 @@ export function ccdTopologyOf(mesh: TetMesh): CcdTopology {
   };
 }
 
+const NO_TET = 0xffffffff;
+const SEVERAL_TETS = 0xfffffffe;
+const oppositeCache = new WeakMap<CcdTopology, Uint32Array>();
+
+/**
+ * Per boundary triangle, the fourth corner of the tet it is a face of: a vertex-face pair is one
+ * tet exactly when the vertex is that corner, an O(1) test instead of a scan of the vertex's tets
+ * (the scan was a fifth of the broad phase's time on a pile of octopi). A boundary face has one
+ * tet; NO_TET when none (no element topology, or a triangle that is no tet's face), SEVERAL_TETS
+ * when more than one (a malformed boundary: oneTet scans as before).
+ */
+function triangleOpposites(topo: CcdTopology): Uint32Array {
+  let out = oppositeCache.get(topo);
+  if (out) return out;
+  const tri = topo.triangles, m = tri.length / 3;
+  out = new Uint32Array(m).fill(NO_TET);
+  const { tets, vertexTetOffsets: off, vertexTets: list } = topo;
+  if (tets && off && list) {
+    for (let t = 0; t < m; t++) {
+      const a = tri[3 * t], b = tri[3 * t + 1], c = tri[3 * t + 2];
+      for (let j = off[a]; j < off[a + 1]; j++) {
+        const o = 4 * list[j];
+        let found = 0, other = NO_TET;
+        for (let k = 0; k < 4; k++) {
+          const v = tets[o + k];
+          if (v === b || v === c) found++;
+          else if (v !== a) other = v;
+        }
+        if (found === 2) out[t] = out[t] === NO_TET ? other : SEVERAL_TETS;
+      }
+    }
+  }
+  oppositeCache.set(topo, out);
+  return out;
+}
+
+/** Whether boundary vertex v and boundary triangle t are the four corners of one tet. */
+function vertexFaceOneTet(topo: CcdTopology, opposite: Uint32Array, v: number, t: number): boolean {
+  const o = opposite[t];
+  if (o === SEVERAL_TETS) return oneTet(topo, v, topo.triangles[3 * t], topo.triangles[3 * t + 1], topo.triangles[3 * t + 2]);
+  return o === v;
+}
+
+const edgeOppositeCache = new WeakMap<CcdTopology, { offsets: Uint32Array; pairs: Uint32Array }>();
+
+/**
+ * Per boundary edge, the opposite edges of the tets around it (CSR: offsets per edge, then two
+ * vertex ids per tet, lower first): two edges are one tet's opposite edges exactly when the other
+ * edge is listed, a scan of the few tets around the edge instead of all of a vertex's.
+ */
+function edgeOpposites(topo: CcdTopology): { offsets: Uint32Array; pairs: Uint32Array } {
+  let out = edgeOppositeCache.get(topo);
+  if (out) return out;
+  const edges = topo.edges, m = edges.length / 2;
+  const offsets = new Uint32Array(m + 1);
+  const pairs: number[] = [];
+  const { tets, vertexTetOffsets: off, vertexTets: list } = topo;
+  for (let e = 0; e < m; e++) {
+    if (tets && off && list) {
+      const a = edges[2 * e], b = edges[2 * e + 1];
+      for (let j = off[a]; j < off[a + 1]; j++) {
+        const o = 4 * list[j];
+        let hasB = false, c = NO_TET, d = NO_TET;
+        for (let k = 0; k < 4; k++) {
+          const v = tets[o + k];
+          if (v === b) hasB = true;
+          else if (v !== a) {
+            if (c === NO_TET) c = v;
+            else d = v;
+          }
+        }
+        if (hasB && d !== NO_TET) pairs.push(Math.min(c, d), Math.max(c, d));
+      }
+    }
+    offsets[e + 1] = pairs.length / 2;
+  }
+  out = { offsets, pairs: Uint32Array.from(pairs) };
+  edgeOppositeCache.set(topo, out);
+  return out;
+}
+
+/** Whether boundary edges ea and eb (no shared vertex) are opposite edges of one tet. */
+function edgeEdgeOneTet(opp: { offsets: Uint32Array; pairs: Uint32Array }, ea: number, b0: number, b1: number): boolean {
+  const lo = Math.min(b0, b1), hi = Math.max(b0, b1);
+  for (let j = opp.offsets[ea]; j < opp.offsets[ea + 1]; j++) if (opp.pairs[2 * j] === lo && opp.pairs[2 * j + 1] === hi) return true;
+  return false;
+}
+
 /** Whether a, b, c, d (distinct) are the four corners of one tet of the topology (false without element topology). */
 function oneTet(topo: CcdTopology, a: number, b: number, c: number, d: number): boolean {
   const { tets, vertexTetOffsets: off, vertexTets: list } = topo;
@@ -219,6 +307,64 @@ function elementBoxes(ids: Uint32Array, per: number, boxes: Float32Array): Float
   return out;
 }
 
+/**
+ * The boundary vertices, triangles and edges whose boxes overlap the box of some object other than
+ * their own (an object's box: the union of its elements' boxes). Every pair of different
+ * objects whose boxes overlap has both members here: each box lies inside its object's box and
+ * overlaps the other's element box, hence the other object's box. Each element is tested only
+ * against the objects whose boxes overlap its own object's box.
+ */
+function nearOtherObjects(
+  topo: CcdTopology, boxes: Float32Array, triBoxes: Float32Array, edgeBoxes: Float32Array, triObject: Uint32Array, edgeObject: Uint32Array,
+): { vertices: Uint32Array; triangles: Uint32Array; edges: Uint32Array } {
+  const bv = topo.boundaryVertices, obj = topo.vertexObject;
+  let objects = 0;
+  for (let v = 0; v < obj.length; v++) objects = Math.max(objects, obj[v] + 1);
+  const objectBoxes = new Float32Array(6 * objects);
+  for (let o = 0; o < objects; o++) for (let k = 0; k < 3; k++) {
+    objectBoxes[6 * o + k] = Infinity;
+    objectBoxes[6 * o + 3 + k] = -Infinity;
+  }
+  const grow = (count: number, box: Float32Array, id: (q: number) => number, object: (q: number) => number): void => {
+    for (let q = 0; q < count; q++) {
+      const i = 6 * id(q), o = 6 * object(q);
+      for (let k = 0; k < 3; k++) {
+        if (box[i + k] < objectBoxes[o + k]) objectBoxes[o + k] = box[i + k];
+        if (box[i + 3 + k] > objectBoxes[o + 3 + k]) objectBoxes[o + 3 + k] = box[i + 3 + k];
+      }
+    }
+  };
+  // Every element counted in (its object: the one the joins' group filter gives it).
+  grow(bv.length, boxes, (q) => bv[q], (q) => obj[bv[q]]);
+  grow(triObject.length, triBoxes, (q) => q, (q) => triObject[q]);
+  grow(edgeObject.length, edgeBoxes, (q) => q, (q) => edgeObject[q]);
+  // Per object, the other objects whose boxes overlap its box (CSR).
+  const start = new Uint32Array(objects + 1);
+  const neighbours: number[] = [];
+  for (let a = 0; a < objects; a++) {
+    for (let b = 0; b < objects; b++) if (b !== a && overlap(objectBoxes, a, objectBoxes, b)) neighbours.push(b);
+    start[a + 1] = neighbours.length;
+  }
+  const select = (count: number, box: Float32Array, id: (q: number) => number, object: (q: number) => number): Uint32Array => {
+    const out: number[] = [];
+    for (let q = 0; q < count; q++) {
+      const o = object(q), i = id(q);
+      for (let j = start[o]; j < start[o + 1]; j++) {
+        if (overlap(box, i, objectBoxes, neighbours[j])) {
+          out.push(i);
+          break;
+        }
+      }
+    }
+    return Uint32Array.from(out);
+  };
+  return {
+    vertices: select(bv.length, boxes, (q) => bv[q], (q) => obj[bv[q]]),
+    triangles: select(triObject.length, triBoxes, (q) => q, (q) => triObject[q]),
+    edges: select(edgeObject.length, edgeBoxes, (q) => q, (q) => edgeObject[q]),
+  };
+}
+
 function overlap(a: Float32Array, i: number, b: Float32Array, j: number): boolean {
   const o = 6 * i, p = 6 * j;
   return a[o] <= b[p + 3] && b[p] <= a[o + 3] && a[o + 1] <= b[p + 4] && b[p + 1] <= a[o + 4] && a[o + 2] <= b[p + 5] && b[p + 2] <= a[o + 5];
@@ -245,6 +391,8 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
   const keep = (same: boolean): boolean => filter === 'all' || (filter === 'self') === same;
   const { boundaryVertices: bv, triangles: tri, edges, vertexObject: obj } = topo;
   const triangleCount = tri.length / 3, edgeCount = edges.length / 2;
+  const opposite = triangleOpposites(topo);
+  const edgeOpp = edgeOpposites(topo);
   const triBoxes = elementBoxes(tri, 3, boxes);
   const edgeBoxes = elementBoxes(edges, 2, boxes);
   // Object of each triangle and edge (their first vertex's), for the joins' group filter.
@@ -252,6 +400,9 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
   for (let t = 0; t < triangleCount; t++) triObject[t] = obj[tri[3 * t]];
   const edgeObject = new Uint32Array(edgeCount);
   for (let e = 0; e < edgeCount; e++) edgeObject[e] = obj[edges[2 * e]];
+  // Pairs of different objects only: just the elements whose boxes reach another object's box
+  // can be in one, so only those are hashed (a pile of separate falling bodies hashes almost nothing).
+  const near = filter === 'inter' ? nearOtherObjects(topo, boxes, triBoxes, edgeBoxes, triObject, edgeObject) : undefined;
 
   // Vertex-face: boundary vertices and triangles hashed on one frame, joined per bucket.
   const vf = new PairList();
@@ -260,24 +411,25 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
       const a = tri[3 * t], b = tri[3 * t + 1], c = tri[3 * t + 2];
       if (v === a || v === b || v === c) return;
       if (!keep(obj[v] === obj[a])) return;
-      if (obj[v] === obj[a] && oneTet(topo, v, a, b, c)) return;
+      if (obj[v] === obj[a] && vertexFaceOneTet(topo, opposite, v, t)) return;
       vf.push(v, t);
     };
-    const frame = gridFrame([[triBoxes, null], [boxes, bv]]);
-    const tr = cellRanges(triBoxes, null, frame, 'triangles');
-    const vr = cellRanges(boxes, bv, frame, 'vertices');
+    const frame = gridFrame([[triBoxes, near?.triangles ?? null], [boxes, near?.vertices ?? bv]]);
+    const tr = cellRanges(triBoxes, near?.triangles ?? null, frame, 'triangles');
+    const vr = cellRanges(boxes, near?.vertices ?? bv, frame, 'vertices');
     const size = tableSize(Math.max(tr.entries, vr.entries));
     crossJoin(buildBoxHash(boxes, vr, size, 'vertices'), buildBoxHash(triBoxes, tr, size, 'triangles'), addVf, filter === 'all' ? undefined : { a: obj, b: triObject, keep: filter });
     // Oversized boxes meet everything directly: oversized vertices every triangle, the other
-    // vertices every oversized triangle.
+    // vertices every oversized triangle (of the hashed ones: all, or those near another object).
     for (let q = 0; q < vr.oversized.length; q++) {
       const v = vr.oversized[q];
-      for (let t = 0; t < triangleCount; t++) if (overlap(boxes, v, triBoxes, t)) addVf(v, t);
+      for (let r = 0; r < tr.items.length; r++) if (overlap(boxes, v, triBoxes, tr.items[r])) addVf(v, tr.items[r]);
     }
     if (tr.oversized.length > 0) {
-      for (let q = 0; q < bv.length; q++) {
+      for (let q = 0; q < vr.items.length; q++) {
         if (vr.isOversized[q]) continue;
-        for (let s = 0; s < tr.oversized.length; s++) if (overlap(boxes, bv[q], triBoxes, tr.oversized[s])) addVf(bv[q], tr.oversized[s]);
+        const v = vr.items[q];
+        for (let s = 0; s < tr.oversized.length; s++) if (overlap(boxes, v, triBoxes, tr.oversized[s])) addVf(v, tr.oversized[s]);
       }
     }
   }
@@ -289,18 +441,19 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
       const a0 = edges[2 * ea], a1 = edges[2 * ea + 1], b0 = edges[2 * eb], b1 = edges[2 * eb + 1];
       if (a0 === b0 || a0 === b1 || a1 === b0 || a1 === b1) return;
       if (!keep(obj[a0] === obj[b0])) return;
-      if (obj[a0] === obj[b0] && oneTet(topo, a0, a1, b0, b1)) return;
+      if (obj[a0] === obj[b0] && edgeEdgeOneTet(edgeOpp, ea, b0, b1)) return;
       if (ea < eb) ee.push(ea, eb);
       else ee.push(eb, ea);
     };
-    const frame = gridFrame([[edgeBoxes, null]]);
-    const er = cellRanges(edgeBoxes, null, frame, 'edges');
+    const frame = gridFrame([[edgeBoxes, near?.edges ?? null]]);
+    const er = cellRanges(edgeBoxes, near?.edges ?? null, frame, 'edges');
     selfJoin(buildBoxHash(edgeBoxes, er, tableSize(er.entries), 'edges'), addEe, filter === 'all' ? undefined : { a: edgeObject, b: edgeObject, keep: filter });
-    // Oversized edges meet every other edge directly; two oversized edges meet once.
+    // Oversized edges meet every other hashed edge directly; two oversized edges meet once.
     for (let q = 0; q < er.oversized.length; q++) {
       const ea = er.oversized[q];
-      for (let eb = 0; eb < edgeCount; eb++) {
-        if (eb === ea || (er.isOversized[eb] && eb < ea)) continue;
+      for (let r = 0; r < er.items.length; r++) {
+        const eb = er.items[r];
+        if (eb === ea || (er.isOversized[r] && eb < ea)) continue;
         if (overlap(edgeBoxes, ea, edgeBoxes, eb)) addEe(ea, eb);
       }
     }

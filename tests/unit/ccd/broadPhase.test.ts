@@ -82,15 +82,14 @@ function oracle(topo: CcdTopology, boxes: Float32Array, self: boolean): { vf: nu
   const vf: number[] = [];
   for (const v of topo.boundaryVertices) for (let t = 0; t < nt; t++) {
     if (T[3 * t] === v || T[3 * t + 1] === v || T[3 * t + 2] === v || (!self && obj[v] === obj[T[3 * t]])) continue;
-    if (isTet([v, T[3 * t], T[3 * t + 1], T[3 * t + 2]])) continue;
-    if (meets(vertBoxes, v, triBoxes, t)) vf.push(v * nt + t);
+    // Boxes first: the tet lookup builds a string key, too slow for every pair.
+    if (meets(vertBoxes, v, triBoxes, t) && !isTet([v, T[3 * t], T[3 * t + 1], T[3 * t + 2]])) vf.push(v * nt + t);
   }
   const ee: number[] = [];
   for (let a = 0; a < ne; a++) for (let b = a + 1; b < ne; b++) {
     const a0 = E[2 * a], a1 = E[2 * a + 1], b0 = E[2 * b], b1 = E[2 * b + 1];
     if (a0 === b0 || a0 === b1 || a1 === b0 || a1 === b1 || (!self && obj[a0] === obj[b0])) continue;
-    if (isTet([a0, a1, b0, b1])) continue;
-    if (meets(edgeBoxes, a, edgeBoxes, b)) ee.push(a * ne + b);
+    if (meets(edgeBoxes, a, edgeBoxes, b) && !isTet([a0, a1, b0, b1])) ee.push(a * ne + b);
   }
   return { vf: vf.sort((x, y) => x - y), ee: ee.sort((x, y) => x - y) };
 }
@@ -243,6 +242,36 @@ describe('ccdCandidates equals the all-pairs box-overlap oracle', () => {
     expect(counts[3]).toBeGreaterThan(50);
     expect(counts[0]).toBeGreaterThan(counts[2]);
     expect(counts[1]).toBeGreaterThan(counts[3]);
+  });
+});
+
+describe('ccdCandidates between objects equals the oracle when most objects are apart', () => {
+  it('three octopus_2KFaces.t copies, two overlapping and one far off, a few oversized boxes: inter and all pairs as the oracle', () => {
+    // Only elements whose boxes reach another object's box are hashed for pairs of different
+    // objects (broadPhase.ts nearOtherObjects): the far copy's, and most of the other two's, are not.
+    const scene = copies('octopus_2KFaces.t', [[0, 0, 0], [0.3, 0.05, 0], [3, 0, 0]]);
+    const x = vec4(scene.rest);
+    const v = new Float32Array(x.length);
+    for (let i = 1; i < v.length; i += 4) v[i] = -1;
+    const boxes = sweptVertexBoxes(x, v, { horizon: 1 / 60, gravity: [0, -9.81, 0], margin: 0.002 });
+    // Oversized boxes (the direct path): one vertex of each copy grown across the first two.
+    const perCopy = scene.vertexCount / 3;
+    for (const c of [0, 1, 2]) {
+      const o = 6 * (c * perCopy + scene.boundaryVertices[5]);
+      for (let k = 0; k < 3; k++) {
+        boxes[o + k] -= 0.3;
+        boxes[o + 3 + k] += 0.3;
+      }
+    }
+    for (const self of [false, true]) {
+      const got = ccdCandidates(scene, boxes, self);
+      const want = oracle(scene, boxes, self);
+      console.log(`octopus x3 (one apart), self ${self}: ${want.vf.length} vertex-face, ${want.ee.length} edge-edge candidates`);
+      expect(want.vf.length).toBeGreaterThan(50);
+      expect(want.ee.length).toBeGreaterThan(50);
+      expect(differences(pairKeys(got.vertexFace, scene.triangles.length / 3), want.vf)).toEqual([]);
+      expect(differences(pairKeys(got.edgeEdge, scene.edges.length / 2), want.ee)).toEqual([]);
+    }
   });
 });
 
