@@ -360,7 +360,7 @@ export class GpuCollisions {
     counters.penetration = p.penetration;
     counters.ccd = this.ccd.afterFrame(words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS), rec.ccd);
     if (deviation) counters.ccd.selfDeviationEscapes = deviation.escapes;
-    this.ccdSchedule.noteEscapes(counters.ccd.escaped + counters.ccd.escapedSelf);
+    this.ccdSchedule.noteEscapes(counters.ccd.escaped, counters.ccd.escapedSelf);
     if (mode === 'hybrid') {
       counters.pin = header[QL.pin];
       counters.pout = p.substeps * (this.topology.boundaryVertexCount + this.topology.boundaryEdgeCount) - counters.pin;

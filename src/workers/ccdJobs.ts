@@ -140,7 +140,7 @@ export class CcdJobs {
         v = velocities.slice();
       }
       const transfer = this.transport === 'transfer' ? [x.buffer as ArrayBuffer, v.buffer as ArrayBuffer] : [];
-      const bound_ = { horizon: bound.horizon, gravity: [bound.gravity[0], bound.gravity[1], bound.gravity[2]] as [number, number, number], margin: bound.margin };
+      const bound_ = { horizon: bound.horizon, gravity: [bound.gravity[0], bound.gravity[1], bound.gravity[2]] as [number, number, number], margin: bound.margin, ...(bound.ownMargin !== undefined ? { ownMargin: bound.ownMargin } : {}) };
       return await this.pool.run(async (api) => {
         // One Promise.all over both, so that a failed init never leaves the job's rejection unhandled.
         const deviation = culling?.deviation ?? null, edgeDeviation = culling?.edgeDeviation ?? null;

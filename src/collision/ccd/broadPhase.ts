@@ -165,6 +165,12 @@ export interface MotionBound {
   gravity: [number, number, number];
   /** World units. */
   margin: number;
+  /**
+   * The own-frame boxes' margin (pairs within one object, sweptCandidates / ownFrameBoxes), world
+   * units; absent: `margin`. Its own so that escapes from the own-frame boxes (a body landing: its
+   * lower part stops while its mean still falls) widen those boxes only, not every world box.
+   */
+  ownMargin?: number;
 }
 
 export interface CcdCandidates {
@@ -480,7 +486,7 @@ export function sweptCandidates(
   const inter = ccdCandidates(topo, boxes, 'inter');
   if (!selfCollision) return { ...inter, boxes };
   const relative = ownFrameVelocities(topo, velocities);
-  let own = ccdCandidates(topo, sweptVertexBoxes(positions, relative, { ...bound, gravity: [0, 0, 0] }), 'self');
+  let own = ccdCandidates(topo, sweptVertexBoxes(positions, relative, ownFrameBound(bound)), 'self');
   if (selfFilter) own = selfFilter(own, relative);
   return { vertexFace: concat(inter.vertexFace, own.vertexFace), edgeEdge: concat(inter.edgeEdge, own.edgeEdge), boxes };
 }
@@ -492,7 +498,14 @@ export function sweptCandidates(
  * 6 floats per vertex as sweptVertexBoxes, in world coordinates at the snapshot.
  */
 export function ownFrameBoxes(topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound): Float32Array {
-  return sweptVertexBoxes(positions, ownFrameVelocities(topo, velocities), { ...bound, gravity: [0, 0, 0] });
+  return sweptVertexBoxes(positions, ownFrameVelocities(topo, velocities), ownFrameBound(bound));
+}
+
+/** The bound of the own-frame boxes: no gravity (the frame falls with it), the own-frame margin. */
+function ownFrameBound(bound: MotionBound): MotionBound {
+  const m = bound.ownMargin;
+  if (m !== undefined && !(Number.isFinite(m) && m >= 0)) throw new RangeError(`sweptCandidates: bound.ownMargin must be a finite number >= 0, got ${m}`);
+  return { horizon: bound.horizon, gravity: [0, 0, 0], margin: bound.ownMargin ?? bound.margin };
 }
 
 /** Velocities (vec4 per vertex) with each object's mean velocity removed: the motion in the object's own frame. */

@@ -15,7 +15,10 @@
  * motion that the material solve and contacts may bend; the GPU checks every substep that each
  * boundary vertex stayed inside its world box and counts escapes. An escape doubles the margin of
  * the jobs started from then on (up to 64 x); frames without escapes let it shrink back by 5 %
- * per frame. A missing job (first frame, a reset, changed settings) is run at once from a
+ * per frame. World boxes and own-frame boxes keep their own margin scale, each widened by its own
+ * escapes: a pile of 4 octopi landing escaped only its own-frame boxes (16-202 a frame), and one
+ * shared scale widened every box, the jobs going from 0.2 s to 1.05 s (docs/benchmarks.md "CCD's
+ * broad phase"). A missing job (first frame, a reset, changed settings) is run at once from a
  * blocking snapshot (counted in the wait); its boxes also serve the frames up to the latency.
  *
  * Self-collision culling (collision/selfCulling/, SolverParams.selfCulling): each job also drops
@@ -73,6 +76,8 @@ export interface ScheduledInput {
    */
   own?: { boxes: Float32Array; references: Uint32Array };
   margin: number;
+  /** The own-frame boxes' margin (MotionBound.ownMargin). */
+  ownMargin: number;
   horizon: number;
   jobMs: number;
   waitMs: number;
@@ -85,6 +90,7 @@ interface Job {
   boxes: Float32Array;
   own?: { boxes: Float32Array; references: Uint32Array };
   margin: number;
+  ownMargin: number;
   horizon: number;
   result: Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport }>;
 }
@@ -94,7 +100,9 @@ const MAX_MARGIN_SCALE = 64;
 export class CcdSchedule {
   readonly latency: 0 | 1;
   private readonly jobs = new Map<number, Job>();
-  private marginScale = 1;
+  /** Scales of the base margin: world boxes, own-frame boxes (each widened by its own escapes). */
+  private worldScale = 1;
+  private ownScale = 1;
   private readonly deviation?: DeviationMonitor;
   /** The deviation check of the last snapshot scheduled (null when culling was off for it). */
   lastDeviation: DeviationObservation | null = null;
@@ -118,8 +126,14 @@ export class CcdSchedule {
     }
   }
 
+  /** The world boxes' margin of the jobs started now. */
   get margin(): number {
-    return this.baseMargin * this.marginScale;
+    return this.baseMargin * this.worldScale;
+  }
+
+  /** The own-frame boxes' margin of the jobs started now. */
+  get ownMargin(): number {
+    return this.baseMargin * this.ownScale;
   }
 
   private key(p: ScheduleParams): string {
@@ -128,7 +142,7 @@ export class CcdSchedule {
 
   private start(snapshot: StateSnapshot, p: ScheduleParams, deviation: Float32Array | null, edgeDeviation: Float32Array | null): Job {
     const horizon = (1 + this.latency) * p.dt;
-    const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin };
+    const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin, ownMargin: this.ownMargin };
     const boxes = sweptVertexBoxes(snapshot.positions, snapshot.velocities, bound);
     const culling: SelfCullingRequest | undefined = p.selfCollision ? { mode: p.selfCulling ?? 'off', deviation, edgeDeviation } : undefined;
     const own = p.selfCollision && this.topology
@@ -137,7 +151,7 @@ export class CcdSchedule {
     const result = this.runner(snapshot.positions, snapshot.velocities, bound, p.selfCollision, culling);
     // A rejected job is reported when its frame awaits it; never an unhandled rejection before that.
     result.catch(() => undefined);
-    return { key: this.key(p), boxes, own, margin: bound.margin, horizon, result };
+    return { key: this.key(p), boxes, own, margin: bound.margin, ownMargin: this.ownMargin, horizon, result };
   }
 
   /** After frame `frame` ended in `snapshot`: starts the job for frame + 1 + latency. */
@@ -170,14 +184,19 @@ export class CcdSchedule {
     }
     const c = await job.result;
     return {
-      candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, own: job.own, margin: job.margin, horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
+      candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, own: job.own, margin: job.margin, ownMargin: job.ownMargin, horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
       ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}),
     };
   }
 
-  /** The GPU's escape count of a frame (world and own-frame boxes): widen the boxes of the jobs started from now on, or let them shrink back. */
-  noteEscapes(escaped: number): void {
-    this.marginScale = escaped > 0 ? Math.min(MAX_MARGIN_SCALE, this.marginScale * 2) : Math.max(1, this.marginScale * 0.95);
+  /**
+   * The GPU's escape counts of a frame, from the world boxes and from the own-frame boxes: each
+   * widens its own boxes in the jobs started from now on, or lets them shrink back.
+   */
+  noteEscapes(escapedWorld: number, escapedOwn = 0): void {
+    const next = (scale: number, escaped: number): number => (escaped > 0 ? Math.min(MAX_MARGIN_SCALE, scale * 2) : Math.max(1, scale * 0.95));
+    this.worldScale = next(this.worldScale, escapedWorld);
+    this.ownScale = next(this.ownScale, escapedOwn);
   }
 
   /** Drops every job (the state was reset or replaced). */

@@ -129,6 +129,7 @@ export class CpuCollisionStage {
       // Exact per-substep boxes: nothing escapes; the margin is the separation, the horizon a substep.
       into.ccd.capacity = into.contactCapacity;
       into.ccd.margin = offset;
+      into.ccd.selfMargin = offset;
     }
     return into;
   }

@@ -282,6 +282,7 @@ export class CcdStage implements GpuStage {
     c.escapedSelf = words[W.escapedSelf];
     c.capacity = this.capacity;
     c.margin = cur.margin;
+    c.selfMargin = cur.ownMargin;
     c.horizon = cur.horizon;
     c.jobMs = cur.jobMs;
     c.waitMs = cur.waitMs;
