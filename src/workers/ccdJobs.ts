@@ -18,7 +18,7 @@
  * come back transferred. A job that throws in the worker rejects with the worker's message.
  */
 import * as Comlink from 'comlink';
-import { checkCcdTopology, type CcdCandidates, type CcdTopology, type MotionBound } from '../collision/ccd/broadPhase';
+import { checkCcdTopology, objectCount, type CandidatePart, type CcdCandidates, type CcdTopology, type MotionBound } from '../collision/ccd/broadPhase';
 import type { SelfCullingReport, SelfCullingRequest } from '../collision/selfCulling/broadPhaseCulling';
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import type { CcdQueryKind, CcdWorkerApi } from './ccdWorkerApi';
@@ -31,6 +31,70 @@ export interface CcdJobsOptions {
   transport?: CcdTransport;
   /** Fewest narrow-phase queries per task (default 64): a query costs microseconds, a round trip tens of them. */
   minChunk?: number;
+  /**
+   * Split a broad phase with self-collision across the pool's workers (default true): one part per
+   * worker, each the pairs within a range of objects of about equal surface, the first also the
+   * pairs between objects. A scene of one object runs in one worker.
+   */
+  split?: boolean;
+}
+
+type BroadPhaseAnswer = CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport };
+
+/**
+ * The parts of a split broad phase (broadPhase.ts CandidatePart): at most `workers` contiguous
+ * ranges of objects of about equal boundary size (triangles + edges), the first with the pairs
+ * between objects. One part when there is one worker or one object.
+ */
+export function splitParts(topology: CcdTopology, workers: number): CandidatePart[] {
+  const objects = objectCount(topology);
+  const weight = new Float64Array(objects);
+  const obj = topology.vertexObject;
+  for (let t = 0; t < topology.triangles.length; t += 3) weight[obj[topology.triangles[t]]]++;
+  for (let e = 0; e < topology.edges.length; e += 2) weight[obj[topology.edges[e]]]++;
+  let total = 0;
+  for (let o = 0; o < objects; o++) total += weight[o];
+  const count = Math.max(1, Math.min(Math.floor(workers), objects));
+  const parts: CandidatePart[] = [];
+  let lo = 0, sum = 0;
+  for (let o = 0; o < objects; o++) {
+    sum += weight[o];
+    // Close a part once it holds its share of the surface, or when the objects left are just enough
+    // for one per part still to come.
+    const due = (total * (parts.length + 1)) / count;
+    const partsToCome = count - 1 - parts.length, objectsLeft = objects - (o + 1);
+    if (partsToCome > 0 && (objectsLeft === partsToCome || (sum >= due && objectsLeft >= partsToCome))) {
+      parts.push({ inter: parts.length === 0, objects: [lo, o + 1] });
+      lo = o + 1;
+    }
+  }
+  parts.push({ inter: parts.length === 0, objects: [lo, objects] });
+  return parts;
+}
+
+/** The answers of a split's parts as one: candidates in part order, the longest part's time, culling reports summed. */
+function mergeAnswers(answers: BroadPhaseAnswer[]): BroadPhaseAnswer {
+  const join = (pick: (a: BroadPhaseAnswer) => Uint32Array): Uint32Array => {
+    const out = new Uint32Array(answers.reduce((n, a) => n + pick(a).length, 0));
+    let at = 0;
+    for (const a of answers) {
+      out.set(pick(a), at);
+      at += pick(a).length;
+    }
+    return out;
+  };
+  const merged: BroadPhaseAnswer = { vertexFace: join((a) => a.vertexFace), edgeEdge: join((a) => a.edgeEdge), jobMs: Math.max(...answers.map((a) => a.jobMs)) };
+  const reports = answers.map((a) => a.selfCulling).filter((r): r is SelfCullingReport => r !== undefined);
+  if (reports.length > 0) {
+    const sum = (f: (r: SelfCullingReport) => number): number => reports.reduce((n, r) => n + f(r), 0);
+    merged.selfCulling = {
+      mode: reports[0].mode, bounded: reports[0].bounded,
+      pairsBefore: sum((r) => r.pairsBefore), pairsAfter: sum((r) => r.pairsAfter),
+      conesMs: sum((r) => r.conesMs), traversalMs: sum((r) => r.traversalMs), filterMs: sum((r) => r.filterMs),
+      culledNodes: sum((r) => r.culledNodes), culledTriangles: sum((r) => r.culledTriangles), rebuiltTrees: sum((r) => r.rebuiltTrees),
+    };
+  }
+  return merged;
 }
 
 /** Workers for CCD: all cores but one (the main thread's), at least 1. CCD work splits evenly. */
@@ -72,6 +136,8 @@ export class CcdJobs {
   /** Names this object's topology in the workers. */
   private readonly key = nextKey++;
   private busy = false;
+  /** The parts a broad phase with self-collision is split into (one: not split). */
+  readonly parts: CandidatePart[];
 
   private constructor(
     private readonly pool: WorkerPool<CcdWorkerApi>,
@@ -88,6 +154,7 @@ export class CcdJobs {
     this.transport = transport;
     this.minChunk = minChunk;
     this.vertexCount = topology.vertexCount;
+    this.parts = options.split === false ? [{ inter: true, objects: [0, objectCount(topology)] }] : splitParts(topology, pool.size);
     const bytes = 16 * topology.vertexCount;
     const buffer = (): ArrayBuffer | SharedArrayBuffer => (transport === 'shared' ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
     this.positions = new Float32Array(buffer());
@@ -116,7 +183,9 @@ export class CcdJobs {
 
   /**
    * Swept boxes and candidate pairs (broadPhase.ts) for positions / velocities (vec4 f32 per vertex),
-   * in one worker. One broad phase at a time per CcdJobs (they share the position buffers).
+   * in one worker, or with self-collision split across the pool's workers (`parts`; the candidates
+   * then come part by part, jobMs is the longest part's). One broad phase at a time per CcdJobs
+   * (they share the position buffers).
    * `culling`: self-collision culling of the same-object pairs (its deviation array is
    * transferred: do not use it afterwards).
    */
@@ -139,19 +208,37 @@ export class CcdJobs {
         x = positions.slice();
         v = velocities.slice();
       }
-      const transfer = this.transport === 'transfer' ? [x.buffer as ArrayBuffer, v.buffer as ArrayBuffer] : [];
       const bound_ = { horizon: bound.horizon, gravity: [bound.gravity[0], bound.gravity[1], bound.gravity[2]] as [number, number, number], margin: bound.margin, ...(bound.ownMargin !== undefined ? { ownMargin: bound.ownMargin } : {}) };
-      return await this.pool.run(async (api) => {
-        // One Promise.all over both, so that a failed init never leaves the job's rejection unhandled.
-        const deviation = culling?.deviation ?? null, edgeDeviation = culling?.edgeDeviation ?? null;
-        const moved = [deviation, edgeDeviation].filter((a): a is Float32Array => a !== null).map((a) => a.buffer as ArrayBuffer);
-        const culling_ = culling ? Comlink.transfer({ mode: culling.mode, deviation, edgeDeviation }, moved) : undefined;
-        const [, answer] = await Promise.all([this.ensureInit(api), api.broadPhase(Comlink.transfer(x, transfer), v, bound_, selfCollision, this.key, culling_)]);
-        return answer;
-      });
+      const split = selfCollision && this.parts.length > 1;
+      const parts: (CandidatePart | undefined)[] = split ? this.parts : [undefined];
+      // Every part but the last gets copies of what is moved to a worker (transfer detaches it).
+      const answers = await Promise.all(parts.map((part, i) => {
+        const last = i === parts.length - 1;
+        const px = this.transport === 'transfer' && !last ? x.slice() : x;
+        const pv = this.transport === 'transfer' && !last ? v.slice() : v;
+        const copy = (a: Float32Array | null | undefined): Float32Array | null => (a ? (last ? a : a.slice()) : null);
+        const partCulling = culling ? { mode: culling.mode, deviation: copy(culling.deviation), edgeDeviation: copy(culling.edgeDeviation) } : undefined;
+        return this.runPart(px, pv, bound_, selfCollision, partCulling, part);
+      }));
+      return split ? mergeAnswers(answers) : answers[0];
     } finally {
       this.busy = false;
     }
+  }
+
+  /** One broad-phase job (or part of one) in a worker; x, v and the culling's arrays are transferred when the transport says so. */
+  private runPart(
+    x: Float32Array, v: Float32Array, bound: MotionBound, selfCollision: boolean, culling: SelfCullingRequest | undefined, part: CandidatePart | undefined,
+  ): Promise<BroadPhaseAnswer> {
+    const transfer = this.transport === 'transfer' ? [x.buffer as ArrayBuffer, v.buffer as ArrayBuffer] : [];
+    return this.pool.run(async (api) => {
+      // One Promise.all over both, so that a failed init never leaves the job's rejection unhandled.
+      const deviation = culling?.deviation ?? null, edgeDeviation = culling?.edgeDeviation ?? null;
+      const moved = [deviation, edgeDeviation].filter((a): a is Float32Array => a !== null).map((a) => a.buffer as ArrayBuffer);
+      const culling_ = culling ? Comlink.transfer({ mode: culling.mode, deviation, edgeDeviation }, moved) : undefined;
+      const [, answer] = await Promise.all([this.ensureInit(api), api.broadPhase(Comlink.transfer(x, transfer), v, bound, selfCollision, this.key, culling_, part)]);
+      return answer;
+    });
   }
 
   /**

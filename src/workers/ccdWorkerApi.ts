@@ -5,7 +5,7 @@
  * off the main thread; batches of exact narrow-phase queries can be split across the pool.
  */
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
-import type { CcdCandidates, CcdTopology, MotionBound } from '../collision/ccd/broadPhase';
+import type { CandidatePart, CcdCandidates, CcdTopology, MotionBound } from '../collision/ccd/broadPhase';
 import type { SelfCullingReport, SelfCullingRequest } from '../collision/selfCulling/broadPhaseCulling';
 import type { AirOptimizeJob, AirOptimizeResult } from '../collision/air/optimizeAirMesh';
 import type { AirModel, BuiltAirMesh } from '../collision/air/buildAirMesh';
@@ -35,7 +35,11 @@ export interface CcdWorkerApi {
    * pairs culled as it says (collision/selfCulling/broadPhaseCulling.ts); its deviation array
    * may come transferred.
    */
-  broadPhase(positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, key?: number, culling?: SelfCullingRequest): CcdBroadPhaseAnswer;
+  broadPhase(
+    positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, key?: number, culling?: SelfCullingRequest,
+    /** Only this part of the pairs (a job split across workers, ccdJobs.ts); absent: all. */
+    part?: CandidatePart,
+  ): CcdBroadPhaseAnswer;
   /** Exact CCD of each query (24 f64: 4 points at t0, then at t1): toi in [0, 1], or -1 when no hit. */
   narrowPhase(kind: CcdQueryKind, queries: Float64Array): Float64Array;
   /**

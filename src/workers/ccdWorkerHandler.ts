@@ -25,7 +25,7 @@ export function createCcdWorkerHandler(): CcdWorkerApi {
       topology = topo;
       heldKey = key;
     },
-    broadPhase(positions, velocities, bound, selfCollision, key = 0, culling) {
+    broadPhase(positions, velocities, bound, selfCollision, key = 0, culling, part) {
       const t0 = performance.now();
       if (!topology) throw new Error('ccdWorker: broadPhase before init(topology): this worker holds no topology');
       if (key !== heldKey) throw new Error(`ccdWorker: broadPhase posed on topology ${key}, this worker holds topology ${heldKey}`);
@@ -36,7 +36,7 @@ export function createCcdWorkerHandler(): CcdWorkerApi {
       if (!(velocities instanceof Float32Array) || velocities.length !== 4 * n) {
         throw new RangeError(`ccdWorker: broadPhase: velocities must be a Float32Array of ${4 * n} floats (vec4 per vertex for ${n} vertices), got length ${velocities?.length}`);
       }
-      const c = culledSweptCandidates(topology, positions, velocities, bound, selfCollision, culling);
+      const c = culledSweptCandidates(topology, positions, velocities, bound, selfCollision, culling, part);
       const answer = { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0, ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}) };
       return Comlink.transfer(answer, [c.vertexFace.buffer, c.edgeEdge.buffer]);
     },

@@ -320,6 +320,25 @@ function elementBoxes(ids: Uint32Array, per: number, boxes: Float32Array): Float
  * overlaps the other's element box, hence the other object's box. Each element is tested only
  * against the objects whose boxes overlap its own object's box.
  */
+function ofObjects(
+  [lo, hi]: [number, number], lists: { vertices: Uint32Array; triangles: Uint32Array | null; edges: Uint32Array | null }, obj: Uint32Array, triObject: Uint32Array, edgeObject: Uint32Array,
+): { vertices: Uint32Array; triangles: Uint32Array; edges: Uint32Array } {
+  const pick = (ids: Uint32Array | null, count: number, object: Uint32Array): Uint32Array => {
+    const out: number[] = [];
+    const n = ids ? ids.length : count;
+    for (let q = 0; q < n; q++) {
+      const i = ids ? ids[q] : q;
+      if (object[i] >= lo && object[i] < hi) out.push(i);
+    }
+    return Uint32Array.from(out);
+  };
+  return {
+    vertices: pick(lists.vertices, 0, obj),
+    triangles: pick(lists.triangles, triObject.length, triObject),
+    edges: pick(lists.edges, edgeObject.length, edgeObject),
+  };
+}
+
 function nearOtherObjects(
   topo: CcdTopology, boxes: Float32Array, triBoxes: Float32Array, edgeBoxes: Float32Array, triObject: Uint32Array, edgeObject: Uint32Array,
 ): { vertices: Uint32Array; triangles: Uint32Array; edges: Uint32Array } {
@@ -376,6 +395,32 @@ function overlap(a: Float32Array, i: number, b: Float32Array, j: number): boolea
   return a[o] <= b[p + 3] && b[p] <= a[o + 3] && a[o + 1] <= b[p + 4] && b[p + 1] <= a[o + 4] && a[o + 2] <= b[p + 5] && b[p + 2] <= a[o + 5];
 }
 
+/**
+ * A part of a broad phase, for splitting one job across workers (workers/ccdJobs.ts): the pairs
+ * of different objects or not, and the pairs within each object o with lo <= o < hi. The parts of
+ * a split ({inter: true} once, the object ranges covering every object once) give each pair once.
+ */
+export interface CandidatePart {
+  inter: boolean;
+  objects: [number, number];
+}
+
+/** Throws a RangeError naming the part's problem (object range outside [0, objects]). */
+export function checkCandidatePart(part: CandidatePart, objects: number, where: string): void {
+  const [lo, hi] = part?.objects ?? [];
+  if (typeof part?.inter !== 'boolean' || !Number.isInteger(lo) || !Number.isInteger(hi) || lo < 0 || hi < lo || hi > objects) {
+    throw new RangeError(`${where}: part must be { inter: boolean, objects: [lo, hi] } with 0 <= lo <= hi <= ${objects} (the objects), got ${JSON.stringify(part)}`);
+  }
+}
+
+/** Number of objects of a topology (largest object id + 1). */
+export function objectCount(topo: CcdTopology): number {
+  let objects = 0;
+  const obj = topo.vertexObject;
+  for (let v = 0; v < obj.length; v++) if (obj[v] + 1 > objects) objects = obj[v] + 1;
+  return objects;
+}
+
 /** Keeps some of the same-object pairs (sweptCandidates): `relative` are the velocities they were swept with (vec4). */
 export type SelfPairFilter = (own: CcdCandidates, relative: Float32Array) => CcdCandidates;
 
@@ -390,7 +435,7 @@ export type PairFilter = 'all' | 'inter' | 'self';
  *
  * Output order: by hash bucket (deterministic for the same input, otherwise none in particular).
  */
-export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boolean | PairFilter): CcdCandidates {
+export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boolean | PairFilter, objects?: [number, number]): CcdCandidates {
   checkTopology(topo, boxes);
   const filter: PairFilter = pairs === true ? 'all' : pairs === false ? 'inter' : pairs;
   // keep(same object?): whether a pair passes the filter.
@@ -408,7 +453,8 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
   for (let e = 0; e < edgeCount; e++) edgeObject[e] = obj[edges[2 * e]];
   // Pairs of different objects only: just the elements whose boxes reach another object's box
   // can be in one, so only those are hashed (a pile of separate falling bodies hashes almost nothing).
-  const near = filter === 'inter' ? nearOtherObjects(topo, boxes, triBoxes, edgeBoxes, triObject, edgeObject) : undefined;
+  let near = filter === 'inter' ? nearOtherObjects(topo, boxes, triBoxes, edgeBoxes, triObject, edgeObject) : undefined;
+  if (objects) near = ofObjects(objects, near ?? { vertices: bv, triangles: null, edges: null }, obj, triObject, edgeObject);
 
   // Vertex-face: boundary vertices and triangles hashed on one frame, joined per bucket.
   const vf = new PairList();
@@ -478,15 +524,18 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
  * boxes too (the GPU checks that the vertices stay in them). `selfFilter`, when given, sees the
  * pairs within one object and the velocities they were swept with (vec4, each object's mean
  * removed) and returns the pairs to keep (self-collision culling, collision/selfCulling/).
+ * `part`: only that part of the pairs (a job split across workers; all when absent).
  */
 export function sweptCandidates(
   topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, selfFilter?: SelfPairFilter,
+  part?: CandidatePart,
 ): CcdCandidates & { boxes: Float32Array } {
+  if (part) checkCandidatePart(part, objectCount(topo), 'sweptCandidates');
   const boxes = sweptVertexBoxes(positions, velocities, bound);
-  const inter = ccdCandidates(topo, boxes, 'inter');
-  if (!selfCollision) return { ...inter, boxes };
+  const inter = !part || part.inter ? ccdCandidates(topo, boxes, 'inter') : { vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0) };
+  if (!selfCollision || (part && part.objects[1] === part.objects[0])) return { ...inter, boxes };
   const relative = ownFrameVelocities(topo, velocities);
-  let own = ccdCandidates(topo, sweptVertexBoxes(positions, relative, ownFrameBound(bound)), 'self');
+  let own = ccdCandidates(topo, sweptVertexBoxes(positions, relative, ownFrameBound(bound)), 'self', part?.objects);
   if (selfFilter) own = selfFilter(own, relative);
   return { vertexFace: concat(inter.vertexFace, own.vertexFace), edgeEdge: concat(inter.edgeEdge, own.edgeEdge), boxes };
 }

@@ -11,7 +11,7 @@
  *
  * One SelfCulling per topology and thread (a worker keeps its own across jobs, with its trees).
  */
-import { sweptCandidates, type CcdCandidates, type CcdTopology, type MotionBound } from '../ccd/broadPhase';
+import { sweptCandidates, type CandidatePart, type CcdCandidates, type CcdTopology, type MotionBound } from '../ccd/broadPhase';
 import { SELF_CULLING_MODES, type SelfCullingMode } from '../../contract/params';
 import { SelfCulling, type SelfCullingStats } from './selfCulling';
 
@@ -66,12 +66,14 @@ export function checkCullingRequest(r: SelfCullingRequest, vertexCount: number, 
 
 /**
  * sweptCandidates with the same-object pairs culled as `request` says ('off' or no request: the
- * box test's pairs unchanged). positions / velocities: vec4 per vertex.
+ * box test's pairs unchanged). positions / velocities: vec4 per vertex. `part`: only that part of
+ * the pairs (broadPhase.ts CandidatePart; the culling then works on that part's objects only).
  */
 export function culledSweptCandidates(
   topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, request?: SelfCullingRequest,
+  part?: CandidatePart,
 ): CcdCandidates & { selfCulling?: SelfCullingReport } {
-  if (!request || !selfCollision) return sweptCandidates(topo, positions, velocities, bound, selfCollision);
+  if (!request || !selfCollision) return sweptCandidates(topo, positions, velocities, bound, selfCollision, undefined, part);
   checkCullingRequest(request, topo.vertexCount, topo.edges.length / 2, 'culledSweptCandidates');
   let report: SelfCullingReport | undefined;
   const c = sweptCandidates(topo, positions, velocities, bound, selfCollision, (own, relative) => {
@@ -92,7 +94,7 @@ export function culledSweptCandidates(
       deviation[v] = request.deviation[v];
     }
     const edgeDeviation = request.edgeDeviation ? Float64Array.from(request.edgeDeviation) : null;
-    const stats: SelfCullingStats = culling.cull({ start, move, deviation, edgeDeviation }, request.mode);
+    const stats: SelfCullingStats = culling.cull({ start, move, deviation, edgeDeviation }, request.mode, part?.objects);
     const t0 = performance.now();
     const kept = culling.filter(own);
     report.filterMs = performance.now() - t0;
@@ -103,6 +105,6 @@ export function culledSweptCandidates(
     report.rebuiltTrees = stats.rebuilt;
     report.pairsAfter = (kept.vertexFace.length + kept.edgeEdge.length) / 2;
     return kept;
-  });
+  }, part);
   return report ? { ...c, selfCulling: report } : c;
 }

@@ -90,29 +90,38 @@ export class SelfCulling {
 
   /**
    * Marks the triangles of culled nodes (culledBy) for `motion` (start xyz, move xyz and deviation
-   * per vertex of the whole scene, motionCones.ts). 'off' culls nothing.
+   * per vertex of the whole scene, motionCones.ts). 'off' culls nothing. `objects` [lo, hi): only
+   * those objects' trees (a broad phase split across workers by object); default all.
    */
-  cull(motion: CullingMotion, mode: SelfCullingMode): SelfCullingStats {
+  cull(motion: CullingMotion, mode: SelfCullingMode, objects?: [number, number]): SelfCullingStats {
     const s = this.surface;
     checkMotion(motion, s.vertexCount, s.edgeCount);
     const stats: SelfCullingStats = { mode, conesMs: 0, traversalMs: 0, rebuilt: 0, culledNodes: 0, culledTriangles: 0, nodes: emptyNodeTestCounts() };
     this.culledBy.fill(-1);
     if (mode === 'off') return stats;
     const t0 = performance.now();
+    const [lo, hi] = objects ?? [0, this.objectTriangles.length];
     if (this.trees.length === 0 || (this.rebuildEvery > 0 && this.calls % this.rebuildEvery === 0)) {
+      // Every object's tree (a worker may get another range of objects next time); counted for the range.
       this.build(motion.start);
-      stats.rebuilt = this.trees.length;
+      stats.rebuilt = this.trees.filter((tree) => tree.object >= lo && tree.object < hi).length;
     }
     this.calls++;
     const tri = s.triangles, te = s.triangleEdges;
-    for (let t = 0; t < s.triangleCount; t++) {
-      triangleNormalCone(this.triangleCones, CONE_FLOATS * t, motion, tri[3 * t], tri[3 * t + 1], tri[3 * t + 2], te[3 * t], te[3 * t + 2]);
+    for (let o = lo; o < hi; o++) {
+      const list = this.objectTriangles[o];
+      if (!list) continue;
+      for (let q = 0; q < list.length; q++) {
+        const t = list[q];
+        triangleNormalCone(this.triangleCones, CONE_FLOATS * t, motion, tri[3 * t], tri[3 * t + 1], tri[3 * t + 2], te[3 * t], te[3 * t + 2]);
+      }
     }
-    for (let k = 0; k < this.trees.length; k++) refitNodeCones(this.trees[k], this.triangleCones, this.nodeCones[k]);
+    const inRange = (k: number): boolean => this.trees[k].object >= lo && this.trees[k].object < hi;
+    for (let k = 0; k < this.trees.length; k++) if (inRange(k)) refitNodeCones(this.trees[k], this.triangleCones, this.nodeCones[k]);
     const t1 = performance.now();
     this.tests.counts = stats.nodes;
     this.tests.newMotion();
-    for (let k = 0; k < this.trees.length; k++) this.traverse(k, motion, mode, stats);
+    for (let k = 0; k < this.trees.length; k++) if (inRange(k)) this.traverse(k, motion, mode, stats);
     stats.traversalMs = performance.now() - t1;
     stats.conesMs = t1 - t0;
     return stats;

@@ -11,7 +11,7 @@ import { edgeEdgeCcd, vertexFaceCcd } from '../../../src/collision/ccd';
 import { ccdTopologyOf, sweptCandidates, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
 import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import { culledSweptCandidates } from '../../../src/collision/selfCulling/broadPhaseCulling';
-import { CcdJobs, ccdPoolSize, sharedMemoryAvailable } from '../../../src/workers/ccdJobs';
+import { CcdJobs, ccdPoolSize, sharedMemoryAvailable, splitParts } from '../../../src/workers/ccdJobs';
 import { nodeCcdPool, nodePoolSize } from '../../../src/workers/ccdNodePool';
 import type { CcdWorkerApi } from '../../../src/workers/ccdWorkerApi';
 import type { WorkerPool } from '../../../src/workers/workerPool';
@@ -67,6 +67,19 @@ function sameArray(got: ArrayLike<number>, want: ArrayLike<number>): string {
   return 'equal';
 }
 
+/**
+ * The same pairs in any order (a job split across workers returns them part by part): sorted
+ * pair keys compared, cheaply.
+ */
+function samePairs(got: Uint32Array, want: Uint32Array): string {
+  const keys = (a: Uint32Array): Float64Array => {
+    const k = new Float64Array(a.length / 2);
+    for (let i = 0; i < k.length; i++) k[i] = a[2 * i] * 2 ** 24 + a[2 * i + 1];
+    return k.sort();
+  };
+  return sameArray(keys(got), keys(want));
+}
+
 function inThread(x: Float32Array, v: Float32Array, self: boolean): { vertexFace: Uint32Array; edgeEdge: Uint32Array } {
   const c = sweptCandidates(topo, x, v, bound, self);
   return { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge };
@@ -88,14 +101,32 @@ describe('CcdJobs.broadPhase in a worker', () => {
       expect(want.edgeEdge.length).toBeGreaterThan(1000);
       for (const jobs of [shared, transfer]) {
         const got = await jobs.broadPhase(topo.x, v, bound, self);
-        expect(sameArray(got.vertexFace, want.vertexFace)).toBe('equal');
-        expect(sameArray(got.edgeEdge, want.edgeEdge)).toBe('equal');
+        expect(samePairs(got.vertexFace, want.vertexFace)).toBe('equal');
+        expect(samePairs(got.edgeEdge, want.edgeEdge)).toBe('equal');
         expect(got.jobMs).toBeGreaterThan(0);
       }
     }
     // The caller's arrays are left as they were (copied, not moved), on both paths.
     expect(topo.x.length).toBe(4 * topo.vertexCount);
     expect(v.length).toBe(topo.x.length);
+  });
+
+  it('a pool of 2 splits a self-collision job by object across both workers: each pair once, as in this thread', async () => {
+    pool = nodeCcdPool(workerFile, 2);
+    const jobs = await CcdJobs.create(pool, topo);
+    expect(jobs.parts).toEqual([{ inter: true, objects: [0, 1] }, { inter: false, objects: [1, 2] }]);
+    const v = velocities(6);
+    const want = inThread(topo.x, v, true);
+    const before = pool.completed.reduce((a, b) => a + b, 0);
+    const got = await jobs.broadPhase(topo.x, v, bound, true);
+    expect(pool.completed.reduce((a, b) => a + b, 0) - before).toBe(2);
+    expect(pool.completed.every((n) => n > 0)).toBe(true);
+    expect(samePairs(got.vertexFace, want.vertexFace)).toBe('equal');
+    expect(samePairs(got.edgeEdge, want.edgeEdge)).toBe('equal');
+    // Without self-collision there is nothing to split: one job.
+    const one = pool.completed.reduce((a, b) => a + b, 0);
+    await jobs.broadPhase(topo.x, v, bound, false);
+    expect(pool.completed.reduce((a, b) => a + b, 0) - one).toBe(1);
   });
 
   it('shared: the worker reads the shared views in place, as they are when the job is asked for', async () => {
@@ -137,8 +168,8 @@ describe('self-collision culling in the broad-phase job', () => {
       const d = deviation();
       const got = await jobs.broadPhase(topo.x, v, bound, true, { mode: 'enhanced', deviation: d });
       expect(d.length).toBe(0); // transferred to the worker
-      expect(sameArray(got.vertexFace, want.vertexFace)).toBe('equal');
-      expect(sameArray(got.edgeEdge, want.edgeEdge)).toBe('equal');
+      expect(samePairs(got.vertexFace, want.vertexFace)).toBe('equal');
+      expect(samePairs(got.edgeEdge, want.edgeEdge)).toBe('equal');
       expect({ ...got.selfCulling!, conesMs: 0, traversalMs: 0, filterMs: 0 }).toEqual({ ...want.selfCulling!, conesMs: 0, traversalMs: 0, filterMs: 0 });
       // No bound yet: nothing is culled, and the report says so.
       const none = await jobs.broadPhase(topo.x, v, bound, true, { mode: 'enhanced', deviation: null });
@@ -243,7 +274,7 @@ describe('CCD jobs that fail', () => {
     // Still the same worker, still working.
     expect(pool.failed).toBe(0);
     const got = await jobs.broadPhase(topo.x, velocities(4), bound, true);
-    expect(sameArray(got.edgeEdge, inThread(topo.x, velocities(4), true).edgeEdge)).toBe('equal');
+    expect(samePairs(got.edgeEdge, inThread(topo.x, velocities(4), true).edgeEdge)).toBe('equal');
   });
 
   it('a chunk that fails on a later worker names the caller\'s query index', async () => {
@@ -260,5 +291,39 @@ describe('pool size', () => {
   it('all cores but one, at least one worker; Node asks os.availableParallelism()', () => {
     expect([1, 2, 3, 8, 16, 0, NaN].map(ccdPoolSize)).toEqual([1, 1, 2, 7, 15, 1, 1]);
     expect(nodePoolSize()).toBe(ccdPoolSize(availableParallelism()));
+  });
+});
+
+describe('splitParts', () => {
+  it('contiguous object ranges covering every object once, the pairs between objects in the first, about equal surface per part', () => {
+    // 9 objects of uneven size: object o has o + 1 triangles and edges of its own.
+    const tri: number[] = [], edg: number[] = [], obj: number[] = [];
+    for (let o = 0; o < 9; o++) {
+      for (let k = 0; k <= o; k++) {
+        const v = obj.length;
+        obj.push(o, o, o);
+        tri.push(v, v + 1, v + 2);
+        edg.push(v, v + 1);
+      }
+    }
+    const t: CcdTopology = {
+      vertexCount: obj.length, boundaryVertices: Uint32Array.from(obj.keys()), triangles: Uint32Array.from(tri), edges: Uint32Array.from(edg), vertexObject: Uint32Array.from(obj),
+    };
+    for (const workers of [1, 2, 3, 4, 9, 16]) {
+      const parts = splitParts(t, workers);
+      expect(parts.length).toBe(Math.min(workers, 9));
+      expect(parts.map((p) => p.inter)).toEqual(parts.map((_, i) => i === 0));
+      expect(parts[0]!.objects[0]).toBe(0);
+      expect(parts[parts.length - 1]!.objects[1]).toBe(9);
+      for (let i = 1; i < parts.length; i++) expect(parts[i]!.objects[0]).toBe(parts[i - 1]!.objects[1]);
+      for (const p of parts) expect(p.objects[1]).toBeGreaterThan(p.objects[0]);
+      // Surface per part (2 (o + 1) per object): no part above twice the even share, except a single object larger than that.
+      const share = (2 * 45) / parts.length;
+      for (const p of parts) {
+        let sum = 0;
+        for (let o = p.objects[0]; o < p.objects[1]; o++) sum += 2 * (o + 1);
+        expect(sum <= 2 * share || p.objects[1] - p.objects[0] === 1).toBe(true);
+      }
+    }
   });
 });
