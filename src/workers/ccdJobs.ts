@@ -33,7 +33,7 @@ export interface CcdJobsOptions {
   minChunk?: number;
   /**
    * Split a broad phase with self-collision across the pool's workers (default true): one part per
-   * worker, each the pairs within a range of objects of about equal surface, the first also the
+   * worker, each the pairs within a range of objects of about equal surface, the lightest also the
    * pairs between objects. A scene of one object runs in one worker.
    */
   split?: boolean;
@@ -43,8 +43,8 @@ type BroadPhaseAnswer = CcdCandidates & { jobMs: number; selfCulling?: SelfCulli
 
 /**
  * The parts of a split broad phase (broadPhase.ts CandidatePart): at most `workers` contiguous
- * ranges of objects of about equal boundary size (triangles + edges), the first with the pairs
- * between objects. One part when there is one worker or one object.
+ * ranges of objects of about equal boundary size (triangles + edges), the one of least surface
+ * also with the pairs between objects. One part when there is one worker or one object.
  */
 export function splitParts(topology: CcdTopology, workers: number): CandidatePart[] {
   const objects = objectCount(topology);
@@ -69,7 +69,16 @@ export function splitParts(topology: CcdTopology, workers: number): CandidatePar
     }
   }
   parts.push({ inter: parts.length === 0, objects: [lo, objects] });
-  return parts;
+  // The pairs between objects go with the part of least surface (8 octopi over 7 workers: with
+  // the two-octopus part they made it 25 ms, the others 11).
+  const surface = (p: CandidatePart): number => {
+    let sum = 0;
+    for (let o = p.objects[0]; o < p.objects[1]; o++) sum += weight[o];
+    return sum;
+  };
+  let lightest = 0;
+  for (let i = 1; i < parts.length; i++) if (surface(parts[i]) < surface(parts[lightest])) lightest = i;
+  return parts.map((p, i) => ({ inter: i === lightest, objects: p.objects }));
 }
 
 /** The answers of a split's parts as one: candidates in part order, the longest part's time, culling reports summed. */
