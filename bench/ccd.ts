@@ -15,9 +15,13 @@
  * 3. step (--sections step): the time step on a pile of octopi with hybrid, DCD only and CCD only:
  *    phase shares, candidate pairs, contacts, the broad-phase job's time and the frame's wait.
  *
+ * 4. parts (--sections parts): the split of a broad phase across a pool (ccdJobs.ts splitParts)
+ *    with each part timed alone on this thread, for pools of --parts-workers sizes: what a machine
+ *    with that many free cores would wait for (the longest part), whatever this machine's cores.
+ *
  * Each section is a function returning rows.
  *
- *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/ccd.ts [--cases 4@2,16@2,4@0.2,16@0.2,50@0.2] [--horizon 0.0333] [--margin 0.001] [--repeat 5] [--pool N] [--sections narrow,broad,step] [--step-copies 2] [--step-frames 12]
+ *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/ccd.ts [--cases 4@2,16@2,4@0.2,16@0.2,50@0.2] [--horizon 0.0333] [--margin 0.001] [--repeat 5] [--pool N] [--sections narrow,broad,step,parts] [--step-copies 2] [--step-frames 12] [--parts-workers 2,4,7]
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -28,7 +32,7 @@ import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { readMeshFile } from '../src/runner/meshFile';
 import { pileScene, type PileItem } from '../src/scenes/pile';
 import { defaultParams } from '../src/contract/params';
-import { CcdJobs } from '../src/workers/ccdJobs';
+import { CcdJobs, splitParts } from '../src/workers/ccdJobs';
 import { nodeCcdPool, nodePoolSize } from '../src/workers/ccdNodePool';
 import type { CcdQueryKind, CcdWorkerApi } from '../src/workers/ccdWorkerApi';
 import type { WorkerPool } from '../src/workers/workerPool';
@@ -179,6 +183,39 @@ export async function broadPhaseRows(cases: PileCase[], bound: MotionBound, pool
   return rows;
 }
 
+// ---- Section 4: the broad phase's parts, each alone --------------------------------------------
+
+/**
+ * Per case and pool size: splitParts' parts each timed alone on this thread (best of `repeat`),
+ * against the whole job; checks that the parts' pairs together are the whole job's.
+ */
+export function partRows(cases: PileCase[], bound: MotionBound, workerCounts: number[], repeat: number): Row[] {
+  const rows: Row[] = [];
+  for (const c of cases) {
+    const t = c.topology;
+    let whole = 0;
+    const wholeMs = best(repeat, () => {
+      const r = sweptCandidates(t, c.positions, c.velocities, bound, true);
+      whole = (r.vertexFace.length + r.edgeEdge.length) / 2;
+    });
+    for (const workers of workerCounts) {
+      const parts = splitParts(t, workers);
+      let pairs = 0;
+      const ms = parts.map((part) => best(repeat, () => {
+        const r = sweptCandidates(t, c.positions, c.velocities, bound, true, undefined, part);
+        pairs += (r.vertexFace.length + r.edgeEdge.length) / 2;
+      }));
+      pairs /= repeat;
+      if (pairs !== whole) throw new Error(`parts of ${c.copies} octopi over ${workers} workers give ${pairs} pairs, the whole job ${whole}`);
+      const longest = Math.max(...ms);
+      const sum = ms.reduce((a, b) => a + b, 0);
+      rows.push([c.copies, c.speed, workers, parts.length, wholeMs.toFixed(1), ms.map((m) => m.toFixed(1)).join(' / '), longest.toFixed(1), sum.toFixed(1), (wholeMs / longest).toFixed(2)]);
+    }
+    console.log(`  ${c.copies} copies at ${c.speed} m/s: done`);
+  }
+  return rows;
+}
+
 // ---- Section 3: the time step with hybrid, DCD only and CCD only -----------------------------
 
 /**
@@ -230,6 +267,20 @@ export async function stepRows(copies: number, frames: number, pool: WorkerPool<
 
 // ---- Main ----------------------------------------------------------------------------------
 
+/** The broad phase's bound from --horizon and --margin. */
+function broadBound(): MotionBound {
+  return { horizon: Number(arg('horizon', String(2 / 60))), gravity: [0, -9.81, 0], margin: Number(arg('margin', '0.001')) };
+}
+
+/** The octopus piles of --cases (copies@speed, comma-separated), `def` when not given. */
+function pileCases(def: string): PileCase[] {
+  return arg('cases', def).split(',').map((c) => {
+    const [copies, speed] = c.split('@').map(Number);
+    if (!(Number.isInteger(copies) && copies > 0 && Number.isFinite(speed))) throw new Error(`--cases: expected copies@speed, got ${c}`);
+    return octopusPile(copies, speed);
+  });
+}
+
 const sections = arg('sections', 'narrow,broad').split(',');
 const repeat = Number(arg('repeat', '5'));
 const poolSize = Number(arg('pool', String(nodePoolSize())));
@@ -245,15 +296,20 @@ try {
     console.log(table(['kind', 'where', 'queries', 'hits', 'ms', 'queries / s'], rows));
   }
   if (sections.includes('broad')) {
-    const bound: MotionBound = { horizon: Number(arg('horizon', String(2 / 60))), gravity: [0, -9.81, 0], margin: Number(arg('margin', '0.001')) };
-    const cases = arg('cases', '4@2,16@2,4@0.2,16@0.2,50@0.2').split(',').map((c) => {
-      const [copies, speed] = c.split('@').map(Number);
-      if (!(Number.isInteger(copies) && copies > 0 && Number.isFinite(speed))) throw new Error(`--cases: expected copies@speed, got ${c}`);
-      return octopusPile(copies, speed);
-    });
+    const bound = broadBound();
+    const cases = pileCases('4@2,16@2,4@0.2,16@0.2,50@0.2');
     const rows = await broadPhaseRows(cases, bound, pool, repeat);
     console.log(`\nBroad phase, piles of octopus_2KFaces.t falling, horizon ${bound.horizon.toFixed(4)} s, margin ${bound.margin}, self-collision on:\n`);
     console.log(table(['copies', 'speed m/s', 'vertices', 'boundary vertices', 'triangles', 'edges', 'this thread ms', 'worker job ms', 'round trip ms (shared)', 'round trip ms (transfer)', 'vertex-face candidates', 'edge-edge candidates', 'pairs with world boxes only'], rows));
+  }
+  if (sections.includes('parts')) {
+    const bound = broadBound();
+    const cases = pileCases('8@2,16@2');
+    const workerCounts = arg('parts-workers', '2,4,7').split(',').map(Number);
+    if (!workerCounts.every((w) => Number.isInteger(w) && w >= 1)) throw new Error(`--parts-workers: expected positive integers, got ${arg('parts-workers', '')}`);
+    const rows = partRows(cases, bound, workerCounts, repeat);
+    console.log(`\nBroad phase split by object (splitParts), each part alone on this thread, horizon ${bound.horizon.toFixed(4)} s, margin ${bound.margin}, self-collision on:\n`);
+    console.log(table(['copies', 'speed m/s', 'workers', 'parts', 'whole job ms', 'parts ms', 'longest part ms', 'sum of parts ms', 'whole / longest'], rows));
   }
   if (sections.includes('step')) {
     const copies = Number(arg('step-copies', '2'));

@@ -63,6 +63,9 @@ const CCD_MAX_COUNT = 22u;
 const CCD_TESTS = 23u;
 const CCD_EE_AT_END = 24u;
 const CCD_ESCAPED_SELF = 25u;
+// Two words of per-object own-frame escape flags: bit o % 64 for object o (ccdSchedule.ts widens
+// the flagged objects' own-frame boxes only).
+const CCD_ESCAPED_SELF_OBJECTS = 26u;
 // Edge-edge hits whose closest points lie within this parameter of an edge's end are left to the
 // vertex-triangle pairs of that end.
 const EE_END_PARAM = 0.01;
@@ -317,6 +320,10 @@ fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (i < params.boundaryVertexCount) {
     let v = topo[params.offBoundaryVertices + i];
     if (outside(startPosition(v), v) || outside(vertexPosition(v), v)) { atomicAdd(&header[CCD_ESCAPED], 1u); }
-    if ((params.flags & CCD_CHECK_OWN) != 0u && escapedOwnFrame(v)) { atomicAdd(&header[CCD_ESCAPED_SELF], 1u); }
+    if ((params.flags & CCD_CHECK_OWN) != 0u && escapedOwnFrame(v)) {
+      atomicAdd(&header[CCD_ESCAPED_SELF], 1u);
+      let bit = bitcast<u32>(prev[v].w) % 64u;
+      atomicOr(&header[CCD_ESCAPED_SELF_OBJECTS + bit / 32u], 1u << (bit % 32u));
+    }
   }
 }

@@ -73,9 +73,14 @@ export interface CcdFrameCounters {
    * boxes widen too. Zero without self-collision.
    */
   escapedSelf: number;
+  /**
+   * Objects whose own-frame boxes escaped (flags of bit o % 64, ccdNarrow.wgsl: objects 64 apart
+   * share a flag and count together): only theirs widen (ccdSchedule.ts).
+   */
+  escapedSelfObjects: number;
   /** The boxes' margin (world units) and the motion horizon (s) of the broad phase used by this frame. */
   margin: number;
-  /** The own-frame boxes' margin (pairs within one object; world units): widened by their own escapes. */
+  /** The own-frame boxes' margin (pairs within one object; world units; the largest object's): widened by their own escapes. */
   selfMargin: number;
   horizon: number;
   /** The broad-phase job's time in its worker, and the time the frame waited for it before recording (ms). */
@@ -101,7 +106,7 @@ export interface CcdFrameCounters {
 export function emptyCcdCounters(): CcdFrameCounters {
   return {
     candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, backFace: 0, edgeEdgeAtEnd: 0,
-    capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, margin: 0, selfMargin: 0, horizon: 0, jobMs: 0, waitMs: 0,
+    capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, margin: 0, selfMargin: 0, horizon: 0, jobMs: 0, waitMs: 0,
     selfPairsBefore: 0, selfPairsAfter: 0, selfCulledFraction: 0, selfConesMs: 0, selfTraversalMs: 0, selfFilterMs: 0, selfDeviationEscapes: 0,
   };
 }

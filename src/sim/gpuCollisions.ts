@@ -358,9 +358,10 @@ export class GpuCollisions {
     const mode = effectiveCollisionMode(p);
     counters.mode = mode;
     counters.penetration = p.penetration;
-    counters.ccd = this.ccd.afterFrame(words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS), rec.ccd);
+    const ccdWords = words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS);
+    counters.ccd = this.ccd.afterFrame(ccdWords, rec.ccd);
     if (deviation) counters.ccd.selfDeviationEscapes = deviation.escapes;
-    this.ccdSchedule.noteEscapes(counters.ccd.escaped, counters.ccd.escapedSelf);
+    this.ccdSchedule.noteEscapes(counters.ccd.escaped, counters.ccd.escapedSelf, this.ccd.ownEscapeFlags(ccdWords), rec.ccd.input);
     if (mode === 'hybrid') {
       counters.pin = header[QL.pin];
       counters.pout = p.substeps * (this.topology.boundaryVertexCount + this.topology.boundaryEdgeCount) - counters.pin;

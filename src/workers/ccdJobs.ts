@@ -217,7 +217,9 @@ export class CcdJobs {
         x = positions.slice();
         v = velocities.slice();
       }
-      const bound_ = { horizon: bound.horizon, gravity: [bound.gravity[0], bound.gravity[1], bound.gravity[2]] as [number, number, number], margin: bound.margin, ...(bound.ownMargin !== undefined ? { ownMargin: bound.ownMargin } : {}) };
+      const bound_ = { horizon: bound.horizon, gravity: [bound.gravity[0], bound.gravity[1], bound.gravity[2]] as [number, number, number], margin: bound.margin,
+        ...(bound.ownMargin !== undefined ? { ownMargin: bound.ownMargin } : {}), ...(bound.ownMargins !== undefined ? { ownMargins: Float64Array.from(bound.ownMargins) } : {}),
+      };
       const split = selfCollision && this.parts.length > 1;
       const parts: (CandidatePart | undefined)[] = split ? this.parts : [undefined];
       // Every part but the last gets copies of what is moved to a worker (transfer detaches it).

@@ -171,6 +171,12 @@ export interface MotionBound {
    * lower part stops while its mean still falls) widen those boxes only, not every world box.
    */
   ownMargin?: number;
+  /**
+   * Per object (index = object id), the own-frame boxes' margin, world units: overrides
+   * `ownMargin`, so that an escape from one body's own-frame boxes (that body landing) widens that
+   * body's boxes only (ccdSchedule.ts). At least one entry per object.
+   */
+  ownMargins?: ArrayLike<number>;
 }
 
 export interface CcdCandidates {
@@ -205,6 +211,17 @@ export function roundUp(x: number): number {
  * growth by |v| H contains the whole path with room to spare. Corners are rounded outward to float32.
  */
 export function sweptVertexBoxes(positions: Float32Array, velocities: Float32Array, bound: MotionBound, out?: Float32Array): Float32Array {
+  return sweptBoxesOf(positions, velocities, bound, out);
+}
+
+/**
+ * sweptVertexBoxes for the vertices `only.object` places in `only.range` (a part of a split job,
+ * CandidatePart); the others' boxes are left at 0 (never hashed by that part).
+ */
+function sweptBoxesOf(
+  positions: Float32Array, velocities: Float32Array, bound: MotionBound, out?: Float32Array, only?: { object: Uint32Array; range: [number, number] },
+  objectMargins?: { object: Uint32Array; margins: ArrayLike<number> },
+): Float32Array {
   if (positions.length % 4 !== 0) throw new RangeError(`sweptVertexBoxes: positions has length ${positions.length}, not 4 per vertex (vec4)`);
   const n = positions.length / 4;
   if (velocities.length !== positions.length) throw new RangeError(`sweptVertexBoxes: velocities has length ${velocities.length}, positions ${positions.length} (both vec4 per vertex)`);
@@ -218,9 +235,10 @@ export function sweptVertexBoxes(positions: Float32Array, velocities: Float32Arr
   const half = 0.5 * H * H;
   const gx = g[0] * half, gy = g[1] * half, gz = g[2] * half;
   for (let i = 0; i < n; i++) {
+    if (only && (only.object[i] < only.range[0] || only.object[i] >= only.range[1])) continue;
     const x = positions[4 * i], y = positions[4 * i + 1], z = positions[4 * i + 2];
     const vx = velocities[4 * i], vy = velocities[4 * i + 1], vz = velocities[4 * i + 2];
-    const grow = bound.margin + Math.sqrt(vx * vx + vy * vy + vz * vz) * H;
+    const grow = (objectMargins ? objectMargins.margins[objectMargins.object[i]] : bound.margin) + Math.sqrt(vx * vx + vy * vy + vz * vz) * H;
     if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z) && Number.isFinite(grow))) {
       throw new RangeError(`sweptVertexBoxes: vertex ${i}: position (${x}, ${y}, ${z}) or velocity (${vx}, ${vy}, ${vz}) is not finite`);
     }
@@ -273,13 +291,22 @@ export function checkCcdTopology(topo: CcdTopology, where = 'ccdCandidates'): vo
   }
 }
 
-function checkTopology(topo: CcdTopology, boxes: Float32Array): void {
-  checkCcdTopology(topo);
+/** Topologies checkCcdTopology passed (a worker's jobs reuse one topology: checked once, not per job). */
+const checkedTopologies = new WeakSet<CcdTopology>();
+
+/** The topology (once) and the boxes of the vertices the call hashes (of objects lo..hi-1 when `objects` is given). */
+function checkTopology(topo: CcdTopology, boxes: Float32Array, objects?: [number, number]): void {
+  if (!checkedTopologies.has(topo)) {
+    checkCcdTopology(topo);
+    checkedTopologies.add(topo);
+  }
   const n = topo.vertexCount;
   if (boxes.length !== 6 * n) throw new RangeError(`ccdCandidates: boxes has length ${boxes.length}, expected ${6 * n} (6 per vertex for ${n} vertices)`);
-  for (let i = 0; i < topo.boundaryVertices.length; i++) checkBox(boxes, topo.boundaryVertices[i]);
-  for (let i = 0; i < topo.triangles.length; i++) checkBox(boxes, topo.triangles[i]);
-  for (let i = 0; i < topo.edges.length; i++) checkBox(boxes, topo.edges[i]);
+  const obj = topo.vertexObject;
+  const inRange = (v: number): boolean => !objects || (obj[v] >= objects[0] && obj[v] < objects[1]);
+  for (let i = 0; i < topo.boundaryVertices.length; i++) if (inRange(topo.boundaryVertices[i])) checkBox(boxes, topo.boundaryVertices[i]);
+  for (let i = 0; i < topo.triangles.length; i++) if (inRange(topo.triangles[i])) checkBox(boxes, topo.triangles[i]);
+  for (let i = 0; i < topo.edges.length; i++) if (inRange(topo.edges[i])) checkBox(boxes, topo.edges[i]);
 }
 
 function checkBox(boxes: Float32Array, v: number): void {
@@ -292,8 +319,12 @@ function checkBox(boxes: Float32Array, v: number): void {
   }
 }
 
-/** Union of the corners' boxes, 6 per element (`per` vertices each). */
-function elementBoxes(ids: Uint32Array, per: number, boxes: Float32Array): Float32Array {
+/**
+ * Union of the corners' boxes, 6 per element (`per` vertices each). With `only` (the elements'
+ * objects and a range of objects), the elements of other objects are left empty (+inf, -inf): a
+ * part of a split job (CandidatePart) hashes its own objects' elements only, so it boxes only those.
+ */
+function elementBoxes(ids: Uint32Array, per: number, boxes: Float32Array, only?: { object: Uint32Array; range: [number, number] }): Float32Array {
   const m = ids.length / per;
   const out = new Float32Array(6 * m);
   for (let e = 0; e < m; e++) {
@@ -302,6 +333,7 @@ function elementBoxes(ids: Uint32Array, per: number, boxes: Float32Array): Float
       out[o + k] = Infinity;
       out[o + 3 + k] = -Infinity;
     }
+    if (only && (only.object[e] < only.range[0] || only.object[e] >= only.range[1])) continue;
     for (let c = 0; c < per; c++) {
       const b = 6 * ids[per * e + c];
       for (let k = 0; k < 3; k++) {
@@ -313,13 +345,7 @@ function elementBoxes(ids: Uint32Array, per: number, boxes: Float32Array): Float
   return out;
 }
 
-/**
- * The boundary vertices, triangles and edges whose boxes overlap the box of some object other than
- * their own (an object's box: the union of its elements' boxes). Every pair of different
- * objects whose boxes overlap has both members here: each box lies inside its object's box and
- * overlaps the other's element box, hence the other object's box. Each element is tested only
- * against the objects whose boxes overlap its own object's box.
- */
+/** The entries of `lists` (all triangles / edges where null) that belong to objects lo..hi-1. */
 function ofObjects(
   [lo, hi]: [number, number], lists: { vertices: Uint32Array; triangles: Uint32Array | null; edges: Uint32Array | null }, obj: Uint32Array, triObject: Uint32Array, edgeObject: Uint32Array,
 ): { vertices: Uint32Array; triangles: Uint32Array; edges: Uint32Array } {
@@ -339,12 +365,18 @@ function ofObjects(
   };
 }
 
+/**
+ * The boundary vertices, triangles and edges whose boxes overlap the box of some object other than
+ * their own (an object's box: the union of its elements' boxes). Every pair of different
+ * objects whose boxes overlap has both members here: each box lies inside its object's box and
+ * overlaps the other's element box, hence the other object's box. Each element is tested only
+ * against the objects whose boxes overlap its own object's box.
+ */
 function nearOtherObjects(
   topo: CcdTopology, boxes: Float32Array, triBoxes: Float32Array, edgeBoxes: Float32Array, triObject: Uint32Array, edgeObject: Uint32Array,
 ): { vertices: Uint32Array; triangles: Uint32Array; edges: Uint32Array } {
   const bv = topo.boundaryVertices, obj = topo.vertexObject;
-  let objects = 0;
-  for (let v = 0; v < obj.length; v++) objects = Math.max(objects, obj[v] + 1);
+  const objects = objectCount(topo);
   const objectBoxes = new Float32Array(6 * objects);
   for (let o = 0; o < objects; o++) for (let k = 0; k < 3; k++) {
     objectBoxes[6 * o + k] = Infinity;
@@ -436,21 +468,24 @@ export type PairFilter = 'all' | 'inter' | 'self';
  * Output order: by hash bucket (deterministic for the same input, otherwise none in particular).
  */
 export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boolean | PairFilter, objects?: [number, number]): CcdCandidates {
-  checkTopology(topo, boxes);
   const filter: PairFilter = pairs === true ? 'all' : pairs === false ? 'inter' : pairs;
+  // Pairs within objects lo..hi-1 read those objects' boxes only (pairs between objects read every object's).
+  checkTopology(topo, boxes, filter === 'self' ? objects : undefined);
   // keep(same object?): whether a pair passes the filter.
   const keep = (same: boolean): boolean => filter === 'all' || (filter === 'self') === same;
   const { boundaryVertices: bv, triangles: tri, edges, vertexObject: obj } = topo;
   const triangleCount = tri.length / 3, edgeCount = edges.length / 2;
   const opposite = triangleOpposites(topo);
   const edgeOpp = edgeOpposites(topo);
-  const triBoxes = elementBoxes(tri, 3, boxes);
-  const edgeBoxes = elementBoxes(edges, 2, boxes);
   // Object of each triangle and edge (their first vertex's), for the joins' group filter.
   const triObject = new Uint32Array(triangleCount);
   for (let t = 0; t < triangleCount; t++) triObject[t] = obj[tri[3 * t]];
   const edgeObject = new Uint32Array(edgeCount);
   for (let e = 0; e < edgeCount; e++) edgeObject[e] = obj[edges[2 * e]];
+  // A range of objects with no pairs between objects needs its own elements' boxes only.
+  const ownOnly = objects && filter === 'self';
+  const triBoxes = elementBoxes(tri, 3, boxes, ownOnly ? { object: triObject, range: objects } : undefined);
+  const edgeBoxes = elementBoxes(edges, 2, boxes, ownOnly ? { object: edgeObject, range: objects } : undefined);
   // Pairs of different objects only: just the elements whose boxes reach another object's box
   // can be in one, so only those are hashed (a pile of separate falling bodies hashes almost nothing).
   let near = filter === 'inter' ? nearOtherObjects(topo, boxes, triBoxes, edgeBoxes, triObject, edgeObject) : undefined;
@@ -524,18 +559,21 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
  * boxes too (the GPU checks that the vertices stay in them). `selfFilter`, when given, sees the
  * pairs within one object and the velocities they were swept with (vec4, each object's mean
  * removed) and returns the pairs to keep (self-collision culling, collision/selfCulling/).
- * `part`: only that part of the pairs (a job split across workers; all when absent).
+ * `part`: only that part of the pairs (a job split across workers; all when absent); a part
+ * without the pairs between objects returns no world boxes (length 0: it sweeps none).
  */
 export function sweptCandidates(
   topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, selfFilter?: SelfPairFilter,
   part?: CandidatePart,
 ): CcdCandidates & { boxes: Float32Array } {
   if (part) checkCandidatePart(part, objectCount(topo), 'sweptCandidates');
-  const boxes = sweptVertexBoxes(positions, velocities, bound);
+  // A part without the pairs between objects needs no world boxes, and own-frame boxes for its own objects only.
+  const boxes = !part || part.inter ? sweptVertexBoxes(positions, velocities, bound) : new Float32Array(0);
   const inter = !part || part.inter ? ccdCandidates(topo, boxes, 'inter') : { vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0) };
   if (!selfCollision || (part && part.objects[1] === part.objects[0])) return { ...inter, boxes };
   const relative = ownFrameVelocities(topo, velocities);
-  let own = ccdCandidates(topo, sweptVertexBoxes(positions, relative, ownFrameBound(bound)), 'self', part?.objects);
+  const ownBoxes = ownFrameBoxesOf(topo, positions, relative, bound, part ? { object: topo.vertexObject, range: part.objects } : undefined);
+  let own = ccdCandidates(topo, ownBoxes, 'self', part?.objects);
   if (selfFilter) own = selfFilter(own, relative);
   return { vertexFace: concat(inter.vertexFace, own.vertexFace), edgeEdge: concat(inter.edgeEdge, own.edgeEdge), boxes };
 }
@@ -547,7 +585,22 @@ export function sweptCandidates(
  * 6 floats per vertex as sweptVertexBoxes, in world coordinates at the snapshot.
  */
 export function ownFrameBoxes(topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound): Float32Array {
-  return sweptVertexBoxes(positions, ownFrameVelocities(topo, velocities), ownFrameBound(bound));
+  return ownFrameBoxesOf(topo, positions, ownFrameVelocities(topo, velocities), bound);
+}
+
+/** The own-frame boxes from the relative velocities, with each object's own margin where the bound gives one per object. */
+function ownFrameBoxesOf(
+  topo: CcdTopology, positions: Float32Array, relative: Float32Array, bound: MotionBound, only?: { object: Uint32Array; range: [number, number] },
+): Float32Array {
+  const margins = bound.ownMargins;
+  if (margins !== undefined) {
+    const objects = objectCount(topo);
+    if (!(margins.length >= objects)) throw new RangeError(`sweptCandidates: bound.ownMargins has ${margins.length} entries, expected one per object (${objects})`);
+    for (let o = 0; o < objects; o++) {
+      if (!(Number.isFinite(margins[o]) && margins[o] >= 0)) throw new RangeError(`sweptCandidates: bound.ownMargins[${o}] (object ${o}) must be a finite number >= 0, got ${margins[o]}`);
+    }
+  }
+  return sweptBoxesOf(positions, relative, ownFrameBound(bound), undefined, only, margins !== undefined ? { object: topo.vertexObject, margins } : undefined);
 }
 
 /** The bound of the own-frame boxes: no gravity (the frame falls with it), the own-frame margin. */
@@ -573,8 +626,7 @@ function ownFrameVelocities(topo: CcdTopology, velocities: Float32Array): Float3
 function objectMeans(topo: CcdTopology, values: Float32Array): Float64Array {
   const n = topo.vertexCount;
   const obj = topo.vertexObject;
-  let objects = 0;
-  for (let v = 0; v < n; v++) objects = Math.max(objects, obj[v] + 1);
+  const objects = objectCount(topo);
   const mean = new Float64Array(3 * objects);
   const count = new Float64Array(objects);
   for (let v = 0; v < n; v++) {

@@ -18,14 +18,16 @@
  * per frame. World boxes and own-frame boxes keep their own margin scale, each widened by its own
  * escapes: a pile of 4 octopi landing escaped only its own-frame boxes (16-202 a frame), and one
  * shared scale widened every box, the jobs going from 0.2 s to 1.05 s (docs/benchmarks.md "CCD's
- * broad phase"). A missing job (first frame, a reset, changed settings) is run at once from a
+ * broad phase"). With the topology, the own-frame scale is per object, from the GPU's per-object
+ * escape flags (ccdNarrow.wgsl: bit object % 64 of two words): a body landing widens its own boxes,
+ * not those of the bodies still falling or resting. A missing job (first frame, a reset, changed settings) is run at once from a
  * blocking snapshot (counted in the wait); its boxes also serve the frames up to the latency.
  *
  * Self-collision culling (collision/selfCulling/, SolverParams.selfCulling): each job also drops
  * the same-object pairs that cannot touch under the deviation bound that the schedule's
  * DeviationMonitor learns from the snapshots (checked against every new snapshot; escapes counted).
  */
-import { ownFrameBoxes, ownFrameReferences, sweptVertexBoxes, type CcdCandidates, type CcdTopology, type MotionBound } from './broadPhase';
+import { objectCount, ownFrameBoxes, ownFrameReferences, sweptVertexBoxes, type CcdCandidates, type CcdTopology, type MotionBound } from './broadPhase';
 import { culledSweptCandidates, type SelfCullingReport, type SelfCullingRequest } from '../selfCulling/broadPhaseCulling';
 import type { DeviationMonitor, DeviationObservation } from '../selfCulling/deviationMonitor';
 import type { SelfCullingMode } from '../../contract/params';
@@ -76,8 +78,10 @@ export interface ScheduledInput {
    */
   own?: { boxes: Float32Array; references: Uint32Array };
   margin: number;
-  /** The own-frame boxes' margin (MotionBound.ownMargin). */
+  /** The own-frame boxes' margin (MotionBound.ownMargin: the largest object's). */
   ownMargin: number;
+  /** Per object, the own-frame boxes' margin (MotionBound.ownMargins); absent without the topology. */
+  ownMargins?: Float64Array;
   horizon: number;
   jobMs: number;
   waitMs: number;
@@ -91,11 +95,25 @@ interface Job {
   own?: { boxes: Float32Array; references: Uint32Array };
   margin: number;
   ownMargin: number;
+  ownMargins?: Float64Array;
   horizon: number;
   result: Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport }>;
 }
 
 const MAX_MARGIN_SCALE = 64;
+
+/** The margins a frame's job was swept with (ScheduledInput's), for noteEscapes. */
+export interface EscapedJobMargins {
+  margin: number;
+  ownMargin: number;
+  ownMargins?: ArrayLike<number>;
+}
+
+/** Whether object o's bit is set in the GPU's per-object own-frame escape flags (bit o % 64 of two u32 words). */
+export function ownEscapeFlagged(words: ArrayLike<number>, o: number): boolean {
+  const bit = o % 64;
+  return ((words[bit >> 5] >>> (bit & 31)) & 1) === 1;
+}
 
 export class CcdSchedule {
   readonly latency: 0 | 1;
@@ -103,6 +121,8 @@ export class CcdSchedule {
   /** Scales of the base margin: world boxes, own-frame boxes (each widened by its own escapes). */
   private worldScale = 1;
   private ownScale = 1;
+  /** With the topology: the own-frame scale per object (ownScale is then their largest). */
+  private readonly ownScales?: Float64Array;
   private readonly deviation?: DeviationMonitor;
   /** The deviation check of the last snapshot scheduled (null when culling was off for it). */
   lastDeviation: DeviationObservation | null = null;
@@ -120,6 +140,7 @@ export class CcdSchedule {
   ) {
     if (!(baseMargin >= 0)) throw new RangeError(`CcdSchedule: baseMargin must be >= 0, got ${baseMargin}`);
     this.latency = options.latency ?? 1;
+    if (topology) this.ownScales = new Float64Array(objectCount(topology)).fill(1);
     this.deviation = options.deviation;
     if (this.deviation && this.deviation.horizonFrames !== 1 + this.latency) {
       throw new RangeError(`CcdSchedule: the deviation monitor predicts ${this.deviation.horizonFrames} frames ahead, the jobs ${1 + this.latency}`);
@@ -131,9 +152,14 @@ export class CcdSchedule {
     return this.baseMargin * this.worldScale;
   }
 
-  /** The own-frame boxes' margin of the jobs started now. */
+  /** The own-frame boxes' margin of the jobs started now (the largest object's, with per-object scales). */
   get ownMargin(): number {
     return this.baseMargin * this.ownScale;
+  }
+
+  /** Per object, the own-frame boxes' margin of the jobs started now; undefined without the topology. */
+  get ownMargins(): Float64Array | undefined {
+    return this.ownScales?.map((scale) => this.baseMargin * scale);
   }
 
   private key(p: ScheduleParams): string {
@@ -142,7 +168,8 @@ export class CcdSchedule {
 
   private start(snapshot: StateSnapshot, p: ScheduleParams, deviation: Float32Array | null, edgeDeviation: Float32Array | null): Job {
     const horizon = (1 + this.latency) * p.dt;
-    const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin, ownMargin: this.ownMargin };
+    const ownMargins = this.ownMargins;
+    const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}) };
     const boxes = sweptVertexBoxes(snapshot.positions, snapshot.velocities, bound);
     const culling: SelfCullingRequest | undefined = p.selfCollision ? { mode: p.selfCulling ?? 'off', deviation, edgeDeviation } : undefined;
     const own = p.selfCollision && this.topology
@@ -151,7 +178,7 @@ export class CcdSchedule {
     const result = this.runner(snapshot.positions, snapshot.velocities, bound, p.selfCollision, culling);
     // A rejected job is reported when its frame awaits it; never an unhandled rejection before that.
     result.catch(() => undefined);
-    return { key: this.key(p), boxes, own, margin: bound.margin, ownMargin: this.ownMargin, horizon, result };
+    return { key: this.key(p), boxes, own, margin: bound.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}), horizon, result };
   }
 
   /** After frame `frame` ended in `snapshot`: starts the job for frame + 1 + latency. */
@@ -184,7 +211,8 @@ export class CcdSchedule {
     }
     const c = await job.result;
     return {
-      candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, own: job.own, margin: job.margin, ownMargin: job.ownMargin, horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
+      candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, own: job.own, margin: job.margin, ownMargin: job.ownMargin,
+      ...(job.ownMargins ? { ownMargins: job.ownMargins } : {}), horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
       ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}),
     };
   }
@@ -192,11 +220,32 @@ export class CcdSchedule {
   /**
    * The GPU's escape counts of a frame, from the world boxes and from the own-frame boxes: each
    * widens its own boxes in the jobs started from now on, or lets them shrink back.
+   * `escapedOwnObjects`: which objects' own-frame boxes escaped, as bits (bit o % 64 of the two
+   * words: objects 64 apart share one); absent: every object's, when any escaped. `used`: the
+   * margins of the job the frame ran with (its ScheduledInput); absent: the current ones.
    */
-  noteEscapes(escapedWorld: number, escapedOwn = 0): void {
-    const next = (scale: number, escaped: number): number => (escaped > 0 ? Math.min(MAX_MARGIN_SCALE, scale * 2) : Math.max(1, scale * 0.95));
-    this.worldScale = next(this.worldScale, escapedWorld);
-    this.ownScale = next(this.ownScale, escapedOwn);
+  noteEscapes(escapedWorld: number, escapedOwn = 0, escapedOwnObjects?: ArrayLike<number>, used?: EscapedJobMargins): void {
+    // An escape says the margin the frame's job used was too small: twice that one, not twice the
+    // current scale, which may already have grown for a frame still in flight (with latency 1 a
+    // landing body escapes for 2 frames before the first wider job arrives; compounding took one
+    // octopus's own margin from 7.8 mm to 12.5 cm and the job from 0.2 to 2.2 s).
+    const base = this.baseMargin;
+    const usedScale = (margin: number | undefined, scale: number): number => (used && base > 0 && margin !== undefined ? margin / base : scale);
+    const next = (scale: number, escaped: boolean, usedAt: number): number =>
+      escaped ? Math.min(MAX_MARGIN_SCALE, Math.max(scale, 2 * usedAt)) : Math.max(1, scale * 0.95);
+    this.worldScale = next(this.worldScale, escapedWorld > 0, usedScale(used?.margin, this.worldScale));
+    const scales = this.ownScales;
+    if (!scales) {
+      this.ownScale = next(this.ownScale, escapedOwn > 0, usedScale(used?.ownMargin, this.ownScale));
+      return;
+    }
+    let largest = 1;
+    for (let o = 0; o < scales.length; o++) {
+      const flagged = escapedOwnObjects ? ownEscapeFlagged(escapedOwnObjects, o) : true;
+      scales[o] = next(scales[o], escapedOwn > 0 && flagged, usedScale(used?.ownMargins?.[o] ?? used?.ownMargin, scales[o]));
+      largest = Math.max(largest, scales[o]);
+    }
+    this.ownScale = largest;
   }
 
   /** Drops every job (the state was reset or replaced). */

@@ -20,7 +20,7 @@ import { withIncludes } from '../../gpu/wgsl';
 import { effectiveCollisionMode, type SolverParams } from '../../contract/params';
 import type { GpuStage, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
-import type { ScheduledInput } from '../ccd/ccdSchedule';
+import { ownEscapeFlagged, type ScheduledInput } from '../ccd/ccdSchedule';
 import { emptyCcdCounters, type CcdFrameCounters } from '../counters';
 import type { CollisionTopologyGpu } from './collisionTopology';
 import { CONTACT_WORDS, type ContactSource } from './contactStage';
@@ -32,10 +32,10 @@ const PARAM_WORDS = 12;
 const FLAG_SKIP_PIN = 1;
 /** The own-frame boxes and references follow the world boxes in the boxes buffer: check them too. */
 const FLAG_CHECK_OWN = 2;
-/** Header words read back per frame: [CCD_HITS_VF, CCD_ESCAPED_SELF] of ccdNarrow.wgsl. */
+/** Header words read back per frame: [CCD_HITS_VF, CCD_ESCAPED_SELF_OBJECTS + 1] of ccdNarrow.wgsl. */
 export const CCD_COUNTER_FIRST = 16;
-export const CCD_COUNTER_WORDS = 10;
-const W = { hitsVertexFace: 0, hitsEdgeEdge: 1, dropped: 2, escaped: 3, skippedPin: 4, backFace: 5, maxCount: 6, tests: 7, edgeEdgeAtEnd: 8, escapedSelf: 9 } as const;
+export const CCD_COUNTER_WORDS = 12;
+const W = { hitsVertexFace: 0, hitsEdgeEdge: 1, dropped: 2, escaped: 3, skippedPin: 4, backFace: 5, maxCount: 6, tests: 7, edgeEdgeAtEnd: 8, escapedSelf: 9, escapedSelfObjects: 10 } as const;
 /** The largest direct 1D dispatch we allow for the contact solve (65,535 groups of 64). */
 const MAX_CAPACITY = 65535 * WORKGROUP_SIZE;
 
@@ -261,6 +261,11 @@ export class CcdStage implements GpuStage {
     return Math.ceil(Math.min(this.vfCount + this.eeCount, this.capacity) / WORKGROUP_SIZE);
   }
 
+  /** Which objects' own-frame boxes escaped this frame (bit o % 64 of two words; ccdSchedule.ts ownEscapeFlagged), from the same words as afterFrame. */
+  ownEscapeFlags(words: Uint32Array): Uint32Array {
+    return words.slice(W.escapedSelfObjects, W.escapedSelfObjects + 2);
+  }
+
   /**
    * After the frame's readback (`words`: the CCD_COUNTER_WORDS header words from CCD_COUNTER_FIRST):
    * the frame's counters; the contact capacity grows when contacts were dropped.
@@ -280,6 +285,8 @@ export class CcdStage implements GpuStage {
     c.dropped = words[W.dropped];
     c.escaped = words[W.escaped];
     c.escapedSelf = words[W.escapedSelf];
+    const flags = this.ownEscapeFlags(words);
+    for (let o = 0; o < this.objectCount; o++) if (ownEscapeFlagged(flags, o)) c.escapedSelfObjects++;
     c.capacity = this.capacity;
     c.margin = cur.margin;
     c.selfMargin = cur.ownMargin;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { edgeEdgeCcd, vertexFaceCcd } from '../../../src/collision/ccd';
-import { ccdCandidates, ccdTopologyOf, sweptCandidates, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
+import { ccdCandidates, ccdTopologyOf, ownFrameBoxes, sweptCandidates, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
 import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import { rng } from '../../support/random';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
@@ -272,6 +272,70 @@ describe('ccdCandidates between objects equals the oracle when most objects are 
       expect(differences(pairKeys(got.vertexFace, scene.triangles.length / 3), want.vf)).toEqual([]);
       expect(differences(pairKeys(got.edgeEdge, scene.edges.length / 2), want.ee)).toEqual([]);
     }
+  });
+});
+
+describe('ccdCandidates for a range of objects (a part of a job split across workers)', () => {
+  it('same-object pairs of objects lo..hi-1 only, as the oracle\'s, and the ranges of a split together give each pair once', () => {
+    // A part boxes and hashes its own objects' elements only (broadPhase.ts elementBoxes `only`).
+    const scene = copies('octopus_2KFaces.t', [[0, 0, 0], [0.3, 0.05, 0], [0.1, -0.2, 0.1]]);
+    const x = vec4(scene.rest);
+    const v = new Float32Array(x.length);
+    for (let i = 0; i < v.length; i += 4) {
+      v[i] = 0.5 * Math.sin(7 * x[i + 1]);
+      v[i + 1] = -1 + 0.5 * Math.cos(5 * x[i]);
+    }
+    const boxes = sweptVertexBoxes(x, v, { horizon: 1 / 60, gravity: [0, -9.81, 0], margin: 0.002 });
+    const nt = scene.triangles.length / 3, ne = scene.edges.length / 2;
+    const all = oracle(scene, boxes, true);
+    const obj = scene.vertexObject;
+    const vfObject = (key: number): number[] => [obj[Math.floor(key / nt)], obj[scene.triangles[3 * (key % nt)]]];
+    const eeObject = (key: number): number[] => [obj[scene.edges[2 * Math.floor(key / ne)]], obj[scene.edges[2 * (key % ne)]]];
+    const within = ([lo, hi]: [number, number], [a, b]: number[]): boolean => a === b && a >= lo && a < hi;
+    for (const split of [[[0, 3]], [[0, 1], [1, 3]], [[0, 1], [1, 2], [2, 3]]] as [number, number][][]) {
+      const vf: number[] = [], ee: number[] = [];
+      for (const range of split) {
+        const got = ccdCandidates(scene, boxes, 'self', range);
+        const wantVf = all.vf.filter((k) => within(range, vfObject(k)));
+        const wantEe = all.ee.filter((k) => within(range, eeObject(k)));
+        expect(wantVf.length).toBeGreaterThan(50 * (range[1] - range[0]));
+        expect(differences(pairKeys(got.vertexFace, nt), wantVf)).toEqual([]);
+        expect(differences(pairKeys(got.edgeEdge, ne), wantEe)).toEqual([]);
+        for (const k of pairKeys(got.vertexFace, nt)) vf.push(k);
+        for (const k of pairKeys(got.edgeEdge, ne)) ee.push(k);
+      }
+      // Together: every same-object pair of the oracle once.
+      expect(differences(vf.sort((a, b) => a - b), all.vf.filter((k) => within([0, 3], vfObject(k))))).toEqual([]);
+      expect(differences(ee.sort((a, b) => a - b), all.ee.filter((k) => within([0, 3], eeObject(k))))).toEqual([]);
+    }
+  });
+});
+
+describe('ownFrameBoxes with a margin per object', () => {
+  it('each object translating rigidly: every vertex\'s own-frame box is the point grown by its object\'s margin; bad margins refused, naming the object', () => {
+    const scene = copies('octopus_2KFaces.t', [[0, 0, 0], [2, 0, 0]]);
+    const x = vec4(scene.rest);
+    const v = new Float32Array(x.length);
+    for (let i = 0; i < scene.vertexCount; i++) {
+      v[4 * i] = scene.vertexObject[i] === 0 ? 3 : -1; // one velocity per object: no motion relative to its mean
+      v[4 * i + 1] = -2;
+    }
+    const margins = [0.01, 0.03];
+    const bound: MotionBound = { horizon: 1 / 30, gravity: [0, -9.81, 0], margin: 0.5, ownMargin: 0.5, ownMargins: margins };
+    const boxes = ownFrameBoxes(scene, x, v, bound);
+    let worst = 0;
+    for (let i = 0; i < scene.vertexCount; i++) {
+      const m = margins[scene.vertexObject[i]]!;
+      for (let k = 0; k < 3; k++) {
+        // Relative velocities are float32 sums: |v - mean| H is rounding noise, far below 1e-6.
+        worst = Math.max(worst, Math.abs(x[4 * i + k] - m - boxes[6 * i + k]), Math.abs(boxes[6 * i + 3 + k] - (x[4 * i + k] + m)));
+        expect(boxes[6 * i + k]).toBeLessThanOrEqual(x[4 * i + k] - m);
+        expect(boxes[6 * i + 3 + k]).toBeGreaterThanOrEqual(x[4 * i + k] + m);
+      }
+    }
+    expect(worst).toBeLessThan(1e-6);
+    expect(() => ownFrameBoxes(scene, x, v, { ...bound, ownMargins: [0.01] })).toThrow(/ownMargins has 1 entries, expected one per object \(2\)/);
+    expect(() => ownFrameBoxes(scene, x, v, { ...bound, ownMargins: [0.01, Number.NaN] })).toThrow(/ownMargins\[1\] \(object 1\)/);
   });
 });
 

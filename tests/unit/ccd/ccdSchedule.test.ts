@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CcdSchedule, type BroadPhaseRunner } from '../../../src/collision/ccd/ccdSchedule';
-import type { MotionBound } from '../../../src/collision/ccd/broadPhase';
+import type { CcdTopology, MotionBound } from '../../../src/collision/ccd/broadPhase';
 
 describe('CcdSchedule margins', () => {
   it('own-frame escapes widen the own-frame boxes only, world escapes the world boxes only; both shrink back without escapes', async () => {
@@ -37,4 +37,59 @@ describe('CcdSchedule margins', () => {
     for (let f = 4; f < 200; f++) schedule.noteEscapes(0, 0);
     expect(await margins(200)).toEqual([base, base]);
   });
+
+  it('with the topology, own-frame escapes widen the flagged objects\' boxes only (bit o % 64), all objects\' when no flags are given', async () => {
+    const bounds: MotionBound[] = [];
+    const runner: BroadPhaseRunner = async (_x, _v, bound) => {
+      bounds.push(bound);
+      return { vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0), jobMs: 0 };
+    };
+    // 66 objects of one vertex each: objects 1 and 65 share flag bit 1.
+    const n = 66;
+    const topology: CcdTopology = {
+      vertexCount: n, boundaryVertices: Uint32Array.from({ length: n }, (_, i) => i), triangles: new Uint32Array(0), edges: new Uint32Array(0),
+      vertexObject: Uint32Array.from({ length: n }, (_, i) => i),
+    };
+    const base = 0.01;
+    const schedule = new CcdSchedule(runner, base, { latency: 0 }, topology);
+    const snapshot = { positions: new Float32Array(4 * n), velocities: new Float32Array(4 * n) };
+    const p = { dt: 1 / 60, gravity: [0, -9.81, 0] as [number, number, number], selfCollision: true };
+    const ownMargins = async (frame: number): Promise<number[]> => {
+      const input = await schedule.inputFor(frame, p, async () => snapshot);
+      const b = bounds[bounds.length - 1]!;
+      expect(input.ownMargin).toBe(Math.max(...Array.from(b.ownMargins!)));
+      return Array.from(b.ownMargins!);
+    };
+    expect(await ownMargins(0)).toEqual(new Array(n).fill(base));
+    schedule.noteEscapes(0, 12, Uint32Array.of(0b10, 0)); // object 1 (and 65) escaped
+    const after = await ownMargins(1);
+    expect([after[0], after[1], after[2], after[64], after[65]]).toEqual([base, 2 * base, base, base, 2 * base]);
+    schedule.noteEscapes(0, 3, Uint32Array.of(0, 1)); // bit 32: object 32
+    const next = await ownMargins(2);
+    expect(next[32]).toBe(2 * base);
+    expect(next[1]).toBeCloseTo(0.95 * 2 * base, 12);
+    expect(next[0]).toBe(base);
+    schedule.noteEscapes(0, 5); // no flags: every object's
+    expect((await ownMargins(3)).every((m) => m >= 1.9 * base)).toBe(true);
+  });
+
+  it('escapes double the margin the escaping frame\'s job used, not one already widened for a frame still in flight', () => {
+    const runner: BroadPhaseRunner = async () => ({ vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0), jobMs: 0 });
+    const base = 0.01;
+    const topology: CcdTopology = {
+      vertexCount: 2, boundaryVertices: Uint32Array.of(0, 1), triangles: new Uint32Array(0), edges: new Uint32Array(0), vertexObject: Uint32Array.of(0, 1),
+    };
+    const schedule = new CcdSchedule(runner, base, { latency: 1 }, topology);
+    // Frames k and k + 1 both ran jobs swept at the base margins (started before the first escape).
+    const used = { margin: base, ownMargin: base, ownMargins: Float64Array.of(base, base) };
+    schedule.noteEscapes(1, 5, Uint32Array.of(0b01, 0), used);
+    schedule.noteEscapes(1, 5, Uint32Array.of(0b01, 0), used);
+    expect(schedule.margin).toBe(2 * base);
+    expect(Array.from(schedule.ownMargins!)).toEqual([2 * base, base]);
+    // A job at the widened margin that still escapes doubles again.
+    schedule.noteEscapes(1, 5, Uint32Array.of(0b01, 0), { margin: 2 * base, ownMargin: 2 * base, ownMargins: Float64Array.of(2 * base, base) });
+    expect(schedule.margin).toBe(4 * base);
+    expect(schedule.ownMargins![0]).toBe(4 * base);
+  });
 });
+

@@ -1,0 +1,49 @@
+/**
+ * Own-frame escapes are told apart per object (ccdNarrow.wgsl flags, ccdSchedule.ts per-object
+ * scales). Physical truth: a body in free fall moves rigidly, so no vertex leaves the box of its
+ * motion relative to the body's mean; a body landing does (its lower part stops while its mean
+ * still falls). So with one cube landing and one falling in the air, the escapes name one object,
+ * and only the landing cube's own-frame margin widens in the jobs that follow.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CcdTopology, MotionBound } from '../../src/collision/ccd/broadPhase';
+import { inThreadJobs, type CollisionWorkerJobs } from '../../src/collision/workerJobs';
+import { GpuSolver } from '../../src/sim/gpuSolver';
+import { testGpu } from '../support/gpu';
+import { bodiesSetup, cubePart } from '../unit/collision/scenes';
+
+describe('own-frame escapes per object', () => {
+  it('a cube landing at 3 m/s escapes its own-frame boxes, a cube falling beside it in the air does not; only the landing cube\'s margin widens', async () => {
+    const bounds: MotionBound[] = [];
+    const recording = (t: CcdTopology): CollisionWorkerJobs => {
+      const base = inThreadJobs(t);
+      return { ...base, broadPhase: (x, v, bound, self, culling) => (bounds.push(bound), base.broadPhase(x, v, bound, self, culling)) };
+    };
+    const setup = bodiesSetup(
+      [
+        { part: cubePart(3, 0.2, [0, 0.01, 0]), velocity: [0, -3, 0] }, // object 0: lands in the first frame
+        { part: cubePart(3, 0.2, [1, 1.5, 0]), velocity: [0, -3, 0] }, // object 1: falls in the air throughout
+      ],
+      { collisionMode: 'hybrid', selfCollision: true, substeps: 5, iterations: 5, bvhRebuildFrames: 0 },
+      [{ kind: 'plane', normal: [0, 1, 0], offset: 0 }],
+    );
+    const ctx = await testGpu();
+    const solver = new GpuSolver(ctx, setup, { collisions: { workerJobs: recording } });
+    try {
+      const frames = [];
+      for (let f = 0; f < 4; f++) frames.push((await solver.stepFrame()).collisions!.ccd);
+      console.log(`own-frame escapes per frame ${frames.map((c) => c.escapedSelf)}, objects ${frames.map((c) => c.escapedSelfObjects)}; own margins per job ${bounds.map((b) => Array.from(b.ownMargins ?? []).map((m) => m.toFixed(4)).join('/'))}`);
+      expect(frames.some((c) => c.escapedSelf > 0)).toBe(true);
+      for (const c of frames) expect(c.escapedSelfObjects).toBe(c.escapedSelf > 0 ? 1 : 0);
+      // Every job carries a margin per object; after the landing, the landing cube's is the wider.
+      expect(bounds.every((b) => b.ownMargins?.length === 2)).toBe(true);
+      const base = bounds[0]!.ownMargins![0]!;
+      expect(bounds[0]!.ownMargins![1]).toBe(base);
+      const last = bounds[bounds.length - 1]!.ownMargins!;
+      expect(last[0]).toBeGreaterThanOrEqual(1.5 * base);
+      expect(last[1]).toBe(base);
+    } finally {
+      solver.destroy();
+    }
+  });
+});
