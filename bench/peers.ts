@@ -14,7 +14,7 @@
  *
  *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/peers.ts \
  *     [--scene octopus-pile] [--size 2 | --copies 2] [--frames 45] [--engines rapier,cpu (default) | rapier,gpu,cpu] \
- *     [--substeps S] [--iterations I] [--count-every 1] [--rapier-extra-substeps 0] [--rapier-radius R] [--rapier-solver constraints|fem]
+ *     [--substeps S] [--iterations I] [--impact-substeps N (ours: up to N substeps on impact)] [--count-every 1] [--rapier-extra-substeps 0] [--rapier-radius R] [--rapier-solver constraints|fem]
  */
 import RAPIER from '@dimforge/rapier3d-compat';
 import { acquireGpu } from '../src/gpu/device';
@@ -56,13 +56,13 @@ function build(): SceneSetup {
   const mesh = scene.accepts.includes('mesh') && scene.defaultMeshFile ? readMeshFile(scene.defaultMeshFile) : undefined;
   const setup = scene.build({ size, copies, meshes: readSceneMeshes(scene), mesh });
   const p = setup.params;
-  setup.params = { ...p, substeps: num('substeps', p.substeps), iterations: num('iterations', p.iterations) };
+  setup.params = { ...p, substeps: num('substeps', p.substeps), iterations: num('iterations', p.iterations), impactSubsteps: num('impact-substeps', p.impactSubsteps) };
   if (setup.schedule?.length) console.log(`note: scene ${scene.name} has a schedule of parameter changes; this benchmark leaves it out (Rapier has no counterpart)`);
   return setup;
 }
 
 interface Counts { self: number; inter: number; vertices: number; inverted: number }
-interface Run { engine: Engine; ms: number[]; counts: Counts[]; note: string }
+interface Run { engine: Engine; ms: number[]; counts: Counts[]; note: string; substeps: number[] }
 
 const probe = build();
 const m = probe.model;
@@ -80,7 +80,11 @@ function centreHeight(): number {
   return s / m.vertexCount;
 }
 
-interface Stepper { engine: Engine; note: string; step(): Promise<void> | void; read(): Promise<void> | void; done(): void }
+interface Stepper {
+  engine: Engine; note: string; step(): Promise<void> | void; read(): Promise<void> | void; done(): void;
+  /** Substeps the last frame took (ours: more on impact with --impact-substeps); absent for Rapier. */
+  substeps?(): number;
+}
 
 async function makeStepper(engine: Engine): Promise<Stepper> {
   const setup = build();
@@ -96,10 +100,12 @@ async function makeStepper(engine: Engine): Promise<Stepper> {
   if (engine === 'gpu') {
     const ctx = await acquireGpu();
     const sim = new Simulation(ctx, setup);
+    let last = setup.params.substeps;
     return {
       engine,
+      substeps: () => last,
       note: `ours, GPU engine on ${ctx.description}: collisions ${setup.params.collisions ? setup.params.collisionMode : 'off'}, self ${setup.params.selfCollision}`,
-      step: async () => { await sim.stepFrame(); },
+      step: async () => { last = (await sim.stepFrame()).substeps; },
       read: async () => { positions.set(await sim.solver.readPositions()); },
       done: () => { sim.destroy(); ctx.device.destroy(); },
     };
@@ -108,6 +114,7 @@ async function makeStepper(engine: Engine): Promise<Stepper> {
   return {
     engine,
     note: `ours, CPU engine (float64 JavaScript): collisions ${setup.params.collisions ? setup.params.collisionMode : 'off'}, self ${setup.params.selfCollision}`,
+    substeps: () => solver.frameSubstepCount,
     step: () => solver.stepFrame(),
     read: () => { positions.set(solver.x); },
     done: () => {},
@@ -122,7 +129,7 @@ for (const e of engines) {
   const s = await makeStepper(e);
   console.log(`[${e}] ${s.note}`);
   steppers.push(s);
-  runs.push({ engine: e, ms: [], counts: [], note: s.note });
+  runs.push({ engine: e, ms: [], counts: [], note: s.note, substeps: [] });
 }
 const failed = new Set<number>();
 const t0 = performance.now();
@@ -139,7 +146,10 @@ for (let f = 0; f < frames; f++) {
       await s.read();
       const c = count();
       r.counts.push(c);
-      line.push(`${s.engine} ${r.ms[f].toFixed(0)} ms, ${c.vertices} penetrating (self ${c.self}, inter ${c.inter}; ${c.inverted} hits in inverted tets), mean height ${centreHeight().toFixed(3)}`);
+      const taken = s.substeps ? `, ${s.substeps()} substeps` : '';
+      // Rapier's own extra substeps (--rapier-extra-substeps) are not reported by its bindings: its budget is counted.
+      r.substeps.push(s.substeps?.() ?? probe.params.substeps);
+      line.push(`${s.engine} ${r.ms[f].toFixed(0)} ms${taken}, ${c.vertices} penetrating (self ${c.self}, inter ${c.inter}; ${c.inverted} hits in inverted tets), mean height ${centreHeight().toFixed(3)}`);
     } catch (err) {
       console.log(`[${s.engine}] frame ${f + 1} failed, engine stopped: ${(err as Error).message}`);
       failed.add(i);
@@ -157,12 +167,12 @@ const median = (a: number[]): number => {
 
 console.log(`\nSummary: ${scene.name}, ${m.tetCount} tets, ${probe.params.substeps} substeps x ${probe.params.iterations} iterations, ${frames} frames (ms/frame: the first frame left out of the mean and median)`);
 const half = Math.floor(frames / 2);
-console.log(`engine  | mean ms/frame | median | max | mean frames 2-${half} | mean frames ${half + 1}-${frames} | penetrating vertices per frame: mean | max | last (self/inter) | hits in inverted tets: mean | frames with any / counted`);
+console.log(`engine  | mean ms/frame | median | max | mean frames 2-${half} | mean frames ${half + 1}-${frames} | penetrating vertices per frame: mean | max | last (self/inter) | hits in inverted tets: mean | frames with any / counted | substeps per counted frame: mean / max`);
 for (const r of runs) {
   const steady = r.ms.length > 1 ? r.ms.slice(1) : r.ms;
   const v = r.counts.map((c) => c.vertices);
   const last = r.counts[r.counts.length - 1];
-  console.log(`${r.engine.padEnd(7)} | ${mean(steady).toFixed(1).padStart(13)} | ${median(steady).toFixed(1).padStart(6)} | ${Math.max(...steady).toFixed(0)} | ${mean(r.ms.slice(1, half)).toFixed(1)} | ${mean(r.ms.slice(half)).toFixed(1)} | ${mean(v).toFixed(1).padStart(36)} | ${Math.max(...v, 0).toString().padStart(3)} | ${last ? `${last.vertices} (${last.self}/${last.inter})` : '-'} | ${mean(r.counts.map((c) => c.inverted)).toFixed(1)} | ${v.filter((x) => x > 0).length} / ${r.counts.length}`);
+  console.log(`${r.engine.padEnd(7)} | ${mean(steady).toFixed(1).padStart(13)} | ${median(steady).toFixed(1).padStart(6)} | ${Math.max(...steady).toFixed(0)} | ${mean(r.ms.slice(1, half)).toFixed(1)} | ${mean(r.ms.slice(half)).toFixed(1)} | ${mean(v).toFixed(1).padStart(36)} | ${Math.max(...v, 0).toString().padStart(3)} | ${last ? `${last.vertices} (${last.self}/${last.inter})` : '-'} | ${mean(r.counts.map((c) => c.inverted)).toFixed(1)} | ${v.filter((x) => x > 0).length} / ${r.counts.length} | ${mean(r.substeps).toFixed(1)} / ${Math.max(...r.substeps)}`);
 }
 const rapier = runs.find((r) => r.engine === 'rapier');
 if (rapier) {

@@ -152,6 +152,14 @@ export interface SolverParams {
    * (src/collision/contactOffset.ts, docs/collisions.md "Contact offset").
    */
   contactOffset: number | 'auto';
+  /**
+   * Impact-adaptive substeps (src/collision/ccd/impactSubsteps.ts): the most substeps a frame may
+   * take when its CCD candidates close faster than IMPACT_TRAVEL_RATIO mean boundary edges a
+   * substep (more substeps only for that frame; Rapier's extra CCD substeps do the same). 0, or
+   * any value <= substeps: off, every frame takes `substeps`. Each frame reports the substeps it
+   * took and the closing speed that chose them.
+   */
+  impactSubsteps: number;
 }
 
 /** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point; air mode has no recovery mode. */
@@ -191,6 +199,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     epsR: DEFAULT_EPS_R,
     selfCulling: 'enhanced',
     contactOffset: 'auto',
+    impactSubsteps: 0,
     ...overrides,
   };
 }
@@ -222,4 +231,5 @@ export function checkParams(p: SolverParams): void {
   if (p.gravity.length !== 3 || !p.gravity.every(Number.isFinite)) throw new RangeError('gravity must be 3 finite numbers');
   if (!SELF_CULLING_MODES.includes(p.selfCulling)) throw new RangeError(`selfCulling must be one of ${SELF_CULLING_MODES.join(', ')}, got ${String(p.selfCulling)}`);
   if (p.contactOffset !== 'auto' && !(typeof p.contactOffset === 'number' && p.contactOffset >= 0 && Number.isFinite(p.contactOffset))) throw new RangeError(`contactOffset must be 'auto' or a finite number >= 0 (world units), got ${String(p.contactOffset)}`);
+  if (!Number.isInteger(p.impactSubsteps) || p.impactSubsteps < 0) throw new RangeError(`impactSubsteps must be an integer >= 0 (0: off), got ${String(p.impactSubsteps)}`);
 }

@@ -29,6 +29,9 @@ export interface FrameEntry {
     /** Dispatches per phase (predict, material, detect, ...) and compute passes of the frame; absent in older reports. */
     dispatchesByPhase?: Record<string, number>;
     passes?: number;
+    /** Substeps the frame took, and the closing speed that chose them (impact-adaptive substeps); absent in older reports. */
+    substeps?: number;
+    closingSpeed?: number;
   };
   /** Collision counters of the frame (paper Table 1's Q, Tr, Tet among them), when the solver has collisions. */
   collisions?: CollisionFrameCounters;
@@ -50,7 +53,8 @@ export function frameEntry(s: FrameStats, state: StateMeasures | undefined, para
     wallMs: s.wallMs,
     phasesMs: s.gpuPhasesMs ?? { xpbd: s.wallMs },
     // The NaN guard's status word is read every frame; a sampled state adds positions and velocities.
-    counters: { dispatches: s.dispatches, constraintIterations: s.constraintIterations, readbacks: state ? 3 : 1, encodeMs: s.encodeMs, blockingReadbacks: s.blockingReadbacks, dispatchesByPhase: { ...s.dispatchesByPhase }, passes: s.passes },
+    counters: { dispatches: s.dispatches, constraintIterations: s.constraintIterations, readbacks: state ? 3 : 1, encodeMs: s.encodeMs, blockingReadbacks: s.blockingReadbacks, dispatchesByPhase: { ...s.dispatchesByPhase }, passes: s.passes,
+      substeps: s.substeps, ...(s.closingSpeed !== undefined ? { closingSpeed: s.closingSpeed } : {}) },
   };
   const collisions = collisionCountersOf(s);
   if (collisions) entry.collisions = collisions;

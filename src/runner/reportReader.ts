@@ -133,6 +133,8 @@ function checkFrame(v: unknown, i: number, previous: number | undefined, params:
   optional(counters, 'encodeMs', `${path}.counters`, ms);
   optional(counters, 'blockingReadbacks', `${path}.counters`, count);
   optional(counters, 'passes', `${path}.counters`, count);
+  optional(counters, 'substeps', `${path}.counters`, count);
+  optional(counters, 'closingSpeed', `${path}.counters`, (v, at) => num(v, at, { min: 0 }));
   optional(counters, 'dispatchesByPhase', `${path}.counters`, (v, at) => {
     for (const [k, x] of Object.entries(obj(v, at))) count(x, `${at}.${k}`);
   });

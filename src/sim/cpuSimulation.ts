@@ -54,9 +54,10 @@ export class CpuSimulation {
       dispatches: 0,
       dispatchesByPhase: {},
       passes: 0,
-      substeps: p.substeps,
+      substeps: s.frameSubstepCount,
+      ...(s.closingSpeed !== null ? { closingSpeed: s.closingSpeed } : {}),
       iterations: p.iterations,
-      constraintIterations: elements * p.iterations * p.substeps,
+      constraintIterations: elements * p.iterations * s.frameSubstepCount,
       stopped,
       collisions: s.collisionCounters,
     };

@@ -24,6 +24,7 @@ import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { sampleScripts } from './scripts';
 import { modelContactOffset } from '../collision/contactOffset';
 import { checkSetup, nonFiniteMessage, type SimSetup } from './setup';
+import { impactSubstepCount } from '../collision/ccd/impactSubsteps';
 
 /** Milliseconds per phase of a CPU frame (the GPU's phase names, src/sim/stage.ts PhaseName). */
 export interface CpuPhaseTimes {
@@ -57,6 +58,10 @@ export class CpuSolver {
   frame = 0;
   /** Collision counters of the last frame (summed over its substeps; zero with collisions off). */
   collisionCounters: CollisionFrameCounters = emptyCollisionCounters();
+  /** Substeps the last frame took (SolverParams.substeps, or more on impact: impactSubsteps). */
+  frameSubstepCount = 0;
+  /** The last frame's closing speed that chose its substeps (world units / s); null when not measured. */
+  closingSpeed: number | null = null;
   /** Wall time of the last frame by phase (ms), the GPU's phase names: predict, material (with colliders), detect, spb, ccd, contacts, finalize. */
   phaseMs: CpuPhaseTimes = emptyPhaseTimes();
   /** Built on the first substep with collisions on (the scene mesh and the query's arrays). */
@@ -134,16 +139,37 @@ export class CpuSolver {
   stepFrame(): void {
     const p = this.params;
     checkParams(p);
-    const h = p.dt / p.substeps;
-    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, p.substeps, modelContactOffset(this.model, p.contactOffset));
-    this.collisionCounters = emptyCollisionCounters();
     this.phaseMs = emptyPhaseTimes();
+    const substeps = this.frameSubsteps();
+    const h = p.dt / substeps;
+    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, substeps, modelContactOffset(this.model, p.contactOffset));
+    this.collisionCounters = emptyCollisionCounters();
     const air = p.collisions && effectiveCollisionMode(p) === 'air' ? this.airCollisions() : null;
     air?.beginFrame(p.airSolve);
-    for (let s = 0; s < p.substeps; s++) this.substep(s, h, scripts.colliders, scripts.handles);
+    for (let s = 0; s < substeps; s++) this.substep(s, h, scripts.colliders, scripts.handles);
     if (air) this.collisionCounters = { ...this.collisionCounters, mode: 'air', air: air.endFrame(this.frame, this.x, this.w, p) };
     this.time += p.dt;
     this.frame += 1;
+  }
+
+  /**
+   * The substeps of the frame about to start: `substeps`, or with impactSubsteps on more where the
+   * broad phase's candidates close fast (collision/ccd/impactSubsteps.ts); sets frameSubstepCount
+   * and closingSpeed (null when not measured: impact substeps off, collisions off, or a mode without CCD).
+   */
+  private frameSubsteps(): number {
+    const p = this.params;
+    this.closingSpeed = null;
+    this.frameSubstepCount = p.substeps;
+    // Only where CCD runs (hybrid, ccd), as on the GPU, whose closing speed comes with CCD's candidates.
+    const mode = effectiveCollisionMode(p);
+    if (!(p.impactSubsteps > p.substeps) || !p.collisions || mode === 'air' || mode === 'dcd') return p.substeps;
+    const t0 = performance.now();
+    this.collision ??= new CpuCollisionStage(this.model);
+    this.closingSpeed = this.collision.closingSpeed(this.x, this.v, p);
+    this.phaseMs.ccd += performance.now() - t0;
+    this.frameSubstepCount = impactSubstepCount({ closingSpeed: this.closingSpeed, dt: p.dt, substeps: p.substeps, impactSubsteps: p.impactSubsteps, meanEdge: this.collision.meanEdge });
+    return this.frameSubstepCount;
   }
 
   private substep(s: number, h: number, colliders: Float64Array, handles: Float64Array): void {

@@ -101,6 +101,8 @@ export interface CollisionFrameRecord {
   ccd: CcdRecorded;
   /** reset() count when it was recorded: frames of an earlier state are not processed. */
   epoch: number;
+  /** Substeps it took (more than SolverParams.substeps on impact: impactSubsteps). */
+  substeps: number;
 }
 
 /** What prepareFrame waited for before the frame could be recorded. */
@@ -144,6 +146,15 @@ export class GpuCollisions {
   private pendingWarnings: string[] = [];
   /** The broad phase's base margin as a fraction of the mean boundary edge. */
   private readonly marginRatio: number;
+  /**
+   * The closing speed of the CCD job the frame being recorded uses (impactSubsteps.ts), when
+   * impact-adaptive substeps are on and CCD ran; null otherwise. Set by prepareFrame.
+   */
+  frameClosingSpeed: number | null = null;
+  /** The scene's mean boundary edge at rest (world units): impact substeps' travel unit. */
+  get meanEdge(): number {
+    return meanBoundaryEdge(this.model);
+  }
   private installed = { count: 0, ms: 0 };
 
   constructor(
@@ -203,6 +214,7 @@ export class GpuCollisions {
     if (p.collisions && p.penetration !== 'exact') this.spb.penetration!.prepare(p.penetration);
     this.installRebuiltBvh();
     const wait: PrepareWait = { waitMs: 0, blockingReadbacks: 0 };
+    this.frameClosingSpeed = null;
     if (this.ccd.wanted()) {
       const t0 = performance.now();
       const input = await this.ccdSchedule.inputFor(this.recordIndex, p, () => {
@@ -211,6 +223,7 @@ export class GpuCollisions {
       });
       wait.waitMs = performance.now() - t0;
       this.ccd.setCandidates(input);
+      this.frameClosingSpeed = p.impactSubsteps > p.substeps ? input.closingSpeed ?? null : null;
     }
     if (!p.collisions || !p.recovery) return wait;
     const m = this.mesh;
@@ -298,7 +311,7 @@ export class GpuCollisions {
    * command buffer). Returns what afterFrame needs of this frame; the next frame is prepared
    * with the next index.
    */
-  endRecording(encoder: GPUCommandEncoder, state: GpuState, slot = 0): CollisionFrameRecord {
+  endRecording(encoder: GPUCommandEncoder, state: GpuState, slot = 0, substeps = this.params().substeps): CollisionFrameRecord {
     if (!(Number.isInteger(slot) && slot >= 0 && slot < this.snapshotStaging.length)) throw new RangeError(`GpuCollisions.endRecording: slot ${slot} is not in 0..${this.snapshotStaging.length - 1}`);
     const rebuild = this.rebuildDue();
     const snapshot = this.ccd.wanted() || rebuild;
@@ -307,7 +320,7 @@ export class GpuCollisions {
       encoder.copyBufferToBuffer(state.positions, 0, this.snapshotStaging[slot], 0, bytes);
       encoder.copyBufferToBuffer(state.velocities, 0, this.snapshotStaging[slot], bytes, bytes);
     }
-    return { frame: this.recordIndex++, slot, snapshot, rebuild, ccd: this.ccd.recorded(), epoch: this.epoch };
+    return { frame: this.recordIndex++, slot, snapshot, rebuild, ccd: this.ccd.recorded(), epoch: this.epoch, substeps };
   }
 
   private async mapSnapshot(slot: number): Promise<StateSnapshot> {
@@ -364,7 +377,7 @@ export class GpuCollisions {
     this.ccdSchedule.noteEscapes(counters.ccd.escaped, counters.ccd.escapedSelf, this.ccd.ownEscapeFlags(ccdWords), rec.ccd.input);
     if (mode === 'hybrid') {
       counters.pin = header[QL.pin];
-      counters.pout = p.substeps * (this.topology.boundaryVertexCount + this.topology.boundaryEdgeCount) - counters.pin;
+      counters.pout = rec.substeps * (this.topology.boundaryVertexCount + this.topology.boundaryEdgeCount) - counters.pin;
     }
     const stats = words.subarray(QL_HEADER_BYTES / 4);
     const names = this.spb.statsLayout.names;

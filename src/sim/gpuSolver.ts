@@ -46,6 +46,7 @@ import { readBvhLevel, readCcdContacts, type BvhLevelReadout, type CcdContactRea
 import { GpuAirCollisions, type AirFrameRecord } from '../collision/air/gpuAirCollisions';
 import { airContainerFor } from './airContainer';
 import { emptyCollisionCounters } from '../collision/counters';
+import { impactSubstepCount } from '../collision/ccd/impactSubsteps';
 
 export { RIGID_DAMPING_CHUNK } from './stages/finalizeStage';
 
@@ -78,6 +79,10 @@ export interface GpuFrameResult extends FrameRecord {
    * the ring had room.
    */
   blockingReadbacks: number;
+  /** Substeps the frame took: SolverParams.substeps, or more on impact (impactSubsteps). */
+  substeps: number;
+  /** The closing speed (world units / s) that chose the frame's substeps (impactSubsteps); absent when not measured. */
+  closingSpeed?: number;
 }
 
 /** A frame submitted by GpuSolver.submitFrame: its index and the promise of its results. */
@@ -246,17 +251,22 @@ export class GpuSolver {
       await this.outstanding[0].done.catch(() => undefined);
     }
     const t0 = performance.now();
-    const p = this.params;
-    checkParams(p);
+    const p0 = this.params;
+    checkParams(p0);
+    // CCD's candidates first: their closing speed may give this frame more substeps (impactSubsteps).
+    const wait = this.collisions ? await this.collisions.prepareFrame(this.state) : { waitMs: 0, blockingReadbacks: 0 };
+    await this.air?.prepareFrame();
+    blocking += wait.blockingReadbacks;
+    const closingSpeed = this.collisions?.frameClosingSpeed ?? null;
+    const substeps = closingSpeed === null ? p0.substeps
+      : impactSubstepCount({ closingSpeed, dt: p0.dt, substeps: p0.substeps, impactSubsteps: p0.impactSubsteps, meanEdge: this.collisions!.meanEdge });
+    const p = substeps === p0.substeps ? p0 : { ...p0, substeps };
     this.xpbd.ensureCapacity(p.substeps);
     this.xpbd.writeConstants(p, this.material.firstSubstepWarmShare(p));
     // Per-frame CPU state advances at submission: the scripts are sampled for this frame now.
     this.grab.beginFrame(this.time, p.dt);
     this.xpbd.writeScripts(this.time, p);
     this.grab.endFrame();
-    const wait = this.collisions ? await this.collisions.prepareFrame(this.state) : { waitMs: 0, blockingReadbacks: 0 };
-    await this.air?.prepareFrame();
-    blocking += wait.blockingReadbacks;
     const slot = this.submitted % MAX_FRAMES_IN_FLIGHT;
     const readback = this.frameReadback[slot];
     const encoder = this.device.createCommandEncoder({ label: 'solver.frame' });
@@ -267,7 +277,7 @@ export class GpuSolver {
     this.collisions?.encodeReadback(encoder, readback, this.statusBytes);
     const airOffset = this.statusBytes + (this.collisions?.readbackBytes ?? 0);
     this.air?.encodeReadback(encoder, readback, airOffset);
-    const collisionRecord = this.collisions?.endRecording(encoder, this.state, slot) ?? null;
+    const collisionRecord = this.collisions?.endRecording(encoder, this.state, slot, p.substeps) ?? null;
     const airRecord = this.air?.endRecording(encoder, this.state, slot) ?? null;
     // After the readback copies: the display changes nothing the frame reports.
     if (this.showIntersections) this.intersectionDisplay?.encode(encoder, this.state);
@@ -279,7 +289,7 @@ export class GpuSolver {
     this.submitted += 1;
     this.time += p.dt;
     const frame = this.frame++;
-    const info = { record, frame, time: this.time, slot, objects, encodeMs, blockingReadbacks: blocking, collisionRecord, airRecord, airOffset, epoch: this.epoch };
+    const info = { record, frame, time: this.time, slot, objects, encodeMs, blockingReadbacks: blocking, collisionRecord, airRecord, airOffset, epoch: this.epoch, closingSpeed, substeps: p.substeps };
     const done = this.processChain.catch(() => undefined).then(() => this.process(mapped, info));
     this.processChain = done;
     const submittedFrame: SubmittedFrame = { frame, done };
@@ -302,7 +312,7 @@ export class GpuSolver {
     mapped: Promise<void>,
     info: {
       record: Omit<FrameRecord, 'gpuPhaseMs'>; frame: number; time: number; slot: number; objects: number;
-      encodeMs: number; blockingReadbacks: number; collisionRecord: CollisionFrameRecord | null; epoch: number;
+      encodeMs: number; blockingReadbacks: number; collisionRecord: CollisionFrameRecord | null; epoch: number; closingSpeed: number | null; substeps: number;
       airRecord: AirFrameRecord | null; airOffset: number;
     },
   ): Promise<GpuFrameResult> {
@@ -340,6 +350,8 @@ export class GpuSolver {
       resets: info.epoch,
       encodeMs: info.encodeMs,
       blockingReadbacks: info.blockingReadbacks,
+      substeps: info.substeps,
+      ...(info.closingSpeed !== null ? { closingSpeed: info.closingSpeed } : {}),
     };
   }
 

@@ -48,7 +48,10 @@ export interface FrameStats {
   dispatchesByPhase: Partial<Record<PhaseName, number>>;
   /** Compute passes the frame recorded (real ones: TimeStep shares a pass between stages). */
   passes: number;
+  /** Substeps the frame took: SolverParams.substeps, or more on impact (impactSubsteps). */
   substeps: number;
+  /** The closing speed (world units / s) that chose the frame's substeps (collision/ccd/impactSubsteps.ts); absent when not measured. */
+  closingSpeed?: number;
   iterations: number;
   /** Constraint projections this frame: elements x iterations x substeps. */
   constraintIterations: number;
@@ -192,9 +195,10 @@ export class Simulation {
       dispatchesByPhase: r.dispatchesByPhase,
       passes: r.passes.length,
       collisions: r.collisions,
-      substeps: p.substeps,
+      substeps: r.substeps,
+      ...(r.closingSpeed !== undefined ? { closingSpeed: r.closingSpeed } : {}),
       iterations: p.iterations,
-      constraintIterations: elements * p.iterations * p.substeps,
+      constraintIterations: elements * p.iterations * r.substeps,
       stopped,
     };
   }

@@ -39,7 +39,7 @@ export interface CcdJobsOptions {
   split?: boolean;
 }
 
-type BroadPhaseAnswer = CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport };
+type BroadPhaseAnswer = CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport; closingSpeed?: number };
 
 /**
  * The parts of a split broad phase (broadPhase.ts CandidatePart): at most `workers` contiguous
@@ -93,6 +93,8 @@ function mergeAnswers(answers: BroadPhaseAnswer[]): BroadPhaseAnswer {
     return out;
   };
   const merged: BroadPhaseAnswer = { vertexFace: join((a) => a.vertexFace), edgeEdge: join((a) => a.edgeEdge), jobMs: Math.max(...answers.map((a) => a.jobMs)) };
+  const speeds = answers.map((a) => a.closingSpeed).filter((s): s is number => s !== undefined);
+  if (speeds.length > 0) merged.closingSpeed = Math.max(...speeds);
   const reports = answers.map((a) => a.selfCulling).filter((r): r is SelfCullingReport => r !== undefined);
   if (reports.length > 0) {
     const sum = (f: (r: SelfCullingReport) => number): number => reports.reduce((n, r) => n + f(r), 0);
@@ -200,7 +202,7 @@ export class CcdJobs {
    */
   async broadPhase(
     positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, culling?: SelfCullingRequest,
-  ): Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport }> {
+  ): Promise<BroadPhaseAnswer> {
     const n = 4 * this.vertexCount;
     if (positions.length !== n) throw new RangeError(`CcdJobs.broadPhase: positions has length ${positions.length}, expected ${n} (vec4 per vertex for ${this.vertexCount} vertices)`);
     if (velocities.length !== n) throw new RangeError(`CcdJobs.broadPhase: velocities has length ${velocities.length}, expected ${n} (vec4 per vertex for ${this.vertexCount} vertices)`);

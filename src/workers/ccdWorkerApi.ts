@@ -19,6 +19,8 @@ export interface CcdBroadPhaseAnswer extends CcdCandidates {
   jobMs: number;
   /** What self-collision culling did (when self-collision was on and culling asked for). */
   selfCulling?: SelfCullingReport;
+  /** The fastest closing vertex-face candidate within the horizon (collision/ccd/impactSubsteps.ts), world units / s. */
+  closingSpeed?: number;
 }
 
 export interface CcdWorkerApi {

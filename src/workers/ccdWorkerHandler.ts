@@ -9,6 +9,7 @@ import { edgeEdgeCcd, vertexFaceCcd } from '../collision/ccd';
 import { rebuildSurfaceBvhFromVec4, surfaceBvhTransferables } from '../bvh/rebuildJob';
 import { checkCcdTopology, type CcdTopology } from '../collision/ccd/broadPhase';
 import { culledSweptCandidates } from '../collision/selfCulling/broadPhaseCulling';
+import { candidateClosingSpeed } from '../collision/ccd/impactSubsteps';
 import type { CcdWorkerApi } from './ccdWorkerApi';
 import { airOptimizeTransferables, optimizeAirMesh } from '../collision/air/optimizeAirMesh';
 import { buildAir } from '../collision/air/buildAir';
@@ -37,7 +38,8 @@ export function createCcdWorkerHandler(): CcdWorkerApi {
         throw new RangeError(`ccdWorker: broadPhase: velocities must be a Float32Array of ${4 * n} floats (vec4 per vertex for ${n} vertices), got length ${velocities?.length}`);
       }
       const c = culledSweptCandidates(topology, positions, velocities, bound, selfCollision, culling, part);
-      const answer = { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0, ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}) };
+      const closingSpeed = candidateClosingSpeed(topology, c.vertexFace, positions, velocities, 4, bound.horizon);
+      const answer = { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0, closingSpeed, ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}) };
       return Comlink.transfer(answer, [c.vertexFace.buffer, c.edgeEdge.buffer]);
     },
     rebuildBvh(positions, key = 0) {

@@ -31,6 +31,7 @@ import { objectCount, ownFrameBoxes, ownFrameReferences, sweptVertexBoxes, type 
 import { culledSweptCandidates, type SelfCullingReport, type SelfCullingRequest } from '../selfCulling/broadPhaseCulling';
 import type { DeviationMonitor, DeviationObservation } from '../selfCulling/deviationMonitor';
 import type { SelfCullingMode } from '../../contract/params';
+import { candidateClosingSpeed } from './impactSubsteps';
 
 /** Positions and velocities in the GPU layout (vec4 per vertex, xyz used). */
 export interface StateSnapshot {
@@ -40,14 +41,15 @@ export interface StateSnapshot {
 
 export type BroadPhaseRunner = (
   positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, culling?: SelfCullingRequest,
-) => Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport }>;
+) => Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport; closingSpeed?: number }>;
 
 /** The broad phase on the calling thread (tests, and where no pool is given). */
 export function inThreadBroadPhase(topo: CcdTopology): BroadPhaseRunner {
   return async (positions, velocities, bound, selfCollision, culling) => {
     const t0 = performance.now();
     const c = culledSweptCandidates(topo, positions, velocities, bound, selfCollision, culling);
-    return { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0, ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}) };
+    const closingSpeed = candidateClosingSpeed(topo, c.vertexFace, positions, velocities, 4, bound.horizon);
+    return { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0, closingSpeed, ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}) };
   };
 }
 
@@ -87,6 +89,8 @@ export interface ScheduledInput {
   waitMs: number;
   /** What self-collision culling did in the job (absent without self-collision). */
   selfCulling?: SelfCullingReport;
+  /** The job's fastest closing vertex-face candidate (impactSubsteps.ts), world units / s; absent when the runner gave none. */
+  closingSpeed?: number;
 }
 
 interface Job {
@@ -97,7 +101,7 @@ interface Job {
   ownMargin: number;
   ownMargins?: Float64Array;
   horizon: number;
-  result: Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport }>;
+  result: ReturnType<BroadPhaseRunner>;
 }
 
 const MAX_MARGIN_SCALE = 64;
@@ -213,7 +217,7 @@ export class CcdSchedule {
     return {
       candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, own: job.own, margin: job.margin, ownMargin: job.ownMargin,
       ...(job.ownMargins ? { ownMargins: job.ownMargins } : {}), horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
-      ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}),
+      ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}), ...(c.closingSpeed !== undefined ? { closingSpeed: c.closingSpeed } : {}),
     };
   }
 

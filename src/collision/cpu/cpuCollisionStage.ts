@@ -23,6 +23,11 @@ import { CpuDetector } from './detectCpu';
 import { CpuQueryList } from './queryList';
 import { CpuSpb, CpuSpbResults } from './spbCpu';
 import { PenetrationTargets } from '../../penetration/penetrationTargets';
+import { sweptCandidates } from '../ccd/broadPhase';
+import { candidateClosingSpeed } from '../ccd/impactSubsteps';
+
+/** closingSpeed's broad-phase margin in mean boundary edges: the GPU's base margin (gpuCollisions.ts ccdMarginRatio). */
+const CPU_CLOSING_MARGIN_RATIO = 0.25;
 
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
   Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration'>>;
@@ -42,6 +47,9 @@ export class CpuCollisionStage {
   /** The scene's mean boundary edge at rest ('auto' contact offset). */
   readonly meanEdge: number;
   private readonly markList = new CpuQueryList();
+  /** closingSpeed's vec4 copies of the positions and velocities (the broad phase's layout). */
+  private x4?: Float32Array;
+  private v4?: Float32Array;
 
   constructor(model: SceneArrays) {
     this.mesh = buildSceneMesh(model);
@@ -57,6 +65,27 @@ export class CpuCollisionStage {
   /** The contact offset delta in world units for these parameters (absent: 0, the paper's zero thickness). */
   offsetOf(params: CollisionStageParams): number {
     return contactOffsetValue(params.contactOffset ?? 0, this.meanEdge);
+  }
+
+  /**
+   * The closing speed of the frame about to start (impactSubsteps.ts): the broad phase the GPU's
+   * worker runs (sweptCandidates, boxes over one frame at the GPU's base margin), on positions x
+   * and velocities v, and the fastest vertex-face candidate pair that reaches its triangle's plane
+   * within the frame. The same candidates as the GPU's job, at float64 speeds.
+   */
+  closingSpeed(x: Float64Array, v: Float64Array, params: Pick<SolverParams, 'dt' | 'gravity' | 'selfCollision'> & CollisionStageParams): number {
+    const n = this.mesh.vertexCount;
+    const x4 = (this.x4 ??= new Float32Array(4 * n)), v4 = (this.v4 ??= new Float32Array(4 * n));
+    for (let i = 0; i < n; i++) {
+      for (let k = 0; k < 3; k++) {
+        x4[4 * i + k] = x[3 * i + k];
+        v4[4 * i + k] = v[3 * i + k];
+      }
+    }
+    const margin = Math.max(2 * this.offsetOf(params), CPU_CLOSING_MARGIN_RATIO * this.meanEdge);
+    const bound = { horizon: params.dt, gravity: [params.gravity[0], params.gravity[1], params.gravity[2]] as [number, number, number], margin };
+    const c = sweptCandidates(this.ccd.topology, x4, v4, bound, params.selfCollision);
+    return candidateClosingSpeed(this.ccd.topology, c.vertexFace, x, v, 3, params.dt);
   }
 
   /**

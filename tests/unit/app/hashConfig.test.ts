@@ -69,6 +69,7 @@ describe('the page URL hash', () => {
     expect(decodeHash('', 'octopus-box').scene).toBe('octopus-box');
     expect(decodeHash('#offset=auto', 'x').params).toEqual({ contactOffset: 'auto' });
     expect(decodeHash('#offset=0.002', 'x').params).toEqual({ contactOffset: 0.002 });
+    expect(decodeHash('#impact=16', 'x').params).toEqual({ impactSubsteps: 16 });
   });
 
   it('refuses bad values and unknown keys, naming them', () => {
