@@ -84,6 +84,8 @@ interface Stepper {
   engine: Engine; note: string; step(): Promise<void> | void; read(): Promise<void> | void; done(): void;
   /** Substeps the last frame took (ours: more on impact with --impact-substeps); absent for Rapier. */
   substeps?(): number;
+  /** The closing speed (m/s) that chose them, when measured (--impact-substeps on). */
+  closing?(): number | undefined;
 }
 
 async function makeStepper(engine: Engine): Promise<Stepper> {
@@ -100,12 +102,17 @@ async function makeStepper(engine: Engine): Promise<Stepper> {
   if (engine === 'gpu') {
     const ctx = await acquireGpu();
     const sim = new Simulation(ctx, setup);
-    let last = setup.params.substeps;
+    let last = setup.params.substeps, closing: number | undefined;
     return {
       engine,
       substeps: () => last,
+      closing: () => closing,
       note: `ours, GPU engine on ${ctx.description}: collisions ${setup.params.collisions ? setup.params.collisionMode : 'off'}, self ${setup.params.selfCollision}`,
-      step: async () => { last = (await sim.stepFrame()).substeps; },
+      step: async () => {
+        const r = await sim.stepFrame();
+        last = r.substeps;
+        closing = r.closingSpeed;
+      },
       read: async () => { positions.set(await sim.solver.readPositions()); },
       done: () => { sim.destroy(); ctx.device.destroy(); },
     };
@@ -115,6 +122,7 @@ async function makeStepper(engine: Engine): Promise<Stepper> {
     engine,
     note: `ours, CPU engine (float64 JavaScript): collisions ${setup.params.collisions ? setup.params.collisionMode : 'off'}, self ${setup.params.selfCollision}`,
     substeps: () => solver.frameSubstepCount,
+    closing: () => solver.closingSpeed ?? undefined,
     step: () => solver.stepFrame(),
     read: () => { positions.set(solver.x); },
     done: () => {},
@@ -146,7 +154,8 @@ for (let f = 0; f < frames; f++) {
       await s.read();
       const c = count();
       r.counts.push(c);
-      const taken = s.substeps ? `, ${s.substeps()} substeps` : '';
+      const closing = s.closing?.();
+      const taken = s.substeps ? `, ${s.substeps()} substeps${closing !== undefined ? ` (closing ${closing.toFixed(2)} m/s)` : ''}` : '';
       // Rapier's own extra substeps (--rapier-extra-substeps) are not reported by its bindings: its budget is counted.
       r.substeps.push(s.substeps?.() ?? probe.params.substeps);
       line.push(`${s.engine} ${r.ms[f].toFixed(0)} ms${taken}, ${c.vertices} penetrating (self ${c.self}, inter ${c.inter}; ${c.inverted} hits in inverted tets), mean height ${centreHeight().toFixed(3)}`);

@@ -27,7 +27,7 @@ describe('impact-adaptive substeps on the GPU', () => {
     const m = setup.model;
     const substeps: number[] = [], closing: number[] = [], inside: number[] = [];
     try {
-      for (let f = 0; f < 7; f++) {
+      for (let f = 0; f < 5; f++) {
         const r = await solver.stepFrame();
         substeps.push(r.substeps);
         closing.push(r.closingSpeed ?? -1);
@@ -40,7 +40,7 @@ describe('impact-adaptive substeps on the GPU', () => {
     console.log(`GPU impact substeps: per frame ${substeps.join(' ')}; closing m/s ${closing.map((c) => c.toFixed(2)).join(' ')}; inside ${inside.join(' ')}`);
     // The GPU's jobs sweep two frames from a snapshot a frame old (ccdSchedule.ts latency), so its
     // impact substeps start a frame before the impact (30 cm closing at 16 m/s is within 2/60 s)
-    // and end a frame or two after it; measured when written: 32 32 32 23 15 20 4.
+    // and end a frame after it; measured when written: 32 32 32 4 4 (closing 16.00 m/s in the first three).
     expect(Math.max(...substeps)).toBeGreaterThan(4);
     expect(Math.max(...substeps)).toBeLessThanOrEqual(32);
     expect(Math.max(...closing)).toBeCloseTo(2 * speed, 3);
