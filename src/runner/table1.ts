@@ -29,8 +29,8 @@ export interface Table1Row {
   collisions: { dcd: number; ccd: number; all: number; frames: number } | null;
   /** Per shortest-path query (sum over the frames / total queries); null when no query ran. */
   operations: { q: number; tr: number; tet: number; queries: number } | null;
-  /** Substep size h = dt / substeps (s), substeps per frame and constraint iterations per substep of the first frame; `varies` when a later frame changed one. */
-  step: { h: number; substeps: number; iterations: number; varies: boolean };
+  /** Substep size h = dt / substeps (s), substeps per frame and constraint iterations per substep of the first frame; `varies` when a later frame changed one; `impact`: the substeps the frames took, when impact-adaptive substeps gave some frame more than its parameters' (FrameEntry counters.substeps). */
+  step: { h: number; substeps: number; iterations: number; varies: boolean; impact?: { meanSubsteps: number; maxSubsteps: number } };
   /** Frame time = wallMs (ms): the page's drawing happens inside it (phaseGroups.ts). */
   frameMs: { mean: number; max: number };
   /** Per group (PHASE_GROUPS order): mean ms per frame and share of the summed group times (shares add up to 1). */
@@ -51,6 +51,7 @@ export function table1Row(input: Table1Input): Table1Row {
   let params: StepParams = { dt: input.params.dt, substeps: input.params.substeps, iterations: input.params.iterations };
   let first: [number, number, number] | undefined;
   let varies = false;
+  let takenSum = 0, takenMax = 0, impactFrames = 0;
   let frameSum = 0;
   let frameMax = 0;
   const groupSums = new Float64Array(PHASE_GROUPS.length);
@@ -69,6 +70,10 @@ export function table1Row(input: Table1Input): Table1Row {
     const s = stepOf(params);
     if (!first) first = s;
     else if (s.some((x, i) => x !== first![i])) varies = true;
+    const taken = f.counters.substeps ?? params.substeps;
+    takenSum += taken;
+    takenMax = Math.max(takenMax, taken);
+    if (taken > params.substeps) impactFrames++;
 
     const ms = f.wallMs;
     frameSum += ms;
@@ -95,7 +100,7 @@ export function table1Row(input: Table1Input): Table1Row {
     frames: n,
     collisions: withCounters > 0 ? { dcd: dcd / withCounters, ccd: ccd / withCounters, all: (dcd + ccd) / withCounters, frames: withCounters } : null,
     operations: queries > 0 ? { q: q / queries, tr: tr / queries, tet: tet / queries, queries } : null,
-    step: { h: first![0], substeps: first![1], iterations: first![2], varies },
+    step: { h: first![0], substeps: first![1], iterations: first![2], varies, ...(impactFrames > 0 ? { impact: { meanSubsteps: takenSum / n, maxSubsteps: takenMax } } : {}) },
     frameMs: { mean: frameSum / n, max: frameMax },
     phases: PHASE_GROUPS.map((group, i) => ({ group, meanMs: groupSums[i] / n, share: total > 0 ? groupSums[i] / total : 0 })),
   };

@@ -30,7 +30,7 @@ export function table1Cells(row: Table1Row): Table1Cell[] {
     { label: 'Tr.', value: o ? fixed(o.tr, 1) : 'n/a' },
     { label: 'Tet visited', value: o ? fixed(o.tet, 1) : 'n/a' },
     { label: 'Step x iter.', value: stepText(row) },
-    { label: 'Substeps', value: String(row.step.substeps) },
+    { label: 'Substeps', value: row.step.impact ? `${row.step.substeps} (on impact: mean ${fixed(row.step.impact.meanSubsteps, 1)}, max ${row.step.impact.maxSubsteps})` : String(row.step.substeps) },
     { label: 'Frame avg (ms)', value: fixed(row.frameMs.mean, 2) },
     { label: 'Frame max (ms)', value: fixed(row.frameMs.max, 2) },
   ];

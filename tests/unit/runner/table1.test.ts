@@ -55,6 +55,16 @@ describe('Table-1 row', () => {
     expect(changedFirst.step).toEqual({ h: 0.0025, substeps: 4, iterations: 3, varies: false });
   });
 
+  it('impact-adaptive substeps: the substeps the frames took (counters.substeps), mean and max, beside the parameters\'', () => {
+    const taken = [2, 8, 5].map((substeps, i) => ({ ...frames[i]!, paramsChanged: undefined, counters: { ...counters, substeps } }));
+    const r = table1Row({ frames: taken, counts: { vertices: 1, tets: 1 }, params });
+    expect(r.step).toEqual({ h: 0.005, substeps: 2, iterations: 3, varies: false, impact: { meanSubsteps: 5, maxSubsteps: 8 } });
+    expect(table1Cells(r).find((c) => c.label === 'Substeps')!.value).toBe('2 (on impact: mean 5.0, max 8)');
+    // Frames that took their parameters' substeps report none.
+    const plain = table1Row({ frames: taken.map((f) => ({ ...f, counters: { ...counters, substeps: 2 } })), counts: { vertices: 1, tets: 1 }, params });
+    expect(plain.step.impact).toBeUndefined();
+  });
+
   it('phase groups: mean ms per frame and shares of the summed time', () => {
     // Frame 1: material 4, detect 2, shortest path 1, sync 10 - 7 = 3 (its renderMs 2 is not a group).
     // Frame 2: material 1 (predict), CCD 3, BVH 1, other 1 (unknown name), sync 8 - 6 = 2.
