@@ -13,7 +13,7 @@
  * object (inter) or a non-incident tet of their own object (self).
  *
  *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/peers.ts \
- *     [--scene octopus-pile] [--size 2 | --copies 2] [--frames 45] [--engines rapier,cpu (default) | rapier,gpu,cpu] \
+ *     [--scene octopus-pile] [--mesh FILE (mesh-pile: ../shared/meshes/Cube.t)] [--size 2 | --copies 2] [--frames 45] [--engines rapier,cpu (default) | rapier,gpu,cpu] \
  *     [--substeps S] [--iterations I] [--impact-substeps N (ours: up to N substeps on impact)] [--count-every 1] [--rapier-extra-substeps 0] [--rapier-radius R] [--rapier-solver constraints|fem]
  */
 import RAPIER from '@dimforge/rapier3d-compat';
@@ -53,7 +53,9 @@ const scene = findScene(sceneName);
 function build(): SceneSetup {
   const copies = arg('copies') !== undefined ? num('copies', 2) : undefined;
   const size = arg('size') !== undefined ? num('size', 2) : copies === undefined ? scene.size?.small : undefined;
-  const mesh = scene.accepts.includes('mesh') && scene.defaultMeshFile ? readMeshFile(scene.defaultMeshFile) : undefined;
+  const meshFile = arg('mesh') ?? scene.defaultMeshFile;
+  if (arg('mesh') !== undefined && !scene.accepts.includes('mesh')) throw new Error(`--mesh: scene ${scene.name} takes no mesh file`);
+  const mesh = scene.accepts.includes('mesh') && meshFile ? readMeshFile(meshFile) : undefined;
   const setup = scene.build({ size, copies, meshes: readSceneMeshes(scene), mesh });
   const p = setup.params;
   setup.params = { ...p, substeps: num('substeps', p.substeps), iterations: num('iterations', p.iterations), impactSubsteps: num('impact-substeps', p.impactSubsteps) };
