@@ -119,7 +119,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'self-culling', value: 'off|plain|enhanced', group: 'collisions', help: "culling of CCD's same-object candidate pairs (paper 002): enhanced (default) dual-cone test, no contact lost; plain: Heo et al.'s without internal edges (misses contacts); off: every pair of the box test" },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
   { name: 'contact-offset', value: 'D|auto', group: 'collisions', help: 'contact thickness in world units (>= 0): every contact (DCD, CCD, self, between objects, colliders) keeps (x - s) . n >= D, and CCD makes contacts of pairs that come within D; auto (default): 1% of the mean boundary edge' },
-  { name: 'impact-substeps', value: 'N', group: 'collisions', help: 'impact-adaptive substeps: a frame whose CCD candidates close faster than a tenth of the mean boundary edge a substep takes up to N substeps (0, default: off); the report gives each frame\'s substeps and closing speed' },
+  { name: 'impact-substeps', value: 'N', group: 'collisions', help: 'impact-adaptive substeps: a frame whose CCD candidates close faster than a tenth of the mean boundary edge a substep takes up to N substeps (default 16; 0 or N <= --substeps: off); the report gives each frame\'s substeps and closing speed' },
   { name: 'out', value: 'FILE', group: 'output', help: 'write the JSON report there (default: stdout)' },
   { name: 'csv', value: 'FILE', group: 'output', help: 'also write the frames as CSV there (one row per frame, the JSON frame fields as columns)' },
   { name: 'dump', value: 'DIR', group: 'output', help: 'write legacy VTK frames DIR/frame_NNNNNN.vtk (created if missing)' },
