@@ -14,7 +14,7 @@
  *
  *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/peers.ts \
  *     [--scene octopus-pile] [--mesh FILE (mesh-pile: ../shared/meshes/Cube.t)] [--size 2 | --copies 2] [--frames 45] [--engines rapier,cpu (default) | rapier,gpu,cpu] \
- *     [--substeps S] [--iterations I] [--impact-substeps N (ours: up to N substeps on impact)] [--count-every 1] [--rapier-extra-substeps 0] [--rapier-radius R] [--rapier-solver constraints|fem]
+ *     [--substeps S] [--iterations I] [--impact-substeps N|auto (ours: up to N substeps on impact; default auto)] [--count-every 1] [--rapier-extra-substeps 0] [--rapier-radius R] [--rapier-solver constraints|fem]
  */
 import RAPIER from '@dimforge/rapier3d-compat';
 import { acquireGpu } from '../src/gpu/device';
@@ -58,7 +58,7 @@ function build(): SceneSetup {
   const mesh = scene.accepts.includes('mesh') && meshFile ? readMeshFile(meshFile) : undefined;
   const setup = scene.build({ size, copies, meshes: readSceneMeshes(scene), mesh });
   const p = setup.params;
-  setup.params = { ...p, substeps: num('substeps', p.substeps), iterations: num('iterations', p.iterations), impactSubsteps: num('impact-substeps', p.impactSubsteps) };
+  setup.params = { ...p, substeps: num('substeps', p.substeps), iterations: num('iterations', p.iterations), impactSubsteps: arg('impact-substeps') === 'auto' ? 'auto' : num('impact-substeps', p.impactSubsteps as number) };
   if (setup.schedule?.length) console.log(`note: scene ${scene.name} has a schedule of parameter changes; this benchmark leaves it out (Rapier has no counterpart)`);
   return setup;
 }

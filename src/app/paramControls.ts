@@ -23,16 +23,16 @@ export type ParamControl =
   | (ControlBase & { kind: 'choice'; options: Record<string, string> })
   /** The y component of `gravity` (x and z stay 0 in the panel; the URL sets all three). */
   | (ControlBase & { kind: 'gravityY'; min: number; max: number; step: number })
-  /** A text box taking 'auto' or a length >= 0 (the panel keeps its text in `<key>Text`). */
-  | (ControlBase & { kind: 'lengthOrAuto' });
+  /** A text box taking 'auto' or a number (the panel keeps its text in `<key>Text`; setParams refuses what the setting does not take). */
+  | (ControlBase & { kind: 'numberOrAuto' });
 
-/** The panel's text field of a 'lengthOrAuto' control. */
-export function lengthOrAutoTextKey(key: keyof SolverParams): string {
+/** The panel's text field of a 'numberOrAuto' control. */
+export function numberOrAutoTextKey(key: keyof SolverParams): string {
   return `${key}Text`;
 }
 
-/** The value a 'lengthOrAuto' text box sets: 'auto', or the number (NaN for anything else, which setParams refuses with its message). */
-export function parseLengthOrAuto(text: string): number | 'auto' {
+/** The value a 'numberOrAuto' text box sets: 'auto', or the number (NaN for anything else, which setParams refuses with its message). */
+export function parseNumberOrAuto(text: string): number | 'auto' {
   const t = text.trim();
   return t === 'auto' ? 'auto' : t === '' ? NaN : Number(t);
 }
@@ -112,8 +112,8 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
   { kind: 'number', key: 'epsI', label: 'eps_i (Alg. 2, × h²)', help: 'exit-face sign test tolerance, in (0, 1)' },
   { kind: 'number', key: 'epsR', label: 'eps_r (Alg. 4, cosine)', help: 'culling tolerance, in [0, 1)' },
   { kind: 'number', key: 'contactIterations', label: 'Contact passes', min: 1, max: 10, step: 1, help: 'contact solve passes per substep' },
-  { kind: 'lengthOrAuto', key: 'contactOffset', label: 'Contact offset (m, or auto)', help: 'contact thickness: every contact keeps (x - s) . n >= this; auto = 1% of the mean boundary edge (docs/collisions.md)' },
-  { kind: 'number', key: 'impactSubsteps', label: 'Impact substeps (max, 0 = off)', min: 0, max: 200, step: 1, help: 'a frame whose CCD candidates close fast takes up to this many substeps (docs/collisions.md "Impact-adaptive substeps")' },
+  { kind: 'numberOrAuto', key: 'contactOffset', label: 'Contact offset (m, or auto)', help: 'contact thickness: every contact keeps (x - s) . n >= this; auto = 1% of the mean boundary edge (docs/collisions.md)' },
+  { kind: 'numberOrAuto', key: 'impactSubsteps', label: 'Impact substeps (max, auto, 0 = off)', help: 'a frame whose CCD candidates close fast takes up to this many substeps; auto = twice the substeps, at least 16 (docs/collisions.md "Impact-adaptive substeps")' },
   { kind: 'number', key: 'bvhRebuildFrames', label: 'BVH rebuild every (frames, 0 = never)', min: 0, max: 240, step: 1 },
 ];
 

@@ -156,14 +156,11 @@ export interface SolverParams {
    * Impact-adaptive substeps (src/collision/ccd/impactSubsteps.ts): the most substeps a frame may
    * take when its CCD candidates close faster than IMPACT_TRAVEL_RATIO mean boundary edges a
    * substep (more substeps only for that frame; Rapier's extra CCD substeps do the same). 0, or
-   * any value <= substeps: off, every frame takes `substeps`. Each frame reports the substeps it
-   * took and the closing speed that chose them. Default DEFAULT_IMPACT_SUBSTEPS (16): a budget
-   * below 16 substeps (Rapier's 4 x 4, the page's 5 x 2 on software adapters, octopus-box's 5 x 5)
-   * is filled up to 16 on impact frames only; at the scenes' own 20-50 it never acts. At 4 x 4 the
-   * octopus pile needs 16 to keep fewer vertices inside than Rapier (8 leaves 30.4 a frame and 11
-   * at the end; docs/collisions.md "Impact-adaptive substeps").
+   * any value <= substeps: off, every frame takes `substeps`. 'auto' (the default):
+   * max(IMPACT_SUBSTEPS_AUTO.floor, IMPACT_SUBSTEPS_AUTO.factor x substeps), effectiveImpactSubsteps.
+   * Each frame reports the substeps it took and the closing speed that chose them.
    */
-  impactSubsteps: number;
+  impactSubsteps: number | 'auto';
 }
 
 /** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point; air mode has no recovery mode. */
@@ -171,8 +168,20 @@ export function effectiveCollisionMode(p: Pick<SolverParams, 'collisionMode' | '
   return p.collisionMode === 'air' ? 'air' : p.recovery ? 'dcd' : p.collisionMode;
 }
 
-/** SolverParams.impactSubsteps by default: the most substeps an impact frame may take. */
-export const DEFAULT_IMPACT_SUBSTEPS = 16;
+/**
+ * impactSubsteps 'auto': up to twice the frame's substeps, and at least 16. Measured on the octopus
+ * pile (docs/collisions.md "Impact-adaptive substeps", bench/peers.ts, brute-force counter):
+ * at 4 x 4 a cap of 8 left 30.4 penetrating vertices a frame and 11 at the end, 16 left 1.8 and 0
+ * (Rapier at its defaults 5.6 and 0); at the scene's 20 x 3, no cap left vertices inside the other
+ * octopus at the end of frames 30-34 (up to 6), a cap of 40 none between them (1 self vertex at
+ * most), at 1.4x the frame time over the run.
+ */
+export const IMPACT_SUBSTEPS_AUTO = Object.freeze({ factor: 2, floor: 16 });
+
+/** The most substeps a frame may take on impact for these parameters (impactSubsteps resolved; <= substeps: off). */
+export function effectiveImpactSubsteps(p: Pick<SolverParams, 'substeps' | 'impactSubsteps'>): number {
+  return p.impactSubsteps === 'auto' ? Math.max(IMPACT_SUBSTEPS_AUTO.floor, IMPACT_SUBSTEPS_AUTO.factor * p.substeps) : p.impactSubsteps;
+}
 
 /** Defaults follow the authors' octopus drop: dt 1/60, 20 substeps x 3 iterations, friction 0.2. */
 export function defaultParams(overrides: Partial<SolverParams> = {}): SolverParams {
@@ -206,7 +215,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     epsR: DEFAULT_EPS_R,
     selfCulling: 'enhanced',
     contactOffset: 'auto',
-    impactSubsteps: DEFAULT_IMPACT_SUBSTEPS,
+    impactSubsteps: 'auto',
     ...overrides,
   };
 }
@@ -238,5 +247,5 @@ export function checkParams(p: SolverParams): void {
   if (p.gravity.length !== 3 || !p.gravity.every(Number.isFinite)) throw new RangeError('gravity must be 3 finite numbers');
   if (!SELF_CULLING_MODES.includes(p.selfCulling)) throw new RangeError(`selfCulling must be one of ${SELF_CULLING_MODES.join(', ')}, got ${String(p.selfCulling)}`);
   if (p.contactOffset !== 'auto' && !(typeof p.contactOffset === 'number' && p.contactOffset >= 0 && Number.isFinite(p.contactOffset))) throw new RangeError(`contactOffset must be 'auto' or a finite number >= 0 (world units), got ${String(p.contactOffset)}`);
-  if (!Number.isInteger(p.impactSubsteps) || p.impactSubsteps < 0) throw new RangeError(`impactSubsteps must be an integer >= 0 (0: off), got ${String(p.impactSubsteps)}`);
+  if (p.impactSubsteps !== 'auto' && !(Number.isInteger(p.impactSubsteps) && p.impactSubsteps >= 0)) throw new RangeError(`impactSubsteps must be 'auto' or an integer >= 0 (0: off), got ${String(p.impactSubsteps)}`);
 }

@@ -119,7 +119,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'self-culling', value: 'off|plain|enhanced', group: 'collisions', help: "culling of CCD's same-object candidate pairs (paper 002): enhanced (default) dual-cone test, no contact lost; plain: Heo et al.'s without internal edges (misses contacts); off: every pair of the box test" },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
   { name: 'contact-offset', value: 'D|auto', group: 'collisions', help: 'contact thickness in world units (>= 0): every contact (DCD, CCD, self, between objects, colliders) keeps (x - s) . n >= D, and CCD makes contacts of pairs that come within D; auto (default): 1% of the mean boundary edge' },
-  { name: 'impact-substeps', value: 'N', group: 'collisions', help: 'impact-adaptive substeps: a frame whose CCD candidates close faster than a tenth of the mean boundary edge a substep takes up to N substeps (default 16; 0 or N <= --substeps: off); the report gives each frame\'s substeps and closing speed' },
+  { name: 'impact-substeps', value: 'N|auto', group: 'collisions', help: 'impact-adaptive substeps: a frame whose CCD candidates close faster than a tenth of the mean boundary edge a substep takes up to N substeps (default auto: twice --substeps, at least 16; 0 or N <= --substeps: off); the report gives each frame\'s substeps and closing speed' },
   { name: 'out', value: 'FILE', group: 'output', help: 'write the JSON report there (default: stdout)' },
   { name: 'csv', value: 'FILE', group: 'output', help: 'also write the frames as CSV there (one row per frame, the JSON frame fields as columns)' },
   { name: 'dump', value: 'DIR', group: 'output', help: 'write legacy VTK frames DIR/frame_NNNNNN.vtk (created if missing)' },
@@ -280,7 +280,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('bvh-rebuild-every', (t) => (o.params.bvhRebuildFrames = nonNegativeInteger('bvh-rebuild-every', t)));
   v('self-culling', (t) => (o.params.selfCulling = choice('self-culling', t, SELF_CULLING_MODES)));
   v('contact-offset', (t) => (o.params.contactOffset = t === 'auto' ? 'auto' : inRange('contact-offset', t, (x) => x >= 0, "a number >= 0 (world units) or 'auto'")));
-  v('impact-substeps', (t) => (o.params.impactSubsteps = nonNegativeInteger('impact-substeps', t)));
+  v('impact-substeps', (t) => (o.params.impactSubsteps = t === 'auto' ? 'auto' : nonNegativeInteger('impact-substeps', t)));
   if (o.engine === 'cpu' && o.framesInFlight === 2) throw new UsageError('--frames-in-flight 2 needs the GPU engine: the CPU engine steps one frame at a time');
   if (o.selfCollisionFrom !== undefined && o.params.selfCollision !== undefined) {
     throw new UsageError('--self-collision and --self-collision-from both set self-collision: give one');

@@ -18,7 +18,7 @@ import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
 import type { Model } from './model';
-import { checkParams, effectiveCollisionMode, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionMode, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { sampleScripts } from './scripts';
@@ -163,7 +163,7 @@ export class CpuSolver {
     this.frameSubstepCount = p.substeps;
     // Only where CCD runs (hybrid, ccd), as on the GPU, whose closing speed comes with CCD's candidates.
     const mode = effectiveCollisionMode(p);
-    if (!(p.impactSubsteps > p.substeps) || !p.collisions || mode === 'air' || mode === 'dcd') return p.substeps;
+    if (!(effectiveImpactSubsteps(p) > p.substeps) || !p.collisions || mode === 'air' || mode === 'dcd') return p.substeps;
     // A coordinate gone NaN/Inf: nothing to measure (the substep's guard stops its object, and the
     // collision stage skips that substep, as it does for any non-finite state).
     for (let i = 0; i < this.x.length; i++) if (!Number.isFinite(this.x[i]) || !Number.isFinite(this.v[i])) return p.substeps;
@@ -171,7 +171,7 @@ export class CpuSolver {
     this.collision ??= new CpuCollisionStage(this.model);
     this.closingSpeed = this.collision.closingSpeed(this.x, this.v, p);
     this.phaseMs.ccd += performance.now() - t0;
-    this.frameSubstepCount = impactSubstepCount({ closingSpeed: this.closingSpeed, dt: p.dt, substeps: p.substeps, impactSubsteps: p.impactSubsteps, meanEdge: this.collision.meanEdge });
+    this.frameSubstepCount = impactSubstepCount({ closingSpeed: this.closingSpeed, dt: p.dt, substeps: p.substeps, impactSubsteps: effectiveImpactSubsteps(p), meanEdge: this.collision.meanEdge });
     return this.frameSubstepCount;
   }
 

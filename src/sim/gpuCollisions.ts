@@ -68,7 +68,7 @@ import { DeviationMonitor, type DeviationObservation } from '../collision/selfCu
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage, type CcdRecorded } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
-import { effectiveCollisionMode, type SolverParams } from '../contract/params';
+import { effectiveCollisionMode, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
 import type { GpuStage } from '../contract/stage';
 import type { GpuState } from '../contract/state';
 
@@ -223,7 +223,7 @@ export class GpuCollisions {
       });
       wait.waitMs = performance.now() - t0;
       this.ccd.setCandidates(input);
-      this.frameClosingSpeed = p.impactSubsteps > p.substeps ? input.closingSpeed ?? null : null;
+      this.frameClosingSpeed = effectiveImpactSubsteps(p) > p.substeps ? input.closingSpeed ?? null : null;
     }
     if (!p.collisions || !p.recovery) return wait;
     const m = this.mesh;

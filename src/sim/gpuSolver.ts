@@ -27,7 +27,7 @@ import type { GpuContext } from '../gpu/device';
 import { dispatchGrid, readBufferToCpu, storageBuffer } from '../gpu/buffers';
 import { XpbdKernels } from './gpuKernels';
 import type { Model } from './model';
-import { checkParams, effectiveCollisionMode, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionMode, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
 import { checkSetup, type SimSetup } from './setup';
 import { CollidersStage } from './stages/collidersStage';
 import { FinalizeStage } from './stages/finalizeStage';
@@ -259,7 +259,7 @@ export class GpuSolver {
     blocking += wait.blockingReadbacks;
     const closingSpeed = this.collisions?.frameClosingSpeed ?? null;
     const substeps = closingSpeed === null ? p0.substeps
-      : impactSubstepCount({ closingSpeed, dt: p0.dt, substeps: p0.substeps, impactSubsteps: p0.impactSubsteps, meanEdge: this.collisions!.meanEdge });
+      : impactSubstepCount({ closingSpeed, dt: p0.dt, substeps: p0.substeps, impactSubsteps: effectiveImpactSubsteps(p0), meanEdge: this.collisions!.meanEdge });
     const p = substeps === p0.substeps ? p0 : { ...p0, substeps };
     this.xpbd.ensureCapacity(p.substeps);
     this.xpbd.writeConstants(p, this.material.firstSubstepWarmShare(p));

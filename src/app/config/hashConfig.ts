@@ -12,7 +12,7 @@ import { AIR_MESHERS, AIR_SOLVES, COLLISION_MODES, PENETRATION_METHODS, SELF_CUL
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
-type Kind = 'number' | 'positive' | 'nonnegative' | 'int' | 'count' | 'bool' | 'vec3' | 'lengthOrAuto' | readonly string[];
+type Kind = 'number' | 'positive' | 'nonnegative' | 'int' | 'count' | 'bool' | 'vec3' | 'lengthOrAuto' | 'intOrAuto' | readonly string[];
 
 interface ParamKey {
   key: string;
@@ -52,7 +52,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'epsI', field: 'epsI', kind: 'positive', help: 'eps_i of Alg. 2 (exit-face sign test, relative to h²)' },
   { key: 'epsR', field: 'epsR', kind: 'nonnegative', help: 'eps_r of Alg. 4 (culling, a cosine)' },
   { key: 'offset', field: 'contactOffset', kind: 'lengthOrAuto', help: 'contact thickness: auto or a length >= 0 in world units' },
-  { key: 'impact', field: 'impactSubsteps', kind: 'int', help: 'impact-adaptive substeps: the most a frame may take on impact, 0 = off' },
+  { key: 'impact', field: 'impactSubsteps', kind: 'intOrAuto', help: 'impact-adaptive substeps: the most a frame may take on impact; auto (twice the substeps, at least 16) or an integer >= 0, 0 = off' },
 ];
 
 /** Material fields per object: `young.N`, `poisson.N`, `density.N` for object index N. */
@@ -97,6 +97,12 @@ function parseValue(key: string, text: string, kind: Kind): unknown {
   if (kind === 'bool') {
     if (text !== '0' && text !== '1') fail(key, text, 'must be 0 or 1');
     return text === '1';
+  }
+  if (kind === 'intOrAuto') {
+    if (text === 'auto') return 'auto';
+    const n = text.trim() === '' ? NaN : Number(text);
+    if (!(Number.isInteger(n) && n >= 0)) fail(key, text, 'must be auto or an integer >= 0');
+    return n;
   }
   if (kind === 'lengthOrAuto') {
     if (text === 'auto') return 'auto';

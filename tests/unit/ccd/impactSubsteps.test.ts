@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ccdTopologyOf, sweptCandidates } from '../../../src/collision/ccd/broadPhase';
 import { candidateClosingSpeed, IMPACT_TRAVEL_RATIO, impactSubstepCount } from '../../../src/collision/ccd/impactSubsteps';
 import { CpuCollisionStage } from '../../../src/collision/cpu/cpuCollisionStage';
-import { defaultParams } from '../../../src/contract/params';
+import { checkParams, defaultParams, effectiveImpactSubsteps } from '../../../src/contract/params';
 import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import { bodiesSetup, cubePart } from '../collision/scenes';
 import { rng } from '../../support/random';
@@ -128,5 +128,20 @@ describe('substeps of a frame on impact', () => {
     expect(impactSubstepCount({ ...base, closingSpeed: 0 })).toBe(4);
     expect(impactSubstepCount({ ...base, closingSpeed: 4, impactSubsteps: 0 })).toBe(4); // off
     expect(impactSubstepCount({ ...base, closingSpeed: 4, impactSubsteps: 4 })).toBe(4); // <= substeps: off
+  });
+
+  it("'auto' (the default) allows twice the substeps and at least 16; a number is the cap itself; anything else is refused", () => {
+    expect(defaultParams().impactSubsteps).toBe('auto');
+    expect(effectiveImpactSubsteps({ substeps: 4, impactSubsteps: 'auto' })).toBe(16);
+    expect(effectiveImpactSubsteps({ substeps: 20, impactSubsteps: 'auto' })).toBe(40);
+    expect(effectiveImpactSubsteps({ substeps: 50, impactSubsteps: 'auto' })).toBe(100);
+    expect(effectiveImpactSubsteps({ substeps: 20, impactSubsteps: 0 })).toBe(0);
+    expect(effectiveImpactSubsteps({ substeps: 20, impactSubsteps: 24 })).toBe(24);
+    expect(() => checkParams(defaultParams({ impactSubsteps: 2.5 }))).toThrow(/impactSubsteps must be 'auto' or an integer >= 0/);
+    expect(() => checkParams(defaultParams({ impactSubsteps: 'max' as unknown as number }))).toThrow(/impactSubsteps/);
+    // At the default and 20 substeps on 31 mm edges (a tenth of an edge a substep): 3 m/s wants
+    // ceil(16.1) = 17 (never below 20), 6 m/s ceil(32.3) = 33, 9 m/s 49, capped at 40.
+    const at = (closingSpeed: number): number => impactSubstepCount({ dt: 1 / 60, substeps: 20, impactSubsteps: effectiveImpactSubsteps(defaultParams()), meanEdge: 0.031, closingSpeed });
+    expect([at(3), at(6), at(9)]).toEqual([20, 33, 40]);
   });
 });

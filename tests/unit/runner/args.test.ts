@@ -74,6 +74,8 @@ describe('runner arguments', () => {
     expect(run('--scene', 's', '--contact-offset', '0').params.contactOffset).toBe(0);
     expect(run('--scene', 's', '--impact-substeps', '16').params.impactSubsteps).toBe(16);
     expect(() => run('--scene', 's', '--impact-substeps', '2.5')).toThrow(/impact-substeps/);
+    expect(run('--scene', 's', '--impact-substeps', 'auto').params.impactSubsteps).toBe('auto');
+    expect(() => run('--scene', 's', '--impact-substeps', 'max')).toThrow(/impact-substeps/);
     expect(run('--scene', 's', '--self-collision', 'off', '--collisions=on', '--inter-object', 'exact').params)
       .toEqual({ selfCollision: false, collisions: true, interObject: 'exact' });
     expect(run('--scene', 's', '--self-collision-from', '0').selfCollisionFrom).toBe(0);
