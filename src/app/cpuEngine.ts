@@ -99,7 +99,10 @@ export class CpuEngine implements SimulationEngine {
       phases: { solve: result.solveMs, show: showMs },
       source: 'cpu-clock',
       wallMs: end - start,
-      counters: { dispatches: 0, constraintIterations: p.substeps * p.iterations, readbacks: 0 },
+      counters: {
+        dispatches: 0, constraintIterations: result.substeps * p.iterations, readbacks: 0,
+        substeps: result.substeps, ...(result.closingSpeed !== undefined ? { closingSpeed: result.closingSpeed } : {}),
+      },
       ...(result.collisions ? { collisions: result.collisions } : {}),
     };
   }

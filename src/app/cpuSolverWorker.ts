@@ -26,7 +26,9 @@ function result(solveMs: number): CpuFrameResult {
   const messages = s.messages.slice(taken);
   taken = s.messages.length;
   const collisions = s.params.collisions ? { ...s.collisionCounters } : undefined;
-  return Comlink.transfer({ positions, frame: s.frame, time: s.time, minY, solveMs, messages, ...(collisions ? { collisions } : {}) }, [positions.buffer]);
+  // Before the first frame (init, reset) no frame has chosen its substeps yet: the parameters'.
+  const step = { substeps: s.frameSubstepCount || s.params.substeps, ...(s.closingSpeed !== null ? { closingSpeed: s.closingSpeed } : {}) };
+  return Comlink.transfer({ positions, frame: s.frame, time: s.time, minY, solveMs, messages, ...step, ...(collisions ? { collisions } : {}) }, [positions.buffer]);
 }
 
 const api: CpuSolverWorkerApi = {

@@ -28,6 +28,10 @@ export interface CpuFrameResult {
   messages: string[];
   /** Collision counters of the frame (summed over its substeps). */
   collisions?: CollisionFrameCounters;
+  /** Substeps the frame took (more than params.substeps on impact: impactSubsteps; params.substeps after a reset). */
+  substeps: number;
+  /** The closing speed that chose them (collision/ccd/impactSubsteps.ts); absent when not measured. */
+  closingSpeed?: number;
 }
 
 export interface CpuSolverWorkerApi {

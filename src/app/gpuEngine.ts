@@ -224,10 +224,13 @@ export class GpuEngine implements SimulationEngine {
     }
     const counters = {
       dispatches: result.dispatches,
-      constraintIterations: p.substeps * p.iterations,
+      constraintIterations: result.substeps * p.iterations,
       readbacks: result.collisions?.readbacks ?? 1,
       encodeMs: result.encodeMs,
       blockingReadbacks: result.blockingReadbacks,
+      // On impact a frame takes more than p.substeps (impactSubsteps): the page's Table 1 and recordings show it.
+      substeps: result.substeps,
+      ...(result.closingSpeed !== undefined ? { closingSpeed: result.closingSpeed } : {}),
     };
     const common = { wallMs, counters, ...(result.collisions ? { collisions: result.collisions } : {}) };
     if (result.gpuPhaseMs) {

@@ -24,7 +24,11 @@ export interface FrameReport {
    */
   wallMs: number;
   /** The runner's per-frame counters (src/runner/report.ts FrameEntry.counters; encodeMs and blockingReadbacks from the GPU engine). */
-  counters: { dispatches: number; constraintIterations: number; readbacks: number; encodeMs?: number; blockingReadbacks?: number };
+  counters: {
+    dispatches: number; constraintIterations: number; readbacks: number; encodeMs?: number; blockingReadbacks?: number;
+    /** Substeps the frame took (more than params.substeps on impact: impactSubsteps) and the closing speed that chose them. */
+    substeps?: number; closingSpeed?: number;
+  };
   /** The frame's collision counters (GPU engine with collisions). */
   collisions?: CollisionFrameCounters;
 }
