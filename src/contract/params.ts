@@ -169,14 +169,16 @@ export function effectiveCollisionMode(p: Pick<SolverParams, 'collisionMode' | '
 }
 
 /**
- * impactSubsteps 'auto': up to twice the frame's substeps, and at least 16. Measured on the octopus
+ * impactSubsteps 'auto': up to twice the frame's substeps, and at least 24. Measured on the octopus
  * pile (docs/collisions.md "Impact-adaptive substeps", bench/peers.ts, brute-force counter):
  * at 4 x 4 a cap of 8 left 30.4 penetrating vertices a frame and 11 at the end, 16 left 1.8 and 0
- * (Rapier at its defaults 5.6 and 0); at the scene's 20 x 3, no cap left vertices inside the other
+ * (Rapier at its defaults 5.6 and 0), 24 left 0.5 and 0 with one vertex inside the other octopus in
+ * one frame; octopus-box at its 5 x 5: 16 left 1-2 vertices inside the other octopus in 2 of 40
+ * frames, 24 none; at the pile's 20 x 3, no cap left vertices inside the other
  * octopus at the end of frames 30-34 (up to 6), a cap of 40 none between them (1 self vertex at
  * most), at 1.4x the frame time over the run.
  */
-export const IMPACT_SUBSTEPS_AUTO = Object.freeze({ factor: 2, floor: 16 });
+export const IMPACT_SUBSTEPS_AUTO = Object.freeze({ factor: 2, floor: 24 });
 
 /** The most substeps a frame may take on impact for these parameters (impactSubsteps resolved; <= substeps: off). */
 export function effectiveImpactSubsteps(p: Pick<SolverParams, 'substeps' | 'impactSubsteps'>): number {

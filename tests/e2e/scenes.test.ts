@@ -294,12 +294,12 @@ describe('every scene of the page, in one page', () => {
       expect(f.collisions, `frame ${f.frame}`).toBeDefined();
       expect(f.collisions!.mode).toBe('hybrid');
       expect(Object.keys(f.phasesMs)).toEqual(expect.arrayContaining(['detect', 'ccd']));
-      // The substeps each frame took: the budget, or more on impact up to the 'auto' cap (twice, at least 16).
+      // The substeps each frame took: the budget, or more on impact up to the 'auto' cap (twice, at least 24).
       const budget = r.report.params.substeps;
       expect(r.report.params.impactSubsteps).toBe('auto');
       expect(Number.isInteger(f.counters.substeps), `frame ${f.frame}`).toBe(true);
       expect(f.counters.substeps!).toBeGreaterThanOrEqual(budget);
-      expect(f.counters.substeps!).toBeLessThanOrEqual(Math.max(16, 2 * budget));
+      expect(f.counters.substeps!).toBeLessThanOrEqual(Math.max(24, 2 * budget));
     }
     await page.selectOption('#gui-collisionMode select', { label: 'DCD + shortest path only' });
     await page.evaluate(() => window.softBodyPage!.simulation.step());

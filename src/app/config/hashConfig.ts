@@ -52,7 +52,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'epsI', field: 'epsI', kind: 'positive', help: 'eps_i of Alg. 2 (exit-face sign test, relative to h²)' },
   { key: 'epsR', field: 'epsR', kind: 'nonnegative', help: 'eps_r of Alg. 4 (culling, a cosine)' },
   { key: 'offset', field: 'contactOffset', kind: 'lengthOrAuto', help: 'contact thickness: auto or a length >= 0 in world units' },
-  { key: 'impact', field: 'impactSubsteps', kind: 'intOrAuto', help: 'impact-adaptive substeps: the most a frame may take on impact; auto (twice the substeps, at least 16) or an integer >= 0, 0 = off' },
+  { key: 'impact', field: 'impactSubsteps', kind: 'intOrAuto', help: 'impact-adaptive substeps: the most a frame may take on impact; auto (twice the substeps, at least 24) or an integer >= 0, 0 = off' },
 ];
 
 /** Material fields per object: `young.N`, `poisson.N`, `density.N` for object index N. */

@@ -130,9 +130,10 @@ describe('substeps of a frame on impact', () => {
     expect(impactSubstepCount({ ...base, closingSpeed: 4, impactSubsteps: 4 })).toBe(4); // <= substeps: off
   });
 
-  it("'auto' (the default) allows twice the substeps and at least 16; a number is the cap itself; anything else is refused", () => {
+  it("'auto' (the default) allows twice the substeps and at least 24; a number is the cap itself; anything else is refused", () => {
     expect(defaultParams().impactSubsteps).toBe('auto');
-    expect(effectiveImpactSubsteps({ substeps: 4, impactSubsteps: 'auto' })).toBe(16);
+    expect(effectiveImpactSubsteps({ substeps: 4, impactSubsteps: 'auto' })).toBe(24);
+    expect(effectiveImpactSubsteps({ substeps: 12, impactSubsteps: 'auto' })).toBe(24);
     expect(effectiveImpactSubsteps({ substeps: 20, impactSubsteps: 'auto' })).toBe(40);
     expect(effectiveImpactSubsteps({ substeps: 50, impactSubsteps: 'auto' })).toBe(100);
     expect(effectiveImpactSubsteps({ substeps: 20, impactSubsteps: 0 })).toBe(0);
