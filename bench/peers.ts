@@ -58,7 +58,8 @@ function build(): SceneSetup {
   const mesh = scene.accepts.includes('mesh') && meshFile ? readMeshFile(meshFile) : undefined;
   const setup = scene.build({ size, copies, meshes: readSceneMeshes(scene), mesh });
   const p = setup.params;
-  setup.params = { ...p, substeps: num('substeps', p.substeps), iterations: num('iterations', p.iterations), impactSubsteps: arg('impact-substeps') === 'auto' ? 'auto' : num('impact-substeps', p.impactSubsteps as number) };
+  const impactFlag = arg('impact-substeps');
+  setup.params = { ...p, substeps: num('substeps', p.substeps), iterations: num('iterations', p.iterations), impactSubsteps: impactFlag === undefined || impactFlag === 'auto' ? (impactFlag ?? p.impactSubsteps) : Number(impactFlag) };
   if (setup.schedule?.length) console.log(`note: scene ${scene.name} has a schedule of parameter changes; this benchmark leaves it out (Rapier has no counterpart)`);
   return setup;
 }

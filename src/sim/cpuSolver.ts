@@ -164,9 +164,6 @@ export class CpuSolver {
     // Only where CCD runs (hybrid, ccd), as on the GPU, whose closing speed comes with CCD's candidates.
     const mode = effectiveCollisionMode(p);
     if (!(effectiveImpactSubsteps(p) > p.substeps) || !p.collisions || mode === 'air' || mode === 'dcd') return p.substeps;
-    // A coordinate gone NaN/Inf: nothing to measure (the substep's guard stops its object, and the
-    // collision stage skips that substep, as it does for any non-finite state).
-    for (let i = 0; i < this.x.length; i++) if (!Number.isFinite(this.x[i]) || !Number.isFinite(this.v[i])) return p.substeps;
     const t0 = performance.now();
     this.collision ??= new CpuCollisionStage(this.model);
     this.closingSpeed = this.collision.closingSpeed(this.x, this.v, p);

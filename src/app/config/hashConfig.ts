@@ -98,16 +98,11 @@ function parseValue(key: string, text: string, kind: Kind): unknown {
     if (text !== '0' && text !== '1') fail(key, text, 'must be 0 or 1');
     return text === '1';
   }
-  if (kind === 'intOrAuto') {
+  if (kind === 'lengthOrAuto' || kind === 'intOrAuto') {
     if (text === 'auto') return 'auto';
     const n = text.trim() === '' ? NaN : Number(text);
-    if (!(Number.isInteger(n) && n >= 0)) fail(key, text, 'must be auto or an integer >= 0');
-    return n;
-  }
-  if (kind === 'lengthOrAuto') {
-    if (text === 'auto') return 'auto';
-    const n = text.trim() === '' ? NaN : Number(text);
-    if (!(Number.isFinite(n) && n >= 0)) fail(key, text, 'must be auto or a finite number >= 0');
+    const integer = kind === 'intOrAuto';
+    if (!((integer ? Number.isInteger(n) : Number.isFinite(n)) && n >= 0)) fail(key, text, `must be auto or ${integer ? 'an integer' : 'a finite number'} >= 0`);
     return n;
   }
   if (kind === 'vec3') {

@@ -70,8 +70,8 @@ export class CpuCollisionStage {
   /**
    * The closing speed of the frame about to start (impactSubsteps.ts): the broad phase the GPU's
    * worker runs (sweptCandidates, boxes over one frame at the GPU's base margin), on positions x
-   * and velocities v, and the fastest vertex-face candidate pair that reaches its triangle's plane
-   * within the frame. The same candidates as the GPU's job, at float64 speeds.
+   * and velocities v, and the fastest vertex-face candidate pair that reaches its triangle
+   * within the frame (0 on a non-finite state). The same candidates as the GPU's job, at float64 speeds.
    */
   closingSpeed(x: Float64Array, v: Float64Array, params: Pick<SolverParams, 'dt' | 'gravity' | 'selfCollision'> & CollisionStageParams): number {
     const n = this.mesh.vertexCount;
@@ -80,6 +80,9 @@ export class CpuCollisionStage {
       for (let k = 0; k < 3; k++) {
         x4[4 * i + k] = x[3 * i + k];
         v4[4 * i + k] = v[3 * i + k];
+        // A coordinate gone NaN/Inf: nothing closes, as step() skips such a state (the solver's
+        // guard then stops that object); the broad phase would refuse it.
+        if (!Number.isFinite(x[3 * i + k]) || !Number.isFinite(v[3 * i + k])) return 0;
       }
     }
     const margin = Math.max(2 * this.offsetOf(params), CPU_CLOSING_MARGIN_RATIO * this.meanEdge);
