@@ -183,6 +183,14 @@ function inRange(flag: string, text: string, ok: (x: number) => boolean, range: 
   return x;
 }
 
+/** 'auto', or a number that passes `ok`; any other text is refused naming both forms. */
+function autoOr(flag: string, text: string, ok: (x: number) => boolean, range: string): number | 'auto' {
+  if (text === 'auto') return 'auto';
+  const x = Number(text);
+  if (text.trim() === '' || !Number.isFinite(x) || !ok(x)) throw new UsageError(`--${flag} must be ${range}, got "${text}"`);
+  return x;
+}
+
 function vector(flag: string, text: string): Vec3 {
   const parts = text.split(',');
   if (parts.length !== 3) throw new UsageError(`--${flag} needs three comma-separated numbers x,y,z, got "${text}"`);
@@ -279,8 +287,8 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('air-solve', (t) => (o.params.airSolve = choice('air-solve', t, AIR_SOLVES)));
   v('bvh-rebuild-every', (t) => (o.params.bvhRebuildFrames = nonNegativeInteger('bvh-rebuild-every', t)));
   v('self-culling', (t) => (o.params.selfCulling = choice('self-culling', t, SELF_CULLING_MODES)));
-  v('contact-offset', (t) => (o.params.contactOffset = t === 'auto' ? 'auto' : inRange('contact-offset', t, (x) => x >= 0, "a number >= 0 (world units) or 'auto'")));
-  v('impact-substeps', (t) => (o.params.impactSubsteps = t === 'auto' ? 'auto' : nonNegativeInteger('impact-substeps', t)));
+  v('contact-offset', (t) => (o.params.contactOffset = autoOr('contact-offset', t, (x) => x >= 0, "a number >= 0 (world units) or 'auto'")));
+  v('impact-substeps', (t) => (o.params.impactSubsteps = autoOr('impact-substeps', t, (x) => Number.isInteger(x) && x >= 0, "an integer >= 0 or 'auto'")));
   if (o.engine === 'cpu' && o.framesInFlight === 2) throw new UsageError('--frames-in-flight 2 needs the GPU engine: the CPU engine steps one frame at a time');
   if (o.selfCollisionFrom !== undefined && o.params.selfCollision !== undefined) {
     throw new UsageError('--self-collision and --self-collision-from both set self-collision: give one');
