@@ -217,13 +217,14 @@ export class GpuCollisions {
     this.frameClosingSpeed = null;
     if (this.ccd.wanted()) {
       const t0 = performance.now();
+      const impact = effectiveImpactSubsteps(p) > p.substeps;
       const input = await this.ccdSchedule.inputFor(this.recordIndex, p, () => {
         wait.blockingReadbacks++;
         return this.readSnapshot(state);
-      });
+      }, { closingSpeed: impact });
       wait.waitMs = performance.now() - t0;
       this.ccd.setCandidates(input);
-      this.frameClosingSpeed = effectiveImpactSubsteps(p) > p.substeps ? input.closingSpeed ?? null : null;
+      this.frameClosingSpeed = impact ? input.closingSpeed ?? null : null;
     }
     if (!p.collisions || !p.recovery) return wait;
     const m = this.mesh;

@@ -101,6 +101,8 @@ interface Job {
   ownMargin: number;
   ownMargins?: Float64Array;
   horizon: number;
+  /** The frame whose end state the job's snapshot is (frame - 1 for a job run at frame's start). */
+  from: number;
   result: ReturnType<BroadPhaseRunner>;
 }
 
@@ -130,6 +132,8 @@ export class CcdSchedule {
   private readonly deviation?: DeviationMonitor;
   /** The deviation check of the last snapshot scheduled (null when culling was off for it). */
   lastDeviation: DeviationObservation | null = null;
+  /** The newest snapshot scheduled and the frame it ended (closingSpeedAtStart). */
+  private newest: { frame: number; snapshot: StateSnapshot } | null = null;
 
   constructor(
     private readonly runner: BroadPhaseRunner,
@@ -170,7 +174,7 @@ export class CcdSchedule {
     return `${p.dt}/${p.gravity.join(',')}/${p.selfCollision}/${p.selfCulling ?? 'off'}/${this.baseMargin}`;
   }
 
-  private start(snapshot: StateSnapshot, p: ScheduleParams, deviation: Float32Array | null, edgeDeviation: Float32Array | null): Job {
+  private start(snapshot: StateSnapshot, from: number, p: ScheduleParams, deviation: Float32Array | null, edgeDeviation: Float32Array | null): Job {
     const horizon = (1 + this.latency) * p.dt;
     const ownMargins = this.ownMargins;
     const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}) };
@@ -182,7 +186,7 @@ export class CcdSchedule {
     const result = this.runner(snapshot.positions, snapshot.velocities, bound, p.selfCollision, culling);
     // A rejected job is reported when its frame awaits it; never an unhandled rejection before that.
     result.catch(() => undefined);
-    return { key: this.key(p), boxes, own, margin: bound.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}), horizon, result };
+    return { key: this.key(p), boxes, own, margin: bound.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}), horizon, from, result };
   }
 
   /** After frame `frame` ended in `snapshot`: starts the job for frame + 1 + latency. */
@@ -195,30 +199,50 @@ export class CcdSchedule {
       edgeDeviation = seen.edgeBound;
       this.lastDeviation = seen.observation;
     }
-    this.jobs.set(frame + 1 + this.latency, this.start(snapshot, p, deviation, edgeDeviation));
+    this.newest = { frame, snapshot };
+    this.jobs.set(frame + 1 + this.latency, this.start(snapshot, frame, p, deviation, edgeDeviation));
   }
 
   /**
    * Before frame `frame` is recorded: its candidates (awaiting its job; a failed job rejects with
-   * the worker's error). Without a usable job, one runs now on `snapshotNow()`.
+   * the worker's error). Without a usable job, one runs now on `snapshotNow()`. The closing
+   * speed is measured again at the frame's start when a newer snapshot came in (closingSpeedAtStart),
+   * unless `options.closingSpeed` is false (impact substeps off: the job's figure is passed on).
    */
-  async inputFor(frame: number, p: ScheduleParams, snapshotNow: () => Promise<StateSnapshot>): Promise<ScheduledInput> {
+  async inputFor(frame: number, p: ScheduleParams, snapshotNow: () => Promise<StateSnapshot>, options: { closingSpeed?: boolean } = {}): Promise<ScheduledInput> {
     for (const f of [...this.jobs.keys()]) if (f < frame) this.jobs.delete(f);
     const t0 = performance.now();
     let job = this.jobs.get(frame);
     this.jobs.delete(frame);
     if (!job || job.key !== this.key(p)) {
       // No deviation bound for a state that did not come through schedule(): nothing is culled.
-      job = this.start(await snapshotNow(), p, null, null);
+      job = this.start(await snapshotNow(), frame - 1, p, null, null);
       // Its boxes cover (1 + latency) frames from now: the next frames' too, until their own jobs.
       for (let f = frame + 1; f <= frame + this.latency; f++) if (!this.jobs.has(f)) this.jobs.set(f, job);
     }
     const c = await job.result;
+    const closingSpeed = c.closingSpeed === undefined || options.closingSpeed === false ? c.closingSpeed : this.closingSpeedAtStart(frame, job, c.vertexFace, p) ?? c.closingSpeed;
     return {
       candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, own: job.own, margin: job.margin, ownMargin: job.ownMargin,
       ...(job.ownMargins ? { ownMargins: job.ownMargins } : {}), horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
-      ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}), ...(c.closingSpeed !== undefined ? { closingSpeed: c.closingSpeed } : {}),
+      ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}), ...(closingSpeed !== undefined ? { closingSpeed } : {}),
     };
+  }
+
+  /**
+   * The closing speed of `frame`'s candidates at the frame's start (impactSubsteps.ts), when a
+   * snapshot newer than the job's came in: the end of frame - 1, which with latency 1 and one
+   * frame in flight is a frame newer than the job's. The job's own figure is a frame late at
+   * the start of an impact: in octopus-box the first octopus lands in frame 14 and the one
+   * above closes on it from frame 15's start, which the job (from frame 13's end, all falling
+   * together) read as 0, so frame 15 ran at 5 substeps (the CPU engine, measuring at the
+   * frame's start, took 16). The same pairs and horizon (one frame) as the CPU engine's
+   * measure. Null when there is no newer snapshot (the job's figure stands), without the topology.
+   */
+  private closingSpeedAtStart(frame: number, job: Job, vertexFace: Uint32Array, p: ScheduleParams): number | null {
+    const newest = this.newest;
+    if (!this.topology || !newest || newest.frame !== frame - 1 || job.from >= newest.frame) return null;
+    return candidateClosingSpeed(this.topology, vertexFace, newest.snapshot.positions, newest.snapshot.velocities, 4, p.dt);
   }
 
   /**
@@ -255,6 +279,7 @@ export class CcdSchedule {
   /** Drops every job (the state was reset or replaced). */
   reset(): void {
     this.jobs.clear();
+    this.newest = null;
     this.deviation?.reset();
     this.lastDeviation = null;
   }

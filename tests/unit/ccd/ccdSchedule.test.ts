@@ -93,3 +93,43 @@ describe('CcdSchedule margins', () => {
   });
 });
 
+
+describe('CcdSchedule closing speed at the frame\'s start (impact substeps)', () => {
+  // Vertex 0 (object 0) and triangle (1, 2, 3) of object 1 in the plane x = 0.02; the vertex at the origin.
+  const topology: CcdTopology = {
+    vertexCount: 4, boundaryVertices: Uint32Array.of(0, 1, 2, 3), triangles: Uint32Array.of(1, 2, 3), edges: new Uint32Array(0),
+    vertexObject: Uint32Array.of(0, 1, 1, 1),
+  };
+  const positions = Float32Array.of(0, 0, 0, 0, 0.02, -0.1, -0.1, 0, 0.02, 0.1, -0.1, 0, 0.02, 0, 0.1, 0);
+  const p = { dt: 1 / 60, gravity: [0, 0, 0] as [number, number, number], selfCollision: false };
+  /** The job's own figure is a sentinel: any other value read back was measured again. */
+  const JOB_FIGURE = 123;
+  const runner: BroadPhaseRunner = async () => ({ vertexFace: Uint32Array.of(0, 0), edgeEdge: new Uint32Array(0), jobMs: 0, closingSpeed: JOB_FIGURE });
+  const atRest = { positions, velocities: new Float32Array(16) };
+  // The vertex moves toward the triangle's plane at 5 m/s: 2 cm closes in 4 ms, within the frame.
+  const closing = { positions, velocities: Float32Array.of(5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) };
+
+  it('latency 1: the job from frame k - 2\'s end is measured again on frame k - 1\'s end (5 m/s, head-on), unless asked not to', async () => {
+    const schedule = new CcdSchedule(runner, 0.01, { latency: 1 }, topology);
+    const never = async () => { throw new Error('no blocking snapshot expected'); };
+    schedule.schedule(0, atRest, p); // the job for frame 2
+    schedule.schedule(1, closing, p); // the job for frame 3; the newest snapshot
+    expect((await schedule.inputFor(2, p, never)).closingSpeed).toBeCloseTo(5, 5);
+    schedule.schedule(2, atRest, p);
+    expect((await schedule.inputFor(3, p, never)).closingSpeed).toBe(0); // at rest at frame 3's start
+    schedule.schedule(3, closing, p);
+    schedule.schedule(4, closing, p);
+    expect((await schedule.inputFor(5, p, never, { closingSpeed: false })).closingSpeed).toBe(JOB_FIGURE);
+  });
+
+  it('no newer snapshot than the job\'s (latency 0, a blocking job, after a reset): the job\'s figure stands', async () => {
+    const schedule = new CcdSchedule(runner, 0.01, { latency: 0 }, topology);
+    schedule.schedule(0, closing, p); // the job for frame 1, from the newest snapshot itself
+    expect((await schedule.inputFor(1, p, async () => closing)).closingSpeed).toBe(JOB_FIGURE);
+    const late = new CcdSchedule(runner, 0.01, { latency: 1 }, topology);
+    late.schedule(0, atRest, p);
+    late.schedule(1, closing, p);
+    late.reset();
+    expect((await late.inputFor(2, p, async () => closing)).closingSpeed).toBe(JOB_FIGURE);
+  });
+});

@@ -104,6 +104,23 @@ describe('closing speed of CCD candidates', () => {
     // An infinite horizon: every closing pair counts, so the two maxima are over the same pairs.
     expect(candidateClosingSpeed(topo, c.vertexFace, x, v, 3, Infinity)).toBeCloseTo(oracle, 6);
     expect(candidateClosingSpeed(topo, c.vertexFace, x4, v4, 4, Infinity)).toBeCloseTo(oracle, 4);
+    // Finite horizons: a pair counts when its distance closes within the horizon at its rate. The
+    // oracle keeps every pair (no pruning); the function skips pairs by speed and box distance.
+    const horizons = [1e-3, 4e-3, 1.6e-2, 6.4e-2];
+    const oracles = horizons.map((h) => {
+      let best = 0;
+      for (let k = 0; k < c.vertexFace.length; k += 2) {
+        const p = c.vertexFace[k], f = 3 * c.vertexFace[k + 1];
+        const [a, b, cc] = [topo.triangles[f], topo.triangles[f + 1], topo.triangles[f + 2]];
+        const closing = -(triangleDistance(ahead, p, a, b, cc) - triangleDistance(behind, p, a, b, cc)) / (2 * eps);
+        if (closing > best && triangleDistance(x, p, a, b, cc) <= closing * h) best = closing;
+      }
+      return best;
+    });
+    // The horizons reach different pairs: none at 1 ms, then ever faster ones (measured 0, 1.57, 2.06, 2.23 m/s).
+    expect(oracles[0]).toBe(0);
+    for (let i = 1; i < horizons.length; i++) expect(oracles[i]).toBeGreaterThan(oracles[i - 1] + 0.1);
+    horizons.forEach((h, i) => expect(candidateClosingSpeed(topo, c.vertexFace, x, v, 3, h), `horizon ${h}`).toBeCloseTo(oracles[i], 6));
   });
 
   it('refuses candidate lists and arrays that do not fit', () => {
