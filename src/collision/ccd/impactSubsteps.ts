@@ -44,8 +44,11 @@ export function candidateClosingSpeed(
   const x = positions, v = velocities;
   const q = new Float64Array(6);
   let fastest = 0;
-  // |v_p - v_i|: the vertex's speed relative to corner i.
-  const relative = (p: number, i: number): number => Math.hypot(v[p] - v[i], v[p + 1] - v[i + 1], v[p + 2] - v[i + 2]);
+  // |v_p - v_i|^2: the vertex's squared speed relative to corner i (squares: no root per pair).
+  const relative2 = (p: number, i: number): number => {
+    const ux = v[p] - v[i], uy = v[p + 1] - v[i + 1], uz = v[p + 2] - v[i + 2];
+    return ux * ux + uy * uy + uz * uz;
+  };
   for (let k = 0; k < vertexFace.length; k += 2) {
     const p = stride * vertexFace[k];
     const f = 3 * vertexFace[k + 1];
@@ -55,15 +58,15 @@ export function candidateClosingSpeed(
     // convex combination of the corners' velocities, so the closing speed is at most
     // r = max_i |v_p - v_i|; a pair counts only when its distance, at least the distance to the
     // triangle's bounding box, is within closing x horizon <= r x horizon.
-    const r = Math.max(relative(p, a), relative(p, b), relative(p, c));
-    if (!(r > fastest)) continue;
+    const r2 = Math.max(relative2(p, a), relative2(p, b), relative2(p, c));
+    if (!(r2 > fastest * fastest)) continue;
     let gap2 = 0;
     for (let d = 0; d < 3; d++) {
       const lo = Math.min(x[a + d], x[b + d], x[c + d]), hi = Math.max(x[a + d], x[b + d], x[c + d]);
       const out = x[p + d] < lo ? lo - x[p + d] : x[p + d] > hi ? x[p + d] - hi : 0;
       gap2 += out * out;
     }
-    if (gap2 > r * horizon * (r * horizon)) continue;
+    if (gap2 > r2 * (horizon * horizon)) continue;
     closestPointOnTriangle(x[p], x[p + 1], x[p + 2], x[a], x[a + 1], x[a + 2], x[b], x[b + 1], x[b + 2], x[c], x[c + 1], x[c + 2], q);
     // The closest point moves with the triangle at its barycentrics (q[3..5]); by the envelope
     // theorem the distance's rate is the relative velocity along p - q, whatever the barycentrics do.
