@@ -1,6 +1,9 @@
 // Contact solve (docs/collisions.md "Contact response", eq. 6 of paper 000): params
 // contactIterations x (countContacts and solveContacts: one invocation per contact; applyContacts:
-// one per vertex). Pure Jacobi: C = (x - s) . n and the tangential motion d are evaluated at the
+// one per vertex). Two contact lists share one count and one solve dispatch: workgroup y = 0 runs
+// the first (list, contacts: DCD's), y = 1 the second (list2, contacts2: CCD's vertex-triangle
+// contacts, which share the per-vertex uses), so a pass is 3 dispatches for both
+// (src/collision/gpu/contactStage.ts sizes x for the longer list, contactsArgs.wgsl). Pure Jacobi: C = (x - s) . n and the tangential motion d are evaluated at the
 // positions before the pass; each contact's corrections are accumulated per vertex and applied
 // after. A contact moves its point vertices by + w_i wp_i n dlambda and its triangle's vertices
 // by - w_k b_k n dlambda (XPBD with infinite stiffness, generalized inverse mass
@@ -31,12 +34,15 @@
 @group(0) @binding(2) var<storage, read_write> prev: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> list: QueryListR;
 @group(0) @binding(4) var<storage, read_write> contacts: array<Contact>;
-// Per vertex S_v in fixed point (contact.wgsl): filled by countContacts, read by solveContacts,
-// zeroed by applyContacts for the next pass.
-@group(0) @binding(5) var<storage, read_write> counts: array<atomic<u32>>;
-@group(0) @binding(6) var<storage, read_write> acc: array<atomic<u32>>;
+// Per vertex 8 words: the pass's correction of x (0-2) and of the start position (4-6), as f32
+// bits, and in word params.countWord (3 or 7) S_v in fixed point (contact.wgsl): filled by
+// countContacts, read by solveContacts, zeroed with the corrections by applyContacts.
+@group(0) @binding(5) var<storage, read_write> acc: array<atomic<u32>>;
 // Per object: bit 0 stopped; bits 1, 2 held now / in the previous substep (src/contract/held.ts).
-@group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>>;
+@group(0) @binding(6) var<storage, read_write> status: array<atomic<u32>>;
+// The second list (workgroup y = 1): its header (count at QL_COUNT) and contacts.
+@group(0) @binding(7) var<storage, read> list2: QueryListR;
+@group(0) @binding(8) var<storage, read_write> contacts2: array<Contact>;
 
 const STATUS_HELD_NOW: u32 = 2u;
 const STATUS_HELD_BEFORE: u32 = 4u;
@@ -47,6 +53,34 @@ fn holdThroughContact(a: u32, b: u32) {
   if (a == b) { return; }
   if ((atomicLoad(&status[b]) & STATUS_HELD_BEFORE) != 0u) { atomicOr(&status[a], STATUS_HELD_NOW); }
   if ((atomicLoad(&status[a]) & STATUS_HELD_BEFORE) != 0u) { atomicOr(&status[b], STATUS_HELD_NOW); }
+}
+
+// Contacts in list y (0: list, 1: list2) this substep.
+fn listCount(y: u32) -> u32 {
+  if (y == 0u) { return min(list.header[QL_COUNT], params.listCapacity); }
+  return min(list2.header[QL_COUNT], params.sourceCapacity);
+}
+
+fn loadContact(y: u32, i: u32) -> Contact {
+  if (y == 0u) { return contacts[i]; }
+  return contacts2[i];
+}
+
+// The solve's running sums of contact i of list y.
+fn storeSums(y: u32, i: u32, c: Contact) {
+  if (y == 0u) {
+    contacts[i].lambdaN = c.lambdaN;
+    contacts[i].frictionUsed = c.frictionUsed;
+    contacts[i].recovered = c.recovered;
+  } else {
+    contacts2[i].lambdaN = c.lambdaN;
+    contacts2[i].frictionUsed = c.frictionUsed;
+    contacts2[i].recovered = c.recovered;
+  }
+}
+
+fn countOf(v: u32) -> u32 {
+  return atomicLoad(&acc[8u * v + params.countWord]);
 }
 
 fn addFloat(word: u32, value: f32) {
@@ -87,24 +121,23 @@ fn contactGap(c: Contact) -> f32 {
 @compute @workgroup_size(64)
 fn countContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = gid.x;
-  let n = min(list.header[QL_COUNT], params.listCapacity);
-  if (i >= n) { return; }
-  let c = contacts[i];
+  if (i >= listCount(gid.y)) { return; }
+  let c = loadContact(gid.y, i);
   if (c.enabled == 0u || !(contactGap(c) < 0.0)) { return; }
   for (var k = 0u; k < 4u; k++) {
-    if (c.pointVertex[k] != CONTACT_NONE && c.pointWeight[k] != 0.0) { atomicAdd(&counts[c.pointVertex[k]], contactWeightUnits(c.pointWeight[k])); }
+    if (c.pointVertex[k] != CONTACT_NONE && c.pointWeight[k] != 0.0) { atomicAdd(&acc[8u * c.pointVertex[k] + params.countWord], contactWeightUnits(c.pointWeight[k])); }
   }
   for (var k = 0u; k < 3u; k++) {
-    if (c.triBary[k] != 0.0) { atomicAdd(&counts[c.triVertex[k]], contactWeightUnits(c.triBary[k])); }
+    if (c.triBary[k] != 0.0) { atomicAdd(&acc[8u * c.triVertex[k] + params.countWord], contactWeightUnits(c.triBary[k])); }
   }
 }
 
 @compute @workgroup_size(64)
 fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = gid.x;
-  let n = min(list.header[QL_COUNT], params.listCapacity);
-  if (i >= n) { return; }
-  var c = contacts[i];
+  let y = gid.y;
+  if (i >= listCount(y)) { return; }
+  var c = loadContact(y, i);
   if (c.enabled == 0u) { return; }
   var x = vec3<f32>(0.0);
   var xPrev = vec3<f32>(0.0);
@@ -119,7 +152,7 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     x += w * vertexPosition(v);
     xPrev += w * prev[v].xyz;
     denom += w * w * vertexInverseMass(v);
-    denomSplit += contactUse(atomicLoad(&counts[v]), w) * w * vertexInverseMass(v);
+    denomSplit += contactUse(countOf(v), w) * w * vertexInverseMass(v);
   }
   for (var k = 0u; k < 3u; k++) {
     let v = c.triVertex[k];
@@ -128,7 +161,7 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     s += b * vertexPosition(v);
     sPrev += b * prev[v].xyz;
     denom += b * b * vertexInverseMass(v);
-    denomSplit += contactUse(atomicLoad(&counts[v]), b) * b * vertexInverseMass(v);
+    denomSplit += contactUse(countOf(v), b) * b * vertexInverseMass(v);
   }
   if (!(denom > 0.0)) { return; }
   let scale = denom / denomSplit;
@@ -160,9 +193,7 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     corr -= dt * (cut / (slide * denom));
     c.frictionUsed += cut;
   }
-  contacts[i].lambdaN = c.lambdaN;
-  contacts[i].frictionUsed = c.frictionUsed;
-  contacts[i].recovered = c.recovered;
+  storeSums(y, i, c);
   // Pushed this substep and friction budget left (sticking): it holds (src/contract/held.ts).
   if (c.lambdaN > 0.0 && params.friction * c.lambdaN - c.frictionUsed > 0.0) {
     holdThroughContact(bitcast<u32>(prev[c.pointVertex.x].w), bitcast<u32>(prev[c.triVertex.x].w));
@@ -196,7 +227,7 @@ fn applyContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     atomicStore(&acc[o + 1u], 0u);
     atomicStore(&acc[o + 2u], 0u);
   }
-  atomicStore(&counts[v], 0u);
+  atomicStore(&acc[o + params.countWord], 0u);
   let d0 = vec3<f32>(bitcast<f32>(atomicLoad(&acc[o + 4u])), bitcast<f32>(atomicLoad(&acc[o + 5u])), bitcast<f32>(atomicLoad(&acc[o + 6u])));
   if (any(d0 != vec3<f32>(0.0))) {
     prev[v] = vec4<f32>(prev[v].xyz + d0, prev[v].w);

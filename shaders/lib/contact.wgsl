@@ -50,7 +50,13 @@ struct ContactParams {
   offTriangleAcross: u32,
   offVtOffsets: u32,
   offVtList: u32,
-  _pad0: u32,
+  /** The word of a vertex's 8 accumulator words that holds its use S_v (contacts.wgsl): 3 for the main group, 7 for a group of its own. */
+  countWord: u32,
   /** The contact offset delta (SolverParams.contactOffset) the built contacts keep. */
   offset: f32,
+  /** Capacity of the second list solved in the same dispatch (contacts.wgsl, workgroup y = 1); 0: none. */
+  sourceCapacity: u32,
+  _pad1: u32,
+  _pad2: u32,
+  _pad3: u32,
 }

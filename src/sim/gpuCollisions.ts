@@ -183,7 +183,7 @@ export class GpuCollisions {
     this.contacts = new ContactStage(device, this.topology, this.queryList, params, objectStatus);
     this.ccd = new CcdStage(device, this.topology, this.detect.pin, params, Math.max(1024, Math.ceil(boundaryPoints / 8)));
     this.contacts.addSource(this.ccd.vertexFace);
-    this.contacts.addSource(this.ccd.edgeEdge, { counts: this.ccd.edgeEdgeCounts });
+    this.contacts.addSource(this.ccd.edgeEdge, { ownCounts: true });
     this.marginRatio = options.ccdMarginRatio ?? 0.25;
     const topology = ccdTopologyOf(this.mesh);
     this.workerJobs = (options.workerJobs ?? inThreadJobs)(topology);

@@ -132,7 +132,7 @@ export const KERNEL_TRAFFIC = {
   ccdHit: { module: 'ccdNarrow', per: 'CCD contact', broadcast: ['params'], access: { contacts: { write: 1 } } },
   // contactsBuild.wgsl per query with a result; contacts.wgsl per contact per pass: the contact, its up to 4 + 3 vertices.
   contactBuild: { module: 'contactsBuild', per: 'DCD contact', broadcast: ['params'], access: { list: { read: 1 }, results: { read: 1 }, positions: { read: 4 }, contacts: { write: 1 } } },
-  contactSolve: { module: 'contacts', per: 'contact (per pass)', broadcast: ['params'], access: { contacts: { read: 1, write: 1 }, positions: { read: 7 }, prev: { read: 7 }, counts: { read: 7 }, acc: { write: 7 } } },
+  contactSolve: { module: 'contacts', per: 'contact (per pass)', broadcast: ['params'], access: { contacts: { read: 1, write: 1 }, positions: { read: 7 }, prev: { read: 7 }, acc: { read: 7, write: 7 } } },
 } satisfies Record<string, KernelTraffic>;
 
 export type KernelName = keyof typeof KERNEL_TRAFFIC;

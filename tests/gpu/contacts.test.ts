@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSceneMesh } from '../../src/collision/sceneMesh';
 import { CollisionTopologyGpu } from '../../src/collision/gpu/collisionTopology';
-import { CONTACT_WORDS, ContactStage, type ContactSettings } from '../../src/collision/gpu/contactStage';
+import { ACCUMULATOR_WORDS, CONTACT_WORDS, ContactStage, MAIN_COUNT_WORD, OWN_COUNT_WORD, type ContactSettings } from '../../src/collision/gpu/contactStage';
 import { DetectStage } from '../../src/collision/gpu/detectStage';
 import { OVERFLOW_ENTRY_WORDS, OVERFLOW_HEADER_WORDS, QL, QL_HEADER_WORDS, QueryList, RESULT_WORDS } from '../../src/collision/gpu/queryList';
 import { CpuContacts } from '../../src/collision/cpu/contactsCpu';
@@ -297,8 +297,11 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     expect(after).toBeLessThan(0.85 * before);
     // Per-vertex use (mass splitting, shaders/contacts.wgsl): counted at each pass's start from the
     // contacts violated then, zeroed by the pass's apply, so the next pass (and substep) starts clean.
-    const counts = new Uint32Array(await readBuffer(ctx, h.stage.counts));
-    expect(counts.slice(0, model.vertexCount).every((c) => c === 0)).toBe(true);
+    // The uses live in the accumulators' spare words (main group 3, own groups 7): all zero, as the corrections.
+    const acc = new Uint32Array(await readBuffer(ctx, h.stage.accumulators));
+    const uses = acc.slice(0, ACCUMULATOR_WORDS * model.vertexCount).filter((_, i) => i % ACCUMULATOR_WORDS === MAIN_COUNT_WORD || i % ACCUMULATOR_WORDS === OWN_COUNT_WORD);
+    expect(uses.length).toBe(2 * model.vertexCount);
+    expect(uses.every((c) => c === 0)).toBe(true);
     const shared = new Uint32Array(model.vertexCount);
     const rec = new Float32Array(contactWords), u = new Uint32Array(contactWords);
     for (let i = 0; i < n; i++) {
@@ -359,22 +362,7 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     const gpu = await h.state.readPositions();
     const gpuStart = new Float32Array(await readBuffer(await testGpu(), h.state.prev));
     // The CPU stage from the same list and answers, at the same (f32) positions.
-    const list = new CpuQueryList();
-    const res = new CpuSpbResults();
-    res.reserve(n);
-    for (const [i, q] of qs.entries()) {
-      const kind = (q.source >>> 29) & 3;
-      list.push(q.p[0], q.p[1], q.p[2], q.tet, q.exclude[0], q.exclude[1], kind, q.source & 0x1fffffff, false, false, q.param);
-      res.status[i] = q.status;
-      res.triangle[i] = q.triangle;
-      res.feature[i] = q.feature;
-      res.s.set(q.s, 3 * i);
-    }
-    const cpu = new CpuContacts(h.mesh, createSpbMeshData(h.mesh));
-    const x = Float64Array.from(x0);
-    expect(cpu.build(x, list, res)).toBe(n);
-    const start = Float64Array.from(prev);
-    cpu.solve(x, start, model.invMass, h.settings.friction, h.settings.contactIterations);
+    const { x, start } = cpuSolved(h, qs, x0, prev);
     let worst = 0, moved = 0, worstStart = 0, movedStart = 0;
     for (let i = 0; i < x.length; i++) {
       worst = Math.max(worst, Math.abs(gpu[i] - x[i]));
@@ -390,7 +378,82 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     expect(moved).toBeGreaterThan(0.01);
     expect(worst).toBeLessThan(1e-5);
   });
+
+  it('a source sharing the counts (CCD\'s vertex-triangle contacts) is solved in the DCD contacts\' count and solve dispatches: the CPU reference with all contacts in one group moves the vertices the same; 3 dispatches a pass', async () => {
+    const model = overlappingCubes();
+    const settings = { friction: 0.4, contactIterations: 3 };
+    const { device } = await testGpu();
+    const ctx = await testGpu();
+    // The contact records of every detected query, as the build writes them, with their sums cleared.
+    const a = await harness(model, settings);
+    const { qs, x0, n } = await detectedQueries(a);
+    await writeQueries(a, qs);
+    await runContacts(a);
+    const records = new Uint32Array(await readBuffer(ctx, a.stage.contacts, 4 * CONTACT_WORDS * n));
+    const recordFloats = new Float32Array(records.buffer);
+    for (let i = 0; i < n; i++) for (const w of [19, 20, 22]) recordFloats[CONTACT_WORDS * i + w] = 0;
+    // A fresh scene: the first `split` queries go through the DCD list, the rest (the longer part,
+    // so the shared dispatch is sized by the source) come as prebuilt records of a source.
+    const h = await harness(model, settings);
+    const split = 40;
+    const sourceCount = n - split;
+    expect(Math.ceil(sourceCount / 64)).toBeGreaterThan(Math.ceil(split / 64));
+    const prev = Float32Array.from(x0, (c, i) => c - 0.004 * Math.sin(3 * x0[3 * Math.floor(i / 3) + ((i + 1) % 3)] + i % 3));
+    const objectBits = new Float32Array(new Uint32Array(model.vertexObject).buffer);
+    device.queue.writeBuffer(h.state.prev, 0, packVec4(prev, model.vertexCount, (i) => objectBits[i]));
+    await writeQueries(h, qs.slice(0, split));
+    const capacity = 256;
+    const header = device.createBuffer({ size: 4 * (QL_HEADER_WORDS + 8), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const headerWords = new Uint32Array(QL_HEADER_WORDS + 8);
+    headerWords[QL.count] = sourceCount;
+    device.queue.writeBuffer(header, 0, headerWords);
+    const contacts = device.createBuffer({ size: 4 * CONTACT_WORDS * capacity, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(contacts, 0, records.subarray(CONTACT_WORDS * split, CONTACT_WORDS * n));
+    h.stage.addSource({ header, contacts, capacity, generation: 0, active: () => true, workgroups: () => Math.ceil(sourceCount / 64) });
+    let dispatches = 0;
+    const encoder = device.createCommandEncoder();
+    h.stage.beginFrame(encoder);
+    h.stage.encode(encoder, h.state, { ...plainSubstep(), countDispatches: (k: number) => (dispatches += k) });
+    device.queue.submit([encoder.finish()]);
+    const gpu = await h.state.readPositions();
+    // Build, the shared args, then count, solve and apply per pass (each list alone: 5 a pass).
+    expect(dispatches).toBe(2 + 3 * settings.contactIterations);
+    const { x } = cpuSolved(h, qs, x0, prev);
+    let worst = 0, moved = 0, movedBySource = 0;
+    const sourceVertices = new Set<number>();
+    for (let i = split; i < n; i++) for (let k = 0; k < 4; k++) if (records[CONTACT_WORDS * i + k] !== 0xffffffff) sourceVertices.add(records[CONTACT_WORDS * i + k]);
+    for (let i = 0; i < x.length; i++) {
+      worst = Math.max(worst, Math.abs(gpu[i] - x[i]));
+      moved = Math.max(moved, Math.abs(x[i] - x0[i]));
+      if (sourceVertices.has(Math.floor(i / 3))) movedBySource = Math.max(movedBySource, Math.abs(gpu[i] - x0[i]));
+    }
+    summary.push(`${split} DCD + ${sourceCount} source contacts in shared dispatches (${dispatches} for 3 passes): GPU vs CPU (one group) positions differ by ${worst.toExponential(2)} at most (largest correction ${moved.toFixed(4)})`);
+    expect(movedBySource).toBeGreaterThan(0.01);
+    expect(worst).toBeLessThan(1e-5);
+    header.destroy();
+    contacts.destroy();
+  });
 });
+
+/** The float64 CPU reference's contacts from the queries and answers `qs`, built at x0 and solved with h's settings (start positions prev). */
+function cpuSolved(h: Harness, qs: HandQuery[], x0: Float32Array, prev: Float32Array): { x: Float64Array; start: Float64Array } {
+  const list = new CpuQueryList();
+  const res = new CpuSpbResults();
+  res.reserve(qs.length);
+  for (const [i, q] of qs.entries()) {
+    list.push(q.p[0], q.p[1], q.p[2], q.tet, q.exclude[0], q.exclude[1], (q.source >>> 29) & 3, q.source & 0x1fffffff, false, false, q.param);
+    res.status[i] = q.status;
+    res.triangle[i] = q.triangle;
+    res.feature[i] = q.feature;
+    res.s.set(q.s, 3 * i);
+  }
+  const cpu = new CpuContacts(h.mesh, createSpbMeshData(h.mesh));
+  const x = Float64Array.from(x0);
+  expect(cpu.build(x, list, res)).toBe(qs.length);
+  const start = Float64Array.from(prev);
+  cpu.solve(x, start, h.model.invMass, h.settings.friction, h.settings.contactIterations);
+  return { x, start };
+}
 
 /** Queries of detection on h's scene with hand-built answers (see the many-contacts test). */
 async function detectedQueries(h: Harness): Promise<{ qs: HandQuery[]; x0: Float32Array; n: number }> {

@@ -92,7 +92,6 @@ export class CcdStage implements GpuStage {
   readonly vertexFace: CcdContactList;
   /** Edge-edge contacts, with counts of their own (solved as a group after the point-face contacts, ccdNarrow.wgsl). */
   readonly edgeEdge: CcdContactList;
-  readonly edgeEdgeCounts: GPUBuffer;
   capacity = 0;
   private generation = 0;
   /** The separation CCD keeps (world units): contacts are reported and held at this distance (set by the owner). */
@@ -131,7 +130,6 @@ export class CcdStage implements GpuStage {
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
     this.vertexFace = new CcdContactList(device, 'ccd.vertexFace', this);
     this.edgeEdge = new CcdContactList(device, 'ccd.edgeEdge', this);
-    this.edgeEdgeCounts = device.createBuffer({ label: 'ccd.edgeEdgeCounts', size: Math.max(16, 4 * topology.vertexCount), usage });
     // World boxes (6 floats per vertex), own-frame boxes (6 per vertex), references (4 words per object).
     this.objectCount = topology.mesh.vertexObject.reduce((a, o) => Math.max(a, o + 1), 0);
     this.boxes = device.createBuffer({ label: 'ccd.boxes', size: Math.max(32, 48 * topology.vertexCount + 16 * this.objectCount), usage });
@@ -318,7 +316,6 @@ export class CcdStage implements GpuStage {
     this.uniforms.destroy();
     this.vertexFace.destroy();
     this.edgeEdge.destroy();
-    this.edgeEdgeCounts.destroy();
     this.candidates?.destroy();
     this.boxes.destroy();
   }

@@ -5,6 +5,11 @@
  *                      feature; overflowed queries to the overflow list,
  *   2. contactIterations x (countContacts and solveContacts per contact (indirect),
  *                      applyContacts per vertex, which zeroes the counts for the next pass).
+ * A source sharing the counts (CCD's vertex-triangle contacts) is solved in the same count and
+ * solve dispatches as the DCD contacts (workgroup y picks the list; contactsArgs.wgsl sizes x for
+ * the longer one on the GPU): 3 dispatches a pass for both, where each list had its own count and
+ * solve (5). The per-vertex uses live in the accumulators' spare words (3: the main group, 7: a
+ * group of its own), which keeps the solve at 8 storage bindings, WebGPU's default limit.
  * Uniforms (friction, capacities, topology offsets) are written once per frame in beginFrame.
  * The contact array has the query list's capacity; its bind groups follow the list's generation.
  *
@@ -20,6 +25,7 @@
  */
 import buildCode from '../../../shaders/contactsBuild.wgsl?raw';
 import solveCode from '../../../shaders/contacts.wgsl?raw';
+import argsCode from '../../../shaders/contactsArgs.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
 import { dispatchGrid, gridRowStride, uniformBuffer } from '../../gpu/buffers';
 import { withIncludes } from '../../gpu/wgsl';
@@ -46,7 +52,11 @@ export type ContactSettings = Pick<SolverParams, 'collisions' | 'friction' | 'co
 
 /** Words per contact (shaders/lib/contact.wgsl struct Contact). */
 export const CONTACT_WORDS = 24;
-const PARAM_WORDS = 12;
+const PARAM_WORDS = 16;
+/** Accumulator words per vertex, and the word holding its use S_v: the main group's, a group of its own's (contacts.wgsl). */
+export const ACCUMULATOR_WORDS = 8;
+export const MAIN_COUNT_WORD = 3;
+export const OWN_COUNT_WORD = 7;
 
 function pipeline(device: GPUDevice, label: string, code: string, entryPoint: string, layout: GPUBindGroupLayout): GPUComputePipeline {
   return device.createComputePipeline({
@@ -60,28 +70,41 @@ export class ContactStage implements GpuStage {
   readonly phase = 'contacts' as const;
   private readonly buildTable;
   private readonly solveTable;
+  private readonly argsTable;
   private readonly buildPipeline: GPUComputePipeline;
+  private readonly argsPipeline: GPUComputePipeline;
   private readonly solvePipeline: GPUComputePipeline;
   private readonly countPipeline: GPUComputePipeline;
   private readonly applyPipeline: GPUComputePipeline;
   private readonly uniforms: GPUBuffer;
-  /** Per vertex: contacts touching it this substep (u32). */
-  readonly counts: GPUBuffer;
-  /** Per vertex: the pass's accumulated correction, f32 bits in 4 u32 words (zero between passes). */
+  /**
+   * Per vertex ACCUMULATOR_WORDS u32 words, zero between passes: the pass's correction of x
+   * (0-2) and of the start position (4-6) as f32 bits, and the vertex's use S_v in the substep's
+   * violated contacts (fixed point, contact.wgsl) in word MAIN_COUNT_WORD (DCD and the shared
+   * source) or OWN_COUNT_WORD (a group with counts of its own, and the injected contacts).
+   */
   readonly accumulators: GPUBuffer;
+  /** countContacts / solveContacts args when a source shares their dispatches ([x, 2, 1], contactsArgs.wgsl). */
+  private readonly sharedArgs: GPUBuffer;
+  /** Bound as the second list where there is none (y = 1 is never dispatched then). */
+  private readonly emptyList: GPUBuffer;
+  private readonly emptyContacts: GPUBuffer;
   contacts!: GPUBuffer;
   private contactCapacity = 0;
   private iterations = 0;
   /** The contact offset delta (world units) the DCD contacts keep (set by the owner before each frame). */
   offset = 0;
-  private groups?: { key: number; positions: GPUBuffer; prev: GPUBuffer; build: GPUBindGroup; solve: GPUBindGroup };
+  private groups?: { key: string; positions: GPUBuffer; prev: GPUBuffer; build: GPUBindGroup; solve: GPUBindGroup; args?: GPUBindGroup };
   /** Injected contacts (CPU answers of overflowed queries): pending until the next beginFrame. */
   private pending?: { queries: Uint32Array<ArrayBuffer>; results: Uint32Array<ArrayBuffer>; count: number };
   private injected?: Injected;
   private injectedCount = 0;
   private readonly objectStatus: GPUBuffer;
   private readonly ownStatus?: GPUBuffer;
-  private readonly sources: { source: ContactSource; counts?: GPUBuffer; uniforms: GPUBuffer; groups?: { key: string; positions: GPUBuffer; prev: GPUBuffer; group: GPUBindGroup } }[] = [];
+  /** The source solved in the DCD contacts' dispatches (sharing their counts), if any. */
+  private shared?: ContactSource;
+  /** Sources with counts of their own, solved as a group after the main one in every pass. */
+  private readonly sources: { source: ContactSource; uniforms: GPUBuffer; groups?: { key: string; positions: GPUBuffer; prev: GPUBuffer; group: GPUBindGroup } }[] = [];
 
   constructor(
     private readonly device: GPUDevice,
@@ -102,18 +125,21 @@ export class ContactStage implements GpuStage {
     });
     this.solveTable = new BindingTable(device, 'contacts.solve', {
       params: 'uniform', positions: 'storage', prev: 'storage', list: 'read-only-storage', contacts: 'storage',
-      counts: 'storage', acc: 'storage', status: 'storage',
+      acc: 'storage', status: 'storage', list2: 'read-only-storage', contacts2: 'storage',
     });
+    this.argsTable = new BindingTable(device, 'contacts.args', { params: 'uniform', list: 'read-only-storage', list2: 'read-only-storage', args: 'storage' });
     this.buildPipeline = pipeline(device, 'contacts.build', buildCode, 'buildContacts', this.buildTable.layout);
+    this.argsPipeline = pipeline(device, 'contacts.args', argsCode, 'contactArgs', this.argsTable.layout);
     this.solvePipeline = pipeline(device, 'contacts.solve', solveCode, 'solveContacts', this.solveTable.layout);
     this.countPipeline = pipeline(device, 'contacts.count', solveCode, 'countContacts', this.solveTable.layout);
     this.applyPipeline = pipeline(device, 'contacts.apply', solveCode, 'applyContacts', this.solveTable.layout);
     this.uniforms = uniformBuffer(device, 'contacts.params', 4 * PARAM_WORDS);
     const n = topology.vertexCount;
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
-    this.counts = device.createBuffer({ label: 'contacts.counts', size: Math.max(16, 4 * n), usage });
-    // Per vertex 8 words: the pass's correction of x (xyz, unused) and of the start position (split impulse).
-    this.accumulators = device.createBuffer({ label: 'contacts.accumulators', size: Math.max(32, 32 * n), usage });
+    this.accumulators = device.createBuffer({ label: 'contacts.accumulators', size: Math.max(32, 4 * ACCUMULATOR_WORDS * n), usage });
+    this.sharedArgs = device.createBuffer({ label: 'contacts.sharedArgs', size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT });
+    this.emptyList = device.createBuffer({ label: 'contacts.emptyList', size: 4 * (QL_HEADER_WORDS + QUERY_WORDS), usage: GPUBufferUsage.STORAGE });
+    this.emptyContacts = device.createBuffer({ label: 'contacts.emptyContacts', size: 4 * CONTACT_WORDS, usage: GPUBufferUsage.STORAGE });
   }
 
   active(): boolean {
@@ -134,13 +160,19 @@ export class ContactStage implements GpuStage {
   }
 
   /**
-   * Registers contacts built by another stage before this one in the substep (CCD's). Without
-   * `counts` they share this stage's per-vertex counts and are solved in the same Jacobi pass as
-   * the DCD contacts; with their own counts (a zeroed buffer, one u32 per vertex) they are solved
-   * as a group of their own after that pass, with its own apply, in every iteration.
+   * Registers contacts built by another stage before this one in the substep (CCD's). Shared
+   * (at most one source): they share this stage's per-vertex counts and are solved in the same
+   * Jacobi pass, and the same dispatches, as the DCD contacts. With `ownCounts` they are solved
+   * as a group of their own after that pass, with their own counts and apply, in every iteration.
    */
-  addSource(source: ContactSource, options: { counts?: GPUBuffer } = {}): void {
-    this.sources.push({ source, counts: options.counts, uniforms: uniformBuffer(this.device, 'contacts.source.params', 4 * PARAM_WORDS) });
+  addSource(source: ContactSource, options: { ownCounts?: boolean } = {}): void {
+    if (options.ownCounts) {
+      this.sources.push({ source, uniforms: uniformBuffer(this.device, 'contacts.source.params', 4 * PARAM_WORDS) });
+      return;
+    }
+    if (this.shared) throw new Error('ContactStage.addSource: one source shares the DCD contacts\' dispatches; a second needs ownCounts');
+    this.shared = source;
+    this.groups = undefined;
   }
 
   /** Contacts injected for the current frame's first substep. */
@@ -155,7 +187,7 @@ export class ContactStage implements GpuStage {
     if (!p || p.count === 0) return;
     if (!this.injected || this.injected.capacity < p.count) {
       this.injected?.destroy();
-      this.injected = new Injected(this.device, Math.max(64, 2 ** Math.ceil(Math.log2(p.count))), this.topology.vertexCount);
+      this.injected = new Injected(this.device, Math.max(64, 2 ** Math.ceil(Math.log2(p.count))));
     }
     const inj = this.injected;
     const header = new Uint32Array(QL_HEADER_WORDS);
@@ -178,10 +210,14 @@ export class ContactStage implements GpuStage {
     new Float32Array(words.buffer)[0] = s.friction;
     words.set([
       this.queryList.capacity, this.topology.vertexCount, gridRowStride(this.topology.vertexCount),
-      o.tets, o.boundaryEdges, o.triangles, o.triangleAcross, o.vtOffsets, o.vtList, 0,
+      o.tets, o.boundaryEdges, o.triangles, o.triangleAcross, o.vtOffsets, o.vtList, MAIN_COUNT_WORD,
     ], 1);
     new Float32Array(words.buffer)[11] = this.offset;
+    words[12] = this.shared?.capacity ?? 0;
     this.device.queue.writeBuffer(this.uniforms, 0, words);
+    // Groups of their own: one list each (y = 0 only), their own count word.
+    words[10] = OWN_COUNT_WORD;
+    words[12] = 0;
     for (const src of this.sources) {
       words[1] = src.source.capacity;
       this.device.queue.writeBuffer(src.uniforms, 0, words);
@@ -195,7 +231,9 @@ export class ContactStage implements GpuStage {
 
   private bindGroups(state: GpuState) {
     const list = this.queryList;
-    if (this.groups && this.groups.key === list.generation && this.groups.positions === state.positions && this.groups.prev === state.prev) return this.groups;
+    const shared = this.shared;
+    const key = `${list.generation}/${shared?.generation ?? -1}`;
+    if (this.groups && this.groups.key === key && this.groups.positions === state.positions && this.groups.prev === state.prev) return this.groups;
     if (this.contactCapacity !== list.capacity) {
       this.contacts?.destroy();
       this.contacts = this.device.createBuffer({
@@ -205,8 +243,9 @@ export class ContactStage implements GpuStage {
       });
       this.contactCapacity = list.capacity;
     }
+    const list2 = shared?.contacts ? shared.header : this.emptyList;
     this.groups = {
-      key: list.generation,
+      key,
       positions: state.positions,
       prev: state.prev,
       build: this.buildTable.group({
@@ -215,8 +254,9 @@ export class ContactStage implements GpuStage {
       }),
       solve: this.solveTable.group({
         params: this.uniforms, positions: state.positions, prev: state.prev, list: list.list, contacts: this.contacts,
-        counts: this.counts, acc: this.accumulators, status: this.objectStatus,
+        acc: this.accumulators, status: this.objectStatus, list2, contacts2: shared?.contacts ?? this.emptyContacts,
       }),
+      args: shared?.contacts ? this.argsTable.group({ params: this.uniforms, list: list.list, list2, args: this.sharedArgs }) : undefined,
     };
     return this.groups;
   }
@@ -224,27 +264,30 @@ export class ContactStage implements GpuStage {
   encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
     if (this.iterations < 1) throw new Error('ContactStage.encode: beginFrame was not called');
     const groups = this.bindGroups(state);
-    const sources = this.sources.filter((s) => s.source.active() && s.source.workgroups() > 0);
-    const sourceGroups = sources.filter((s) => !s.counts).map((s) => ({ group: this.sourceGroup(s, state), workgroups: s.source.workgroups() }));
-    const ownGroups = sources.filter((s) => s.counts).map((s) => ({ group: this.sourceGroup(s, state), workgroups: s.source.workgroups() }));
+    const sharing = this.shared !== undefined && this.shared.active() && this.shared.workgroups() > 0 && groups.args !== undefined;
+    const ownGroups = this.sources.filter((s) => s.source.active() && s.source.workgroups() > 0).map((s) => ({ group: this.sourceGroup(s, state), workgroups: s.source.workgroups() }));
     const pass = step.beginPass(encoder, 'contacts', 'contacts');
     pass.setPipeline(this.buildPipeline);
     pass.setBindGroup(0, groups.build);
     pass.dispatchWorkgroupsIndirect(this.queryList.args, 0);
+    // With a shared source: one count and one solve dispatch cover both lists ([x, 2, 1]).
+    let args = this.queryList.args;
+    if (sharing) {
+      pass.setPipeline(this.argsPipeline);
+      pass.setBindGroup(0, groups.args!);
+      pass.dispatchWorkgroups(1);
+      args = this.sharedArgs;
+    }
     const [ax, ay] = dispatchGrid(this.topology.vertexCount);
     // Each pass: counts of the contacts violated now, then the Jacobi solve, then apply (which
-    // zeroes the counts): DCD and the shared-count sources together, then each own-count group.
+    // zeroes the counts): DCD and the shared source together, then each own-count group.
     // No call repeats the pipeline or group already set (JavaScript encode time, issue 11).
     for (let k = 0; k < this.iterations; k++) {
-      for (const pipeline of [this.countPipeline, this.solvePipeline]) {
-        pass.setPipeline(pipeline);
-        pass.setBindGroup(0, groups.solve);
-        pass.dispatchWorkgroupsIndirect(this.queryList.args, 0);
-        for (const g of sourceGroups) {
-          pass.setBindGroup(0, g.group);
-          pass.dispatchWorkgroups(g.workgroups);
-        }
-      }
+      pass.setPipeline(this.countPipeline);
+      pass.setBindGroup(0, groups.solve);
+      pass.dispatchWorkgroupsIndirect(args, 0);
+      pass.setPipeline(this.solvePipeline);
+      pass.dispatchWorkgroupsIndirect(args, 0);
       pass.setPipeline(this.applyPipeline);
       pass.dispatchWorkgroups(ax, ay);
       for (const g of ownGroups) {
@@ -257,7 +300,7 @@ export class ContactStage implements GpuStage {
         pass.dispatchWorkgroups(ax, ay);
       }
     }
-    let dispatches = 1 + (3 + 2 * sourceGroups.length + 3 * ownGroups.length) * this.iterations;
+    let dispatches = 1 + (sharing ? 1 : 0) + (3 + 3 * ownGroups.length) * this.iterations;
     if (step.substep === 0 && this.injectedCount > 0) {
       // The CPU's answers, after the substep's own contacts: same kernels over their own list.
       pass.end();
@@ -290,13 +333,13 @@ export class ContactStage implements GpuStage {
     if (s.groups && s.groups.key === key && s.groups.positions === state.positions && s.groups.prev === state.prev) return s.groups.group;
     const group = this.solveTable.group({
       params: s.uniforms, positions: state.positions, prev: state.prev, list: s.source.header, contacts: s.source.contacts,
-      counts: s.counts ?? this.counts, acc: this.accumulators, status: this.objectStatus,
+      acc: this.accumulators, status: this.objectStatus, list2: this.emptyList, contacts2: this.emptyContacts,
     });
     s.groups = { key, positions: state.positions, prev: state.prev, group };
     return group;
   }
 
-  /** Bind groups of the injected set (its own list, results, contacts, counts and uniforms). */
+  /** Bind groups of the injected set (its own list, results, contacts and uniforms; counts in OWN_COUNT_WORD). */
   injectedGroups(inj: Injected, state: GpuState): { build: GPUBindGroup; solve: GPUBindGroup } {
     return {
       build: this.buildTable.group({
@@ -305,7 +348,7 @@ export class ContactStage implements GpuStage {
       }),
       solve: this.solveTable.group({
         params: inj.uniforms, positions: state.positions, prev: state.prev, list: inj.list, contacts: inj.contacts,
-        counts: inj.counts, acc: this.accumulators, status: this.objectStatus,
+        acc: this.accumulators, status: this.objectStatus, list2: this.emptyList, contacts2: this.emptyContacts,
       }),
     };
   }
@@ -314,8 +357,10 @@ export class ContactStage implements GpuStage {
     this.ownStatus?.destroy();
     this.uniforms.destroy();
     for (const s of this.sources) s.uniforms.destroy();
-    this.counts.destroy();
     this.accumulators.destroy();
+    this.sharedArgs.destroy();
+    this.emptyList.destroy();
+    this.emptyContacts.destroy();
     this.contacts?.destroy();
     this.injected?.destroy();
   }
@@ -326,20 +371,17 @@ class Injected {
   readonly list: GPUBuffer;
   readonly results: GPUBuffer;
   readonly contacts: GPUBuffer;
-  readonly counts: GPUBuffer;
   readonly uniforms: GPUBuffer;
   private cached?: { positions: GPUBuffer; prev: GPUBuffer; overflow: GPUBuffer; groups: { build: GPUBindGroup; solve: GPUBindGroup } };
 
   constructor(
     device: GPUDevice,
     readonly capacity: number,
-    vertexCount: number,
   ) {
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
     this.list = device.createBuffer({ label: 'contacts.injected.list', size: 4 * (QL_HEADER_WORDS + QUERY_WORDS * capacity), usage });
     this.results = device.createBuffer({ label: 'contacts.injected.results', size: 4 * RESULT_WORDS * capacity, usage });
     this.contacts = device.createBuffer({ label: 'contacts.injected.records', size: 4 * CONTACT_WORDS * capacity, usage });
-    this.counts = device.createBuffer({ label: 'contacts.injected.counts', size: Math.max(16, 4 * vertexCount), usage });
     this.uniforms = uniformBuffer(device, 'contacts.injected.params', 4 * PARAM_WORDS);
   }
 
@@ -354,7 +396,6 @@ class Injected {
     this.list.destroy();
     this.results.destroy();
     this.contacts.destroy();
-    this.counts.destroy();
     this.uniforms.destroy();
   }
 }
