@@ -154,8 +154,8 @@ export interface SolverParams {
   contactOffset: number | 'auto';
   /**
    * Impact-adaptive substeps (src/collision/ccd/impactSubsteps.ts): the most substeps a frame may
-   * take when its CCD candidates close faster than IMPACT_TRAVEL_RATIO mean boundary edges a
-   * substep (more substeps only for that frame; Rapier's extra CCD substeps do the same). 0, or
+   * take when its CCD candidates, or its vertices landing on a collider (src/sim/colliderClosingSpeed.ts),
+   * close faster than IMPACT_TRAVEL_RATIO mean boundary edges a substep (more substeps only for that frame; Rapier's extra CCD substeps do the same). 0, or
    * any value <= substeps: off, every frame takes `substeps`. 'auto' (the default):
    * max(IMPACT_SUBSTEPS_AUTO.floor, IMPACT_SUBSTEPS_AUTO.factor x substeps), effectiveImpactSubsteps.
    * Each frame reports the substeps it took and the closing speed that chose them.

@@ -15,6 +15,7 @@ import { CpuCollisionStage } from '../collision/cpu/cpuCollisionStage';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import { airContainerFor } from './airContainer';
 import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
+import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
 import type { Model } from './model';
@@ -166,7 +167,12 @@ export class CpuSolver {
     if (!(effectiveImpactSubsteps(p) > p.substeps) || !p.collisions || mode === 'air' || mode === 'dcd') return p.substeps;
     const t0 = performance.now();
     this.collision ??= new CpuCollisionStage(this.model);
-    this.closingSpeed = this.collision.closingSpeed(this.x, this.v, p);
+    // The bodies' candidates and the colliders' surfaces (colliderClosingSpeed.ts): a landing on the ground is an impact too.
+    const onColliders = colliderClosingSpeed({
+      colliders: this.setup.colliders, time: this.time, horizon: p.dt, gravity: p.gravity, thickness: modelContactOffset(this.model, p.contactOffset),
+      positions: this.x, velocities: this.v, stride: 3, vertexCount: this.model.vertexCount, fixed: (v) => this.w[v] === 0,
+    });
+    this.closingSpeed = Math.max(this.collision.closingSpeed(this.x, this.v, p), onColliders);
     this.phaseMs.ccd += performance.now() - t0;
     this.frameSubstepCount = impactSubstepCount({ closingSpeed: this.closingSpeed, dt: p.dt, substeps: p.substeps, impactSubsteps: effectiveImpactSubsteps(p), meanEdge: this.collision.meanEdge });
     return this.frameSubstepCount;

@@ -151,6 +151,8 @@ export class GpuCollisions {
    * impact-adaptive substeps are on and CCD ran; null otherwise. Set by prepareFrame.
    */
   frameClosingSpeed: number | null = null;
+  /** The state frameClosingSpeed was measured on and its age in frames (ScheduledInput.closingState), for the colliders' measure; null with it. */
+  frameClosingState: { snapshot: StateSnapshot; framesBefore: number } | null = null;
   /** The scene's mean boundary edge at rest (world units): impact substeps' travel unit. */
   get meanEdge(): number {
     return meanBoundaryEdge(this.model);
@@ -215,6 +217,7 @@ export class GpuCollisions {
     this.installRebuiltBvh();
     const wait: PrepareWait = { waitMs: 0, blockingReadbacks: 0 };
     this.frameClosingSpeed = null;
+    this.frameClosingState = null;
     if (this.ccd.wanted()) {
       const t0 = performance.now();
       const impact = effectiveImpactSubsteps(p) > p.substeps;
@@ -225,6 +228,7 @@ export class GpuCollisions {
       wait.waitMs = performance.now() - t0;
       this.ccd.setCandidates(input);
       this.frameClosingSpeed = impact ? input.closingSpeed ?? null : null;
+      this.frameClosingState = impact ? input.closingState ?? null : null;
     }
     if (!p.collisions || !p.recovery) return wait;
     const m = this.mesh;

@@ -37,6 +37,8 @@ import { XpbdFrame } from './stages/xpbdFrame';
 import { GpuState } from '../contract/state';
 import { VertexGrab } from './vertexGrab';
 import type { Collider } from './colliders';
+import { colliderClosingSpeed } from './colliderClosingSpeed';
+import { modelContactOffset } from '../collision/contactOffset';
 import type { HandleScript } from './handles';
 import { TimeStep, type FrameRecord } from './timeStep';
 import { GpuCollisions, type CollisionFrameRecord, type GpuCollisionOptions } from './gpuCollisions';
@@ -237,6 +239,25 @@ export class GpuSolver {
     return next;
   }
 
+  /**
+   * The closing speed that picks this frame's substeps (impactSubsteps): CCD's candidates' and
+   * the colliders' (colliderClosingSpeed.ts), both on the state the candidates' figure was
+   * measured on, which may be frames older than this frame's start (then over those frames too).
+   * Null where CCD gave none (impact substeps off, collisions off, DCD or air mode).
+   */
+  private frameClosingSpeed(p: SolverParams): number | null {
+    const candidates = this.collisions?.frameClosingSpeed ?? null;
+    const state = this.collisions?.frameClosingState ?? null;
+    if (candidates === null || !state || this.colliderList.length === 0) return candidates;
+    const before = state.framesBefore * p.dt;
+    const invMass = this.model.invMass;
+    const onColliders = colliderClosingSpeed({
+      colliders: this.colliderList, time: this.time - before, horizon: before + p.dt, gravity: p.gravity, thickness: modelContactOffset(this.model, p.contactOffset),
+      positions: state.snapshot.positions, velocities: state.snapshot.velocities, stride: 4, vertexCount: this.model.vertexCount, fixed: (v) => invMass[v] === 0,
+    });
+    return Math.max(candidates, onColliders);
+  }
+
   /** Waits until every submitted frame was processed (errors are left to the frames' own promises). */
   async drain(): Promise<void> {
     await this.submitChain.catch(() => undefined);
@@ -257,7 +278,7 @@ export class GpuSolver {
     const wait = this.collisions ? await this.collisions.prepareFrame(this.state) : { waitMs: 0, blockingReadbacks: 0 };
     await this.air?.prepareFrame();
     blocking += wait.blockingReadbacks;
-    const closingSpeed = this.collisions?.frameClosingSpeed ?? null;
+    const closingSpeed = this.frameClosingSpeed(p0);
     const substeps = closingSpeed === null ? p0.substeps
       : impactSubstepCount({ closingSpeed, dt: p0.dt, substeps: p0.substeps, impactSubsteps: effectiveImpactSubsteps(p0), meanEdge: this.collisions!.meanEdge });
     const p = substeps === p0.substeps ? p0 : { ...p0, substeps };

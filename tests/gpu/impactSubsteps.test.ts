@@ -11,6 +11,7 @@ import { GpuSolver } from '../../src/sim/gpuSolver';
 import { countIntersections } from '../support/intersectionCounter';
 import { testGpu } from '../support/gpu';
 import { bodiesSetup, cubePart } from '../unit/collision/scenes';
+import { totalEnergy } from '../../src/sim/energy';
 
 describe('impact-adaptive substeps on the GPU', () => {
   it('a head-on impact at 16 m/s closing: its frames take more substeps, the closing speed is 16 m/s, nothing inside after any frame', async () => {
@@ -48,5 +49,53 @@ describe('impact-adaptive substeps on the GPU', () => {
     expect(Math.max(...closing)).toBeCloseTo(2 * speed, 3);
     expect(substeps[substeps.length - 1]).toBe(4);
     expect(Math.max(...inside)).toBe(0);
+  });
+});
+
+/**
+ * A landing on the ground is an impact too (sim/colliderClosingSpeed.ts, measured on the state the
+ * candidates' figure was measured on): the CPU twin's cube thrown at the ground at 4 m/s, 4 x 4.
+ * Truths: it lands in frame 2 at sqrt(4^2 + 2 g 0.1) = 4.24 m/s; that frame takes the 21-29
+ * substeps a tenth of the mean boundary edge (between the cell, 2.5 cm, and its diagonal) asks for,
+ * the others 4; the total energy (read back, sim/energy.ts) never rises above its running minimum
+ * by more than 1% of what was released.
+ */
+describe('impact-adaptive substeps on the GPU: a landing', () => {
+  it('the landing frame takes the substeps its speed asks for, the energy never rises', async () => {
+    const speed = 4;
+    const setup = bodiesSetup(
+      [{ part: cubePart(4, 0.1, [0, 0.1, 0]), velocity: [0, -speed, 0], youngsModulus: 1e6 }],
+      { damping: 0, friction: 0, substeps: 4, iterations: 4, collisionMode: 'hybrid', impactSubsteps: 32, bvhRebuildFrames: 0 },
+      [{ kind: 'plane', normal: [0, 1, 0], offset: 0 }],
+    );
+    const ctx = await testGpu();
+    const solver = new GpuSolver(ctx, setup);
+    const m = setup.model;
+    const opts = { constraint: setup.params.constraint, springCompliance: setup.params.springCompliance, gravity: setup.params.gravity };
+    const energyNow = async (): Promise<number> => totalEnergy(m, Float64Array.from(await solver.readPositions()), Float64Array.from(await solver.readVelocities()), opts).total;
+    const substeps: number[] = [], closing: number[] = [];
+    const e0 = await energyNow();
+    let low = e0, worstRise = 0;
+    try {
+      for (let f = 0; f < 4; f++) {
+        const r = await solver.stepFrame();
+        substeps.push(r.substeps);
+        closing.push(r.closingSpeed ?? -1);
+        const e = await energyNow();
+        worstRise = Math.max(worstRise, e - low - 0.01 * (e0 - low));
+        low = Math.min(low, e);
+      }
+    } finally {
+      solver.destroy();
+    }
+    console.log(`GPU landing: substeps ${substeps.join(' ')}; closing m/s ${closing.map((c) => c.toFixed(2)).join(' ')}; released ${(e0 - low).toFixed(2)} J; worst rise beyond the allowance ${worstRise.toExponential(2)} J`);
+    expect(substeps[0]).toBe(4);
+    expect(Math.abs(closing[1] / Math.sqrt(speed * speed + 2 * 9.81 * 0.1) - 1)).toBeLessThan(0.03);
+    const travel = closing[1] * setup.params.dt;
+    expect(substeps[1]).toBeGreaterThanOrEqual(Math.ceil(travel / (0.1 * 0.025 * Math.SQRT2)));
+    expect(substeps[1]).toBeLessThanOrEqual(Math.ceil(travel / (0.1 * 0.025)));
+    expect(substeps.slice(2)).toEqual([4, 4]);
+    // float32 energies of about 10 J: a rounding allowance of 1e-5 of them.
+    expect(worstRise).toBeLessThanOrEqual(1e-5 * e0);
   });
 });

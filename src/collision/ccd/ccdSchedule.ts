@@ -91,6 +91,12 @@ export interface ScheduledInput {
   selfCulling?: SelfCullingReport;
   /** The job's fastest closing vertex-face candidate (impactSubsteps.ts), world units / s; absent when the runner gave none. */
   closingSpeed?: number;
+  /**
+   * The state the closing speed was measured on and how many frames before the served frame's
+   * start it was taken (0: the previous frame's end, closingSpeedAtStart), so that the owner can
+   * measure the colliders' closing speed on the same state (sim/colliderClosingSpeed.ts).
+   */
+  closingState?: { snapshot: StateSnapshot; framesBefore: number };
 }
 
 interface Job {
@@ -103,6 +109,7 @@ interface Job {
   horizon: number;
   /** The frame whose end state the job's snapshot is (frame - 1 for a job run at frame's start). */
   from: number;
+  snapshot: StateSnapshot;
   result: ReturnType<BroadPhaseRunner>;
 }
 
@@ -186,7 +193,7 @@ export class CcdSchedule {
     const result = this.runner(snapshot.positions, snapshot.velocities, bound, p.selfCollision, culling);
     // A rejected job is reported when its frame awaits it; never an unhandled rejection before that.
     result.catch(() => undefined);
-    return { key: this.key(p), boxes, own, margin: bound.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}), horizon, from, result };
+    return { key: this.key(p), boxes, own, margin: bound.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}), horizon, from, snapshot, result };
   }
 
   /** After frame `frame` ended in `snapshot`: starts the job for frame + 1 + latency. */
@@ -221,11 +228,13 @@ export class CcdSchedule {
       for (let f = frame + 1; f <= frame + this.latency; f++) if (!this.jobs.has(f)) this.jobs.set(f, job);
     }
     const c = await job.result;
-    const closingSpeed = c.closingSpeed === undefined || options.closingSpeed === false ? c.closingSpeed : this.closingSpeedAtStart(frame, job, c.vertexFace, p) ?? c.closingSpeed;
+    const atStart = c.closingSpeed === undefined || options.closingSpeed === false ? null : this.closingSpeedAtStart(frame, job, c.vertexFace, p);
+    const closingSpeed = atStart ?? c.closingSpeed;
+    const closingState = atStart !== null ? { snapshot: this.newest!.snapshot, framesBefore: 0 } : { snapshot: job.snapshot, framesBefore: frame - 1 - job.from };
     return {
       candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, own: job.own, margin: job.margin, ownMargin: job.ownMargin,
       ...(job.ownMargins ? { ownMargins: job.ownMargins } : {}), horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
-      ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}), ...(closingSpeed !== undefined ? { closingSpeed } : {}),
+      ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}), ...(closingSpeed !== undefined ? { closingSpeed, closingState } : {}),
     };
   }
 

@@ -57,3 +57,52 @@ describe('impact-adaptive substeps: a fast head-on impact at 4 x 4', () => {
     expect(s.v[0]).toBeLessThan(0);
   });
 });
+
+/**
+ * A landing is an impact too (sim/colliderClosingSpeed.ts): a 10 cm cube (4 cells a side) thrown
+ * at the ground at 4 m/s at Rapier's default budget, 4 substeps x 4 iterations, no damping or
+ * friction. Measured when written, with only CCD's candidates choosing the substeps (the ground is
+ * a collider, not a body), the landing frame ran at 4 substeps and the total energy rose 44 J
+ * (the cube's whole energy is about 8 J); with the ground's closing speed counted it took 26 and
+ * the energy never rose. The law: total energy never above its running minimum by more than 1%
+ * of what was released.
+ */
+describe('impact-adaptive substeps: a landing on the ground', () => {
+  it('the landing frame takes the substeps its speed asks for, and the energy never rises', () => {
+    const speed = 4;
+    const setup = bodiesSetup(
+      [{ part: cubePart(4, 0.1, [0, 0.1, 0]), velocity: [0, -speed, 0], youngsModulus: 1e6 }],
+      { damping: 0, friction: 0, substeps: 4, iterations: 4, collisionMode: 'hybrid', impactSubsteps: 32 },
+      [{ kind: 'plane', normal: [0, 1, 0], offset: 0 }],
+    );
+    const s = new CpuSolver(setup);
+    const m = s.model;
+    const opts = { constraint: s.params.constraint, springCompliance: s.params.springCompliance, gravity: s.params.gravity };
+    const e0 = totalEnergy(m, s.x, s.v, opts).total;
+    let low = e0, worstRise = 0;
+    const substeps: number[] = [], speeds: number[] = [];
+    let lowest = Infinity;
+    for (let f = 0; f < 6; f++) {
+      s.stepFrame();
+      substeps.push(s.frameSubstepCount);
+      speeds.push(s.closingSpeed ?? NaN);
+      const e = totalEnergy(m, s.x, s.v, opts).total;
+      worstRise = Math.max(worstRise, e - low - 0.01 * (e0 - low));
+      low = Math.min(low, e);
+      for (let i = 1; i < s.x.length; i += 3) lowest = Math.min(lowest, s.x[i]);
+    }
+    console.log(`landing: substeps ${substeps.join(' ')}; closing speeds ${speeds.map((v) => v.toFixed(2)).join(' ')}; energy released ${(e0 - low).toFixed(2)} J; worst rise beyond the allowance ${worstRise.toExponential(2)} J`);
+    // The cube's bottom starts 10 cm up at 4 m/s: it lands in frame 2, at sqrt(4^2 + 2 g 0.1) = 4.24 m/s.
+    expect(substeps[0]).toBe(4);
+    expect(Math.abs(speeds[1] / Math.sqrt(speed * speed + 2 * 9.81 * 0.1) - 1)).toBeLessThan(0.03);
+    // At most a tenth of the mean boundary edge a substep: that edge lies between the cell (2.5 cm)
+    // and its face diagonal (3.54 cm), so the landing frame takes between 21 and 29 substeps.
+    const travel = speeds[1] * setup.params.dt;
+    expect(substeps[1]).toBeGreaterThanOrEqual(Math.ceil(travel / (0.1 * 0.025 * Math.SQRT2)));
+    expect(substeps[1]).toBeLessThanOrEqual(Math.ceil(travel / (0.1 * 0.025)));
+    expect(substeps.slice(2)).toEqual([4, 4, 4, 4]);
+    expect(worstRise).toBeLessThanOrEqual(0);
+    // It stays on the ground: nothing below the plane by more than a hundredth of the cube.
+    expect(lowest).toBeGreaterThan(-0.001);
+  });
+});
