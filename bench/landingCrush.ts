@@ -12,6 +12,7 @@
  */
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { totalEnergy } from '../src/sim/energy';
+import { tetVolume6 } from '../src/collision/cpu/tetGeometry';
 import { bodiesSetup, cubePart } from '../tests/unit/collision/scenes';
 
 interface Case { substeps: number; iterations: number; E: number; cells: number }
@@ -27,14 +28,8 @@ const cases: Case[] = [
 ];
 
 function smallestVolumeRatio(s: CpuSolver): number {
-  const m = s.model, x = s.x;
   let smallest = Infinity;
-  for (let t = 0; t < m.tetCount; t++) {
-    const a = m.tets[4 * t], b = m.tets[4 * t + 1], c = m.tets[4 * t + 2], d = m.tets[4 * t + 3];
-    const e = (u: number, k: number): number => x[3 * u + k] - x[3 * a + k];
-    const volume = (e(b, 0) * (e(c, 1) * e(d, 2) - e(c, 2) * e(d, 1)) - e(b, 1) * (e(c, 0) * e(d, 2) - e(c, 2) * e(d, 0)) + e(b, 2) * (e(c, 0) * e(d, 1) - e(c, 1) * e(d, 0))) / 6;
-    smallest = Math.min(smallest, volume / m.restVolume[t]);
-  }
+  for (let t = 0; t < s.model.tetCount; t++) smallest = Math.min(smallest, tetVolume6(s.x, s.model.tets, t) / (6 * s.model.restVolume[t]));
   return smallest;
 }
 

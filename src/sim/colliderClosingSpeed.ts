@@ -2,8 +2,8 @@
  * The colliders' part of impact-adaptive substeps (collision/ccd/impactSubsteps.ts): the fastest
  * speed at which a vertex closes on a collider's surface within the horizon. CCD's candidates see
  * the bodies only, so a body landing on the ground took the frame's budget of substeps: the
- * octopus box's first octopus reaching the floor (frame 13, 5 substeps) gained 0.28 J of total
- * energy where 20 substeps lose 0.17 J (docs/benchmarks.md "Contacts that hold").
+ * octopus box's first octopus on the floor (frame 14, 5 substeps) gained 0.28 J of total energy
+ * where 20 substeps lose 0.17 J (docs/benchmarks.md "Landings as impacts").
  *
  * Per vertex and collider: the gap g to the collider's surface (grown by the contact offset, as
  * the solvers see it; 0 when inside) and the closing speed c = u - v . n (n the outward normal at
@@ -20,7 +20,7 @@
  * A collider switched off at both ends of the horizon is skipped; one moved by hand (the page's
  * drag, GpuSolver.setCollider) counts as static, its script being unknown.
  */
-import { COLLIDER_KIND, COLLIDER_STRIDE, encodeCollider, type Collider, type Vec3 } from './colliders';
+import { COLLIDER_KIND, COLLIDER_STRIDE, encodeCollider, projectOutOfCollider, type Collider, type Vec3 } from './colliders';
 
 export interface ColliderClosingInput {
   colliders: readonly Collider[];
@@ -36,8 +36,8 @@ export interface ColliderClosingInput {
   /** Floats per vertex in positions and velocities: 3 (CPU) or 4 (the GPU's vec4 layout). */
   stride: 3 | 4;
   vertexCount: number;
-  /** Vertices to skip (inverse mass 0: pinned or kinematic); absent: none skipped. */
-  fixed?: (vertex: number) => boolean;
+  /** Inverse mass per vertex: vertices at 0 (pinned or kinematic) are skipped; absent: none skipped. */
+  inverseMass?: ArrayLike<number>;
 }
 
 /** The fastest closing speed on any collider (world units / s, >= 0; 0 when nothing closes). */
@@ -47,7 +47,7 @@ export function colliderClosingSpeed(i: ColliderClosingInput): number {
   if (x.length < stride * n || v.length < stride * n) throw new RangeError(`colliderClosingSpeed: positions / velocities hold fewer than ${n} vertices of ${stride} floats`);
   if (colliders.length === 0 || n === 0) return 0;
   const start = new Float64Array(COLLIDER_STRIDE), end = new Float64Array(COLLIDER_STRIDE);
-  const normal = new Float64Array(3);
+  const normal = new Float64Array(3), point = new Float64Array(3);
   let fastest = 0;
   for (const c of colliders) {
     encodeCollider(c, i.time, start, 0, i.thickness);
@@ -57,9 +57,10 @@ export function colliderClosingSpeed(i: ColliderClosingInput): number {
     // A scripted plane's offset moves along its normal: the surface's own speed toward the points.
     const surfaceSpeed = c.kind === 'plane' && start[1] !== 0 && end[1] !== 0 && H > 0 ? (end[7] - start[7]) / H : 0;
     for (let p = 0; p < n; p++) {
-      if (i.fixed?.(p)) continue;
+      if (i.inverseMass && i.inverseMass[p] === 0) continue;
       const o = stride * p;
-      const gap = surfaceGap(active, x[o], x[o + 1], x[o + 2], normal);
+      point[0] = x[o]; point[1] = x[o + 1]; point[2] = x[o + 2];
+      const gap = surfaceGap(active, point, normal);
       if (gap === null) continue;
       const closing = surfaceSpeed - (v[o] * normal[0] + v[o + 1] * normal[1] + v[o + 2] * normal[2]);
       const pull = Math.max(0, -(i.gravity[0] * normal[0] + i.gravity[1] * normal[1] + i.gravity[2] * normal[2]));
@@ -79,38 +80,35 @@ export function colliderClosingSpeed(i: ColliderClosingInput): number {
 }
 
 /**
- * Gap from point (x, y, z) to an encoded collider's surface (>= 0; 0 inside) and its outward
- * normal into `n`; null where the collider has no surface to close on (a bowl above its centre).
+ * Gap from `point` to an encoded collider's surface (>= 0; 0 inside) and its outward normal into
+ * `n`; null where the collider has no surface to close on (a bowl above its centre). Inside, the
+ * normal is the one the solvers push along (projectOutOfCollider; `point` is moved out).
  */
-function surfaceGap(enc: Float64Array, x: number, y: number, z: number, n: Float64Array): number | null {
+function surfaceGap(enc: Float64Array, point: Float64Array, n: Float64Array): number | null {
+  if (projectOutOfCollider(enc, 0, point, 0, n) > 0) return 0;
   const kind = enc[0];
+  const x = point[0], y = point[1], z = point[2];
   if (kind === COLLIDER_KIND.plane) {
     n[0] = enc[4]; n[1] = enc[5]; n[2] = enc[6];
-    return Math.max(0, n[0] * x + n[1] * y + n[2] * z - enc[7]);
+    return n[0] * x + n[1] * y + n[2] * z - enc[7];
   }
   if (kind === COLLIDER_KIND.box) {
-    const p = [x, y, z];
+    // Outside the solid box: the Euclidean distance to its nearest point, n along it.
     let d2 = 0;
-    const out = [0, 0, 0];
     for (let k = 0; k < 3; k++) {
-      const below = enc[4 + k] - p[k], above = p[k] - enc[8 + k];
-      out[k] = below > 0 ? -below : above > 0 ? above : 0;
-      d2 += out[k] * out[k];
+      const below = enc[4 + k] - point[k], above = point[k] - enc[8 + k];
+      n[k] = below > 0 ? -below : above > 0 ? above : 0;
+      d2 += n[k] * n[k];
     }
-    if (d2 > 0) {
-      const d = Math.sqrt(d2);
-      for (let k = 0; k < 3; k++) n[k] = out[k] / d;
-      return d;
+    const d = Math.sqrt(d2);
+    if (d > 0) for (let k = 0; k < 3; k++) n[k] /= d;
+    else {
+      // On a face (projectOutOfCollider found no depth): that face's normal.
+      for (let k = 0; k < 3; k++) n[k] = point[k] <= enc[4 + k] ? -1 : point[k] >= enc[8 + k] ? 1 : 0;
+      const len = Math.hypot(n[0], n[1], n[2]);
+      for (let k = 0; k < 3; k++) n[k] /= len;
     }
-    // Inside: out through the nearest face, as projectOutOfCollider pushes.
-    let best = Infinity;
-    n.fill(0);
-    for (let k = 0; k < 3; k++) {
-      const lo = p[k] - enc[4 + k], hi = enc[8 + k] - p[k];
-      if (lo < best) { best = lo; n.fill(0); n[k] = -1; }
-      if (hi < best) { best = hi; n.fill(0); n[k] = 1; }
-    }
-    return 0;
+    return d;
   }
   // Bowl: the inner sphere of radius enc[7] about the centre, below the centre only.
   const qx = x - enc[4], qy = y - enc[5], qz = z - enc[6];
@@ -119,5 +117,5 @@ function surfaceGap(enc: Float64Array, x: number, y: number, z: number, n: Float
   if (!(r > 0)) return null;
   // The wall is outward from the centre; the body's side is toward it: n points inward.
   n[0] = -qx / r; n[1] = -qy / r; n[2] = -qz / r;
-  return Math.max(0, enc[7] - r);
+  return enc[7] - r;
 }

@@ -170,7 +170,7 @@ export class CpuSolver {
     // The bodies' candidates and the colliders' surfaces (colliderClosingSpeed.ts): a landing on the ground is an impact too.
     const onColliders = colliderClosingSpeed({
       colliders: this.setup.colliders, time: this.time, horizon: p.dt, gravity: p.gravity, thickness: modelContactOffset(this.model, p.contactOffset),
-      positions: this.x, velocities: this.v, stride: 3, vertexCount: this.model.vertexCount, fixed: (v) => this.w[v] === 0,
+      positions: this.x, velocities: this.v, stride: 3, vertexCount: this.model.vertexCount, inverseMass: this.w,
     });
     this.closingSpeed = Math.max(this.collision.closingSpeed(this.x, this.v, p), onColliders);
     this.phaseMs.ccd += performance.now() - t0;

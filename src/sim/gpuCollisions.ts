@@ -147,12 +147,12 @@ export class GpuCollisions {
   /** The broad phase's base margin as a fraction of the mean boundary edge. */
   private readonly marginRatio: number;
   /**
-   * The closing speed of the CCD job the frame being recorded uses (impactSubsteps.ts), when
-   * impact-adaptive substeps are on and CCD ran; null otherwise. Set by prepareFrame.
+   * The closing speed of the CCD job the frame being recorded uses (impactSubsteps.ts) and the
+   * state it was measured on with its age in frames (ScheduledInput.closingState: the colliders'
+   * measure runs on the same state), when impact-adaptive substeps are on and CCD ran; null
+   * otherwise. Set by prepareFrame.
    */
-  frameClosingSpeed: number | null = null;
-  /** The state frameClosingSpeed was measured on and its age in frames (ScheduledInput.closingState), for the colliders' measure; null with it. */
-  frameClosingState: { snapshot: StateSnapshot; framesBefore: number } | null = null;
+  frameClosing: { speed: number; state: { snapshot: StateSnapshot; framesBefore: number } | null } | null = null;
   /** The scene's mean boundary edge at rest (world units): impact substeps' travel unit. */
   get meanEdge(): number {
     return meanBoundaryEdge(this.model);
@@ -216,8 +216,7 @@ export class GpuCollisions {
     if (p.collisions && p.penetration !== 'exact') this.spb.penetration!.prepare(p.penetration);
     this.installRebuiltBvh();
     const wait: PrepareWait = { waitMs: 0, blockingReadbacks: 0 };
-    this.frameClosingSpeed = null;
-    this.frameClosingState = null;
+    this.frameClosing = null;
     if (this.ccd.wanted()) {
       const t0 = performance.now();
       const impact = effectiveImpactSubsteps(p) > p.substeps;
@@ -227,8 +226,7 @@ export class GpuCollisions {
       }, { closingSpeed: impact });
       wait.waitMs = performance.now() - t0;
       this.ccd.setCandidates(input);
-      this.frameClosingSpeed = impact ? input.closingSpeed ?? null : null;
-      this.frameClosingState = impact ? input.closingState ?? null : null;
+      this.frameClosing = impact && input.closingSpeed !== undefined ? { speed: input.closingSpeed, state: input.closingState ?? null } : null;
     }
     if (!p.collisions || !p.recovery) return wait;
     const m = this.mesh;

@@ -246,14 +246,14 @@ export class GpuSolver {
    * Null where CCD gave none (impact substeps off, collisions off, DCD or air mode).
    */
   private frameClosingSpeed(p: SolverParams): number | null {
-    const candidates = this.collisions?.frameClosingSpeed ?? null;
-    const state = this.collisions?.frameClosingState ?? null;
-    if (candidates === null || !state || this.colliderList.length === 0) return candidates;
+    const closing = this.collisions?.frameClosing ?? null;
+    if (!closing) return null;
+    const { speed: candidates, state } = closing;
+    if (!state || this.colliderList.length === 0) return candidates;
     const before = state.framesBefore * p.dt;
-    const invMass = this.model.invMass;
     const onColliders = colliderClosingSpeed({
       colliders: this.colliderList, time: this.time - before, horizon: before + p.dt, gravity: p.gravity, thickness: modelContactOffset(this.model, p.contactOffset),
-      positions: state.snapshot.positions, velocities: state.snapshot.velocities, stride: 4, vertexCount: this.model.vertexCount, fixed: (v) => invMass[v] === 0,
+      positions: state.snapshot.positions, velocities: state.snapshot.velocities, stride: 4, vertexCount: this.model.vertexCount, inverseMass: this.model.invMass,
     });
     return Math.max(candidates, onColliders);
   }

@@ -51,6 +51,8 @@ describe('colliderClosingSpeed', () => {
     expect(one([1 + d, 1 + d, 0.5], [-1 / Math.SQRT2, -1 / Math.SQRT2, 0], [box], { gravity: [0, 0, 0] })).toBeCloseTo(1, 12);
     // The same speed along x only: its share along the diagonal.
     expect(one([1 + d, 1 + d, 0.5], [-1, 0, 0], [box], { gravity: [0, 0, 0] })).toBeCloseTo(1 / Math.SQRT2, 12);
+    // On the face y = 1 (no depth), falling onto it at 3 m/s.
+    expect(one([0.5, 1, 0.5], [0, -3, 0], [box], { gravity: [0, 0, 0] })).toBeCloseTo(3, 12);
     // Inside, moving deeper through the nearest face (x = 0): counted at its speed.
     expect(one([0.01, 0.5, 0.5], [2, 0, 0], [box], { gravity: [0, 0, 0] })).toBeCloseTo(2, 12);
     const bowl: Collider = { kind: 'bowl', center: [0, 1, 0], radius: 1 };
@@ -64,7 +66,7 @@ describe('colliderClosingSpeed', () => {
     const v = new Float32Array([0, -1, 0, 0, 0, -4, 0, 0]);
     const base = { colliders: [ground], time: 0, horizon: 0.02, gravity: [0, 0, 0] as [number, number, number], thickness: 0, positions: x, velocities: v, stride: 4 as const, vertexCount: 2 };
     expect(colliderClosingSpeed(base)).toBeCloseTo(4, 6);
-    expect(colliderClosingSpeed({ ...base, fixed: (i) => i === 1 })).toBeCloseTo(1, 6);
+    expect(colliderClosingSpeed({ ...base, inverseMass: [1, 0] })).toBeCloseTo(1, 6);
     expect(() => colliderClosingSpeed({ ...base, vertexCount: 3 })).toThrow(/fewer than 3 vertices of 4 floats/);
     expect(() => colliderClosingSpeed({ ...base, horizon: -1 })).toThrow(/horizon must be a finite number >= 0, got -1/);
   });
