@@ -108,6 +108,7 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     options: { 'Enhanced dual-cone': 'enhanced', 'Plain dual-cone (misses contacts)': 'plain', 'Off (boxes only)': 'off' },
     help: 'drops same-object CCD candidate pairs whose surface cannot touch itself: enhanced loses no contact, plain (Heo et al.) misses some',
   },
+  { kind: 'number', key: 'selfPairSkin', label: 'Self pairs kept: skin (× own margin, 0 = off)', min: 0, max: 4, step: 0.05, help: "CCD's same-object pairs are kept from job to job on boxes grown by this fraction of the margin and reused while the bodies stay inside them; never changes a candidate, only the worker job's time" },
   { kind: 'toggle', key: 'culling', label: 'Infeasible-region culling (3.6)' },
   { kind: 'number', key: 'epsI', label: 'eps_i (Alg. 2, × h²)', help: 'exit-face sign test tolerance, in (0, 1)' },
   { kind: 'number', key: 'epsR', label: 'eps_r (Alg. 4, cosine)', help: 'culling tolerance, in [0, 1)' },

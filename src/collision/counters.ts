@@ -87,6 +87,12 @@ export interface CcdFrameCounters {
   jobMs: number;
   waitMs: number;
   /**
+   * Objects whose same-object pairs the job took from the lists kept across jobs, and objects it
+   * joined again (SolverParams.selfPairSkin, src/collision/ccd/ownPairCache.ts; both 0 with a skin of 0).
+   */
+  selfListsReused: number;
+  selfListsRebuilt: number;
+  /**
    * Self-collision culling of the job (paper 002, SolverParams.selfCulling; all 0 without
    * self-collision): same-object candidate pairs of the box test and those left after culling,
    * the culled fraction (1 - after / before), the job's time in the normal cones (and tree
@@ -106,7 +112,7 @@ export interface CcdFrameCounters {
 export function emptyCcdCounters(): CcdFrameCounters {
   return {
     candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, backFace: 0, edgeEdgeAtEnd: 0,
-    capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, margin: 0, selfMargin: 0, horizon: 0, jobMs: 0, waitMs: 0,
+    capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, margin: 0, selfMargin: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0,
     selfPairsBefore: 0, selfPairsAfter: 0, selfCulledFraction: 0, selfConesMs: 0, selfTraversalMs: 0, selfFilterMs: 0, selfDeviationEscapes: 0,
   };
 }

@@ -145,6 +145,14 @@ export interface SolverParams {
    */
   selfCulling: SelfCullingMode;
   /**
+   * CCD's same-object pairs are kept from one broad-phase job to the next (a Verlet list,
+   * src/collision/ccd/ownPairCache.ts): found on own-frame boxes grown by this fraction of the
+   * object's own margin, and reused, tested against the boxes of now, while every box stays inside
+   * its grown one. 0: every object joined afresh every job. It never changes a candidate, only the
+   * job's time (docs/benchmarks.md "CCD's broad phase: pairs kept across jobs").
+   */
+  selfPairSkin: number;
+  /**
    * Contact thickness delta (world units): every contact, DCD or CCD, self or between objects or
    * with a collider, is solved to (x - s) . n >= delta, and CCD reports pairs that come within delta
    * during the substep's motion (speculative contacts: they act only where the solve would end
@@ -216,6 +224,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     epsI: DEFAULT_EPS_I,
     epsR: DEFAULT_EPS_R,
     selfCulling: 'enhanced',
+    selfPairSkin: 0.5,
     contactOffset: 'auto',
     impactSubsteps: 'auto',
     ...overrides,
@@ -247,6 +256,7 @@ export function checkParams(p: SolverParams): void {
   if (!(p.epsI > 0 && p.epsI < 1)) throw new RangeError(`epsI (eps_i of Alg. 2, relative to h^2) must be in (0, 1), got ${p.epsI}`);
   if (!(p.epsR >= 0 && p.epsR < 1)) throw new RangeError(`epsR (eps_r of Alg. 4, a cosine) must be in [0, 1), got ${p.epsR}`);
   if (p.gravity.length !== 3 || !p.gravity.every(Number.isFinite)) throw new RangeError('gravity must be 3 finite numbers');
+  if (!(Number.isFinite(p.selfPairSkin) && p.selfPairSkin >= 0)) throw new RangeError(`selfPairSkin must be a finite number >= 0 (0: no reuse), got ${p.selfPairSkin}`);
   if (!SELF_CULLING_MODES.includes(p.selfCulling)) throw new RangeError(`selfCulling must be one of ${SELF_CULLING_MODES.join(', ')}, got ${String(p.selfCulling)}`);
   if (p.contactOffset !== 'auto' && !(typeof p.contactOffset === 'number' && p.contactOffset >= 0 && Number.isFinite(p.contactOffset))) throw new RangeError(`contactOffset must be 'auto' or a finite number >= 0 (world units), got ${String(p.contactOffset)}`);
   if (p.impactSubsteps !== 'auto' && !(Number.isInteger(p.impactSubsteps) && p.impactSubsteps >= 0)) throw new RangeError(`impactSubsteps must be 'auto' or an integer >= 0 (0: off), got ${String(p.impactSubsteps)}`);

@@ -117,6 +117,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'air-solve', value: AIR_SOLVES.join('|'), group: 'collisions', help: 'air mode: order of the air constraint passes; partitioned (default): Gauss-Seidel swept by workgroups between barriers (1 dispatch a pass up to 4,096 air tets, the coloured order; above, 4-5: the material solve cells); coloured: Gauss-Seidel, one dispatch per colour (40-60 a pass); jacobi: mass-split sums (CPU reference only; converges far slower: docs/benchmarks.md)' },
   { name: 'bvh-rebuild-every', value: 'F', group: 'collisions', help: 'rebuild the surface BVH in a worker every F frames (integer >= 0; 0: never, refit only; default 30)' },
   { name: 'self-culling', value: 'off|plain|enhanced', group: 'collisions', help: "culling of CCD's same-object candidate pairs (paper 002): enhanced (default) dual-cone test, no contact lost; plain: Heo et al.'s without internal edges (misses contacts); off: every pair of the box test" },
+  { name: 'self-pair-skin', value: 'F', group: 'collisions', help: "CCD's same-object pairs kept across broad-phase jobs, found on boxes grown by F x the object's own margin and reused while its boxes stay inside them (>= 0; 0: joined afresh every job; default 0.5); never changes a candidate, only the worker job's time" },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
   { name: 'contact-offset', value: 'D|auto', group: 'collisions', help: 'contact thickness in world units (>= 0): every contact (DCD, CCD, self, between objects, colliders) keeps (x - s) . n >= D, and CCD makes contacts of pairs that come within D; auto (default): 1% of the mean boundary edge' },
   { name: 'impact-substeps', value: 'N|auto', group: 'collisions', help: 'impact-adaptive substeps: a frame whose CCD candidates, or vertices landing on a collider, close faster than a tenth of the mean boundary edge a substep takes up to N substeps (default auto: twice --substeps, at least 24; 0 or N <= --substeps: off); the report gives each frame\'s substeps and closing speed' },
@@ -286,6 +287,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('air-mesher', (t) => (o.params.airMesher = choice('air-mesher', t, AIR_MESHERS)));
   v('air-solve', (t) => (o.params.airSolve = choice('air-solve', t, AIR_SOLVES)));
   v('bvh-rebuild-every', (t) => (o.params.bvhRebuildFrames = nonNegativeInteger('bvh-rebuild-every', t)));
+  v('self-pair-skin', (t) => (o.params.selfPairSkin = inRange('self-pair-skin', t, (x) => x >= 0, 'a number >= 0')));
   v('self-culling', (t) => (o.params.selfCulling = choice('self-culling', t, SELF_CULLING_MODES)));
   v('contact-offset', (t) => (o.params.contactOffset = autoOr('contact-offset', t, (x) => x >= 0, "a number >= 0 (world units) or 'auto'")));
   v('impact-substeps', (t) => (o.params.impactSubsteps = autoOr('impact-substeps', t, (x) => Number.isInteger(x) && x >= 0, "an integer >= 0 or 'auto'")));

@@ -17,6 +17,7 @@
  * SharedArrayBuffer is unavailable: a page that is not cross-origin isolated). Candidates and tois
  * come back transferred. A job that throws in the worker rejects with the worker's message.
  */
+import type { OwnPairReuse } from '../collision/ccd/ownPairCache';
 import * as Comlink from 'comlink';
 import { checkCcdTopology, objectCount, type CandidatePart, type CcdCandidates, type CcdTopology, type MotionBound } from '../collision/ccd/broadPhase';
 import type { SelfCullingReport, SelfCullingRequest } from '../collision/selfCulling/broadPhaseCulling';
@@ -39,7 +40,7 @@ export interface CcdJobsOptions {
   split?: boolean;
 }
 
-type BroadPhaseAnswer = CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport; closingSpeed?: number };
+type BroadPhaseAnswer = CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport; closingSpeed?: number; keptPairs?: OwnPairReuse };
 
 /**
  * The parts of a split broad phase (broadPhase.ts CandidatePart): at most `workers` contiguous
@@ -95,6 +96,8 @@ function mergeAnswers(answers: BroadPhaseAnswer[]): BroadPhaseAnswer {
   const merged: BroadPhaseAnswer = { vertexFace: join((a) => a.vertexFace), edgeEdge: join((a) => a.edgeEdge), jobMs: Math.max(...answers.map((a) => a.jobMs)) };
   const speeds = answers.map((a) => a.closingSpeed).filter((s): s is number => s !== undefined);
   if (speeds.length > 0) merged.closingSpeed = Math.max(...speeds);
+  const kept = answers.map((a) => a.keptPairs).filter((k): k is OwnPairReuse => k !== undefined);
+  if (kept.length > 0) merged.keptPairs = { reused: kept.reduce((n, k) => n + k.reused, 0), rebuilt: kept.reduce((n, k) => n + k.rebuilt, 0), tested: kept.reduce((n, k) => n + k.tested, 0) };
   const reports = answers.map((a) => a.selfCulling).filter((r): r is SelfCullingReport => r !== undefined);
   if (reports.length > 0) {
     const sum = (f: (r: SelfCullingReport) => number): number => reports.reduce((n, r) => n + f(r), 0);
@@ -221,6 +224,7 @@ export class CcdJobs {
       }
       const bound_ = { horizon: bound.horizon, gravity: [bound.gravity[0], bound.gravity[1], bound.gravity[2]] as [number, number, number], margin: bound.margin,
         ...(bound.ownMargin !== undefined ? { ownMargin: bound.ownMargin } : {}), ...(bound.ownMargins !== undefined ? { ownMargins: Float64Array.from(bound.ownMargins) } : {}),
+        ...(bound.selfPairSkin !== undefined ? { selfPairSkin: bound.selfPairSkin } : {}),
       };
       const split = selfCollision && this.parts.length > 1;
       const parts: (CandidatePart | undefined)[] = split ? this.parts : [undefined];
@@ -231,7 +235,8 @@ export class CcdJobs {
         const pv = this.transport === 'transfer' && !last ? v.slice() : v;
         const copy = (a: Float32Array | null | undefined): Float32Array | null => (a ? (last ? a : a.slice()) : null);
         const partCulling = culling ? { mode: culling.mode, deviation: copy(culling.deviation), edgeDeviation: copy(culling.edgeDeviation) } : undefined;
-        return this.runPart(px, pv, bound_, selfCollision, partCulling, part);
+        // Part i to worker i when it is idle: the part's objects' kept pairs (ownPairCache.ts) are there.
+        return this.runPart(px, pv, bound_, selfCollision, partCulling, part, i);
       }));
       return split ? mergeAnswers(answers) : answers[0];
     } finally {
@@ -242,6 +247,7 @@ export class CcdJobs {
   /** One broad-phase job (or part of one) in a worker; x, v and the culling's arrays are transferred when the transport says so. */
   private runPart(
     x: Float32Array, v: Float32Array, bound: MotionBound, selfCollision: boolean, culling: SelfCullingRequest | undefined, part: CandidatePart | undefined,
+    worker?: number,
   ): Promise<BroadPhaseAnswer> {
     const transfer = this.transport === 'transfer' ? [x.buffer as ArrayBuffer, v.buffer as ArrayBuffer] : [];
     return this.pool.run(async (api) => {
@@ -251,7 +257,7 @@ export class CcdJobs {
       const culling_ = culling ? Comlink.transfer({ mode: culling.mode, deviation, edgeDeviation }, moved) : undefined;
       const [, answer] = await Promise.all([this.ensureInit(api), api.broadPhase(Comlink.transfer(x, transfer), v, bound, selfCollision, this.key, culling_, part)]);
       return answer;
-    });
+    }, worker);
   }
 
   /**

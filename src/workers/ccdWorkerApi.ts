@@ -1,10 +1,11 @@
 /**
  * The contract between the time step (page or headless runner) and the CCD worker (types only, so
- * importing it never pulls the worker's code into the page bundle). Hybrid CCD + DCD time step,
+importing it never pulls the worker's code into the page bundle). Hybrid CCD + DCD time step,
  * paper 000 supplement Alg. 5: once per frame the broad phase (swept boxes, candidate pairs) runs
  * off the main thread; batches of exact narrow-phase queries can be split across the pool.
  */
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
+import type { OwnPairReuse } from '../collision/ccd/ownPairCache';
 import type { CandidatePart, CcdCandidates, CcdTopology, MotionBound } from '../collision/ccd/broadPhase';
 import type { SelfCullingReport, SelfCullingRequest } from '../collision/selfCulling/broadPhaseCulling';
 import type { AirOptimizeJob, AirOptimizeResult } from '../collision/air/optimizeAirMesh';
@@ -21,6 +22,8 @@ export interface CcdBroadPhaseAnswer extends CcdCandidates {
   selfCulling?: SelfCullingReport;
   /** The fastest closing vertex-face candidate within the horizon (collision/ccd/impactSubsteps.ts), world units / s. */
   closingSpeed?: number;
+  /** What the kept lists of same-object pairs did (collision/ccd/ownPairCache.ts; absent when none were used). */
+  keptPairs?: OwnPairReuse;
 }
 
 export interface CcdWorkerApi {

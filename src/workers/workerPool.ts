@@ -85,10 +85,15 @@ export class WorkerPool<T> {
     return this.slots.map((s) => s.completed);
   }
 
-  /** Runs `task` on one worker's remote API and resolves with its result. */
-  async run<R>(task: (api: Comlink.Remote<T>) => Promise<R>): Promise<R> {
+  /**
+   * Runs `task` on one worker's remote API and resolves with its result. `prefer`: the worker
+   * (index among the started ones) to use when it is running and idle, so that a task finds the
+   * state an earlier one left in that worker (the CCD broad phase's kept pairs); otherwise as usual.
+   */
+  async run<R>(task: (api: Comlink.Remote<T>) => Promise<R>, prefer?: number): Promise<R> {
     if (this.terminated) throw new Error('WorkerPool: run() called after terminate()');
-    const slot = this.pick();
+    const preferred = prefer !== undefined ? this.slots[prefer] : undefined;
+    const slot = preferred && preferred.inFlight === 0 ? preferred : this.pick();
     slot.inFlight += 1;
     let cancel: ((reason: Error) => void) | undefined;
     const cancelled = new Promise<never>((_, reject) => {

@@ -48,6 +48,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'passes', field: 'contactIterations', kind: 'count', help: 'contact passes per substep' },
   { key: 'bvh', field: 'bvhRebuildFrames', kind: 'int', help: 'frames between BVH rebuilds, 0 = never' },
   { key: 'selfcull', field: 'selfCulling', kind: SELF_CULLING_MODES, help: 'culling of same-object CCD pairs: off, plain or enhanced dual-cone (paper 002)' },
+  { key: 'pairskin', field: 'selfPairSkin', kind: 'nonnegative', help: "CCD same-object pairs kept across jobs: skin as a fraction of the object's own margin, 0 = joined afresh every job" },
   { key: 'culling', field: 'culling', kind: 'bool', help: 'infeasible-region culling (section 3.6)' },
   { key: 'epsI', field: 'epsI', kind: 'positive', help: 'eps_i of Alg. 2 (exit-face sign test, relative to h²)' },
   { key: 'epsR', field: 'epsR', kind: 'nonnegative', help: 'eps_r of Alg. 4 (culling, a cosine)' },

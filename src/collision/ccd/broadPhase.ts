@@ -19,6 +19,8 @@
 
 import type { TetMesh } from '../../mesh/types';
 import { buildBoxHash, cellRanges, crossJoin, gridFrame, selfJoin, tableSize } from './boxHash';
+import { roundDown, roundUp } from './f32Round';
+import { OwnPairCache, type OwnPairReuse } from './ownPairCache';
 
 export interface CcdTopology {
   vertexCount: number;
@@ -177,7 +179,16 @@ export interface MotionBound {
    * body's boxes only (ccdSchedule.ts). At least one entry per object.
    */
   ownMargins?: ArrayLike<number>;
+  /**
+   * Pairs within one object are kept from job to job (ownPairCache.ts) with boxes grown by this
+   * fraction of the object's own-frame margin, and reused while its boxes stay inside them; 0
+   * joins every object afresh every job. Absent: SELF_PAIR_SKIN. Same pairs either way.
+   */
+  selfPairSkin?: number;
 }
+
+/** Default MotionBound.selfPairSkin, SolverParams.selfPairSkin's default (docs/benchmarks.md "CCD's broad phase: pairs kept across jobs"). */
+export const SELF_PAIR_SKIN = 0.5;
 
 export interface CcdCandidates {
   /** Pairs: vertex id, triangle index. */
@@ -186,20 +197,7 @@ export interface CcdCandidates {
   edgeEdge: Uint32Array;
 }
 
-const F32_EPS = 2 ** -23;
-const F32_MIN_SUBNORMAL = 2 ** -149;
-
-/** Largest float32 <= x (a box corner rounded outward, never inward). */
-export function roundDown(x: number): number {
-  const f = Math.fround(x);
-  return f <= x ? f : Math.fround(f - Math.abs(f) * F32_EPS - F32_MIN_SUBNORMAL);
-}
-
-/** Smallest float32 >= x. */
-export function roundUp(x: number): number {
-  const f = Math.fround(x);
-  return f >= x ? f : Math.fround(f + Math.abs(f) * F32_EPS + F32_MIN_SUBNORMAL);
-}
+export { roundDown, roundUp };
 
 /**
  * Per vertex 6 floats (min xyz, max xyz): the hull of x and x + v*H + g*H^2/2, grown on every side
@@ -303,10 +301,27 @@ function checkTopology(topo: CcdTopology, boxes: Float32Array, objects?: [number
   const n = topo.vertexCount;
   if (boxes.length !== 6 * n) throw new RangeError(`ccdCandidates: boxes has length ${boxes.length}, expected ${6 * n} (6 per vertex for ${n} vertices)`);
   const obj = topo.vertexObject;
-  const inRange = (v: number): boolean => !objects || (obj[v] >= objects[0] && obj[v] < objects[1]);
-  for (let i = 0; i < topo.boundaryVertices.length; i++) if (inRange(topo.boundaryVertices[i])) checkBox(boxes, topo.boundaryVertices[i]);
-  for (let i = 0; i < topo.triangles.length; i++) if (inRange(topo.triangles[i])) checkBox(boxes, topo.triangles[i]);
-  for (let i = 0; i < topo.edges.length; i++) if (inRange(topo.edges[i])) checkBox(boxes, topo.edges[i]);
+  const read = readVertices(topo);
+  for (let i = 0; i < read.length; i++) {
+    const v = read[i];
+    if (!objects || (obj[v] >= objects[0] && obj[v] < objects[1])) checkBox(boxes, v);
+  }
+}
+
+const readVerticesCache = new WeakMap<CcdTopology, Uint32Array>();
+
+/** Every vertex whose box a join reads (boundary vertices, triangle and edge corners), each once. */
+function readVertices(topo: CcdTopology): Uint32Array {
+  let out = readVerticesCache.get(topo);
+  if (!out) {
+    const seen = new Uint8Array(topo.vertexCount);
+    for (const ids of [topo.boundaryVertices, topo.triangles, topo.edges]) for (let i = 0; i < ids.length; i++) seen[ids[i]] = 1;
+    const list: number[] = [];
+    for (let v = 0; v < seen.length; v++) if (seen[v]) list.push(v);
+    out = Uint32Array.from(list);
+    readVerticesCache.set(topo, out);
+  }
+  return out;
 }
 
 function checkBox(boxes: Float32Array, v: number): void {
@@ -324,9 +339,9 @@ function checkBox(boxes: Float32Array, v: number): void {
  * objects and a range of objects), the elements of other objects are left empty (+inf, -inf): a
  * part of a split job (CandidatePart) hashes its own objects' elements only, so it boxes only those.
  */
-function elementBoxes(ids: Uint32Array, per: number, boxes: Float32Array, only?: { object: Uint32Array; range: [number, number] }): Float32Array {
+function elementBoxes(ids: Uint32Array, per: number, boxes: Float32Array, only?: { object: Uint32Array; range: [number, number] }, into?: Float32Array): Float32Array {
   const m = ids.length / per;
-  const out = new Float32Array(6 * m);
+  const out = into ?? new Float32Array(6 * m);
   for (let e = 0; e < m; e++) {
     const o = 6 * e;
     for (let k = 0; k < 3; k++) {
@@ -565,7 +580,7 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
 export function sweptCandidates(
   topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, selfFilter?: SelfPairFilter,
   part?: CandidatePart,
-): CcdCandidates & { boxes: Float32Array } {
+): CcdCandidates & { boxes: Float32Array; keptPairs?: OwnPairReuse } {
   if (part) checkCandidatePart(part, objectCount(topo), 'sweptCandidates');
   // A part without the pairs between objects needs no world boxes, and own-frame boxes for its own objects only.
   const boxes = !part || part.inter ? sweptVertexBoxes(positions, velocities, bound) : new Float32Array(0);
@@ -573,9 +588,45 @@ export function sweptCandidates(
   if (!selfCollision || (part && part.objects[1] === part.objects[0])) return { ...inter, boxes };
   const relative = ownFrameVelocities(topo, velocities);
   const ownBoxes = ownFrameBoxesOf(topo, positions, relative, bound, part ? { object: topo.vertexObject, range: part.objects } : undefined);
-  let own = ccdCandidates(topo, ownBoxes, 'self', part?.objects);
+  let own = ownPairs(topo, ownBoxes, positions, bound, part?.objects);
+  const keptPairs = own.keptPairs;
   if (selfFilter) own = selfFilter(own, relative);
-  return { vertexFace: concat(inter.vertexFace, own.vertexFace), edgeEdge: concat(inter.edgeEdge, own.edgeEdge), boxes };
+  return { vertexFace: concat(inter.vertexFace, own.vertexFace), edgeEdge: concat(inter.edgeEdge, own.edgeEdge), boxes, ...(keptPairs ? { keptPairs } : {}) };
+}
+
+const ownPairCaches = new WeakMap<CcdTopology, OwnPairCache>();
+
+/** What the kept lists of pairs within objects did in this thread's last broad phase (benchmarks, tests). */
+export function lastOwnPairReuse(topo: CcdTopology): OwnPairCache['last'] | undefined {
+  return ownPairCaches.get(topo)?.last;
+}
+
+/**
+ * The pairs within objects lo..hi-1 (all objects when absent) for their own-frame boxes: from the
+ * lists kept across jobs (ownPairCache.ts) unless bound.selfPairSkin is 0. The same pairs as
+ * ccdCandidates(topo, ownBoxes, 'self', objects), in another order.
+ */
+function ownPairs(topo: CcdTopology, ownBoxes: Float32Array, positions: Float32Array, bound: MotionBound, objects?: [number, number]): CcdCandidates & { keptPairs?: OwnPairReuse } {
+  const fraction = bound.selfPairSkin ?? SELF_PAIR_SKIN;
+  if (!(Number.isFinite(fraction) && fraction >= 0)) throw new RangeError(`sweptCandidates: bound.selfPairSkin must be a finite number >= 0, got ${fraction}`);
+  if (fraction === 0) return ccdCandidates(topo, ownBoxes, 'self', objects);
+  const count = objectCount(topo);
+  const range: [number, number] = objects ?? [0, count];
+  // The join checks the topology and the boxes it reads; the kept lists are read only after it has run once.
+  checkTopology(topo, ownBoxes, range);
+  let cache = ownPairCaches.get(topo);
+  if (!cache) {
+    cache = new OwnPairCache(topo, count);
+    ownPairCaches.set(topo, cache);
+  }
+  const margin = bound.ownMargin ?? bound.margin;
+  const skin = new Float64Array(count);
+  for (let o = 0; o < count; o++) skin[o] = fraction * (bound.ownMargins ? bound.ownMargins[o] : margin);
+  // Read only within this call: the cache's scratch arrays, not fresh ones (a job's garbage was a tenth of its time).
+  const triBoxes = elementBoxes(topo.triangles, 3, ownBoxes, { object: cache.triObject, range }, cache.triangleBoxScratch);
+  const edgeBoxes = elementBoxes(topo.edges, 2, ownBoxes, { object: cache.edgeObject, range }, cache.edgeBoxScratch);
+  const c = cache.candidates(ownBoxes, triBoxes, edgeBoxes, positions, range, skin, (grown, r) => ccdCandidates(topo, grown, 'self', r));
+  return { ...c, keptPairs: cache.last };
 }
 
 /**

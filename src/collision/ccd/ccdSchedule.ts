@@ -27,6 +27,7 @@
  * the same-object pairs that cannot touch under the deviation bound that the schedule's
  * DeviationMonitor learns from the snapshots (checked against every new snapshot; escapes counted).
  */
+import type { OwnPairReuse } from './ownPairCache';
 import { objectCount, ownFrameBoxes, ownFrameReferences, sweptVertexBoxes, type CcdCandidates, type CcdTopology, type MotionBound } from './broadPhase';
 import { culledSweptCandidates, type SelfCullingReport, type SelfCullingRequest } from '../selfCulling/broadPhaseCulling';
 import type { DeviationMonitor, DeviationObservation } from '../selfCulling/deviationMonitor';
@@ -41,7 +42,7 @@ export interface StateSnapshot {
 
 export type BroadPhaseRunner = (
   positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, culling?: SelfCullingRequest,
-) => Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport; closingSpeed?: number }>;
+) => Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport; closingSpeed?: number; keptPairs?: OwnPairReuse }>;
 
 /** The broad phase on the calling thread (tests, and where no pool is given). */
 export function inThreadBroadPhase(topo: CcdTopology): BroadPhaseRunner {
@@ -49,7 +50,9 @@ export function inThreadBroadPhase(topo: CcdTopology): BroadPhaseRunner {
     const t0 = performance.now();
     const c = culledSweptCandidates(topo, positions, velocities, bound, selfCollision, culling);
     const closingSpeed = candidateClosingSpeed(topo, c.vertexFace, positions, velocities, 4, bound.horizon);
-    return { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0, closingSpeed, ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}) };
+    return { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0, closingSpeed, ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}),
+      ...(c.keptPairs ? { keptPairs: c.keptPairs } : {}),
+    };
   };
 }
 
@@ -60,6 +63,8 @@ export interface ScheduleParams {
   selfCollision: boolean;
   /** Absent: 'off'. */
   selfCulling?: SelfCullingMode;
+  /** MotionBound.selfPairSkin (SolverParams.selfPairSkin); absent: the broad phase's default. */
+  selfPairSkin?: number;
 }
 
 export interface CcdScheduleOptions {
@@ -89,6 +94,8 @@ export interface ScheduledInput {
   waitMs: number;
   /** What self-collision culling did in the job (absent without self-collision). */
   selfCulling?: SelfCullingReport;
+  /** What the job's kept lists of same-object pairs did (ownPairCache.ts; absent when none were used). */
+  keptPairs?: OwnPairReuse;
   /** The job's fastest closing vertex-face candidate (impactSubsteps.ts), world units / s; absent when the runner gave none. */
   closingSpeed?: number;
   /**
@@ -184,7 +191,9 @@ export class CcdSchedule {
   private start(snapshot: StateSnapshot, from: number, p: ScheduleParams, deviation: Float32Array | null, edgeDeviation: Float32Array | null): Job {
     const horizon = (1 + this.latency) * p.dt;
     const ownMargins = this.ownMargins;
-    const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}) };
+    const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}),
+      ...(p.selfPairSkin !== undefined ? { selfPairSkin: p.selfPairSkin } : {}),
+    };
     const boxes = sweptVertexBoxes(snapshot.positions, snapshot.velocities, bound);
     const culling: SelfCullingRequest | undefined = p.selfCollision ? { mode: p.selfCulling ?? 'off', deviation, edgeDeviation } : undefined;
     const own = p.selfCollision && this.topology
@@ -234,7 +243,7 @@ export class CcdSchedule {
     return {
       candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, own: job.own, margin: job.margin, ownMargin: job.ownMargin,
       ...(job.ownMargins ? { ownMargins: job.ownMargins } : {}), horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
-      ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}), ...(closingSpeed !== undefined ? { closingSpeed, closingState } : {}),
+      ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}), ...(c.keptPairs ? { keptPairs: c.keptPairs } : {}), ...(closingSpeed !== undefined ? { closingSpeed, closingState } : {}),
     };
   }
 

@@ -291,6 +291,8 @@ export class CcdStage implements GpuStage {
     c.horizon = cur.horizon;
     c.jobMs = cur.jobMs;
     c.waitMs = cur.waitMs;
+    c.selfListsReused = cur.keptPairs?.reused ?? 0;
+    c.selfListsRebuilt = cur.keptPairs?.rebuilt ?? 0;
     const sc = cur.selfCulling;
     if (sc) {
       c.selfPairsBefore = sc.pairsBefore;

@@ -12,6 +12,7 @@
  * One SelfCulling per topology and thread (a worker keeps its own across jobs, with its trees).
  */
 import { sweptCandidates, type CandidatePart, type CcdCandidates, type CcdTopology, type MotionBound } from '../ccd/broadPhase';
+import type { OwnPairReuse } from '../ccd/ownPairCache';
 import { SELF_CULLING_MODES, type SelfCullingMode } from '../../contract/params';
 import { SelfCulling, type SelfCullingStats } from './selfCulling';
 
@@ -72,7 +73,7 @@ export function checkCullingRequest(r: SelfCullingRequest, vertexCount: number, 
 export function culledSweptCandidates(
   topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, request?: SelfCullingRequest,
   part?: CandidatePart,
-): CcdCandidates & { selfCulling?: SelfCullingReport } {
+): CcdCandidates & { selfCulling?: SelfCullingReport; keptPairs?: OwnPairReuse } {
   if (!request || !selfCollision) return sweptCandidates(topo, positions, velocities, bound, selfCollision, undefined, part);
   checkCullingRequest(request, topo.vertexCount, topo.edges.length / 2, 'culledSweptCandidates');
   let report: SelfCullingReport | undefined;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { edgeEdgeCcd, vertexFaceCcd } from '../../../src/collision/ccd';
-import { ccdCandidates, ccdTopologyOf, ownFrameBoxes, sweptCandidates, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
+import { ccdCandidates, ccdTopologyOf, lastOwnPairReuse, ownFrameBoxes, sweptCandidates, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
 import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import { rng } from '../../support/random';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
@@ -336,6 +336,107 @@ describe('ownFrameBoxes with a margin per object', () => {
     expect(worst).toBeLessThan(1e-6);
     expect(() => ownFrameBoxes(scene, x, v, { ...bound, ownMargins: [0.01] })).toThrow(/ownMargins has 1 entries, expected one per object \(2\)/);
     expect(() => ownFrameBoxes(scene, x, v, { ...bound, ownMargins: [0.01, Number.NaN] })).toThrow(/ownMargins\[1\] \(object 1\)/);
+  });
+});
+
+/**
+ * Same-object oracle, object by object (all pairs within one object only, so it stays cheap on
+ * whole octopi): sorted keys as `oracle`'s, for the boxes given.
+ */
+function selfOracle(topo: CcdTopology, boxes: Float32Array): { vf: number[]; ee: number[] } {
+  const T = topo.triangles, E = topo.edges, obj = topo.vertexObject;
+  const nt = T.length / 3, ne = E.length / 2;
+  const isTet = tetSet(topo);
+  // Union boxes of each element's corners, in float64 (6 per element).
+  const union = (ids: Uint32Array, per: number): Float64Array => {
+    const out = new Float64Array((6 * ids.length) / per);
+    for (let e = 0; e < ids.length / per; e++) for (let k = 0; k < 3; k++) {
+      out[6 * e + k] = Math.min(...Array.from({ length: per }, (_, c) => boxes[6 * ids[per * e + c] + k]));
+      out[6 * e + 3 + k] = Math.max(...Array.from({ length: per }, (_, c) => boxes[6 * ids[per * e + c] + 3 + k]));
+    }
+    return out;
+  };
+  const tb = union(T, 3), eb = union(E, 2), vb = union(topo.boundaryVertices, 1);
+  const meets = (a: Float64Array, i: number, b: Float64Array, j: number): boolean =>
+    a[6 * i] <= b[6 * j + 3] && b[6 * j] <= a[6 * i + 3] && a[6 * i + 1] <= b[6 * j + 4] && b[6 * j + 1] <= a[6 * i + 4] && a[6 * i + 2] <= b[6 * j + 5] && b[6 * j + 2] <= a[6 * i + 5];
+  const vf: number[] = [], ee: number[] = [];
+  topo.boundaryVertices.forEach((v, q) => {
+    for (let t = 0; t < nt; t++) {
+      if (obj[v] !== obj[T[3 * t]] || T[3 * t] === v || T[3 * t + 1] === v || T[3 * t + 2] === v) continue;
+      if (meets(vb, q, tb, t) && !isTet([v, T[3 * t], T[3 * t + 1], T[3 * t + 2]])) vf.push(v * nt + t);
+    }
+  });
+  for (let a = 0; a < ne; a++) for (let b = a + 1; b < ne; b++) {
+    const a0 = E[2 * a], a1 = E[2 * a + 1], b0 = E[2 * b], b1 = E[2 * b + 1];
+    if (obj[a0] !== obj[b0] || a0 === b0 || a0 === b1 || a1 === b0 || a1 === b1) continue;
+    if (meets(eb, a, eb, b) && !isTet([a0, a1, b0, b1])) ee.push(a * ne + b);
+  }
+  return { vf: vf.sort((x, y) => x - y), ee: ee.sort((x, y) => x - y) };
+}
+
+describe('sweptCandidates keeps same-object pairs across jobs (ownPairCache.ts)', () => {
+  it('over a sequence of jobs (a long fall, a small wobble, one body folded, a margin widened) every job\'s own pairs are the oracle\'s, and kept lists are reused only while they may be', () => {
+    const scene = copies('Beam_1k.t', [[0, 0, 0], [0.5, 0.4, 0.1]]);
+    const rest = vec4(scene.rest);
+    const n = scene.vertexCount, obj = scene.vertexObject;
+    const nt = scene.triangles.length / 3, ne = scene.edges.length / 2;
+    const r = rng(7);
+    const v = new Float32Array(4 * n);
+    for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) v[4 * i + k] = (k === 1 ? -3 : 0) + 0.2 * (r() - 0.5);
+    const base: MotionBound = { horizon: 1 / 30, gravity: [0, -9.81, 0], margin: 0.02, ownMargins: [0.02, 0.02], selfPairSkin: 0.5 };
+    const ownPairs = (c: { vertexFace: Uint32Array; edgeEdge: Uint32Array }): { vf: number[]; ee: number[] } => {
+      const vf: number[] = [], ee: number[] = [];
+      for (let i = 0; i < c.vertexFace.length; i += 2) if (obj[c.vertexFace[i]] === obj[scene.triangles[3 * c.vertexFace[i + 1]]]) vf.push(c.vertexFace[i] * nt + c.vertexFace[i + 1]);
+      for (let i = 0; i < c.edgeEdge.length; i += 2) if (obj[scene.edges[2 * c.edgeEdge[i]]] === obj[scene.edges[2 * c.edgeEdge[i + 1]]]) ee.push(c.edgeEdge[i] * ne + c.edgeEdge[i + 1]);
+      return { vf: vf.sort((a, b) => a - b), ee: ee.sort((a, b) => a - b) };
+    };
+    // Each job: positions, the bound, and how many objects may reuse their kept lists.
+    const at = (shift: [number, number, number], wobble: number, fold?: number): Float32Array => {
+      const x = rest.slice();
+      for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) x[4 * i + k] += shift[k] + wobble * (r() - 0.5);
+      if (fold !== undefined) {
+        // Object 1 folded in two at its middle (the far half mirrored onto the near one): its
+        // boxes leave their kept ones, and elements that were apart now overlap (new pairs).
+        let lo = Infinity, hi = -Infinity;
+        for (let i = 0; i < n; i++) if (obj[i] === 1) {
+          lo = Math.min(lo, x[4 * i]);
+          hi = Math.max(hi, x[4 * i]);
+        }
+        const mid = lo + fold * (hi - lo);
+        for (let i = 0; i < n; i++) if (obj[i] === 1 && x[4 * i] > mid) x[4 * i] = 2 * mid - x[4 * i];
+      }
+      return x;
+    };
+    const jobs: { x: Float32Array; bound: MotionBound; reused: number }[] = [
+      { x: at([0, 0, 0], 0), bound: base, reused: 0 },
+      // 40 m down and sideways, each vertex wobbling by up to 1 mm (the skin is 10 mm): both reused.
+      { x: at([3, -40, 1], 0.002), bound: base, reused: 2 },
+      { x: at([3, -41, 1], 0.002), bound: base, reused: 2 },
+      // Object 1 folded at its middle: it is joined again, object 0 reused.
+      { x: at([3, -42, 1], 0.002, 0.5), bound: base, reused: 1 },
+      // Object 0's own margin doubled (an escape): its boxes grow past the kept ones.
+      { x: at([3, -43, 1], 0.002, 0.5), bound: { ...base, ownMargins: [0.04, 0.02] }, reused: 1 },
+      // Object 1 folding on (its lists now live a job or two): joined again without a skin, and
+      // those pairs are used as joined.
+      { x: at([3, -44, 1], 0.002, 0.6), bound: { ...base, ownMargins: [0.04, 0.02] }, reused: 1 },
+      { x: at([3, -45, 1], 0.002, 0.7), bound: { ...base, ownMargins: [0.04, 0.02] }, reused: 1 },
+    ];
+    let reusedPairs = 0;
+    jobs.forEach(({ x, bound, reused }, j) => {
+      const got = ownPairs(sweptCandidates(scene, x, v, bound, true));
+      const want = selfOracle(scene, ownFrameBoxes(scene, x, v, bound));
+      expect(want.vf.length + want.ee.length, `job ${j}`).toBeGreaterThan(200);
+      expect(differences(got.vf, want.vf), `job ${j} vertex-face`).toEqual([]);
+      expect(differences(got.ee, want.ee), `job ${j} edge-edge`).toEqual([]);
+      expect(lastOwnPairReuse(scene)?.reused, `job ${j}: objects whose kept lists were used`).toBe(reused);
+      if (reused > 0) reusedPairs += got.vf.length + got.ee.length;
+    });
+    expect(reusedPairs).toBeGreaterThan(1000);
+    // A skin of 0 keeps nothing: the same pairs, joined afresh.
+    const last = jobs[jobs.length - 1]!;
+    const fresh = ownPairs(sweptCandidates(scene, last.x, v, { ...last.bound, selfPairSkin: 0 }, true));
+    expect(fresh).toEqual(selfOracle(scene, ownFrameBoxes(scene, last.x, v, last.bound)));
+    expect(() => sweptCandidates(scene, last.x, v, { ...base, selfPairSkin: -1 }, true)).toThrow(/selfPairSkin must be a finite number >= 0, got -1/);
   });
 });
 

@@ -1,0 +1,285 @@
+/**
+ * The pairs within one object, kept from one broad-phase job to the next (a Verlet list over the
+ * own-frame boxes, broadPhase.ts sweptCandidates), so that a body which moves without deforming
+ * much is not joined again every frame.
+ *
+ * When an object's pairs are found, its own-frame boxes are first grown by a skin s; the pairs of
+ * those grown boxes are kept with the grown boxes themselves, relative to the object's mean
+ * position. A later job may use them when every one of the object's boundary vertices has its box
+ * (relative to the object's mean then) inside its kept grown box: then any two of the object's
+ * elements whose boxes overlap now had overlapping grown boxes, so their pair is in the kept list,
+ * and testing each kept pair against the boxes of now gives exactly the pairs a fresh join would
+ * (the same f32 boxes, the same overlap test, the same exclusions: the kept list was made by the
+ * same join). Box overlap within one object is unchanged by a common translation, which is why the
+ * boxes are compared relative to the mean: a falling or flying body keeps its list however far it
+ * goes. A body that deforms or turns by more than the skin is joined again (with the skin), so the
+ * list is never stale, only rebuilt.
+ *
+ * The kept lists are sorted (vertex, triangle) and (edge, edge), so the answer is in the same
+ * order whichever job built the list (worker pools hand the parts of a split job to any worker).
+ * What it costs: a join over boxes grown by the skin finds more pairs (about 1.6x the join's time),
+ * paid only when a list is rebuilt; the filter is one box test per kept pair. A body that outgrows
+ * its lists within a job or two (landing, squeezed) is joined without the skin, with a skinned
+ * probe every few rebuilds (SHORT_LIFE_JOBS, SKIN_PROBE_EVERY). Figures: docs/benchmarks.md
+ * "CCD's broad phase: same-object pairs kept across jobs".
+ */
+
+import type { CcdCandidates, CcdTopology } from './broadPhase';
+import { roundDown, roundUp } from './f32Round';
+
+/** Relative slack of the containment test, so that f64 rounding of "box minus mean" can never admit a pair the kept list lacks. */
+const CONTAINMENT_SLACK = 1e-9;
+
+interface ObjectPairs {
+  /** Per boundary vertex of the object (objectVertices' order), its grown box relative to the mean, shrunk by the slack: 6 each. */
+  kept: Float64Array;
+  vertexFace: Uint32Array;
+  edgeEdge: Uint32Array;
+  /** Jobs the list has served, the one that built it included. */
+  jobs: number;
+}
+
+/**
+ * A list that served fewer jobs than this belongs to a body that keeps deforming (landing, being
+ * squeezed): it is rebuilt without a skin (a grown join finds more pairs, about 1.6x the time, for
+ * nothing), except every SKIN_PROBE_EVERY-th rebuild, which tries the skin again (a body at rest
+ * after its landing goes back to reusing its list).
+ */
+const SHORT_LIFE_JOBS = 3;
+const SKIN_PROBE_EVERY = 4;
+
+/** What the cache did in one call (counters for the benchmarks and tests). */
+export interface OwnPairReuse {
+  /** Objects whose kept lists were used. */
+  reused: number;
+  /** Objects joined again (no list, or a box left its kept box). */
+  rebuilt: number;
+  /** Kept pairs tested against the boxes of now. */
+  tested: number;
+}
+
+export class OwnPairCache {
+  private readonly objects: (ObjectPairs | undefined)[] = [];
+  /** Per object, the rebuilds in a row of short-lived lists (SHORT_LIFE_JOBS). */
+  private readonly shortStreak: Uint32Array;
+  /** Boundary vertices per object (CSR), and the object of each triangle and edge. */
+  private readonly vertexStart: Uint32Array;
+  private readonly vertices: Uint32Array;
+  readonly triObject: Uint32Array;
+  readonly edgeObject: Uint32Array;
+  /** Element boxes of one call (6 per triangle / edge), reused from call to call by the caller. */
+  readonly triangleBoxScratch: Float32Array;
+  readonly edgeBoxScratch: Float32Array;
+  /** The filter's output before it is cut to length (grow-only). */
+  private filtered = new Uint32Array(0);
+  /** What the last call did. */
+  last: OwnPairReuse = { reused: 0, rebuilt: 0, tested: 0 };
+
+  constructor(private readonly topo: CcdTopology, objectCount: number) {
+    const bv = topo.boundaryVertices, obj = topo.vertexObject;
+    this.vertexStart = new Uint32Array(objectCount + 1);
+    for (let q = 0; q < bv.length; q++) this.vertexStart[obj[bv[q]] + 1]++;
+    for (let o = 0; o < objectCount; o++) this.vertexStart[o + 1] += this.vertexStart[o];
+    const fill = this.vertexStart.slice(0, objectCount);
+    this.vertices = new Uint32Array(bv.length);
+    for (let q = 0; q < bv.length; q++) this.vertices[fill[obj[bv[q]]]++] = bv[q];
+    this.triObject = new Uint32Array(topo.triangles.length / 3);
+    for (let t = 0; t < this.triObject.length; t++) this.triObject[t] = obj[topo.triangles[3 * t]];
+    this.edgeObject = new Uint32Array(topo.edges.length / 2);
+    for (let e = 0; e < this.edgeObject.length; e++) this.edgeObject[e] = obj[topo.edges[2 * e]];
+    this.shortStreak = new Uint32Array(objectCount);
+    this.triangleBoxScratch = new Float32Array(6 * this.triObject.length);
+    this.edgeBoxScratch = new Float32Array(6 * this.edgeObject.length);
+  }
+
+  /**
+   * The pairs within objects lo..hi-1 for the own-frame `boxes` (6 per vertex, world coordinates at
+   * `positions`, vec4) and the element boxes made from them (unions of the corners' boxes, 6 per
+   * triangle / edge). `skin[o]`: how far object o's boxes are grown when its list is rebuilt.
+   * `join(grown, objects)`: the fresh pairs within a range of objects for grown boxes (the broad
+   * phase's own join).
+   */
+  candidates(
+    boxes: Float32Array, triBoxes: Float32Array, edgeBoxes: Float32Array, positions: Float32Array, [lo, hi]: [number, number], skin: ArrayLike<number>,
+    join: (grown: Float32Array, objects: [number, number]) => CcdCandidates,
+  ): CcdCandidates {
+    const stats: OwnPairReuse = { reused: 0, rebuilt: 0, tested: 0 };
+    const means = new Float64Array(3 * (hi - lo));
+    const stale: boolean[] = [];
+    const grow = new Float64Array(this.shortStreak.length);
+    for (let o = lo; o < hi; o++) {
+      this.meanOf(o, positions, means, 3 * (o - lo));
+      const kept = this.objects[o];
+      const isStale = !kept || !this.inside(o, kept.kept, boxes, means, 3 * (o - lo));
+      stale.push(isStale);
+      if (!isStale) {
+        kept.jobs++;
+        continue;
+      }
+      // The skin of the rebuild: none while the body keeps outgrowing its lists (but a probe every few).
+      if (kept && kept.jobs < SHORT_LIFE_JOBS) this.shortStreak[o]++;
+      else this.shortStreak[o] = 0;
+      grow[o] = this.shortStreak[o] % SKIN_PROBE_EVERY === 0 ? skin[o] : 0;
+    }
+    // Rebuild the stale objects, a contiguous run per join.
+    for (let o = lo; o < hi; ) {
+      if (!stale[o - lo]) { o++; continue; }
+      let end = o + 1;
+      // A run shares "grown or not": a run without skin joins the boxes as they are.
+      while (end < hi && stale[end - lo] && (grow[end] === 0) === (grow[o] === 0)) end++;
+      this.rebuild(boxes, [o, end], grow, join, means, lo);
+      stats.rebuilt += end - o;
+      o = end;
+    }
+    stats.reused = hi - lo - stats.rebuilt;
+    // Filter every object's kept list by the boxes of now.
+    let vfCount = 0, eeCount = 0;
+    for (let o = lo; o < hi; o++) {
+      vfCount += this.objects[o]!.vertexFace.length;
+      eeCount += this.objects[o]!.edgeEdge.length;
+    }
+    stats.tested = (vfCount + eeCount) / 2;
+    if (this.filtered.length < Math.max(vfCount, eeCount)) this.filtered = new Uint32Array(Math.max(vfCount, eeCount));
+    const out = this.filtered;
+    let nv = 0, ne = 0;
+    // A list just joined on the boxes of now (no skin) needs no test: copied.
+    const exact = (o: number): boolean => stale[o - lo] && grow[o] === 0;
+    for (let o = lo; o < hi; o++) nv = exact(o) ? copyPairs(this.objects[o]!.vertexFace, out, nv) : filterPairs(this.objects[o]!.vertexFace, boxes, triBoxes, out, nv);
+    const vertexFace = out.slice(0, nv);
+    for (let o = lo; o < hi; o++) ne = exact(o) ? copyPairs(this.objects[o]!.edgeEdge, out, ne) : filterPairs(this.objects[o]!.edgeEdge, edgeBoxes, edgeBoxes, out, ne);
+    this.last = stats;
+    return { vertexFace, edgeEdge: out.slice(0, ne) };
+  }
+
+  /** Mean position of object o's boundary vertices into out[at..at+2]. */
+  private meanOf(o: number, positions: Float32Array, out: Float64Array, at: number): void {
+    let x = 0, y = 0, z = 0;
+    const a = this.vertexStart[o], b = this.vertexStart[o + 1];
+    for (let q = a; q < b; q++) {
+      const p = 4 * this.vertices[q];
+      x += positions[p];
+      y += positions[p + 1];
+      z += positions[p + 2];
+    }
+    const n = Math.max(1, b - a);
+    out[at] = x / n;
+    out[at + 1] = y / n;
+    out[at + 2] = z / n;
+  }
+
+  /** Whether every boundary vertex of object o has its box, relative to the mean, inside its kept box. */
+  private inside(o: number, kept: Float64Array, boxes: Float32Array, means: Float64Array, at: number): boolean {
+    const a = this.vertexStart[o], b = this.vertexStart[o + 1];
+    const mx = means[at], my = means[at + 1], mz = means[at + 2];
+    for (let q = a; q < b; q++) {
+      const p = 6 * this.vertices[q], k = 6 * (q - a);
+      if (boxes[p] - mx < kept[k] || boxes[p + 1] - my < kept[k + 1] || boxes[p + 2] - mz < kept[k + 2]) return false;
+      if (boxes[p + 3] - mx > kept[k + 3] || boxes[p + 4] - my > kept[k + 4] || boxes[p + 5] - mz > kept[k + 5]) return false;
+    }
+    return true;
+  }
+
+  /** Joins objects lo..hi-1 on their boxes grown by their skin and keeps each object's sorted pairs and grown boxes. */
+  private rebuild(
+    boxes: Float32Array, [lo, hi]: [number, number], skin: ArrayLike<number>, join: (grown: Float32Array, objects: [number, number]) => CcdCandidates,
+    means: Float64Array, meansFrom: number,
+  ): void {
+    let grows = false;
+    for (let o = lo; o < hi; o++) {
+      const s = skin[o];
+      if (!(Number.isFinite(s) && s >= 0)) throw new RangeError(`OwnPairCache: skin of object ${o} must be a finite number >= 0, got ${s}`);
+      if (s > 0) grows = true;
+    }
+    const obj = this.topo.vertexObject;
+    const grown = grows ? new Float32Array(boxes.length) : boxes;
+    // Every vertex of the objects (not only boundary ones: the join checks the boxes it reads).
+    for (let v = 0; v < obj.length && grows; v++) {
+      const o = obj[v];
+      if (o < lo || o >= hi) continue;
+      const p = 6 * v, s = skin[o];
+      for (let k = 0; k < 3; k++) {
+        grown[p + k] = roundDown(boxes[p + k] - s);
+        grown[p + 3 + k] = roundUp(boxes[p + 3 + k] + s);
+      }
+    }
+    const c = join(grown, [lo, hi]);
+    const vf = splitByObject(c.vertexFace, (v) => obj[v], lo, hi, obj.length);
+    const ee = splitByObject(c.edgeEdge, (e) => this.edgeObject[e], lo, hi, this.edgeObject.length);
+    for (let o = lo; o < hi; o++) {
+      const a = this.vertexStart[o], b = this.vertexStart[o + 1];
+      const kept = new Float64Array(6 * (b - a));
+      const at = 3 * (o - meansFrom);
+      for (let q = a; q < b; q++) {
+        const p = 6 * this.vertices[q], k = 6 * (q - a);
+        for (let i = 0; i < 3; i++) {
+          const m = means[at + i];
+          const slack = CONTAINMENT_SLACK * (1 + Math.abs(grown[p + i]) + Math.abs(grown[p + 3 + i]) + Math.abs(m));
+          kept[k + i] = grown[p + i] - m + slack;
+          kept[k + 3 + i] = grown[p + 3 + i] - m - slack;
+        }
+      }
+      this.objects[o] = { kept, vertexFace: vf[o - lo], edgeEdge: ee[o - lo], jobs: 1 };
+    }
+  }
+}
+
+function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number): number {
+  out.set(pairs, at);
+  return at + pairs.length;
+}
+
+/** Keeps the pairs (i, j) of `pairs` whose boxes (a[i], b[j]) overlap, appending to out from `at`; returns the new length. */
+function filterPairs(pairs: Uint32Array, a: Float32Array, b: Float32Array, out: Uint32Array, at: number): number {
+  for (let q = 0; q < pairs.length; q += 2) {
+    const o = 6 * pairs[q], p = 6 * pairs[q + 1];
+    if (a[o] <= b[p + 3] && b[p] <= a[o + 3] && a[o + 1] <= b[p + 4] && b[p + 1] <= a[o + 4] && a[o + 2] <= b[p + 5] && b[p + 2] <= a[o + 5]) {
+      out[at++] = pairs[q];
+      out[at++] = pairs[q + 1];
+    }
+  }
+  return at;
+}
+
+/**
+ * The pairs per object lo..hi-1 (by `objectOf` of the first member), each sorted by (first, second):
+ * a counting sort by the first member (ids below firstCount), then each first member's few
+ * partners sorted in place (a typed-array sort of all the keys was most of a rebuild's time).
+ */
+function splitByObject(pairs: Uint32Array, objectOf: (i: number) => number, lo: number, hi: number, firstCount: number): Uint32Array[] {
+  const m = pairs.length / 2;
+  const start = new Uint32Array(firstCount + 1);
+  for (let q = 0; q < pairs.length; q += 2) start[pairs[q] + 1]++;
+  for (let f = 0; f < firstCount; f++) start[f + 1] += start[f];
+  const fill = start.slice(0, firstCount);
+  const second = new Uint32Array(m);
+  for (let q = 0; q < pairs.length; q += 2) second[fill[pairs[q]]++] = pairs[q + 1];
+  const count = new Uint32Array(hi - lo);
+  for (let f = 0; f < firstCount; f++) {
+    const a = start[f], b = start[f + 1];
+    if (a === b) continue;
+    count[objectOf(f) - lo] += b - a;
+    for (let i = a + 1; i < b; i++) {
+      const x = second[i];
+      let j = i - 1;
+      while (j >= a && second[j] > x) {
+        second[j + 1] = second[j];
+        j--;
+      }
+      second[j + 1] = x;
+    }
+  }
+  const out = Array.from(count, (c) => new Uint32Array(2 * c));
+  const at = new Uint32Array(hi - lo);
+  for (let f = 0; f < firstCount; f++) {
+    const a = start[f], b = start[f + 1];
+    if (a === b) continue;
+    const o = objectOf(f) - lo, list = out[o];
+    let k = at[o];
+    for (let i = a; i < b; i++) {
+      list[k++] = f;
+      list[k++] = second[i];
+    }
+    at[o] = k;
+  }
+  return out;
+}
