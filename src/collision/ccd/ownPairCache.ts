@@ -12,7 +12,7 @@
  * (the same f32 boxes, the same overlap test, the same exclusions: the kept list was made by the
  * same join). Box overlap within one object is unchanged by a common translation, which is why the
  * boxes are compared relative to the mean: a falling or flying body keeps its list however far it
- * goes. A body that deforms or turns by more than the skin is joined again (with the skin), so the
+ * goes. A body that deforms or turns by more than the skin is joined again, so the
  * list is never stale, only rebuilt.
  *
  * The kept lists are sorted (vertex, triangle) and (edge, edge), so the answer is in the same
@@ -31,7 +31,7 @@ import { roundDown, roundUp } from './f32Round';
 const CONTAINMENT_SLACK = 1e-9;
 
 interface ObjectPairs {
-  /** Per boundary vertex of the object (objectVertices' order), its grown box relative to the mean, shrunk by the slack: 6 each. */
+  /** Per boundary vertex of the object (in OwnPairCache.vertices' order), its grown box relative to the mean, shrunk by the slack: 6 each. */
   kept: Float64Array;
   vertexFace: Uint32Array;
   edgeEdge: Uint32Array;
