@@ -44,6 +44,50 @@ function allPairs(s: OpenSurface): { vertexFace: Uint32Array; edgeEdge: Uint32Ar
   return { vertexFace: Uint32Array.from(vf), edgeEdge: Uint32Array.from(ee) };
 }
 
+describe('filter drops exactly the pairs within one culled node', () => {
+  it('a 100-degree cap culled in several patches: every pair as the definition says (vertex-face: t in a culled node one of v\'s triangles is in; edge-edge: a node both edges border)', () => {
+    const s = sphericalCap((100 * Math.PI) / 180, 8, 32);
+    const culling = new SelfCulling(s.topology);
+    culling.cull(still(s), 'enhanced');
+    const by = culling.culledBy;
+    expect(new Set([...by].filter((c) => c >= 0)).size).toBeGreaterThan(2);
+    // The definition, from the topology alone: the nodes of each vertex's and each edge's triangles.
+    const T = s.topology.triangles, E = s.topology.edges;
+    const vertexNodes = new Map<number, Set<number>>(), edgeNodes: Set<number>[] = [];
+    for (let t = 0; t < T.length / 3; t++) for (let k = 0; k < 3; k++) {
+      if (!vertexNodes.has(T[3 * t + k])) vertexNodes.set(T[3 * t + k], new Set());
+      if (by[t] >= 0) vertexNodes.get(T[3 * t + k])!.add(by[t]);
+    }
+    for (let e = 0; e < E.length / 2; e++) {
+      edgeNodes.push(new Set());
+      for (let t = 0; t < T.length / 3; t++) {
+        const corners = [T[3 * t], T[3 * t + 1], T[3 * t + 2]];
+        if (by[t] >= 0 && corners.includes(E[2 * e]) && corners.includes(E[2 * e + 1])) edgeNodes[e].add(by[t]);
+      }
+    }
+    const pairs = allPairs(s);
+    const want = { vf: [] as string[], ee: [] as string[] };
+    let culledVf = 0, culledEe = 0;
+    for (let i = 0; i < pairs.vertexFace.length; i += 2) {
+      const v = pairs.vertexFace[i], t = pairs.vertexFace[i + 1];
+      if (by[t] >= 0 && vertexNodes.get(v)?.has(by[t])) culledVf++;
+      else want.vf.push(`${v},${t}`);
+    }
+    for (let i = 0; i < pairs.edgeEdge.length; i += 2) {
+      const a = pairs.edgeEdge[i], b = pairs.edgeEdge[i + 1];
+      if ([...edgeNodes[a]].some((c) => edgeNodes[b].has(c))) culledEe++;
+      else want.ee.push(`${a},${b}`);
+    }
+    expect(culledVf).toBeGreaterThan(100);
+    expect(culledEe).toBeGreaterThan(100);
+    expect(want.vf.length).toBeGreaterThan(100);
+    const kept = culling.filter(pairs);
+    const got = (p: Uint32Array): string[] => Array.from({ length: p.length / 2 }, (_, i) => `${p[2 * i]},${p[2 * i + 1]}`);
+    expect(got(kept.vertexFace)).toEqual(want.vf);
+    expect(got(kept.edgeEdge)).toEqual(want.ee);
+  });
+});
+
 describe('cones', () => {
   it('a merged cone holds both cones, and one wider than pi/2 is full', () => {
     const c = new Float64Array(2 * CONE_FLOATS);
