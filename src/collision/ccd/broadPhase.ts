@@ -19,7 +19,7 @@
 
 import type { TetMesh } from '../../mesh/types';
 import { buildBoxHash, cellRanges, crossJoin, gridFrame, selfJoin, tableSize } from './boxHash';
-import { roundDown, roundUp } from './f32Round';
+import { overlap, roundDown, roundUp } from './f32Round';
 import { OwnPairCache, type OwnPairReuse } from './ownPairCache';
 
 export interface CcdTopology {
@@ -437,10 +437,6 @@ function nearOtherObjects(
   };
 }
 
-function overlap(a: Float32Array, i: number, b: Float32Array, j: number): boolean {
-  const o = 6 * i, p = 6 * j;
-  return a[o] <= b[p + 3] && b[p] <= a[o + 3] && a[o + 1] <= b[p + 4] && b[p + 1] <= a[o + 4] && a[o + 2] <= b[p + 5] && b[p + 2] <= a[o + 5];
-}
 
 /**
  * A part of a broad phase, for splitting one job across workers (workers/ccdJobs.ts): the pairs
@@ -596,11 +592,6 @@ export function sweptCandidates(
 
 const ownPairCaches = new WeakMap<CcdTopology, OwnPairCache>();
 
-/** What the kept lists of pairs within objects did in this thread's last broad phase (benchmarks, tests). */
-export function lastOwnPairReuse(topo: CcdTopology): OwnPairCache['last'] | undefined {
-  return ownPairCaches.get(topo)?.last;
-}
-
 /**
  * The pairs within objects lo..hi-1 (all objects when absent) for their own-frame boxes: from the
  * lists kept across jobs (ownPairCache.ts) unless bound.selfPairSkin is 0. The same pairs as
@@ -625,8 +616,7 @@ function ownPairs(topo: CcdTopology, ownBoxes: Float32Array, positions: Float32A
   // Read only within this call: the cache's scratch arrays, not fresh ones (a job's garbage was a tenth of its time).
   const triBoxes = elementBoxes(topo.triangles, 3, ownBoxes, { object: cache.triObject, range }, cache.triangleBoxScratch);
   const edgeBoxes = elementBoxes(topo.edges, 2, ownBoxes, { object: cache.edgeObject, range }, cache.edgeBoxScratch);
-  const c = cache.candidates(ownBoxes, triBoxes, edgeBoxes, positions, range, skin, (grown, r) => ccdCandidates(topo, grown, 'self', r));
-  return { ...c, keptPairs: cache.last };
+  return cache.candidates(ownBoxes, triBoxes, edgeBoxes, positions, range, skin, (grown, r) => ccdCandidates(topo, grown, 'self', r));
 }
 
 /**

@@ -25,7 +25,7 @@
  */
 
 import type { CcdCandidates, CcdTopology } from './broadPhase';
-import { roundDown, roundUp } from './f32Round';
+import { overlap, roundDown, roundUp } from './f32Round';
 
 /** Relative slack of the containment test, so that f64 rounding of "box minus mean" can never admit a pair the kept list lacks. */
 const CONTAINMENT_SLACK = 1e-9;
@@ -72,8 +72,6 @@ export class OwnPairCache {
   readonly edgeBoxScratch: Float32Array;
   /** The filter's output before it is cut to length (grow-only). */
   private filtered = new Uint32Array(0);
-  /** What the last call did. */
-  last: OwnPairReuse = { reused: 0, rebuilt: 0, tested: 0 };
 
   constructor(private readonly topo: CcdTopology, objectCount: number) {
     const bv = topo.boundaryVertices, obj = topo.vertexObject;
@@ -102,7 +100,7 @@ export class OwnPairCache {
   candidates(
     boxes: Float32Array, triBoxes: Float32Array, edgeBoxes: Float32Array, positions: Float32Array, [lo, hi]: [number, number], skin: ArrayLike<number>,
     join: (grown: Float32Array, objects: [number, number]) => CcdCandidates,
-  ): CcdCandidates {
+  ): CcdCandidates & { keptPairs: OwnPairReuse } {
     const stats: OwnPairReuse = { reused: 0, rebuilt: 0, tested: 0 };
     const means = new Float64Array(3 * (hi - lo));
     const stale: boolean[] = [];
@@ -147,8 +145,7 @@ export class OwnPairCache {
     for (let o = lo; o < hi; o++) nv = exact(o) ? copyPairs(this.objects[o]!.vertexFace, out, nv) : filterPairs(this.objects[o]!.vertexFace, boxes, triBoxes, out, nv);
     const vertexFace = out.slice(0, nv);
     for (let o = lo; o < hi; o++) ne = exact(o) ? copyPairs(this.objects[o]!.edgeEdge, out, ne) : filterPairs(this.objects[o]!.edgeEdge, edgeBoxes, edgeBoxes, out, ne);
-    this.last = stats;
-    return { vertexFace, edgeEdge: out.slice(0, ne) };
+    return { vertexFace, edgeEdge: out.slice(0, ne), keptPairs: stats };
   }
 
   /** Mean position of object o's boundary vertices into out[at..at+2]. */
@@ -231,8 +228,7 @@ function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number): number {
 /** Keeps the pairs (i, j) of `pairs` whose boxes (a[i], b[j]) overlap, appending to out from `at`; returns the new length. */
 function filterPairs(pairs: Uint32Array, a: Float32Array, b: Float32Array, out: Uint32Array, at: number): number {
   for (let q = 0; q < pairs.length; q += 2) {
-    const o = 6 * pairs[q], p = 6 * pairs[q + 1];
-    if (a[o] <= b[p + 3] && b[p] <= a[o + 3] && a[o + 1] <= b[p + 4] && b[p + 1] <= a[o + 4] && a[o + 2] <= b[p + 5] && b[p + 2] <= a[o + 5]) {
+    if (overlap(a, pairs[q], b, pairs[q + 1])) {
       out[at++] = pairs[q];
       out[at++] = pairs[q + 1];
     }

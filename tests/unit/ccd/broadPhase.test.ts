@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { edgeEdgeCcd, vertexFaceCcd } from '../../../src/collision/ccd';
-import { ccdCandidates, ccdTopologyOf, lastOwnPairReuse, ownFrameBoxes, sweptCandidates, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
+import { ccdCandidates, ccdTopologyOf, ownFrameBoxes, sweptCandidates, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
 import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import { rng } from '../../support/random';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
@@ -423,12 +423,13 @@ describe('sweptCandidates keeps same-object pairs across jobs (ownPairCache.ts)'
     ];
     let reusedPairs = 0;
     jobs.forEach(({ x, bound, reused }, j) => {
-      const got = ownPairs(sweptCandidates(scene, x, v, bound, true));
+      const job = sweptCandidates(scene, x, v, bound, true);
+      const got = ownPairs(job);
       const want = selfOracle(scene, ownFrameBoxes(scene, x, v, bound));
       expect(want.vf.length + want.ee.length, `job ${j}`).toBeGreaterThan(200);
       expect(differences(got.vf, want.vf), `job ${j} vertex-face`).toEqual([]);
       expect(differences(got.ee, want.ee), `job ${j} edge-edge`).toEqual([]);
-      expect(lastOwnPairReuse(scene)?.reused, `job ${j}: objects whose kept lists were used`).toBe(reused);
+      expect(job.keptPairs?.reused, `job ${j}: objects whose kept lists were used`).toBe(reused);
       if (reused > 0) reusedPairs += got.vf.length + got.ee.length;
     });
     expect(reusedPairs).toBeGreaterThan(1000);
