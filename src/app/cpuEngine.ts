@@ -8,7 +8,7 @@
 import * as Comlink from 'comlink';
 import type { Material } from '../sim/material';
 import type { Model } from '../sim/model';
-import { checkParams, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionRounds, type SolverParams } from '../contract/params';
 import type { CpuFrameResult, CpuSceneRequest, CpuSolverWorkerApi } from './cpuSolverWorkerApi';
 import type { SceneDrawing } from './scene/sceneDrawing';
 import { checkMaterial, type FrameReport, type LowestPoint, type SimulationEngine } from './simulationEngine';
@@ -102,6 +102,7 @@ export class CpuEngine implements SimulationEngine {
       counters: {
         dispatches: 0, constraintIterations: result.substeps * p.iterations, readbacks: 0,
         substeps: result.substeps, ...(result.closingSpeed !== undefined ? { closingSpeed: result.closingSpeed } : {}),
+        collisionRounds: effectiveCollisionRounds(p),
       },
       ...(result.collisions ? { collisions: result.collisions } : {}),
     };

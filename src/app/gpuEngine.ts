@@ -17,7 +17,7 @@ import { pageSpbFallback } from './spbFallbackPool';
 import { ccdTransport, pageCollisionJobs } from './ccdPool';
 import { setObjectMaterial, type Model } from '../sim/model';
 import type { Material } from '../sim/material';
-import { checkParams, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionRounds, type SolverParams } from '../contract/params';
 import { nonFiniteMessage, type SimSetup } from '../sim/setup';
 import { GpuStateReadback, type StateSnapshot } from './gpuStateReadback';
 import type { SceneDrawing } from './scene/sceneDrawing';
@@ -231,6 +231,7 @@ export class GpuEngine implements SimulationEngine {
       // On impact a frame takes more than p.substeps (impactSubsteps): the page's Table 1 and recordings show it.
       substeps: result.substeps,
       ...(result.closingSpeed !== undefined ? { closingSpeed: result.closingSpeed } : {}),
+      collisionRounds: effectiveCollisionRounds(p),
     };
     const common = { wallMs, counters, ...(result.collisions ? { collisions: result.collisions } : {}) };
     if (result.gpuPhaseMs) {

@@ -85,6 +85,13 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     label: 'Detection (Fig. 9)',
     options: { 'Hybrid CCD + DCD (Alg. 5)': 'hybrid', 'DCD + shortest path only': 'dcd', 'CCD only': 'ccd', 'Air mesh (paper 004)': 'air' },
   },
+  {
+    kind: 'choice',
+    key: 'collideEvery',
+    label: 'Collisions run',
+    options: { 'Auto (every iteration in recovery)': 'auto', 'Once a substep': 'substep', 'After every iteration (paper)': 'iteration' },
+    help: "detection, shortest path, CCD and contacts once after the material iterations, or after each of them (the authors' schedule: resolves tangles in fewer substeps at more dispatches)",
+  },
   { kind: 'number', key: 'airIterations', label: 'Air passes (air mode)', min: 1, max: 20, step: 1, help: 'air mode: passes over the air tets\' constraints (eq. 2) per substep' },
   { kind: 'number', key: 'airOptimizeFrames', label: 'Air optimisation every (frames, 0 = off)', min: 0, max: 60, step: 1, help: 'air mode: edge and multi-face removal (section 3.3) in a worker every this many frames' },
   {

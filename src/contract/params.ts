@@ -28,6 +28,15 @@ export const AIR_MESHERS: readonly AirMesher[] = ['auto', 'lattice', 'general'];
 export type AirSolve = 'partitioned' | 'coloured' | 'jacobi';
 export const AIR_SOLVES: readonly AirSolve[] = ['partitioned', 'coloured', 'jacobi'];
 export const COLLISION_MODES: readonly CollisionMode[] = ['hybrid', 'dcd', 'ccd', 'air'];
+/**
+ * When the collision stages run within a substep: once after the material iterations
+ * ('substep', DESIGN.md's time step) or after every material iteration ('iteration', as the
+ * authors' implementation: paper 000 section 5 says it copied the positions to the CPU for
+ * detection and contacts at every iteration). 'auto': 'iteration' in recovery mode, 'substep'
+ * otherwise (effectiveCollisionRounds).
+ */
+export type CollideEvery = 'auto' | 'substep' | 'iteration';
+export const COLLIDE_EVERY: readonly CollideEvery[] = ['auto', 'substep', 'iteration'];
 
 /**
  * How a penetrating point gets its contact target (paper 000 section 5.5, Figs. 22-23; Fisher
@@ -169,11 +178,30 @@ export interface SolverParams {
    * Each frame reports the substeps it took and the closing speed that chose them.
    */
   impactSubsteps: number | 'auto';
+  /**
+   * Collision rounds per substep (CollideEvery): 'iteration' runs detection, the shortest path,
+   * CCD and the contacts after each material iteration, 'substep' once after all of them, 'auto'
+   * (default) 'iteration' in recovery mode only. Measured on the tangled U-strip (CPU reference,
+   * selfRecovery.test.ts): once a substep left it tangled until substep 15, every iteration
+   * resolved it by substep 8 (paper Fig. 17: within 10), docs/collisions.md "Recovery".
+   */
+  collideEvery: CollideEvery;
 }
 
 /** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point; air mode has no recovery mode. */
 export function effectiveCollisionMode(p: Pick<SolverParams, 'collisionMode' | 'recovery'>): CollisionMode {
   return p.collisionMode === 'air' ? 'air' : p.recovery ? 'dcd' : p.collisionMode;
+}
+
+/**
+ * Collision rounds in one substep for these parameters: the material iterations are split into
+ * this many runs, each followed by the collision stages (1: the collision stages once, after
+ * every iteration). Air mode runs its volume constraints once a substep (1); collisions off: 1.
+ */
+export function effectiveCollisionRounds(p: Pick<SolverParams, 'collideEvery' | 'recovery' | 'iterations' | 'collisions' | 'collisionMode'>): number {
+  if (!p.collisions || p.collisionMode === 'air') return 1;
+  const every = p.collideEvery === 'auto' ? (p.recovery ? 'iteration' : 'substep') : p.collideEvery;
+  return every === 'iteration' ? p.iterations : 1;
 }
 
 /**
@@ -227,6 +255,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     selfPairSkin: 0.5,
     contactOffset: 'auto',
     impactSubsteps: 'auto',
+    collideEvery: 'auto',
     ...overrides,
   };
 }
@@ -245,6 +274,7 @@ export function checkParams(p: SolverParams): void {
   if (p.interObject !== 'exact' && p.interObject !== 'euclidean') throw new RangeError(`interObject must be 'exact' or 'euclidean', got ${String(p.interObject)}`);
   if (!PENETRATION_METHODS.includes(p.penetration)) throw new RangeError(`penetration must be one of ${PENETRATION_METHODS.join(', ')}, got ${String(p.penetration)}`);
   if (!Number.isInteger(p.bvhRebuildFrames) || p.bvhRebuildFrames < 0) throw new RangeError(`bvhRebuildFrames must be an integer >= 0 (0: never), got ${p.bvhRebuildFrames}`);
+  if (!COLLIDE_EVERY.includes(p.collideEvery)) throw new RangeError(`collideEvery must be one of ${COLLIDE_EVERY.join(', ')}, got ${String(p.collideEvery)}`);
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (typeof p.warmStart !== 'boolean') throw new RangeError(`warmStart must be true or false, got ${String(p.warmStart)}`);
   if (typeof p.lineSearch !== 'boolean') throw new RangeError(`lineSearch must be true or false, got ${String(p.lineSearch)}`);

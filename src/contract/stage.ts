@@ -15,6 +15,13 @@ export interface SubstepContext {
   readonly substep: number;
   /** Substeps in this frame. */
   readonly substeps: number;
+  /**
+   * Collision round within the substep (SolverParams.collideEvery): the stages marked `perRound`
+   * are encoded `rounds` times a substep, round 0 first; 1 round unless collisions run after
+   * every material iteration.
+   */
+  readonly round: number;
+  readonly rounds: number;
   /** Opens a compute pass for `phase`, with its timestamp writes when the adapter has them. */
   beginPass(encoder: GPUCommandEncoder, phase: PhaseName, label?: string): GPUComputePassEncoder;
   /** Dynamic offset of this substep's slot in the solver's slot buffer (bind group 1 of the solver kernels). */
@@ -25,6 +32,12 @@ export interface SubstepContext {
 
 export interface GpuStage {
   readonly phase: PhaseName;
+  /**
+   * Encoded once per collision round of the substep (the material iterations and the collision
+   * stages; SubstepContext.round), not once per substep. The perRound stages of a time step are
+   * consecutive in its list.
+   */
+  readonly perRound?: boolean;
   /** False when the stage has nothing to do under the current parameters (e.g. collisions off). */
   active?(): boolean;
   /** Once per frame, before the first substep: uniform uploads and counter clears for the frame. */

@@ -32,6 +32,8 @@ export interface FrameEntry {
     /** Substeps the frame took, and the closing speed that chose them (impact-adaptive substeps); absent in older reports. */
     substeps?: number;
     closingSpeed?: number;
+    /** Collision rounds a substep (SolverParams.collideEvery: 1, or the iterations when the collisions run after each); absent in older reports. */
+    collisionRounds?: number;
   };
   /** Collision counters of the frame (paper Table 1's Q, Tr, Tet among them), when the solver has collisions. */
   collisions?: CollisionFrameCounters;
@@ -54,7 +56,7 @@ export function frameEntry(s: FrameStats, state: StateMeasures | undefined, para
     phasesMs: s.gpuPhasesMs ?? { xpbd: s.wallMs },
     // The NaN guard's status word is read every frame; a sampled state adds positions and velocities.
     counters: { dispatches: s.dispatches, constraintIterations: s.constraintIterations, readbacks: state ? 3 : 1, encodeMs: s.encodeMs, blockingReadbacks: s.blockingReadbacks, dispatchesByPhase: { ...s.dispatchesByPhase }, passes: s.passes,
-      substeps: s.substeps, ...(s.closingSpeed !== undefined ? { closingSpeed: s.closingSpeed } : {}) },
+      substeps: s.substeps, ...(s.closingSpeed !== undefined ? { closingSpeed: s.closingSpeed } : {}), collisionRounds: s.collisionRounds },
   };
   const collisions = collisionCountersOf(s);
   if (collisions) entry.collisions = collisions;

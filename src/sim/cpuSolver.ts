@@ -19,7 +19,7 @@ import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
 import type { Model } from './model';
-import { checkParams, effectiveCollisionMode, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { sampleScripts } from './scripts';
@@ -222,25 +222,30 @@ export class CpuSolver {
       this.multipliersH = null;
     }
     const colliderCount = this.setup.colliders.length;
-    for (let it = 0; it < p.iterations; it++) {
-      if (p.solveOrder !== 'jacobi') this.gaussSeidel(invH2);
-      else this.jacobi(invH2);
-      for (let i = 0; i < m.vertexCount; i++) {
-        if (w[i] === 0) continue;
-        for (let c = 0; c < colliderCount; c++) this.collide(colliders, (s * colliderCount + c) * COLLIDER_STRIDE, i);
+    // 2-3. Material iterations, then collisions (paper 000 section 4, supplement Alg. 5): DCD +
+    // shortest path for the points already inside at the substep's start, CCD for the others; or
+    // air mode's volume constraints (collision/air). In rounds (SolverParams.collideEvery): round
+    // r runs iterations [r I / R, (r + 1) I / R), then the collision stage; R = 1 by default.
+    const rounds = effectiveCollisionRounds(p);
+    for (let round = 0; round < rounds; round++) {
+      const end = Math.floor(((round + 1) * p.iterations) / rounds);
+      for (let it = Math.floor((round * p.iterations) / rounds); it < end; it++) {
+        if (p.solveOrder !== 'jacobi') this.gaussSeidel(invH2);
+        else this.jacobi(invH2);
+        for (let i = 0; i < m.vertexCount; i++) {
+          if (w[i] === 0) continue;
+          for (let c = 0; c < colliderCount; c++) this.collide(colliders, (s * colliderCount + c) * COLLIDER_STRIDE, i);
+        }
       }
+      lap('material');
+      if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.substep(x, x0, w, p);
+      else if (p.collisions) {
+        this.collision ??= new CpuCollisionStage(m);
+        this.collision.step(x, x0, w, p, this.collisionCounters, this.phaseMs, this.held, round);
+        this.collisionCounters.ccd.horizon = h;
+      }
+      clock = performance.now();
     }
-    lap('material');
-    // 3. Collisions (paper 000 section 4, supplement Alg. 5): after the material solve, DCD +
-    // shortest path for the points already inside at the substep's start, CCD for the others;
-    // or air mode's volume constraints (collision/air).
-    if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.substep(x, x0, w, p);
-    else if (p.collisions) {
-      this.collision ??= new CpuCollisionStage(m);
-      this.collision.step(x, x0, w, p, this.collisionCounters, this.phaseMs, this.held);
-      this.collisionCounters.ccd.horizon = h;
-    }
-    clock = performance.now();
     // 4. Velocities, NaN/Inf guard. A free vertex's velocity is its predicted one plus the
     // corrections' share, v~ + (x - x~) / h with x~ = x0 + h v~: the same as (x - x0) / h, but
     // in f32 (the GPU twin) it does not round the whole substep's displacement, which at 20

@@ -27,7 +27,7 @@ import type { GpuContext } from '../gpu/device';
 import { dispatchGrid, readBufferToCpu, storageBuffer } from '../gpu/buffers';
 import { XpbdKernels } from './gpuKernels';
 import type { Model } from './model';
-import { checkParams, effectiveCollisionMode, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
 import { checkSetup, type SimSetup } from './setup';
 import { CollidersStage } from './stages/collidersStage';
 import { FinalizeStage } from './stages/finalizeStage';
@@ -291,7 +291,7 @@ export class GpuSolver {
     const slot = this.submitted % MAX_FRAMES_IN_FLIGHT;
     const readback = this.frameReadback[slot];
     const encoder = this.device.createCommandEncoder({ label: 'solver.frame' });
-    const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s), slot);
+    const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s), slot, effectiveCollisionRounds(p));
     // The frame's one small readback: NaN flags and collision counters, copied in the same command buffer.
     const objects = this.model.objectNames.length;
     encoder.copyBufferToBuffer(this.xpbd.objectStatus, 0, readback, 0, 4 * objects);

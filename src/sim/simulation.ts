@@ -21,7 +21,7 @@ import { GpuSolver, type GpuFrameResult, type GpuSolverOptions } from './gpuSolv
 import type { CollisionFrameCounters } from '../collision/counters';
 import type { Material } from './material';
 import { setObjectMaterial, updateMaterialData } from './model';
-import { checkParams, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionRounds, type SolverParams } from '../contract/params';
 import { nonFiniteMessage, type SimSetup } from './setup';
 import type { PhaseName } from '../contract/stage';
 import type { PhaseTimes } from './timing';
@@ -53,6 +53,8 @@ export interface FrameStats {
   /** The closing speed (world units / s) that chose the frame's substeps (collision/ccd/impactSubsteps.ts); absent when not measured. */
   closingSpeed?: number;
   iterations: number;
+  /** Collision rounds a substep (SolverParams.collideEvery, effectiveCollisionRounds). */
+  collisionRounds: number;
   /** Constraint projections this frame: elements x iterations x substeps. */
   constraintIterations: number;
   /** Messages of objects stopped during this frame. */
@@ -198,6 +200,7 @@ export class Simulation {
       substeps: r.substeps,
       ...(r.closingSpeed !== undefined ? { closingSpeed: r.closingSpeed } : {}),
       iterations: p.iterations,
+      collisionRounds: effectiveCollisionRounds(p),
       constraintIterations: elements * p.iterations * r.substeps,
       stopped,
     };

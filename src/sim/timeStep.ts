@@ -113,9 +113,17 @@ export class TimeStep {
    * substeps x stages times per frame and allocates nothing per substep (the issue's budget
    * is 2 ms of JavaScript per frame for the 8-octopus scene).
    */
-  encodeFrame(encoder: GPUCommandEncoder, substeps: number, slotOffset: (substep: number) => number, slot = 0): Omit<FrameRecord, 'gpuPhaseMs'> {
+  encodeFrame(encoder: GPUCommandEncoder, substeps: number, slotOffset: (substep: number) => number, slot = 0, rounds = 1): Omit<FrameRecord, 'gpuPhaseMs'> {
     if (!Number.isInteger(substeps) || substeps < 1) throw new RangeError(`TimeStep: substeps must be a positive integer, got ${substeps}`);
+    if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError(`TimeStep: rounds must be a positive integer, got ${rounds}`);
     const active = this.list.filter((s) => s.active?.() ?? true);
+    // The perRound stages (material, collisions) run `rounds` times a substep, as one block.
+    const roundStart = active.findIndex((s) => s.perRound);
+    let roundEnd = roundStart;
+    while (roundEnd >= 0 && roundEnd < active.length && active[roundEnd].perRound) roundEnd++;
+    if (roundStart >= 0 && active.slice(roundEnd).some((s) => s.perRound)) {
+      throw new Error(`TimeStep: the per-round stages must be consecutive, got ${active.map((s) => s.phase + (s.perRound ? '*' : '')).join(', ')}`);
+    }
     const timer = this.timer;
     const passes: PhaseName[] = [];
     const byPhase: Partial<Record<PhaseName, number>> = {};
@@ -145,6 +153,8 @@ export class TimeStep {
     const step = {
       substep: 0,
       substeps,
+      round: 0,
+      rounds,
       slotOffset: 0,
       beginPass(enc: GPUCommandEncoder, ph: PhaseName, label?: string): GPUComputePassEncoder {
         phase = ph;
@@ -164,7 +174,17 @@ export class TimeStep {
       step.slotOffset = slotOffset(s);
       // The timed substep's last pass is not merged into the untimed ones.
       if (merge && s === 1 && stamps) shared.close();
-      for (let k = 0; k < active.length; k++) active[k].encode(frameEncoder, this.state, step);
+      step.round = 0;
+      if (roundStart < 0) {
+        for (let k = 0; k < active.length; k++) active[k].encode(frameEncoder, this.state, step);
+        continue;
+      }
+      for (let k = 0; k < roundStart; k++) active[k].encode(frameEncoder, this.state, step);
+      for (let r = 0; r < rounds; r++) {
+        step.round = r;
+        for (let k = roundStart; k < roundEnd; k++) active[k].encode(frameEncoder, this.state, step);
+      }
+      for (let k = roundEnd; k < active.length; k++) active[k].encode(frameEncoder, this.state, step);
     }
     this.skippedCalls = merge ? shared.skipped : 0;
     if (merge) shared.end();

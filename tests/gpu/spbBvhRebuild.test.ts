@@ -95,6 +95,8 @@ function frame(device: GPUDevice, stage: SpbStage, state: GpuState, substeps = 1
     const step: SubstepContext = {
       substep: s,
       substeps,
+      round: 0,
+      rounds: 1,
       slotOffset: 0,
       beginPass: (e, _phase, label) => e.beginComputePass({ label }),
       countDispatches: (n) => {

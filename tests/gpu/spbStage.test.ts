@@ -101,6 +101,8 @@ function frame(device: GPUDevice, stage: SpbStage, state: GpuState, substeps: nu
     const step: SubstepContext = {
       substep: s,
       substeps,
+      round: 0,
+      rounds: 1,
       slotOffset: 0,
       beginPass(e, phase, label) {
         expect(phase).toBe('spb');

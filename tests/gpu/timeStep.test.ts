@@ -114,6 +114,23 @@ describe('TimeStep: stages over one state', () => {
       expect(r.collisions?.readbacks).toBe(4);
       r = await solver.stepFrame();
       expect(r.collisions?.readbacks).toBe(2);
+      // Collisions after every material iteration (collideEvery): the material and collision
+      // stages run as one block per iteration; the Pin marks once a substep, at its start.
+      const byPhase = (f: typeof r) => f.dispatchesByPhase;
+      solver.params = { ...solver.params, iterations: 3, collideEvery: 'substep' };
+      const once = byPhase(await solver.stepFrame());
+      solver.params = { ...solver.params, collideEvery: 'iteration' };
+      r = await solver.stepFrame();
+      if (r.gpuPhaseMs) expect(r.passes.slice(0, 11)).toEqual(['predict', 'material', 'detect', 'detect', 'spb', 'ccd', 'contacts', 'material', 'detect', 'spb', 'ccd']);
+      const every = byPhase(r);
+      expect(every.material).toBe(once.material);
+      expect(every.detect).toBe(2 * 2 + 3 * (once.detect! - 2 * 2));
+      for (const phase of ['spb', 'ccd', 'contacts'] as const) expect(every[phase]).toBe(3 * once[phase]!);
+      // Recovery mode (DCD only) takes it by default ('auto').
+      solver.params = { ...solver.params, collideEvery: 'auto', recovery: true };
+      r = await solver.stepFrame();
+      expect(r.dispatchesByPhase.detect).toBe(3 * 2 * 3);
+      solver.params = { ...solver.params, recovery: false, iterations: 1 };
       solver.params = { ...solver.params, collisions: false };
       r = await solver.stepFrame();
       // Shared passes (sharedPass.ts): with timestamps the first substep has a pass per phase,

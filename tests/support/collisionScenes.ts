@@ -59,10 +59,12 @@ export function overlappingRing(): Model {
 }
 
 /** A SubstepContext for one substep with plain passes (no timestamps). */
-export function plainSubstep(substep = 0, substeps = 1): SubstepContext {
+export function plainSubstep(substep = 0, substeps = 1, round = 0, rounds = 1): SubstepContext {
   return {
     substep,
     substeps,
+    round,
+    rounds,
     slotOffset: 0,
     beginPass: (encoder, _phase, label) => encoder.beginComputePass({ label }),
     countDispatches: () => {},

@@ -32,6 +32,8 @@ export interface AirFrameRecord {
 
 export class GpuAirCollisions implements GpuStage {
   readonly phase = 'air' as const;
+  /** Runs after every material iteration when SolverParams.collideEvery says so (SubstepContext.round). */
+  readonly perRound = true;
   private built?: { mesh: AirMesh; stats: AirMeshStats; stage: AirStage; tets: Uint32Array; mesher: string };
   /** Snapshot staging slots, made with the mesh (none before air mode is first used). */
   private staging: GPUBuffer[] = [];

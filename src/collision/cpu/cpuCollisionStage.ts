@@ -96,11 +96,13 @@ export class CpuCollisionStage {
    * inverse masses. Adds this substep's counters to `into` and returns it. Skipped (nothing
    * added) when collisions are off or a coordinate is not finite (the solver's guard then stops
    * that object; the next substep collides again). Without `collisionMode` the stage runs 'dcd'.
-   * `held`: per-object flags of src/contract/held.ts, set by sticking contacts.
+   * `held`: per-object flags of src/contract/held.ts, set by sticking contacts. `round`: the
+   * collision round of the substep (SolverParams.collideEvery); hybrid marks Pin in round 0 only,
+   * at the substep's start, and later rounds keep those marks (as the GPU's detect stage).
    */
   step(
     x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams, into: CollisionFrameCounters = emptyCollisionCounters(),
-    phaseMs?: Record<'detect' | 'spb' | 'ccd' | 'contacts', number>, held?: Uint8Array,
+    phaseMs?: Record<'detect' | 'spb' | 'ccd' | 'contacts', number>, held?: Uint8Array, round = 0,
   ): CollisionFrameCounters {
     if (!params.collisions) return into;
     for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i]) || !Number.isFinite(x0[i])) return into;
@@ -117,7 +119,7 @@ export class CpuCollisionStage {
       if (phaseMs) phaseMs[phase] += now - clock;
       clock = now;
     };
-    if (mode === 'hybrid') {
+    if (mode === 'hybrid' && round === 0) {
       // Alg. 5 line 1: the points penetrating at the substep's start.
       const pinned = this.detector.markPenetrating(x0, opts, this.pin, this.markList);
       into.pin += pinned;

@@ -85,6 +85,8 @@ class CcdContactList implements ContactSource {
 
 export class CcdStage implements GpuStage {
   readonly phase = 'ccd' as const;
+  /** Runs after every material iteration when SolverParams.collideEvery says so (SubstepContext.round). */
+  readonly perRound = true;
   private readonly table;
   private readonly pipeline: GPUComputePipeline;
   private readonly uniforms: GPUBuffer;

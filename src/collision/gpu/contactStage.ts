@@ -68,6 +68,8 @@ function pipeline(device: GPUDevice, label: string, code: string, entryPoint: st
 
 export class ContactStage implements GpuStage {
   readonly phase = 'contacts' as const;
+  /** Runs after every material iteration when SolverParams.collideEvery says so (SubstepContext.round). */
+  readonly perRound = true;
   private readonly buildTable;
   private readonly solveTable;
   private readonly argsTable;
@@ -301,7 +303,7 @@ export class ContactStage implements GpuStage {
       }
     }
     let dispatches = 1 + (sharing ? 1 : 0) + (3 + 3 * ownGroups.length) * this.iterations;
-    if (step.substep === 0 && this.injectedCount > 0) {
+    if (step.substep === 0 && step.round === 0 && this.injectedCount > 0) {
       // The CPU's answers, after the substep's own contacts: same kernels over their own list.
       pass.end();
       const inj = this.injected!;

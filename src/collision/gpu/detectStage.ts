@@ -43,6 +43,8 @@ function pipeline(device: GPUDevice, label: string, code: string, entryPoint: st
 
 export class DetectStage implements GpuStage {
   readonly phase = 'detect' as const;
+  /** Runs after every material iteration when SolverParams.collideEvery says so (SubstepContext.round). */
+  readonly perRound = true;
   readonly hash: SpatialHash;
   private readonly hashTable;
   private readonly detectTable;
@@ -166,7 +168,8 @@ export class DetectStage implements GpuStage {
       step.countDispatches?.(1);
       return;
     }
-    if (this.mode === 'hybrid') this.encodeMarkPin(encoder, groups, step);
+    // Alg. 5 line 1 at the substep's start only: later collision rounds keep its Pin marks.
+    if (this.mode === 'hybrid' && step.round === 0) this.encodeMarkPin(encoder, groups, step);
     this.hash.clear(encoder);
     let pass = step.beginPass(encoder, 'detect', this.splitPasses ? 'dcd.buildHash' : 'dcd');
     pass.setPipeline(this.buildPipeline);

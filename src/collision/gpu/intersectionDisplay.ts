@@ -76,6 +76,8 @@ export const DISPLAY_CAPACITIES: Readonly<SpbCapacities> = Object.freeze({ ...SP
 const plainPasses: SubstepContext = {
   substep: 0,
   substeps: 1,
+  round: 0,
+  rounds: 1,
   slotOffset: 0,
   beginPass: (encoder, _phase, label) => encoder.beginComputePass({ label: `intersectionDisplay.${label ?? 'detect'}` }),
   countDispatches: () => {},

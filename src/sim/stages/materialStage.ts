@@ -1,6 +1,7 @@
 /**
  * The material phase (DESIGN.md "One time step"): `iterations` x (material constraints, then
- * the colliders), in one compute pass per substep. Constraints are the Neo-Hookean tet blocks
+ * the colliders), in one compute pass per substep (per collision round when the collisions run
+ * after every iteration, SolverParams.collideEvery). Constraints are the Neo-Hookean tet blocks
  * (xpbdNeoHookean.wgsl) or the edge springs (xpbdSpring.wgsl), solved in one of three orders:
  * partitioned Gauss-Seidel (one dispatch per pass of partitionedColouring.ts, each workgroup
  * sweeping its cell's local colours, lib/cellSweep.wgsl; the leftovers one more pass of one
@@ -26,6 +27,8 @@ import type { XpbdFrame } from './xpbdFrame';
 
 export class MaterialStage implements GpuStage {
   readonly phase: PhaseName = 'material';
+  /** Round r of a substep runs iterations [r I / R, (r + 1) I / R) (SolverParams.collideEvery). */
+  readonly perRound = true;
   private readonly constants: GPUBuffer;
   /** Per tet the 3x3 multiplier S of the Neo-Hookean step, 3 vec4 columns (constraintsCpu.ts). */
   private readonly tetLambda: GPUBuffer;
@@ -188,11 +191,14 @@ export class MaterialStage implements GpuStage {
     const colliders = this.colliders.active();
     const slot = this.substepSlot;
     slot[0] = step.slotOffset;
+    const first = Math.floor((step.round * p.iterations) / step.rounds);
+    const end = Math.floor(((step.round + 1) * p.iterations) / step.rounds);
+    if (first === end) return;
     // Multipliers restart every substep, or (warm start) from a share of the last substep's.
     const warm = nh && p.warmStart && p.solveOrder !== 'jacobi';
-    if (!warm) encoder.clearBuffer(nh ? this.tetLambda : this.edgeLambda);
+    if (!warm && first === 0) encoder.clearBuffer(nh ? this.tetLambda : this.edgeLambda);
     const pass = step.beginPass(encoder, 'material');
-    if (warm) {
+    if (warm && first === 0) {
       pass.setPipeline(k.neoHookeanWarmStart);
       pass.setBindGroup(0, this.neoHookeanGroup);
       pass.setBindGroup(1, this.frame.slotGroup, slot, 0, 1);
@@ -203,7 +209,7 @@ export class MaterialStage implements GpuStage {
       step.countDispatches(2);
     }
     const { offsets, grids, leftoverStart } = plan;
-    for (let it = 0; it < p.iterations; it++) {
+    for (let it = first; it < end; it++) {
       if (p.solveOrder === 'jacobi') {
         pass.setPipeline(nh ? k.neoHookeanJacobi : k.springJacobi);
         pass.setBindGroup(0, group);

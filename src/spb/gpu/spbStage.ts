@@ -59,6 +59,8 @@ export const SPB_STATS_LAYOUT: SpbStatsLayout = { byteOffset: SPB_STATS_BYTE_OFF
 
 export class SpbStage implements GpuStage {
   readonly phase = 'spb' as const;
+  /** Runs after every material iteration when SolverParams.collideEvery says so (SubstepContext.round). */
+  readonly perRound = true;
   readonly mesh: SpbGpuMesh;
   readonly statsLayout = SPB_STATS_LAYOUT;
   /** The rest-pose methods' kernels (null without options.penetration). */

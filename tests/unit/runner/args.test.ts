@@ -81,6 +81,7 @@ describe('runner arguments', () => {
     expect(run('--scene', 's', '--self-collision-from', '0').selfCollisionFrom).toBe(0);
     expect(run('--scene', 's', '--collision-mode', 'air', '--air-iterations', '6', '--air-optimize-every', '0').params)
       .toEqual({ collisionMode: 'air', airIterations: 6, airOptimizeFrames: 0 });
+    expect(run('--scene', 's', '--collide-every', 'iteration').params).toEqual({ collideEvery: 'iteration' });
   });
 
   it('bad collision flag values are refused naming the flag', () => {
@@ -98,6 +99,7 @@ describe('runner arguments', () => {
       [['--inter-object', 'nearest'], /--inter-object must be exact or euclidean, got "nearest"/],
       [['--contact-iterations', '0'], /--contact-iterations must be an integer >= 1, got "0"/],
       [['--collision-mode', 'airmesh'], /--collision-mode must be .*ccd.*air, got "airmesh"/],
+      [['--collide-every', 'frame'], /--collide-every must be .*substep.*iteration, got "frame"/],
       [['--air-iterations', '0'], /--air-iterations must be an integer >= 1, got "0"/],
       [['--air-optimize-every', '-1'], /--air-optimize-every must be an integer >= 0, got "-1"/],
       [['--self-collision-from', '-1'], /--self-collision-from must be an integer >= 0, got "-1"/],

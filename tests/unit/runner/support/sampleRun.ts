@@ -38,6 +38,7 @@ export function stats(frame: number, wallMs: number, phases: Record<string, numb
     passes: 6,
     substeps: 2,
     iterations: 3,
+    collisionRounds: 1,
     constraintIterations: 600,
     stopped: [],
     collisions: collisions ?? null,

@@ -1,0 +1,65 @@
+/**
+ * Recovery counted per substep (issue 19; paper 000 section 5.2, Figs. 16-17: "resolved within
+ * 10 substeps"): a pre-tangled scene (`noodle-recovery` or `squishy-recovery`) runs on the float64
+ * CPU reference with self-collision off for `--from` frames; then, from that one state, each
+ * variant of `--collide-every` switches self-collision and recovery mode on and steps one substep
+ * at a time (frames of dt / substeps with 1 substep, impact-adaptive substeps off so that a step
+ * is one substep), and the brute-force counter (tests/support/intersectionCounter.ts, no code
+ * shared with detection) gives the self-penetrating boundary vertices after each.
+ *
+ *   node scripts/run-ts.mjs bench/recoverySubsteps.ts [--scene noodle-recovery|squishy-recovery]
+ *     [--from 50] [--resolution R] [--substeps-after 30] [--collide-every substep,iteration]
+ */
+import { COLLIDE_EVERY, type CollideEvery } from '../src/contract/params';
+import { findScene } from '../src/scenes/registry';
+import { CpuSolver } from '../src/sim/cpuSolver';
+import { countIntersections } from '../tests/support/intersectionCounter';
+
+const args = process.argv.slice(2);
+const arg = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const num = (name: string, fallback: number): number => {
+  const t = arg(name);
+  if (t === undefined) return fallback;
+  const n = Number(t);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be an integer >= 0, got "${t}"`);
+  return n;
+};
+const sceneName = arg('scene') ?? 'noodle-recovery';
+if (!['noodle-recovery', 'squishy-recovery'].includes(sceneName)) throw new Error(`--scene must be noodle-recovery or squishy-recovery, got "${sceneName}"`);
+const from = num('from', 50);
+const after = num('substeps-after', 30);
+const variants = (arg('collide-every') ?? 'substep,iteration').split(',') as CollideEvery[];
+for (const v of variants) if (!COLLIDE_EVERY.includes(v)) throw new Error(`--collide-every: each of ${COLLIDE_EVERY.join(', ')}, got "${v}"`);
+const resolution = arg('resolution') === undefined ? undefined : num('resolution', 0);
+
+const scene = findScene(sceneName);
+const setup = scene.build({ selfCollisionFrom: from, ...(resolution !== undefined ? { resolution } : {}) });
+const m = setup.model;
+const selfInside = (x: Float64Array): number => countIntersections({ positions: x, tets: m.tets, tetObject: m.tetObject }).self;
+
+console.log(`${sceneName}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${setup.params.substeps} substeps x ${setup.params.iterations} iterations; self-collision off for ${from} frames`);
+const t0 = performance.now();
+const tangled = new CpuSolver({ model: m, colliders: setup.colliders, handles: setup.handles, params: setup.params });
+for (let f = 0; f < from; f++) tangled.stepFrame();
+console.log(`tangled after ${from} frames (${((performance.now() - t0) / 1000).toFixed(0)} s): ${selfInside(tangled.x)} self-penetrating boundary vertices`);
+
+const h = setup.params.dt / setup.params.substeps;
+for (const every of variants) {
+  const params = { ...setup.params, selfCollision: true, recovery: true, collideEvery: every, dt: h, substeps: 1, impactSubsteps: 0 };
+  const s = new CpuSolver({ model: m, colliders: setup.colliders, handles: setup.handles, params });
+  s.x.set(tangled.x);
+  s.v.set(tangled.v);
+  s.time = tangled.time;
+  const counts = [selfInside(s.x)];
+  const t1 = performance.now();
+  for (let k = 0; k < after; k++) {
+    s.stepFrame();
+    counts.push(selfInside(s.x));
+  }
+  const firstZero = counts.findIndex((_, i) => counts.slice(i).every((d) => d === 0));
+  console.log(`collideEvery ${every}: per substep ${counts.join(' ')}`);
+  console.log(`  none left from substep ${firstZero < 0 ? `- (still ${counts[counts.length - 1]} after ${after})` : firstZero}; ${((performance.now() - t1) / after).toFixed(0)} ms a substep`);
+}
