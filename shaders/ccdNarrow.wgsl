@@ -24,7 +24,8 @@
 // a was at t0 (where that gap is clear; else the side the surfaces' normals give). `offset` is the
 // contact offset delta, also the separation at which CCD reports contact: resting contacts are
 // held there. A vertex-triangle contact whose s lies on an edge or vertex of the triangle takes the
-// direction from s to the vertex as its normal (no torque). A vertex behind the triangle's plane at t0 (by more than the separation) is not
+// direction from s to the vertex as its normal (no torque), kept inside that feature's normal cone
+// on the surface (featureConeNormal). A vertex behind the triangle's plane at t0 (by more than the separation) is not
 // approaching this face from outside (it would first cross another face, whose contact comes
 // earlier): no contact.
 #include "threadIndex"
@@ -46,6 +47,10 @@ struct CcdParams {
   offBoundaryEdges: u32,
   offBoundaryVertices: u32,
   offEdgeTriangles: u32,
+  offTriangleAcross: u32,
+  offVtOffsets: u32,
+  offVtList: u32,
+  pad: u32,
 }
 
 const CCD_SKIP_PIN = 1u;
@@ -98,6 +103,75 @@ const PATH_DIRECTION_MIN_REL = 1e-3;
 
 fn startPosition(v: u32) -> vec3<f32> {
   return prev[v].xyz;
+}
+
+// Vertex v at time toi of the substep's linear motion.
+fn positionAt(v: u32, toi: f32) -> vec3<f32> {
+  return mix(startPosition(v), vertexPosition(v), toi);
+}
+
+// Unit outward normal of boundary triangle t at toi (zero when degenerate).
+fn triangleNormalAt(t: u32, toi: f32) -> vec3<f32> {
+  let o = params.offTriangles + 3u * t;
+  let a = positionAt(topo[o], toi);
+  let n = cross(positionAt(topo[o + 1u], toi) - a, positionAt(topo[o + 2u], toi) - a);
+  let l = length(n);
+  if (!(l > 0.0)) { return vec3<f32>(0.0); }
+  return n / l;
+}
+
+// u kept in the short arc between unit normals n1 and n2, else the nearer of them
+// (src/collision/ccd/featureNormal.ts clampToArc).
+fn clampToArc(n1: vec3<f32>, n2: vec3<f32>, u: vec3<f32>) -> vec3<f32> {
+  let c = cross(n1, n2);
+  if (dot(c, c) > 1e-14 && dot(cross(n1, u), c) >= 0.0 && dot(cross(u, n2), c) >= 0.0) { return u; }
+  if (dot(u, n2) > dot(u, n1)) { return n2; }
+  return n1;
+}
+
+// A contact on an edge or vertex feature of triangle t keeps the direction u from s to the vertex
+// only inside that feature's normal cone on the surface; an internal edge between coplanar
+// triangles is no corner (src/collision/ccd/featureNormal.ts, the float64 twin, says why).
+fn featureConeNormal(t: u32, feature: u32, x: vec3<f32>, nT: vec3<f32>, u: vec3<f32>, toi: f32) -> vec3<f32> {
+  if (feature >= 3u && feature <= 5u) {
+    let n = triangleNormalAt(topo[params.offTriangleAcross + 3u * t + (feature - 3u)], toi);
+    if (!(dot(n, n) > 0.0)) { return u; }
+    return clampToArc(nT, n, u);
+  }
+  if (feature > 2u) { return u; }
+  let v = topo[params.offTriangles + 3u * t + feature];
+  let pv = positionAt(v, toi);
+  let xv = x - pv;
+  let fanFirst = topo[params.offVtOffsets + v];
+  let fanEnd = topo[params.offVtOffsets + v + 1u];
+  var farVertex = 0xffffffffu;
+  var farDot = 0.0;
+  for (var j = fanFirst; j < fanEnd; j++) {
+    let g = topo[params.offVtList + j];
+    for (var k = 0u; k < 3u; k++) {
+      let w = topo[params.offTriangles + 3u * g + k];
+      if (w == v) { continue; }
+      let e = positionAt(w, toi) - pv;
+      let el = length(e);
+      var along = 0.0;
+      if (el > 0.0) { along = dot(xv, e) / el; }
+      if (along > farDot) { farDot = along; farVertex = w; }
+    }
+  }
+  if (farVertex == 0xffffffffu) { return u; }
+  var t1 = 0xffffffffu;
+  var t2 = 0xffffffffu;
+  for (var j = fanFirst; j < fanEnd; j++) {
+    let g = topo[params.offVtList + j];
+    let o = params.offTriangles + 3u * g;
+    if (topo[o] != farVertex && topo[o + 1u] != farVertex && topo[o + 2u] != farVertex) { continue; }
+    if (t1 == 0xffffffffu) { t1 = g; } else { t2 = g; break; }
+  }
+  if (t2 == 0xffffffffu) { return u; }
+  let n1 = triangleNormalAt(t1, toi);
+  let n2 = triangleNormalAt(t2, toi);
+  if (!(dot(n1, n1) > 0.0) || !(dot(n2, n2) > 0.0)) { return u; }
+  return clampToArc(n1, n2, u);
 }
 
 // Closest points of segments p1 q1 and p2 q2 as parameters (s on the first, u on the second),
@@ -200,7 +274,7 @@ fn vertexFace(i: u32) {
   let away = xt - cp.point;
   let d = length(away);
   let longest = sqrt(max(max(dot(bt - at, bt - at), dot(ct - bt, ct - bt)), dot(at - ct, at - ct)));
-  if (cp.feature != 6u && d > PATH_DIRECTION_MIN_REL * longest) { normal = away / d; }
+  if (cp.feature != 6u && d > PATH_DIRECTION_MIN_REL * longest) { normal = featureConeNormal(tri, cp.feature, xt, normal, away / d, toi); }
   var c = newContact();
   c.pointVertex.x = v;
   c.pointWeight = vec4<f32>(1.0, 0.0, 0.0, 0.0);

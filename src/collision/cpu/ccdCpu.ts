@@ -15,8 +15,9 @@
  * taken at toi:
  *   vertex-triangle: s the closest point of the triangle; n its outward face normal, or, where s
  *     lies on an edge or a vertex of the triangle and the vertex is in front of the face, the
- *     direction from s to the vertex (no torque: x - s parallel to n); none when the vertex was
- *     behind the face's plane at t0 by more than the separation;
+ *     direction from s to the vertex (no torque: x - s parallel to n) kept inside that feature's
+ *     normal cone on the surface (ccd/featureNormal.ts); none when the vertex was behind the
+ *     face's plane at t0 by more than the separation;
  *   edge-edge: the closest points of the two edges (none within EE_END_PARAM of an end), n their
  *     common normal, on the side edge a was at t0 when that gap is clear (> EDGE_SIDE_MIN_REL of
  *     the separation), else on the side the surfaces' outward normals at the two edges say.
@@ -25,6 +26,8 @@ import { closestPointOnTriangle, FEATURE_FACE } from '../../geometry/closestPoin
 import type { TetMesh } from '../../mesh/types';
 import { ccdCandidates, ccdTopologyOf, roundDown, roundUp, type CcdTopology } from '../ccd/broadPhase';
 import { ccdWithin } from '../ccd/separationCcd';
+import { featureConeNormal, type FeatureConeTopology } from '../ccd/featureNormal';
+import { trianglesAcross } from '../trianglesAcross';
 import { segmentClosestParams } from '../ccd/segmentClosest';
 import type { CcdFrameCounters } from '../counters';
 import { CpuContacts, GROUP_EDGE_EDGE, GROUP_POINT_FACE, PATH_DIRECTION_MIN_REL } from './contactsCpu';
@@ -41,8 +44,15 @@ export class CpuCcd {
   private readonly q = new Float64Array(24);
   private readonly cpt = new Float64Array(6);
 
+  /** Edge and vertex features' normals kept in their normal cones (featureNormal.ts); false: the path direction alone, as before (tests compare). */
+  coneNormals = true;
+  private readonly cone: FeatureConeTopology;
+  private readonly u = new Float64Array(3);
+  private readonly nT = new Float64Array(3);
+
   constructor(mesh: TetMesh) {
     this.mesh = mesh;
+    this.cone = { boundaryTriangles: mesh.boundaryTriangles, triangleAcross: trianglesAcross(mesh), vertexTriangleOffsets: mesh.vertexTriangleOffsets, vertexTriangles: mesh.vertexTriangles };
     this.topology = ccdTopologyOf(mesh);
     this.boxes = new Float32Array(6 * mesh.vertexCount);
   }
@@ -76,7 +86,7 @@ export class CpuCcd {
         continue;
       }
       counters.tests++;
-      this.vertexFace(x0, x1, v, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2], separation, offset, out, counters);
+      this.vertexFace(x0, x1, v, f, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2], separation, offset, out, counters);
     }
     const ee = cand.edgeEdge;
     const edges = m.boundaryEdges;
@@ -103,7 +113,7 @@ export class CpuCcd {
     return q;
   }
 
-  private vertexFace(x0: Float64Array, x1: Float64Array, v: number, a: number, b: number, c: number, sep: number, offset: number, out: CpuContacts, counters: CcdFrameCounters): void {
+  private vertexFace(x0: Float64Array, x1: Float64Array, v: number, f: number, a: number, b: number, c: number, sep: number, offset: number, out: CpuContacts, counters: CcdFrameCounters): void {
     const q = this.load(x0, x1, v, a, b, c);
     const toi = ccdWithin(true, q, sep);
     if (toi < 0) return;
@@ -128,7 +138,13 @@ export class CpuCcd {
     const d = Math.hypot(dx, dy, dz);
     const longest = Math.max(dist(pa, pb), dist(pb, pc), dist(pc, pa));
     if (feature !== FEATURE_FACE && d > PATH_DIRECTION_MIN_REL * longest) {
-      nx = dx / d; ny = dy / d; nz = dz / d;
+      // ... kept inside the feature's normal cone on the surface (featureNormal.ts: an internal
+      // edge between coplanar triangles is no corner).
+      const u = this.u, nT = this.nT;
+      u[0] = dx / d; u[1] = dy / d; u[2] = dz / d;
+      nT[0] = nx; nT[1] = ny; nT[2] = nz;
+      if (this.coneNormals) featureConeNormal(this.cone, f, feature, xt, nT, u, (i, k) => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k]));
+      nx = u[0]; ny = u[1]; nz = u[2];
     }
     out.append(GROUP_POINT_FACE, offset, [v], [1], [a, b, c], [cpt[3], cpt[4], cpt[5]], nx, ny, nz);
     counters.hitsVertexFace++;

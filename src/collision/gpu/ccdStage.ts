@@ -28,7 +28,7 @@ import { QL_HEADER_BYTES, QUERY_WORDS } from './queryList';
 
 export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collisionMode'>;
 
-const PARAM_WORDS = 12;
+const PARAM_WORDS = 16;
 const FLAG_SKIP_PIN = 1;
 /** The own-frame boxes and references follow the world boxes in the boxes buffer: check them too. */
 const FLAG_CHECK_OWN = 2;
@@ -180,7 +180,7 @@ export class CcdStage implements GpuStage {
     words.set([this.vfCount, this.eeCount, topo.boundaryVertexCount, gridRowStride(points),
       (effectiveCollisionMode(s) === 'hybrid' ? FLAG_SKIP_PIN : 0) | (this.checkOwn ? FLAG_CHECK_OWN : 0), this.capacity, topo.vertexCount]);
     floats[7] = this.separation;
-    words.set([topo.offsets.triangles, topo.offsets.boundaryEdges, topo.offsets.boundaryVertices, topo.offsets.edgeTriangles], 8);
+    words.set([topo.offsets.triangles, topo.offsets.boundaryEdges, topo.offsets.boundaryVertices, topo.offsets.edgeTriangles, topo.offsets.triangleAcross, topo.offsets.vtOffsets, topo.offsets.vtList], 8);
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     encoder.clearBuffer(this.vertexFace.header);
     encoder.clearBuffer(this.edgeEdge.header, 0, 4);
