@@ -196,12 +196,21 @@ export function effectiveCollisionMode(p: Pick<SolverParams, 'collisionMode' | '
 /**
  * Collision rounds in one substep for these parameters: the material iterations are split into
  * this many runs, each followed by the collision stages (1: the collision stages once, after
- * every iteration). Air mode runs its volume constraints once a substep (1); collisions off: 1.
+ * all the iterations). Air mode runs its volume constraints once a substep (1); collisions off: 1.
  */
 export function effectiveCollisionRounds(p: Pick<SolverParams, 'collideEvery' | 'recovery' | 'iterations' | 'collisions' | 'collisionMode'>): number {
   if (!p.collisions || p.collisionMode === 'air') return 1;
   const every = p.collideEvery === 'auto' ? (p.recovery ? 'iteration' : 'substep') : p.collideEvery;
   return every === 'iteration' ? p.iterations : 1;
+}
+
+/**
+ * The first material iteration of collision round `round` of `rounds` (of `iterations` a substep):
+ * round r runs iterations [firstIterationOfRound(r), firstIterationOfRound(r + 1)). The CPU
+ * reference and the GPU's material stage split them the same way.
+ */
+export function firstIterationOfRound(round: number, rounds: number, iterations: number): number {
+  return Math.floor((round * iterations) / rounds);
 }
 
 /**

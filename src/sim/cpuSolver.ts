@@ -19,7 +19,7 @@ import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
 import type { Model } from './model';
-import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, firstIterationOfRound, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { sampleScripts } from './scripts';
@@ -228,8 +228,8 @@ export class CpuSolver {
     // r runs iterations [r I / R, (r + 1) I / R), then the collision stage; R = 1 by default.
     const rounds = effectiveCollisionRounds(p);
     for (let round = 0; round < rounds; round++) {
-      const end = Math.floor(((round + 1) * p.iterations) / rounds);
-      for (let it = Math.floor((round * p.iterations) / rounds); it < end; it++) {
+      const end = firstIterationOfRound(round + 1, rounds, p.iterations);
+      for (let it = firstIterationOfRound(round, rounds, p.iterations); it < end; it++) {
         if (p.solveOrder !== 'jacobi') this.gaussSeidel(invH2);
         else this.jacobi(invH2);
         for (let i = 0; i < m.vertexCount; i++) {

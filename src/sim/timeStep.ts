@@ -118,10 +118,12 @@ export class TimeStep {
     if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError(`TimeStep: rounds must be a positive integer, got ${rounds}`);
     const active = this.list.filter((s) => s.active?.() ?? true);
     // The perRound stages (material, collisions) run `rounds` times a substep, as one block.
-    const roundStart = active.findIndex((s) => s.perRound);
+    // Without perRound stages the block is empty at the end of the list.
+    let roundStart = active.findIndex((s) => s.perRound);
+    if (roundStart < 0) roundStart = active.length;
     let roundEnd = roundStart;
-    while (roundEnd >= 0 && roundEnd < active.length && active[roundEnd].perRound) roundEnd++;
-    if (roundStart >= 0 && active.slice(roundEnd).some((s) => s.perRound)) {
+    while (roundEnd < active.length && active[roundEnd].perRound) roundEnd++;
+    if (active.slice(roundEnd).some((s) => s.perRound)) {
       throw new Error(`TimeStep: the per-round stages must be consecutive, got ${active.map((s) => s.phase + (s.perRound ? '*' : '')).join(', ')}`);
     }
     const timer = this.timer;
@@ -175,10 +177,6 @@ export class TimeStep {
       // The timed substep's last pass is not merged into the untimed ones.
       if (merge && s === 1 && stamps) shared.close();
       step.round = 0;
-      if (roundStart < 0) {
-        for (let k = 0; k < active.length; k++) active[k].encode(frameEncoder, this.state, step);
-        continue;
-      }
       for (let k = 0; k < roundStart; k++) active[k].encode(frameEncoder, this.state, step);
       for (let r = 0; r < rounds; r++) {
         step.round = r;

@@ -18,7 +18,7 @@ import type { XpbdKernels } from '../gpuKernels';
 import { WARM_START_SHARE } from '../constraintsCpu';
 import type { Model } from '../model';
 import { cellRanges } from '../../mesh/partitionedColouring';
-import type { SolverParams } from '../../contract/params';
+import { firstIterationOfRound, type SolverParams } from '../../contract/params';
 import { RestShapeKernel } from '../restShape';
 import type { GpuStage, PhaseName, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
@@ -191,8 +191,8 @@ export class MaterialStage implements GpuStage {
     const colliders = this.colliders.active();
     const slot = this.substepSlot;
     slot[0] = step.slotOffset;
-    const first = Math.floor((step.round * p.iterations) / step.rounds);
-    const end = Math.floor(((step.round + 1) * p.iterations) / step.rounds);
+    const first = firstIterationOfRound(step.round, step.rounds, p.iterations);
+    const end = firstIterationOfRound(step.round + 1, step.rounds, p.iterations);
     if (first === end) return;
     // Multipliers restart every substep, or (warm start) from a share of the last substep's.
     const warm = nh && p.warmStart && p.solveOrder !== 'jacobi';
