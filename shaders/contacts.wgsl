@@ -3,7 +3,9 @@
 // one per vertex). Two contact lists share one count and one solve dispatch: workgroup y = 0 runs
 // the first (list, contacts: DCD's), y = 1 the second (list2, contacts2: CCD's vertex-triangle
 // contacts, which share the per-vertex uses), so a pass is 3 dispatches for both
-// (src/collision/gpu/contactStage.ts sizes x for the longer list, contactsArgs.wgsl). Pure Jacobi: C = (x - s) . n and the tangential motion d are evaluated at the
+// (src/collision/gpu/contactStage.ts sizes x for the longer list, contactsArgs.wgsl). Or
+// (SolverParams.contactDispatch 'workgroup') sweepContacts runs every pass of both groups in one
+// workgroup: one dispatch a substep. Pure Jacobi: C = (x - s) . n and the tangential motion d are evaluated at the
 // positions before the pass; each contact's corrections are accumulated per vertex and applied
 // after. A contact moves its point vertices by + w_i wp_i n dlambda and its triangle's vertices
 // by - w_k b_k n dlambda (XPBD with infinite stiffness, generalized inverse mass
@@ -43,6 +45,13 @@
 // The second list (workgroup y = 1): its header (count at QL_COUNT) and contacts.
 @group(0) @binding(7) var<storage, read> list2: QueryListR;
 @group(0) @binding(8) var<storage, read_write> contacts2: array<Contact>;
+// The third list (sweepContacts only): a group with uses of its own (word SWEEP_OWN_COUNT_WORD),
+// solved after the first two in each pass (CCD's edge-edge contacts). The grid dispatches bind such
+// a group as `list` with params.countWord = 7 instead.
+@group(0) @binding(9) var<storage, read> list3: QueryListR;
+@group(0) @binding(10) var<storage, read_write> contacts3: array<Contact>;
+
+const SWEEP_OWN_COUNT_WORD = 7u;
 
 const STATUS_HELD_NOW: u32 = 2u;
 const STATUS_HELD_BEFORE: u32 = 4u;
@@ -58,12 +67,20 @@ fn holdThroughContact(a: u32, b: u32) {
 // Contacts in list y (0: list, 1: list2) this substep.
 fn listCount(y: u32) -> u32 {
   if (y == 0u) { return min(list.header[QL_COUNT], params.listCapacity); }
-  return min(list2.header[QL_COUNT], params.sourceCapacity);
+  if (y == 1u) { return min(list2.header[QL_COUNT], params.sourceCapacity); }
+  return min(list3.header[QL_COUNT], params.ownCapacity);
+}
+
+// The accumulator word holding S_v for the contacts of list y.
+fn useWord(y: u32) -> u32 {
+  if (y == 2u) { return SWEEP_OWN_COUNT_WORD; }
+  return params.countWord;
 }
 
 fn loadContact(y: u32, i: u32) -> Contact {
   if (y == 0u) { return contacts[i]; }
-  return contacts2[i];
+  if (y == 1u) { return contacts2[i]; }
+  return contacts3[i];
 }
 
 // The solve's running sums of contact i of list y.
@@ -72,15 +89,19 @@ fn storeSums(y: u32, i: u32, c: Contact) {
     contacts[i].lambdaN = c.lambdaN;
     contacts[i].frictionUsed = c.frictionUsed;
     contacts[i].recovered = c.recovered;
-  } else {
+  } else if (y == 1u) {
     contacts2[i].lambdaN = c.lambdaN;
     contacts2[i].frictionUsed = c.frictionUsed;
     contacts2[i].recovered = c.recovered;
+  } else {
+    contacts3[i].lambdaN = c.lambdaN;
+    contacts3[i].frictionUsed = c.frictionUsed;
+    contacts3[i].recovered = c.recovered;
   }
 }
 
-fn countOf(v: u32) -> u32 {
-  return atomicLoad(&acc[8u * v + params.countWord]);
+fn countOf(v: u32, word: u32) -> u32 {
+  return atomicLoad(&acc[8u * v + word]) & ~CONTACT_TOUCHED;
 }
 
 fn addFloat(word: u32, value: f32) {
@@ -117,27 +138,30 @@ fn contactGap(c: Contact) -> f32 {
   return dot(d, c.normal) - c.offset;
 }
 
-// Each pass first: the use S_v of every vertex in the contacts violated now.
-@compute @workgroup_size(64)
-fn countContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x;
-  if (i >= listCount(gid.y)) { return; }
-  let c = loadContact(gid.y, i);
+// Each pass first: the use S_v of every vertex in the contacts violated now (contact i of list y).
+fn countContact(y: u32, i: u32) {
+  let c = loadContact(y, i);
   if (c.enabled == 0u || !(contactGap(c) < 0.0)) { return; }
+  let word = useWord(y);
   for (var k = 0u; k < 4u; k++) {
-    if (c.pointVertex[k] != CONTACT_NONE && c.pointWeight[k] != 0.0) { atomicAdd(&acc[8u * c.pointVertex[k] + params.countWord], contactWeightUnits(c.pointWeight[k])); }
+    if (c.pointVertex[k] != CONTACT_NONE && c.pointWeight[k] != 0.0) { atomicAdd(&acc[8u * c.pointVertex[k] + word], contactWeightUnits(c.pointWeight[k])); }
   }
   for (var k = 0u; k < 3u; k++) {
-    if (c.triBary[k] != 0.0) { atomicAdd(&acc[8u * c.triVertex[k] + params.countWord], contactWeightUnits(c.triBary[k])); }
+    if (c.triBary[k] != 0.0) { atomicAdd(&acc[8u * c.triVertex[k] + word], contactWeightUnits(c.triBary[k])); }
   }
 }
 
 @compute @workgroup_size(64)
-fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x;
-  let y = gid.y;
-  if (i >= listCount(y)) { return; }
+fn countContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
+  if (gid.x >= listCount(gid.y)) { return; }
+  countContact(gid.y, gid.x);
+}
+
+// The Jacobi step of contact i of list y; `mark`: flag the vertices it moves (CONTACT_TOUCHED in
+// their use word) for sweepContacts' apply, which visits the contacts' vertices, not all vertices.
+fn solveContact(y: u32, i: u32, mark: bool) {
   var c = loadContact(y, i);
+  let word = useWord(y);
   if (c.enabled == 0u) { return; }
   var x = vec3<f32>(0.0);
   var xPrev = vec3<f32>(0.0);
@@ -152,7 +176,7 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     x += w * vertexPosition(v);
     xPrev += w * prev[v].xyz;
     denom += w * w * vertexInverseMass(v);
-    denomSplit += contactUse(countOf(v), w) * w * vertexInverseMass(v);
+    denomSplit += contactUse(countOf(v, word), w) * w * vertexInverseMass(v);
   }
   for (var k = 0u; k < 3u; k++) {
     let v = c.triVertex[k];
@@ -161,7 +185,7 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     s += b * vertexPosition(v);
     sPrev += b * prev[v].xyz;
     denom += b * b * vertexInverseMass(v);
-    denomSplit += contactUse(countOf(v), b) * b * vertexInverseMass(v);
+    denomSplit += contactUse(countOf(v, word), b) * b * vertexInverseMass(v);
   }
   if (!(denom > 0.0)) { return; }
   let scale = denom / denomSplit;
@@ -205,6 +229,7 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (v == CONTACT_NONE || w == 0.0) { continue; }
     addCorrection(v, vertexInverseMass(v) * w * corr);
     addStartCorrection(v, vertexInverseMass(v) * w * startCorr);
+    if (mark) { atomicOr(&acc[8u * v + word], CONTACT_TOUCHED); }
   }
   for (var k = 0u; k < 3u; k++) {
     let b = c.triBary[k];
@@ -212,13 +237,19 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     let v = c.triVertex[k];
     addCorrection(v, -vertexInverseMass(v) * b * corr);
     addStartCorrection(v, -vertexInverseMass(v) * b * startCorr);
+    if (mark) { atomicOr(&acc[8u * v + word], CONTACT_TOUCHED); }
   }
 }
 
 @compute @workgroup_size(64)
-fn applyContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let v = threadIndex(gid, params.applyRowStride);
-  if (v >= params.vertexCount) { return; }
+fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
+  if (gid.x >= listCount(gid.y)) { return; }
+  solveContact(gid.y, gid.x, false);
+}
+
+// Adds vertex v's accumulated corrections to its position and start position and zeroes them
+// (the use word is the caller's).
+fn applyVertex(v: u32) {
   let o = 8u * v;
   let d = vec3<f32>(bitcast<f32>(atomicLoad(&acc[o])), bitcast<f32>(atomicLoad(&acc[o + 1u])), bitcast<f32>(atomicLoad(&acc[o + 2u])));
   if (any(d != vec3<f32>(0.0))) {
@@ -227,12 +258,71 @@ fn applyContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
     atomicStore(&acc[o + 1u], 0u);
     atomicStore(&acc[o + 2u], 0u);
   }
-  atomicStore(&acc[o + params.countWord], 0u);
   let d0 = vec3<f32>(bitcast<f32>(atomicLoad(&acc[o + 4u])), bitcast<f32>(atomicLoad(&acc[o + 5u])), bitcast<f32>(atomicLoad(&acc[o + 6u])));
   if (any(d0 != vec3<f32>(0.0))) {
     prev[v] = vec4<f32>(prev[v].xyz + d0, prev[v].w);
     atomicStore(&acc[o + 4u], 0u);
     atomicStore(&acc[o + 5u], 0u);
     atomicStore(&acc[o + 6u], 0u);
+  }
+}
+
+@compute @workgroup_size(64)
+fn applyContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let v = threadIndex(gid, params.applyRowStride);
+  if (v >= params.vertexCount) { return; }
+  applyVertex(v);
+  atomicStore(&acc[8u * v + params.countWord], 0u);
+}
+
+// sweepContacts' apply for vertex v of a contact: the one invocation that takes v's use word
+// with its CONTACT_TOUCHED flag (the exchange zeroes it) applies v; the others find 0.
+fn applyTouched(v: u32, word: u32) {
+  if ((atomicExchange(&acc[8u * v + word], 0u) & CONTACT_TOUCHED) != 0u) { applyVertex(v); }
+}
+
+const SWEEP_LANES = 256u;
+var<workgroup> sweepCounts: vec3<u32>;
+
+// One Jacobi pass of a group in the sweep: count, solve, apply over its contacts, items
+// [0, total) of lists (first, first + 1) with the first list's `split` items first. Storage
+// barriers (an execution barrier of the workgroup that also orders its storage accesses) between
+// the phases; `total` and `split` are uniform across the workgroup, as the barriers require.
+fn sweepGroup(lane: u32, first: u32, split: u32, total: u32) {
+  for (var i = lane; i < total; i += SWEEP_LANES) {
+    if (i < split) { countContact(first, i); } else { countContact(first + 1u, i - split); }
+  }
+  storageBarrier();
+  for (var i = lane; i < total; i += SWEEP_LANES) {
+    if (i < split) { solveContact(first, i, true); } else { solveContact(first + 1u, i - split, true); }
+  }
+  storageBarrier();
+  let word = useWord(first);
+  for (var i = lane; i < total; i += SWEEP_LANES) {
+    var c: Contact;
+    if (i < split) { c = loadContact(first, i); } else { c = loadContact(first + 1u, i - split); }
+    if (c.enabled == 0u) { continue; }
+    for (var k = 0u; k < 4u; k++) {
+      if (c.pointVertex[k] != CONTACT_NONE) { applyTouched(c.pointVertex[k], word); }
+    }
+    for (var k = 0u; k < 3u; k++) {
+      if (c.triVertex[k] != CONTACT_NONE) { applyTouched(c.triVertex[k], word); }
+    }
+  }
+  storageBarrier();
+}
+
+// Every contact pass (params.sweepPasses) of every group in one workgroup: the main group (list,
+// list2: DCD's contacts and the source sharing their uses), then the group with uses of its own
+// (list3), in each pass: the same Jacobi passes as the count / solve / apply dispatches, in one
+// dispatch instead of 3 or 6 a pass (issue 24: dependent dispatches). Apply visits the contacts'
+// vertices instead of every vertex; a vertex no contact moved has nothing to apply.
+@compute @workgroup_size(256)
+fn sweepContacts(@builtin(local_invocation_index) lane: u32) {
+  if (lane == 0u) { sweepCounts = vec3<u32>(listCount(0u), listCount(1u), listCount(2u)); }
+  let n = workgroupUniformLoad(&sweepCounts);
+  for (var k = 0u; k < params.sweepPasses; k++) {
+    sweepGroup(lane, 0u, n.x, n.x + n.y);
+    if (n.z > 0u) { sweepGroup(lane, 2u, n.z, n.z); }
   }
 }

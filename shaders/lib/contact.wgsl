@@ -28,6 +28,9 @@ const CONTACT_NONE = 0xffffffffu;
 // Mass splitting by use (contacts.wgsl): per vertex, counts hold S_v = the sum of the weights
 // (point weight or barycentric) the vertex has in the substep's contacts, in fixed point.
 const CONTACT_WEIGHT_UNIT = 65536.0;
+// The use word's top bit: the vertex was moved in this pass (contacts.wgsl sweepContacts); uses
+// stay below it (32,768 units of weight at one vertex).
+const CONTACT_TOUCHED = 0x80000000u;
 
 fn contactWeightUnits(g: f32) -> u32 {
   return max(1u, u32(round(g * CONTACT_WEIGHT_UNIT)));
@@ -56,7 +59,9 @@ struct ContactParams {
   offset: f32,
   /** Capacity of the second list solved in the same dispatch (contacts.wgsl, workgroup y = 1); 0: none. */
   sourceCapacity: u32,
-  _pad1: u32,
-  _pad2: u32,
+  /** The passes one sweepContacts dispatch runs (contacts.wgsl): SolverParams.contactIterations. */
+  sweepPasses: u32,
+  /** Capacity of the third list (contacts.wgsl sweepContacts: the group with uses of its own); 0: none. */
+  ownCapacity: u32,
   _pad3: u32,
 }

@@ -92,6 +92,13 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     options: { 'Auto (every iteration in recovery)': 'auto', 'Once a substep': 'substep', 'After every iteration (paper)': 'iteration' },
     help: "detection, shortest path, CCD and contacts once after the material iterations, or after each of them (the authors' schedule: resolves tangles in fewer substeps at more dispatches)",
   },
+  {
+    kind: 'choice',
+    key: 'contactDispatch',
+    label: 'Contact dispatch',
+    options: { 'Auto (one workgroup while few)': 'auto', 'One workgroup (barriers)': 'workgroup', 'Grid (count, solve, apply)': 'grid' },
+    help: 'the contact passes as three dispatches each over the whole list, or swept by one workgroup between storage barriers (fewer dependent dispatches; same Jacobi passes)',
+  },
   { kind: 'number', key: 'airIterations', label: 'Air passes (air mode)', min: 1, max: 20, step: 1, help: 'air mode: passes over the air tets\' constraints (eq. 2) per substep' },
   { kind: 'number', key: 'airOptimizeFrames', label: 'Air optimisation every (frames, 0 = off)', min: 0, max: 60, step: 1, help: 'air mode: edge and multi-face removal (section 3.3) in a worker every this many frames' },
   {

@@ -39,6 +39,29 @@ export type CollideEvery = 'auto' | 'substep' | 'iteration';
 export const COLLIDE_EVERY: readonly CollideEvery[] = ['auto', 'substep', 'iteration'];
 
 /**
+ * How the GPU dispatches the contact passes (src/collision/gpu/contactStage.ts): 'grid' three
+ * dispatches a pass and contact group (count, solve, apply over every vertex), each over the whole
+ * list; 'workgroup' one dispatch of one workgroup that sweeps count, solve and apply with storage
+ * barriers between them (all passes in one dispatch when no group of its own follows), the same
+ * Jacobi passes; 'auto' 'workgroup' while the last frame's contacts a substep stay at most
+ * CONTACT_SWEEP_AUTO_LIMIT. The CPU reference has one path (the same physics).
+ */
+export type ContactDispatch = 'auto' | 'workgroup' | 'grid';
+export const CONTACT_DISPATCHES: readonly ContactDispatch[] = ['auto', 'workgroup', 'grid'];
+/**
+ * 'auto' sweeps the contacts in one workgroup up to this many contacts a substep (DCD's and CCD's,
+ * from the last frame read back): 16 per lane of the 256, where one workgroup's serial work is
+ * still of the order of the dependent dispatches it replaces. An estimate: not measured on a GPU.
+ */
+export const CONTACT_SWEEP_AUTO_LIMIT = 4096;
+
+/** Whether the contact passes run in one workgroup (ContactDispatch), given the last frame's contacts a substep (undefined: none known yet). */
+export function contactSweep(mode: ContactDispatch, recentContactsPerSubstep: number | undefined): boolean {
+  if (mode !== 'auto') return mode === 'workgroup';
+  return (recentContactsPerSubstep ?? 0) <= CONTACT_SWEEP_AUTO_LIMIT;
+}
+
+/**
  * How a penetrating point gets its contact target (paper 000 section 5.5, Figs. 22-23; Fisher
  * and Lin 2001). Every DCD query of the time step is answered by one of them (CCD contacts do
  * not use a target):
@@ -186,6 +209,8 @@ export interface SolverParams {
    * resolved it by substep 8 (paper Fig. 17: within 10), docs/collisions.md "Recovery".
    */
   collideEvery: CollideEvery;
+  /** How the GPU dispatches the contact passes (ContactDispatch): 'auto' (default), 'workgroup' or 'grid'. */
+  contactDispatch: ContactDispatch;
 }
 
 /** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point; air mode has no recovery mode. */
@@ -265,6 +290,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     contactOffset: 'auto',
     impactSubsteps: 'auto',
     collideEvery: 'auto',
+    contactDispatch: 'auto',
     ...overrides,
   };
 }
@@ -284,6 +310,7 @@ export function checkParams(p: SolverParams): void {
   if (!PENETRATION_METHODS.includes(p.penetration)) throw new RangeError(`penetration must be one of ${PENETRATION_METHODS.join(', ')}, got ${String(p.penetration)}`);
   if (!Number.isInteger(p.bvhRebuildFrames) || p.bvhRebuildFrames < 0) throw new RangeError(`bvhRebuildFrames must be an integer >= 0 (0: never), got ${p.bvhRebuildFrames}`);
   if (!COLLIDE_EVERY.includes(p.collideEvery)) throw new RangeError(`collideEvery must be one of ${COLLIDE_EVERY.join(', ')}, got ${String(p.collideEvery)}`);
+  if (!CONTACT_DISPATCHES.includes(p.contactDispatch)) throw new RangeError(`contactDispatch must be one of ${CONTACT_DISPATCHES.join(', ')}, got ${String(p.contactDispatch)}`);
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (typeof p.warmStart !== 'boolean') throw new RangeError(`warmStart must be true or false, got ${String(p.warmStart)}`);
   if (typeof p.lineSearch !== 'boolean') throw new RangeError(`lineSearch must be true or false, got ${String(p.lineSearch)}`);

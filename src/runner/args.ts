@@ -5,7 +5,7 @@
  */
 import type { SceneSpecificOption } from '../scenes/types';
 import type { Material } from '../sim/material';
-import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, COLLISION_MODES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, CONTACT_DISPATCHES, COLLISION_MODES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../contract/params';
 
 /** A mistake on the command line; the runner prints it and exits with status 2. */
 export class UsageError extends Error {
@@ -119,6 +119,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'self-culling', value: 'off|plain|enhanced', group: 'collisions', help: "culling of CCD's same-object candidate pairs (paper 002): enhanced (default) dual-cone test, no contact lost; plain: Heo et al.'s without internal edges (misses contacts); off: every pair of the box test" },
   { name: 'self-pair-skin', value: 'F', group: 'collisions', help: "CCD's same-object pairs kept across broad-phase jobs, found on boxes grown by F x the object's own margin and reused while its boxes stay inside them (>= 0; 0: joined afresh every job; default 0.5); never changes a candidate, only the worker job's time" },
   { name: 'collide-every', value: 'auto|substep|iteration', group: 'collisions', help: "when the collision stages run in a substep: once after the material iterations (substep), or after every material iteration (iteration; the authors' schedule, paper section 5); auto (default): iteration in recovery mode, substep otherwise. The report's counters.collisionRounds gives the rounds a substep" },
+  { name: 'contact-dispatch', value: 'auto|workgroup|grid', group: 'collisions', help: "how the GPU runs the contact passes: grid (count, solve and apply dispatches a pass) or workgroup (one workgroup sweeps them with barriers: one dispatch for all passes, or one a pass and contact group; the same Jacobi passes); auto (default): workgroup up to 4,096 contacts a substep in the last frame. The report's counters.dispatchesByPhase.contacts gives what it cost; the CPU engine has one path" },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
   { name: 'contact-offset', value: 'D|auto', group: 'collisions', help: 'contact thickness in world units (>= 0): every contact (DCD, CCD, self, between objects, colliders) keeps (x - s) . n >= D, and CCD makes contacts of pairs that come within D; auto (default): 1% of the mean boundary edge' },
   { name: 'impact-substeps', value: 'N|auto', group: 'collisions', help: 'impact-adaptive substeps: a frame whose CCD candidates, or vertices landing on a collider, close faster than a tenth of the mean boundary edge a substep takes up to N substeps (default auto: twice --substeps, at least 24; 0 or N <= --substeps: off); the report gives each frame\'s substeps and closing speed' },
@@ -284,6 +285,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('contact-iterations', (t) => (o.params.contactIterations = positiveInteger('contact-iterations', t)));
   v('collision-mode', (t) => (o.params.collisionMode = choice('collision-mode', t, COLLISION_MODES)));
   v('collide-every', (t) => (o.params.collideEvery = choice('collide-every', t, COLLIDE_EVERY)));
+  v('contact-dispatch', (t) => (o.params.contactDispatch = choice('contact-dispatch', t, CONTACT_DISPATCHES)));
   v('air-iterations', (t) => (o.params.airIterations = positiveInteger('air-iterations', t)));
   v('air-optimize-every', (t) => (o.params.airOptimizeFrames = nonNegativeInteger('air-optimize-every', t)));
   v('air-mesher', (t) => (o.params.airMesher = choice('air-mesher', t, AIR_MESHERS)));

@@ -378,6 +378,8 @@ export class GpuCollisions {
     counters.ccd = this.ccd.afterFrame(ccdWords, rec.ccd);
     if (deviation) counters.ccd.selfDeviationEscapes = deviation.escapes;
     this.ccdSchedule.noteEscapes(counters.ccd.escaped, counters.ccd.escapedSelf, this.ccd.ownEscapeFlags(ccdWords), rec.ccd.input);
+    // What 'auto' contact dispatch decides the next frames by (SolverParams.contactDispatch).
+    this.contacts.recentContactsPerSubstep = (counters.contacts + counters.ccd.hitsVertexFace + counters.ccd.hitsEdgeEdge) / Math.max(1, rec.substeps);
     if (mode === 'hybrid') {
       counters.pin = header[QL.pin];
       counters.pout = rec.substeps * (this.topology.boundaryVertexCount + this.topology.boundaryEdgeCount) - counters.pin;

@@ -348,91 +348,94 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     expect(byFeature[2]).toBeGreaterThan(0);
   });
 
-  it('the CPU reference (src/collision/cpu, f64) makes the same corrections from the same queries and answers', async () => {
-    const model = overlappingCubes();
-    const h = await harness(model, { friction: 0.4, contactIterations: 3 });
-    const { device } = await testGpu();
-    const { qs, x0, n } = await detectedQueries(h);
-    // Motion over the substep for friction: prev = x - a smooth field.
-    const prev = Float32Array.from(x0, (c, i) => c - 0.004 * Math.sin(3 * x0[3 * Math.floor(i / 3) + ((i + 1) % 3)] + i % 3));
-    const objectBits = new Float32Array(new Uint32Array(model.vertexObject).buffer);
-    device.queue.writeBuffer(h.state.prev, 0, packVec4(prev, model.vertexCount, (i) => objectBits[i]));
-    await writeQueries(h, qs);
-    await runContacts(h);
-    const gpu = await h.state.readPositions();
-    const gpuStart = new Float32Array(await readBuffer(await testGpu(), h.state.prev));
-    // The CPU stage from the same list and answers, at the same (f32) positions.
-    const { x, start } = cpuSolved(h, qs, x0, prev);
-    let worst = 0, moved = 0, worstStart = 0, movedStart = 0;
-    for (let i = 0; i < x.length; i++) {
-      worst = Math.max(worst, Math.abs(gpu[i] - x[i]));
-      moved = Math.max(moved, Math.abs(x[i] - x0[i]));
-      // The split impulse moves the start positions of contacts that were already penetrating.
-      const g = gpuStart[4 * Math.floor(i / 3) + (i % 3)];
-      worstStart = Math.max(worstStart, Math.abs(g - start[i]));
-      movedStart = Math.max(movedStart, Math.abs(start[i] - prev[i]));
-    }
-    expect(movedStart).toBeGreaterThan(1e-3);
-    expect(worstStart).toBeLessThan(1e-5);
-    summary.push(`${n} contacts, friction 0.4, 3 passes: GPU vs CPU positions differ by ${worst.toExponential(2)} at most (largest correction ${moved.toFixed(4)})`);
-    expect(moved).toBeGreaterThan(0.01);
-    expect(worst).toBeLessThan(1e-5);
-  });
+  for (const contactDispatch of ['grid', 'workgroup'] as const) {
+    it(`the CPU reference (src/collision/cpu, f64) makes the same corrections from the same queries and answers (${contactDispatch} dispatch)`, async () => {
+      const model = overlappingCubes();
+      const h = await harness(model, { friction: 0.4, contactIterations: 3, contactDispatch });
+      const { device } = await testGpu();
+      const { qs, x0, n } = await detectedQueries(h);
+      // Motion over the substep for friction: prev = x - a smooth field.
+      const prev = Float32Array.from(x0, (c, i) => c - 0.004 * Math.sin(3 * x0[3 * Math.floor(i / 3) + ((i + 1) % 3)] + i % 3));
+      const objectBits = new Float32Array(new Uint32Array(model.vertexObject).buffer);
+      device.queue.writeBuffer(h.state.prev, 0, packVec4(prev, model.vertexCount, (i) => objectBits[i]));
+      await writeQueries(h, qs);
+      await runContacts(h);
+      const gpu = await h.state.readPositions();
+      const gpuStart = new Float32Array(await readBuffer(await testGpu(), h.state.prev));
+      // The CPU stage from the same list and answers, at the same (f32) positions.
+      const { x, start } = cpuSolved(h, qs, x0, prev);
+      let worst = 0, moved = 0, worstStart = 0, movedStart = 0;
+      for (let i = 0; i < x.length; i++) {
+        worst = Math.max(worst, Math.abs(gpu[i] - x[i]));
+        moved = Math.max(moved, Math.abs(x[i] - x0[i]));
+        // The split impulse moves the start positions of contacts that were already penetrating.
+        const g = gpuStart[4 * Math.floor(i / 3) + (i % 3)];
+        worstStart = Math.max(worstStart, Math.abs(g - start[i]));
+        movedStart = Math.max(movedStart, Math.abs(start[i] - prev[i]));
+      }
+      expect(movedStart).toBeGreaterThan(1e-3);
+      expect(worstStart).toBeLessThan(1e-5);
+      summary.push(`${n} contacts, friction 0.4, 3 passes, ${contactDispatch} dispatch: GPU vs CPU positions differ by ${worst.toExponential(2)} at most (largest correction ${moved.toFixed(4)})`);
+      expect(moved).toBeGreaterThan(0.01);
+      expect(worst).toBeLessThan(1e-5);
+    });
 
-  it('a source sharing the counts (CCD\'s vertex-triangle contacts) is solved in the DCD contacts\' count and solve dispatches: the CPU reference with all contacts in one group moves the vertices the same; 3 dispatches a pass', async () => {
-    const model = overlappingCubes();
-    const settings = { friction: 0.4, contactIterations: 3 };
-    const { device } = await testGpu();
-    const ctx = await testGpu();
-    // The contact records of every detected query, as the build writes them, with their sums cleared.
-    const a = await harness(model, settings);
-    const { qs, x0, n } = await detectedQueries(a);
-    await writeQueries(a, qs);
-    await runContacts(a);
-    const records = new Uint32Array(await readBuffer(ctx, a.stage.contacts, 4 * CONTACT_WORDS * n));
-    const recordFloats = new Float32Array(records.buffer);
-    for (let i = 0; i < n; i++) for (const w of [19, 20, 22]) recordFloats[CONTACT_WORDS * i + w] = 0;
-    // A fresh scene: the first `split` queries go through the DCD list, the rest (the longer part,
-    // so the shared dispatch is sized by the source) come as prebuilt records of a source.
-    const h = await harness(model, settings);
-    const split = 40;
-    const sourceCount = n - split;
-    expect(Math.ceil(sourceCount / 64)).toBeGreaterThan(Math.ceil(split / 64));
-    const prev = Float32Array.from(x0, (c, i) => c - 0.004 * Math.sin(3 * x0[3 * Math.floor(i / 3) + ((i + 1) % 3)] + i % 3));
-    const objectBits = new Float32Array(new Uint32Array(model.vertexObject).buffer);
-    device.queue.writeBuffer(h.state.prev, 0, packVec4(prev, model.vertexCount, (i) => objectBits[i]));
-    await writeQueries(h, qs.slice(0, split));
-    const capacity = 256;
-    const header = device.createBuffer({ size: 4 * (QL_HEADER_WORDS + 8), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    const headerWords = new Uint32Array(QL_HEADER_WORDS + 8);
-    headerWords[QL.count] = sourceCount;
-    device.queue.writeBuffer(header, 0, headerWords);
-    const contacts = device.createBuffer({ size: 4 * CONTACT_WORDS * capacity, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(contacts, 0, records.subarray(CONTACT_WORDS * split, CONTACT_WORDS * n));
-    h.stage.addSource({ header, contacts, capacity, generation: 0, active: () => true, workgroups: () => Math.ceil(sourceCount / 64) });
-    let dispatches = 0;
-    const encoder = device.createCommandEncoder();
-    h.stage.beginFrame(encoder);
-    h.stage.encode(encoder, h.state, { ...plainSubstep(), countDispatches: (k: number) => (dispatches += k) });
-    device.queue.submit([encoder.finish()]);
-    const gpu = await h.state.readPositions();
-    // Build, the shared args, then count, solve and apply per pass (each list alone: 5 a pass).
-    expect(dispatches).toBe(2 + 3 * settings.contactIterations);
-    const { x } = cpuSolved(h, qs, x0, prev);
-    let worst = 0, moved = 0, movedBySource = 0;
-    const sourceVertices = new Set<number>();
-    for (let i = split; i < n; i++) for (let k = 0; k < 4; k++) if (records[CONTACT_WORDS * i + k] !== 0xffffffff) sourceVertices.add(records[CONTACT_WORDS * i + k]);
-    for (let i = 0; i < x.length; i++) {
-      worst = Math.max(worst, Math.abs(gpu[i] - x[i]));
-      moved = Math.max(moved, Math.abs(x[i] - x0[i]));
-      if (sourceVertices.has(Math.floor(i / 3))) movedBySource = Math.max(movedBySource, Math.abs(gpu[i] - x0[i]));
-    }
-    summary.push(`${split} DCD + ${sourceCount} source contacts in shared dispatches (${dispatches} for 3 passes): GPU vs CPU (one group) positions differ by ${worst.toExponential(2)} at most (largest correction ${moved.toFixed(4)})`);
-    expect(movedBySource).toBeGreaterThan(0.01);
-    expect(worst).toBeLessThan(1e-5);
-    header.destroy();
-    contacts.destroy();
-  });
+    it(`a source sharing the counts (CCD's vertex-triangle contacts) is solved in the DCD contacts' dispatches: the CPU reference with all contacts in one group moves the vertices the same (${contactDispatch} dispatch: ${contactDispatch === 'grid' ? '3 dispatches a pass' : 'one for all passes'})`, async () => {
+      const model = overlappingCubes();
+      const settings = { friction: 0.4, contactIterations: 3, contactDispatch };
+      const { device } = await testGpu();
+      const ctx = await testGpu();
+      // The contact records of every detected query, as the build writes them, with their sums cleared.
+      const a = await harness(model, settings);
+      const { qs, x0, n } = await detectedQueries(a);
+      await writeQueries(a, qs);
+      await runContacts(a);
+      const records = new Uint32Array(await readBuffer(ctx, a.stage.contacts, 4 * CONTACT_WORDS * n));
+      const recordFloats = new Float32Array(records.buffer);
+      for (let i = 0; i < n; i++) for (const w of [19, 20, 22]) recordFloats[CONTACT_WORDS * i + w] = 0;
+      // A fresh scene: the first `split` queries go through the DCD list, the rest (the longer part,
+      // so the shared dispatch is sized by the source) come as prebuilt records of a source.
+      const h = await harness(model, settings);
+      const split = 40;
+      const sourceCount = n - split;
+      expect(Math.ceil(sourceCount / 64)).toBeGreaterThan(Math.ceil(split / 64));
+      const prev = Float32Array.from(x0, (c, i) => c - 0.004 * Math.sin(3 * x0[3 * Math.floor(i / 3) + ((i + 1) % 3)] + i % 3));
+      const objectBits = new Float32Array(new Uint32Array(model.vertexObject).buffer);
+      device.queue.writeBuffer(h.state.prev, 0, packVec4(prev, model.vertexCount, (i) => objectBits[i]));
+      await writeQueries(h, qs.slice(0, split));
+      const capacity = 256;
+      const header = device.createBuffer({ size: 4 * (QL_HEADER_WORDS + 8), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      const headerWords = new Uint32Array(QL_HEADER_WORDS + 8);
+      headerWords[QL.count] = sourceCount;
+      device.queue.writeBuffer(header, 0, headerWords);
+      const contacts = device.createBuffer({ size: 4 * CONTACT_WORDS * capacity, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      device.queue.writeBuffer(contacts, 0, records.subarray(CONTACT_WORDS * split, CONTACT_WORDS * n));
+      h.stage.addSource({ header, contacts, capacity, generation: 0, active: () => true, workgroups: () => Math.ceil(sourceCount / 64) });
+      let dispatches = 0;
+      const encoder = device.createCommandEncoder();
+      h.stage.beginFrame(encoder);
+      h.stage.encode(encoder, h.state, { ...plainSubstep(), countDispatches: (k: number) => (dispatches += k) });
+      device.queue.submit([encoder.finish()]);
+      const gpu = await h.state.readPositions();
+      // Grid: build, the shared args, then count, solve and apply per pass (each list alone: 5 a pass).
+      // Workgroup: build, then one sweep of every pass (no group of its own follows).
+      expect(dispatches).toBe(contactDispatch === 'grid' ? 2 + 3 * settings.contactIterations : 2);
+      const { x } = cpuSolved(h, qs, x0, prev);
+      let worst = 0, moved = 0, movedBySource = 0;
+      const sourceVertices = new Set<number>();
+      for (let i = split; i < n; i++) for (let k = 0; k < 4; k++) if (records[CONTACT_WORDS * i + k] !== 0xffffffff) sourceVertices.add(records[CONTACT_WORDS * i + k]);
+      for (let i = 0; i < x.length; i++) {
+        worst = Math.max(worst, Math.abs(gpu[i] - x[i]));
+        moved = Math.max(moved, Math.abs(x[i] - x0[i]));
+        if (sourceVertices.has(Math.floor(i / 3))) movedBySource = Math.max(movedBySource, Math.abs(gpu[i] - x0[i]));
+      }
+      summary.push(`${split} DCD + ${sourceCount} source contacts in shared dispatches (${contactDispatch}: ${dispatches} for 3 passes): GPU vs CPU (one group) positions differ by ${worst.toExponential(2)} at most (largest correction ${moved.toFixed(4)})`);
+      expect(movedBySource).toBeGreaterThan(0.01);
+      expect(worst).toBeLessThan(1e-5);
+      header.destroy();
+      contacts.destroy();
+    });
+  }
 });
 
 /** The float64 CPU reference's contacts from the queries and answers `qs`, built at x0 and solved with h's settings (start positions prev). */

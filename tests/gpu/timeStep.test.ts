@@ -340,6 +340,60 @@ describe('TimeStep: stages over one state', () => {
     }
   });
 
+  it('contact passes swept in one workgroup (contactDispatch) give the frames of the count / solve / apply dispatches: head-on cubes, hybrid, same contacts, positions within 1e-6, momentum kept, fewer dispatches', async () => {
+    const ctx = await testGpu();
+    const setup = (contactDispatch: 'grid' | 'workgroup') =>
+      bodiesSetup(
+        [
+          { part: cubePart(3, 0.2, [0, 0, 0]), velocity: [2, 0, 0] },
+          { part: cubePart(3, 0.2, [0.3, 0.05, 0.04]), velocity: [-2, 0, 0] },
+        ],
+        { gravity: [0, 0, 0], substeps: 4, damping: 0, friction: 0.2, contactDispatch },
+      );
+    const swept = new GpuSolver(ctx, setup('workgroup'));
+    const grid = new GpuSolver(ctx, setup('grid'));
+    try {
+      const m = swept.model;
+      const momentum = (v: Float32Array): number[] => {
+        const p = [0, 0, 0];
+        for (let i = 0; i < m.vertexCount; i++) for (let k = 0; k < 3; k++) p[k] += v[3 * i + k] / m.invMass[i];
+        return p;
+      };
+      const p0 = momentum(Float32Array.from(m.initialVelocities));
+      const scale = 2 * m.invMass.reduce((a, w) => a + 1 / w, 0);
+      let contacts = 0, edgeEdge = 0, gapMax = 0;
+      const dispatches = { swept: 0, grid: 0 };
+      for (let f = 0; f < 4; f++) {
+        ctx.device.pushErrorScope('validation');
+        const a = await swept.stepFrame();
+        expect(await ctx.device.popErrorScope(), `frame ${f}`).toBeNull();
+        const b = await grid.stepFrame();
+        expect(a.collisions?.contacts, `frame ${f}`).toBe(b.collisions?.contacts);
+        expect(a.collisions?.ccd.hitsVertexFace, `frame ${f}`).toBe(b.collisions?.ccd.hitsVertexFace);
+        expect(a.collisions?.ccd.hitsEdgeEdge, `frame ${f}`).toBe(b.collisions?.ccd.hitsEdgeEdge);
+        contacts += a.collisions!.contacts + a.collisions!.ccd.hitsVertexFace + a.collisions!.ccd.hitsEdgeEdge;
+        edgeEdge += a.collisions!.ccd.hitsEdgeEdge;
+        dispatches.swept += a.dispatchesByPhase.contacts!;
+        dispatches.grid += b.dispatchesByPhase.contacts!;
+        const xa = await swept.readPositions();
+        const xb = await grid.readPositions();
+        let gap = 0;
+        for (let i = 0; i < xa.length; i++) gap = Math.max(gap, Math.abs(xa[i] - xb[i]));
+        gapMax = Math.max(gapMax, gap);
+        expect(gap, `frame ${f}`).toBeLessThan(1e-6);
+        const p = momentum(await swept.readVelocities());
+        expect(Math.hypot(p[0] - p0[0], p[1] - p0[1], p[2] - p0[2]) / scale, `frame ${f}`).toBeLessThan(1e-4);
+      }
+      console.log(`head-on cubes, 4 frames: ${contacts} contacts (${edgeEdge} CCD edge-edge: the group with uses of its own); contact dispatches ${dispatches.swept} swept against ${dispatches.grid} grid; positions within ${gapMax.toExponential(2)}`);
+      expect(contacts).toBeGreaterThan(0);
+      expect(edgeEdge).toBeGreaterThan(0);
+      expect(dispatches.swept).toBeLessThan(dispatches.grid / 2);
+    } finally {
+      swept.destroy();
+      grid.destroy();
+    }
+  });
+
   it('finalize fused into the damping\'s reduction: the same frames as finalize then reduce (1e-6), momentum and angular momentum kept', async () => {
     const ctx = await testGpu();
     const setup = () => {

@@ -9,7 +9,15 @@
  * solve dispatches as the DCD contacts (workgroup y picks the list; contactsArgs.wgsl sizes x for
  * the longer one on the GPU): 3 dispatches a pass for both, where each list had its own count and
  * solve (5). The per-vertex uses live in the accumulators' spare words (3: the main group, 7: a
- * group of its own), which keeps the solve at 8 storage bindings, WebGPU's default limit.
+ * group of its own), which keeps count, solve and apply at 8 storage bindings, WebGPU's default.
+ *
+ * SolverParams.contactDispatch 'workgroup' ('auto' while the last frame had at most
+ * CONTACT_SWEEP_AUTO_LIMIT contacts a substep): step 2 is one dispatch of one workgroup
+ * (sweepContacts) that runs every pass of the main group and of the group with counts of its own
+ * (CCD's edge-edge contacts, its third list), with storage barriers between count, solve and
+ * apply: 2 contact dispatches a substep instead of 20 (build, args, 3 x 6) in hybrid mode. It binds
+ * 10 storage buffers, as CCD's narrow phase already does (the device asks for the adapter's limit).
+ * With more than one group of its own the passes run as grid dispatches.
  * Uniforms (friction, capacities, topology offsets) are written once per frame in beginFrame.
  * The contact array has the query list's capacity; its bind groups follow the list's generation.
  *
@@ -29,7 +37,7 @@ import argsCode from '../../../shaders/contactsArgs.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
 import { dispatchGrid, gridRowStride, uniformBuffer } from '../../gpu/buffers';
 import { withIncludes } from '../../gpu/wgsl';
-import type { SolverParams } from '../../contract/params';
+import { contactSweep, type SolverParams } from '../../contract/params';
 import type { GpuStage, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import type { CollisionTopologyGpu } from './collisionTopology';
@@ -48,7 +56,7 @@ export interface ContactSource {
   workgroups(): number;
 }
 
-export type ContactSettings = Pick<SolverParams, 'collisions' | 'friction' | 'contactIterations'> & Partial<Pick<SolverParams, 'recovery'>>;
+export type ContactSettings = Pick<SolverParams, 'collisions' | 'friction' | 'contactIterations'> & Partial<Pick<SolverParams, 'recovery' | 'contactDispatch'>>;
 
 /** Words per contact (shaders/lib/contact.wgsl struct Contact). */
 export const CONTACT_WORDS = 24;
@@ -78,6 +86,7 @@ export class ContactStage implements GpuStage {
   private readonly solvePipeline: GPUComputePipeline;
   private readonly countPipeline: GPUComputePipeline;
   private readonly applyPipeline: GPUComputePipeline;
+  private readonly sweepPipeline: GPUComputePipeline;
   private readonly uniforms: GPUBuffer;
   /**
    * Per vertex ACCUMULATOR_WORDS u32 words, zero between passes: the pass's correction of x
@@ -91,12 +100,25 @@ export class ContactStage implements GpuStage {
   /** Bound as the second list where there is none (y = 1 is never dispatched then). */
   private readonly emptyList: GPUBuffer;
   private readonly emptyContacts: GPUBuffer;
+  /** A second empty record array for contacts3 (two writable bindings of one buffer in one dispatch are refused). */
+  private readonly emptyContacts3: GPUBuffer;
   contacts!: GPUBuffer;
   private contactCapacity = 0;
   private iterations = 0;
   /** The contact offset delta (world units) the DCD contacts keep (set by the owner before each frame). */
   offset = 0;
-  private groups?: { key: string; positions: GPUBuffer; prev: GPUBuffer; build: GPUBindGroup; solve: GPUBindGroup; args?: GPUBindGroup };
+  private groups?: {
+    key: string; positions: GPUBuffer; prev: GPUBuffer; build: GPUBindGroup; solve: GPUBindGroup; args?: GPUBindGroup;
+    /** The sweep's groups by [the shared list bound as list2 (else empty)][the own-count source as list3 (else empty)]. */
+    sweep: GPUBindGroup[][];
+  };
+  /** Whether this frame's passes run in one workgroup (SolverParams.contactDispatch), set in beginFrame. */
+  private sweeping = false;
+  /**
+   * Contacts a substep (DCD's and CCD's) of the last frame read back, which 'auto' decides by
+   * (set by the owner after each frame's readback; undefined until then).
+   */
+  recentContactsPerSubstep: number | undefined;
   /** Injected contacts (CPU answers of overflowed queries): pending until the next beginFrame. */
   private pending?: { queries: Uint32Array<ArrayBuffer>; results: Uint32Array<ArrayBuffer>; count: number };
   private injected?: Injected;
@@ -128,6 +150,7 @@ export class ContactStage implements GpuStage {
     this.solveTable = new BindingTable(device, 'contacts.solve', {
       params: 'uniform', positions: 'storage', prev: 'storage', list: 'read-only-storage', contacts: 'storage',
       acc: 'storage', status: 'storage', list2: 'read-only-storage', contacts2: 'storage',
+      list3: 'read-only-storage', contacts3: 'storage',
     });
     this.argsTable = new BindingTable(device, 'contacts.args', { params: 'uniform', list: 'read-only-storage', list2: 'read-only-storage', args: 'storage' });
     this.buildPipeline = pipeline(device, 'contacts.build', buildCode, 'buildContacts', this.buildTable.layout);
@@ -135,6 +158,7 @@ export class ContactStage implements GpuStage {
     this.solvePipeline = pipeline(device, 'contacts.solve', solveCode, 'solveContacts', this.solveTable.layout);
     this.countPipeline = pipeline(device, 'contacts.count', solveCode, 'countContacts', this.solveTable.layout);
     this.applyPipeline = pipeline(device, 'contacts.apply', solveCode, 'applyContacts', this.solveTable.layout);
+    this.sweepPipeline = pipeline(device, 'contacts.sweep', solveCode, 'sweepContacts', this.solveTable.layout);
     this.uniforms = uniformBuffer(device, 'contacts.params', 4 * PARAM_WORDS);
     const n = topology.vertexCount;
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
@@ -142,6 +166,7 @@ export class ContactStage implements GpuStage {
     this.sharedArgs = device.createBuffer({ label: 'contacts.sharedArgs', size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT });
     this.emptyList = device.createBuffer({ label: 'contacts.emptyList', size: 4 * (QL_HEADER_WORDS + QUERY_WORDS), usage: GPUBufferUsage.STORAGE });
     this.emptyContacts = device.createBuffer({ label: 'contacts.emptyContacts', size: 4 * CONTACT_WORDS, usage: GPUBufferUsage.STORAGE });
+    this.emptyContacts3 = device.createBuffer({ label: 'contacts.emptyContacts3', size: 4 * CONTACT_WORDS, usage: GPUBufferUsage.STORAGE });
   }
 
   active(): boolean {
@@ -207,6 +232,7 @@ export class ContactStage implements GpuStage {
     if (!Number.isInteger(s.contactIterations) || s.contactIterations < 1) throw new RangeError(`ContactStage: contactIterations must be an integer >= 1, got ${s.contactIterations}`);
     if (!(s.friction >= 0)) throw new RangeError(`ContactStage: friction must be >= 0, got ${s.friction}`);
     this.iterations = s.contactIterations;
+    this.sweeping = contactSweep(s.contactDispatch ?? 'auto', this.recentContactsPerSubstep);
     const o = this.topology.offsets;
     const words = new Uint32Array(PARAM_WORDS);
     new Float32Array(words.buffer)[0] = s.friction;
@@ -216,7 +242,11 @@ export class ContactStage implements GpuStage {
     ], 1);
     new Float32Array(words.buffer)[11] = this.offset;
     words[12] = this.shared?.capacity ?? 0;
+    words[13] = s.contactIterations;
+    words[14] = this.sweepOwn()?.capacity ?? 0;
     this.device.queue.writeBuffer(this.uniforms, 0, words);
+    words[13] = 1;
+    words[14] = 0;
     // Groups of their own: one list each (y = 0 only), their own count word.
     words[10] = OWN_COUNT_WORD;
     words[12] = 0;
@@ -234,7 +264,7 @@ export class ContactStage implements GpuStage {
   private bindGroups(state: GpuState) {
     const list = this.queryList;
     const shared = this.shared;
-    const key = `${list.generation}/${shared?.generation ?? -1}`;
+    const key = `${list.generation}/${shared?.generation ?? -1}/${this.sweepOwn()?.generation ?? -1}`;
     if (this.groups && this.groups.key === key && this.groups.positions === state.positions && this.groups.prev === state.prev) return this.groups;
     if (this.contactCapacity !== list.capacity) {
       this.contacts?.destroy();
@@ -257,9 +287,24 @@ export class ContactStage implements GpuStage {
       solve: this.solveTable.group({
         params: this.uniforms, positions: state.positions, prev: state.prev, list: list.list, contacts: this.contacts,
         acc: this.accumulators, status: this.objectStatus, list2, contacts2: shared?.contacts ?? this.emptyContacts,
+        list3: this.emptyList, contacts3: this.emptyContacts3,
       }),
       args: shared?.contacts ? this.argsTable.group({ params: this.uniforms, list: list.list, list2, args: this.sharedArgs }) : undefined,
+      sweep: [],
     };
+    const own = this.sweepOwn();
+    for (const second of [true, false]) {
+      const row: GPUBindGroup[] = [];
+      for (const third of [true, false]) {
+        row.push(this.solveTable.group({
+          params: this.uniforms, positions: state.positions, prev: state.prev, list: list.list, contacts: this.contacts,
+          acc: this.accumulators, status: this.objectStatus,
+          list2: second ? list2 : this.emptyList, contacts2: second ? (shared?.contacts ?? this.emptyContacts) : this.emptyContacts,
+          list3: third && own ? own.header : this.emptyList, contacts3: third && own ? own.contacts : this.emptyContacts3,
+        }));
+      }
+      this.groups.sweep.push(row);
+    }
     return this.groups;
   }
 
@@ -272,6 +317,55 @@ export class ContactStage implements GpuStage {
     pass.setPipeline(this.buildPipeline);
     pass.setBindGroup(0, groups.build);
     pass.dispatchWorkgroupsIndirect(this.queryList.args, 0);
+    let dispatches: number;
+    if (this.sweeping && this.sources.length <= 1) dispatches = 1 + this.encodeSweep(pass, groups.sweep, sharing, ownGroups.length > 0);
+    else dispatches = 1 + this.encodeGrid(pass, groups, sharing, ownGroups);
+    if (step.substep === 0 && step.round === 0 && this.injectedCount > 0) {
+      // The CPU's answers, after the substep's own contacts: same kernels over their own list.
+      pass.end();
+      const inj = this.injected!;
+      const g = inj.groups(this, state);
+      const p2 = step.beginPass(encoder, 'contacts', 'contacts.injected');
+      const groups = Math.ceil(this.injectedCount / 64);
+      const [ax, ay] = dispatchGrid(this.topology.vertexCount);
+      p2.setPipeline(this.buildPipeline);
+      p2.setBindGroup(0, g.build);
+      p2.dispatchWorkgroups(groups);
+      p2.setBindGroup(0, g.solve);
+      for (let k = 0; k < this.iterations; k++) {
+        p2.setPipeline(this.countPipeline);
+        p2.dispatchWorkgroups(groups);
+        p2.setPipeline(this.solvePipeline);
+        p2.dispatchWorkgroups(groups);
+        p2.setPipeline(this.applyPipeline);
+        p2.dispatchWorkgroups(ax, ay);
+      }
+      p2.end();
+      dispatches += 1 + 3 * this.iterations;
+    } else {
+      pass.end();
+    }
+    step.countDispatches?.(dispatches);
+  }
+
+  /**
+   * Every pass in one dispatch of one workgroup (sweepContacts): the main group (DCD's contacts and
+   * the shared source), then the own-count source, in each pass. Returns the dispatches (1).
+   */
+  private encodeSweep(pass: GPUComputePassEncoder, sweep: GPUBindGroup[][], sharing: boolean, own: boolean): number {
+    pass.setPipeline(this.sweepPipeline);
+    pass.setBindGroup(0, sweep[sharing ? 0 : 1][own ? 0 : 1]);
+    pass.dispatchWorkgroups(1);
+    return 1;
+  }
+
+  /** The source with counts of its own that the sweep solves as its third list (one at most; with more the passes run as grid dispatches). */
+  private sweepOwn(): ContactSource | undefined {
+    return this.sources.length === 1 ? this.sources[0].source : undefined;
+  }
+
+  /** The passes as count / solve / apply dispatches over the lists and the vertices. Returns the dispatches. */
+  private encodeGrid(pass: GPUComputePassEncoder, groups: NonNullable<typeof this.groups>, sharing: boolean, ownGroups: { group: GPUBindGroup; workgroups: number }[]): number {
     // With a shared source: one count and one solve dispatch cover both lists ([x, 2, 1]).
     let args = this.queryList.args;
     if (sharing) {
@@ -302,32 +396,7 @@ export class ContactStage implements GpuStage {
         pass.dispatchWorkgroups(ax, ay);
       }
     }
-    let dispatches = 1 + (sharing ? 1 : 0) + (3 + 3 * ownGroups.length) * this.iterations;
-    if (step.substep === 0 && step.round === 0 && this.injectedCount > 0) {
-      // The CPU's answers, after the substep's own contacts: same kernels over their own list.
-      pass.end();
-      const inj = this.injected!;
-      const g = inj.groups(this, state);
-      const p2 = step.beginPass(encoder, 'contacts', 'contacts.injected');
-      const groups = Math.ceil(this.injectedCount / 64);
-      p2.setPipeline(this.buildPipeline);
-      p2.setBindGroup(0, g.build);
-      p2.dispatchWorkgroups(groups);
-      p2.setBindGroup(0, g.solve);
-      for (let k = 0; k < this.iterations; k++) {
-        p2.setPipeline(this.countPipeline);
-        p2.dispatchWorkgroups(groups);
-        p2.setPipeline(this.solvePipeline);
-        p2.dispatchWorkgroups(groups);
-        p2.setPipeline(this.applyPipeline);
-        p2.dispatchWorkgroups(ax, ay);
-      }
-      p2.end();
-      dispatches += 1 + 3 * this.iterations;
-    } else {
-      pass.end();
-    }
-    step.countDispatches?.(dispatches);
+    return (sharing ? 1 : 0) + (3 + 3 * ownGroups.length) * this.iterations;
   }
 
   private sourceGroup(s: (typeof this.sources)[number], state: GpuState): GPUBindGroup {
@@ -336,6 +405,7 @@ export class ContactStage implements GpuStage {
     const group = this.solveTable.group({
       params: s.uniforms, positions: state.positions, prev: state.prev, list: s.source.header, contacts: s.source.contacts,
       acc: this.accumulators, status: this.objectStatus, list2: this.emptyList, contacts2: this.emptyContacts,
+      list3: this.emptyList, contacts3: this.emptyContacts3,
     });
     s.groups = { key, positions: state.positions, prev: state.prev, group };
     return group;
@@ -351,6 +421,7 @@ export class ContactStage implements GpuStage {
       solve: this.solveTable.group({
         params: inj.uniforms, positions: state.positions, prev: state.prev, list: inj.list, contacts: inj.contacts,
         acc: this.accumulators, status: this.objectStatus, list2: this.emptyList, contacts2: this.emptyContacts,
+        list3: this.emptyList, contacts3: this.emptyContacts3,
       }),
     };
   }
@@ -363,6 +434,7 @@ export class ContactStage implements GpuStage {
     this.sharedArgs.destroy();
     this.emptyList.destroy();
     this.emptyContacts.destroy();
+    this.emptyContacts3.destroy();
     this.contacts?.destroy();
     this.injected?.destroy();
   }

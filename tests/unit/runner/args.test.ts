@@ -82,6 +82,8 @@ describe('runner arguments', () => {
     expect(run('--scene', 's', '--collision-mode', 'air', '--air-iterations', '6', '--air-optimize-every', '0').params)
       .toEqual({ collisionMode: 'air', airIterations: 6, airOptimizeFrames: 0 });
     expect(run('--scene', 's', '--collide-every', 'iteration').params).toEqual({ collideEvery: 'iteration' });
+    expect(run('--scene', 's', '--contact-dispatch', 'grid').params).toEqual({ contactDispatch: 'grid' });
+    expect(() => run('--scene', 's', '--contact-dispatch', 'warp')).toThrow(/--contact-dispatch/);
   });
 
   it('bad collision flag values are refused naming the flag', () => {
