@@ -22,7 +22,8 @@
  *
  * 4. parts (--sections parts): the split of a broad phase across a pool (ccdJobs.ts splitParts)
  *    with each part timed alone on this thread, for pools of --parts-workers sizes: what a machine
- *    with that many free cores would wait for (the longest part), whatever this machine's cores.
+ *    with that many free cores would wait for (the longest part), whatever this machine's cores;
+ *    each part also with the default self-collision culling after it, as the time step runs it.
  *
  * Each section is a function returning rows.
  *
@@ -237,6 +238,9 @@ export function partRows(cases: PileCase[], bound: MotionBound, workerCounts: nu
       const r = sweptCandidates(t, c.positions, c.velocities, bound, true);
       whole = (r.vertexFace.length + r.edgeEdge.length) / 2;
     });
+    // The job as the time step runs it by default: then self-collision culling (as in section 2).
+    const culling = { mode: 'enhanced' as const, deviation: new Float32Array(t.vertexCount).fill(0.001), edgeDeviation: null };
+    const wholeCulledMs = best(repeat, () => culledSweptCandidates(t, c.positions, c.velocities, bound, true, culling));
     for (const workers of workerCounts) {
       const parts = splitParts(t, workers);
       let pairs = 0;
@@ -246,9 +250,13 @@ export function partRows(cases: PileCase[], bound: MotionBound, workerCounts: nu
       }));
       pairs /= repeat;
       if (pairs !== whole) throw new Error(`parts of ${c.copies} octopi over ${workers} workers give ${pairs} pairs, the whole job ${whole}`);
+      const culledMs = parts.map((part) => best(repeat, () => culledSweptCandidates(t, c.positions, c.velocities, bound, true, culling, part)));
       const longest = Math.max(...ms);
       const sum = ms.reduce((a, b) => a + b, 0);
-      rows.push([c.copies, c.speed, workers, parts.length, wholeMs.toFixed(1), ms.map((m) => m.toFixed(1)).join(' / '), longest.toFixed(1), sum.toFixed(1), (wholeMs / longest).toFixed(2)]);
+      rows.push([
+        c.copies, c.speed, workers, parts.length, wholeMs.toFixed(1), ms.map((m) => m.toFixed(1)).join(' / '), longest.toFixed(1), sum.toFixed(1), (wholeMs / longest).toFixed(2),
+        wholeCulledMs.toFixed(1), culledMs.map((m) => m.toFixed(1)).join(' / '), Math.max(...culledMs).toFixed(1),
+      ]);
     }
     console.log(`  ${c.copies} copies at ${c.speed} m/s: done`);
   }
@@ -349,7 +357,7 @@ try {
     if (!workerCounts.every((w) => Number.isInteger(w) && w >= 1)) throw new Error(`--parts-workers: expected positive integers, got ${arg('parts-workers', '')}`);
     const rows = partRows(cases, bound, workerCounts, repeat);
     console.log(`\nBroad phase split by object (splitParts), each part alone on this thread, horizon ${bound.horizon.toFixed(4)} s, margin ${bound.margin}, self-collision on:\n`);
-    console.log(table(['copies', 'speed m/s', 'workers', 'parts', 'whole job ms', 'parts ms', 'longest part ms', 'sum of parts ms', 'whole / longest'], rows));
+    console.log(table(['copies', 'speed m/s', 'workers', 'parts', 'whole job ms', 'parts ms', 'longest part ms', 'sum of parts ms', 'whole / longest', 'whole job + culling ms', 'parts + culling ms', 'longest part + culling ms'], rows));
   }
   if (sections.includes('step')) {
     const copies = Number(arg('step-copies', '2'));

@@ -4,7 +4,7 @@
  * encode time").
  *
  *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/encodeTime.ts \
- *     [--copies 8] [--frames 5] [--order partitioned|gauss-seidel|jacobi] [--in-flight 1,2] [--record-reps 20] [--record-only] [--settle-s 10]
+ *     [--copies 8] [--frames 5] [--order partitioned|gauss-seidel|jacobi] [--in-flight 1,2] [--record-reps 20] [--record-only] [--settle-s 10] [--contact-dispatch auto|workgroup|grid]
  *
  * The scene is octopus-box (paper Fig. 9) at --copies octopi, collisions on (hybrid: detect,
  * shortest path, CCD, contacts), its own parameters (5 substeps x 5 iterations since issue 24, paper Table 1; --substeps and --iterations override), CCD's broad
@@ -20,7 +20,7 @@ import { runnerCcdPool } from '../src/runner/ccdWorkerBundle';
 import { runFrames } from '../src/runner/frameLoop';
 import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
-import type { SolverParams } from '../src/contract/params';
+import { CONTACT_DISPATCHES, type SolverParams } from '../src/contract/params';
 import { Simulation, type FrameStats } from '../src/sim/simulation';
 
 function flag(name: string, fallback: string): string {
@@ -39,6 +39,11 @@ for (const k of ['substeps', 'iterations'] as const) {
   const v = Number(flag(k, ''));
   if (!(Number.isInteger(v) && v >= 1)) throw new Error(`--${k} must be an integer >= 1, got ${flag(k, '')}`);
   stepOverride[k] = v;
+}
+if (process.argv.includes('--contact-dispatch')) {
+  const d = flag('contact-dispatch', '') as SolverParams['contactDispatch'];
+  if (!CONTACT_DISPATCHES.includes(d)) throw new Error(`--contact-dispatch must be one of ${CONTACT_DISPATCHES.join(', ')}, got ${d}`);
+  stepOverride.contactDispatch = d;
 }
 if (!(Number.isInteger(copies) && copies >= 1)) throw new Error(`--copies must be an integer >= 1, got ${flag('copies', '')}`);
 if (!(Number.isInteger(frames) && frames >= 2)) throw new Error(`--frames must be an integer >= 2 (the first is left out), got ${flag('frames', '')}`);

@@ -39,6 +39,8 @@ export interface SelfCullingStats {
   traversalMs: number;
   /** Trees rebuilt in this call. */
   rebuilt: number;
+  /** Trees traversed from their root in this call (the others from the last call's culled nodes: SelfCullingOptions.fullTraversalEvery). */
+  fullTraversals: number;
   /** Nodes culled, and the triangles they hold. */
   culledNodes: number;
   culledTriangles: number;
@@ -48,11 +50,22 @@ export interface SelfCullingStats {
 export interface SelfCullingOptions {
   /** Calls between rebuilds of the trees at the motion's start (default 30; 0: built once). */
   rebuildEvery?: number;
+  /**
+   * A tree's traversals from its root: one in this many (default 8; 1: every one), counted per
+   * tree (a call may cover other objects than the last), and the first after a build. The others
+   * start from the nodes its last traversal culled (its frontier): every node is still tested
+   * against this motion before it is culled, so the culled set is sound, only possibly smaller (a
+   * node above the frontier that would pass now waits for the next full traversal). A falling pile
+   * culls the same nodes job after job, and the tests of the failing nodes above them (60% of the
+   * tests on 8 octopi, about a tenth of the traversal's time) are skipped.
+   */
+  fullTraversalEvery?: number;
 }
 
 export class SelfCulling {
   readonly surface: CullingSurface;
   readonly rebuildEvery: number;
+  readonly fullTraversalEvery: number;
   /** Per triangle: the culled node it lies in (a scene-wide id), or -1. */
   readonly culledBy: Int32Array;
   private trees: CullingTree[] = [];
@@ -63,11 +76,18 @@ export class SelfCulling {
   private calls = 0;
   private readonly tests: NodeTests;
   private stack = new Int32Array(128);
+  /** Per tree: the nodes the last traversal culled (its frontier), how many, and traversals since its last full one (Infinity: none yet). */
+  private frontier: Int32Array[] = [];
+  private frontierCount: number[] = [];
+  private sinceFull: number[] = [];
 
   constructor(topology: CcdTopology, options: SelfCullingOptions = {}) {
     const every = options.rebuildEvery ?? 30;
     if (!(Number.isInteger(every) && every >= 0)) throw new RangeError(`SelfCulling: rebuildEvery must be an integer >= 0, got ${every}`);
     this.rebuildEvery = every;
+    const full = options.fullTraversalEvery ?? 8;
+    if (!(Number.isInteger(full) && full >= 1)) throw new RangeError(`SelfCulling: fullTraversalEvery must be an integer >= 1, got ${full}`);
+    this.fullTraversalEvery = full;
     this.surface = cullingSurfaceOf(topology);
     const s = this.surface;
     this.tests = new NodeTests(s);
@@ -96,7 +116,7 @@ export class SelfCulling {
   cull(motion: CullingMotion, mode: SelfCullingMode, objects?: [number, number]): SelfCullingStats {
     const s = this.surface;
     checkMotion(motion, s.vertexCount, s.edgeCount);
-    const stats: SelfCullingStats = { mode, conesMs: 0, traversalMs: 0, rebuilt: 0, culledNodes: 0, culledTriangles: 0, nodes: emptyNodeTestCounts() };
+    const stats: SelfCullingStats = { mode, conesMs: 0, traversalMs: 0, rebuilt: 0, fullTraversals: 0, culledNodes: 0, culledTriangles: 0, nodes: emptyNodeTestCounts() };
     this.culledBy.fill(-1);
     if (mode === 'off') return stats;
     const t0 = performance.now();
@@ -121,7 +141,14 @@ export class SelfCulling {
     const t1 = performance.now();
     this.tests.counts = stats.nodes;
     this.tests.newMotion();
-    for (let k = 0; k < this.trees.length; k++) if (inRange(k)) this.traverse(k, motion, mode, stats);
+    for (let k = 0; k < this.trees.length; k++) {
+      if (!inRange(k)) continue;
+      // Per tree: a call may cover other objects than the last (a worker given another part).
+      const full = this.sinceFull[k] + 1 >= this.fullTraversalEvery;
+      this.sinceFull[k] = full ? 0 : this.sinceFull[k] + 1;
+      if (full) stats.fullTraversals++;
+      this.traverse(k, motion, mode, stats, full);
+    }
     stats.traversalMs = performance.now() - t1;
     stats.conesMs = t1 - t0;
     return stats;
@@ -140,12 +167,29 @@ export class SelfCulling {
       this.nodeBase.push(base);
       base += tree.nodeCount;
     }
+    this.frontier = this.trees.map(() => new Int32Array(16));
+    this.frontierCount = this.trees.map(() => 0);
+    this.sinceFull = this.trees.map(() => Infinity);
   }
 
-  private traverse(k: number, motion: CullingMotion, mode: SelfCullingMode, stats: SelfCullingStats): void {
+  /**
+   * Algorithm 3 top-down over tree k: from its root (`full`), or from the nodes the last traversal
+   * culled; each node culled is recorded as the tree's new frontier.
+   */
+  private traverse(k: number, motion: CullingMotion, mode: SelfCullingMode, stats: SelfCullingStats, full: boolean): void {
     const tree = this.trees[k], cones = this.nodeCones[k], base = this.nodeBase[k];
     let top = 0;
-    this.stack[top++] = 0;
+    let last = this.frontier[k];
+    const lastCount = this.frontierCount[k];
+    if (full) {
+      this.stack[top++] = 0;
+    } else {
+      if (this.stack.length < lastCount + 2) this.stack = new Int32Array(2 * (lastCount + 2));
+      // Pushed in reverse, so nodes are visited in the order they were culled.
+      for (let j = lastCount - 1; j >= 0; j--) this.stack[top++] = last[j];
+      last = this.frontier[k] = new Int32Array(Math.max(16, lastCount));
+    }
+    let culledCount = 0;
     while (top > 0) {
       const node = this.stack[--top];
       const o = CONE_FLOATS * node;
@@ -156,6 +200,12 @@ export class SelfCulling {
       }
       const culled = mode === 'plain' ? this.tests.plain(tree, node, cones, o, motion) : this.tests.enhanced(tree, node, cones, o, motion);
       if (culled) {
+        if (culledCount === last.length) {
+          const grown = new Int32Array(2 * last.length);
+          grown.set(last);
+          last = grown;
+        }
+        last[culledCount++] = node;
         stats.culledNodes++;
         stats.culledTriangles += tree.rangeEnd[node] - tree.rangeStart[node];
         for (let p = tree.rangeStart[node]; p < tree.rangeEnd[node]; p++) this.culledBy[tree.triangleAt[p]] = base + node;
@@ -171,6 +221,8 @@ export class SelfCulling {
       this.stack[top++] = l + 1;
       this.stack[top++] = l;
     }
+    this.frontier[k] = last;
+    this.frontierCount[k] = culledCount;
   }
 
   /** The normal cone of `node` of the `k`-th tree (axis xyz, half-angle) as of the last cull (tests, debugging). */

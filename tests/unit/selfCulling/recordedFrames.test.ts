@@ -27,11 +27,13 @@ function motionBoxes(a: Float64Array, b: Float64Array, margin: number): Float32A
 const SCENES = ['beam-twist', 'rod-knot', 'noodle-bowl', 'squishy-squeeze'];
 
 describe('enhanced culling keeps every contact of recorded frames (exhaustive exact CCD)', () => {
-  for (const scene of SCENES) {
-    it(scene, () => {
+  // fullTraversalEvery 1: every call from the roots; 4: three calls in four start from the last
+  // call's culled nodes (selfCulling.ts), whose tests must still hold against the new motion.
+  for (const [scene, fullTraversalEvery] of SCENES.flatMap((s) => [[s, 1], [s, 4]] as const)) {
+    it(`${scene}, full traversal every ${fullTraversalEvery} calls`, () => {
       const rec = readSelfContactFrames(scene);
-      const culling = new SelfCulling(rec.topology);
-      let contacts = 0, before = 0, after = 0;
+      const culling = new SelfCulling(rec.topology, { fullTraversalEvery });
+      let contacts = 0, before = 0, after = 0, fromFrontier = 0;
       for (let f = 0; f + 1 < rec.frames.length; f++) {
         const start = rec.frames[f], end = rec.frames[f + 1];
         const hits = bruteForceContacts(rec.topology, start, end, rec.isOneTet);
@@ -39,7 +41,8 @@ describe('enhanced culling keeps every contact of recorded frames (exhaustive ex
         const candidates = ccdCandidates(rec.topology, motionBoxes(start, end, 0.01 * rec.meanEdge), 'self');
         const boxKeys = candidateKeys(candidates);
         expect([...hits].filter((h) => !boxKeys.has(h)), `frame ${rec.frame0 + f}: contacts the box test misses`).toEqual([]);
-        culling.cull({ start, move: end.map((x, i) => x - start[i]), deviation: null }, 'enhanced');
+        const stats = culling.cull({ start, move: end.map((x, i) => x - start[i]), deviation: null }, 'enhanced');
+        if (stats.fullTraversals === 0) fromFrontier++;
         const kept = culling.filter(candidates);
         const keptKeys = candidateKeys(kept);
         expect([...hits].filter((h) => !keptKeys.has(h)), `frame ${rec.frame0 + f}: contacts culled`).toEqual([]);
@@ -49,6 +52,7 @@ describe('enhanced culling keeps every contact of recorded frames (exhaustive ex
       if (process.env.SELF_CULLING_VERBOSE) console.log(`${scene}: ${contacts} contacts; candidates ${before} -> ${after}`);
       expect(contacts, 'the recorded frames have self-contacts').toBeGreaterThan(0);
       expect(after).toBeLessThan(before);
+      expect(fromFrontier).toBe(fullTraversalEvery === 1 ? 0 : rec.frames.length - 1 - Math.ceil((rec.frames.length - 1) / fullTraversalEvery));
     });
   }
 });
