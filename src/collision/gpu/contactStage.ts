@@ -9,14 +9,15 @@
  * solve dispatches as the DCD contacts (workgroup y picks the list; contactsArgs.wgsl sizes x for
  * the longer one on the GPU): 3 dispatches a pass for both, where each list had its own count and
  * solve (5). The per-vertex uses live in the accumulators' spare words (3: the main group, 7: a
- * group of its own), which keeps count, solve and apply at 8 storage bindings, WebGPU's default.
+ * group of its own), so no buffer of its own is bound for them.
  *
  * SolverParams.contactDispatch 'workgroup' ('auto' while the last frame had at most
  * CONTACT_SWEEP_AUTO_LIMIT contacts a substep): step 2 is one dispatch of one workgroup
  * (sweepContacts) that runs every pass of the main group and of the group with counts of its own
  * (CCD's edge-edge contacts, its third list), with storage barriers between count, solve and
- * apply: 2 contact dispatches a substep instead of 20 (build, args, 3 x 6) in hybrid mode. It binds
- * 10 storage buffers, as CCD's narrow phase already does (the device asks for the adapter's limit).
+ * apply: 2 contact dispatches a substep instead of 20 (build, args, 3 x 6) in hybrid mode. The
+ * kernels' layout binds 10 storage buffers (the third list's two only for the sweep), as CCD's
+ * narrow phase already does (the device asks for the adapter's limit).
  * With more than one group of its own the passes run as grid dispatches.
  * Uniforms (friction, capacities, topology offsets) are written once per frame in beginFrame.
  * The contact array has the query list's capacity; its bind groups follow the list's generation.
