@@ -5,6 +5,7 @@ import type { GpuContext } from '../../src/gpu/device';
 import { withIncludes } from '../../src/gpu/wgsl';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import type { SimSetup } from '../../src/sim/setup';
+import type { SolverParams } from '../../src/contract/params';
 import type { GpuStage, PhaseName, SubstepContext } from '../../src/contract/stage';
 import { packVec4, type GpuState } from '../../src/contract/state';
 import { readBuffer, testGpu } from '../support/gpu';
@@ -92,6 +93,24 @@ const cube = loadSharedTetArrays('Cube.t');
 
 async function vec4s(ctx: GpuContext, buffer: GPUBuffer, n: number): Promise<Float32Array> {
   return new Float32Array(await readBuffer(ctx, buffer, 16 * n));
+}
+
+/** Two cubes meeting head-on at 2 m/s each with no gravity, hybrid collisions (the recording-equivalence checks). */
+function headOnCubes(overrides: Partial<SolverParams> = {}): SimSetup {
+  return bodiesSetup(
+    [
+      { part: cubePart(3, 0.2, [0, 0, 0]), velocity: [2, 0, 0] },
+      { part: cubePart(3, 0.2, [0.3, 0.05, 0.04]), velocity: [-2, 0, 0] },
+    ],
+    { gravity: [0, 0, 0], substeps: 4, damping: 0, friction: 0.2, ...overrides },
+  );
+}
+
+/** Linear momentum sum m v of the velocities v (xyz per vertex). */
+function momentumOf(m: { vertexCount: number; invMass: ArrayLike<number> }, v: Float32Array): number[] {
+  const p = [0, 0, 0];
+  for (let i = 0; i < m.vertexCount; i++) for (let k = 0; k < 3; k++) p[k] += v[3 * i + k] / m.invMass[i];
+  return p;
 }
 
 describe('TimeStep: stages over one state', () => {
@@ -292,24 +311,12 @@ describe('TimeStep: stages over one state', () => {
 
   it('shared passes record the same frames as one pass per stage: head-on cubes, same contacts, positions within 1e-6, momentum kept', async () => {
     const ctx = await testGpu();
-    const setup = () =>
-      bodiesSetup(
-        [
-          { part: cubePart(3, 0.2, [0, 0, 0]), velocity: [2, 0, 0] },
-          { part: cubePart(3, 0.2, [0.3, 0.05, 0.04]), velocity: [-2, 0, 0] },
-        ],
-        { gravity: [0, 0, 0], substeps: 4, damping: 0, friction: 0.2 },
-      );
-    const merged = new GpuSolver(ctx, setup());
-    const perStage = new GpuSolver(ctx, setup());
+    const merged = new GpuSolver(ctx, headOnCubes());
+    const perStage = new GpuSolver(ctx, headOnCubes());
     perStage.timeStep.mergePasses = false;
     try {
       const m = merged.model;
-      const momentum = (v: Float32Array): number[] => {
-        const p = [0, 0, 0];
-        for (let i = 0; i < m.vertexCount; i++) for (let k = 0; k < 3; k++) p[k] += v[3 * i + k] / m.invMass[i];
-        return p;
-      };
+      const momentum = (v: Float32Array): number[] => momentumOf(m, v);
       const p0 = momentum(Float32Array.from(m.initialVelocities));
       // Sum of m |v| at the start (both cubes at 2 m/s).
       const scale = 2 * m.invMass.reduce((a, w) => a + 1 / w, 0);
@@ -342,23 +349,11 @@ describe('TimeStep: stages over one state', () => {
 
   it('contact passes swept in one workgroup (contactDispatch) give the frames of the count / solve / apply dispatches: head-on cubes, hybrid, same contacts, positions within 1e-6, momentum kept, fewer dispatches', async () => {
     const ctx = await testGpu();
-    const setup = (contactDispatch: 'grid' | 'workgroup') =>
-      bodiesSetup(
-        [
-          { part: cubePart(3, 0.2, [0, 0, 0]), velocity: [2, 0, 0] },
-          { part: cubePart(3, 0.2, [0.3, 0.05, 0.04]), velocity: [-2, 0, 0] },
-        ],
-        { gravity: [0, 0, 0], substeps: 4, damping: 0, friction: 0.2, contactDispatch },
-      );
-    const swept = new GpuSolver(ctx, setup('workgroup'));
-    const grid = new GpuSolver(ctx, setup('grid'));
+    const swept = new GpuSolver(ctx, headOnCubes({ contactDispatch: 'workgroup' }));
+    const grid = new GpuSolver(ctx, headOnCubes({ contactDispatch: 'grid' }));
     try {
       const m = swept.model;
-      const momentum = (v: Float32Array): number[] => {
-        const p = [0, 0, 0];
-        for (let i = 0; i < m.vertexCount; i++) for (let k = 0; k < 3; k++) p[k] += v[3 * i + k] / m.invMass[i];
-        return p;
-      };
+      const momentum = (v: Float32Array): number[] => momentumOf(m, v);
       const p0 = momentum(Float32Array.from(m.initialVelocities));
       const scale = 2 * m.invMass.reduce((a, w) => a + 1 / w, 0);
       let contacts = 0, edgeEdge = 0, gapMax = 0;
