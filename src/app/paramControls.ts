@@ -96,7 +96,7 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     kind: 'choice',
     key: 'contactDispatch',
     label: 'Contact dispatch',
-    options: { 'Auto (one workgroup while few)': 'auto', 'One workgroup (barriers)': 'workgroup', 'Grid (count, solve, apply)': 'grid' },
+    options: { 'Auto (one workgroup up to 512 contacts)': 'auto', 'One workgroup (barriers)': 'workgroup', 'Grid (count, solve, apply)': 'grid' },
     help: 'the contact passes as three dispatches each over the whole list, or swept by one workgroup between storage barriers (fewer dependent dispatches; same Jacobi passes)',
   },
   { kind: 'number', key: 'airIterations', label: 'Air passes (air mode)', min: 1, max: 20, step: 1, help: 'air mode: passes over the air tets\' constraints (eq. 2) per substep' },

@@ -50,10 +50,14 @@ export type ContactDispatch = 'auto' | 'workgroup' | 'grid';
 export const CONTACT_DISPATCHES: readonly ContactDispatch[] = ['auto', 'workgroup', 'grid'];
 /**
  * 'auto' sweeps the contacts in one workgroup up to this many contacts a substep (DCD's and CCD's,
- * from the last frame read back): 16 per lane of the 256, where one workgroup's serial work is
- * still of the order of the dependent dispatches it replaces. An estimate: not measured on a GPU.
+ * from the last frame read back). Measured on an NVIDIA H100 in Dawn (Vulkan, native), the contacts
+ * phase's GPU time a substep: the sweep 0.05 ms with no contacts, 0.19 ms at 239, 0.34 ms at 1,032,
+ * 1.06 ms at 3,935; the grid dispatches 0.20-0.28 ms throughout (bench/contactDispatch.ts,
+ * docs/benchmarks.md). They meet between about 360 and 510 contacts (the grid's own time varies
+ * 0.21-0.24 ms there). A browser's larger cost per dispatch would move the meeting point up (not
+ * measured).
  */
-export const CONTACT_SWEEP_AUTO_LIMIT = 4096;
+export const CONTACT_SWEEP_AUTO_LIMIT = 512;
 
 /** Whether the contact passes run in one workgroup (ContactDispatch), given the last frame's contacts a substep (undefined: none known yet). */
 export function contactSweep(mode: ContactDispatch, recentContactsPerSubstep: number | undefined): boolean {

@@ -3,10 +3,9 @@
  * per process with Vite in SSR mode (every import inlined, so the bundle runs from a temporary
  * folder) and start pool workers from the bundle: the real entry, the real pool, real threads.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'vite';
 
 const bundles = new Map<string, Promise<string>>();
 
@@ -17,6 +16,15 @@ export function nodeWorkerBundle(root: string, entry: string): Promise<string> {
   if (!bundle) {
     const name = entry.slice(entry.lastIndexOf('/') + 1).replace(/\.ts$/, '');
     bundle = (async () => {
+      // Prebuilt (a machine without the dev dependencies, e.g. a lent GPU machine): NODE_WORKER_BUNDLES
+      // names a folder holding <entry name>.mjs, bundled as below.
+      const prebuilt = process.env.NODE_WORKER_BUNDLES;
+      if (prebuilt) {
+        const path = resolve(prebuilt, `${name}.mjs`);
+        if (!existsSync(path)) throw new Error(`NODE_WORKER_BUNDLES is set but ${path} does not exist (bundle ${entry} there, or unset it)`);
+        return path;
+      }
+      const { build } = await import('vite');
       const outDir = mkdtempSync(join(tmpdir(), `${name}-`));
       await build({
         root,
