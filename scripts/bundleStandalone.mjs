@@ -7,33 +7,17 @@
 // (src/runner/nodeWorkerBundle.ts).
 // Usage: node scripts/bundleStandalone.mjs <out folder> <entry.ts>...
 //   then, there: NODE_WORKER_BUNDLES=<out folder> node <out folder>/<entry>.mjs [args]
-import { build } from 'vite';
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { bundleForNode, PROJECT_ROOT } from './nodeBundle.mjs';
 
 const [outDir, ...entries] = process.argv.slice(2);
 if (!outDir || entries.length === 0) {
   console.error('usage: node scripts/bundleStandalone.mjs <out folder> <entry.ts>...');
   process.exit(2);
 }
-const root = new URL('..', import.meta.url).pathname;
-const bundle = async (entry, external) => {
-  await build({
-    root,
-    logLevel: 'warn',
-    configFile: false,
-    build: {
-      ssr: resolve(entry),
-      outDir: resolve(outDir),
-      emptyOutDir: false,
-      copyPublicDir: false,
-      target: 'node20',
-      minify: false,
-      rollupOptions: { external, output: { entryFileNames: `${basename(entry).replace(/\.ts$/, '')}.mjs`, format: 'es', codeSplitting: false } },
-    },
-    ssr: { noExternal: true, external },
-  });
-};
+const bundle = (entry, external) =>
+  bundleForNode(entry, outDir, { noExternal: true, external }, { copyPublicDir: false, minify: false, rollupOptions: { external, output: { codeSplitting: false } } });
 for (const entry of entries) await bundle(entry, ['webgpu', 'vite']);
 // The worker runs from its own bundle with every import inlined (nodeWorkerBundle.ts bundles it the same way).
-await bundle(resolve(root, 'src/workers/ccdWorkerNode.ts'), []);
+await bundle(resolve(PROJECT_ROOT, 'src/workers/ccdWorkerNode.ts'), []);
 console.log(`bundled ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} and the collision worker into ${resolve(outDir)}`);

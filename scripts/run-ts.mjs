@@ -3,33 +3,17 @@
 // resolution as the page: Vite bundles it in SSR mode (so `?raw` WGSL imports and workers
 // resolve exactly as in the browser), then Node runs the bundle.
 // Usage: node scripts/run-ts.mjs <entry.ts> [args for the entry...]
-import { build } from 'vite';
 import { spawnSync } from 'node:child_process';
-import { basename, join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { bundleForNode, PROJECT_ROOT } from './nodeBundle.mjs';
 
 const [entry, ...args] = process.argv.slice(2);
 if (!entry) {
   console.error('usage: node scripts/run-ts.mjs <entry.ts> [args...]');
   process.exit(2);
 }
-const root = new URL('..', import.meta.url).pathname;
-const outDir = join(root, 'dist', 'node');
-const name = basename(entry).replace(/\.ts$/, '');
-await build({
-  root,
-  logLevel: 'warn',
-  configFile: false,
-  build: {
-    ssr: resolve(entry),
-    outDir,
-    emptyOutDir: false,
-    target: 'node20',
-    sourcemap: 'inline',
-    rollupOptions: { output: { entryFileNames: `${name}.mjs`, format: 'es' } },
-  },
-  ssr: { external: ['webgpu'] },
-});
-const r = spawnSync(process.execPath, ['--enable-source-maps', join(outDir, `${name}.mjs`), ...args], {
+const bundle = await bundleForNode(entry, join(PROJECT_ROOT, 'dist', 'node'), { external: ['webgpu'] }, { sourcemap: 'inline' });
+const r = spawnSync(process.execPath, ['--enable-source-maps', bundle, ...args], {
   stdio: 'inherit',
 });
 process.exit(r.status ?? 1);
