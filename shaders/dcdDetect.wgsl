@@ -11,10 +11,13 @@
 // an inverted boundary element (section 3.5). Each hit appends one Query; beyond the list's
 // capacity it is dropped and counted (header word 2) and the host grows the list.
 // writeArgs then turns the count into the indirect dispatch of the spb and contact kernels.
-// Hybrid mode (supplement Alg. 5): a first dispatch on the substep's start positions with
-// DETECT_MARK_PIN marks the points already penetrating (Pin) and appends nothing; the dispatch
-// after the material solve, with DETECT_ONLY_PIN, tests only those. The others (Pout) are
-// CCD's (shaders/ccdNarrow.wgsl).
+// Hybrid mode (supplement Alg. 5): the points already penetrating at the substep's start are
+// Pin and are tested after the material solve; the others (Pout) are CCD's
+// (shaders/ccdNarrow.wgsl). By default one dispatch does both (DETECT_PIN_AND_TEST, on the hash
+// of swept tet boxes): each invocation marks its point at the start positions (prev), then tests
+// it at the end positions if Pin; both tests read only the point's own pin flag, so nothing
+// waits on another invocation. Separately (the plan before issue 24, kept for comparison): a
+// dispatch with DETECT_MARK_PIN on the start positions' own hash, then one with DETECT_ONLY_PIN.
 #include "threadIndex"
 #include "positions"
 #include "queryList"
@@ -30,6 +33,8 @@
 @group(0) @binding(7) var<storage, read_write> overflow: array<u32>;
 // Hybrid: 1 where the point penetrated at the substep's start (Pin): [vertex id], [vertexCount + edge].
 @group(0) @binding(8) var<storage, read_write> pin: array<u32>;
+// The substep's start positions (predict left them there), read with DETECT_PIN_AND_TEST.
+@group(0) @binding(9) var<storage, read> prev: array<vec4<f32>>;
 
 const NONE = 0xffffffffu;
 // Longest walk along one axis for an edge's box (an edge this long means the scene blew up).
@@ -47,6 +52,17 @@ var<private> gParam: f32;
 var<private> gBest: u32;          // accepted tet of smallest id so far (findTet), NONE if none
 var<private> gBestHit: vec3<f32>; // its query point
 var<private> gBestParam: f32;
+var<private> gExclude: i32;       // query's excluded vertices (the point's own)
+var<private> gExclude2: i32;
+var<private> gSourceId: u32;      // vertex, edge or tet id the query names
+var<private> gPinIndex: u32;      // the point's pin flag, NONE for centroids
+var<private> gAtStart: bool;      // the tests read the start positions (DETECT_PIN_AND_TEST's mark)
+
+// Position of vertex v at the time the current test looks at: the substep's start or its end.
+fn cornerPosition(v: u32) -> vec3<f32> {
+  if (gAtStart) { return prev[v].xyz; }
+  return vertexPosition(v);
+}
 
 fn tetOf(t: u32) -> vec4<u32> {
   let o = params.offTets + 4u * t;
@@ -81,7 +97,7 @@ fn sharesVertex(tv: vec4<u32>) -> bool {
 
 fn tetInverted(t: u32) -> bool {
   let tv = tetOf(t);
-  return !(signedVolume6(vertexPosition(tv.x), vertexPosition(tv.y), vertexPosition(tv.z), vertexPosition(tv.w)) > 0.0);
+  return !(signedVolume6(cornerPosition(tv.x), cornerPosition(tv.y), cornerPosition(tv.z), cornerPosition(tv.w)) > 0.0);
 }
 
 // Section 3.5: a vertex with a boundary triangle on an inverted tet gets no self query.
@@ -97,10 +113,10 @@ fn accepts(t: u32) -> bool {
   let tv = tetOf(t);
   if (sharesVertex(tv)) { return false; }
   if (!gSelfAllowed && topo[params.offVertexObject + tv.x] == gObject) { return false; }
-  let x0 = vertexPosition(tv.x);
-  let x1 = vertexPosition(tv.y);
-  let x2 = vertexPosition(tv.z);
-  let x3 = vertexPosition(tv.w);
+  let x0 = cornerPosition(tv.x);
+  let x1 = cornerPosition(tv.y);
+  let x2 = cornerPosition(tv.z);
+  let x3 = cornerPosition(tv.w);
   if (!(signedVolume6(x0, x1, x2, x3) > 0.0)) { return false; }
   if (gKind != QUERY_KIND_EDGE) {
     gHit = gA;
@@ -207,26 +223,27 @@ fn findTet(lo: vec3<f32>, hi: vec3<f32>) -> u32 {
   return gBest;
 }
 
-@compute @workgroup_size(64)
-fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
-  var id = threadIndex(gid, params.queryRowStride);
+// Sets up query point `index` (invocation order above) at the positions cornerPosition reads;
+// false past the last point.
+fn setUpPoint(index: u32) -> bool {
+  var id = index;
   let selfOn = (params.flags & DETECT_SELF) != 0u;
-  var exclude = -1;
-  var exclude2 = -1;
-  var sourceId = id;
-  var pinIndex = NONE;
+  gExclude = -1;
+  gExclude2 = -1;
+  gSourceId = id;
+  gPinIndex = NONE;
   gVerts = vec4<u32>(NONE);
   if (id < params.vertexPoints) {
     let v = select(topo[params.offBoundaryVertices + id], id, (params.flags & DETECT_RECOVERY) != 0u);
     gKind = QUERY_KIND_VERTEX;
     gVerts.x = v;
-    gA = vertexPosition(v);
+    gA = cornerPosition(v);
     gB = gA;
     gObject = topo[params.offVertexObject + v];
     gSelfAllowed = selfOn && !invertedBoundaryVertex(v);
-    exclude = i32(v);
-    sourceId = v;
-    pinIndex = v;
+    gExclude = i32(v);
+    gSourceId = v;
+    gPinIndex = v;
   } else if (id - params.vertexPoints < params.edgePoints) {
     id -= params.vertexPoints;
     let a = topo[params.offBoundaryEdges + 2u * id];
@@ -234,47 +251,67 @@ fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
     gKind = QUERY_KIND_EDGE;
     gVerts.x = a;
     gVerts.y = b;
-    gA = vertexPosition(a);
-    gB = vertexPosition(b);
+    gA = cornerPosition(a);
+    gB = cornerPosition(b);
     gObject = topo[params.offVertexObject + a];
     gSelfAllowed = selfOn && !invertedBoundaryVertex(a) && !invertedBoundaryVertex(b);
-    exclude = i32(a);
-    exclude2 = i32(b);
-    sourceId = id;
-    pinIndex = params.vertexCount + id;
+    gExclude = i32(a);
+    gExclude2 = i32(b);
+    gSourceId = id;
+    gPinIndex = params.vertexCount + id;
   } else if (id - params.vertexPoints - params.edgePoints < params.centroidPoints) {
     id -= params.vertexPoints + params.edgePoints;
     let tv = tetOf(id);
     gKind = QUERY_KIND_CENTROID;
     gVerts = tv;
-    gA = 0.25 * (vertexPosition(tv.x) + vertexPosition(tv.y) + vertexPosition(tv.z) + vertexPosition(tv.w));
+    gA = 0.25 * (cornerPosition(tv.x) + cornerPosition(tv.y) + cornerPosition(tv.z) + cornerPosition(tv.w));
     gB = gA;
     gObject = topo[params.offVertexObject + tv.x];
     gSelfAllowed = selfOn && !tetInverted(id);
-    sourceId = id;
+    gSourceId = id;
   } else {
-    return;
+    return false;
   }
-  if ((params.flags & DETECT_ONLY_PIN) != 0u && pinIndex != NONE && pin[pinIndex] == 0u) { return; }
+  return true;
+}
+
+@compute @workgroup_size(64)
+fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let id = threadIndex(gid, params.queryRowStride);
+  if ((params.flags & DETECT_PIN_AND_TEST) != 0u) {
+    // Alg. 5 line 1 for this point at the start positions: Pin or Pout (every point writes its
+    // flag, so no clear is needed), then a Pin point goes on to the test at the end positions.
+    gAtStart = true;
+    if (!setUpPoint(id)) { return; }
+    if (gPinIndex != NONE) {
+      let pinned = findTet(min(gA, gB), max(gA, gB)) != NONE;
+      pin[gPinIndex] = select(0u, 1u, pinned);
+      if (!pinned) { return; }
+      atomicAdd(&list.header[QL_PIN], 1u);
+    }
+    gAtStart = false;
+  }
+  if (!setUpPoint(id)) { return; }
+  if ((params.flags & DETECT_ONLY_PIN) != 0u && gPinIndex != NONE && pin[gPinIndex] == 0u) { return; }
   let t = findTet(min(gA, gB), max(gA, gB));
   if (t == NONE) { return; }
   if ((params.flags & DETECT_MARK_PIN) != 0u) {
-    if (pinIndex != NONE) {
-      pin[pinIndex] = 1u;
+    if (gPinIndex != NONE) {
+      pin[gPinIndex] = 1u;
       atomicAdd(&list.header[QL_PIN], 1u);
     }
     return;
   }
   let inter = topo[params.offVertexObject + topo[params.offTets + 4u * t]] != gObject;
   atomicAdd(&list.header[QL_HITS + 2u * gKind + select(0u, 1u, inter)], 1u);
-  var source = sourceId | (gKind << QUERY_KIND_SHIFT);
+  var source = gSourceId | (gKind << QUERY_KIND_SHIFT);
   if (inter && (params.flags & DETECT_EUCLIDEAN) != 0u) { source |= QUERY_EUCLIDEAN; }
   let slot = atomicAdd(&list.header[QL_COUNT], 1u);
   if (slot >= params.listCapacity) {
     atomicAdd(&list.header[QL_DROPPED], 1u);
     return;
   }
-  list.queries[slot] = Query(gBestHit, t, exclude, exclude2, source, gBestParam);
+  list.queries[slot] = Query(gBestHit, t, gExclude, gExclude2, source, gBestParam);
 }
 
 // One invocation: the indirect dispatch args of the spb and contact kernels for this substep,

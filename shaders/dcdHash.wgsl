@@ -1,10 +1,11 @@
 // Spatial hash build (shaders/lib/spatialHash.wgsl): one invocation per tet, every substep. The
-// tet's box at the current positions goes into each cell it touches: entries taken from the pool
-// with one atomicAdd per tet, each pushed on its cell's list with atomicExchange on the head. Entries
-// beyond the pool's capacity are counted in query-list header word 14 (the host grows the pool
-// for the next frame); tets spanning more than HASH_MAX_CELLS_PER_AXIS cells on an axis go to the
-// oversized list instead (one entry), so no tet is ever missing from the broad phase while the
-// pool has room. Cost: linear in the tets, no CPU work.
+// tet's box at the current positions (hybrid: swept over the substep) goes into each cell it
+// touches: entries taken from the pool with one atomicAdd per tet, each pushed on its cell's list
+// with atomicExchange on the head. Entries beyond the pool's capacity are counted in query-list
+// header word 14 (the host grows the pool for the next frame); tets spanning more than
+// HASH_MAX_CELLS_PER_AXIS cells on an axis go to the oversized list instead (one entry), so no
+// tet is ever missing from the broad phase while the pool has room. Cost: linear in the tets,
+// no CPU work.
 #include "threadIndex"
 #include "positions"
 #include "queryList"
@@ -16,6 +17,9 @@
 @group(0) @binding(3) var<storage, read_write> heads: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> pool: array<HashEntry>;
 @group(0) @binding(5) var<storage, read_write> list: QueryListRW;
+// The substep's start positions (predict left them there): with DETECT_PIN_AND_TEST the tet's
+// box is the union of its boxes at the start and the end, so one hash serves both detections.
+@group(0) @binding(6) var<storage, read> prev: array<vec4<f32>>;
 
 @compute @workgroup_size(64)
 fn buildHash(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -26,8 +30,16 @@ fn buildHash(@builtin(global_invocation_id) gid: vec3<u32>) {
   let x1 = vertexPosition(topo[o + 1u]);
   let x2 = vertexPosition(topo[o + 2u]);
   let x3 = vertexPosition(topo[o + 3u]);
-  let lo = min(min(x0, x1), min(x2, x3));
-  let hi = max(max(x0, x1), max(x2, x3));
+  var lo = min(min(x0, x1), min(x2, x3));
+  var hi = max(max(x0, x1), max(x2, x3));
+  if ((params.flags & DETECT_PIN_AND_TEST) != 0u) {
+    let s0 = prev[topo[o]].xyz;
+    let s1 = prev[topo[o + 1u]].xyz;
+    let s2 = prev[topo[o + 2u]].xyz;
+    let s3 = prev[topo[o + 3u]].xyz;
+    lo = min(lo, min(min(s0, s1), min(s2, s3)));
+    hi = max(hi, max(max(s0, s1), max(s2, s3)));
+  }
   // A tet with a non-finite corner contains nothing (every strict test fails on NaN).
   let span = hi - lo;
   if (!(span.x >= 0.0 && span.y >= 0.0 && span.z >= 0.0 && span.x < 3e38 && span.y < 3e38 && span.z < 3e38)) { return; }

@@ -40,6 +40,11 @@ const DETECT_EUCLIDEAN = 4u;
 const DETECT_MARK_PIN = 8u;
 // Hybrid, after the material solve: only points marked Pin are tested (Pout goes to CCD).
 const DETECT_ONLY_PIN = 16u;
+// Hybrid, both of the above in one hash and one dispatch (issue 24): the hash holds each tet's
+// box swept over the substep (its boxes at the start and at the end, dcdHash.wgsl), and each
+// detect invocation marks its point Pin or Pout at the start positions, then tests a Pin point
+// at the end positions (dcdDetect.wgsl).
+const DETECT_PIN_AND_TEST = 32u;
 
 const HASH_COUNTERS = 4u;
 const HASH_TAKEN = 0u;

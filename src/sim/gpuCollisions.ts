@@ -2,8 +2,9 @@
  * The collision part of the GPU time step (paper 000 section 4, supplement Alg. 5): four stages
  * that GpuSolver puts between material and finalize, over the one GpuState,
  *
- *   detect    hybrid: Pin marks at the substep's start; then spatial hash of tet boxes,
- *             vertex / edge points (hybrid: Pin only; recovery: every vertex, tet centroids)
+ *   detect    spatial hash of tet boxes (hybrid: swept over the substep), vertex / edge points
+ *             (hybrid: marked Pin at the substep's start, then tested at its end if Pin;
+ *             recovery: every vertex, tet centroids)
  *             -> Query list on the GPU, indirect args               (collision/gpu/detectStage.ts)
  *   spb       BVH refit + shortest path to boundary for every query, dispatched indirectly
  *                                                                  (spb/gpu/spbStage.ts)
@@ -83,6 +84,8 @@ export interface GpuCollisionOptions {
   ccdMarginRatio?: number;
   /** First capacity of the query and contact arrays (default: an eighth of the boundary vertices and edges, at least 1,024; it grows after a frame that dropped hits). */
   initialCapacity?: number;
+  /** Hybrid: Pin marked by a hash and a detect dispatch of their own, as before issue 24 (DetectStage's separatePinPass; for the tests that compare the plans). */
+  separatePinPass?: boolean;
 }
 
 /** Words of the shortest path's statistics copied per frame (src/spb/workspace.ts STAT_NAMES fit in it). */
@@ -175,7 +178,7 @@ export class GpuCollisions {
     const boundaryPoints = this.mesh.boundaryVertices.length + this.mesh.boundaryEdges.length / 2;
     this.queryList = new QueryList(device, options.initialCapacity ?? Math.max(1024, Math.ceil(boundaryPoints / 8)));
     this.listGeneration = this.queryList.generation;
-    this.detect = new DetectStage(device, this.topology, this.queryList, params);
+    this.detect = new DetectStage(device, this.topology, this.queryList, params, { separatePinPass: options.separatePinPass });
     const list = this.queryList;
     this.spb = new SpbStage(device, this.spbData, list.list, list.args, list.results, {
       active: () => this.params().collisions && effectiveCollisionMode(this.params()) !== 'ccd',

@@ -113,6 +113,64 @@ function momentumOf(m: { vertexCount: number; invMass: ArrayLike<number> }, v: F
   return p;
 }
 
+/**
+ * Copies the substep's start positions (state.prev) as detection saw them, right after it: the
+ * contacts move prev afterwards (their split impulse), so reading it after the frame would not
+ * show what the Pin marks were taken from.
+ */
+class StartPositionsCopy implements GpuStage {
+  readonly phase: PhaseName = 'detect';
+  readonly perRound = true;
+  readonly copy: GPUBuffer;
+
+  constructor(device: GPUDevice, private readonly bytes: number) {
+    this.copy = storageBuffer(device, 'test.startPositions', bytes);
+  }
+
+  encode(encoder: GPUCommandEncoder, state: GpuState): void {
+    encoder.copyBufferToBuffer(state.prev, 0, this.copy, 0, this.bytes);
+  }
+
+  destroy(): void {
+    this.copy.destroy();
+  }
+}
+
+/**
+ * The hybrid's Pin flags of the last substep (DetectStage.pin) against a brute-force strict
+ * point-in-tet test of the boundary vertices at its start positions (copied by
+ * StartPositionsCopy), over the other objects' positively oriented tets in float64: no code
+ * shared with dcdDetect.wgsl.
+ */
+async function pinAgainstOracle(ctx: GpuContext, solver: GpuSolver, startCopy: StartPositionsCopy): Promise<{ flagged: number; wrong: string[] }> {
+  const m = solver.model;
+  const start = await vec4s(ctx, startCopy.copy, m.vertexCount);
+  const pin = new Uint32Array(await readBuffer(ctx, solver.collisions!.detect.pin, 4 * m.vertexCount));
+  const P = (v: number): number[] => [start[4 * v], start[4 * v + 1], start[4 * v + 2]];
+  const vol6 = (a: number[], b: number[], c: number[], d: number[]): number => {
+    const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], w = [c[0] - a[0], c[1] - a[1], c[2] - a[2]], z = [d[0] - a[0], d[1] - a[1], d[2] - a[2]];
+    return u[0] * (w[1] * z[2] - w[2] * z[1]) - u[1] * (w[0] * z[2] - w[2] * z[0]) + u[2] * (w[0] * z[1] - w[1] * z[0]);
+  };
+  let flagged = 0;
+  const wrong: string[] = [];
+  for (const v of solver.collisions!.mesh.boundaryVertices) {
+    const p = P(v);
+    // The deepest tet: the smallest of the four sub-volumes relative to the tet's, > 0 inside.
+    let depth = -Infinity;
+    for (let t = 0; t < m.tetCount; t++) {
+      const c = [m.tets[4 * t], m.tets[4 * t + 1], m.tets[4 * t + 2], m.tets[4 * t + 3]];
+      if (m.vertexObject[c[0]] === m.vertexObject[v]) continue;
+      const [x0, x1, x2, x3] = c.map(P);
+      const V = vol6(x0, x1, x2, x3);
+      if (!(V > 0)) continue;
+      depth = Math.max(depth, Math.min(vol6(p, x1, x2, x3), vol6(x0, p, x2, x3), vol6(x0, x1, p, x3), vol6(x0, x1, x2, p)) / V);
+    }
+    if (pin[v] !== 0) flagged++;
+    if ((pin[v] !== 0) !== depth > 0) wrong.push(`vertex ${v}: pin ${pin[v]}, depth ${depth.toExponential(2)}`);
+  }
+  return { flagged, wrong };
+}
+
 describe('TimeStep: stages over one state', () => {
   it('by default the collision stages sit between material and finalize, and switch off with params.collisions', async () => {
     const ctx = await testGpu();
@@ -124,26 +182,27 @@ describe('TimeStep: stages over one state', () => {
       let r = await solver.stepFrame();
       expect(r.passes.slice(0, 6)).toEqual(['predict', 'material', 'detect', 'spb', 'contacts', 'finalize']);
       expect(r.collisions?.readbacks).toBe(1);
-      // Hybrid (the default): Pin marks, detection, spb, CCD, contacts. The first frame reads the
+      // Hybrid (the default): detection with the Pin marks in it, spb, CCD, contacts. The first frame reads the
       // state back for CCD's broad phase (positions, velocities: blocking), and every frame copies
       // its end state next to the counters for the next broad phase (one more readback, no wait).
       solver.params = { ...solver.params, collisionMode: 'hybrid' };
       r = await solver.stepFrame();
-      expect(r.passes.slice(0, 8)).toEqual(['predict', 'material', 'detect', 'detect', 'spb', 'ccd', 'contacts', 'finalize']);
+      expect(r.passes.slice(0, 7)).toEqual(['predict', 'material', 'detect', 'spb', 'ccd', 'contacts', 'finalize']);
       expect(r.collisions?.readbacks).toBe(4);
       r = await solver.stepFrame();
       expect(r.collisions?.readbacks).toBe(2);
       // Collisions after every material iteration (collideEvery): the material and collision
-      // stages run as one block per iteration; the Pin marks once a substep, at its start.
+      // stages run as one block per iteration; the Pin marks once a substep, at its start (inside
+      // the first round's detect dispatch, so every round records the same 3 detect dispatches).
       const byPhase = (f: typeof r) => f.dispatchesByPhase;
       solver.params = { ...solver.params, iterations: 3, collideEvery: 'substep' };
       const once = byPhase(await solver.stepFrame());
       solver.params = { ...solver.params, collideEvery: 'iteration' };
       r = await solver.stepFrame();
-      if (r.gpuPhaseMs) expect(r.passes.slice(0, 11)).toEqual(['predict', 'material', 'detect', 'detect', 'spb', 'ccd', 'contacts', 'material', 'detect', 'spb', 'ccd']);
+      if (r.gpuPhaseMs) expect(r.passes.slice(0, 10)).toEqual(['predict', 'material', 'detect', 'spb', 'ccd', 'contacts', 'material', 'detect', 'spb', 'ccd']);
       const every = byPhase(r);
       expect(every.material).toBe(once.material);
-      expect(every.detect).toBe(2 * 2 + 3 * (once.detect! - 2 * 2));
+      expect(every.detect).toBe(3 * once.detect!);
       for (const phase of ['spb', 'ccd', 'contacts'] as const) expect(every[phase]).toBe(3 * once[phase]!);
       // Recovery mode (DCD only) takes it by default ('auto').
       solver.params = { ...solver.params, collideEvery: 'auto', recovery: true };
@@ -386,6 +445,65 @@ describe('TimeStep: stages over one state', () => {
     } finally {
       swept.destroy();
       grid.destroy();
+    }
+  });
+
+  it('hybrid Pin marked inside the detect dispatch on a swept hash: the Pin of a brute-force point-in-tet test at the substep start, the frames of the separate Pin pass (same contacts, 1e-6), 2 dispatches fewer a substep', async () => {
+    const ctx = await testGpu();
+    // The cubes start 2 cm into each other and keep closing: boundary vertices are inside the
+    // other cube at the start of substeps (Pin), others reach it within a substep (CCD).
+    const overlapping = (): SimSetup => bodiesSetup(
+      [
+        { part: cubePart(3, 0.2, [0, 0, 0]), velocity: [1, 0, 0] },
+        { part: cubePart(3, 0.2, [0.18, 0.05, 0.04]), velocity: [-1, 0, 0] },
+      ],
+      { gravity: [0, 0, 0], substeps: 4, damping: 0, friction: 0.2, collisionMode: 'hybrid' },
+    );
+    const fused = new GpuSolver(ctx, overlapping());
+    const separate = new GpuSolver(ctx, overlapping(), { collisions: { separatePinPass: true } });
+    const copies = [fused, separate].map((solver) => {
+      const copy = new StartPositionsCopy(ctx.device, 16 * solver.model.vertexCount);
+      solver.timeStep.insertAfter('detect', copy);
+      return copy;
+    });
+    try {
+      let pinned = 0, contacts = 0, gapMax = 0;
+      for (let f = 0; f < 3; f++) {
+        ctx.device.pushErrorScope('validation');
+        const a = await fused.stepFrame();
+        expect(await ctx.device.popErrorScope(), `frame ${f}`).toBeNull();
+        const b = await separate.stepFrame();
+        expect(a.collisions?.pin, `frame ${f}`).toBe(b.collisions?.pin);
+        expect(a.collisions?.contacts, `frame ${f}`).toBe(b.collisions?.contacts);
+        expect(a.collisions?.ccd.hitsVertexFace, `frame ${f}`).toBe(b.collisions?.ccd.hitsVertexFace);
+        expect(a.collisions?.ccd.hitsEdgeEdge, `frame ${f}`).toBe(b.collisions?.ccd.hitsEdgeEdge);
+        // The separate plan's hash and detect of the start positions, once per substep.
+        expect(a.dispatchesByPhase.detect, `frame ${f}`).toBe(b.dispatchesByPhase.detect! - 2 * a.substeps);
+        pinned += a.collisions!.pin;
+        contacts += a.collisions!.contacts;
+        const xa = await fused.readPositions();
+        const xb = await separate.readPositions();
+        let gap = 0;
+        for (let i = 0; i < xa.length; i++) gap = Math.max(gap, Math.abs(xa[i] - xb[i]));
+        gapMax = Math.max(gapMax, gap);
+        expect(gap, `frame ${f}`).toBeLessThan(1e-6);
+
+        // Oracle: the last substep's Pin flags of the boundary vertices against a brute-force
+        // strict point-in-tet test of its start positions over the other cube's positively
+        // oriented tets (no code shared with dcdDetect.wgsl).
+        const oracleA = await pinAgainstOracle(ctx, fused, copies[0]);
+        const oracleB = await pinAgainstOracle(ctx, separate, copies[1]);
+        expect(oracleA.wrong, `frame ${f}: fused`).toEqual([]);
+        expect(oracleB.wrong, `frame ${f}: separate`).toEqual([]);
+        const flagged = oracleA.flagged;
+        if (f === 0) expect(flagged).toBeGreaterThan(0);
+      }
+      console.log(`overlapping cubes, 3 frames: ${pinned} Pin points, ${contacts} DCD contacts; fused against separate Pin pass positions within ${gapMax.toExponential(2)}`);
+      expect(pinned).toBeGreaterThan(0);
+      expect(contacts).toBeGreaterThan(0);
+    } finally {
+      fused.destroy();
+      separate.destroy();
     }
   });
 

@@ -6,6 +6,11 @@
  *   3. detect      one invocation per query point: boundary vertices, boundary edges (recovery:
  *                  every vertex and every tet centroid), the containing tet of smallest id, one Query per hit,
  *   4. writeArgs   one invocation: the indirect dispatch args of the spb and contact stages.
+ * Hybrid mode (Alg. 5) marks the points penetrating at the substep's start (Pin) in the same
+ * three dispatches: the hash holds each tet's box swept over the substep and detect marks each
+ * point at the start positions before it tests a Pin point at the end (DETECT_PIN_AND_TEST). The
+ * plan before issue 24 (`separatePinPass`: a hash and a detect dispatch of the start positions
+ * first, 5 dispatches) stays for the tests that compare the two.
  * Per frame (beginFrame): the uniforms (switches read from the settings then) and the frame's
  * header counters. After the frame's readback, `afterFrame(header)` grows the query list and the
  * hash pool when they overflowed.
@@ -31,6 +36,7 @@ const DETECT_SELF = 2;
 const DETECT_EUCLIDEAN = 4;
 const DETECT_MARK_PIN = 8;
 const DETECT_ONLY_PIN = 16;
+const DETECT_PIN_AND_TEST = 32;
 const PARAM_WORDS = 20;
 
 function pipeline(device: GPUDevice, label: string, code: string, entryPoint: string, layout: GPUBindGroupLayout): GPUComputePipeline {
@@ -52,18 +58,31 @@ export class DetectStage implements GpuStage {
   private readonly detectPipeline: GPUComputePipeline;
   private readonly argsPipeline: GPUComputePipeline;
   private readonly uniforms: GPUBuffer;
-  /** The same uniforms with DETECT_MARK_PIN (hybrid's start-of-substep pass). */
+  /** The same uniforms with DETECT_MARK_PIN (hybrid's start-of-substep pass, separatePinPass). */
   private readonly markUniforms: GPUBuffer;
+  /** The same uniforms with DETECT_PIN_AND_TEST (hybrid's first collision round: mark and test in one). */
+  private readonly pinAndTestUniforms: GPUBuffer;
   /** Per point, 1 when it penetrated at the substep's start (hybrid): vertex ids, then vertexCount + boundary edge. */
   readonly pin: GPUBuffer;
   /** The mode of the current frame (set by beginFrame). */
   private mode: CollisionMode = 'dcd';
-  private groups?: { key: string; positions: GPUBuffer; prev: GPUBuffer; hash: GPUBindGroup; detect: GPUBindGroup; markHash: GPUBindGroup; mark: GPUBindGroup };
+  private groups?: {
+    key: string;
+    positions: GPUBuffer;
+    prev: GPUBuffer;
+    hash: GPUBindGroup;
+    detect: GPUBindGroup;
+    markHash: GPUBindGroup;
+    mark: GPUBindGroup;
+    pinAndTestHash: GPUBindGroup;
+    pinAndTest: GPUBindGroup;
+  };
   /** Query points of the current frame (set by beginFrame: recovery mode changes them). */
   private pointCount = -1;
   private readonly splitPasses: boolean;
   private readonly ownsHash: boolean;
   private readonly vertexPointsOnly: boolean;
+  private readonly separatePinPass: boolean;
 
   constructor(
     private readonly device: GPUDevice,
@@ -77,24 +96,32 @@ export class DetectStage implements GpuStage {
       sharedHash?: SpatialHash;
       /** Boundary vertices only, no edge points (the intersection display, collision/gpu/intersectionDisplay.ts). */
       vertexPointsOnly?: boolean;
+      /**
+       * Hybrid: mark Pin with a hash and a detect dispatch of its own on the start positions, as
+       * before issue 24 (5 dispatches a substep instead of 3; same marks and queries).
+       */
+      separatePinPass?: boolean;
     } = {},
   ) {
     this.splitPasses = hashOptions.splitPasses ?? false;
     this.ownsHash = !hashOptions.sharedHash;
     this.vertexPointsOnly = hashOptions.vertexPointsOnly ?? false;
+    this.separatePinPass = hashOptions.separatePinPass ?? false;
     this.hash = hashOptions.sharedHash ?? new SpatialHash(device, topology.mesh, hashOptions);
     this.hashTable = new BindingTable(device, 'dcd.hash', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', heads: 'storage', pool: 'storage', list: 'storage',
+      prev: 'read-only-storage',
     });
     this.detectTable = new BindingTable(device, 'dcd.detect', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', heads: 'read-only-storage', pool: 'read-only-storage',
-      list: 'storage', args: 'storage', overflow: 'storage', pin: 'storage',
+      list: 'storage', args: 'storage', overflow: 'storage', pin: 'storage', prev: 'read-only-storage',
     });
     this.buildPipeline = pipeline(device, 'dcd.buildHash', hashCode, 'buildHash', this.hashTable.layout);
     this.detectPipeline = pipeline(device, 'dcd.detect', detectCode, 'detect', this.detectTable.layout);
     this.argsPipeline = pipeline(device, 'dcd.writeArgs', detectCode, 'writeArgs', this.detectTable.layout);
     this.uniforms = uniformBuffer(device, 'dcd.params', 4 * PARAM_WORDS);
     this.markUniforms = uniformBuffer(device, 'dcd.markParams', 4 * PARAM_WORDS);
+    this.pinAndTestUniforms = uniformBuffer(device, 'dcd.pinAndTestParams', 4 * PARAM_WORDS);
     this.pin = device.createBuffer({
       label: 'dcd.pin',
       size: Math.max(16, 4 * (topology.vertexCount + topology.boundaryEdgeCount)),
@@ -130,6 +157,8 @@ export class DetectStage implements GpuStage {
     const base = words[FLAGS];
     words[FLAGS] = base | DETECT_MARK_PIN;
     this.device.queue.writeBuffer(this.markUniforms, 0, words);
+    words[FLAGS] = base | DETECT_PIN_AND_TEST;
+    this.device.queue.writeBuffer(this.pinAndTestUniforms, 0, words);
     words[FLAGS] = base | (this.mode === 'hybrid' ? DETECT_ONLY_PIN : 0);
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     this.queryList.beginFrame(encoder);
@@ -138,10 +167,13 @@ export class DetectStage implements GpuStage {
   private bindGroups(state: GpuState) {
     const key = `${this.queryList.generation}/${this.hash.generation}`;
     if (this.groups && this.groups.key === key && this.groups.positions === state.positions && this.groups.prev === state.prev) return this.groups;
-    const common = { params: this.uniforms, positions: state.positions, topo: this.topology.buffer, heads: this.hash.heads, pool: this.hash.pool, list: this.queryList.list };
+    const common = {
+      params: this.uniforms, positions: state.positions, prev: state.prev, topo: this.topology.buffer, heads: this.hash.heads, pool: this.hash.pool, list: this.queryList.list,
+    };
     const detectExtra = { args: this.queryList.args, overflow: this.queryList.overflow, pin: this.pin };
-    // The mark pass reads the substep's start positions: predict left them in state.prev.
+    // The separate mark pass reads the substep's start positions: predict left them in state.prev.
     const atStart = { ...common, params: this.markUniforms, positions: state.prev };
+    const pinAndTest = { ...common, params: this.pinAndTestUniforms };
     this.groups = {
       key,
       positions: state.positions,
@@ -150,6 +182,8 @@ export class DetectStage implements GpuStage {
       detect: this.detectTable.group({ ...common, ...detectExtra }),
       markHash: this.hashTable.group(atStart),
       mark: this.detectTable.group({ ...atStart, ...detectExtra }),
+      pinAndTestHash: this.hashTable.group(pinAndTest),
+      pinAndTest: this.detectTable.group({ ...pinAndTest, ...detectExtra }),
     };
     return this.groups;
   }
@@ -169,11 +203,13 @@ export class DetectStage implements GpuStage {
       return;
     }
     // Alg. 5 line 1 at the substep's start only: later collision rounds keep its Pin marks.
-    if (this.mode === 'hybrid' && step.round === 0) this.encodeMarkPin(encoder, groups, step);
+    const markPin = this.mode === 'hybrid' && step.round === 0;
+    if (markPin && this.separatePinPass) this.encodeMarkPin(encoder, groups, step);
+    const pinAndTest = markPin && !this.separatePinPass;
     this.hash.clear(encoder);
     let pass = step.beginPass(encoder, 'detect', this.splitPasses ? 'dcd.buildHash' : 'dcd');
     pass.setPipeline(this.buildPipeline);
-    pass.setBindGroup(0, groups.hash);
+    pass.setBindGroup(0, pinAndTest ? groups.pinAndTestHash : groups.hash);
     const [bx, by] = dispatchGrid(this.topology.tetCount);
     pass.dispatchWorkgroups(bx, by);
     if (this.splitPasses) {
@@ -181,7 +217,7 @@ export class DetectStage implements GpuStage {
       pass = step.beginPass(encoder, 'detect', 'dcd.detect');
     }
     pass.setPipeline(this.detectPipeline);
-    pass.setBindGroup(0, groups.detect);
+    pass.setBindGroup(0, pinAndTest ? groups.pinAndTest : groups.detect);
     const [qx, qy] = dispatchGrid(this.pointCount);
     pass.dispatchWorkgroups(qx, qy);
     if (this.splitPasses) {
@@ -195,7 +231,7 @@ export class DetectStage implements GpuStage {
     step.countDispatches?.(3);
   }
 
-  /** Hybrid, Alg. 5 line 1: the hash of the start positions and the Pin marks (no queries). */
+  /** Hybrid, Alg. 5 line 1, separatePinPass: the hash of the start positions and the Pin marks (no queries). */
   private encodeMarkPin(encoder: GPUCommandEncoder, groups: NonNullable<typeof this.groups>, step: SubstepContext): void {
     encoder.clearBuffer(this.pin);
     this.hash.clear(encoder);
@@ -225,6 +261,7 @@ export class DetectStage implements GpuStage {
     if (this.ownsHash) this.hash.destroy();
     this.uniforms.destroy();
     this.markUniforms.destroy();
+    this.pinAndTestUniforms.destroy();
     this.pin.destroy();
   }
 }
