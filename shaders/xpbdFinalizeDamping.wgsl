@@ -3,7 +3,11 @@
 // xpbdIntegrate.wgsl's finalize does) and then, in the same thread, adds it to the chunk's sums
 // (reduceChunk, as xpbdRigidDamping.wgsl's reduce does). Chunks cover every vertex once (each
 // object's contiguous range cut into CHUNK vertices, src/sim/rigidDamping.ts), so the frame is the
-// same as finalize then reduce; solveRigid and apply follow unchanged. CPU twin: cpuSolver.ts.
+// same as finalize then reduce. The object's first chunk then ages its held bits (src/contract/
+// held.ts ageHeld: HELD_BEFORE = handles or HELD_NOW, HELD_NOW cleared), which solveRigid did in
+// the plan before; solveApply (xpbdRigidDamping.wgsl) follows and reads HELD_BEFORE as "held".
+// The bits change with atomicOr / atomicAnd so that a STOPPED bit the NaN guard of another chunk
+// sets meanwhile is kept. CPU twin: cpuSolver.ts.
 
 #include "positions"
 #include "finalizeVertex"
@@ -26,4 +30,18 @@ fn finalizeChunkVertex(i: u32) {
 @compute @workgroup_size(64)
 fn finalizeReduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   reduceChunk(wid.x, lid, true);
+  let o = chunks[wid.x].x;
+  if (lid != 0u || objects[o].x != wid.x) { return; }
+  let status = atomicLoad(&objectStatus[o]);
+  if ((status & STATUS_STOPPED) != 0u) { return; }
+  if (objects[o].z != 0u || (status & STATUS_HELD_NOW) != 0u) {
+    atomicOr(&objectStatus[o], STATUS_HELD_BEFORE);
+  } else {
+    atomicAnd(&objectStatus[o], ~STATUS_HELD_BEFORE);
+  }
+  atomicAnd(&objectStatus[o], ~STATUS_HELD_NOW);
 }
+
+const STATUS_STOPPED: u32 = 1u;
+const STATUS_HELD_NOW: u32 = 2u;
+const STATUS_HELD_BEFORE: u32 = 4u;

@@ -8,6 +8,10 @@
 //   solveRigid: one invocation per object sums its chunks' partials, moves them to the
 //               centre of mass and solves I omega = L (regularised, scaled adjugate);
 //   apply:      one workgroup per chunk sets v_i = rigid_i + damp (v_i - rigid_i).
+// After the fused finalize + reduce (xpbdFinalizeDamping.wgsl, which also ages the held bits),
+// solveApply does the last two in one dispatch (issue 24): each chunk's workgroup solves its
+// object's rigid motion itself (one lane sums the object's few chunks, the same sums in the same
+// order in every chunk of the object) and applies it, so a substep damps in 2 dispatches, not 3.
 // Objects with handles, and objects held this substep (status bit 2: a sticking contact with a
 // collider or with an object held in the previous substep, src/contract/held.ts) get a zero rigid
 // motion (all velocity is damped); solveRigid then ages the held bits (2 -> 4). Handle vertices
@@ -39,19 +43,9 @@ fn reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
   reduceChunk(wid.x, lid, false);
 }
 
-@compute @workgroup_size(64)
-fn solveRigid(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let o = gid.x;
-  if (o >= arrayLength(&objects)) { return; }
+// The rigid motion of object o from its chunks' partials: [com, v_cm, omega] (zeros without mass).
+fn rigidMotion(o: u32) -> array<vec4<f32>, 3> {
   let ob = objects[o];
-  rigid[3u * o] = vec4<f32>(0.0);
-  rigid[3u * o + 1u] = vec4<f32>(0.0);
-  rigid[3u * o + 2u] = vec4<f32>(0.0);
-  let status = atomicLoad(&objectStatus[o]);
-  if ((status & STATUS_STOPPED) != 0u) { return; }
-  let held = ob.z != 0u || (status & STATUS_HELD_NOW) != 0u;
-  atomicStore(&objectStatus[o], select(0u, STATUS_HELD_BEFORE, held));
-  if (held) { return; }
   var a = vec4<f32>(0.0);
   var b = vec4<f32>(0.0);
   var d = vec4<f32>(0.0);
@@ -63,7 +57,7 @@ fn solveRigid(@builtin(global_invocation_id) gid: vec3<u32>) {
     e += partials[4u * c + 3u];
   }
   let mass = a.x;
-  if (!(mass > 0.0)) { return; }
+  if (!(mass > 0.0)) { return array<vec4<f32>, 3>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0)); }
   // To the centre of mass c: L_c = L - M c x v_cm, C_c = C - M c c^T.
   let cm = a.yzw / mass;
   let vcm = b.xyz / mass;
@@ -74,9 +68,28 @@ fn solveRigid(@builtin(global_invocation_id) gid: vec3<u32>) {
   let cxy = e.y - mass * cm.x * cm.y;
   let cxz = e.z - mass * cm.x * cm.z;
   let cyz = e.w - mass * cm.y * cm.z;
-  rigid[3u * o] = vec4<f32>(vertexPosition(ob.w) + cm, 0.0);
-  rigid[3u * o + 1u] = vec4<f32>(vcm, 0.0);
-  rigid[3u * o + 2u] = vec4<f32>(solveInertia(cxx, cyy, czz, cxy, cxz, cyz, L), 0.0);
+  return array<vec4<f32>, 3>(
+    vec4<f32>(vertexPosition(ob.w) + cm, 0.0),
+    vec4<f32>(vcm, 0.0),
+    vec4<f32>(solveInertia(cxx, cyy, czz, cxy, cxz, cyz, L), 0.0));
+}
+
+@compute @workgroup_size(64)
+fn solveRigid(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let o = gid.x;
+  if (o >= arrayLength(&objects)) { return; }
+  rigid[3u * o] = vec4<f32>(0.0);
+  rigid[3u * o + 1u] = vec4<f32>(0.0);
+  rigid[3u * o + 2u] = vec4<f32>(0.0);
+  let status = atomicLoad(&objectStatus[o]);
+  if ((status & STATUS_STOPPED) != 0u) { return; }
+  let held = objects[o].z != 0u || (status & STATUS_HELD_NOW) != 0u;
+  atomicStore(&objectStatus[o], select(0u, STATUS_HELD_BEFORE, held));
+  if (held) { return; }
+  let r = rigidMotion(o);
+  rigid[3u * o] = r[0];
+  rigid[3u * o + 1u] = r[1];
+  rigid[3u * o + 2u] = r[2];
 }
 
 // omega = I^-1 L, I = tr(C) Id - C, regularised and scaled by tr(I)/3; 0 when degenerate.
@@ -114,6 +127,43 @@ fn apply(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index)
   let com = rigid[3u * o].xyz;
   let vcm = rigid[3u * o + 1u].xyz;
   let omega = rigid[3u * o + 2u].xyz;
+  for (var i = chunk.y + lid; i < chunk.z; i += 64u) {
+    let x = positions[i];
+    if (!(x.w > 0.0)) { continue; }
+    let u = vcm + cross(omega, x.xyz - com);
+    let v = velocities[i];
+    velocities[i] = vec4<f32>(u + frame.damp * (v.xyz - u), v.w);
+  }
+}
+
+// The chunk's object's rigid motion, solved by lane 0 for the whole workgroup (solveApply).
+var<workgroup> chunkRigid: array<vec4<f32>, 3>;
+var<workgroup> chunkStopped: u32;
+
+// solveRigid and apply in one dispatch, after finalizeReduce aged the held bits (HELD_BEFORE is
+// now this substep's "held": handles, or a sticking contact). The object's first chunk also
+// writes `rigid`, as solveRigid does.
+@compute @workgroup_size(64)
+fn solveApply(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let chunk = chunks[wid.x];
+  let o = chunk.x;
+  if (lid == 0u) {
+    let status = atomicLoad(&objectStatus[o]);
+    let stopped = (status & STATUS_STOPPED) != 0u;
+    var r = array<vec4<f32>, 3>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+    if (!stopped && (status & STATUS_HELD_BEFORE) == 0u) { r = rigidMotion(o); }
+    chunkRigid = r;
+    chunkStopped = select(0u, 1u, stopped);
+    if (objects[o].x == wid.x) {
+      rigid[3u * o] = r[0];
+      rigid[3u * o + 1u] = r[1];
+      rigid[3u * o + 2u] = r[2];
+    }
+  }
+  if (workgroupUniformLoad(&chunkStopped) != 0u) { return; }
+  let com = chunkRigid[0].xyz;
+  let vcm = chunkRigid[1].xyz;
+  let omega = chunkRigid[2].xyz;
   for (var i = chunk.y + lid; i < chunk.z; i += 64u) {
     let x = positions[i];
     if (!(x.w > 0.0)) { continue; }

@@ -131,6 +131,8 @@ export class XpbdKernels {
   readonly dampReduce: GPUComputePipeline;
   readonly dampSolve: GPUComputePipeline;
   readonly dampApply: GPUComputePipeline;
+  /** dampSolve and dampApply in one dispatch, each chunk solving its object (after finalizeReduce). */
+  readonly dampSolveApply: GPUComputePipeline;
   /** Finalize and the damping's reduction in one dispatch (xpbdFinalizeDamping.wgsl). */
   readonly finalizeReduce: GPUComputePipeline;
 
@@ -173,6 +175,7 @@ export class XpbdKernels {
     this.dampReduce = make('xpbdRigidDamping', rigidDampingCode, 'reduce', [this.damping.layout]);
     this.dampSolve = make('xpbdRigidDamping', rigidDampingCode, 'solveRigid', [this.damping.layout]);
     this.dampApply = make('xpbdRigidDamping', rigidDampingCode, 'apply', [this.damping.layout]);
+    this.dampSolveApply = make('xpbdRigidDamping', rigidDampingCode, 'solveApply', [this.damping.layout]);
     this.finalizeReduce = make('xpbdFinalizeDamping', finalizeDampingCode, 'finalizeReduce', [this.finalizeDamping.layout]);
   }
 }

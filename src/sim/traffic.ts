@@ -287,7 +287,8 @@ export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
     // Fused into finalize's dispatch (xpbdFinalizeDamping.wgsl): no dispatch of its own; its
     // bytes still counted (the same thread re-reads the vertex it just wrote, likely cached).
     plan.push({ phase: 'finalize', kernel: 'dampReduce', dispatches: 0, invocations: per * vertices });
-    plan.push({ phase: 'finalize', kernel: 'dampApply', dispatches: 2 * per, invocations: per * vertices });
+    // Solve and apply: one dispatch (solveApply; each chunk sums its object's few partials).
+    plan.push({ phase: 'finalize', kernel: 'dampApply', dispatches: per, invocations: per * vertices });
   }
   return plan;
 }

@@ -2,10 +2,11 @@
  * Finalize (XPBD Alg. 1 line 14 onward): velocities v = (x - x_prev) / h, the NaN/Inf guard
  * (a non-finite vertex goes back to the substep start and its object is flagged, then frozen),
  * and, when damping > 0, the damping of deformation only (Müller et al. 2007, section 3.5):
- * three passes over 1024-vertex chunks (xpbdRigidDamping.wgsl: reduce per chunk, solve the
- * rigid motion per object, apply), the first with finalize fused in (xpbdFinalizeDamping.wgsl:
- * 3 dispatches a substep with damping, 1 without). CPU reference: cpuSolver.ts,
- * rigidDamping.ts.
+ * passes over 1024-vertex chunks (xpbdRigidDamping.wgsl: reduce per chunk, solve the rigid
+ * motion per object, apply). Fused (the default): finalize in the reduction
+ * (xpbdFinalizeDamping.wgsl, which also ages the held bits), then solve and apply in one
+ * dispatch, each chunk solving its own object (solveApply): 2 dispatches a substep with damping,
+ * 1 without. CPU reference: cpuSolver.ts, rigidDamping.ts.
  */
 import { dispatchGrid, storageBuffer } from '../../gpu/buffers';
 import type { XpbdKernels } from '../gpuKernels';
@@ -24,9 +25,9 @@ export class FinalizeStage implements GpuStage {
   private readonly dampingGroup: GPUBindGroup;
   private readonly finalizeDampingGroup: GPUBindGroup;
   /**
-   * With damping: finalize fused into the damping's reduction (xpbdFinalizeDamping.wgsl, 3
-   * dispatches instead of 4; the chunks cover every vertex once). False: finalize, then the
-   * three damping passes (tests compare the two).
+   * With damping: finalize fused into the damping's reduction (xpbdFinalizeDamping.wgsl; the
+   * chunks cover every vertex once) and the solve into the apply (solveApply): 2 dispatches
+   * instead of 4. False: finalize, then the three damping passes (tests compare the two).
    */
   fuseWithDamping = true;
   private readonly dampingChunks: number;
@@ -96,16 +97,19 @@ export class FinalizeStage implements GpuStage {
     }
     if (damped) {
       pass.setBindGroup(0, this.dampingGroup);
-      if (!this.fuseWithDamping) {
-        pass.setPipeline(k.dampReduce);
+      if (this.fuseWithDamping) {
+        pass.setPipeline(k.dampSolveApply);
         pass.dispatchWorkgroups(this.dampingChunks);
         step.countDispatches(1);
+      } else {
+        pass.setPipeline(k.dampReduce);
+        pass.dispatchWorkgroups(this.dampingChunks);
+        pass.setPipeline(k.dampSolve);
+        pass.dispatchWorkgroups(this.objectGroups);
+        pass.setPipeline(k.dampApply);
+        pass.dispatchWorkgroups(this.dampingChunks);
+        step.countDispatches(3);
       }
-      pass.setPipeline(k.dampSolve);
-      pass.dispatchWorkgroups(this.objectGroups);
-      pass.setPipeline(k.dampApply);
-      pass.dispatchWorkgroups(this.dampingChunks);
-      step.countDispatches(2);
     }
     pass.end();
   }
