@@ -33,6 +33,7 @@
 #include "contact"
 #include "closestPointOnTriangle"
 #include "ccd"
+#include "ccdBoxes"
 
 struct CcdParams {
   vfCount: u32,
@@ -360,22 +361,11 @@ fn edgeEdge(i: u32) {
   appendEdgeEdge(c);
 }
 
-fn outsideBox(p: vec3<f32>, o: u32) -> bool {
-  return any(p < vec3<f32>(boxes[o], boxes[o + 1u], boxes[o + 2u])) || any(p > vec3<f32>(boxes[o + 3u], boxes[o + 4u], boxes[o + 5u]));
-}
-
-fn outside(p: vec3<f32>, v: u32) -> bool {
-  return outsideBox(p, 6u * v);
-}
-
-// Outside its own-frame box at t0 or t1, each position moved back by its object's reference
-// vertex's displacement since the snapshot.
+// Outside its own-frame box at t0 or t1 (lib/ccdBoxes.wgsl).
 fn escapedOwnFrame(v: u32) -> bool {
-  let r = 12u * params.vertexCount + 4u * bitcast<u32>(prev[v].w);
-  let reference = bitcast<u32>(boxes[r]);
-  let at = vec3<f32>(boxes[r + 1u], boxes[r + 2u], boxes[r + 3u]);
-  let box = 6u * (params.vertexCount + v);
-  return outsideBox(startPosition(v) - (startPosition(reference) - at), box) || outsideBox(vertexPosition(v) - (vertexPosition(reference) - at), box);
+  let o = bitcast<u32>(prev[v].w);
+  let reference = ownFrameReference(o, params.vertexCount);
+  return leftOwnFrameBox(v, o, params.vertexCount, startPosition(v), vertexPosition(v), startPosition(reference), vertexPosition(reference));
 }
 
 @compute @workgroup_size(64)
@@ -393,7 +383,7 @@ fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
   i -= params.eeCount;
   if (i < params.boundaryVertexCount) {
     let v = topo[params.offBoundaryVertices + i];
-    if (outside(startPosition(v), v) || outside(vertexPosition(v), v)) { atomicAdd(&header[CCD_ESCAPED], 1u); }
+    if (leftWorldBox(v, startPosition(v), vertexPosition(v))) { atomicAdd(&header[CCD_ESCAPED], 1u); }
     if ((params.flags & CCD_CHECK_OWN) != 0u && escapedOwnFrame(v)) {
       atomicAdd(&header[CCD_ESCAPED_SELF], 1u);
       let bit = bitcast<u32>(prev[v].w) % 64u;

@@ -18,10 +18,13 @@
 // it at the end positions if Pin; both tests read only the point's own pin flag, so nothing
 // waits on another invocation. Separately (the plan before issue 24, kept for comparison): a
 // dispatch with DETECT_MARK_PIN on the start positions' own hash, then one with DETECT_ONLY_PIN.
+// Either way a free (Pout) point that left the box CCD's candidates were found with
+// (DETECT_ESCAPES, lib/ccdBoxes.wgsl) is tested at the end too: CCD may have missed its crossing.
 #include "threadIndex"
 #include "positions"
 #include "queryList"
 #include "spatialHash"
+#include "ccdBoxes"
 
 @group(0) @binding(0) var<uniform> params: DetectParams;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
@@ -35,6 +38,8 @@
 @group(0) @binding(8) var<storage, read_write> pin: array<u32>;
 // The substep's start positions (predict left them there), read with DETECT_PIN_AND_TEST.
 @group(0) @binding(9) var<storage, read> prev: array<vec4<f32>>;
+// CCD's boxes of the frame (lib/ccdBoxes.wgsl), read with DETECT_ESCAPES.
+@group(0) @binding(10) var<storage, read> boxes: array<f32>;
 
 const NONE = 0xffffffffu;
 // Longest walk along one axis for an edge's box (an edge this long means the scene blew up).
@@ -223,6 +228,25 @@ fn findTet(lo: vec3<f32>, hi: vec3<f32>) -> u32 {
   return gBest;
 }
 
+// Vertex v left a box CCD's candidates were found with, at the substep's start or end.
+fn vertexEscaped(v: u32) -> bool {
+  let start = prev[v].xyz;
+  let end = vertexPosition(v);
+  if (leftWorldBox(v, start, end)) { return true; }
+  if ((params.flags & DETECT_ESCAPES_OWN) == 0u) { return false; }
+  let o = bitcast<u32>(prev[v].w);
+  let r = ownFrameReference(o, params.vertexCount);
+  return leftOwnFrameBox(v, o, params.vertexCount, start, end, prev[r].xyz, vertexPosition(r));
+}
+
+// The current point (set up by setUpPoint) is free but escaped: a vertex, or an edge with an
+// escaped end (CCD's edge pairs come from its ends' boxes).
+fn pointEscaped() -> bool {
+  if ((params.flags & DETECT_ESCAPES) == 0u || gPinIndex == NONE) { return false; }
+  if (gKind == QUERY_KIND_EDGE) { return vertexEscaped(gVerts.x) || vertexEscaped(gVerts.y); }
+  return vertexEscaped(gVerts.x);
+}
+
 // Sets up query point `index` (invocation order above) at the positions cornerPosition reads;
 // false past the last point.
 fn setUpPoint(index: u32) -> bool {
@@ -283,18 +307,25 @@ fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
     // flag, so no clear is needed), then a Pin point goes on to the test at the end positions.
     gAtStart = true;
     if (!setUpPoint(id)) { return; }
+    var pinned = true;
     if (gPinIndex != NONE) {
-      let pinned = findTet(min(gA, gB), max(gA, gB)) != NONE;
+      pinned = findTet(min(gA, gB), max(gA, gB)) != NONE;
       pin[gPinIndex] = select(0u, 1u, pinned);
-      if (!pinned) { return; }
-      atomicAdd(&list.header[QL_PIN], 1u);
+      if (pinned) { atomicAdd(&list.header[QL_PIN], 1u); }
     }
     gAtStart = false;
+    if (!setUpPoint(id)) { return; }
+    if (!pinned && !pointEscaped()) { return; }
+  } else {
+    if (!setUpPoint(id)) { return; }
+    if ((params.flags & DETECT_ONLY_PIN) != 0u && gPinIndex != NONE && pin[gPinIndex] == 0u && !pointEscaped()) { return; }
   }
-  if (!setUpPoint(id)) { return; }
-  if ((params.flags & DETECT_ONLY_PIN) != 0u && gPinIndex != NONE && pin[gPinIndex] == 0u) { return; }
+  // A free point here left its CCD box (pointEscaped): counted, and counted again when inside.
+  let escaped = gPinIndex != NONE && (params.flags & (DETECT_PIN_AND_TEST | DETECT_ONLY_PIN)) != 0u && pin[gPinIndex] == 0u;
+  if (escaped) { atomicAdd(&list.header[QL_ESCAPED_TESTED], 1u); }
   let t = findTet(min(gA, gB), max(gA, gB));
   if (t == NONE) { return; }
+  if (escaped) { atomicAdd(&list.header[QL_ESCAPED_INSIDE], 1u); }
   if ((params.flags & DETECT_MARK_PIN) != 0u) {
     if (gPinIndex != NONE) {
       pin[gPinIndex] = 1u;

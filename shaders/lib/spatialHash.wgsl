@@ -45,6 +45,11 @@ const DETECT_ONLY_PIN = 16u;
 // detect invocation marks its point Pin or Pout at the start positions, then tests a Pin point
 // at the end positions (dcdDetect.wgsl).
 const DETECT_PIN_AND_TEST = 32u;
+// Hybrid with CCD running (SolverParams.escapedToDcd): a point that is not Pin but whose vertex
+// (an edge: either end) left its CCD world box (DETECT_ESCAPES) or own-frame box
+// (DETECT_ESCAPES_OWN) at the substep's start or end is tested at the end as a Pin point is.
+const DETECT_ESCAPES = 64u;
+const DETECT_ESCAPES_OWN = 128u;
 
 const HASH_COUNTERS = 4u;
 const HASH_TAKEN = 0u;

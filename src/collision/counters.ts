@@ -78,6 +78,13 @@ export interface CcdFrameCounters {
    * share a flag and count together): only theirs widen (ccdSchedule.ts).
    */
   escapedSelfObjects: number;
+  /**
+   * Hybrid with SolverParams.escapedToDcd: free points (vertices; edges by their ends) tested at
+   * their substep's end because they left their box, summed over the substeps, and those found
+   * inside another tet there (each got a query, and so a shortest-path contact in that substep).
+   */
+  escapedTested: number;
+  escapedInside: number;
   /** The boxes' margin (world units) and the motion horizon (s) of the broad phase used by this frame. */
   margin: number;
   /** The own-frame boxes' margin (pairs within one object; world units; the largest object's): widened by their own escapes. */
@@ -112,7 +119,7 @@ export interface CcdFrameCounters {
 export function emptyCcdCounters(): CcdFrameCounters {
   return {
     candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, backFace: 0, edgeEdgeAtEnd: 0,
-    capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, margin: 0, selfMargin: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0,
+    capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, escapedTested: 0, escapedInside: 0, margin: 0, selfMargin: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0,
     selfPairsBefore: 0, selfPairsAfter: 0, selfCulledFraction: 0, selfConesMs: 0, selfTraversalMs: 0, selfFilterMs: 0, selfDeviationEscapes: 0,
   };
 }

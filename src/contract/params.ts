@@ -215,6 +215,15 @@ export interface SolverParams {
   collideEvery: CollideEvery;
   /** How the GPU dispatches the contact passes (ContactDispatch): 'auto' (default), 'workgroup' or 'grid'. */
   contactDispatch: ContactDispatch;
+  /**
+   * Hybrid mode: a Pout point (free at the substep's start, so CCD's) whose start or end position
+   * left the box the frame's CCD candidates were found with (its world box, or with self-collision
+   * its own-frame box) may have crossed a surface with no candidate; true (default) tests it at
+   * the substep's end as DCD tests a Pin point, so the substep that escaped already gets its
+   * shortest-path contact (issue 19: before, it waited for the next substep, or the next frame's
+   * wider boxes). False: escapes are only counted (and widen the next jobs' boxes).
+   */
+  escapedToDcd: boolean;
 }
 
 /** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point; air mode has no recovery mode. */
@@ -295,6 +304,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     impactSubsteps: 'auto',
     collideEvery: 'auto',
     contactDispatch: 'auto',
+    escapedToDcd: true,
     ...overrides,
   };
 }
@@ -317,6 +327,7 @@ export function checkParams(p: SolverParams): void {
   if (!CONTACT_DISPATCHES.includes(p.contactDispatch)) throw new RangeError(`contactDispatch must be one of ${CONTACT_DISPATCHES.join(', ')}, got ${String(p.contactDispatch)}`);
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (typeof p.warmStart !== 'boolean') throw new RangeError(`warmStart must be true or false, got ${String(p.warmStart)}`);
+  if (typeof p.escapedToDcd !== 'boolean') throw new RangeError(`escapedToDcd must be true or false, got ${String(p.escapedToDcd)}`);
   if (typeof p.lineSearch !== 'boolean') throw new RangeError(`lineSearch must be true or false, got ${String(p.lineSearch)}`);
   if (!Number.isInteger(p.airIterations) || p.airIterations < 1) throw new RangeError(`airIterations must be an integer >= 1, got ${p.airIterations}`);
   if (!Number.isInteger(p.airOptimizeFrames) || p.airOptimizeFrames < 0) throw new RangeError(`airOptimizeFrames must be an integer >= 0 (0: off), got ${p.airOptimizeFrames}`);

@@ -187,6 +187,7 @@ export class GpuCollisions {
     });
     this.contacts = new ContactStage(device, this.topology, this.queryList, params, objectStatus);
     this.ccd = new CcdStage(device, this.topology, this.detect.pin, params, Math.max(1024, Math.ceil(boundaryPoints / 8)));
+    this.detect.watchEscapes(this.ccd);
     this.contacts.addSource(this.ccd.vertexFace);
     this.contacts.addSource(this.ccd.edgeEdge, { ownCounts: true });
     this.marginRatio = options.ccdMarginRatio ?? 0.25;
@@ -385,6 +386,8 @@ export class GpuCollisions {
     this.contacts.recentContactsPerSubstep = (counters.contacts + counters.ccd.hitsVertexFace + counters.ccd.hitsEdgeEdge) / Math.max(1, rec.substeps);
     if (mode === 'hybrid') {
       counters.pin = header[QL.pin];
+      counters.ccd.escapedTested = header[QL.escapedTested];
+      counters.ccd.escapedInside = header[QL.escapedInside];
       counters.pout = rec.substeps * (this.topology.boundaryVertexCount + this.topology.boundaryEdgeCount) - counters.pin;
     }
     const stats = words.subarray(QL_HEADER_BYTES / 4);

@@ -12,6 +12,7 @@ import { readBuffer, testGpu } from '../support/gpu';
 import { loadSharedTetArrays } from '../support/sharedMeshes';
 import { makeSetup } from '../unit/sim/support/setups';
 import { bodiesSetup, cubePart } from '../unit/collision/scenes';
+import { DetectSnapshot } from '../support/detectSnapshot';
 
 /**
  * The stepping owner (src/sim/timeStep.ts): the solver's stage list and the dispatches each
@@ -114,37 +115,14 @@ function momentumOf(m: { vertexCount: number; invMass: ArrayLike<number> }, v: F
 }
 
 /**
- * Copies the substep's start positions (state.prev) as detection saw them, right after it: the
- * contacts move prev afterwards (their split impulse), so reading it after the frame would not
- * show what the Pin marks were taken from.
- */
-class StartPositionsCopy implements GpuStage {
-  readonly phase: PhaseName = 'detect';
-  readonly perRound = true;
-  readonly copy: GPUBuffer;
-
-  constructor(device: GPUDevice, private readonly bytes: number) {
-    this.copy = storageBuffer(device, 'test.startPositions', bytes);
-  }
-
-  encode(encoder: GPUCommandEncoder, state: GpuState): void {
-    encoder.copyBufferToBuffer(state.prev, 0, this.copy, 0, this.bytes);
-  }
-
-  destroy(): void {
-    this.copy.destroy();
-  }
-}
-
-/**
  * The hybrid's Pin flags of the last substep (DetectStage.pin) against a brute-force strict
  * point-in-tet test of the boundary vertices at its start positions (copied by
- * StartPositionsCopy), over the other objects' positively oriented tets in float64: no code
+ * DetectSnapshot), over the other objects' positively oriented tets in float64: no code
  * shared with dcdDetect.wgsl.
  */
-async function pinAgainstOracle(ctx: GpuContext, solver: GpuSolver, startCopy: StartPositionsCopy): Promise<{ flagged: number; wrong: string[] }> {
+async function pinAgainstOracle(ctx: GpuContext, solver: GpuSolver, snapshot: DetectSnapshot): Promise<{ flagged: number; wrong: string[] }> {
   const m = solver.model;
-  const start = await vec4s(ctx, startCopy.copy, m.vertexCount);
+  const start = await vec4s(ctx, snapshot.start, m.vertexCount);
   const pin = new Uint32Array(await readBuffer(ctx, solver.collisions!.detect.pin, 4 * m.vertexCount));
   const P = (v: number): number[] => [start[4 * v], start[4 * v + 1], start[4 * v + 2]];
   const vol6 = (a: number[], b: number[], c: number[], d: number[]): number => {
@@ -462,7 +440,7 @@ describe('TimeStep: stages over one state', () => {
     const fused = new GpuSolver(ctx, overlapping());
     const separate = new GpuSolver(ctx, overlapping(), { collisions: { separatePinPass: true } });
     const copies = [fused, separate].map((solver) => {
-      const copy = new StartPositionsCopy(ctx.device, 16 * solver.model.vertexCount);
+      const copy = new DetectSnapshot(ctx.device, 16 * solver.model.vertexCount);
       solver.timeStep.insertAfter('detect', copy);
       return copy;
     });

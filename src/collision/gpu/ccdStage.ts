@@ -100,7 +100,8 @@ export class CcdStage implements GpuStage {
   separation = 0;
   private candidates?: GPUBuffer;
   private candidateCapacity = 0;
-  private readonly boxes: GPUBuffer;
+  /** The boxes of the current candidates (shaders/lib/ccdBoxes.wgsl), also read by detection (EscapeBoxes). */
+  readonly boxes: GPUBuffer;
   private vfCount = 0;
   private eeCount = 0;
   private readonly objectCount: number;
@@ -167,6 +168,14 @@ export class CcdStage implements GpuStage {
   active(): boolean {
     this.running = this.wanted() && (this.pending !== undefined || this.current !== undefined);
     return this.running;
+  }
+
+  /**
+   * Detection's EscapeBoxes: this frame's boxes hold (CCD runs with candidates), and with own-frame
+   * boxes (self-collision on when the job started). Valid after active(), before beginFrame.
+   */
+  escapeChecks(): { world: boolean; own: boolean } {
+    return { world: this.running, own: this.running && (this.pending ?? this.current)?.own !== undefined };
   }
 
   beginFrame(encoder: GPUCommandEncoder): void {

@@ -28,7 +28,18 @@ import type { QueryList } from './queryList';
 import { SpatialHash, type SpatialHashOptions } from './spatialHash';
 
 /** The switches detection reads (SolverParams' collision settings). */
-export type DetectSettings = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject'> & Partial<Pick<SolverParams, 'collisionMode'>>;
+export type DetectSettings = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject'> & Partial<Pick<SolverParams, 'collisionMode' | 'escapedToDcd'>>;
+
+/**
+ * The boxes CCD's candidates of the frame were found with (shaders/lib/ccdBoxes.wgsl; CcdStage),
+ * and which of them hold this frame: a free point that left them is tested at the substep's end
+ * (SolverParams.escapedToDcd).
+ */
+export interface EscapeBoxes {
+  readonly boxes: GPUBuffer;
+  /** Asked at beginFrame, after the time step asked CcdStage.active(). */
+  escapeChecks(): { world: boolean; own: boolean };
+}
 
 /** DetectParams bits (shaders/lib/spatialHash.wgsl). */
 const DETECT_RECOVERY = 1;
@@ -37,6 +48,8 @@ const DETECT_EUCLIDEAN = 4;
 const DETECT_MARK_PIN = 8;
 const DETECT_ONLY_PIN = 16;
 const DETECT_PIN_AND_TEST = 32;
+const DETECT_ESCAPES = 64;
+const DETECT_ESCAPES_OWN = 128;
 const PARAM_WORDS = 20;
 
 function pipeline(device: GPUDevice, label: string, code: string, entryPoint: string, layout: GPUBindGroupLayout): GPUComputePipeline {
@@ -83,6 +96,9 @@ export class DetectStage implements GpuStage {
   private readonly ownsHash: boolean;
   private readonly vertexPointsOnly: boolean;
   private readonly separatePinPass: boolean;
+  private escapeSource?: EscapeBoxes;
+  /** Bound as `boxes` while no CCD stage is watched (the flags keep it unread). */
+  private readonly noBoxes: GPUBuffer;
 
   constructor(
     private readonly device: GPUDevice,
@@ -114,7 +130,7 @@ export class DetectStage implements GpuStage {
     });
     this.detectTable = new BindingTable(device, 'dcd.detect', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', heads: 'read-only-storage', pool: 'read-only-storage',
-      list: 'storage', args: 'storage', overflow: 'storage', pin: 'storage', prev: 'read-only-storage',
+      list: 'storage', args: 'storage', overflow: 'storage', pin: 'storage', prev: 'read-only-storage', boxes: 'read-only-storage',
     });
     this.buildPipeline = pipeline(device, 'dcd.buildHash', hashCode, 'buildHash', this.hashTable.layout);
     this.detectPipeline = pipeline(device, 'dcd.detect', detectCode, 'detect', this.detectTable.layout);
@@ -122,6 +138,7 @@ export class DetectStage implements GpuStage {
     this.uniforms = uniformBuffer(device, 'dcd.params', 4 * PARAM_WORDS);
     this.markUniforms = uniformBuffer(device, 'dcd.markParams', 4 * PARAM_WORDS);
     this.pinAndTestUniforms = uniformBuffer(device, 'dcd.pinAndTestParams', 4 * PARAM_WORDS);
+    this.noBoxes = device.createBuffer({ label: 'dcd.noBoxes', size: 32, usage: GPUBufferUsage.STORAGE });
     this.pin = device.createBuffer({
       label: 'dcd.pin',
       size: Math.max(16, 4 * (topology.vertexCount + topology.boundaryEdgeCount)),
@@ -131,6 +148,12 @@ export class DetectStage implements GpuStage {
 
   active(): boolean {
     return this.settings().collisions;
+  }
+
+  /** CCD's boxes, so that hybrid detection tests the free points that left them (GpuCollisions wires its CcdStage). */
+  watchEscapes(source: EscapeBoxes): void {
+    this.escapeSource = source;
+    this.groups = undefined;
   }
 
   beginFrame(encoder: GPUCommandEncoder): void {
@@ -155,11 +178,14 @@ export class DetectStage implements GpuStage {
     ], 2);
     const FLAGS = 10;
     const base = words[FLAGS];
+    // Hybrid with CCD's boxes of this frame: free points that left them are tested at the end.
+    const checks = this.mode === 'hybrid' && (s.escapedToDcd ?? true) ? this.escapeSource?.escapeChecks() : undefined;
+    const escapes = (checks?.world ? DETECT_ESCAPES : 0) | (checks?.world && checks.own ? DETECT_ESCAPES_OWN : 0);
     words[FLAGS] = base | DETECT_MARK_PIN;
     this.device.queue.writeBuffer(this.markUniforms, 0, words);
-    words[FLAGS] = base | DETECT_PIN_AND_TEST;
+    words[FLAGS] = base | DETECT_PIN_AND_TEST | escapes;
     this.device.queue.writeBuffer(this.pinAndTestUniforms, 0, words);
-    words[FLAGS] = base | (this.mode === 'hybrid' ? DETECT_ONLY_PIN : 0);
+    words[FLAGS] = base | (this.mode === 'hybrid' ? DETECT_ONLY_PIN | escapes : 0);
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     this.queryList.beginFrame(encoder);
   }
@@ -170,7 +196,7 @@ export class DetectStage implements GpuStage {
     const common = {
       params: this.uniforms, positions: state.positions, prev: state.prev, topo: this.topology.buffer, heads: this.hash.heads, pool: this.hash.pool, list: this.queryList.list,
     };
-    const detectExtra = { args: this.queryList.args, overflow: this.queryList.overflow, pin: this.pin };
+    const detectExtra = { args: this.queryList.args, overflow: this.queryList.overflow, pin: this.pin, boxes: this.escapeSource?.boxes ?? this.noBoxes };
     // The separate mark pass reads the substep's start positions: predict left them in state.prev.
     const atStart = { ...common, params: this.markUniforms, positions: state.prev };
     const pinAndTest = { ...common, params: this.pinAndTestUniforms };
@@ -262,6 +288,7 @@ export class DetectStage implements GpuStage {
     this.uniforms.destroy();
     this.markUniforms.destroy();
     this.pinAndTestUniforms.destroy();
+    this.noBoxes.destroy();
     this.pin.destroy();
   }
 }

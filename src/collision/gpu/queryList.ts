@@ -44,6 +44,8 @@ export const QL = {
   hashDropped: 14,
   overflowCount: 15,
   pin: 16,
+  escapedTested: 17,
+  escapedInside: 18,
 } as const;
 
 /** Query.source bits. */

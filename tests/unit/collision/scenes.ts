@@ -90,6 +90,23 @@ export function bodiesSetup(bodies: BodyDesc[], params: Partial<SolverParams>, c
   return { model, colliders, handles: [], params: defaultParams(params) };
 }
 
+/**
+ * Three 20 cm cubes of `cells` lattice cells on a line, no gravity: the first flies at `speed`
+ * m/s into the second, at rest 5 cm away, which is knocked into the third, at rest `gap` m
+ * beyond it. A body at rest has CCD boxes of its position grown by the margin only, so the
+ * knocked cube's vertices leave their boxes (escapes, SolverParams.escapedToDcd).
+ */
+export function knockedCubes(cells: number, speed: number, gap: number, params: Partial<SolverParams>): SimSetup {
+  return bodiesSetup(
+    [
+      { part: cubePart(cells, 0.2, [-0.25, 0, 0]), velocity: [speed, 0, 0] },
+      { part: cubePart(cells, 0.2, [0, 0.02, 0.01]), velocity: [0, 0, 0] },
+      { part: cubePart(cells, 0.2, [0.2 + gap, 0.04, 0.02]), velocity: [0, 0, 0] },
+    ],
+    { gravity: [0, 0, 0], substeps: 4, iterations: 4, damping: 0, friction: 0, collisionMode: 'hybrid', selfCollision: false, ...params },
+  );
+}
+
 /** The intersection counter on a solver's current positions. */
 export function countOn(model: Model, x: Float64Array): ReturnType<typeof countIntersections> {
   return countIntersections({ positions: x, tets: model.tets, tetObject: model.tetObject });
