@@ -124,9 +124,12 @@ fn apply(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index)
   let chunk = chunks[wid.x];
   let o = chunk.x;
   if ((atomicLoad(&objectStatus[o]) & STATUS_STOPPED) != 0u) { return; }
-  let com = rigid[3u * o].xyz;
-  let vcm = rigid[3u * o + 1u].xyz;
-  let omega = rigid[3u * o + 2u].xyz;
+  dampChunk(chunk, lid, rigid[3u * o].xyz, rigid[3u * o + 1u].xyz, rigid[3u * o + 2u].xyz);
+}
+
+// v_i = rigid_i + damp (v_i - rigid_i) for the chunk's free vertices (lane lid's share), the
+// rigid motion given by the centre of mass, its velocity and the angular velocity.
+fn dampChunk(chunk: vec4<u32>, lid: u32, com: vec3<f32>, vcm: vec3<f32>, omega: vec3<f32>) {
   for (var i = chunk.y + lid; i < chunk.z; i += 64u) {
     let x = positions[i];
     if (!(x.w > 0.0)) { continue; }
@@ -161,14 +164,5 @@ fn solveApply(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     }
   }
   if (workgroupUniformLoad(&chunkStopped) != 0u) { return; }
-  let com = chunkRigid[0].xyz;
-  let vcm = chunkRigid[1].xyz;
-  let omega = chunkRigid[2].xyz;
-  for (var i = chunk.y + lid; i < chunk.z; i += 64u) {
-    let x = positions[i];
-    if (!(x.w > 0.0)) { continue; }
-    let u = vcm + cross(omega, x.xyz - com);
-    let v = velocities[i];
-    velocities[i] = vec4<f32>(u + frame.damp * (v.xyz - u), v.w);
-  }
+  dampChunk(chunk, lid, chunkRigid[0].xyz, chunkRigid[1].xyz, chunkRigid[2].xyz);
 }

@@ -115,6 +115,22 @@ function momentumOf(m: { vertexCount: number; invMass: ArrayLike<number> }, v: F
 }
 
 /**
+ * One frame of each of two solvers recording the same physics by different plans: the first
+ * records with no validation error, and both find the same DCD, CCD vertex-face and edge-edge
+ * contacts.
+ */
+async function stepPairWithSameContacts(ctx: GpuContext, a: GpuSolver, b: GpuSolver, f: number) {
+  ctx.device.pushErrorScope('validation');
+  const ra = await a.stepFrame();
+  expect(await ctx.device.popErrorScope(), `frame ${f}`).toBeNull();
+  const rb = await b.stepFrame();
+  expect(ra.collisions?.contacts, `frame ${f}`).toBe(rb.collisions?.contacts);
+  expect(ra.collisions?.ccd.hitsVertexFace, `frame ${f}`).toBe(rb.collisions?.ccd.hitsVertexFace);
+  expect(ra.collisions?.ccd.hitsEdgeEdge, `frame ${f}`).toBe(rb.collisions?.ccd.hitsEdgeEdge);
+  return [ra, rb] as const;
+}
+
+/**
  * The hybrid's Pin flags of the last substep (DetectStage.pin) against a brute-force strict
  * point-in-tet test of the boundary vertices at its start positions (copied by
  * DetectSnapshot), over the other objects' positively oriented tets in float64: no code
@@ -396,13 +412,7 @@ describe('TimeStep: stages over one state', () => {
       let contacts = 0, edgeEdge = 0, gapMax = 0;
       const dispatches = { swept: 0, grid: 0 };
       for (let f = 0; f < 4; f++) {
-        ctx.device.pushErrorScope('validation');
-        const a = await swept.stepFrame();
-        expect(await ctx.device.popErrorScope(), `frame ${f}`).toBeNull();
-        const b = await grid.stepFrame();
-        expect(a.collisions?.contacts, `frame ${f}`).toBe(b.collisions?.contacts);
-        expect(a.collisions?.ccd.hitsVertexFace, `frame ${f}`).toBe(b.collisions?.ccd.hitsVertexFace);
-        expect(a.collisions?.ccd.hitsEdgeEdge, `frame ${f}`).toBe(b.collisions?.ccd.hitsEdgeEdge);
+        const [a, b] = await stepPairWithSameContacts(ctx, swept, grid, f);
         contacts += a.collisions!.contacts + a.collisions!.ccd.hitsVertexFace + a.collisions!.ccd.hitsEdgeEdge;
         edgeEdge += a.collisions!.ccd.hitsEdgeEdge;
         dispatches.swept += a.dispatchesByPhase.contacts!;
@@ -447,14 +457,8 @@ describe('TimeStep: stages over one state', () => {
     try {
       let pinned = 0, contacts = 0, gapMax = 0;
       for (let f = 0; f < 3; f++) {
-        ctx.device.pushErrorScope('validation');
-        const a = await fused.stepFrame();
-        expect(await ctx.device.popErrorScope(), `frame ${f}`).toBeNull();
-        const b = await separate.stepFrame();
+        const [a, b] = await stepPairWithSameContacts(ctx, fused, separate, f);
         expect(a.collisions?.pin, `frame ${f}`).toBe(b.collisions?.pin);
-        expect(a.collisions?.contacts, `frame ${f}`).toBe(b.collisions?.contacts);
-        expect(a.collisions?.ccd.hitsVertexFace, `frame ${f}`).toBe(b.collisions?.ccd.hitsVertexFace);
-        expect(a.collisions?.ccd.hitsEdgeEdge, `frame ${f}`).toBe(b.collisions?.ccd.hitsEdgeEdge);
         // The separate plan's hash and detect of the start positions, once per substep.
         expect(a.dispatchesByPhase.detect, `frame ${f}`).toBe(b.dispatchesByPhase.detect! - 2 * a.substeps);
         pinned += a.collisions!.pin;
