@@ -10,6 +10,7 @@
 #include "positions"
 #include "queryList"
 #include "spatialHash"
+#include "tetMeasures"
 
 @group(0) @binding(0) var<uniform> params: DetectParams;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
@@ -20,6 +21,11 @@
 // The substep's start positions (predict left them there): with DETECT_PIN_AND_TEST the tet's
 // box is the union of its boxes at the start and the end, so one hash serves both detections.
 @group(0) @binding(6) var<storage, read> prev: array<vec4<f32>>;
+// The shortest path's per-tet measures and counters, and its topology words (the tets'
+// components), written with DETECT_MEASURE_TETS (lib/tetMeasures.wgsl; src/spb/gpu/spbGpuMesh.ts).
+@group(0) @binding(7) var<storage, read_write> measures: array<vec2<f32>>;
+@group(0) @binding(8) var<storage, read_write> counters: array<atomic<u32>>;
+@group(0) @binding(9) var<storage, read> spbTopo: array<u32>;
 
 @compute @workgroup_size(64)
 fn buildHash(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -30,6 +36,8 @@ fn buildHash(@builtin(global_invocation_id) gid: vec3<u32>) {
   let x1 = vertexPosition(topo[o + 1u]);
   let x2 = vertexPosition(topo[o + 2u]);
   let x3 = vertexPosition(topo[o + 3u]);
+  // The shortest path's measures of the current tet, before any return (a non-finite tet is inverted there).
+  if ((params.flags & DETECT_MEASURE_TETS) != 0u) { measureTet(t, x0, x1, x2, x3, spbTopo[params.offTetComponent + t]); }
   var lo = min(min(x0, x1), min(x2, x3));
   var hi = max(max(x0, x1), max(x2, x3));
   if ((params.flags & DETECT_PIN_AND_TEST) != 0u) {
@@ -49,13 +57,13 @@ fn buildHash(@builtin(global_invocation_id) gid: vec3<u32>) {
   let oversized = n.x > HASH_MAX_CELLS_PER_AXIS || n.y > HASH_MAX_CELLS_PER_AXIS || n.z > HASH_MAX_CELLS_PER_AXIS;
   let cells = select(u32(n.x * n.y * n.z), 1u, oversized);
   // One allocation per tet (not per cell): the counter is one address every tet contends for.
-  let counters = params.tableMask + 1u;
-  let first = atomicAdd(&heads[counters + HASH_TAKEN], cells);
+  let hashCounters = params.tableMask + 1u;
+  let first = atomicAdd(&heads[hashCounters + HASH_TAKEN], cells);
   let room = select(0u, params.poolCapacity - first, first < params.poolCapacity);
   if (room < cells) { atomicAdd(&list.header[QL_HASH_DROPPED], cells - room); }
   if (oversized) {
     if (room > 0u) {
-      pool[first] = HashEntry(lo, t, hi, atomicExchange(&heads[counters + HASH_OVERSIZED], first + 1u));
+      pool[first] = HashEntry(lo, t, hi, atomicExchange(&heads[hashCounters + HASH_OVERSIZED], first + 1u));
     }
     return;
   }

@@ -30,6 +30,10 @@ struct DetectParams {
   offVtOffsets: u32,
   offVtList: u32,
   vertexCount: u32,      // pin flags: [0, vertexCount) per vertex, then one per boundary edge
+  offTetComponent: u32,  // DETECT_MEASURE_TETS: the tets' components in spbTopo (dcdHash.wgsl)
+  _pad0: u32,
+  _pad1: u32,
+  _pad2: u32,
 }
 
 const DETECT_RECOVERY = 1u;
@@ -50,6 +54,9 @@ const DETECT_PIN_AND_TEST = 32u;
 // (DETECT_ESCAPES_OWN) at the substep's start or end is tested at the end as a Pin point is.
 const DETECT_ESCAPES = 64u;
 const DETECT_ESCAPES_OWN = 128u;
+// The hash build also takes the shortest path's per-tet measures (lib/tetMeasures.wgsl) from the
+// same corners: the spb stage then skips its prepass dispatch.
+const DETECT_MEASURE_TETS = 256u;
 
 const HASH_COUNTERS = 4u;
 const HASH_TAKEN = 0u;

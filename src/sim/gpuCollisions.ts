@@ -86,6 +86,8 @@ export interface GpuCollisionOptions {
   initialCapacity?: number;
   /** Hybrid: Pin marked by a hash and a detect dispatch of their own, as before issue 24 (DetectStage's separatePinPass; for the tests that compare the plans). */
   separatePinPass?: boolean;
+  /** The shortest path's per-tet prepass as its own dispatch in the spb stage, as before issue 24 (not in the hash build; for the tests that compare the plans). */
+  separatePrepass?: boolean;
 }
 
 /** Words of the shortest path's statistics copied per frame (src/spb/workspace.ts STAT_NAMES fit in it). */
@@ -185,6 +187,12 @@ export class GpuCollisions {
       // The rest-pose methods of paper 000 Figs. 22-23 (src/penetration), built on first use.
       penetration: { method: () => this.params().penetration, kernels: penetrationKernels(new PenetrationTargets(this.mesh, model.restPositions)) },
     });
+    // The shortest path's per-tet measures in the hash build (same tets, same positions): the
+    // spb stage records no prepass (issue 24: one dispatch a substep fewer).
+    if (!options.separatePrepass) {
+      this.detect.measureTets(this.spb.mesh);
+      this.spb.prepassInDetect = true;
+    }
     this.contacts = new ContactStage(device, this.topology, this.queryList, params, objectStatus);
     this.ccd = new CcdStage(device, this.topology, this.detect.pin, params, Math.max(1024, Math.ceil(boundaryPoints / 8)));
     this.detect.watchEscapes(this.ccd);

@@ -489,6 +489,58 @@ describe('TimeStep: stages over one state', () => {
     }
   });
 
+  it('the shortest path\'s per-tet measures taken in the hash build: h^2 and inversions of a float64 pass over the positions detection saw, the frames of the separate prepass (same contacts, 1e-6), 1 dispatch fewer a substep', async () => {
+    const ctx = await testGpu();
+    // Overlapping cubes pressed together: DCD queries every substep, whose answers read the measures.
+    const overlapping = (): SimSetup => bodiesSetup(
+      [
+        { part: cubePart(3, 0.2, [0, 0, 0]), velocity: [1, 0, 0] },
+        { part: cubePart(3, 0.2, [0.17, 0.05, 0.04]), velocity: [-1, 0, 0] },
+      ],
+      { gravity: [0, 0, 0], substeps: 3, damping: 0, friction: 0.2, collisionMode: 'hybrid' },
+    );
+    const inHash = new GpuSolver(ctx, overlapping());
+    const separate = new GpuSolver(ctx, overlapping(), { collisions: { separatePrepass: true } });
+    const snapshot = new DetectSnapshot(ctx.device, 16 * inHash.model.vertexCount);
+    inHash.timeStep.insertAfter('detect', snapshot);
+    try {
+      const m = inHash.model;
+      let contacts = 0, gapMax = 0, h2Gap = 0;
+      for (let f = 0; f < 3; f++) {
+        const [a, b] = await stepPairWithSameContacts(ctx, inHash, separate, f);
+        expect(a.dispatchesByPhase.spb, `frame ${f}`).toBe(b.dispatchesByPhase.spb! - a.substeps);
+        expect(a.dispatchesByPhase.detect, `frame ${f}`).toBe(b.dispatchesByPhase.detect);
+        contacts += a.collisions!.contacts;
+        const xa = await inHash.readPositions();
+        const xb = await separate.readPositions();
+        for (let i = 0; i < xa.length; i++) gapMax = Math.max(gapMax, Math.abs(xa[i] - xb[i]));
+        expect(gapMax, `frame ${f}`).toBeLessThan(1e-6);
+        // Oracle: the last substep's measures against float64 from the positions detection saw.
+        const x = await vec4s(ctx, snapshot.end, m.vertexCount);
+        const measures = new Float32Array(await readBuffer(ctx, inHash.collisions!.spb.mesh.measures, 8 * m.tetCount));
+        const inverted = new Uint32Array(await readBuffer(ctx, inHash.collisions!.spb.mesh.counters, 4))[0];
+        let invertedOracle = 0;
+        for (let t = 0; t < m.tetCount; t++) {
+          const p = [0, 1, 2, 3].map((k) => { const v = m.tets[4 * t + k]; return [x[4 * v], x[4 * v + 1], x[4 * v + 2]]; });
+          let h2 = 0;
+          for (let i = 0; i < 4; i++) for (let j = i + 1; j < 4; j++) h2 = Math.max(h2, (p[i][0] - p[j][0]) ** 2 + (p[i][1] - p[j][1]) ** 2 + (p[i][2] - p[j][2]) ** 2);
+          h2Gap = Math.max(h2Gap, Math.abs(measures[2 * t] - h2) / h2);
+          const e = [1, 2, 3].map((k) => [p[k][0] - p[0][0], p[k][1] - p[0][1], p[k][2] - p[0][2]]);
+          const vol6 = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) + e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+          if (!(vol6 > 0)) invertedOracle++;
+          expect(measures[2 * t + 1], `frame ${f}, tet ${t}: inverted flag`).toBe(vol6 > 0 ? 0 : 1);
+        }
+        expect(inverted, `frame ${f}: inverted count`).toBe(invertedOracle);
+      }
+      console.log(`overlapping cubes pressed, 3 frames: ${contacts} DCD contacts; measures in the hash build: h^2 within ${h2Gap.toExponential(2)} of float64, positions within ${gapMax.toExponential(2)} of the separate prepass`);
+      expect(h2Gap).toBeLessThan(1e-5);
+      expect(contacts).toBeGreaterThan(0);
+    } finally {
+      inHash.destroy();
+      separate.destroy();
+    }
+  });
+
   it('finalize fused into the damping\'s reduction, its solve into its apply: the same frames as the 4 separate dispatches (1e-6), momentum and angular momentum kept', async () => {
     const ctx = await testGpu();
     const setup = () => {

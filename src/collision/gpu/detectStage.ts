@@ -31,6 +31,21 @@ import { SpatialHash, type SpatialHashOptions } from './spatialHash';
 export type DetectSettings = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject'> & Partial<Pick<SolverParams, 'collisionMode' | 'escapedToDcd'>>;
 
 /**
+ * The shortest path's per-tet measures (shaders/lib/tetMeasures.wgsl; SpbGpuMesh), which the hash
+ * build takes from the same corners when given (DETECT_MEASURE_TETS): the spb stage then skips
+ * its prepass dispatch (SpbStage.prepassInDetect).
+ */
+export interface TetMeasureTarget {
+  readonly measures: GPUBuffer;
+  readonly counters: GPUBuffer;
+  /** The words holding the tets' components at offTetComponent (a new buffer when the BVH is replaced). */
+  readonly topo: GPUBuffer;
+  readonly offTetComponent: number;
+  /** Clears the inverted-tet count and the component flags (before every measuring). */
+  clearInversions(encoder: GPUCommandEncoder): void;
+}
+
+/**
  * The boxes CCD's candidates of the frame were found with (shaders/lib/ccdBoxes.wgsl; CcdStage),
  * and which of them hold this frame: a free point that left them is tested at the substep's end
  * (SolverParams.escapedToDcd).
@@ -50,7 +65,8 @@ const DETECT_ONLY_PIN = 16;
 const DETECT_PIN_AND_TEST = 32;
 const DETECT_ESCAPES = 64;
 const DETECT_ESCAPES_OWN = 128;
-const PARAM_WORDS = 20;
+const DETECT_MEASURE_TETS = 256;
+const PARAM_WORDS = 24;
 
 function pipeline(device: GPUDevice, label: string, code: string, entryPoint: string, layout: GPUBindGroupLayout): GPUComputePipeline {
   return device.createComputePipeline({
@@ -83,6 +99,7 @@ export class DetectStage implements GpuStage {
     key: string;
     positions: GPUBuffer;
     prev: GPUBuffer;
+    spbTopo: GPUBuffer;
     hash: GPUBindGroup;
     detect: GPUBindGroup;
     markHash: GPUBindGroup;
@@ -97,6 +114,10 @@ export class DetectStage implements GpuStage {
   private readonly vertexPointsOnly: boolean;
   private readonly separatePinPass: boolean;
   private escapeSource?: EscapeBoxes;
+  private measureTarget?: TetMeasureTarget;
+  /** Bound as measures / counters while no target is given (the flag keeps them unwritten). */
+  private readonly noMeasures: GPUBuffer;
+  private readonly noCounters: GPUBuffer;
   /** Bound as `boxes` while no CCD stage is watched (the flags keep it unread). */
   private readonly noBoxes: GPUBuffer;
 
@@ -126,7 +147,7 @@ export class DetectStage implements GpuStage {
     this.hash = hashOptions.sharedHash ?? new SpatialHash(device, topology.mesh, hashOptions);
     this.hashTable = new BindingTable(device, 'dcd.hash', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', heads: 'storage', pool: 'storage', list: 'storage',
-      prev: 'read-only-storage',
+      prev: 'read-only-storage', measures: 'storage', counters: 'storage', spbTopo: 'read-only-storage',
     });
     this.detectTable = new BindingTable(device, 'dcd.detect', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', heads: 'read-only-storage', pool: 'read-only-storage',
@@ -139,6 +160,8 @@ export class DetectStage implements GpuStage {
     this.markUniforms = uniformBuffer(device, 'dcd.markParams', 4 * PARAM_WORDS);
     this.pinAndTestUniforms = uniformBuffer(device, 'dcd.pinAndTestParams', 4 * PARAM_WORDS);
     this.noBoxes = device.createBuffer({ label: 'dcd.noBoxes', size: 32, usage: GPUBufferUsage.STORAGE });
+    this.noMeasures = device.createBuffer({ label: 'dcd.noMeasures', size: 16, usage: GPUBufferUsage.STORAGE });
+    this.noCounters = device.createBuffer({ label: 'dcd.noCounters', size: 16, usage: GPUBufferUsage.STORAGE });
     this.pin = device.createBuffer({
       label: 'dcd.pin',
       size: Math.max(16, 4 * (topology.vertexCount + topology.boundaryEdgeCount)),
@@ -148,6 +171,12 @@ export class DetectStage implements GpuStage {
 
   active(): boolean {
     return this.settings().collisions;
+  }
+
+  /** The shortest path's per-tet measures, taken in the hash build from now on (GpuCollisions wires its SpbStage's). */
+  measureTets(target: TetMeasureTarget): void {
+    this.measureTarget = target;
+    this.groups = undefined;
   }
 
   /** CCD's boxes, so that hybrid detection tests the free points that left them (GpuCollisions wires its CcdStage). */
@@ -175,27 +204,32 @@ export class DetectStage implements GpuStage {
       (s.recovery ? DETECT_RECOVERY : 0) | (s.selfCollision ? DETECT_SELF : 0) | (s.interObject === 'euclidean' ? DETECT_EUCLIDEAN : 0),
       this.queryList.capacity,
       o.tets, o.vertexObject, o.boundaryVertices, o.boundaryEdges, o.triangleTet, o.vtOffsets, o.vtList, topo.vertexCount,
+      this.measureTarget?.offTetComponent ?? 0,
     ], 2);
     const FLAGS = 10;
     const base = words[FLAGS];
     // Hybrid with CCD's boxes of this frame: free points that left them are tested at the end.
     const checks = this.mode === 'hybrid' && (s.escapedToDcd ?? true) ? this.escapeSource?.escapeChecks() : undefined;
     const escapes = (checks?.world ? DETECT_ESCAPES : 0) | (checks?.world && checks.own ? DETECT_ESCAPES_OWN : 0);
+    // The separate Pin pass hashes the start positions: it measures nothing.
     words[FLAGS] = base | DETECT_MARK_PIN;
     this.device.queue.writeBuffer(this.markUniforms, 0, words);
-    words[FLAGS] = base | DETECT_PIN_AND_TEST | escapes;
+    const measure = this.measureTarget ? DETECT_MEASURE_TETS : 0;
+    words[FLAGS] = base | DETECT_PIN_AND_TEST | escapes | measure;
     this.device.queue.writeBuffer(this.pinAndTestUniforms, 0, words);
-    words[FLAGS] = base | (this.mode === 'hybrid' ? DETECT_ONLY_PIN | escapes : 0);
+    words[FLAGS] = base | (this.mode === 'hybrid' ? DETECT_ONLY_PIN | escapes : 0) | measure;
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     this.queryList.beginFrame(encoder);
   }
 
   private bindGroups(state: GpuState) {
     const key = `${this.queryList.generation}/${this.hash.generation}`;
-    if (this.groups && this.groups.key === key && this.groups.positions === state.positions && this.groups.prev === state.prev) return this.groups;
+    const spbTopo = this.measureTarget?.topo ?? this.noBoxes;
+    if (this.groups && this.groups.key === key && this.groups.positions === state.positions && this.groups.prev === state.prev && this.groups.spbTopo === spbTopo) return this.groups;
     const common = {
       params: this.uniforms, positions: state.positions, prev: state.prev, topo: this.topology.buffer, heads: this.hash.heads, pool: this.hash.pool, list: this.queryList.list,
     };
+    const hashExtra = { measures: this.measureTarget?.measures ?? this.noMeasures, counters: this.measureTarget?.counters ?? this.noCounters, spbTopo };
     const detectExtra = { args: this.queryList.args, overflow: this.queryList.overflow, pin: this.pin, boxes: this.escapeSource?.boxes ?? this.noBoxes };
     // The separate mark pass reads the substep's start positions: predict left them in state.prev.
     const atStart = { ...common, params: this.markUniforms, positions: state.prev };
@@ -204,11 +238,12 @@ export class DetectStage implements GpuStage {
       key,
       positions: state.positions,
       prev: state.prev,
-      hash: this.hashTable.group(common),
+      spbTopo,
+      hash: this.hashTable.group({ ...common, ...hashExtra }),
       detect: this.detectTable.group({ ...common, ...detectExtra }),
-      markHash: this.hashTable.group(atStart),
+      markHash: this.hashTable.group({ ...atStart, ...hashExtra }),
       mark: this.detectTable.group({ ...atStart, ...detectExtra }),
-      pinAndTestHash: this.hashTable.group(pinAndTest),
+      pinAndTestHash: this.hashTable.group({ ...pinAndTest, ...hashExtra }),
       pinAndTest: this.detectTable.group({ ...pinAndTest, ...detectExtra }),
     };
     return this.groups;
@@ -233,6 +268,7 @@ export class DetectStage implements GpuStage {
     if (markPin && this.separatePinPass) this.encodeMarkPin(encoder, groups, step);
     const pinAndTest = markPin && !this.separatePinPass;
     this.hash.clear(encoder);
+    this.measureTarget?.clearInversions(encoder);
     let pass = step.beginPass(encoder, 'detect', this.splitPasses ? 'dcd.buildHash' : 'dcd');
     pass.setPipeline(this.buildPipeline);
     pass.setBindGroup(0, pinAndTest ? groups.pinAndTestHash : groups.hash);
@@ -289,6 +325,8 @@ export class DetectStage implements GpuStage {
     this.markUniforms.destroy();
     this.pinAndTestUniforms.destroy();
     this.noBoxes.destroy();
+    this.noMeasures.destroy();
+    this.noCounters.destroy();
     this.pin.destroy();
   }
 }

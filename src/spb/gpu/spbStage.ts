@@ -74,6 +74,12 @@ export class SpbStage implements GpuStage {
   private readonly isActive: () => boolean;
   /** Buffers of replaced trees, destroyed at the next beginFrame. */
   private retired: GPUBuffer[] = [];
+  /**
+   * True: detection's hash build takes the per-tet measures from the same positions
+   * (DetectStage.measureTets, issue 24), so this stage records only the refit and the query
+   * (one dispatch a substep fewer). False (default): the prepass is recorded here.
+   */
+  prepassInDetect = false;
 
   constructor(
     device: GPUDevice,
@@ -182,9 +188,10 @@ export class SpbStage implements GpuStage {
     if (this.group?.positions !== positions) {
       this.group = { positions, bindGroup: this.mesh.queryGroup(positions, this.list, this.results) };
     }
-    this.mesh.clearInversions(encoder);
+    if (!this.prepassInDetect) this.mesh.clearInversions(encoder);
     const pass = step.beginPass(encoder, 'spb', 'spb');
-    this.mesh.recordRefitAndPrepass(pass, positions, true);
+    if (this.prepassInDetect) this.mesh.bvhGpu.recordRefit(pass, positions);
+    else this.mesh.recordRefitAndPrepass(pass, positions, true);
     const method = this.method();
     if (method === 'exact') {
       pass.setPipeline(this.mesh.kernels.query);
@@ -195,7 +202,7 @@ export class SpbStage implements GpuStage {
       this.penetration.record(pass, method, positions, this.list, this.results, { indirect: this.args });
     }
     pass.end();
-    step.countDispatches(this.mesh.bvhGpu.refitDispatches + 2);
+    step.countDispatches(this.mesh.bvhGpu.refitDispatches + (this.prepassInDetect ? 1 : 2));
   }
 
   private destroyRetired(): void {
