@@ -1,5 +1,6 @@
 // Contact build (docs/collisions.md "Contact response"): one invocation per query of the
-// substep, dispatched indirectly with the args detection wrote (gid.x only, i < n). From the
+// substep, dispatched directly over the list's capacity (gid.x only; the invocations past the
+// count return; invocation 0 keeps the frame's largest count, QL_MAX_COUNT). From the
 // query and its shortest-path result: the query's counters by status (header words 10..13), the
 // contact record (point vertices and weights, the triangle and the barycentrics of s on it, the
 // contact offset) and its normal: on an edge or a vertex of the boundary, the direction of the
@@ -63,7 +64,9 @@ fn appendOverflow(q: Query) {
 @compute @workgroup_size(64)
 fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = gid.x;
-  let n = min(atomicLoad(&list.header[QL_COUNT]), params.listCapacity);
+  let count = atomicLoad(&list.header[QL_COUNT]);
+  if (i == 0u) { atomicMax(&list.header[QL_MAX_COUNT], count); }
+  let n = min(count, params.listCapacity);
   if (i >= n) { return; }
   let q = list.queries[i];
   let r = results[i];

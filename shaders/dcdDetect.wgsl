@@ -302,6 +302,13 @@ fn setUpPoint(index: u32) -> bool {
 @compute @workgroup_size(64)
 fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
   let id = threadIndex(gid, params.queryRowStride);
+  // The substep index the contacts' overflow list records (contactsBuild.wgsl reads overflow[1]),
+  // advanced once per detection (not by the separate Pin pass).
+  if (id == 0u && (params.flags & DETECT_MARK_PIN) == 0u) {
+    let substep = overflow[0];
+    overflow[1] = substep;
+    overflow[0] = substep + 1u;
+  }
   if ((params.flags & DETECT_PIN_AND_TEST) != 0u) {
     // Alg. 5 line 1 for this point at the start positions: Pin or Pout (every point writes its
     // flag, so no clear is needed), then a Pin point goes on to the test at the end positions.
@@ -345,8 +352,10 @@ fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
   list.queries[slot] = Query(gBestHit, t, gExclude, gExclude2, source, gBestParam);
 }
 
-// One invocation: the indirect dispatch args of the spb and contact kernels for this substep,
-// the frame's largest count, and the substep index the contacts' overflow list records.
+// One invocation: the indirect dispatch args over this substep's queries, where a kernel still
+// reads them (the rest-pose penetration methods, the contacts' grid passes, the intersection
+// display; the exact query and the contact build dispatch directly over the capacity), and the
+// frame's largest count (which the contact build also keeps).
 @compute @workgroup_size(1)
 fn writeArgs() {
   let count = atomicLoad(&list.header[QL_COUNT]);
@@ -355,7 +364,4 @@ fn writeArgs() {
   args[1] = 1u;
   args[2] = 1u;
   atomicMax(&list.header[QL_MAX_COUNT], count);
-  let substep = overflow[0];
-  overflow[1] = substep;
-  overflow[0] = substep + 1u;
 }

@@ -194,6 +194,9 @@ export class GpuCollisions {
       this.spb.prepassInDetect = true;
     }
     this.contacts = new ContactStage(device, this.topology, this.queryList, params, objectStatus);
+    // Detection's indirect args only where a kernel of the frame reads them: the exact query and
+    // the contact build dispatch directly over the list's capacity (issue 24).
+    this.detect.argsReadWhen(() => this.contacts.readsQueryArgs() || (this.params().penetration ?? 'exact') !== 'exact');
     this.ccd = new CcdStage(device, this.topology, this.detect.pin, params, Math.max(1024, Math.ceil(boundaryPoints / 8)));
     this.detect.watchEscapes(this.ccd);
     this.contacts.addSource(this.ccd.vertexFace);

@@ -115,6 +115,11 @@ export class ContactStage implements GpuStage {
   };
   /** Whether this frame's passes run in one workgroup (SolverParams.contactDispatch), set in beginFrame. */
   private sweeping = false;
+
+  /** This frame's grid passes read detection's indirect args (valid after beginFrame). */
+  readsQueryArgs(): boolean {
+    return !(this.sweeping && this.sources.length <= 1);
+  }
   /**
    * Contacts a substep (DCD's and CCD's) of the last frame read back, which 'auto' decides by
    * (set by the owner after each frame's readback; undefined until then).
@@ -317,7 +322,9 @@ export class ContactStage implements GpuStage {
     const pass = step.beginPass(encoder, 'contacts', 'contacts');
     pass.setPipeline(this.buildPipeline);
     pass.setBindGroup(0, groups.build);
-    pass.dispatchWorkgroupsIndirect(this.queryList.args, 0);
+    // Directly over the list's capacity (at most 65,535 workgroups: QueryList's limit), not
+    // indirectly from detection's args (issue 24: a driver validates an indirect dispatch's args).
+    pass.dispatchWorkgroups(Math.ceil(this.queryList.capacity / 64));
     let dispatches: number;
     if (this.sweeping && this.sources.length <= 1) dispatches = 1 + this.encodeSweep(pass, groups.sweep, sharing, ownGroups.length > 0);
     else dispatches = 1 + this.encodeGrid(pass, groups, sharing, ownGroups);

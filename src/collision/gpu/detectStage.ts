@@ -5,7 +5,9 @@
  *   2. buildHash   one invocation per tet: the spatial hash of tet boxes (dcdHash.wgsl),
  *   3. detect      one invocation per query point: boundary vertices, boundary edges (recovery:
  *                  every vertex and every tet centroid), the containing tet of smallest id, one Query per hit,
- *   4. writeArgs   one invocation: the indirect dispatch args of the spb and contact stages.
+ *   4. writeArgs   one invocation: the indirect dispatch args over the queries, only where a later
+ *                  kernel reads them (argsReadWhen: the contacts' grid passes, the rest-pose
+ *                  penetration methods, the intersection display).
  * Hybrid mode (Alg. 5) marks the points penetrating at the substep's start (Pin) in the same
  * three dispatches: the hash holds each tet's box swept over the substep and detect marks each
  * point at the start positions before it tests a Pin point at the end (DETECT_PIN_AND_TEST). The
@@ -114,6 +116,8 @@ export class DetectStage implements GpuStage {
   private readonly vertexPointsOnly: boolean;
   private readonly separatePinPass: boolean;
   private escapeSource?: EscapeBoxes;
+  /** Whether a later stage reads the indirect args this frame (writeArgs runs only then; default: always). */
+  private argsWanted: () => boolean = () => true;
   private measureTarget?: TetMeasureTarget;
   /** Bound as measures / counters while no target is given (the flag keeps them unwritten). */
   private readonly noMeasures: GPUBuffer;
@@ -171,6 +175,16 @@ export class DetectStage implements GpuStage {
 
   active(): boolean {
     return this.settings().collisions;
+  }
+
+  /**
+   * Asked at each encode: does a kernel of this substep read the query list's indirect args?
+   * When not, the one-thread writeArgs dispatch is left out (GpuCollisions: the contacts' grid
+   * passes and the rest-pose penetration methods read them; the exact query and the contact
+   * build dispatch directly).
+   */
+  argsReadWhen(wanted: () => boolean): void {
+    this.argsWanted = wanted;
   }
 
   /** The shortest path's per-tet measures, taken in the hash build from now on (GpuCollisions wires its SpbStage's). */
@@ -254,7 +268,8 @@ export class DetectStage implements GpuStage {
     const groups = this.bindGroups(state);
     this.queryList.beginSubstep(encoder);
     if (this.mode === 'ccd') {
-      // CCD only: no DCD; empty args so that spb and contacts dispatch nothing from the list.
+      // CCD only: no DCD; empty args where a later kernel reads them (the list's count is 0).
+      if (!this.argsWanted()) return;
       const pass = step.beginPass(encoder, 'detect', 'dcd.writeArgs');
       pass.setPipeline(this.argsPipeline);
       pass.setBindGroup(0, groups.detect);
@@ -282,15 +297,18 @@ export class DetectStage implements GpuStage {
     pass.setBindGroup(0, pinAndTest ? groups.pinAndTest : groups.detect);
     const [qx, qy] = dispatchGrid(this.pointCount);
     pass.dispatchWorkgroups(qx, qy);
-    if (this.splitPasses) {
+    const args = this.argsWanted();
+    if (this.splitPasses && args) {
       pass.end();
       pass = step.beginPass(encoder, 'detect', 'dcd.writeArgs');
       pass.setBindGroup(0, groups.detect);
     }
-    pass.setPipeline(this.argsPipeline);
-    pass.dispatchWorkgroups(1);
+    if (args) {
+      pass.setPipeline(this.argsPipeline);
+      pass.dispatchWorkgroups(1);
+    }
     pass.end();
-    step.countDispatches?.(3);
+    step.countDispatches?.(args ? 3 : 2);
   }
 
   /** Hybrid, Alg. 5 line 1, separatePinPass: the hash of the start positions and the Pin marks (no queries). */

@@ -2,11 +2,12 @@
  * The 'spb' stage of the time step (docs/collisions.md; paper 000 sections 3.4 and 4):
  * every substep, after detection, on the GPU and with no readback,
  *   1. clears the prepass's inverted-tet count and per-component flags (encoder.clearBuffer),
- *   2. refits the surface BVH from state.positions (one dispatch per tree level, src/bvh),
- *   3. the per-tet prepass (h^2, inversions, the culling guard's list: shaders/spbPrepass.wgsl),
- *   4. the query (shaders/spbQuery.wgsl) over the query list, dispatched with
- *      dispatchWorkgroupsIndirect from the args detection wrote ([ceil(n / 64), 1, 1]); the kernel
- *      reads n = min(count, capacity) from the list header and writes one result per query.
+ *   2. refits the surface BVH from state.positions (src/bvh),
+ *   3. the per-tet prepass (h^2, inversions, the culling guard's list: shaders/spbPrepass.wgsl);
+ *      1 and 3 are detection's hash build's in the time step (prepassInDetect),
+ *   4. the query (shaders/spbQuery.wgsl) over the query list, dispatched directly over the list's
+ *      capacity (issue 24: no indirect dispatch); the kernel reads n = min(count, capacity) from
+ *      the list header, writes one result per query, and its other threads return.
  * All of it in one compute pass (WebGPU orders its dispatches). The statistics (Q, Tr, Tet,
  * culled, overflows, ...; STAT_NAMES order) accumulate over the frame: cleared in beginFrame,
  * where nothing else is written (the uniforms are written at construction and by setOptions).
@@ -23,6 +24,7 @@
  * tree's buffers are destroyed at the next beginFrame (or destroy), after the submit of any frame
  * that was being recorded when the tree changed.
  */
+import { dispatchGrid, gridRowStride } from '../../gpu/buffers';
 import type { SurfaceBvh } from '../../bvh/surfaceBvh';
 import type { GpuStage, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
@@ -74,6 +76,9 @@ export class SpbStage implements GpuStage {
   private readonly isActive: () => boolean;
   /** Buffers of replaced trees, destroyed at the next beginFrame. */
   private retired: GPUBuffer[] = [];
+  /** The exact query's direct dispatch over the list's capacity (threads past the count return at once). */
+  private queryGrid: [number, number] = [0, 0];
+  private rowStride = 0;
   /**
    * True: detection's hash build takes the per-tet measures from the same positions
    * (DetectStage.measureTets, issue 24), so this stage records only the refit and the query
@@ -95,8 +100,6 @@ export class SpbStage implements GpuStage {
     this.penetration = options.penetration ? options.penetration.kernels(device, this.mesh) : null;
     this.method = options.penetration?.method ?? (() => 'exact');
     this.setBuffers(list, args, results);
-    // An indirect dispatch has a single row of workgroups: threadIndex's row stride is unused.
-    this.mesh.writeQueryParams(this.config, 0);
   }
 
   /**
@@ -116,6 +119,12 @@ export class SpbStage implements GpuStage {
     this.args = args;
     this.results = results;
     this.group = null;
+    // Issue 24: the exact query is dispatched directly over the capacity, not indirectly from
+    // detection's args (an indirect dispatch costs the driver a validation of its arguments; the
+    // extra threads read the count and return).
+    this.queryGrid = dispatchGrid(Math.max(1, capacity));
+    this.rowStride = gridRowStride(Math.max(1, capacity));
+    this.mesh.writeQueryParams(this.config, this.rowStride);
   }
 
   /**
@@ -133,7 +142,7 @@ export class SpbStage implements GpuStage {
     const old = this.mesh.replaceBvh(bvh);
     this.retired.push(...old);
     if (this.group) this.group = { positions: this.group.positions, bindGroup: this.mesh.queryGroup(this.group.positions, this.list, this.results) };
-    this.mesh.writeQueryParams(this.config, 0);
+    this.mesh.writeQueryParams(this.config, this.rowStride);
     this.penetration?.treeReplaced();
   }
 
@@ -153,7 +162,7 @@ export class SpbStage implements GpuStage {
       culling: options.culling ?? this.config.culling,
       tolerances: { ...this.config.tolerances, ...options.tolerances },
     };
-    this.mesh.writeQueryParams(this.config, 0);
+    this.mesh.writeQueryParams(this.config, this.rowStride);
   }
 
   /** Culling and tolerances the kernel runs with (the CPU fallback answers with the same). */
@@ -196,7 +205,7 @@ export class SpbStage implements GpuStage {
     if (method === 'exact') {
       pass.setPipeline(this.mesh.kernels.query);
       pass.setBindGroup(0, this.group.bindGroup);
-      pass.dispatchWorkgroupsIndirect(this.args, 0);
+      pass.dispatchWorkgroups(this.queryGrid[0], this.queryGrid[1]);
     } else {
       if (!this.penetration) throw new Error(`SpbStage: penetration '${method}' needs the rest pose (options.penetration)`);
       this.penetration.record(pass, method, positions, this.list, this.results, { indirect: this.args });
