@@ -25,6 +25,17 @@
 @group(0) @binding(4) var<storage, read> results: array<SpbResult>;
 @group(0) @binding(5) var<storage, read_write> contacts: array<Contact>;
 @group(0) @binding(6) var<storage, read_write> overflow: array<u32>;
+// Hybrid (CONTACT_BUILD_ESCAPED_BACKWARD): detection's Pin flags ([vertex], [vertexCount + edge])
+// and the substep's start positions.
+@group(0) @binding(7) var<storage, read> pin: array<u32>;
+@group(0) @binding(8) var<storage, read> prev: array<vec4<f32>>;
+
+// ContactParams.buildFlags: a query of a point that is not Pin came from an escape
+// (SolverParams.escapedToDcd, dcdDetect.wgsl). Such a point moved into the other body during this
+// substep with no CCD candidate, so the way out is back along its motion relative to the surface;
+// a shortest path that pushes it onward has found the far side of a part it has crossed more than
+// halfway (a thin wall at speed) and is dropped: CCD or the next substep's Pin handles it.
+const CONTACT_BUILD_ESCAPED_BACKWARD = 1u;
 
 // Overflow list layout (src/collision/gpu/queryList.ts): 4 header words (substep counter,
 // current substep), then 12 words per entry: the Query's 8 words, the substep, 3 pad.
@@ -59,6 +70,24 @@ fn appendOverflow(q: Query) {
   overflow[o + 6u] = q.source;
   overflow[o + 7u] = bitcast<u32>(q.param);
   overflow[o + 8u] = overflow[1];
+}
+
+// CONTACT_BUILD_ESCAPED_BACKWARD: the query's point is not Pin (it escaped) and the path s - p
+// pushes it along its motion relative to the triangle point s in this substep.
+fn pushesEscapedOnward(kind: u32, id: u32, c: Contact, path: vec3<f32>) -> bool {
+  if ((params.buildFlags & CONTACT_BUILD_ESCAPED_BACKWARD) == 0u || kind == QUERY_KIND_CENTROID) { return false; }
+  let pinIndex = select(id, params.vertexCount + id, kind == QUERY_KIND_EDGE);
+  if (pin[pinIndex] != 0u) { return false; }
+  var moved = vec3<f32>(0.0);
+  for (var k = 0u; k < 2u; k++) {
+    let v = c.pointVertex[k];
+    if (v != CONTACT_NONE) { moved += c.pointWeight[k] * (vertexPosition(v) - prev[v].xyz); }
+  }
+  for (var k = 0u; k < 3u; k++) {
+    let v = c.triVertex[k];
+    if (v != CONTACT_NONE) { moved -= c.triBary[k] * (vertexPosition(v) - prev[v].xyz); }
+  }
+  return dot(path, moved) > 0.0;
 }
 
 @compute @workgroup_size(64)
@@ -138,7 +167,8 @@ fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   }
   if (pathDirection) { normal = path; }
   let len = length(normal);
-  if (!(len > 0.0)) {
+  if (!(len > 0.0) || pushesEscapedOnward(kind, id, c, path)) {
+    c.enabled = 0u;
     contacts[i] = c;
     return;
   }

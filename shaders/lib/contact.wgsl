@@ -63,5 +63,6 @@ struct ContactParams {
   sweepPasses: u32,
   /** Capacity of the third list (contacts.wgsl sweepContacts: the group with uses of its own); 0: none. */
   ownCapacity: u32,
-  _pad3: u32,
+  /** CONTACT_BUILD_* bits (contactsBuild.wgsl). */
+  buildFlags: u32,
 }

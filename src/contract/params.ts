@@ -221,11 +221,11 @@ export interface SolverParams {
    * its own-frame box) may have crossed a surface with no candidate; true (default) tests it at
    * the substep's end as DCD tests a Pin point, so the substep that escaped already gets its
    * shortest-path contact (issue 19: before, it waited for the next substep, or the next frame's
-   * wider boxes). False (default): escapes are only counted (and widen the next jobs' boxes).
-   * Off by default because a point that escaped at speed may already be past the middle of a thin
-   * part, where the shortest path leads out of the far side: the 4 cm wall shot at 50 m/s
-   * (tests/gpu/ccdTunnelling.test.ts) had 5 vertices inside after the impact frame with it on, 0
-   * off; the knocked cubes (bench/escapedToDcd.ts) 24 against 34 at the frames' ends.
+   * wider boxes). Such a contact is kept only when it pushes the point back against its motion
+   * relative to the surface (contactsBuild.wgsl): a point that escaped at speed may be past the
+   * middle of a thin part, where the shortest path leads out of the far side (without that rule the
+   * 4 cm wall shot at 50 m/s, tests/gpu/ccdTunnelling.test.ts, had 5 vertices inside). True
+   * (default); false: escapes are only counted (and widen the next jobs' boxes).
    */
   escapedToDcd: boolean;
 }
@@ -308,7 +308,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     impactSubsteps: 'auto',
     collideEvery: 'auto',
     contactDispatch: 'auto',
-    escapedToDcd: false,
+    escapedToDcd: true,
     ...overrides,
   };
 }

@@ -199,6 +199,7 @@ export class GpuCollisions {
     this.detect.argsReadWhen(() => this.contacts.readsQueryArgs() || (this.params().penetration ?? 'exact') !== 'exact');
     this.ccd = new CcdStage(device, this.topology, this.detect.pin, params, Math.max(1024, Math.ceil(boundaryPoints / 8)));
     this.detect.watchEscapes(this.ccd);
+    this.contacts.checkEscapedWith(this.detect.pin, () => this.detect.escapesTestedThisFrame);
     this.contacts.addSource(this.ccd.vertexFace);
     this.contacts.addSource(this.ccd.edgeEdge, { ownCounts: true });
     this.marginRatio = options.ccdMarginRatio ?? 0.25;

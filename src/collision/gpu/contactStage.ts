@@ -62,6 +62,8 @@ export type ContactSettings = Pick<SolverParams, 'collisions' | 'friction' | 'co
 /** Words per contact (shaders/lib/contact.wgsl struct Contact). */
 export const CONTACT_WORDS = 24;
 const PARAM_WORDS = 16;
+/** ContactParams.buildFlags: a non-Pin query (an escaped point, DetectStage) keeps its contact only when it pushes the point back against its motion. */
+const CONTACT_BUILD_ESCAPED_BACKWARD = 1;
 /** Accumulator words per vertex, and the word holding its use S_v: the main group's, a group of its own's (contacts.wgsl). */
 export const ACCUMULATOR_WORDS = 8;
 export const MAIN_COUNT_WORD = 3;
@@ -115,6 +117,21 @@ export class ContactStage implements GpuStage {
   };
   /** Whether this frame's passes run in one workgroup (SolverParams.contactDispatch), set in beginFrame. */
   private sweeping = false;
+  private escapePin?: GPUBuffer;
+  private escapesTested: () => boolean = () => false;
+
+  /**
+   * Hybrid with escaped points tested at the end (SolverParams.escapedToDcd): detection's Pin
+   * flags, and whether this frame's detection tests escaped points (asked at beginFrame, after
+   * detection's). A query of a point that is not Pin is then an escaped one, and its contact is kept
+   * only when it pushes the point back against its motion relative to the triangle
+   * (CONTACT_BUILD_ESCAPED_BACKWARD, contactsBuild.wgsl).
+   */
+  checkEscapedWith(pin: GPUBuffer, escapesTested: () => boolean): void {
+    this.escapePin = pin;
+    this.escapesTested = escapesTested;
+    this.groups = undefined;
+  }
 
   /** This frame's grid passes read detection's indirect args (valid after beginFrame). */
   readsQueryArgs(): boolean {
@@ -151,7 +168,7 @@ export class ContactStage implements GpuStage {
     this.objectStatus = objectStatus ?? this.ownStatus!;
     this.buildTable = new BindingTable(device, 'contacts.build', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', list: 'storage', results: 'read-only-storage',
-      contacts: 'storage', overflow: 'storage',
+      contacts: 'storage', overflow: 'storage', pin: 'read-only-storage', prev: 'read-only-storage',
     });
     this.solveTable = new BindingTable(device, 'contacts.solve', {
       params: 'uniform', positions: 'storage', prev: 'storage', list: 'read-only-storage', contacts: 'storage',
@@ -250,7 +267,9 @@ export class ContactStage implements GpuStage {
     words[12] = this.shared?.capacity ?? 0;
     words[13] = s.contactIterations;
     words[14] = this.sweepOwn()?.capacity ?? 0;
+    words[15] = this.escapePin && this.escapesTested() ? CONTACT_BUILD_ESCAPED_BACKWARD : 0;
     this.device.queue.writeBuffer(this.uniforms, 0, words);
+    words[15] = 0;
     words[13] = 1;
     words[14] = 0;
     // Groups of their own: one list each (y = 0 only), their own count word.
@@ -288,7 +307,7 @@ export class ContactStage implements GpuStage {
       prev: state.prev,
       build: this.buildTable.group({
         params: this.uniforms, positions: state.positions, topo: this.topology.buffer, list: list.list, results: list.results,
-        contacts: this.contacts, overflow: list.overflow,
+        contacts: this.contacts, overflow: list.overflow, pin: this.escapePin ?? this.emptyList, prev: state.prev,
       }),
       solve: this.solveTable.group({
         params: this.uniforms, positions: state.positions, prev: state.prev, list: list.list, contacts: this.contacts,
@@ -424,7 +443,7 @@ export class ContactStage implements GpuStage {
     return {
       build: this.buildTable.group({
         params: inj.uniforms, positions: state.positions, topo: this.topology.buffer, list: inj.list, results: inj.results,
-        contacts: inj.contacts, overflow: this.queryList.overflow,
+        contacts: inj.contacts, overflow: this.queryList.overflow, pin: this.escapePin ?? this.emptyList, prev: state.prev,
       }),
       solve: this.solveTable.group({
         params: inj.uniforms, positions: state.positions, prev: state.prev, list: inj.list, contacts: inj.contacts,

@@ -116,6 +116,8 @@ export class DetectStage implements GpuStage {
   private readonly vertexPointsOnly: boolean;
   private readonly separatePinPass: boolean;
   private escapeSource?: EscapeBoxes;
+  /** This frame's detection tests escaped free points at the substep's end (set by beginFrame). */
+  escapesTestedThisFrame = false;
   /** Whether a later stage reads the indirect args this frame (writeArgs runs only then; default: always). */
   private argsWanted: () => boolean = () => true;
   private measureTarget?: TetMeasureTarget;
@@ -225,6 +227,7 @@ export class DetectStage implements GpuStage {
     // Hybrid with CCD's boxes of this frame: free points that left them are tested at the end.
     const checks = this.mode === 'hybrid' && (s.escapedToDcd ?? true) ? this.escapeSource?.escapeChecks() : undefined;
     const escapes = (checks?.world ? DETECT_ESCAPES : 0) | (checks?.world && checks.own ? DETECT_ESCAPES_OWN : 0);
+    this.escapesTestedThisFrame = checks?.world ?? false;
     // The separate Pin pass hashes the start positions: it measures nothing.
     words[FLAGS] = base | DETECT_MARK_PIN;
     this.device.queue.writeBuffer(this.markUniforms, 0, words);
