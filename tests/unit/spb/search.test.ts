@@ -160,8 +160,8 @@ describe('WGSL kernel constants', () => {
     expect(constant('DESCENT_FAILURES')).toBe(settings.SPB_DESCENT_FAILURES);
   });
 
-  it('counter layout (list of inverted tets, component flags) matches in both shaders and the host', () => {
-    for (const file of ['spbQuery.wgsl', 'spbPrepass.wgsl']) {
+  it('counter layout (list of inverted tets, component flags) matches in the query, the measures snippet (prepass and hash build) and the host', () => {
+    for (const file of ['spbQuery.wgsl', 'lib/tetMeasures.wgsl']) {
       const wgsl = readFileSync(new URL(`../../../shaders/${file}`, import.meta.url), 'utf8');
       const constant = (name: string): number => {
         const m = new RegExp(`const ${name} = ([0-9]+)u;`).exec(wgsl);
