@@ -5,27 +5,27 @@
  * the frame's candidates may miss their crossings. Independent truths, per frame on its last
  * substep as detection saw it (DetectSnapshot): every boundary vertex that was free at the start
  * (Pin flag 0), left its world box (the CCD stage's boxes, tested here in float64) and is inside
- * another cube at the end (a float64 point-in-tet test over every tet, no code shared with
- * detection) has a query in the list; with the switch off none of them has. And momentum, which
- * no contact may change (no gravity, no colliders).
+ * another cube at the end (the brute-force intersection counter, no code shared with detection)
+ * has a query in the list; with the switch off none of them has. And momentum, which no contact
+ * may change (no gravity, no colliders).
  */
 import { describe, expect, it } from 'vitest';
 import type { GpuContext } from '../../src/gpu/device';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import { QL, QL_HEADER_WORDS, QUERY_WORDS } from '../../src/collision/gpu/queryList';
 import { DetectSnapshot } from '../support/detectSnapshot';
+import { countIntersections } from '../support/intersectionCounter';
 import { readBuffer, testGpu } from '../support/gpu';
 import { knockedCubes, momentum } from '../unit/collision/scenes';
 
-const vol6 = (a: number[], b: number[], c: number[], d: number[]): number => {
-  const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], w = [c[0] - a[0], c[1] - a[1], c[2] - a[2]], z = [d[0] - a[0], d[1] - a[1], d[2] - a[2]];
-  return u[0] * (w[1] * z[2] - w[2] * z[1]) - u[1] * (w[0] * z[2] - w[2] * z[0]) + u[2] * (w[0] * z[1] - w[1] * z[0]);
-};
+/** Depth (m) below which a vertex counts as on the surface: clear of f32 ties (a mean edge is 7-10 cm). */
+const ON_SURFACE = 1e-5;
 
 /**
  * The last substep's free boundary vertices that left their world box and end inside another
- * object's tet (relative sub-volume depth > 1e-4, clear of f32 ties), and how many of them have a
- * vertex query in the list.
+ * object's tet (the brute-force intersection counter, tests/support/intersectionCounter.ts, on the
+ * end positions detection saw, deeper than ON_SURFACE), and how many of them have a vertex query
+ * in the list.
  */
 async function escapedInsideWithQueries(ctx: GpuContext, solver: GpuSolver, snapshot: DetectSnapshot): Promise<{ escapedInside: number; queried: number }> {
   const m = solver.model;
@@ -43,26 +43,18 @@ async function escapedInsideWithQueries(ctx: GpuContext, solver: GpuSolver, snap
     const source = listWords[QL_HEADER_WORDS + QUERY_WORDS * q + 6];
     if (source >>> 29 === 0) queried.add(source & 0x1fffffff);
   }
+  const xyz = Float64Array.from({ length: 3 * m.vertexCount }, (_, k) => end[4 * Math.floor(k / 3) + (k % 3)]);
+  const hits = countIntersections({ positions: xyz, tets: m.tets, tetObject: m.tetObject }, { self: false, skipInverted: true, depth: true }).hits;
+  const inside = new Set(hits.filter((h) => h.depth > ON_SURFACE).map((h) => h.vertex));
   const at = (x: Float32Array, v: number) => [x[4 * v], x[4 * v + 1], x[4 * v + 2]];
   const outside = (p: number[], v: number) => [0, 1, 2].some((k) => p[k] < boxes[6 * v + k] || p[k] > boxes[6 * v + 3 + k]);
-  let escapedInside = 0, hits = 0;
+  let escapedInside = 0, hitsQueried = 0;
   for (const v of col.mesh.boundaryVertices) {
-    if (pin[v] !== 0 || !(outside(at(start, v), v) || outside(at(end, v), v))) continue;
-    const p = at(end, v);
-    let depth = -Infinity;
-    for (let t = 0; t < m.tetCount; t++) {
-      const c = [m.tets[4 * t], m.tets[4 * t + 1], m.tets[4 * t + 2], m.tets[4 * t + 3]];
-      if (m.vertexObject[c[0]] === m.vertexObject[v]) continue;
-      const [x0, x1, x2, x3] = c.map((u) => at(end, u));
-      const V = vol6(x0, x1, x2, x3);
-      if (!(V > 0)) continue;
-      depth = Math.max(depth, Math.min(vol6(p, x1, x2, x3), vol6(x0, p, x2, x3), vol6(x0, x1, p, x3), vol6(x0, x1, x2, p)) / V);
-    }
-    if (!(depth > 1e-4)) continue;
+    if (pin[v] !== 0 || !(outside(at(start, v), v) || outside(at(end, v), v)) || !inside.has(v)) continue;
     escapedInside++;
-    if (queried.has(v)) hits++;
+    if (queried.has(v)) hitsQueried++;
   }
-  return { escapedInside, queried: hits };
+  return { escapedInside, queried: hitsQueried };
 }
 
 describe('escaped free points to DCD (hybrid)', () => {

@@ -13,6 +13,7 @@ import { loadSharedTetArrays } from '../support/sharedMeshes';
 import { makeSetup } from '../unit/sim/support/setups';
 import { bodiesSetup, cubePart } from '../unit/collision/scenes';
 import { DetectSnapshot } from '../support/detectSnapshot';
+import { countIntersections } from '../support/intersectionCounter';
 
 /**
  * The stepping owner (src/sim/timeStep.ts): the solver's stage list and the dispatches each
@@ -146,36 +147,22 @@ async function stepPairWithSameContacts(ctx: GpuContext, a: GpuSolver, b: GpuSol
 }
 
 /**
- * The hybrid's Pin flags of the last substep (DetectStage.pin) against a brute-force strict
- * point-in-tet test of the boundary vertices at its start positions (copied by
- * DetectSnapshot), over the other objects' positively oriented tets in float64: no code
- * shared with dcdDetect.wgsl.
+ * The hybrid's Pin flags of the last substep (DetectStage.pin) against the brute-force
+ * intersection counter (tests/support/intersectionCounter.ts, float64, no code shared with
+ * dcdDetect.wgsl) on its start positions (copied by DetectSnapshot): a boundary vertex strictly
+ * inside another object's positively oriented tet is Pin, any other is not.
  */
 async function pinAgainstOracle(ctx: GpuContext, solver: GpuSolver, snapshot: DetectSnapshot): Promise<{ flagged: number; wrong: string[] }> {
   const m = solver.model;
   const start = await vec4s(ctx, snapshot.start, m.vertexCount);
   const pin = new Uint32Array(await readBuffer(ctx, solver.collisions!.detect.pin, 4 * m.vertexCount));
-  const P = (v: number): number[] => [start[4 * v], start[4 * v + 1], start[4 * v + 2]];
-  const vol6 = (a: number[], b: number[], c: number[], d: number[]): number => {
-    const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], w = [c[0] - a[0], c[1] - a[1], c[2] - a[2]], z = [d[0] - a[0], d[1] - a[1], d[2] - a[2]];
-    return u[0] * (w[1] * z[2] - w[2] * z[1]) - u[1] * (w[0] * z[2] - w[2] * z[0]) + u[2] * (w[0] * z[1] - w[1] * z[0]);
-  };
+  const xyz = Float64Array.from({ length: 3 * m.vertexCount }, (_, k) => start[4 * Math.floor(k / 3) + (k % 3)]);
+  const inside = new Set(countIntersections({ positions: xyz, tets: m.tets, tetObject: m.tetObject }, { self: false, skipInverted: true }).hits.map((h) => h.vertex));
   let flagged = 0;
   const wrong: string[] = [];
   for (const v of solver.collisions!.mesh.boundaryVertices) {
-    const p = P(v);
-    // The deepest tet: the smallest of the four sub-volumes relative to the tet's, > 0 inside.
-    let depth = -Infinity;
-    for (let t = 0; t < m.tetCount; t++) {
-      const c = [m.tets[4 * t], m.tets[4 * t + 1], m.tets[4 * t + 2], m.tets[4 * t + 3]];
-      if (m.vertexObject[c[0]] === m.vertexObject[v]) continue;
-      const [x0, x1, x2, x3] = c.map(P);
-      const V = vol6(x0, x1, x2, x3);
-      if (!(V > 0)) continue;
-      depth = Math.max(depth, Math.min(vol6(p, x1, x2, x3), vol6(x0, p, x2, x3), vol6(x0, x1, p, x3), vol6(x0, x1, x2, p)) / V);
-    }
     if (pin[v] !== 0) flagged++;
-    if ((pin[v] !== 0) !== depth > 0) wrong.push(`vertex ${v}: pin ${pin[v]}, depth ${depth.toExponential(2)}`);
+    if ((pin[v] !== 0) !== inside.has(v)) wrong.push(`vertex ${v}: pin ${pin[v]}, inside by the counter ${inside.has(v)}`);
   }
   return { flagged, wrong };
 }
