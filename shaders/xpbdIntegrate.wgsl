@@ -7,6 +7,7 @@
 
 #include "threadIndex"
 #include "finalizeVertex"
+#include "predictVertex"
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
@@ -31,27 +32,7 @@ const KIND_BOX: u32 = 2u;
 fn predict(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = threadIndex(gid, frame.vertexStride);
   if (i >= frame.vertexCount) { return; }
-  var x = positions[i];
-  let p = prev[i];
-  prev[i] = vec4<f32>(x.xyz, p.w);
-  let obj = bitcast<u32>(p.w);
-  if ((atomicLoad(&objectStatus[obj]) & STATUS_STOPPED) != 0u) {
-    // A stopped object stays frozen where it was last finite.
-    positions[i] = vec4<f32>(x.xyz, 0.0);
-    velocities[i] = vec4<f32>(0.0);
-    return;
-  }
-  let r = rest[i];
-  let hd = bitcast<i32>(r.w);
-  if (hd >= 0) {
-    let base = (slot.a * frame.handleCount + u32(hd)) * 4u;
-    x = vec4<f32>(handles[base].xyz * r.x + handles[base + 1u].xyz * r.y + handles[base + 2u].xyz * r.z + handles[base + 3u].xyz, x.w);
-  } else if (x.w > 0.0) {
-    let v = velocities[i].xyz + frame.h * frame.gravity;
-    velocities[i] = vec4<f32>(v, 0.0);
-    x = vec4<f32>(x.xyz + frame.h * v, x.w);
-  }
-  positions[i] = x;
+  predictVertex(i);
 }
 
 // Pushes p out of collider c; returns (normal, depth), depth 0 when outside. Mirrors

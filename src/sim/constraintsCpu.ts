@@ -385,14 +385,16 @@ const IDENTITY = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
 const W0 = new Float64Array(9);
 
 /**
- * Warm start of tet t at the start of a substep (after predict): when its shape changed little
+ * Warm start of tet t at the start of a substep, judged at the positions before predict (the
+ * previous substep's end; its corrections are added to the predicted positions, which keeps the
+ * relation below because g does not depend on the positions): when its shape changed little
  * since its last visit (det F and ||F||^2 within WARM_START_MAX_SHAPE_CHANGE, det F > 0 at both)
  * its multiplier S becomes share x the previous substep's S, made torque-free at the current shape (keepAngularMomentum
  * in the plain metric: the body has rotated since S was solved, and a step can never remove a
  * torque the start carries, so a rotating stressed body would spin up), and its vertices move
  * by w_v S g_v, which keeps the XPBD primal relation x - x~ = sum_t w S_t g exactly (so the
  * fixed point is the same as from a cold start). The corrections are summed per vertex by the
- * caller (all tets from the same positions). Writes 12 numbers to dx; returns false (dx zero,
+ * caller after predict (all tets from the same positions). Writes 12 numbers to dx; returns false (dx zero,
  * S zero) when the tet's vertices are all fixed, share is 0, S is not finite or the shape
  * changed too much. Same steps as
  * warmStart in shaders/xpbdNeoHookean.wgsl.

@@ -189,6 +189,14 @@ export class CpuSolver {
       this.phaseMs[phase] += now - clock;
       clock = now;
     };
+    // 0. The Gauss-Seidel orders' Neo-Hookean tets start from a share of the previous substep's
+    // multipliers when it had the same length (SolverParams.warmStart). Their corrections are
+    // taken here, at the substep's start positions (the previous substep's end), and added after
+    // predict: on the GPU the warm start's gather is predict's own kernel (predictWarm), one
+    // dispatch less a substep; judged at the start or at the predicted positions, the cantilever
+    // converges alike (docs/benchmarks.md, issue 24).
+    const warm = p.constraint === 'neohookean' && p.warmStart && p.solveOrder !== 'jacobi' && this.multipliersH === h;
+    if (warm) this.warmStartCorrections(1 / (h * h));
     // 1. Predict (explicit Euler on velocity, then position); handles jump to their target.
     for (let i = 0; i < m.vertexCount; i++) {
       for (let k = 0; k < 3; k++) x0[3 * i + k] = x[3 * i + k];
@@ -210,11 +218,10 @@ export class CpuSolver {
     }
     lap('predict');
     // 2. Material iterations. Multipliers restart every substep (small steps, Macklin et al.
-    // 2019), except that the Gauss-Seidel orders' Neo-Hookean tets start from a share of the
-    // previous substep's when it had the same length (SolverParams.warmStart).
+    // 2019), except where the warm start above kept a share (its corrections added now).
     const invH2 = 1 / (h * h);
     if (p.constraint === 'neohookean') {
-      if (p.warmStart && p.solveOrder !== 'jacobi' && this.multipliersH === h) this.warmStart(invH2);
+      if (warm) this.gather(true);
       else this.tetLambda.fill(0);
       this.multipliersH = h;
     } else {
@@ -338,15 +345,14 @@ export class CpuSolver {
     this.gather(nh);
   }
 
-  /** Every tet's warm start from the predicted positions (neoHookeanWarmStart), summed per vertex: the GPU's warmStart kernel and gather. */
-  private warmStart(invH2: number): void {
+  /** Every tet's warm start at the substep's start positions (neoHookeanWarmStart), its corrections stored for gather after predict: the GPU's warmStart kernel (gathered by predictWarm). */
+  private warmStartCorrections(invH2: number): void {
     const m = this.model;
     const { x, w, dx, corrections } = this;
     for (let t = 0; t < m.tetCount; t++) {
       const ok = neoHookeanWarmStart(m, x, w, t, this.tetLambda, this.warmStartShare, invH2, dx);
       for (let k = 0; k < 12; k++) corrections[12 * t + k] = ok ? dx[k] : 0;
     }
-    this.gather(true);
   }
 
   /** Adds each free vertex's stored corner corrections (tets' or edges') to its position. */

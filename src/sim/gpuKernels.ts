@@ -10,6 +10,7 @@ import { withIncludes } from '../gpu/wgsl';
 import common from '../../shaders/xpbdCommon.wgsl?raw';
 import gatherCode from '../../shaders/xpbdGather.wgsl?raw';
 import integrateCode from '../../shaders/xpbdIntegrate.wgsl?raw';
+import predictWarmCode from '../../shaders/xpbdPredictWarm.wgsl?raw';
 import neoHookeanCode from '../../shaders/xpbdNeoHookean.wgsl?raw';
 import rigidDampingCode from '../../shaders/xpbdRigidDamping.wgsl?raw';
 import finalizeDampingCode from '../../shaders/xpbdFinalizeDamping.wgsl?raw';
@@ -29,6 +30,21 @@ export function integrateBindings(device: GPUDevice) {
     colliders: 'read-only-storage',
     handles: 'read-only-storage',
     invMass: 'read-only-storage',
+  });
+}
+
+/** Bindings of xpbdPredictWarm.wgsl (predict with the warm start's corrections: 8 storage buffers, WebGPU's default per-stage limit). */
+export function predictWarmBindings(device: GPUDevice) {
+  return new BindingTable(device, 'xpbd.predictWarm', {
+    frame: 'uniform',
+    positions: 'storage',
+    prev: 'storage',
+    velocities: 'storage',
+    rest: 'read-only-storage',
+    objectStatus: 'storage',
+    handles: 'read-only-storage',
+    vertexTets: 'read-only-storage',
+    corrections: 'read-only-storage',
   });
 }
 
@@ -101,6 +117,7 @@ export function finalizeDampingBindings(device: GPUDevice) {
   });
 }
 export type IntegrateBindings = ReturnType<typeof integrateBindings>;
+export type PredictWarmBindings = ReturnType<typeof predictWarmBindings>;
 export type NeoHookeanBindings = ReturnType<typeof neoHookeanBindings>;
 export type SpringBindings = ReturnType<typeof springBindings>;
 export type GatherBindings = ReturnType<typeof gatherBindings>;
@@ -109,6 +126,7 @@ export type FinalizeDampingBindings = ReturnType<typeof finalizeDampingBindings>
 
 export class XpbdKernels {
   readonly integrate: IntegrateBindings;
+  readonly predictWarmTable: PredictWarmBindings;
   readonly neoHookean: NeoHookeanBindings;
   readonly spring: SpringBindings;
   readonly gatherTable: GatherBindings;
@@ -117,6 +135,8 @@ export class XpbdKernels {
   /** Bind group 1: the per-substep (or per-colour) slot, a dynamic offset into the slot buffer. */
   readonly slotLayout: GPUBindGroupLayout;
   readonly predict: GPUComputePipeline;
+  /** predict, then the warm start's corrections gathered (xpbdPredictWarm.wgsl). */
+  readonly predictWarm: GPUComputePipeline;
   readonly collide: GPUComputePipeline;
   readonly finalize: GPUComputePipeline;
   readonly applyMass: GPUComputePipeline;
@@ -138,6 +158,7 @@ export class XpbdKernels {
 
   constructor(device: GPUDevice) {
     this.integrate = integrateBindings(device);
+    this.predictWarmTable = predictWarmBindings(device);
     this.neoHookean = neoHookeanBindings(device);
     this.spring = springBindings(device);
     this.gatherTable = gatherBindings(device);
@@ -161,6 +182,7 @@ export class XpbdKernels {
       });
     const withSlot = (l: GPUBindGroupLayout) => [l, this.slotLayout];
     this.predict = make('xpbdIntegrate', integrateCode, 'predict', withSlot(this.integrate.layout));
+    this.predictWarm = make('xpbdPredictWarm', predictWarmCode, 'predictWarm', withSlot(this.predictWarmTable.layout));
     this.collide = make('xpbdIntegrate', integrateCode, 'collide', withSlot(this.integrate.layout));
     this.finalize = make('xpbdIntegrate', integrateCode, 'finalize', withSlot(this.integrate.layout));
     this.applyMass = make('xpbdIntegrate', integrateCode, 'applyMass', withSlot(this.integrate.layout));

@@ -174,7 +174,7 @@ export class GpuSolver {
     const colliders = new CollidersStage(this.kernels, this.xpbd, m.vertexCount);
     this.material = new MaterialStage(device, m, this.state, this.tetBuffer, this.kernels, this.xpbd, colliders, params);
     this.timeStep = new TimeStep(ctx, this.state, [
-      new PredictStage(this.kernels, this.xpbd, m.vertexCount),
+      new PredictStage(this.kernels, this.xpbd, m.vertexCount, this.material),
       this.material,
       new FinalizeStage(device, m, this.state, this.kernels, this.xpbd, params),
     ], MAX_FRAMES_IN_FLIGHT);

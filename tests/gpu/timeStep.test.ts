@@ -235,14 +235,15 @@ describe('TimeStep: stages over one state', () => {
       expect(r.dispatches).toBe(3 + 18 + 6);
       // Jacobi clears the multipliers every substep (encoder.clearBuffer), which ends the shared pass.
       expect(r.passes).toEqual(r.gpuPhaseMs ? ['predict', 'material', 'finalize', 'predict', 'material', 'material'] : ['predict', 'material', 'material']);
-      // Gauss-Seidel: one dispatch per colour, and per substep the Neo-Hookean warm start and its
-      // gather (2; warmStart); no damping passes at damping 0.
+      // Gauss-Seidel: one dispatch per colour; per substep the Neo-Hookean warm start, recorded in
+      // predict's pass, whose kernel then gathers its corrections (predictWarm: 2 dispatches for
+      // predict, warm start and gather); no damping passes at damping 0.
       const tetColours = setup.model.tetColouring.colourCount;
       const edgeColours = setup.model.edgeColouring.colourCount;
       expect(tetColours).toBeGreaterThan(1);
       solver.params = { ...solver.params, solveOrder: 'gauss-seidel', damping: 0, substeps: 2, iterations: 3 };
       r = await solver.stepFrame();
-      expect(r.dispatchesByPhase).toEqual({ predict: 2, material: 2 * (2 + 3 * (tetColours + 1)), finalize: 2 });
+      expect(r.dispatchesByPhase).toEqual({ predict: 2 * 2, material: 2 * 3 * (tetColours + 1), finalize: 2 });
       solver.params = { ...solver.params, warmStart: false };
       r = await solver.stepFrame();
       expect(r.dispatchesByPhase).toEqual({ predict: 2, material: 2 * 3 * (tetColours + 1), finalize: 2 });
@@ -255,7 +256,7 @@ describe('TimeStep: stages over one state', () => {
       expect(passes).toBeGreaterThan(0);
       solver.params = { ...solver.params, constraint: 'neohookean', solveOrder: 'partitioned', warmStart: true };
       r = await solver.stepFrame();
-      expect(r.dispatchesByPhase).toEqual({ predict: 2, material: 2 * (2 + 3 * (passes + part.leftoverColourCount + 1)), finalize: 2 });
+      expect(r.dispatchesByPhase).toEqual({ predict: 2 * 2, material: 2 * 3 * (passes + part.leftoverColourCount + 1), finalize: 2 });
       expect(passes + part.leftoverColourCount).toBeLessThan(tetColours);
       // With timestamps (SwiftShader has them), exactly the phases that ran are timed, and the
       // passes' GPU time fits in the frame's wall time. 100 substeps = 300 passes: more than one
@@ -526,6 +527,59 @@ describe('TimeStep: stages over one state', () => {
     } finally {
       inHash.destroy();
       separate.destroy();
+    }
+  });
+
+  it('the warm start gathered by predict\'s kernel: the frames of warm start, predict and gather apart (1e-6), the centre of mass in free fall, and the warm start acting', async () => {
+    const ctx = await testGpu();
+    const g = -9.81;
+    const setup = () => {
+      const st = makeSetup([{ ...cube }], { gravity: [0, g, 0], substeps: 4, iterations: 2, damping: 0 });
+      // Expanding: the material's stress (and so the warm start's share of it) is not zero.
+      const { restPositions: x, initialVelocities: v } = st.model;
+      for (let i = 0; i < 3 * st.model.vertexCount; i++) v[i] = 2 * x[i];
+      return st;
+    };
+    const fused = new GpuSolver(ctx, setup(), { collisions: false });
+    const apart = new GpuSolver(ctx, setup(), { collisions: false });
+    const cold = new GpuSolver(ctx, setup(), { collisions: false });
+    (apart.timeStep.stages.find((st) => st.phase === 'material') as unknown as { fusePredictWithWarmStart: boolean }).fusePredictWithWarmStart = false;
+    cold.params = { ...cold.params, warmStart: false };
+    try {
+      const m = fused.model;
+      const mass = (i: number) => 1 / m.invMass[i];
+      const centreY = (x: ArrayLike<number>) => {
+        let my = 0, mt = 0;
+        for (let i = 0; i < m.vertexCount; i++) { my += mass(i) * x[3 * i + 1]; mt += mass(i); }
+        return my / mt;
+      };
+      const y0 = centreY(m.restPositions);
+      const vy0 = centreY(m.initialVelocities);
+      const dt = fused.params.dt;
+      let warmEffect = 0;
+      for (let f = 0; f < 3; f++) {
+        const a = await fused.stepFrame();
+        const b = await apart.stepFrame();
+        await cold.stepFrame();
+        expect(a.dispatchesByPhase.predict, `frame ${f}`).toBe(4 * 2);
+        expect(b.dispatchesByPhase.predict, `frame ${f}`).toBe(4 * 3);
+        const [xa, xb, xc] = [await fused.readPositions(), await apart.readPositions(), await cold.readPositions()];
+        let gap = 0;
+        for (let i = 0; i < xa.length; i++) { gap = Math.max(gap, Math.abs(xa[i] - xb[i])); warmEffect = Math.max(warmEffect, Math.abs(xa[i] - xc[i])); }
+        expect(gap, `frame ${f}`).toBeLessThan(1e-6);
+        // Internal forces move no centre of mass (sum_v m_v w_v S g_v = S sum_v g_v = 0): the
+        // centre falls as a point under gravity, with the substeps' symplectic Euler.
+        const n = 4 * (f + 1), h = dt / 4;
+        const expected = y0 + n * h * vy0 + 0.5 * g * h * h * n * (n + 1);
+        expect(Math.abs(centreY(xa) - expected), `frame ${f} centre of mass`).toBeLessThan(1e-5);
+      }
+      // The warm start acted: its frames differ from the cold start's.
+      console.log(`warm start gathered by predict: largest difference from the cold start ${warmEffect.toExponential(2)} m`);
+      expect(warmEffect).toBeGreaterThan(1e-5);
+    } finally {
+      fused.destroy();
+      apart.destroy();
+      cold.destroy();
     }
   });
 

@@ -10,8 +10,10 @@
  * dispatch over all elements, then xpbdGather.wgsl sums each vertex's corrections). The multipliers restart
  * every substep (XPBD, Macklin et al. 2016, Alg. 1 line 5), except with warmStart in the
  * Gauss-Seidel orders, where the Neo-Hookean tets start from a share of the previous substep's
- * (xpbdNeoHookean.wgsl warmStart, then the gather: 2 dispatches a substep). Owns the constraint buffers;
- * bind groups built once here. CPU reference: cpuSolver.ts / constraintsCpu.ts.
+ * (xpbdNeoHookean.wgsl warmStart at the substep's start positions, recorded in predict's pass by
+ * PredictStage through encodeWarmStartAndPredict; its corrections are gathered by predict's own
+ * kernel, xpbdPredictWarm.wgsl: 1 dispatch a substep more than predict). Owns the constraint
+ * buffers; bind groups built once here. CPU reference: cpuSolver.ts / constraintsCpu.ts.
  */
 import { dispatchGrid, storageBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import type { XpbdKernels } from '../gpuKernels';
@@ -24,8 +26,9 @@ import type { GpuStage, PhaseName, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import type { CollidersStage } from './collidersStage';
 import type { XpbdFrame } from './xpbdFrame';
+import type { WarmStartedPredict } from './predictStage';
 
-export class MaterialStage implements GpuStage {
+export class MaterialStage implements GpuStage, WarmStartedPredict {
   readonly phase: PhaseName = 'material';
   /** Round r of a substep runs iterations [r I / R, (r + 1) I / R) (SolverParams.collideEvery). */
   readonly perRound = true;
@@ -46,6 +49,13 @@ export class MaterialStage implements GpuStage {
   private readonly plans = new Map<string, IterationPlan>();
   /** The substep's dynamic offset, reused (no array per call). */
   private readonly substepSlot = new Uint32Array(1);
+  /**
+   * The warm start's gather inside predict's kernel (xpbdPredictWarm.wgsl): warm start + 1
+   * dispatch a substep. False: warm start, predict, gather (3; the same f32 frames, for tests).
+   */
+  fusePredictWithWarmStart = true;
+  /** One thread per tet (the warm start). */
+  private readonly tetGrid: [number, number];
   /** Substep length the Neo-Hookean multipliers in tetLambda were solved with, as recorded so far (null: none since the reset, or springs ran). */
   private multipliersH: number | null = null;
 
@@ -120,6 +130,12 @@ export class MaterialStage implements GpuStage {
       'xpbd.gatherEdges',
     );
     this.vertexGrid = dispatchGrid(m.vertexCount);
+    this.tetGrid = dispatchGrid(m.tetCount);
+    // predictWarm's vertex -> tet-corner table in one array (its kernel is at 8 storage buffers).
+    const vertexTets = new Uint32Array(m.vertexTetOffsets.length + m.vertexTetCorners.length);
+    vertexTets.set(m.vertexTetOffsets, 0);
+    vertexTets.set(m.vertexTetCorners, m.vertexTetOffsets.length);
+    frame.useWarmStartCorrections(own(storageBuffer(device, 'xpbd.vertexTets', vertexTets)), tetCorrections);
   }
 
   /**
@@ -181,6 +197,41 @@ export class MaterialStage implements GpuStage {
     return plan;
   }
 
+  /** True when the substep's Neo-Hookean multipliers start warm (Gauss-Seidel orders, SolverParams.warmStart). */
+  warmStarts(): boolean {
+    const p = this.params();
+    return p.constraint === 'neohookean' && p.warmStart && p.solveOrder !== 'jacobi';
+  }
+
+  /**
+   * Predict's pass when warmStarts(): the warm start of every tet at the substep's start
+   * positions (the previous substep's end), then predict with the warm corrections gathered in
+   * the same kernel (predictWarm), or apart (fusePredictWithWarmStart false).
+   */
+  encodeWarmStartAndPredict(pass: GPUComputePassEncoder, step: SubstepContext): void {
+    const k = this.kernels;
+    const slot = this.substepSlot;
+    slot[0] = step.slotOffset;
+    pass.setPipeline(k.neoHookeanWarmStart);
+    pass.setBindGroup(0, this.neoHookeanGroup);
+    pass.setBindGroup(1, this.frame.slotGroup, slot, 0, 1);
+    pass.dispatchWorkgroups(this.tetGrid[0], this.tetGrid[1]);
+    if (this.fusePredictWithWarmStart) {
+      pass.setPipeline(k.predictWarm);
+      pass.setBindGroup(0, this.frame.predictWarmGroup!);
+      pass.dispatchWorkgroups(this.vertexGrid[0], this.vertexGrid[1]);
+      step.countDispatches(2);
+      return;
+    }
+    pass.setPipeline(k.predict);
+    pass.setBindGroup(0, this.frame.integrateGroup);
+    pass.dispatchWorkgroups(this.vertexGrid[0], this.vertexGrid[1]);
+    pass.setPipeline(k.gather);
+    pass.setBindGroup(0, this.gatherTetGroup);
+    pass.dispatchWorkgroups(this.vertexGrid[0], this.vertexGrid[1]);
+    step.countDispatches(3);
+  }
+
   encode(encoder: GPUCommandEncoder, _state: GpuState, step: SubstepContext): void {
     const p = this.params();
     const k = this.kernels;
@@ -194,20 +245,9 @@ export class MaterialStage implements GpuStage {
     const first = firstIterationOfRound(step.round, step.rounds, p.iterations);
     const end = firstIterationOfRound(step.round + 1, step.rounds, p.iterations);
     if (first === end) return;
-    // Multipliers restart every substep, or (warm start) from a share of the last substep's.
-    const warm = nh && p.warmStart && p.solveOrder !== 'jacobi';
-    if (!warm && first === 0) encoder.clearBuffer(nh ? this.tetLambda : this.edgeLambda);
+    // Multipliers restart every substep, or (warm start, recorded with predict) from a share of the last substep's.
+    if (!this.warmStarts() && first === 0) encoder.clearBuffer(nh ? this.tetLambda : this.edgeLambda);
     const pass = step.beginPass(encoder, 'material');
-    if (warm && first === 0) {
-      pass.setPipeline(k.neoHookeanWarmStart);
-      pass.setBindGroup(0, this.neoHookeanGroup);
-      pass.setBindGroup(1, this.frame.slotGroup, slot, 0, 1);
-      pass.dispatchWorkgroups(elementGrid[0], elementGrid[1]);
-      pass.setPipeline(k.gather);
-      pass.setBindGroup(0, this.gatherTetGroup);
-      pass.dispatchWorkgroups(this.vertexGrid[0], this.vertexGrid[1]);
-      step.countDispatches(2);
-    }
     const { offsets, grids, leftoverStart } = plan;
     for (let it = first; it < end; it++) {
       if (p.solveOrder === 'jacobi') {

@@ -39,6 +39,9 @@ export class XpbdFrame {
   private handles!: GPUBuffer;
   private _slotGroup!: GPUBindGroup;
   private _integrateGroup!: GPUBindGroup;
+  /** What predictWarm binds beside the state (useWarmStartCorrections), and its group. */
+  private warmInputs: { vertexTets: GPUBuffer; corrections: GPUBuffer } | null = null;
+  private _predictWarmGroup: GPUBindGroup | null = null;
   private capacity = 0;
   private readonly model: Model;
 
@@ -69,6 +72,36 @@ export class XpbdFrame {
   /** Bind group 0 of xpbdIntegrate.wgsl (predict, collide, finalize, applyMass). */
   get integrateGroup(): GPUBindGroup {
     return this._integrateGroup;
+  }
+
+  /** Bind group 0 of xpbdPredictWarm.wgsl; null until useWarmStartCorrections. */
+  get predictWarmGroup(): GPUBindGroup | null {
+    return this._predictWarmGroup;
+  }
+
+  /**
+   * The warm start's per-corner corrections and the vertex -> tet-corner table (offsets, then
+   * corners, one array) that predictWarm gathers (MaterialStage); its group is built now and
+   * again whenever the handles' buffer is reallocated.
+   */
+  useWarmStartCorrections(vertexTets: GPUBuffer, corrections: GPUBuffer): void {
+    this.warmInputs = { vertexTets, corrections };
+    this.buildPredictWarmGroup();
+  }
+
+  private buildPredictWarmGroup(): void {
+    if (!this.warmInputs) return;
+    this._predictWarmGroup = this.kernels.predictWarmTable.group({
+      frame: this.frame,
+      positions: this.state.positions,
+      prev: this.state.prev,
+      velocities: this.state.velocities,
+      rest: this.rest,
+      objectStatus: this.objectStatus,
+      handles: this.handles,
+      vertexTets: this.warmInputs.vertexTets,
+      corrections: this.warmInputs.corrections,
+    }, 'xpbd.predictWarm');
   }
 
   get colliderCount(): number {
@@ -141,6 +174,7 @@ export class XpbdFrame {
       handles: this.handles,
       invMass: this.invMass,
     });
+    this.buildPredictWarmGroup();
     this.capacity = cap;
   }
 
