@@ -22,6 +22,10 @@ struct Params { start: u32, count: u32, offOrder: u32, offLevels: u32, rowStride
 fn sweepSlot() -> vec3<u32> {
   return vec3<u32>(params.start, params.count, params.rowStride);
 }
+fn cellRangeWord(k: u32) -> u32 {
+  return cellRanges[k];
+}
+fn afterCellSweep(group: u32, lane: u32) {}
 
 fn solveOrdered(n: u32) {
   refitNode(topo[params.offLevels + n]);

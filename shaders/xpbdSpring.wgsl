@@ -19,6 +19,10 @@
 fn sweepSlot() -> vec3<u32> {
   return vec3<u32>(slot.a, slot.b, slot.c);
 }
+fn cellRangeWord(k: u32) -> u32 {
+  return cellRanges[k];
+}
+fn afterCellSweep(group: u32, lane: u32) {}
 
 struct Delta { da: vec3<f32>, db: vec3<f32>, ok: bool }
 

@@ -7,10 +7,13 @@
 // dispatch per round by one per set of groups (issue 11: dispatch count).
 //
 // The including kernel declares
-//   cellRanges: array<u32>, per group [index of its round starts in this array, round count],
-//     then every group's round starts (offsets into the kernel's item order);
+//   fn cellRangeWord(k: u32) -> u32: word k of the groups' ranges: per group [index of its round
+//     starts in these words, round count], then every group's round starts (offsets into the
+//     kernel's item order) (src/mesh/partitionedColouring.ts cellRanges, src/bvh/refitSchedule.ts);
 //   fn sweepSlot() -> vec3<u32>: (first group, group count, workgroups per grid row) of this dispatch;
-//   fn solveOrdered(n: u32): the work of item n of the item order.
+//   fn solveOrdered(n: u32): the work of item n of the item order;
+//   fn afterCellSweep(group: u32, lane: u32): each lane's work once its group's rounds are done
+//     (after the last barrier; empty in most kernels).
 
 const CELL_LANES = 64u;
 
@@ -23,15 +26,16 @@ fn sweepCells(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation
   if (cell >= slotRange.y) { return; }
   if (lane == 0u) {
     let k = slotRange.x + cell;
-    cellRange = vec2<u32>(cellRanges[2u * k], cellRanges[2u * k + 1u]);
+    cellRange = vec2<u32>(cellRangeWord(2u * k), cellRangeWord(2u * k + 1u));
   }
   // Uniform across the workgroup, as the barriers in the loop require.
   let range = workgroupUniformLoad(&cellRange);
   for (var c = 0u; c < range.y; c++) {
-    let end = cellRanges[range.x + c + 1u];
-    for (var n = cellRanges[range.x + c] + lane; n < end; n += CELL_LANES) {
+    let end = cellRangeWord(range.x + c + 1u);
+    for (var n = cellRangeWord(range.x + c) + lane; n < end; n += CELL_LANES) {
       solveOrdered(n);
     }
     storageBarrier();
   }
+  afterCellSweep(slotRange.x + cell, lane);
 }
