@@ -21,6 +21,7 @@ import { findScene } from '../src/scenes/registry';
 import { changesAt } from '../src/scenes/schedule';
 import { effectiveCollisionMode, type SolverParams } from '../src/contract/params';
 import { Simulation, type FrameStats } from '../src/sim/simulation';
+import { cellFinalVertices } from '../src/mesh/cellFinalVertices';
 import { collisionTrafficEstimate, partitionShape, planTraffic, xpbdClearBytes, xpbdFramePlan, type TrafficTotals, type XpbdFrameInput } from '../src/sim/traffic';
 
 export interface BufferRecord {
@@ -203,6 +204,8 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
   progress(`${scene}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${m.tetColouring.colourCount} colours; built in ${(buildMs / 1000).toFixed(1)} s; GPU buffers ${(liveBytes(buffers) / 1e6).toFixed(1)} MB live`);
   const mesh = { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount };
   const out: HarnessFrame[] = [];
+  // MaterialStage's choice: the colliders inside the partitioned cells when every vertex has a cell of its last visit.
+  const collidersInCells = cellFinalVertices(m.tetPartition, m.tets, 4, m.vertexCount) !== null;
   for (let f = 1; f <= frames; f++) {
     const change = changesAt(run.schedule, f - 1);
     if (change) sim.setParams(change);
@@ -222,6 +225,7 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
       colliders: setup.colliders.length,
       damping: p.damping,
       warmStart: p.warmStart,
+      collidersInCells,
     };
     const mode = effectiveCollisionMode(p);
     const boundaryPoints = sceneMesh.boundaryVertices.length + (mode === 'ccd' ? 0 : sceneMesh.boundaryEdges.length / 2) + (p.recovery ? m.tetCount : 0);

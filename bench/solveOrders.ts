@@ -37,6 +37,7 @@ import { GpuSolver } from '../src/sim/gpuSolver';
 import { buildModel, updateMaterialData } from '../src/sim/model';
 import { defaultParams, type SolveOrder, type SolverParams } from '../src/contract/params';
 import type { SimSetup } from '../src/sim/setup';
+import { cellFinalVertices } from '../src/mesh/cellFinalVertices';
 import { partitionShape, planTraffic, xpbdFramePlan } from '../src/sim/traffic';
 
 const args = process.argv.slice(2);
@@ -91,6 +92,7 @@ function projectedCost(setup: SimSetup, c: Config) {
     colliders: setup.colliders.length,
     damping: setup.params.damping,
     warmStart: setup.params.warmStart,
+    collidersInCells: cellFinalVertices(m.tetPartition, m.tets, 4, m.vertexCount) !== null,
   });
   const t = planTraffic(plan, { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount });
   const bytes = t.read + t.write;

@@ -10,8 +10,8 @@
 // sweepCells (lib/cellSweep.wgsl): partitioned Gauss-Seidel, one workgroup per cell.
 // solveJacobi: every tet from the same positions, scaled corrections stored per tet corner
 // for xpbdGather.wgsl.
-// warmStart: Gauss-Seidel orders, before the first iteration: each tet starts from a share of
-// the previous substep's S, its corrections summed by xpbdGather.wgsl.
+// warmStart: Gauss-Seidel orders, before predict: each tet starts from a share of the previous
+// substep's S, its corrections summed by xpbdPredictWarm.wgsl.
 // With frame.lineSearch the Gauss-Seidel step is lengthened (stepLength).
 
 #include "threadIndex"
@@ -22,12 +22,13 @@
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> tets: array<vec4<u32>>;
-@group(0) @binding(3) var<storage, read> dmInv: array<vec4<f32>>;     // 3 columns per tet
-@group(0) @binding(4) var<storage, read> constants: array<vec4<f32>>; // alphaD, alphaH (<0: off), alpha (rest volume ratio), Jacobi step scale
-@group(0) @binding(5) var<storage, read_write> stress: array<vec4<f32>>; // S: 3 columns per tet (xyz)
-@group(0) @binding(6) var<storage, read> colourOrder: array<u32>;
-@group(0) @binding(7) var<storage, read_write> corrections: array<vec4<f32>>; // 4 per tet
-@group(0) @binding(8) var<storage, read> cellRanges: array<u32>; // partitioned order (cellSweep)
+// Dm^-1 (3 columns per tet), then per tet alphaD, alphaH (<0: off), alpha (rest volume ratio),
+// Jacobi step scale (MaterialStage: one array, so that xpbdNeoHookeanColliders.wgsl fits 8 buffers).
+@group(0) @binding(3) var<storage, read> tetData: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read_write> stress: array<vec4<f32>>; // S: 3 columns per tet (xyz)
+@group(0) @binding(5) var<storage, read> colourOrder: array<u32>;
+@group(0) @binding(6) var<storage, read_write> corrections: array<vec4<f32>>; // 4 per tet
+@group(0) @binding(7) var<storage, read> cellRanges: array<u32>; // partitioned order (cellSweep)
 @group(1) @binding(0) var<uniform> slot: Slot;
 
 // The pass's cells for lib/cellSweep.wgsl: first cell, cell count, workgroups per grid row.
@@ -44,10 +45,10 @@ fn tetCorners(t: u32) -> vec4<u32> {
   return tets[t];
 }
 fn tetDmInv(t: u32) -> mat3x3<f32> {
-  return mat3x3<f32>(dmInv[3u * t].xyz, dmInv[3u * t + 1u].xyz, dmInv[3u * t + 2u].xyz);
+  return mat3x3<f32>(tetData[3u * t].xyz, tetData[3u * t + 1u].xyz, tetData[3u * t + 2u].xyz);
 }
 fn tetConstants(t: u32) -> vec4<f32> {
-  return constants[t];
+  return tetData[3u * frame.tetCount + t];
 }
 fn orderedTet(n: u32) -> u32 {
   return colourOrder[n];
@@ -87,15 +88,16 @@ const WARM_START_MAX_SHAPE_CHANGE = 0.01;
 // first iteration: where the tet's shape changed little since its last visit, S becomes a share
 // of the previous substep's S (frame.warmFirst on the frame's
 // first substep, 0 after a reset or a change of substep length; frame.warmRest after), made
-// torque-free at the predicted shape in the plain metric, and the tet's corners get w_v S g_v
-// for xpbdGather.wgsl, which keeps x - x~ = sum_t w S_t g. Why a half and why torque-free:
+// torque-free at the shape before predict in the plain metric, and the tet's corners get w_v S g_v
+// for xpbdPredictWarm.wgsl (or xpbdGather.wgsl) to add after predict, which keeps
+// x - x~ = sum_t w S_t g (g is the rest shape's). Why a half and why torque-free:
 // neoHookeanWarmStart and WARM_START_SHARE in src/sim/constraintsCpu.ts, this kernel's float64 twin.
 @compute @workgroup_size(64)
 fn warmStart(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = threadIndex(gid, frame.elementStride);
   if (t >= frame.tetCount) { return; }
   let share = select(frame.warmRest, frame.warmFirst, slot.a == 0u);
-  let ids = tets[t];
+  let ids = tetCorners(t);
   let w0 = vertexInverseMass(ids.x);
   let w1 = vertexInverseMass(ids.y);
   let w2 = vertexInverseMass(ids.z);
@@ -104,7 +106,7 @@ fn warmStart(@builtin(global_invocation_id) gid: vec3<u32>) {
   let c1 = stress[3u * t + 1u];
   var S = mat3x3<f32>(c0.xyz, c1.xyz, stress[3u * t + 2u].xyz) * share;
   let finite = finite3(S[0]) && finite3(S[1]) && finite3(S[2]);
-  let m = mat3x3<f32>(dmInv[3u * t].xyz, dmInv[3u * t + 1u].xyz, dmInv[3u * t + 2u].xyz);
+  let m = tetDmInv(t);
   let x0 = vertexPosition(ids.x);
   let F = mat3x3<f32>(vertexPosition(ids.y) - x0, vertexPosition(ids.z) - x0, vertexPosition(ids.w) - x0) * m;
   // The shape's change since the tet's last visit (c0.w = det F, c1.w = ||F||^2 then; 0 after a clear).
@@ -112,7 +114,7 @@ fn warmStart(@builtin(global_invocation_id) gid: vec3<u32>) {
   let gT = transpose(m);
   let g0 = -(gT[0] + gT[1] + gT[2]);
   let trB = w0 * dot(g0, g0) + w1 * dot(gT[0], gT[0]) + w2 * dot(gT[1], gT[1]) + w3 * dot(gT[2], gT[2]);
-  let stiffnessRatio = trB / (constants[t].x * frame.invH2);
+  let stiffnessRatio = trB / (tetConstants(t).x * frame.invH2);
   let shapeKept = stiffnessRatio <= ACCELERATION_MAX_STIFFNESS_RATIO && detF > 0.0 && c0.w > 0.0 && abs(detF - c0.w) <= WARM_START_MAX_SHAPE_CHANGE && abs(frob(F, F) - c1.w) <= 3.0 * WARM_START_MAX_SHAPE_CHANGE;
   if (!(share > 0.0) || !finite || !shapeKept || w0 + w1 + w2 + w3 == 0.0) {
     for (var k = 0u; k < 3u; k++) { stress[3u * t + k] = vec4<f32>(0.0); }

@@ -12,6 +12,7 @@ import gatherCode from '../../shaders/xpbdGather.wgsl?raw';
 import integrateCode from '../../shaders/xpbdIntegrate.wgsl?raw';
 import predictWarmCode from '../../shaders/xpbdPredictWarm.wgsl?raw';
 import neoHookeanCode from '../../shaders/xpbdNeoHookean.wgsl?raw';
+import neoHookeanCollidersCode from '../../shaders/xpbdNeoHookeanColliders.wgsl?raw';
 import rigidDampingCode from '../../shaders/xpbdRigidDamping.wgsl?raw';
 import finalizeDampingCode from '../../shaders/xpbdFinalizeDamping.wgsl?raw';
 import springCode from '../../shaders/xpbdSpring.wgsl?raw';
@@ -48,14 +49,28 @@ export function predictWarmBindings(device: GPUDevice) {
   });
 }
 
+/** Bindings of xpbdNeoHookeanColliders.wgsl (partitioned cells, then the colliders for each cell's final vertices: 8 storage buffers). */
+export function neoHookeanCollidersBindings(device: GPUDevice) {
+  return new BindingTable(device, 'xpbd.neoHookeanColliders', {
+    frame: 'uniform',
+    positions: 'storage',
+    cellTopo: 'read-only-storage',
+    tetData: 'read-only-storage',
+    stress: 'storage',
+    prev: 'storage',
+    velocities: 'storage',
+    colliders: 'read-only-storage',
+    objectStatus: 'storage',
+  });
+}
+
 /** Bindings of xpbdNeoHookean.wgsl. */
 export function neoHookeanBindings(device: GPUDevice) {
   return new BindingTable(device, 'xpbd.neoHookean', {
     frame: 'uniform',
     positions: 'storage',
     tets: 'read-only-storage',
-    dmInv: 'read-only-storage',
-    constants: 'read-only-storage',
+    tetData: 'read-only-storage',
     stress: 'storage',
     colourOrder: 'read-only-storage',
     corrections: 'storage',
@@ -119,6 +134,7 @@ export function finalizeDampingBindings(device: GPUDevice) {
 export type IntegrateBindings = ReturnType<typeof integrateBindings>;
 export type PredictWarmBindings = ReturnType<typeof predictWarmBindings>;
 export type NeoHookeanBindings = ReturnType<typeof neoHookeanBindings>;
+export type NeoHookeanCollidersBindings = ReturnType<typeof neoHookeanCollidersBindings>;
 export type SpringBindings = ReturnType<typeof springBindings>;
 export type GatherBindings = ReturnType<typeof gatherBindings>;
 export type DampingBindings = ReturnType<typeof dampingBindings>;
@@ -128,6 +144,7 @@ export class XpbdKernels {
   readonly integrate: IntegrateBindings;
   readonly predictWarmTable: PredictWarmBindings;
   readonly neoHookean: NeoHookeanBindings;
+  readonly neoHookeanCollidersTable: NeoHookeanCollidersBindings;
   readonly spring: SpringBindings;
   readonly gatherTable: GatherBindings;
   readonly damping: DampingBindings;
@@ -143,6 +160,8 @@ export class XpbdKernels {
   readonly neoHookeanColour: GPUComputePipeline;
   readonly neoHookeanJacobi: GPUComputePipeline;
   readonly neoHookeanCells: GPUComputePipeline;
+  /** neoHookeanCells with the colliders after each vertex's last visit (xpbdNeoHookeanColliders.wgsl); groups: table, pass slot, substep slot. */
+  readonly neoHookeanCellsColliders: GPUComputePipeline;
   readonly neoHookeanWarmStart: GPUComputePipeline;
   readonly springCells: GPUComputePipeline;
   readonly springColour: GPUComputePipeline;
@@ -160,6 +179,7 @@ export class XpbdKernels {
     this.integrate = integrateBindings(device);
     this.predictWarmTable = predictWarmBindings(device);
     this.neoHookean = neoHookeanBindings(device);
+    this.neoHookeanCollidersTable = neoHookeanCollidersBindings(device);
     this.spring = springBindings(device);
     this.gatherTable = gatherBindings(device);
     this.damping = dampingBindings(device);
@@ -189,6 +209,7 @@ export class XpbdKernels {
     this.neoHookeanColour = make('xpbdNeoHookean', neoHookeanCode, 'solveColour', withSlot(this.neoHookean.layout));
     this.neoHookeanJacobi = make('xpbdNeoHookean', neoHookeanCode, 'solveJacobi', withSlot(this.neoHookean.layout));
     this.neoHookeanCells = make('xpbdNeoHookean', neoHookeanCode, 'sweepCells', withSlot(this.neoHookean.layout));
+    this.neoHookeanCellsColliders = make('xpbdNeoHookeanColliders', neoHookeanCollidersCode, 'sweepCells', [this.neoHookeanCollidersTable.layout, this.slotLayout, this.slotLayout]);
     this.neoHookeanWarmStart = make('xpbdNeoHookean', neoHookeanCode, 'warmStart', withSlot(this.neoHookean.layout));
     this.springCells = make('xpbdSpring', springCode, 'sweepCells', withSlot(this.spring.layout));
     this.springColour = make('xpbdSpring', springCode, 'solveColour', withSlot(this.spring.layout));

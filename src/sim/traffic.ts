@@ -90,17 +90,18 @@ export const KERNEL_TRAFFIC = {
   // finalize: v = (x - prev) / h, with the predicted v for free vertices.
   finalize: { module: 'xpbdIntegrate', per: 'vertex', broadcast: XPBD_BROADCAST, access: { positions: { read: 1 }, prev: { read: 1 }, rest: { read: 1 }, velocities: { read: 1, write: 1 } } },
   // xpbdNeoHookean.wgsl, per tet: its slot in the colour order, the tet, its 4 vertices (read and
-  // written in place), Dm^-1 (3 columns), its constants, the multiplier S (3 columns, read and written).
-  neoHookeanColour: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { colourOrder: { read: 1 }, tets: { read: 1 }, positions: { read: 4, write: 4 }, dmInv: { read: 3 }, constants: { read: 1 }, stress: { read: 3, write: 3 } } },
+  // written in place), tetData (Dm^-1, 3 columns, and its constants), the multiplier S (3 columns, read and written).
+  neoHookeanColour: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { colourOrder: { read: 1 }, tets: { read: 1 }, positions: { read: 4, write: 4 }, tetData: { read: 4 }, stress: { read: 3, write: 3 } } },
   // Warm start (Gauss-Seidel orders with warmStart, once per substep): the tet, its 4 vertices
-  // (read), Dm^-1, S read and written, the 4 corner corrections written (then gatherTets).
-  neoHookeanWarmStart: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { tets: { read: 1 }, positions: { read: 4 }, dmInv: { read: 3 }, stress: { read: 3, write: 3 }, corrections: { write: 4 } } },
+  // (read), Dm^-1 and the constants (tetData), S read and written, the 4 corner corrections
+  // written (then gathered inside predict's kernel, predictWarm: gatherTets' bytes).
+  neoHookeanWarmStart: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { tets: { read: 1 }, positions: { read: 4 }, tetData: { read: 4 }, stress: { read: 3, write: 3 }, corrections: { write: 4 } } },
   // Jacobi: the same reads, the 4 corner corrections written instead of the positions.
-  neoHookeanJacobi: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { tets: { read: 1 }, positions: { read: 4 }, dmInv: { read: 3 }, constants: { read: 1 }, stress: { read: 3, write: 3 }, corrections: { write: 4 } } },
+  neoHookeanJacobi: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { tets: { read: 1 }, positions: { read: 4 }, tetData: { read: 4 }, stress: { read: 3, write: 3 }, corrections: { write: 4 } } },
   // Partitioned Gauss-Seidel (lib/cellSweep.wgsl sweepCells, included by both constraint
   // modules): per element the colour kernel's traffic (its slot in the partitioned order, then
   // the same projection); per cell the words of cellRanges its workgroup reads (counted apart).
-  neoHookeanCells: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { colourOrder: { read: 1 }, tets: { read: 1 }, positions: { read: 4, write: 4 }, dmInv: { read: 3 }, constants: { read: 1 }, stress: { read: 3, write: 3 } } },
+  neoHookeanCells: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { colourOrder: { read: 1 }, tets: { read: 1 }, positions: { read: 4, write: 4 }, tetData: { read: 4 }, stress: { read: 3, write: 3 } } },
   neoHookeanCellRange: { module: 'xpbdNeoHookean', per: 'word of cellRanges', access: { cellRanges: { read: 1 } } },
   springCells: { module: 'xpbdSpring', per: 'edge', broadcast: ['frame'], access: { colourOrder: { read: 1 }, edges: { read: 1 }, positions: { read: 2, write: 2 }, restLength: { read: 1 }, lambda: { read: 1, write: 1 } } },
   springCellRange: { module: 'xpbdSpring', per: 'word of cellRanges', access: { cellRanges: { read: 1 } } },
@@ -243,15 +244,22 @@ export interface XpbdFrameInput {
   damping: number;
   /** SolverParams.warmStart (absent: off): Neo-Hookean in a Gauss-Seidel order then warm-starts every substep. */
   warmStart?: boolean;
+  /**
+   * The colliders run inside the partitioned Neo-Hookean cells (MaterialStage: every vertex has
+   * a cell of its last visit, src/mesh/cellFinalVertices.ts, and no leftover colour is
+   * dispatched on its own); absent: the collide pass after each iteration.
+   */
+  collidersInCells?: boolean;
 }
 
 /**
  * The XPBD stages' dispatches of one frame, as predictStage / materialStage / collidersStage /
  * finalizeStage record them: per substep predict (per vertex), with warmStart (Neo-Hookean,
- * Gauss-Seidel orders) the warm start and its gather; per iteration the constraints
+ * Gauss-Seidel orders) the warm start before it and its gather inside it (predictWarm); per iteration the constraints
  * (Gauss-Seidel: one dispatch per colour, every element once; partitioned: one dispatch per
  * pass, a workgroup sweeping each cell, then one per leftover colour; Jacobi: all elements,
- * then the per-vertex gather) and, with colliders, the collide pass; finalize, and with damping the
+ * then the per-vertex gather) and, with colliders, the collide pass (inside the partitioned
+ * cells when collidersInCells); finalize, and with damping the
  * reduce / solve / apply passes.
  */
 export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
@@ -261,10 +269,11 @@ export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
   const per = f.substeps;
   const it = f.substeps * f.iterations;
   const plan: PlannedKernel[] = [{ phase: 'predict', kernel: 'predict', dispatches: per, invocations: per * vertices }];
-  // Warm start: per substep, before the first iteration, the tets' warm start and the gather.
+  // Warm start: per substep, in predict's pass, the tets' warm start before predict and the
+  // gather inside predict's kernel (xpbdPredictWarm.wgsl: no dispatch of its own, its bytes counted).
   if (nh && f.warmStart && f.solveOrder !== 'jacobi') {
-    plan.push({ phase: 'material', kernel: 'neoHookeanWarmStart', dispatches: per, invocations: per * elements });
-    plan.push({ phase: 'material', kernel: 'gatherTets', dispatches: per, invocations: per * vertices });
+    plan.push({ phase: 'predict', kernel: 'neoHookeanWarmStart', dispatches: per, invocations: per * elements });
+    plan.push({ phase: 'predict', kernel: 'gatherTets', dispatches: 0, invocations: per * vertices });
   }
   if (f.solveOrder === 'partitioned') {
     const q = f.partition;
@@ -281,7 +290,11 @@ export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
   } else {
     throw new Error(`traffic: solve order "${f.solveOrder}" has no plan (add it to xpbdFramePlan)`);
   }
-  if (f.colliders > 0) plan.push({ phase: 'material', kernel: 'collide', dispatches: it, invocations: it * vertices });
+  if (f.colliders > 0) {
+    // Inside the cells (xpbdNeoHookeanColliders.wgsl): no dispatch of its own, its bytes counted.
+    const inCells = nh && f.solveOrder === 'partitioned' && f.collidersInCells === true && f.partition!.leftoverColours === 0;
+    plan.push({ phase: 'material', kernel: 'collide', dispatches: inCells ? 0 : it, invocations: it * vertices });
+  }
   plan.push({ phase: 'finalize', kernel: 'finalize', dispatches: per, invocations: per * vertices });
   if (f.damping > 0) {
     // Fused into finalize's dispatch (xpbdFinalizeDamping.wgsl): no dispatch of its own; its

@@ -20,6 +20,7 @@ import type { XpbdKernels } from '../gpuKernels';
 import { WARM_START_SHARE } from '../constraintsCpu';
 import type { Model } from '../model';
 import { cellRanges } from '../../mesh/partitionedColouring';
+import { cellFinalVertices, type CellFinalVertices } from '../../mesh/cellFinalVertices';
 import { firstIterationOfRound, type SolverParams } from '../../contract/params';
 import { RestShapeKernel } from '../restShape';
 import type { GpuStage, PhaseName, SubstepContext } from '../../contract/stage';
@@ -32,7 +33,8 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
   readonly phase: PhaseName = 'material';
   /** Round r of a substep runs iterations [r I / R, (r + 1) I / R) (SolverParams.collideEvery). */
   readonly perRound = true;
-  private readonly constants: GPUBuffer;
+  /** Per tet Dm^-1 (3 vec4 columns), then per tet its constants (1 vec4; Model.tetConstants). */
+  private readonly tetData: GPUBuffer;
   /** Per tet the 3x3 multiplier S of the Neo-Hookean step, 3 vec4 columns (constraintsCpu.ts). */
   private readonly tetLambda: GPUBuffer;
   private readonly edgeLambda: GPUBuffer;
@@ -54,6 +56,16 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
    * dispatch a substep. False: warm start, predict, gather (3; the same f32 frames, for tests).
    */
   fusePredictWithWarmStart = true;
+  /**
+   * Partitioned Neo-Hookean with colliders: each cell projects the vertices whose last visit of
+   * the iteration it holds (xpbdNeoHookeanColliders.wgsl) instead of the colliders' pass after
+   * the iteration, one dispatch less an iteration. Only when every vertex has such a cell
+   * (cellFinalVertices). False: the separate pass (the same frames, for tests).
+   */
+  fuseCollidersIntoCells = true;
+  private readonly cellsWithColliders: boolean;
+  private predictWarmGroup!: GPUBindGroup;
+  private cellsCollidersGroup: GPUBindGroup | null = null;
   /** One thread per tet (the warm start). */
   private readonly tetGrid: [number, number];
   /** Substep length the Neo-Hookean multipliers in tetLambda were solved with, as recorded so far (null: none since the reset, or springs ran). */
@@ -73,9 +85,13 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     const own = (b: GPUBuffer) => (this.owned.push(b), b);
     // Dm^-1 from the rest-shape kernel (f32, from the same f32 rest positions the GPU starts from).
     const rest = new RestShapeKernel(device).run(new Float32Array(m.restPositions), m.tets);
-    const dmInv = own(rest.dmInv);
+    this.tetData = own(storageBuffer(device, 'xpbd.tetData', 64 * m.tetCount));
+    const copy = device.createCommandEncoder({ label: 'xpbd.tetData' });
+    copy.copyBufferToBuffer(rest.dmInv, 0, this.tetData, 0, 48 * m.tetCount);
+    device.queue.submit([copy.finish()]);
+    rest.dmInv.destroy();
     rest.volume.destroy();
-    this.constants = own(storageBuffer(device, 'xpbd.tetConstants', new Float32Array(m.tetConstants)));
+    this.writeConstants(device.queue);
     this.tetLambda = own(storageBuffer(device, 'xpbd.tetLambda', 48 * m.tetCount));
     this.edgeLambda = own(storageBuffer(device, 'xpbd.edgeLambda', 4 * m.edgeCount));
     const tetCorrections = own(storageBuffer(device, 'xpbd.tetCorrections', 64 * m.tetCount));
@@ -92,7 +108,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     const tetCellRanges = own(storageBuffer(device, 'xpbd.tetCellRanges', cellRanges(m.tetPartition)));
     const neoHookean = (colourOrder: GPUBuffer, label: string) =>
       k.neoHookean.group(
-        { frame: f, positions: state.positions, tets, dmInv, constants: this.constants, stress: this.tetLambda, colourOrder, corrections: tetCorrections, cellRanges: tetCellRanges },
+        { frame: f, positions: state.positions, tets, tetData: this.tetData, stress: this.tetLambda, colourOrder, corrections: tetCorrections, cellRanges: tetCellRanges },
         label,
       );
     this.neoHookeanGroup = neoHookean(tetOrder, 'xpbd.neoHookean');
@@ -135,7 +151,39 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     const vertexTets = new Uint32Array(m.vertexTetOffsets.length + m.vertexTetCorners.length);
     vertexTets.set(m.vertexTetOffsets, 0);
     vertexTets.set(m.vertexTetCorners, m.vertexTetOffsets.length);
-    frame.useWarmStartCorrections(own(storageBuffer(device, 'xpbd.vertexTets', vertexTets)), tetCorrections);
+    const vertexTetsBuffer = own(storageBuffer(device, 'xpbd.vertexTets', vertexTets));
+    // The partitioned cells with the colliders (xpbdNeoHookeanColliders.wgsl), when every vertex
+    // has a cell of its last visit.
+    const finals = cellFinalVertices(m.tetPartition, m.tets, 4, m.vertexCount);
+    const cellTopo = finals ? own(storageBuffer(device, 'xpbd.cellTopo', cellTopoWords(m, finals))) : null;
+    this.cellsWithColliders = finals !== null;
+    // Both groups bind the colliders' or handles' samples, reallocated when the substeps grow.
+    frame.bindScripts(({ colliders, handles }) => {
+      this.predictWarmGroup = k.predictWarmTable.group({
+        frame: f,
+        positions: state.positions,
+        prev: state.prev,
+        velocities: state.velocities,
+        rest: frame.rest,
+        objectStatus: frame.objectStatus,
+        handles,
+        vertexTets: vertexTetsBuffer,
+        corrections: tetCorrections,
+      }, 'xpbd.predictWarm');
+      if (cellTopo) {
+        this.cellsCollidersGroup = k.neoHookeanCollidersTable.group({
+          frame: f,
+          positions: state.positions,
+          cellTopo,
+          tetData: this.tetData,
+          stress: this.tetLambda,
+          prev: state.prev,
+          velocities: state.velocities,
+          colliders,
+          objectStatus: frame.objectStatus,
+        }, 'xpbd.neoHookeanColliders');
+      }
+    });
   }
 
   /**
@@ -157,9 +205,9 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     this.multipliersH = null;
   }
 
-  /** Uploads the per-tet constants again (after a material change). */
+  /** Uploads the per-tet constants (at construction, and again after a material change). */
   writeConstants(queue: GPUQueue): void {
-    queue.writeBuffer(this.constants, 0, new Float32Array(this.model.tetConstants));
+    queue.writeBuffer(this.tetData, 48 * this.model.tetCount, new Float32Array(this.model.tetConstants));
   }
 
   /**
@@ -218,7 +266,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     pass.dispatchWorkgroups(this.tetGrid[0], this.tetGrid[1]);
     if (this.fusePredictWithWarmStart) {
       pass.setPipeline(k.predictWarm);
-      pass.setBindGroup(0, this.frame.predictWarmGroup!);
+      pass.setBindGroup(0, this.predictWarmGroup);
       pass.dispatchWorkgroups(this.vertexGrid[0], this.vertexGrid[1]);
       step.countDispatches(2);
       return;
@@ -240,6 +288,8 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     const elementGrid = plan.elementGrid;
     const group = nh ? this.neoHookeanGroup : this.springGroup;
     const colliders = this.colliders.active();
+    // Leftover colours dispatched one by one never occur here (cellFinalVertices is null then).
+    const collidersInCells = colliders && nh && p.solveOrder === 'partitioned' && this.cellsWithColliders && this.fuseCollidersIntoCells;
     const slot = this.substepSlot;
     slot[0] = step.slotOffset;
     const first = firstIterationOfRound(step.round, step.rounds, p.iterations);
@@ -261,8 +311,14 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
         step.countDispatches(2);
       } else {
         const partitioned = p.solveOrder === 'partitioned';
-        pass.setPipeline(partitioned ? (nh ? k.neoHookeanCells : k.springCells) : nh ? k.neoHookeanColour : k.springColour);
-        pass.setBindGroup(0, partitioned ? (nh ? this.neoHookeanPartitionGroup : this.springPartitionGroup) : group);
+        if (collidersInCells) {
+          pass.setPipeline(k.neoHookeanCellsColliders);
+          pass.setBindGroup(0, this.cellsCollidersGroup!);
+          pass.setBindGroup(2, this.frame.slotGroup, slot, 0, 1);
+        } else {
+          pass.setPipeline(partitioned ? (nh ? k.neoHookeanCells : k.springCells) : nh ? k.neoHookeanColour : k.springColour);
+          pass.setBindGroup(0, partitioned ? (nh ? this.neoHookeanPartitionGroup : this.springPartitionGroup) : group);
+        }
         for (let d = 0; d < offsets.length; d++) {
           // Partitioned: the leftover colours after the cell passes, one dispatch each by colour.
           if (partitioned && d === leftoverStart) pass.setPipeline(nh ? k.neoHookeanColour : k.springColour);
@@ -271,7 +327,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
         }
         step.countDispatches(offsets.length);
       }
-      if (colliders) this.colliders.encodeInPass(pass, step);
+      if (colliders && !collidersInCells) this.colliders.encodeInPass(pass, step);
     }
     pass.end();
   }
@@ -291,4 +347,26 @@ interface IterationPlan {
   leftoverStart: number;
   /** Jacobi and the warm start: one thread per element. */
   elementGrid: [number, number];
+}
+
+/**
+ * xpbdNeoHookeanColliders.wgsl's u32 array: 4 header words (where the solve order, the cells'
+ * ranges, the final vertices' offsets and the final vertices start), the tets' corners (4 per
+ * tet), then those four sections.
+ */
+function cellTopoWords(m: Model, finals: CellFinalVertices): Uint32Array {
+  const ranges = cellRanges(m.tetPartition);
+  const order = m.tetPartition.order;
+  const offOrder = 4 + m.tets.length;
+  const offRanges = offOrder + order.length;
+  const offOffsets = offRanges + ranges.length;
+  const offVertices = offOffsets + finals.offsets.length;
+  const words = new Uint32Array(offVertices + finals.vertices.length);
+  words.set([offOrder, offRanges, offOffsets, offVertices], 0);
+  words.set(m.tets, 4);
+  words.set(order, offOrder);
+  words.set(ranges, offRanges);
+  words.set(finals.offsets, offOffsets);
+  words.set(finals.vertices, offVertices);
+  return words;
 }

@@ -39,9 +39,8 @@ export class XpbdFrame {
   private handles!: GPUBuffer;
   private _slotGroup!: GPUBindGroup;
   private _integrateGroup!: GPUBindGroup;
-  /** What predictWarm binds beside the state (useWarmStartCorrections), and its group. */
-  private warmInputs: { vertexTets: GPUBuffer; corrections: GPUBuffer } | null = null;
-  private _predictWarmGroup: GPUBindGroup | null = null;
+  /** Bind groups of other stages that bind the colliders' or handles' samples (bindScripts). */
+  private readonly scriptBinders: ((buffers: ScriptBuffers) => void)[] = [];
   private capacity = 0;
   private readonly model: Model;
 
@@ -74,34 +73,14 @@ export class XpbdFrame {
     return this._integrateGroup;
   }
 
-  /** Bind group 0 of xpbdPredictWarm.wgsl; null until useWarmStartCorrections. */
-  get predictWarmGroup(): GPUBindGroup | null {
-    return this._predictWarmGroup;
-  }
-
   /**
-   * The warm start's per-corner corrections and the vertex -> tet-corner table (offsets, then
-   * corners, one array) that predictWarm gathers (MaterialStage); its group is built now and
-   * again whenever the handles' buffer is reallocated.
+   * Calls `build` with the colliders' and handles' sample buffers now, and again whenever the
+   * substep capacity grows and they are reallocated: for bind groups of other stages that bind
+   * them (MaterialStage's predictWarm and cells-with-colliders groups).
    */
-  useWarmStartCorrections(vertexTets: GPUBuffer, corrections: GPUBuffer): void {
-    this.warmInputs = { vertexTets, corrections };
-    this.buildPredictWarmGroup();
-  }
-
-  private buildPredictWarmGroup(): void {
-    if (!this.warmInputs) return;
-    this._predictWarmGroup = this.kernels.predictWarmTable.group({
-      frame: this.frame,
-      positions: this.state.positions,
-      prev: this.state.prev,
-      velocities: this.state.velocities,
-      rest: this.rest,
-      objectStatus: this.objectStatus,
-      handles: this.handles,
-      vertexTets: this.warmInputs.vertexTets,
-      corrections: this.warmInputs.corrections,
-    }, 'xpbd.predictWarm');
+  bindScripts(build: (buffers: ScriptBuffers) => void): void {
+    this.scriptBinders.push(build);
+    build({ colliders: this.colliders, handles: this.handles });
   }
 
   get colliderCount(): number {
@@ -174,7 +153,7 @@ export class XpbdFrame {
       handles: this.handles,
       invMass: this.invMass,
     });
-    this.buildPredictWarmGroup();
+    for (const build of this.scriptBinders) build({ colliders: this.colliders, handles: this.handles });
     this.capacity = cap;
   }
 
@@ -235,6 +214,12 @@ export class XpbdFrame {
     this.handles.destroy();
     this.slots.destroy();
   }
+}
+
+/** The per-substep samples of the colliders' and handles' poses (XpbdFrame.bindScripts). */
+export interface ScriptBuffers {
+  colliders: GPUBuffer;
+  handles: GPUBuffer;
 }
 
 /** Static slot indices of one constraint kind: its colours, its partition's passes, its partition's leftover colours. */

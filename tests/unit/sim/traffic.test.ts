@@ -67,10 +67,10 @@ describe('bytes per invocation', () => {
   it('the table names only declared bindings and writes only read_write ones', () => {
     for (const k of Object.keys(KERNEL_TRAFFIC) as (keyof typeof KERNEL_TRAFFIC)[]) expect(() => kernelBytes(k, twoTets)).not.toThrow();
     const bad: Record<string, KernelTraffic> = {
-      writesReadOnly: { module: 'xpbdNeoHookean', per: 'tet', access: { dmInv: { write: 1 } } },
+      writesReadOnly: { module: 'xpbdNeoHookean', per: 'tet', access: { tetData: { write: 1 } } },
       unknown: { module: 'xpbdNeoHookean', per: 'tet', access: { nowhere: { read: 1 } } },
     };
-    expect(() => kernelBytes('writesReadOnly' as never, oneTet, bad)).toThrow(/writes "dmInv", declared read in xpbdNeoHookean.wgsl/);
+    expect(() => kernelBytes('writesReadOnly' as never, oneTet, bad)).toThrow(/writes "tetData", declared read in xpbdNeoHookean.wgsl/);
     expect(() => kernelBytes('unknown' as never, oneTet, bad)).toThrow(/declares no binding "nowhere"/);
   });
 
@@ -145,6 +145,25 @@ describe('bytes per frame', () => {
     expect(t.byPhase.material.read).toBe(6 * (2 * tetGS.r + U32 * (3 * shape.cells + shape.cellColours)));
     expect(t.byPhase.material.write).toBe(6 * 2 * tetGS.w);
     expect(() => xpbdFramePlan(frame({ solveOrder: 'partitioned' }))).toThrow(/needs the partition shape/);
+  });
+
+  it('the warm start runs in predict\'s pass, its gather inside predict\'s kernel; the colliders inside the partitioned cells: their bytes counted, no dispatch of their own', () => {
+    const x = [0, 0, 0, 0.01, 0, 0, 0, 0.01, 0, 0, 0, 0.01, 0.01, 0.01, 0.01];
+    const shape = partitionShape(partitionedColouring(new Uint32Array([0, 1, 2, 3, 1, 2, 3, 4]), 4, x, 5, new Uint8Array(5)));
+    const base = frame({ mesh: twoTets, solveOrder: 'partitioned', partition: shape, substeps: 2, iterations: 3, colliders: 1 });
+    const cold = planTraffic(xpbdFramePlan(base), twoTets);
+    const warm = planTraffic(xpbdFramePlan({ ...base, warmStart: true }), twoTets);
+    // Per substep one dispatch more (the warm start), in the predict phase.
+    expect(warm.byPhase.predict.dispatches - cold.byPhase.predict.dispatches).toBe(2);
+    expect(warm.byPhase.material.dispatches).toBe(cold.byPhase.material.dispatches);
+    expect(warm.byKernel.gatherTets.dispatches).toBe(0);
+    expect(warm.byKernel.gatherTets.read).toBeGreaterThan(0);
+    const inCells = planTraffic(xpbdFramePlan({ ...base, collidersInCells: true }), twoTets);
+    expect(cold.byPhase.material.dispatches - inCells.byPhase.material.dispatches).toBe(6);
+    expect(inCells.read).toBe(cold.read);
+    // Gauss-Seidel keeps the collide pass.
+    const gs = frame({ mesh: twoTets, colours: 2, substeps: 2, iterations: 3, colliders: 1 });
+    expect(planTraffic(xpbdFramePlan({ ...gs, collidersInCells: true }), twoTets).dispatches).toBe(planTraffic(xpbdFramePlan(gs), twoTets).dispatches);
   });
 
   it('an unknown solve order is refused by name', () => {
