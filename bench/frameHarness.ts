@@ -22,6 +22,7 @@ import { changesAt } from '../src/scenes/schedule';
 import { effectiveCollisionMode, type SolverParams } from '../src/contract/params';
 import { Simulation, type FrameStats } from '../src/sim/simulation';
 import { cellFinalVertices } from '../src/mesh/cellFinalVertices';
+import { dampsPerObject } from '../src/sim/stages/finalizeStage';
 import { collisionTrafficEstimate, partitionShape, planTraffic, xpbdClearBytes, xpbdFramePlan, type TrafficTotals, type XpbdFrameInput } from '../src/sim/traffic';
 
 export interface BufferRecord {
@@ -206,6 +207,7 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
   const out: HarnessFrame[] = [];
   // MaterialStage's choice: the colliders inside the partitioned cells when every vertex has a cell of its last visit.
   const collidersInCells = cellFinalVertices(m.tetPartition, m.tets, 4, m.vertexCount) !== null;
+  const dampingPerObject = dampsPerObject(m);
   for (let f = 1; f <= frames; f++) {
     const change = changesAt(run.schedule, f - 1);
     if (change) sim.setParams(change);
@@ -226,6 +228,7 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
       damping: p.damping,
       warmStart: p.warmStart,
       collidersInCells,
+      dampingPerObject,
     };
     const mode = effectiveCollisionMode(p);
     const boundaryPoints = sceneMesh.boundaryVertices.length + (mode === 'ccd' ? 0 : sceneMesh.boundaryEdges.length / 2) + (p.recovery ? m.tetCount : 0);

@@ -38,6 +38,7 @@ import { buildModel, updateMaterialData } from '../src/sim/model';
 import { defaultParams, type SolveOrder, type SolverParams } from '../src/contract/params';
 import type { SimSetup } from '../src/sim/setup';
 import { cellFinalVertices } from '../src/mesh/cellFinalVertices';
+import { dampsPerObject } from '../src/sim/stages/finalizeStage';
 import { partitionShape, planTraffic, xpbdFramePlan } from '../src/sim/traffic';
 
 const args = process.argv.slice(2);
@@ -93,6 +94,7 @@ function projectedCost(setup: SimSetup, c: Config) {
     damping: setup.params.damping,
     warmStart: setup.params.warmStart,
     collidersInCells: cellFinalVertices(m.tetPartition, m.tets, 4, m.vertexCount) !== null,
+    dampingPerObject: dampsPerObject(m),
   });
   const t = planTraffic(plan, { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount });
   const bytes = t.read + t.write;

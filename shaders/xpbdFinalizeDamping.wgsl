@@ -7,11 +7,13 @@
 // held.ts ageHeld: HELD_BEFORE = handles or HELD_NOW, HELD_NOW cleared), which solveRigid did in
 // the plan before; solveApply (xpbdRigidDamping.wgsl) follows and reads HELD_BEFORE as "held".
 // The bits change with atomicOr / atomicAnd so that a STOPPED bit the NaN guard of another chunk
-// sets meanwhile is kept. CPU twin: cpuSolver.ts.
+// sets meanwhile is kept. finalizeDampObject does all of it per object in one workgroup.
+// CPU twin: cpuSolver.ts.
 
 #include "positions"
 #include "finalizeVertex"
 #include "rigidDampingReduce"
+#include "rigidDampingSolve"
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
@@ -32,6 +34,12 @@ fn finalizeReduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocati
   reduceChunk(wid.x, lid, true);
   let o = chunks[wid.x].x;
   if (lid != 0u || objects[o].x != wid.x) { return; }
+  ageHeldBits(o);
+}
+
+// Object o's held bits for the substep's damping (src/contract/held.ts ageHeld): HELD_BEFORE =
+// handles or HELD_NOW, HELD_NOW cleared; a stopped object's bits stay.
+fn ageHeldBits(o: u32) {
   let status = atomicLoad(&objectStatus[o]);
   if ((status & STATUS_STOPPED) != 0u) { return; }
   if (objects[o].z != 0u || (status & STATUS_HELD_NOW) != 0u) {
@@ -40,6 +48,41 @@ fn finalizeReduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocati
     atomicAnd(&objectStatus[o], ~STATUS_HELD_BEFORE);
   }
   atomicAnd(&objectStatus[o], ~STATUS_HELD_NOW);
+}
+
+var<workgroup> objectChunks: vec2<u32>;
+var<workgroup> objectRigid: array<vec4<f32>, 3>;
+var<workgroup> objectStopped: u32;
+
+// The whole finalize + damping of one object in one workgroup (issue 24: 1 dispatch a substep
+// instead of 2, FinalizeStage.dampPerObject, used when every object has few chunks): its chunks
+// finalized and reduced one after the other (reduceChunk, as finalizeReduce), the held bits aged,
+// lane 0 solving the rigid motion from the chunks' partials (rigidMotion, as solveApply), then
+// the chunks damped (dampChunk). The same functions on the same data in the same order: the
+// frames of finalizeReduce + solveApply, bit for bit (tests/gpu/timeStep.test.ts).
+@compute @workgroup_size(64)
+fn finalizeDampObject(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let o = wid.x;
+  if (lid == 0u) { objectChunks = objects[o].xy; }
+  let range = workgroupUniformLoad(&objectChunks);
+  for (var c = range.x; c < range.y; c++) {
+    reduceChunk(c, lid, true);
+    // Lanes 1-3 read sums[0] last: the next chunk's sums wait for them.
+    workgroupBarrier();
+  }
+  // The partials (global memory) and the NaN guard's status bits, visible to lane 0.
+  storageBarrier();
+  if (lid == 0u) {
+    ageHeldBits(o);
+    let status = atomicLoad(&objectStatus[o]);
+    let stopped = (status & STATUS_STOPPED) != 0u;
+    var r = array<vec4<f32>, 3>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+    if (!stopped && (status & STATUS_HELD_BEFORE) == 0u) { r = rigidMotion(o); }
+    objectRigid = r;
+    objectStopped = select(0u, 1u, stopped);
+  }
+  if (workgroupUniformLoad(&objectStopped) != 0u) { return; }
+  for (var c = range.x; c < range.y; c++) { dampChunk(chunks[c], lid, objectRigid[0].xyz, objectRigid[1].xyz, objectRigid[2].xyz); }
 }
 
 const STATUS_STOPPED: u32 = 1u;

@@ -19,6 +19,7 @@
 
 #include "positions"
 #include "rigidDampingReduce"
+#include "rigidDampingSolve"
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
@@ -33,7 +34,6 @@ const CHUNK: u32 = 1024u; // = RIGID_DAMPING_CHUNK in src/sim/gpuSolver.ts
 const STATUS_STOPPED: u32 = 1u;
 const STATUS_HELD_NOW: u32 = 2u;
 const STATUS_HELD_BEFORE: u32 = 4u;
-const INERTIA_REGULARISATION: f32 = 1e-6; // = rigidDamping.ts
 
 // Finalize is not part of this kernel (finalizeChunkVertex is never called: finalizeFirst false).
 fn finalizeChunkVertex(i: u32) {}
@@ -41,37 +41,6 @@ fn finalizeChunkVertex(i: u32) {}
 @compute @workgroup_size(64)
 fn reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   reduceChunk(wid.x, lid, false);
-}
-
-// The rigid motion of object o from its chunks' partials: [com, v_cm, omega] (zeros without mass).
-fn rigidMotion(o: u32) -> array<vec4<f32>, 3> {
-  let ob = objects[o];
-  var a = vec4<f32>(0.0);
-  var b = vec4<f32>(0.0);
-  var d = vec4<f32>(0.0);
-  var e = vec4<f32>(0.0);
-  for (var c = ob.x; c < ob.y; c++) {
-    a += partials[4u * c];
-    b += partials[4u * c + 1u];
-    d += partials[4u * c + 2u];
-    e += partials[4u * c + 3u];
-  }
-  let mass = a.x;
-  if (!(mass > 0.0)) { return array<vec4<f32>, 3>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0)); }
-  // To the centre of mass c: L_c = L - M c x v_cm, C_c = C - M c c^T.
-  let cm = a.yzw / mass;
-  let vcm = b.xyz / mass;
-  let L = vec3<f32>(b.w, d.x, d.y) - mass * cross(cm, vcm);
-  let cxx = d.z - mass * cm.x * cm.x;
-  let cyy = d.w - mass * cm.y * cm.y;
-  let czz = e.x - mass * cm.z * cm.z;
-  let cxy = e.y - mass * cm.x * cm.y;
-  let cxz = e.z - mass * cm.x * cm.z;
-  let cyz = e.w - mass * cm.y * cm.z;
-  return array<vec4<f32>, 3>(
-    vec4<f32>(vertexPosition(ob.w) + cm, 0.0),
-    vec4<f32>(vcm, 0.0),
-    vec4<f32>(solveInertia(cxx, cyy, czz, cxy, cxz, cyz, L), 0.0));
 }
 
 @compute @workgroup_size(64)
@@ -92,51 +61,12 @@ fn solveRigid(@builtin(global_invocation_id) gid: vec3<u32>) {
   rigid[3u * o + 2u] = r[2];
 }
 
-// omega = I^-1 L, I = tr(C) Id - C, regularised and scaled by tr(I)/3; 0 when degenerate.
-// Mirrors solveInertia in rigidDamping.ts.
-fn solveInertia(cxx: f32, cyy: f32, czz: f32, cxy: f32, cxz: f32, cyz: f32, L: vec3<f32>) -> vec3<f32> {
-  let tr = cxx + cyy + czz;
-  let s = 2.0 * tr / 3.0;
-  if (!(s > 0.0) || !finite3(vec3<f32>(s))) { return vec3<f32>(0.0); }
-  let dd = 3.0 * INERTIA_REGULARISATION;
-  let a = (tr - cxx) / s + dd;
-  let b = (tr - cyy) / s + dd;
-  let c = (tr - czz) / s + dd;
-  let e = -cxy / s;
-  let f = -cxz / s;
-  let g = -cyz / s;
-  let A = b * c - g * g;
-  let B = a * c - f * f;
-  let C = a * b - e * e;
-  let D = f * g - e * c;
-  let E = e * g - f * b;
-  let F = e * f - a * g;
-  let det = a * A + e * D + f * E;
-  if (!(det > 0.0)) { return vec3<f32>(0.0); }
-  let k = 1.0 / (det * s);
-  let w = vec3<f32>(A * L.x + D * L.y + E * L.z, D * L.x + B * L.y + F * L.z, E * L.x + F * L.y + C * L.z) * k;
-  if (!finite3(w)) { return vec3<f32>(0.0); }
-  return w;
-}
-
 @compute @workgroup_size(64)
 fn apply(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let chunk = chunks[wid.x];
   let o = chunk.x;
   if ((atomicLoad(&objectStatus[o]) & STATUS_STOPPED) != 0u) { return; }
   dampChunk(chunk, lid, rigid[3u * o].xyz, rigid[3u * o + 1u].xyz, rigid[3u * o + 2u].xyz);
-}
-
-// v_i = rigid_i + damp (v_i - rigid_i) for the chunk's free vertices (lane lid's share), the
-// rigid motion given by the centre of mass, its velocity and the angular velocity.
-fn dampChunk(chunk: vec4<u32>, lid: u32, com: vec3<f32>, vcm: vec3<f32>, omega: vec3<f32>) {
-  for (var i = chunk.y + lid; i < chunk.z; i += 64u) {
-    let x = positions[i];
-    if (!(x.w > 0.0)) { continue; }
-    let u = vcm + cross(omega, x.xyz - com);
-    let v = velocities[i];
-    velocities[i] = vec4<f32>(u + frame.damp * (v.xyz - u), v.w);
-  }
 }
 
 // The chunk's object's rigid motion, solved by lane 0 for the whole workgroup (solveApply).

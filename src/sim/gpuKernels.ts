@@ -174,6 +174,8 @@ export class XpbdKernels {
   readonly dampSolveApply: GPUComputePipeline;
   /** Finalize and the damping's reduction in one dispatch (xpbdFinalizeDamping.wgsl). */
   readonly finalizeReduce: GPUComputePipeline;
+  /** Finalize and the whole damping of one object per workgroup (xpbdFinalizeDamping.wgsl finalizeDampObject). */
+  readonly finalizeDampObject: GPUComputePipeline;
 
   constructor(device: GPUDevice) {
     this.integrate = integrateBindings(device);
@@ -220,5 +222,6 @@ export class XpbdKernels {
     this.dampApply = make('xpbdRigidDamping', rigidDampingCode, 'apply', [this.damping.layout]);
     this.dampSolveApply = make('xpbdRigidDamping', rigidDampingCode, 'solveApply', [this.damping.layout]);
     this.finalizeReduce = make('xpbdFinalizeDamping', finalizeDampingCode, 'finalizeReduce', [this.finalizeDamping.layout]);
+    this.finalizeDampObject = make('xpbdFinalizeDamping', finalizeDampingCode, 'finalizeDampObject', [this.finalizeDamping.layout]);
   }
 }

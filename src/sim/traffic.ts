@@ -250,6 +250,8 @@ export interface XpbdFrameInput {
    * dispatched on its own); absent: the collide pass after each iteration.
    */
   collidersInCells?: boolean;
+  /** With damping: finalize and the whole damping in one workgroup per object (FinalizeStage.dampPerObject); absent: per chunk, 2 dispatches. */
+  dampingPerObject?: boolean;
 }
 
 /**
@@ -300,8 +302,9 @@ export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
     // Fused into finalize's dispatch (xpbdFinalizeDamping.wgsl): no dispatch of its own; its
     // bytes still counted (the same thread re-reads the vertex it just wrote, likely cached).
     plan.push({ phase: 'finalize', kernel: 'dampReduce', dispatches: 0, invocations: per * vertices });
-    // Solve and apply: one dispatch (solveApply; each chunk sums its object's few partials).
-    plan.push({ phase: 'finalize', kernel: 'dampApply', dispatches: per, invocations: per * vertices });
+    // Solve and apply: one dispatch (solveApply; each chunk sums its object's few partials), or
+    // none of its own when each object is damped by one workgroup (finalizeDampObject).
+    plan.push({ phase: 'finalize', kernel: 'dampApply', dispatches: f.dampingPerObject ? 0 : per, invocations: per * vertices });
   }
   return plan;
 }

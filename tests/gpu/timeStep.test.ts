@@ -228,11 +228,11 @@ describe('TimeStep: stages over one state', () => {
     const solver = new GpuSolver(ctx, setup, { collisions: false });
     try {
       expect(solver.timeStep.phases).toEqual(['predict', 'material', 'air', 'finalize']);
-      // Jacobi: constraint + gather per iteration, colliders after each; finalize fused into the
-      // damping's reduction, then its solve and apply in one (2 dispatches; 4 unfused).
+      // Jacobi: constraint + gather per iteration, colliders after each; finalize and the whole
+      // damping of the one-chunk cube in one workgroup (1 dispatch; 2 per chunk, 4 unfused).
       let r = await solver.stepFrame();
-      expect(r.dispatchesByPhase).toEqual({ predict: 3, material: 3 * 2 * (2 + 1), finalize: 3 * 2 });
-      expect(r.dispatches).toBe(3 + 18 + 6);
+      expect(r.dispatchesByPhase).toEqual({ predict: 3, material: 3 * 2 * (2 + 1), finalize: 3 });
+      expect(r.dispatches).toBe(3 + 18 + 3);
       // Jacobi clears the multipliers every substep (encoder.clearBuffer), which ends the shared pass.
       expect(r.passes).toEqual(r.gpuPhaseMs ? ['predict', 'material', 'finalize', 'predict', 'material', 'material'] : ['predict', 'material', 'material']);
       // Gauss-Seidel: one dispatch per colour; per substep the Neo-Hookean warm start, recorded in
@@ -676,7 +676,8 @@ describe('TimeStep: stages over one state', () => {
       for (let f = 0; f < 3; f++) {
         const a = await fused.stepFrame();
         const b = await separate.stepFrame();
-        expect(a.dispatchesByPhase.finalize, `frame ${f}`).toBe(4 * 2);
+        // One object of one chunk: the whole damping in one workgroup (finalizeDampObject).
+        expect(a.dispatchesByPhase.finalize, `frame ${f}`).toBe(4 * 1);
         expect(b.dispatchesByPhase.finalize, `frame ${f}`).toBe(4 * 4);
         const [xa, va, xb, vb] = [await fused.readPositions(), await fused.readVelocities(), await separate.readPositions(), await separate.readVelocities()];
         let gap = 0;
@@ -702,7 +703,7 @@ describe('TimeStep: stages over one state', () => {
     }
   });
 
-  it('fused damping on objects of several chunks, one held by the ground: the frames and held bits of the separate dispatches (1e-6), the free body\'s rigid motion kept', async () => {
+  it('fused damping on objects of several chunks, one held by the ground: per object in one workgroup and per chunk, the frames and held bits of the separate dispatches (1e-6), the free body\'s rigid motion kept', async () => {
     const ctx = await testGpu();
     // 1,331 vertices: two damping chunks of 1,024, solved by each chunk's workgroup. It lands on
     // the ground with friction, so it is held (sticking contact) and damped as a whole; the small
@@ -716,8 +717,12 @@ describe('TimeStep: stages over one state', () => {
       [{ kind: 'plane', normal: [0, 1, 0], offset: 0 }],
     );
     const fused = new GpuSolver(ctx, setup(), { collisions: false });
+    const perChunk = new GpuSolver(ctx, setup(), { collisions: false });
     const separate = new GpuSolver(ctx, setup(), { collisions: false });
-    (separate.timeStep.stages.find((st) => st.phase === 'finalize') as unknown as { fuseWithDamping: boolean }).fuseWithDamping = false;
+    type FinalizeOptions = { fuseWithDamping: boolean; dampPerObject: boolean };
+    const finalizeOf = (solver: GpuSolver) => solver.timeStep.stages.find((st) => st.phase === 'finalize') as unknown as FinalizeOptions;
+    finalizeOf(perChunk).dampPerObject = false;
+    finalizeOf(separate).fuseWithDamping = false;
     try {
       const big = 11 ** 3;
       let gapMax = 0;
@@ -725,19 +730,23 @@ describe('TimeStep: stages over one state', () => {
       let heldFrames = 0;
       for (let f = 0; f < 4; f++) {
         const a = await fused.stepFrame();
+        const c = await perChunk.stepFrame();
         const b = await separate.stepFrame();
-        expect(a.dispatchesByPhase.finalize, `frame ${f}`).toBe(4 * 2);
+        // Two chunks, at most DAMP_OBJECT_MAX_CHUNKS: one workgroup per object, 1 dispatch a substep.
+        expect(a.dispatchesByPhase.finalize, `frame ${f}`).toBe(4 * 1);
+        expect(c.dispatchesByPhase.finalize, `frame ${f}`).toBe(4 * 2);
         expect(b.dispatchesByPhase.finalize, `frame ${f}`).toBe(4 * 4);
-        const [xa, xb, vb] = [await fused.readPositions(), await separate.readPositions(), await separate.readVelocities()];
+        const [xa, xc, vc, xb, vb] = [await fused.readPositions(), await perChunk.readPositions(), await perChunk.readVelocities(), await separate.readPositions(), await separate.readVelocities()];
         va = await fused.readVelocities();
         let gap = 0;
-        for (let i = 0; i < xa.length; i++) gap = Math.max(gap, Math.abs(xa[i] - xb[i]), Math.abs(va[i] - vb[i]));
+        for (let i = 0; i < xa.length; i++) gap = Math.max(gap, Math.abs(xa[i] - xb[i]), Math.abs(va[i] - vb[i]), Math.abs(xc[i] - xb[i]), Math.abs(vc[i] - vb[i]));
         gapMax = Math.max(gapMax, gap);
         expect(gap, `frame ${f}`).toBeLessThan(1e-6);
         // The held bits as the separate plan's solve aged them (held.ts: HELD_BEFORE = 4).
         const status = async (solver: GpuSolver) => new Uint32Array(await readBuffer(ctx, solver.objectStatusBuffer, 8));
-        const [sa, sb] = [await status(fused), await status(separate)];
+        const [sa, sc, sb] = [await status(fused), await status(perChunk), await status(separate)];
         expect([...sa], `frame ${f}: status words`).toEqual([...sb]);
+        expect([...sc], `frame ${f}: status words`).toEqual([...sb]);
         if (sa[0] & 4) heldFrames++;
         expect(sa[1] & 4, `frame ${f}: the free cube is not held`).toBe(0);
       }
@@ -751,6 +760,7 @@ describe('TimeStep: stages over one state', () => {
       expect(vz).toBeGreaterThan(0.98);
     } finally {
       fused.destroy();
+      perChunk.destroy();
       separate.destroy();
     }
   });

@@ -6,7 +6,8 @@
  * motion per object, apply). Fused (the default): finalize in the reduction
  * (xpbdFinalizeDamping.wgsl, which also ages the held bits), then solve and apply in one
  * dispatch, each chunk solving its own object (solveApply): 2 dispatches a substep with damping,
- * 1 without. CPU reference: cpuSolver.ts, rigidDamping.ts.
+ * 1 without; when every object has at most DAMP_OBJECT_MAX_CHUNKS chunks, all of it in one
+ * workgroup per object (finalizeDampObject): 1 dispatch with damping too. CPU reference: cpuSolver.ts, rigidDamping.ts.
  */
 import { dispatchGrid, storageBuffer } from '../../gpu/buffers';
 import type { XpbdKernels } from '../gpuKernels';
@@ -20,6 +21,13 @@ import type { XpbdFrame } from './xpbdFrame';
 /** Vertices per workgroup of the damping passes (CHUNK in shaders/xpbdRigidDamping.wgsl). */
 export const RIGID_DAMPING_CHUNK = 1024;
 
+/**
+ * Most chunks an object may have for the whole damping to run in one workgroup per object
+ * (finalizeDampObject): its lanes then walk the object's chunks one after the other, 2 x 64
+ * vertices a lane at most per pass, against one dispatch's drain saved a substep.
+ */
+export const DAMP_OBJECT_MAX_CHUNKS = 4;
+
 export class FinalizeStage implements GpuStage {
   readonly phase: PhaseName = 'finalize';
   private readonly dampingGroup: GPUBindGroup;
@@ -30,6 +38,14 @@ export class FinalizeStage implements GpuStage {
    * instead of 4. False: finalize, then the three damping passes (tests compare the two).
    */
   fuseWithDamping = true;
+  /**
+   * With fuseWithDamping, when every object has at most DAMP_OBJECT_MAX_CHUNKS chunks: finalize,
+   * reduction, solve and apply of each object in one workgroup (finalizeDampObject), 1 dispatch a
+   * substep. False: finalizeReduce then solveApply (the same frames, for tests).
+   */
+  dampPerObject = true;
+  private readonly objectsFitWorkgroups: boolean;
+  private readonly objectCount: number;
   private readonly dampingChunks: number;
   private readonly objectGroups: number;
   private readonly grid: [number, number];
@@ -48,6 +64,8 @@ export class FinalizeStage implements GpuStage {
     const damping = rigidDampingTables(model, RIGID_DAMPING_CHUNK);
     if (damping.chunkCount > 65535) throw new RangeError(`GpuSolver: ${model.vertexCount} vertices need ${damping.chunkCount} damping workgroups, more than 65,535`);
     this.dampingChunks = damping.chunkCount;
+    this.objectCount = model.objectNames.length;
+    this.objectsFitWorkgroups = objectsFitDampingWorkgroups(damping.objects, this.objectCount);
     this.objectGroups = Math.ceil(model.objectNames.length / 64);
     const own = (b: GPUBuffer) => (this.owned.push(b), b);
     const chunks = own(storageBuffer(device, 'xpbd.dampingChunks', damping.chunks));
@@ -81,6 +99,15 @@ export class FinalizeStage implements GpuStage {
     const k = this.kernels;
     const pass = step.beginPass(encoder, 'finalize');
     const damped = this.params().damping > 0;
+    if (damped && this.fuseWithDamping && this.dampPerObject && this.objectsFitWorkgroups) {
+      // Finalize and damp each object in one workgroup.
+      pass.setPipeline(k.finalizeDampObject);
+      pass.setBindGroup(0, this.finalizeDampingGroup);
+      pass.dispatchWorkgroups(this.objectCount);
+      step.countDispatches(1);
+      pass.end();
+      return;
+    }
     if (damped && this.fuseWithDamping) {
       // Damp deformation, not rigid motion (Müller et al. 2007, section 3.5); finalize in the reduction.
       pass.setPipeline(k.finalizeReduce);
@@ -117,4 +144,16 @@ export class FinalizeStage implements GpuStage {
   destroy(): void {
     for (const b of this.owned) b.destroy();
   }
+}
+
+/** True when every object has at most DAMP_OBJECT_MAX_CHUNKS damping chunks (rigidDampingTables' objects): finalizeDampObject then runs. */
+export function objectsFitDampingWorkgroups(objects: Uint32Array, objectCount: number): boolean {
+  if (objectCount > 65535) return false;
+  for (let o = 0; o < objectCount; o++) if (objects[4 * o + 1] - objects[4 * o] > DAMP_OBJECT_MAX_CHUNKS) return false;
+  return true;
+}
+
+/** Whether the damping of `model` runs in one workgroup per object (FinalizeStage.dampPerObject's condition). */
+export function dampsPerObject(model: Model): boolean {
+  return objectsFitDampingWorkgroups(rigidDampingTables(model, RIGID_DAMPING_CHUNK).objects, model.objectNames.length);
 }

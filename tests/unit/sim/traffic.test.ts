@@ -131,6 +131,10 @@ describe('bytes per frame', () => {
     const plain = planTraffic(xpbdFramePlan(frame({ substeps: 2 })), oneTet);
     expect(damped.dispatches - plain.dispatches).toBe(2);
     expect(damped.read - plain.read).toBe(2 * 4 * (2 * V4 + 2 * V4));
+    // One workgroup per object (finalizeDampObject): the same bytes, finalize's dispatch only.
+    const perObject = planTraffic(xpbdFramePlan(frame({ substeps: 2, damping: 1, dampingPerObject: true })), oneTet);
+    expect(perObject.dispatches).toBe(plain.dispatches);
+    expect(perObject.read).toBe(damped.read);
   });
 
   it('partitioned: one dispatch per pass with cells plus one per leftover colour; every tet once, at the colour kernel\'s bytes', () => {
