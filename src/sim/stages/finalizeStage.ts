@@ -23,10 +23,12 @@ export const RIGID_DAMPING_CHUNK = 1024;
 
 /**
  * Most chunks an object may have for the whole damping to run in one workgroup per object
- * (finalizeDampObject): its lanes then walk the object's chunks one after the other, 2 x 64
- * vertices a lane at most per pass, against one dispatch's drain saved a substep.
+ * (finalizeDampObject). Its 64 lanes walk the object's chunks one after the other: at 2 chunks
+ * 32 vertices a lane per pass instead of 16, about 8 us more of latency-bound loads on a GPU,
+ * against one dependent dispatch saved a substep (tens of us in a browser, about 2 us native).
+ * Past it the per-chunk plan (finalizeReduce, solveApply) runs. Not measured on a GPU yet.
  */
-export const DAMP_OBJECT_MAX_CHUNKS = 4;
+export const DAMP_OBJECT_MAX_CHUNKS = 2;
 
 export class FinalizeStage implements GpuStage {
   readonly phase: PhaseName = 'finalize';
