@@ -75,11 +75,8 @@ fn finalizeDampObject(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invo
   if (lid == 0u) {
     ageHeldBits(o);
     let status = atomicLoad(&objectStatus[o]);
-    let stopped = (status & STATUS_STOPPED) != 0u;
-    var r = array<vec4<f32>, 3>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
-    if (!stopped && (status & STATUS_HELD_BEFORE) == 0u) { r = rigidMotion(o); }
-    objectRigid = r;
-    objectStopped = select(0u, 1u, stopped);
+    objectRigid = keptRigidMotion(o, status);
+    objectStopped = select(0u, 1u, (status & STATUS_STOPPED) != 0u);
   }
   if (workgroupUniformLoad(&objectStopped) != 0u) { return; }
   for (var c = range.x; c < range.y; c++) { dampChunk(chunks[c], lid, objectRigid[0].xyz, objectRigid[1].xyz, objectRigid[2].xyz); }

@@ -82,11 +82,9 @@ fn solveApply(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
   let o = chunk.x;
   if (lid == 0u) {
     let status = atomicLoad(&objectStatus[o]);
-    let stopped = (status & STATUS_STOPPED) != 0u;
-    var r = array<vec4<f32>, 3>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
-    if (!stopped && (status & STATUS_HELD_BEFORE) == 0u) { r = rigidMotion(o); }
+    let r = keptRigidMotion(o, status);
     chunkRigid = r;
-    chunkStopped = select(0u, 1u, stopped);
+    chunkStopped = select(0u, 1u, (status & STATUS_STOPPED) != 0u);
     if (objects[o].x == wid.x) {
       rigid[3u * o] = r[0];
       rigid[3u * o + 1u] = r[1];

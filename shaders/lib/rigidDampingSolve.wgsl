@@ -2,7 +2,8 @@
 // and the damping of one chunk's velocities towards it (dampChunk): shared by xpbdRigidDamping.wgsl
 // (solveRigid, apply, solveApply) and the one-workgroup-per-object pass of xpbdFinalizeDamping.wgsl.
 // The including kernel declares frame, positions, velocities (read_write), objects and partials,
-// and includes "positions". CPU twin: src/sim/rigidDamping.ts.
+// the status bits STATUS_STOPPED and STATUS_HELD_BEFORE, and includes "positions". CPU twin:
+// src/sim/rigidDamping.ts.
 
 const INERTIA_REGULARISATION: f32 = 1e-6; // = rigidDamping.ts
 
@@ -74,4 +75,13 @@ fn dampChunk(chunk: vec4<u32>, lid: u32, com: vec3<f32>, vcm: vec3<f32>, omega: 
     let v = velocities[i];
     velocities[i] = vec4<f32>(u + frame.damp * (v.xyz - u), v.w);
   }
+}
+
+// The motion a substep's damping keeps for object o with status word `status` (after the held
+// bits aged): its rigid motion, or zero when it is held (all velocity damped) or stopped.
+fn keptRigidMotion(o: u32, status: u32) -> array<vec4<f32>, 3> {
+  if ((status & STATUS_STOPPED) != 0u || (status & STATUS_HELD_BEFORE) != 0u) {
+    return array<vec4<f32>, 3>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+  }
+  return rigidMotion(o);
 }
