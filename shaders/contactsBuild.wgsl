@@ -167,7 +167,9 @@ fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   }
   if (pathDirection) { normal = path; }
   let len = length(normal);
-  if (!(len > 0.0) || pushesEscapedOnward(kind, id, c, path)) {
+  let onward = pushesEscapedOnward(kind, id, c, path);
+  if (onward) { atomicAdd(&list.header[QL_ESCAPED_REJECTED], 1u); }
+  if (!(len > 0.0) || onward) {
     c.enabled = 0u;
     contacts[i] = c;
     return;

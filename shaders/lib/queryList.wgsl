@@ -25,6 +25,7 @@ const QL_OVERFLOW_COUNT = 15u;  // overflow-list count (queries kept for the CPU
 const QL_PIN = 16u;             // hybrid: points penetrating at their substep's start (Pin), summed over the frame
 const QL_ESCAPED_TESTED = 17u;  // hybrid: free points tested at their substep's end because they left their CCD box (DETECT_ESCAPES)
 const QL_ESCAPED_INSIDE = 18u;  // ... and found inside another tet there (each one query)
+const QL_ESCAPED_REJECTED = 19u; // ... whose contact the build dropped: its path pushed the point onward (contactsBuild.wgsl pushesEscapedOnward)
 const QL_HEADER_WORDS = 64u;
 
 const QUERY_KIND_SHIFT = 29u;

@@ -85,6 +85,12 @@ export interface CcdFrameCounters {
    */
   escapedTested: number;
   escapedInside: number;
+  /**
+   * Of the escaped points' contacts (escapedInside), those the contact build dropped because
+   * their path pushed the point onward along its motion (contactsBuild.wgsl pushesEscapedOnward).
+   * counters.contacts, the paths found, still counts them.
+   */
+  escapedRejected: number;
   /** The boxes' margin (world units) and the motion horizon (s) of the broad phase used by this frame. */
   margin: number;
   /** The own-frame boxes' margin (pairs within one object; world units; the largest object's): widened by their own escapes. */
@@ -119,7 +125,7 @@ export interface CcdFrameCounters {
 export function emptyCcdCounters(): CcdFrameCounters {
   return {
     candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, backFace: 0, edgeEdgeAtEnd: 0,
-    capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, escapedTested: 0, escapedInside: 0, margin: 0, selfMargin: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0,
+    capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, escapedTested: 0, escapedInside: 0, escapedRejected: 0, margin: 0, selfMargin: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0,
     selfPairsBefore: 0, selfPairsAfter: 0, selfCulledFraction: 0, selfConesMs: 0, selfTraversalMs: 0, selfFilterMs: 0, selfDeviationEscapes: 0,
   };
 }

@@ -400,6 +400,7 @@ export class GpuCollisions {
       counters.pin = header[QL.pin];
       counters.ccd.escapedTested = header[QL.escapedTested];
       counters.ccd.escapedInside = header[QL.escapedInside];
+      counters.ccd.escapedRejected = header[QL.escapedRejected];
       counters.pout = rec.substeps * (this.topology.boundaryVertexCount + this.topology.boundaryEdgeCount) - counters.pin;
     }
     const stats = words.subarray(QL_HEADER_BYTES / 4);

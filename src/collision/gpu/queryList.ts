@@ -46,6 +46,7 @@ export const QL = {
   pin: 16,
   escapedTested: 17,
   escapedInside: 18,
+  escapedRejected: 19,
 } as const;
 
 /** Query.source bits. */
