@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellRanges, LEFTOVER_CELL_LIMIT, PASS_COUNT, partitionedColouring, type PartitionedColouring } from '../../../src/mesh/partitionedColouring';
+import { cellRanges, FIT_ALL_GROWTH, LEFTOVER_CELL_LIMIT, PASS_COUNT, partitionedColouring, type PartitionedColouring } from '../../../src/mesh/partitionedColouring';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
 
 /**
@@ -141,6 +141,33 @@ describe('partitionedColouring', () => {
       const first = r[2 * c], colours = r[2 * c + 1];
       for (let k = 0; k <= colours; k++) expect(r[first + k]).toBe(p.colourStarts[p.cells[2 * c] + k]);
     }
+  });
+
+  it('grows the cells to fit every tet when the widest is at most FIT_ALL_GROWTH times the quantile\'s: no leftover pass for a few slightly wide tets', () => {
+    for (const name of ['octopus_2KFaces.t', 'Octopus_Inflated_5k_noIntersection.t', 'CubeRandom.t']) {
+      const { positions, tets } = loadSharedTetArrays(name);
+      const n = positions.length / 3;
+      // Widest axis extent per tet, by hand.
+      const extents = Array.from({ length: tets.length / 4 }, (_, t) => Math.max(...[0, 1, 2].map((a) => {
+        const xs = [0, 1, 2, 3].map((k) => positions[3 * tets[4 * t + k] + a]);
+        return Math.max(...xs) - Math.min(...xs);
+      }))).sort((a, b) => a - b);
+      const atQuantile = extents[Math.floor(0.99 * (extents.length - 1))];
+      const widest = extents[extents.length - 1];
+      const grown = partitionedColouring(tets, 4, positions, n);
+      const strict = partitionedColouring(tets, 4, positions, n, undefined, { fitAllGrowth: 1 });
+      check(grown, tets, 4, positions, n);
+      if (widest <= FIT_ALL_GROWTH * atQuantile) {
+        expect(grown.leftoverCount, name).toBe(0);
+        expect(grown.passes.length, name).toBe(PASS_COUNT);
+        expect(grown.cellSize, name).toBeGreaterThanOrEqual(PASS_COUNT * widest);
+      } else {
+        expect(grown.cellSize, name).toBe(strict.cellSize);
+      }
+      // With no growth, what is wider than the quantile's cells may be left over.
+      expect(strict.cellSize, name).toBeLessThanOrEqual(grown.cellSize);
+    }
+    expect(() => partitionedColouring(Uint32Array.from([0, 1, 2, 3]), 4, [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1], 4, undefined, { fitAllGrowth: 0.5 })).toThrow(/fitAllGrowth must be >= 1/);
   });
 
   it('refuses a cell scale below 1 and a quantile outside (0, 1]', () => {
