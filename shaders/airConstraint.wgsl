@@ -142,6 +142,10 @@ fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
 fn sweepSlot() -> vec3<u32> {
   return vec3<u32>(slot.first, slot.count, slot.rowStride);
 }
+fn cellRangeWord(k: u32) -> u32 {
+  return cellRanges[k];
+}
+fn afterCellSweep(group: u32, lane: u32) {}
 
 #include "cellSweep"
 
