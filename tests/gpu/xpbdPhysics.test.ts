@@ -100,7 +100,9 @@ describe('GPU physics', () => {
       [{ kind: 'plane', normal: [0, 1, 0], offset: 0 }],
     );
     const lows: number[] = [];
-    await run(setup, 60, (x) => {
+    // 40 frames: it lands in the 12th, is highest again in the 24th and rests from the 26th
+    // (measured over 60 frames: resting to the end, no second rebound).
+    await run(setup, 40, (x) => {
       let m = Infinity;
       for (let i = 1; i < x.length; i += 3) m = Math.min(m, x[i]);
       lows.push(m);
@@ -131,7 +133,9 @@ describe('GPU physics', () => {
     );
     const v0 = totalVolume(setup.model.restPositions, setup.model.tets);
     let flattest = Infinity;
-    const { x } = await run(setup, 90, (xs, t) => {
+    // 60 frames (1 s): released at 0.6 s, its volume back within 2% by 0.7 s and within 0.5% from
+    // 0.9 s (measured over 90 frames: 0.25% at 1 s, 0.01% at 1.5 s).
+    const { x } = await run(setup, 60, (xs, t) => {
       let top = -Infinity;
       for (let i = 1; i < xs.length; i += 3) top = Math.max(top, xs[i]);
       if (t < release) flattest = Math.min(flattest, top);
