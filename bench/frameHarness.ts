@@ -21,7 +21,7 @@ import { findScene } from '../src/scenes/registry';
 import { changesAt } from '../src/scenes/schedule';
 import { effectiveCollisionMode, type SolverParams } from '../src/contract/params';
 import { Simulation, type FrameStats } from '../src/sim/simulation';
-import { cellFinalVertices } from '../src/mesh/cellFinalVertices';
+import { collidersRunInCells } from '../src/sim/stages/materialStage';
 import { dampsPerObject } from '../src/sim/stages/finalizeStage';
 import { collisionTrafficEstimate, partitionShape, planTraffic, xpbdClearBytes, xpbdFramePlan, type TrafficTotals, type XpbdFrameInput } from '../src/sim/traffic';
 
@@ -206,7 +206,7 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
   const mesh = { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount };
   const out: HarnessFrame[] = [];
   // MaterialStage's choice: the colliders inside the partitioned cells when every vertex has a cell of its last visit.
-  const collidersInCells = cellFinalVertices(m.tetPartition, m.tets, 4, m.vertexCount) !== null;
+  const collidersInCells = collidersRunInCells(m);
   const dampingPerObject = dampsPerObject(m);
   for (let f = 1; f <= frames; f++) {
     const change = changesAt(run.schedule, f - 1);

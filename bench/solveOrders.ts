@@ -37,7 +37,7 @@ import { GpuSolver } from '../src/sim/gpuSolver';
 import { buildModel, updateMaterialData } from '../src/sim/model';
 import { defaultParams, type SolveOrder, type SolverParams } from '../src/contract/params';
 import type { SimSetup } from '../src/sim/setup';
-import { cellFinalVertices } from '../src/mesh/cellFinalVertices';
+import { collidersRunInCells } from '../src/sim/stages/materialStage';
 import { dampsPerObject } from '../src/sim/stages/finalizeStage';
 import { partitionShape, planTraffic, xpbdFramePlan } from '../src/sim/traffic';
 
@@ -93,7 +93,7 @@ function projectedCost(setup: SimSetup, c: Config) {
     colliders: setup.colliders.length,
     damping: setup.params.damping,
     warmStart: setup.params.warmStart,
-    collidersInCells: cellFinalVertices(m.tetPartition, m.tets, 4, m.vertexCount) !== null,
+    collidersInCells: collidersRunInCells(m),
     dampingPerObject: dampsPerObject(m),
   });
   const t = planTraffic(plan, { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount });

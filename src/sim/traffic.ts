@@ -294,7 +294,8 @@ export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
   }
   if (f.colliders > 0) {
     // Inside the cells (xpbdNeoHookeanColliders.wgsl): no dispatch of its own, its bytes counted.
-    const inCells = nh && f.solveOrder === 'partitioned' && f.collidersInCells === true && f.partition!.leftoverColours === 0;
+    // collidersInCells already implies no leftover colour dispatched alone (cellFinalVertices).
+    const inCells = nh && f.solveOrder === 'partitioned' && f.collidersInCells === true;
     plan.push({ phase: 'material', kernel: 'collide', dispatches: inCells ? 0 : it, invocations: it * vertices });
   }
   plan.push({ phase: 'finalize', kernel: 'finalize', dispatches: per, invocations: per * vertices });

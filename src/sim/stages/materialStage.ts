@@ -63,8 +63,8 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
    * (cellFinalVertices). False: the separate pass (the same frames, for tests).
    */
   fuseCollidersIntoCells = true;
-  private readonly cellsWithColliders: boolean;
   private predictWarmGroup!: GPUBindGroup;
+  /** Null when some vertex has no cell of its last visit (collidersRunInCells false). */
   private cellsCollidersGroup: GPUBindGroup | null = null;
   /** One thread per tet (the warm start). */
   private readonly tetGrid: [number, number];
@@ -156,7 +156,6 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     // has a cell of its last visit.
     const finals = cellFinalVertices(m.tetPartition, m.tets, 4, m.vertexCount);
     const cellTopo = finals ? own(storageBuffer(device, 'xpbd.cellTopo', cellTopoWords(m, finals))) : null;
-    this.cellsWithColliders = finals !== null;
     // Both groups bind the colliders' or handles' samples, reallocated when the substeps grow.
     frame.bindScripts(({ colliders, handles }) => {
       this.predictWarmGroup = k.predictWarmTable.group({
@@ -289,7 +288,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     const group = nh ? this.neoHookeanGroup : this.springGroup;
     const colliders = this.colliders.active();
     // Leftover colours dispatched one by one never occur here (cellFinalVertices is null then).
-    const collidersInCells = colliders && nh && p.solveOrder === 'partitioned' && this.cellsWithColliders && this.fuseCollidersIntoCells;
+    const collidersInCells = colliders && nh && p.solveOrder === 'partitioned' && this.cellsCollidersGroup !== null && this.fuseCollidersIntoCells;
     const slot = this.substepSlot;
     slot[0] = step.slotOffset;
     const first = firstIterationOfRound(step.round, step.rounds, p.iterations);
@@ -345,7 +344,7 @@ interface IterationPlan {
   grids: Uint32Array;
   /** Partitioned order: the first leftover-colour dispatch (offsets.length when none). */
   leftoverStart: number;
-  /** Jacobi and the warm start: one thread per element. */
+  /** Jacobi: one thread per element. */
   elementGrid: [number, number];
 }
 
@@ -369,4 +368,9 @@ function cellTopoWords(m: Model, finals: CellFinalVertices): Uint32Array {
   words.set(finals.offsets, offOffsets);
   words.set(finals.vertices, offVertices);
   return words;
+}
+
+/** Whether the colliders of `model`'s partitioned Neo-Hookean order run inside its cells (MaterialStage: every vertex has a cell of its last visit). */
+export function collidersRunInCells(model: Model): boolean {
+  return cellFinalVertices(model.tetPartition, model.tets, 4, model.vertexCount) !== null;
 }
