@@ -25,9 +25,13 @@
  *    with that many free cores would wait for (the longest part), whatever this machine's cores;
  *    each part also with the default self-collision culling after it, as the time step runs it.
  *
+ * 5. job (--sections job): the job the time step runs by default (culling on), on this thread, for
+ *    --jobs jobs of the pile falling and at impact (each octopus's lowest 15 cm stopped, the rest
+ *    still falling): medians of the job and of its phases.
+ *
  * Each section is a function returning rows.
  *
- *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/ccd.ts [--cases 4@2,16@2,4@0.2,16@0.2,50@0.2] [--horizon 0.0333] [--margin 0.001] [--self-pair-skin F] [--repeat 5] [--pool N] [--sections narrow,broad,step,parts] [--step-copies 2] [--step-frames 12] [--parts-workers 2,4,7]
+ *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/ccd.ts [--cases 4@2,16@2,4@0.2,16@0.2,50@0.2] [--horizon 0.0333] [--margin 0.001] [--self-pair-skin F] [--repeat 5] [--pool N] [--sections narrow,broad,step,parts,job] [--jobs 24] [--scenarios falling,impact] [--step-copies 2] [--step-frames 12] [--parts-workers 2,4,7]
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -263,6 +267,78 @@ export function partRows(cases: PileCase[], bound: MotionBound, workerCounts: nu
   return rows;
 }
 
+// ---- Section 5: the default job, falling and at impact, phase by phase ------------------------
+
+/**
+ * The pile at impact: each octopus's lowest IMPACT_DEPTH (m) has stopped on what it hit, the rest
+ * still falls at the case's speed, with a linear ramp between (a body squashing against the ground
+ * or the octopus below it). Its own frame then sees the lower part rise at nearly the full speed:
+ * own-frame boxes |v_rel| H wide, lists rebuilt every job (the shape changes each frame).
+ */
+const IMPACT_DEPTH = 0.15;
+
+function impactVelocities(c: PileCase): Float32Array {
+  const t = c.topology, obj = t.vertexObject, objects = obj.reduce((m, o) => Math.max(m, o + 1), 0);
+  const low = new Float64Array(objects).fill(Infinity);
+  for (let v = 0; v < t.vertexCount; v++) low[obj[v]] = Math.min(low[obj[v]], c.positions[4 * v + 1]);
+  const out = new Float32Array(c.velocities.length);
+  for (let v = 0; v < t.vertexCount; v++) out[4 * v + 1] = -c.speed * Math.min(1, Math.max(0, (c.positions[4 * v + 1] - low[obj[v]]) / IMPACT_DEPTH));
+  return out;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2]);
+}
+
+/**
+ * The job the time step runs by default (culledSweptCandidates: self-collision on, enhanced
+ * culling with a 1 mm deviation bound), on this thread, `jobs` jobs after 3 warm-up jobs, each
+ * frame of the fall (or of the squash at impact: the pile moves a frame along its velocities, back
+ * to the start every 4 jobs) one job. Medians of the whole job and of its phases (the culling's
+ * own report; "join" = the rest: boxes, pairs between objects, the kept same-object lists).
+ */
+export function jobRows(cases: PileCase[], bound: MotionBound, jobs: number, scenarios: string[] = ['falling', 'impact']): Row[] {
+  const rows: Row[] = [];
+  for (const c of cases) {
+    const t = c.topology;
+    const culling = { mode: 'enhanced' as const, deviation: new Float32Array(t.vertexCount).fill(0.001), edgeDeviation: null };
+    const base = c.positions.slice();
+    for (const scenario of ['falling', 'impact'] as const) {
+      if (!scenarios.includes(scenario)) continue;
+      const velocities = scenario === 'falling' ? c.velocities : impactVelocities(c);
+      const positions = base.slice();
+      const total: number[] = [], cones: number[] = [], traversal: number[] = [], filter: number[] = [];
+      let before = 0, after = 0, pairs = 0, rebuilt = 0;
+      for (let j = -3; j < jobs; j++) {
+        if (scenario === 'impact' && (j + 3) % 4 === 0) positions.set(base);
+        for (let i = 0; i < positions.length; i += 4) for (let k = 0; k < 3; k++) positions[i + k] += velocities[i + k] / 60;
+        const t0 = performance.now();
+        const r = culledSweptCandidates(t, positions, velocities, bound, true, culling);
+        const ms = performance.now() - t0;
+        if (j < 0) continue;
+        const s = r.selfCulling!;
+        total.push(ms);
+        cones.push(s.conesMs);
+        traversal.push(s.traversalMs);
+        filter.push(s.filterMs);
+        before = s.pairsBefore;
+        after = s.pairsAfter;
+        pairs = (r.vertexFace.length + r.edgeEdge.length) / 2;
+        rebuilt += r.keptPairs?.rebuilt ?? 0;
+      }
+      const join = total.map((ms, i) => ms - cones[i] - traversal[i] - filter[i]);
+      rows.push([
+        c.copies, c.speed, scenario, median(total).toFixed(1), Math.min(...total).toFixed(1), median(join).toFixed(1), median(cones).toFixed(1),
+        median(traversal).toFixed(1), median(filter).toFixed(1), before, after, pairs, (rebuilt / jobs).toFixed(1),
+      ]);
+    }
+    c.positions.set(base);
+    console.log(`  ${c.copies} copies at ${c.speed} m/s: done`);
+  }
+  return rows;
+}
+
 // ---- Section 3: the time step with hybrid, DCD only and CCD only -----------------------------
 
 /**
@@ -358,6 +434,14 @@ try {
     const rows = partRows(cases, bound, workerCounts, repeat);
     console.log(`\nBroad phase split by object (splitParts), each part alone on this thread, horizon ${bound.horizon.toFixed(4)} s, margin ${bound.margin}, self-collision on:\n`);
     console.log(table(['copies', 'speed m/s', 'workers', 'parts', 'whole job ms', 'parts ms', 'longest part ms', 'sum of parts ms', 'whole / longest', 'whole job + culling ms', 'parts + culling ms', 'longest part + culling ms'], rows));
+  }
+  if (sections.includes('job')) {
+    const bound = broadBound();
+    const cases = pileCases('8@2,16@2');
+    const jobs = Number(arg('jobs', '24'));
+    const rows = jobRows(cases, bound, jobs, arg('scenarios', 'falling,impact').split(','));
+    console.log(`\nThe default job (self-collision, enhanced culling, 1 mm deviation bound) on this thread, median of ${jobs} jobs, horizon ${bound.horizon.toFixed(4)} s, margin ${bound.margin}:\n`);
+    console.log(table(['copies', 'speed m/s', 'scenario', 'job ms (median)', 'job ms (min)', 'join ms', 'cones ms', 'traversal ms', 'pair filter ms', 'same-object pairs', 'after culling', 'candidates', 'lists rebuilt / job'], rows));
   }
   if (sections.includes('step')) {
     const copies = Number(arg('step-copies', '2'));
