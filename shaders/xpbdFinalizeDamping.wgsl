@@ -55,22 +55,21 @@ var<workgroup> objectRigid: array<vec4<f32>, 3>;
 var<workgroup> objectStopped: u32;
 
 // The whole finalize + damping of one object in one workgroup (issue 24: 1 dispatch a substep
-// instead of 2, FinalizeStage.dampPerObject, used when every object has few chunks): its chunks
-// finalized and reduced one after the other (reduceChunk, as finalizeReduce), the held bits aged,
+// instead of 2, FinalizeStage.dampPerObject, used when every object has at most
+// DAMP_OBJECT_MAX_CHUNKS chunks): its chunks finalized and reduced 4 at a time by the 4 groups of
+// 64 lanes (reduceObjectChunks: each chunk's sums in reduceChunk's order), the held bits aged,
 // lane 0 solving the rigid motion from the chunks' partials (rigidMotion, as solveApply), then
-// the chunks damped (dampChunk). The same functions on the same data in the same order: the
-// frames of finalizeReduce + solveApply, bit for bit (tests/gpu/timeStep.test.ts).
-@compute @workgroup_size(64)
+// the chunks damped by all 256 lanes (dampChunk, one vertex at a time, in any order). The same
+// sums in the same order: the frames of finalizeReduce + solveApply, bit for bit
+// (tests/gpu/timeStep.test.ts).
+@compute @workgroup_size(256)
 fn finalizeDampObject(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let o = wid.x;
   if (lid == 0u) { objectChunks = objects[o].xy; }
   let range = workgroupUniformLoad(&objectChunks);
-  for (var c = range.x; c < range.y; c++) {
-    reduceChunk(c, lid, true);
-    // Lanes 1-3 read sums[0] last: the next chunk's sums wait for them.
-    workgroupBarrier();
-  }
-  // The partials (global memory) and the NaN guard's status bits, visible to lane 0.
+  reduceObjectChunks(range.x, range.y, lid, true);
+  // The partials (global memory), the finalized velocities and the NaN guard's status bits,
+  // visible to every lane.
   storageBarrier();
   if (lid == 0u) {
     ageHeldBits(o);
@@ -79,7 +78,7 @@ fn finalizeDampObject(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invo
     objectStopped = select(0u, 1u, (status & STATUS_STOPPED) != 0u);
   }
   if (workgroupUniformLoad(&objectStopped) != 0u) { return; }
-  for (var c = range.x; c < range.y; c++) { dampChunk(chunks[c], lid, objectRigid[0].xyz, objectRigid[1].xyz, objectRigid[2].xyz); }
+  for (var c = range.x; c < range.y; c++) { dampChunk(chunks[c], lid, OBJECT_LANES, objectRigid[0].xyz, objectRigid[1].xyz, objectRigid[2].xyz); }
 }
 
 const STATUS_STOPPED: u32 = 1u;

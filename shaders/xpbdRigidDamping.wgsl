@@ -66,7 +66,7 @@ fn apply(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index)
   let chunk = chunks[wid.x];
   let o = chunk.x;
   if ((atomicLoad(&objectStatus[o]) & STATUS_STOPPED) != 0u) { return; }
-  dampChunk(chunk, lid, rigid[3u * o].xyz, rigid[3u * o + 1u].xyz, rigid[3u * o + 2u].xyz);
+  dampChunk(chunk, lid, 64u, rigid[3u * o].xyz, rigid[3u * o + 1u].xyz, rigid[3u * o + 2u].xyz);
 }
 
 // The chunk's object's rigid motion, solved by lane 0 for the whole workgroup (solveApply).
@@ -92,5 +92,5 @@ fn solveApply(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     }
   }
   if (workgroupUniformLoad(&chunkStopped) != 0u) { return; }
-  dampChunk(chunk, lid, chunkRigid[0].xyz, chunkRigid[1].xyz, chunkRigid[2].xyz);
+  dampChunk(chunk, lid, 64u, chunkRigid[0].xyz, chunkRigid[1].xyz, chunkRigid[2].xyz);
 }

@@ -65,10 +65,10 @@ fn solveInertia(cxx: f32, cyy: f32, czz: f32, cxy: f32, cxz: f32, cyz: f32, L: v
   return w;
 }
 
-// v_i = rigid_i + damp (v_i - rigid_i) for the chunk's free vertices (lane lid's share), the
-// rigid motion given by the centre of mass, its velocity and the angular velocity.
-fn dampChunk(chunk: vec4<u32>, lid: u32, com: vec3<f32>, vcm: vec3<f32>, omega: vec3<f32>) {
-  for (var i = chunk.y + lid; i < chunk.z; i += 64u) {
+// v_i = rigid_i + damp (v_i - rigid_i) for the chunk's free vertices (lane lid's share of
+// `lanes`), the rigid motion given by the centre of mass, its velocity and the angular velocity.
+fn dampChunk(chunk: vec4<u32>, lid: u32, lanes: u32, com: vec3<f32>, vcm: vec3<f32>, omega: vec3<f32>) {
+  for (var i = chunk.y + lid; i < chunk.z; i += lanes) {
     let x = positions[i];
     if (!(x.w > 0.0)) { continue; }
     let u = vcm + cross(omega, x.xyz - com);

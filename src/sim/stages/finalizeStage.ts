@@ -23,12 +23,14 @@ export const RIGID_DAMPING_CHUNK = 1024;
 
 /**
  * Most chunks an object may have for the whole damping to run in one workgroup per object
- * (finalizeDampObject). Its 64 lanes walk the object's chunks one after the other: at 2 chunks
- * 32 vertices a lane per pass instead of 16, about 8 us more of latency-bound loads on a GPU,
- * against one dependent dispatch saved a substep (tens of us in a browser, about 2 us native).
- * Past it the per-chunk plan (finalizeReduce, solveApply) runs. Not measured on a GPU yet.
+ * (finalizeDampObject). Its 256 lanes (OBJECT_LANES in shaders/lib/rigidDampingReduce.wgsl) reduce 4 chunks at a time (64 lanes each, 16 vertices a
+ * lane per chunk) and damp every chunk with all lanes (4 vertices a lane per chunk): at 8 chunks
+ * 32 vertices a lane in each of the two walks, against 16 in the per-chunk plan's dispatches,
+ * about 8 us more of latency-bound loads on a GPU for one dependent dispatch saved a substep
+ * (tens of us in a browser, about 2 us native). Past it the per-chunk plan (finalizeReduce,
+ * solveApply) runs. Not measured on a GPU yet.
  */
-export const DAMP_OBJECT_MAX_CHUNKS = 2;
+export const DAMP_OBJECT_MAX_CHUNKS = 8;
 
 export class FinalizeStage implements GpuStage {
   readonly phase: PhaseName = 'finalize';
