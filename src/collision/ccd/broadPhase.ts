@@ -20,6 +20,7 @@
 import type { TetMesh } from '../../mesh/types';
 import { buildBoxHash, cellRanges, crossJoin, gridFrame, selfJoin, tableSize } from './boxHash';
 import { overlap, roundDown, roundUp } from './f32Round';
+import { dropCulled, type CulledNodes } from './culledPairs';
 import { OwnPairCache, type OwnPairReuse } from './ownPairCache';
 
 export interface CcdTopology {
@@ -397,44 +398,60 @@ function nearOtherObjects(
     objectBoxes[6 * o + k] = Infinity;
     objectBoxes[6 * o + 3 + k] = -Infinity;
   }
-  const grow = (count: number, box: Float32Array, id: (q: number) => number, object: (q: number) => number): void => {
-    for (let q = 0; q < count; q++) {
-      const i = 6 * id(q), o = 6 * object(q);
-      for (let k = 0; k < 3; k++) {
-        if (box[i + k] < objectBoxes[o + k]) objectBoxes[o + k] = box[i + k];
-        if (box[i + 3 + k] > objectBoxes[o + 3 + k]) objectBoxes[o + 3 + k] = box[i + 3 + k];
-      }
-    }
-  };
   // Every element counted in (its object: the one the joins' group filter gives it).
-  grow(bv.length, boxes, (q) => bv[q], (q) => obj[bv[q]]);
-  grow(triObject.length, triBoxes, (q) => q, (q) => triObject[q]);
-  grow(edgeObject.length, edgeBoxes, (q) => q, (q) => edgeObject[q]);
+  growObjectBoxes(objectBoxes, boxes, bv, bv.length, obj);
+  growObjectBoxes(objectBoxes, triBoxes, null, triObject.length, triObject);
+  growObjectBoxes(objectBoxes, edgeBoxes, null, edgeObject.length, edgeObject);
   // Per object, the other objects whose boxes overlap its box (CSR).
   const start = new Uint32Array(objects + 1);
-  const neighbours: number[] = [];
+  const neighbours = new Uint32Array(objects * Math.max(0, objects - 1));
+  let count = 0;
   for (let a = 0; a < objects; a++) {
-    for (let b = 0; b < objects; b++) if (b !== a && overlap(objectBoxes, a, objectBoxes, b)) neighbours.push(b);
-    start[a + 1] = neighbours.length;
+    for (let b = 0; b < objects; b++) if (b !== a && overlap(objectBoxes, a, objectBoxes, b)) neighbours[count++] = b;
+    start[a + 1] = count;
   }
-  const select = (count: number, box: Float32Array, id: (q: number) => number, object: (q: number) => number): Uint32Array => {
-    const out: number[] = [];
-    for (let q = 0; q < count; q++) {
-      const o = object(q), i = id(q);
-      for (let j = start[o]; j < start[o + 1]; j++) {
-        if (overlap(box, i, objectBoxes, neighbours[j])) {
-          out.push(i);
-          break;
-        }
+  const near = { start, neighbours, objectBoxes };
+  return {
+    vertices: selectNear(near, boxes, bv, bv.length, obj),
+    triangles: selectNear(near, triBoxes, null, triObject.length, triObject),
+    edges: selectNear(near, edgeBoxes, null, edgeObject.length, edgeObject),
+  };
+}
+
+/**
+ * objectBoxes[object] grown by the boxes of items q < count: item id ids[q] (q itself when ids is
+ * null), its box `box[id]`, its object objectOf[id]. Typed arrays, no closures: this runs over
+ * every boundary element each job.
+ */
+function growObjectBoxes(objectBoxes: Float32Array, box: Float32Array, ids: Uint32Array | null, count: number, objectOf: Uint32Array): void {
+  for (let q = 0; q < count; q++) {
+    const id = ids ? ids[q] : q;
+    const i = 6 * id, o = 6 * objectOf[id];
+    for (let k = 0; k < 3; k++) {
+      if (box[i + k] < objectBoxes[o + k]) objectBoxes[o + k] = box[i + k];
+      if (box[i + 3 + k] > objectBoxes[o + 3 + k]) objectBoxes[o + 3 + k] = box[i + 3 + k];
+    }
+  }
+}
+
+/** The ids (as growObjectBoxes) whose box overlaps the box of an object other than their own that overlaps their own's. */
+function selectNear(
+  near: { start: Uint32Array; neighbours: Uint32Array; objectBoxes: Float32Array }, box: Float32Array, ids: Uint32Array | null, count: number, objectOf: Uint32Array,
+): Uint32Array {
+  const { start, neighbours, objectBoxes } = near;
+  const out = new Uint32Array(count);
+  let n = 0;
+  for (let q = 0; q < count; q++) {
+    const id = ids ? ids[q] : q;
+    const o = objectOf[id];
+    for (let j = start[o]; j < start[o + 1]; j++) {
+      if (overlap(box, id, objectBoxes, neighbours[j])) {
+        out[n++] = id;
+        break;
       }
     }
-    return Uint32Array.from(out);
-  };
-  return {
-    vertices: select(bv.length, boxes, (q) => bv[q], (q) => obj[bv[q]]),
-    triangles: select(triObject.length, triBoxes, (q) => q, (q) => triObject[q]),
-    edges: select(edgeObject.length, edgeBoxes, (q) => q, (q) => edgeObject[q]),
-  };
+  }
+  return out.slice(0, n);
 }
 
 
@@ -464,8 +481,13 @@ export function objectCount(topo: CcdTopology): number {
   return objects;
 }
 
-/** Keeps some of the same-object pairs (sweptCandidates): `relative` are the velocities they were swept with (vec4). */
-export type SelfPairFilter = (own: CcdCandidates, relative: Float32Array) => CcdCandidates;
+/**
+ * Self-collision culling of the same-object pairs (sweptCandidates, collision/selfCulling/): called
+ * before those pairs are found, with the velocities they are swept with (`relative`, vec4, each
+ * object's mean removed); returns the culled nodes (culledPairs.ts), whose pairs the join then
+ * never outputs, or null (nothing culled).
+ */
+export type SelfPairCull = (relative: Float32Array) => CulledNodes | null;
 
 /** Which pairs ccdCandidates reports: all, only pairs of different objects, only pairs within one object. */
 export type PairFilter = 'all' | 'inter' | 'self';
@@ -567,16 +589,16 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
  * motion relative to the object's mean counts: a body that falls or flies without deforming gets
  * boxes of the margin's size instead of boxes |v| H wide (a pile of octopi at 2 m/s had about
  * 1,600 candidate pairs per boundary vertex, nearly all within one octopus). Returns the world
- * boxes too (the GPU checks that the vertices stay in them). `selfFilter`, when given, sees the
- * pairs within one object and the velocities they were swept with (vec4, each object's mean
- * removed) and returns the pairs to keep (self-collision culling, collision/selfCulling/).
+ * boxes too (the GPU checks that the vertices stay in them). `selfCull`, when given, culls the
+ * pairs within one object before they are found (SelfPairCull: self-collision culling,
+ * collision/selfCulling/); `selfPairs` then counts those pairs before and after it.
  * `part`: only that part of the pairs (a job split across workers; all when absent); a part
  * without the pairs between objects returns no world boxes (length 0: it sweeps none).
  */
 export function sweptCandidates(
-  topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, selfFilter?: SelfPairFilter,
+  topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, selfCull?: SelfPairCull,
   part?: CandidatePart,
-): CcdCandidates & { boxes: Float32Array; keptPairs?: OwnPairReuse } {
+): CcdCandidates & { boxes: Float32Array; keptPairs?: OwnPairReuse; selfPairs?: { before: number; after: number } } {
   if (part) checkCandidatePart(part, objectCount(topo), 'sweptCandidates');
   // A part without the pairs between objects needs no world boxes, and own-frame boxes for its own objects only.
   const boxes = !part || part.inter ? sweptVertexBoxes(positions, velocities, bound) : new Float32Array(0);
@@ -584,10 +606,11 @@ export function sweptCandidates(
   if (!selfCollision || (part && part.objects[1] === part.objects[0])) return { ...inter, boxes };
   const relative = ownFrameVelocities(topo, velocities);
   const ownBoxes = ownFrameBoxesOf(topo, positions, relative, bound, part ? { object: topo.vertexObject, range: part.objects } : undefined);
-  let own = ownPairs(topo, ownBoxes, positions, bound, part?.objects);
+  const own = ownPairs(topo, ownBoxes, positions, bound, part?.objects, selfCull ? () => selfCull(relative) : undefined);
   const keptPairs = own.keptPairs;
-  if (selfFilter) own = selfFilter(own, relative);
-  return { vertexFace: concat(inter.vertexFace, own.vertexFace), edgeEdge: concat(inter.edgeEdge, own.edgeEdge), boxes, ...(keptPairs ? { keptPairs } : {}) };
+  const after = (own.vertexFace.length + own.edgeEdge.length) / 2;
+  const selfPairs = selfCull ? { selfPairs: { before: after + own.culled, after } } : {};
+  return { vertexFace: concat(inter.vertexFace, own.vertexFace), edgeEdge: concat(inter.edgeEdge, own.edgeEdge), boxes, ...(keptPairs ? { keptPairs } : {}), ...selfPairs };
 }
 
 const ownPairCaches = new WeakMap<CcdTopology, OwnPairCache>();
@@ -595,12 +618,21 @@ const ownPairCaches = new WeakMap<CcdTopology, OwnPairCache>();
 /**
  * The pairs within objects lo..hi-1 (all objects when absent) for their own-frame boxes: from the
  * lists kept across jobs (ownPairCache.ts) unless bound.selfPairSkin is 0. The same pairs as
- * ccdCandidates(topo, ownBoxes, 'self', objects), in another order.
+ * ccdCandidates(topo, ownBoxes, 'self', objects), in another order; with `cull` (run once the
+ * topology and boxes are checked), less those within one culled node (`culled` counts them).
  */
-function ownPairs(topo: CcdTopology, ownBoxes: Float32Array, positions: Float32Array, bound: MotionBound, objects?: [number, number]): CcdCandidates & { keptPairs?: OwnPairReuse } {
+function ownPairs(
+  topo: CcdTopology, ownBoxes: Float32Array, positions: Float32Array, bound: MotionBound, objects?: [number, number], cull?: () => CulledNodes | null,
+): CcdCandidates & { keptPairs?: OwnPairReuse; culled: number } {
   const fraction = bound.selfPairSkin ?? SELF_PAIR_SKIN;
   if (!(Number.isFinite(fraction) && fraction >= 0)) throw new RangeError(`sweptCandidates: bound.selfPairSkin must be a finite number >= 0, got ${fraction}`);
-  if (fraction === 0) return ccdCandidates(topo, ownBoxes, 'self', objects);
+  if (fraction === 0) {
+    const all = ccdCandidates(topo, ownBoxes, 'self', objects);
+    const culled = cull ? cull() : null;
+    if (!culled) return { ...all, culled: 0 };
+    const kept = dropCulled(culled, all);
+    return { ...kept, culled: (all.vertexFace.length + all.edgeEdge.length - kept.vertexFace.length - kept.edgeEdge.length) / 2 };
+  }
   const count = objectCount(topo);
   const range: [number, number] = objects ?? [0, count];
   // The join checks the topology and the boxes it reads; the kept lists are read only after it has run once.
@@ -616,7 +648,9 @@ function ownPairs(topo: CcdTopology, ownBoxes: Float32Array, positions: Float32A
   // Read only within this call: the cache's scratch arrays, not fresh ones (a job's garbage was a tenth of its time).
   const triBoxes = elementBoxes(topo.triangles, 3, ownBoxes, { object: cache.triObject, range }, cache.triangleBoxScratch);
   const edgeBoxes = elementBoxes(topo.edges, 2, ownBoxes, { object: cache.edgeObject, range }, cache.edgeBoxScratch);
-  return cache.candidates(ownBoxes, triBoxes, edgeBoxes, positions, range, skin, (grown, r) => ccdCandidates(topo, grown, 'self', r));
+  const culled = cull ? cull() : null;
+  const c = cache.candidates(ownBoxes, triBoxes, edgeBoxes, positions, range, skin, (grown, r) => ccdCandidates(topo, grown, 'self', r), culled);
+  return { ...c, culled: c.keptPairs.culled };
 }
 
 /**

@@ -25,7 +25,8 @@
  */
 
 import type { CcdCandidates, CcdTopology } from './broadPhase';
-import { overlap, roundDown, roundUp } from './f32Round';
+import { culledEdgeEdge, culledVertexFace, keepUnculled, type CulledNodes } from './culledPairs';
+import { roundDown, roundUp } from './f32Round';
 
 /** Relative slack of the containment test, so that f64 rounding of "box minus mean" can never admit a pair the kept list lacks. */
 const CONTAINMENT_SLACK = 1e-9;
@@ -56,6 +57,8 @@ export interface OwnPairReuse {
   rebuilt: number;
   /** Kept pairs tested against the boxes of now. */
   tested: number;
+  /** Pairs whose boxes overlap now but that lie within one culled node (dropped; 0 without culling). */
+  culled: number;
 }
 
 export class OwnPairCache {
@@ -95,13 +98,14 @@ export class OwnPairCache {
    * `positions`, vec4) and the element boxes made from them (unions of the corners' boxes, 6 per
    * triangle / edge). `skin[o]`: how far object o's boxes are grown when its list is rebuilt.
    * `join(grown, objects)`: the fresh pairs within a range of objects for grown boxes (the broad
-   * phase's own join).
+   * phase's own join). `culled`: self-collision culling's culled nodes (culledPairs.ts); the pairs
+   * within one are dropped in the same pass as the box test (null: none).
    */
   candidates(
     boxes: Float32Array, triBoxes: Float32Array, edgeBoxes: Float32Array, positions: Float32Array, [lo, hi]: [number, number], skin: ArrayLike<number>,
-    join: (grown: Float32Array, objects: [number, number]) => CcdCandidates,
+    join: (grown: Float32Array, objects: [number, number]) => CcdCandidates, culled: CulledNodes | null = null,
   ): CcdCandidates & { keptPairs: OwnPairReuse } {
-    const stats: OwnPairReuse = { reused: 0, rebuilt: 0, tested: 0 };
+    const stats: OwnPairReuse = { reused: 0, rebuilt: 0, tested: 0, culled: 0 };
     const means = new Float64Array(3 * (hi - lo));
     const stale: boolean[] = [];
     const grow = new Float64Array(this.shortStreak.length);
@@ -140,11 +144,23 @@ export class OwnPairCache {
     if (this.filtered.length < Math.max(vfCount, eeCount)) this.filtered = new Uint32Array(Math.max(vfCount, eeCount));
     const out = this.filtered;
     let nv = 0, ne = 0;
-    // A list just joined on the boxes of now (no skin) needs no test: copied.
+    // A list just joined on the boxes of now (no skin) needs no box test: copied (culled pairs dropped).
     const exact = (o: number): boolean => stale[o - lo] && grow[o] === 0;
-    for (let o = lo; o < hi; o++) nv = exact(o) ? copyPairs(this.objects[o]!.vertexFace, out, nv) : filterPairs(this.objects[o]!.vertexFace, boxes, triBoxes, out, nv);
+    let kept = 0;
+    for (let o = lo; o < hi; o++) {
+      const list = this.objects[o]!.vertexFace;
+      const before = nv;
+      nv = exact(o) ? copyPairs(list, out, nv, culled, 'vertexFace') : filterPairs(list, boxes, triBoxes, out, nv, culled, true, stats);
+      if (exact(o)) kept += list.length - (nv - before);
+    }
     const vertexFace = out.slice(0, nv);
-    for (let o = lo; o < hi; o++) ne = exact(o) ? copyPairs(this.objects[o]!.edgeEdge, out, ne) : filterPairs(this.objects[o]!.edgeEdge, edgeBoxes, edgeBoxes, out, ne);
+    for (let o = lo; o < hi; o++) {
+      const list = this.objects[o]!.edgeEdge;
+      const before = ne;
+      ne = exact(o) ? copyPairs(list, out, ne, culled, 'edgeEdge') : filterPairs(list, edgeBoxes, edgeBoxes, out, ne, culled, false, stats);
+      if (exact(o)) kept += list.length - (ne - before);
+    }
+    stats.culled += kept / 2;
     return { vertexFace, edgeEdge: out.slice(0, ne), keptPairs: stats };
   }
 
@@ -220,19 +236,40 @@ export class OwnPairCache {
   }
 }
 
-function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number): number {
+/** Appends `pairs` to out from `at` (those not within one culled node, with `culled`); returns the new length. */
+function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number, culled: CulledNodes | null, kind: 'vertexFace' | 'edgeEdge'): number {
+  if (culled) return keepUnculled(culled, kind, pairs, out, at);
   out.set(pairs, at);
   return at + pairs.length;
 }
 
-/** Keeps the pairs (i, j) of `pairs` whose boxes (a[i], b[j]) overlap, appending to out from `at`; returns the new length. */
-function filterPairs(pairs: Uint32Array, a: Float32Array, b: Float32Array, out: Uint32Array, at: number): number {
+/**
+ * Keeps the pairs (i, j) of `pairs` whose boxes (a[i], b[j]) overlap (f32Round.ts overlap: the
+ * same comparisons), appending to out from `at`; returns the new length. With `culled`, a pair
+ * within one culled node is dropped (counted in stats.culled): one pass for the join's test and
+ * the culling's. The list is sorted by its first member, so a[i] is read once per run of equal i.
+ */
+function filterPairs(
+  pairs: Uint32Array, a: Float32Array, b: Float32Array, out: Uint32Array, at: number, culled: CulledNodes | null, vertexFace: boolean, stats: OwnPairReuse,
+): number {
+  let last = -1, x0 = 0, y0 = 0, z0 = 0, x1 = 0, y1 = 0, z1 = 0, dropped = 0;
   for (let q = 0; q < pairs.length; q += 2) {
-    if (overlap(a, pairs[q], b, pairs[q + 1])) {
-      out[at++] = pairs[q];
-      out[at++] = pairs[q + 1];
+    const i = pairs[q], j = pairs[q + 1];
+    if (i !== last) {
+      last = i;
+      const o = 6 * i;
+      x0 = a[o]; y0 = a[o + 1]; z0 = a[o + 2]; x1 = a[o + 3]; y1 = a[o + 4]; z1 = a[o + 5];
     }
+    const p = 6 * j;
+    if (!(x0 <= b[p + 3] && b[p] <= x1 && y0 <= b[p + 4] && b[p + 1] <= y1 && z0 <= b[p + 5] && b[p + 2] <= z1)) continue;
+    if (culled && (vertexFace ? culledVertexFace(culled, i, j) : culledEdgeEdge(culled, i, j))) {
+      dropped++;
+      continue;
+    }
+    out[at++] = i;
+    out[at++] = j;
   }
+  stats.culled += dropped;
   return at;
 }
 

@@ -1,8 +1,8 @@
 /**
  * Self-collision culling inside CCD's broad phase (the worker job of collision/ccd/ccdSchedule.ts):
- * the box test finds the same-object candidate pairs as before (broadPhase.ts sweptCandidates),
- * then the pairs that lie within a culled node of their object's tree are dropped (SelfCulling)
- * before the candidates go to the GPU. Pairs of different objects are not touched.
+ * the nodes of each object's tree that cannot touch themselves are found first (SelfCulling), and
+ * the box test of the same-object pairs (broadPhase.ts sweptCandidates) drops the pairs that lie
+ * within one of them as it finds them (ccd/culledPairs.ts), before the candidates go to the GPU. Pairs of different objects are not touched.
  *
  * The motion culled over is the job's prediction: from the snapshot's positions along the
  * velocities relative to each object's mean (the same relative motion the self boxes use) for the
@@ -14,6 +14,7 @@
 import { sweptCandidates, type CandidatePart, type CcdCandidates, type CcdTopology, type MotionBound } from '../ccd/broadPhase';
 import type { OwnPairReuse } from '../ccd/ownPairCache';
 import { SELF_CULLING_MODES, type SelfCullingMode } from '../../contract/params';
+import type { CullingMotion } from './motionCones';
 import { SelfCulling, type SelfCullingStats } from './selfCulling';
 
 /** What a broad-phase job is asked to cull. */
@@ -43,6 +44,37 @@ export interface SelfCullingReport {
 }
 
 const cache = new WeakMap<CcdTopology, SelfCulling>();
+/** Per SelfCulling, the motion arrays of its jobs (reused: a job's garbage costs time). */
+const motions = new WeakMap<SelfCulling, { start: Float64Array; move: Float64Array; deviation: Float64Array; edgeDeviation: Float64Array }>();
+
+/**
+ * The motion the job culls over (motionCones.ts): from the snapshot's positions along the relative
+ * velocities for the horizon H, within the request's deviation bounds; float64 copies, in arrays
+ * kept per SelfCulling.
+ */
+function cullingMotion(culling: SelfCulling, positions: Float32Array, relative: Float32Array, H: number, request: SelfCullingRequest): CullingMotion {
+  const n = culling.surface.vertexCount, edges = culling.surface.edgeCount;
+  let m = motions.get(culling);
+  if (!m) {
+    m = { start: new Float64Array(3 * n), move: new Float64Array(3 * n), deviation: new Float64Array(n), edgeDeviation: new Float64Array(edges) };
+    motions.set(culling, m);
+  }
+  const { start, move, deviation } = m;
+  const dev = request.deviation!;
+  for (let v = 0; v < n; v++) {
+    for (let k = 0; k < 3; k++) {
+      start[3 * v + k] = positions[4 * v + k];
+      move[3 * v + k] = relative[4 * v + k] * H;
+    }
+    deviation[v] = dev[v];
+  }
+  let edgeDeviation: Float64Array | null = null;
+  if (request.edgeDeviation) {
+    edgeDeviation = m.edgeDeviation;
+    for (let e = 0; e < edges; e++) edgeDeviation[e] = request.edgeDeviation[e];
+  }
+  return { start, move, deviation, edgeDeviation };
+}
 
 /** The SelfCulling kept for `topology` on this thread. */
 export function selfCullingFor(topology: CcdTopology): SelfCulling {
@@ -77,35 +109,26 @@ export function culledSweptCandidates(
   if (!request || !selfCollision) return sweptCandidates(topo, positions, velocities, bound, selfCollision, undefined, part);
   checkCullingRequest(request, topo.vertexCount, topo.edges.length / 2, 'culledSweptCandidates');
   let report: SelfCullingReport | undefined;
-  const c = sweptCandidates(topo, positions, velocities, bound, selfCollision, (own, relative) => {
-    const before = (own.vertexFace.length + own.edgeEdge.length) / 2;
+  // The culling runs before the same-object pairs are found; the join drops the pairs within a
+  // culled node as it tests their boxes (ccd/ownPairCache.ts), so there is no separate filter pass.
+  const c = sweptCandidates(topo, positions, velocities, bound, selfCollision, (relative) => {
     report = {
-      mode: request.mode, bounded: request.deviation !== null, pairsBefore: before, pairsAfter: before,
+      mode: request.mode, bounded: request.deviation !== null, pairsBefore: 0, pairsAfter: 0,
       conesMs: 0, traversalMs: 0, filterMs: 0, culledNodes: 0, culledTriangles: 0, rebuiltTrees: 0,
     };
-    if (request.mode === 'off' || request.deviation === null) return own;
+    if (request.mode === 'off' || request.deviation === null) return null;
     const culling = selfCullingFor(topo);
-    const n = topo.vertexCount, H = bound.horizon;
-    const start = new Float64Array(3 * n), move = new Float64Array(3 * n), deviation = new Float64Array(n);
-    for (let v = 0; v < n; v++) {
-      for (let k = 0; k < 3; k++) {
-        start[3 * v + k] = positions[4 * v + k];
-        move[3 * v + k] = relative[4 * v + k] * H;
-      }
-      deviation[v] = request.deviation[v];
-    }
-    const edgeDeviation = request.edgeDeviation ? Float64Array.from(request.edgeDeviation) : null;
-    const stats: SelfCullingStats = culling.cull({ start, move, deviation, edgeDeviation }, request.mode, part?.objects);
-    const t0 = performance.now();
-    const kept = culling.filter(own);
-    report.filterMs = performance.now() - t0;
+    const stats: SelfCullingStats = culling.cull(cullingMotion(culling, positions, relative, bound.horizon, request), request.mode, part?.objects);
     report.conesMs = stats.conesMs;
     report.traversalMs = stats.traversalMs;
     report.culledNodes = stats.culledNodes;
     report.culledTriangles = stats.culledTriangles;
     report.rebuiltTrees = stats.rebuilt;
-    report.pairsAfter = (kept.vertexFace.length + kept.edgeEdge.length) / 2;
-    return kept;
+    return culling.culledNodes;
   }, part);
+  if (report && c.selfPairs) {
+    report.pairsBefore = c.selfPairs.before;
+    report.pairsAfter = c.selfPairs.after;
+  }
   return report ? { ...c, selfCulling: report } : c;
 }

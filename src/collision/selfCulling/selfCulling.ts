@@ -21,9 +21,11 @@
  * Filter: a vertex-triangle pair (v, t) lies within culled node C when t and some triangle at v are
  * in C; an edge-edge pair when each edge has a triangle in C. Culled nodes are disjoint (the
  * traversal stops at the first), so each triangle has at most one, and the filter is a few
- * lookups per pair, allocation-free.
+ * lookups per pair (the rule is ccd/culledPairs.ts, which the broad phase's join applies as it
+ * finds the pairs: culledNodes).
  */
 import type { CcdCandidates, CcdTopology } from '../ccd/broadPhase';
+import { culledEdgeEdge, culledVertexFace, dropCulled, type CulledNodes } from '../ccd/culledPairs';
 import { CONE_FLOATS } from './cones';
 import { buildCullingTree, type CullingTree } from './cullingTree';
 import { triangleNormalCone, type CullingMotion } from './motionCones';
@@ -231,41 +233,25 @@ export class SelfCulling {
     return [c[o], c[o + 1], c[o + 2], c[o + 3]];
   }
 
+  /** The culled nodes of the last cull, as the broad phase's join drops pairs by them (ccd/culledPairs.ts). */
+  get culledNodes(): CulledNodes {
+    const s = this.surface;
+    return { culledBy: this.culledBy, vertexTriangleOffsets: s.vertexTriangleOffsets, vertexTriangles: s.vertexTriangles, edgeTriangles: s.edgeTriangles };
+  }
+
   /** Whether vertex v and triangle t lie in one culled node. */
   culledVertexFace(v: number, t: number): boolean {
-    const c = this.culledBy[t];
-    if (c < 0) return false;
-    const s = this.surface;
-    for (let j = s.vertexTriangleOffsets[v]; j < s.vertexTriangleOffsets[v + 1]; j++) if (this.culledBy[s.vertexTriangles[j]] === c) return true;
-    return false;
+    return culledVertexFace(this.culledNodes, v, t);
   }
 
   /** Whether edges a and b (indices into the topology's edges) lie in one culled node. */
   culledEdgeEdge(a: number, b: number): boolean {
-    const et = this.surface.edgeTriangles, by = this.culledBy;
-    const a0 = by[et[2 * a]], a1 = et[2 * a + 1] >= 0 ? by[et[2 * a + 1]] : -1;
-    if (a0 < 0 && a1 < 0) return false;
-    const b0 = et[2 * b] >= 0 ? by[et[2 * b]] : -1, b1 = et[2 * b + 1] >= 0 ? by[et[2 * b + 1]] : -1;
-    return (a0 >= 0 && (a0 === b0 || a0 === b1)) || (a1 >= 0 && (a1 === b0 || a1 === b1));
+    return culledEdgeEdge(this.culledNodes, a, b);
   }
 
   /** The pairs of `c` that do not lie within one culled node (after cull), as new arrays. */
   filter(c: CcdCandidates): CcdCandidates {
-    const vf = new Uint32Array(c.vertexFace.length);
-    let n = 0;
-    for (let i = 0; i < c.vertexFace.length; i += 2) {
-      if (this.culledVertexFace(c.vertexFace[i], c.vertexFace[i + 1])) continue;
-      vf[n++] = c.vertexFace[i];
-      vf[n++] = c.vertexFace[i + 1];
-    }
-    const ee = new Uint32Array(c.edgeEdge.length);
-    let m = 0;
-    for (let i = 0; i < c.edgeEdge.length; i += 2) {
-      if (this.culledEdgeEdge(c.edgeEdge[i], c.edgeEdge[i + 1])) continue;
-      ee[m++] = c.edgeEdge[i];
-      ee[m++] = c.edgeEdge[i + 1];
-    }
-    return { vertexFace: vf.slice(0, n), edgeEdge: ee.slice(0, m) };
+    return dropCulled(this.culledNodes, c);
   }
 }
 
