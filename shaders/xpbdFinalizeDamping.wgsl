@@ -14,6 +14,7 @@
 #include "finalizeVertex"
 #include "rigidDampingReduce"
 #include "rigidDampingSolve"
+#include "dampObject"
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
@@ -37,50 +38,18 @@ fn finalizeReduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocati
   ageHeldBits(o);
 }
 
-// Object o's held bits for the substep's damping (src/contract/held.ts ageHeld): HELD_BEFORE =
-// handles or HELD_NOW, HELD_NOW cleared; a stopped object's bits stay.
-fn ageHeldBits(o: u32) {
-  let status = atomicLoad(&objectStatus[o]);
-  if ((status & STATUS_STOPPED) != 0u) { return; }
-  if (objects[o].z != 0u || (status & STATUS_HELD_NOW) != 0u) {
-    atomicOr(&objectStatus[o], STATUS_HELD_BEFORE);
-  } else {
-    atomicAnd(&objectStatus[o], ~STATUS_HELD_BEFORE);
-  }
-  atomicAnd(&objectStatus[o], ~STATUS_HELD_NOW);
+// The global partials solveApply reads after finalizeReduce (finalizeDampObject's too: the
+// per-chunk plan and the per-object one keep the same buffers).
+fn storeChunkPartial(k: u32, v: vec4<f32>) {
+  partials[k] = v;
 }
-
-var<workgroup> objectChunks: vec2<u32>;
-var<workgroup> objectRigid: array<vec4<f32>, 3>;
-var<workgroup> objectStopped: u32;
+fn chunkPartial(k: u32) -> vec4<f32> {
+  return partials[k];
+}
 
 // The whole finalize + damping of one object in one workgroup (issue 24: 1 dispatch a substep
-// instead of 2, FinalizeStage.dampPerObject, used when every object has at most
-// DAMP_OBJECT_MAX_CHUNKS chunks): its chunks finalized and reduced 4 at a time by the 4 groups of
-// 64 lanes (reduceObjectChunks: each chunk's sums in reduceChunk's order), the held bits aged,
-// lane 0 solving the rigid motion from the chunks' partials (rigidMotion, as solveApply), then
-// the chunks damped by all 256 lanes (dampChunk, one vertex at a time, in any order). The same
-// sums in the same order: the frames of finalizeReduce + solveApply, bit for bit
-// (tests/gpu/timeStep.test.ts).
+// instead of 2; lib/dampObject.wgsl).
 @compute @workgroup_size(256)
 fn finalizeDampObject(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let o = wid.x;
-  if (lid == 0u) { objectChunks = objects[o].xy; }
-  let range = workgroupUniformLoad(&objectChunks);
-  reduceObjectChunks(range.x, range.y, lid, true);
-  // The partials (global memory), the finalized velocities and the NaN guard's status bits,
-  // visible to every lane.
-  storageBarrier();
-  if (lid == 0u) {
-    ageHeldBits(o);
-    let status = atomicLoad(&objectStatus[o]);
-    objectRigid = keptRigidMotion(o, status);
-    objectStopped = select(0u, 1u, (status & STATUS_STOPPED) != 0u);
-  }
-  if (workgroupUniformLoad(&objectStopped) != 0u) { return; }
-  for (var c = range.x; c < range.y; c++) { dampChunk(chunks[c], lid, OBJECT_LANES, objectRigid[0].xyz, objectRigid[1].xyz, objectRigid[2].xyz); }
+  dampObject(wid.x, lid);
 }
-
-const STATUS_STOPPED: u32 = 1u;
-const STATUS_HELD_NOW: u32 = 2u;
-const STATUS_HELD_BEFORE: u32 = 4u;

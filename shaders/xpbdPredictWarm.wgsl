@@ -9,6 +9,7 @@
 
 #include "threadIndex"
 #include "predictVertex"
+#include "predictWarmVertex"
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
@@ -27,13 +28,5 @@
 fn predictWarm(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = threadIndex(gid, frame.vertexStride);
   if (i >= frame.vertexCount) { return; }
-  predictVertex(i);
-  let x = positions[i];
-  let begin = vertexTets[i];
-  let end = vertexTets[i + 1u];
-  if (end == begin || x.w == 0.0) { return; }
-  let cornerBase = frame.vertexCount + 1u;
-  var s = vec3<f32>(0.0);
-  for (var j = begin; j < end; j++) { s += corrections[vertexTets[cornerBase + j]].xyz; }
-  positions[i] = vec4<f32>(x.xyz + s, x.w);
+  predictWarmVertex(i);
 }

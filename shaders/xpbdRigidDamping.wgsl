@@ -38,6 +38,14 @@ const STATUS_HELD_BEFORE: u32 = 4u;
 // Finalize is not part of this kernel (finalizeChunkVertex is never called: finalizeFirst false).
 fn finalizeChunkVertex(i: u32) {}
 
+// The chunks' partials, in global memory between reduce and solve / solveApply.
+fn storeChunkPartial(k: u32, v: vec4<f32>) {
+  partials[k] = v;
+}
+fn chunkPartial(k: u32) -> vec4<f32> {
+  return partials[k];
+}
+
 @compute @workgroup_size(64)
 fn reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   reduceChunk(wid.x, lid, false);

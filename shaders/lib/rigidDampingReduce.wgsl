@@ -3,8 +3,9 @@
 // object's first vertex) into 4 vec4 partials. Shared by reduce and the fused finalize +
 // reduction (xpbdFinalizeDamping.wgsl, which finalizes each vertex first in the same thread),
 // and, 4 chunks at a time, by the one-workgroup-per-object pass (reduceObjectChunks).
-// The including kernel declares positions, velocities, chunks, objects and partials, and
-// includes "positions"; `finalizeFirst` is false in reduce.
+// The including kernel declares positions, velocities, chunks and objects, where the chunks'
+// partials go (storeChunkPartial(k, v), k = 4 chunk + component), and includes "positions";
+// `finalizeFirst` is false in reduce.
 var<workgroup> sums: array<array<vec4<f32>, 4>, 64>;
 
 // Lane `lane` of 64's sums over chunk c: its vertices lane, lane + 64, ... (finalized first).
@@ -40,7 +41,7 @@ fn reduceChunk(c: u32, lid: u32, finalizeFirst: bool) {
     }
     workgroupBarrier();
   }
-  if (lid < 4u) { partials[4u * c + lid] = sums[0][lid]; }
+  if (lid < 4u) { storeChunkPartial(4u * c + lid, sums[0][lid]); }
 }
 
 // Lanes of the one-workgroup-per-object pass (finalizeDampObject; OBJECT_DAMPING_LANES in
@@ -70,7 +71,7 @@ fn reduceObjectChunks(first: u32, end: u32, lid: u32, finalizeFirst: bool) {
         }
         workgroupBarrier();
       }
-      if (c < end && lane < 2u) { partials[4u * c + 2u * half + lane] = objectSums[64u * group][lane]; }
+      if (c < end && lane < 2u) { storeChunkPartial(4u * c + 2u * half + lane, objectSums[64u * group][lane]); }
       workgroupBarrier();
     }
   }

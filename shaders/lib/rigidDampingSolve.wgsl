@@ -1,7 +1,8 @@
 // The damping's rigid motion of one object from its chunks' partials (rigidMotion, solveInertia)
 // and the damping of one chunk's velocities towards it (dampChunk): shared by xpbdRigidDamping.wgsl
 // (solveRigid, apply, solveApply) and the one-workgroup-per-object pass of xpbdFinalizeDamping.wgsl.
-// The including kernel declares frame, positions, velocities (read_write), objects and partials,
+// The including kernel declares frame, positions, velocities (read_write), objects, chunkPartial(k)
+// (the partial k = 4 chunk + component that storeChunkPartial stored),
 // the status bits STATUS_STOPPED and STATUS_HELD_BEFORE, and includes "positions". CPU twin:
 // src/sim/rigidDamping.ts.
 
@@ -15,10 +16,10 @@ fn rigidMotion(o: u32) -> array<vec4<f32>, 3> {
   var d = vec4<f32>(0.0);
   var e = vec4<f32>(0.0);
   for (var c = ob.x; c < ob.y; c++) {
-    a += partials[4u * c];
-    b += partials[4u * c + 1u];
-    d += partials[4u * c + 2u];
-    e += partials[4u * c + 3u];
+    a += chunkPartial(4u * c);
+    b += chunkPartial(4u * c + 1u);
+    d += chunkPartial(4u * c + 2u);
+    e += chunkPartial(4u * c + 3u);
   }
   let mass = a.x;
   if (!(mass > 0.0)) { return array<vec4<f32>, 3>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0)); }

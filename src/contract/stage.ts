@@ -28,6 +28,14 @@ export interface SubstepContext {
   readonly slotOffset: number;
   /** Counts `n` dispatches (direct or indirect) against the phase of the pass opened last. */
   countDispatches(n: number): void;
+  /**
+   * True while the last stage of a substep that is not the frame's last is recorded and has
+   * joined the next substep's first stage (GpuStage.joinsNext): it records that stage's work for
+   * the next substep too, and TimeStep does not encode it there.
+   */
+  readonly joinNext: boolean;
+  /** Dynamic offset of the next substep's slot (meaningful while joinNext). */
+  readonly nextSlotOffset: number;
 }
 
 export interface GpuStage {
@@ -43,5 +51,12 @@ export interface GpuStage {
   /** Once per frame, before the first substep: uniform uploads and counter clears for the frame. */
   beginFrame?(encoder: GPUCommandEncoder): void;
   encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void;
+  /**
+   * Asked once per frame of the substep's last active stage, with the first: true when this
+   * stage records `first`'s work for the next substep inside its own dispatches (issue 24:
+   * finalize and the next predict in one dispatch). TimeStep then sets step.joinNext on this
+   * stage for every substep but the frame's last and skips `first` on every substep but the first.
+   */
+  joinsNext?(first: GpuStage): boolean;
   destroy?(): void;
 }

@@ -15,6 +15,7 @@ import neoHookeanCode from '../../shaders/xpbdNeoHookean.wgsl?raw';
 import neoHookeanCollidersCode from '../../shaders/xpbdNeoHookeanColliders.wgsl?raw';
 import rigidDampingCode from '../../shaders/xpbdRigidDamping.wgsl?raw';
 import finalizeDampingCode from '../../shaders/xpbdFinalizeDamping.wgsl?raw';
+import finalizeDampPredictCode from '../../shaders/xpbdFinalizeDampPredict.wgsl?raw';
 import springCode from '../../shaders/xpbdSpring.wgsl?raw';
 
 export const SLOT_STRIDE = 256;
@@ -131,6 +132,26 @@ export function finalizeDampingBindings(device: GPUDevice) {
     partials: 'storage',
   });
 }
+/**
+ * Bindings of xpbdFinalizeDampPredict.wgsl (finalize and damping of one object, then the next
+ * substep's predict with the warm start's corrections: 10 storage buffers, as the contacts' sweep;
+ * the chunks' partials stay in workgroup memory). Bind group 1: the next substep's slot.
+ */
+export function finalizeDampPredictBindings(device: GPUDevice) {
+  return new BindingTable(device, 'xpbd.finalizeDampPredict', {
+    frame: 'uniform',
+    positions: 'storage',
+    prev: 'storage',
+    velocities: 'storage',
+    rest: 'read-only-storage',
+    objectStatus: 'storage',
+    chunks: 'read-only-storage',
+    objects: 'read-only-storage',
+    handles: 'read-only-storage',
+    vertexTets: 'read-only-storage',
+    corrections: 'read-only-storage',
+  });
+}
 export type IntegrateBindings = ReturnType<typeof integrateBindings>;
 export type PredictWarmBindings = ReturnType<typeof predictWarmBindings>;
 export type NeoHookeanBindings = ReturnType<typeof neoHookeanBindings>;
@@ -139,6 +160,7 @@ export type SpringBindings = ReturnType<typeof springBindings>;
 export type GatherBindings = ReturnType<typeof gatherBindings>;
 export type DampingBindings = ReturnType<typeof dampingBindings>;
 export type FinalizeDampingBindings = ReturnType<typeof finalizeDampingBindings>;
+export type FinalizeDampPredictBindings = ReturnType<typeof finalizeDampPredictBindings>;
 
 export class XpbdKernels {
   readonly integrate: IntegrateBindings;
@@ -149,6 +171,7 @@ export class XpbdKernels {
   readonly gatherTable: GatherBindings;
   readonly damping: DampingBindings;
   readonly finalizeDamping: FinalizeDampingBindings;
+  readonly finalizeDampPredictTable: FinalizeDampPredictBindings;
   /** Bind group 1: the per-substep (or per-colour) slot, a dynamic offset into the slot buffer. */
   readonly slotLayout: GPUBindGroupLayout;
   readonly predict: GPUComputePipeline;
@@ -176,6 +199,8 @@ export class XpbdKernels {
   readonly finalizeReduce: GPUComputePipeline;
   /** Finalize and the whole damping of one object per workgroup (xpbdFinalizeDamping.wgsl finalizeDampObject). */
   readonly finalizeDampObject: GPUComputePipeline;
+  /** finalizeDampObject, then the next substep's predictWarm of the object's vertices (xpbdFinalizeDampPredict.wgsl). */
+  readonly finalizeDampPredict: GPUComputePipeline;
 
   constructor(device: GPUDevice) {
     this.integrate = integrateBindings(device);
@@ -186,6 +211,7 @@ export class XpbdKernels {
     this.gatherTable = gatherBindings(device);
     this.damping = dampingBindings(device);
     this.finalizeDamping = finalizeDampingBindings(device);
+    this.finalizeDampPredictTable = finalizeDampPredictBindings(device);
     this.slotLayout = device.createBindGroupLayout({
       label: 'xpbd.slot',
       entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: 16 } }],
@@ -223,5 +249,6 @@ export class XpbdKernels {
     this.dampSolveApply = make('xpbdRigidDamping', rigidDampingCode, 'solveApply', [this.damping.layout]);
     this.finalizeReduce = make('xpbdFinalizeDamping', finalizeDampingCode, 'finalizeReduce', [this.finalizeDamping.layout]);
     this.finalizeDampObject = make('xpbdFinalizeDamping', finalizeDampingCode, 'finalizeDampObject', [this.finalizeDamping.layout]);
+    this.finalizeDampPredict = make('xpbdFinalizeDampPredict', finalizeDampPredictCode, 'finalizeDampPredict', withSlot(this.finalizeDampPredictTable.layout));
   }
 }

@@ -173,10 +173,11 @@ export class GpuSolver {
     grabScript = this.grab.script;
     const colliders = new CollidersStage(this.kernels, this.xpbd, m.vertexCount);
     this.material = new MaterialStage(device, m, this.state, this.tetBuffer, this.kernels, this.xpbd, colliders, params);
+    const predict = new PredictStage(this.kernels, this.xpbd, m.vertexCount, this.material);
     this.timeStep = new TimeStep(ctx, this.state, [
-      new PredictStage(this.kernels, this.xpbd, m.vertexCount, this.material),
+      predict,
       this.material,
-      new FinalizeStage(device, m, this.state, this.kernels, this.xpbd, params),
+      new FinalizeStage(device, m, this.state, this.kernels, this.xpbd, params, { predict, warmStart: this.material }),
     ], MAX_FRAMES_IN_FLIGHT);
     // Air mode replaces detection and contacts (they see collisions off); the colliders stay.
     const contactParams = () => (effectiveCollisionMode(this.params) === 'air' ? { ...this.params, collisions: false } : this.params);

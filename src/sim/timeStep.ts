@@ -126,6 +126,10 @@ export class TimeStep {
     if (active.slice(roundEnd).some((s) => s.perRound)) {
       throw new Error(`TimeStep: the per-round stages must be consecutive, got ${active.map((s) => s.phase + (s.perRound ? '*' : '')).join(', ')}`);
     }
+    // The last stage may record the next substep's first stage in its dispatches (joinsNext).
+    const first = active[0];
+    const last = active[active.length - 1];
+    const join = active.length > 1 && roundStart > 0 && roundEnd < active.length && (last.joinsNext?.(first) ?? false);
     const timer = this.timer;
     const passes: PhaseName[] = [];
     const byPhase: Partial<Record<PhaseName, number>> = {};
@@ -158,6 +162,8 @@ export class TimeStep {
       round: 0,
       rounds,
       slotOffset: 0,
+      joinNext: false as boolean,
+      nextSlotOffset: 0,
       beginPass(enc: GPUCommandEncoder, ph: PhaseName, label?: string): GPUComputePassEncoder {
         phase = ph;
         if (!merge) return open(enc, label ?? ph);
@@ -177,12 +183,19 @@ export class TimeStep {
       // The timed substep's last pass is not merged into the untimed ones.
       if (merge && s === 1 && stamps) shared.close();
       step.round = 0;
-      for (let k = 0; k < roundStart; k++) active[k].encode(frameEncoder, this.state, step);
+      // The first stage was recorded by the previous substep's last (joinsNext).
+      for (let k = join && s > 0 ? 1 : 0; k < roundStart; k++) active[k].encode(frameEncoder, this.state, step);
       for (let r = 0; r < rounds; r++) {
         step.round = r;
         for (let k = roundStart; k < roundEnd; k++) active[k].encode(frameEncoder, this.state, step);
       }
-      for (let k = roundEnd; k < active.length; k++) active[k].encode(frameEncoder, this.state, step);
+      for (let k = roundEnd; k < active.length - 1; k++) active[k].encode(frameEncoder, this.state, step);
+      if (roundEnd < active.length) {
+        step.joinNext = join && s + 1 < substeps;
+        step.nextSlotOffset = step.joinNext ? slotOffset(s + 1) : 0;
+        last.encode(frameEncoder, this.state, step);
+        step.joinNext = false;
+      }
     }
     this.skippedCalls = merge ? shared.skipped : 0;
     if (merge) shared.end();

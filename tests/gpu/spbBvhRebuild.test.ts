@@ -98,6 +98,8 @@ function frame(device: GPUDevice, stage: SpbStage, state: GpuState, substeps = 1
       round: 0,
       rounds: 1,
       slotOffset: 0,
+      joinNext: false,
+      nextSlotOffset: 0,
       beginPass: (e, _phase, label) => e.beginComputePass({ label }),
       countDispatches: (n) => {
         dispatches += n;

@@ -104,6 +104,8 @@ function frame(device: GPUDevice, stage: SpbStage, state: GpuState, substeps: nu
       round: 0,
       rounds: 1,
       slotOffset: 0,
+      joinNext: false,
+      nextSlotOffset: 0,
       beginPass(e, phase, label) {
         expect(phase).toBe('spb');
         count.passes++;

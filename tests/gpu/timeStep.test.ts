@@ -11,6 +11,7 @@ import { packVec4, type GpuState } from '../../src/contract/state';
 import { readBuffer, testGpu } from '../support/gpu';
 import { loadSharedTetArrays } from '../support/sharedMeshes';
 import { makeSetup } from '../unit/sim/support/setups';
+import { twistingHandle, fixedHandle } from '../../src/sim/handles';
 import { bodiesSetup, cubePart } from '../unit/collision/scenes';
 import { DetectSnapshot } from '../support/detectSnapshot';
 import { countIntersections } from '../support/intersectionCounter';
@@ -578,6 +579,75 @@ describe('TimeStep: stages over one state', () => {
       fused.destroy();
       apart.destroy();
       cold.destroy();
+    }
+  });
+
+  it('the next substep\'s predict in finalize\'s per-object workgroup: the frames of predict on its own (1e-6) with damping, handles and colliders, the centre of mass in free fall, one dispatch less a substep', async () => {
+    const ctx = await testGpu();
+    const g = -9.81;
+    // An expanding cube in free fall (its warm start is not zero; deformation-only damping keeps
+    // the centre's motion), and a beam twisted by two handles onto a box (each substep's handle
+    // poses come from the next substep's slot).
+    const falling = () => {
+      const st = makeSetup([{ ...cube }], { gravity: [0, g, 0], substeps: 4, iterations: 2, damping: 2 });
+      const { restPositions: x, initialVelocities: v } = st.model;
+      for (let i = 0; i < 3 * st.model.vertexCount; i++) v[i] = 2 * x[i];
+      return st;
+    };
+    const beam = loadSharedTetArrays('Beam.t');
+    const twisted = () => makeSetup(
+      [{ ...beam, material: { youngsModulus: 5e4, poissonRatio: 0.3 }, pin: (x) => (x < -4.5 ? 0 : x > 4.5 ? 1 : -1) }],
+      { dt: 1 / 60, substeps: 4, iterations: 2, friction: 0.3, damping: 2 },
+      [{ kind: 'box', min: [-1, -3, -3], max: [1, -1.02, 3] }],
+      [fixedHandle, twistingHandle([0, 0, 0], [1, 0, 0], 3)],
+    );
+    for (const [name, setup] of [['falling cube', falling], ['twisted beam', twisted]] as const) {
+      const joined = new GpuSolver(ctx, setup(), { collisions: false });
+      const apart = new GpuSolver(ctx, setup(), { collisions: false });
+      (apart.timeStep.stages.find((st) => st.phase === 'finalize') as unknown as { predictNextSubstep: boolean }).predictNextSubstep = false;
+      try {
+        const m = joined.model;
+        const mass = (i: number) => 1 / m.invMass[i];
+        const centreY = (x: ArrayLike<number>) => {
+          let my = 0, mt = 0;
+          for (let i = 0; i < m.vertexCount; i++) { my += mass(i) * x[3 * i + 1]; mt += mass(i); }
+          return my / mt;
+        };
+        const y0 = centreY(m.restPositions);
+        const vy0 = centreY(m.initialVelocities);
+        const h = joined.params.dt / 4;
+        let gapMax = 0;
+        let moved = 0;
+        for (let f = 0; f < 3; f++) {
+          const a = await joined.stepFrame();
+          const b = await apart.stepFrame();
+          // Substep 0: warm start + predictWarm; substeps 1-3: the warm start before the previous
+          // finalize, predict inside it; finalize: 1 a substep either way.
+          expect(a.dispatchesByPhase.predict, `${name}, frame ${f}`).toBe(2 + 3);
+          expect(b.dispatchesByPhase.predict, `${name}, frame ${f}`).toBe(4 * 2);
+          expect(a.dispatchesByPhase.finalize, `${name}, frame ${f}`).toBe(4);
+          expect(b.dispatchesByPhase.finalize, `${name}, frame ${f}`).toBe(4);
+          const [xa, xb, va, vb] = [await joined.readPositions(), await apart.readPositions(), await joined.readVelocities(), await apart.readVelocities()];
+          let gap = 0;
+          for (let i = 0; i < xa.length; i++) {
+            gap = Math.max(gap, Math.abs(xa[i] - xb[i]), Math.abs(va[i] - vb[i]));
+            moved = Math.max(moved, Math.abs(xa[i] - m.restPositions[i]));
+          }
+          gapMax = Math.max(gapMax, gap);
+          expect(gap, `${name}, frame ${f}`).toBeLessThan(1e-6);
+          if (name === 'falling cube') {
+            // The centre falls as a point (internal forces and deformation-only damping move it not).
+            const n = 4 * (f + 1);
+            const expected = y0 + n * h * vy0 + 0.5 * g * h * h * n * (n + 1);
+            expect(Math.abs(centreY(xa) - expected), `frame ${f} centre of mass`).toBeLessThan(1e-5);
+          }
+        }
+        console.log(`predict in finalize, ${name}: positions and velocities within ${gapMax.toExponential(2)} of predict apart; moved up to ${moved.toFixed(3)} m`);
+        expect(moved).toBeGreaterThan(0.05);
+      } finally {
+        joined.destroy();
+        apart.destroy();
+      }
     }
   });
 

@@ -66,6 +66,8 @@ export function plainSubstep(substep = 0, substeps = 1, round = 0, rounds = 1): 
     round,
     rounds,
     slotOffset: 0,
+    joinNext: false,
+    nextSlotOffset: 0,
     beginPass: (encoder, _phase, label) => encoder.beginComputePass({ label }),
     countDispatches: () => {},
   } as SubstepContext;

@@ -79,6 +79,8 @@ const plainPasses: SubstepContext = {
   round: 0,
   rounds: 1,
   slotOffset: 0,
+  joinNext: false,
+  nextSlotOffset: 0,
   beginPass: (encoder, _phase, label) => encoder.beginComputePass({ label: `intersectionDisplay.${label ?? 'detect'}` }),
   countDispatches: () => {},
 };

@@ -15,6 +15,7 @@ import type { Model } from '../model';
 import type { SolverParams } from '../../contract/params';
 import { rigidDampingTables } from '../rigidDamping';
 import type { GpuStage, PhaseName, SubstepContext } from '../../contract/stage';
+import type { WarmStartedPredict } from './predictStage';
 import type { GpuState } from '../../contract/state';
 import type { XpbdFrame } from './xpbdFrame';
 
@@ -48,6 +49,15 @@ export class FinalizeStage implements GpuStage {
    * substep. False: finalizeReduce then solveApply (the same frames, for tests).
    */
   dampPerObject = true;
+  /**
+   * With the per-object damping and the warm start: the next substep's warm start recorded before
+   * this substep's finalize, and its predict done by each object's workgroup after the damping
+   * (xpbdFinalizeDampPredict.wgsl; TimeStep joins predict to finalize, joinsNext), 2 dispatches
+   * for finalize and the next predict instead of 3. False: predict records its own (the same
+   * frames, for tests).
+   */
+  predictNextSubstep = true;
+  private finalizeDampPredictGroup: GPUBindGroup | null = null;
   private readonly objectsFitWorkgroups: boolean;
   private readonly objectCount: number;
   private readonly dampingChunks: number;
@@ -64,6 +74,8 @@ export class FinalizeStage implements GpuStage {
     private readonly kernels: XpbdKernels,
     private readonly frame: XpbdFrame,
     private readonly params: () => Readonly<SolverParams>,
+    /** The time step's predict and the material's warm start, for joinsNext (null: never joined). */
+    private readonly next: { predict: GpuStage; warmStart: WarmStartedPredict } | null = null,
   ) {
     const damping = rigidDampingTables(model, RIGID_DAMPING_CHUNK);
     if (damping.chunkCount > 65535) throw new RangeError(`GpuSolver: ${model.vertexCount} vertices need ${damping.chunkCount} damping workgroups, more than 65,535`);
@@ -96,14 +108,63 @@ export class FinalizeStage implements GpuStage {
       objects,
       partials,
     });
+    if (next && this.objectsFitWorkgroups) {
+      // Binds the handles' samples, reallocated when the substeps grow.
+      frame.bindScripts(({ handles }) => {
+        this.finalizeDampPredictGroup = kernels.finalizeDampPredictTable.group({
+          frame: frame.frame,
+          positions: state.positions,
+          prev: state.prev,
+          velocities: state.velocities,
+          rest: frame.rest,
+          objectStatus: frame.objectStatus,
+          chunks,
+          objects,
+          handles,
+          vertexTets: next.warmStart.warmStartBuffers.vertexTets,
+          corrections: next.warmStart.warmStartBuffers.corrections,
+        }, 'xpbd.finalizeDampPredict');
+      });
+    }
     this.grid = dispatchGrid(model.vertexCount);
+  }
+
+  /** True when each object is finalized and damped by one workgroup this frame (finalizeDampObject). */
+  private dampsPerObject(): boolean {
+    return this.params().damping > 0 && this.fuseWithDamping && this.dampPerObject && this.objectsFitWorkgroups;
+  }
+
+  /**
+   * TimeStep's question (GpuStage.joinsNext): this stage predicts the next substep when `first`
+   * is the time step's predict, each object is damped by one workgroup and predict starts warm.
+   */
+  joinsNext(first: GpuStage): boolean {
+    return this.predictNextSubstep && this.next !== null && first === this.next.predict && this.finalizeDampPredictGroup !== null && this.dampsPerObject() && this.next.warmStart.warmStarts();
   }
 
   encode(encoder: GPUCommandEncoder, _state: GpuState, step: SubstepContext): void {
     const k = this.kernels;
+    if (step.joinNext) {
+      // The next substep's warm start at this substep's end positions (finalize moves no vertex
+      // but a NaN guard's, whose object predict then freezes), counted as predict's.
+      const warm = step.beginPass(encoder, 'predict');
+      this.next!.warmStart.encodeWarmStart(warm, step.nextSlotOffset);
+      step.countDispatches(1);
+      warm.end();
+      // Finalize and damp each object in one workgroup, then predict its vertices for the next substep.
+      const pass = step.beginPass(encoder, 'finalize');
+      this.slot[0] = step.nextSlotOffset;
+      pass.setPipeline(k.finalizeDampPredict);
+      pass.setBindGroup(0, this.finalizeDampPredictGroup!);
+      pass.setBindGroup(1, this.frame.slotGroup, this.slot, 0, 1);
+      pass.dispatchWorkgroups(this.objectCount);
+      step.countDispatches(1);
+      pass.end();
+      return;
+    }
     const pass = step.beginPass(encoder, 'finalize');
     const damped = this.params().damping > 0;
-    if (damped && this.fuseWithDamping && this.dampPerObject && this.objectsFitWorkgroups) {
+    if (this.dampsPerObject()) {
       // Finalize and damp each object in one workgroup.
       pass.setPipeline(k.finalizeDampObject);
       pass.setBindGroup(0, this.finalizeDampingGroup);
@@ -119,7 +180,7 @@ export class FinalizeStage implements GpuStage {
       pass.dispatchWorkgroups(this.dampingChunks);
       step.countDispatches(1);
     } else {
-      this.slot[0] = step.slotOffset;
+      this.slot[0] = step.nextSlotOffset;
       pass.setPipeline(k.finalize);
       pass.setBindGroup(0, this.frame.integrateGroup);
       pass.setBindGroup(1, this.frame.slotGroup, this.slot, 0, 1);

@@ -64,6 +64,8 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
    */
   fuseCollidersIntoCells = true;
   private predictWarmGroup!: GPUBindGroup;
+  /** What predict's gather reads (xpbdPredictWarm.wgsl; also the finalize that predicts the next substep). */
+  readonly warmStartBuffers: { vertexTets: GPUBuffer; corrections: GPUBuffer };
   /** Null when some vertex has no cell of its last visit (collidersRunInCells false). */
   private cellsCollidersGroup: GPUBindGroup | null = null;
   /** One thread per tet (the warm start). */
@@ -152,6 +154,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     vertexTets.set(m.vertexTetOffsets, 0);
     vertexTets.set(m.vertexTetCorners, m.vertexTetOffsets.length);
     const vertexTetsBuffer = own(storageBuffer(device, 'xpbd.vertexTets', vertexTets));
+    this.warmStartBuffers = { vertexTets: vertexTetsBuffer, corrections: tetCorrections };
     // The partitioned cells with the colliders (xpbdNeoHookeanColliders.wgsl), when every vertex
     // has a cell of its last visit.
     const finals = cellFinalVertices(m.tetPartition, m.tets, 4, m.vertexCount);
@@ -257,12 +260,8 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
    */
   encodeWarmStartAndPredict(pass: GPUComputePassEncoder, step: SubstepContext): void {
     const k = this.kernels;
-    const slot = this.substepSlot;
-    slot[0] = step.slotOffset;
-    pass.setPipeline(k.neoHookeanWarmStart);
-    pass.setBindGroup(0, this.neoHookeanGroup);
-    pass.setBindGroup(1, this.frame.slotGroup, slot, 0, 1);
-    pass.dispatchWorkgroups(this.tetGrid[0], this.tetGrid[1]);
+    this.encodeWarmStart(pass, step.slotOffset);
+    // Predict reads the same substep slot (bind group 1, set by the warm start).
     if (this.fusePredictWithWarmStart) {
       pass.setPipeline(k.predictWarm);
       pass.setBindGroup(0, this.predictWarmGroup);
@@ -277,6 +276,20 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     pass.setBindGroup(0, this.gatherTetGroup);
     pass.dispatchWorkgroups(this.vertexGrid[0], this.vertexGrid[1]);
     step.countDispatches(3);
+  }
+
+  /**
+   * The warm start alone (1 dispatch) for the substep whose slot is at `slotOffset`, at the
+   * positions of now: predict's pass before predictWarm, or the previous substep's finalize before
+   * it predicts this substep (FinalizeStage, xpbdFinalizeDampPredict.wgsl).
+   */
+  encodeWarmStart(pass: GPUComputePassEncoder, slotOffset: number): void {
+    const slot = this.substepSlot;
+    slot[0] = slotOffset;
+    pass.setPipeline(this.kernels.neoHookeanWarmStart);
+    pass.setBindGroup(0, this.neoHookeanGroup);
+    pass.setBindGroup(1, this.frame.slotGroup, slot, 0, 1);
+    pass.dispatchWorkgroups(this.tetGrid[0], this.tetGrid[1]);
   }
 
   encode(encoder: GPUCommandEncoder, _state: GpuState, step: SubstepContext): void {

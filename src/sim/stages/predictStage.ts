@@ -19,6 +19,10 @@ export interface WarmStartedPredict {
   warmStarts(): boolean;
   /** Records the warm start at the substep's start positions, then predict with its corrections added. */
   encodeWarmStartAndPredict(pass: GPUComputePassEncoder, step: SubstepContext): void;
+  /** Records the warm start alone for the substep whose slot is at `slotOffset` (1 dispatch). */
+  encodeWarmStart(pass: GPUComputePassEncoder, slotOffset: number): void;
+  /** The buffers predict's gather reads: vertex -> tet corners, and the corners' corrections. */
+  readonly warmStartBuffers: { vertexTets: GPUBuffer; corrections: GPUBuffer };
 }
 
 export class PredictStage implements GpuStage {
