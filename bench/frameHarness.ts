@@ -229,6 +229,7 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
       warmStart: p.warmStart,
       collidersInCells,
       dampingPerObject,
+      predictInFinalize: dampingPerObject,
     };
     const mode = effectiveCollisionMode(p);
     const boundaryPoints = sceneMesh.boundaryVertices.length + (mode === 'ccd' ? 0 : sceneMesh.boundaryEdges.length / 2) + (p.recovery ? m.tetCount : 0);

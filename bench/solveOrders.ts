@@ -95,6 +95,7 @@ function projectedCost(setup: SimSetup, c: Config) {
     warmStart: setup.params.warmStart,
     collidersInCells: collidersRunInCells(m),
     dampingPerObject: dampsPerObject(m),
+    predictInFinalize: dampsPerObject(m),
   });
   const t = planTraffic(plan, { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount });
   const bytes = t.read + t.write;

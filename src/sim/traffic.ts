@@ -252,6 +252,12 @@ export interface XpbdFrameInput {
   collidersInCells?: boolean;
   /** With damping: finalize and the whole damping in one workgroup per object (FinalizeStage.dampPerObject); absent: per chunk, 2 dispatches. */
   dampingPerObject?: boolean;
+  /**
+   * With dampingPerObject and the warm start: each object's finalize workgroup predicts the next
+   * substep (FinalizeStage.predictNextSubstep, xpbdFinalizeDampPredict.wgsl), so predict's own
+   * dispatch runs on the frame's first substep only; absent: every substep.
+   */
+  predictInFinalize?: boolean;
 }
 
 /**
@@ -270,10 +276,13 @@ export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
   const elements = nh ? f.mesh.tets : f.mesh.edges;
   const per = f.substeps;
   const it = f.substeps * f.iterations;
-  const plan: PlannedKernel[] = [{ phase: 'predict', kernel: 'predict', dispatches: per, invocations: per * vertices }];
+  const warm = nh && f.warmStart === true && f.solveOrder !== 'jacobi';
+  // Predict inside the previous substep's finalize (no dispatch of its own there, its bytes counted).
+  const joined = warm && f.predictInFinalize === true && f.dampingPerObject === true && f.damping > 0;
+  const plan: PlannedKernel[] = [{ phase: 'predict', kernel: 'predict', dispatches: joined ? Math.min(1, per) : per, invocations: per * vertices }];
   // Warm start: per substep, in predict's pass, the tets' warm start before predict and the
   // gather inside predict's kernel (xpbdPredictWarm.wgsl: no dispatch of its own, its bytes counted).
-  if (nh && f.warmStart && f.solveOrder !== 'jacobi') {
+  if (warm) {
     plan.push({ phase: 'predict', kernel: 'neoHookeanWarmStart', dispatches: per, invocations: per * elements });
     plan.push({ phase: 'predict', kernel: 'gatherTets', dispatches: 0, invocations: per * vertices });
   }

@@ -135,6 +135,13 @@ describe('bytes per frame', () => {
     const perObject = planTraffic(xpbdFramePlan(frame({ substeps: 2, damping: 1, dampingPerObject: true })), oneTet);
     expect(perObject.dispatches).toBe(plain.dispatches);
     expect(perObject.read).toBe(damped.read);
+    // With the warm start, the next substep's predict inside finalize's workgroup: predict
+    // dispatches on the first substep only, the same bytes.
+    const warm = planTraffic(xpbdFramePlan(frame({ substeps: 3, damping: 1, dampingPerObject: true, warmStart: true })), oneTet);
+    const joined = planTraffic(xpbdFramePlan(frame({ substeps: 3, damping: 1, dampingPerObject: true, warmStart: true, predictInFinalize: true })), oneTet);
+    expect(warm.dispatches - joined.dispatches).toBe(2);
+    expect(joined.byPhase.predict.dispatches).toBe(1 + 3);
+    expect(joined.read).toBe(warm.read);
   });
 
   it('partitioned: one dispatch per pass with cells plus one per leftover colour; every tet once, at the colour kernel\'s bytes', () => {
