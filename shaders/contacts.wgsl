@@ -104,26 +104,39 @@ fn countOf(v: u32, word: u32) -> u32 {
   return atomicLoad(&acc[8u * v + word]) & ~CONTACT_TOUCHED;
 }
 
-fn addFloat(word: u32, value: f32) {
-  var old = atomicLoad(&acc[word]);
-  loop {
-    let r = atomicCompareExchangeWeak(&acc[word], old, bitcast<u32>(bitcast<f32>(old) + value));
-    if (r.exchanged) { break; }
-    old = r.old_value;
-  }
+// The corrections are summed in fixed point (issue 19: deterministic sums). The Jacobi pass adds
+// every contact's share to its vertices' words with atomics, in whatever order the threads run;
+// f32 sums in that order (a compare-exchange loop) rounded differently from run to run and between
+// the grid and the swept dispatch (1e-7 a pass, growing in piles), while integer sums do not depend
+// on the order. A unit is ACCUMULATOR_UNIT_RATIO of the mean boundary edge (contactStage.ts): about
+// 2.4e-7 of an edge per unit, sums up to 512 edges; one share is clamped to a quarter of that so
+// that no single add wraps.
+const FIXED_SHARE_LIMIT: f32 = 536870912.0; // 2^29 units
+
+fn addFixed(word: u32, value: f32) {
+  let scaled = value / params.accumulatorUnit;
+  // Under half a unit (and NaN) adds nothing.
+  if (!(abs(scaled) >= 0.5)) { return; }
+  let units = clamp(round(scaled), -FIXED_SHARE_LIMIT, FIXED_SHARE_LIMIT);
+  // Two's complement: adding the u32 bits of a negative i32 subtracts.
+  atomicAdd(&acc[word], bitcast<u32>(i32(units)));
+}
+
+fn fixedSum(word: u32) -> f32 {
+  return f32(bitcast<i32>(atomicLoad(&acc[word]))) * params.accumulatorUnit;
 }
 
 // Words 8v..8v+2: the correction of x; 8v+4..8v+6: of the start position (split impulse).
 fn addCorrection(v: u32, d: vec3<f32>) {
-  if (d.x != 0.0) { addFloat(8u * v, d.x); }
-  if (d.y != 0.0) { addFloat(8u * v + 1u, d.y); }
-  if (d.z != 0.0) { addFloat(8u * v + 2u, d.z); }
+  if (d.x != 0.0) { addFixed(8u * v, d.x); }
+  if (d.y != 0.0) { addFixed(8u * v + 1u, d.y); }
+  if (d.z != 0.0) { addFixed(8u * v + 2u, d.z); }
 }
 
 fn addStartCorrection(v: u32, d: vec3<f32>) {
-  if (d.x != 0.0) { addFloat(8u * v + 4u, d.x); }
-  if (d.y != 0.0) { addFloat(8u * v + 5u, d.y); }
-  if (d.z != 0.0) { addFloat(8u * v + 6u, d.z); }
+  if (d.x != 0.0) { addFixed(8u * v + 4u, d.x); }
+  if (d.y != 0.0) { addFixed(8u * v + 5u, d.y); }
+  if (d.z != 0.0) { addFixed(8u * v + 6u, d.z); }
 }
 
 // The contact's C at the current positions (the pass's start).
@@ -251,14 +264,14 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
 // (the use word is the caller's).
 fn applyVertex(v: u32) {
   let o = 8u * v;
-  let d = vec3<f32>(bitcast<f32>(atomicLoad(&acc[o])), bitcast<f32>(atomicLoad(&acc[o + 1u])), bitcast<f32>(atomicLoad(&acc[o + 2u])));
+  let d = vec3<f32>(fixedSum(o), fixedSum(o + 1u), fixedSum(o + 2u));
   if (any(d != vec3<f32>(0.0))) {
     positions[v] = vec4<f32>(positions[v].xyz + d, positions[v].w);
     atomicStore(&acc[o], 0u);
     atomicStore(&acc[o + 1u], 0u);
     atomicStore(&acc[o + 2u], 0u);
   }
-  let d0 = vec3<f32>(bitcast<f32>(atomicLoad(&acc[o + 4u])), bitcast<f32>(atomicLoad(&acc[o + 5u])), bitcast<f32>(atomicLoad(&acc[o + 6u])));
+  let d0 = vec3<f32>(fixedSum(o + 4u), fixedSum(o + 5u), fixedSum(o + 6u));
   if (any(d0 != vec3<f32>(0.0))) {
     prev[v] = vec4<f32>(prev[v].xyz + d0, prev[v].w);
     atomicStore(&acc[o + 4u], 0u);

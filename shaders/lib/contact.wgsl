@@ -65,4 +65,9 @@ struct ContactParams {
   ownCapacity: u32,
   /** CONTACT_BUILD_* bits (contactsBuild.wgsl). */
   buildFlags: u32,
+  /** Metres per unit of the fixed-point correction sums (contacts.wgsl addFixed). */
+  accumulatorUnit: f32,
+  _pad0: u32,
+  _pad1: u32,
+  _pad2: u32,
 }

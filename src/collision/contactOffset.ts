@@ -21,8 +21,14 @@ const meanEdges = new WeakMap<SceneArrays, number>();
 export function meanBoundaryEdge(model: SceneArrays): number {
   const known = meanEdges.get(model);
   if (known !== undefined) return known;
-  const tris = computeFaceTopology(model.tets, { source: 'scene' }).boundaryTriangles;
-  const x = model.restPositions;
+  const mean = meanTriangleEdge(model.restPositions, computeFaceTopology(model.tets, { source: 'scene' }).boundaryTriangles);
+  meanEdges.set(model, mean);
+  return mean;
+}
+
+/** Mean edge length of triangles `tris` (3 vertex ids each) over xyz `positions` (0 without triangles). */
+export function meanTriangleEdge(positions: ArrayLike<number>, tris: ArrayLike<number>): number {
+  const x = positions;
   let sum = 0;
   for (let f = 0; f < tris.length; f += 3) {
     for (let k = 0; k < 3; k++) {
@@ -30,9 +36,7 @@ export function meanBoundaryEdge(model: SceneArrays): number {
       sum += Math.hypot(x[b] - x[a], x[b + 1] - x[a + 1], x[b + 2] - x[a + 2]);
     }
   }
-  const mean = tris.length > 0 ? sum / tris.length : 0;
-  meanEdges.set(model, mean);
-  return mean;
+  return tris.length > 0 ? sum / tris.length : 0;
 }
 
 /** delta in world units for the parameter's value ('auto' or a length) on a scene whose mean boundary edge is `meanEdge`. */

@@ -36,6 +36,7 @@ import buildCode from '../../../shaders/contactsBuild.wgsl?raw';
 import solveCode from '../../../shaders/contacts.wgsl?raw';
 import argsCode from '../../../shaders/contactsArgs.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
+import { meanTriangleEdge } from '../contactOffset';
 import { dispatchGrid, gridRowStride, uniformBuffer } from '../../gpu/buffers';
 import { withIncludes } from '../../gpu/wgsl';
 import { contactSweep, type SolverParams } from '../../contract/params';
@@ -61,7 +62,15 @@ export type ContactSettings = Pick<SolverParams, 'collisions' | 'friction' | 'co
 
 /** Words per contact (shaders/lib/contact.wgsl struct Contact). */
 export const CONTACT_WORDS = 24;
-const PARAM_WORDS = 16;
+const PARAM_WORDS = 20;
+
+/**
+ * Metres per unit of the contacts' fixed-point correction sums (contacts.wgsl addFixed), as a
+ * share of the mesh's mean boundary edge at rest: 2^-22, about 2.4e-7 of an edge a unit (finer
+ * than f32's 6e-8 relative rounding only below a quarter of an edge, where contacts act), sums up
+ * to 2^31 units = 512 edges.
+ */
+export const ACCUMULATOR_UNIT_RATIO = 2 ** -22;
 /** ContactParams.buildFlags: a non-Pin query (an escaped point, DetectStage) keeps its contact only when it pushes the point back against its motion. */
 const CONTACT_BUILD_ESCAPED_BACKWARD = 1;
 /** Accumulator words per vertex, and the word holding its use S_v: the main group's, a group of its own's (contacts.wgsl). */
@@ -110,6 +119,8 @@ export class ContactStage implements GpuStage {
   private iterations = 0;
   /** The contact offset delta (world units) the DCD contacts keep (set by the owner before each frame). */
   offset = 0;
+  /** Metres per unit of the fixed-point correction sums (ACCUMULATOR_UNIT_RATIO of the mean boundary edge). */
+  private readonly accumulatorUnit: number;
   private groups?: {
     key: string; positions: GPUBuffer; prev: GPUBuffer; build: GPUBindGroup; solve: GPUBindGroup; args?: GPUBindGroup;
     /** The sweep's groups by [the shared list bound as list2 (else empty)][the own-count source as list3 (else empty)]. */
@@ -166,6 +177,8 @@ export class ContactStage implements GpuStage {
   ) {
     this.ownStatus = objectStatus ? undefined : device.createBuffer({ label: 'contacts.objectStatus', size: Math.max(16, 4 * (topology.mesh.vertexObject.reduce((a, o) => Math.max(a, o), 0) + 1)), usage: GPUBufferUsage.STORAGE });
     this.objectStatus = objectStatus ?? this.ownStatus!;
+    const meanEdge = meanTriangleEdge(topology.mesh.positions, topology.mesh.boundaryTriangles);
+    this.accumulatorUnit = ACCUMULATOR_UNIT_RATIO * (meanEdge > 0 && Number.isFinite(meanEdge) ? meanEdge : 1);
     this.buildTable = new BindingTable(device, 'contacts.build', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', list: 'storage', results: 'read-only-storage',
       contacts: 'storage', overflow: 'storage', pin: 'read-only-storage', prev: 'read-only-storage',
@@ -264,6 +277,7 @@ export class ContactStage implements GpuStage {
       o.tets, o.boundaryEdges, o.triangles, o.triangleAcross, o.vtOffsets, o.vtList, MAIN_COUNT_WORD,
     ], 1);
     new Float32Array(words.buffer)[11] = this.offset;
+    new Float32Array(words.buffer)[16] = this.accumulatorUnit;
     words[12] = this.shared?.capacity ?? 0;
     words[13] = s.contactIterations;
     words[14] = this.sweepOwn()?.capacity ?? 0;
