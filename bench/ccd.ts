@@ -295,8 +295,9 @@ function median(xs: number[]): number {
  * The job the time step runs by default (culledSweptCandidates: self-collision on, enhanced
  * culling with a 1 mm deviation bound), on this thread, `jobs` jobs after 3 warm-up jobs, each
  * frame of the fall (or of the squash at impact: the pile moves a frame along its velocities, back
- * to the start every 4 jobs) one job. Medians of the whole job and of its phases (the culling's
- * own report; "join" = the rest: boxes, pairs between objects, the kept same-object lists).
+ * to the start every 4 jobs) one job. Medians of the whole job (wall and this process's CPU time:
+ * on a machine shared with other work the CPU time is the steadier) and of its phases (the
+ * culling's own report; "join" = the rest: boxes, pairs between objects, the kept same-object lists).
  */
 export function jobRows(cases: PileCase[], bound: MotionBound, jobs: number, scenarios: string[] = ['falling', 'impact']): Row[] {
   const rows: Row[] = [];
@@ -308,15 +309,16 @@ export function jobRows(cases: PileCase[], bound: MotionBound, jobs: number, sce
       if (!scenarios.includes(scenario)) continue;
       const velocities = scenario === 'falling' ? c.velocities : impactVelocities(c);
       const positions = base.slice();
-      const total: number[] = [], cones: number[] = [], traversal: number[] = [], filter: number[] = [];
+      const total: number[] = [], cpu: number[] = [], cones: number[] = [], traversal: number[] = [], filter: number[] = [];
       let before = 0, after = 0, pairs = 0, rebuilt = 0;
       for (let j = -3; j < jobs; j++) {
         if (scenario === 'impact' && (j + 3) % 4 === 0) positions.set(base);
         for (let i = 0; i < positions.length; i += 4) for (let k = 0; k < 3; k++) positions[i + k] += velocities[i + k] / 60;
-        const t0 = performance.now();
+        const c0 = process.cpuUsage(), t0 = performance.now();
         const r = culledSweptCandidates(t, positions, velocities, bound, true, culling);
-        const ms = performance.now() - t0;
+        const ms = performance.now() - t0, used = process.cpuUsage(c0);
         if (j < 0) continue;
+        cpu.push((used.user + used.system) / 1000);
         const s = r.selfCulling!;
         total.push(ms);
         cones.push(s.conesMs);
@@ -329,7 +331,7 @@ export function jobRows(cases: PileCase[], bound: MotionBound, jobs: number, sce
       }
       const join = total.map((ms, i) => ms - cones[i] - traversal[i] - filter[i]);
       rows.push([
-        c.copies, c.speed, scenario, median(total).toFixed(1), Math.min(...total).toFixed(1), median(join).toFixed(1), median(cones).toFixed(1),
+        c.copies, c.speed, scenario, median(total).toFixed(1), Math.min(...total).toFixed(1), median(cpu).toFixed(1), median(join).toFixed(1), median(cones).toFixed(1),
         median(traversal).toFixed(1), median(filter).toFixed(1), before, after, pairs, (rebuilt / jobs).toFixed(1),
       ]);
     }
@@ -441,7 +443,7 @@ try {
     const jobs = Number(arg('jobs', '24'));
     const rows = jobRows(cases, bound, jobs, arg('scenarios', 'falling,impact').split(','));
     console.log(`\nThe default job (self-collision, enhanced culling, 1 mm deviation bound) on this thread, median of ${jobs} jobs, horizon ${bound.horizon.toFixed(4)} s, margin ${bound.margin}:\n`);
-    console.log(table(['copies', 'speed m/s', 'scenario', 'job ms (median)', 'job ms (min)', 'join ms', 'cones ms', 'traversal ms', 'pair filter ms', 'same-object pairs', 'after culling', 'candidates', 'lists rebuilt / job'], rows));
+    console.log(table(['copies', 'speed m/s', 'scenario', 'job ms (median)', 'job ms (min)', 'job CPU ms (median)', 'join ms', 'cones ms', 'traversal ms', 'pair filter ms', 'same-object pairs', 'after culling', 'candidates', 'lists rebuilt / job'], rows));
   }
   if (sections.includes('step')) {
     const copies = Number(arg('step-copies', '2'));

@@ -343,20 +343,32 @@ function checkBox(boxes: Float32Array, v: number): void {
 function elementBoxes(ids: Uint32Array, per: number, boxes: Float32Array, only?: { object: Uint32Array; range: [number, number] }, into?: Float32Array): Float32Array {
   const m = ids.length / per;
   const out = into ?? new Float32Array(6 * m);
+  const object = only?.object, lo = only ? only.range[0] : 0, hi = only ? only.range[1] : 0;
+  // Runs over every boundary element a few times a job: the corners in locals, one store per float.
   for (let e = 0; e < m; e++) {
     const o = 6 * e;
-    for (let k = 0; k < 3; k++) {
-      out[o + k] = Infinity;
-      out[o + 3 + k] = -Infinity;
+    if (object && (object[e] < lo || object[e] >= hi)) {
+      out[o] = out[o + 1] = out[o + 2] = Infinity;
+      out[o + 3] = out[o + 4] = out[o + 5] = -Infinity;
+      continue;
     }
-    if (only && (only.object[e] < only.range[0] || only.object[e] >= only.range[1])) continue;
-    for (let c = 0; c < per; c++) {
-      const b = 6 * ids[per * e + c];
-      for (let k = 0; k < 3; k++) {
-        if (boxes[b + k] < out[o + k]) out[o + k] = boxes[b + k];
-        if (boxes[b + 3 + k] > out[o + 3 + k]) out[o + 3 + k] = boxes[b + 3 + k];
-      }
+    let b = 6 * ids[per * e];
+    let x0 = boxes[b], y0 = boxes[b + 1], z0 = boxes[b + 2], x1 = boxes[b + 3], y1 = boxes[b + 4], z1 = boxes[b + 5];
+    for (let c = 1; c < per; c++) {
+      b = 6 * ids[per * e + c];
+      if (boxes[b] < x0) x0 = boxes[b];
+      if (boxes[b + 1] < y0) y0 = boxes[b + 1];
+      if (boxes[b + 2] < z0) z0 = boxes[b + 2];
+      if (boxes[b + 3] > x1) x1 = boxes[b + 3];
+      if (boxes[b + 4] > y1) y1 = boxes[b + 4];
+      if (boxes[b + 5] > z1) z1 = boxes[b + 5];
     }
+    out[o] = x0;
+    out[o + 1] = y0;
+    out[o + 2] = z0;
+    out[o + 3] = x1;
+    out[o + 4] = y1;
+    out[o + 5] = z1;
   }
   return out;
 }
@@ -610,7 +622,8 @@ export function sweptCandidates(
   const keptPairs = own.keptPairs;
   const after = (own.vertexFace.length + own.edgeEdge.length) / 2;
   const selfPairs = selfCull ? { selfPairs: { before: after + own.culled, after } } : {};
-  return { vertexFace: concat(inter.vertexFace, own.vertexFace), edgeEdge: concat(inter.edgeEdge, own.edgeEdge), boxes, ...(keptPairs ? { keptPairs } : {}), ...selfPairs };
+  const r = { vertexFace: concat(inter.vertexFace, own.vertexFace), edgeEdge: concat(inter.edgeEdge, own.edgeEdge), boxes, ...(keptPairs ? { keptPairs } : {}), ...selfPairs };
+  return r;
 }
 
 const ownPairCaches = new WeakMap<CcdTopology, OwnPairCache>();

@@ -32,10 +32,37 @@ export function culledVertexFace(c: CulledNodes, v: number, t: number): boolean 
 
 /** Whether edges a and b (indices into the topology's edges) lie in one culled node. */
 export function culledEdgeEdge(c: CulledNodes, a: number, b: number): boolean {
-  const et = c.edgeTriangles, by = c.culledBy;
-  const a0 = by[et[2 * a]], a1 = et[2 * a + 1] >= 0 ? by[et[2 * a + 1]] : -1;
+  const a0 = edgeCulledNode(c, a, 0), a1 = edgeCulledNode(c, a, 1);
   if (a0 < 0 && a1 < 0) return false;
-  const b0 = et[2 * b] >= 0 ? by[et[2 * b]] : -1, b1 = et[2 * b + 1] >= 0 ? by[et[2 * b + 1]] : -1;
+  return culledEdgeNodes(a0, a1, edgeCulledNode(c, b, 0), edgeCulledNode(c, b, 1));
+}
+
+/**
+ * The culled node of vertex v's triangles for a run of pairs (v, t): -1 when none lies in a
+ * culled node, the node when those that do all lie in one (then (v, t) is culled exactly when
+ * culledBy[t] is that node), MIXED when they lie in several (culledVertexFace decides).
+ */
+export const MIXED = -2;
+export function vertexCulledNode(c: CulledNodes, v: number): number {
+  const by = c.culledBy, list = c.vertexTriangles;
+  let node = -1;
+  for (let j = c.vertexTriangleOffsets[v], end = c.vertexTriangleOffsets[v + 1]; j < end; j++) {
+    const n = by[list[j]];
+    if (n < 0 || n === node) continue;
+    if (node >= 0) return MIXED;
+    node = n;
+  }
+  return node;
+}
+
+/** The culled node of edge e's triangle `side` (0 or 1), or -1 (none, or not culled). */
+export function edgeCulledNode(c: CulledNodes, e: number, side: number): number {
+  const t = c.edgeTriangles[2 * e + side];
+  return t >= 0 ? c.culledBy[t] : -1;
+}
+
+/** culledEdgeEdge from the four culled nodes of the two edges' triangles (edgeCulledNode). */
+export function culledEdgeNodes(a0: number, a1: number, b0: number, b1: number): boolean {
   return (a0 >= 0 && (a0 === b0 || a0 === b1)) || (a1 >= 0 && (a1 === b0 || a1 === b1));
 }
 

@@ -25,7 +25,7 @@
  */
 
 import type { CcdCandidates, CcdTopology } from './broadPhase';
-import { culledEdgeEdge, culledVertexFace, keepUnculled, type CulledNodes } from './culledPairs';
+import { culledEdgeNodes, culledVertexFace, edgeCulledNode, keepUnculled, vertexCulledNode, type CulledNodes } from './culledPairs';
 import { roundDown, roundUp } from './f32Round';
 
 /** Relative slack of the containment test, so that f64 rounding of "box minus mean" can never admit a pair the kept list lacks. */
@@ -247,27 +247,43 @@ function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number, culled: Cul
  * Keeps the pairs (i, j) of `pairs` whose boxes (a[i], b[j]) overlap (f32Round.ts overlap: the
  * same comparisons), appending to out from `at`; returns the new length. With `culled`, a pair
  * within one culled node is dropped (counted in stats.culled): one pass for the join's test and
- * the culling's. The list is sorted by its first member, so a[i] is read once per run of equal i.
+ * the culling's. The list is sorted by its first member, so what depends on i alone (its box, the
+ * culled nodes of its triangles: culledPairs.ts) is read once per run of equal i.
  */
 function filterPairs(
   pairs: Uint32Array, a: Float32Array, b: Float32Array, out: Uint32Array, at: number, culled: CulledNodes | null, vertexFace: boolean, stats: OwnPairReuse,
 ): number {
   let last = -1, x0 = 0, y0 = 0, z0 = 0, x1 = 0, y1 = 0, z1 = 0, dropped = 0;
+  // The first member's culled nodes: a vertex's (vertexCulledNode), or an edge's two triangles'.
+  let n0 = -1, n1 = -1;
+  const by = culled ? culled.culledBy : null;
   for (let q = 0; q < pairs.length; q += 2) {
     const i = pairs[q], j = pairs[q + 1];
     if (i !== last) {
       last = i;
       const o = 6 * i;
       x0 = a[o]; y0 = a[o + 1]; z0 = a[o + 2]; x1 = a[o + 3]; y1 = a[o + 4]; z1 = a[o + 5];
+      if (culled) {
+        n0 = vertexFace ? vertexCulledNode(culled, i) : edgeCulledNode(culled, i, 0);
+        n1 = vertexFace ? -1 : edgeCulledNode(culled, i, 1);
+      }
     }
     const p = 6 * j;
-    if (!(x0 <= b[p + 3] && b[p] <= x1 && y0 <= b[p + 4] && b[p + 1] <= y1 && z0 <= b[p + 5] && b[p + 2] <= z1)) continue;
-    if (culled && (vertexFace ? culledVertexFace(culled, i, j) : culledEdgeEdge(culled, i, j))) {
-      dropped++;
-      continue;
+    // Without branches on the box test (about half the kept pairs pass, unpredictably): the pair is
+    // written, and kept by advancing past it.
+    let keep = +(x0 <= b[p + 3]) & +(b[p] <= x1) & +(y0 <= b[p + 4]) & +(b[p + 1] <= y1) & +(z0 <= b[p + 5]) & +(b[p + 2] <= z1);
+    if (keep !== 0 && (n0 !== -1 || n1 !== -1)) {
+      const drop = vertexFace
+        ? (n0 >= 0 ? by![j] === n0 : culledVertexFace(culled!, i, j))
+        : culledEdgeNodes(n0, n1, edgeCulledNode(culled!, j, 0), edgeCulledNode(culled!, j, 1));
+      if (drop) {
+        keep = 0;
+        dropped++;
+      }
     }
-    out[at++] = i;
-    out[at++] = j;
+    out[at] = i;
+    out[at + 1] = j;
+    at += keep << 1;
   }
   stats.culled += dropped;
   return at;

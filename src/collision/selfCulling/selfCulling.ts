@@ -9,7 +9,8 @@
  *
  * Trees: one SAH surface BVH per object (cullingTree.ts, the builder the shortest path's tree
  * uses), built at the first motion's start and rebuilt every `rebuildEvery` calls at the current
- * start; between rebuilds only the cones are recomputed (a refit).
+ * start when the object has changed shape since (treeShape.ts: a falling or barely deforming body
+ * keeps its tree); between rebuilds only the cones are recomputed (a refit).
  *
  * Traversal (Algorithm 3, SelfCollide): each object's tree top-down from its root; a node that
  * passes the test is culled as a whole and nothing below it is visited; a node that fails is
@@ -32,6 +33,7 @@ import { triangleNormalCone, type CullingMotion } from './motionCones';
 import type { SelfCullingMode } from '../../contract/params';
 import { emptyNodeTestCounts, NodeTests, refitNodeCones, tightenNodeCone, type NodeTestCounts } from './nodeTests';
 import { cullingSurfaceOf, type CullingSurface } from './surfaceTopology';
+import { builtShape, shapeChanged, surfaceVertices, type BuiltShape } from './treeShape';
 
 export interface SelfCullingStats {
   mode: SelfCullingMode;
@@ -50,7 +52,10 @@ export interface SelfCullingStats {
 }
 
 export interface SelfCullingOptions {
-  /** Calls between rebuilds of the trees at the motion's start (default 30; 0: built once). */
+  /**
+   * Calls between rebuilds of the trees at the motion's start (default 30; 0: built once); a tree
+   * whose object has not changed shape since its build is kept (treeShape.ts).
+   */
   rebuildEvery?: number;
   /**
    * A tree's traversals from its root: one in this many (default 8; 1: every one), counted per
@@ -75,6 +80,8 @@ export class SelfCulling {
   private readonly triangleCones: Float64Array;
   private nodeCones: Float64Array[] = [];
   private nodeBase: number[] = [];
+  /** Per tree: its object's surface as the tree was built (treeShape.ts: rebuilt only when that changed). */
+  private shapes: BuiltShape[] = [];
   private calls = 0;
   private readonly tests: NodeTests;
   private stack = new Int32Array(128);
@@ -124,9 +131,10 @@ export class SelfCulling {
     const t0 = performance.now();
     const [lo, hi] = objects ?? [0, this.objectTriangles.length];
     if (this.trees.length === 0 || (this.rebuildEvery > 0 && this.calls % this.rebuildEvery === 0)) {
-      // Every object's tree (a worker may get another range of objects next time); counted for the range.
-      this.build(motion.start);
-      stats.rebuilt = this.trees.filter((tree) => tree.object >= lo && tree.object < hi).length;
+      // Every object's tree that is due (a worker may get another range of objects next time);
+      // counted for the range.
+      const rebuilt = this.build(motion.start);
+      stats.rebuilt = rebuilt.filter((o) => o >= lo && o < hi).length;
     }
     this.calls++;
     const tri = s.triangles, te = s.triangleEdges;
@@ -156,22 +164,32 @@ export class SelfCulling {
     return stats;
   }
 
-  private build(start: Float64Array): void {
-    this.trees = [];
-    this.nodeCones = [];
-    this.nodeBase = [];
+  /**
+   * Builds every object's tree at `start` the first time; later, rebuilds only the trees of
+   * objects whose surface changed shape since their build (treeShape.ts), keeping the others with
+   * their frontiers. Returns the objects whose trees were built.
+   */
+  private build(start: Float64Array): number[] {
+    const first = this.trees.length === 0;
+    const built: number[] = [];
     let base = 0;
-    for (let o = 0; o < this.objectTriangles.length; o++) {
+    for (let k = 0, o = 0; o < this.objectTriangles.length; o++) {
       if (this.objectTriangles[o].length === 0) continue;
-      const tree = buildCullingTree(this.surface, o, this.objectTriangles[o], start);
-      this.trees.push(tree);
-      this.nodeCones.push(new Float64Array(CONE_FLOATS * tree.nodeCount));
-      this.nodeBase.push(base);
-      base += tree.nodeCount;
+      if (first || shapeChanged(this.shapes[k], start)) {
+        this.trees[k] = buildCullingTree(this.surface, o, this.objectTriangles[o], start);
+        this.shapes[k] = builtShape(this.surface, this.shapes[k]?.vertices ?? surfaceVertices(this.surface, this.objectTriangles[o]), this.objectTriangles[o], start);
+        this.nodeCones[k] = new Float64Array(CONE_FLOATS * this.trees[k].nodeCount);
+        built.push(o);
+      }
+      // A kept tree restarts its traversals from the root as a rebuilt one does (same schedule).
+      this.frontier[k] = new Int32Array(16);
+      this.frontierCount[k] = 0;
+      this.sinceFull[k] = Infinity;
+      this.nodeBase[k] = base;
+      base += this.trees[k].nodeCount;
+      k++;
     }
-    this.frontier = this.trees.map(() => new Int32Array(16));
-    this.frontierCount = this.trees.map(() => 0);
-    this.sinceFull = this.trees.map(() => Infinity);
+    return built;
   }
 
   /**
