@@ -4,7 +4,7 @@
  * (tip error after 4 iterations, bench/xpbd.ts's setting). It uses only APIs that are also in the
  * tree before the Neo-Hookean stability fix, so the same file measures that solver too:
  *
- *   node scripts/run-ts.mjs bench/cantileverIterations.ts [--resolution 24] [--young 1e6]
+ *   node scripts/run-ts.mjs bench/cantileverIterations.ts [--resolution 24] [--young 1e6] [--iterations 1,2,4,8]
  *
  *   # the solver before the stability fix (commit 7d89b6b^, the C_D / C_H constraint pair):
  *   rm -rf /tmp/prefix && mkdir /tmp/prefix && git archive 7d89b6b^ | tar -x -C /tmp/prefix
@@ -30,6 +30,9 @@ const flag = (name: string, fallback: number) => {
 const resolution = flag('resolution', 24);
 const young = flag('young', 1e6);
 const frames = 11;
+const listArg = args.indexOf('--iterations');
+const counts = listArg < 0 ? [1, 2, 4, 8] : args[listArg + 1].split(',').map(Number);
+if (!counts.every((n) => Number.isInteger(n) && n > 0)) throw new Error(`--iterations must be a comma-separated list of positive integers, got ${args[listArg + 1]}`);
 
 const setup = cantilever.build({ resolution });
 setup.model.materials.forEach((m) => (m.youngsModulus = young));
@@ -51,7 +54,7 @@ const ref = solve(64);
 console.log(`cantilever resolution ${resolution} (${setup.model.tetCount} tets), E ${young.toExponential(0)}, ${setup.params.substeps} substeps, ${frames} frames; reference: 64 iterations, tip ${(tip(ref) * 1000).toFixed(2)} mm`);
 console.log('| iterations | tip error | worst vertex error |');
 console.log('|---|---|---|');
-for (const it of [1, 2, 4, 8]) {
+for (const it of counts) {
   const x = solve(it);
   let worst = 0;
   for (let i = 0; i < x.length; i++) worst = Math.max(worst, Math.abs(x[i] - ref[i]));
