@@ -25,7 +25,7 @@
  */
 
 import type { CcdCandidates, CcdTopology } from './broadPhase';
-import { culledEdgeNodes, culledVertexFace, edgeCulledNode, keepUnculled, vertexCulledNode, type CulledNodes } from './culledPairs';
+import { culledEdgeNodes, culledVertexFace, edgeCulledNode, vertexCulledNode, type CulledNodes } from './culledPairs';
 import { roundDown, roundUp } from './f32Round';
 
 /** Relative slack of the containment test, so that f64 rounding of "box minus mean" can never admit a pair the kept list lacks. */
@@ -146,21 +146,15 @@ export class OwnPairCache {
     let nv = 0, ne = 0;
     // A list just joined on the boxes of now (no skin) needs no box test: copied (culled pairs dropped).
     const exact = (o: number): boolean => stale[o - lo] && grow[o] === 0;
-    let kept = 0;
     for (let o = lo; o < hi; o++) {
       const list = this.objects[o]!.vertexFace;
-      const before = nv;
-      nv = exact(o) ? copyPairs(list, out, nv, culled, 'vertexFace') : filterPairs(list, boxes, triBoxes, out, nv, culled, true, stats);
-      if (exact(o)) kept += list.length - (nv - before);
+      nv = exact(o) ? copyPairs(list, out, nv, culled, true, stats) : filterPairs(list, boxes, triBoxes, out, nv, culled, true, stats);
     }
     const vertexFace = out.slice(0, nv);
     for (let o = lo; o < hi; o++) {
       const list = this.objects[o]!.edgeEdge;
-      const before = ne;
-      ne = exact(o) ? copyPairs(list, out, ne, culled, 'edgeEdge') : filterPairs(list, edgeBoxes, edgeBoxes, out, ne, culled, false, stats);
-      if (exact(o)) kept += list.length - (ne - before);
+      ne = exact(o) ? copyPairs(list, out, ne, culled, false, stats) : filterPairs(list, edgeBoxes, edgeBoxes, out, ne, culled, false, stats);
     }
-    stats.culled += kept / 2;
     return { vertexFace, edgeEdge: out.slice(0, ne), keptPairs: stats };
   }
 
@@ -216,8 +210,8 @@ export class OwnPairCache {
       }
     }
     const c = join(grown, [lo, hi]);
-    const vf = splitByObject(c.vertexFace, (v) => obj[v], lo, hi, obj.length);
-    const ee = splitByObject(c.edgeEdge, (e) => this.edgeObject[e], lo, hi, this.edgeObject.length);
+    const vf = splitByObject(c.vertexFace, obj, lo, hi, this.triObject.length);
+    const ee = splitByObject(c.edgeEdge, this.edgeObject, lo, hi, this.edgeObject.length);
     for (let o = lo; o < hi; o++) {
       const a = this.vertexStart[o], b = this.vertexStart[o + 1];
       const kept = new Float64Array(6 * (b - a));
@@ -237,8 +231,8 @@ export class OwnPairCache {
 }
 
 /** Appends `pairs` to out from `at` (those not within one culled node, with `culled`); returns the new length. */
-function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number, culled: CulledNodes | null, kind: 'vertexFace' | 'edgeEdge'): number {
-  if (culled) return keepUnculled(culled, kind, pairs, out, at);
+function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number, culled: CulledNodes | null, vertexFace: boolean, stats: OwnPairReuse): number {
+  if (culled) return filterPairs(pairs, null, null, out, at, culled, vertexFace, stats);
   out.set(pairs, at);
   return at + pairs.length;
 }
@@ -251,8 +245,10 @@ function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number, culled: Cul
  * culled nodes of its triangles: culledPairs.ts) is read once per run of equal i.
  */
 function filterPairs(
-  pairs: Uint32Array, a: Float32Array, b: Float32Array, out: Uint32Array, at: number, culled: CulledNodes | null, vertexFace: boolean, stats: OwnPairReuse,
+  pairs: Uint32Array, a: Float32Array | null, b: Float32Array | null, out: Uint32Array, at: number, culled: CulledNodes | null, vertexFace: boolean, stats: OwnPairReuse,
 ): number {
+  // No boxes: every pair's boxes are known to overlap (a list just joined on them), only the culling tests.
+  const boxes = a !== null && b !== null;
   let last = -1, x0 = 0, y0 = 0, z0 = 0, x1 = 0, y1 = 0, z1 = 0, dropped = 0;
   // The first member's culled nodes: a vertex's (vertexCulledNode), or an edge's two triangles'.
   let n0 = -1, n1 = -1;
@@ -262,7 +258,9 @@ function filterPairs(
     if (i !== last) {
       last = i;
       const o = 6 * i;
-      x0 = a[o]; y0 = a[o + 1]; z0 = a[o + 2]; x1 = a[o + 3]; y1 = a[o + 4]; z1 = a[o + 5];
+      if (boxes) {
+        x0 = a[o]; y0 = a[o + 1]; z0 = a[o + 2]; x1 = a[o + 3]; y1 = a[o + 4]; z1 = a[o + 5];
+      }
       if (culled) {
         n0 = vertexFace ? vertexCulledNode(culled, i) : edgeCulledNode(culled, i, 0);
         n1 = vertexFace ? -1 : edgeCulledNode(culled, i, 1);
@@ -271,7 +269,7 @@ function filterPairs(
     const p = 6 * j;
     // Without branches on the box test (about half the kept pairs pass, unpredictably): the pair is
     // written, and kept by advancing past it.
-    let keep = +(x0 <= b[p + 3]) & +(b[p] <= x1) & +(y0 <= b[p + 4]) & +(b[p + 1] <= y1) & +(z0 <= b[p + 5]) & +(b[p + 2] <= z1);
+    let keep = !boxes ? 1 : +(x0 <= b![p + 3]) & +(b![p] <= x1) & +(y0 <= b![p + 4]) & +(b![p + 1] <= y1) & +(z0 <= b![p + 5]) & +(b![p + 2] <= z1);
     if (keep !== 0 && (n0 !== -1 || n1 !== -1)) {
       const drop = vertexFace
         ? (n0 >= 0 ? by![j] === n0 : culledVertexFace(culled!, i, j))
@@ -290,45 +288,38 @@ function filterPairs(
 }
 
 /**
- * The pairs per object lo..hi-1 (by `objectOf` of the first member), each sorted by (first, second):
- * a counting sort by the first member (ids below firstCount), then each first member's few
- * partners sorted in place (a typed-array sort of all the keys was most of a rebuild's time).
+ * The pairs per object lo..hi-1 (by `objectOf` of the first member), each sorted by (first,
+ * second): two stable counting sorts, by the second member (ids below secondCount) and then by the
+ * first, O(pairs + ids). (Insertion-sorting each first member's partners was O(partners^2): a
+ * fifth of a job at impact, where a vertex has hundreds of partners.)
  */
-function splitByObject(pairs: Uint32Array, objectOf: (i: number) => number, lo: number, hi: number, firstCount: number): Uint32Array[] {
-  const m = pairs.length / 2;
-  const start = new Uint32Array(firstCount + 1);
-  for (let q = 0; q < pairs.length; q += 2) start[pairs[q] + 1]++;
-  for (let f = 0; f < firstCount; f++) start[f + 1] += start[f];
-  const fill = start.slice(0, firstCount);
-  const second = new Uint32Array(m);
-  for (let q = 0; q < pairs.length; q += 2) second[fill[pairs[q]]++] = pairs[q + 1];
+function splitByObject(pairs: Uint32Array, objectOf: Uint32Array, lo: number, hi: number, secondCount: number): Uint32Array[] {
+  const firstCount = objectOf.length;
+  const bySecond = countingSort(pairs, 1, secondCount);
+  const sorted = countingSort(bySecond, 0, firstCount);
   const count = new Uint32Array(hi - lo);
-  for (let f = 0; f < firstCount; f++) {
-    const a = start[f], b = start[f + 1];
-    if (a === b) continue;
-    count[objectOf(f) - lo] += b - a;
-    for (let i = a + 1; i < b; i++) {
-      const x = second[i];
-      let j = i - 1;
-      while (j >= a && second[j] > x) {
-        second[j + 1] = second[j];
-        j--;
-      }
-      second[j + 1] = x;
-    }
-  }
+  for (let q = 0; q < sorted.length; q += 2) count[objectOf[sorted[q]] - lo]++;
   const out = Array.from(count, (c) => new Uint32Array(2 * c));
   const at = new Uint32Array(hi - lo);
-  for (let f = 0; f < firstCount; f++) {
-    const a = start[f], b = start[f + 1];
-    if (a === b) continue;
-    const o = objectOf(f) - lo, list = out[o];
-    let k = at[o];
-    for (let i = a; i < b; i++) {
-      list[k++] = f;
-      list[k++] = second[i];
-    }
-    at[o] = k;
+  for (let q = 0; q < sorted.length; q += 2) {
+    const o = objectOf[sorted[q]] - lo, k = at[o];
+    out[o][k] = sorted[q];
+    out[o][k + 1] = sorted[q + 1];
+    at[o] = k + 2;
+  }
+  return out;
+}
+
+/** The pairs stably sorted by their member `key` (0 first, 1 second), whose ids are below `count`. */
+function countingSort(pairs: Uint32Array, key: number, count: number): Uint32Array {
+  const start = new Uint32Array(count + 1);
+  for (let q = key; q < pairs.length; q += 2) start[pairs[q] + 1]++;
+  for (let i = 0; i < count; i++) start[i + 1] += start[i];
+  const out = new Uint32Array(pairs.length);
+  for (let q = 0; q < pairs.length; q += 2) {
+    const k = 2 * start[pairs[q + key]]++;
+    out[k] = pairs[q];
+    out[k + 1] = pairs[q + 1];
   }
   return out;
 }
