@@ -618,12 +618,14 @@ export function sweptCandidates(
   if (!selfCollision || (part && part.objects[1] === part.objects[0])) return { ...inter, boxes };
   const relative = ownFrameVelocities(topo, velocities);
   const ownBoxes = ownFrameBoxesOf(topo, positions, relative, bound, part ? { object: topo.vertexObject, range: part.objects } : undefined);
-  const own = ownPairs(topo, ownBoxes, positions, bound, part?.objects, selfCull ? () => selfCull(relative) : undefined);
+  const own = ownPairs(topo, ownBoxes, positions, bound, part?.objects, selfCull ? () => selfCull(relative) : undefined, inter);
   const keptPairs = own.keptPairs;
-  const after = (own.vertexFace.length + own.edgeEdge.length) / 2;
+  // own.withBefore: the kept lists' answer already starts with the pairs between objects.
+  const vertexFace = own.withBefore ? own.vertexFace : concat(inter.vertexFace, own.vertexFace);
+  const edgeEdge = own.withBefore ? own.edgeEdge : concat(inter.edgeEdge, own.edgeEdge);
+  const after = (vertexFace.length - inter.vertexFace.length + edgeEdge.length - inter.edgeEdge.length) / 2;
   const selfPairs = selfCull ? { selfPairs: { before: after + own.culled, after } } : {};
-  const r = { vertexFace: concat(inter.vertexFace, own.vertexFace), edgeEdge: concat(inter.edgeEdge, own.edgeEdge), boxes, ...(keptPairs ? { keptPairs } : {}), ...selfPairs };
-  return r;
+  return { vertexFace, edgeEdge, boxes, ...(keptPairs ? { keptPairs } : {}), ...selfPairs };
 }
 
 const ownPairCaches = new WeakMap<CcdTopology, OwnPairCache>();
@@ -633,10 +635,12 @@ const ownPairCaches = new WeakMap<CcdTopology, OwnPairCache>();
  * lists kept across jobs (ownPairCache.ts) unless bound.selfPairSkin is 0. The same pairs as
  * ccdCandidates(topo, ownBoxes, 'self', objects), in another order; with `cull` (run once the
  * topology and boxes are checked), less those within one culled node (`culled` counts them).
+ * `before`: pairs the answer may start with (`withBefore` says when it does).
  */
 function ownPairs(
   topo: CcdTopology, ownBoxes: Float32Array, positions: Float32Array, bound: MotionBound, objects?: [number, number], cull?: () => CulledNodes | null,
-): CcdCandidates & { keptPairs?: OwnPairReuse; culled: number } {
+  before?: CcdCandidates,
+): CcdCandidates & { keptPairs?: OwnPairReuse; culled: number; withBefore?: boolean } {
   const fraction = bound.selfPairSkin ?? SELF_PAIR_SKIN;
   if (!(Number.isFinite(fraction) && fraction >= 0)) throw new RangeError(`sweptCandidates: bound.selfPairSkin must be a finite number >= 0, got ${fraction}`);
   if (fraction === 0) {
@@ -662,8 +666,8 @@ function ownPairs(
   const triBoxes = elementBoxes(topo.triangles, 3, ownBoxes, { object: cache.triObject, range }, cache.triangleBoxScratch);
   const edgeBoxes = elementBoxes(topo.edges, 2, ownBoxes, { object: cache.edgeObject, range }, cache.edgeBoxScratch);
   const culled = cull ? cull() : null;
-  const c = cache.candidates(ownBoxes, triBoxes, edgeBoxes, positions, range, skin, (grown, r) => ccdCandidates(topo, grown, 'self', r), culled);
-  return { ...c, culled: c.keptPairs.culled };
+  const c = cache.candidates(ownBoxes, triBoxes, edgeBoxes, positions, range, skin, (grown, r) => ccdCandidates(topo, grown, 'self', r), culled, before ?? null);
+  return { ...c, culled: c.keptPairs.culled, withBefore: before !== undefined };
 }
 
 /**

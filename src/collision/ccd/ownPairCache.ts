@@ -28,6 +28,8 @@ import type { CcdCandidates, CcdTopology } from './broadPhase';
 import { culledEdgeNodes, culledVertexFace, edgeCulledNode, vertexCulledNode, type CulledNodes } from './culledPairs';
 import { roundDown, roundUp } from './f32Round';
 
+const EMPTY = new Uint32Array(0);
+
 /** Relative slack of the containment test, so that f64 rounding of "box minus mean" can never admit a pair the kept list lacks. */
 const CONTAINMENT_SLACK = 1e-9;
 
@@ -99,11 +101,13 @@ export class OwnPairCache {
    * triangle / edge). `skin[o]`: how far object o's boxes are grown when its list is rebuilt.
    * `join(grown, objects)`: the fresh pairs within a range of objects for grown boxes (the broad
    * phase's own join). `culled`: self-collision culling's culled nodes (culledPairs.ts); the pairs
-   * within one are dropped in the same pass as the box test (null: none).
+   * within one are dropped in the same pass as the box test (null: none). `before`: pairs the
+   * answer starts with (the job's pairs between objects); the culled count and `tested` are the
+   * kept lists' only.
    */
   candidates(
     boxes: Float32Array, triBoxes: Float32Array, edgeBoxes: Float32Array, positions: Float32Array, [lo, hi]: [number, number], skin: ArrayLike<number>,
-    join: (grown: Float32Array, objects: [number, number]) => CcdCandidates, culled: CulledNodes | null = null,
+    join: (grown: Float32Array, objects: [number, number]) => CcdCandidates, culled: CulledNodes | null = null, before: CcdCandidates | null = null,
   ): CcdCandidates & { keptPairs: OwnPairReuse } {
     const stats: OwnPairReuse = { reused: 0, rebuilt: 0, tested: 0, culled: 0 };
     const means = new Float64Array(3 * (hi - lo));
@@ -141,9 +145,13 @@ export class OwnPairCache {
       eeCount += this.objects[o]!.edgeEdge.length;
     }
     stats.tested = (vfCount + eeCount) / 2;
-    if (this.filtered.length < Math.max(vfCount, eeCount)) this.filtered = new Uint32Array(Math.max(vfCount, eeCount));
+    // The job's pairs between objects (`before`) go first, so the answer is sliced once, not concatenated.
+    const vfBefore = before ? before.vertexFace : EMPTY, eeBefore = before ? before.edgeEdge : EMPTY;
+    const size = Math.max(vfBefore.length + vfCount, eeBefore.length + eeCount);
+    if (this.filtered.length < size) this.filtered = new Uint32Array(size);
     const out = this.filtered;
-    let nv = 0, ne = 0;
+    out.set(vfBefore);
+    let nv = vfBefore.length, ne = eeBefore.length;
     // A list just joined on the boxes of now (no skin) needs no box test: copied (culled pairs dropped).
     const exact = (o: number): boolean => stale[o - lo] && grow[o] === 0;
     for (let o = lo; o < hi; o++) {
@@ -151,6 +159,7 @@ export class OwnPairCache {
       nv = exact(o) ? copyPairs(list, out, nv, culled, true, stats) : filterPairs(list, boxes, triBoxes, out, nv, culled, true, stats);
     }
     const vertexFace = out.slice(0, nv);
+    out.set(eeBefore);
     for (let o = lo; o < hi; o++) {
       const list = this.objects[o]!.edgeEdge;
       ne = exact(o) ? copyPairs(list, out, ne, culled, false, stats) : filterPairs(list, edgeBoxes, edgeBoxes, out, ne, culled, false, stats);
