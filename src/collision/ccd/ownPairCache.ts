@@ -27,8 +27,11 @@
 import type { CcdCandidates, CcdTopology } from './broadPhase';
 import { culledEdgeNodes, culledVertexFace, edgeCulledNode, vertexCulledNode, type CulledNodes } from './culledPairs';
 import { roundDown, roundUp } from './f32Round';
+import { gapThreshold, referenceBoxes, type GapReference } from './pairGaps';
 
 const EMPTY = new Uint32Array(0);
+/** filterPairs' threshold that asks it to record each pair's gap (pairGaps.ts) instead of using it. */
+const RECORD = -1;
 
 /** Relative slack of the containment test, so that f64 rounding of "box minus mean" can never admit a pair the kept list lacks. */
 const CONTAINMENT_SLACK = 1e-9;
@@ -40,7 +43,12 @@ interface ObjectPairs {
   edgeEdge: Uint32Array;
   /** Jobs the list has served, the one that built it included. */
   jobs: number;
+  /** Each pair's gap when the list was first tested, and the boxes then (pairGaps.ts); null until then. */
+  gaps: { vertexFace: Float64Array; edgeEdge: Float64Array; reference: GapReference } | null;
 }
+
+/** A list whose gaps leave more than this fraction of its pairs undecided records them again. */
+const UNDECIDED_RERECORD = 0.125;
 
 /**
  * A list that served fewer jobs than this belongs to a body that keeps deforming (landing, being
@@ -59,6 +67,8 @@ export interface OwnPairReuse {
   rebuilt: number;
   /** Kept pairs tested against the boxes of now. */
   tested: number;
+  /** Of those, the pairs whose boxes were read (the others were decided by their recorded gap, pairGaps.ts). */
+  boxTests: number;
   /** Pairs whose boxes overlap now but that lie within one culled node (dropped; 0 without culling). */
   culled: number;
 }
@@ -109,7 +119,7 @@ export class OwnPairCache {
     boxes: Float32Array, triBoxes: Float32Array, edgeBoxes: Float32Array, positions: Float32Array, [lo, hi]: [number, number], skin: ArrayLike<number>,
     join: (grown: Float32Array, objects: [number, number]) => CcdCandidates, culled: CulledNodes | null = null, before: CcdCandidates | null = null,
   ): CcdCandidates & { keptPairs: OwnPairReuse } {
-    const stats: OwnPairReuse = { reused: 0, rebuilt: 0, tested: 0, culled: 0 };
+    const stats: OwnPairReuse = { reused: 0, rebuilt: 0, tested: 0, boxTests: 0, culled: 0 };
     const means = new Float64Array(3 * (hi - lo));
     const stale: boolean[] = [];
     const grow = new Float64Array(this.shortStreak.length);
@@ -154,15 +164,38 @@ export class OwnPairCache {
     let nv = vfBefore.length, ne = eeBefore.length;
     // A list just joined on the boxes of now (no skin) needs no box test: copied (culled pairs dropped).
     const exact = (o: number): boolean => stale[o - lo] && grow[o] === 0;
+    // A list tested before decides its pairs by their recorded gaps (pairGaps.ts) where its boxes
+    // have drifted less than the gap; a list tested for the first time records them.
+    const threshold = new Float64Array(hi - lo);
     for (let o = lo; o < hi; o++) {
-      const list = this.objects[o]!.vertexFace;
-      nv = exact(o) ? copyPairs(list, out, nv, culled, true, stats) : filterPairs(list, boxes, triBoxes, out, nv, culled, true, stats);
+      const kept = this.objects[o]!;
+      if (exact(o)) continue;
+      if (!kept.gaps) {
+        kept.gaps = {
+          vertexFace: new Float64Array(kept.vertexFace.length / 2), edgeEdge: new Float64Array(kept.edgeEdge.length / 2),
+          reference: referenceBoxes(this.vertices, this.vertexStart[o], this.vertexStart[o + 1], boxes, means[3 * (o - lo)], means[3 * (o - lo) + 1], means[3 * (o - lo) + 2]),
+        };
+        threshold[o - lo] = RECORD;
+      } else {
+        threshold[o - lo] = gapThreshold(this.vertices, this.vertexStart[o], this.vertexStart[o + 1], boxes, means[3 * (o - lo)], means[3 * (o - lo) + 1], means[3 * (o - lo) + 2], kept.gaps.reference);
+      }
+    }
+    const boxTests = new Float64Array(hi - lo);
+    for (let o = lo; o < hi; o++) {
+      const kept = this.objects[o]!, before = stats.boxTests;
+      nv = exact(o) ? copyPairs(kept.vertexFace, out, nv, culled, true, stats) : filterPairs(kept.vertexFace, boxes, triBoxes, out, nv, culled, true, stats, kept.gaps!.vertexFace, threshold[o - lo]);
+      boxTests[o - lo] = stats.boxTests - before;
     }
     const vertexFace = out.slice(0, nv);
     out.set(eeBefore);
     for (let o = lo; o < hi; o++) {
-      const list = this.objects[o]!.edgeEdge;
-      ne = exact(o) ? copyPairs(list, out, ne, culled, false, stats) : filterPairs(list, edgeBoxes, edgeBoxes, out, ne, culled, false, stats);
+      const kept = this.objects[o]!, before = stats.boxTests;
+      ne = exact(o) ? copyPairs(kept.edgeEdge, out, ne, culled, false, stats) : filterPairs(kept.edgeEdge, edgeBoxes, edgeBoxes, out, ne, culled, false, stats, kept.gaps!.edgeEdge, threshold[o - lo]);
+      // Gaps that left many pairs undecided (the body deformed within its skin) are recorded again next time.
+      if (!exact(o) && threshold[o - lo] !== RECORD) {
+        const pairs = (kept.vertexFace.length + kept.edgeEdge.length) / 2;
+        if (boxTests[o - lo] + stats.boxTests - before > UNDECIDED_RERECORD * pairs) kept.gaps = null;
+      }
     }
     return { vertexFace, edgeEdge: out.slice(0, ne), keptPairs: stats };
   }
@@ -234,14 +267,14 @@ export class OwnPairCache {
           kept[k + 3 + i] = grown[p + 3 + i] - m - slack;
         }
       }
-      this.objects[o] = { kept, vertexFace: vf[o - lo], edgeEdge: ee[o - lo], jobs: 1 };
+      this.objects[o] = { kept, vertexFace: vf[o - lo], edgeEdge: ee[o - lo], jobs: 1, gaps: null };
     }
   }
 }
 
 /** Appends `pairs` to out from `at` (those not within one culled node, with `culled`); returns the new length. */
 function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number, culled: CulledNodes | null, vertexFace: boolean, stats: OwnPairReuse): number {
-  if (culled) return filterPairs(pairs, null, null, out, at, culled, vertexFace, stats);
+  if (culled) return filterPairs(pairs, null, null, out, at, culled, vertexFace, stats, null, 0);
   out.set(pairs, at);
   return at + pairs.length;
 }
@@ -255,9 +288,12 @@ function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number, culled: Cul
  */
 function filterPairs(
   pairs: Uint32Array, a: Float32Array | null, b: Float32Array | null, out: Uint32Array, at: number, culled: CulledNodes | null, vertexFace: boolean, stats: OwnPairReuse,
+  gap: Float64Array | null, threshold: number,
 ): number {
   // No boxes: every pair's boxes are known to overlap (a list just joined on them), only the culling tests.
   const boxes = a !== null && b !== null;
+  const record = threshold === RECORD;
+  let boxTests = 0;
   let last = -1, x0 = 0, y0 = 0, z0 = 0, x1 = 0, y1 = 0, z1 = 0, dropped = 0;
   // The first member's culled nodes: a vertex's (vertexCulledNode), or an edge's two triangles'.
   let n0 = -1, n1 = -1;
@@ -278,7 +314,21 @@ function filterPairs(
     const p = 6 * j;
     // Without branches on the box test (about half the kept pairs pass, unpredictably): the pair is
     // written, and kept by advancing past it.
-    let keep = !boxes ? 1 : +(x0 <= b![p + 3]) & +(b![p] <= x1) & +(y0 <= b![p + 4]) & +(b![p + 1] <= y1) & +(z0 <= b![p + 5]) & +(b![p + 2] <= z1);
+    let keep = 1;
+    if (record) {
+      // The gap (pairGaps.ts): >= 0 exactly when the boxes overlap (the same test as below).
+      const g = Math.min(b![p + 3] - x0, x1 - b![p], b![p + 4] - y0, y1 - b![p + 1], b![p + 5] - z0, z1 - b![p + 2]);
+      gap![q >> 1] = g;
+      keep = +(g >= 0);
+    } else if (boxes) {
+      // Decided by the recorded gap, unless it lies within the threshold (few pairs: a predictable branch).
+      const g = gap ? gap[q >> 1] : 0;
+      keep = +(g >= threshold);
+      if (gap === null || (+(g > -threshold) & +(g < threshold)) !== 0) {
+        boxTests++;
+        keep = +(x0 <= b![p + 3]) & +(b![p] <= x1) & +(y0 <= b![p + 4]) & +(b![p + 1] <= y1) & +(z0 <= b![p + 5]) & +(b![p + 2] <= z1);
+      }
+    }
     if (keep !== 0 && (n0 !== -1 || n1 !== -1)) {
       const drop = vertexFace
         ? (n0 >= 0 ? by![j] === n0 : culledVertexFace(culled!, i, j))
@@ -293,6 +343,7 @@ function filterPairs(
     at += keep << 1;
   }
   stats.culled += dropped;
+  stats.boxTests += record ? pairs.length / 2 : boxTests;
   return at;
 }
 
