@@ -25,7 +25,7 @@
  */
 
 import type { CcdCandidates, CcdTopology } from './broadPhase';
-import { culledEdgeNodes, culledVertexFace, edgeCulledNode, vertexCulledNode, type CulledNodes } from './culledPairs';
+import { culledVertexFace, edgeCulledNode, MIXED, vertexCulledNode, type CulledNodes } from './culledPairs';
 import { roundDown, roundUp } from './f32Round';
 import { gapThreshold, referenceBoxes, type GapReference } from './pairGaps';
 
@@ -85,6 +85,8 @@ export class OwnPairCache {
   /** Element boxes of one call (6 per triangle / edge), reused from call to call by the caller. */
   readonly triangleBoxScratch: Float32Array;
   readonly edgeBoxScratch: Float32Array;
+  /** Per edge, its triangles' culled nodes in one job (filterPairs). */
+  private readonly edgeNodes: Int32Array;
   /** The filter's output before it is cut to length (grow-only). */
   private filtered = new Uint32Array(0);
 
@@ -103,6 +105,7 @@ export class OwnPairCache {
     this.shortStreak = new Uint32Array(objectCount);
     this.triangleBoxScratch = new Float32Array(6 * this.triObject.length);
     this.edgeBoxScratch = new Float32Array(6 * this.edgeObject.length);
+    this.edgeNodes = new Int32Array(2 * this.edgeObject.length);
   }
 
   /**
@@ -183,14 +186,23 @@ export class OwnPairCache {
     const boxTests = new Float64Array(hi - lo);
     for (let o = lo; o < hi; o++) {
       const kept = this.objects[o]!, before = stats.boxTests;
-      nv = exact(o) ? copyPairs(kept.vertexFace, out, nv, culled, true, stats) : filterPairs(kept.vertexFace, boxes, triBoxes, out, nv, culled, true, stats, kept.gaps!.vertexFace, threshold[o - lo]);
+      nv = exact(o) ? copyPairs(kept.vertexFace, out, nv, culled, true, stats, null) : filterPairs(kept.vertexFace, boxes, triBoxes, out, nv, culled, true, stats, kept.gaps!.vertexFace, threshold[o - lo], null);
       boxTests[o - lo] = stats.boxTests - before;
     }
     const vertexFace = out.slice(0, nv);
     out.set(eeBefore);
+    // Per edge, its two triangles' culled nodes (edgeCulledNode), read once per pair below.
+    let edgeNodes: Int32Array | null = null;
+    if (culled) {
+      edgeNodes = this.edgeNodes;
+      for (let e = 0; e < this.edgeObject.length; e++) {
+        edgeNodes[2 * e] = edgeCulledNode(culled, e, 0);
+        edgeNodes[2 * e + 1] = edgeCulledNode(culled, e, 1);
+      }
+    }
     for (let o = lo; o < hi; o++) {
       const kept = this.objects[o]!, before = stats.boxTests;
-      ne = exact(o) ? copyPairs(kept.edgeEdge, out, ne, culled, false, stats) : filterPairs(kept.edgeEdge, edgeBoxes, edgeBoxes, out, ne, culled, false, stats, kept.gaps!.edgeEdge, threshold[o - lo]);
+      ne = exact(o) ? copyPairs(kept.edgeEdge, out, ne, culled, false, stats, edgeNodes) : filterPairs(kept.edgeEdge, edgeBoxes, edgeBoxes, out, ne, culled, false, stats, kept.gaps!.edgeEdge, threshold[o - lo], edgeNodes);
       // Gaps that left many pairs undecided (the body deformed within its skin) are recorded again next time.
       if (!exact(o) && threshold[o - lo] !== RECORD) {
         const pairs = (kept.vertexFace.length + kept.edgeEdge.length) / 2;
@@ -273,8 +285,8 @@ export class OwnPairCache {
 }
 
 /** Appends `pairs` to out from `at` (those not within one culled node, with `culled`); returns the new length. */
-function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number, culled: CulledNodes | null, vertexFace: boolean, stats: OwnPairReuse): number {
-  if (culled) return filterPairs(pairs, null, null, out, at, culled, vertexFace, stats, null, 0);
+function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number, culled: CulledNodes | null, vertexFace: boolean, stats: OwnPairReuse, edgeNodes: Int32Array | null): number {
+  if (culled) return filterPairs(pairs, null, null, out, at, culled, vertexFace, stats, null, 0, edgeNodes);
   out.set(pairs, at);
   return at + pairs.length;
 }
@@ -288,7 +300,7 @@ function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number, culled: Cul
  */
 function filterPairs(
   pairs: Uint32Array, a: Float32Array | null, b: Float32Array | null, out: Uint32Array, at: number, culled: CulledNodes | null, vertexFace: boolean, stats: OwnPairReuse,
-  gap: Float64Array | null, threshold: number,
+  gap: Float64Array | null, threshold: number, edgeNodes: Int32Array | null,
 ): number {
   // No boxes: every pair's boxes are known to overlap (a list just joined on them), only the culling tests.
   const boxes = a !== null && b !== null;
@@ -307,8 +319,8 @@ function filterPairs(
         x0 = a[o]; y0 = a[o + 1]; z0 = a[o + 2]; x1 = a[o + 3]; y1 = a[o + 4]; z1 = a[o + 5];
       }
       if (culled) {
-        n0 = vertexFace ? vertexCulledNode(culled, i) : edgeCulledNode(culled, i, 0);
-        n1 = vertexFace ? -1 : edgeCulledNode(culled, i, 1);
+        n0 = vertexFace ? vertexCulledNode(culled, i) : edgeNodes![2 * i];
+        n1 = vertexFace ? -1 : edgeNodes![2 * i + 1];
       }
     }
     const p = 6 * j;
@@ -329,14 +341,19 @@ function filterPairs(
         keep = +(x0 <= b![p + 3]) & +(b![p] <= x1) & +(y0 <= b![p + 4]) & +(b![p + 1] <= y1) & +(z0 <= b![p + 5]) & +(b![p + 2] <= z1);
       }
     }
-    if (keep !== 0 && (n0 !== -1 || n1 !== -1)) {
-      const drop = vertexFace
-        ? (n0 >= 0 ? by![j] === n0 : culledVertexFace(culled!, i, j))
-        : culledEdgeNodes(n0, n1, edgeCulledNode(culled!, j, 0), edgeCulledNode(culled!, j, 1));
-      if (drop) {
-        keep = 0;
-        dropped++;
+    if (culled !== null) {
+      // Within one culled node (culledPairs.ts), without branches on the answer (a fifth of the
+      // pairs, unpredictably): a vertex whose triangles lie in one node n0 is culled with triangle j
+      // exactly when j lies in n0; an edge pair as culledEdgeNodes, from the per-edge table.
+      let drop: number;
+      if (vertexFace) {
+        drop = n0 === MIXED ? +culledVertexFace(culled, i, j) : +(n0 >= 0) & +(by![j] === n0);
+      } else {
+        const b0 = edgeNodes![2 * j], b1 = edgeNodes![2 * j + 1];
+        drop = (+(n0 >= 0) & (+(n0 === b0) | +(n0 === b1))) | (+(n1 >= 0) & (+(n1 === b0) | +(n1 === b1)));
       }
+      dropped += keep & drop;
+      keep &= drop ^ 1;
     }
     out[at] = i;
     out[at + 1] = j;
