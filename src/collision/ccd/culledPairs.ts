@@ -38,21 +38,24 @@ export function culledEdgeEdge(c: CulledNodes, a: number, b: number): boolean {
 }
 
 /**
- * The culled node of vertex v's triangles for a run of pairs (v, t): -1 when none lies in a
- * culled node, the node when those that do all lie in one (then (v, t) is culled exactly when
- * culledBy[t] is that node), MIXED when they lie in several (culledVertexFace decides).
+ * The culled nodes of vertex v's triangles for a run of pairs (v, t), at most two, into out[0..1]
+ * (-1: none): (v, t) is then culled exactly when culledBy[t] is one of them. Returns MIXED when
+ * they lie in more than two (culledVertexFace decides), else 0.
  */
 export const MIXED = -2;
-export function vertexCulledNode(c: CulledNodes, v: number): number {
+export function vertexCulledNodes(c: CulledNodes, v: number, out: Int32Array): number {
   const by = c.culledBy, list = c.vertexTriangles;
-  let node = -1;
+  let n0 = -1, n1 = -1;
   for (let j = c.vertexTriangleOffsets[v], end = c.vertexTriangleOffsets[v + 1]; j < end; j++) {
     const n = by[list[j]];
-    if (n < 0 || n === node) continue;
-    if (node >= 0) return MIXED;
-    node = n;
+    if (n < 0 || n === n0 || n === n1) continue;
+    if (n0 < 0) n0 = n;
+    else if (n1 < 0) n1 = n;
+    else return MIXED;
   }
-  return node;
+  out[0] = n0;
+  out[1] = n1;
+  return 0;
 }
 
 /** The culled node of edge e's triangle `side` (0 or 1), or -1 (none, or not culled). */

@@ -25,11 +25,13 @@
  */
 
 import type { CcdCandidates, CcdTopology } from './broadPhase';
-import { culledVertexFace, edgeCulledNode, MIXED, vertexCulledNode, type CulledNodes } from './culledPairs';
+import { culledVertexFace, edgeCulledNode, MIXED, vertexCulledNodes, type CulledNodes } from './culledPairs';
 import { roundDown, roundUp } from './f32Round';
 import { gapThreshold, referenceBoxes, type GapReference } from './pairGaps';
 
 const EMPTY = new Uint32Array(0);
+/** A vertex's culled nodes (culledPairs.ts vertexCulledNodes), scratch. */
+const twoNodes = new Int32Array(2);
 /** filterPairs' threshold that asks it to record each pair's gap (pairGaps.ts) instead of using it. */
 const RECORD = -1;
 
@@ -308,7 +310,7 @@ function filterPairs(
   let boxTests = 0;
   let last = -1, x0 = 0, y0 = 0, z0 = 0, x1 = 0, y1 = 0, z1 = 0, dropped = 0;
   // The first member's culled nodes: a vertex's (vertexCulledNode), or an edge's two triangles'.
-  let n0 = -1, n1 = -1;
+  let n0 = -1, n1 = -1, mixed = false;
   const by = culled ? culled.culledBy : null;
   for (let q = 0; q < pairs.length; q += 2) {
     const i = pairs[q], j = pairs[q + 1];
@@ -319,8 +321,14 @@ function filterPairs(
         x0 = a[o]; y0 = a[o + 1]; z0 = a[o + 2]; x1 = a[o + 3]; y1 = a[o + 4]; z1 = a[o + 5];
       }
       if (culled) {
-        n0 = vertexFace ? vertexCulledNode(culled, i) : edgeNodes![2 * i];
-        n1 = vertexFace ? -1 : edgeNodes![2 * i + 1];
+        if (vertexFace) {
+          mixed = vertexCulledNodes(culled, i, twoNodes) === MIXED;
+          n0 = twoNodes[0];
+          n1 = twoNodes[1];
+        } else {
+          n0 = edgeNodes![2 * i];
+          n1 = edgeNodes![2 * i + 1];
+        }
       }
     }
     const p = 6 * j;
@@ -343,11 +351,12 @@ function filterPairs(
     }
     if (culled !== null) {
       // Within one culled node (culledPairs.ts), without branches on the answer (a fifth of the
-      // pairs, unpredictably): a vertex whose triangles lie in one node n0 is culled with triangle j
-      // exactly when j lies in n0; an edge pair as culledEdgeNodes, from the per-edge table.
+      // pairs, unpredictably): a vertex whose triangles lie in nodes n0, n1 is culled with triangle
+      // j exactly when j lies in one of them; an edge pair as culledEdgeNodes, from the per-edge table.
       let drop: number;
       if (vertexFace) {
-        drop = n0 === MIXED ? +culledVertexFace(culled, i, j) : +(n0 >= 0) & +(by![j] === n0);
+        const t = by![j];
+        drop = mixed ? +culledVertexFace(culled, i, j) : (+(n0 >= 0) & +(t === n0)) | (+(n1 >= 0) & +(t === n1));
       } else {
         const b0 = edgeNodes![2 * j], b1 = edgeNodes![2 * j + 1];
         drop = (+(n0 >= 0) & (+(n0 === b0) | +(n0 === b1))) | (+(n1 >= 0) & (+(n1 === b0) | +(n1 === b1)));
