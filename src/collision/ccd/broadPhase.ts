@@ -662,11 +662,8 @@ function ownPairs(
   const margin = bound.ownMargin ?? bound.margin;
   const skin = new Float64Array(count);
   for (let o = 0; o < count; o++) skin[o] = fraction * (bound.ownMargins ? bound.ownMargins[o] : margin);
-  // Read only within this call: the cache's scratch arrays, not fresh ones (a job's garbage was a tenth of its time).
-  const triBoxes = elementBoxes(topo.triangles, 3, ownBoxes, { object: cache.triObject, range }, cache.triangleBoxScratch);
-  const edgeBoxes = elementBoxes(topo.edges, 2, ownBoxes, { object: cache.edgeObject, range }, cache.edgeBoxScratch);
   const culled = cull ? cull() : null;
-  const c = cache.candidates(ownBoxes, triBoxes, edgeBoxes, positions, range, skin, (grown, r) => ccdCandidates(topo, grown, 'self', r), culled, before ?? null);
+  const c = cache.candidates(ownBoxes, positions, range, skin, (grown, r) => ccdCandidates(topo, grown, 'self', r), culled, before ?? null);
   return { ...c, culled: c.keptPairs.culled, withBefore: before !== undefined };
 }
 

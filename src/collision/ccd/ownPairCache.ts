@@ -84,9 +84,12 @@ export class OwnPairCache {
   private readonly vertices: Uint32Array;
   readonly triObject: Uint32Array;
   readonly edgeObject: Uint32Array;
-  /** Element boxes of one call (6 per triangle / edge), reused from call to call by the caller. */
-  readonly triangleBoxScratch: Float32Array;
-  readonly edgeBoxScratch: Float32Array;
+  /** Triangles and edges per object (CSR: start offsets, then the ids). */
+  private readonly triangleStart: { start: Uint32Array; ids: Uint32Array };
+  private readonly edgeStart: { start: Uint32Array; ids: Uint32Array };
+  /** Element boxes of one call (6 per triangle / edge), filled per object when a call needs them. */
+  private readonly triangleBoxScratch: Float32Array;
+  private readonly edgeBoxScratch: Float32Array;
   /** Per edge, its triangles' culled nodes in one job (filterPairs). */
   private readonly edgeNodes: Int32Array;
   /** The filter's output before it is cut to length (grow-only). */
@@ -105,6 +108,8 @@ export class OwnPairCache {
     this.edgeObject = new Uint32Array(topo.edges.length / 2);
     for (let e = 0; e < this.edgeObject.length; e++) this.edgeObject[e] = obj[topo.edges[2 * e]];
     this.shortStreak = new Uint32Array(objectCount);
+    this.triangleStart = csrByObject(this.triObject, objectCount);
+    this.edgeStart = csrByObject(this.edgeObject, objectCount);
     this.triangleBoxScratch = new Float32Array(6 * this.triObject.length);
     this.edgeBoxScratch = new Float32Array(6 * this.edgeObject.length);
     this.edgeNodes = new Int32Array(2 * this.edgeObject.length);
@@ -112,8 +117,8 @@ export class OwnPairCache {
 
   /**
    * The pairs within objects lo..hi-1 for the own-frame `boxes` (6 per vertex, world coordinates at
-   * `positions`, vec4) and the element boxes made from them (unions of the corners' boxes, 6 per
-   * triangle / edge). `skin[o]`: how far object o's boxes are grown when its list is rebuilt.
+   * `positions`, vec4); the element boxes (unions of the corners' boxes) are made per object only
+   * where a pair's gap does not decide it (pairGaps.ts). `skin[o]`: how far object o's boxes are grown when its list is rebuilt.
    * `join(grown, objects)`: the fresh pairs within a range of objects for grown boxes (the broad
    * phase's own join). `culled`: self-collision culling's culled nodes (culledPairs.ts); the pairs
    * within one are dropped in the same pass as the box test (null: none). `before`: pairs the
@@ -121,7 +126,7 @@ export class OwnPairCache {
    * kept lists' only.
    */
   candidates(
-    boxes: Float32Array, triBoxes: Float32Array, edgeBoxes: Float32Array, positions: Float32Array, [lo, hi]: [number, number], skin: ArrayLike<number>,
+    boxes: Float32Array, positions: Float32Array, [lo, hi]: [number, number], skin: ArrayLike<number>,
     join: (grown: Float32Array, objects: [number, number]) => CcdCandidates, culled: CulledNodes | null = null, before: CcdCandidates | null = null,
   ): CcdCandidates & { keptPairs: OwnPairReuse } {
     const stats: OwnPairReuse = { reused: 0, rebuilt: 0, tested: 0, boxTests: 0, culled: 0 };
@@ -185,10 +190,25 @@ export class OwnPairCache {
         threshold[o - lo] = gapThreshold(this.vertices, this.vertexStart[o], this.vertexStart[o + 1], boxes, means[3 * (o - lo)], means[3 * (o - lo) + 1], means[3 * (o - lo) + 2], kept.gaps.reference);
       }
     }
+    // Element boxes per object, made when first needed: upfront to record gaps, else at the first
+    // pair its gap leaves undecided (a falling body's lists need none).
+    const filled = new Uint8Array(hi - lo);
+    const triBoxes = this.triangleBoxScratch, edgeBoxes = this.edgeBoxScratch;
+    const fill = (o: number): void => {
+      if (filled[o - lo]) return;
+      filled[o - lo] = 1;
+      unionBoxes(this.topo.triangles, 3, boxes, this.triangleStart, o, triBoxes);
+      unionBoxes(this.topo.edges, 2, boxes, this.edgeStart, o, edgeBoxes);
+    };
+    const lazy = (o: number): (() => void) | null => {
+      if (threshold[o - lo] !== RECORD) return () => fill(o);
+      fill(o);
+      return null;
+    };
     const boxTests = new Float64Array(hi - lo);
     for (let o = lo; o < hi; o++) {
       const kept = this.objects[o]!, before = stats.boxTests;
-      nv = exact(o) ? copyPairs(kept.vertexFace, out, nv, culled, true, stats, null) : filterPairs(kept.vertexFace, boxes, triBoxes, out, nv, culled, true, stats, kept.gaps!.vertexFace, threshold[o - lo], null);
+      nv = exact(o) ? copyPairs(kept.vertexFace, out, nv, culled, true, stats, null) : filterPairs(kept.vertexFace, boxes, triBoxes, out, nv, culled, true, stats, kept.gaps!.vertexFace, threshold[o - lo], null, lazy(o));
       boxTests[o - lo] = stats.boxTests - before;
     }
     const vertexFace = out.slice(0, nv);
@@ -204,7 +224,7 @@ export class OwnPairCache {
     }
     for (let o = lo; o < hi; o++) {
       const kept = this.objects[o]!, before = stats.boxTests;
-      ne = exact(o) ? copyPairs(kept.edgeEdge, out, ne, culled, false, stats, edgeNodes) : filterPairs(kept.edgeEdge, edgeBoxes, edgeBoxes, out, ne, culled, false, stats, kept.gaps!.edgeEdge, threshold[o - lo], edgeNodes);
+      ne = exact(o) ? copyPairs(kept.edgeEdge, out, ne, culled, false, stats, edgeNodes) : filterPairs(kept.edgeEdge, edgeBoxes, edgeBoxes, out, ne, culled, false, stats, kept.gaps!.edgeEdge, threshold[o - lo], edgeNodes, lazy(o));
       // Gaps that left many pairs undecided (the body deformed within its skin) are recorded again next time.
       if (!exact(o) && threshold[o - lo] !== RECORD) {
         const pairs = (kept.vertexFace.length + kept.edgeEdge.length) / 2;
@@ -288,7 +308,7 @@ export class OwnPairCache {
 
 /** Appends `pairs` to out from `at` (those not within one culled node, with `culled`); returns the new length. */
 function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number, culled: CulledNodes | null, vertexFace: boolean, stats: OwnPairReuse, edgeNodes: Int32Array | null): number {
-  if (culled) return filterPairs(pairs, null, null, out, at, culled, vertexFace, stats, null, 0, edgeNodes);
+  if (culled) return filterPairs(pairs, null, null, out, at, culled, vertexFace, stats, null, 0, edgeNodes, null);
   out.set(pairs, at);
   return at + pairs.length;
 }
@@ -302,7 +322,7 @@ function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number, culled: Cul
  */
 function filterPairs(
   pairs: Uint32Array, a: Float32Array | null, b: Float32Array | null, out: Uint32Array, at: number, culled: CulledNodes | null, vertexFace: boolean, stats: OwnPairReuse,
-  gap: Float64Array | null, threshold: number, edgeNodes: Int32Array | null,
+  gap: Float64Array | null, threshold: number, edgeNodes: Int32Array | null, fillBoxes: (() => void) | null,
 ): number {
   // No boxes: every pair's boxes are known to overlap (a list just joined on them), only the culling tests.
   const boxes = a !== null && b !== null;
@@ -345,6 +365,13 @@ function filterPairs(
       const g = gap ? gap[q >> 1] : 0;
       keep = +(g >= threshold);
       if (gap === null || (+(g > -threshold) & +(g < threshold)) !== 0) {
+        if (fillBoxes !== null) {
+          // The first undecided pair: the element boxes are made now (the first member's too).
+          fillBoxes();
+          fillBoxes = null;
+          const o = 6 * i;
+          x0 = a![o]; y0 = a![o + 1]; z0 = a![o + 2]; x1 = a![o + 3]; y1 = a![o + 4]; z1 = a![o + 5];
+        }
         boxTests++;
         keep = +(x0 <= b![p + 3]) & +(b![p] <= x1) & +(y0 <= b![p + 4]) & +(b![p + 1] <= y1) & +(z0 <= b![p + 5]) & +(b![p + 2] <= z1);
       }
@@ -408,4 +435,39 @@ function countingSort(pairs: Uint32Array, key: number, count: number): Uint32Arr
     out[k + 1] = pairs[q + 1];
   }
   return out;
+}
+
+/** Ids grouped by their object (CSR). */
+function csrByObject(objectOf: Uint32Array, objectCount: number): { start: Uint32Array; ids: Uint32Array } {
+  const start = new Uint32Array(objectCount + 1);
+  for (let i = 0; i < objectOf.length; i++) start[objectOf[i] + 1]++;
+  for (let o = 0; o < objectCount; o++) start[o + 1] += start[o];
+  const at = start.slice(0, objectCount);
+  const ids = new Uint32Array(objectOf.length);
+  for (let i = 0; i < objectOf.length; i++) ids[at[objectOf[i]]++] = i;
+  return { start, ids };
+}
+
+/** out[element] := the union of its `per` corners' boxes, for object o's elements (byObject). */
+function unionBoxes(corners: Uint32Array, per: number, boxes: Float32Array, byObject: { start: Uint32Array; ids: Uint32Array }, o: number, out: Float32Array): void {
+  for (let k = byObject.start[o]; k < byObject.start[o + 1]; k++) {
+    const e = byObject.ids[k], q = 6 * e;
+    let b = 6 * corners[per * e];
+    let x0 = boxes[b], y0 = boxes[b + 1], z0 = boxes[b + 2], x1 = boxes[b + 3], y1 = boxes[b + 4], z1 = boxes[b + 5];
+    for (let c = 1; c < per; c++) {
+      b = 6 * corners[per * e + c];
+      if (boxes[b] < x0) x0 = boxes[b];
+      if (boxes[b + 1] < y0) y0 = boxes[b + 1];
+      if (boxes[b + 2] < z0) z0 = boxes[b + 2];
+      if (boxes[b + 3] > x1) x1 = boxes[b + 3];
+      if (boxes[b + 4] > y1) y1 = boxes[b + 4];
+      if (boxes[b + 5] > z1) z1 = boxes[b + 5];
+    }
+    out[q] = x0;
+    out[q + 1] = y0;
+    out[q + 2] = z0;
+    out[q + 3] = x1;
+    out[q + 4] = y1;
+    out[q + 5] = z1;
+  }
 }
