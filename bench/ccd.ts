@@ -331,7 +331,7 @@ export function jobRows(cases: PileCase[], bound: MotionBound, jobs: number, sce
       }
       const join = total.map((ms, i) => ms - cones[i] - traversal[i] - filter[i]);
       rows.push([
-        c.copies, c.speed, scenario, median(total).toFixed(1), Math.min(...total).toFixed(1), median(cpu).toFixed(1), median(join).toFixed(1), median(cones).toFixed(1),
+        c.copies, c.speed, scenario, median(total).toFixed(1), Math.min(...total).toFixed(1), Math.max(...total).toFixed(1), median(cpu).toFixed(1), median(join).toFixed(1), median(cones).toFixed(1),
         median(traversal).toFixed(1), median(filter).toFixed(1), before, after, pairs, (rebuilt / jobs).toFixed(1),
       ]);
     }
@@ -443,7 +443,7 @@ try {
     const jobs = Number(arg('jobs', '24'));
     const rows = jobRows(cases, bound, jobs, arg('scenarios', 'falling,impact').split(','));
     console.log(`\nThe default job (self-collision, enhanced culling, 1 mm deviation bound) on this thread, median of ${jobs} jobs, horizon ${bound.horizon.toFixed(4)} s, margin ${bound.margin}:\n`);
-    console.log(table(['copies', 'speed m/s', 'scenario', 'job ms (median)', 'job ms (min)', 'job CPU ms (median)', 'join ms', 'cones ms', 'traversal ms', 'pair filter ms', 'same-object pairs', 'after culling', 'candidates', 'lists rebuilt / job'], rows));
+    console.log(table(['copies', 'speed m/s', 'scenario', 'job ms (median)', 'job ms (min)', 'job ms (max)', 'job CPU ms (median)', 'join ms', 'cones ms', 'traversal ms', 'pair filter ms', 'same-object pairs', 'after culling', 'candidates', 'lists rebuilt / job'], rows));
   }
   if (sections.includes('step')) {
     const copies = Number(arg('step-copies', '2'));
