@@ -18,8 +18,10 @@
  * The kept lists are sorted (vertex, triangle) and (edge, edge), so the answer is in the same
  * order whichever job built the list (worker pools hand the parts of a split job to any worker).
  * What it costs: a join over boxes grown by the skin finds more pairs (about 1.6x the join's time),
- * paid only when a list is rebuilt; the filter is one box test per kept pair. A body that outgrows
- * its lists within a job or two (landing, squeezed) is joined without the skin, with a skinned
+ * paid only when a list is rebuilt; the filter is one box test per kept pair, and most of those are
+ * decided by the gap recorded when the list was first tested (pairGaps.ts) without reading boxes.
+ * With self-collision culling the same pass drops the pairs within a culled node (culledPairs.ts).
+ * A body that outgrows its lists within a job or two (landing, squeezed) is joined without the skin, with a skinned
  * probe every few rebuilds (SHORT_LIFE_JOBS, SKIN_PROBE_EVERY). Figures: docs/benchmarks.md
  * "CCD's broad phase: same-object pairs kept across jobs".
  */

@@ -253,9 +253,14 @@ export class SelfCulling {
 
   /** The culled nodes of the last cull, as the broad phase's join drops pairs by them (ccd/culledPairs.ts). */
   get culledNodes(): CulledNodes {
-    const s = this.surface;
-    return { culledBy: this.culledBy, vertexTriangleOffsets: s.vertexTriangleOffsets, vertexTriangles: s.vertexTriangles, edgeTriangles: s.edgeTriangles };
+    if (!this.nodes) {
+      const s = this.surface;
+      this.nodes = { culledBy: this.culledBy, vertexTriangleOffsets: s.vertexTriangleOffsets, vertexTriangles: s.vertexTriangles, edgeTriangles: s.edgeTriangles };
+    }
+    return this.nodes;
   }
+
+  private nodes: CulledNodes | null = null;
 
   /** Whether vertex v and triangle t lie in one culled node. */
   culledVertexFace(v: number, t: number): boolean {
