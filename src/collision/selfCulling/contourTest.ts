@@ -242,13 +242,34 @@ function bernsteinSign(
     b2 = d1x * g1x + d1y * g1y;
     b1 = b0 + 0.5 * (d0x * dgx + d0y * dgy + (ddx * g0x + ddy * g0y));
   }
-  const dMax = Math.max(Math.hypot(d0x, d0y), Math.hypot(d1x, d1y));
-  const gMax = Math.max(Math.hypot(g0x, g0y), Math.hypot(g1x, g1y));
-  const err = dMax * rG + rD * gMax + rD * rG + ROUNDING * (dMax + rD + gMax + rG) * (dMax + rD + gMax + rG);
   const lo = Math.min(b0, b1, b2), hi = Math.max(b0, b1, b2);
+  // The answer with err from the norms' bounds first (Math.hypot is a third of this function's
+  // time): max(|x|, |y|) <= hypot(x, y) <= |x| + |y|, and errorBound is non-decreasing in its
+  // arguments (float64 + and * are monotone), so a decision the bounds settle is the one the exact
+  // norms give; only the others compute them.
+  const errHi = errorBound(
+    (1 + NORM_SLACK) * Math.max(Math.abs(d0x) + Math.abs(d0y), Math.abs(d1x) + Math.abs(d1y)),
+    (1 + NORM_SLACK) * Math.max(Math.abs(g0x) + Math.abs(g0y), Math.abs(g1x) + Math.abs(g1y)), rD, rG,
+  );
+  if (lo > errHi) return 1;
+  if (hi < -errHi) return -1;
+  const errLo = errorBound(
+    (1 - NORM_SLACK) * Math.max(Math.abs(d0x), Math.abs(d0y), Math.abs(d1x), Math.abs(d1y)),
+    (1 - NORM_SLACK) * Math.max(Math.abs(g0x), Math.abs(g0y), Math.abs(g1x), Math.abs(g1y)), rD, rG,
+  );
+  if (!(lo > errLo) && !(hi < -errLo)) return 0;
+  const err = errorBound(Math.max(Math.hypot(d0x, d0y), Math.hypot(d1x, d1y)), Math.max(Math.hypot(g0x, g0y), Math.hypot(g1x, g1y)), rD, rG);
   if (lo > err) return 1;
   if (hi < -err) return -1;
   return 0;
+}
+
+/** Relative margin on the norms' bounds, for Math.hypot's own rounding (a few ulps). */
+const NORM_SLACK = 1e-14;
+
+/** bernsteinSign's bound on how far the motion and rounding move the form, from the two norms (non-decreasing in each argument). */
+function errorBound(dMax: number, gMax: number, rD: number, rG: number): number {
+  return dMax * rG + rD * gMax + rD * rG + ROUNDING * (dMax + rD + gMax + rG) * (dMax + rD + gMax + rG);
 }
 
 function lerp(a: number, b: number, s: number): number {
