@@ -4,8 +4,10 @@
  * ground, for E = 1e3..1e10, both solve orders, both constraint types, 20 and 5 substeps x 3
  * iterations. Prints, per case, the largest total energy (kinetic + elastic + gravitational)
  * and the largest energy of motion (kinetic, + gravitational for the drop) over the start.
+ * The material alone by default (the cube's self-collision off, as before the CPU reference had
+ * collisions); --self-collision on runs the solver's defaults, self-collision included.
  *
- *   node scripts/run-ts.mjs bench/stiffness.ts     # ~2 min
+ *   node scripts/run-ts.mjs bench/stiffness.ts [--self-collision on|off]    # ~2 min
  */
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { totalEnergy, type EnergyOptions } from '../src/sim/energy';
@@ -13,6 +15,10 @@ import type { ConstraintType, SolveOrder } from '../src/contract/params';
 import { kuhnLattice } from '../tests/support/kuhnLattice';
 import { rng } from '../tests/support/random';
 import { makeSetup } from '../tests/unit/sim/support/setups';
+
+const selfFlag = process.argv.includes('--self-collision') ? process.argv[process.argv.indexOf('--self-collision') + 1] : 'off';
+if (selfFlag !== 'on' && selfFlag !== 'off') throw new Error(`--self-collision must be on or off, got ${selfFlag}`);
+const selfCollision = selfFlag === 'on';
 
 const CELLS = 4;
 const EDGE = 0.1;
@@ -22,7 +28,7 @@ function run(kind: 'free' | 'drop', E: number, solveOrder: SolveOrder, constrain
   const lat = kuhnLattice(CELLS, CELLS, CELLS, (u, v, w) => [(u / CELLS) * EDGE, (v / CELLS) * EDGE + (drop ? 0.05 : 0), (w / CELLS) * EDGE]);
   const springCompliance = 1 / (E * (EDGE / CELLS));
   const setup = makeSetup([{ positions: lat.positions, tets: lat.tets, material: { youngsModulus: E, poissonRatio: 0.3, density: 1000 } }], {
-    substeps, solveOrder, constraint, springCompliance, friction: 0, ...(drop ? {} : { gravity: [0, 0, 0] as [number, number, number] }),
+    substeps, solveOrder, constraint, springCompliance, friction: 0, selfCollision, ...(drop ? {} : { gravity: [0, 0, 0] as [number, number, number] }),
   }, drop ? [{ kind: 'plane', normal: [0, 1, 0], offset: 0 }] : []);
   const s = new CpuSolver(setup);
   if (!drop) {
@@ -41,6 +47,7 @@ function run(kind: 'free' | 'drop', E: number, solveOrder: SolveOrder, constrain
   return { total: total / start, motion: motion / start };
 }
 
+console.log(`self-collision ${selfFlag}`);
 for (const kind of ['free', 'drop'] as const) {
   console.log(`\n## ${kind === 'free' ? 'Free cube, random 1 cm/s' : 'Cube dropped 5 cm, frictionless ground'}: max over frames / start`);
   console.log('| constraint | order | substeps | ' + [1e3, 1e5, 1e7, 1e9, 1e10].map((e) => `E ${e.toExponential(0)} total / motion`).join(' | ') + ' |');
