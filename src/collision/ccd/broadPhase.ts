@@ -335,6 +335,35 @@ function checkBox(boxes: Float32Array, v: number): void {
   }
 }
 
+const elementObjectCache = new WeakMap<CcdTopology, { triObject: Uint32Array; edgeObject: Uint32Array }>();
+
+/** The object of each boundary triangle and edge (its first vertex's), once per topology. */
+function elementObjects(topo: CcdTopology): { triObject: Uint32Array; edgeObject: Uint32Array } {
+  let out = elementObjectCache.get(topo);
+  if (!out) {
+    const { triangles: tri, edges, vertexObject: obj } = topo;
+    const triObject = new Uint32Array(tri.length / 3);
+    for (let t = 0; t < triObject.length; t++) triObject[t] = obj[tri[3 * t]];
+    const edgeObject = new Uint32Array(edges.length / 2);
+    for (let e = 0; e < edgeObject.length; e++) edgeObject[e] = obj[edges[2 * e]];
+    out = { triObject, edgeObject };
+    elementObjectCache.set(topo, out);
+  }
+  return out;
+}
+
+const elementScratchArrays = new Map<string, Float32Array>();
+
+/** A scratch Float32Array of `length` for one call's element boxes (grow-only, per kind). */
+function elementScratch(kind: string, length: number): Float32Array {
+  let a = elementScratchArrays.get(kind);
+  if (!a || a.length < length) {
+    a = new Float32Array(length);
+    elementScratchArrays.set(kind, a);
+  }
+  return a.length === length ? a : a.subarray(0, length);
+}
+
 /**
  * Union of the corners' boxes, 6 per element (`per` vertices each). With `only` (the elements'
  * objects and a range of objects), the elements of other objects are left empty (+inf, -inf): a
@@ -523,14 +552,12 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
   const opposite = triangleOpposites(topo);
   const edgeOpp = edgeOpposites(topo);
   // Object of each triangle and edge (their first vertex's), for the joins' group filter.
-  const triObject = new Uint32Array(triangleCount);
-  for (let t = 0; t < triangleCount; t++) triObject[t] = obj[tri[3 * t]];
-  const edgeObject = new Uint32Array(edgeCount);
-  for (let e = 0; e < edgeCount; e++) edgeObject[e] = obj[edges[2 * e]];
-  // A range of objects with no pairs between objects needs its own elements' boxes only.
+  const { triObject, edgeObject } = elementObjects(topo);
+  // A range of objects with no pairs between objects needs its own elements' boxes only. Read only
+  // within this call: scratch arrays, not a megabyte of fresh ones a job.
   const ownOnly = objects && filter === 'self';
-  const triBoxes = elementBoxes(tri, 3, boxes, ownOnly ? { object: triObject, range: objects } : undefined);
-  const edgeBoxes = elementBoxes(edges, 2, boxes, ownOnly ? { object: edgeObject, range: objects } : undefined);
+  const triBoxes = elementBoxes(tri, 3, boxes, ownOnly ? { object: triObject, range: objects } : undefined, elementScratch('triangles', 6 * triangleCount));
+  const edgeBoxes = elementBoxes(edges, 2, boxes, ownOnly ? { object: edgeObject, range: objects } : undefined, elementScratch('edges', 6 * edgeCount));
   // Pairs of different objects only: just the elements whose boxes reach another object's box
   // can be in one, so only those are hashed (a pile of separate falling bodies hashes almost nothing).
   let near = filter === 'inter' ? nearOtherObjects(topo, boxes, triBoxes, edgeBoxes, triObject, edgeObject) : undefined;
