@@ -94,6 +94,13 @@ class ShiftStage implements GpuStage {
 
 const cube = loadSharedTetArrays('Cube.t');
 
+/** The centre of mass's y over vertex positions `x` (xyz each), masses 1 / invMass (no handles). */
+function centreOfMassY(m: { vertexCount: number; invMass: ArrayLike<number> }, x: ArrayLike<number>): number {
+  let my = 0, mt = 0;
+  for (let i = 0; i < m.vertexCount; i++) { my += x[3 * i + 1] / m.invMass[i]; mt += 1 / m.invMass[i]; }
+  return my / mt;
+}
+
 async function vec4s(ctx: GpuContext, buffer: GPUBuffer, n: number): Promise<Float32Array> {
   return new Float32Array(await readBuffer(ctx, buffer, 16 * n));
 }
@@ -548,12 +555,7 @@ describe('TimeStep: stages over one state', () => {
     cold.params = { ...cold.params, warmStart: false };
     try {
       const m = fused.model;
-      const mass = (i: number) => 1 / m.invMass[i];
-      const centreY = (x: ArrayLike<number>) => {
-        let my = 0, mt = 0;
-        for (let i = 0; i < m.vertexCount; i++) { my += mass(i) * x[3 * i + 1]; mt += mass(i); }
-        return my / mt;
-      };
+      const centreY = (x: ArrayLike<number>) => centreOfMassY(m, x);
       const y0 = centreY(m.restPositions);
       const vy0 = centreY(m.initialVelocities);
       const dt = fused.params.dt;
@@ -609,12 +611,7 @@ describe('TimeStep: stages over one state', () => {
       (apart.timeStep.stages.find((st) => st.phase === 'finalize') as unknown as { predictNextSubstep: boolean }).predictNextSubstep = false;
       try {
         const m = joined.model;
-        const mass = (i: number) => 1 / m.invMass[i];
-        const centreY = (x: ArrayLike<number>) => {
-          let my = 0, mt = 0;
-          for (let i = 0; i < m.vertexCount; i++) { my += mass(i) * x[3 * i + 1]; mt += mass(i); }
-          return my / mt;
-        };
+        const centreY = (x: ArrayLike<number>) => centreOfMassY(m, x);
         const y0 = centreY(m.restPositions);
         const vy0 = centreY(m.initialVelocities);
         const h = joined.params.dt / 4;

@@ -17,6 +17,7 @@
  * both boxes cover, so every pair comes out exactly once.
  */
 
+import { unionCornerBoxes } from './cornerBoxes';
 import type { TetMesh } from '../../mesh/types';
 import { buildBoxHash, cellRanges, crossJoin, gridFrame, selfJoin, tableSize } from './boxHash';
 import { overlap, roundDown, roundUp } from './f32Round';
@@ -381,23 +382,7 @@ function elementBoxes(ids: Uint32Array, per: number, boxes: Float32Array, only?:
       out[o + 3] = out[o + 4] = out[o + 5] = -Infinity;
       continue;
     }
-    let b = 6 * ids[per * e];
-    let x0 = boxes[b], y0 = boxes[b + 1], z0 = boxes[b + 2], x1 = boxes[b + 3], y1 = boxes[b + 4], z1 = boxes[b + 5];
-    for (let c = 1; c < per; c++) {
-      b = 6 * ids[per * e + c];
-      if (boxes[b] < x0) x0 = boxes[b];
-      if (boxes[b + 1] < y0) y0 = boxes[b + 1];
-      if (boxes[b + 2] < z0) z0 = boxes[b + 2];
-      if (boxes[b + 3] > x1) x1 = boxes[b + 3];
-      if (boxes[b + 4] > y1) y1 = boxes[b + 4];
-      if (boxes[b + 5] > z1) z1 = boxes[b + 5];
-    }
-    out[o] = x0;
-    out[o + 1] = y0;
-    out[o + 2] = z0;
-    out[o + 3] = x1;
-    out[o + 4] = y1;
-    out[o + 5] = z1;
+    unionCornerBoxes(ids, per, boxes, e, out, o);
   }
   return out;
 }

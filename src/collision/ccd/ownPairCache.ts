@@ -29,6 +29,7 @@
 import type { CcdCandidates, CcdTopology } from './broadPhase';
 import { culledVertexFace, edgeCulledNode, MIXED, vertexCulledNodes, type CulledNodes } from './culledPairs';
 import { roundDown, roundUp } from './f32Round';
+import { unionCornerBoxes } from './cornerBoxes';
 import { gapThreshold, referenceBoxes, type GapReference } from './pairGaps';
 
 const EMPTY = new Uint32Array(0);
@@ -453,23 +454,7 @@ function csrByObject(objectOf: Uint32Array, objectCount: number): { start: Uint3
 /** out[element] := the union of its `per` corners' boxes, for object o's elements (byObject). */
 function unionBoxes(corners: Uint32Array, per: number, boxes: Float32Array, byObject: { start: Uint32Array; ids: Uint32Array }, o: number, out: Float32Array): void {
   for (let k = byObject.start[o]; k < byObject.start[o + 1]; k++) {
-    const e = byObject.ids[k], q = 6 * e;
-    let b = 6 * corners[per * e];
-    let x0 = boxes[b], y0 = boxes[b + 1], z0 = boxes[b + 2], x1 = boxes[b + 3], y1 = boxes[b + 4], z1 = boxes[b + 5];
-    for (let c = 1; c < per; c++) {
-      b = 6 * corners[per * e + c];
-      if (boxes[b] < x0) x0 = boxes[b];
-      if (boxes[b + 1] < y0) y0 = boxes[b + 1];
-      if (boxes[b + 2] < z0) z0 = boxes[b + 2];
-      if (boxes[b + 3] > x1) x1 = boxes[b + 3];
-      if (boxes[b + 4] > y1) y1 = boxes[b + 4];
-      if (boxes[b + 5] > z1) z1 = boxes[b + 5];
-    }
-    out[q] = x0;
-    out[q + 1] = y0;
-    out[q + 2] = z0;
-    out[q + 3] = x1;
-    out[q + 4] = y1;
-    out[q + 5] = z1;
+    const e = byObject.ids[k];
+    unionCornerBoxes(corners, per, boxes, e, out, 6 * e);
   }
 }

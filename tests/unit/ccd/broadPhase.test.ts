@@ -6,25 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { edgeEdgeCcd, vertexFaceCcd } from '../../../src/collision/ccd';
-import { ccdCandidates, ccdTopologyOf, ownFrameBoxes, sweptCandidates, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
-import { buildTetMesh } from '../../../src/mesh/tetMesh';
+import { ccdCandidates, ownFrameBoxes, sweptCandidates, sweptVertexBoxes, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
 import { rng } from '../../support/random';
-import { loadSharedTetArrays } from '../../support/sharedMeshes';
+import { copies as sharedCopies } from '../../support/ccdPairOracle';
 
-/** Copies of a shared mesh as one mesh, copy i shifted by offsets[i] and given object id i. */
+/** The oracle's copies (tests/support/ccdPairOracle.ts) with xyz float64 rest positions. */
 function copies(name: string, offsets: [number, number, number][]): CcdTopology & { rest: Float64Array } {
-  const m = loadSharedTetArrays(name);
-  const n = m.positions.length / 3;
-  const positions = new Float32Array(offsets.length * m.positions.length);
-  const tets = new Uint32Array(offsets.length * m.tets.length);
-  const objectIds = new Uint32Array(offsets.length * (m.tets.length / 4));
-  offsets.forEach((off, c) => {
-    for (let i = 0; i < m.positions.length; i++) positions[c * m.positions.length + i] = m.positions[i] + off[i % 3];
-    for (let i = 0; i < m.tets.length; i++) tets[c * m.tets.length + i] = m.tets[i] + c * n;
-    objectIds.fill(c, (c * m.tets.length) / 4, ((c + 1) * m.tets.length) / 4);
-  });
-  const mesh = buildTetMesh({ positions, tets }, { objectIds }).mesh;
-  return { ...ccdTopologyOf(mesh), rest: Float64Array.from(mesh.positions) };
+  const scene = sharedCopies(name, offsets);
+  const rest = new Float64Array(3 * scene.vertexCount);
+  for (let i = 0; i < scene.vertexCount; i++) for (let k = 0; k < 3; k++) rest[3 * i + k] = scene.rest[4 * i + k];
+  return { ...scene, rest };
 }
 
 /**
