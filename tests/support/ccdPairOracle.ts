@@ -92,3 +92,10 @@ export function bruteForce(topo: CcdTopology, boxes: Float32Array, culledBy: Int
   }
   return { vf: vf.sort((x, y) => x - y), ee: ee.sort((x, y) => x - y), before };
 }
+
+/** xyz of vec4 positions (copies' rest). */
+export function xyzOf(rest: Float32Array): Float32Array {
+  const out = new Float32Array((rest.length / 4) * 3);
+  for (let i = 0; i < rest.length / 4; i++) for (let k = 0; k < 3; k++) out[3 * i + k] = rest[4 * i + k];
+  return out;
+}

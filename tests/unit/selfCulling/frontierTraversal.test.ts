@@ -8,25 +8,14 @@
  * recordedFrames.test.ts runs both schedules.)
  */
 import { describe, expect, it } from 'vitest';
-import { ccdTopologyOf } from '../../../src/collision/ccd/broadPhase';
 import { SelfCulling } from '../../../src/collision/selfCulling/selfCulling';
-import { buildTetMesh } from '../../../src/mesh/tetMesh';
-import { loadSharedTetArrays } from '../../support/sharedMeshes';
+import { copies, xyzOf } from '../../support/ccdPairOracle';
 
 describe('self-culling traversals from the last culled nodes', () => {
   it('two octopi culled by turns (one object a call, as pool parts): each call culls what a full traversal culls', () => {
-    const m = loadSharedTetArrays('octopus_2KFaces.t');
-    const copies = 2, n = m.positions.length / 3;
-    const positions = new Float32Array(copies * m.positions.length);
-    const tets = new Uint32Array(copies * m.tets.length);
-    const objectIds = new Uint32Array(copies * (m.tets.length / 4));
-    for (let c = 0; c < copies; c++) {
-      for (let i = 0; i < m.positions.length; i++) positions[c * m.positions.length + i] = m.positions[i] + (i % 3 === 0 ? 0.6 * c : 0);
-      for (let i = 0; i < m.tets.length; i++) tets[c * m.tets.length + i] = m.tets[i] + c * n;
-      objectIds.fill(c, (c * m.tets.length) / 4, ((c + 1) * m.tets.length) / 4);
-    }
-    const mesh = buildTetMesh({ positions, tets }, { objectIds }).mesh;
-    const topo = ccdTopologyOf(mesh);
+    // Two copies side by side along x, one object each (tests/support/ccdPairOracle.ts).
+    const topo = copies('octopus_2KFaces.t', [[0, 0, 0], [0.6, 0, 0]]);
+    const mesh = { vertexCount: topo.vertexCount, positions: xyzOf(topo.rest) };
     const start = Float64Array.from(mesh.positions);
     const motion = { start, move: new Float64Array(start.length), deviation: new Float64Array(mesh.vertexCount).fill(0.001) };
     const fromRoots = new SelfCulling(topo, { fullTraversalEvery: 1, rebuildEvery: 0 });

@@ -6,25 +6,15 @@
  * rebuilt.
  */
 import { describe, expect, it } from 'vitest';
-import { ccdTopologyOf } from '../../../src/collision/ccd/broadPhase';
 import { SelfCulling } from '../../../src/collision/selfCulling/selfCulling';
-import { buildTetMesh } from '../../../src/mesh/tetMesh';
-import { loadSharedTetArrays } from '../../support/sharedMeshes';
+import { copies, xyzOf } from '../../support/ccdPairOracle';
 
 describe('self-culling trees kept while their object keeps its shape', () => {
   it('two octopi: translated by 3 m, both trees kept, culled as a rebuild culls; one squashed, only its tree rebuilt', () => {
-    const m = loadSharedTetArrays('octopus_2KFaces.t');
-    const copies = 2, n = m.positions.length / 3;
-    const positions = new Float32Array(copies * m.positions.length);
-    const tets = new Uint32Array(copies * m.tets.length);
-    const objectIds = new Uint32Array(copies * (m.tets.length / 4));
-    for (let c = 0; c < copies; c++) {
-      for (let i = 0; i < m.positions.length; i++) positions[c * m.positions.length + i] = m.positions[i] + (i % 3 === 0 ? 1.2 * c : 0);
-      for (let i = 0; i < m.tets.length; i++) tets[c * m.tets.length + i] = m.tets[i] + c * n;
-      objectIds.fill(c, (c * m.tets.length) / 4, ((c + 1) * m.tets.length) / 4);
-    }
-    const mesh = buildTetMesh({ positions, tets }, { objectIds }).mesh;
-    const topo = ccdTopologyOf(mesh);
+    // Two copies side by side along x, one object each (tests/support/ccdPairOracle.ts).
+    const topo = copies('octopus_2KFaces.t', [[0, 0, 0], [1.2, 0, 0]]);
+    const mesh = { vertexCount: topo.vertexCount, positions: xyzOf(topo.rest) };
+    const n = mesh.vertexCount / 2;
     const rest = Float64Array.from(mesh.positions);
     const deviation = new Float64Array(mesh.vertexCount).fill(0.0005);
     const motion = (start: Float64Array) => ({ start, move: new Float64Array(start.length), deviation });
