@@ -92,6 +92,7 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     options: { 'Auto (every iteration in recovery)': 'auto', 'Once a substep': 'substep', 'After every iteration (paper)': 'iteration' },
     help: "detection, shortest path, CCD and contacts once after the material iterations, or after each of them (the authors' schedule: resolves tangles in fewer substeps at more dispatches)",
   },
+  { kind: 'toggle', key: 'ccdObstacleGrowth', label: 'CCD boxes grow for landings', help: "the same-object CCD boxes of a body that may meet a collider or another body grow along their relative speed: a landing body's lower part stops while the rest falls on; off: only escapes widen them" },
   { kind: 'toggle', key: 'escapedToDcd', label: 'Escaped points to DCD (hybrid)', help: 'a free point that left the box its CCD candidates were found with is tested like a Pin point at the substep end, so a crossing CCD could miss is resolved in that substep' },
   {
     kind: 'choice',

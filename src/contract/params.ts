@@ -228,6 +228,15 @@ export interface SolverParams {
    * (default); false: escapes are only counted (and widen the next jobs' boxes).
    */
   escapedToDcd: boolean;
+  /**
+   * CCD's own-frame boxes (pairs within one object) of a body that may meet a collider or another
+   * body within the job's horizon grow along their relative speed (collision/ccd/obstacleGrowth.ts):
+   * a landing body's vertices stop while its own frame falls on, which the boxes did not hold; on
+   * the H100 the shared octopus's landing escaped them thousands of times a frame and the
+   * escapes' doubling took its job from 15 ms to 1.1 s. True (default); false: only escapes widen
+   * the boxes (the counters' ccd.selfGrowth says what it added).
+   */
+  ccdObstacleGrowth: boolean;
 }
 
 /** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point; air mode has no recovery mode. */
@@ -309,6 +318,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     collideEvery: 'auto',
     contactDispatch: 'auto',
     escapedToDcd: true,
+    ccdObstacleGrowth: true,
     ...overrides,
   };
 }
@@ -332,6 +342,7 @@ export function checkParams(p: SolverParams): void {
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (typeof p.warmStart !== 'boolean') throw new RangeError(`warmStart must be true or false, got ${String(p.warmStart)}`);
   if (typeof p.escapedToDcd !== 'boolean') throw new RangeError(`escapedToDcd must be true or false, got ${String(p.escapedToDcd)}`);
+  if (typeof p.ccdObstacleGrowth !== 'boolean') throw new RangeError(`ccdObstacleGrowth must be true or false, got ${String(p.ccdObstacleGrowth)}`);
   if (typeof p.lineSearch !== 'boolean') throw new RangeError(`lineSearch must be true or false, got ${String(p.lineSearch)}`);
   if (!Number.isInteger(p.airIterations) || p.airIterations < 1) throw new RangeError(`airIterations must be an integer >= 1, got ${p.airIterations}`);
   if (!Number.isInteger(p.airOptimizeFrames) || p.airOptimizeFrames < 0) throw new RangeError(`airOptimizeFrames must be an integer >= 0 (0: off), got ${p.airOptimizeFrames}`);

@@ -42,13 +42,34 @@ export interface ColliderClosingInput {
 
 /** The fastest closing speed on any collider (world units / s, >= 0; 0 when nothing closes). */
 export function colliderClosingSpeed(i: ColliderClosingInput): number {
+  let fastest = 0;
+  forEachLanding(i, 'colliderClosingSpeed', (_p, atImpact) => {
+    if (atImpact > fastest) fastest = atImpact;
+  });
+  return fastest;
+}
+
+/**
+ * Per vertex, 1 where it reaches a collider's surface within the horizon (flying ballistically,
+ * as colliderClosingSpeed reckons; a vertex resting on it or inside counts), else 0: the
+ * obstacles of CCD's own-frame boxes (collision/ccd/obstacleGrowth.ts).
+ */
+export function collidersReached(i: ColliderClosingInput): Uint8Array {
+  const reached = new Uint8Array(i.vertexCount);
+  forEachLanding(i, 'collidersReached', (p) => {
+    reached[p] = 1;
+  });
+  return reached;
+}
+
+/** Calls `landing(vertex, speed at impact)` for each vertex and collider it reaches within the horizon. */
+function forEachLanding(i: ColliderClosingInput, where: string, landing: (vertex: number, atImpact: number) => void): void {
   const { colliders, horizon: H, stride, vertexCount: n, positions: x, velocities: v } = i;
-  if (!(H >= 0) || !Number.isFinite(H)) throw new RangeError(`colliderClosingSpeed: horizon must be a finite number >= 0, got ${H}`);
-  if (x.length < stride * n || v.length < stride * n) throw new RangeError(`colliderClosingSpeed: positions / velocities hold fewer than ${n} vertices of ${stride} floats`);
-  if (colliders.length === 0 || n === 0) return 0;
+  if (!(H >= 0) || !Number.isFinite(H)) throw new RangeError(`${where}: horizon must be a finite number >= 0, got ${H}`);
+  if (x.length < stride * n || v.length < stride * n) throw new RangeError(`${where}: positions / velocities hold fewer than ${n} vertices of ${stride} floats`);
+  if (colliders.length === 0 || n === 0) return;
   const start = new Float64Array(COLLIDER_STRIDE), end = new Float64Array(COLLIDER_STRIDE);
   const normal = new Float64Array(3), point = new Float64Array(3);
-  let fastest = 0;
   for (const c of colliders) {
     encodeCollider(c, i.time, start, 0, i.thickness);
     encodeCollider(c, i.time + H, end, 0, i.thickness);
@@ -73,10 +94,9 @@ export function colliderClosingSpeed(i: ColliderClosingInput): number {
         atImpact = closing;
         time = closing > 0 ? gap / closing : Infinity;
       }
-      if (atImpact > fastest && time <= H) fastest = atImpact;
+      if (time <= H) landing(p, atImpact);
     }
   }
-  return fastest;
 }
 
 /**

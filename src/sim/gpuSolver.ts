@@ -37,7 +37,8 @@ import { XpbdFrame } from './stages/xpbdFrame';
 import { GpuState } from '../contract/state';
 import { VertexGrab } from './vertexGrab';
 import type { Collider } from './colliders';
-import { colliderClosingSpeed } from './colliderClosingSpeed';
+import { colliderClosingSpeed, collidersReached } from './colliderClosingSpeed';
+import type { StateSnapshot } from '../collision/ccd/ccdSchedule';
 import { modelContactOffset } from '../collision/contactOffset';
 import type { HandleScript } from './handles';
 import { TimeStep, type FrameRecord } from './timeStep';
@@ -181,7 +182,15 @@ export class GpuSolver {
     ], MAX_FRAMES_IN_FLIGHT);
     // Air mode replaces detection and contacts (they see collisions off); the colliders stay.
     const contactParams = () => (effectiveCollisionMode(this.params) === 'air' ? { ...this.params, collisions: false } : this.params);
-    this.collisions = options.collisions === false ? null : new GpuCollisions(device, m, contactParams, options.collisions ?? {}, MAX_FRAMES_IN_FLIGHT, this.xpbd.objectStatus);
+    // CCD's own-frame boxes of a body that may land on a collider grow along its speed (obstacleGrowth.ts).
+    // The colliders are taken at the solver's time, up to the frames in flight after the snapshot's.
+    const collidersReachedBy = (snapshot: StateSnapshot, horizon: number): Uint8Array | null => (this.colliderList.length === 0 ? null : collidersReached({
+      colliders: this.colliderList, time: this.time, horizon, gravity: this.params.gravity, thickness: modelContactOffset(this.model, this.params.contactOffset),
+      positions: snapshot.positions, velocities: snapshot.velocities, stride: 4, vertexCount: m.vertexCount, inverseMass: m.invMass,
+    }));
+    const given = options.collisions === false ? null : options.collisions ?? {};
+    this.collisions = given === null ? null
+      : new GpuCollisions(device, m, contactParams, { ...given, ccdSchedule: { collidersReached: collidersReachedBy, ...given.ccdSchedule } }, MAX_FRAMES_IN_FLIGHT, this.xpbd.objectStatus);
     for (const stage of this.collisions?.stages ?? []) this.timeStep.insertBefore('finalize', stage);
     // Every scene can run air mode (the general mesher when it has no lattice container); nothing is built until it does.
     this.air = new GpuAirCollisions(device, m, (mesher) => airContainerFor(setup, mesher), params, this.collisions?.workerJobs.optimizeAir, MAX_FRAMES_IN_FLIGHT, this.collisions?.workerJobs.buildAir);

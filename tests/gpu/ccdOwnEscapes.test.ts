@@ -3,17 +3,21 @@
  * scales). Physical truth: a body in free fall moves rigidly, so no vertex leaves the box of its
  * motion relative to the body's mean; a body landing does (its lower part stops while its mean
  * still falls). So with one cube landing and one falling in the air, the escapes name one object,
- * and only the landing cube's own-frame margin widens in the jobs that follow.
+ * and only the landing cube's own-frame margin widens in the jobs that follow. That is with the
+ * boxes' growth for obstacles off (SolverParams.ccdObstacleGrowth); with it on (the default), the
+ * landing cube's stop is inside its grown boxes: no escape at all, and no margin widens.
  */
 import { describe, expect, it } from 'vitest';
 import type { CcdTopology, MotionBound } from '../../src/collision/ccd/broadPhase';
 import { inThreadJobs, type CollisionWorkerJobs } from '../../src/collision/workerJobs';
 import { GpuSolver } from '../../src/sim/gpuSolver';
+import type { CollisionFrameCounters } from '../../src/collision/counters';
 import { testGpu } from '../support/gpu';
 import { bodiesSetup, cubePart } from '../unit/collision/scenes';
 
 describe('own-frame escapes per object', () => {
-  it('a cube landing at 3 m/s escapes its own-frame boxes, a cube falling beside it in the air does not; only the landing cube\'s margin widens', async () => {
+  /** A cube landing at 3 m/s beside one falling in the air, 4 frames: each frame's CCD counters and the jobs' bounds. */
+  async function landing(ccdObstacleGrowth: boolean): Promise<{ frames: CollisionFrameCounters['ccd'][]; bounds: MotionBound[] }> {
     const bounds: MotionBound[] = [];
     const recording = (t: CcdTopology): CollisionWorkerJobs => {
       const base = inThreadJobs(t);
@@ -24,7 +28,7 @@ describe('own-frame escapes per object', () => {
         { part: cubePart(3, 0.2, [0, 0.01, 0]), velocity: [0, -3, 0] }, // object 0: lands in the first frame
         { part: cubePart(3, 0.2, [1, 1.5, 0]), velocity: [0, -3, 0] }, // object 1: falls in the air throughout
       ],
-      { collisionMode: 'hybrid', selfCollision: true, substeps: 5, iterations: 5, bvhRebuildFrames: 0 },
+      { collisionMode: 'hybrid', selfCollision: true, substeps: 5, iterations: 5, bvhRebuildFrames: 0, ccdObstacleGrowth },
       [{ kind: 'plane', normal: [0, 1, 0], offset: 0 }],
     );
     const ctx = await testGpu();
@@ -32,18 +36,35 @@ describe('own-frame escapes per object', () => {
     try {
       const frames = [];
       for (let f = 0; f < 4; f++) frames.push((await solver.stepFrame()).collisions!.ccd);
-      console.log(`own-frame escapes per frame ${frames.map((c) => c.escapedSelf)}, objects ${frames.map((c) => c.escapedSelfObjects)}; own margins per job ${bounds.map((b) => Array.from(b.ownMargins ?? []).map((m) => m.toFixed(4)).join('/'))}`);
-      expect(frames.some((c) => c.escapedSelf > 0)).toBe(true);
-      for (const c of frames) expect(c.escapedSelfObjects).toBe(c.escapedSelf > 0 ? 1 : 0);
-      // Every job carries a margin per object; after the landing, the landing cube's is the wider.
-      expect(bounds.every((b) => b.ownMargins?.length === 2)).toBe(true);
-      const base = bounds[0]!.ownMargins![0]!;
-      expect(bounds[0]!.ownMargins![1]).toBe(base);
-      const last = bounds[bounds.length - 1]!.ownMargins!;
-      expect(last[0]).toBeGreaterThanOrEqual(1.5 * base);
-      expect(last[1]).toBe(base);
+      console.log(`growth ${ccdObstacleGrowth ? 'on' : 'off'}: own-frame escapes per frame ${frames.map((c) => c.escapedSelf)}, objects ${frames.map((c) => c.escapedSelfObjects)}; own margins per job ${bounds.map((b) => Array.from(b.ownMargins ?? []).map((m) => m.toFixed(4)).join('/'))}`);
+      return { frames, bounds };
     } finally {
       solver.destroy();
     }
+  }
+
+  it('a cube landing at 3 m/s escapes its own-frame boxes, a cube falling beside it in the air does not; only the landing cube\'s margin widens', async () => {
+    const { frames, bounds } = await landing(false);
+    expect(frames.some((c) => c.escapedSelf > 0)).toBe(true);
+    for (const c of frames) expect(c.escapedSelfObjects).toBe(c.escapedSelf > 0 ? 1 : 0);
+    // Every job carries a margin per object; after the landing, the landing cube's is the wider.
+    expect(bounds.every((b) => b.ownMargins?.length === 2)).toBe(true);
+    const base = bounds[0]!.ownMargins![0]!;
+    expect(bounds[0]!.ownMargins![1]).toBe(base);
+    const last = bounds[bounds.length - 1]!.ownMargins!;
+    expect(last[0]).toBeGreaterThanOrEqual(1.5 * base);
+    expect(last[1]).toBe(base);
+  });
+
+  it('with the growth for obstacles, the landing stays inside the grown boxes: no escape, no margin widens; only the landing cube grows', async () => {
+    const { frames, bounds } = await landing(true);
+    expect(frames.every((c) => c.escapedSelf === 0)).toBe(true);
+    expect(frames.some((c) => c.selfGrowth > 0)).toBe(true);
+    const base = bounds[0]!.ownMargins![0]!;
+    for (const b of bounds) expect(Array.from(b.ownMargins!)).toEqual([base, base]);
+    // The growth names vertices of the landing cube only (object 0's vertices come first).
+    const first = bounds.find((b) => b.ownGrowth && b.ownGrowth.length > 0 && Array.from(b.ownGrowth).some((g) => g > 0))!;
+    const half = first.ownGrowth!.length / 2;
+    expect(Array.from(first.ownGrowth!).slice(half).every((g) => g === 0)).toBe(true);
   });
 });

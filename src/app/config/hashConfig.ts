@@ -42,6 +42,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'penetration', field: 'penetration', kind: PENETRATION_METHODS, help: 'DCD contact targets: exact shortest path, rest-pose closest point or deformed distance field (Figs. 22-23)' },
   { key: 'collide', field: 'collideEvery', kind: COLLIDE_EVERY, help: 'collision stages once a substep (substep) or after every material iteration (iteration); auto: iteration in recovery mode' },
   { key: 'escapedtodcd', field: 'escapedToDcd', kind: 'bool', help: 'hybrid: free points that left their CCD box get the DCD test at the substep end' },
+  { key: 'ccdobstaclegrowth', field: 'ccdObstacleGrowth', kind: 'bool', help: 'CCD same-object boxes of a body that may meet a collider or another body grow along their relative speed' },
   { key: 'contactdispatch', field: 'contactDispatch', kind: CONTACT_DISPATCHES, help: 'contact passes as count / solve / apply dispatches (grid) or swept in one workgroup (workgroup); auto: workgroup up to 512 contacts a substep' },
   { key: 'mode', field: 'collisionMode', kind: COLLISION_MODES, help: 'detection: hybrid, dcd or ccd (Fig. 9), or air (air mesh, paper 004)' },
   { key: 'airIt', field: 'airIterations', kind: 'count', help: 'air mode: air constraint passes per substep' },

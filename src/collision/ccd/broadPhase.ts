@@ -182,6 +182,14 @@ export interface MotionBound {
    */
   ownMargins?: ArrayLike<number>;
   /**
+   * Per vertex, 6 floats (world units, >= 0): its own-frame box also grows by ownGrowth[6 v + k]
+   * below and ownGrowth[6 v + 3 + k] above on axis k. The motion a body's own frame cannot predict
+   * when the body meets an obstacle: a vertex that stops on it while the frame's reference moves
+   * on (or the reference stops while the vertex moves on) is displaced by the relative velocity
+   * times the horizon, along that velocity (obstacleGrowth.ts). Absent: none.
+   */
+  ownGrowth?: ArrayLike<number>;
+  /**
    * Pairs within one object are kept from job to job (ownPairCache.ts) with boxes grown by this
    * fraction of the object's own-frame margin, and reused while its boxes stay inside them; 0
    * joins every object afresh every job. Absent: SELF_PAIR_SKIN. Same pairs either way.
@@ -220,7 +228,7 @@ export function sweptVertexBoxes(positions: Float32Array, velocities: Float32Arr
  */
 function sweptBoxesOf(
   positions: Float32Array, velocities: Float32Array, bound: MotionBound, out?: Float32Array, only?: { object: Uint32Array; range: [number, number] },
-  objectMargins?: { object: Uint32Array; margins: ArrayLike<number> },
+  objectMargins?: { object: Uint32Array; margins?: ArrayLike<number>; growth?: ArrayLike<number> },
 ): Float32Array {
   if (positions.length % 4 !== 0) throw new RangeError(`sweptVertexBoxes: positions has length ${positions.length}, not 4 per vertex (vec4)`);
   const n = positions.length / 4;
@@ -238,18 +246,21 @@ function sweptBoxesOf(
     if (only && (only.object[i] < only.range[0] || only.object[i] >= only.range[1])) continue;
     const x = positions[4 * i], y = positions[4 * i + 1], z = positions[4 * i + 2];
     const vx = velocities[4 * i], vy = velocities[4 * i + 1], vz = velocities[4 * i + 2];
-    const grow = (objectMargins ? objectMargins.margins[objectMargins.object[i]] : bound.margin) + Math.sqrt(vx * vx + vy * vy + vz * vz) * H;
+    const object = objectMargins ? objectMargins.object[i] : 0;
+    const grow = (objectMargins?.margins ? objectMargins.margins[object] : bound.margin) + Math.sqrt(vx * vx + vy * vy + vz * vz) * H;
+    // Per vertex and side, the growth for meeting an obstacle (MotionBound.ownGrowth): 0 without one.
+    const growth = objectMargins?.growth;
     if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z) && Number.isFinite(grow))) {
       throw new RangeError(`sweptVertexBoxes: vertex ${i}: position (${x}, ${y}, ${z}) or velocity (${vx}, ${vy}, ${vz}) is not finite`);
     }
     const ex = x + vx * H + gx, ey = y + vy * H + gy, ez = z + vz * H + gz;
     const o = 6 * i;
-    boxes[o] = roundDown(Math.min(x, ex) - grow);
-    boxes[o + 1] = roundDown(Math.min(y, ey) - grow);
-    boxes[o + 2] = roundDown(Math.min(z, ez) - grow);
-    boxes[o + 3] = roundUp(Math.max(x, ex) + grow);
-    boxes[o + 4] = roundUp(Math.max(y, ey) + grow);
-    boxes[o + 5] = roundUp(Math.max(z, ez) + grow);
+    boxes[o] = roundDown(Math.min(x, ex) - grow - (growth ? growth[o] : 0));
+    boxes[o + 1] = roundDown(Math.min(y, ey) - grow - (growth ? growth[o + 1] : 0));
+    boxes[o + 2] = roundDown(Math.min(z, ez) - grow - (growth ? growth[o + 2] : 0));
+    boxes[o + 3] = roundUp(Math.max(x, ex) + grow + (growth ? growth[o + 3] : 0));
+    boxes[o + 4] = roundUp(Math.max(y, ey) + grow + (growth ? growth[o + 4] : 0));
+    boxes[o + 5] = roundUp(Math.max(z, ez) + grow + (growth ? growth[o + 5] : 0));
   }
   return boxes;
 }
@@ -693,15 +704,26 @@ export function ownFrameBoxes(topo: CcdTopology, positions: Float32Array, veloci
 function ownFrameBoxesOf(
   topo: CcdTopology, positions: Float32Array, relative: Float32Array, bound: MotionBound, only?: { object: Uint32Array; range: [number, number] },
 ): Float32Array {
-  const margins = bound.ownMargins;
-  if (margins !== undefined) {
+  const margins = bound.ownMargins, growth = bound.ownGrowth;
+  if (margins !== undefined || growth !== undefined) {
     const objects = objectCount(topo);
-    if (!(margins.length >= objects)) throw new RangeError(`sweptCandidates: bound.ownMargins has ${margins.length} entries, expected one per object (${objects})`);
-    for (let o = 0; o < objects; o++) {
-      if (!(Number.isFinite(margins[o]) && margins[o] >= 0)) throw new RangeError(`sweptCandidates: bound.ownMargins[${o}] (object ${o}) must be a finite number >= 0, got ${margins[o]}`);
+    if (margins !== undefined) {
+      if (!(margins.length >= objects)) throw new RangeError(`sweptCandidates: bound.ownMargins has ${margins.length} entries, expected one per object (${objects})`);
+      for (let o = 0; o < objects; o++) {
+        if (!(Number.isFinite(margins[o]) && margins[o] >= 0)) throw new RangeError(`sweptCandidates: bound.ownMargins[${o}] (object ${o}) must be a finite number >= 0, got ${margins[o]}`);
+      }
+    }
+    if (growth !== undefined) {
+      const n = topo.vertexCount;
+      if (growth.length !== 6 * n) throw new RangeError(`sweptCandidates: bound.ownGrowth has ${growth.length} entries, expected 6 per vertex (${6 * n})`);
+      for (let k = 0; k < 6 * n; k++) {
+        if (!(Number.isFinite(growth[k]) && growth[k] >= 0)) throw new RangeError(`sweptCandidates: bound.ownGrowth[${k}] (vertex ${Math.floor(k / 6)}, ${k % 6 < 3 ? 'below' : 'above'} on ${'xyz'[k % 3]}) must be a finite number >= 0, got ${growth[k]}`);
+      }
     }
   }
-  return sweptBoxesOf(positions, relative, ownFrameBound(bound), undefined, only, margins !== undefined ? { object: topo.vertexObject, margins } : undefined);
+  const perObject = margins !== undefined || growth !== undefined
+    ? { object: topo.vertexObject, ...(margins !== undefined ? { margins } : {}), ...(growth !== undefined ? { growth } : {}) } : undefined;
+  return sweptBoxesOf(positions, relative, ownFrameBound(bound), undefined, only, perObject);
 }
 
 /** The bound of the own-frame boxes: no gravity (the frame falls with it), the own-frame margin. */

@@ -33,6 +33,7 @@ import { culledSweptCandidates, type SelfCullingReport, type SelfCullingRequest 
 import type { DeviationMonitor, DeviationObservation } from '../selfCulling/deviationMonitor';
 import type { SelfCullingMode } from '../../contract/params';
 import { candidateClosingSpeed } from './impactSubsteps';
+import { obstacleGrowth } from './obstacleGrowth';
 
 /** Positions and velocities in the GPU layout (vec4 per vertex, xyz used). */
 export interface StateSnapshot {
@@ -65,6 +66,8 @@ export interface ScheduleParams {
   selfCulling?: SelfCullingMode;
   /** MotionBound.selfPairSkin (SolverParams.selfPairSkin); absent: the broad phase's default. */
   selfPairSkin?: number;
+  /** SolverParams.ccdObstacleGrowth: own-frame boxes grow for obstacles (obstacleGrowth.ts); absent: true. */
+  ccdObstacleGrowth?: boolean;
 }
 
 export interface CcdScheduleOptions {
@@ -72,6 +75,12 @@ export interface CcdScheduleOptions {
   latency?: 0 | 1;
   /** Learns the self-collision culling's deviation bound from the snapshots (without one, nothing is culled). */
   deviation?: DeviationMonitor;
+  /**
+   * Per vertex of a snapshot, non-zero where it may reach a collider within `horizon` seconds
+   * (sim/colliderClosingSpeed.ts collidersReached), or null without colliders: the own-frame
+   * boxes of an object that may land grow along its speed (obstacleGrowth.ts).
+   */
+  collidersReached?: (snapshot: StateSnapshot, horizon: number) => Uint8Array | null;
 }
 
 /** A frame's candidates, the world boxes they were found with (6 floats per vertex: lo xyz, hi xyz), and what the job cost. */
@@ -89,6 +98,8 @@ export interface ScheduledInput {
   ownMargin: number;
   /** Per object, the own-frame boxes' margin (MotionBound.ownMargins); absent without the topology. */
   ownMargins?: Float64Array;
+  /** Per vertex and side, the own-frame boxes' growth for obstacles (MotionBound.ownGrowth, obstacleGrowth.ts); absent: none. */
+  ownGrowth?: ArrayLike<number>;
   horizon: number;
   jobMs: number;
   waitMs: number;
@@ -113,6 +124,7 @@ interface Job {
   margin: number;
   ownMargin: number;
   ownMargins?: Float64Array;
+  ownGrowth?: ArrayLike<number>;
   horizon: number;
   /** The frame whose end state the job's snapshot is (frame - 1 for a job run at frame's start). */
   from: number;
@@ -144,6 +156,7 @@ export class CcdSchedule {
   /** With the topology: the own-frame scale per object (ownScale is then their largest). */
   private readonly ownScales?: Float64Array;
   private readonly deviation?: DeviationMonitor;
+  private readonly collidersReached?: (snapshot: StateSnapshot, horizon: number) => Uint8Array | null;
   /** The deviation check of the last snapshot scheduled (null when culling was off for it). */
   lastDeviation: DeviationObservation | null = null;
   /** The newest snapshot scheduled and the frame it ended (closingSpeedAtStart). */
@@ -164,6 +177,7 @@ export class CcdSchedule {
     this.latency = options.latency ?? 1;
     if (topology) this.ownScales = new Float64Array(objectCount(topology)).fill(1);
     this.deviation = options.deviation;
+    this.collidersReached = options.collidersReached;
     if (this.deviation && this.deviation.horizonFrames !== 1 + this.latency) {
       throw new RangeError(`CcdSchedule: the deviation monitor predicts ${this.deviation.horizonFrames} frames ahead, the jobs ${1 + this.latency}`);
     }
@@ -195,14 +209,19 @@ export class CcdSchedule {
       ...(p.selfPairSkin !== undefined ? { selfPairSkin: p.selfPairSkin } : {}),
     };
     const boxes = sweptVertexBoxes(snapshot.positions, snapshot.velocities, bound);
+    const references = p.selfCollision && this.topology ? ownFrameReferences(this.topology, snapshot.positions) : null;
+    // Own-frame boxes of bodies that may meet a collider or another body grow along the relative speed.
+    if (this.topology && references && p.ccdObstacleGrowth !== false) {
+      const reachesCollider = this.collidersReached?.(snapshot, horizon) ?? null;
+      bound.ownGrowth = obstacleGrowth({ topology: this.topology, worldBoxes: boxes, velocities: snapshot.velocities, references, horizon, reachesCollider });
+    }
     const culling: SelfCullingRequest | undefined = p.selfCollision ? { mode: p.selfCulling ?? 'off', deviation, edgeDeviation } : undefined;
-    const own = p.selfCollision && this.topology
-      ? { boxes: ownFrameBoxes(this.topology, snapshot.positions, snapshot.velocities, bound), references: ownFrameReferences(this.topology, snapshot.positions) }
-      : undefined;
+    const own = this.topology && references ? { boxes: ownFrameBoxes(this.topology, snapshot.positions, snapshot.velocities, bound), references } : undefined;
     const result = this.runner(snapshot.positions, snapshot.velocities, bound, p.selfCollision, culling);
     // A rejected job is reported when its frame awaits it; never an unhandled rejection before that.
     result.catch(() => undefined);
-    return { key: this.key(p), boxes, own, margin: bound.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}), horizon, from, snapshot, result };
+    return { key: this.key(p), boxes, own, margin: bound.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}), ...(bound.ownGrowth ? { ownGrowth: bound.ownGrowth } : {}),
+      horizon, from, snapshot, result };
   }
 
   /** After frame `frame` ended in `snapshot`: starts the job for frame + 1 + latency. */
@@ -242,7 +261,7 @@ export class CcdSchedule {
     const closingState = atStart !== null ? { snapshot: this.newest!.snapshot, framesBefore: 0 } : { snapshot: job.snapshot, framesBefore: frame - 1 - job.from };
     return {
       candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, own: job.own, margin: job.margin, ownMargin: job.ownMargin,
-      ...(job.ownMargins ? { ownMargins: job.ownMargins } : {}), horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
+      ...(job.ownMargins ? { ownMargins: job.ownMargins } : {}), ...(job.ownGrowth ? { ownGrowth: job.ownGrowth } : {}), horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
       ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}), ...(c.keptPairs ? { keptPairs: c.keptPairs } : {}), ...(closingSpeed !== undefined ? { closingSpeed, closingState } : {}),
     };
   }

@@ -299,6 +299,7 @@ export class CcdStage implements GpuStage {
     c.capacity = this.capacity;
     c.margin = cur.margin;
     c.selfMargin = cur.ownMargin;
+    c.selfGrowth = largest(cur.ownGrowth);
     c.horizon = cur.horizon;
     c.jobMs = cur.jobMs;
     c.waitMs = cur.waitMs;
@@ -345,4 +346,11 @@ export interface CcdRecorded {
 /** writeBuffer takes no SharedArrayBuffer views: those (the pool's shared path) are copied. */
 function unshared(a: Uint32Array): Uint32Array<ArrayBuffer> {
   return a.buffer instanceof ArrayBuffer ? (a as Uint32Array<ArrayBuffer>) : new Uint32Array(a);
+}
+
+/** The largest entry of a non-negative array (0 when absent or empty). */
+function largest(values: ArrayLike<number> | undefined): number {
+  let most = 0;
+  if (values) for (let i = 0; i < values.length; i++) if (values[i] > most) most = values[i];
+  return most;
 }
