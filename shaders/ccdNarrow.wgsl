@@ -72,6 +72,11 @@ const CCD_ESCAPED_SELF = 25u;
 // Two words of per-object own-frame escape flags: bit o % 64 for object o (ccdSchedule.ts widens
 // the flagged objects' own-frame boxes only).
 const CCD_ESCAPED_SELF_OBJECTS = 26u;
+// The farthest any vertex lay outside its world box, and outside its own-frame box, this frame
+// (f32 bits: atomicMax orders non-negative floats as their bits): counters.ccd.escapeDistance and
+// escapeDistanceSelf, the margin an escape would have needed.
+const CCD_ESCAPE_DISTANCE = 28u;
+const CCD_ESCAPE_DISTANCE_SELF = 29u;
 // Edge-edge hits whose closest points lie within this parameter of an edge's end are left to the
 // vertex-triangle pairs of that end.
 const EE_END_PARAM = 0.01;
@@ -361,11 +366,11 @@ fn edgeEdge(i: u32) {
   appendEdgeEdge(c);
 }
 
-// Outside its own-frame box at t0 or t1 (lib/ccdBoxes.wgsl).
-fn escapedOwnFrame(v: u32) -> bool {
+// How far outside its own-frame box it lay at t0 or t1 (0 inside; lib/ccdBoxes.wgsl).
+fn ownFrameExcess(v: u32) -> f32 {
   let o = bitcast<u32>(prev[v].w);
   let reference = ownFrameReference(o, params.vertexCount);
-  return leftOwnFrameBox(v, o, params.vertexCount, startPosition(v), vertexPosition(v), startPosition(reference), vertexPosition(reference));
+  return ownFrameBoxExcess(v, o, params.vertexCount, startPosition(v), vertexPosition(v), startPosition(reference), vertexPosition(reference));
 }
 
 @compute @workgroup_size(64)
@@ -383,9 +388,16 @@ fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
   i -= params.eeCount;
   if (i < params.boundaryVertexCount) {
     let v = topo[params.offBoundaryVertices + i];
-    if (leftWorldBox(v, startPosition(v), vertexPosition(v))) { atomicAdd(&header[CCD_ESCAPED], 1u); }
-    if ((params.flags & CCD_CHECK_OWN) != 0u && escapedOwnFrame(v)) {
+    let world = worldBoxExcess(v, startPosition(v), vertexPosition(v));
+    if (world > 0.0) {
+      atomicAdd(&header[CCD_ESCAPED], 1u);
+      atomicMax(&header[CCD_ESCAPE_DISTANCE], bitcast<u32>(world));
+    }
+    if ((params.flags & CCD_CHECK_OWN) == 0u) { return; }
+    let own = ownFrameExcess(v);
+    if (own > 0.0) {
       atomicAdd(&header[CCD_ESCAPED_SELF], 1u);
+      atomicMax(&header[CCD_ESCAPE_DISTANCE_SELF], bitcast<u32>(own));
       let bit = bitcast<u32>(prev[v].w) % 64u;
       atomicOr(&header[CCD_ESCAPED_SELF_OBJECTS + bit / 32u], 1u << (bit % 32u));
     }

@@ -95,6 +95,9 @@ export interface CcdFrameCounters {
   margin: number;
   /** The own-frame boxes' margin (pairs within one object; world units; the largest object's): widened by their own escapes. */
   selfMargin: number;
+  /** How far the farthest escape of the frame lay outside its world box, and outside its own-frame box (world units, along the axis where it is farthest; 0 without escapes). */
+  escapeDistance: number;
+  escapeDistanceSelf: number;
   /** The largest growth of the own-frame boxes for obstacles, any vertex, axis and side (world units; SolverParams.ccdObstacleGrowth). */
   selfGrowth: number;
   horizon: number;
@@ -127,7 +130,7 @@ export interface CcdFrameCounters {
 export function emptyCcdCounters(): CcdFrameCounters {
   return {
     candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, backFace: 0, edgeEdgeAtEnd: 0,
-    capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, escapedTested: 0, escapedInside: 0, escapedRejected: 0, margin: 0, selfMargin: 0, selfGrowth: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0,
+    capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, escapedTested: 0, escapedInside: 0, escapedRejected: 0, margin: 0, selfMargin: 0, escapeDistance: 0, escapeDistanceSelf: 0, selfGrowth: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0,
     selfPairsBefore: 0, selfPairsAfter: 0, selfCulledFraction: 0, selfConesMs: 0, selfTraversalMs: 0, selfFilterMs: 0, selfDeviationEscapes: 0,
   };
 }

@@ -71,7 +71,7 @@ const CCD_COUNTS = [
  * times (ms), self-collision culling's culled fraction and times (ms).
  */
 const CCD_REALS = [
-  'margin', 'selfMargin', 'selfGrowth', 'horizon', 'jobMs', 'waitMs', 'selfCulledFraction', 'selfConesMs', 'selfTraversalMs', 'selfFilterMs',
+  'margin', 'selfMargin', 'escapeDistance', 'escapeDistanceSelf', 'selfGrowth', 'horizon', 'jobMs', 'waitMs', 'selfCulledFraction', 'selfConesMs', 'selfTraversalMs', 'selfFilterMs',
 ] as const satisfies readonly NumberKeys<CcdFrameCounters>[];
 
 function checkCollisions(v: unknown, path: string): void {

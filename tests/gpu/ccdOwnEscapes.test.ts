@@ -36,7 +36,7 @@ describe('own-frame escapes per object', () => {
     try {
       const frames = [];
       for (let f = 0; f < 4; f++) frames.push((await solver.stepFrame()).collisions!.ccd);
-      console.log(`growth ${ccdObstacleGrowth ? 'on' : 'off'}: own-frame escapes per frame ${frames.map((c) => c.escapedSelf)}, objects ${frames.map((c) => c.escapedSelfObjects)}; own margins per job ${bounds.map((b) => Array.from(b.ownMargins ?? []).map((m) => m.toFixed(4)).join('/'))}`);
+      console.log(`growth ${ccdObstacleGrowth ? 'on' : 'off'}: own-frame escapes per frame ${frames.map((c) => c.escapedSelf)} (farthest ${frames.map((c) => c.escapeDistanceSelf.toExponential(2))}), objects ${frames.map((c) => c.escapedSelfObjects)}; own margins per job ${bounds.map((b) => Array.from(b.ownMargins ?? []).map((m) => m.toFixed(4)).join('/'))}`);
       return { frames, bounds };
     } finally {
       solver.destroy();
@@ -54,6 +54,10 @@ describe('own-frame escapes per object', () => {
     const last = bounds[bounds.length - 1]!.ownMargins!;
     expect(last[0]).toBeGreaterThanOrEqual(1.5 * base);
     expect(last[1]).toBe(base);
+    // How far it escaped (counters.ccd.escapeDistanceSelf): more than 0 exactly in the frames that
+    // escaped, and less than the fall's speed over the job's horizon (two frames).
+    expect(frames.every((c) => (c.escapedSelf > 0) === (c.escapeDistanceSelf > 0))).toBe(true);
+    expect(Math.max(...frames.map((c) => c.escapeDistanceSelf))).toBeLessThan(3 * (2 / 60));
   });
 
   it('with the growth for obstacles, the landing stays inside the grown boxes: no escape, no margin widens; only the landing cube grows', async () => {

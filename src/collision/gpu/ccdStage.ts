@@ -32,10 +32,13 @@ const PARAM_WORDS = 16;
 const FLAG_SKIP_PIN = 1;
 /** The own-frame boxes and references follow the world boxes in the boxes buffer: check them too. */
 const FLAG_CHECK_OWN = 2;
-/** Header words read back per frame: [CCD_HITS_VF, CCD_ESCAPED_SELF_OBJECTS + 1] of ccdNarrow.wgsl. */
+/** Header words read back per frame: [CCD_HITS_VF, CCD_ESCAPE_DISTANCE_SELF] of ccdNarrow.wgsl. */
 export const CCD_COUNTER_FIRST = 16;
-export const CCD_COUNTER_WORDS = 12;
-const W = { hitsVertexFace: 0, hitsEdgeEdge: 1, dropped: 2, escaped: 3, skippedPin: 4, backFace: 5, maxCount: 6, tests: 7, edgeEdgeAtEnd: 8, escapedSelf: 9, escapedSelfObjects: 10 } as const;
+export const CCD_COUNTER_WORDS = 14;
+const W = {
+  hitsVertexFace: 0, hitsEdgeEdge: 1, dropped: 2, escaped: 3, skippedPin: 4, backFace: 5, maxCount: 6, tests: 7, edgeEdgeAtEnd: 8, escapedSelf: 9, escapedSelfObjects: 10,
+  escapeDistance: 12, escapeDistanceSelf: 13,
+} as const;
 /** The largest direct 1D dispatch we allow for the contact solve (65,535 groups of 64). */
 const MAX_CAPACITY = 65535 * WORKGROUP_SIZE;
 
@@ -294,6 +297,10 @@ export class CcdStage implements GpuStage {
     c.dropped = words[W.dropped];
     c.escaped = words[W.escaped];
     c.escapedSelf = words[W.escapedSelf];
+    // f32 bits (ccdNarrow.wgsl atomicMax of non-negative floats).
+    const distances = new Float32Array(words.slice(W.escapeDistance, W.escapeDistanceSelf + 1).buffer);
+    c.escapeDistance = distances[0];
+    c.escapeDistanceSelf = distances[1];
     const flags = this.ownEscapeFlags(words);
     for (let o = 0; o < this.objectCount; o++) if (ownEscapeFlagged(flags, o)) c.escapedSelfObjects++;
     c.capacity = this.capacity;
