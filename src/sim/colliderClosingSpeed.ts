@@ -77,9 +77,18 @@ function forEachLanding(i: ColliderClosingInput, where: string, landing: (vertex
     if (!active) continue;
     // A scripted plane's offset moves along its normal: the surface's own speed toward the points.
     const surfaceSpeed = c.kind === 'plane' && start[1] !== 0 && end[1] !== 0 && H > 0 ? (end[7] - start[7]) / H : 0;
+    // A plane's gap is one dot product: a vertex farther than it can travel in H (its speed and the
+    // surface's, gravity's pull at most) cannot land, whatever the exact test would say. Most of a
+    // box's vertices are far from most of its walls.
+    const plane = active[0] === COLLIDER_KIND.plane;
+    const pullBound = 0.5 * Math.hypot(i.gravity[0], i.gravity[1], i.gravity[2]) * H * H;
     for (let p = 0; p < n; p++) {
       if (i.inverseMass && i.inverseMass[p] === 0) continue;
       const o = stride * p;
+      if (plane) {
+        const planeGap = active[4] * x[o] + active[5] * x[o + 1] + active[6] * x[o + 2] - active[7];
+        if (planeGap > (Math.sqrt(v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2]) + Math.abs(surfaceSpeed)) * H + pullBound) continue;
+      }
       point[0] = x[o]; point[1] = x[o + 1]; point[2] = x[o + 2];
       const gap = surfaceGap(active, point, normal);
       if (gap === null) continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { colliderClosingSpeed, type ColliderClosingInput } from '../../../src/sim/colliderClosingSpeed';
+import { colliderClosingSpeed, collidersReached, type ColliderClosingInput } from '../../../src/sim/colliderClosingSpeed';
 import type { Collider } from '../../../src/sim/colliders';
 
 /**
@@ -69,5 +69,46 @@ describe('colliderClosingSpeed', () => {
     expect(colliderClosingSpeed({ ...base, inverseMass: [1, 0] })).toBeCloseTo(1, 6);
     expect(() => colliderClosingSpeed({ ...base, vertexCount: 3 })).toThrow(/fewer than 3 vertices of 4 floats/);
     expect(() => colliderClosingSpeed({ ...base, horizon: -1 })).toThrow(/horizon must be a finite number >= 0, got -1/);
+  });
+
+  it('collidersReached on random points about tilted planes, a moving one too: the hand-worked kinematics above decide each point', () => {
+    let seed = 12345;
+    const random = (): number => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const H = 0.02, count = 2000;
+    const tilt = Math.SQRT1_2;
+    // The moving plane: y = 0.1 t (its offset rises toward the points at 0.1 m/s).
+    const planes: { collider: Collider; n: [number, number, number]; d: number; speed: number }[] = [
+      { collider: { kind: 'plane', normal: [0, 1, 0], offset: 0 }, n: [0, 1, 0], d: 0, speed: 0 },
+      { collider: { kind: 'plane', normal: [tilt, tilt, 0], offset: -0.05 }, n: [tilt, tilt, 0], d: -0.05, speed: 0 },
+      { collider: { kind: 'plane', normal: [0, 1, 0], offset: (t: number) => 0.1 * t }, n: [0, 1, 0], d: 0, speed: 0.1 },
+    ];
+    for (const plane of planes) {
+      const x = new Float32Array(4 * count), v = new Float32Array(4 * count);
+      for (let p = 0; p < count; p++) {
+        // Within 0.2 of the plane; speeds up to 5 m/s in any direction, often mostly along it.
+        for (let k = 0; k < 3; k++) { x[4 * p + k] = (random() - 0.5) * 0.4; v[4 * p + k] = (random() - 0.5) * 10; }
+      }
+      const reached = collidersReached({ colliders: [plane.collider], time: 0, horizon: H, gravity: [0, -G, 0], thickness: 0, positions: x, velocities: v, stride: 4, vertexCount: count });
+      let landing = 0;
+      for (let p = 0; p < count; p++) {
+        const gap = Math.max(0, plane.n[0] * x[4 * p] + plane.n[1] * x[4 * p + 1] + plane.n[2] * x[4 * p + 2] - plane.d);
+        const c = plane.speed - (plane.n[0] * v[4 * p] + plane.n[1] * v[4 * p + 1] + plane.n[2] * v[4 * p + 2]);
+        const a = G * plane.n[1];
+        // Sampled, not solved: the gap left after flying t toward the plane, gap - (c t + a t^2 / 2),
+        // at 400 times in (0, H]; it lands when that reaches 0. Points whose closest approach is
+        // within 1e-6 of the surface are left out (the samples' spacing, float32 inputs).
+        let closest = Infinity;
+        for (let j = 1; j <= 400; j++) {
+          const t = (j / 400) * H;
+          closest = Math.min(closest, gap - (c * t + 0.5 * a * t * t));
+        }
+        if (Math.abs(closest) < 1e-6) continue;
+        const expected = closest <= 0;
+        expect(reached[p] === 1, `plane ${planes.indexOf(plane)}, point ${p}: gap ${gap}, closing ${c}`).toBe(expected);
+        if (expected) landing++;
+      }
+      expect(landing).toBeGreaterThan(0.05 * count);
+      expect(landing).toBeLessThan(0.95 * count);
+    }
   });
 });
