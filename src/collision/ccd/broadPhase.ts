@@ -242,14 +242,14 @@ function sweptBoxesOf(
   if (boxes.length !== 6 * n) throw new RangeError(`sweptVertexBoxes: out has length ${boxes.length}, expected ${6 * n} (6 per vertex for ${n} vertices)`);
   const half = 0.5 * H * H;
   const gx = g[0] * half, gy = g[1] * half, gz = g[2] * half;
+  // Per vertex and side, the growth for meeting an obstacle (MotionBound.ownGrowth): 0 without one.
+  const growth = objectMargins?.growth;
   for (let i = 0; i < n; i++) {
     if (only && (only.object[i] < only.range[0] || only.object[i] >= only.range[1])) continue;
     const x = positions[4 * i], y = positions[4 * i + 1], z = positions[4 * i + 2];
     const vx = velocities[4 * i], vy = velocities[4 * i + 1], vz = velocities[4 * i + 2];
     const object = objectMargins ? objectMargins.object[i] : 0;
     const grow = (objectMargins?.margins ? objectMargins.margins[object] : bound.margin) + Math.sqrt(vx * vx + vy * vy + vz * vz) * H;
-    // Per vertex and side, the growth for meeting an obstacle (MotionBound.ownGrowth): 0 without one.
-    const growth = objectMargins?.growth;
     if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z) && Number.isFinite(grow))) {
       throw new RangeError(`sweptVertexBoxes: vertex ${i}: position (${x}, ${y}, ${z}) or velocity (${vx}, ${vy}, ${vz}) is not finite`);
     }
@@ -746,7 +746,7 @@ function ownFrameVelocities(topo: CcdTopology, velocities: Float32Array): Float3
 }
 
 /** Per object, the mean of a vec4-per-vertex array's xyz over its vertices (3 per object). */
-function objectMeans(topo: CcdTopology, values: Float32Array): Float64Array {
+export function objectMeans(topo: CcdTopology, values: Float32Array): Float64Array {
   const n = topo.vertexCount;
   const obj = topo.vertexObject;
   const objects = objectCount(topo);

@@ -25,7 +25,8 @@
  * whose world box (the union of its vertices' swept world boxes) overlaps the vertex's swept world
  * box (s = that object's mean velocity). Bodies that fall together, or rest, get nothing.
  */
-import type { CcdTopology } from './broadPhase';
+import { objectCount, objectMeans, type CcdTopology } from './broadPhase';
+import { overlap } from './f32Round';
 
 export interface ObstacleGrowthInput {
   topology: CcdTopology;
@@ -50,63 +51,63 @@ export function obstacleGrowth(i: ObstacleGrowthInput): Float32Array {
   if (velocities.length !== 4 * n) throw new RangeError(`obstacleGrowth: velocities has length ${velocities.length}, expected ${4 * n} (vec4 per vertex)`);
   if (reachesCollider && reachesCollider.length !== n) throw new RangeError(`obstacleGrowth: reachesCollider has length ${reachesCollider.length}, expected ${n} (one per vertex)`);
   if (!(Number.isFinite(H) && H >= 0)) throw new RangeError(`obstacleGrowth: horizon must be a finite number >= 0, got ${H}`);
-  let objects = 0;
-  for (let v = 0; v < n; v++) objects = Math.max(objects, obj[v] + 1);
+  const objects = objectCount(topology);
   if (references.length < 4 * objects) throw new RangeError(`obstacleGrowth: references has length ${references.length}, expected 4 per object (${4 * objects})`);
-  // Per object: its world box and mean velocity.
-  const box = new Float64Array(6 * objects);
+  const mean = objectMeans(topology, velocities);
+  // Per object, its world box (an object without vertices keeps an empty one, which overlaps nothing).
+  const box = new Float32Array(6 * objects);
   for (let o = 0; o < objects; o++) box.set([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity], 6 * o);
-  const mean = new Float64Array(3 * objects);
-  const count = new Float64Array(objects);
   for (let v = 0; v < n; v++) {
-    const o = obj[v];
+    const o = 6 * obj[v];
     for (let k = 0; k < 3; k++) {
-      box[6 * o + k] = Math.min(box[6 * o + k], worldBoxes[6 * v + k]);
-      box[6 * o + 3 + k] = Math.max(box[6 * o + 3 + k], worldBoxes[6 * v + 3 + k]);
-      mean[3 * o + k] += velocities[4 * v + k];
+      box[o + k] = Math.min(box[o + k], worldBoxes[6 * v + k]);
+      box[o + 3 + k] = Math.max(box[o + 3 + k], worldBoxes[6 * v + 3 + k]);
     }
-    count[o]++;
   }
-  for (let o = 0; o < objects; o++) for (let k = 0; k < 3; k++) mean[3 * o + k] /= Math.max(1, count[o]);
   // Per object, the others whose world boxes overlap its own: the only ones its vertices can meet.
   const neighbours: number[][] = Array.from({ length: objects }, () => []);
   for (let a = 0; a < objects; a++) {
-    if (count[a] === 0) continue;
     for (let b = a + 1; b < objects; b++) {
-      if (count[b] === 0 || boxesApart(box, 6 * a, box, 6 * b)) continue;
+      if (!overlap(box, a, box, b)) continue;
       neighbours[a].push(b);
       neighbours[b].push(a);
     }
   }
-  const growth = new Float32Array(6 * n);
-  // Grows [out, out + 6) toward u = sign (v_mean(o) - s) H: one side per axis.
-  const grow = (out: Float32Array | Float64Array, at: number, o: number, sign: number, sx: number, sy: number, sz: number): void => {
-    const u = [sign * (mean[3 * o] - sx) * H, sign * (mean[3 * o + 1] - sy) * H, sign * (mean[3 * o + 2] - sz) * H];
-    for (let k = 0; k < 3; k++) {
-      if (u[k] < 0) out[at + k] = Math.max(out[at + k], -u[k]);
-      else out[at + 3 + k] = Math.max(out[at + 3 + k], u[k]);
-    }
-  };
-  // Calls meet(s) for each obstacle vertex v may reach: a collider (s = 0), another object (its mean velocity).
-  const obstacles = (v: number, meet: (sx: number, sy: number, sz: number) => void): void => {
-    if (reachesCollider && reachesCollider[v] !== 0) meet(0, 0, 0);
-    for (const p of neighbours[obj[v]]) if (!boxesApart(worldBoxes, 6 * v, box, 6 * p)) meet(mean[3 * p], mean[3 * p + 1], mean[3 * p + 2]);
-  };
-  // Where the reference may stop, every vertex of its object flies on relative to it.
-  const referenceGrowth = new Float64Array(6 * objects);
+  // Where the reference may stop on an obstacle moving at s, every vertex of its object flies on:
+  // displacement u = +(v_mean - s) H. Where the vertex itself may: u = -(v_mean - s) H.
+  const referenceGrowth = new Float32Array(6 * objects);
   for (let o = 0; o < objects; o++) {
-    if (count[o] === 0) continue;
-    obstacles(references[4 * o], (sx, sy, sz) => grow(referenceGrowth, 6 * o, o, 1, sx, sy, sz));
+    const r = references[4 * o];
+    if (r < n && obj[r] === o) growToward(referenceGrowth, 6 * o, r, 1, mean, o, H, worldBoxes, box, neighbours[o], reachesCollider);
   }
+  const growth = new Float32Array(6 * n);
   for (let v = 0; v < n; v++) {
     const o = obj[v];
-    for (let k = 0; k < 6; k++) growth[6 * v + k] = referenceGrowth[6 * o + k];
-    obstacles(v, (sx, sy, sz) => grow(growth, 6 * v, o, -1, sx, sy, sz));
+    growth.set(referenceGrowth.subarray(6 * o, 6 * o + 6), 6 * v);
+    growToward(growth, 6 * v, v, -1, mean, o, H, worldBoxes, box, neighbours[o], reachesCollider);
   }
   return growth;
 }
 
-/** Boxes a (at ia) and b (at ib), lo xyz then hi xyz, do not overlap. */
-function boxesApart(a: ArrayLike<number>, ia: number, b: ArrayLike<number>, ib: number): boolean {
-  return a[ia] > b[ib + 3] || b[ib] > a[ia + 3] || a[ia + 1] > b[ib + 4] || b[ib + 1] > a[ia + 4] || a[ia + 2] > b[ib + 5] || b[ib + 2] > a[ia + 5];
+/**
+ * Grows out[at, at + 6) (below xyz, above xyz) toward u = sign (v_mean(o) - s) H for each obstacle
+ * vertex v may reach: a collider (s = 0) where reachesCollider says so, and each neighbouring
+ * object p whose world box v's world box overlaps (s = p's mean velocity). One side per axis.
+ */
+function growToward(
+  out: Float32Array, at: number, v: number, sign: number, mean: Float64Array, o: number, H: number,
+  worldBoxes: Float32Array, box: Float32Array, neighbours: number[], reachesCollider: Uint8Array | null,
+): void {
+  if (reachesCollider && reachesCollider[v] !== 0) growBy(out, at, sign * mean[3 * o] * H, sign * mean[3 * o + 1] * H, sign * mean[3 * o + 2] * H);
+  for (const p of neighbours) {
+    if (!overlap(worldBoxes, v, box, p)) continue;
+    growBy(out, at, sign * (mean[3 * o] - mean[3 * p]) * H, sign * (mean[3 * o + 1] - mean[3 * p + 1]) * H, sign * (mean[3 * o + 2] - mean[3 * p + 2]) * H);
+  }
+}
+
+/** Grows out[at, at + 6) to hold the displacement (ux, uy, uz): below on an axis where it is negative, above where positive. */
+function growBy(out: Float32Array, at: number, ux: number, uy: number, uz: number): void {
+  if (ux < 0) out[at] = Math.max(out[at], -ux); else out[at + 3] = Math.max(out[at + 3], ux);
+  if (uy < 0) out[at + 1] = Math.max(out[at + 1], -uy); else out[at + 4] = Math.max(out[at + 4], uy);
+  if (uz < 0) out[at + 2] = Math.max(out[at + 2], -uz); else out[at + 5] = Math.max(out[at + 5], uz);
 }
