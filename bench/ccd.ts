@@ -300,6 +300,17 @@ function impactVelocities(c: PileCase): Float32Array {
   return out;
 }
 
+/**
+ * The pile after its landing: each octopus settling, its vertices moving at up to 5 % of the case's
+ * speed (the impact's ramp scaled down): world boxes nearly margin-sized, while the landing's
+ * escapes have doubled the own-frame margin (--own-margin) to several times that.
+ */
+function landedVelocities(c: PileCase): Float32Array {
+  const v = impactVelocities(c);
+  for (let i = 0; i < v.length; i++) v[i] *= 0.05;
+  return v;
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2]);
@@ -319,14 +330,14 @@ export function jobRows(cases: PileCase[], bound: MotionBound, jobs: number, sce
     const t = c.topology;
     const culling = { mode: 'enhanced' as const, deviation: new Float32Array(t.vertexCount).fill(0.001), edgeDeviation: null };
     const base = c.positions.slice();
-    for (const scenario of ['falling', 'impact'] as const) {
+    for (const scenario of ['falling', 'impact', 'landed'] as const) {
       if (!scenarios.includes(scenario)) continue;
-      const velocities = scenario === 'falling' ? c.velocities : impactVelocities(c);
+      const velocities = scenario === 'falling' ? c.velocities : scenario === 'impact' ? impactVelocities(c) : landedVelocities(c);
       const positions = base.slice();
       const total: number[] = [], cpu: number[] = [], cones: number[] = [], traversal: number[] = [], filter: number[] = [];
-      let before = 0, after = 0, pairs = 0, rebuilt = 0;
+      let before = 0, after = 0, pairs = 0, rebuilt = 0, worldJoined = 0;
       for (let j = -3; j < jobs; j++) {
-        if (scenario === 'impact' && (j + 3) % 4 === 0) positions.set(base);
+        if (scenario !== 'falling' && (j + 3) % 4 === 0) positions.set(base);
         for (let i = 0; i < positions.length; i += 4) for (let k = 0; k < 3; k++) positions[i + k] += velocities[i + k] / 60;
         const c0 = process.cpuUsage(), t0 = performance.now();
         const r = culledSweptCandidates(t, positions, velocities, bound, true, culling);
@@ -342,11 +353,12 @@ export function jobRows(cases: PileCase[], bound: MotionBound, jobs: number, sce
         after = s.pairsAfter;
         pairs = (r.vertexFace.length + r.edgeEdge.length) / 2;
         rebuilt += r.keptPairs?.rebuilt ?? 0;
+        worldJoined += r.selfFrames?.worldJoined ?? 0;
       }
       const join = total.map((ms, i) => ms - cones[i] - traversal[i] - filter[i]);
       rows.push([
         c.copies, c.speed, scenario, median(total).toFixed(1), Math.min(...total).toFixed(1), Math.max(...total).toFixed(1), median(cpu).toFixed(1), median(join).toFixed(1), median(cones).toFixed(1),
-        median(traversal).toFixed(1), median(filter).toFixed(1), before, after, pairs, (rebuilt / jobs).toFixed(1),
+        median(traversal).toFixed(1), median(filter).toFixed(1), before, after, pairs, (rebuilt / jobs).toFixed(1), (worldJoined / jobs).toFixed(1),
       ]);
     }
     c.positions.set(base);
@@ -409,7 +421,11 @@ export async function stepRows(copies: number, frames: number, pool: WorkerPool<
 /** The broad phase's bound from --horizon and --margin. */
 function broadBound(): MotionBound {
   const skin = args.includes('--self-pair-skin') ? { selfPairSkin: Number(arg('self-pair-skin', '')) } : {};
-  return { horizon: Number(arg('horizon', String(2 / 60))), gravity: [0, -9.81, 0], margin: Number(arg('margin', '0.001')), ...skin };
+  // --own-margin M: the own-frame boxes' margin (a landing's escapes double it, ccdSchedule.ts; absent: --margin).
+  const ownMargin = args.includes('--own-margin') ? { ownMargin: Number(arg('own-margin', '')) } : {};
+  const frame = arg('self-pair-frame', 'adaptive');
+  if (frame !== 'own' && frame !== 'adaptive') throw new Error(`--self-pair-frame: expected own or adaptive, got ${frame}`);
+  return { horizon: Number(arg('horizon', String(2 / 60))), gravity: [0, -9.81, 0], margin: Number(arg('margin', '0.001')), ...skin, ...ownMargin, selfPairFrame: frame };
 }
 
 /** The octopus piles of --cases (copies@speed, comma-separated), `def` when not given. */
@@ -457,7 +473,7 @@ try {
     const jobs = Number(arg('jobs', '24'));
     const rows = jobRows(cases, bound, jobs, arg('scenarios', 'falling,impact').split(','));
     console.log(`\nThe default job (self-collision, enhanced culling, 1 mm deviation bound) on this thread, median of ${jobs} jobs, horizon ${bound.horizon.toFixed(4)} s, margin ${bound.margin}:\n`);
-    console.log(table(['copies', 'speed m/s', 'scenario', 'job ms (median)', 'job ms (min)', 'job ms (max)', 'job CPU ms (median)', 'join ms', 'cones ms', 'traversal ms', 'pair filter ms', 'same-object pairs', 'after culling', 'candidates', 'lists rebuilt / job'], rows));
+    console.log(table(['copies', 'speed m/s', 'scenario', 'job ms (median)', 'job ms (min)', 'job ms (max)', 'job CPU ms (median)', 'join ms', 'cones ms', 'traversal ms', 'pair filter ms', 'same-object pairs', 'after culling', 'candidates', 'lists rebuilt / job', 'objects joined in the world frame / job'], rows));
   }
   if (sections.includes('step')) {
     const copies = Number(arg('step-copies', '2'));

@@ -92,6 +92,13 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     options: { 'Auto (every iteration in recovery)': 'auto', 'Once a substep': 'substep', 'After every iteration (paper)': 'iteration' },
     help: "detection, shortest path, CCD and contacts once after the material iterations, or after each of them (the authors' schedule: resolves tangles in fewer substeps at more dispatches)",
   },
+  {
+    kind: 'choice',
+    key: 'ccdSelfPairFrame',
+    label: 'CCD self pairs: frame',
+    options: { 'Adaptive (own or world, per body)': 'adaptive', 'Own frame always': 'own' },
+    help: "the frame CCD's broad phase joins a body's own pairs in: adaptive picks per body the frame with the smaller boxes (a falling body its own, a landed one the world); never loses a contact, only changes the worker job's time",
+  },
   { kind: 'toggle', key: 'ccdObstacleGrowth', label: 'CCD boxes grow for landings', help: "the same-object CCD boxes of a body that may meet a collider or another body grow along their relative speed: a landing body's lower part stops while the rest falls on; off: only escapes widen them" },
   { kind: 'toggle', key: 'escapedToDcd', label: 'Escaped points to DCD (hybrid)', help: 'a free point that left the box its CCD candidates were found with is tested like a Pin point at the substep end, so a crossing CCD could miss is resolved in that substep' },
   {

@@ -89,6 +89,9 @@ export const PENETRATION_METHODS: readonly PenetrationMethod[] = ['exact', 'rest
  */
 export type SelfCullingMode = 'off' | 'plain' | 'enhanced';
 export const SELF_CULLING_MODES: readonly SelfCullingMode[] = ['off', 'plain', 'enhanced'];
+/** SolverParams.ccdSelfPairFrame: the frame CCD's broad phase joins same-object pairs in (collision/ccd/selfPairFrames.ts). */
+export type CcdSelfPairFrame = 'own' | 'adaptive';
+export const CCD_SELF_PAIR_FRAMES: readonly CcdSelfPairFrame[] = ['own', 'adaptive'];
 
 export interface SolverParams {
   /** Frame time step (s). */
@@ -237,6 +240,14 @@ export interface SolverParams {
    * the boxes (the counters' ccd.selfGrowth says what it added).
    */
   ccdObstacleGrowth: boolean;
+  /**
+   * The frame CCD's broad phase joins the pairs within one object in (collision/ccd/selfPairFrames.ts):
+   * 'adaptive' (default) per object and job the frame whose boxes are smaller, its own (mean motion
+   * removed: a falling body) or the world (a body that landed: its stopped part has margin-sized
+   * world boxes; a pair that can meet overlaps in every frame, so either is complete); 'own':
+   * always the own frame (the counter ccd.selfWorldFrame says what 'adaptive' did).
+   */
+  ccdSelfPairFrame: CcdSelfPairFrame;
 }
 
 /** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point; air mode has no recovery mode. */
@@ -319,6 +330,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     contactDispatch: 'auto',
     escapedToDcd: true,
     ccdObstacleGrowth: true,
+    ccdSelfPairFrame: 'adaptive',
     ...overrides,
   };
 }
@@ -343,6 +355,7 @@ export function checkParams(p: SolverParams): void {
   if (typeof p.warmStart !== 'boolean') throw new RangeError(`warmStart must be true or false, got ${String(p.warmStart)}`);
   if (typeof p.escapedToDcd !== 'boolean') throw new RangeError(`escapedToDcd must be true or false, got ${String(p.escapedToDcd)}`);
   if (typeof p.ccdObstacleGrowth !== 'boolean') throw new RangeError(`ccdObstacleGrowth must be true or false, got ${String(p.ccdObstacleGrowth)}`);
+  if (!CCD_SELF_PAIR_FRAMES.includes(p.ccdSelfPairFrame)) throw new RangeError(`ccdSelfPairFrame must be one of ${CCD_SELF_PAIR_FRAMES.join(', ')}, got ${String(p.ccdSelfPairFrame)}`);
   if (typeof p.lineSearch !== 'boolean') throw new RangeError(`lineSearch must be true or false, got ${String(p.lineSearch)}`);
   if (!Number.isInteger(p.airIterations) || p.airIterations < 1) throw new RangeError(`airIterations must be an integer >= 1, got ${p.airIterations}`);
   if (!Number.isInteger(p.airOptimizeFrames) || p.airOptimizeFrames < 0) throw new RangeError(`airOptimizeFrames must be an integer >= 0 (0: off), got ${p.airOptimizeFrames}`);

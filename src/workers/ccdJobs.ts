@@ -18,6 +18,7 @@
  * come back transferred. A job that throws in the worker rejects with the worker's message.
  */
 import type { OwnPairReuse } from '../collision/ccd/ownPairCache';
+import type { SelfPairFrameReport } from '../collision/ccd/selfPairFrames';
 import * as Comlink from 'comlink';
 import { checkCcdTopology, objectCount, type CandidatePart, type CcdCandidates, type CcdTopology, type MotionBound } from '../collision/ccd/broadPhase';
 import type { SelfCullingReport, SelfCullingRequest } from '../collision/selfCulling/broadPhaseCulling';
@@ -40,7 +41,7 @@ export interface CcdJobsOptions {
   split?: boolean;
 }
 
-type BroadPhaseAnswer = CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport; closingSpeed?: number; keptPairs?: OwnPairReuse };
+type BroadPhaseAnswer = CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport; closingSpeed?: number; keptPairs?: OwnPairReuse; selfFrames?: SelfPairFrameReport };
 
 /**
  * The parts of a split broad phase (broadPhase.ts CandidatePart): at most `workers` contiguous
@@ -98,6 +99,8 @@ function mergeAnswers(answers: BroadPhaseAnswer[]): BroadPhaseAnswer {
   if (speeds.length > 0) merged.closingSpeed = Math.max(...speeds);
   const kept = answers.map((a) => a.keptPairs).filter((k): k is OwnPairReuse => k !== undefined);
   if (kept.length > 0) merged.keptPairs = { reused: kept.reduce((n, k) => n + k.reused, 0), rebuilt: kept.reduce((n, k) => n + k.rebuilt, 0), tested: kept.reduce((n, k) => n + k.tested, 0), boxTests: kept.reduce((n, k) => n + k.boxTests, 0), culled: kept.reduce((n, k) => n + k.culled, 0) };
+  const frames = answers.map((a) => a.selfFrames).filter((f): f is SelfPairFrameReport => f !== undefined);
+  if (frames.length > 0) merged.selfFrames = { worldJoined: frames.reduce((n, f) => n + f.worldJoined, 0) };
   const reports = answers.map((a) => a.selfCulling).filter((r): r is SelfCullingReport => r !== undefined);
   if (reports.length > 0) {
     const sum = (f: (r: SelfCullingReport) => number): number => reports.reduce((n, r) => n + f(r), 0);
@@ -225,7 +228,7 @@ export class CcdJobs {
       const bound_ = { horizon: bound.horizon, gravity: [bound.gravity[0], bound.gravity[1], bound.gravity[2]] as [number, number, number], margin: bound.margin,
         ...(bound.ownMargin !== undefined ? { ownMargin: bound.ownMargin } : {}), ...(bound.ownMargins !== undefined ? { ownMargins: Float64Array.from(bound.ownMargins) } : {}),
         ...(bound.ownGrowth !== undefined ? { ownGrowth: Float32Array.from(bound.ownGrowth) } : {}),
-        ...(bound.selfPairSkin !== undefined ? { selfPairSkin: bound.selfPairSkin } : {}),
+        ...(bound.selfPairSkin !== undefined ? { selfPairSkin: bound.selfPairSkin } : {}), ...(bound.selfPairFrame !== undefined ? { selfPairFrame: bound.selfPairFrame } : {}),
       };
       const split = selfCollision && this.parts.length > 1;
       const parts: (CandidatePart | undefined)[] = split ? this.parts : [undefined];

@@ -6,6 +6,7 @@ importing it never pulls the worker's code into the page bundle). Hybrid CCD + D
  */
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import type { OwnPairReuse } from '../collision/ccd/ownPairCache';
+import type { SelfPairFrameReport } from '../collision/ccd/selfPairFrames';
 import type { CandidatePart, CcdCandidates, CcdTopology, MotionBound } from '../collision/ccd/broadPhase';
 import type { SelfCullingReport, SelfCullingRequest } from '../collision/selfCulling/broadPhaseCulling';
 import type { AirOptimizeJob, AirOptimizeResult } from '../collision/air/optimizeAirMesh';
@@ -24,6 +25,8 @@ export interface CcdBroadPhaseAnswer extends CcdCandidates {
   closingSpeed?: number;
   /** What the kept lists of same-object pairs did (collision/ccd/ownPairCache.ts; absent when none were used). */
   keptPairs?: OwnPairReuse;
+  /** Which frame the same-object pairs were joined in (collision/ccd/selfPairFrames.ts; absent with MotionBound.selfPairFrame 'own'). */
+  selfFrames?: SelfPairFrameReport;
 }
 
 export interface CcdWorkerApi {

@@ -23,6 +23,7 @@ import { buildBoxHash, cellRanges, crossJoin, gridFrame, selfJoin, tableSize } f
 import { overlap, roundDown, roundUp } from './f32Round';
 import { dropCulled, type CulledNodes } from './culledPairs';
 import { OwnPairCache, type OwnPairReuse } from './ownPairCache';
+import { chooseSelfPairFrames, type SelfPairFrame, type SelfPairFrameReport } from './selfPairFrames';
 
 export interface CcdTopology {
   vertexCount: number;
@@ -195,6 +196,11 @@ export interface MotionBound {
    * joins every object afresh every job. Absent: SELF_PAIR_SKIN. Same pairs either way.
    */
   selfPairSkin?: number;
+  /**
+   * The frame the pairs within one object are joined in (selfPairFrames.ts): 'own' (absent) its own
+   * frame; 'adaptive' per object the frame with the smaller boxes, world or own.
+   */
+  selfPairFrame?: SelfPairFrame;
 }
 
 /** Default MotionBound.selfPairSkin, SolverParams.selfPairSkin's default (docs/benchmarks.md "CCD's broad phase: pairs kept across jobs"). */
@@ -633,22 +639,29 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
 export function sweptCandidates(
   topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, selfCull?: SelfPairCull,
   part?: CandidatePart,
-): CcdCandidates & { boxes: Float32Array; keptPairs?: OwnPairReuse; selfPairs?: { before: number; after: number } } {
+): CcdCandidates & { boxes: Float32Array; keptPairs?: OwnPairReuse; selfPairs?: { before: number; after: number }; selfFrames?: SelfPairFrameReport } {
   if (part) checkCandidatePart(part, objectCount(topo), 'sweptCandidates');
   // A part without the pairs between objects needs no world boxes, and own-frame boxes for its own objects only.
   const boxes = !part || part.inter ? sweptVertexBoxes(positions, velocities, bound) : new Float32Array(0);
   const inter = !part || part.inter ? ccdCandidates(topo, boxes, 'inter') : { vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0) };
   if (!selfCollision || (part && part.objects[1] === part.objects[0])) return { ...inter, boxes };
   const relative = ownFrameVelocities(topo, velocities);
-  const ownBoxes = ownFrameBoxesOf(topo, positions, relative, bound, part ? { object: topo.vertexObject, range: part.objects } : undefined);
-  const own = ownPairs(topo, ownBoxes, positions, bound, part?.objects, selfCull ? () => selfCull(relative) : undefined, inter);
+  const only = part ? { object: topo.vertexObject, range: part.objects } : undefined;
+  const ownBoxes = ownFrameBoxesOf(topo, positions, relative, bound, only);
+  const selfPairFrame = bound.selfPairFrame ?? 'own';
+  if (selfPairFrame !== 'own' && selfPairFrame !== 'adaptive') throw new RangeError(`sweptCandidates: bound.selfPairFrame must be 'own' or 'adaptive', got ${String(selfPairFrame)}`);
+  // Per object the frame with the smaller boxes (selfPairFrames.ts); a part without the pairs between objects sweeps its objects' world boxes for it.
+  const frames = selfPairFrame === 'adaptive'
+    ? chooseSelfPairFrames(topo, ownBoxes, boxes.length > 0 ? boxes : sweptBoxesOf(positions, velocities, bound, undefined, only), part?.objects ?? [0, objectCount(topo)])
+    : null;
+  const own = ownPairs(topo, frames ? frames.joinBoxes : ownBoxes, positions, bound, part?.objects, selfCull ? () => selfCull(relative) : undefined, inter);
   const keptPairs = own.keptPairs;
   // own.withBefore: the kept lists' answer already starts with the pairs between objects.
   const vertexFace = own.withBefore ? own.vertexFace : concat(inter.vertexFace, own.vertexFace);
   const edgeEdge = own.withBefore ? own.edgeEdge : concat(inter.edgeEdge, own.edgeEdge);
   const after = (vertexFace.length - inter.vertexFace.length + edgeEdge.length - inter.edgeEdge.length) / 2;
   const selfPairs = selfCull ? { selfPairs: { before: after + own.culled, after } } : {};
-  return { vertexFace, edgeEdge, boxes, ...(keptPairs ? { keptPairs } : {}), ...selfPairs };
+  return { vertexFace, edgeEdge, boxes, ...(keptPairs ? { keptPairs } : {}), ...selfPairs, ...(frames ? { selfFrames: frames.report } : {}) };
 }
 
 const ownPairCaches = new WeakMap<CcdTopology, OwnPairCache>();

@@ -34,6 +34,7 @@ import type { DeviationMonitor, DeviationObservation } from '../selfCulling/devi
 import type { SelfCullingMode } from '../../contract/params';
 import { candidateClosingSpeed } from './impactSubsteps';
 import { obstacleGrowth } from './obstacleGrowth';
+import type { SelfPairFrame, SelfPairFrameReport } from './selfPairFrames';
 
 /** Positions and velocities in the GPU layout (vec4 per vertex, xyz used). */
 export interface StateSnapshot {
@@ -43,7 +44,7 @@ export interface StateSnapshot {
 
 export type BroadPhaseRunner = (
   positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, culling?: SelfCullingRequest,
-) => Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport; closingSpeed?: number; keptPairs?: OwnPairReuse }>;
+) => Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport; closingSpeed?: number; keptPairs?: OwnPairReuse; selfFrames?: SelfPairFrameReport }>;
 
 /** The broad phase on the calling thread (tests, and where no pool is given). */
 export function inThreadBroadPhase(topo: CcdTopology): BroadPhaseRunner {
@@ -52,7 +53,7 @@ export function inThreadBroadPhase(topo: CcdTopology): BroadPhaseRunner {
     const c = culledSweptCandidates(topo, positions, velocities, bound, selfCollision, culling);
     const closingSpeed = candidateClosingSpeed(topo, c.vertexFace, positions, velocities, 4, bound.horizon);
     return { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0, closingSpeed, ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}),
-      ...(c.keptPairs ? { keptPairs: c.keptPairs } : {}),
+      ...(c.keptPairs ? { keptPairs: c.keptPairs } : {}), ...(c.selfFrames ? { selfFrames: c.selfFrames } : {}),
     };
   };
 }
@@ -68,6 +69,8 @@ export interface ScheduleParams {
   selfPairSkin?: number;
   /** SolverParams.ccdObstacleGrowth: own-frame boxes grow for obstacles (obstacleGrowth.ts); absent: true. */
   ccdObstacleGrowth?: boolean;
+  /** SolverParams.ccdSelfPairFrame: the frame same-object pairs are joined in (MotionBound.selfPairFrame, selfPairFrames.ts); absent: 'own'. */
+  ccdSelfPairFrame?: SelfPairFrame;
 }
 
 export interface CcdScheduleOptions {
@@ -107,6 +110,8 @@ export interface ScheduledInput {
   selfCulling?: SelfCullingReport;
   /** What the job's kept lists of same-object pairs did (ownPairCache.ts; absent when none were used). */
   keptPairs?: OwnPairReuse;
+  /** Which frame the job joined same-object pairs in (selfPairFrames.ts; absent with 'own'). */
+  selfFrames?: SelfPairFrameReport;
   /** The job's fastest closing vertex-face candidate (impactSubsteps.ts), world units / s; absent when the runner gave none. */
   closingSpeed?: number;
   /**
@@ -206,7 +211,7 @@ export class CcdSchedule {
     const horizon = (1 + this.latency) * p.dt;
     const ownMargins = this.ownMargins;
     const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}),
-      ...(p.selfPairSkin !== undefined ? { selfPairSkin: p.selfPairSkin } : {}),
+      ...(p.selfPairSkin !== undefined ? { selfPairSkin: p.selfPairSkin } : {}), ...(p.ccdSelfPairFrame !== undefined ? { selfPairFrame: p.ccdSelfPairFrame } : {}),
     };
     const boxes = sweptVertexBoxes(snapshot.positions, snapshot.velocities, bound);
     const references = p.selfCollision && this.topology ? ownFrameReferences(this.topology, snapshot.positions) : null;
@@ -262,7 +267,7 @@ export class CcdSchedule {
     return {
       candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, own: job.own, margin: job.margin, ownMargin: job.ownMargin,
       ...(job.ownMargins ? { ownMargins: job.ownMargins } : {}), ...(job.ownGrowth ? { ownGrowth: job.ownGrowth } : {}), horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
-      ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}), ...(c.keptPairs ? { keptPairs: c.keptPairs } : {}), ...(closingSpeed !== undefined ? { closingSpeed, closingState } : {}),
+      ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}), ...(c.keptPairs ? { keptPairs: c.keptPairs } : {}), ...(c.selfFrames ? { selfFrames: c.selfFrames } : {}), ...(closingSpeed !== undefined ? { closingSpeed, closingState } : {}),
     };
   }
 

@@ -73,7 +73,7 @@ export class CpuCollisionStage {
    * and velocities v, and the fastest vertex-face candidate pair that reaches its triangle
    * within the frame (0 on a non-finite state). The same candidates as the GPU's job, at float64 speeds.
    */
-  closingSpeed(x: Float64Array, v: Float64Array, params: Pick<SolverParams, 'dt' | 'gravity' | 'selfCollision'> & Partial<Pick<SolverParams, 'selfPairSkin'>> & CollisionStageParams): number {
+  closingSpeed(x: Float64Array, v: Float64Array, params: Pick<SolverParams, 'dt' | 'gravity' | 'selfCollision'> & Partial<Pick<SolverParams, 'selfPairSkin' | 'ccdSelfPairFrame'>> & CollisionStageParams): number {
     const n = this.mesh.vertexCount;
     const x4 = (this.x4 ??= new Float32Array(4 * n)), v4 = (this.v4 ??= new Float32Array(4 * n));
     for (let i = 0; i < n; i++) {
@@ -86,7 +86,8 @@ export class CpuCollisionStage {
       }
     }
     const margin = Math.max(2 * this.offsetOf(params), CPU_CLOSING_MARGIN_RATIO * this.meanEdge);
-    const bound = { horizon: params.dt, gravity: [params.gravity[0], params.gravity[1], params.gravity[2]] as [number, number, number], margin, ...(params.selfPairSkin !== undefined ? { selfPairSkin: params.selfPairSkin } : {}) };
+    const bound = { horizon: params.dt, gravity: [params.gravity[0], params.gravity[1], params.gravity[2]] as [number, number, number], margin, ...(params.selfPairSkin !== undefined ? { selfPairSkin: params.selfPairSkin } : {}),
+      ...(params.ccdSelfPairFrame !== undefined ? { selfPairFrame: params.ccdSelfPairFrame } : {}) };
     const c = sweptCandidates(this.ccd.topology, x4, v4, bound, params.selfCollision);
     return candidateClosingSpeed(this.ccd.topology, c.vertexFace, x, v, 3, params.dt);
   }

@@ -312,6 +312,7 @@ export class CcdStage implements GpuStage {
     c.waitMs = cur.waitMs;
     c.selfListsReused = cur.keptPairs?.reused ?? 0;
     c.selfListsRebuilt = cur.keptPairs?.rebuilt ?? 0;
+    c.selfWorldFrame = cur.selfFrames?.worldJoined ?? 0;
     const sc = cur.selfCulling;
     if (sc) {
       c.selfPairsBefore = sc.pairsBefore;

@@ -13,6 +13,7 @@
  */
 import { sweptCandidates, type CandidatePart, type CcdCandidates, type CcdTopology, type MotionBound } from '../ccd/broadPhase';
 import type { OwnPairReuse } from '../ccd/ownPairCache';
+import type { SelfPairFrameReport } from '../ccd/selfPairFrames';
 import { SELF_CULLING_MODES, type SelfCullingMode } from '../../contract/params';
 import type { CullingMotion } from './motionCones';
 import { SelfCulling, type SelfCullingStats } from './selfCulling';
@@ -105,7 +106,7 @@ export function checkCullingRequest(r: SelfCullingRequest, vertexCount: number, 
 export function culledSweptCandidates(
   topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, request?: SelfCullingRequest,
   part?: CandidatePart,
-): CcdCandidates & { selfCulling?: SelfCullingReport; keptPairs?: OwnPairReuse } {
+): CcdCandidates & { selfCulling?: SelfCullingReport; keptPairs?: OwnPairReuse; selfFrames?: SelfPairFrameReport } {
   if (!request || !selfCollision) return sweptCandidates(topo, positions, velocities, bound, selfCollision, undefined, part);
   checkCullingRequest(request, topo.vertexCount, topo.edges.length / 2, 'culledSweptCandidates');
   let report: SelfCullingReport | undefined;

@@ -123,6 +123,15 @@ describe('CcdJobs.broadPhase in a worker', () => {
     expect(pool.completed.every((n) => n > 0)).toBe(true);
     expect(samePairs(got.vertexFace, want.vertexFace)).toBe('equal');
     expect(samePairs(got.edgeEdge, want.edgeEdge)).toBe('equal');
+    // The bound's own margins and frame choice reach the workers: object 0's own margin doubled
+    // (a landing's escapes) joins its pairs in the world frame (collision/ccd/selfPairFrames.ts).
+    const adaptive: MotionBound = { ...bound, ownMargins: [0.05, 0.002], selfPairFrame: 'adaptive' };
+    const wantAdaptive = sweptCandidates(topo, topo.x, v, adaptive, true);
+    expect(wantAdaptive.selfFrames).toEqual({ worldJoined: 1 });
+    const gotAdaptive = await jobs.broadPhase(topo.x, v, adaptive, true);
+    expect(gotAdaptive.selfFrames).toEqual({ worldJoined: 1 });
+    expect(samePairs(gotAdaptive.vertexFace, wantAdaptive.vertexFace)).toBe('equal');
+    expect(samePairs(gotAdaptive.edgeEdge, wantAdaptive.edgeEdge)).toBe('equal');
     // Without self-collision there is nothing to split: one job.
     const one = pool.completed.reduce((a, b) => a + b, 0);
     await jobs.broadPhase(topo.x, v, bound, false);
