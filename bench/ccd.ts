@@ -31,7 +31,7 @@
  *
  * Each section is a function returning rows.
  *
- *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/ccd.ts [--cases 4@2,16@2,4@0.2,16@0.2,50@0.2] [--horizon 0.0333] [--margin 0.001] [--self-pair-skin F] [--repeat 5] [--pool N] [--sections narrow,broad,step,parts,job] [--jobs 24] [--scenarios falling,impact] [--step-copies 2] [--step-frames 12] [--parts-workers 2,4,7]
+ *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/ccd.ts [--cases 4@2,16@2,4@0.2,16@0.2,50@0.2] [--horizon 0.0333] [--margin 0.001] [--self-pair-skin F] [--repeat 5] [--pool N] [--sections narrow,broad,step,parts,job] [--jobs 24] [--scenarios falling,impact,landed] [--own-margin M] [--self-pair-frame own|adaptive] [--step-copies 2] [--step-frames 12] [--parts-workers 2,4,7]
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -247,9 +247,10 @@ export async function broadPhaseRows(cases: PileCase[], bound: MotionBound, pool
  * Per case and pool size: splitParts' parts each timed alone on this thread (best of `repeat`),
  * against the whole job; checks that the parts' pairs together are the whole job's.
  */
-export function partRows(cases: PileCase[], bound: MotionBound, workerCounts: number[], repeat: number): Row[] {
+export function partRows(cases: PileCase[], bound: MotionBound, workerCounts: number[], repeat: number, scenario: 'falling' | 'impact' | 'landed' = 'falling'): Row[] {
   const rows: Row[] = [];
-  for (const c of cases) {
+  for (const pile of cases) {
+    const c = { ...pile, velocities: scenarioVelocities(pile, scenario) };
     const t = c.topology;
     let whole = 0;
     const wholeMs = best(repeat, () => {
@@ -272,7 +273,7 @@ export function partRows(cases: PileCase[], bound: MotionBound, workerCounts: nu
       const longest = Math.max(...ms);
       const sum = ms.reduce((a, b) => a + b, 0);
       rows.push([
-        c.copies, c.speed, workers, parts.length, wholeMs.toFixed(1), ms.map((m) => m.toFixed(1)).join(' / '), longest.toFixed(1), sum.toFixed(1), (wholeMs / longest).toFixed(2),
+        c.copies, c.speed, scenario, workers, parts.length, wholeMs.toFixed(1), ms.map((m) => m.toFixed(1)).join(' / '), longest.toFixed(1), sum.toFixed(1), (wholeMs / longest).toFixed(2),
         wholeCulledMs.toFixed(1), culledMs.map((m) => m.toFixed(1)).join(' / '), Math.max(...culledMs).toFixed(1),
       ]);
     }
@@ -311,6 +312,10 @@ function landedVelocities(c: PileCase): Float32Array {
   return v;
 }
 
+function scenarioVelocities(c: PileCase, scenario: 'falling' | 'impact' | 'landed'): Float32Array {
+  return scenario === 'falling' ? c.velocities : scenario === 'impact' ? impactVelocities(c) : landedVelocities(c);
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2]);
@@ -332,7 +337,7 @@ export function jobRows(cases: PileCase[], bound: MotionBound, jobs: number, sce
     const base = c.positions.slice();
     for (const scenario of ['falling', 'impact', 'landed'] as const) {
       if (!scenarios.includes(scenario)) continue;
-      const velocities = scenario === 'falling' ? c.velocities : scenario === 'impact' ? impactVelocities(c) : landedVelocities(c);
+      const velocities = scenarioVelocities(c, scenario);
       const positions = base.slice();
       const total: number[] = [], cpu: number[] = [], cones: number[] = [], traversal: number[] = [], filter: number[] = [];
       let before = 0, after = 0, pairs = 0, rebuilt = 0, worldJoined = 0;
@@ -463,9 +468,11 @@ try {
     const cases = pileCases('8@2,16@2');
     const workerCounts = arg('parts-workers', '2,4,7').split(',').map(Number);
     if (!workerCounts.every((w) => Number.isInteger(w) && w >= 1)) throw new Error(`--parts-workers: expected positive integers, got ${arg('parts-workers', '')}`);
-    const rows = partRows(cases, bound, workerCounts, repeat);
+    const scenario = arg('scenarios', 'falling');
+    if (scenario !== 'falling' && scenario !== 'impact' && scenario !== 'landed') throw new Error(`--scenarios with --sections parts: one of falling, impact, landed, got ${scenario}`);
+    const rows = partRows(cases, bound, workerCounts, repeat, scenario);
     console.log(`\nBroad phase split by object (splitParts), each part alone on this thread, horizon ${bound.horizon.toFixed(4)} s, margin ${bound.margin}, self-collision on:\n`);
-    console.log(table(['copies', 'speed m/s', 'workers', 'parts', 'whole job ms', 'parts ms', 'longest part ms', 'sum of parts ms', 'whole / longest', 'whole job + culling ms', 'parts + culling ms', 'longest part + culling ms'], rows));
+    console.log(table(['copies', 'speed m/s', 'scenario', 'workers', 'parts', 'whole job ms', 'parts ms', 'longest part ms', 'sum of parts ms', 'whole / longest', 'whole job + culling ms', 'parts + culling ms', 'longest part + culling ms'], rows));
   }
   if (sections.includes('job')) {
     const bound = broadBound();

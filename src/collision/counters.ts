@@ -106,7 +106,8 @@ export interface CcdFrameCounters {
   waitMs: number;
   /**
    * Objects whose same-object pairs the job took from the lists kept across jobs, and objects it
-   * joined again (SolverParams.selfPairSkin, src/collision/ccd/ownPairCache.ts; both 0 with a skin of 0).
+   * joined again (SolverParams.selfPairSkin, src/collision/ccd/ownPairCache.ts; both 0 with a skin of 0;
+   * an object whose pairs a split job cut into K slices counts K times, each slice keeping its own list).
    */
   selfListsReused: number;
   selfListsRebuilt: number;

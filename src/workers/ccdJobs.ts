@@ -46,7 +46,10 @@ type BroadPhaseAnswer = CcdCandidates & { jobMs: number; selfCulling?: SelfCulli
 /**
  * The parts of a split broad phase (broadPhase.ts CandidatePart): at most `workers` contiguous
  * ranges of objects of about equal boundary size (triangles + edges), the one of least surface
- * also with the pairs between objects. One part when there is one worker or one object.
+ * also with the pairs between objects. With fewer objects than workers, every worker gets a part:
+ * each object's pairs are cut into slices (CandidatePart.slice), the larger objects into more, so
+ * that a single body's landing (whose job is all pairs within it) spreads over the pool too. One
+ * part when there is one worker.
  */
 export function splitParts(topology: CcdTopology, workers: number): CandidatePart[] {
   const objects = objectCount(topology);
@@ -54,6 +57,7 @@ export function splitParts(topology: CcdTopology, workers: number): CandidatePar
   const obj = topology.vertexObject;
   for (let t = 0; t < topology.triangles.length; t += 3) weight[obj[topology.triangles[t]]]++;
   for (let e = 0; e < topology.edges.length; e += 2) weight[obj[topology.edges[e]]]++;
+  if (objects >= 1 && Math.floor(workers) > objects) return slicedParts(weight, Math.floor(workers));
   let total = 0;
   for (let o = 0; o < objects; o++) total += weight[o];
   const count = Math.max(1, Math.min(Math.floor(workers), objects));
@@ -81,6 +85,33 @@ export function splitParts(topology: CcdTopology, workers: number): CandidatePar
   let lightest = 0;
   for (let i = 1; i < parts.length; i++) if (surface(parts[i]) < surface(parts[lightest])) lightest = i;
   return parts.map((p, i) => ({ inter: i === lightest, objects: p.objects }));
+}
+
+/**
+ * `workers` parts for fewer objects: each object one slice, then each further slice to the object
+ * whose slices are largest (weight / slices); the pairs between objects with the smallest slice.
+ */
+function slicedParts(weight: Float64Array, workers: number): CandidatePart[] {
+  const objects = weight.length;
+  const slices = new Uint32Array(objects).fill(1);
+  for (let given = objects; given < workers; given++) {
+    let largest = 0;
+    for (let o = 1; o < objects; o++) if (weight[o] / slices[o] > weight[largest] / slices[largest]) largest = o;
+    slices[largest]++;
+  }
+  const parts: CandidatePart[] = [];
+  let lightest = 0, lightestSize = Infinity;
+  for (let o = 0; o < objects; o++) {
+    for (let k = 0; k < slices[o]; k++) {
+      if (weight[o] / slices[o] < lightestSize) {
+        lightestSize = weight[o] / slices[o];
+        lightest = parts.length;
+      }
+      parts.push({ inter: false, objects: [o, o + 1], ...(slices[o] > 1 ? { slice: [k, slices[o]] as [number, number] } : {}) });
+    }
+  }
+  parts[lightest].inter = true;
+  return parts;
 }
 
 /** The answers of a split's parts as one: candidates in part order, the longest part's time, culling reports summed. */

@@ -19,7 +19,7 @@
 
 import { unionCornerBoxes } from './cornerBoxes';
 import type { TetMesh } from '../../mesh/types';
-import { buildBoxHash, cellRanges, crossJoin, gridFrame, selfJoin, tableSize } from './boxHash';
+import { buildBoxHash, cellRanges, crossJoin, gridFrame, selfJoin, tableSize, type GridFrame, type JoinGroups } from './boxHash';
 import { overlap, roundDown, roundUp } from './f32Round';
 import { dropCulled, type CulledNodes } from './culledPairs';
 import { OwnPairCache, type OwnPairReuse } from './ownPairCache';
@@ -404,6 +404,48 @@ function elementBoxes(ids: Uint32Array, per: number, boxes: Float32Array, only?:
   return out;
 }
 
+/** The ids of `ids` (0..count-1 where null) in slice k of K (CandidatePart.slice): id % K = k. */
+function inSlice(ids: Uint32Array | null, count: number, [k, slices]: [number, number]): Uint32Array {
+  const n = ids ? ids.length : count;
+  const out = new Uint32Array(Math.ceil(n / slices) + 1);
+  let m = 0;
+  for (let q = 0; q < n; q++) {
+    const id = ids ? ids[q] : q;
+    if (id % slices === k) out[m++] = id;
+  }
+  return out.slice(0, m);
+}
+
+/**
+ * The edge pairs of a slice (CandidatePart.slice): its edges `mine` joined with every edge `all`
+ * (null: all), each pair visited once, from the slice of its lower edge (a pair of two of the
+ * slice's edges comes up twice in the join, as (a, b) and (b, a); only a < b is kept). Oversized
+ * boxes meet the other side directly, as in the self join.
+ */
+function sliceEdgeJoin(
+  edgeBoxes: Float32Array, mine: Uint32Array, all: Uint32Array | null, frame: GridFrame, addEe: (a: number, b: number) => void, groups: JoinGroups,
+): void {
+  const lower = (a: number, b: number): void => {
+    if (a < b) addEe(a, b);
+  };
+  const ar = cellRanges(edgeBoxes, mine, frame, 'edgeSlice');
+  const br = cellRanges(edgeBoxes, all, frame, 'edges');
+  const size = tableSize(Math.max(ar.entries, br.entries));
+  crossJoin(buildBoxHash(edgeBoxes, ar, size, 'edgeSlice'), buildBoxHash(edgeBoxes, br, size, 'edges'), lower, groups);
+  // The slice's oversized edges meet every edge; its other edges every oversized edge.
+  for (let q = 0; q < ar.oversized.length; q++) {
+    const a = ar.oversized[q];
+    for (let r = 0; r < br.items.length; r++) if (overlap(edgeBoxes, a, edgeBoxes, br.items[r])) lower(a, br.items[r]);
+  }
+  if (br.oversized.length > 0) {
+    for (let q = 0; q < ar.items.length; q++) {
+      if (ar.isOversized[q]) continue;
+      const a = ar.items[q];
+      for (let r = 0; r < br.oversized.length; r++) if (overlap(edgeBoxes, a, edgeBoxes, br.oversized[r])) lower(a, br.oversized[r]);
+    }
+  }
+}
+
 /** The entries of `lists` (all triangles / edges where null) that belong to objects lo..hi-1. */
 function ofObjects(
   [lo, hi]: [number, number], lists: { vertices: Uint32Array; triangles: Uint32Array | null; edges: Uint32Array | null }, obj: Uint32Array, triObject: Uint32Array, edgeObject: Uint32Array,
@@ -506,6 +548,13 @@ function selectNear(
 export interface CandidatePart {
   inter: boolean;
   objects: [number, number];
+  /**
+   * [k, K]: only slice k of K of the pairs within those objects (a scene with fewer objects than
+   * workers splits an object's pairs too): the vertex-face pairs of the vertices v with v % K = k,
+   * the edge-edge pairs whose lower edge e has e % K = k. The K slices of an object range give
+   * each of its pairs once. Absent: all of them.
+   */
+  slice?: [number, number];
 }
 
 /** Throws a RangeError naming the part's problem (object range outside [0, objects]). */
@@ -513,6 +562,14 @@ export function checkCandidatePart(part: CandidatePart, objects: number, where: 
   const [lo, hi] = part?.objects ?? [];
   if (typeof part?.inter !== 'boolean' || !Number.isInteger(lo) || !Number.isInteger(hi) || lo < 0 || hi < lo || hi > objects) {
     throw new RangeError(`${where}: part must be { inter: boolean, objects: [lo, hi] } with 0 <= lo <= hi <= ${objects} (the objects), got ${JSON.stringify(part)}`);
+  }
+  if (part.slice !== undefined) checkSlice(part.slice, where);
+}
+
+function checkSlice(slice: [number, number], where: string): void {
+  const [k, count] = Array.isArray(slice) ? slice : [NaN, NaN];
+  if (!Number.isInteger(k) || !Number.isInteger(count) || count < 1 || k < 0 || k >= count) {
+    throw new RangeError(`${where}: part.slice must be [k, K] with integers 0 <= k < K, got ${JSON.stringify(slice)}`);
   }
 }
 
@@ -543,8 +600,12 @@ export type PairFilter = 'all' | 'inter' | 'self';
  *
  * Output order: by hash bucket (deterministic for the same input, otherwise none in particular).
  */
-export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boolean | PairFilter, objects?: [number, number]): CcdCandidates {
+export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boolean | PairFilter, objects?: [number, number], slice?: [number, number]): CcdCandidates {
   const filter: PairFilter = pairs === true ? 'all' : pairs === false ? 'inter' : pairs;
+  if (slice) {
+    checkSlice(slice, 'ccdCandidates');
+    if (filter !== 'self') throw new RangeError(`ccdCandidates: a slice splits the pairs within objects only (filter 'self'), got filter '${filter}'`);
+  }
   // Pairs within objects lo..hi-1 read those objects' boxes only (pairs between objects read every object's).
   checkTopology(topo, boxes, filter === 'self' ? objects : undefined);
   // keep(same object?): whether a pair passes the filter.
@@ -564,6 +625,8 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
   // can be in one, so only those are hashed (a pile of separate falling bodies hashes almost nothing).
   let near = filter === 'inter' ? nearOtherObjects(topo, boxes, triBoxes, edgeBoxes, triObject, edgeObject) : undefined;
   if (objects) near = ofObjects(objects, near ?? { vertices: bv, triangles: null, edges: null }, obj, triObject, edgeObject);
+  // A slice joins its own vertices with every triangle, and its own edges with every edge.
+  const vertices = slice ? inSlice(near?.vertices ?? bv, 0, slice) : near?.vertices ?? bv;
 
   // Vertex-face: boundary vertices and triangles hashed on one frame, joined per bucket.
   const vf = new PairList();
@@ -575,9 +638,9 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
       if (obj[v] === obj[a] && vertexFaceOneTet(topo, opposite, v, t)) return;
       vf.push(v, t);
     };
-    const frame = gridFrame([[triBoxes, near?.triangles ?? null], [boxes, near?.vertices ?? bv]]);
+    const frame = gridFrame([[triBoxes, near?.triangles ?? null], [boxes, vertices]]);
     const tr = cellRanges(triBoxes, near?.triangles ?? null, frame, 'triangles');
-    const vr = cellRanges(boxes, near?.vertices ?? bv, frame, 'vertices');
+    const vr = cellRanges(boxes, vertices, frame, 'vertices');
     const size = tableSize(Math.max(tr.entries, vr.entries));
     crossJoin(buildBoxHash(boxes, vr, size, 'vertices'), buildBoxHash(triBoxes, tr, size, 'triangles'), addVf, filter === 'all' ? undefined : { a: obj, b: triObject, keep: filter });
     // Oversized boxes meet everything directly: oversized vertices every triangle, the other
@@ -607,6 +670,10 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
       else ee.push(eb, ea);
     };
     const frame = gridFrame([[edgeBoxes, near?.edges ?? null]]);
+    if (slice) {
+      sliceEdgeJoin(edgeBoxes, inSlice(near?.edges ?? null, edgeCount, slice), near?.edges ?? null, frame, addEe, { a: edgeObject, b: edgeObject, keep: 'self' });
+      return { vertexFace: vf.result(), edgeEdge: ee.result() };
+    }
     const er = cellRanges(edgeBoxes, near?.edges ?? null, frame, 'edges');
     selfJoin(buildBoxHash(edgeBoxes, er, tableSize(er.entries), 'edges'), addEe, filter === 'all' ? undefined : { a: edgeObject, b: edgeObject, keep: filter });
     // Oversized edges meet every other hashed edge directly; two oversized edges meet once.
@@ -654,7 +721,9 @@ export function sweptCandidates(
   const frames = selfPairFrame === 'adaptive'
     ? chooseSelfPairFrames(topo, ownBoxes, boxes.length > 0 ? boxes : sweptBoxesOf(positions, velocities, bound, undefined, only), part?.objects ?? [0, objectCount(topo)])
     : null;
-  const own = ownPairs(topo, frames ? frames.joinBoxes : ownBoxes, positions, bound, part?.objects, selfCull ? () => selfCull(relative) : undefined, inter);
+  // The frame choice is reported by an object's first slice only (each slice makes the same choice).
+  if (frames && part?.slice && part.slice[0] !== 0) frames.report.worldJoined = 0;
+  const own = ownPairs(topo, frames ? frames.joinBoxes : ownBoxes, positions, bound, part?.objects, selfCull ? () => selfCull(relative) : undefined, inter, part?.slice);
   const keptPairs = own.keptPairs;
   // own.withBefore: the kept lists' answer already starts with the pairs between objects.
   const vertexFace = own.withBefore ? own.vertexFace : concat(inter.vertexFace, own.vertexFace);
@@ -664,7 +733,8 @@ export function sweptCandidates(
   return { vertexFace, edgeEdge, boxes, ...(keptPairs ? { keptPairs } : {}), ...selfPairs, ...(frames ? { selfFrames: frames.report } : {}) };
 }
 
-const ownPairCaches = new WeakMap<CcdTopology, OwnPairCache>();
+/** Per topology, the kept lists of each slice of the pairs ('all', or 'k/K': CandidatePart.slice). */
+const ownPairCaches = new WeakMap<CcdTopology, Map<string, OwnPairCache>>();
 
 /**
  * The pairs within objects lo..hi-1 (all objects when absent) for their own-frame boxes: from the
@@ -675,12 +745,12 @@ const ownPairCaches = new WeakMap<CcdTopology, OwnPairCache>();
  */
 function ownPairs(
   topo: CcdTopology, ownBoxes: Float32Array, positions: Float32Array, bound: MotionBound, objects?: [number, number], cull?: () => CulledNodes | null,
-  before?: CcdCandidates,
+  before?: CcdCandidates, slice?: [number, number],
 ): CcdCandidates & { keptPairs?: OwnPairReuse; culled: number; withBefore?: boolean } {
   const fraction = bound.selfPairSkin ?? SELF_PAIR_SKIN;
   if (!(Number.isFinite(fraction) && fraction >= 0)) throw new RangeError(`sweptCandidates: bound.selfPairSkin must be a finite number >= 0, got ${fraction}`);
   if (fraction === 0) {
-    const all = ccdCandidates(topo, ownBoxes, 'self', objects);
+    const all = ccdCandidates(topo, ownBoxes, 'self', objects, slice);
     const culled = cull ? cull() : null;
     if (!culled) return { ...all, culled: 0 };
     const kept = dropCulled(culled, all);
@@ -690,16 +760,22 @@ function ownPairs(
   const range: [number, number] = objects ?? [0, count];
   // The join checks the topology and the boxes it reads; the kept lists are read only after it has run once.
   checkTopology(topo, ownBoxes, range);
-  let cache = ownPairCaches.get(topo);
+  let caches = ownPairCaches.get(topo);
+  if (!caches) {
+    caches = new Map();
+    ownPairCaches.set(topo, caches);
+  }
+  const sliceKey = slice ? `${slice[0]}/${slice[1]}` : 'all';
+  let cache = caches.get(sliceKey);
   if (!cache) {
     cache = new OwnPairCache(topo, count);
-    ownPairCaches.set(topo, cache);
+    caches.set(sliceKey, cache);
   }
   const margin = bound.ownMargin ?? bound.margin;
   const skin = new Float64Array(count);
   for (let o = 0; o < count; o++) skin[o] = fraction * (bound.ownMargins ? bound.ownMargins[o] : margin);
   const culled = cull ? cull() : null;
-  const c = cache.candidates(ownBoxes, positions, range, skin, (grown, r) => ccdCandidates(topo, grown, 'self', r), culled, before ?? null);
+  const c = cache.candidates(ownBoxes, positions, range, skin, (grown, r) => ccdCandidates(topo, grown, 'self', r, slice), culled, before ?? null);
   return { ...c, culled: c.keptPairs.culled, withBefore: before !== undefined };
 }
 

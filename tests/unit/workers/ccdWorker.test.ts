@@ -138,6 +138,23 @@ describe('CcdJobs.broadPhase in a worker', () => {
     expect(pool.completed.reduce((a, b) => a + b, 0) - one).toBe(1);
   });
 
+  it('a pool of 2 splits a one-object job into two slices of its pairs: each pair once, as in this thread', async () => {
+    pool = nodeCcdPool(workerFile, 2);
+    const single: CcdTopology = { ...topo, vertexObject: new Uint32Array(topo.vertexCount) };
+    const jobs = await CcdJobs.create(pool, single);
+    expect(jobs.parts).toEqual([{ inter: true, objects: [0, 1], slice: [0, 2] }, { inter: false, objects: [0, 1], slice: [1, 2] }]);
+    const v = velocities(7);
+    const want = sweptCandidates(single, topo.x, v, bound, true);
+    const before = pool.completed.reduce((a, b) => a + b, 0);
+    for (let job = 0; job < 2; job++) {
+      const got = await jobs.broadPhase(topo.x, v, bound, true);
+      expect(samePairs(got.vertexFace, want.vertexFace)).toBe('equal');
+      expect(samePairs(got.edgeEdge, want.edgeEdge)).toBe('equal');
+    }
+    expect(pool.completed.reduce((a, b) => a + b, 0) - before).toBe(4);
+    expect(pool.completed.every((n) => n > 0)).toBe(true);
+  });
+
   it('shared: the worker reads the shared views in place, as they are when the job is asked for', async () => {
     pool = nodeCcdPool(workerFile, 1);
     const jobs = await CcdJobs.create(pool, topo);
@@ -318,9 +335,10 @@ describe('splitParts', () => {
     const t: CcdTopology = {
       vertexCount: obj.length, boundaryVertices: Uint32Array.from(obj.keys()), triangles: Uint32Array.from(tri), edges: Uint32Array.from(edg), vertexObject: Uint32Array.from(obj),
     };
-    for (const workers of [1, 2, 3, 4, 9, 16]) {
+    for (const workers of [1, 2, 3, 4, 9]) {
       const parts = splitParts(t, workers);
-      expect(parts.length).toBe(Math.min(workers, 9));
+      expect(parts.length).toBe(workers);
+      for (const p of parts) expect(p.slice).toBeUndefined();
       expect(parts.filter((p) => p.inter).length).toBe(1);
       expect(parts[0]!.objects[0]).toBe(0);
       expect(parts[parts.length - 1]!.objects[1]).toBe(9);
@@ -337,5 +355,27 @@ describe('splitParts', () => {
       // The pairs between objects ride with the part of least surface.
       expect(surface(parts.find((p) => p.inter)!)).toBe(Math.min(...parts.map(surface)));
     }
+    // More workers than objects: one part per worker, each object's pairs in slices 0..K-1 of one
+    // part each, the larger objects in more slices.
+    for (const workers of [10, 16, 40]) {
+      const parts = splitParts(t, workers);
+      expect(parts.length).toBe(workers);
+      expect(parts.filter((p) => p.inter).length).toBe(1);
+      const slices = Array.from({ length: 9 }, (_, o) => parts.filter((p) => p.objects[0] === o && p.objects[1] === o + 1));
+      expect(slices.reduce((n, s) => n + s.length, 0)).toBe(workers);
+      slices.forEach((s) => {
+        const count = s.length;
+        expect(s.map((p) => p.slice ?? [0, 1])).toEqual(Array.from({ length: count }, (_, k) => [k, count]));
+      });
+      for (let o = 1; o < 9; o++) expect(slices[o].length).toBeGreaterThanOrEqual(slices[o - 1].length);
+      // Slice sizes within 2x of each other's, but for the smallest objects' single slices.
+      const size = (o: number): number => (2 * (o + 1)) / slices[o].length;
+      const sliced = slices.map((_, o) => o).filter((o) => slices[o].length > 1);
+      expect(Math.max(...sliced.map(size))).toBeLessThanOrEqual(2 * Math.min(...sliced.map(size)));
+    }
+    // One object, 3 workers: its pairs in 3 slices.
+    const one: CcdTopology = { ...t, vertexObject: new Uint32Array(t.vertexCount) };
+    expect(splitParts(one, 3)).toEqual([{ inter: true, objects: [0, 1], slice: [0, 3] }, { inter: false, objects: [0, 1], slice: [1, 3] }, { inter: false, objects: [0, 1], slice: [2, 3] }]);
+    expect(splitParts(one, 1)).toEqual([{ inter: true, objects: [0, 1] }]);
   });
 });
