@@ -11,8 +11,9 @@
  * phase and the BVH rebuilds in the runner's worker pool. The first frame (shader compilation,
  * the first CCD job) is left out of every figure. Per run: encodeMs median and max, and where it
  * goes (the collisions' prepareFrame less its waits, TimeStep.encodeFrame, the rest:
- * constants, scripts, readback copies, finish and submit), dispatches and compute passes per
- * frame, blocking readbacks, and the wall time per frame (run time / frames).
+ * constants, scripts, readback copies, finish and submit; and the solver's own split of every
+ * frame, GpuFrameResult.encodeSplitMs), dispatches and compute passes per frame, blocking
+ * readbacks, and the wall time per frame (run time / frames).
  */
 import { cpus, loadavg } from 'node:os';
 import { acquireGpu } from '../src/gpu/device';
@@ -22,6 +23,7 @@ import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
 import { CONTACT_DISPATCHES, type SolverParams } from '../src/contract/params';
 import { Simulation, type FrameStats } from '../src/sim/simulation';
+import type { EncodeSplit } from '../src/sim/gpuSolver';
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -247,6 +249,9 @@ for (const k of inFlight) {
   console.log(`\nframes in flight ${k}, solve order ${sim.params.solveOrder}, ${sim.params.substeps} substeps x ${sim.params.iterations} iterations, collision mode ${sim.params.collisionMode}:`);
   console.log(`  encodeMs per frame: median ${f2(median(enc))}, max ${f2(Math.max(...enc))} (frames 2..${frames}: ${enc.map(f2).join(' ')})`);
   console.log(`  last frame's split: prepareFrame ${f2(split.prepare)} ms (less waits), TimeStep.encodeFrame ${f2(split.encode)} ms, rest ${f2(timed[timed.length - 1].encodeMs - split.prepare - split.encode)} ms`);
+  // The solver's own split of every frame (GpuFrameResult.encodeSplitMs), medians over the timed frames.
+  const parts = Object.keys(timed[0].encodeSplitMs ?? {}) as (keyof EncodeSplit)[];
+  console.log(`  encodeMs by part, median over frames 2..${frames} (ms): ${parts.map((k) => `${k} ${f2(median(timed.map((s) => s.encodeSplitMs![k])))}`).join(', ')}`);
   console.log(`  dispatches per frame: ${timed.map((s) => s.dispatches).join(' ')}; compute passes: ${split.passes}`);
   console.log(`  blocking readbacks per frame: ${timed.map((s) => s.blockingReadbacks).join(' ')}`);
   console.log(`  CCD wait per frame (ms): ${timed.map((s) => f2(s.collisions?.ccd?.waitMs ?? 0)).join(' ')}`);

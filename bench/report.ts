@@ -127,6 +127,8 @@ interface RowResult {
     collisionBytes: number;
     blockingReadbacks: number;
     encodeMs: number;
+    /** Where encodeMs went (GpuFrameResult.encodeSplitMs), means by part. */
+    encodeSplitMs: Record<string, number>;
     wallMs: number;
     /** CCD's broad-phase job in the worker pool (ms) and the frame's wait for it before recording (ms; 0 when the job fits in a frame). */
     workerJobMs: number;
@@ -157,6 +159,9 @@ function summarise(row: PaperRow, run: HarnessRun): RowResult {
     collisionBytes: mean(frames.map((f) => (f.collisions ? f.collisions.read + f.collisions.write : 0))),
     blockingReadbacks: mean(frames.map((f) => f.blockingReadbacks)),
     encodeMs: mean(frames.map((f) => f.encodeMs)),
+    encodeSplitMs: Object.fromEntries(
+      [...new Set(frames.flatMap((f) => Object.keys(f.stats.encodeSplitMs ?? {})))].map((k): [string, number] => [k, mean(frames.map((f) => f.stats.encodeSplitMs?.[k as keyof typeof f.stats.encodeSplitMs] ?? 0))]),
+    ),
     wallMs: mean(frames.map((f) => f.stats.wallMs)),
     workerJobMs: mean(frames.map((f) => f.stats.collisions?.ccd.jobMs ?? 0)),
     workerWaitMs: mean(frames.map((f) => f.stats.collisions?.ccd.waitMs ?? 0)),
@@ -236,6 +241,9 @@ console.log(
 
 console.log('\nDispatches a frame by phase (the solver\'s counters):');
 for (const r of results) console.log(`  ${r.key}: ${Object.entries(r.perFrame.byPhase).map(([k, n]) => `${k} ${n.toFixed(0)}`).join(', ')}`);
+
+console.log('\nJavaScript time to record and submit a frame (encode ms) by part: the collisions\' host work, the closing speed, constants and scripts, recording, readback copies, submit:');
+for (const r of results) console.log(`  ${r.key}: ${Object.entries(r.perFrame.encodeSplitMs).map(([k, ms]) => `${k} ${ms.toFixed(2)}`).join(', ')}`);
 
 console.log('\nDispatches a frame by pipeline:');
 for (const r of results) console.log(`  ${r.key}: ${Object.entries(r.perFrame.byPipeline).map(([k, n]) => `${k} ${n.toFixed(0)}`).join(', ')}`);

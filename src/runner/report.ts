@@ -25,6 +25,8 @@ export interface FrameEntry {
     constraintIterations: number;
     readbacks: number;
     encodeMs?: number;
+    /** Where encodeMs went (ms: collisions' host work, closing speed, constants, recording, readbacks, submit; src/sim/gpuSolver.ts EncodeSplit); absent in older reports and on the CPU engine. */
+    encodeSplitMs?: Record<string, number>;
     blockingReadbacks?: number;
     /** Dispatches per phase (predict, material, detect, ...) and compute passes of the frame; absent in older reports. */
     dispatchesByPhase?: Record<string, number>;
@@ -55,7 +57,7 @@ export function frameEntry(s: FrameStats, state: StateMeasures | undefined, para
     wallMs: s.wallMs,
     phasesMs: s.gpuPhasesMs ?? { xpbd: s.wallMs },
     // The NaN guard's status word is read every frame; a sampled state adds positions and velocities.
-    counters: { dispatches: s.dispatches, constraintIterations: s.constraintIterations, readbacks: state ? 3 : 1, encodeMs: s.encodeMs, blockingReadbacks: s.blockingReadbacks, dispatchesByPhase: { ...s.dispatchesByPhase }, passes: s.passes,
+    counters: { dispatches: s.dispatches, constraintIterations: s.constraintIterations, readbacks: state ? 3 : 1, encodeMs: s.encodeMs, ...(s.encodeSplitMs ? { encodeSplitMs: { ...s.encodeSplitMs } } : {}), blockingReadbacks: s.blockingReadbacks, dispatchesByPhase: { ...s.dispatchesByPhase }, passes: s.passes,
       substeps: s.substeps, ...(s.closingSpeed !== undefined ? { closingSpeed: s.closingSpeed } : {}), collisionRounds: s.collisionRounds },
   };
   const collisions = collisionCountersOf(s);

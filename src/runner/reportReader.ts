@@ -131,6 +131,9 @@ function checkFrame(v: unknown, i: number, previous: number | undefined, params:
   for (const k of ['dispatches', 'constraintIterations', 'readbacks']) count(counters[k], `${path}.counters.${k}`);
   // Newer runners (frames in flight) add these; older reports and the page's recordings have none.
   optional(counters, 'encodeMs', `${path}.counters`, ms);
+  optional(counters, 'encodeSplitMs', `${path}.counters`, (v, at) => {
+    for (const [k, x] of Object.entries(obj(v, at))) ms(x, `${at}.${k}`);
+  });
   optional(counters, 'blockingReadbacks', `${path}.counters`, count);
   optional(counters, 'passes', `${path}.counters`, count);
   optional(counters, 'substeps', `${path}.counters`, count);

@@ -75,6 +75,8 @@ export interface GpuFrameResult extends FrameRecord {
    * through queue.submit, less the time spent awaiting CCD's candidates or a blocking snapshot.
    */
   encodeMs: number;
+  /** Where encodeMs went (ms; EncodeSplit). */
+  encodeSplitMs: EncodeSplit;
   /**
    * Times the caller had to wait for the GPU before this frame could be submitted: for the
    * previous frame's results (stepFrame; submitFrame with MAX_FRAMES_IN_FLIGHT outstanding) and
@@ -86,6 +88,22 @@ export interface GpuFrameResult extends FrameRecord {
   substeps: number;
   /** The closing speed (world units / s) that chose the frame's substeps (impactSubsteps); absent when not measured. */
   closingSpeed?: number;
+}
+
+/**
+ * The parts of a frame's encodeMs, in the order they run (ms, performance.now): the collisions'
+ * and the air mesh's host work before recording (CCD's candidates uploaded, BVH refits planned;
+ * less any wait for a job), the frame's closing speed (colliders scanned, impact substeps),
+ * constants and scripts written, TimeStep.encodeFrame, the readback copies with the collisions'
+ * and air's end of recording (and the intersection display), and finish + submit.
+ */
+export interface EncodeSplit {
+  collisions: number;
+  closing: number;
+  constants: number;
+  record: number;
+  readbacks: number;
+  submit: number;
 }
 
 /** A frame submitted by GpuSolver.submitFrame: its index and the promise of its results. */
@@ -288,10 +306,12 @@ export class GpuSolver {
     const wait = this.collisions ? await this.collisions.prepareFrame(this.state) : { waitMs: 0, blockingReadbacks: 0 };
     await this.air?.prepareFrame();
     blocking += wait.blockingReadbacks;
+    const t1 = performance.now();
     const closingSpeed = this.frameClosingSpeed(p0);
     const substeps = closingSpeed === null ? p0.substeps
       : impactSubstepCount({ closingSpeed, dt: p0.dt, substeps: p0.substeps, impactSubsteps: effectiveImpactSubsteps(p0), meanEdge: this.collisions!.meanEdge });
     const p = substeps === p0.substeps ? p0 : { ...p0, substeps };
+    const t2 = performance.now();
     this.xpbd.ensureCapacity(p.substeps);
     this.xpbd.writeConstants(p, this.material.firstSubstepWarmShare(p));
     // Per-frame CPU state advances at submission: the scripts are sampled for this frame now.
@@ -301,7 +321,9 @@ export class GpuSolver {
     const slot = this.submitted % MAX_FRAMES_IN_FLIGHT;
     const readback = this.frameReadback[slot];
     const encoder = this.device.createCommandEncoder({ label: 'solver.frame' });
+    const t3 = performance.now();
     const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s), slot, effectiveCollisionRounds(p));
+    const t4 = performance.now();
     // The frame's one small readback: NaN flags and collision counters, copied in the same command buffer.
     const objects = this.model.objectNames.length;
     encoder.copyBufferToBuffer(this.xpbd.objectStatus, 0, readback, 0, 4 * objects);
@@ -312,15 +334,18 @@ export class GpuSolver {
     const airRecord = this.air?.endRecording(encoder, this.state, slot) ?? null;
     // After the readback copies: the display changes nothing the frame reports.
     if (this.showIntersections) this.intersectionDisplay?.encode(encoder, this.state);
+    const t5 = performance.now();
     this.device.queue.submit([encoder.finish()]);
-    const encodeMs = performance.now() - t0 - wait.waitMs;
+    const t6 = performance.now();
+    const encodeMs = t6 - t0 - wait.waitMs;
+    const encodeSplitMs: EncodeSplit = { collisions: t1 - t0 - wait.waitMs, closing: t2 - t1, constants: t3 - t2, record: t4 - t3, readbacks: t5 - t4, submit: t6 - t5 };
     const mapped = readback.mapAsync(GPUMapMode.READ);
     // Awaited in process(), maybe after it settled (a destroyed solver): never an unhandled rejection meanwhile.
     mapped.catch(() => undefined);
     this.submitted += 1;
     this.time += p.dt;
     const frame = this.frame++;
-    const info = { record, frame, time: this.time, slot, objects, encodeMs, blockingReadbacks: blocking, collisionRecord, airRecord, airOffset, epoch: this.epoch, closingSpeed, substeps: p.substeps };
+    const info = { record, frame, time: this.time, slot, objects, encodeMs, encodeSplitMs, blockingReadbacks: blocking, collisionRecord, airRecord, airOffset, epoch: this.epoch, closingSpeed, substeps: p.substeps };
     const done = this.processChain.catch(() => undefined).then(() => this.process(mapped, info));
     this.processChain = done;
     const submittedFrame: SubmittedFrame = { frame, done };
@@ -343,7 +368,7 @@ export class GpuSolver {
     mapped: Promise<void>,
     info: {
       record: Omit<FrameRecord, 'gpuPhaseMs'>; frame: number; time: number; slot: number; objects: number;
-      encodeMs: number; blockingReadbacks: number; collisionRecord: CollisionFrameRecord | null; epoch: number; closingSpeed: number | null; substeps: number;
+      encodeMs: number; encodeSplitMs: EncodeSplit; blockingReadbacks: number; collisionRecord: CollisionFrameRecord | null; epoch: number; closingSpeed: number | null; substeps: number;
       airRecord: AirFrameRecord | null; airOffset: number;
     },
   ): Promise<GpuFrameResult> {
@@ -380,6 +405,7 @@ export class GpuSolver {
       time: info.time,
       resets: info.epoch,
       encodeMs: info.encodeMs,
+      encodeSplitMs: info.encodeSplitMs,
       blockingReadbacks: info.blockingReadbacks,
       substeps: info.substeps,
       ...(info.closingSpeed !== null ? { closingSpeed: info.closingSpeed } : {}),

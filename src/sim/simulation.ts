@@ -17,7 +17,7 @@
  *   const statsA = await a.done;            // then submit the next, and so on
  */
 import type { GpuContext } from '../gpu/device';
-import { GpuSolver, type GpuFrameResult, type GpuSolverOptions } from './gpuSolver';
+import { GpuSolver, type EncodeSplit, type GpuFrameResult, type GpuSolverOptions } from './gpuSolver';
 import type { CollisionFrameCounters } from '../collision/counters';
 import type { Material } from './material';
 import { setObjectMaterial, updateMaterialData } from './model';
@@ -39,6 +39,8 @@ export interface FrameStats {
   wallMs: number;
   /** JavaScript time to record and submit the frame (ms; GpuFrameResult.encodeMs). */
   encodeMs: number;
+  /** Where encodeMs went (GpuFrameResult.encodeSplitMs); absent on the CPU engine. */
+  encodeSplitMs?: EncodeSplit;
   /** Times the caller waited for the GPU before this frame could be submitted (GpuFrameResult.blockingReadbacks). */
   blockingReadbacks: number;
   /** GPU time per phase from timestamp queries (ms), the phases that ran; null when the adapter has none. */
@@ -190,6 +192,7 @@ export class Simulation {
       time: r.time,
       wallMs,
       encodeMs: r.encodeMs,
+      encodeSplitMs: r.encodeSplitMs,
       blockingReadbacks: r.blockingReadbacks,
       gpuPhasesMs: r.gpuPhaseMs,
       timing: r.gpuPhaseMs ? 'timestamp-query' : 'cpu-wall',

@@ -121,7 +121,14 @@ describe('frames in flight', () => {
       expect(results.map((r) => r.blockingReadbacks)).toEqual([0, 0, 0, 0, 0, 0]);
       expect(results.map((r) => r.resets)).toEqual([2, 2, 2, 2, 2, 2]);
       expect(solver.resets).toBe(2);
-      for (const r of results) expect(r.encodeMs).toBeGreaterThan(0);
+      for (const r of results) {
+        expect(r.encodeMs).toBeGreaterThan(0);
+        // The parts of the frame's JavaScript time add up to it; the recording is one of them.
+        const parts = Object.values(r.encodeSplitMs);
+        expect(parts.every((x) => x >= 0)).toBe(true);
+        expect(Math.abs(parts.reduce((a, b) => a + b, 0) - r.encodeMs)).toBeLessThan(1e-6 * (1 + r.encodeMs));
+        expect(r.encodeSplitMs.record).toBeGreaterThan(0);
+      }
       expect(solver.framesInFlight).toBe(0);
     } finally {
       solver.destroy();
