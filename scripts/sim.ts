@@ -19,7 +19,7 @@ import { acquireGpu, GpuUnavailableError } from '../src/gpu/device';
 import { parseRunArgs, usageText, UsageError, type RunOptions } from '../src/runner/args';
 import { VtkDumper } from '../src/runner/dump';
 import { measureState, type StateMeasures } from '../src/runner/measure';
-import { lumpedMasses } from '../src/sim/model';
+import { lumpedMasses, sliverTets } from '../src/sim/model';
 import { readMeshFile } from '../src/runner/meshFile';
 import { frameEntry, summarize, type FrameEntry } from '../src/runner/report';
 import { runFrames } from '../src/runner/frameLoop';
@@ -65,8 +65,23 @@ function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; meshFile?
   const setup = buildScene(scene, o, mesh);
   const run = runParams(setup, o);
   warnUnresolvedMaterials(setup, { ...setup.params, ...run.initial });
+  reportSlivers(setup, { ...setup.params, ...run.initial });
   const dumper = o.dump !== undefined ? new VtkDumper(o.dump, setup.model, `${scene.name}${meshFile ? ` ${meshFile}` : ''}`) : undefined;
   return { setup, sceneName: scene.name, meshFile, run, dumper };
+}
+
+/** Lists the tets the run treats as slivers (SolverParams.sliverQuality, src/mesh/tetQuality.ts), per object. */
+function reportSlivers(setup: SimSetup, params: SimSetup['params']): void {
+  const m = setup.model;
+  const probe = { ...m, sliverQuality: params.sliverQuality };
+  const slivers = sliverTets(probe);
+  if (slivers.length === 0) return;
+  m.objectNames.forEach((name, o) => {
+    const mine = slivers.filter((t) => m.tetObject[t] === o);
+    if (mine.length === 0) return;
+    const shown = mine.slice(0, 12).map((t) => `${t - m.objectTetOffsets[o]} (${m.relativeQuality[t].toFixed(4)})`).join(', ');
+    log(`${name}: ${mine.length} sliver tet(s) below ${params.sliverQuality} x the median quality keep a millionth of their stiffness (--sliver-quality 0 keeps it): tet (relative quality) ${shown}${mine.length > 12 ? ', ...' : ''}`);
+  });
 }
 
 /** Says when an object is stiffer than the substeps and iterations resolve (src/sim/resolution.ts). */

@@ -99,6 +99,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'order', value: SOLVE_ORDERS.join('|'), group: 'solver', help: 'constraint solve order (partitioned: Gauss-Seidel, one dispatch per pass)' },
   { name: 'relaxation', value: 'W', group: 'solver', help: 'Jacobi relaxation of each constraint step (> 0, 1 = none)' },
   { name: 'warm-start', value: 'on|off', group: 'solver', help: 'Gauss-Seidel orders: Neo-Hookean tets start each substep from half the last one\'s stress (default on)' },
+  { name: 'sliver-quality', value: 'Q', group: 'solver', help: "tets whose rest quality (6 sqrt(2) V / longest edge^3) is below Q x their object's median keep a millionth of their stiffness: slivers, whose light corners otherwise swing through them at impacts (0 <= Q < 1; default 0.04; 0 keeps every tet's stiffness). The run's log lists them" },
   { name: 'line-search', value: 'on|off', group: 'solver', help: 'Gauss-Seidel orders: Neo-Hookean steps lengthened to their local energy\'s minimum, at most 2x (default on)' },
   { name: 'constraint', value: 'neohookean|springs', group: 'solver', help: 'material constraint' },
   { name: 'gravity', value: 'x,y,z', group: 'solver', help: 'gravity vector, e.g. 0,-9.81,0 (tilt it for a slope against the ground plane)' },
@@ -275,6 +276,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('relaxation', (t) => (o.params.jacobiRelaxation = inRange('relaxation', t, (x) => x > 0, 'a number > 0')));
   v('warm-start', (t) => (o.params.warmStart = onOff('warm-start', t)));
   v('line-search', (t) => (o.params.lineSearch = onOff('line-search', t)));
+  v('sliver-quality', (t) => (o.params.sliverQuality = inRange('sliver-quality', t, (x) => x >= 0 && x < 1, 'a number in [0, 1)')));
   v('constraint', (t) => (o.params.constraint = choice('constraint', t, ['neohookean', 'springs'] as const)));
   v('gravity', (t) => (o.params.gravity = vector('gravity', t)));
   v('damping', (t) => (o.params.damping = inRange('damping', t, (x) => x >= 0, 'a number >= 0')));

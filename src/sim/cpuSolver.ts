@@ -18,7 +18,7 @@ import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
 import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
-import type { Model } from './model';
+import { setSliverQuality, type Model } from './model';
 import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, firstIterationOfRound, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
@@ -55,6 +55,8 @@ export class CpuSolver {
   /** Per object: 0 running, 1 stopped after NaN/Inf. */
   readonly objectStopped: Uint8Array;
   readonly messages: string[] = [];
+  /** Called after each substep with its index (bench/impactEnergy.ts traces energy through a frame). */
+  onSubstep?: (substep: number) => void;
   time = 0;
   frame = 0;
   /** Collision counters of the last frame (summed over its substeps; zero with collisions off). */
@@ -100,6 +102,7 @@ export class CpuSolver {
     this.setup = setup;
     this.model = setup.model;
     this.params = { ...setup.params };
+    setSliverQuality(this.model, this.params.sliverQuality);
     const m = this.model;
     this.x = new Float64Array(3 * m.vertexCount);
     this.x0 = new Float64Array(3 * m.vertexCount);
@@ -140,6 +143,8 @@ export class CpuSolver {
   stepFrame(): void {
     const p = this.params;
     checkParams(p);
+    // The tet constants follow the sliver threshold (model.ts); the masses do not change with it.
+    setSliverQuality(this.model, p.sliverQuality);
     this.phaseMs = emptyPhaseTimes();
     const substeps = this.frameSubsteps();
     const h = p.dt / substeps;
@@ -147,7 +152,10 @@ export class CpuSolver {
     this.collisionCounters = emptyCollisionCounters();
     const air = p.collisions && effectiveCollisionMode(p) === 'air' ? this.airCollisions() : null;
     air?.beginFrame(p.airSolve);
-    for (let s = 0; s < substeps; s++) this.substep(s, h, scripts.colliders, scripts.handles);
+    for (let s = 0; s < substeps; s++) {
+      this.substep(s, h, scripts.colliders, scripts.handles);
+      this.onSubstep?.(s);
+    }
     if (air) this.collisionCounters = { ...this.collisionCounters, mode: 'air', air: air.endFrame(this.frame, this.x, this.w, p) };
     this.time += p.dt;
     this.frame += 1;

@@ -26,7 +26,7 @@
 import type { GpuContext } from '../gpu/device';
 import { dispatchGrid, readBufferToCpu, storageBuffer } from '../gpu/buffers';
 import { XpbdKernels } from './gpuKernels';
-import type { Model } from './model';
+import { setSliverQuality, type Model } from './model';
 import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
 import { checkSetup, type SimSetup } from './setup';
 import { CollidersStage } from './stages/collidersStage';
@@ -177,6 +177,8 @@ export class GpuSolver {
     this.device = device;
     this.model = setup.model;
     this.params = { ...setup.params };
+    // The tet constants follow the sliver threshold of the params (model.ts) before they are uploaded.
+    setSliverQuality(this.model, this.params.sliverQuality);
     this.kernels = new XpbdKernels(device);
     const m = this.model;
     const params = () => this.params;
@@ -302,6 +304,8 @@ export class GpuSolver {
     const t0 = performance.now();
     const p0 = this.params;
     checkParams(p0);
+    // A new sliver threshold changes the tet constants: uploaded before this frame.
+    if (setSliverQuality(this.model, p0.sliverQuality)) this.refreshMasses();
     // CCD's candidates first: their closing speed may give this frame more substeps (impactSubsteps).
     const wait = this.collisions ? await this.collisions.prepareFrame(this.state) : { waitMs: 0, blockingReadbacks: 0 };
     await this.air?.prepareFrame();

@@ -8,6 +8,8 @@ import { greedyColouring, type Colouring } from '../mesh/colouring';
 import { partitionedColouring, type PartitionedColouring } from '../mesh/partitionedColouring';
 import { lameFromYoung, neoHookeanConstants, neoHookeanLame, type Lame, type Material } from './material';
 import { computeRestShapeCpu } from './restShapeCpu';
+import { relativeTetQuality } from '../mesh/tetQuality';
+import { defaultParams } from '../contract/params';
 
 export interface SimObjectDesc {
   name: string;
@@ -69,6 +71,35 @@ export interface Model {
    */
   readonly tetConstants: Float64Array;
   readonly invMass: Float64Array;
+  /** Per tet, its rest quality over its object's median (mesh/tetQuality.ts). */
+  readonly relativeQuality: Float64Array;
+  /**
+   * SolverParams.sliverQuality the tet constants were made with: tets of relative quality below it
+   * carry SLIVER_STIFFNESS of their stiffness (updateMaterialData; the solvers set it from their params).
+   */
+  sliverQuality: number;
+}
+
+/**
+ * The share of its stiffness a sliver tet keeps (SolverParams.sliverQuality): its compliances are
+ * divided by it. Not 0: the f32 kernels then never meet an infinite compliance; its energy and
+ * its pull on its corners are a millionth of a tet's.
+ */
+export const SLIVER_STIFFNESS = 1e-6;
+
+/** The tets the model treats as slivers (relative quality below model.sliverQuality), ascending. */
+export function sliverTets(model: Model): number[] {
+  const out: number[] = [];
+  for (let t = 0; t < model.tetCount; t++) if (model.relativeQuality[t] < model.sliverQuality) out.push(t);
+  return out;
+}
+
+/** Sets the sliver threshold (SolverParams.sliverQuality) and, when it changes, the tet constants; true when it changed them. */
+export function setSliverQuality(model: Model, quality: number): boolean {
+  if (quality === model.sliverQuality) return false;
+  model.sliverQuality = quality;
+  updateMaterialData(model);
+  return true;
 }
 
 function csr(elements: Uint32Array, arity: number, vertexCount: number): { offsets: Uint32Array; corners: Uint32Array } {
@@ -200,6 +231,8 @@ export function buildModel(objects: readonly SimObjectDesc[]): Model {
     materials: objects.map((o) => ({ ...o.material })),
     tetConstants: new Float64Array(4 * tetCount),
     invMass: new Float64Array(vertexCount),
+    relativeQuality: relativeTetQuality(restPositions, tets, tetObject, objects.length),
+    sliverQuality: defaultParams({}).sliverQuality,
   };
   updateMaterialData(model);
   return model;
@@ -217,6 +250,11 @@ export function updateMaterialData(model: Model): void {
   });
   for (let t = 0; t < model.tetCount; t++) {
     neoHookeanConstants(lame[model.tetObject[t]], model.restVolume[t], model.tetConstants, 4 * t);
+    // A sliver (mesh/tetQuality.ts) keeps a millionth of its stiffness: compliances divided by it.
+    if (model.relativeQuality[t] < model.sliverQuality) {
+      model.tetConstants[4 * t] /= SLIVER_STIFFNESS;
+      if (model.tetConstants[4 * t + 1] > 0) model.tetConstants[4 * t + 1] /= SLIVER_STIFFNESS;
+    }
     let n = 0;
     for (let k = 0; k < 4; k++) {
       const v = model.tets[4 * t + k];

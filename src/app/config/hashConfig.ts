@@ -30,6 +30,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'relax', field: 'jacobiRelaxation', kind: 'positive', help: 'Jacobi relaxation' },
   { key: 'warm', field: 'warmStart', kind: 'bool', help: 'Neo-Hookean warm start (Gauss-Seidel orders)' },
   { key: 'search', field: 'lineSearch', kind: 'bool', help: 'Neo-Hookean line search (Gauss-Seidel orders)' },
+  { key: 'sliver', field: 'sliverQuality', kind: 'nonnegative', help: "sliver tets (rest quality below this fraction of their object's median, < 1) keep a millionth of their stiffness; 0 = off" },
   { key: 'constraint', field: 'constraint', kind: ['neohookean', 'springs'], help: 'material constraint' },
   { key: 'compliance', field: 'springCompliance', kind: 'nonnegative', help: 'spring compliance, m/N' },
   { key: 'damping', field: 'damping', kind: 'nonnegative', help: 'deformation damping, 1/s' },

@@ -1,0 +1,89 @@
+/**
+ * Energy substep by substep through one frame of a run on the float64 CPU engine, and the tets
+ * that hold the most elastic energy at its end: where an energy rise at an impact comes from
+ * (docs/collisions.md "Energy at a landing: sliver tets"). Prints figures; asserts nothing.
+ *
+ *   node scripts/run-ts.mjs bench/impactEnergy.ts --frame 22 --top 8 -- --scene drop --mesh ../shared/meshes/octopus_2KFaces.t --height 0.5 [--sliver-quality 0] [runner flags]
+ *
+ * Runner flags after `--` build the scene and set its parameters as `scripts/sim.ts` does
+ * (the scene's schedule is not applied). --frame N: the frame traced (1-based; the frames before
+ * it run whole). Per substep: kinetic, elastic, gravitational and total energy (J). Then the
+ * --top tets by elastic energy (the energy measure's constants, softened slivers included), with
+ * det F, their rest quality over their object's median and their corners' speeds.
+ */
+import { parseRunArgs } from '../src/runner/args';
+import { findScene } from '../src/scenes/registry';
+import { buildScene, runParams } from '../src/runner/sceneSetup';
+import { readMeshFile } from '../src/runner/meshFile';
+import { CpuSolver } from '../src/sim/cpuSolver';
+import { totalEnergy } from '../src/sim/energy';
+
+const argv = process.argv.slice(2);
+const split = argv.indexOf('--');
+const own = split >= 0 ? argv.slice(0, split) : argv;
+const runner = split >= 0 ? argv.slice(split + 1) : [];
+const flag = (name: string, fallback: string): string => {
+  const i = own.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < own.length ? own[i + 1] : fallback;
+};
+const frame = Number(flag('frame', '22'));
+const top = Number(flag('top', '8'));
+if (!(Number.isInteger(frame) && frame >= 1)) throw new Error(`--frame: expected an integer >= 1, got ${flag('frame', '')}`);
+if (!(Number.isInteger(top) && top >= 0)) throw new Error(`--top: expected an integer >= 0, got ${flag('top', '')}`);
+
+const parsed = parseRunArgs(runner);
+if (parsed.kind !== 'run') throw new Error('give the runner flags of a run after --, e.g. -- --scene drop --mesh FILE --height 0.5');
+const o = parsed.options;
+const scene = findScene(o.scene);
+const setup = buildScene(scene, o, o.mesh !== undefined ? readMeshFile(o.mesh) : undefined);
+setup.params = { ...setup.params, ...runParams(setup, o).initial };
+const solver = new CpuSolver(setup);
+const m = solver.model;
+const p = solver.params;
+const energy = () => totalEnergy(m, solver.x, solver.v, { constraint: p.constraint, springCompliance: p.springCompliance, gravity: p.gravity });
+const j = (x: number): string => x.toFixed(2);
+
+for (let f = 1; f < frame; f++) solver.stepFrame();
+const e0 = energy();
+console.log(`${scene.name}, CPU engine, frame ${frame}: before it kinetic ${j(e0.kinetic)}, elastic ${j(e0.elastic)}, gravitational ${j(e0.gravitational)}, total ${j(e0.total)} J`);
+console.log('substep | kinetic | elastic | gravitational | total (J)');
+let substep = 0;
+solver.onSubstep = () => {
+  const e = energy();
+  console.log(`${substep++} | ${j(e.kinetic)} | ${j(e.elastic)} | ${j(e.gravitational)} | ${j(e.total)}`);
+};
+solver.stepFrame();
+solver.onSubstep = undefined;
+
+// The tets holding the most elastic energy now.
+const { tets, dmInv: dm, tetConstants: c } = m;
+const F = new Float64Array(9);
+const rows: { t: number; e: number; det: number }[] = [];
+for (let t = 0; t < m.tetCount; t++) {
+  const ids = [tets[4 * t], tets[4 * t + 1], tets[4 * t + 2], tets[4 * t + 3]];
+  let normSq = 0;
+  for (let i = 0; i < 3; i++) {
+    const d1 = solver.x[3 * ids[1] + i] - solver.x[3 * ids[0] + i], d2 = solver.x[3 * ids[2] + i] - solver.x[3 * ids[0] + i], d3 = solver.x[3 * ids[3] + i] - solver.x[3 * ids[0] + i];
+    for (let k = 0; k < 3; k++) {
+      const v = d1 * dm[9 * t + 3 * k] + d2 * dm[9 * t + 3 * k + 1] + d3 * dm[9 * t + 3 * k + 2];
+      F[3 * k + i] = v;
+      normSq += v * v;
+    }
+  }
+  const det = F[0] * (F[4] * F[8] - F[5] * F[7]) - F[3] * (F[1] * F[8] - F[2] * F[7]) + F[6] * (F[1] * F[5] - F[2] * F[4]);
+  let e = (0.5 / c[4 * t]) * (normSq - 3 - Math.log((normSq + 1) / 4));
+  if (c[4 * t + 1] > 0) e += (0.5 / c[4 * t + 1]) * ((det - c[4 * t + 2]) ** 2 - (1 - c[4 * t + 2]) ** 2);
+  rows.push({ t, e, det });
+}
+rows.sort((a, b) => b.e - a.e);
+const total = rows.reduce((s, r) => s + r.e, 0);
+console.log(`\nelastic energy at the frame's end ${j(total)} J; the ${top} largest tets hold ${j(rows.slice(0, top).reduce((s, r) => s + r.e, 0))} J:`);
+console.log('tet (in its object) | energy J | det F | rest quality / median | corners: speed m/s');
+for (const r of rows.slice(0, top)) {
+  const o = m.tetObject[r.t];
+  const speeds = [0, 1, 2, 3].map((k) => {
+    const v = tets[4 * r.t + k];
+    return `${v}: ${Math.hypot(solver.v[3 * v], solver.v[3 * v + 1], solver.v[3 * v + 2]).toFixed(2)}`;
+  });
+  console.log(`${r.t - m.objectTetOffsets[o]} (${m.objectNames[o]}) | ${r.e.toFixed(3)} | ${r.det.toFixed(3)} | ${m.relativeQuality[r.t].toFixed(4)} | ${speeds.join(', ')}`);
+}
