@@ -16,7 +16,7 @@ import { findScene } from '../src/scenes/registry';
 import { buildScene, runParams } from '../src/runner/sceneSetup';
 import { readMeshFile } from '../src/runner/meshFile';
 import { CpuSolver } from '../src/sim/cpuSolver';
-import { totalEnergy } from '../src/sim/energy';
+import { lastTetDeterminant, neoHookeanTetEnergy, totalEnergy } from '../src/sim/energy';
 
 const argv = process.argv.slice(2);
 const split = argv.indexOf('--');
@@ -56,24 +56,10 @@ solver.stepFrame();
 solver.onSubstep = undefined;
 
 // The tets holding the most elastic energy now.
-const { tets, dmInv: dm, tetConstants: c } = m;
-const F = new Float64Array(9);
 const rows: { t: number; e: number; det: number }[] = [];
 for (let t = 0; t < m.tetCount; t++) {
-  const ids = [tets[4 * t], tets[4 * t + 1], tets[4 * t + 2], tets[4 * t + 3]];
-  let normSq = 0;
-  for (let i = 0; i < 3; i++) {
-    const d1 = solver.x[3 * ids[1] + i] - solver.x[3 * ids[0] + i], d2 = solver.x[3 * ids[2] + i] - solver.x[3 * ids[0] + i], d3 = solver.x[3 * ids[3] + i] - solver.x[3 * ids[0] + i];
-    for (let k = 0; k < 3; k++) {
-      const v = d1 * dm[9 * t + 3 * k] + d2 * dm[9 * t + 3 * k + 1] + d3 * dm[9 * t + 3 * k + 2];
-      F[3 * k + i] = v;
-      normSq += v * v;
-    }
-  }
-  const det = F[0] * (F[4] * F[8] - F[5] * F[7]) - F[3] * (F[1] * F[8] - F[2] * F[7]) + F[6] * (F[1] * F[5] - F[2] * F[4]);
-  let e = (0.5 / c[4 * t]) * (normSq - 3 - Math.log((normSq + 1) / 4));
-  if (c[4 * t + 1] > 0) e += (0.5 / c[4 * t + 1]) * ((det - c[4 * t + 2]) ** 2 - (1 - c[4 * t + 2]) ** 2);
-  rows.push({ t, e, det });
+  const e = neoHookeanTetEnergy(m, solver.x, t);
+  rows.push({ t, e, det: lastTetDeterminant });
 }
 rows.sort((a, b) => b.e - a.e);
 const total = rows.reduce((s, r) => s + r.e, 0);
@@ -82,7 +68,7 @@ console.log('tet (in its object) | energy J | det F | rest quality / median | co
 for (const r of rows.slice(0, top)) {
   const o = m.tetObject[r.t];
   const speeds = [0, 1, 2, 3].map((k) => {
-    const v = tets[4 * r.t + k];
+    const v = m.tets[4 * r.t + k];
     return `${v}: ${Math.hypot(solver.v[3 * v], solver.v[3 * v + 1], solver.v[3 * v + 2]).toFixed(2)}`;
   });
   console.log(`${r.t - m.objectTetOffsets[o]} (${m.objectNames[o]}) | ${r.e.toFixed(3)} | ${r.det.toFixed(3)} | ${m.relativeQuality[r.t].toFixed(4)} | ${speeds.join(', ')}`);

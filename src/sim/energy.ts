@@ -52,32 +52,40 @@ const F = new Float64Array(9);
 
 /** Stable Neo-Hookean energy of every tet, zero at rest. */
 export function neoHookeanEnergy(model: Model, x: ArrayLike<number>): number {
-  const { tets, dmInv: m, tetConstants: c } = model;
   let e = 0;
-  for (let t = 0; t < model.tetCount; t++) {
-    const i0 = tets[4 * t], i1 = tets[4 * t + 1], i2 = tets[4 * t + 2], i3 = tets[4 * t + 3];
-    const o = 9 * t;
-    // F = Ds Dm^-1 (column-major Dm^-1, Ds columns x1-x0, x2-x0, x3-x0).
-    let normSq = 0;
-    for (let i = 0; i < 3; i++) {
-      const d1 = x[3 * i1 + i] - x[3 * i0 + i];
-      const d2 = x[3 * i2 + i] - x[3 * i0 + i];
-      const d3 = x[3 * i3 + i] - x[3 * i0 + i];
-      for (let j = 0; j < 3; j++) {
-        const f = d1 * m[o + 3 * j] + d2 * m[o + 3 * j + 1] + d3 * m[o + 3 * j + 2];
-        F[3 * j + i] = f;
-        normSq += f * f;
-      }
+  for (let t = 0; t < model.tetCount; t++) e += neoHookeanTetEnergy(model, x, t);
+  return e;
+}
+
+/** det F of the last neoHookeanTetEnergy call (bench/impactEnergy.ts lists it beside the energy). */
+export let lastTetDeterminant = 0;
+
+/** Stable Neo-Hookean energy of tet t (zero at rest); sets lastTetDeterminant to its det F. */
+export function neoHookeanTetEnergy(model: Model, x: ArrayLike<number>, t: number): number {
+  const { tets, dmInv: m, tetConstants: c } = model;
+  const i0 = tets[4 * t], i1 = tets[4 * t + 1], i2 = tets[4 * t + 2], i3 = tets[4 * t + 3];
+  const o = 9 * t;
+  // F = Ds Dm^-1 (column-major Dm^-1, Ds columns x1-x0, x2-x0, x3-x0).
+  let normSq = 0;
+  for (let i = 0; i < 3; i++) {
+    const d1 = x[3 * i1 + i] - x[3 * i0 + i];
+    const d2 = x[3 * i2 + i] - x[3 * i0 + i];
+    const d3 = x[3 * i3 + i] - x[3 * i0 + i];
+    for (let j = 0; j < 3; j++) {
+      const f = d1 * m[o + 3 * j] + d2 * m[o + 3 * j + 1] + d3 * m[o + 3 * j + 2];
+      F[3 * j + i] = f;
+      normSq += f * f;
     }
-    const det =
-      F[0] * (F[4] * F[8] - F[5] * F[7]) - F[3] * (F[1] * F[8] - F[2] * F[7]) + F[6] * (F[1] * F[5] - F[2] * F[4]);
-    const muV = 1 / c[4 * t];
-    e += 0.5 * muV * (normSq - 3 - Math.log((normSq + 1) / 4));
-    if (c[4 * t + 1] > 0) {
-      const lambdaV = 1 / c[4 * t + 1];
-      const alpha = c[4 * t + 2];
-      e += 0.5 * lambdaV * ((det - alpha) ** 2 - (1 - alpha) ** 2);
-    }
+  }
+  const det =
+    F[0] * (F[4] * F[8] - F[5] * F[7]) - F[3] * (F[1] * F[8] - F[2] * F[7]) + F[6] * (F[1] * F[5] - F[2] * F[4]);
+  lastTetDeterminant = det;
+  const muV = 1 / c[4 * t];
+  let e = 0.5 * muV * (normSq - 3 - Math.log((normSq + 1) / 4));
+  if (c[4 * t + 1] > 0) {
+    const lambdaV = 1 / c[4 * t + 1];
+    const alpha = c[4 * t + 2];
+    e += 0.5 * lambdaV * ((det - alpha) ** 2 - (1 - alpha) ** 2);
   }
   return e;
 }
