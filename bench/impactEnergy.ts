@@ -9,7 +9,8 @@
  * (the scene's schedule is not applied). --frame N: the frame traced (1-based; the frames before
  * it run whole). Per substep: kinetic, elastic, gravitational and total energy (J). Then the
  * --top tets by elastic energy (the energy measure's constants, softened slivers included), with
- * det F, their rest quality over their object's median and their corners' speeds.
+ * det F, their rest quality over their object's median and their corners' speeds; then the fastest
+ * vertices with the flattest (rest quality) and most compressed (det F) of their tets.
  */
 import { parseRunArgs } from '../src/runner/args';
 import { findScene } from '../src/scenes/registry';
@@ -72,4 +73,19 @@ for (const r of rows.slice(0, top)) {
     return `${v}: ${Math.hypot(solver.v[3 * v], solver.v[3 * v + 1], solver.v[3 * v + 2]).toFixed(2)}`;
   });
   console.log(`${r.t - m.objectTetOffsets[o]} (${m.objectNames[o]}) | ${r.e.toFixed(3)} | ${r.det.toFixed(3)} | ${m.relativeQuality[r.t].toFixed(4)} | ${speeds.join(', ')}`);
+}
+
+// The fastest vertices now, and the worst tet around each (a swing through a flat tet shows there).
+const speedOf = (v: number): number => Math.hypot(solver.v[3 * v], solver.v[3 * v + 1], solver.v[3 * v + 2]);
+const fastest = Array.from({ length: m.vertexCount }, (_, v) => v).sort((a, b) => speedOf(b) - speedOf(a)).slice(0, Math.max(1, Math.min(top, 5)));
+console.log('\nfastest vertices | speed m/s | object | y | its tets: lowest rest quality / median, lowest det F');
+for (const v of fastest) {
+  let quality = Infinity, det = Infinity;
+  for (let k = m.vertexTetOffsets[v]; k < m.vertexTetOffsets[v + 1]; k++) {
+    const t = m.vertexTetCorners[k] >> 2;
+    quality = Math.min(quality, m.relativeQuality[t]);
+    neoHookeanTetEnergy(m, solver.x, t);
+    det = Math.min(det, lastTetDeterminant);
+  }
+  console.log(`${v} | ${speedOf(v).toFixed(2)} | ${m.objectNames[m.vertexObject[v]]} | ${solver.x[3 * v + 1].toFixed(4)} | ${quality.toFixed(4)}, ${det.toFixed(3)}`);
 }

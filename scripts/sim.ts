@@ -177,7 +177,7 @@ async function run(o: RunOptions): Promise<void> {
       frames.push(frameEntry(s, state, change));
       if (performance.now() - lastProgress > 2000) {
         lastProgress = performance.now();
-        log(`frame ${f}/${o.frames}, t = ${s.time.toFixed(3)} s${state ? `, total energy ${state.energy.total.toExponential(4)}` : ''}`);
+        log(`frame ${f}/${o.frames}, t = ${s.time.toFixed(3)} s${state ? `, total energy ${state.energy.total.toExponential(4)}${state.fastestVertex ? `, fastest vertex ${state.fastestVertex.vertex} at ${state.fastestVertex.speed.toFixed(2)} m/s` : ''}` : ''}`);
       }
     },
   });

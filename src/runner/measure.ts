@@ -25,6 +25,11 @@ export interface StateMeasures {
   volume: number;
   totalMass: number;
   nonFiniteVertices: number;
+  /**
+   * The fastest vertex's speed |v| and its id: one vertex swinging through a sliver or a crushed
+   * tet shows here long before it shows in the kinetic energy. Absent in older reports.
+   */
+  fastestVertex?: { speed: number; vertex: number };
 }
 
 export function measureState(model: Model, mass: Float64Array, x: ArrayLike<number>, v: ArrayLike<number>, params: SolverParams): StateMeasures {
@@ -34,6 +39,7 @@ export function measureState(model: Model, mass: Float64Array, x: ArrayLike<numb
   const p: Vec3 = [0, 0, 0];
   let totalMass = 0;
   let nonFinite = 0;
+  const fastest = { speed: 0, vertex: 0 };
   const n = model.vertexCount;
   for (let i = 0; i < n; i++) {
     let finite = true;
@@ -44,6 +50,11 @@ export function measureState(model: Model, mass: Float64Array, x: ArrayLike<numb
     }
     const m = mass[i];
     totalMass += m;
+    const speed = Math.hypot(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+    if (speed > fastest.speed) {
+      fastest.speed = speed;
+      fastest.vertex = i;
+    }
     for (let k = 0; k < 3; k++) {
       const xi = x[3 * i + k];
       if (xi < min[k]) min[k] = xi;
@@ -73,5 +84,5 @@ export function measureState(model: Model, mass: Float64Array, x: ArrayLike<numb
     volume += (e1x * (e2y * e3z - e2z * e3y) - e1y * (e2x * e3z - e2z * e3x) + e1z * (e2x * e3y - e2y * e3x)) / 6;
   }
   const energy = totalEnergy(model, x, v, { constraint: params.constraint, springCompliance: params.springCompliance, gravity: params.gravity });
-  return { energy, lowestPoint: min[1], boundingBox: { min, max }, centreOfMass: c, momentum: p, angularMomentum: L, volume, totalMass, nonFiniteVertices: nonFinite };
+  return { energy, lowestPoint: min[1], boundingBox: { min, max }, centreOfMass: c, momentum: p, angularMomentum: L, volume, totalMass, nonFiniteVertices: nonFinite, fastestVertex: fastest };
 }
