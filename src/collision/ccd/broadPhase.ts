@@ -19,7 +19,7 @@
 
 import { unionCornerBoxes } from './cornerBoxes';
 import type { TetMesh } from '../../mesh/types';
-import { buildBoxHash, cellRanges, crossJoin, gridFrame, selfJoin, tableSize, type GridFrame, type JoinGroups } from './boxHash';
+import { buildBoxHash, cellRanges, crossJoin, gridFrame, selfJoin, tableSize, type CellRanges, type GridFrame, type JoinGroups } from './boxHash';
 import { overlap, roundDown, roundUp } from './f32Round';
 import { dropCulled, type CulledNodes } from './culledPairs';
 import { OwnPairCache, type OwnPairReuse } from './ownPairCache';
@@ -430,18 +430,29 @@ function sliceEdgeJoin(
   };
   const ar = cellRanges(edgeBoxes, mine, frame, 'edgeSlice');
   const br = cellRanges(edgeBoxes, all, frame, 'edges');
+  joinAcross(edgeBoxes, ar, 'edgeSlice', edgeBoxes, br, 'edges', lower, groups);
+}
+
+/**
+ * Every pair (a of set A, b of set B) whose boxes overlap, visited once: the two sets hashed on
+ * one frame (their CellRanges) and joined per bucket; boxes that cover too many cells to hash
+ * (oversized) meet the other side directly: A's oversized every b, A's other items B's oversized.
+ */
+function joinAcross(
+  aBoxes: Float32Array, ar: CellRanges, aName: string, bBoxes: Float32Array, br: CellRanges, bName: string,
+  visit: (a: number, b: number) => void, groups?: JoinGroups,
+): void {
   const size = tableSize(Math.max(ar.entries, br.entries));
-  crossJoin(buildBoxHash(edgeBoxes, ar, size, 'edgeSlice'), buildBoxHash(edgeBoxes, br, size, 'edges'), lower, groups);
-  // The slice's oversized edges meet every edge; its other edges every oversized edge.
+  crossJoin(buildBoxHash(aBoxes, ar, size, aName), buildBoxHash(bBoxes, br, size, bName), visit, groups);
   for (let q = 0; q < ar.oversized.length; q++) {
     const a = ar.oversized[q];
-    for (let r = 0; r < br.items.length; r++) if (overlap(edgeBoxes, a, edgeBoxes, br.items[r])) lower(a, br.items[r]);
+    for (let r = 0; r < br.items.length; r++) if (overlap(aBoxes, a, bBoxes, br.items[r])) visit(a, br.items[r]);
   }
   if (br.oversized.length > 0) {
     for (let q = 0; q < ar.items.length; q++) {
       if (ar.isOversized[q]) continue;
       const a = ar.items[q];
-      for (let r = 0; r < br.oversized.length; r++) if (overlap(edgeBoxes, a, edgeBoxes, br.oversized[r])) lower(a, br.oversized[r]);
+      for (let r = 0; r < br.oversized.length; r++) if (overlap(aBoxes, a, bBoxes, br.oversized[r])) visit(a, br.oversized[r]);
     }
   }
 }
@@ -641,21 +652,8 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
     const frame = gridFrame([[triBoxes, near?.triangles ?? null], [boxes, vertices]]);
     const tr = cellRanges(triBoxes, near?.triangles ?? null, frame, 'triangles');
     const vr = cellRanges(boxes, vertices, frame, 'vertices');
-    const size = tableSize(Math.max(tr.entries, vr.entries));
-    crossJoin(buildBoxHash(boxes, vr, size, 'vertices'), buildBoxHash(triBoxes, tr, size, 'triangles'), addVf, filter === 'all' ? undefined : { a: obj, b: triObject, keep: filter });
-    // Oversized boxes meet everything directly: oversized vertices every triangle, the other
-    // vertices every oversized triangle (of the hashed ones: all, or those near another object).
-    for (let q = 0; q < vr.oversized.length; q++) {
-      const v = vr.oversized[q];
-      for (let r = 0; r < tr.items.length; r++) if (overlap(boxes, v, triBoxes, tr.items[r])) addVf(v, tr.items[r]);
-    }
-    if (tr.oversized.length > 0) {
-      for (let q = 0; q < vr.items.length; q++) {
-        if (vr.isOversized[q]) continue;
-        const v = vr.items[q];
-        for (let s = 0; s < tr.oversized.length; s++) if (overlap(boxes, v, triBoxes, tr.oversized[s])) addVf(v, tr.oversized[s]);
-      }
-    }
+    // Oversized boxes meet the other side directly (of the hashed ones: all, or those near another object).
+    joinAcross(boxes, vr, 'vertices', triBoxes, tr, 'triangles', addVf, filter === 'all' ? undefined : { a: obj, b: triObject, keep: filter });
   }
 
   // Edge-edge: edges hashed, joined with themselves per bucket.
