@@ -36,7 +36,8 @@ export interface CcdJobsOptions {
   /**
    * Split a broad phase with self-collision across the pool's workers (default true): one part per
    * worker, each the pairs within a range of objects of about equal surface, the lightest also the
-   * pairs between objects. A scene of one object runs in one worker.
+   * pairs between objects; with fewer objects than workers, slices of each object's pairs
+   * (splitParts). False: one job in one worker.
    */
   split?: boolean;
 }
