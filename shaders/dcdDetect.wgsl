@@ -40,6 +40,13 @@
 @group(0) @binding(9) var<storage, read> prev: array<vec4<f32>>;
 // CCD's boxes of the frame (lib/ccdBoxes.wgsl), read with DETECT_ESCAPES.
 @group(0) @binding(10) var<storage, read> boxes: array<f32>;
+// detectAndRefit only: the surface BVH refit's second dispatch (its top; lib/bvhRefitSweep.wgsl,
+// src/bvh/surfaceBvhGpu.ts refitPart(1)).
+@group(0) @binding(11) var<uniform> refitParams: RefitParams;
+@group(0) @binding(12) var<storage, read> bvhTopo: array<u32>;
+@group(0) @binding(13) var<storage, read_write> bvhNodes: array<BvhNode>;
+
+#include "bvhRefitSweep"
 
 const NONE = 0xffffffffu;
 // Longest walk along one axis for an edge's box (an edge this long means the scene blew up).
@@ -301,7 +308,26 @@ fn setUpPoint(index: u32) -> bool {
 
 @compute @workgroup_size(64)
 fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let id = threadIndex(gid, params.queryRowStride);
+  detectPoint(threadIndex(gid, params.queryRowStride));
+}
+
+// Issue 24: detection and the BVH refit's second dispatch (the top, whose subtrees the hash
+// build's dispatch refit: dcdHash.wgsl buildHashAndRefit) in one dispatch. Detection reads
+// neither the tree nor what the top writes: workgroups [0, ceil(points / 64)) detect, the next
+// refitParams.count (one) sweep the top. Linear workgroup index as in buildHashAndRefit.
+@compute @workgroup_size(64)
+fn detectAndRefit(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
+  let group = wid.x + wid.y * FUSED_GRID_ROW;
+  // At least one, as the plain dispatch: invocation 0 advances the overflow list's substep.
+  let detectGroups = max(1u, (params.vertexPoints + params.edgePoints + params.centroidPoints + 63u) / 64u);
+  if (group < detectGroups) {
+    detectPoint(64u * group + lane);
+  } else {
+    sweepCellGroup(group - detectGroups, lane);
+  }
+}
+
+fn detectPoint(id: u32) {
   // The substep index the contacts' overflow list records (contactsBuild.wgsl reads overflow[1]),
   // advanced once per detection (not by the separate Pin pass).
   if (id == 0u && (params.flags & DETECT_MARK_PIN) == 0u) {

@@ -26,10 +26,36 @@
 @group(0) @binding(7) var<storage, read_write> measures: array<vec2<f32>>;
 @group(0) @binding(8) var<storage, read_write> counters: array<atomic<u32>>;
 @group(0) @binding(9) var<storage, read> spbTopo: array<u32>;
+// buildHashAndRefit only: the surface BVH refit's first dispatch (lib/bvhRefitSweep.wgsl; the
+// shortest path's tree, src/bvh/surfaceBvhGpu.ts refitPart(0)).
+@group(0) @binding(10) var<uniform> refitParams: RefitParams;
+@group(0) @binding(11) var<storage, read> bvhTopo: array<u32>;
+@group(0) @binding(12) var<storage, read_write> bvhNodes: array<BvhNode>;
+
+#include "bvhRefitSweep"
 
 @compute @workgroup_size(64)
 fn buildHash(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let t = threadIndex(gid, params.buildRowStride);
+  hashTet(threadIndex(gid, params.buildRowStride));
+}
+
+// Issue 24: the hash build and the BVH refit's first dispatch (its subtrees) in one dispatch.
+// Both read only the positions (and the refit writes only the tree, which nothing here reads):
+// workgroups [0, ceil(tets / 64)) build the hash, the next refitParams.count sweep one subtree
+// each. The grid is at most 65,535 workgroups wide (FUSED_GRID_ROW, detectStage.ts), so that the
+// linear workgroup index needs no uniform (num_workgroups crashed Dawn on SwiftShader).
+@compute @workgroup_size(64)
+fn buildHashAndRefit(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
+  let group = wid.x + wid.y * FUSED_GRID_ROW;
+  let hashGroups = (params.tetCount + 63u) / 64u;
+  if (group < hashGroups) {
+    hashTet(64u * group + lane);
+  } else {
+    sweepCellGroup(group - hashGroups, lane);
+  }
+}
+
+fn hashTet(t: u32) {
   if (t >= params.tetCount) { return; }
   let o = params.offTets + 4u * t;
   let x0 = vertexPosition(topo[o]);

@@ -19,10 +19,12 @@ const CELL_LANES = 64u;
 
 var<workgroup> cellRange: vec2<u32>;
 
-@compute @workgroup_size(64)
-fn sweepCells(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
+// Group `cell` of this dispatch's slot (sweepSlot), swept by the calling workgroup's 64 lanes.
+// `cell` must be the same across the workgroup (the barriers in the loop require it): a kernel
+// that runs other work in the same dispatch (dcdHash.wgsl's buildHashAndRefit) calls this from
+// the workgroups past its own, and the cells past the slot's count return at once.
+fn sweepCellGroup(cell: u32, lane: u32) {
   let slotRange = sweepSlot();
-  let cell = group.x + group.y * slotRange.z;
   if (cell >= slotRange.y) { return; }
   if (lane == 0u) {
     let k = slotRange.x + cell;
@@ -38,4 +40,9 @@ fn sweepCells(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation
     storageBarrier();
   }
   afterCellSweep(slotRange.x + cell, lane);
+}
+
+@compute @workgroup_size(64)
+fn sweepCells(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
+  sweepCellGroup(group.x + group.y * sweepSlot().z, lane);
 }

@@ -36,6 +36,10 @@ struct DetectParams {
   _pad2: u32,
 }
 
+// Workgroups per grid row of the dispatches that run a BVH refit dispatch after their own
+// workgroups (dcdHash.wgsl buildHashAndRefit, dcdDetect.wgsl detectAndRefit; detectStage.ts).
+const FUSED_GRID_ROW = 65535u;
+
 const DETECT_RECOVERY = 1u;
 const DETECT_SELF = 2u;
 const DETECT_EUCLIDEAN = 4u;

@@ -8,7 +8,9 @@
  * sweeping its nodes by height), not one per tree level; the schedule is made once per tree here.
  * Each dispatch's group range sits in its own slot of one uniform buffer (WGSL has no push
  * constants), bound by one bind group per dispatch (built once per positions buffer). Positions
- * are the one GPU layout, vec4 per vertex (xyz + inverse mass, contract/state.ts).
+ * are the one GPU layout, vec4 per vertex (xyz + inverse mass, contract/state.ts). The sweep's
+ * group ranges follow the topology words in the same buffer (3 storage buffers in all), so that a
+ * kernel running a refit dispatch inside its own (refitPart: detection's, issue 24) binds 2 more.
  *
  * A rebuild (new topology, made on the CPU or in a worker) is installed with replace(): new node,
  * topology and uniform buffers, the bind groups rebuilt once; the pipeline is kept.
@@ -51,19 +53,29 @@ export const BVH_REFIT_BINDINGS = {
   positions: 'read-only-storage',
   topo: 'read-only-storage',
   nodes: 'storage',
-  cellRanges: 'read-only-storage',
 } as const;
 
-/** Bytes of one dispatch's uniforms (struct Params of bvhRefit.wgsl). */
-const LEVEL_BYTES = 32;
+/** Bytes of one dispatch's uniforms (struct RefitParams of lib/bvhRefitSweep.wgsl). */
+export const REFIT_PARAMS_BYTES = 32;
+
+/**
+ * One refit dispatch as another kernel runs it inside its own (lib/bvhRefitSweep.wgsl's
+ * bindings): its uniforms' slot, the topology words and the nodes, and its workgroups.
+ */
+export interface RefitPart {
+  params: GPUBufferBinding;
+  topo: GPUBuffer;
+  nodes: GPUBuffer;
+  groups: number;
+}
 
 /** What one tree needs on the GPU: swapped as a whole by SurfaceBvhGpu.replace. */
 interface TreeBuffers {
   bvh: SurfaceBvh;
   nodes: GPUBuffer;
+  /** Triangles, triangle order, sweep order, then the sweep's group ranges. */
   topo: GPUBuffer;
   params: GPUBuffer;
-  ranges: GPUBuffer;
   /** Tree levels (depths), and per refit dispatch its groups (subtrees, then the top). */
   levels: number;
   dispatchGroups: number[];
@@ -76,12 +88,13 @@ export class SurfaceBvhGpu {
   private tree: TreeBuffers;
   private bindGroups: GPUBindGroup[] = [];
   private boundPositions: GPUBuffer | null = null;
+  private treeGeneration = 0;
 
   constructor(
     private readonly device: GPUDevice,
     bvh: SurfaceBvh,
   ) {
-    this.slot = Math.max(LEVEL_BYTES, device.limits.minUniformBufferOffsetAlignment);
+    this.slot = Math.max(REFIT_PARAMS_BYTES, device.limits.minUniformBufferOffsetAlignment);
     this.tree = this.createTree(bvh);
     this.table = new BindingTable(device, 'bvhRefit', BVH_REFIT_BINDINGS);
     this.pipeline = device.createComputePipeline({
@@ -111,18 +124,35 @@ export class SurfaceBvhGpu {
     return this.tree.dispatchGroups.length;
   }
 
+  /** Bumped by every replace(): bind groups over refitPart's buffers are rebuilt when it changes. */
+  get generation(): number {
+    return this.treeGeneration;
+  }
+
+  /**
+   * Refit dispatch d (0: the subtrees, or the whole tree when it is one group; 1: the top) for a
+   * kernel that runs it in workgroups of its own dispatch; null when the tree has no dispatch d.
+   * Its buffers change with replace() (generation).
+   */
+  refitPart(d: number): RefitPart | null {
+    const t = this.tree;
+    if (d >= t.dispatchGroups.length) return null;
+    return { params: { buffer: t.params, offset: d * this.slot, size: REFIT_PARAMS_BYTES }, topo: t.topo, nodes: t.nodes, groups: t.dispatchGroups[d] };
+  }
+
   /** Node array, refit topology (triangles, order, sweep order), sweep ranges and per-dispatch uniforms of `bvh`. */
   private createTree(bvh: SurfaceBvh): TreeBuffers {
     const device = this.device;
     const schedule = refitSchedule(bvh);
     const nTri = bvh.triangleCount;
-    const words = new Uint32Array(Math.max(1, 3 * nTri + nTri + bvh.nodeCount));
+    const offRanges = 4 * nTri + bvh.nodeCount;
+    const words = new Uint32Array(Math.max(1, offRanges + schedule.ranges.length));
     words.set(bvh.triangles.subarray(0, 3 * nTri), 0);
     words.set(bvh.triangleOrder, 3 * nTri);
     words.set(schedule.order, 4 * nTri);
+    words.set(schedule.ranges, offRanges);
     const topo = storageBuffer(device, 'bvhRefit.topology', words);
     const nodes = storageBuffer(device, 'bvh.nodes', bvh.nodes);
-    const ranges = storageBuffer(device, 'bvhRefit.ranges', schedule.ranges);
     const dispatchGroups = [schedule.subtrees, schedule.top].filter((g) => g > 0);
     const params = device.createBuffer({
       label: 'bvhRefit.dispatches',
@@ -132,11 +162,11 @@ export class SurfaceBvhGpu {
     const slots = new Uint32Array((Math.max(1, dispatchGroups.length) * this.slot) / 4);
     let first = 0;
     dispatchGroups.forEach((groups, d) => {
-      slots.set([first, groups, 3 * nTri, 4 * nTri, dispatchGrid(groups * WORKGROUP_SIZE)[0]], (d * this.slot) / 4);
+      slots.set([first, groups, 3 * nTri, 4 * nTri, dispatchGrid(groups * WORKGROUP_SIZE)[0], offRanges], (d * this.slot) / 4);
       first += groups;
     });
     device.queue.writeBuffer(params, 0, slots);
-    return { bvh, nodes, topo, params, ranges, levels: levelOrder(bvh).starts.length - 1, dispatchGroups };
+    return { bvh, nodes, topo, params, levels: levelOrder(bvh).starts.length - 1, dispatchGroups };
   }
 
   /**
@@ -149,9 +179,10 @@ export class SurfaceBvhGpu {
   replace(bvh: SurfaceBvh): GPUBuffer[] {
     const old = this.tree;
     this.tree = this.createTree(bvh);
+    this.treeGeneration++;
     this.bindGroups = [];
     if (this.boundPositions) this.bindLevels(this.boundPositions);
-    return [old.nodes, old.topo, old.params, old.ranges];
+    return [old.nodes, old.topo, old.params];
   }
 
   /** Uploads the CPU node array (after a CPU refit of the same topology). */
@@ -173,14 +204,14 @@ export class SurfaceBvhGpu {
     const t = this.tree;
     // The per-dispatch slot needs an offset, which BindingTable.group does not take: the entries
     // follow the table's names and order by hand.
-    const buffers: Record<keyof typeof BVH_REFIT_BINDINGS, GPUBuffer> = { level: t.params, positions, topo: t.topo, nodes: t.nodes, cellRanges: t.ranges };
+    const buffers: Record<keyof typeof BVH_REFIT_BINDINGS, GPUBuffer> = { level: t.params, positions, topo: t.topo, nodes: t.nodes };
     this.bindGroups = t.dispatchGroups.map((_, d) =>
       this.device.createBindGroup({
         label: `bvhRefit dispatch ${d}`,
         layout: this.table.layout,
         entries: this.table.names.map((name, binding) => ({
           binding,
-          resource: name === 'level' ? { buffer: t.params, offset: d * this.slot, size: LEVEL_BYTES } : { buffer: buffers[name] },
+          resource: name === 'level' ? { buffer: t.params, offset: d * this.slot, size: REFIT_PARAMS_BYTES } : { buffer: buffers[name] },
         })),
       }),
     );
@@ -206,6 +237,5 @@ export class SurfaceBvhGpu {
     this.tree.topo.destroy();
     this.tree.nodes.destroy();
     this.tree.params.destroy();
-    this.tree.ranges.destroy();
   }
 }

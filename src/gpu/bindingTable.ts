@@ -33,8 +33,11 @@ export class BindingTable<Names extends string> {
     return this.names.indexOf(name);
   }
 
-  /** The bind group over `buffers`, one per declared name (a missing or extra name is an error). */
-  group(buffers: Readonly<Record<Names, GPUBuffer>>, label = this.label): GPUBindGroup {
+  /**
+   * The bind group over `buffers`, one per declared name (a missing or extra name is an error): a
+   * whole buffer, or a range of one ({ buffer, offset, size }: a slot of a uniform buffer).
+   */
+  group(buffers: Readonly<Record<Names, GPUBuffer | GPUBufferBinding>>, label = this.label): GPUBindGroup {
     for (const name of Object.keys(buffers)) {
       if (!(name in this.kinds)) throw new Error(`${this.label}: buffer "${name}" is not a declared binding (${this.names.join(', ')})`);
     }
@@ -42,9 +45,10 @@ export class BindingTable<Names extends string> {
       label,
       layout: this.layout,
       entries: this.names.map((name, binding) => {
-        const buffer = buffers[name];
-        if (!buffer) throw new Error(`${this.label}: no buffer for binding "${name}"`);
-        return { binding, resource: { buffer } };
+        const given: GPUBuffer | GPUBufferBinding = buffers[name];
+        if (!given) throw new Error(`${this.label}: no buffer for binding "${name}"`);
+        const resource: GPUBufferBinding = 'buffer' in given ? given : { buffer: given };
+        return { binding, resource };
       }),
     });
   }

@@ -48,7 +48,7 @@
 import { readBufferToCpu } from '../gpu/buffers';
 import { CollisionTopologyGpu } from '../collision/gpu/collisionTopology';
 import { ContactStage } from '../collision/gpu/contactStage';
-import { DetectStage } from '../collision/gpu/detectStage';
+import { DetectStage, detectionRefitsOn } from '../collision/gpu/detectStage';
 import { countersFromHeader } from '../collision/gpu/frameCounters';
 import { OVERFLOW_ENTRY_WORDS, OVERFLOW_HEADER_WORDS, QL, QL_HEADER_BYTES, QUERY_ID_MASK, QUERY_KIND_CENTROID, QUERY_KIND_EDGE, QUERY_KIND_SHIFT, QUERY_WORDS, QueryList, RESULT_WORDS, QUERY_EUCLIDEAN } from '../collision/gpu/queryList';
 import { buildSceneMesh } from '../collision/sceneMesh';
@@ -88,6 +88,8 @@ export interface GpuCollisionOptions {
   separatePinPass?: boolean;
   /** The shortest path's per-tet prepass as its own dispatch in the spb stage, as before issue 24 (not in the hash build; for the tests that compare the plans). */
   separatePrepass?: boolean;
+  /** The BVH refit's dispatches in the spb stage, as before issue 24 (not inside the hash build's and detection's; for the tests that compare the plans, and the default on devices with fewer than 12 storage buffers per kernel). */
+  separateRefit?: boolean;
 }
 
 /** Words of the shortest path's statistics copied per frame (src/spb/workspace.ts STAT_NAMES fit in it). */
@@ -192,6 +194,13 @@ export class GpuCollisions {
     if (!options.separatePrepass) {
       this.detect.measureTets(this.spb.mesh);
       this.spb.prepassInDetect = true;
+    }
+    // The BVH refit's 2 dispatches inside the hash build's and detection's, where the device
+    // has the bindings (issue 24: 2 dispatches a substep fewer; detection runs in every substep
+    // the spb stage runs, after the same material iterations).
+    if (!options.separateRefit && detectionRefitsOn(device)) {
+      this.detect.refitBvh(this.spb.mesh.bvhGpu);
+      this.spb.refitInDetect = true;
     }
     this.contacts = new ContactStage(device, this.topology, this.queryList, params, objectStatus);
     // Detection's indirect args only where a kernel of the frame reads them: the exact query and

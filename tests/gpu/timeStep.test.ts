@@ -15,6 +15,7 @@ import { twistingHandle, fixedHandle } from '../../src/sim/handles';
 import { bodiesSetup, cubePart } from '../unit/collision/scenes';
 import { DetectSnapshot } from '../support/detectSnapshot';
 import { countIntersections } from '../support/intersectionCounter';
+import { detectionRefitsOn, REFIT_IN_DETECTION_STORAGE_BUFFERS } from '../../src/collision/gpu/detectStage';
 
 /**
  * The stepping owner (src/sim/timeStep.ts): the solver's stage list and the dispatches each
@@ -535,6 +536,75 @@ describe('TimeStep: stages over one state', () => {
     } finally {
       inHash.destroy();
       separate.destroy();
+    }
+  });
+
+  it('the BVH refit inside the hash build\'s and detection\'s dispatches: every node the bounds of its triangles at the positions detection saw, the frames of the separate refit (same contacts, 1e-6), 2 dispatches fewer a substep', async () => {
+    const ctx = await testGpu();
+    if (!detectionRefitsOn(ctx.device)) {
+      console.log(`refit in detection: this device allows ${ctx.device.limits.maxStorageBuffersPerShaderStage} storage buffers per kernel, ${REFIT_IN_DETECTION_STORAGE_BUFFERS} needed; the separate refit runs (not tested here)`);
+      return;
+    }
+    // Resolution 3: a tree of one group (the whole refit in the hash build's dispatch); 7: subtrees
+    // there and the top in detection's.
+    for (const resolution of [3, 7]) {
+      const setup = () => bodiesSetup(
+        [
+          { part: cubePart(resolution, 0.2, [0, 0, 0]), velocity: [1, 0, 0] },
+          { part: cubePart(resolution, 0.2, [0.18, 0.05, 0.04]), velocity: [-1, 0, 0] },
+        ],
+        { gravity: [0, 0, 0], substeps: 2, damping: 0, friction: 0.2, collisionMode: 'hybrid' },
+      );
+      const inDetection = new GpuSolver(ctx, setup());
+      const separate = new GpuSolver(ctx, setup(), { collisions: { separateRefit: true } });
+      const snapshot = new DetectSnapshot(ctx.device, 16 * inDetection.model.vertexCount);
+      inDetection.timeStep.insertAfter('detect', snapshot);
+      try {
+        const m = inDetection.model;
+        const tree = inDetection.collisions!.spb.mesh.bvhGpu;
+        const refits = tree.refitDispatches;
+        expect(refits, `resolution ${resolution}`).toBe(resolution === 3 ? 1 : 2);
+        let contacts = 0, gapMax = 0;
+        for (let f = 0; f < 2; f++) {
+          const [a, b] = await stepPairWithSameContacts(ctx, inDetection, separate, f);
+          expect(a.dispatchesByPhase.spb, `resolution ${resolution}, frame ${f}`).toBe(b.dispatchesByPhase.spb! - refits * a.substeps);
+          expect(a.dispatchesByPhase.detect, `resolution ${resolution}, frame ${f}`).toBe(b.dispatchesByPhase.detect);
+          contacts += a.collisions!.contacts;
+          const xa = await inDetection.readPositions();
+          const xb = await separate.readPositions();
+          for (let i = 0; i < xa.length; i++) gapMax = Math.max(gapMax, Math.abs(xa[i] - xb[i]));
+          expect(gapMax, `resolution ${resolution}, frame ${f}`).toBeLessThan(1e-6);
+          // Oracle: each node's box is the bounds of every triangle below it, at the positions the
+          // last substep's detection saw (a recursion over the CPU tree's words, min and max exact).
+          const x = await vec4s(ctx, snapshot.end, m.vertexCount);
+          const nodes = new Float32Array(await readBuffer(ctx, tree.nodes, 32 * tree.bvh.nodeCount));
+          const words = tree.bvh.nodeWords, order = tree.bvh.triangleOrder, tris = tree.bvh.triangles;
+          const bounds = (i: number): number[] => {
+            const link = words[8 * i + 3], count = words[8 * i + 7];
+            const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+            const take = (c: number[]) => { for (let k = 0; k < 3; k++) { b[k] = Math.min(b[k], c[k]); b[3 + k] = Math.max(b[3 + k], c[3 + k]); } };
+            if (count === 0) { take(bounds(link)); take(bounds(link + 1)); return b; }
+            for (let k = link; k < link + count; k++) {
+              for (let c = 0; c < 3; c++) { const v = tris[3 * order[k] + c]; take([x[4 * v], x[4 * v + 1], x[4 * v + 2], x[4 * v], x[4 * v + 1], x[4 * v + 2]]); }
+            }
+            return b;
+          };
+          const wrong: string[] = [];
+          const check = (i: number): void => {
+            const b = bounds(i);
+            const got = [nodes[8 * i], nodes[8 * i + 1], nodes[8 * i + 2], nodes[8 * i + 4], nodes[8 * i + 5], nodes[8 * i + 6]];
+            if (got.some((g, k) => g !== b[k])) wrong.push(`node ${i}: [${got.join(', ')}] against [${b.join(', ')}]`);
+            if (words[8 * i + 7] === 0) { check(words[8 * i + 3]); check(words[8 * i + 3] + 1); }
+          };
+          check(0);
+          expect(wrong.slice(0, 5), `resolution ${resolution}, frame ${f}: ${wrong.length} of ${tree.bvh.nodeCount} nodes`).toEqual([]);
+        }
+        console.log(`overlapping cubes at resolution ${resolution} (${tree.bvh.nodeCount} nodes, ${refits} refit dispatches), 2 frames: ${contacts} DCD contacts; refit in detection: positions within ${gapMax.toExponential(2)} of the separate refit`);
+        expect(contacts).toBeGreaterThan(0);
+      } finally {
+        inDetection.destroy();
+        separate.destroy();
+      }
     }
   });
 

@@ -13,6 +13,10 @@
  * point at the start positions before it tests a Pin point at the end (DETECT_PIN_AND_TEST). The
  * plan before issue 24 (`separatePinPass`: a hash and a detect dispatch of the start positions
  * first, 5 dispatches) stays for the tests that compare the two.
+ * The shortest path's BVH refit (2 dispatches: subtrees, then the top) runs inside the hash build's
+ * and the detection's dispatches where the adapter has the 12 storage buffers per kernel this
+ * needs (refitBvh, issue 24: 2 dispatches a substep fewer); its workgroups follow detection's in
+ * each, and read and write nothing detection does.
  * Per frame (beginFrame): the uniforms (switches read from the settings then) and the frame's
  * header counters. After the frame's readback, `afterFrame(header)` grows the query list and the
  * hash pool when they overflowed.
@@ -20,11 +24,12 @@
 import hashCode from '../../../shaders/dcdHash.wgsl?raw';
 import detectCode from '../../../shaders/dcdDetect.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
-import { dispatchGrid, gridRowStride, uniformBuffer } from '../../gpu/buffers';
+import { dispatchGrid, gridRowStride, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import { withIncludes } from '../../gpu/wgsl';
 import { effectiveCollisionMode, type CollisionMode, type SolverParams } from '../../contract/params';
 import type { GpuStage, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
+import type { RefitPart, SurfaceBvhGpu } from '../../bvh/surfaceBvhGpu';
 import type { CollisionTopologyGpu } from './collisionTopology';
 import type { QueryList } from './queryList';
 import { SpatialHash, type SpatialHashOptions } from './spatialHash';
@@ -69,6 +74,21 @@ const DETECT_ESCAPES = 64;
 const DETECT_ESCAPES_OWN = 128;
 const DETECT_MEASURE_TETS = 256;
 const PARAM_WORDS = 24;
+/** Workgroups per row of the dispatches that also refit (FUSED_GRID_ROW, lib/spatialHash.wgsl). */
+const FUSED_GRID_ROW = 65535;
+/** Storage buffers of detection's kernel with the refit's top inside (dcdDetect.wgsl detectAndRefit). */
+export const REFIT_IN_DETECTION_STORAGE_BUFFERS = 12;
+
+/** A grid of `groups` workgroups at most FUSED_GRID_ROW wide, so that the kernel needs no row stride. */
+function fusedGrid(groups: number): [number, number] {
+  const rows = Math.ceil(groups / FUSED_GRID_ROW);
+  return [Math.min(groups, FUSED_GRID_ROW), rows];
+}
+
+/** The BVH refit's two dispatches run inside the hash build's and detection's on this device (refitBvh). */
+export function detectionRefitsOn(device: GPUDevice): boolean {
+  return device.limits.maxStorageBuffersPerShaderStage >= REFIT_IN_DETECTION_STORAGE_BUFFERS;
+}
 
 function pipeline(device: GPUDevice, label: string, code: string, entryPoint: string, layout: GPUBindGroupLayout): GPUComputePipeline {
   return device.createComputePipeline({
@@ -88,6 +108,8 @@ export class DetectStage implements GpuStage {
   private readonly buildPipeline: GPUComputePipeline;
   private readonly detectPipeline: GPUComputePipeline;
   private readonly argsPipeline: GPUComputePipeline;
+  /** refitBvh: the tree, and the kernels that run its refit dispatches inside the hash build and detection. */
+  private refit?: { bvh: SurfaceBvhGpu; hashTable: BindingTable<string>; detectTable: BindingTable<string>; buildPipeline: GPUComputePipeline; detectPipeline: GPUComputePipeline };
   private readonly uniforms: GPUBuffer;
   /** The same uniforms with DETECT_MARK_PIN (hybrid's start-of-substep pass, separatePinPass). */
   private readonly markUniforms: GPUBuffer;
@@ -108,6 +130,8 @@ export class DetectStage implements GpuStage {
     mark: GPUBindGroup;
     pinAndTestHash: GPUBindGroup;
     pinAndTest: GPUBindGroup;
+    /** With refitBvh: the same groups with the refit's dispatches (subtrees in the hash build's, the top in detection's), and their sizes. */
+    refit?: { hash: GPUBindGroup; pinAndTestHash: GPUBindGroup; hashGroups: number; detect: GPUBindGroup | null; pinAndTest: GPUBindGroup | null; detectGroups: number };
   };
   /** Query points of the current frame (set by beginFrame: recovery mode changes them). */
   private pointCount = -1;
@@ -195,6 +219,31 @@ export class DetectStage implements GpuStage {
     this.groups = undefined;
   }
 
+  /**
+   * Runs `bvh`'s refit (its 1 or 2 dispatches) inside the hash build's and detection's dispatches
+   * from now on, after their own workgroups (GpuCollisions wires its SpbStage's tree, whose stage
+   * then records only the query). Both read the positions detection reads, after the material
+   * solve; the subtrees are final before detection's dispatch sweeps the top. Needs
+   * REFIT_IN_DETECTION_STORAGE_BUFFERS storage buffers per kernel (detectionRefitsOn); a device
+   * with fewer throws here.
+   */
+  refitBvh(bvh: SurfaceBvhGpu): void {
+    if (!detectionRefitsOn(this.device)) {
+      throw new RangeError(`DetectStage.refitBvh: the device allows ${this.device.limits.maxStorageBuffersPerShaderStage} storage buffers per kernel, ${REFIT_IN_DETECTION_STORAGE_BUFFERS} needed (check detectionRefitsOn first)`);
+    }
+    const refitKinds = { refitParams: 'uniform', bvhTopo: 'read-only-storage', bvhNodes: 'storage' } as const;
+    const hashTable = new BindingTable<string>(this.device, 'dcd.hashAndRefit', { ...this.hashTable.kinds, ...refitKinds });
+    const detectTable = new BindingTable<string>(this.device, 'dcd.detectAndRefit', { ...this.detectTable.kinds, ...refitKinds });
+    this.refit = {
+      bvh,
+      hashTable,
+      detectTable,
+      buildPipeline: pipeline(this.device, 'dcd.buildHashAndRefit', hashCode, 'buildHashAndRefit', hashTable.layout),
+      detectPipeline: pipeline(this.device, 'dcd.detectAndRefit', detectCode, 'detectAndRefit', detectTable.layout),
+    };
+    this.groups = undefined;
+  }
+
   /** CCD's boxes, so that hybrid detection tests the free points that left them (GpuCollisions wires its CcdStage). */
   watchEscapes(source: EscapeBoxes): void {
     this.escapeSource = source;
@@ -240,7 +289,7 @@ export class DetectStage implements GpuStage {
   }
 
   private bindGroups(state: GpuState) {
-    const key = `${this.queryList.generation}/${this.hash.generation}`;
+    const key = `${this.queryList.generation}/${this.hash.generation}/${this.refit?.bvh.generation ?? -1}`;
     const spbTopo = this.measureTarget?.topo ?? this.noBoxes;
     if (this.groups && this.groups.key === key && this.groups.positions === state.positions && this.groups.prev === state.prev && this.groups.spbTopo === spbTopo) return this.groups;
     const common = {
@@ -262,8 +311,26 @@ export class DetectStage implements GpuStage {
       mark: this.detectTable.group({ ...atStart, ...detectExtra }),
       pinAndTestHash: this.hashTable.group({ ...pinAndTest, ...hashExtra }),
       pinAndTest: this.detectTable.group({ ...pinAndTest, ...detectExtra }),
+      refit: this.refitGroups(common, pinAndTest, hashExtra, detectExtra),
     };
     return this.groups;
+  }
+
+  /** refitBvh's bind groups: the hash build's with the refit's first dispatch, detection's with its second (if any). */
+  private refitGroups(common: Record<string, GPUBuffer>, pinAndTest: Record<string, GPUBuffer>, hashExtra: Record<string, GPUBuffer>, detectExtra: Record<string, GPUBuffer>) {
+    const r = this.refit;
+    const first = r?.bvh.refitPart(0);
+    if (!r || !first) return undefined;
+    const second = r.bvh.refitPart(1);
+    const part = (p: RefitPart) => ({ refitParams: p.params, bvhTopo: p.topo, bvhNodes: p.nodes });
+    return {
+      hash: r.hashTable.group({ ...common, ...hashExtra, ...part(first) }),
+      pinAndTestHash: r.hashTable.group({ ...pinAndTest, ...hashExtra, ...part(first) }),
+      hashGroups: first.groups,
+      detect: second ? r.detectTable.group({ ...common, ...detectExtra, ...part(second) }) : null,
+      pinAndTest: second ? r.detectTable.group({ ...pinAndTest, ...detectExtra, ...part(second) }) : null,
+      detectGroups: second?.groups ?? 0,
+    };
   }
 
   encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
@@ -288,26 +355,44 @@ export class DetectStage implements GpuStage {
     this.hash.clear(encoder);
     this.measureTarget?.clearInversions(encoder);
     let pass = step.beginPass(encoder, 'detect', this.splitPasses ? 'dcd.buildHash' : 'dcd');
-    pass.setPipeline(this.buildPipeline);
-    pass.setBindGroup(0, pinAndTest ? groups.pinAndTestHash : groups.hash);
-    const [bx, by] = dispatchGrid(this.topology.tetCount);
-    pass.dispatchWorkgroups(bx, by);
+    const refit = groups.refit;
+    if (refit) {
+      // The BVH's subtrees (or its only group) after the hash build's workgroups.
+      pass.setPipeline(this.refit!.buildPipeline);
+      pass.setBindGroup(0, pinAndTest ? refit.pinAndTestHash : refit.hash);
+      const [bx, by] = fusedGrid(Math.ceil(this.topology.tetCount / WORKGROUP_SIZE) + refit.hashGroups);
+      pass.dispatchWorkgroups(bx, by);
+    } else {
+      pass.setPipeline(this.buildPipeline);
+      pass.setBindGroup(0, pinAndTest ? groups.pinAndTestHash : groups.hash);
+      const [bx, by] = dispatchGrid(this.topology.tetCount);
+      pass.dispatchWorkgroups(bx, by);
+    }
     if (this.splitPasses) {
       pass.end();
       pass = step.beginPass(encoder, 'detect', 'dcd.detect');
     }
-    pass.setPipeline(this.detectPipeline);
-    pass.setBindGroup(0, pinAndTest ? groups.pinAndTest : groups.detect);
-    const [qx, qy] = dispatchGrid(this.pointCount);
-    pass.dispatchWorkgroups(qx, qy);
+    if (refit?.detect) {
+      // The BVH's top after detection's workgroups (the subtrees were refit by the dispatch above).
+      pass.setPipeline(this.refit!.detectPipeline);
+      pass.setBindGroup(0, (pinAndTest ? refit.pinAndTest : refit.detect)!);
+      const [qx, qy] = fusedGrid(Math.max(1, Math.ceil(this.pointCount / WORKGROUP_SIZE)) + refit.detectGroups);
+      pass.dispatchWorkgroups(qx, qy);
+    } else {
+      pass.setPipeline(this.detectPipeline);
+      pass.setBindGroup(0, pinAndTest ? groups.pinAndTest : groups.detect);
+      const [qx, qy] = dispatchGrid(this.pointCount);
+      pass.dispatchWorkgroups(qx, qy);
+    }
     const args = this.argsWanted();
     if (this.splitPasses && args) {
       pass.end();
       pass = step.beginPass(encoder, 'detect', 'dcd.writeArgs');
-      pass.setBindGroup(0, groups.detect);
     }
     if (args) {
       pass.setPipeline(this.argsPipeline);
+      // writeArgs reads the list's header only: the plain group (the layouts of the groups above may differ).
+      pass.setBindGroup(0, groups.detect);
       pass.dispatchWorkgroups(1);
     }
     pass.end();

@@ -4,7 +4,9 @@
  *   1. clears the prepass's inverted-tet count and per-component flags (encoder.clearBuffer),
  *   2. refits the surface BVH from state.positions (src/bvh),
  *   3. the per-tet prepass (h^2, inversions, the culling guard's list: shaders/spbPrepass.wgsl);
- *      1 and 3 are detection's hash build's in the time step (prepassInDetect),
+ *      1 and 3 are detection's hash build's in the time step (prepassInDetect), and 2 runs inside
+ *      the hash build's and detection's dispatches where the device has the bindings
+ *      (refitInDetect; DetectStage.refitBvh),
  *   4. the query (shaders/spbQuery.wgsl) over the query list, dispatched directly over the list's
  *      capacity (issue 24: no indirect dispatch); the kernel reads n = min(count, capacity) from
  *      the list header, writes one result per query, and its other threads return.
@@ -85,6 +87,12 @@ export class SpbStage implements GpuStage {
    * (one dispatch a substep fewer). False (default): the prepass is recorded here.
    */
   prepassInDetect = false;
+  /**
+   * True: detection's hash build and detection run the BVH refit's dispatches inside theirs
+   * (DetectStage.refitBvh, issue 24), so this stage records only the query. False (default): the
+   * refit is recorded here.
+   */
+  refitInDetect = false;
 
   constructor(
     device: GPUDevice,
@@ -199,8 +207,8 @@ export class SpbStage implements GpuStage {
     }
     if (!this.prepassInDetect) this.mesh.clearInversions(encoder);
     const pass = step.beginPass(encoder, 'spb', 'spb');
-    if (this.prepassInDetect) this.mesh.bvhGpu.recordRefit(pass, positions);
-    else this.mesh.recordRefitAndPrepass(pass, positions, true);
+    if (!this.prepassInDetect) this.mesh.recordRefitAndPrepass(pass, positions, !this.refitInDetect);
+    else if (!this.refitInDetect) this.mesh.bvhGpu.recordRefit(pass, positions);
     const method = this.method();
     if (method === 'exact') {
       pass.setPipeline(this.mesh.kernels.query);
@@ -211,7 +219,7 @@ export class SpbStage implements GpuStage {
       this.penetration.record(pass, method, positions, this.list, this.results, { indirect: this.args });
     }
     pass.end();
-    step.countDispatches(this.mesh.bvhGpu.refitDispatches + (this.prepassInDetect ? 1 : 2));
+    step.countDispatches((this.refitInDetect ? 0 : this.mesh.bvhGpu.refitDispatches) + (this.prepassInDetect ? 1 : 2));
   }
 
   private destroyRetired(): void {
