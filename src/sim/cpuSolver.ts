@@ -169,6 +169,7 @@ export class CpuSolver {
   private frameSubsteps(): number {
     const p = this.params;
     this.closingSpeed = null;
+    const previous = this.frame > 0 ? this.frameSubstepCount : undefined;
     this.frameSubstepCount = p.substeps;
     // Only where CCD runs (hybrid, ccd), as on the GPU, whose closing speed comes with CCD's candidates.
     const mode = effectiveCollisionMode(p);
@@ -182,7 +183,7 @@ export class CpuSolver {
     });
     this.closingSpeed = Math.max(this.collision.closingSpeed(this.x, this.v, p), onColliders);
     this.phaseMs.ccd += performance.now() - t0;
-    this.frameSubstepCount = impactSubstepCount({ closingSpeed: this.closingSpeed, dt: p.dt, substeps: p.substeps, impactSubsteps: effectiveImpactSubsteps(p), meanEdge: this.collision.meanEdge });
+    this.frameSubstepCount = impactSubstepCount({ closingSpeed: this.closingSpeed, dt: p.dt, substeps: p.substeps, impactSubsteps: effectiveImpactSubsteps(p), meanEdge: this.collision.meanEdge, previousSubsteps: previous });
     return this.frameSubstepCount;
   }
 

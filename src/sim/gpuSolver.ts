@@ -149,6 +149,8 @@ export class GpuSolver {
   private readonly outstanding: SubmittedFrame[] = [];
   /** Frames submitted since construction (picks the ring slot; never reset). */
   private submitted = 0;
+  /** The last recorded frame's substeps (impact substeps fall at most by half a frame); undefined after a reset. */
+  private lastFrameSubsteps: number | undefined = undefined;
   /** The last submission's chain (submitFrame calls run one after the other). */
   private submitChain: Promise<unknown> = Promise.resolve();
   /** The last frame's processing (frames are processed in submission order). */
@@ -313,7 +315,8 @@ export class GpuSolver {
     const t1 = performance.now();
     const closingSpeed = this.frameClosingSpeed(p0);
     const substeps = closingSpeed === null ? p0.substeps
-      : impactSubstepCount({ closingSpeed, dt: p0.dt, substeps: p0.substeps, impactSubsteps: effectiveImpactSubsteps(p0), meanEdge: this.collisions!.meanEdge });
+      : impactSubstepCount({ closingSpeed, dt: p0.dt, substeps: p0.substeps, impactSubsteps: effectiveImpactSubsteps(p0), meanEdge: this.collisions!.meanEdge, previousSubsteps: this.lastFrameSubsteps });
+    this.lastFrameSubsteps = substeps;
     const p = substeps === p0.substeps ? p0 : { ...p0, substeps };
     const t2 = performance.now();
     this.xpbd.ensureCapacity(p.substeps);
@@ -505,6 +508,7 @@ export class GpuSolver {
     this.xpbd.clearObjectStatus();
     this.time = 0;
     this.frame = 0;
+    this.lastFrameSubsteps = undefined;
     // The tint of the rest state, not the last frame's.
     if (this.showIntersections) this.refreshIntersections();
   }

@@ -145,6 +145,12 @@ describe('substeps of a frame on impact', () => {
     expect(impactSubstepCount({ ...base, closingSpeed: 0 })).toBe(4);
     expect(impactSubstepCount({ ...base, closingSpeed: 4, impactSubsteps: 0 })).toBe(4); // off
     expect(impactSubstepCount({ ...base, closingSpeed: 4, impactSubsteps: 4 })).toBe(4); // <= substeps: off
+    // After a frame with more, at least half of them (a landing that squashes on over frames).
+    expect(impactSubstepCount({ ...base, closingSpeed: 0, previousSubsteps: 16 })).toBe(8);
+    expect(impactSubstepCount({ ...base, closingSpeed: 0, previousSubsteps: 7 })).toBe(4); // ceil(3.5), never below substeps
+    expect(impactSubstepCount({ ...base, closingSpeed: 1.5, previousSubsteps: 16 })).toBe(9); // the speed asks for more than half
+    expect(impactSubstepCount({ ...base, closingSpeed: 0, previousSubsteps: 4 })).toBe(4);
+    expect(impactSubstepCount({ ...base, closingSpeed: 4, previousSubsteps: 16, impactSubsteps: 0 })).toBe(4); // off
   });
 
   it("'auto' (the default) allows twice the substeps and at least 24; a number is the cap itself; anything else is refused", () => {

@@ -100,7 +100,10 @@ describe('impact-adaptive substeps: a landing on the ground', () => {
     const travel = speeds[1] * setup.params.dt;
     expect(substeps[1]).toBeGreaterThanOrEqual(Math.ceil(travel / (0.1 * 0.025 * Math.SQRT2)));
     expect(substeps[1]).toBeLessThanOrEqual(Math.ceil(travel / (0.1 * 0.025)));
-    expect(substeps.slice(2)).toEqual([4, 4, 4, 4]);
+    // After it the cube rests and asks for none: the count halves a frame down to the base
+    // (impactSubstepCount's previousSubsteps: a landing may squash on over several frames).
+    for (let k = 2; k < 6; k++) expect(substeps[k], `frame ${k}`).toBe(Math.max(4, Math.ceil(substeps[k - 1] / 2)));
+    expect(substeps[5]).toBe(4);
     expect(worstRise).toBeLessThanOrEqual(0);
     // It stays on the ground: nothing below the plane by more than a hundredth of the cube.
     expect(lowest).toBeGreaterThan(-0.001);
