@@ -15,6 +15,7 @@ import { runnerCcdPool } from '../src/runner/ccdWorkerBundle';
 import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
 import { Simulation, type FrameStats } from '../src/sim/simulation';
+import { detectionRefitsOn } from '../src/collision/gpu/detectStage';
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,6 +31,8 @@ if (size !== undefined && !(Number.isInteger(size) && size >= 1)) throw new Erro
 const ctx = await acquireGpu({ onLost: (r) => { console.error(`device lost: ${r}`); process.exit(3); } });
 const pool = await runnerCcdPool(process.cwd());
 console.log(`adapter: ${ctx.description}`);
+// The BVH refit runs inside detection's dispatches only where a kernel may bind 12 storage buffers (detectStage.ts).
+console.log(`storage buffers per kernel: ${ctx.device.limits.maxStorageBuffersPerShaderStage}; BVH refit inside detection's dispatches: ${detectionRefitsOn(ctx.device) ? 'yes' : 'no (2 dispatches of its own a substep)'}`);
 console.log('| scene | tets | substeps x iterations | collision mode | dispatches / frame | per substep | by phase, per substep | passes / frame | encode ms |');
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const name of sceneNames) {
