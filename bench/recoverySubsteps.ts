@@ -5,7 +5,10 @@
  * variant of `--collide-every` switches self-collision and recovery mode on and steps one substep
  * at a time (frames of dt / substeps with 1 substep, impact-adaptive substeps off so that a step
  * is one substep), and the brute-force counter (tests/support/intersectionCounter.ts, no code
- * shared with detection) gives the self-penetrating boundary vertices after each.
+ * shared with detection) gives the self-penetrating boundary vertices after each. Also per substep
+ * the tets inverted (signed volume <= 0), and at the end how many of the vertices still inside are
+ * corners of an inverted boundary tet: the points whose self queries paper 000 section 3.5 skips
+ * (docs/collisions.md "What the noodle keeps after 10 substeps").
  *
  *   node scripts/run-ts.mjs bench/recoverySubsteps.ts [--scene noodle-recovery|squishy-recovery]
  *     [--from 50] [--resolution R] [--substeps-after 30] [--collide-every substep,iteration]
@@ -14,6 +17,7 @@ import { COLLIDE_EVERY, type CollideEvery } from '../src/contract/params';
 import { findScene } from '../src/scenes/registry';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { countIntersections } from '../tests/support/intersectionCounter';
+import { buildSceneMesh } from '../src/collision/sceneMesh';
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
@@ -39,6 +43,30 @@ const scene = findScene(sceneName);
 const setup = scene.build({ selfCollisionFrom: from, ...(resolution !== undefined ? { resolution } : {}) });
 const m = setup.model;
 const selfInside = (x: Float64Array): number => countIntersections({ positions: x, tets: m.tets, tetObject: m.tetObject }).self;
+/** Signed volume (x6) of tet t at x. */
+const volume6 = (x: Float64Array, t: number): number => {
+  const [a, b, c, d] = [0, 1, 2, 3].map((k) => 3 * m.tets[4 * t + k]);
+  const u = [x[b] - x[a], x[b + 1] - x[a + 1], x[b + 2] - x[a + 2]];
+  const v = [x[c] - x[a], x[c + 1] - x[a + 1], x[c + 2] - x[a + 2]];
+  const w = [x[d] - x[a], x[d + 1] - x[a + 1], x[d + 2] - x[a + 2]];
+  return u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0]);
+};
+const invertedTets = (x: Float64Array): number => {
+  let k = 0;
+  for (let t = 0; t < m.tetCount; t++) if (!(volume6(x, t) > 0)) k++;
+  return k;
+};
+const boundary = buildSceneMesh(m);
+/** Of the self-penetrating vertices at x: how many, and how many are corners of an inverted boundary tet (section 3.5's skip). */
+const stuckAtInversions = (x: Float64Array): { inside: number; onInvertedBoundaryTet: number } => {
+  const onInverted = new Uint8Array(m.vertexCount);
+  for (let f = 0; f < boundary.boundaryTriangleTet.length; f++) {
+    if (volume6(x, boundary.boundaryTriangleTet[f]) > 0) continue;
+    for (let k = 0; k < 3; k++) onInverted[boundary.boundaryTriangles[3 * f + k]] = 1;
+  }
+  const hits = countIntersections({ positions: x, tets: m.tets, tetObject: m.tetObject }).hits.filter((hit) => hit.self);
+  return { inside: hits.length, onInvertedBoundaryTet: hits.filter((hit) => onInverted[hit.vertex]).length };
+};
 
 console.log(`${sceneName}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${setup.params.substeps} substeps x ${setup.params.iterations} iterations; self-collision off for ${from} frames`);
 const t0 = performance.now();
@@ -54,12 +82,19 @@ for (const every of variants) {
   s.v.set(tangled.v);
   s.time = tangled.time;
   const counts = [selfInside(s.x)];
-  const t1 = performance.now();
+  const inverted = [invertedTets(s.x)];
+  let stepMs = 0;
   for (let k = 0; k < after; k++) {
+    const t1 = performance.now();
     s.stepFrame();
+    stepMs += performance.now() - t1;
     counts.push(selfInside(s.x));
+    inverted.push(invertedTets(s.x));
   }
+  const stuck = stuckAtInversions(s.x);
   const firstZero = counts.findIndex((_, i) => counts.slice(i).every((d) => d === 0));
   console.log(`collideEvery ${every}: per substep ${counts.join(' ')}`);
-  console.log(`  none left from substep ${firstZero < 0 ? `- (still ${counts[counts.length - 1]} after ${after})` : firstZero}; ${((performance.now() - t1) / after).toFixed(0)} ms a substep`);
+  console.log(`  inverted tets per substep ${inverted.join(' ')}`);
+  console.log(`  none left from substep ${firstZero < 0 ? `- (still ${counts[counts.length - 1]} after ${after})` : firstZero}; ${(stepMs / Math.max(1, after)).toFixed(0)} ms a substep`);
+  console.log(`  after substep ${after}: ${stuck.inside} inside, ${stuck.onInvertedBoundaryTet} of them corners of an inverted boundary tet (their self queries skipped, paper 000 section 3.5)`);
 }
