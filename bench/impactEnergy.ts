@@ -17,7 +17,7 @@ import { findScene } from '../src/scenes/registry';
 import { buildScene, runParams } from '../src/runner/sceneSetup';
 import { readMeshFile } from '../src/runner/meshFile';
 import { CpuSolver } from '../src/sim/cpuSolver';
-import { lastTetDeterminant, neoHookeanTetEnergy, totalEnergy } from '../src/sim/energy';
+import { neoHookeanTetEnergy, totalEnergy } from '../src/sim/energy';
 
 const argv = process.argv.slice(2);
 const split = argv.indexOf('--');
@@ -59,8 +59,9 @@ solver.onSubstep = undefined;
 // The tets holding the most elastic energy now.
 const rows: { t: number; e: number; det: number }[] = [];
 for (let t = 0; t < m.tetCount; t++) {
-  const e = neoHookeanTetEnergy(m, solver.x, t);
-  rows.push({ t, e, det: lastTetDeterminant });
+  const tet = { det: 0 };
+  const e = neoHookeanTetEnergy(m, solver.x, t, tet);
+  rows.push({ t, e, det: tet.det });
 }
 rows.sort((a, b) => b.e - a.e);
 const total = rows.reduce((s, r) => s + r.e, 0);
@@ -84,8 +85,9 @@ for (const v of fastest) {
   for (let k = m.vertexTetOffsets[v]; k < m.vertexTetOffsets[v + 1]; k++) {
     const t = m.vertexTetCorners[k] >> 2;
     quality = Math.min(quality, m.relativeQuality[t]);
-    neoHookeanTetEnergy(m, solver.x, t);
-    det = Math.min(det, lastTetDeterminant);
+    const tet = { det: 0 };
+    neoHookeanTetEnergy(m, solver.x, t, tet);
+    det = Math.min(det, tet.det);
   }
   console.log(`${v} | ${speedOf(v).toFixed(2)} | ${m.objectNames[m.vertexObject[v]]} | ${solver.x[3 * v + 1].toFixed(4)} | ${quality.toFixed(4)}, ${det.toFixed(3)}`);
 }

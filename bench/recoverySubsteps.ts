@@ -18,6 +18,7 @@ import { findScene } from '../src/scenes/registry';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { buildSceneMesh } from '../src/collision/sceneMesh';
+import { tetVolume6 } from '../src/collision/cpu/tetGeometry';
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
@@ -43,17 +44,9 @@ const scene = findScene(sceneName);
 const setup = scene.build({ selfCollisionFrom: from, ...(resolution !== undefined ? { resolution } : {}) });
 const m = setup.model;
 const selfInside = (x: Float64Array): number => countIntersections({ positions: x, tets: m.tets, tetObject: m.tetObject }).self;
-/** Signed volume (x6) of tet t at x. */
-const volume6 = (x: Float64Array, t: number): number => {
-  const [a, b, c, d] = [0, 1, 2, 3].map((k) => 3 * m.tets[4 * t + k]);
-  const u = [x[b] - x[a], x[b + 1] - x[a + 1], x[b + 2] - x[a + 2]];
-  const v = [x[c] - x[a], x[c + 1] - x[a + 1], x[c + 2] - x[a + 2]];
-  const w = [x[d] - x[a], x[d + 1] - x[a + 1], x[d + 2] - x[a + 2]];
-  return u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0]);
-};
 const invertedTets = (x: Float64Array): number => {
   let k = 0;
-  for (let t = 0; t < m.tetCount; t++) if (!(volume6(x, t) > 0)) k++;
+  for (let t = 0; t < m.tetCount; t++) if (!(tetVolume6(x, m.tets, t) > 0)) k++;
   return k;
 };
 const boundary = buildSceneMesh(m);
@@ -61,7 +54,7 @@ const boundary = buildSceneMesh(m);
 const stuckAtInversions = (x: Float64Array): { inside: number; onInvertedBoundaryTet: number } => {
   const onInverted = new Uint8Array(m.vertexCount);
   for (let f = 0; f < boundary.boundaryTriangleTet.length; f++) {
-    if (volume6(x, boundary.boundaryTriangleTet[f]) > 0) continue;
+    if (tetVolume6(x, m.tets, boundary.boundaryTriangleTet[f]) > 0) continue;
     for (let k = 0; k < 3; k++) onInverted[boundary.boundaryTriangles[3 * f + k]] = 1;
   }
   const hits = countIntersections({ positions: x, tets: m.tets, tetObject: m.tetObject }).hits.filter((hit) => hit.self);

@@ -57,11 +57,11 @@ export function neoHookeanEnergy(model: Model, x: ArrayLike<number>): number {
   return e;
 }
 
-/** det F of the last neoHookeanTetEnergy call (bench/impactEnergy.ts lists it beside the energy). */
-export let lastTetDeterminant = 0;
-
-/** Stable Neo-Hookean energy of tet t (zero at rest); sets lastTetDeterminant to its det F. */
-export function neoHookeanTetEnergy(model: Model, x: ArrayLike<number>, t: number): number {
+/**
+ * Stable Neo-Hookean energy of tet t (zero at rest). `out`, when given, receives its det F
+ * (bench/impactEnergy.ts lists it beside the energy).
+ */
+export function neoHookeanTetEnergy(model: Model, x: ArrayLike<number>, t: number, out?: { det: number }): number {
   const { tets, dmInv: m, tetConstants: c } = model;
   const i0 = tets[4 * t], i1 = tets[4 * t + 1], i2 = tets[4 * t + 2], i3 = tets[4 * t + 3];
   const o = 9 * t;
@@ -79,7 +79,7 @@ export function neoHookeanTetEnergy(model: Model, x: ArrayLike<number>, t: numbe
   }
   const det =
     F[0] * (F[4] * F[8] - F[5] * F[7]) - F[3] * (F[1] * F[8] - F[2] * F[7]) + F[6] * (F[1] * F[5] - F[2] * F[4]);
-  lastTetDeterminant = det;
+  if (out) out.det = det;
   const muV = 1 / c[4 * t];
   let e = 0.5 * muV * (normSq - 3 - Math.log((normSq + 1) / 4));
   if (c[4 * t + 1] > 0) {
