@@ -37,9 +37,8 @@
 // halfway (a thin wall at speed) and is dropped: CCD or the next substep's Pin handles it.
 const CONTACT_BUILD_ESCAPED_BACKWARD = 1u;
 
-// Overflow list layout (src/collision/gpu/queryList.ts): 4 header words (substep counter,
-// current substep), then 12 words per entry: the Query's 8 words, the substep, 3 pad.
-const OVERFLOW_HEADER = 4u;
+// Overflow list layout (src/collision/gpu/queryList.ts): 12 words per entry: the Query's 8
+// words, the substep (the frame's detections so far, list header QL_DETECTIONS), 3 pad.
 const OVERFLOW_ENTRY = 12u;
 // src/collision/cpu/contactsCpu.ts PATH_DIRECTION_MIN_REL.
 const PATH_DIRECTION_MIN_REL = 1e-3;
@@ -60,7 +59,7 @@ fn appendOverflow(q: Query) {
   let k = atomicAdd(&list.header[QL_OVERFLOW_COUNT], 1u);
   // The overflow list has the query list's capacity: every query fits.
   if (k >= params.listCapacity) { return; }
-  let o = OVERFLOW_HEADER + OVERFLOW_ENTRY * k;
+  let o = OVERFLOW_ENTRY * k;
   overflow[o] = bitcast<u32>(q.p.x);
   overflow[o + 1u] = bitcast<u32>(q.p.y);
   overflow[o + 2u] = bitcast<u32>(q.p.z);
@@ -69,7 +68,7 @@ fn appendOverflow(q: Query) {
   overflow[o + 5u] = bitcast<u32>(q.exclude2);
   overflow[o + 6u] = q.source;
   overflow[o + 7u] = bitcast<u32>(q.param);
-  overflow[o + 8u] = overflow[1];
+  overflow[o + 8u] = atomicLoad(&list.header[QL_DETECTIONS]);
 }
 
 // CONTACT_BUILD_ESCAPED_BACKWARD: the query's point is not Pin (it escaped) and the path s - p

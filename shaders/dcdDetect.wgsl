@@ -10,7 +10,8 @@
 // strictly inside, not incident, not inverted, self hits only with self-collision on and not at
 // an inverted boundary element (section 3.5). Each hit appends one Query; beyond the list's
 // capacity it is dropped and counted (header word 2) and the host grows the list.
-// writeArgs then turns the count into the indirect dispatch of the spb and contact kernels.
+// writeArgs (dcdArgs.wgsl) then turns the count into the indirect dispatch of the spb and contact
+// kernels.
 // Hybrid mode (supplement Alg. 5): the points already penetrating at the substep's start are
 // Pin and are tested after the material solve; the others (Pout) are CCD's
 // (shaders/ccdNarrow.wgsl). By default one dispatch does both (DETECT_PIN_AND_TEST, on the hash
@@ -32,19 +33,18 @@
 @group(0) @binding(3) var<storage, read> heads: array<u32>;
 @group(0) @binding(4) var<storage, read> pool: array<HashEntry>;
 @group(0) @binding(5) var<storage, read_write> list: QueryListRW;
-@group(0) @binding(6) var<storage, read_write> args: array<u32>;
-@group(0) @binding(7) var<storage, read_write> overflow: array<u32>;
 // Hybrid: 1 where the point penetrated at the substep's start (Pin): [vertex id], [vertexCount + edge].
-@group(0) @binding(8) var<storage, read_write> pin: array<u32>;
+@group(0) @binding(6) var<storage, read_write> pin: array<u32>;
 // The substep's start positions (predict left them there), read with DETECT_PIN_AND_TEST.
-@group(0) @binding(9) var<storage, read> prev: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read> prev: array<vec4<f32>>;
 // CCD's boxes of the frame (lib/ccdBoxes.wgsl), read with DETECT_ESCAPES.
-@group(0) @binding(10) var<storage, read> boxes: array<f32>;
+@group(0) @binding(8) var<storage, read> boxes: array<f32>;
 // detectAndRefit only: the surface BVH refit's second dispatch (its top; lib/bvhRefitSweep.wgsl,
-// src/bvh/surfaceBvhGpu.ts refitPart(1)).
-@group(0) @binding(11) var<uniform> refitParams: RefitParams;
-@group(0) @binding(12) var<storage, read> bvhTopo: array<u32>;
-@group(0) @binding(13) var<storage, read_write> bvhNodes: array<BvhNode>;
+// src/bvh/surfaceBvhGpu.ts refitPart(1)). With it the kernel binds 10 storage buffers
+// (detectStage.ts REFIT_IN_DETECTION_STORAGE_BUFFERS).
+@group(0) @binding(9) var<uniform> refitParams: RefitParams;
+@group(0) @binding(10) var<storage, read> bvhTopo: array<u32>;
+@group(0) @binding(11) var<storage, read_write> bvhNodes: array<BvhNode>;
 
 #include "bvhRefitSweep"
 
@@ -318,7 +318,7 @@ fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
 @compute @workgroup_size(64)
 fn detectAndRefit(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
   let group = wid.x + wid.y * FUSED_GRID_ROW;
-  // At least one, as the plain dispatch: invocation 0 advances the overflow list's substep.
+  // At least one, as the plain dispatch: invocation 0 counts the detection (QL_DETECTIONS).
   let detectGroups = max(1u, (params.vertexPoints + params.edgePoints + params.centroidPoints + 63u) / 64u);
   if (group < detectGroups) {
     detectPoint(64u * group + lane);
@@ -328,12 +328,10 @@ fn detectAndRefit(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocati
 }
 
 fn detectPoint(id: u32) {
-  // The substep index the contacts' overflow list records (contactsBuild.wgsl reads overflow[1]),
-  // advanced once per detection (not by the separate Pin pass).
+  // The frame's detections so far, which the contacts' overflow entries record as their substep
+  // (contactsBuild.wgsl), counted once per detection (not by the separate Pin pass).
   if (id == 0u && (params.flags & DETECT_MARK_PIN) == 0u) {
-    let substep = overflow[0];
-    overflow[1] = substep;
-    overflow[0] = substep + 1u;
+    atomicAdd(&list.header[QL_DETECTIONS], 1u);
   }
   if ((params.flags & DETECT_PIN_AND_TEST) != 0u) {
     // Alg. 5 line 1 for this point at the start positions: Pin or Pout (every point writes its
@@ -376,18 +374,4 @@ fn detectPoint(id: u32) {
     return;
   }
   list.queries[slot] = Query(gBestHit, t, gExclude, gExclude2, source, gBestParam);
-}
-
-// One invocation: the indirect dispatch args over this substep's queries, where a kernel still
-// reads them (the rest-pose penetration methods, the contacts' grid passes, the intersection
-// display; the exact query and the contact build dispatch directly over the capacity), and the
-// frame's largest count (which the contact build also keeps).
-@compute @workgroup_size(1)
-fn writeArgs() {
-  let count = atomicLoad(&list.header[QL_COUNT]);
-  let n = min(count, params.listCapacity);
-  args[0] = (n + 63u) / 64u;
-  args[1] = 1u;
-  args[2] = 1u;
-  atomicMax(&list.header[QL_MAX_COUNT], count);
 }

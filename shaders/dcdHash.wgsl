@@ -21,16 +21,17 @@
 // The substep's start positions (predict left them there): with DETECT_PIN_AND_TEST the tet's
 // box is the union of its boxes at the start and the end, so one hash serves both detections.
 @group(0) @binding(6) var<storage, read> prev: array<vec4<f32>>;
-// The shortest path's per-tet measures and counters, and its topology words (the tets'
-// components), written with DETECT_MEASURE_TETS (lib/tetMeasures.wgsl; src/spb/gpu/spbGpuMesh.ts).
+// The shortest path's per-tet measures and counters, written with DETECT_MEASURE_TETS
+// (lib/tetMeasures.wgsl; src/spb/gpu/spbGpuMesh.ts); each tet's component from topo's
+// tetComponent section (params.offTetComponent; the shortest path's numbering).
 @group(0) @binding(7) var<storage, read_write> measures: array<vec2<f32>>;
 @group(0) @binding(8) var<storage, read_write> counters: array<atomic<u32>>;
-@group(0) @binding(9) var<storage, read> spbTopo: array<u32>;
 // buildHashAndRefit only: the surface BVH refit's first dispatch (lib/bvhRefitSweep.wgsl; the
-// shortest path's tree, src/bvh/surfaceBvhGpu.ts refitPart(0)).
-@group(0) @binding(10) var<uniform> refitParams: RefitParams;
-@group(0) @binding(11) var<storage, read> bvhTopo: array<u32>;
-@group(0) @binding(12) var<storage, read_write> bvhNodes: array<BvhNode>;
+// shortest path's tree, src/bvh/surfaceBvhGpu.ts refitPart(0)). With it the kernel binds 10
+// storage buffers (detectStage.ts REFIT_IN_DETECTION_STORAGE_BUFFERS).
+@group(0) @binding(9) var<uniform> refitParams: RefitParams;
+@group(0) @binding(10) var<storage, read> bvhTopo: array<u32>;
+@group(0) @binding(11) var<storage, read_write> bvhNodes: array<BvhNode>;
 
 #include "bvhRefitSweep"
 
@@ -63,7 +64,7 @@ fn hashTet(t: u32) {
   let x2 = vertexPosition(topo[o + 2u]);
   let x3 = vertexPosition(topo[o + 3u]);
   // The shortest path's measures of the current tet, before any return (a non-finite tet is inverted there).
-  if ((params.flags & DETECT_MEASURE_TETS) != 0u) { measureTet(t, x0, x1, x2, x3, spbTopo[params.offTetComponent + t]); }
+  if ((params.flags & DETECT_MEASURE_TETS) != 0u) { measureTet(t, x0, x1, x2, x3, topo[params.offTetComponent + t]); }
   var lo = min(min(x0, x1), min(x2, x3));
   var hi = max(max(x0, x1), max(x2, x3));
   if ((params.flags & DETECT_PIN_AND_TEST) != 0u) {

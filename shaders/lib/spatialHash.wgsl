@@ -30,7 +30,7 @@ struct DetectParams {
   offVtOffsets: u32,
   offVtList: u32,
   vertexCount: u32,      // pin flags: [0, vertexCount) per vertex, then one per boundary edge
-  offTetComponent: u32,  // DETECT_MEASURE_TETS: the tets' components in spbTopo (dcdHash.wgsl)
+  offTetComponent: u32,  // DETECT_MEASURE_TETS: the tets' components in topo (collisionTopology.ts tetComponent; dcdHash.wgsl)
   _pad0: u32,
   _pad1: u32,
   _pad2: u32,

@@ -57,11 +57,21 @@ async function nodeGpu(): Promise<GPU> {
   return nodeGpuInstance;
 }
 
-/** Requests the largest storage-buffer limits the adapter offers: the solver binds many arrays. */
-function wantedLimits(adapter: GPUAdapter): Record<string, number> {
+/**
+ * Storage buffers per kernel the solver needs: its widest kernels (contacts.solve, ccd.narrow,
+ * xpbd.finalizeDampPredict, and detection's with the BVH refit inside) bind 10. WebGPU's default
+ * is 8; browsers offer 10 or more where the platform has them (Chrome on Metal: 10).
+ */
+export const SOLVER_STORAGE_BUFFERS = 10;
+
+/**
+ * Requests the largest storage-buffer limits the adapter offers: the solver binds many arrays.
+ * `maxStorageBuffers` caps the storage buffers per kernel (a device like Chrome's on Metal, 10).
+ */
+function wantedLimits(adapter: GPUAdapter, maxStorageBuffers = Infinity): Record<string, number> {
   const l = adapter.limits;
   return {
-    maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
+    maxStorageBuffersPerShaderStage: Math.min(l.maxStorageBuffersPerShaderStage, maxStorageBuffers),
     maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
     maxBufferSize: l.maxBufferSize,
     maxComputeWorkgroupStorageSize: l.maxComputeWorkgroupStorageSize,
@@ -75,6 +85,13 @@ export interface AcquireOptions {
   /** Called once if the device is lost after acquisition (not when destroyed on purpose). */
   onLost?: (reason: string) => void;
   powerPreference?: GPUPowerPreference;
+  /**
+   * At most this many storage buffers per kernel, where the adapter offers more (tests and
+   * benchmarks of a smaller device: WebGPU validation then rejects a kernel that binds more, and
+   * the solver picks the plans that fit, e.g. detectionRefitsOn). Below WebGPU's default (8) the
+   * device gets the default.
+   */
+  maxStorageBuffersPerShaderStage?: number;
 }
 
 export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuContext> {
@@ -96,9 +113,17 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
         : NODE_INSTALL_HINT,
     );
   }
+  const offered = adapter.limits.maxStorageBuffersPerShaderStage;
+  const cap = options.maxStorageBuffersPerShaderStage ?? Infinity;
+  if (cap < SOLVER_STORAGE_BUFFERS) throw new RangeError(`acquireGpu: maxStorageBuffersPerShaderStage ${cap} is below the ${SOLVER_STORAGE_BUFFERS} the solver's kernels bind`);
+  if (offered < SOLVER_STORAGE_BUFFERS) {
+    throw new GpuUnavailableError(
+      `This GPU allows ${offered} storage buffers per compute kernel; the simulator's kernels bind up to ${SOLVER_STORAGE_BUFFERS} (the contact solve, CCD's narrow phase, the fused finalize).`,
+    );
+  }
   const optional: GPUFeatureName[] = ['timestamp-query'];
   const requiredFeatures = optional.filter((f) => adapter.features.has(f));
-  const device = await adapter.requestDevice({ requiredFeatures, requiredLimits: wantedLimits(adapter) });
+  const device = await adapter.requestDevice({ requiredFeatures, requiredLimits: wantedLimits(adapter, options.maxStorageBuffersPerShaderStage) });
   device.lost.then((info) => {
     if (info.reason !== 'destroyed') options.onLost?.(info.message || String(info.reason));
   });

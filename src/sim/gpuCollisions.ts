@@ -50,7 +50,7 @@ import { CollisionTopologyGpu } from '../collision/gpu/collisionTopology';
 import { ContactStage } from '../collision/gpu/contactStage';
 import { DetectStage, detectionRefitsOn } from '../collision/gpu/detectStage';
 import { countersFromHeader } from '../collision/gpu/frameCounters';
-import { OVERFLOW_ENTRY_WORDS, OVERFLOW_HEADER_WORDS, QL, QL_HEADER_BYTES, QUERY_ID_MASK, QUERY_KIND_CENTROID, QUERY_KIND_EDGE, QUERY_KIND_SHIFT, QUERY_WORDS, QueryList, RESULT_WORDS, QUERY_EUCLIDEAN } from '../collision/gpu/queryList';
+import { OVERFLOW_ENTRY_WORDS, QL, QL_HEADER_BYTES, QUERY_ID_MASK, QUERY_KIND_CENTROID, QUERY_KIND_EDGE, QUERY_KIND_SHIFT, QUERY_WORDS, QueryList, RESULT_WORDS, QUERY_EUCLIDEAN } from '../collision/gpu/queryList';
 import { buildSceneMesh } from '../collision/sceneMesh';
 import { locateTet } from '../collision/locateTet';
 import { meanBoundaryEdge, modelContactOffset } from '../collision/contactOffset';
@@ -88,7 +88,7 @@ export interface GpuCollisionOptions {
   separatePinPass?: boolean;
   /** The shortest path's per-tet prepass as its own dispatch in the spb stage, as before issue 24 (not in the hash build; for the tests that compare the plans). */
   separatePrepass?: boolean;
-  /** The BVH refit's dispatches in the spb stage, as before issue 24 (not inside the hash build's and detection's; for the tests that compare the plans, and the default on devices with fewer than 12 storage buffers per kernel). */
+  /** The BVH refit's dispatches in the spb stage, as before issue 24 (not inside the hash build's and detection's; for the tests that compare the plans, and the default on devices with fewer than 10 storage buffers per kernel). */
   separateRefit?: boolean;
 }
 
@@ -178,7 +178,7 @@ export class GpuCollisions {
   ) {
     this.mesh = buildSceneMesh(model);
     this.spbData = createSpbMeshData(this.mesh);
-    this.topology = new CollisionTopologyGpu(device, this.mesh);
+    this.topology = new CollisionTopologyGpu(device, this.mesh, this.spbData.tetComponent);
     const boundaryPoints = this.mesh.boundaryVertices.length + this.mesh.boundaryEdges.length / 2;
     this.queryList = new QueryList(device, options.initialCapacity ?? Math.max(1024, Math.ceil(boundaryPoints / 8)));
     this.listGeneration = this.queryList.generation;
@@ -546,18 +546,18 @@ export class GpuCollisions {
     this.contacts.inject(queryWords.subarray(0, QUERY_WORDS * n), results);
   }
 
-  /** The overflow entries (OVERFLOW_ENTRY_WORDS each, from the list's header on), one per query point: its latest substep's. */
+  /** The overflow entries (OVERFLOW_ENTRY_WORDS each), one per query point: its latest substep's. */
   private lastEntryPerPoint(listed: Uint32Array, count: number): Uint32Array {
     const latest = new Map<number, number>();
     for (let i = 0; i < count; i++) {
-      const o = OVERFLOW_HEADER_WORDS + OVERFLOW_ENTRY_WORDS * i;
+      const o = OVERFLOW_ENTRY_WORDS * i;
       const prior = latest.get(listed[o + 6]);
-      if (prior === undefined || listed[OVERFLOW_HEADER_WORDS + OVERFLOW_ENTRY_WORDS * prior + 8] <= listed[o + 8]) latest.set(listed[o + 6], i);
+      if (prior === undefined || listed[OVERFLOW_ENTRY_WORDS * prior + 8] <= listed[o + 8]) latest.set(listed[o + 6], i);
     }
     const out = new Uint32Array(OVERFLOW_ENTRY_WORDS * latest.size);
     let k = 0;
     for (const i of latest.values()) {
-      const o = OVERFLOW_HEADER_WORDS + OVERFLOW_ENTRY_WORDS * i;
+      const o = OVERFLOW_ENTRY_WORDS * i;
       out.set(listed.subarray(o, o + OVERFLOW_ENTRY_WORDS), OVERFLOW_ENTRY_WORDS * k++);
     }
     return out;
@@ -576,7 +576,7 @@ export class GpuCollisions {
    * buffer (so all three are of the same frame: the newest one submitted) and mapped together.
    */
   private async readOverflow(atMost: number, state: GpuState): Promise<{ header: Uint32Array; raw: Uint32Array; positions: Float32Array }> {
-    const overflowBytes = 4 * (OVERFLOW_HEADER_WORDS + OVERFLOW_ENTRY_WORDS * atMost);
+    const overflowBytes = 4 * OVERFLOW_ENTRY_WORDS * atMost;
     const positionBytes = 16 * this.model.vertexCount;
     const staging = this.device.createBuffer({ label: 'collisions.fallbackReadback', size: QL_HEADER_BYTES + overflowBytes + positionBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     const encoder = this.device.createCommandEncoder({ label: 'collisions.fallbackReadback' });

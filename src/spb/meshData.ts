@@ -84,8 +84,12 @@ function triangleEdgeNeighbors(mesh: TetMesh): Int32Array {
   return out;
 }
 
-/** Face-connected components of the tets (union-find with path halving). */
-function tetComponents(tetCount: number, neighbors: Int32Array): Uint32Array {
+/**
+ * Face-connected components of the tets (union-find with path halving): per tet its component's
+ * id, the smallest tet id in it. Also packed into the collision topology (the hash build takes
+ * the shortest path's measures from there, src/collision/gpu/collisionTopology.ts).
+ */
+export function tetComponents(tetCount: number, neighbors: Int32Array): Uint32Array {
   const parent = new Uint32Array(tetCount);
   for (let t = 0; t < tetCount; t++) parent[t] = t;
   const find = (t: number): number => {

@@ -15,9 +15,15 @@
  *                     inverted-boundary test of section 3.5)
  *   edgeTriangles     2 per boundary edge: its two boundary triangles (the side of an edge-edge
  *                     CCD contact from the surfaces' normals, ccdNarrow.wgsl)
+ *   tetComponent      per tet its face-connected component (the smallest tet id in it; the
+ *                     shortest path's numbering, src/spb/meshData.ts tetComponents): the hash
+ *                     build flags the components of inverted tets from here (DETECT_MEASURE_TETS,
+ *                     dcdHash.wgsl), which keeps the shortest path's own topology buffer out of
+ *                     its bindings (issue 24: the kernel with the BVH refit inside fits 10)
  */
 import { storageBuffer } from '../../gpu/buffers';
 import type { TetMesh } from '../../mesh/types';
+import { tetComponents } from '../../spb/meshData';
 import { trianglesAcross } from '../trianglesAcross';
 
 export interface TopologyOffsets {
@@ -31,6 +37,7 @@ export interface TopologyOffsets {
   vtOffsets: number;
   vtList: number;
   edgeTriangles: number;
+  tetComponent: number;
 }
 
 export interface PackedTopology {
@@ -38,7 +45,8 @@ export interface PackedTopology {
   offsets: TopologyOffsets;
 }
 
-export function packTopology(mesh: TetMesh): PackedTopology {
+/** `tetComponent`: the mesh's tet components when already computed (createSpbMeshData's), else computed here. */
+export function packTopology(mesh: TetMesh, tetComponent?: Uint32Array): PackedTopology {
   const sections: [keyof TopologyOffsets, ArrayLike<number>][] = [
     ['tets', mesh.tets],
     ['vertexObject', mesh.vertexObject],
@@ -50,6 +58,7 @@ export function packTopology(mesh: TetMesh): PackedTopology {
     ['vtOffsets', mesh.vertexTriangleOffsets],
     ['vtList', mesh.vertexTriangles],
     ['edgeTriangles', mesh.boundaryEdgeTriangles],
+    ['tetComponent', tetComponent ?? tetComponents(mesh.tetCount, mesh.tetNeighbors)],
   ];
   let total = 0;
   for (const [, a] of sections) total += a.length;
@@ -77,8 +86,11 @@ export class CollisionTopologyGpu {
   constructor(
     device: GPUDevice,
     readonly mesh: TetMesh,
+    /** The mesh's tet components when already computed (SpbMeshData.tetComponent); else computed here. */
+    tetComponent?: Uint32Array,
   ) {
-    const packed = packTopology(mesh);
+    if (tetComponent && tetComponent.length !== mesh.tetCount) throw new RangeError(`CollisionTopologyGpu: ${tetComponent.length} tet components for ${mesh.tetCount} tets`);
+    const packed = packTopology(mesh, tetComponent);
     this.buffer = storageBuffer(device, 'collision.topology', packed.words);
     this.offsets = packed.offsets;
     this.vertexCount = mesh.vertexCount;

@@ -7,22 +7,26 @@
  *                  every vertex and every tet centroid), the containing tet of smallest id, one Query per hit,
  *   4. writeArgs   one invocation: the indirect dispatch args over the queries, only where a later
  *                  kernel reads them (argsReadWhen: the contacts' grid passes, the rest-pose
- *                  penetration methods, the intersection display).
+ *                  penetration methods, the intersection display; dcdArgs.wgsl, bindings of its own).
  * Hybrid mode (Alg. 5) marks the points penetrating at the substep's start (Pin) in the same
  * three dispatches: the hash holds each tet's box swept over the substep and detect marks each
  * point at the start positions before it tests a Pin point at the end (DETECT_PIN_AND_TEST). The
  * plan before issue 24 (`separatePinPass`: a hash and a detect dispatch of the start positions
  * first, 5 dispatches) stays for the tests that compare the two.
  * The shortest path's BVH refit (2 dispatches: subtrees, then the top) runs inside the hash build's
- * and the detection's dispatches where the adapter has the 12 storage buffers per kernel this
- * needs (refitBvh, issue 24: 2 dispatches a substep fewer); its workgroups follow detection's in
- * each, and read and write nothing detection does.
+ * and the detection's dispatches where the adapter has the 10 storage buffers per kernel this
+ * needs (refitBvh, issue 24: 2 dispatches a substep fewer; 10 is what Chrome exposes on Metal);
+ * its workgroups follow detection's in each, and read and write nothing detection does. To fit
+ * 10, the hash build reads the tets' components from the collision topology (not the shortest
+ * path's topology buffer), and detection binds neither the indirect args (writeArgs has its own
+ * bindings) nor the overflow list (the substep its entries record is a query-list header word).
  * Per frame (beginFrame): the uniforms (switches read from the settings then) and the frame's
  * header counters. After the frame's readback, `afterFrame(header)` grows the query list and the
  * hash pool when they overflowed.
  */
 import hashCode from '../../../shaders/dcdHash.wgsl?raw';
 import detectCode from '../../../shaders/dcdDetect.wgsl?raw';
+import argsCode from '../../../shaders/dcdArgs.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
 import { dispatchGrid, gridRowStride, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import { withIncludes } from '../../gpu/wgsl';
@@ -40,14 +44,13 @@ export type DetectSettings = Pick<SolverParams, 'collisions' | 'selfCollision' |
 /**
  * The shortest path's per-tet measures (shaders/lib/tetMeasures.wgsl; SpbGpuMesh), which the hash
  * build takes from the same corners when given (DETECT_MEASURE_TETS): the spb stage then skips
- * its prepass dispatch (SpbStage.prepassInDetect).
+ * its prepass dispatch (SpbStage.prepassInDetect). The component flags are indexed by the tets'
+ * components of the collision topology (CollisionTopologyGpu, tetComponent: the shortest path's
+ * numbering, static per mesh).
  */
 export interface TetMeasureTarget {
   readonly measures: GPUBuffer;
   readonly counters: GPUBuffer;
-  /** The words holding the tets' components at offTetComponent (a new buffer when the BVH is replaced). */
-  readonly topo: GPUBuffer;
-  readonly offTetComponent: number;
   /** Clears the inverted-tet count and the component flags (before every measuring). */
   clearInversions(encoder: GPUCommandEncoder): void;
 }
@@ -76,8 +79,11 @@ const DETECT_MEASURE_TETS = 256;
 const PARAM_WORDS = 24;
 /** Workgroups per row of the dispatches that also refit (FUSED_GRID_ROW, lib/spatialHash.wgsl). */
 const FUSED_GRID_ROW = 65535;
-/** Storage buffers of detection's kernel with the refit's top inside (dcdDetect.wgsl detectAndRefit). */
-export const REFIT_IN_DETECTION_STORAGE_BUFFERS = 12;
+/**
+ * Storage buffers of the hash build's and detection's kernels with the refit's dispatches inside
+ * (dcdHash.wgsl buildHashAndRefit, dcdDetect.wgsl detectAndRefit: 10 each).
+ */
+export const REFIT_IN_DETECTION_STORAGE_BUFFERS = 10;
 
 /** A grid of `groups` workgroups at most FUSED_GRID_ROW wide, so that the kernel needs no row stride. */
 function fusedGrid(groups: number): [number, number] {
@@ -105,6 +111,7 @@ export class DetectStage implements GpuStage {
   readonly hash: SpatialHash;
   private readonly hashTable;
   private readonly detectTable;
+  private readonly argsTable;
   private readonly buildPipeline: GPUComputePipeline;
   private readonly detectPipeline: GPUComputePipeline;
   private readonly argsPipeline: GPUComputePipeline;
@@ -123,13 +130,13 @@ export class DetectStage implements GpuStage {
     key: string;
     positions: GPUBuffer;
     prev: GPUBuffer;
-    spbTopo: GPUBuffer;
     hash: GPUBindGroup;
     detect: GPUBindGroup;
     markHash: GPUBindGroup;
     mark: GPUBindGroup;
     pinAndTestHash: GPUBindGroup;
     pinAndTest: GPUBindGroup;
+    args: GPUBindGroup;
     /** With refitBvh: the same groups with the refit's dispatches (subtrees in the hash build's, the top in detection's), and their sizes. */
     refit?: { hash: GPUBindGroup; pinAndTestHash: GPUBindGroup; hashGroups: number; detect: GPUBindGroup | null; pinAndTest: GPUBindGroup | null; detectGroups: number };
   };
@@ -175,17 +182,19 @@ export class DetectStage implements GpuStage {
     this.vertexPointsOnly = hashOptions.vertexPointsOnly ?? false;
     this.separatePinPass = hashOptions.separatePinPass ?? false;
     this.hash = hashOptions.sharedHash ?? new SpatialHash(device, topology.mesh, hashOptions);
+    // 8 storage buffers each; refitBvh adds the tree's 2 (REFIT_IN_DETECTION_STORAGE_BUFFERS).
     this.hashTable = new BindingTable(device, 'dcd.hash', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', heads: 'storage', pool: 'storage', list: 'storage',
-      prev: 'read-only-storage', measures: 'storage', counters: 'storage', spbTopo: 'read-only-storage',
+      prev: 'read-only-storage', measures: 'storage', counters: 'storage',
     });
     this.detectTable = new BindingTable(device, 'dcd.detect', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', heads: 'read-only-storage', pool: 'read-only-storage',
-      list: 'storage', args: 'storage', overflow: 'storage', pin: 'storage', prev: 'read-only-storage', boxes: 'read-only-storage',
+      list: 'storage', pin: 'storage', prev: 'read-only-storage', boxes: 'read-only-storage',
     });
+    this.argsTable = new BindingTable(device, 'dcd.args', { params: 'uniform', list: 'storage', args: 'storage' });
     this.buildPipeline = pipeline(device, 'dcd.buildHash', hashCode, 'buildHash', this.hashTable.layout);
     this.detectPipeline = pipeline(device, 'dcd.detect', detectCode, 'detect', this.detectTable.layout);
-    this.argsPipeline = pipeline(device, 'dcd.writeArgs', detectCode, 'writeArgs', this.detectTable.layout);
+    this.argsPipeline = pipeline(device, 'dcd.writeArgs', argsCode, 'writeArgs', this.argsTable.layout);
     this.uniforms = uniformBuffer(device, 'dcd.params', 4 * PARAM_WORDS);
     this.markUniforms = uniformBuffer(device, 'dcd.markParams', 4 * PARAM_WORDS);
     this.pinAndTestUniforms = uniformBuffer(device, 'dcd.pinAndTestParams', 4 * PARAM_WORDS);
@@ -269,7 +278,7 @@ export class DetectStage implements GpuStage {
       (s.recovery ? DETECT_RECOVERY : 0) | (s.selfCollision ? DETECT_SELF : 0) | (s.interObject === 'euclidean' ? DETECT_EUCLIDEAN : 0),
       this.queryList.capacity,
       o.tets, o.vertexObject, o.boundaryVertices, o.boundaryEdges, o.triangleTet, o.vtOffsets, o.vtList, topo.vertexCount,
-      this.measureTarget?.offTetComponent ?? 0,
+      o.tetComponent,
     ], 2);
     const FLAGS = 10;
     const base = words[FLAGS];
@@ -290,13 +299,12 @@ export class DetectStage implements GpuStage {
 
   private bindGroups(state: GpuState) {
     const key = `${this.queryList.generation}/${this.hash.generation}/${this.refit?.bvh.generation ?? -1}`;
-    const spbTopo = this.measureTarget?.topo ?? this.noBoxes;
-    if (this.groups && this.groups.key === key && this.groups.positions === state.positions && this.groups.prev === state.prev && this.groups.spbTopo === spbTopo) return this.groups;
+    if (this.groups && this.groups.key === key && this.groups.positions === state.positions && this.groups.prev === state.prev) return this.groups;
     const common = {
       params: this.uniforms, positions: state.positions, prev: state.prev, topo: this.topology.buffer, heads: this.hash.heads, pool: this.hash.pool, list: this.queryList.list,
     };
-    const hashExtra = { measures: this.measureTarget?.measures ?? this.noMeasures, counters: this.measureTarget?.counters ?? this.noCounters, spbTopo };
-    const detectExtra = { args: this.queryList.args, overflow: this.queryList.overflow, pin: this.pin, boxes: this.escapeSource?.boxes ?? this.noBoxes };
+    const hashExtra = { measures: this.measureTarget?.measures ?? this.noMeasures, counters: this.measureTarget?.counters ?? this.noCounters };
+    const detectExtra = { pin: this.pin, boxes: this.escapeSource?.boxes ?? this.noBoxes };
     // The separate mark pass reads the substep's start positions: predict left them in state.prev.
     const atStart = { ...common, params: this.markUniforms, positions: state.prev };
     const pinAndTest = { ...common, params: this.pinAndTestUniforms };
@@ -304,13 +312,13 @@ export class DetectStage implements GpuStage {
       key,
       positions: state.positions,
       prev: state.prev,
-      spbTopo,
       hash: this.hashTable.group({ ...common, ...hashExtra }),
       detect: this.detectTable.group({ ...common, ...detectExtra }),
       markHash: this.hashTable.group({ ...atStart, ...hashExtra }),
       mark: this.detectTable.group({ ...atStart, ...detectExtra }),
       pinAndTestHash: this.hashTable.group({ ...pinAndTest, ...hashExtra }),
       pinAndTest: this.detectTable.group({ ...pinAndTest, ...detectExtra }),
+      args: this.argsTable.group({ params: this.uniforms, list: this.queryList.list, args: this.queryList.args }),
       refit: this.refitGroups(common, pinAndTest, hashExtra, detectExtra),
     };
     return this.groups;
@@ -342,7 +350,7 @@ export class DetectStage implements GpuStage {
       if (!this.argsWanted()) return;
       const pass = step.beginPass(encoder, 'detect', 'dcd.writeArgs');
       pass.setPipeline(this.argsPipeline);
-      pass.setBindGroup(0, groups.detect);
+      pass.setBindGroup(0, groups.args);
       pass.dispatchWorkgroups(1);
       pass.end();
       step.countDispatches?.(1);
@@ -391,8 +399,7 @@ export class DetectStage implements GpuStage {
     }
     if (args) {
       pass.setPipeline(this.argsPipeline);
-      // writeArgs reads the list's header only: the plain group (the layouts of the groups above may differ).
-      pass.setBindGroup(0, groups.detect);
+      pass.setBindGroup(0, groups.args);
       pass.dispatchWorkgroups(1);
     }
     pass.end();

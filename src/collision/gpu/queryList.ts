@@ -9,10 +9,11 @@
  *   args      indirect dispatch args [ceil(n / 64), 1, 1], n = min(count, capacity) (detection's
  *             last kernel writes them; spb and contacts dispatch with dispatchWorkgroupsIndirect)
  *   results   Result[capacity] (12 words, shaders/spbQuery.wgsl)
- *   overflow  OVERFLOW_HEADER_WORDS words (word 0: substep counter of the frame, word 1: the
- *             current substep), then OverflowEntry[capacity] = Query (8 words) + substep + 3 pad:
- *             queries whose shortest path overflowed the GPU stacks, kept for the CPU fallback;
- *             their count is list header word 15.
+ *   overflow  OverflowEntry[capacity] = Query (8 words) + substep + 3 pad: queries whose
+ *             shortest path overflowed the GPU stacks, kept for the CPU fallback; their count is
+ *             list header word 15 (QL.overflowCount), the substep an entry records the frame's
+ *             detections so far (word 20, QL.detections; in the list's header since issue 24, so
+ *             that detection's kernel need not bind this buffer).
  */
 import { WORKGROUP_SIZE } from '../../gpu/buffers';
 
@@ -22,7 +23,6 @@ export { QL_HEADER_BYTES, QL_HEADER_WORDS, QUERY_EUCLIDEAN, QUERY_WORDS } from '
 export { RESULT_WORDS } from '../../spb/gpu/packSpbBuffers';
 import { QL_HEADER_BYTES, QUERY_WORDS } from '../../spb/gpu/queryListLayout';
 import { RESULT_WORDS } from '../../spb/gpu/packSpbBuffers';
-export const OVERFLOW_HEADER_WORDS = 4;
 export const OVERFLOW_ENTRY_WORDS = 12;
 
 /** Header word indices (the same names in shaders/lib/queryList.wgsl). */
@@ -47,6 +47,7 @@ export const QL = {
   escapedTested: 17,
   escapedInside: 18,
   escapedRejected: 19,
+  detections: 20,
 } as const;
 
 /** Query.source bits. */
@@ -112,16 +113,15 @@ export class QueryList {
     const d = this.device;
     this.list = d.createBuffer({ label: 'queryList.list', size: QL_HEADER_BYTES + 4 * QUERY_WORDS * capacity, usage });
     this.results = d.createBuffer({ label: 'queryList.results', size: 4 * RESULT_WORDS * capacity, usage });
-    this.overflow = d.createBuffer({ label: 'queryList.overflow', size: 4 * (OVERFLOW_HEADER_WORDS + OVERFLOW_ENTRY_WORDS * capacity), usage });
+    this.overflow = d.createBuffer({ label: 'queryList.overflow', size: 4 * OVERFLOW_ENTRY_WORDS * capacity, usage });
     this.capacity = capacity;
     this.generation++;
     d.queue.writeBuffer(this.list, 4 * QL.capacity, new Uint32Array([capacity]));
   }
 
-  /** Per frame: header words 2..63 and the overflow list's substep counter. */
+  /** Per frame: header words 2..63 (the counters, the detections among them). */
   beginFrame(encoder: GPUCommandEncoder): void {
     encoder.clearBuffer(this.list, 8, QL_HEADER_BYTES - 8);
-    encoder.clearBuffer(this.overflow, 0, 4 * OVERFLOW_HEADER_WORDS);
   }
 
   /** Per substep: header word 0 (the count) only. */
