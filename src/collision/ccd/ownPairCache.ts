@@ -19,7 +19,8 @@
  * order whichever job built the list (worker pools hand the parts of a split job to any worker).
  * What it costs: a join over boxes grown by the skin finds more pairs (about 1.6x the join's time),
  * paid only when a list is rebuilt; the filter is one box test per kept pair, and most of those are
- * decided by the gap recorded when the list was first tested (pairGaps.ts) without reading boxes.
+ * decided by the gap recorded when the list was first tested (pairGaps.ts) without reading boxes,
+ * and the pairs recorded farther apart than half the skin are not read at all (LiveLists).
  * With self-collision culling the same pass drops the pairs within a culled node (culledPairs.ts).
  * A body that outgrows its lists within a job or two (landing, squeezed) is joined without the skin, with a skinned
  * probe every few rebuilds (SHORT_LIFE_JOBS, SKIN_PROBE_EVERY). Figures: docs/benchmarks.md
@@ -33,6 +34,7 @@ import { unionCornerBoxes } from './cornerBoxes';
 import { gapThreshold, referenceBoxes, type GapReference } from './pairGaps';
 
 const EMPTY = new Uint32Array(0);
+const EMPTY_GAPS = new Float64Array(0);
 /** A vertex's culled nodes (culledPairs.ts vertexCulledNodes), scratch. */
 const twoNodes = new Int32Array(2);
 /** filterPairs' threshold that asks it to record each pair's gap (pairGaps.ts) instead of using it. */
@@ -48,9 +50,29 @@ interface ObjectPairs {
   edgeEdge: Uint32Array;
   /** Jobs the list has served, the one that built it included. */
   jobs: number;
-  /** Each pair's gap when the list was first tested, and the boxes then (pairGaps.ts); null until then. */
-  gaps: { vertexFace: Float64Array; edgeEdge: Float64Array; reference: GapReference } | null;
+  /** How far its boxes were grown when it was joined (0: joined on the boxes as they were). */
+  skin: number;
+  /** Each pair's gap when the list was first tested, the boxes then (pairGaps.ts), and its live lists; null until then. */
+  gaps: { vertexFace: Float64Array; edgeEdge: Float64Array; reference: GapReference; live: LiveLists | null } | null;
 }
+
+/**
+ * The kept pairs whose recorded gap is above -limit (limit: LIVE_LIMIT_OF_SKIN of the list's
+ * skin), in the kept list's order, and those gaps.
+ * While the drift threshold (pairGaps.ts gapThreshold) stays below the limit, a pair whose gap is
+ * at or below -limit cannot overlap now (its gap has changed by less than the threshold), so only
+ * these are read: about a third of a skinned list's pairs lie farther apart than that (the join
+ * grew both boxes by the skin). A threshold at the limit or above reads the whole list, as before.
+ */
+interface LiveLists {
+  vertexFace: Uint32Array;
+  edgeEdge: Uint32Array;
+  vertexFaceGaps: Float64Array;
+  edgeEdgeGaps: Float64Array;
+}
+
+/** The live lists' limit as a fraction of the list's skin (a list joined without one has none). */
+const LIVE_LIMIT_OF_SKIN = 0.5;
 
 /** A list whose gaps leave more than this fraction of its pairs undecided records them again. */
 const UNDECIDED_RERECORD = 0.125;
@@ -180,17 +202,32 @@ export class OwnPairCache {
     // A list tested before decides its pairs by their recorded gaps (pairGaps.ts) where its boxes
     // have drifted less than the gap; a list tested for the first time records them.
     const threshold = new Float64Array(hi - lo);
+    // What each list reads: the live lists where the threshold is below their limit, else all of it.
+    const read: LiveLists[] = [];
     for (let o = lo; o < hi; o++) {
       const kept = this.objects[o]!;
+      const whole: LiveLists = { vertexFace: kept.vertexFace, edgeEdge: kept.edgeEdge, vertexFaceGaps: EMPTY_GAPS, edgeEdgeGaps: EMPTY_GAPS };
+      read.push(whole);
       if (exact(o)) continue;
+      const mx = means[3 * (o - lo)], my = means[3 * (o - lo) + 1], mz = means[3 * (o - lo) + 2];
       if (!kept.gaps) {
         kept.gaps = {
           vertexFace: new Float64Array(kept.vertexFace.length / 2), edgeEdge: new Float64Array(kept.edgeEdge.length / 2),
-          reference: referenceBoxes(this.vertices, this.vertexStart[o], this.vertexStart[o + 1], boxes, means[3 * (o - lo)], means[3 * (o - lo) + 1], means[3 * (o - lo) + 2]),
+          reference: referenceBoxes(this.vertices, this.vertexStart[o], this.vertexStart[o + 1], boxes, mx, my, mz), live: null,
         };
         threshold[o - lo] = RECORD;
       } else {
-        threshold[o - lo] = gapThreshold(this.vertices, this.vertexStart[o], this.vertexStart[o + 1], boxes, means[3 * (o - lo)], means[3 * (o - lo) + 1], means[3 * (o - lo) + 2], kept.gaps.reference);
+        threshold[o - lo] = gapThreshold(this.vertices, this.vertexStart[o], this.vertexStart[o + 1], boxes, mx, my, mz, kept.gaps.reference);
+      }
+      // Made at the first job that can use them (not at the recording: a body that keeps deforming
+      // records often and drifts past the limit before its next job).
+      const limit = LIVE_LIMIT_OF_SKIN * kept.skin;
+      if (threshold[o - lo] !== RECORD && threshold[o - lo] < limit) {
+        kept.gaps.live ??= liveLists(kept.vertexFace, kept.edgeEdge, kept.gaps.vertexFace, kept.gaps.edgeEdge, limit);
+        read[o - lo] = kept.gaps.live;
+      } else {
+        whole.vertexFaceGaps = kept.gaps.vertexFace;
+        whole.edgeEdgeGaps = kept.gaps.edgeEdge;
       }
     }
     // Element boxes per object, made when first needed: upfront to record gaps, else at the first
@@ -211,7 +248,7 @@ export class OwnPairCache {
     const boxTests = new Float64Array(hi - lo);
     for (let o = lo; o < hi; o++) {
       const kept = this.objects[o]!, before = stats.boxTests;
-      nv = exact(o) ? copyPairs(kept.vertexFace, out, nv, culled, true, stats, null) : filterPairs(kept.vertexFace, boxes, triBoxes, out, nv, culled, true, stats, kept.gaps!.vertexFace, threshold[o - lo], null, lazy(o));
+      nv = exact(o) ? copyPairs(kept.vertexFace, out, nv, culled, true, stats, null) : filterPairs(read[o - lo].vertexFace, boxes, triBoxes, out, nv, culled, true, stats, read[o - lo].vertexFaceGaps, threshold[o - lo], null, lazy(o));
       boxTests[o - lo] = stats.boxTests - before;
     }
     const vertexFace = out.slice(0, nv);
@@ -227,7 +264,7 @@ export class OwnPairCache {
     }
     for (let o = lo; o < hi; o++) {
       const kept = this.objects[o]!, before = stats.boxTests;
-      ne = exact(o) ? copyPairs(kept.edgeEdge, out, ne, culled, false, stats, edgeNodes) : filterPairs(kept.edgeEdge, edgeBoxes, edgeBoxes, out, ne, culled, false, stats, kept.gaps!.edgeEdge, threshold[o - lo], edgeNodes, lazy(o));
+      ne = exact(o) ? copyPairs(kept.edgeEdge, out, ne, culled, false, stats, edgeNodes) : filterPairs(read[o - lo].edgeEdge, edgeBoxes, edgeBoxes, out, ne, culled, false, stats, read[o - lo].edgeEdgeGaps, threshold[o - lo], edgeNodes, lazy(o));
       // Gaps that left many pairs undecided (the body deformed within its skin) are recorded again next time.
       if (!exact(o) && threshold[o - lo] !== RECORD) {
         const pairs = (kept.vertexFace.length + kept.edgeEdge.length) / 2;
@@ -304,9 +341,30 @@ export class OwnPairCache {
           kept[k + 3 + i] = grown[p + 3 + i] - m - slack;
         }
       }
-      this.objects[o] = { kept, vertexFace: vf[o - lo], edgeEdge: ee[o - lo], jobs: 1, gaps: null };
+      this.objects[o] = { kept, vertexFace: vf[o - lo], edgeEdge: ee[o - lo], jobs: 1, skin: skin[o], gaps: null };
     }
   }
+}
+
+/** The kept lists' pairs whose recorded gap is above -limit: their live lists. */
+function liveLists(vf: Uint32Array, ee: Uint32Array, vfGaps: Float64Array, eeGaps: Float64Array, limit: number): LiveLists {
+  const [vertexFace, vertexFaceGaps] = pairsAbove(vf, vfGaps, -limit);
+  const [edgeEdge, edgeEdgeGaps] = pairsAbove(ee, eeGaps, -limit);
+  return { vertexFace, edgeEdge, vertexFaceGaps, edgeEdgeGaps };
+}
+
+/** The pairs whose gap is above `floor` (NaN: not), in order, with their gaps. */
+function pairsAbove(pairs: Uint32Array, gaps: Float64Array, floor: number): [Uint32Array, Float64Array] {
+  let n = 0;
+  for (let k = 0; k < gaps.length; k++) n += +(gaps[k] > floor);
+  const keptPairs = new Uint32Array(2 * n), keptGaps = new Float64Array(n);
+  for (let k = 0, at = 0; k < gaps.length; k++) {
+    if (!(gaps[k] > floor)) continue;
+    keptPairs[2 * at] = pairs[2 * k];
+    keptPairs[2 * at + 1] = pairs[2 * k + 1];
+    keptGaps[at++] = gaps[k];
+  }
+  return [keptPairs, keptGaps];
 }
 
 /** Appends `pairs` to out from `at` (those not within one culled node, with `culled`); returns the new length. */
