@@ -6,8 +6,8 @@
  * at a time (frames of dt / substeps with 1 substep, impact-adaptive substeps off so that a step
  * is one substep), and the brute-force counter (tests/support/intersectionCounter.ts, no code
  * shared with detection) gives the self-penetrating boundary vertices after each. Also per substep
- * the tets inverted (signed volume <= 0), and at the end how many of the vertices still inside are
- * corners of an inverted boundary tet: the points whose self queries paper 000 section 3.5 skips
+ * the tets inverted (signed volume <= 0), and how many of the vertices still inside are corners of
+ * an inverted boundary tet: the points whose self queries paper 000 section 3.5 skips
  * (docs/collisions.md "What the noodle keeps after 10 substeps").
  *
  *   node scripts/run-ts.mjs bench/recoverySubsteps.ts [--scene noodle-recovery|squishy-recovery]
@@ -75,18 +75,22 @@ for (const every of variants) {
   s.v.set(tangled.v);
   s.time = tangled.time;
   const counts = [selfInside(s.x)];
+  const onInverted = [stuckAtInversions(s.x).onInvertedBoundaryTet];
   const inverted = [invertedTets(s.x)];
   let stepMs = 0;
   for (let k = 0; k < after; k++) {
     const t1 = performance.now();
     s.stepFrame();
     stepMs += performance.now() - t1;
-    counts.push(selfInside(s.x));
+    const now = stuckAtInversions(s.x);
+    counts.push(now.inside);
+    onInverted.push(now.onInvertedBoundaryTet);
     inverted.push(invertedTets(s.x));
   }
   const stuck = stuckAtInversions(s.x);
   const firstZero = counts.findIndex((_, i) => counts.slice(i).every((d) => d === 0));
   console.log(`collideEvery ${every}: per substep ${counts.join(' ')}`);
+  console.log(`  of them corners of an inverted boundary tet ${onInverted.join(' ')}; the others ${counts.map((c, i) => c - onInverted[i]).join(' ')}`);
   console.log(`  inverted tets per substep ${inverted.join(' ')}`);
   console.log(`  none left from substep ${firstZero < 0 ? `- (still ${counts[counts.length - 1]} after ${after})` : firstZero}; ${(stepMs / Math.max(1, after)).toFixed(0)} ms a substep`);
   console.log(`  after substep ${after}: ${stuck.inside} inside, ${stuck.onInvertedBoundaryTet} of them corners of an inverted boundary tet (their self queries skipped, paper 000 section 3.5)`);
