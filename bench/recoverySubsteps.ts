@@ -11,7 +11,7 @@
  * (docs/collisions.md "What the noodle keeps after 10 substeps").
  *
  *   node scripts/run-ts.mjs bench/recoverySubsteps.ts [--scene noodle-recovery|squishy-recovery]
- *     [--from 50] [--resolution R] [--substeps-after 30] [--collide-every substep,iteration]
+ *     [--from F (noodle 50, squishy 75: its switch)] [--resolution R] [--substeps-after 30] [--collide-every substep,iteration]
  */
 import { COLLIDE_EVERY, type CollideEvery } from '../src/contract/params';
 import { findScene } from '../src/scenes/registry';
@@ -19,6 +19,7 @@ import { CpuSolver } from '../src/sim/cpuSolver';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { tetVolume6 } from '../src/collision/cpu/tetGeometry';
+import { SQUISHY_RECOVERY_SWITCH_FRAME } from '../src/scenes/squishyRecovery';
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
@@ -34,7 +35,9 @@ const num = (name: string, fallback: number): number => {
 };
 const sceneName = arg('scene') ?? 'noodle-recovery';
 if (!['noodle-recovery', 'squishy-recovery'].includes(sceneName)) throw new Error(`--scene must be noodle-recovery or squishy-recovery, got "${sceneName}"`);
-const from = num('from', 50);
+// Default: the noodle's frame-50 state (tangled, at rest enough; the scene itself switches at 90),
+// the squishy ball's own switch frame (before it the planes are still squeezing it).
+const from = num('from', sceneName === 'squishy-recovery' ? SQUISHY_RECOVERY_SWITCH_FRAME : 50);
 const after = num('substeps-after', 30);
 const variants = (arg('collide-every') ?? 'substep,iteration').split(',') as CollideEvery[];
 for (const v of variants) if (!COLLIDE_EVERY.includes(v)) throw new Error(`--collide-every: each of ${COLLIDE_EVERY.join(', ')}, got "${v}"`);
