@@ -63,11 +63,6 @@ export class SpbGpuMesh {
     return this.topoBuffer;
   }
 
-  /** Where the tets' components start in `topo` (words). */
-  get offTetComponent(): number {
-    return this.sections.offTetComponent;
-  }
-
   /**
    * Installs `bvh` (a rebuild over the same boundary triangles, any node and level count) as the
    * GPU tree for everything recorded from now on: new node, refit-topology and level buffers
