@@ -130,7 +130,7 @@ function mergeAnswers(answers: BroadPhaseAnswer[]): BroadPhaseAnswer {
   const speeds = answers.map((a) => a.closingSpeed).filter((s): s is number => s !== undefined);
   if (speeds.length > 0) merged.closingSpeed = Math.max(...speeds);
   const kept = answers.map((a) => a.keptPairs).filter((k): k is OwnPairReuse => k !== undefined);
-  if (kept.length > 0) merged.keptPairs = { reused: kept.reduce((n, k) => n + k.reused, 0), rebuilt: kept.reduce((n, k) => n + k.rebuilt, 0), tested: kept.reduce((n, k) => n + k.tested, 0), boxTests: kept.reduce((n, k) => n + k.boxTests, 0), culled: kept.reduce((n, k) => n + k.culled, 0) };
+  if (kept.length > 0) merged.keptPairs = { reused: kept.reduce((n, k) => n + k.reused, 0), rebuilt: kept.reduce((n, k) => n + k.rebuilt, 0), tested: kept.reduce((n, k) => n + k.tested, 0), boxTests: kept.reduce((n, k) => n + k.boxTests, 0), culled: kept.reduce((n, k) => n + k.culled, 0), replayed: kept.reduce((n, k) => n + k.replayed, 0) };
   const frames = answers.map((a) => a.selfFrames).filter((f): f is SelfPairFrameReport => f !== undefined);
   if (frames.length > 0) merged.selfFrames = { worldJoined: frames.reduce((n, f) => n + f.worldJoined, 0) };
   const reports = answers.map((a) => a.selfCulling).filter((r): r is SelfCullingReport => r !== undefined);

@@ -22,6 +22,8 @@
  * decided by the gap recorded when the list was first tested (pairGaps.ts) without reading boxes,
  * and the pairs recorded farther apart than half the skin are not read at all (LiveLists).
  * With self-collision culling the same pass drops the pairs within a culled node (culledPairs.ts).
+ * A list whose answer is provably the last job's (FilterMemo: same gaps, threshold within a cap,
+ * same culled nodes, its few near pairs answering as before) replays it instead: a falling body.
  * A body that outgrows its lists within a job or two (landing, squeezed) is joined without the skin, with a skinned
  * probe every few rebuilds (SHORT_LIFE_JOBS, SKIN_PROBE_EVERY). Figures: docs/benchmarks.md
  * "CCD's broad phase: same-object pairs kept across jobs".
@@ -54,7 +56,49 @@ interface ObjectPairs {
   skin: number;
   /** Each pair's gap when the list was first tested, the boxes then (pairGaps.ts), and its live lists; null until then. */
   gaps: { vertexFace: Float64Array; edgeEdge: Float64Array; reference: GapReference; live: LiveLists | null } | null;
+  /** The last filtered answers and what they depend on (FilterMemo); null: none. */
+  memo: ObjectMemo | null;
 }
+
+/**
+ * A kept list's filtered answer (the pairs filterPairs keeps, and how many it dropped as culled),
+ * replayed in a later job when it is provably the same: the list and its gaps are the same arrays,
+ * the threshold is at most `cap`, the object's triangles lie in the same culled nodes, and each
+ * pair whose gap is below `cap` in size (`near`, few) gets the same box answer as before.
+ * Why that suffices: a pair with |gap| >= cap >= threshold is decided by its gap alone, kept
+ * exactly when gap >= 0, whatever the threshold; whether a pair lies within one culled node is a
+ * function of its members' triangles' culled node ids (culledPairs.ts); so every pair's answer,
+ * and the answer's order (the list's), is what it was. A falling or flying body (its boxes drift
+ * by float32 rounding, its culled nodes the same job after job) keeps its answers; a deforming
+ * one fails the check at its threshold or its near pairs and is filtered as before.
+ */
+interface FilterMemo {
+  pairs: Uint32Array;
+  gaps: Float64Array;
+  cap: number;
+  /** Indices (pair number) of the pairs with |gap| < cap, and their box answers (1: overlap). */
+  near: Uint32Array;
+  nearKeep: Uint8Array;
+  out: Uint32Array;
+  dropped: number;
+}
+
+/** An object's memos (vertex-face, edge-edge) and the culled node ids of its triangles they were made with (null: no culling). */
+interface ObjectMemo {
+  culledBy: Int32Array | null;
+  vertexFace: FilterMemo | null;
+  edgeEdge: FilterMemo | null;
+}
+
+/**
+ * A memo's cap: this multiple of the threshold it was made at, and at least MEMO_CAP_ROUNDING of
+ * the list's largest coordinate (pairGaps.ts GapReference.big, plus 1): a falling body's boxes
+ * drift by float32 rounding, a few 2^-24 of that, which varies from job to job.
+ */
+const MEMO_CAP_OF_THRESHOLD = 4;
+const MEMO_CAP_ROUNDING = 2 ** -18;
+/** No memo for a list with more than this fraction of its pairs near (a deforming body: checking them would cost what filtering does). */
+const MEMO_NEAR_FRACTION = 1 / 64;
 
 /**
  * The kept pairs whose recorded gap is above -limit (limit: LIVE_LIMIT_OF_SKIN of the list's
@@ -96,6 +140,8 @@ export interface OwnPairReuse {
   tested: number;
   /** Of those, the pairs whose boxes were read (the others were decided by their recorded gap, pairGaps.ts). */
   boxTests: number;
+  /** Kept lists (vertex-face and edge-edge counted apart) whose filtered answer was replayed from the last job's (FilterMemo). */
+  replayed: number;
   /** Pairs whose boxes overlap now but that lie within one culled node (dropped; 0 without culling). */
   culled: number;
 }
@@ -154,7 +200,7 @@ export class OwnPairCache {
     boxes: Float32Array, positions: Float32Array, [lo, hi]: [number, number], skin: ArrayLike<number>,
     join: (grown: Float32Array, objects: [number, number]) => CcdCandidates, culled: CulledNodes | null = null, before: CcdCandidates | null = null,
   ): CcdCandidates & { keptPairs: OwnPairReuse } {
-    const stats: OwnPairReuse = { reused: 0, rebuilt: 0, tested: 0, boxTests: 0, culled: 0 };
+    const stats: OwnPairReuse = { reused: 0, rebuilt: 0, tested: 0, boxTests: 0, culled: 0, replayed: 0 };
     const means = new Float64Array(3 * (hi - lo));
     const stale: boolean[] = [];
     const grow = new Float64Array(this.shortStreak.length);
@@ -246,9 +292,34 @@ export class OwnPairCache {
       return null;
     };
     const boxTests = new Float64Array(hi - lo);
+    // Per object, whether its last answers may be replayed (FilterMemo): a list decided by its
+    // gaps, its triangles in the same culled nodes as when the memos were made.
+    const memoable = new Uint8Array(hi - lo);
+    for (let o = lo; o < hi; o++) {
+      const kept = this.objects[o]!;
+      if (exact(o) || threshold[o - lo] === RECORD || !Number.isFinite(threshold[o - lo])) {
+        kept.memo = null;
+        continue;
+      }
+      memoable[o - lo] = 1;
+      if (kept.memo && !this.sameCulled(o, kept.memo.culledBy, culled)) kept.memo = null;
+      kept.memo ??= { culledBy: this.culledOf(o, culled), vertexFace: null, edgeEdge: null };
+    }
     for (let o = lo; o < hi; o++) {
       const kept = this.objects[o]!, before = stats.boxTests;
-      nv = exact(o) ? copyPairs(kept.vertexFace, out, nv, culled, true, stats, null) : filterPairs(read[o - lo].vertexFace, boxes, triBoxes, out, nv, culled, true, stats, read[o - lo].vertexFaceGaps, threshold[o - lo], null, lazy(o));
+      if (exact(o)) {
+        nv = copyPairs(kept.vertexFace, out, nv, culled, true, stats, null);
+      } else {
+        const list = read[o - lo], memo = memoable[o - lo] ? kept.memo! : null;
+        const replayed = memo ? this.replay(memo.vertexFace, list.vertexFace, list.vertexFaceGaps, threshold[o - lo], boxes, true, out, nv, stats) : -1;
+        if (replayed >= 0) {
+          nv = replayed;
+        } else {
+          const from = nv, dropped = stats.culled;
+          nv = filterPairs(list.vertexFace, boxes, triBoxes, out, nv, culled, true, stats, list.vertexFaceGaps, threshold[o - lo], null, lazy(o));
+          if (memo) memo.vertexFace = this.memoOf(list.vertexFace, list.vertexFaceGaps, threshold[o - lo], kept.gaps!.reference.big, boxes, true, out.subarray(from, nv), stats.culled - dropped);
+        }
+      }
       boxTests[o - lo] = stats.boxTests - before;
     }
     const vertexFace = out.slice(0, nv);
@@ -264,7 +335,19 @@ export class OwnPairCache {
     }
     for (let o = lo; o < hi; o++) {
       const kept = this.objects[o]!, before = stats.boxTests;
-      ne = exact(o) ? copyPairs(kept.edgeEdge, out, ne, culled, false, stats, edgeNodes) : filterPairs(read[o - lo].edgeEdge, edgeBoxes, edgeBoxes, out, ne, culled, false, stats, read[o - lo].edgeEdgeGaps, threshold[o - lo], edgeNodes, lazy(o));
+      if (exact(o)) {
+        ne = copyPairs(kept.edgeEdge, out, ne, culled, false, stats, edgeNodes);
+      } else {
+        const list = read[o - lo], memo = memoable[o - lo] ? kept.memo! : null;
+        const replayed = memo ? this.replay(memo.edgeEdge, list.edgeEdge, list.edgeEdgeGaps, threshold[o - lo], boxes, false, out, ne, stats) : -1;
+        if (replayed >= 0) {
+          ne = replayed;
+        } else {
+          const from = ne, dropped = stats.culled;
+          ne = filterPairs(list.edgeEdge, edgeBoxes, edgeBoxes, out, ne, culled, false, stats, list.edgeEdgeGaps, threshold[o - lo], edgeNodes, lazy(o));
+          if (memo) memo.edgeEdge = this.memoOf(list.edgeEdge, list.edgeEdgeGaps, threshold[o - lo], kept.gaps!.reference.big, boxes, false, out.subarray(from, ne), stats.culled - dropped);
+        }
+      }
       // Gaps that left many pairs undecided (the body deformed within its skin) are recorded again next time.
       if (!exact(o) && threshold[o - lo] !== RECORD) {
         const pairs = (kept.vertexFace.length + kept.edgeEdge.length) / 2;
@@ -272,6 +355,64 @@ export class OwnPairCache {
       }
     }
     return { vertexFace, edgeEdge: out.slice(0, ne), keptPairs: stats };
+  }
+
+  /** Object o's triangles' culled node ids (a copy, in triangleStart's order), null without culling. */
+  private culledOf(o: number, culled: CulledNodes | null): Int32Array | null {
+    if (!culled) return null;
+    const { start, ids } = this.triangleStart, by = culled.culledBy;
+    const out = new Int32Array(start[o + 1] - start[o]);
+    for (let k = start[o]; k < start[o + 1]; k++) out[k - start[o]] = by[ids[k]];
+    return out;
+  }
+
+  /** Whether object o's triangles lie in the culled nodes `saved` (culledOf) records. */
+  private sameCulled(o: number, saved: Int32Array | null, culled: CulledNodes | null): boolean {
+    if (!saved || !culled) return saved === null && culled === null;
+    const { start, ids } = this.triangleStart, by = culled.culledBy;
+    for (let k = start[o]; k < start[o + 1]; k++) if (by[ids[k]] !== saved[k - start[o]]) return false;
+    return true;
+  }
+
+  /**
+   * The filtered answer of `memo` appended to out from `at` (returns the new length, and counts
+   * its box tests and culled pairs as filterPairs would) when it is this job's answer for `pairs`
+   * (FilterMemo; the caller has checked the culled nodes); -1 otherwise.
+   */
+  private replay(
+    memo: FilterMemo | null, pairs: Uint32Array, gaps: Float64Array, threshold: number, boxes: Float32Array, vertexFace: boolean, out: Uint32Array, at: number, stats: OwnPairReuse,
+  ): number {
+    if (!memo || memo.pairs !== pairs || memo.gaps !== gaps || !(threshold <= memo.cap)) return -1;
+    let tests = 0;
+    for (let k = 0; k < memo.near.length; k++) {
+      const answer = nearAnswer(this.topo, pairs, gaps, memo.near[k], threshold, boxes, vertexFace);
+      if (answer === UNDECIDED_OVERLAP || answer === UNDECIDED_APART) tests++;
+      if ((answer & 1) !== memo.nearKeep[k]) return -1;
+    }
+    out.set(memo.out, at);
+    stats.boxTests += tests;
+    stats.culled += memo.dropped;
+    stats.replayed++;
+    return at + memo.out.length;
+  }
+
+  /** A memo of the answer `filtered` just made for `pairs` at `threshold` (null when too many pairs lie near: FilterMemo). */
+  private memoOf(
+    pairs: Uint32Array, gaps: Float64Array, threshold: number, big: number, boxes: Float32Array, vertexFace: boolean, filtered: Uint32Array, dropped: number,
+  ): FilterMemo | null {
+    const cap = Math.max(MEMO_CAP_OF_THRESHOLD * threshold, MEMO_CAP_ROUNDING * (1 + big)), limit = MEMO_NEAR_FRACTION * gaps.length;
+    let count = 0;
+    for (let k = 0; k < gaps.length; k++) {
+      count += +(Math.abs(gaps[k]) < cap);
+      if (count > limit) return null;
+    }
+    const near = new Uint32Array(count), nearKeep = new Uint8Array(count);
+    for (let k = 0, m = 0; k < gaps.length; k++) {
+      if (!(Math.abs(gaps[k]) < cap)) continue;
+      near[m] = k;
+      nearKeep[m++] = nearAnswer(this.topo, pairs, gaps, k, threshold, boxes, vertexFace) & 1;
+    }
+    return { pairs, gaps, cap, near, nearKeep, out: filtered.slice(), dropped };
   }
 
   /** Mean position of object o's boundary vertices into out[at..at+2]. */
@@ -341,7 +482,7 @@ export class OwnPairCache {
           kept[k + 3 + i] = grown[p + 3 + i] - m - slack;
         }
       }
-      this.objects[o] = { kept, vertexFace: vf[o - lo], edgeEdge: ee[o - lo], jobs: 1, skin: skin[o], gaps: null };
+      this.objects[o] = { kept, vertexFace: vf[o - lo], edgeEdge: ee[o - lo], jobs: 1, skin: skin[o], gaps: null, memo: null };
     }
   }
 }
@@ -372,6 +513,31 @@ function copyPairs(pairs: Uint32Array, out: Uint32Array, at: number, culled: Cul
   if (culled) return filterPairs(pairs, null, null, out, at, culled, vertexFace, stats, null, 0, edgeNodes, null);
   out.set(pairs, at);
   return at + pairs.length;
+}
+
+/** nearAnswer's answers: bit 0 is whether the boxes overlap; the undecided ones were read (box tests). */
+const DECIDED_APART = 0, DECIDED_OVERLAP = 1, UNDECIDED_APART = 2, UNDECIDED_OVERLAP = 3;
+/** Two element boxes (nearAnswer), scratch. */
+const nearBoxes = new Float32Array(12);
+
+/**
+ * Whether kept pair k of `pairs` overlaps at `threshold`, as filterPairs decides it: by its gap
+ * unless that lies within the threshold, else by the boxes (vertex boxes `boxes`, element boxes as
+ * the union of the corners': the same float32 values as filterPairs' element boxes).
+ */
+function nearAnswer(topo: CcdTopology, pairs: Uint32Array, gaps: Float64Array, k: number, threshold: number, boxes: Float32Array, vertexFace: boolean): number {
+  const g = gaps[k];
+  if (!(g > -threshold && g < threshold)) return g >= threshold ? DECIDED_OVERLAP : DECIDED_APART;
+  const i = pairs[2 * k], j = pairs[2 * k + 1], b = nearBoxes;
+  if (vertexFace) {
+    for (let q = 0; q < 6; q++) b[q] = boxes[6 * i + q];
+    unionCornerBoxes(topo.triangles, 3, boxes, j, b, 6);
+  } else {
+    unionCornerBoxes(topo.edges, 2, boxes, i, b, 0);
+    unionCornerBoxes(topo.edges, 2, boxes, j, b, 6);
+  }
+  const meet = b[0] <= b[9] && b[6] <= b[3] && b[1] <= b[10] && b[7] <= b[4] && b[2] <= b[11] && b[8] <= b[5];
+  return meet ? UNDECIDED_OVERLAP : UNDECIDED_APART;
 }
 
 /**
