@@ -5,6 +5,12 @@
  * tree before the Neo-Hookean stability fix, so the same file measures that solver too:
  *
  *   node scripts/run-ts.mjs bench/cantileverIterations.ts [--resolution 24] [--young 1e6] [--iterations 1,2,4,8]
+ *     [--order gauss-seidel|partitioned] [--balance valence|count]
+ *
+ * --order: the solve order of the runs measured (default coloured Gauss-Seidel; the reference is
+ * always coloured Gauss-Seidel at 64 iterations, a converged run every order shares). --balance
+ * (with --order partitioned): how the partition picks a pass for an element interior in several
+ * (src/mesh/partitionedColouring.ts PartitionOptions.balance; default the model's, 'valence').
  *
  *   # the solver before the stability fix (commit 7d89b6b^, the C_D / C_H constraint pair):
  *   rm -rf /tmp/prefix && mkdir /tmp/prefix && git archive 7d89b6b^ | tar -x -C /tmp/prefix
@@ -18,6 +24,7 @@
 import { cantilever } from '../src/scenes/cantilever';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { updateMaterialData } from '../src/sim/model';
+import { partitionedColouring } from '../src/mesh/partitionedColouring';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -34,9 +41,24 @@ const listArg = args.indexOf('--iterations');
 const counts = listArg < 0 ? [1, 2, 4, 8] : args[listArg + 1].split(',').map(Number);
 if (!counts.every((n) => Number.isInteger(n) && n > 0)) throw new Error(`--iterations must be a comma-separated list of positive integers, got ${args[listArg + 1]}`);
 
+const textFlag = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i < 0 ? undefined : args[i + 1];
+};
+const order = textFlag('order') ?? 'gauss-seidel';
+if (order !== 'gauss-seidel' && order !== 'partitioned') throw new Error(`--order must be gauss-seidel or partitioned, got ${order}`);
+const balance = textFlag('balance');
+if (balance !== undefined && balance !== 'valence' && balance !== 'count') throw new Error(`--balance must be valence or count, got ${balance}`);
+
 const setup = cantilever.build({ resolution });
 setup.model.materials.forEach((m) => (m.youngsModulus = young));
 updateMaterialData(setup.model);
+if (balance) {
+  const m = setup.model;
+  // The model's own partition, rebuilt with the other balance (vertices held by handles are fixed, as in model.ts).
+  const fixed = Uint8Array.from({ length: m.vertexCount }, (_, v) => (m.handleOfVertex[v] >= 0 ? 1 : 0));
+  (m as { tetPartition: typeof m.tetPartition }).tetPartition = partitionedColouring(m.tets, 4, m.restPositions, m.vertexCount, fixed, { balance });
+}
 const rest = setup.model.restPositions;
 let xmax = -Infinity;
 for (let i = 0; i < rest.length; i += 3) xmax = Math.max(xmax, rest[i]);
@@ -45,13 +67,13 @@ const tip = (x: Float64Array) => {
   for (let i = 0; i < rest.length; i += 3) if (rest[i] > xmax - 0.02) { sum += x[i + 1]; n++; }
   return sum / n;
 };
-const solve = (iterations: number) => {
-  const s = new CpuSolver({ ...setup, params: { ...setup.params, solveOrder: 'gauss-seidel', iterations } });
+const solve = (iterations: number, solveOrder: 'gauss-seidel' | 'partitioned' = order) => {
+  const s = new CpuSolver({ ...setup, params: { ...setup.params, solveOrder, iterations } });
   for (let f = 0; f < frames; f++) s.stepFrame();
   return s.x;
 };
-const ref = solve(64);
-console.log(`cantilever resolution ${resolution} (${setup.model.tetCount} tets), E ${young.toExponential(0)}, ${setup.params.substeps} substeps, ${frames} frames; reference: 64 iterations, tip ${(tip(ref) * 1000).toFixed(2)} mm`);
+const ref = solve(64, 'gauss-seidel');
+console.log(`cantilever resolution ${resolution} (${setup.model.tetCount} tets), E ${young.toExponential(0)}, ${setup.params.substeps} substeps, ${frames} frames, order ${order}${balance ? ` (balance ${balance})` : ''}; reference: coloured Gauss-Seidel, 64 iterations, tip ${(tip(ref) * 1000).toFixed(2)} mm`);
 console.log('| iterations | tip error | worst vertex error |');
 console.log('|---|---|---|');
 for (const it of counts) {

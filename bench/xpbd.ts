@@ -1,37 +1,75 @@
 /**
  * XPBD benchmark (prints figures; asserts nothing).
- *   node scripts/run-ts.mjs bench/xpbd.ts [--quick]
+ *   node scripts/run-ts.mjs bench/xpbd.ts [--quick] [--throughput-only] [--sizes 24,42,66] [--frames N] [--balance valence,count]
+ *     [--repeat R] [--no-collisions]
  * 1. Convergence per millisecond, Gauss-Seidel vs Jacobi, on the cantilever scene: tip
  *    deflection error against a 64-iteration Gauss-Seidel reference after 10 frames, and the
- *    GPU solve time (timestamp queries) it took.
- * 2. Throughput on the octopus drop at about 10k, 50k and 200k tets, each solve order:
- *    frame time and tet-iterations per second (tets x iterations x substeps / frame time).
+ *    GPU solve time (timestamp queries) it took. Skipped with --throughput-only.
+ * 2. Throughput on the octopus drop at about 10k, 50k and 200k tets (--sizes: the generated
+ *    octopus's resolutions), each solve order (partitioned, coloured Gauss-Seidel, Jacobi):
+ *    frame time, the material's GPU ms and dispatches a frame, its GPU us a dispatch, and
+ *    tet-iterations per second (tets x iterations x substeps / frame time). --frames N frames a
+ *    run (the first excluded), while the octopus falls (no contacts yet). --balance: the
+ *    partitioned order once per pass-assignment rule listed (PartitionOptions.balance; default
+ *    the model's own, 'valence'), with its rounds per iteration (the sum of the passes' largest
+ *    local colour counts: the serial steps of an iteration). --repeat R runs the configurations R
+ *    times over, alternating (a GPU's clocks drift between runs); --no-collisions drops the
+ *    scene's collision stages so that the frame is the material's and the integration's.
  * On a software adapter compare ratios within one run, not absolute times.
  */
 import { acquireGpu } from '../src/gpu/device';
 import { findScene } from '../src/scenes/registry';
-import type { SolverParams } from '../src/contract/params';
+import { SOLVE_ORDERS, type SolverParams } from '../src/contract/params';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
+import { partitionedColouring, type PartitionedColouring } from '../src/mesh/partitionedColouring';
 
 const quick = process.argv.includes('--quick');
+const throughputOnly = process.argv.includes('--throughput-only');
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? undefined : process.argv[i + 1];
+}
+const sizeFlag = flag('sizes');
+const sizeList = sizeFlag?.split(',').map(Number);
+if (sizeList && !sizeList.every((r) => Number.isInteger(r) && r >= 4)) throw new Error(`--sizes takes octopus resolutions (integers >= 4), got ${sizeFlag}`);
+const framesFlag = flag('frames') === undefined ? undefined : Number(flag('frames'));
+const repeat = Number(flag('repeat') ?? 1);
+if (!(Number.isInteger(repeat) && repeat >= 1)) throw new Error(`--repeat must be a positive integer, got ${flag('repeat')}`);
+const collisionsOff = process.argv.includes('--no-collisions');
+const balanceFlag = flag('balance');
+const balances = (balanceFlag ?? 'valence').split(',');
+if (!balances.every((b) => b === 'valence' || b === 'count')) throw new Error(`--balance takes valence and/or count, got ${balanceFlag}`);
+if (framesFlag !== undefined && !(Number.isInteger(framesFlag) && framesFlag >= 2)) throw new Error(`--frames must be an integer >= 2 (the first is left out), got ${flag('frames')}`);
 const ctx = await acquireGpu({ onLost: (r) => { console.error(`device lost: ${r}`); process.exit(3); } });
 console.log(`adapter: ${ctx.description}; timestamp queries: ${ctx.features.has('timestamp-query') ? 'yes' : 'no'}`);
 
-interface RunResult { wallMs: number; solveMs: number | null; tip: number; frames: number }
+interface RunResult { wallMs: number; solveMs: number | null; tip: number; frames: number; materialDispatches: number; materialMedianMs: number | null; gpuMedianMs: number | null }
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 async function run(setup: SimSetup, params: Partial<SolverParams>, frames: number): Promise<RunResult> {
   const sim = new Simulation(ctx, setup);
   sim.setParams(params);
   let wall = 0;
   let solve: number | null = 0;
+  let materialDispatches = 0;
+  const materialMs: number[] = [];
+  const gpuMs: number[] = [];
   for (let f = 0; f < frames; f++) {
     const s = await sim.stepFrame();
     // The first frame includes shader compilation (SwiftShader JIT-compiles at first use).
     if (f === 0 && frames > 1) continue;
     wall += s.wallMs;
-    if (s.gpuPhasesMs && solve !== null) solve += s.gpuPhasesMs.material ?? 0;
-    else solve = null;
+    materialDispatches += s.dispatchesByPhase?.material ?? 0;
+    if (s.gpuPhasesMs && solve !== null) {
+      solve += s.gpuPhasesMs.material ?? 0;
+      materialMs.push(s.gpuPhasesMs.material ?? 0);
+      gpuMs.push(Object.values(s.gpuPhasesMs).reduce((a, b) => a + (b ?? 0), 0));
+    } else solve = null;
   }
   const x = await sim.solver.readPositions();
   // Tip: mean y of the vertices at the far end in x.
@@ -41,11 +79,14 @@ async function run(setup: SimSetup, params: Partial<SolverParams>, frames: numbe
   for (let i = 0; i < x.length; i += 3) if (setup.model.restPositions[i] > maxX - 0.02) { sum += x[i + 1]; n++; }
   sim.destroy();
   const timedFrames = frames === 1 ? 1 : frames - 1;
-  return { wallMs: wall / timedFrames, solveMs: solve, tip: sum / n, frames };
+  return {
+    wallMs: wall / timedFrames, solveMs: solve, tip: sum / n, frames, materialDispatches: materialDispatches / timedFrames,
+    materialMedianMs: materialMs.length ? median(materialMs) : null, gpuMedianMs: gpuMs.length ? median(gpuMs) : null,
+  };
 }
 
 // 1. Convergence per ms.
-{
+if (!throughputOnly) {
   const scene = findScene('cantilever');
   const setup = scene.build({ resolution: quick ? 16 : 24 });
   const m = setup.model;
@@ -69,23 +110,36 @@ async function run(setup: SimSetup, params: Partial<SolverParams>, frames: numbe
 // 2. Throughput.
 {
   const scene = findScene('octopus-drop');
-  const sizes: [string, number, number][] = quick ? [['~10k', 24, 2]] : [['~10k', 24, 3], ['~50k', 42, 2], ['~200k', 66, 2]];
+  const defaults: [number, number][] = quick ? [[24, 2]] : [[24, 3], [42, 2], [66, 2]];
+  const sizes = sizeList ? sizeList.map((r) => [r, framesFlag ?? 3]) : defaults.map(([r, f]) => [r, framesFlag ?? f]);
   console.log('\n## Throughput: octopus drop, dt 1/60, 20 substeps x 3 iterations (first frame excluded when 2+ frames)');
-  console.log('| size | tets | colours | order | frame ms (wall) | GPU solve ms/frame | tet-iterations/s |');
-  console.log('|---|---|---|---|---|---|---|');
-  for (const [label, res, frames] of sizes) {
+  console.log(`collisions ${collisionsOff ? 'off' : 'on (as the scene sets them)'}; each configuration ${repeat} time(s), alternating; GPU figures: median over the timed frames (timestamp queries)`);
+  console.log('| resolution | tets | colours | order | rounds / iteration | frame ms (wall) | GPU material ms/frame | GPU ms/frame, all phases | material dispatches/frame | GPU us/dispatch | tet-iterations/s |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const [res, frames] of sizes) {
     const t0 = performance.now();
     const setup = scene.build({ resolution: res });
     const buildMs = performance.now() - t0;
     const m = setup.model;
-    for (const order of ['gauss-seidel', 'jacobi'] as const) {
-      const r = await run(setup, { solveOrder: order }, frames);
+    const own = m.tetPartition;
+    const fixed = Uint8Array.from({ length: m.vertexCount }, (_, v) => (m.handleOfVertex[v] >= 0 ? 1 : 0));
+    const runs = SOLVE_ORDERS.flatMap((order): { order: SolverParams['solveOrder']; balance: 'valence' | 'count' | undefined }[] => (order === 'partitioned' ? balances.map((b) => ({ order, balance: b as 'valence' | 'count' })) : [{ order, balance: undefined }]));
+    for (let rep = 0; rep < repeat; rep++) for (const { order, balance } of runs) {
+      // The model's partition rebuilt with this balance (handles' vertices fixed, as model.ts does).
+      const partition: PartitionedColouring = balance === undefined || balance === 'valence' ? own : partitionedColouring(m.tets, 4, m.restPositions, m.vertexCount, fixed, { balance });
+      (m as { tetPartition: PartitionedColouring }).tetPartition = partition;
+      const rounds = partition.passes.reduce((sum, q) => sum + q.maxColours, 0);
+      const r = await run(setup, collisionsOff ? { solveOrder: order, collisions: false } : { solveOrder: order }, frames);
+      (m as { tetPartition: PartitionedColouring }).tetPartition = own;
       const p = setup.params;
       const rate = (m.tetCount * p.iterations * p.substeps) / (r.wallMs / 1000);
-      const solve = r.solveMs === null ? 'n/a' : (r.solveMs / r.frames).toFixed(0);
-      console.log(`| ${label} | ${m.tetCount} | ${m.tetColouring.colourCount} | ${order} | ${r.wallMs.toFixed(0)} | ${solve} | ${rate.toExponential(2)} |`);
+      const solveMs = r.materialMedianMs;
+      const perDispatch = solveMs === null || r.materialDispatches === 0 ? 'n/a' : ((1000 * solveMs) / r.materialDispatches).toFixed(1);
+      const label = order === 'partitioned' ? `partitioned (${balance})` : order;
+      const serial = order === 'partitioned' ? rounds : order === 'gauss-seidel' ? m.tetColouring.colourCount : 1;
+      console.log(`| ${res} | ${m.tetCount} | ${m.tetColouring.colourCount} | ${label} | ${serial} | ${r.wallMs.toFixed(0)} | ${solveMs === null ? 'n/a' : solveMs.toFixed(2)} | ${r.gpuMedianMs === null ? 'n/a' : r.gpuMedianMs.toFixed(2)} | ${r.materialDispatches.toFixed(0)} | ${perDispatch} | ${rate.toExponential(2)} |`);
     }
-    console.error(`(${label}: scene built in ${buildMs.toFixed(0)} ms)`);
+    console.error(`(resolution ${res}: scene built in ${buildMs.toFixed(0)} ms)`);
   }
 }
 ctx.device.destroy();

@@ -85,6 +85,12 @@ export interface PartitionOptions {
   fitAllGrowth?: number;
   /** Most leftovers swept as one cell (default LEFTOVER_CELL_LIMIT; 0: always one dispatch per leftover colour). */
   leftoverCellLimit?: number;
+  /**
+   * How an element interior in several passes picks one: 'valence' (default), where its busiest
+   * vertex holds the fewest elements so far, then the least loaded pass; 'count', the least
+   * loaded pass (the order before 2026-11-26, kept for comparison).
+   */
+  balance?: 'valence' | 'count';
 }
 
 /**
@@ -154,13 +160,27 @@ export function partitionedColouring(
   }));
   if (span >= CELLS_PER_AXIS) throw new RangeError(`partitionedColouring: ${Math.ceil(span)} cells per axis (elements tiny against the scene): too many to key`);
 
-  // Assign every element to the least loaded pass where it is interior, or leave it over.
+  // Assign every element to a pass where it is interior, or leave it over. Among those passes,
+  // the one where its busiest vertex holds the fewest elements so far (then the least loaded):
+  // a cell's rounds are its local colours, at least the most elements any of its vertices holds
+  // there, so spreading each vertex's elements over the passes cuts the rounds of every pass.
   const passOf = new Int8Array(count).fill(-1);
   const cellOf = new Float64Array(count);
   const passSizes = new Array<number>(PASS_COUNT).fill(0);
-  let leftoverCount = 0;
+  const vertexLoad = options.balance === 'count' ? null : new Uint16Array(PASS_COUNT * vertexCount);
+  const busiest = (e: number, g: number): number => {
+    if (!vertexLoad) return 0;
+    let most = 0;
+    for (let k = 0; k < arity; k++) {
+      const v = elements[arity * e + k];
+      if (dynamic(v)) most = Math.max(most, vertexLoad[PASS_COUNT * v + g]);
+    }
+    return most;
+  };
+  // Each element's interior passes (a bit each) and its cell key in each.
+  const interiorMask = new Uint8Array(count);
+  const keys = new Float64Array(PASS_COUNT * count);
   for (let e = 0; e < count; e++) {
-    let best = -1, bestKey = 0;
     for (let g = 0; g < PASS_COUNT; g++) {
       let key = NaN;
       let interior = true;
@@ -172,13 +192,39 @@ export function partitionedColouring(
         else if (kv !== key) interior = false;
       }
       if (!interior) continue;
-      if (Number.isNaN(key)) key = 0; // all vertices fixed: touches nothing, any cell does
-      if (best < 0 || passSizes[g] < passSizes[best]) { best = g; bestKey = key; }
+      interiorMask[e] |= 1 << g;
+      keys[PASS_COUNT * e + g] = Number.isNaN(key) ? 0 : key; // all vertices fixed: touches nothing, any cell does
+    }
+  }
+  // Elements with fewer choices first (counting sort by the number of interior passes, stable),
+  // so that the flexible ones fill in around those that must go where they go.
+  const choiceCount = (e: number) => { let n = 0; for (let m = interiorMask[e]; m; m &= m - 1) n++; return n; };
+  const byChoices = new Uint32Array(count);
+  {
+    const start = new Uint32Array(PASS_COUNT + 2);
+    for (let e = 0; e < count; e++) start[choiceCount(e) + 1]++;
+    for (let c = 0; c <= PASS_COUNT; c++) start[c + 1] += start[c];
+    for (let e = 0; e < count; e++) byChoices[start[choiceCount(e)]++] = e;
+  }
+  let leftoverCount = 0;
+  // 'count' visits the elements in their own order (the order before the valence balance).
+  for (const e of vertexLoad ? byChoices : Array.from({ length: count }, (_, i) => i)) {
+    let best = -1, bestBusiest = 0;
+    for (let g = 0; g < PASS_COUNT; g++) {
+      if (!(interiorMask[e] & (1 << g))) continue;
+      const b = busiest(e, g);
+      if (best < 0 || b < bestBusiest || (b === bestBusiest && passSizes[g] < passSizes[best])) { best = g; bestBusiest = b; }
     }
     if (best < 0) { leftoverCount++; continue; }
     passOf[e] = best;
-    cellOf[e] = bestKey;
+    cellOf[e] = keys[PASS_COUNT * e + best];
     passSizes[best]++;
+    if (vertexLoad) {
+      for (let k = 0; k < arity; k++) {
+        const v = elements[arity * e + k];
+        if (dynamic(v)) vertexLoad[PASS_COUNT * v + best]++;
+      }
+    }
   }
 
   // Group by (pass, cell): dense cell ids per pass in first-seen order.
