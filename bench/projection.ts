@@ -1,9 +1,10 @@
 /**
  * Projection of a frame's time on a reference GPU (issue 11, "A report that projects to real
- * hardware"): bytes moved / memory bandwidth + dispatches x per-dispatch cost. A first-order,
- * memory-bound model: it assumes the kernels stream at the spec bandwidth and ignores compute,
- * latency and the CPU's share (CCD broad phase in workers, readbacks); the constants below carry
- * their sources, printed with the report.
+ * hardware"): bytes moved / memory bandwidth + dispatches x per-dispatch cost + the serial rounds
+ * inside dispatches (a partitioned cell's local colours, src/sim/traffic.ts extraRounds) x a
+ * round's latency. A first-order model: it assumes the kernels stream at the spec bandwidth and
+ * ignores other compute, latency and the CPU's share (CCD broad phase in workers, readbacks); the
+ * constants below carry their sources, printed with the report.
  */
 
 export interface ReferenceGpu {
@@ -37,10 +38,23 @@ export const DISPATCH_COSTS: readonly DispatchCost[] = [
   { name: 'browser Metal', low: 32e-6, high: 71e-6, source: 'issue 11: 32-71 us per dispatch in browser measurements on Metal' },
 ];
 
-/** Projected frame time (ms), low and high: bytes / bandwidth + dispatches x cost. */
-export function projectFrameMs(bytes: number, dispatches: number, gpu: ReferenceGpu, cost: DispatchCost): { low: number; high: number; memoryMs: number } {
+/**
+ * One serial round inside a dispatch: a workgroup's storage barrier after the round's dependent
+ * loads and its element's solve (lib/cellSweep.wgsl). The same on every reference GPU here for
+ * want of a measurement on each (a round is bound by memory latency and one thread's ALU, which
+ * vary far less between these GPUs than bandwidth), and the same in a browser (no API call).
+ */
+export const ROUND_LATENCY = {
+  seconds: 2.9e-6,
+  source:
+    'measured on an NVIDIA H100 (Dawn on native Vulkan, 2026-11-26): the octopus drop, 9,707 tets, material 8.56 ms a frame of GPU time for 60 iterations x 50 rounds (docs/benchmarks.md "Solve orders on an H100")',
+};
+
+/** Projected frame time (ms), low and high: bytes / bandwidth + dispatches x cost + extra serial rounds x ROUND_LATENCY. */
+export function projectFrameMs(bytes: number, dispatches: number, gpu: ReferenceGpu, cost: DispatchCost, extraRounds = 0): { low: number; high: number; memoryMs: number; roundsMs: number } {
   const memoryMs = (1000 * bytes) / gpu.bandwidth;
-  return { low: memoryMs + 1000 * dispatches * cost.low, high: memoryMs + 1000 * dispatches * cost.high, memoryMs };
+  const roundsMs = 1000 * extraRounds * ROUND_LATENCY.seconds;
+  return { low: memoryMs + roundsMs + 1000 * dispatches * cost.low, high: memoryMs + roundsMs + 1000 * dispatches * cost.high, memoryMs, roundsMs };
 }
 
 /** The pairs the report prints: every NVIDIA GPU with native and browser Vulkan costs, the Apple GPU with Metal. */

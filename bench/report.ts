@@ -8,7 +8,8 @@
  *      XPBD stages exact, collision stages estimated from the counters), blocking readbacks,
  *      encode time, GPU memory per tet;
  *   3. a projection of the frame time on named reference GPUs, bytes / bandwidth + dispatches x
- *      per-dispatch cost (bench/projection.ts, constants and sources printed), with the run's
+ *      per-dispatch cost + the partitioned cells' serial rounds x a round's latency measured on
+ *      an H100 (bench/projection.ts, constants and sources printed), with the run's
  *      solve order and with one dispatch per colour (plain Gauss-Seidel, the order before
  *      issue 11), so the gain of the dispatch cut shows.
  *
@@ -27,7 +28,7 @@ import { table1Cells } from '../src/runner/table1Format';
 import { findScene } from '../src/scenes/registry';
 import { planTraffic, xpbdFramePlan } from '../src/sim/traffic';
 import { endBench, liveBytes, runScene, type HarnessRun } from './frameHarness';
-import { DISPATCH_COSTS, PROJECTIONS, projectFrameMs, REFERENCE_GPUS } from './projection';
+import { DISPATCH_COSTS, PROJECTIONS, projectFrameMs, REFERENCE_GPUS, ROUND_LATENCY } from './projection';
 
 interface PaperRow {
   key: string;
@@ -124,6 +125,7 @@ interface RowResult {
     xpbdDispatchesRecorded: number;
     dispatchesGaussSeidel: number;
     xpbdBytes: number;
+    xpbdExtraRounds: number;
     collisionBytes: number;
     blockingReadbacks: number;
     encodeMs: number;
@@ -138,7 +140,7 @@ interface RowResult {
     byPhase: Record<string, number>;
     byPipeline: Record<string, number>;
   };
-  projection: { gpu: string; cost: string; lowMs: number; highMs: number; gaussSeidelLowMs: number; gaussSeidelHighMs: number; memoryMs: number }[];
+  projection: { gpu: string; cost: string; lowMs: number; highMs: number; gaussSeidelLowMs: number; gaussSeidelHighMs: number; memoryMs: number; roundsMs: number }[];
 }
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -156,6 +158,8 @@ function summarise(row: PaperRow, run: HarnessRun): RowResult {
     xpbdDispatchesRecorded: mean(xpbdRecorded),
     dispatchesGaussSeidel: mean(gsDispatches),
     xpbdBytes: mean(frames.map((f) => f.xpbd.read + f.xpbd.write + f.clearBytes)),
+    /** Serial rounds inside the XPBD dispatches past each one's first (the partitioned cells' local colours; traffic.ts). */
+    xpbdExtraRounds: mean(frames.map((f) => f.xpbd.extraRounds)),
     collisionBytes: mean(frames.map((f) => (f.collisions ? f.collisions.read + f.collisions.write : 0))),
     blockingReadbacks: mean(frames.map((f) => f.blockingReadbacks)),
     encodeMs: mean(frames.map((f) => f.encodeMs)),
@@ -178,9 +182,10 @@ function summarise(row: PaperRow, run: HarnessRun): RowResult {
   };
   const bytes = perFrame.xpbdBytes + perFrame.collisionBytes;
   const projection = PROJECTIONS.map(({ gpu, cost }) => {
-    const now = projectFrameMs(bytes, perFrame.dispatches, gpu, cost);
+    const now = projectFrameMs(bytes, perFrame.dispatches, gpu, cost, perFrame.xpbdExtraRounds);
+    // One dispatch per colour: each is one round, none inside.
     const before = projectFrameMs(bytes, perFrame.dispatchesGaussSeidel, gpu, cost);
-    return { gpu: gpu.name, cost: cost.name, lowMs: now.low, highMs: now.high, gaussSeidelLowMs: before.low, gaussSeidelHighMs: before.high, memoryMs: now.memoryMs };
+    return { gpu: gpu.name, cost: cost.name, lowMs: now.low, highMs: now.high, gaussSeidelLowMs: before.low, gaussSeidelHighMs: before.high, memoryMs: now.memoryMs, roundsMs: now.roundsMs };
   });
   const { frames: _f, buffers, ...rest } = run;
   return { key: row.key, paper: row, run: { ...rest, gpuBytes: liveBytes(buffers) }, table1, perFrame, projection };
@@ -248,7 +253,7 @@ for (const r of results) console.log(`  ${r.key}: ${Object.entries(r.perFrame.en
 console.log('\nDispatches a frame by pipeline:');
 for (const r of results) console.log(`  ${r.key}: ${Object.entries(r.perFrame.byPipeline).map(([k, n]) => `${k} ${n.toFixed(0)}`).join(', ')}`);
 
-console.log('\nProjected frame time (ms) = bytes moved / bandwidth + dispatches x per-dispatch cost; run order / plain Gauss-Seidel (GS):\n');
+console.log('\nProjected frame time (ms) = bytes moved / bandwidth + dispatches x per-dispatch cost + serial rounds inside dispatches x a round\'s latency; run order / plain Gauss-Seidel (GS):\n');
 console.log(
   textTable(
     ['row', ...PROJECTIONS.map((p) => `${p.gpu.name}, ${p.cost.name}`)],
@@ -258,5 +263,6 @@ console.log(
 console.log('\nConstants:');
 for (const g of REFERENCE_GPUS) console.log(`  ${g.name}: ${(g.bandwidth / 1e9).toFixed(0)} GB/s (${g.source})`);
 for (const c of DISPATCH_COSTS) console.log(`  ${c.name}: ${range(c.low * 1e6, c.high * 1e6, 0)} us per dispatch (${c.source})`);
-console.log('  A memory-bound lower bound: compute, latency, the CPU\'s CCD broad phase and readback waits are not in it.');
+console.log(`  a serial round inside a dispatch: ${(ROUND_LATENCY.seconds * 1e6).toFixed(1)} us (${ROUND_LATENCY.source}); rounds a frame: ${results.map((r) => `${r.key} ${r.perFrame.xpbdExtraRounds.toFixed(0)}`).join(', ')}`);
+console.log('  A lower bound: other compute and latency (the CCD narrow phase\'s tests, detection\'s list walks, the per-object finalize), the CPU\'s CCD broad phase and readback waits are not in it.');
 console.log(`\n${results.length} rows in ${((performance.now() - t0) / 1000).toFixed(0)} s${o.out ? `; JSON in ${o.out}` : ''}.`);

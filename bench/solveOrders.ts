@@ -20,7 +20,8 @@
  *
  * Convergence runs on the float64 CPU solver, which executes each order exactly as the GPU does
  * (tests/gpu/xpbdMatchesCpu.test.ts). Frame cost is projected from the XPBD stages' dispatch
- * plan and bytes (src/sim/traffic.ts): dispatches x per-dispatch cost + bytes / bandwidth, for
+ * plan and bytes (src/sim/traffic.ts): dispatches x per-dispatch cost + the partitioned cells'
+ * serial rounds x a round's latency (bench/projection.ts ROUND_LATENCY) + bytes / bandwidth, for
  * a native per-dispatch cost (2 us, wgpu) and a browser one (30 us, Vulkan in Chrome), both
  * from the issue's measurements, and 1,008 GB/s (RTX 4090, NVIDIA's spec sheet). With a GPU
  * adapter (Dawn; on this machine SwiftShader) one frame of each configuration also runs on the
@@ -40,6 +41,7 @@ import type { SimSetup } from '../src/sim/setup';
 import { collidersRunInCells } from '../src/sim/stages/materialStage';
 import { dampsPerObject } from '../src/sim/stages/finalizeStage';
 import { partitionShape, planTraffic, xpbdFramePlan } from '../src/sim/traffic';
+import { ROUND_LATENCY } from './projection';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -103,8 +105,9 @@ function projectedCost(setup: SimSetup, c: Config) {
     dispatches: t.dispatches,
     material: t.byPhase.material?.dispatches ?? 0,
     bytes,
-    native: t.dispatches * NATIVE_DISPATCH + bytes / BANDWIDTH,
-    browser: t.dispatches * BROWSER_DISPATCH + bytes / BANDWIDTH,
+    // The partitioned cells' serial rounds inside their dispatches cost a round's latency each (bench/projection.ts).
+    native: t.dispatches * NATIVE_DISPATCH + t.extraRounds * ROUND_LATENCY.seconds + bytes / BANDWIDTH,
+    browser: t.dispatches * BROWSER_DISPATCH + t.extraRounds * ROUND_LATENCY.seconds + bytes / BANDWIDTH,
   };
 }
 
@@ -207,5 +210,5 @@ for (const c of CONFIGS) {
     `| ${c.order} | ${c.substeps} x ${c.iterations} | ${cost.material}${recorded !== null ? ' (same)' : ''} | ${cost.dispatches} | ${(cost.bytes / 1e6).toFixed(1)} | ${(cost.native * 1e3).toFixed(2)} / ${(cost.browser * 1e3).toFixed(2)} | ${(100 * tipError).toFixed(2)} % | ${(p.speed * 1000).toFixed(1)} | ${((p.top - refPile.top) * 1000).toFixed(1)} | ${c.note} |`,
   );
 }
-console.log(`\nProjection: dispatches x ${NATIVE_DISPATCH * 1e6} us (native) or ${BROWSER_DISPATCH * 1e6} us (browser) + bytes / ${BANDWIDTH / 1e9} GB/s.`);
+console.log(`\nProjection: dispatches x ${NATIVE_DISPATCH * 1e6} us (native) or ${BROWSER_DISPATCH * 1e6} us (browser) + serial rounds inside dispatches x ${ROUND_LATENCY.seconds * 1e6} us + bytes / ${BANDWIDTH / 1e9} GB/s.`);
 process.exit(0);

@@ -192,6 +192,12 @@ export interface PlannedKernel {
   kernel: KernelName;
   dispatches: number;
   invocations: number;
+  /**
+   * Serial rounds inside the dispatches beyond each one's first: a workgroup sweeping a cell's
+   * local colours waits at a storage barrier between them (lib/cellSweep.wgsl), and a dispatch
+   * lasts as long as its cell with the most colours. Absent: none.
+   */
+  extraRounds?: number;
 }
 
 /**
@@ -202,6 +208,8 @@ export interface PlannedKernel {
  */
 export interface PartitionShape {
   passDispatches: number;
+  /** Sum over the passes with cells of their largest local colour count: an iteration's serial rounds. */
+  passRounds: number;
   cells: number;
   cellColours: number;
   cellElements: number;
@@ -211,7 +219,7 @@ export interface PartitionShape {
 
 /** PartitionShape of a PartitionedColouring-like value (passes, cells, leftovers). */
 export function partitionShape(p: {
-  passes: readonly { cellCount: number }[];
+  passes: readonly { cellCount: number; maxColours: number }[];
   cells: ArrayLike<number>;
   order: ArrayLike<number>;
   leftoverColourCount: number;
@@ -221,6 +229,7 @@ export function partitionShape(p: {
   for (let c = 1; c < p.cells.length; c += 2) cellColours += p.cells[c]!;
   return {
     passDispatches: p.passes.filter((x) => x.cellCount > 0).length,
+    passRounds: p.passes.reduce((sum, x) => sum + (x.cellCount > 0 ? x.maxColours : 0), 0),
     cells: p.cells.length / 2,
     cellColours,
     // Leftovers swept as a cell of their own (leftoverPass) are cell elements; otherwise one dispatch per colour.
@@ -289,7 +298,7 @@ export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
   if (f.solveOrder === 'partitioned') {
     const q = f.partition;
     if (!q) throw new Error('traffic: the partitioned order needs the partition shape (XpbdFrameInput.partition)');
-    plan.push({ phase: 'material', kernel: nh ? 'neoHookeanCells' : 'springCells', dispatches: it * q.passDispatches, invocations: it * q.cellElements });
+    plan.push({ phase: 'material', kernel: nh ? 'neoHookeanCells' : 'springCells', dispatches: it * q.passDispatches, invocations: it * q.cellElements, extraRounds: it * Math.max(0, q.passRounds - q.passDispatches) });
     // Per cell: its [start index, colour count] pair and its colour count + 1 starts.
     plan.push({ phase: 'material', kernel: nh ? 'neoHookeanCellRange' : 'springCellRange', dispatches: 0, invocations: it * (3 * q.cells + q.cellColours) });
     if (q.leftoverColours > 0) plan.push({ phase: 'material', kernel: nh ? 'neoHookeanColour' : 'springColour', dispatches: it * q.leftoverColours, invocations: it * q.leftoverElements });
@@ -323,14 +332,17 @@ export interface TrafficTotals {
   read: number;
   write: number;
   dispatches: number;
+  /** PlannedKernel.extraRounds summed: serial rounds inside dispatches, past each dispatch's first. */
+  extraRounds: number;
   byPhase: Record<string, { read: number; write: number; dispatches: number }>;
   byKernel: Record<string, { read: number; write: number; dispatches: number; invocations: number }>;
 }
 
 /** Bytes moved by a plan: invocations x bytes per invocation, summed by phase and kernel. */
-export function planTraffic(plan: readonly { phase: string; kernel: KernelName; dispatches: number; invocations: number }[], mesh: MeshCounts): TrafficTotals {
-  const t: TrafficTotals = { read: 0, write: 0, dispatches: 0, byPhase: {}, byKernel: {} };
+export function planTraffic(plan: readonly { phase: string; kernel: KernelName; dispatches: number; invocations: number; extraRounds?: number }[], mesh: MeshCounts): TrafficTotals {
+  const t: TrafficTotals = { read: 0, write: 0, dispatches: 0, extraRounds: 0, byPhase: {}, byKernel: {} };
   for (const p of plan) {
+    t.extraRounds += p.extraRounds ?? 0;
     const b = kernelBytes(p.kernel, mesh);
     const r = p.invocations * b.read;
     const w = p.invocations * b.write;

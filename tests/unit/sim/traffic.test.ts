@@ -144,8 +144,8 @@ describe('bytes per frame', () => {
     expect(joined.read).toBe(warm.read);
   });
 
-  it('partitioned: one dispatch per pass with cells plus one per leftover colour; every tet once, at the colour kernel\'s bytes', () => {
-    // Two tets sharing a face, 1 cm across: both fall in one cell, as two local colours.
+  it('partitioned: one dispatch per pass with cells plus one per leftover colour; every tet once, at the colour kernel\'s bytes; the cell\'s colours as serial rounds', () => {
+    // Two tets sharing a face, 1 cm across: each is interior in every pass.
     const x = [0, 0, 0, 0.01, 0, 0, 0, 0.01, 0, 0, 0, 0.01, 0.01, 0.01, 0.01];
     const shape = partitionShape(partitionedColouring(new Uint32Array([0, 1, 2, 3, 1, 2, 3, 4]), 4, x, 5, new Uint8Array(5)));
     expect(shape.cellElements + shape.leftoverElements).toBe(2);
@@ -155,6 +155,17 @@ describe('bytes per frame', () => {
     // Per iteration: 2 tets x 308 B, plus the cells' range words (2 + colours + 1 u32 per cell).
     expect(t.byPhase.material.read).toBe(6 * (2 * tetGS.r + U32 * (3 * shape.cells + shape.cellColours)));
     expect(t.byPhase.material.write).toBe(6 * 2 * tetGS.w);
+    // The two tets share three vertices, so they cannot share a round. Spread by vertex load
+    // (the default) they go to two passes, one round each: nothing inside a dispatch.
+    expect(shape.passDispatches).toBe(2);
+    expect(shape.passRounds).toBe(2);
+    expect(t.extraRounds).toBe(0);
+    // Both in one pass's cell: one dispatch holds both, one round after the other (a storage
+    // barrier between), one round past the first.
+    const packed = { ...shape, passDispatches: 1, cells: 1, cellColours: 2, passRounds: 2 };
+    expect(planTraffic(xpbdFramePlan({ ...f, partition: packed }), twoTets).extraRounds).toBe(6 * 1);
+    // One dispatch per colour: each colour is its own round, none inside a dispatch.
+    expect(planTraffic(xpbdFramePlan({ ...f, solveOrder: 'gauss-seidel', colours: 2 }), twoTets).extraRounds).toBe(0);
     expect(() => xpbdFramePlan(frame({ solveOrder: 'partitioned' }))).toThrow(/needs the partition shape/);
   });
 
