@@ -514,6 +514,109 @@ function nearOtherObjects(
   };
 }
 
+const cornersShareObjectCache = new WeakMap<CcdTopology, boolean>();
+
+/** Whether every boundary triangle's and edge's corners lie in its object (its first corner's): nearByCorners' condition. */
+function cornersShareObject(topo: CcdTopology): boolean {
+  let out = cornersShareObjectCache.get(topo);
+  if (out === undefined) {
+    const { triangles: tri, edges, vertexObject: obj } = topo;
+    out = true;
+    for (let t = 0; t < tri.length && out; t += 3) out = obj[tri[t + 1]] === obj[tri[t]] && obj[tri[t + 2]] === obj[tri[t]];
+    for (let e = 0; e < edges.length && out; e += 2) out = obj[edges[e + 1]] === obj[edges[e]];
+    cornersShareObjectCache.set(topo, out);
+  }
+  return out;
+}
+
+/** Per-vertex masks of nearByCorners (grow-only scratch). */
+let cornerMasks = new Uint8Array(0);
+
+/**
+ * nearOtherObjects without the elements' boxes, the same answer where every element's corners lie
+ * in its object (cornersShareObject): an object's box is then the union of its vertices' boxes
+ * (an element's box is the union of its corners'; min and max of float32 values are exact in any
+ * order). Per vertex and per object whose box overlaps its own's, a mask of the sides on which
+ * the vertex's box lies wholly beyond that object's box (bit k: its min on axis k above the box's
+ * max; bit 3 + k: its max below the box's min); the two boxes overlap exactly when the mask is 0
+ * (overlap's comparisons). An element's box lies beyond on a side exactly when each of its
+ * corners' does (its min is the least of theirs, its max the largest), so its mask is the AND of
+ * its corners': one byte per corner instead of its box.
+ */
+function nearByCorners(
+  topo: CcdTopology, boxes: Float32Array, triObject: Uint32Array, edgeObject: Uint32Array,
+): { vertices: Uint32Array; triangles: Uint32Array; edges: Uint32Array } {
+  const bv = topo.boundaryVertices, obj = topo.vertexObject, tri = topo.triangles, edges = topo.edges;
+  const objects = objectCount(topo);
+  const read = readVertices(topo);
+  const objectBoxes = new Float32Array(6 * objects);
+  for (let o = 0; o < objects; o++) for (let k = 0; k < 3; k++) {
+    objectBoxes[6 * o + k] = Infinity;
+    objectBoxes[6 * o + 3 + k] = -Infinity;
+  }
+  growObjectBoxes(objectBoxes, boxes, read, read.length, obj);
+  // Per object, the other objects whose boxes overlap its box (CSR), as nearOtherObjects.
+  const start = new Uint32Array(objects + 1);
+  const neighbours = new Uint32Array(objects * Math.max(0, objects - 1));
+  let count = 0, width = 0;
+  for (let a = 0; a < objects; a++) {
+    for (let b = 0; b < objects; b++) if (b !== a && overlap(objectBoxes, a, objectBoxes, b)) neighbours[count++] = b;
+    start[a + 1] = count;
+    width = Math.max(width, count - start[a]);
+  }
+  if (cornerMasks.length < topo.vertexCount * width) cornerMasks = new Uint8Array(topo.vertexCount * width);
+  const masks = cornerMasks;
+  for (let q = 0; q < read.length; q++) {
+    const v = read[q], p = 6 * v, o = obj[v];
+    for (let s = 0, j = start[o]; j < start[o + 1]; s++, j++) {
+      const b = 6 * neighbours[j];
+      masks[v * width + s] = +(boxes[p] > objectBoxes[b + 3]) | (+(boxes[p + 1] > objectBoxes[b + 4]) << 1) | (+(boxes[p + 2] > objectBoxes[b + 5]) << 2)
+        | (+(boxes[p + 3] < objectBoxes[b]) << 3) | (+(boxes[p + 4] < objectBoxes[b + 1]) << 4) | (+(boxes[p + 5] < objectBoxes[b + 2]) << 5);
+    }
+  }
+  const vertices = new Uint32Array(bv.length);
+  let nv = 0;
+  for (let q = 0; q < bv.length; q++) {
+    const v = bv[q], o = obj[v], n = start[o + 1] - start[o];
+    for (let s = 0; s < n; s++) {
+      if (masks[v * width + s] === 0) {
+        vertices[nv++] = v;
+        break;
+      }
+    }
+  }
+  const triangleCount = tri.length / 3, triangles = new Uint32Array(triangleCount);
+  let nt = 0;
+  for (let t = 0; t < triangleCount; t++) {
+    const o = triObject[t], n = start[o + 1] - start[o];
+    const a = tri[3 * t] * width, b = tri[3 * t + 1] * width, c = tri[3 * t + 2] * width;
+    for (let s = 0; s < n; s++) {
+      if ((masks[a + s] & masks[b + s] & masks[c + s]) === 0) {
+        triangles[nt++] = t;
+        break;
+      }
+    }
+  }
+  const edgeCount = edges.length / 2, nearEdges = new Uint32Array(edgeCount);
+  let ne = 0;
+  for (let e = 0; e < edgeCount; e++) {
+    const o = edgeObject[e], n = start[o + 1] - start[o];
+    const a = edges[2 * e] * width, b = edges[2 * e + 1] * width;
+    for (let s = 0; s < n; s++) {
+      if ((masks[a + s] & masks[b + s]) === 0) {
+        nearEdges[ne++] = e;
+        break;
+      }
+    }
+  }
+  return { vertices: vertices.slice(0, nv), triangles: triangles.slice(0, nt), edges: nearEdges.slice(0, ne) };
+}
+
+/** out[element] := the union of its corners' boxes (elementBoxes), for the elements `ids` only. */
+function boxesOfElements(corners: Uint32Array, per: number, boxes: Float32Array, ids: Uint32Array, out: Float32Array): void {
+  for (let q = 0; q < ids.length; q++) unionCornerBoxes(corners, per, boxes, ids[q], out, 6 * ids[q]);
+}
+
 /**
  * objectBoxes[object] grown by the boxes of items q < count: item id ids[q] (q itself when ids is
  * null), its box `box[id]`, its object objectOf[id]. Typed arrays, no closures: this runs over
@@ -630,11 +733,22 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
   // A range of objects with no pairs between objects needs its own elements' boxes only. Read only
   // within this call: scratch arrays, not a megabyte of fresh ones a job.
   const ownOnly = objects && filter === 'self';
-  const triBoxes = elementBoxes(tri, 3, boxes, ownOnly ? { object: triObject, range: objects } : undefined, elementScratch('triangles', 6 * triangleCount));
-  const edgeBoxes = elementBoxes(edges, 2, boxes, ownOnly ? { object: edgeObject, range: objects } : undefined, elementScratch('edges', 6 * edgeCount));
+  let triBoxes: Float32Array, edgeBoxes: Float32Array;
   // Pairs of different objects only: just the elements whose boxes reach another object's box
   // can be in one, so only those are hashed (a pile of separate falling bodies hashes almost nothing).
-  let near = filter === 'inter' ? nearOtherObjects(topo, boxes, triBoxes, edgeBoxes, triObject, edgeObject) : undefined;
+  let near: { vertices: Uint32Array; triangles: Uint32Array; edges: Uint32Array } | undefined;
+  if (filter === 'inter' && cornersShareObject(topo)) {
+    // Found from the vertices' boxes, and only those elements boxed (nearByCorners).
+    near = nearByCorners(topo, boxes, triObject, edgeObject);
+    triBoxes = elementScratch('triangles', 6 * triangleCount);
+    edgeBoxes = elementScratch('edges', 6 * edgeCount);
+    boxesOfElements(tri, 3, boxes, near.triangles, triBoxes);
+    boxesOfElements(edges, 2, boxes, near.edges, edgeBoxes);
+  } else {
+    triBoxes = elementBoxes(tri, 3, boxes, ownOnly ? { object: triObject, range: objects } : undefined, elementScratch('triangles', 6 * triangleCount));
+    edgeBoxes = elementBoxes(edges, 2, boxes, ownOnly ? { object: edgeObject, range: objects } : undefined, elementScratch('edges', 6 * edgeCount));
+    if (filter === 'inter') near = nearOtherObjects(topo, boxes, triBoxes, edgeBoxes, triObject, edgeObject);
+  }
   if (objects) near = ofObjects(objects, near ?? { vertices: bv, triangles: null, edges: null }, obj, triObject, edgeObject);
   // A slice joins its own vertices with every triangle, and its own edges with every edge.
   const vertices = slice ? inSlice(near?.vertices ?? bv, 0, slice) : near?.vertices ?? bv;
