@@ -74,8 +74,13 @@ export function triangleNormalCone(cones: Float64Array, o: number, m: CullingMot
     eps += M1 * r2 + r1 * M2 + r1 * r2;
   }
   mergeBall(cones, o, c0x, c0y, c0z, eps, tmpCone, true);
-  mergeBall(cones, o, c0x + 0.5 * mx, c0y + 0.5 * my, c0z + 0.5 * mz, eps, tmpCone, false);
-  mergeBall(cones, o, c2x, c2y, c2z, eps, tmpCone, false);
+  // A ball equal to the first adds nothing while the cone is still the first's (mergeCone of a
+  // cone with itself: angle 0, returned unchanged), so it is skipped: a triangle that keeps its
+  // shape (no relative motion) gets three equal balls.
+  const c1x = c0x + 0.5 * mx, c1y = c0y + 0.5 * my, c1z = c0z + 0.5 * mz;
+  const same1 = c1x === c0x && c1y === c0y && c1z === c0z;
+  if (!same1) mergeBall(cones, o, c1x, c1y, c1z, eps, tmpCone, false);
+  if (!(same1 && c2x === c0x && c2y === c0y && c2z === c0z)) mergeBall(cones, o, c2x, c2y, c2z, eps, tmpCone, false);
 }
 
 /** Merges the direction cone of edge u -> v (index e in the topology, or -1) over the motion into cone slot `o` (`first`: sets it). */
@@ -86,5 +91,6 @@ export function mergeEdgeDirection(cones: Float64Array, o: number, m: CullingMot
   const L = Math.max(Math.sqrt(Dx * Dx + Dy * Dy + Dz * Dz), Math.sqrt(Fx * Fx + Fy * Fy + Fz * Fz));
   const r = ROUNDING * L + edgeRadius(m, e, u, v);
   mergeBall(cones, o, Dx, Dy, Dz, r, tmpCone, first);
-  mergeBall(cones, o, Fx, Fy, Fz, r, tmpCone, false);
+  // An edge that keeps its vector: the second ball is the first (triangleNormalCone), skipped.
+  if (!(first && Fx === Dx && Fy === Dy && Fz === Dz)) mergeBall(cones, o, Fx, Fy, Fz, r, tmpCone, false);
 }
