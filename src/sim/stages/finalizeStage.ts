@@ -29,9 +29,21 @@ export const RIGID_DAMPING_CHUNK = 1024;
  * 32 vertices a lane in each of the two walks, against 16 in the per-chunk plan's dispatches,
  * about 8 us more of latency-bound loads on a GPU for one dependent dispatch saved a substep
  * (tens of us in a browser, about 2 us native). Past it the per-chunk plan (finalizeReduce,
- * solveApply) runs. Not measured on a GPU yet.
+ * solveApply) runs. Measured on an H200 (bench/finalizePlans.ts, docs/benchmarks.md "The end of a
+ * substep on a real GPU"): at 4,627 vertices (5 chunks) the per-object finalize and damping cost
+ * 1.10 ms a frame of 20 substeps against the per-chunk plan's 1.04, 3 us a substep.
  */
 export const DAMP_OBJECT_MAX_CHUNKS = 8;
+
+/**
+ * Largest object (vertices) whose workgroup also predicts the next substep (joinsNext,
+ * xpbdFinalizeDampPredict.wgsl). That predict gathers each vertex's warm-start corrections from
+ * its tets, one vertex after another on each of the workgroup's 256 lanes: measured on an H200
+ * (bench/finalizePlans.ts), 26 us a substep more than predict's own dispatch at 697 vertices, 88
+ * us at 2,605 and 150 us at 4,627 (about 32 us per 1,000), against the one dispatch it saves (about
+ * 5 us natively, 24-71 us in a browser). It pays up to about 750 vertices in a browser.
+ */
+export const PREDICT_JOIN_MAX_VERTICES = 768;
 
 export class FinalizeStage implements GpuStage {
   readonly phase: PhaseName = 'finalize';
@@ -59,6 +71,8 @@ export class FinalizeStage implements GpuStage {
   predictNextSubstep = true;
   private finalizeDampPredictGroup: GPUBindGroup | null = null;
   private readonly objectsFitWorkgroups: boolean;
+  /** Every object has at most PREDICT_JOIN_MAX_VERTICES vertices (joinsNext). */
+  private readonly objectsFitPredictJoin: boolean;
   private readonly objectCount: number;
   private readonly dampingChunks: number;
   private readonly objectGroups: number;
@@ -82,6 +96,7 @@ export class FinalizeStage implements GpuStage {
     this.dampingChunks = damping.chunkCount;
     this.objectCount = model.objectNames.length;
     this.objectsFitWorkgroups = objectsFitDampingWorkgroups(damping.objects, this.objectCount);
+    this.objectsFitPredictJoin = largestObjectVertices(model) <= PREDICT_JOIN_MAX_VERTICES;
     this.objectGroups = Math.ceil(model.objectNames.length / 64);
     const own = (b: GPUBuffer) => (this.owned.push(b), b);
     const chunks = own(storageBuffer(device, 'xpbd.dampingChunks', damping.chunks));
@@ -136,10 +151,11 @@ export class FinalizeStage implements GpuStage {
 
   /**
    * TimeStep's question (GpuStage.joinsNext): this stage predicts the next substep when `first`
-   * is the time step's predict, each object is damped by one workgroup and predict starts warm.
+   * is the time step's predict, each object is damped by one workgroup, no object has more than
+   * PREDICT_JOIN_MAX_VERTICES vertices and predict starts warm.
    */
   joinsNext(first: GpuStage): boolean {
-    return this.predictNextSubstep && this.next !== null && first === this.next.predict && this.finalizeDampPredictGroup !== null && this.dampsPerObject() && this.next.warmStart.warmStarts();
+    return this.predictNextSubstep && this.objectsFitPredictJoin && this.next !== null && first === this.next.predict && this.finalizeDampPredictGroup !== null && this.dampsPerObject() && this.next.warmStart.warmStarts();
   }
 
   encode(encoder: GPUCommandEncoder, _state: GpuState, step: SubstepContext): void {
@@ -221,4 +237,16 @@ export function objectsFitDampingWorkgroups(objects: Uint32Array, objectCount: n
 /** Whether the damping of `model` runs in one workgroup per object (FinalizeStage.dampPerObject's condition). */
 export function dampsPerObject(model: Model): boolean {
   return objectsFitDampingWorkgroups(rigidDampingTables(model, RIGID_DAMPING_CHUNK).objects, model.objectNames.length);
+}
+
+/** Vertices of the model's largest object. */
+export function largestObjectVertices(model: Model): number {
+  let most = 0;
+  for (let o = 0; o < model.objectNames.length; o++) most = Math.max(most, model.objectVertexOffsets[o + 1] - model.objectVertexOffsets[o]);
+  return most;
+}
+
+/** Whether each object's finalize workgroup predicts the next substep (FinalizeStage.joinsNext's mesh condition: damping per object, objects small enough). */
+export function predictJoinsFinalize(model: Model): boolean {
+  return dampsPerObject(model) && largestObjectVertices(model) <= PREDICT_JOIN_MAX_VERTICES;
 }
