@@ -45,9 +45,9 @@ export const DISPATCH_COSTS: readonly DispatchCost[] = [
  * vary far less between these GPUs than bandwidth), and the same in a browser (no API call).
  */
 export const ROUND_LATENCY = {
-  seconds: 2.9e-6,
+  seconds: 2.35e-6,
   source:
-    'measured on an NVIDIA H100 (Dawn on native Vulkan, 2026-11-26): the octopus drop, 9,707 tets, material 8.56 ms a frame of GPU time for 60 iterations x 50 rounds (docs/benchmarks.md "Solve orders on an H100")',
+    'measured on an NVIDIA H100 (Dawn on native Vulkan, 2026-11-26): the octopus drop, 9,707 tets, partitioned order, material 12.3-12.45 ms a frame of GPU time for 60 iterations x 88 rounds (docs/benchmarks.md "Solve orders on an H100"; with PartitionOptions.balance valence, fuller rounds: 8.56 ms for 60 x 50, 2.9 us)',
 };
 
 /** Projected frame time (ms), low and high: bytes / bandwidth + dispatches x cost + extra serial rounds x ROUND_LATENCY. */

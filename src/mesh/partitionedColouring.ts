@@ -86,9 +86,14 @@ export interface PartitionOptions {
   /** Most leftovers swept as one cell (default LEFTOVER_CELL_LIMIT; 0: always one dispatch per leftover colour). */
   leftoverCellLimit?: number;
   /**
-   * How an element interior in several passes picks one: 'valence' (default), where its busiest
-   * vertex holds the fewest elements so far, then the least loaded pass; 'count', the least
-   * loaded pass (the order before 2026-11-26, kept for comparison).
+   * How an element interior in several passes picks one: 'count' (default), the least loaded
+   * pass; 'valence', the pass where its busiest vertex holds the fewest elements so far (then the
+   * least loaded), elements with fewer choices first. 'valence' halves the serial rounds of an
+   * iteration (the octopi: 84-104 -> 50-55; material GPU time -19 to -40 % on an H100), but is not
+   * the default: static friction between two bodies (tests/unit/collision/bodyFriction.test.ts)
+   * slips 5.9 mm with it at 3 iterations, where the count order holds; that friction also slips
+   * about 2 mm with the count order at 2 or 4 iterations, so the fragility is the contacts', to be
+   * fixed there first (docs/benchmarks.md "Solve orders on an H100").
    */
   balance?: 'valence' | 'count';
 }
@@ -160,14 +165,15 @@ export function partitionedColouring(
   }));
   if (span >= CELLS_PER_AXIS) throw new RangeError(`partitionedColouring: ${Math.ceil(span)} cells per axis (elements tiny against the scene): too many to key`);
 
-  // Assign every element to a pass where it is interior, or leave it over. Among those passes,
-  // the one where its busiest vertex holds the fewest elements so far (then the least loaded):
-  // a cell's rounds are its local colours, at least the most elements any of its vertices holds
-  // there, so spreading each vertex's elements over the passes cuts the rounds of every pass.
+  // Assign every element to a pass where it is interior, or leave it over. Among those passes:
+  // by 'count' the least loaded; by 'valence' the one where its busiest vertex holds the fewest
+  // elements so far (then the least loaded): a cell's rounds are its local colours, at least the
+  // most elements any of its vertices holds there, so spreading each vertex's elements over the
+  // passes cuts the rounds of every pass.
   const passOf = new Int8Array(count).fill(-1);
   const cellOf = new Float64Array(count);
   const passSizes = new Array<number>(PASS_COUNT).fill(0);
-  const vertexLoad = options.balance === 'count' ? null : new Uint16Array(PASS_COUNT * vertexCount);
+  const vertexLoad = options.balance === 'valence' ? new Uint16Array(PASS_COUNT * vertexCount) : null;
   const busiest = (e: number, g: number): number => {
     if (!vertexLoad) return 0;
     let most = 0;
@@ -207,7 +213,7 @@ export function partitionedColouring(
     for (let e = 0; e < count; e++) byChoices[start[choiceCount(e)]++] = e;
   }
   let leftoverCount = 0;
-  // 'count' visits the elements in their own order (the order before the valence balance).
+  // 'count' visits the elements in their own order.
   for (const e of vertexLoad ? byChoices : Array.from({ length: count }, (_, i) => i)) {
     let best = -1, bestBusiest = 0;
     for (let g = 0; g < PASS_COUNT; g++) {

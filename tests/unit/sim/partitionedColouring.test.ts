@@ -94,11 +94,11 @@ describe('partitionedColouring', () => {
     expect(p.passes.every((q) => q.cellCount > 1)).toBe(true);
   });
 
-  it('spreads each vertex\'s tets over the passes: no pass holds more than 1.5x a quarter of the largest valence at one vertex, and each needs at least that many rounds (the clique bound)', () => {
+  it('balance valence spreads each vertex\'s tets over the passes: no pass holds more than 1.5x a quarter of the largest valence at one vertex, and each needs at least that many rounds (the clique bound)', () => {
     // A cell's rounds on the GPU are its local colours, and the tets of one pass at one vertex
     // all share it: a pass needs at least as many colours as its busiest vertex holds tets
     // (brute-force count here). Spread evenly, a vertex of valence V holds V / PASS_COUNT tets
-    // in each pass. The rule before (the least loaded pass by count) gave the shared octopus
+    // in each pass. The default rule (the least loaded pass by count) gives the shared octopus
     // 25 at one vertex of valence 44 and the knot 50 of 74, about twice a quarter.
     for (const file of ['octopus_2KFaces.t', 'OverhandKnot.t']) {
       const { positions, tets } = loadSharedTetArrays(file);
@@ -106,7 +106,7 @@ describe('partitionedColouring', () => {
       const valence = new Uint32Array(n);
       for (const v of tets) valence[v]++;
       const fairShare = Math.ceil(Math.max(...valence) / PASS_COUNT);
-      const p = partitionedColouring(tets, 4, positions, n);
+      const p = partitionedColouring(tets, 4, positions, n, undefined, { balance: 'valence' });
       check(p, tets, 4, positions, n);
       for (let g = 0; g < PASS_COUNT; g++) {
         const pass = p.passes[g];

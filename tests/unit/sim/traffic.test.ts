@@ -155,8 +155,9 @@ describe('bytes per frame', () => {
     // Per iteration: 2 tets x 308 B, plus the cells' range words (2 + colours + 1 u32 per cell).
     expect(t.byPhase.material.read).toBe(6 * (2 * tetGS.r + U32 * (3 * shape.cells + shape.cellColours)));
     expect(t.byPhase.material.write).toBe(6 * 2 * tetGS.w);
-    // The two tets share three vertices, so they cannot share a round. Spread by vertex load
-    // (the default) they go to two passes, one round each: nothing inside a dispatch.
+    // The two tets share three vertices, so they cannot share a round. Each is interior in every
+    // pass, and the least loaded pass takes the second: two passes, one round each, nothing
+    // inside a dispatch.
     expect(shape.passDispatches).toBe(2);
     expect(shape.passRounds).toBe(2);
     expect(t.extraRounds).toBe(0);
