@@ -17,6 +17,8 @@
  *
  * The kept lists are sorted (vertex, triangle) and (edge, edge), so the answer is in the same
  * order whichever job built the list (worker pools hand the parts of a split job to any worker).
+ * An object of up to a few thousand elements is joined with its pairs already in that order
+ * (sortedSelfJoin.ts, `SortedJoin`); a larger one by the broad phase's hash join, sorted here.
  * What it costs: a join over boxes grown by the skin finds more pairs (about 1.6x the join's time),
  * paid only when a list is rebuilt; the filter is one box test per kept pair, and most of those are
  * decided by the gap recorded when the list was first tested (pairGaps.ts) without reading boxes,
@@ -130,6 +132,13 @@ const UNDECIDED_RERECORD = 0.125;
 const SHORT_LIFE_JOBS = 3;
 const SKIN_PROBE_EVERY = 4;
 
+/**
+ * An object's pairs for the boxes `grown`, each list sorted as the kept lists are (sortedSelfJoin.ts),
+ * or null where it does not take the object (`fits`: whether it takes object o); the same pairs as
+ * the broad phase's join.
+ */
+export type SortedJoin = ((grown: Float32Array, object: number) => CcdCandidates | null) & { fits: (object: number) => boolean };
+
 /** What the cache did in one call (counters for the benchmarks and tests). */
 export interface OwnPairReuse {
   /** Objects whose kept lists were used. */
@@ -199,6 +208,7 @@ export class OwnPairCache {
   candidates(
     boxes: Float32Array, positions: Float32Array, [lo, hi]: [number, number], skin: ArrayLike<number>,
     join: (grown: Float32Array, objects: [number, number]) => CcdCandidates, culled: CulledNodes | null = null, before: CcdCandidates | null = null,
+    sortedJoin: SortedJoin | null = null,
   ): CcdCandidates & { keptPairs: OwnPairReuse } {
     const stats: OwnPairReuse = { reused: 0, rebuilt: 0, tested: 0, boxTests: 0, culled: 0, replayed: 0 };
     const means = new Float64Array(3 * (hi - lo));
@@ -224,7 +234,7 @@ export class OwnPairCache {
       let end = o + 1;
       // A run shares "grown or not": a run without skin joins the boxes as they are.
       while (end < hi && stale[end - lo] && (grow[end] === 0) === (grow[o] === 0)) end++;
-      this.rebuild(boxes, [o, end], grow, join, means, lo);
+      this.rebuild(boxes, [o, end], grow, join, means, lo, sortedJoin);
       stats.rebuilt += end - o;
       o = end;
     }
@@ -446,7 +456,7 @@ export class OwnPairCache {
   /** Joins objects lo..hi-1 on their boxes grown by their skin and keeps each object's sorted pairs and grown boxes. */
   private rebuild(
     boxes: Float32Array, [lo, hi]: [number, number], skin: ArrayLike<number>, join: (grown: Float32Array, objects: [number, number]) => CcdCandidates,
-    means: Float64Array, meansFrom: number,
+    means: Float64Array, meansFrom: number, sortedJoin: SortedJoin | null,
   ): void {
     let grows = false;
     for (let o = lo; o < hi; o++) {
@@ -466,9 +476,24 @@ export class OwnPairCache {
         grown[p + 3 + k] = roundUp(boxes[p + 3 + k] + s);
       }
     }
-    const c = join(grown, [lo, hi]);
-    const vf = splitByObject(c.vertexFace, obj, lo, hi, this.triObject.length);
-    const ee = splitByObject(c.edgeEdge, this.edgeObject, lo, hi, this.edgeObject.length);
+    // Each object's sorted pairs from the sorted join where it takes the object, else from the
+    // broad phase's join (a run of such objects at a time) sorted here.
+    const vf: Uint32Array[] = [], ee: Uint32Array[] = [];
+    for (let o = lo; o < hi; ) {
+      const pairs = sortedJoin ? sortedJoin(grown, o) : null;
+      if (pairs) {
+        vf.push(pairs.vertexFace);
+        ee.push(pairs.edgeEdge);
+        o++;
+        continue;
+      }
+      let end = o + 1;
+      while (end < hi && !(sortedJoin && sortedJoin.fits(end))) end++;
+      const c = join(grown, [o, end]);
+      vf.push(...splitByObject(c.vertexFace, obj, o, end, this.triObject.length));
+      ee.push(...splitByObject(c.edgeEdge, this.edgeObject, o, end, this.edgeObject.length));
+      o = end;
+    }
     for (let o = lo; o < hi; o++) {
       const a = this.vertexStart[o], b = this.vertexStart[o + 1];
       const kept = new Float64Array(6 * (b - a));
