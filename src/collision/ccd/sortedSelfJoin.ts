@@ -1,0 +1,327 @@
+/**
+ * The pairs within one object whose boxes overlap, already sorted as the kept lists hold them
+ * (ownPairCache.ts: vertex-face by (vertex, triangle), edge-edge by (lower edge, upper edge)), for
+ * an object of up to SORTED_JOIN_LIMIT.max triangles and edges. The same set as ccdCandidates(topo,
+ * boxes, 'self', [o, o + 1], slice) (broadPhase.ts): every boundary vertex / triangle and edge /
+ * edge pair of the object whose boxes overlap (the same float32 boxes and comparisons), less those
+ * sharing a vertex or being one tet (tetPairs.ts). The hash join found them in bucket order and
+ * the kept lists sorted them (two counting sorts over every pair): at impact, a pile of 8 octopi
+ * rebuilt about 1M pairs a job that way.
+ *
+ * Method: the object's elements on one side (triangles, or edges) are columns, numbered in id
+ * order. Two boxes overlap exactly when on each axis a the column's min <= the row's max and the
+ * column's max >= the row's min: 6 conditions "value(column) <= bound(row)" (the max conditions
+ * negated). For each condition the columns are sorted by their value, and the set of the first
+ * k of that order is kept as a bitset over the columns for every k that is a multiple of STEP.
+ * A row's set for one condition is then the kept set of the first multiple of STEP at or above the
+ * number of columns meeting it: a superset of those columns, by fewer than STEP. The AND of the six
+ * supersets, scanned word by word from the lowest column, gives the row's candidates in column
+ * order; each is tested against the boxes exactly (overlap), so the superset only costs tests.
+ * No pair is visited twice and the output needs no sort: rows in id order, columns in id order.
+ *
+ * Cost per row: six binary searches and six loads per 32 columns, so it is O(rows x columns / 32):
+ * for the objects it accepts (a few thousand elements) that is well under what the hash join paid
+ * per pair; a larger object goes to the hash join (ownPairCache.ts falls back).
+ */
+
+import { unionCornerBoxes } from './cornerBoxes';
+import { edgeEdgeOneTet, edgeOpposites, triangleOpposites, vertexFaceOneTet } from './tetPairs';
+import type { CcdTopology } from './broadPhase';
+
+/**
+ * Objects with more triangles or edges than `max` are joined by the hash (the bitsets grow as
+ * columns^2). Mutable for tests only (the hash's fallback on small meshes; `refuse`: objects
+ * sent to the hash whatever their size).
+ */
+export const SORTED_JOIN_LIMIT: { max: number; refuse: ((object: number) => boolean) | null } = { max: 4096, refuse: null };
+/** Columns per bin (on average) of the bitsets' value bins. */
+const STEP = 16;
+
+/** Grow-only scratch. */
+let columnBoxes = new Float32Array(0);
+/** Per condition, the bins' lower end and 1 / width (binOf). */
+const binLow = new Float64Array(6), binScale = new Float64Array(6);
+/** Per condition and bin b, the bitset over the columns whose bin is below b (b = 0: none). */
+let sets = new Int32Array(0);
+let pairs: Uint32Array = new Uint32Array(1 << 16);
+
+/** The scratch output grown to hold at least `length` words (its contents kept). */
+function grow(length: number): Uint32Array {
+  const grown = new Uint32Array(Math.max(length, 2 * pairs.length));
+  grown.set(pairs);
+  pairs = grown;
+  return grown;
+}
+
+/**
+ * The bitsets of the columns whose boxes are columnBoxes[0 .. 6 n): per condition c (0..2: the min
+ * on axis c, 3..5: minus the max on axis c - 3) the columns' values fall in `bins` equal bins over
+ * their range, and set b of condition c holds the columns of the bins below b. Returns the words
+ * per bitset.
+ */
+function buildSets(n: number, bins: number): number {
+  const words = (n + 31) >>> 5, stride = (bins + 1) * words;
+  if (sets.length < 6 * stride) sets = new Int32Array(6 * stride);
+  const box = columnBoxes, s = sets;
+  s.fill(0, 0, 6 * stride);
+  for (let c = 0; c < 6; c++) {
+    // Box slot c is the min on axis c (c < 3) or the max on axis c - 3, whose condition is negated.
+    const sign = c < 3 ? 1 : -1;
+    let lo = Infinity, hi = -Infinity;
+    for (let q = 0; q < n; q++) {
+      const v = sign * box[6 * q + c];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    let scale = bins / (hi - lo);
+    if (!(scale < Infinity)) scale = 0;
+    binLow[c] = lo;
+    binScale[c] = scale;
+    const base = c * stride;
+    for (let q = 0; q < n; q++) {
+      const b = Math.min(bins - 1, Math.floor((sign * box[6 * q + c] - lo) * scale));
+      s[base + (b + 1) * words + (q >>> 5)] |= 1 << (q & 31);
+    }
+    for (let b = 1; b <= bins; b++) for (let w = base + b * words, end = w + words; w < end; w++) s[w] |= s[w - words];
+  }
+  return words;
+}
+
+/**
+ * The offset of the set of condition c that holds every column whose value is <= bound (and fewer
+ * than a bin more): the bins up to bound's. The bin is monotone in the value, so a column at or
+ * below the bound lies in a bin at or below the bound's.
+ */
+function setAt(c: number, bins: number, words: number, bound: number): number {
+  const lo = binLow[c];
+  const b = bound < lo ? 0 : Math.min(bins, Math.floor((bound - lo) * binScale[c]) + 1);
+  return (c * (bins + 1) + b) * words;
+}
+
+/** Ids grouped by key (CSR), ascending within a group. */
+function groupBy(keyOf: (i: number) => number, count: number, groups: number): { start: Uint32Array; ids: Uint32Array } {
+  const start = new Uint32Array(groups + 1);
+  for (let i = 0; i < count; i++) start[keyOf(i) + 1]++;
+  for (let g = 0; g < groups; g++) start[g + 1] += start[g];
+  const at = start.slice(0, groups), ids = new Uint32Array(count);
+  for (let i = 0; i < count; i++) ids[at[keyOf(i)]++] = i;
+  return { start, ids };
+}
+
+/** Per topology: each object's rows and columns in id order, and per row the columns it never pairs with. */
+interface JoinTables {
+  vertices: { start: Uint32Array; ids: Uint32Array };
+  triangles: { start: Uint32Array; ids: Uint32Array };
+  edges: { start: Uint32Array; ids: Uint32Array };
+  /**
+   * Per boundary vertex, the column numbers (within its object's triangles, ascending) of the
+   * triangles it makes no pair with: those it is a corner of, and those that are one tet with it
+   * (tetPairs.ts vertexFaceOneTet). Per edge likewise (within its object's edges): the edges it
+   * shares a vertex with, and those that are one tet with it (edgeEdgeOneTet).
+   */
+  vertexSkip: { start: Uint32Array; ids: Uint32Array };
+  edgeSkip: { start: Uint32Array; ids: Uint32Array };
+}
+
+const tablesCache = new WeakMap<CcdTopology, JoinTables>();
+
+/** The elements incident to each vertex (CSR) of `corners`, `per` vertices an element. */
+function incidence(corners: Uint32Array, per: number, vertexCount: number): { start: Uint32Array; ids: Uint32Array } {
+  const start = new Uint32Array(vertexCount + 1);
+  for (let i = 0; i < corners.length; i++) start[corners[i] + 1]++;
+  for (let v = 0; v < vertexCount; v++) start[v + 1] += start[v];
+  const at = start.slice(0, vertexCount), ids = new Uint32Array(corners.length);
+  for (let i = 0; i < corners.length; i++) ids[at[corners[i]]++] = Math.floor(i / per);
+  return { start, ids };
+}
+
+/**
+ * Per id below `count`, the column numbers local[e] of the elements e among its candidates that
+ * `skip(id, e)` says it makes no pair with, ascending and each once. `near(id, out)` writes the
+ * candidates (repeats allowed) to out and returns how many; it must list every element skip keeps.
+ */
+function skipLists(
+  count: number, elements: number, near: (id: number, out: number[]) => number, skip: (id: number, e: number) => boolean, local: Uint32Array,
+): { start: Uint32Array; ids: Uint32Array } {
+  const start = new Uint32Array(count + 1);
+  const ids: number[] = [], found: number[] = [], candidates: number[] = [];
+  // The last id each element was seen for (dedup), + 1.
+  const seen = new Uint32Array(elements);
+  for (let id = 0; id < count; id++) {
+    const m = near(id, candidates);
+    found.length = 0;
+    for (let q = 0; q < m; q++) {
+      const e = candidates[q];
+      if (seen[e] === id + 1) continue;
+      seen[e] = id + 1;
+      if (skip(id, e)) found.push(local[e]);
+    }
+    found.sort((x, y) => x - y);
+    for (let q = 0; q < found.length; q++) ids.push(found[q]);
+    start[id + 1] = ids.length;
+  }
+  return { start, ids: Uint32Array.from(ids) };
+}
+
+function joinTables(topo: CcdTopology): JoinTables {
+  let t = tablesCache.get(topo);
+  if (t) return t;
+  const { triangles: tri, edges, vertexObject: obj, boundaryVertices: bv } = topo;
+  const n = topo.vertexCount, triangleCount = tri.length / 3, edgeCount = edges.length / 2;
+  let objects = 0;
+  for (let v = 0; v < n; v++) objects = Math.max(objects, obj[v] + 1);
+  const isBoundary = new Uint8Array(n);
+  for (let q = 0; q < bv.length; q++) isBoundary[bv[q]] = 1;
+  const boundary = Uint32Array.from(bv).sort();
+  const vertexGroups = groupBy((q) => obj[boundary[q]], boundary.length, objects);
+  const vertices = { start: vertexGroups.start, ids: Uint32Array.from(vertexGroups.ids, (q) => boundary[q]) };
+  const triangles = groupBy((i) => obj[tri[3 * i]], triangleCount, objects);
+  const edgeGroups = groupBy((i) => obj[edges[2 * i]], edgeCount, objects);
+  const triLocal = new Uint32Array(triangleCount), edgeLocal = new Uint32Array(edgeCount);
+  for (let o = 0; o < objects; o++) {
+    for (let k = triangles.start[o]; k < triangles.start[o + 1]; k++) triLocal[triangles.ids[k]] = k - triangles.start[o];
+    for (let k = edgeGroups.start[o]; k < edgeGroups.start[o + 1]; k++) edgeLocal[edgeGroups.ids[k]] = k - edgeGroups.start[o];
+  }
+  const opposite = triangleOpposites(topo), edgeOpp = edgeOpposites(topo);
+  const vertexTriangles = incidence(tri, 3, n), vertexEdges = incidence(edges, 2, n);
+  const { tets, vertexTetOffsets: off, vertexTets: list } = topo;
+  // A vertex's candidates: the triangles at it, and those at one vertex of each face opposite it
+  // in its tets (a triangle that is one tet with it is such a face, so it is at each of its corners).
+  const vertexSkip = skipLists(n, triangleCount, (v, out) => {
+    if (!isBoundary[v]) return 0;
+    let m = 0;
+    const around = (u: number): void => {
+      for (let j = vertexTriangles.start[u]; j < vertexTriangles.start[u + 1]; j++) out[m++] = vertexTriangles.ids[j];
+    };
+    around(v);
+    if (tets && off && list) {
+      for (let j = off[v]; j < off[v + 1]; j++) {
+        const u = tets[4 * list[j]] !== v ? tets[4 * list[j]] : tets[4 * list[j] + 1];
+        around(u);
+      }
+    }
+    return m;
+  }, (v, t) => obj[tri[3 * t]] === obj[v] && (v === tri[3 * t] || v === tri[3 * t + 1] || v === tri[3 * t + 2] || vertexFaceOneTet(topo, opposite, v, t)), triLocal);
+  // An edge's candidates: the edges at its ends, and those at one end of each of its tets' opposite edges.
+  const edgeSkip = skipLists(edgeCount, edgeCount, (ea, out) => {
+    let m = 0;
+    const around = (u: number): void => {
+      for (let j = vertexEdges.start[u]; j < vertexEdges.start[u + 1]; j++) out[m++] = vertexEdges.ids[j];
+    };
+    around(edges[2 * ea]);
+    around(edges[2 * ea + 1]);
+    for (let j = edgeOpp.offsets[ea]; j < edgeOpp.offsets[ea + 1]; j++) around(edgeOpp.pairs[2 * j]);
+    return m;
+  }, (ea, eb) => {
+    const a0 = edges[2 * ea], a1 = edges[2 * ea + 1], b0 = edges[2 * eb], b1 = edges[2 * eb + 1];
+    return obj[b0] === obj[a0] && (a0 === b0 || a0 === b1 || a1 === b0 || a1 === b1 || edgeEdgeOneTet(edgeOpp, ea, b0, b1));
+  }, edgeLocal);
+  t = { vertices, triangles, edges: edgeGroups, vertexSkip, edgeSkip };
+  tablesCache.set(topo, t);
+  return t;
+}
+
+/** Whether object o can be joined here (at most SORTED_JOIN_LIMIT.max triangles and edges). */
+export function sortedJoinFits(topo: CcdTopology, o: number): boolean {
+  const t = joinTables(topo);
+  const max = SORTED_JOIN_LIMIT.max;
+  if (SORTED_JOIN_LIMIT.refuse?.(o)) return false;
+  return t.triangles.start[o + 1] - t.triangles.start[o] <= max && t.edges.start[o + 1] - t.edges.start[o] <= max;
+}
+
+/**
+ * Object o's vertex-face and edge-edge pairs on `boxes` (6 per vertex, valid for the object's
+ * vertices), sorted; the object must fit (sortedJoinFits). `slice` [k, K]: only the vertices v
+ * with v % K = k and the pairs whose lower edge e has e % K = k (broadPhase.ts CandidatePart.slice).
+ */
+export function sortedSelfPairs(topo: CcdTopology, boxes: Float32Array, o: number, slice?: [number, number]): { vertexFace: Uint32Array; edgeEdge: Uint32Array } {
+  if (!sortedJoinFits(topo, o)) throw new RangeError(`sortedSelfPairs: object ${o} has more than ${SORTED_JOIN_LIMIT.max} triangles or edges`);
+  const tables = joinTables(topo);
+  const [k, slices] = slice ?? [0, 1];
+  const tri = topo.triangles, edges = topo.edges;
+  const rows = tables.vertices.ids.subarray(tables.vertices.start[o], tables.vertices.start[o + 1]);
+  const triangleIds = tables.triangles.ids.subarray(tables.triangles.start[o], tables.triangles.start[o + 1]);
+  const edgeIds = tables.edges.ids.subarray(tables.edges.start[o], tables.edges.start[o + 1]);
+  // Vertex-face: the triangles are the columns.
+  let n = triangleIds.length;
+  if (columnBoxes.length < 6 * Math.max(n, edgeIds.length)) columnBoxes = new Float32Array(6 * Math.max(n, edgeIds.length));
+  for (let q = 0; q < n; q++) unionCornerBoxes(tri, 3, boxes, triangleIds[q], columnBoxes, 6 * q);
+  let bins = Math.max(1, Math.ceil(n / STEP));
+  let words = buildSets(n, bins);
+  let m = 0;
+  const cb = columnBoxes;
+  let s = sets, out: Uint32Array = pairs;
+  let skipStart = tables.vertexSkip.start, skipIds = tables.vertexSkip.ids;
+  for (let r = 0; r < rows.length && n > 0; r++) {
+    const v = rows[r];
+    if (v % slices !== k) continue;
+    const p = 6 * v;
+    const x0 = boxes[p], y0 = boxes[p + 1], z0 = boxes[p + 2], x1 = boxes[p + 3], y1 = boxes[p + 4], z1 = boxes[p + 5];
+    const a0 = setAt(0, bins, words, x1), a1 = setAt(1, bins, words, y1), a2 = setAt(2, bins, words, z1);
+    const a3 = setAt(3, bins, words, -x0), a4 = setAt(4, bins, words, -y0), a5 = setAt(5, bins, words, -z0);
+    // The triangles v makes no pair with (ascending): x the next, in word xw.
+    let x = skipStart[v];
+    const xEnd = skipStart[v + 1];
+    let xw = x < xEnd ? skipIds[x] >>> 5 : words;
+    for (let w = 0; w < words; w++) {
+      let bits = s[a0 + w] & s[a1 + w] & s[a2 + w] & s[a3 + w] & s[a4 + w] & s[a5 + w];
+      if (w === xw) {
+        while (x < xEnd && skipIds[x] >>> 5 === w) bits &= ~(1 << (skipIds[x++] & 31));
+        xw = x < xEnd ? skipIds[x] >>> 5 : words;
+      }
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        const q = (w << 5) | (31 - Math.clz32(low)), c = 6 * q;
+        if (!(cb[c] <= x1 && x0 <= cb[c + 3] && cb[c + 1] <= y1 && y0 <= cb[c + 4] && cb[c + 2] <= z1 && z0 <= cb[c + 5])) continue;
+        if (m + 2 > out.length) out = grow(m + 2);
+        out[m] = v;
+        out[m + 1] = triangleIds[q];
+        m += 2;
+      }
+    }
+  }
+  const vertexFace = out.slice(0, m);
+  // Edge-edge: the edges are the columns and the rows; a row meets the columns above it only.
+  n = edgeIds.length;
+  for (let q = 0; q < n; q++) unionCornerBoxes(edges, 2, boxes, edgeIds[q], columnBoxes, 6 * q);
+  bins = Math.max(1, Math.ceil(n / STEP));
+  words = buildSets(n, bins);
+  s = sets;
+  m = 0;
+  skipStart = tables.edgeSkip.start;
+  skipIds = tables.edgeSkip.ids;
+  for (let r = 0; r + 1 < n; r++) {
+    const ea = edgeIds[r];
+    if (ea % slices !== k) continue;
+    const p = 6 * r;
+    const x0 = cb[p], y0 = cb[p + 1], z0 = cb[p + 2], x1 = cb[p + 3], y1 = cb[p + 4], z1 = cb[p + 5];
+    const a0 = setAt(0, bins, words, x1), a1 = setAt(1, bins, words, y1), a2 = setAt(2, bins, words, z1);
+    const a3 = setAt(3, bins, words, -x0), a4 = setAt(4, bins, words, -y0), a5 = setAt(5, bins, words, -z0);
+    // Columns above r: from its word, the lower bits masked off; the skipped edges from there on.
+    const from = r + 1;
+    let x = skipStart[ea];
+    const xEnd = skipStart[ea + 1];
+    while (x < xEnd && skipIds[x] < from) x++;
+    let xw = x < xEnd ? skipIds[x] >>> 5 : words;
+    for (let w = from >>> 5; w < words; w++) {
+      let bits = s[a0 + w] & s[a1 + w] & s[a2 + w] & s[a3 + w] & s[a4 + w] & s[a5 + w];
+      if (w === from >>> 5) bits &= -1 << (from & 31);
+      if (w === xw) {
+        while (x < xEnd && skipIds[x] >>> 5 === w) bits &= ~(1 << (skipIds[x++] & 31));
+        xw = x < xEnd ? skipIds[x] >>> 5 : words;
+      }
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        const q = (w << 5) | (31 - Math.clz32(low)), c = 6 * q;
+        if (!(cb[c] <= x1 && x0 <= cb[c + 3] && cb[c + 1] <= y1 && y0 <= cb[c + 4] && cb[c + 2] <= z1 && z0 <= cb[c + 5])) continue;
+        if (m + 2 > out.length) out = grow(m + 2);
+        out[m] = ea;
+        out[m + 1] = edgeIds[q];
+        m += 2;
+      }
+    }
+  }
+  return { vertexFace, edgeEdge: out.slice(0, m) };
+}
