@@ -786,7 +786,10 @@ function ownPairs(
   for (let o = 0; o < count; o++) skin[o] = fraction * (bound.ownMargins ? bound.ownMargins[o] : margin);
   const culled = cull ? cull() : null;
   // Objects small enough are joined with their pairs already sorted as the kept lists hold them (sortedSelfJoin.ts).
-  const sorted = Object.assign((grown: Float32Array, o: number) => (sortedJoinFits(topo, o) ? sortedSelfPairs(topo, grown, o, slice) : null), { fits: (o: number) => sortedJoinFits(topo, o) });
+  const sorted = Object.assign(
+    (grown: Float32Array, o: number, reuse: CcdCandidates | null) => (sortedJoinFits(topo, o) ? sortedSelfPairs(topo, grown, o, slice, reuse) : null),
+    { fits: (o: number) => sortedJoinFits(topo, o) },
+  );
   const c = cache.candidates(ownBoxes, positions, range, skin, (grown, r) => ccdCandidates(topo, grown, 'self', r, slice), culled, before ?? null, sorted);
   return { ...c, culled: c.keptPairs.culled, withBefore: before !== undefined };
 }

@@ -135,9 +135,9 @@ const SKIN_PROBE_EVERY = 4;
 /**
  * An object's pairs for the boxes `grown`, each list sorted as the kept lists are (sortedSelfJoin.ts),
  * or null where it does not take the object (`fits`: whether it takes object o); the same pairs as
- * the broad phase's join.
+ * the broad phase's join. `reuse`: the object's old lists, whose buffers it may fill (no longer read).
  */
-export type SortedJoin = ((grown: Float32Array, object: number) => CcdCandidates | null) & { fits: (object: number) => boolean };
+export type SortedJoin = ((grown: Float32Array, object: number, reuse: CcdCandidates | null) => CcdCandidates | null) & { fits: (object: number) => boolean };
 
 /** What the cache did in one call (counters for the benchmarks and tests). */
 export interface OwnPairReuse {
@@ -480,7 +480,8 @@ export class OwnPairCache {
     // broad phase's join (a run of such objects at a time) sorted here.
     const vf: Uint32Array[] = [], ee: Uint32Array[] = [];
     for (let o = lo; o < hi; ) {
-      const pairs = sortedJoin ? sortedJoin(grown, o) : null;
+      const old = this.objects[o];
+      const pairs = sortedJoin ? sortedJoin(grown, o, old ? { vertexFace: old.vertexFace, edgeEdge: old.edgeEdge } : null) : null;
       if (pairs) {
         vf.push(pairs.vertexFace);
         ee.push(pairs.edgeEdge);

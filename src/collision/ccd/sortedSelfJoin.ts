@@ -98,6 +98,18 @@ function setAt(c: number, bins: number, words: number, bound: number): number {
   return (c * (bins + 1) + b) * words;
 }
 
+/**
+ * The first m words of `from`, in the buffer of `reuse` where it holds them (a list the caller no
+ * longer needs: a rebuilt object's old list), else in a new one with room to spare (a megabyte of
+ * fresh pairs a job costs page faults and collections; the next job's list then fits).
+ */
+function copyOut(from: Uint32Array, m: number, reuse: Uint32Array | undefined): Uint32Array {
+  const out = reuse && reuse.buffer.byteLength >= 4 * m && reuse.byteOffset === 0 && !(reuse.buffer instanceof SharedArrayBuffer)
+    ? new Uint32Array(reuse.buffer, 0, m) : new Uint32Array(new ArrayBuffer(4 * (m + (m >>> 2))), 0, m);
+  out.set(from.subarray(0, m));
+  return out;
+}
+
 /** Ids grouped by key (CSR), ascending within a group. */
 function groupBy(keyOf: (i: number) => number, count: number, groups: number): { start: Uint32Array; ids: Uint32Array } {
   const start = new Uint32Array(groups + 1);
@@ -234,7 +246,9 @@ export function sortedJoinFits(topo: CcdTopology, o: number): boolean {
  * vertices), sorted; the object must fit (sortedJoinFits). `slice` [k, K]: only the vertices v
  * with v % K = k and the pairs whose lower edge e has e % K = k (broadPhase.ts CandidatePart.slice).
  */
-export function sortedSelfPairs(topo: CcdTopology, boxes: Float32Array, o: number, slice?: [number, number]): { vertexFace: Uint32Array; edgeEdge: Uint32Array } {
+export function sortedSelfPairs(
+  topo: CcdTopology, boxes: Float32Array, o: number, slice?: [number, number], reuse?: { vertexFace: Uint32Array; edgeEdge: Uint32Array } | null,
+): { vertexFace: Uint32Array; edgeEdge: Uint32Array } {
   if (!sortedJoinFits(topo, o)) throw new RangeError(`sortedSelfPairs: object ${o} has more than ${SORTED_JOIN_LIMIT.max} triangles or edges`);
   const tables = joinTables(topo);
   const [k, slices] = slice ?? [0, 1];
@@ -281,7 +295,7 @@ export function sortedSelfPairs(topo: CcdTopology, boxes: Float32Array, o: numbe
       }
     }
   }
-  const vertexFace = out.slice(0, m);
+  const vertexFace = copyOut(out, m, reuse?.vertexFace);
   // Edge-edge: the edges are the columns and the rows; a row meets the columns above it only.
   n = edgeIds.length;
   for (let q = 0; q < n; q++) unionCornerBoxes(edges, 2, boxes, edgeIds[q], columnBoxes, 6 * q);
@@ -323,5 +337,5 @@ export function sortedSelfPairs(topo: CcdTopology, boxes: Float32Array, o: numbe
       }
     }
   }
-  return { vertexFace, edgeEdge: out.slice(0, m) };
+  return { vertexFace, edgeEdge: copyOut(out, m, reuse?.edgeEdge) };
 }
