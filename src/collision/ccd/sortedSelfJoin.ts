@@ -260,82 +260,68 @@ export function sortedSelfPairs(
   let n = triangleIds.length;
   if (columnBoxes.length < 6 * Math.max(n, edgeIds.length)) columnBoxes = new Float32Array(6 * Math.max(n, edgeIds.length));
   for (let q = 0; q < n; q++) unionCornerBoxes(tri, 3, boxes, triangleIds[q], columnBoxes, 6 * q);
-  let bins = Math.max(1, Math.ceil(n / STEP));
-  let words = buildSets(n, bins);
+  const triangleBins = Math.max(1, Math.ceil(n / STEP));
+  let words = buildSets(n, triangleBins);
   let m = 0;
-  const cb = columnBoxes;
-  let s = sets, out: Uint32Array = pairs;
-  let skipStart = tables.vertexSkip.start, skipIds = tables.vertexSkip.ids;
   for (let r = 0; r < rows.length && n > 0; r++) {
     const v = rows[r];
     if (v % slices !== k) continue;
-    const p = 6 * v;
-    const x0 = boxes[p], y0 = boxes[p + 1], z0 = boxes[p + 2], x1 = boxes[p + 3], y1 = boxes[p + 4], z1 = boxes[p + 5];
-    const a0 = setAt(0, bins, words, x1), a1 = setAt(1, bins, words, y1), a2 = setAt(2, bins, words, z1);
-    const a3 = setAt(3, bins, words, -x0), a4 = setAt(4, bins, words, -y0), a5 = setAt(5, bins, words, -z0);
-    // The triangles v makes no pair with (ascending): x the next, in word xw.
-    let x = skipStart[v];
-    const xEnd = skipStart[v + 1];
-    let xw = x < xEnd ? skipIds[x] >>> 5 : words;
-    for (let w = 0; w < words; w++) {
-      let bits = s[a0 + w] & s[a1 + w] & s[a2 + w] & s[a3 + w] & s[a4 + w] & s[a5 + w];
-      if (w === xw) {
-        while (x < xEnd && skipIds[x] >>> 5 === w) bits &= ~(1 << (skipIds[x++] & 31));
-        xw = x < xEnd ? skipIds[x] >>> 5 : words;
-      }
-      while (bits !== 0) {
-        const low = bits & -bits;
-        bits ^= low;
-        const q = (w << 5) | (31 - Math.clz32(low)), c = 6 * q;
-        if (!(cb[c] <= x1 && x0 <= cb[c + 3] && cb[c + 1] <= y1 && y0 <= cb[c + 4] && cb[c + 2] <= z1 && z0 <= cb[c + 5])) continue;
-        if (m + 2 > out.length) out = grow(m + 2);
-        out[m] = v;
-        out[m + 1] = triangleIds[q];
-        m += 2;
-      }
-    }
+    m = scanRow(v, boxes, 6 * v, 0, tables.vertexSkip, triangleIds, triangleBins, words, m);
   }
-  const vertexFace = copyOut(out, m, reuse?.vertexFace);
+  const vertexFace = copyOut(pairs, m, reuse?.vertexFace);
   // Edge-edge: the edges are the columns and the rows; a row meets the columns above it only.
   n = edgeIds.length;
   for (let q = 0; q < n; q++) unionCornerBoxes(edges, 2, boxes, edgeIds[q], columnBoxes, 6 * q);
-  bins = Math.max(1, Math.ceil(n / STEP));
-  words = buildSets(n, bins);
-  s = sets;
+  const edgeBins = Math.max(1, Math.ceil(n / STEP));
+  words = buildSets(n, edgeBins);
   m = 0;
-  skipStart = tables.edgeSkip.start;
-  skipIds = tables.edgeSkip.ids;
   for (let r = 0; r + 1 < n; r++) {
     const ea = edgeIds[r];
     if (ea % slices !== k) continue;
-    const p = 6 * r;
-    const x0 = cb[p], y0 = cb[p + 1], z0 = cb[p + 2], x1 = cb[p + 3], y1 = cb[p + 4], z1 = cb[p + 5];
-    const a0 = setAt(0, bins, words, x1), a1 = setAt(1, bins, words, y1), a2 = setAt(2, bins, words, z1);
-    const a3 = setAt(3, bins, words, -x0), a4 = setAt(4, bins, words, -y0), a5 = setAt(5, bins, words, -z0);
-    // Columns above r: from its word, the lower bits masked off; the skipped edges from there on.
-    const from = r + 1;
-    let x = skipStart[ea];
-    const xEnd = skipStart[ea + 1];
-    while (x < xEnd && skipIds[x] < from) x++;
-    let xw = x < xEnd ? skipIds[x] >>> 5 : words;
-    for (let w = from >>> 5; w < words; w++) {
-      let bits = s[a0 + w] & s[a1 + w] & s[a2 + w] & s[a3 + w] & s[a4 + w] & s[a5 + w];
-      if (w === from >>> 5) bits &= -1 << (from & 31);
-      if (w === xw) {
-        while (x < xEnd && skipIds[x] >>> 5 === w) bits &= ~(1 << (skipIds[x++] & 31));
-        xw = x < xEnd ? skipIds[x] >>> 5 : words;
-      }
-      while (bits !== 0) {
-        const low = bits & -bits;
-        bits ^= low;
-        const q = (w << 5) | (31 - Math.clz32(low)), c = 6 * q;
-        if (!(cb[c] <= x1 && x0 <= cb[c + 3] && cb[c + 1] <= y1 && y0 <= cb[c + 4] && cb[c + 2] <= z1 && z0 <= cb[c + 5])) continue;
-        if (m + 2 > out.length) out = grow(m + 2);
-        out[m] = ea;
-        out[m + 1] = edgeIds[q];
-        m += 2;
-      }
+    m = scanRow(ea, columnBoxes, 6 * r, r + 1, tables.edgeSkip, edgeIds, edgeBins, words, m);
+  }
+  return { vertexFace, edgeEdge: copyOut(pairs, m, reuse?.edgeEdge) };
+}
+
+/**
+ * Appends to `pairs` from m (returns the new length) the pairs (row, columnIds[q]) of the columns
+ * q >= from whose boxes overlap the row's box (box[p .. p + 6)), in column order: the six
+ * condition sets of the current columns (buildSets) ANDed word by word, the row's skip list
+ * (ascending column numbers) masked out, each survivor tested exactly.
+ */
+function scanRow(
+  row: number, box: Float32Array, p: number, from: number, skip: { start: Uint32Array; ids: Uint32Array },
+  columnIds: Uint32Array, bins: number, words: number, m: number,
+): number {
+  const s = sets, cb = columnBoxes;
+  let out = pairs;
+  const x0 = box[p], y0 = box[p + 1], z0 = box[p + 2], x1 = box[p + 3], y1 = box[p + 4], z1 = box[p + 5];
+  const a0 = setAt(0, bins, words, x1), a1 = setAt(1, bins, words, y1), a2 = setAt(2, bins, words, z1);
+  const a3 = setAt(3, bins, words, -x0), a4 = setAt(4, bins, words, -y0), a5 = setAt(5, bins, words, -z0);
+  // The columns the row makes no pair with (ascending): x the next at or above `from`, in word xw.
+  const skipIds = skip.ids;
+  let x = skip.start[row];
+  const xEnd = skip.start[row + 1];
+  while (x < xEnd && skipIds[x] < from) x++;
+  let xw = x < xEnd ? skipIds[x] >>> 5 : words;
+  const first = from >>> 5;
+  for (let w = first; w < words; w++) {
+    let bits = s[a0 + w] & s[a1 + w] & s[a2 + w] & s[a3 + w] & s[a4 + w] & s[a5 + w];
+    if (w === first) bits &= -1 << (from & 31);
+    if (w === xw) {
+      while (x < xEnd && skipIds[x] >>> 5 === w) bits &= ~(1 << (skipIds[x++] & 31));
+      xw = x < xEnd ? skipIds[x] >>> 5 : words;
+    }
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      const q = (w << 5) | (31 - Math.clz32(low)), c = 6 * q;
+      if (!(cb[c] <= x1 && x0 <= cb[c + 3] && cb[c + 1] <= y1 && y0 <= cb[c + 4] && cb[c + 2] <= z1 && z0 <= cb[c + 5])) continue;
+      if (m + 2 > out.length) out = grow(m + 2);
+      out[m] = row;
+      out[m + 1] = columnIds[q];
+      m += 2;
     }
   }
-  return { vertexFace, edgeEdge: copyOut(out, m, reuse?.edgeEdge) };
+  return m;
 }
