@@ -202,19 +202,21 @@ export function partitionedColouring(
       keys[PASS_COUNT * e + g] = Number.isNaN(key) ? 0 : key; // all vertices fixed: touches nothing, any cell does
     }
   }
-  // Elements with fewer choices first (counting sort by the number of interior passes, stable),
-  // so that the flexible ones fill in around those that must go where they go.
-  const choiceCount = (e: number) => { let n = 0; for (let m = interiorMask[e]; m; m &= m - 1) n++; return n; };
-  const byChoices = new Uint32Array(count);
-  {
+  // By 'valence', elements with fewer choices first (counting sort by the number of interior
+  // passes, stable), so that the flexible ones fill in around those that must go where they go;
+  // by 'count', the elements in their own order.
+  let visitOrder: Uint32Array | null = null;
+  if (vertexLoad) {
+    const choiceCount = (e: number) => { let n = 0; for (let m = interiorMask[e]; m; m &= m - 1) n++; return n; };
     const start = new Uint32Array(PASS_COUNT + 2);
     for (let e = 0; e < count; e++) start[choiceCount(e) + 1]++;
     for (let c = 0; c <= PASS_COUNT; c++) start[c + 1] += start[c];
-    for (let e = 0; e < count; e++) byChoices[start[choiceCount(e)]++] = e;
+    visitOrder = new Uint32Array(count);
+    for (let e = 0; e < count; e++) visitOrder[start[choiceCount(e)]++] = e;
   }
   let leftoverCount = 0;
-  // 'count' visits the elements in their own order.
-  for (const e of vertexLoad ? byChoices : Array.from({ length: count }, (_, i) => i)) {
+  for (let q = 0; q < count; q++) {
+    const e = visitOrder ? visitOrder[q] : q;
     let best = -1, bestBusiest = 0;
     for (let g = 0; g < PASS_COUNT; g++) {
       if (!(interiorMask[e] & (1 << g))) continue;
