@@ -321,14 +321,7 @@ export class OwnPairCache {
         nv = copyPairs(kept.vertexFace, out, nv, culled, true, stats, null);
       } else {
         const list = read[o - lo], memo = memoable[o - lo] ? kept.memo! : null;
-        const replayed = memo ? this.replay(memo.vertexFace, list.vertexFace, list.vertexFaceGaps, threshold[o - lo], boxes, true, out, nv, stats) : -1;
-        if (replayed >= 0) {
-          nv = replayed;
-        } else {
-          const from = nv, dropped = stats.culled;
-          nv = filterPairs(list.vertexFace, boxes, triBoxes, out, nv, culled, true, stats, list.vertexFaceGaps, threshold[o - lo], null, lazy(o));
-          if (memo) memo.vertexFace = this.memoOf(list.vertexFace, list.vertexFaceGaps, threshold[o - lo], kept.gaps!.reference.big, boxes, true, out.subarray(from, nv), stats.culled - dropped);
-        }
+        nv = this.replayOrFilter(memo, 'vertexFace', list.vertexFace, list.vertexFaceGaps, threshold[o - lo], kept.gaps!.reference.big, boxes, boxes, triBoxes, out, nv, culled, stats, null, lazy(o));
       }
       boxTests[o - lo] = stats.boxTests - before;
     }
@@ -349,14 +342,7 @@ export class OwnPairCache {
         ne = copyPairs(kept.edgeEdge, out, ne, culled, false, stats, edgeNodes);
       } else {
         const list = read[o - lo], memo = memoable[o - lo] ? kept.memo! : null;
-        const replayed = memo ? this.replay(memo.edgeEdge, list.edgeEdge, list.edgeEdgeGaps, threshold[o - lo], boxes, false, out, ne, stats) : -1;
-        if (replayed >= 0) {
-          ne = replayed;
-        } else {
-          const from = ne, dropped = stats.culled;
-          ne = filterPairs(list.edgeEdge, edgeBoxes, edgeBoxes, out, ne, culled, false, stats, list.edgeEdgeGaps, threshold[o - lo], edgeNodes, lazy(o));
-          if (memo) memo.edgeEdge = this.memoOf(list.edgeEdge, list.edgeEdgeGaps, threshold[o - lo], kept.gaps!.reference.big, boxes, false, out.subarray(from, ne), stats.culled - dropped);
-        }
+        ne = this.replayOrFilter(memo, 'edgeEdge', list.edgeEdge, list.edgeEdgeGaps, threshold[o - lo], kept.gaps!.reference.big, boxes, edgeBoxes, edgeBoxes, out, ne, culled, stats, edgeNodes, lazy(o));
       }
       // Gaps that left many pairs undecided (the body deformed within its skin) are recorded again next time.
       if (!exact(o) && threshold[o - lo] !== RECORD) {
@@ -389,6 +375,25 @@ export class OwnPairCache {
    * its box tests and culled pairs as filterPairs would) when it is this job's answer for `pairs`
    * (FilterMemo; the caller has checked the culled nodes); -1 otherwise.
    */
+  /**
+   * A kept list's filtered answer appended to out from `at` (returns the new length): the memo's
+   * (`memo[kind]`, replay) when provably this job's, else filterPairs' on the element boxes
+   * `a` / `b`, remembered in `memo[kind]` for the next job (memoOf). `memo` null: filter, remember
+   * nothing. `boxes`: the job's vertex boxes, which the memo's near pairs are tested on.
+   */
+  private replayOrFilter(
+    memo: ObjectMemo | null, kind: 'vertexFace' | 'edgeEdge', pairs: Uint32Array, gaps: Float64Array, threshold: number, big: number, boxes: Float32Array,
+    a: Float32Array, b: Float32Array, out: Uint32Array, at: number, culled: CulledNodes | null, stats: OwnPairReuse, edgeNodes: Int32Array | null, fillBoxes: (() => void) | null,
+  ): number {
+    const vertexFace = kind === 'vertexFace';
+    const replayed = memo ? this.replay(memo[kind], pairs, gaps, threshold, boxes, vertexFace, out, at, stats) : -1;
+    if (replayed >= 0) return replayed;
+    const dropped = stats.culled;
+    const end = filterPairs(pairs, a, b, out, at, culled, vertexFace, stats, gaps, threshold, edgeNodes, fillBoxes);
+    if (memo) memo[kind] = this.memoOf(pairs, gaps, threshold, big, boxes, vertexFace, out.subarray(at, end), stats.culled - dropped);
+    return end;
+  }
+
   private replay(
     memo: FilterMemo | null, pairs: Uint32Array, gaps: Float64Array, threshold: number, boxes: Float32Array, vertexFace: boolean, out: Uint32Array, at: number, stats: OwnPairReuse,
   ): number {
