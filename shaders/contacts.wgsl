@@ -23,7 +23,12 @@
 // tiny barycentric weights in other contacts (0.006 of a triangle another object's vertex
 // touched) thin its own contact's step: a cube shot at a wall went through it.
 // Friction as the colliders' (Macklin et al. 2014 section 6.1): the relative tangential motion
-// over the substep is removed up to friction x the accumulated normal push.
+// over the substep is removed up to friction x the accumulated normal push. Its share is split by
+// a use of its own, F_v, over the contacts violated or that pushed this substep (lambdaN > 0):
+// a resting contact pushed to its gap in the first pass is no longer violated but its friction
+// still acts, and counted only in S_v, K of them at a vertex each cancelled the whole slide
+// (docs/collisions.md "Static friction between bodies"). The share is over-relaxed
+// (FRICTION_RELAXATION) and capped at the whole slide.
 // Accumulators: f32 bit patterns in atomic<u32>, added with a compare-exchange loop (WGSL has
 // no float atomics).
 #include "threadIndex"
@@ -36,9 +41,10 @@
 @group(0) @binding(2) var<storage, read_write> prev: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> list: QueryListR;
 @group(0) @binding(4) var<storage, read_write> contacts: array<Contact>;
-// Per vertex 8 words: the pass's correction of x (0-2) and of the start position (4-6), as f32
-// bits, and in word params.countWord (3 or 7) S_v in fixed point (contact.wgsl): filled by
-// countContacts, read by solveContacts, zeroed with the corrections by applyContacts.
+// Per vertex ACC_WORDS words: the pass's correction of x (0-2) and of the start position (4-6),
+// in fixed point, in word params.countWord (3 or 7) S_v and in frictionWord(countWord) (8 or 9)
+// F_v, both in fixed point (contact.wgsl): filled by countContacts, read by solveContacts, zeroed
+// with the corrections by applyContacts.
 @group(0) @binding(5) var<storage, read_write> acc: array<atomic<u32>>;
 // Per object: bit 0 stopped; bits 1, 2 held now / in the previous substep (src/contract/held.ts).
 @group(0) @binding(6) var<storage, read_write> status: array<atomic<u32>>;
@@ -52,6 +58,11 @@
 @group(0) @binding(10) var<storage, read_write> contacts3: array<Contact>;
 
 const SWEEP_OWN_COUNT_WORD = 7u;
+// Accumulator words per vertex (src/collision/gpu/contactStage.ts ACCUMULATOR_WORDS).
+const ACC_WORDS = 10u;
+// Macklin et al. 2014's over-relaxation of a contact's share of the slide
+// (src/collision/cpu/contactsCpu.ts FRICTION_RELAXATION).
+const FRICTION_RELAXATION = 1.5;
 
 const STATUS_HELD_NOW: u32 = 2u;
 const STATUS_HELD_BEFORE: u32 = 4u;
@@ -75,6 +86,11 @@ fn listCount(y: u32) -> u32 {
 fn useWord(y: u32) -> u32 {
   if (y == 2u) { return SWEEP_OWN_COUNT_WORD; }
   return params.countWord;
+}
+
+// The word holding F_v (friction's use) beside use word `word`: 8 for the main group, 9 for a group of its own.
+fn frictionWord(word: u32) -> u32 {
+  return select(8u, 9u, word == SWEEP_OWN_COUNT_WORD);
 }
 
 fn loadContact(y: u32, i: u32) -> Contact {
@@ -101,7 +117,7 @@ fn storeSums(y: u32, i: u32, c: Contact) {
 }
 
 fn countOf(v: u32, word: u32) -> u32 {
-  return atomicLoad(&acc[8u * v + word]) & ~CONTACT_TOUCHED;
+  return atomicLoad(&acc[ACC_WORDS * v + word]) & ~CONTACT_TOUCHED;
 }
 
 // The corrections are summed in fixed point (issue 19: deterministic sums). The Jacobi pass adds
@@ -128,15 +144,15 @@ fn fixedSum(word: u32) -> f32 {
 
 // Words 8v..8v+2: the correction of x; 8v+4..8v+6: of the start position (split impulse).
 fn addCorrection(v: u32, d: vec3<f32>) {
-  if (d.x != 0.0) { addFixed(8u * v, d.x); }
-  if (d.y != 0.0) { addFixed(8u * v + 1u, d.y); }
-  if (d.z != 0.0) { addFixed(8u * v + 2u, d.z); }
+  if (d.x != 0.0) { addFixed(ACC_WORDS * v, d.x); }
+  if (d.y != 0.0) { addFixed(ACC_WORDS * v + 1u, d.y); }
+  if (d.z != 0.0) { addFixed(ACC_WORDS * v + 2u, d.z); }
 }
 
 fn addStartCorrection(v: u32, d: vec3<f32>) {
-  if (d.x != 0.0) { addFixed(8u * v + 4u, d.x); }
-  if (d.y != 0.0) { addFixed(8u * v + 5u, d.y); }
-  if (d.z != 0.0) { addFixed(8u * v + 6u, d.z); }
+  if (d.x != 0.0) { addFixed(ACC_WORDS * v + 4u, d.x); }
+  if (d.y != 0.0) { addFixed(ACC_WORDS * v + 5u, d.y); }
+  if (d.z != 0.0) { addFixed(ACC_WORDS * v + 6u, d.z); }
 }
 
 // The contact's C at the current positions (the pass's start).
@@ -151,16 +167,26 @@ fn contactGap(c: Contact) -> f32 {
   return dot(d, c.normal) - c.offset;
 }
 
-// Each pass first: the use S_v of every vertex in the contacts violated now (contact i of list y).
+// Each pass first (contact i of list y): the use S_v of every vertex in the contacts violated
+// now, and friction's use F_v in those violated or that pushed earlier in the substep.
 fn countContact(y: u32, i: u32) {
   let c = loadContact(y, i);
-  if (c.enabled == 0u || !(contactGap(c) < 0.0)) { return; }
+  if (c.enabled == 0u) { return; }
+  let violated = contactGap(c) < 0.0;
+  if (!violated && !(c.lambdaN > 0.0)) { return; }
   let word = useWord(y);
+  let fword = frictionWord(word);
   for (var k = 0u; k < 4u; k++) {
-    if (c.pointVertex[k] != CONTACT_NONE && c.pointWeight[k] != 0.0) { atomicAdd(&acc[8u * c.pointVertex[k] + word], contactWeightUnits(c.pointWeight[k])); }
+    if (c.pointVertex[k] == CONTACT_NONE || c.pointWeight[k] == 0.0) { continue; }
+    let units = contactWeightUnits(c.pointWeight[k]);
+    atomicAdd(&acc[ACC_WORDS * c.pointVertex[k] + fword], units);
+    if (violated) { atomicAdd(&acc[ACC_WORDS * c.pointVertex[k] + word], units); }
   }
   for (var k = 0u; k < 3u; k++) {
-    if (c.triBary[k] != 0.0) { atomicAdd(&acc[8u * c.triVertex[k] + word], contactWeightUnits(c.triBary[k])); }
+    if (c.triBary[k] == 0.0) { continue; }
+    let units = contactWeightUnits(c.triBary[k]);
+    atomicAdd(&acc[ACC_WORDS * c.triVertex[k] + fword], units);
+    if (violated) { atomicAdd(&acc[ACC_WORDS * c.triVertex[k] + word], units); }
   }
 }
 
@@ -175,6 +201,7 @@ fn countContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
 fn solveContact(y: u32, i: u32, mark: bool) {
   var c = loadContact(y, i);
   let word = useWord(y);
+  let fword = frictionWord(word);
   if (c.enabled == 0u) { return; }
   var x = vec3<f32>(0.0);
   var xPrev = vec3<f32>(0.0);
@@ -182,6 +209,7 @@ fn solveContact(y: u32, i: u32, mark: bool) {
   var sPrev = vec3<f32>(0.0);
   var denom = 0.0;
   var denomSplit = 0.0;
+  var denomFriction = 0.0;
   for (var k = 0u; k < 4u; k++) {
     let v = c.pointVertex[k];
     let w = c.pointWeight[k];
@@ -190,6 +218,7 @@ fn solveContact(y: u32, i: u32, mark: bool) {
     xPrev += w * prev[v].xyz;
     denom += w * w * vertexInverseMass(v);
     denomSplit += contactUse(countOf(v, word), w) * w * vertexInverseMass(v);
+    denomFriction += contactUse(countOf(v, fword), w) * w * vertexInverseMass(v);
   }
   for (var k = 0u; k < 3u; k++) {
     let v = c.triVertex[k];
@@ -199,6 +228,7 @@ fn solveContact(y: u32, i: u32, mark: bool) {
     sPrev += b * prev[v].xyz;
     denom += b * b * vertexInverseMass(v);
     denomSplit += contactUse(countOf(v, word), b) * b * vertexInverseMass(v);
+    denomFriction += contactUse(countOf(v, fword), b) * b * vertexInverseMass(v);
   }
   if (!(denom > 0.0)) { return; }
   let scale = denom / denomSplit;
@@ -224,8 +254,10 @@ fn solveContact(y: u32, i: u32, mark: bool) {
   let d = (x - xPrev) - (s - sPrev);
   let dt = d - dot(d, normal) * normal;
   let slide = length(dt);
-  // This contact's share of the slide (scale), limited by its Coulomb budget (lambdaN already holds its scaled pushes).
-  let cut = min(slide * scale, params.friction * c.lambdaN - c.frictionUsed);
+  // This contact's share of the slide (by F_v, over-relaxed, at most all of it), limited by its
+  // Coulomb budget (lambdaN already holds its scaled pushes).
+  let share = min(1.0, FRICTION_RELAXATION * denom / denomFriction);
+  let cut = min(slide * share, params.friction * c.lambdaN - c.frictionUsed);
   if (cut > 0.0 && slide > 0.0) {
     corr -= dt * (cut / (slide * denom));
     c.frictionUsed += cut;
@@ -242,7 +274,7 @@ fn solveContact(y: u32, i: u32, mark: bool) {
     if (v == CONTACT_NONE || w == 0.0) { continue; }
     addCorrection(v, vertexInverseMass(v) * w * corr);
     addStartCorrection(v, vertexInverseMass(v) * w * startCorr);
-    if (mark) { atomicOr(&acc[8u * v + word], CONTACT_TOUCHED); }
+    if (mark) { atomicOr(&acc[ACC_WORDS * v + word], CONTACT_TOUCHED); }
   }
   for (var k = 0u; k < 3u; k++) {
     let b = c.triBary[k];
@@ -250,7 +282,7 @@ fn solveContact(y: u32, i: u32, mark: bool) {
     let v = c.triVertex[k];
     addCorrection(v, -vertexInverseMass(v) * b * corr);
     addStartCorrection(v, -vertexInverseMass(v) * b * startCorr);
-    if (mark) { atomicOr(&acc[8u * v + word], CONTACT_TOUCHED); }
+    if (mark) { atomicOr(&acc[ACC_WORDS * v + word], CONTACT_TOUCHED); }
   }
 }
 
@@ -263,7 +295,7 @@ fn solveContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
 // Adds vertex v's accumulated corrections to its position and start position and zeroes them
 // (the use word is the caller's).
 fn applyVertex(v: u32) {
-  let o = 8u * v;
+  let o = ACC_WORDS * v;
   let d = vec3<f32>(fixedSum(o), fixedSum(o + 1u), fixedSum(o + 2u));
   if (any(d != vec3<f32>(0.0))) {
     positions[v] = vec4<f32>(positions[v].xyz + d, positions[v].w);
@@ -285,13 +317,16 @@ fn applyContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   let v = threadIndex(gid, params.applyRowStride);
   if (v >= params.vertexCount) { return; }
   applyVertex(v);
-  atomicStore(&acc[8u * v + params.countWord], 0u);
+  atomicStore(&acc[ACC_WORDS * v + params.countWord], 0u);
+  atomicStore(&acc[ACC_WORDS * v + frictionWord(params.countWord)], 0u);
 }
 
 // sweepContacts' apply for vertex v of a contact: the one invocation that takes v's use word
-// with its CONTACT_TOUCHED flag (the exchange zeroes it) applies v; the others find 0.
+// with its CONTACT_TOUCHED flag (the exchange zeroes it) applies v; the others find 0. Every
+// contact's vertices come here, so friction's use is zeroed here too.
 fn applyTouched(v: u32, word: u32) {
-  if ((atomicExchange(&acc[8u * v + word], 0u) & CONTACT_TOUCHED) != 0u) { applyVertex(v); }
+  atomicStore(&acc[ACC_WORDS * v + frictionWord(word)], 0u);
+  if ((atomicExchange(&acc[ACC_WORDS * v + word], 0u) & CONTACT_TOUCHED) != 0u) { applyVertex(v); }
 }
 
 const SWEEP_LANES = 256u;

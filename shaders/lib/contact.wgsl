@@ -53,7 +53,7 @@ struct ContactParams {
   offTriangleAcross: u32,
   offVtOffsets: u32,
   offVtList: u32,
-  /** The word of a vertex's 8 accumulator words that holds its use S_v (contacts.wgsl): 3 for the main group, 7 for a group of its own. */
+  /** The word of a vertex's accumulator words that holds its use S_v (contacts.wgsl): 3 for the main group, 7 for a group of its own (friction's use beside it in 8 or 9). */
   countWord: u32,
   /** The contact offset delta (SolverParams.contactOffset) the built contacts keep. */
   offset: f32,

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSceneMesh } from '../../src/collision/sceneMesh';
 import { CollisionTopologyGpu } from '../../src/collision/gpu/collisionTopology';
-import { ACCUMULATOR_WORDS, CONTACT_WORDS, ContactStage, MAIN_COUNT_WORD, OWN_COUNT_WORD, type ContactSettings } from '../../src/collision/gpu/contactStage';
+import { ACCUMULATOR_WORDS, CONTACT_WORDS, ContactStage, MAIN_COUNT_WORD, MAIN_FRICTION_COUNT_WORD, OWN_COUNT_WORD, OWN_FRICTION_COUNT_WORD, type ContactSettings } from '../../src/collision/gpu/contactStage';
 import { DetectStage } from '../../src/collision/gpu/detectStage';
 import { OVERFLOW_ENTRY_WORDS, QL, QL_HEADER_WORDS, QueryList, RESULT_WORDS } from '../../src/collision/gpu/queryList';
 import { CpuContacts } from '../../src/collision/cpu/contactsCpu';
@@ -299,10 +299,11 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     expect(after).toBeLessThan(0.85 * before);
     // Per-vertex use (mass splitting, shaders/contacts.wgsl): counted at each pass's start from the
     // contacts violated then, zeroed by the pass's apply, so the next pass (and substep) starts clean.
-    // The uses live in the accumulators' spare words (main group 3, own groups 7): all zero, as the corrections.
+    // The uses live in the accumulators' spare words (main group 3, own groups 7, friction's 8 and 9): all zero, as the corrections.
     const acc = new Uint32Array(await readBuffer(ctx, h.stage.accumulators));
-    const uses = acc.slice(0, ACCUMULATOR_WORDS * model.vertexCount).filter((_, i) => i % ACCUMULATOR_WORDS === MAIN_COUNT_WORD || i % ACCUMULATOR_WORDS === OWN_COUNT_WORD);
-    expect(uses.length).toBe(2 * model.vertexCount);
+    const useWords = [MAIN_COUNT_WORD, OWN_COUNT_WORD, MAIN_FRICTION_COUNT_WORD, OWN_FRICTION_COUNT_WORD];
+    const uses = acc.slice(0, ACCUMULATOR_WORDS * model.vertexCount).filter((_, i) => useWords.includes(i % ACCUMULATOR_WORDS));
+    expect(uses.length).toBe(4 * model.vertexCount);
     expect(uses.every((c) => c === 0)).toBe(true);
     const shared = new Uint32Array(model.vertexCount);
     const rec = new Float32Array(contactWords), u = new Uint32Array(contactWords);

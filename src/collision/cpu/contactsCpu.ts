@@ -14,7 +14,8 @@
  * summed per vertex. Each contact's corrections have zero mass-weighted sum (dx_i = w_i wp_i n
  * dlambda on the point, -w_k b_k n dlambda on the triangle), so momentum is conserved exactly.
  * Coulomb friction as the colliders': the relative tangential motion over the substep is cancelled
- * up to friction x the accumulated normal push.
+ * up to friction x the accumulated normal push, each contact's share of it split by friction's own
+ * use F_v (the contacts violated or that pushed this substep) and over-relaxed (FRICTION_RELAXATION).
  */
 import { closestPointOnTriangle, FEATURE_EDGE01, FEATURE_FACE } from '../../geometry/closestPointOnTriangle';
 import { addTriangleAreaVector } from '../../geometry/triangleAreaVector';
@@ -34,6 +35,15 @@ export const GROUP_EDGE_EDGE = 1;
  * lies on the boundary up to rounding): the feature's normal is used (contactsBuild.wgsl too).
  */
 export const PATH_DIRECTION_MIN_REL = 1e-3;
+
+/**
+ * Over-relaxation of a contact's share of the slide (successive over-relaxation of averaged
+ * constraints, Macklin et al. 2014 section 4.2, omega 1.5): the share is
+ * min(1, omega x denom / denomFriction), so a vertex under K contacts whose friction acts cancels
+ * its slide in fewer passes without any one contact cancelling more than the whole of it
+ * (shaders/contacts.wgsl FRICTION_RELAXATION).
+ */
+export const FRICTION_RELAXATION = 1.5;
 
 export class CpuContacts {
   count = 0;
@@ -56,6 +66,11 @@ export class CpuContacts {
   active = new Uint8Array(64);
   /** Per vertex, this pass: the sum of its weights over the contacts violated at the pass's start (its use, S_v). */
   readonly vertexContacts: Float64Array;
+  /**
+   * Per vertex, this pass: the sum of its weights over the contacts whose friction acts (violated
+   * at the pass's start, or pushed earlier this substep: lambdaN > 0): friction's own use F_v.
+   */
+  readonly vertexFrictionContacts: Float64Array;
   private readonly acc: Float64Array;
   /** Per vertex: the pass's shift of the start positions (split impulse), applied with acc. */
   private readonly accPrev: Float64Array;
@@ -67,6 +82,7 @@ export class CpuContacts {
     this.mesh = mesh;
     this.data = data;
     this.vertexContacts = new Float64Array(mesh.vertexCount);
+    this.vertexFrictionContacts = new Float64Array(mesh.vertexCount);
     this.acc = new Float64Array(3 * mesh.vertexCount);
     this.accPrev = new Float64Array(3 * mesh.vertexCount);
   }
@@ -244,18 +260,36 @@ export class CpuContacts {
   }
 
   /**
-   * Each pass's use S_v (shaders/contacts.wgsl countContacts): the sum of v's weights over the
-   * group's contacts violated (C < 0) at the positions x.
+   * Each pass's uses (shaders/contacts.wgsl countContact): S_v, the sum of v's weights over the
+   * group's contacts violated (C < 0) at the positions x, for the push; F_v, the same over the
+   * contacts violated or that pushed earlier in the substep (lambdaN > 0), for the friction.
+   * A resting contact pushed to its gap by the first pass is no longer violated, yet its friction
+   * still acts in every later pass: counted only in S_v, K such contacts at a vertex would each
+   * cancel the whole slide, K times too much, and the passes oscillate tangentially
+   * (docs/collisions.md "Static friction between bodies", probe 5).
    */
-  private countViolated(x: Float64Array, g: number): void {
+  private countUses(x: Float64Array, g: number): void {
     const use = this.vertexContacts;
+    const frictionUse = this.vertexFrictionContacts;
     use.fill(0);
+    frictionUse.fill(0);
     const { pointVertex: pv, pointWeight: pw, triVertex: tv, triBary: tb } = this;
     for (let i = 0; i < this.count; i++) {
       if (!this.active[i] || this.group[i] !== g) continue;
-      if (!(this.gap(x, i) < 0)) continue;
-      for (let k = 0; k < 4; k++) if (pw[4 * i + k] !== 0) use[pv[4 * i + k]] += pw[4 * i + k];
-      for (let k = 0; k < 3; k++) if (tb[3 * i + k] !== 0) use[tv[3 * i + k]] += tb[3 * i + k];
+      const violated = this.gap(x, i) < 0;
+      if (!violated && !(this.lambdaN[i] > 0)) continue;
+      for (let k = 0; k < 4; k++) {
+        const wp = pw[4 * i + k];
+        if (wp === 0) continue;
+        frictionUse[pv[4 * i + k]] += wp;
+        if (violated) use[pv[4 * i + k]] += wp;
+      }
+      for (let k = 0; k < 3; k++) {
+        const b = tb[3 * i + k];
+        if (b === 0) continue;
+        frictionUse[tv[3 * i + k]] += b;
+        if (violated) use[tv[3 * i + k]] += b;
+      }
     }
   }
 
@@ -280,11 +314,11 @@ export class CpuContacts {
     const acc = this.acc;
     const accPrev = this.accPrev;
     const { pointVertex: pv, pointWeight: pw, triVertex: tv, triBary: tb, normal: nv } = this;
-    this.countViolated(x, g);
+    this.countUses(x, g);
     for (let i = 0; i < this.count; i++) {
       if (!this.active[i] || this.group[i] !== g) continue;
       // Point and boundary point now and at the substep's start; denominator; scale.
-      let px = 0, py = 0, pz = 0, qx = 0, qy = 0, qz = 0, denom = 0, denomSplit = 0;
+      let px = 0, py = 0, pz = 0, qx = 0, qy = 0, qz = 0, denom = 0, denomSplit = 0, denomFriction = 0;
       for (let k = 0; k < 4; k++) {
         const wp = pw[4 * i + k];
         if (wp === 0) continue;
@@ -293,6 +327,7 @@ export class CpuContacts {
         qx += wp * x0[3 * v]; qy += wp * x0[3 * v + 1]; qz += wp * x0[3 * v + 2];
         denom += wp * wp * w[v];
         denomSplit += Math.max(wp, this.vertexContacts[v]) * wp * w[v];
+        denomFriction += Math.max(wp, this.vertexFrictionContacts[v]) * wp * w[v];
       }
       let sx = 0, sy = 0, sz = 0, rx = 0, ry = 0, rz = 0;
       for (let k = 0; k < 3; k++) {
@@ -303,6 +338,7 @@ export class CpuContacts {
         rx += b * x0[3 * v]; ry += b * x0[3 * v + 1]; rz += b * x0[3 * v + 2];
         denom += b * b * w[v];
         denomSplit += Math.max(b, this.vertexContacts[v]) * b * w[v];
+        denomFriction += Math.max(b, this.vertexFrictionContacts[v]) * b * w[v];
       }
       if (!(denom > 0)) continue;
       // Mass splitting in the denominator only (shaders/contacts.wgsl): momentum stays exact.
@@ -337,8 +373,11 @@ export class CpuContacts {
         const dn = dx * nx + dy * ny + dz * nz;
         tx = dx - dn * nx; ty = dy - dn * ny; tz = dz - dn * nz;
         const tl = Math.hypot(tx, ty, tz);
-        // This contact's share of the slide, limited by its Coulomb budget (lambdaN holds its scaled pushes).
-        const cut = Math.min(tl * scale, budget);
+        // This contact's share of the slide (split by friction's use F_v, over-relaxed by
+        // FRICTION_RELAXATION and capped at the whole slide), limited by its Coulomb budget
+        // (lambdaN holds its scaled pushes).
+        const share = Math.min(1, FRICTION_RELAXATION * denom / denomFriction);
+        const cut = Math.min(tl * share, budget);
         if (cut > 0) {
           dt = cut / denom;
           tx /= tl; ty /= tl; tz /= tl;

@@ -73,10 +73,16 @@ const PARAM_WORDS = 20;
 export const ACCUMULATOR_UNIT_RATIO = 2 ** -22;
 /** ContactParams.buildFlags: a non-Pin query (an escaped point, DetectStage) keeps its contact only when it pushes the point back against its motion. */
 const CONTACT_BUILD_ESCAPED_BACKWARD = 1;
-/** Accumulator words per vertex, and the word holding its use S_v: the main group's, a group of its own's (contacts.wgsl). */
-export const ACCUMULATOR_WORDS = 8;
+/**
+ * Accumulator words per vertex (contacts.wgsl ACC_WORDS), the words holding its use S_v (the main
+ * group's, a group of its own's) and those holding friction's use F_v beside them (contacts.wgsl
+ * frictionWord).
+ */
+export const ACCUMULATOR_WORDS = 10;
 export const MAIN_COUNT_WORD = 3;
 export const OWN_COUNT_WORD = 7;
+export const MAIN_FRICTION_COUNT_WORD = 8;
+export const OWN_FRICTION_COUNT_WORD = 9;
 
 function pipeline(device: GPUDevice, label: string, code: string, entryPoint: string, layout: GPUBindGroupLayout): GPUComputePipeline {
   return device.createComputePipeline({
@@ -102,9 +108,10 @@ export class ContactStage implements GpuStage {
   private readonly uniforms: GPUBuffer;
   /**
    * Per vertex ACCUMULATOR_WORDS u32 words, zero between passes: the pass's correction of x
-   * (0-2) and of the start position (4-6) as f32 bits, and the vertex's use S_v in the substep's
+   * (0-2) and of the start position (4-6) in fixed point, the vertex's use S_v in the pass's
    * violated contacts (fixed point, contact.wgsl) in word MAIN_COUNT_WORD (DCD and the shared
-   * source) or OWN_COUNT_WORD (a group with counts of its own, and the injected contacts).
+   * source) or OWN_COUNT_WORD (a group with counts of its own, and the injected contacts), and
+   * friction's use F_v (contacts violated or that pushed) in MAIN_ / OWN_FRICTION_COUNT_WORD.
    */
   readonly accumulators: GPUBuffer;
   /** countContacts / solveContacts args when a source shares their dispatches ([x, 2, 1], contactsArgs.wgsl). */
