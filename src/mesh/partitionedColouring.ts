@@ -86,14 +86,13 @@ export interface PartitionOptions {
   /** Most leftovers swept as one cell (default LEFTOVER_CELL_LIMIT; 0: always one dispatch per leftover colour). */
   leftoverCellLimit?: number;
   /**
-   * How an element interior in several passes picks one: 'count' (default), the least loaded
-   * pass; 'valence', the pass where its busiest vertex holds the fewest elements so far (then the
-   * least loaded), elements with fewer choices first. 'valence' halves the serial rounds of an
-   * iteration (the octopi: 84-104 -> 50-55; material GPU time -19 to -40 % on an H100), but is not
-   * the default: static friction between two bodies (tests/unit/collision/bodyFriction.test.ts)
-   * slips 5.9 mm with it at 3 iterations, where the count order holds; that friction also slips
-   * about 2 mm with the count order at 2 or 4 iterations, so the fragility is the contacts', to be
-   * fixed there first (docs/benchmarks.md "Solve orders on an H100").
+   * How an element interior in several passes picks one: 'valence' (default), the pass where its
+   * busiest vertex holds the fewest elements so far (then the least loaded), elements with fewer
+   * choices first; 'count', the least loaded pass. 'valence' halves the serial rounds of an
+   * iteration (the octopi: 84-104 -> 50-55; material GPU time -19 to -40 % on an H100;
+   * docs/benchmarks.md "Solve orders on an H100"). It became the default once static friction
+   * between bodies stopped depending on the solve order (docs/collisions.md "Static friction
+   * between bodies", (7)).
    */
   balance?: 'valence' | 'count';
 }
@@ -173,7 +172,7 @@ export function partitionedColouring(
   const passOf = new Int8Array(count).fill(-1);
   const cellOf = new Float64Array(count);
   const passSizes = new Array<number>(PASS_COUNT).fill(0);
-  const vertexLoad = options.balance === 'valence' ? new Uint16Array(PASS_COUNT * vertexCount) : null;
+  const vertexLoad = (options.balance ?? 'valence') === 'valence' ? new Uint16Array(PASS_COUNT * vertexCount) : null;
   const busiest = (e: number, g: number): number => {
     if (!vertexLoad) return 0;
     let most = 0;
