@@ -10,7 +10,7 @@
  * --order: the solve order of the runs measured (default coloured Gauss-Seidel; the reference is
  * always coloured Gauss-Seidel at 64 iterations, a converged run every order shares). --balance
  * (with --order partitioned): how the partition picks a pass for an element interior in several
- * (src/mesh/partitionedColouring.ts PartitionOptions.balance; default the model's, 'count').
+ * (src/mesh/partitionedColouring.ts PartitionOptions.balance; default the model's, 'valence').
  *
  *   # the solver before the stability fix (commit 7d89b6b^, the C_D / C_H constraint pair):
  *   rm -rf /tmp/prefix && mkdir /tmp/prefix && git archive 7d89b6b^ | tar -x -C /tmp/prefix

@@ -11,7 +11,7 @@
  *    tet-iterations per second (tets x iterations x substeps / frame time). --frames N frames a
  *    run (the first excluded), while the octopus falls (no contacts yet). --balance: the
  *    partitioned order once per pass-assignment rule listed (PartitionOptions.balance; default
- *    the model's own, 'count'), with its rounds per iteration (the sum of the passes' largest
+ *    the model's own, 'valence'), with its rounds per iteration (the sum of the passes' largest
  *    local colour counts: the serial steps of an iteration). --repeat R runs the configurations R
  *    times over, alternating (a GPU's clocks drift between runs); --no-collisions drops the
  *    scene's collision stages so that the frame is the material's and the integration's.
@@ -38,7 +38,7 @@ const repeat = Number(flag('repeat') ?? 1);
 if (!(Number.isInteger(repeat) && repeat >= 1)) throw new Error(`--repeat must be a positive integer, got ${flag('repeat')}`);
 const collisionsOff = process.argv.includes('--no-collisions');
 const balanceFlag = flag('balance');
-const balances = (balanceFlag ?? 'count').split(',');
+const balances = (balanceFlag ?? 'valence').split(',');
 if (!balances.every((b) => b === 'valence' || b === 'count')) throw new Error(`--balance takes valence and/or count, got ${balanceFlag}`);
 if (framesFlag !== undefined && !(Number.isInteger(framesFlag) && framesFlag >= 2)) throw new Error(`--frames must be an integer >= 2 (the first is left out), got ${flag('frames')}`);
 const ctx = await acquireGpu({ onLost: (r) => { console.error(`device lost: ${r}`); process.exit(3); } });
