@@ -25,7 +25,7 @@ import { dropCulled, type CulledNodes } from './culledPairs';
 import { OwnPairCache, type OwnPairReuse } from './ownPairCache';
 import { chooseSelfPairFrames, type SelfPairFrame, type SelfPairFrameReport } from './selfPairFrames';
 import { edgeEdgeOneTet, edgeOpposites, triangleOpposites, vertexFaceOneTet } from './tetPairs';
-import { sortedJoinFits, sortedSelfPairs } from './sortedSelfJoin';
+import { sortedJoinFits, sortedSelfPairs, type JoinCulling, type SortedPairs } from './sortedSelfJoin';
 
 export interface CcdTopology {
   vertexCount: number;
@@ -787,7 +787,7 @@ function ownPairs(
   const culled = cull ? cull() : null;
   // Objects small enough are joined with their pairs already sorted as the kept lists hold them (sortedSelfJoin.ts).
   const sorted = Object.assign(
-    (grown: Float32Array, o: number, reuse: CcdCandidates | null) => (sortedJoinFits(topo, o) ? sortedSelfPairs(topo, grown, o, slice, reuse) : null),
+    (grown: Float32Array, o: number, reuse: SortedPairs | null, culling: JoinCulling | null) => (sortedJoinFits(topo, o) ? sortedSelfPairs(topo, grown, o, slice, reuse, culling) : null),
     { fits: (o: number) => sortedJoinFits(topo, o) },
   );
   const c = cache.candidates(ownBoxes, positions, range, skin, (grown, r) => ccdCandidates(topo, grown, 'self', r, slice), culled, before ?? null, sorted);

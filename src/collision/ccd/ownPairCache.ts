@@ -27,7 +27,7 @@
  * A list whose answer is provably the last job's (FilterMemo: same gaps, threshold within a cap,
  * same culled nodes, its few near pairs answering as before) replays it instead: a falling body.
  * A body that outgrows its lists within a job or two (landing, squeezed) is joined without the skin, with a skinned
- * probe every few rebuilds (SHORT_LIFE_JOBS, SKIN_PROBE_EVERY). Figures: docs/benchmarks.md
+ * probe once it moves by less than a skin a job (SHORT_LIFE_JOBS). Figures: docs/benchmarks.md
  * "CCD's broad phase: same-object pairs kept across jobs".
  */
 
@@ -36,6 +36,8 @@ import { culledVertexFace, edgeCulledNode, MIXED, vertexCulledNodes, type Culled
 import { roundDown, roundUp } from './f32Round';
 import { unionCornerBoxes } from './cornerBoxes';
 import { gapThreshold, referenceBoxes, type GapReference } from './pairGaps';
+import { mergePairs } from './mergePairs';
+import type { JoinCulling, SortedPairs } from './sortedSelfJoin';
 
 const EMPTY = new Uint32Array(0);
 const EMPTY_GAPS = new Float64Array(0);
@@ -60,6 +62,13 @@ interface ObjectPairs {
   gaps: { vertexFace: Float64Array; edgeEdge: Float64Array; reference: GapReference; live: LiveLists | null } | null;
   /** The last filtered answers and what they depend on (FilterMemo); null: none. */
   memo: ObjectMemo | null;
+  /**
+   * A list joined on the boxes of now with that job's culled nodes (sortedSelfJoin.ts
+   * JoinCulling): its pairs within one culled node, left out of vertexFace / edgeEdge, which are
+   * then that job's answer as they stand. The list is the merge of the two (made whole before it
+   * is read as a kept list: wholeLists). null: vertexFace / edgeEdge are the whole list.
+   */
+  culledOut: CcdCandidates | null;
 }
 
 /**
@@ -126,18 +135,21 @@ const UNDECIDED_RERECORD = 0.125;
 /**
  * A list that served fewer jobs than this belongs to a body that keeps deforming (landing, being
  * squeezed): it is rebuilt without a skin (a grown join finds more pairs, about 1.6x the time, for
- * nothing), except every SKIN_PROBE_EVERY-th rebuild, which tries the skin again (a body at rest
- * after its landing goes back to reusing its list).
+ * nothing), unless the body has moved by less than a skin since its last list was joined on its
+ * boxes as they were (every box, relative to the mean, within that list's boxes grown by the skin):
+ * then a skinned list would have lasted, so it probes with the skin again (a body settling after
+ * its landing goes back to reusing its list). A body squashing at impact moves its boxes by
+ * centimetres a job, so it never pays for a probe that cannot last (it probed every fourth
+ * rebuild before: about 1.6x the join plus recording every pair's gap, the job's maximum).
  */
 const SHORT_LIFE_JOBS = 3;
-const SKIN_PROBE_EVERY = 4;
 
 /**
  * An object's pairs for the boxes `grown`, each list sorted as the kept lists are (sortedSelfJoin.ts),
  * or null where it does not take the object (`fits`: whether it takes object o); the same pairs as
  * the broad phase's join. `reuse`: the object's old lists, whose buffers it may fill (no longer read).
  */
-export type SortedJoin = ((grown: Float32Array, object: number, reuse: CcdCandidates | null) => CcdCandidates | null) & { fits: (object: number) => boolean };
+export type SortedJoin = ((grown: Float32Array, object: number, reuse: SortedPairs | null, culling: JoinCulling | null) => SortedPairs | null) & { fits: (object: number) => boolean };
 
 /** What the cache did in one call (counters for the benchmarks and tests). */
 export interface OwnPairReuse {
@@ -221,20 +233,33 @@ export class OwnPairCache {
       stale.push(isStale);
       if (!isStale) {
         kept.jobs++;
+        wholeLists(kept);
         continue;
       }
       // The skin of the rebuild: none while the body keeps outgrowing its lists (but a probe every few).
       if (kept && kept.jobs < SHORT_LIFE_JOBS) this.shortStreak[o]++;
       else this.shortStreak[o] = 0;
-      grow[o] = this.shortStreak[o] % SKIN_PROBE_EVERY === 0 ? skin[o] : 0;
+      const settling = kept !== undefined && kept.skin === 0 && this.inside(o, kept.kept, boxes, means, 3 * (o - lo), skin[o]);
+      grow[o] = this.shortStreak[o] === 0 || settling ? skin[o] : 0;
     }
+    // Per edge, its two triangles' culled nodes (edgeCulledNode), read once per pair by the join and the filter.
+    let edgeNodes: Int32Array | null = null;
+    if (culled) {
+      edgeNodes = this.edgeNodes;
+      for (let e = 0; e < this.edgeObject.length; e++) {
+        edgeNodes[2 * e] = edgeCulledNode(culled, e, 0);
+        edgeNodes[2 * e + 1] = edgeCulledNode(culled, e, 1);
+      }
+    }
+    // A list joined on the boxes of now (no skin) is also the job's answer: the join drops the culled pairs too.
+    const culling: JoinCulling | null = culled ? { nodes: culled, edgeNodes: edgeNodes! } : null;
     // Rebuild the stale objects, a contiguous run per join.
     for (let o = lo; o < hi; ) {
       if (!stale[o - lo]) { o++; continue; }
       let end = o + 1;
       // A run shares "grown or not": a run without skin joins the boxes as they are.
       while (end < hi && stale[end - lo] && (grow[end] === 0) === (grow[o] === 0)) end++;
-      this.rebuild(boxes, [o, end], grow, join, means, lo, sortedJoin);
+      this.rebuild(boxes, [o, end], grow, join, means, lo, sortedJoin, grow[o] === 0 ? culling : null);
       stats.rebuilt += end - o;
       o = end;
     }
@@ -242,8 +267,9 @@ export class OwnPairCache {
     // Filter every object's kept list by the boxes of now.
     let vfCount = 0, eeCount = 0;
     for (let o = lo; o < hi; o++) {
-      vfCount += this.objects[o]!.vertexFace.length;
-      eeCount += this.objects[o]!.edgeEdge.length;
+      const kept = this.objects[o]!;
+      vfCount += kept.vertexFace.length + (kept.culledOut ? kept.culledOut.vertexFace.length : 0);
+      eeCount += kept.edgeEdge.length + (kept.culledOut ? kept.culledOut.edgeEdge.length : 0);
     }
     stats.tested = (vfCount + eeCount) / 2;
     // The job's pairs between objects (`before`) go first, so the answer is sliced once, not concatenated.
@@ -317,7 +343,12 @@ export class OwnPairCache {
     }
     for (let o = lo; o < hi; o++) {
       const kept = this.objects[o]!, before = stats.boxTests;
-      if (exact(o)) {
+      if (exact(o) && kept.culledOut) {
+        // Joined with this job's culled nodes: its pairs are the answer, those within one set apart.
+        out.set(kept.vertexFace, nv);
+        nv += kept.vertexFace.length;
+        stats.culled += kept.culledOut.vertexFace.length / 2;
+      } else if (exact(o)) {
         nv = copyPairs(kept.vertexFace, out, nv, culled, true, stats, null);
       } else {
         const list = read[o - lo], memo = memoable[o - lo] ? kept.memo! : null;
@@ -327,18 +358,13 @@ export class OwnPairCache {
     }
     const vertexFace = out.slice(0, nv);
     out.set(eeBefore);
-    // Per edge, its two triangles' culled nodes (edgeCulledNode), read once per pair below.
-    let edgeNodes: Int32Array | null = null;
-    if (culled) {
-      edgeNodes = this.edgeNodes;
-      for (let e = 0; e < this.edgeObject.length; e++) {
-        edgeNodes[2 * e] = edgeCulledNode(culled, e, 0);
-        edgeNodes[2 * e + 1] = edgeCulledNode(culled, e, 1);
-      }
-    }
     for (let o = lo; o < hi; o++) {
       const kept = this.objects[o]!, before = stats.boxTests;
-      if (exact(o)) {
+      if (exact(o) && kept.culledOut) {
+        out.set(kept.edgeEdge, ne);
+        ne += kept.edgeEdge.length;
+        stats.culled += kept.culledOut.edgeEdge.length / 2;
+      } else if (exact(o)) {
         ne = copyPairs(kept.edgeEdge, out, ne, culled, false, stats, edgeNodes);
       } else {
         const list = read[o - lo], memo = memoable[o - lo] ? kept.memo! : null;
@@ -446,14 +472,16 @@ export class OwnPairCache {
     out[at + 2] = z / n;
   }
 
-  /** Whether every boundary vertex of object o has its box, relative to the mean, inside its kept box. */
-  private inside(o: number, kept: Float64Array, boxes: Float32Array, means: Float64Array, at: number): boolean {
+  /** Whether every boundary vertex of object o has its box, relative to the mean, inside its kept box (grown by `by` on every side). */
+  private inside(o: number, kept: Float64Array, boxes: Float32Array, means: Float64Array, at: number, by = 0): boolean {
     const a = this.vertexStart[o], b = this.vertexStart[o + 1];
-    const mx = means[at], my = means[at + 1], mz = means[at + 2];
+    // Box minus (mean - by) below the kept minimum, or minus (mean + by) above the kept maximum: outside.
+    const lx = means[at] - by, ly = means[at + 1] - by, lz = means[at + 2] - by;
+    const hx = means[at] + by, hy = means[at + 1] + by, hz = means[at + 2] + by;
     for (let q = a; q < b; q++) {
       const p = 6 * this.vertices[q], k = 6 * (q - a);
-      if (boxes[p] - mx < kept[k] || boxes[p + 1] - my < kept[k + 1] || boxes[p + 2] - mz < kept[k + 2]) return false;
-      if (boxes[p + 3] - mx > kept[k + 3] || boxes[p + 4] - my > kept[k + 4] || boxes[p + 5] - mz > kept[k + 5]) return false;
+      if (boxes[p] - lx < kept[k] || boxes[p + 1] - ly < kept[k + 1] || boxes[p + 2] - lz < kept[k + 2]) return false;
+      if (boxes[p + 3] - hx > kept[k + 3] || boxes[p + 4] - hy > kept[k + 4] || boxes[p + 5] - hz > kept[k + 5]) return false;
     }
     return true;
   }
@@ -461,7 +489,7 @@ export class OwnPairCache {
   /** Joins objects lo..hi-1 on their boxes grown by their skin and keeps each object's sorted pairs and grown boxes. */
   private rebuild(
     boxes: Float32Array, [lo, hi]: [number, number], skin: ArrayLike<number>, join: (grown: Float32Array, objects: [number, number]) => CcdCandidates,
-    means: Float64Array, meansFrom: number, sortedJoin: SortedJoin | null,
+    means: Float64Array, meansFrom: number, sortedJoin: SortedJoin | null, culling: JoinCulling | null,
   ): void {
     let grows = false;
     for (let o = lo; o < hi; o++) {
@@ -484,12 +512,15 @@ export class OwnPairCache {
     // Each object's sorted pairs from the sorted join where it takes the object, else from the
     // broad phase's join (a run of such objects at a time) sorted here.
     const vf: Uint32Array[] = [], ee: Uint32Array[] = [];
+    const culledOut: (CcdCandidates | undefined)[] = [];
     for (let o = lo; o < hi; ) {
       const old = this.objects[o];
-      const pairs = sortedJoin ? sortedJoin(grown, o, old ? { vertexFace: old.vertexFace, edgeEdge: old.edgeEdge } : null) : null;
+      const reuse = old ? { vertexFace: old.vertexFace, edgeEdge: old.edgeEdge, ...(old.culledOut ? { culledOut: old.culledOut } : {}) } : null;
+      const pairs = sortedJoin ? sortedJoin(grown, o, reuse, culling) : null;
       if (pairs) {
         vf.push(pairs.vertexFace);
         ee.push(pairs.edgeEdge);
+        culledOut[o - lo] = pairs.culledOut;
         o++;
         continue;
       }
@@ -513,9 +544,17 @@ export class OwnPairCache {
           kept[k + 3 + i] = grown[p + 3 + i] - m - slack;
         }
       }
-      this.objects[o] = { kept, vertexFace: vf[o - lo], edgeEdge: ee[o - lo], jobs: 1, skin: skin[o], gaps: null, memo: null };
+      this.objects[o] = { kept, vertexFace: vf[o - lo], edgeEdge: ee[o - lo], jobs: 1, skin: skin[o], gaps: null, memo: null, culledOut: culledOut[o - lo] ?? null };
     }
   }
+}
+
+/** Makes a list joined with culled pairs set apart (ObjectPairs.culledOut) whole again: read as a kept list, it holds every pair. */
+function wholeLists(kept: ObjectPairs): void {
+  if (!kept.culledOut) return;
+  kept.vertexFace = mergePairs(kept.vertexFace, kept.culledOut.vertexFace);
+  kept.edgeEdge = mergePairs(kept.edgeEdge, kept.culledOut.edgeEdge);
+  kept.culledOut = null;
 }
 
 /** The kept lists' pairs whose recorded gap is above -limit: their live lists. */

@@ -25,8 +25,9 @@
  */
 
 import { unionCornerBoxes } from './cornerBoxes';
+import type { CulledNodes } from './culledPairs';
 import { edgeEdgeOneTet, edgeOpposites, triangleOpposites, vertexFaceOneTet } from './tetPairs';
-import type { CcdTopology } from './broadPhase';
+import type { CcdCandidates, CcdTopology } from './broadPhase';
 
 /**
  * Objects with more triangles or edges than `max` are joined by the hash (the bitsets grow as
@@ -43,14 +44,15 @@ let columnBoxes = new Float32Array(0);
 const binLow = new Float64Array(6), binScale = new Float64Array(6);
 /** Per condition and bin b, the bitset over the columns whose bin is below b (b = 0: none). */
 let sets = new Int32Array(0);
+/** The join's output, and with culling the pairs within one culled node (set apart): grow-only scratch. */
 let pairs: Uint32Array = new Uint32Array(1 << 16);
+let culledPairs: Uint32Array = new Uint32Array(1 << 12);
 
-/** The scratch output grown to hold at least `length` words (its contents kept). */
-function grow(length: number): Uint32Array {
-  const grown = new Uint32Array(Math.max(length, 2 * pairs.length));
-  grown.set(pairs);
-  pairs = grown;
-  return grown;
+/** A copy of scratch `from` with room for at least `length` words (its contents kept). */
+function grown(from: Uint32Array, length: number): Uint32Array {
+  const out = new Uint32Array(Math.max(length, 2 * from.length));
+  out.set(from);
+  return out;
 }
 
 /**
@@ -242,13 +244,37 @@ export function sortedJoinFits(topo: CcdTopology, o: number): boolean {
 }
 
 /**
+ * The culled nodes of one job (culledPairs.ts) for a join that sets apart the pairs within one
+ * (sortedSelfPairs): `edgeNodes` per edge its two triangles' culled nodes (edgeCulledNode, -1:
+ * none), 2 per edge.
+ */
+export interface JoinCulling {
+  nodes: CulledNodes;
+  edgeNodes: Int32Array;
+}
+
+/**
+ * A join's pairs. With JoinCulling, `vertexFace` / `edgeEdge` hold the pairs not within one culled
+ * node and `culledOut` those within one, both sorted: the whole list is their merge (mergePairs.ts).
+ */
+export interface SortedPairs extends CcdCandidates {
+  culledOut?: CcdCandidates;
+}
+
+/**
  * Object o's vertex-face and edge-edge pairs on `boxes` (6 per vertex, valid for the object's
  * vertices), sorted; the object must fit (sortedJoinFits). `slice` [k, K]: only the vertices v
  * with v % K = k and the pairs whose lower edge e has e % K = k (broadPhase.ts CandidatePart.slice).
+ * `reuse`: lists no longer needed whose buffers the answer may fill (copyOut).
+ * With `culling`, the pairs within one culled node (culledPairs.ts, the rule ownPairCache.ts's
+ * filter applies) are set apart in `culledOut` as they are found: a list joined on the boxes of
+ * now is then the job's answer as it stands, with no second pass over a million pairs to drop
+ * them. (Writing every pair to two full lists, all and unculled, cost as much as that pass: the
+ * second stream of writes, not the test; culled pairs are about a tenth.)
  */
 export function sortedSelfPairs(
-  topo: CcdTopology, boxes: Float32Array, o: number, slice?: [number, number], reuse?: { vertexFace: Uint32Array; edgeEdge: Uint32Array } | null,
-): { vertexFace: Uint32Array; edgeEdge: Uint32Array } {
+  topo: CcdTopology, boxes: Float32Array, o: number, slice?: [number, number], reuse?: SortedPairs | null, culling?: JoinCulling | null,
+): SortedPairs {
   if (!sortedJoinFits(topo, o)) throw new RangeError(`sortedSelfPairs: object ${o} has more than ${SORTED_JOIN_LIMIT.max} triangles or edges`);
   const tables = joinTables(topo);
   const [k, slices] = slice ?? [0, 1];
@@ -256,46 +282,175 @@ export function sortedSelfPairs(
   const rows = tables.vertices.ids.subarray(tables.vertices.start[o], tables.vertices.start[o + 1]);
   const triangleIds = tables.triangles.ids.subarray(tables.triangles.start[o], tables.triangles.start[o + 1]);
   const edgeIds = tables.edges.ids.subarray(tables.edges.start[o], tables.edges.start[o + 1]);
+  const cull = culling ?? null;
   // Vertex-face: the triangles are the columns.
   let n = triangleIds.length;
-  if (columnBoxes.length < 6 * Math.max(n, edgeIds.length)) columnBoxes = new Float32Array(6 * Math.max(n, edgeIds.length));
+  const most = Math.max(n, edgeIds.length);
+  if (columnBoxes.length < 6 * most) {
+    columnBoxes = new Float32Array(6 * most);
+    columnNodes = new Int32Array(2 * most);
+  }
   for (let q = 0; q < n; q++) unionCornerBoxes(tri, 3, boxes, triangleIds[q], columnBoxes, 6 * q);
+  if (cull) {
+    const by = cull.nodes.culledBy;
+    for (let q = 0; q < n; q++) columnNodes[2 * q] = columnNodes[2 * q + 1] = by[triangleIds[q]] + 1;
+  }
   const triangleBins = Math.max(1, Math.ceil(n / STEP));
   let words = buildSets(n, triangleBins);
-  let m = 0;
+  pairsLength = culledLength = 0;
   for (let r = 0; r < rows.length && n > 0; r++) {
     const v = rows[r];
     if (v % slices !== k) continue;
-    m = scanRow(v, boxes, 6 * v, 0, tables.vertexSkip, triangleIds, triangleBins, words, m);
+    if (!cull) {
+      scanRow(v, boxes, 6 * v, 0, tables.vertexSkip, triangleIds, triangleBins, words);
+      continue;
+    }
+    // The row's culled nodes: those of its triangles (often more than two).
+    const { culledBy, vertexTriangleOffsets: around, vertexTriangles } = cull.nodes;
+    const stamp = nextStamp();
+    for (let j = around[v]; j < around[v + 1]; j++) markNode(culledBy[vertexTriangles[j]], stamp);
+    scanRowCulled(v, boxes, 6 * v, 0, tables.vertexSkip, triangleIds, triangleBins, words, stamp);
   }
-  const vertexFace = copyOut(pairs, m, reuse?.vertexFace);
+  const vertexFace = copyOut(pairs, pairsLength, reuse?.vertexFace);
+  const vertexFaceCulled = cull ? copyOut(culledPairs, culledLength, reuse?.culledOut?.vertexFace) : null;
   // Edge-edge: the edges are the columns and the rows; a row meets the columns above it only.
   n = edgeIds.length;
   for (let q = 0; q < n; q++) unionCornerBoxes(edges, 2, boxes, edgeIds[q], columnBoxes, 6 * q);
+  if (cull) {
+    const en = cull.edgeNodes;
+    for (let q = 0; q < n; q++) {
+      columnNodes[2 * q] = en[2 * edgeIds[q]] + 1;
+      columnNodes[2 * q + 1] = en[2 * edgeIds[q] + 1] + 1;
+    }
+  }
   const edgeBins = Math.max(1, Math.ceil(n / STEP));
   words = buildSets(n, edgeBins);
-  m = 0;
+  pairsLength = culledLength = 0;
   for (let r = 0; r + 1 < n; r++) {
     const ea = edgeIds[r];
     if (ea % slices !== k) continue;
-    m = scanRow(ea, columnBoxes, 6 * r, r + 1, tables.edgeSkip, edgeIds, edgeBins, words, m);
+    if (!cull) {
+      scanRow(ea, columnBoxes, 6 * r, r + 1, tables.edgeSkip, edgeIds, edgeBins, words);
+      continue;
+    }
+    // The row's culled nodes: its two triangles'.
+    const stamp = nextStamp();
+    markNode(cull.edgeNodes[2 * ea], stamp);
+    markNode(cull.edgeNodes[2 * ea + 1], stamp);
+    scanRowCulled(ea, columnBoxes, 6 * r, r + 1, tables.edgeSkip, edgeIds, edgeBins, words, stamp);
   }
-  return { vertexFace, edgeEdge: copyOut(pairs, m, reuse?.edgeEdge) };
+  const edgeEdge = copyOut(pairs, pairsLength, reuse?.edgeEdge);
+  if (!cull) return { vertexFace, edgeEdge };
+  return { vertexFace, edgeEdge, culledOut: { vertexFace: vertexFaceCulled!, edgeEdge: copyOut(culledPairs, culledLength, reuse?.culledOut?.edgeEdge) } };
 }
 
+/** Per column (in column order) its culled nodes + 1 (0: none): a triangle's twice, an edge's two triangles'. */
+let columnNodes = new Int32Array(0);
 /**
- * Appends to `pairs` from m (returns the new length) the pairs (row, columnIds[q]) of the columns
- * q >= from whose boxes overlap the row's box (box[p .. p + 6)), in column order: the six
- * condition sets of the current columns (buildSets) ANDed word by word, the row's skip list
- * (ascending column numbers) masked out, each survivor tested exactly.
+ * Per culled node + 1, the stamp of the last row that lies in it (markNode): a row's pair with a
+ * column is within one culled node exactly when one of the column's nodes carries the row's stamp.
+ * Slot 0 (no node) is never stamped.
+ */
+let nodeStamps = new Int32Array(1024);
+let lastStamp = 0;
+
+/** A stamp no row has had since nodeStamps was last cleared. */
+function nextStamp(): number {
+  if (lastStamp === 0x7fffffff) {
+    nodeStamps.fill(0);
+    lastStamp = 0;
+  }
+  return ++lastStamp;
+}
+
+/** Marks culled node `node` (-1: none) as one of the current row's. */
+function markNode(node: number, stamp: number): void {
+  if (node < 0) return;
+  if (node + 1 >= nodeStamps.length) {
+    const more = new Int32Array(Math.max(node + 2, 2 * nodeStamps.length));
+    more.set(nodeStamps);
+    nodeStamps = more;
+  }
+  nodeStamps[node + 1] = stamp;
+}
+/** Words written to `pairs` and to `culledPairs` (scanRow, scanRowCulled). */
+let pairsLength = 0, culledLength = 0;
+/** A row's candidate columns (rowCandidates), grow-only scratch. */
+let candidates = new Int32Array(0);
+
+/**
+ * Appends to `pairs` the pairs (row, columnIds[q]) of the columns q >= from whose boxes overlap
+ * the row's box (box[p .. p + 6)), in column order: the row's candidates (rowCandidates), each
+ * tested exactly. The test does not branch on its answer (nine in ten candidates pass,
+ * unpredictably which): the pair is written and kept by advancing past it.
  */
 function scanRow(
   row: number, box: Float32Array, p: number, from: number, skip: { start: Uint32Array; ids: Uint32Array },
-  columnIds: Uint32Array, bins: number, words: number, m: number,
-): number {
-  const s = sets, cb = columnBoxes;
-  let out = pairs;
+  columnIds: Uint32Array, bins: number, words: number,
+): void {
+  const cb = columnBoxes;
   const x0 = box[p], y0 = box[p + 1], z0 = box[p + 2], x1 = box[p + 3], y1 = box[p + 4], z1 = box[p + 5];
+  const k = rowCandidates(row, x0, y0, z0, x1, y1, z1, from, skip, bins, words);
+  let m = pairsLength;
+  if (m + 2 * k > pairs.length) pairs = grown(pairs, m + 2 * k);
+  const out = pairs, cand = candidates;
+  for (let i = 0; i < k; i++) {
+    const q = cand[i], c = 6 * q;
+    const keep = +(cb[c] <= x1) & +(x0 <= cb[c + 3]) & +(cb[c + 1] <= y1) & +(y0 <= cb[c + 4]) & +(cb[c + 2] <= z1) & +(z0 <= cb[c + 5]);
+    out[m] = row;
+    out[m + 1] = columnIds[q];
+    m += keep << 1;
+  }
+  pairsLength = m;
+}
+
+/**
+ * scanRow, with the pairs within one culled node appended to `culledPairs` instead (a tenth, in
+ * runs: the branch is cheap): culledPairs.ts's rule, a pair lies within one when a node of the
+ * column (columnNodes) is one of the row's, which carry the row's `stamp` (markNode).
+ */
+function scanRowCulled(
+  row: number, box: Float32Array, p: number, from: number, skip: { start: Uint32Array; ids: Uint32Array },
+  columnIds: Uint32Array, bins: number, words: number, stamp: number,
+): void {
+  const cb = columnBoxes, nodes = columnNodes, stamps = nodeStamps;
+  const x0 = box[p], y0 = box[p + 1], z0 = box[p + 2], x1 = box[p + 3], y1 = box[p + 4], z1 = box[p + 5];
+  const k = rowCandidates(row, x0, y0, z0, x1, y1, z1, from, skip, bins, words);
+  let m = pairsLength, d = culledLength;
+  if (m + 2 * k > pairs.length) pairs = grown(pairs, m + 2 * k);
+  if (d + 2 * k > culledPairs.length) culledPairs = grown(culledPairs, d + 2 * k);
+  const out = pairs, set = culledPairs, cand = candidates;
+  for (let i = 0; i < k; i++) {
+    const q = cand[i], c = 6 * q, id = columnIds[q];
+    const keep = +(cb[c] <= x1) & +(x0 <= cb[c + 3]) & +(cb[c + 1] <= y1) & +(y0 <= cb[c + 4]) & +(cb[c + 2] <= z1) & +(z0 <= cb[c + 5]);
+    const drop = +(stamps[nodes[2 * q]] === stamp) | +(stamps[nodes[2 * q + 1]] === stamp);
+    out[m] = row;
+    out[m + 1] = id;
+    m += (keep & (drop ^ 1)) << 1;
+    if ((keep & drop) !== 0) {
+      set[d] = row;
+      set[d + 1] = id;
+      d += 2;
+    }
+  }
+  pairsLength = m;
+  culledLength = d;
+}
+
+/**
+ * The columns q >= from that the row's six condition sets (buildSets) all hold, less the row's
+ * skip list (ascending column numbers), into `candidates` in column order; returns how many. The
+ * sets are ANDed word by word; a nonzero word's lowest four bits are written without branching on
+ * how many it has (the writes past its count are overwritten), the rest one by one: a loop per bit
+ * mispredicts its exit once per word, which cost more than the tests themselves.
+ */
+function rowCandidates(
+  row: number, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, from: number, skip: { start: Uint32Array; ids: Uint32Array },
+  bins: number, words: number,
+): number {
+  const s = sets;
+  if (candidates.length < 32 * words + 4) candidates = new Int32Array(32 * words + 4);
+  const cand = candidates;
   const a0 = setAt(0, bins, words, x1), a1 = setAt(1, bins, words, y1), a2 = setAt(2, bins, words, z1);
   const a3 = setAt(3, bins, words, -x0), a4 = setAt(4, bins, words, -y0), a5 = setAt(5, bins, words, -z0);
   // The columns the row makes no pair with (ascending): x the next at or above `from`, in word xw.
@@ -305,6 +460,7 @@ function scanRow(
   while (x < xEnd && skipIds[x] < from) x++;
   let xw = x < xEnd ? skipIds[x] >>> 5 : words;
   const first = from >>> 5;
+  let k = 0;
   for (let w = first; w < words; w++) {
     let bits = s[a0 + w] & s[a1 + w] & s[a2 + w] & s[a3 + w] & s[a4 + w] & s[a5 + w];
     if (w === first) bits &= -1 << (from & 31);
@@ -312,16 +468,16 @@ function scanRow(
       while (x < xEnd && skipIds[x] >>> 5 === w) bits &= ~(1 << (skipIds[x++] & 31));
       xw = x < xEnd ? skipIds[x] >>> 5 : words;
     }
-    while (bits !== 0) {
-      const low = bits & -bits;
-      bits ^= low;
-      const q = (w << 5) | (31 - Math.clz32(low)), c = 6 * q;
-      if (!(cb[c] <= x1 && x0 <= cb[c + 3] && cb[c + 1] <= y1 && y0 <= cb[c + 4] && cb[c + 2] <= z1 && z0 <= cb[c + 5])) continue;
-      if (m + 2 > out.length) out = grow(m + 2);
-      out[m] = row;
-      out[m + 1] = columnIds[q];
-      m += 2;
-    }
+    if (bits === 0) continue;
+    // Column of the lowest set bit of b: (w << 5) | ctz(b) = last - clz32(b & -b).
+    const last = (w << 5) | 31;
+    const b1 = bits & (bits - 1), b2 = b1 & (b1 - 1), b3 = b2 & (b2 - 1);
+    cand[k] = last - Math.clz32(bits & -bits);
+    cand[k + 1] = last - Math.clz32(b1 & -b1);
+    cand[k + 2] = last - Math.clz32(b2 & -b2);
+    cand[k + 3] = last - Math.clz32(b3 & -b3);
+    k += 1 + +(b1 !== 0) + +(b2 !== 0) + +(b3 !== 0);
+    for (bits = b3 & (b3 - 1); bits !== 0; bits &= bits - 1) cand[k++] = last - Math.clz32(bits & -bits);
   }
-  return m;
+  return k;
 }
