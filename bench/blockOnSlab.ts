@@ -15,9 +15,8 @@
  * of the solve order" has the figures.
  */
 import { CpuSolver } from '../src/sim/cpuSolver';
-import { partitionedColouring } from '../src/mesh/partitionedColouring';
 import { slopeGravity } from '../tests/support/blockScenes';
-import { bodiesSetup, cubePart, latticePart } from '../tests/unit/collision/scenes';
+import { blockOnSlab } from '../tests/unit/collision/scenes';
 import type { SolverParams } from '../src/contract/params';
 
 const args = process.argv.slice(2);
@@ -44,25 +43,11 @@ if (contactOffset !== 'auto' && !(contactOffset >= 0)) throw new Error(`--contac
 const mode = text('collision-mode') ?? 'hybrid';
 if (mode !== 'hybrid' && mode !== 'dcd' && mode !== 'ccd') throw new Error(`--collision-mode must be hybrid, dcd or ccd, got ${mode}`);
 
-const slab = latticePart([8, 1, 2], (u, v, w) => [u / 8 - 0.2, v * 0.05, w / 8 - 0.125]);
-const block = cubePart(2, 0.1, [-0.05, 0.0505, -0.05]);
-const setup = bodiesSetup([{ part: slab, youngsModulus: 1e6 }, { part: block, youngsModulus: 1e6 }], {
-  substeps: 10, damping: 2, friction: MU, collisionMode: mode, selfCollision: false, contactOffset,
-  iterations: number('iterations', 3, true), contactIterations: number('contact-passes', 3, true),
+const { setup, blockMean: meanOf } = blockOnSlab({ iterations: number('iterations', 3, true), balance }, MU, {
+  collisionMode: mode, contactOffset, contactIterations: number('contact-passes', 3, true),
 });
-const m = setup.model;
-// The partition under test (the model's is built with the default rule).
-const fixed = Uint8Array.from({ length: m.vertexCount }, (_, v) => (m.handleOfVertex[v] >= 0 ? 1 : 0));
-(m as { tetPartition: typeof m.tetPartition }).tetPartition = partitionedColouring(m.tets, 4, m.restPositions, m.vertexCount, fixed, { balance });
-// The slab's bottom layer is held in place (as the test).
-for (let v = m.objectVertexOffsets[0]; v < m.objectVertexOffsets[1]; v++) if (m.restPositions[3 * v + 1] === 0) m.invMass[v] = 0;
 const solver = new CpuSolver(setup);
-const a = m.objectVertexOffsets[1], b = m.objectVertexOffsets[2];
-const blockMean = (f: Float64Array): number => {
-  let s = 0, mass = 0;
-  for (let i = a; i < b; i++) { s += f[3 * i] / m.invMass[i]; mass += 1 / m.invMass[i]; }
-  return s / mass;
-};
+const blockMean = (f: Float64Array): number => meanOf(f, 0);
 const rampEnd = 0.5;
 let x0 = 0, v0 = 0, t0 = 0, accel = NaN;
 while (solver.time < rampEnd + 2 - 1e-9) {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
-import { partitionedColouring, type PartitionOptions } from '../../../src/mesh/partitionedColouring';
 import { slopeGravity } from '../../support/blockScenes';
-import { bodiesSetup, countOn, cubePart, latticePart } from './scenes';
+import { blockOnSlab, countOn, type BlockOnSlabSolve } from './scenes';
 
 /**
  * Coulomb friction between two soft bodies (issue 19), on the float64 CPU reference with every
@@ -17,44 +16,18 @@ const DEG = Math.PI / 180;
 const SETTLE = 0.25;
 const RAMP = 0.25;
 
-/** The material solve's settings: iterations and the partition's pass rule. */
-interface Solve { iterations: number; balance: NonNullable<PartitionOptions['balance']> }
-const DEFAULT_SOLVE: Solve = { iterations: 3, balance: 'valence' };
+const DEFAULT_SOLVE: BlockOnSlabSolve = { iterations: 3, balance: 'valence' };
 
-function blockOnSlab(theta: number, solve: Solve = DEFAULT_SOLVE): { solver: CpuSolver; centreX: () => number; velocityX: () => number } {
-  // 1 m long along the slope (x from -0.2), 25 cm wide, 5 cm thick.
-  const slab = latticePart([8, 1, 2], (u, v, w) => [u / 8 - 0.2, v * 0.05, w / 8 - 0.125]);
-  const block = cubePart(2, 0.1, [-0.05, 0.0505, -0.05]);
-  const setup = bodiesSetup(
-    [
-      { part: slab, youngsModulus: 1e6 },
-      { part: block, youngsModulus: 1e6 },
-    ],
-    { substeps: 10, damping: 2, friction: MU, collisionMode: 'hybrid', selfCollision: false, iterations: solve.iterations },
-  );
-  const m = setup.model;
-  // The partition under test (the model's is built with the default rule).
-  const fixed = Uint8Array.from({ length: m.vertexCount }, (_, v) => (m.handleOfVertex[v] >= 0 ? 1 : 0));
-  (m as { tetPartition: typeof m.tetPartition }).tetPartition = partitionedColouring(m.tets, 4, m.restPositions, m.vertexCount, fixed, { balance: solve.balance });
-  // The slab's bottom layer is held in place.
-  for (let v = m.objectVertexOffsets[0]; v < m.objectVertexOffsets[1]; v++) if (m.restPositions[3 * v + 1] === 0) m.invMass[v] = 0;
+function slabRun(theta: number, solve: BlockOnSlabSolve = DEFAULT_SOLVE): { solver: CpuSolver; centreX: () => number; velocityX: () => number } {
+  const { setup, blockMean } = blockOnSlab(solve, MU);
   const solver = new CpuSolver(setup);
-  const a = m.objectVertexOffsets[1], b = m.objectVertexOffsets[2];
-  const weighted = (f: Float64Array): number => {
-    let s = 0, mass = 0;
-    for (let i = a; i < b; i++) {
-      s += f[3 * i] / m.invMass[i];
-      mass += 1 / m.invMass[i];
-    }
-    return s / mass;
-  };
   const step = solver.stepFrame.bind(solver);
   solver.stepFrame = () => {
     const ramp = Math.min(1, Math.max(0, (solver.time - SETTLE) / RAMP));
     solver.params.gravity = slopeGravity(theta * ramp);
     step();
   };
-  return { solver, centreX: () => weighted(solver.x), velocityX: () => weighted(solver.v) };
+  return { solver, centreX: () => blockMean(solver.x, 0), velocityX: () => blockMean(solver.v, 0) };
 }
 
 describe('Coulomb friction between two soft bodies (block on a held slab, mu 0.5)', () => {
@@ -62,8 +35,8 @@ describe('Coulomb friction between two soft bodies (block on a held slab, mu 0.5
   // countUses) the block held only in the count order at 3 iterations, by luck; in the valence
   // order it slipped 5.9 mm at 3 iterations and 2.0 mm at 2 (docs/collisions.md "Static friction
   // between bodies").
-  it.each<Solve>([DEFAULT_SOLVE, { iterations: 2, balance: 'valence' }, { iterations: 3, balance: 'count' }])('below the friction angle (20 deg < 26.6 deg) the block stays: < 0.1 mm along the slope over 2 s, and out of the slab ($iterations iterations, $balance order)', (solve) => {
-    const { solver, centreX } = blockOnSlab(20 * DEG, solve);
+  it.each<BlockOnSlabSolve>([DEFAULT_SOLVE, { iterations: 2, balance: 'valence' }, { iterations: 3, balance: 'count' }])('below the friction angle (20 deg < 26.6 deg) the block stays: < 0.1 mm along the slope over 2 s, and out of the slab ($iterations iterations, $balance order)', (solve) => {
+    const { solver, centreX } = slabRun(20 * DEG, solve);
     const frames = Math.round(2 / solver.params.dt);
     while (solver.time < SETTLE + RAMP - 1e-9) solver.stepFrame();
     const start = centreX();
@@ -80,7 +53,7 @@ describe('Coulomb friction between two soft bodies (block on a held slab, mu 0.5
 
   it('above it (35 deg) the block slides at g (sin - mu cos) within 5%', () => {
     const theta = 35 * DEG;
-    const { solver, velocityX } = blockOnSlab(theta);
+    const { solver, velocityX } = slabRun(theta);
     // Slipping from the ramp's end on; the acceleration from the mean velocity over the next
     // 0.5 s (speeds up to 0.8 m/s). Before the CCD normals at internal edges stayed in their
     // cones (src/collision/ccd/featureNormal.ts) the contacts braked beyond Coulomb's law from
