@@ -24,7 +24,6 @@
 import { cantilever } from '../src/scenes/cantilever';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { updateMaterialData } from '../src/sim/model';
-import { partitionedColouring } from '../src/mesh/partitionedColouring';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -53,12 +52,8 @@ if (balance !== undefined && balance !== 'valence' && balance !== 'count') throw
 const setup = cantilever.build({ resolution });
 setup.model.materials.forEach((m) => (m.youngsModulus = young));
 updateMaterialData(setup.model);
-if (balance) {
-  const m = setup.model;
-  // The model's own partition, rebuilt with the other balance (vertices held by handles are fixed, as in model.ts).
-  const fixed = Uint8Array.from({ length: m.vertexCount }, (_, v) => (m.handleOfVertex[v] >= 0 ? 1 : 0));
-  (m as { tetPartition: typeof m.tetPartition }).tetPartition = partitionedColouring(m.tets, 4, m.restPositions, m.vertexCount, fixed, { balance });
-}
+// The partition's pass rule (SolverParams.partitionBalance: the solver rebuilds the model's partition).
+if (balance) setup.params = { ...setup.params, partitionBalance: balance };
 const rest = setup.model.restPositions;
 let xmax = -Infinity;
 for (let i = 0; i < rest.length; i += 3) xmax = Math.max(xmax, rest[i]);

@@ -22,7 +22,6 @@ import { findScene } from '../src/scenes/registry';
 import { SOLVE_ORDERS, type SolverParams } from '../src/contract/params';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
-import { partitionedColouring, type PartitionedColouring } from '../src/mesh/partitionedColouring';
 
 const quick = process.argv.includes('--quick');
 const throughputOnly = process.argv.includes('--throughput-only');
@@ -52,8 +51,8 @@ const median = (xs: number[]): number => {
 };
 
 async function run(setup: SimSetup, params: Partial<SolverParams>, frames: number): Promise<RunResult> {
-  const sim = new Simulation(ctx, setup);
-  sim.setParams(params);
+  // Built with the params: the GPU solver takes the partition's pass rule when it is built.
+  const sim = new Simulation(ctx, { ...setup, params: { ...setup.params, ...params } });
   let wall = 0;
   let solve: number | null = 0;
   let materialDispatches = 0;
@@ -121,16 +120,12 @@ if (!throughputOnly) {
     const setup = scene.build({ resolution: res });
     const buildMs = performance.now() - t0;
     const m = setup.model;
-    const own = m.tetPartition;
-    const fixed = Uint8Array.from({ length: m.vertexCount }, (_, v) => (m.handleOfVertex[v] >= 0 ? 1 : 0));
     const runs = SOLVE_ORDERS.flatMap((order): { order: SolverParams['solveOrder']; balance: 'valence' | 'count' | undefined }[] => (order === 'partitioned' ? balances.map((b) => ({ order, balance: b as 'valence' | 'count' })) : [{ order, balance: undefined }]));
     for (let rep = 0; rep < repeat; rep++) for (const { order, balance } of runs) {
-      // The model's partition rebuilt with this balance (handles' vertices fixed, as model.ts does).
-      const partition: PartitionedColouring = balance === undefined ? own : partitionedColouring(m.tets, 4, m.restPositions, m.vertexCount, fixed, { balance });
-      (m as { tetPartition: PartitionedColouring }).tetPartition = partition;
-      const rounds = partition.passes.reduce((sum, q) => sum + q.maxColours, 0);
-      const r = await run(setup, collisionsOff ? { solveOrder: order, collisions: false } : { solveOrder: order }, frames);
-      (m as { tetPartition: PartitionedColouring }).tetPartition = own;
+      // The pass rule (SolverParams.partitionBalance): the solver rebuilds the model's partition with it.
+      const rule = balance ?? setup.params.partitionBalance;
+      const r = await run(setup, collisionsOff ? { solveOrder: order, collisions: false, partitionBalance: rule } : { solveOrder: order, partitionBalance: rule }, frames);
+      const rounds = m.tetPartition.passes.reduce((sum, q) => sum + q.maxColours, 0);
       const p = setup.params;
       const rate = (m.tetCount * p.iterations * p.substeps) / (r.wallMs / 1000);
       const solveMs = r.materialMedianMs;

@@ -135,6 +135,8 @@ async function startEngine(o: RunOptions, setup: SimSetup, first: SimSetup['para
 async function run(o: RunOptions): Promise<void> {
   const { setup, sceneName, meshFile, run: runP, dumper } = prepare(o);
   const tBuild = performance.now();
+  // The partition's pass rule is taken when the GPU solver is built (SolverParams.partitionBalance).
+  setup.params = { ...setup.params, partitionBalance: runP.initial.partitionBalance ?? setup.params.partitionBalance };
   const engine = await startEngine(o, setup, { ...setup.params, ...runP.initial });
   const sim = engine.sim;
   sim.setParams(runP.initial);

@@ -424,12 +424,29 @@ export class SimulationController {
       return false;
     }
     Object.assign(this.configValue.params, changes);
+    // The GPU solver uploads the partition's cells when it is built (SolverParams.partitionBalance):
+    // a new pass rule builds the scene's engine again, from its start.
+    if (next.partitionBalance !== current.partitionBalance && this.engine?.kind === 'gpu') {
+      void this.rebuildEngine();
+      this.onChange?.();
+      return true;
+    }
     if (this.baseParams) this.baseParams = { ...this.baseParams, ...changes, gravity: [...next.gravity] };
     this.engine?.setParams(next);
     this.timings.clear();
     this.warnIfUnresolved(0);
     this.onChange?.();
     return true;
+  }
+
+  /** Builds the scene on screen and its engine again with the page's parameters (running again if it was). */
+  private async rebuildEngine(): Promise<void> {
+    const wasRunning = this.running;
+    this.disposeEngine();
+    this.sceneSerial += 1;
+    this.onChange?.();
+    const ok = await this.ensureEngine();
+    if (ok && wasRunning) await this.run();
   }
 
   /** Changes object `object`'s material; the fields given stay set (for later meshes of the mesh scene too). */

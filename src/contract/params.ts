@@ -11,6 +11,9 @@ export const DEFAULT_EPS_R = 1e-4;
 
 export type SolveOrder = 'partitioned' | 'gauss-seidel' | 'jacobi';
 export const SOLVE_ORDERS: readonly SolveOrder[] = ['partitioned', 'gauss-seidel', 'jacobi'];
+/** How the partitioned order places an element interior in several passes (src/mesh/partitionedColouring.ts PartitionOptions.balance). */
+export type PartitionBalance = 'valence' | 'count';
+export const PARTITION_BALANCES: readonly PartitionBalance[] = ['valence', 'count'];
 export type ConstraintType = 'neohookean' | 'springs';
 /** How a point inside another object finds its boundary point (paper Fig. 15). */
 export type InterObjectMode = 'exact' | 'euclidean';
@@ -258,6 +261,15 @@ export interface SolverParams {
    * 0.04 (the shared octopus: 17 of 4,069 tets); 0 keeps every tet's stiffness.
    */
   sliverQuality: number;
+  /**
+   * The partitioned order's pass rule (src/mesh/partitionedColouring.ts): 'valence' (default), an
+   * element interior in several passes goes to the pass where its busiest vertex holds the fewest
+   * elements, which halves an iteration's serial rounds (material GPU time -19 to -40 % on an H100,
+   * docs/benchmarks.md "Solve orders on an H100"); 'count', to the least loaded pass. The model's
+   * partition is rebuilt when it changes; the GPU solver takes it when it is built (the page
+   * rebuilds its engine on a change).
+   */
+  partitionBalance: PartitionBalance;
 }
 
 /** The mode the stages run: recovery mode turns CCD off (paper 000 section 5.2), so it runs DCD for every point; air mode has no recovery mode. */
@@ -342,6 +354,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     ccdObstacleGrowth: true,
     ccdSelfPairFrame: 'adaptive',
     sliverQuality: 0.04,
+    partitionBalance: 'valence',
     ...overrides,
   };
 }
@@ -366,6 +379,7 @@ export function checkParams(p: SolverParams): void {
   if (typeof p.warmStart !== 'boolean') throw new RangeError(`warmStart must be true or false, got ${String(p.warmStart)}`);
   if (typeof p.escapedToDcd !== 'boolean') throw new RangeError(`escapedToDcd must be true or false, got ${String(p.escapedToDcd)}`);
   if (typeof p.ccdObstacleGrowth !== 'boolean') throw new RangeError(`ccdObstacleGrowth must be true or false, got ${String(p.ccdObstacleGrowth)}`);
+  if (!PARTITION_BALANCES.includes(p.partitionBalance)) throw new RangeError(`partitionBalance must be one of ${PARTITION_BALANCES.join(', ')}, got ${String(p.partitionBalance)}`);
   if (!(Number.isFinite(p.sliverQuality) && p.sliverQuality >= 0 && p.sliverQuality < 1)) throw new RangeError(`sliverQuality (a fraction of the object's median tet quality) must be in [0, 1), got ${String(p.sliverQuality)}`);
   if (!CCD_SELF_PAIR_FRAMES.includes(p.ccdSelfPairFrame)) throw new RangeError(`ccdSelfPairFrame must be one of ${CCD_SELF_PAIR_FRAMES.join(', ')}, got ${String(p.ccdSelfPairFrame)}`);
   if (typeof p.lineSearch !== 'boolean') throw new RangeError(`lineSearch must be true or false, got ${String(p.lineSearch)}`);

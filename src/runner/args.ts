@@ -5,7 +5,7 @@
  */
 import type { SceneSpecificOption } from '../scenes/types';
 import type { Material } from '../sim/material';
-import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, CONTACT_DISPATCHES, COLLISION_MODES, CCD_SELF_PAIR_FRAMES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, CONTACT_DISPATCHES, COLLISION_MODES, CCD_SELF_PAIR_FRAMES, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../contract/params';
 
 /** A mistake on the command line; the runner prints it and exits with status 2. */
 export class UsageError extends Error {
@@ -98,6 +98,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'iterations', value: 'N', group: 'solver', help: 'constraint iterations per substep (integer >= 1)' },
   { name: 'order', value: SOLVE_ORDERS.join('|'), group: 'solver', help: 'constraint solve order (partitioned: Gauss-Seidel, one dispatch per pass)' },
   { name: 'relaxation', value: 'W', group: 'solver', help: 'Jacobi relaxation of each constraint step (> 0, 1 = none)' },
+  { name: 'partition-balance', value: PARTITION_BALANCES.join('|'), group: 'solver', help: "partitioned order: a tet interior in several passes goes to the pass where its busiest vertex holds the fewest tets (valence, default; fewer serial rounds on a GPU) or to the least loaded pass (count)" },
   { name: 'warm-start', value: 'on|off', group: 'solver', help: 'Gauss-Seidel orders: Neo-Hookean tets start each substep from half the last one\'s stress (default on)' },
   { name: 'sliver-quality', value: 'Q', group: 'solver', help: "tets whose rest quality (6 sqrt(2) V / longest edge^3) is below Q x their object's median keep a millionth of their stiffness: slivers, whose light corners otherwise swing through them at impacts (0 <= Q < 1; default 0.04; 0 keeps every tet's stiffness). The run's log lists them" },
   { name: 'line-search', value: 'on|off', group: 'solver', help: 'Gauss-Seidel orders: Neo-Hookean steps lengthened to their local energy\'s minimum, at most 2x (default on)' },
@@ -274,6 +275,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('iterations', (t) => (o.params.iterations = positiveInteger('iterations', t)));
   v('order', (t) => (o.params.solveOrder = choice('order', t, SOLVE_ORDERS)));
   v('relaxation', (t) => (o.params.jacobiRelaxation = inRange('relaxation', t, (x) => x > 0, 'a number > 0')));
+  v('partition-balance', (t) => (o.params.partitionBalance = choice('partition-balance', t, PARTITION_BALANCES)));
   v('warm-start', (t) => (o.params.warmStart = onOff('warm-start', t)));
   v('line-search', (t) => (o.params.lineSearch = onOff('line-search', t)));
   v('sliver-quality', (t) => (o.params.sliverQuality = inRange('sliver-quality', t, (x) => x >= 0 && x < 1, 'a number in [0, 1)')));

@@ -18,7 +18,7 @@ import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
 import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
-import { setSliverQuality, type Model } from './model';
+import { setPartitionBalance, setSliverQuality, type Model } from './model';
 import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, firstIterationOfRound, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
@@ -103,6 +103,7 @@ export class CpuSolver {
     this.model = setup.model;
     this.params = { ...setup.params };
     setSliverQuality(this.model, this.params.sliverQuality);
+    setPartitionBalance(this.model, this.params.partitionBalance);
     const m = this.model;
     this.x = new Float64Array(3 * m.vertexCount);
     this.x0 = new Float64Array(3 * m.vertexCount);
@@ -145,6 +146,8 @@ export class CpuSolver {
     checkParams(p);
     // The tet constants follow the sliver threshold (model.ts); the masses do not change with it.
     setSliverQuality(this.model, p.sliverQuality);
+    // The partitioned order's pass rule: the partition is read every iteration, so it may change between frames.
+    setPartitionBalance(this.model, p.partitionBalance);
     this.phaseMs = emptyPhaseTimes();
     const substeps = this.frameSubsteps();
     const h = p.dt / substeps;

@@ -26,7 +26,7 @@
 import type { GpuContext } from '../gpu/device';
 import { dispatchGrid, readBufferToCpu, storageBuffer } from '../gpu/buffers';
 import { XpbdKernels } from './gpuKernels';
-import { setSliverQuality, type Model } from './model';
+import { setPartitionBalance, setSliverQuality, type Model } from './model';
 import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
 import { checkSetup, type SimSetup } from './setup';
 import { CollidersStage } from './stages/collidersStage';
@@ -181,6 +181,8 @@ export class GpuSolver {
     this.params = { ...setup.params };
     // The tet constants follow the sliver threshold of the params (model.ts) before they are uploaded.
     setSliverQuality(this.model, this.params.sliverQuality);
+    // The partitioned order's pass rule (SolverParams.partitionBalance): its cells are uploaded below.
+    setPartitionBalance(this.model, this.params.partitionBalance);
     this.kernels = new XpbdKernels(device);
     const m = this.model;
     const params = () => this.params;
@@ -308,6 +310,9 @@ export class GpuSolver {
     checkParams(p0);
     // A new sliver threshold changes the tet constants: uploaded before this frame.
     if (setSliverQuality(this.model, p0.sliverQuality)) this.refreshMasses();
+    if (p0.partitionBalance !== this.model.partitionBalance) {
+      throw new RangeError(`partitionBalance '${p0.partitionBalance}' differs from the '${this.model.partitionBalance}' this GPU solver was built with: the partition's cells are uploaded when the solver is built, so build a new solver with it (the page rebuilds its engine on a change)`);
+    }
     // CCD's candidates first: their closing speed may give this frame more substeps (impactSubsteps).
     const wait = this.collisions ? await this.collisions.prepareFrame(this.state) : { waitMs: 0, blockingReadbacks: 0 };
     await this.air?.prepareFrame();

@@ -9,7 +9,7 @@ import { partitionedColouring, type PartitionedColouring } from '../mesh/partiti
 import { lameFromYoung, neoHookeanConstants, neoHookeanLame, type Lame, type Material } from './material';
 import { computeRestShapeCpu } from './restShapeCpu';
 import { relativeTetQuality } from '../mesh/tetQuality';
-import { defaultParams } from '../contract/params';
+import { defaultParams, type PartitionBalance } from '../contract/params';
 
 export interface SimObjectDesc {
   name: string;
@@ -51,9 +51,12 @@ export interface Model {
   readonly edgeJacobiScale: Float64Array;
   readonly tetColouring: Colouring;
   readonly edgeColouring: Colouring;
-  /** The same constraints in partitioned Gauss-Seidel order (partitionedColouring.ts), cells from the initial positions. */
-  readonly tetPartition: PartitionedColouring;
-  readonly edgePartition: PartitionedColouring;
+  /**
+   * The same constraints in partitioned Gauss-Seidel order (partitionedColouring.ts), cells from the
+   * initial positions; rebuilt by setPartitionBalance when SolverParams.partitionBalance changes.
+   */
+  tetPartition: PartitionedColouring;
+  edgePartition: PartitionedColouring;
   /** CSR: per vertex, the tet corners 4t+k that name it (Jacobi gather). */
   readonly vertexTetOffsets: Uint32Array;
   readonly vertexTetCorners: Uint32Array;
@@ -78,6 +81,8 @@ export interface Model {
    * carry SLIVER_STIFFNESS of their stiffness (updateMaterialData; the solvers set it from their params).
    */
   sliverQuality: number;
+  /** SolverParams.partitionBalance the partitions were built with (setPartitionBalance; the solvers set it from their params). */
+  partitionBalance: PartitionBalance;
 }
 
 /**
@@ -99,6 +104,20 @@ export function setSliverQuality(model: Model, quality: number): boolean {
   if (quality === model.sliverQuality) return false;
   model.sliverQuality = quality;
   updateMaterialData(model);
+  return true;
+}
+
+/**
+ * Rebuilds the tet and edge partitions with pass rule `balance` (SolverParams.partitionBalance)
+ * when it differs from the one they were built with; true when it rebuilt them. Vertices held by
+ * handles are fixed, as in buildModel.
+ */
+export function setPartitionBalance(model: Model, balance: PartitionBalance): boolean {
+  if (balance === model.partitionBalance) return false;
+  const fixed = Uint8Array.from({ length: model.vertexCount }, (_, v) => (model.handleOfVertex[v] >= 0 ? 1 : 0));
+  model.tetPartition = partitionedColouring(model.tets, 4, model.restPositions, model.vertexCount, fixed, { balance });
+  model.edgePartition = partitionedColouring(model.edges, 2, model.restPositions, model.vertexCount, fixed, { balance });
+  model.partitionBalance = balance;
   return true;
 }
 
@@ -222,8 +241,8 @@ export function buildModel(objects: readonly SimObjectDesc[]): Model {
     edgeJacobiScale,
     tetColouring: greedyColouring(tets, 4, vertexCount, fixed),
     edgeColouring: greedyColouring(edges, 2, vertexCount, fixed),
-    tetPartition: partitionedColouring(tets, 4, restPositions, vertexCount, fixed),
-    edgePartition: partitionedColouring(edges, 2, restPositions, vertexCount, fixed),
+    tetPartition: partitionedColouring(tets, 4, restPositions, vertexCount, fixed, { balance: defaultParams({}).partitionBalance }),
+    edgePartition: partitionedColouring(edges, 2, restPositions, vertexCount, fixed, { balance: defaultParams({}).partitionBalance }),
     vertexTetOffsets: tetCsr.offsets,
     vertexTetCorners: tetCsr.corners,
     vertexEdgeOffsets: edgeCsr.offsets,
@@ -233,6 +252,7 @@ export function buildModel(objects: readonly SimObjectDesc[]): Model {
     invMass: new Float64Array(vertexCount),
     relativeQuality: relativeTetQuality(restPositions, tets, tetObject, objects.length),
     sliverQuality: defaultParams({}).sliverQuality,
+    partitionBalance: defaultParams({}).partitionBalance,
   };
   updateMaterialData(model);
   return model;

@@ -306,7 +306,19 @@ describe('every scene of the page, in one page', () => {
     expect(await page.evaluate(() => window.softBodyPage!.simulation.params.collisionMode)).toBe('dcd');
     expect(await page.evaluate(() => window.location.hash)).toContain('mode=dcd');
     expect(Number.isFinite(Number((await status()).minY))).toBe(true);
+    // The partition's pass rule is taken when the GPU solver is built: the page builds the engine
+    // again, from the scene's start, and the next frame runs with it.
+    await page.selectOption('#gui-partitionBalance select', { label: 'by pass size' });
+    await page.waitForFunction(() => window.softBodyPage!.simulation.params.partitionBalance === 'count');
+    await waitScene('octopus-box');
+    await page.evaluate(() => window.softBodyPage!.simulation.step());
+    const rebuilt = await status();
+    expect(Number(rebuilt.frame)).toBe(1);
+    expect(Number.isFinite(Number(rebuilt.minY))).toBe(true);
+    expect(await page.evaluate(() => window.location.hash)).toContain('partition=count');
+    expect(await errorText(), errors.join(' | ')).toBe('');
     // Back to the cheap settings for what follows.
+    await page.selectOption('#gui-partitionBalance select', { label: "by the busiest vertex's load" });
     await page.uncheck('#gui-collisions input');
     await page.selectOption('#gui-collisionMode select', { label: 'Hybrid CCD + DCD (Alg. 5)' });
   }, 300_000);

@@ -52,6 +52,23 @@ describe('GPU XPBD step matches the CPU reference', () => {
     }
   }
 
+  it("neohookean, partitioned by pass size (partitionBalance 'count', the other pass rule): falling onto the ground; a rule changed after the GPU solver is built is refused by name", async () => {
+    const setup = makeSetup([{ ...cube, material: { youngsModulus: 2e4, poissonRatio: 0.4 } }], {
+      dt: 1 / 60, substeps: 4, iterations: 3, partitionBalance: 'count',
+    }, [{ kind: 'plane', normal: [0, 1, 0], offset: -1.05 }]);
+    const { diff, moved } = await maxDifference(setup, 8);
+    expect(setup.model.partitionBalance).toBe('count');
+    expect(moved).toBeGreaterThan(0.05);
+    expect(diff).toBeLessThan(5e-5);
+    const gpu = new GpuSolver(await testGpu(), setup);
+    try {
+      gpu.params = { ...gpu.params, partitionBalance: 'valence' };
+      await expect(gpu.stepFrame()).rejects.toThrow(/partitionBalance 'valence' differs from the 'count'/);
+    } finally {
+      gpu.destroy();
+    }
+  });
+
   it('neohookean, partitioned: a tet too wide for the cells, swept as a pass of its own, beside the cube', async () => {
     // One tet of side 3 beside the 234 small ones: wider than the 99th-percentile cells, so it is
     // left over and the GPU sweeps it in the fifth pass's single cell.

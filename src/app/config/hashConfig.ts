@@ -8,7 +8,7 @@
  * are written in JavaScript's shortest round-trip form, so decode(encode(c)) equals c exactly.
  * Decoding checks each value's type and range and throws an Error naming the key and value.
  */
-import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, CONTACT_DISPATCHES, COLLISION_MODES, CCD_SELF_PAIR_FRAMES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, CONTACT_DISPATCHES, COLLISION_MODES, CCD_SELF_PAIR_FRAMES, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
@@ -27,6 +27,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'substeps', field: 'substeps', kind: 'count', help: 'substeps per frame' },
   { key: 'iterations', field: 'iterations', kind: 'count', help: 'material iterations per substep' },
   { key: 'solve', field: 'solveOrder', kind: SOLVE_ORDERS, help: 'material solve order' },
+  { key: 'partition', field: 'partitionBalance', kind: PARTITION_BALANCES, help: "partitioned order's pass rule: valence (the busiest vertex's load) or count (the least loaded pass)" },
   { key: 'relax', field: 'jacobiRelaxation', kind: 'positive', help: 'Jacobi relaxation' },
   { key: 'warm', field: 'warmStart', kind: 'bool', help: 'Neo-Hookean warm start (Gauss-Seidel orders)' },
   { key: 'search', field: 'lineSearch', kind: 'bool', help: 'Neo-Hookean line search (Gauss-Seidel orders)' },

@@ -10,7 +10,7 @@ import { defaultParams, type SolverParams } from '../../../src/contract/params';
 import type { SimSetup } from '../../../src/sim/setup';
 import { countIntersections } from '../../support/intersectionCounter';
 import { kuhnLattice } from '../../support/kuhnLattice';
-import { partitionedColouring, type PartitionOptions } from '../../../src/mesh/partitionedColouring';
+import type { PartitionBalance } from '../../../src/contract/params';
 
 export interface Part {
   positions: Float64Array;
@@ -109,13 +109,13 @@ export function knockedCubes(cells: number, speed: number, gap: number, params: 
 }
 
 /** The friction scene's material solve: iterations and the partition's pass rule. */
-export interface BlockOnSlabSolve { iterations: number; balance: NonNullable<PartitionOptions['balance']> }
+export interface BlockOnSlabSolve { iterations: number; balance: PartitionBalance }
 
 /**
  * Static friction between two soft bodies (issue 19): a 10 cm block (2 cells a side, E 1e6) on
  * a 1 m x 25 cm x 5 cm slab (E 1e6) whose bottom layer is held (inverse mass 0; its top is free
  * and soft), friction `friction`, no ground, 10 substeps, hybrid, self-collision off. `params`
- * overrides the rest (contact passes, offset, mode). The partition is rebuilt with `solve.balance`.
+ * overrides the rest (contact passes, offset, mode). The partition's pass rule is `solve.balance` (SolverParams.partitionBalance).
  * Returns the setup and the block's mass-weighted mean of a per-vertex xyz array.
  */
 export function blockOnSlab(solve: BlockOnSlabSolve, friction: number, params: Partial<SolverParams> = {}): { setup: SimSetup; blockMean: (f: ArrayLike<number>, axis: number) => number } {
@@ -123,11 +123,9 @@ export function blockOnSlab(solve: BlockOnSlabSolve, friction: number, params: P
   const block = cubePart(2, 0.1, [-0.05, 0.0505, -0.05]);
   const setup = bodiesSetup(
     [{ part: slab, youngsModulus: 1e6 }, { part: block, youngsModulus: 1e6 }],
-    { substeps: 10, damping: 2, friction, collisionMode: 'hybrid', selfCollision: false, iterations: solve.iterations, ...params },
+    { substeps: 10, damping: 2, friction, collisionMode: 'hybrid', selfCollision: false, iterations: solve.iterations, partitionBalance: solve.balance, ...params },
   );
   const m = setup.model;
-  const fixed = Uint8Array.from({ length: m.vertexCount }, (_, v) => (m.handleOfVertex[v] >= 0 ? 1 : 0));
-  (m as { tetPartition: typeof m.tetPartition }).tetPartition = partitionedColouring(m.tets, 4, m.restPositions, m.vertexCount, fixed, { balance: solve.balance });
   for (let v = m.objectVertexOffsets[0]; v < m.objectVertexOffsets[1]; v++) if (m.restPositions[3 * v + 1] === 0) m.invMass[v] = 0;
   const a = m.objectVertexOffsets[1], b = m.objectVertexOffsets[2];
   const blockMean = (f: ArrayLike<number>, axis: number): number => {
