@@ -27,11 +27,13 @@
  *
  * 5. job (--sections job): the job the time step runs by default (culling on), on this thread, for
  *    --jobs jobs of the pile falling and at impact (each octopus's lowest 15 cm stopped, the rest
- *    still falling): medians of the job and of its phases.
+ *    still falling): medians of the job and of its phases. --job-parts K: each job also split as a
+ *    pool of K workers splits it (splitParts), the parts run in turn on this thread, each with its
+ *    own kept lists as each worker keeps its own: the longest part is what K free cores would wait for.
  *
  * Each section is a function returning rows.
  *
- *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/ccd.ts [--cases 4@2,16@2,4@0.2,16@0.2,50@0.2] [--horizon 0.0333] [--margin 0.001] [--self-pair-skin F] [--repeat 5] [--pool N] [--sections narrow,broad,step,parts,job] [--jobs 24] [--scenarios falling,impact,landed] [--own-margin M] [--self-pair-frame own|adaptive] [--step-copies 2] [--step-frames 12] [--parts-workers 2,4,7]
+ *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/ccd.ts [--cases 4@2,16@2,4@0.2,16@0.2,50@0.2] [--horizon 0.0333] [--margin 0.001] [--self-pair-skin F] [--repeat 5] [--pool N] [--sections narrow,broad,step,parts,job] [--jobs 24] [--scenarios falling,impact,landed] [--own-margin M] [--self-pair-frame own|adaptive] [--step-copies 2] [--step-frames 12] [--parts-workers 2,4,7] [--job-parts K]
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -329,7 +331,7 @@ function median(xs: number[]): number {
  * on a machine shared with other work the CPU time is the steadier) and of its phases (the
  * culling's own report; "join" = the rest: boxes, pairs between objects, the kept same-object lists).
  */
-export function jobRows(cases: PileCase[], bound: MotionBound, jobs: number, scenarios: string[] = ['falling', 'impact']): Row[] {
+export function jobRows(cases: PileCase[], bound: MotionBound, jobs: number, scenarios: string[] = ['falling', 'impact'], parts = 1): Row[] {
   const rows: Row[] = [];
   for (const c of cases) {
     const t = c.topology;
@@ -340,6 +342,10 @@ export function jobRows(cases: PileCase[], bound: MotionBound, jobs: number, sce
       const velocities = scenarioVelocities(c, scenario);
       const positions = base.slice();
       const total: number[] = [], cpu: number[] = [], cones: number[] = [], traversal: number[] = [], filter: number[] = [];
+      // --job-parts K: each job also split as a pool of K workers splits it (splitParts), every part
+      // on this thread in turn with its own kept lists, as each worker keeps its own.
+      const split = parts > 1 ? splitParts(t, parts) : [];
+      const longest: number[] = [], summed: number[] = [];
       let before = 0, after = 0, pairs = 0, rebuilt = 0, worldJoined = 0;
       for (let j = -3; j < jobs; j++) {
         if (scenario !== 'falling' && (j + 3) % 4 === 0) positions.set(base);
@@ -347,7 +353,16 @@ export function jobRows(cases: PileCase[], bound: MotionBound, jobs: number, sce
         const c0 = process.cpuUsage(), t0 = performance.now();
         const r = culledSweptCandidates(t, positions, velocities, bound, true, culling);
         const ms = performance.now() - t0, used = process.cpuUsage(c0);
+        const partMs = split.map((part) => {
+          const p0 = performance.now();
+          culledSweptCandidates(t, positions, velocities, bound, true, culling, part);
+          return performance.now() - p0;
+        });
         if (j < 0) continue;
+        if (split.length > 0) {
+          longest.push(Math.max(...partMs));
+          summed.push(partMs.reduce((a, b) => a + b, 0));
+        }
         cpu.push((used.user + used.system) / 1000);
         const s = r.selfCulling!;
         total.push(ms);
@@ -364,6 +379,7 @@ export function jobRows(cases: PileCase[], bound: MotionBound, jobs: number, sce
       rows.push([
         c.copies, c.speed, scenario, median(total).toFixed(1), Math.min(...total).toFixed(1), Math.max(...total).toFixed(1), median(cpu).toFixed(1), median(join).toFixed(1), median(cones).toFixed(1),
         median(traversal).toFixed(1), median(filter).toFixed(1), before, after, pairs, (rebuilt / jobs).toFixed(1), (worldJoined / jobs).toFixed(1),
+        ...(split.length > 0 ? [split.length, median(longest).toFixed(1), Math.max(...longest).toFixed(1), median(summed).toFixed(1)] : []),
       ]);
     }
     c.positions.set(base);
@@ -478,9 +494,11 @@ try {
     const bound = broadBound();
     const cases = pileCases('8@2,16@2');
     const jobs = Number(arg('jobs', '24'));
-    const rows = jobRows(cases, bound, jobs, arg('scenarios', 'falling,impact').split(','));
+    const jobParts = Number(arg('job-parts', '1'));
+    if (!(Number.isInteger(jobParts) && jobParts >= 1)) throw new Error(`--job-parts: expected an integer >= 1, got ${arg('job-parts', '')}`);
+    const rows = jobRows(cases, bound, jobs, arg('scenarios', 'falling,impact').split(','), jobParts);
     console.log(`\nThe default job (self-collision, enhanced culling, 1 mm deviation bound) on this thread, median of ${jobs} jobs, horizon ${bound.horizon.toFixed(4)} s, margin ${bound.margin}:\n`);
-    console.log(table(['copies', 'speed m/s', 'scenario', 'job ms (median)', 'job ms (min)', 'job ms (max)', 'job CPU ms (median)', 'join ms', 'cones ms', 'traversal ms', 'pair filter ms', 'same-object pairs', 'after culling', 'candidates', 'lists rebuilt / job', 'objects joined in the world frame / job'], rows));
+    console.log(table(['copies', 'speed m/s', 'scenario', 'job ms (median)', 'job ms (min)', 'job ms (max)', 'job CPU ms (median)', 'join ms', 'cones ms', 'traversal ms', 'pair filter ms', 'same-object pairs', 'after culling', 'candidates', 'lists rebuilt / job', 'objects joined in the world frame / job', ...(jobParts > 1 ? ['parts', 'longest part ms (median)', 'longest part ms (max)', 'sum of parts ms (median)'] : [])], rows));
   }
   if (sections.includes('step')) {
     const copies = Number(arg('step-copies', '2'));
