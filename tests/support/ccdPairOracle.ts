@@ -3,7 +3,7 @@
  * (tests/unit/ccd/culledJoin.test.ts, pairGaps.test.ts, broadPhase.test.ts). The oracle shares no
  * code with src/collision/ccd: all pairs, its own union boxes and overlap test, its own maps.
  */
-import { ccdTopologyOf, type CcdTopology } from '../../src/collision/ccd/broadPhase';
+import { ccdTopologyOf, type CcdTopology, type MotionBound } from '../../src/collision/ccd/broadPhase';
 import { buildTetMesh } from '../../src/mesh/tetMesh';
 import { loadSharedTetArrays } from './sharedMeshes';
 
@@ -98,4 +98,20 @@ export function xyzOf(rest: Float32Array): Float32Array {
   const out = new Float32Array((rest.length / 4) * 3);
   for (let i = 0; i < rest.length / 4; i++) for (let k = 0; k < 3; k++) out[3 * i + k] = rest[4 * i + k];
   return out;
+}
+
+/**
+ * Two shared octopi landing (the CCD bench's impact): the lowest 15 cm of each ramping from rest to
+ * 2 m/s down, the rest falling at 2 m/s; horizon 1/30 s, margin 7.8 mm. `flung`: boundary vertex
+ * slots (indices into boundaryVertices) also thrown sideways at 40 m/s.
+ */
+export function landingOctopi(flung: number[] = []): { scene: ReturnType<typeof copies>; velocities: Float32Array; bound: MotionBound } {
+  const scene = copies('octopus_2KFaces.t', [[0, 0, 0], [0.05, 0.3, 0.02]]);
+  const n = scene.vertexCount;
+  const low = [Infinity, Infinity];
+  for (let v = 0; v < n; v++) low[scene.vertexObject[v]] = Math.min(low[scene.vertexObject[v]], scene.rest[4 * v + 1]);
+  const velocities = new Float32Array(4 * n);
+  for (let v = 0; v < n; v++) velocities[4 * v + 1] = -2 * Math.min(1, (scene.rest[4 * v + 1] - low[scene.vertexObject[v]]) / 0.15);
+  for (const slot of flung) velocities[4 * scene.boundaryVertices[slot]] = 40;
+  return { scene, velocities, bound: { horizon: 1 / 30, gravity: [0, -9.81, 0], margin: 0.0078 } };
 }

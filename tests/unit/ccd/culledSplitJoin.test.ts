@@ -9,18 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ownFrameBoxes, sweptCandidates, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
 import type { CulledNodes } from '../../../src/collision/ccd/culledPairs';
 import { sortedSelfPairs } from '../../../src/collision/ccd/sortedSelfJoin';
-import { bruteForce, copies, ownKeys } from '../../support/ccdPairOracle';
-
-/** Two octopi landing: the lowest 15 cm of each ramping from rest to 2 m/s down (the bench's impact). */
-function landing(): { scene: ReturnType<typeof copies>; velocities: Float32Array; bound: MotionBound } {
-  const scene = copies('octopus_2KFaces.t', [[0, 0, 0], [0.05, 0.3, 0.02]]);
-  const n = scene.vertexCount;
-  const low = [Infinity, Infinity];
-  for (let v = 0; v < n; v++) low[scene.vertexObject[v]] = Math.min(low[scene.vertexObject[v]], scene.rest[4 * v + 1]);
-  const velocities = new Float32Array(4 * n);
-  for (let v = 0; v < n; v++) velocities[4 * v + 1] = -2 * Math.min(1, (scene.rest[4 * v + 1] - low[scene.vertexObject[v]]) / 0.15);
-  return { scene, velocities, bound: { horizon: 1 / 30, gravity: [0, -9.81, 0], margin: 0.0078 } };
-}
+import { bruteForce, landingOctopi, ownKeys } from '../../support/ccdPairOracle';
 
 /**
  * Culled nodes made up here: the triangles whose centroid lies in one cell of a `cell` grid form
@@ -66,7 +55,7 @@ const minus = (all: number[], some: number[]): number[] => {
 
 describe('sorted join with culled pairs set apart', () => {
   it('per object and slice: the pairs outside culled nodes and those within one are the brute force\'s, each sorted', () => {
-    const { scene, velocities, bound } = landing();
+    const { scene, velocities, bound } = landingOctopi();
     const boxes = ownFrameBoxes(scene, scene.rest, velocities, bound);
     const nodes = madeUpCulledNodes(scene, scene.rest, 0.05);
     const culling = { nodes, edgeNodes: edgeNodesOf(nodes) };
@@ -105,7 +94,7 @@ describe('sorted join with culled pairs set apart', () => {
   });
 
   it('a list joined with culled pairs set apart, read again by a later job, holds every pair', () => {
-    const { scene, velocities, bound } = landing();
+    const { scene, velocities, bound } = landingOctopi();
     const topo: CcdTopology = { ...scene };
     const skinned: MotionBound = { ...bound, selfPairSkin: 0.5 };
     const moved = scene.rest.slice();

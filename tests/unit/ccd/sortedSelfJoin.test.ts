@@ -6,21 +6,9 @@
  * are too large for it and go to the hash join instead.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ownFrameBoxes, sweptCandidates, type MotionBound } from '../../../src/collision/ccd/broadPhase';
+import { ownFrameBoxes, sweptCandidates } from '../../../src/collision/ccd/broadPhase';
 import { SORTED_JOIN_LIMIT, sortedJoinFits, sortedSelfPairs } from '../../../src/collision/ccd/sortedSelfJoin';
-import { bruteForce, copies, ownKeys } from '../../support/ccdPairOracle';
-
-/** Two octopi landing (lowest 15 cm stopped, the rest at 2 m/s), three vertices flung at 40 m/s. */
-function landing(): { scene: ReturnType<typeof copies>; velocities: Float32Array; bound: MotionBound } {
-  const scene = copies('octopus_2KFaces.t', [[0, 0, 0], [0.05, 0.3, 0.02]]);
-  const n = scene.vertexCount;
-  const low = [Infinity, Infinity];
-  for (let v = 0; v < n; v++) low[scene.vertexObject[v]] = Math.min(low[scene.vertexObject[v]], scene.rest[4 * v + 1]);
-  const velocities = new Float32Array(4 * n);
-  for (let v = 0; v < n; v++) velocities[4 * v + 1] = -2 * Math.min(1, (scene.rest[4 * v + 1] - low[scene.vertexObject[v]]) / 0.15);
-  for (const v of [scene.boundaryVertices[5], scene.boundaryVertices[1500], scene.boundaryVertices[2500]]) velocities[4 * v] = 40;
-  return { scene, velocities, bound: { horizon: 1 / 30, gravity: [0, -9.81, 0], margin: 0.0078 } };
-}
+import { bruteForce, landingOctopi, ownKeys } from '../../support/ccdPairOracle';
 
 /** Keys (first * count + second) of `pairs` in their order. */
 function keysInOrder(pairs: Uint32Array, count: number): number[] {
@@ -38,7 +26,7 @@ describe('sorted same-object join', () => {
   });
 
   it('gives each object\'s brute-force pairs in (first, second) order, per slice', () => {
-    const { scene, velocities, bound } = landing();
+    const { scene, velocities, bound } = landingOctopi([5, 1500, 2500]);
     const boxes = ownFrameBoxes(scene, scene.rest, velocities, bound);
     const want = bruteForce(scene, boxes, new Int32Array(scene.triangles.length / 3).fill(-1));
     const nt = scene.triangles.length / 3, ne = scene.edges.length / 2;
@@ -64,7 +52,7 @@ describe('sorted same-object join', () => {
   });
 
   it('kept lists give the same answer, order included, with objects too large for it joined by the hash', () => {
-    const { scene, velocities, bound } = landing();
+    const { scene, velocities, bound } = landingOctopi([5, 1500, 2500]);
     const boxes = ownFrameBoxes(scene, scene.rest, velocities, bound);
     const want = bruteForce(scene, boxes, new Int32Array(scene.triangles.length / 3).fill(-1));
     // refused: the objects sent to the hash join (none, the second, both).
