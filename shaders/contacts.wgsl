@@ -29,8 +29,7 @@
 // still acts, and counted only in S_v, K of them at a vertex each cancelled the whole slide
 // (docs/collisions.md "Static friction between bodies"). The share is over-relaxed
 // (FRICTION_RELAXATION) and capped at the whole slide.
-// Accumulators: f32 bit patterns in atomic<u32>, added with a compare-exchange loop (WGSL has
-// no float atomics).
+// Accumulators: fixed-point sums in atomic<u32> (addFixed below; WGSL has no float atomics).
 #include "threadIndex"
 #include "positions"
 #include "queryList"
@@ -142,7 +141,7 @@ fn fixedSum(word: u32) -> f32 {
   return f32(bitcast<i32>(atomicLoad(&acc[word]))) * params.accumulatorUnit;
 }
 
-// Words 8v..8v+2: the correction of x; 8v+4..8v+6: of the start position (split impulse).
+// Words ACC_WORDS v + 0..2: the correction of x; + 4..6: of the start position (split impulse).
 fn addCorrection(v: u32, d: vec3<f32>) {
   if (d.x != 0.0) { addFixed(ACC_WORDS * v, d.x); }
   if (d.y != 0.0) { addFixed(ACC_WORDS * v + 1u, d.y); }

@@ -123,6 +123,8 @@ export interface GpuSolverOptions {
 
 export class GpuSolver {
   readonly model: Model;
+  /** SolverParams.partitionBalance the uploaded partition was built with (a later change needs a new solver). */
+  private readonly partitionBalance: SolverParams['partitionBalance'];
   params: SolverParams;
   time = 0;
   frame = 0;
@@ -183,6 +185,7 @@ export class GpuSolver {
     setSliverQuality(this.model, this.params.sliverQuality);
     // The partitioned order's pass rule (SolverParams.partitionBalance): its cells are uploaded below.
     setPartitionBalance(this.model, this.params.partitionBalance);
+    this.partitionBalance = this.params.partitionBalance;
     this.kernels = new XpbdKernels(device);
     const m = this.model;
     const params = () => this.params;
@@ -310,8 +313,8 @@ export class GpuSolver {
     checkParams(p0);
     // A new sliver threshold changes the tet constants: uploaded before this frame.
     if (setSliverQuality(this.model, p0.sliverQuality)) this.refreshMasses();
-    if (p0.partitionBalance !== this.model.partitionBalance) {
-      throw new RangeError(`partitionBalance '${p0.partitionBalance}' differs from the '${this.model.partitionBalance}' this GPU solver was built with: the partition's cells are uploaded when the solver is built, so build a new solver with it (the page rebuilds its engine on a change)`);
+    if (p0.partitionBalance !== this.partitionBalance) {
+      throw new RangeError(`partitionBalance '${p0.partitionBalance}' differs from the '${this.partitionBalance}' this GPU solver was built with: the partition's cells are uploaded when the solver is built, so build a new solver with it (the page rebuilds its engine on a change)`);
     }
     // CCD's candidates first: their closing speed may give this frame more substeps (impactSubsteps).
     const wait = this.collisions ? await this.collisions.prepareFrame(this.state) : { waitMs: 0, blockingReadbacks: 0 };
