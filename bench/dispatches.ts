@@ -4,7 +4,11 @@
  * per substep on the octopus drop with hybrid collisions). Prints figures; asserts nothing.
  *
  *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/dispatches.ts \
- *     [--scenes octopus-drop,octopus-box] [--frames 2] [--size N] [--max-storage-buffers N]
+ *     [--scenes octopus-drop,octopus-box] [--frames 2] [--size N] [--max-storage-buffers N] [--hardware-plans]
+ *
+ * --hardware-plans: on a software adapter, record the plans a hardware one records
+ * (FinalizeStage.warmStartNextSubstep, off by default on software adapters, where it is slow):
+ * the counts a GPU's runner reports. The frames are the same either way.
  *
  * --max-storage-buffers N (>= 10): a device with at most N storage buffers per kernel (Chrome on
  * Metal exposes 10; SwiftShader 12), so that the figures are those of such a device's plans.
@@ -13,7 +17,7 @@
  * frame. Uses only FrameStats fields older trees have too (passes where present), so the same
  * file measures a checkout from before issue 24.
  */
-import { acquireGpu } from '../src/gpu/device';
+import { acquireGpu, isSoftwareAdapter } from '../src/gpu/device';
 import { runnerCcdPool } from '../src/runner/ccdWorkerBundle';
 import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
@@ -36,9 +40,10 @@ if (maxStorageBuffers !== undefined && !(Number.isInteger(maxStorageBuffers) && 
   throw new Error(`--max-storage-buffers must be an integer >= 10 (the solver's largest kernels bind 10), got ${flag('max-storage-buffers', '')}`);
 }
 
+const hardwarePlans = process.argv.includes('--hardware-plans');
 const ctx = await acquireGpu({ onLost: (r) => { console.error(`device lost: ${r}`); process.exit(3); }, maxStorageBuffersPerShaderStage: maxStorageBuffers });
 const pool = await runnerCcdPool(process.cwd());
-console.log(`adapter: ${ctx.description}`);
+console.log(`adapter: ${ctx.description}; plans: ${hardwarePlans || !isSoftwareAdapter(ctx) ? "a hardware adapter's" : "a software adapter's (--hardware-plans for a GPU's)"}`);
 // The BVH refit runs inside detection's dispatches only where a kernel may bind REFIT_IN_DETECTION_STORAGE_BUFFERS (10; detectStage.ts).
 console.log(`storage buffers per kernel: ${ctx.device.limits.maxStorageBuffersPerShaderStage} (adapter: ${ctx.adapter.limits.maxStorageBuffersPerShaderStage}); BVH refit inside detection's dispatches: ${detectionRefitsOn(ctx.device) ? 'yes' : 'no (2 dispatches of its own a substep)'}`);
 console.log('| scene | tets | substeps x iterations | collision mode | dispatches / frame | per substep | by phase, per substep | passes / frame | encode ms |');
@@ -47,6 +52,8 @@ for (const name of sceneNames) {
   const scene = findScene(name);
   const setup = scene.build({ ...(size !== undefined ? { size } : {}), meshes: readSceneMeshes(scene) });
   const sim = new Simulation(ctx, setup, { collisions: { workerJobs: pool.factory } });
+  const finalize = sim.solver.timeStep.stages.find((st) => st.phase === 'finalize') as unknown as { warmStartNextSubstep?: boolean };
+  if (hardwarePlans) finalize.warmStartNextSubstep = true;
   let last: FrameStats | undefined;
   for (let f = 0; f < frames; f++) last = await sim.stepFrame();
   const s = last!;

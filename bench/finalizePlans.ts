@@ -3,8 +3,13 @@
  * FinalizeStage's plans, on the octopus drop at several sizes (issue 24: dispatches against GPU
  * time). The plans record the same frames (tests/gpu/timeStep.test.ts):
  *   joined    finalize, damping and the next substep's predict in one workgroup per object
- *             (xpbdFinalizeDampPredict.wgsl), 1 dispatch a substep: the default;
- *   apart     the same per-object finalize and damping, predict in its own per-vertex dispatch;
+ *             (xpbdFinalizeDampPredict.wgsl), 1 dispatch a substep: the default up to
+ *             PREDICT_JOIN_MAX_VERTICES vertices an object;
+ *   warmed    the same per-object finalize and damping, the next substep's warm start in the
+ *             same dispatch's other workgroups (xpbdFinalizeDampWarm.wgsl), then predict in its
+ *             own per-vertex dispatch: 2 a substep, the default past that size;
+ *   apart     the same per-object finalize and damping, the warm start and predict in their own
+ *             per-vertex dispatches (3 a substep);
  *   chunked   finalize and damping per chunk of RIGID_DAMPING_CHUNK vertices (reduce, then
  *             solve and apply), predict apart: 3 dispatches a substep, every one spread over
  *             the whole GPU.
@@ -36,9 +41,9 @@ if (!(Number.isInteger(repeat) && repeat >= 1)) throw new Error(`--repeat must b
 const ctx = await acquireGpu({ onLost: (r) => { console.error(`device lost: ${r}`); process.exit(3); } });
 console.log(`adapter: ${ctx.description}; timestamp queries: ${ctx.features.has('timestamp-query') ? 'yes' : 'no'}`);
 
-type Plan = 'joined' | 'apart' | 'chunked';
-const PLANS: readonly Plan[] = ['joined', 'apart', 'chunked'];
-interface FinalizeSwitches { predictNextSubstep: boolean; dampPerObject: boolean }
+type Plan = 'joined' | 'warmed' | 'apart' | 'chunked';
+const PLANS: readonly Plan[] = ['joined', 'warmed', 'apart', 'chunked'];
+interface FinalizeSwitches { predictNextSubstep: boolean; dampPerObject: boolean; predictJoinMaxVertices: number; warmStartNextSubstep: boolean }
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -49,13 +54,17 @@ async function run(setup: SimSetup, plan: Plan): Promise<{ predict: number; fina
   const sim = new Simulation(ctx, setup);
   sim.setParams({ collisions: false, solveOrder: 'partitioned' });
   const finalize = sim.solver.timeStep.stages.find((st) => st.phase === 'finalize') as unknown as FinalizeSwitches;
-  finalize.predictNextSubstep = plan === 'joined';
+  finalize.predictNextSubstep = plan === 'joined' || plan === 'warmed';
+  // Either join on any object size (the default picks by PREDICT_JOIN_MAX_VERTICES).
+  finalize.predictJoinMaxVertices = plan === 'joined' ? Infinity : 0;
+  finalize.warmStartNextSubstep = plan === 'warmed'; // off by default on a software adapter
   finalize.dampPerObject = plan !== 'chunked';
   const predict: number[] = [];
   const fin: number[] = [];
   let dispatches = 0;
   for (let f = 0; f < frames; f++) {
     const s = await sim.stepFrame();
+    // The warm start is timed with finalize in 'warmed' and with predict otherwise: compare sums.
     if (f === 0) continue; // pipeline compilation
     predict.push(s.gpuPhasesMs?.predict ?? NaN);
     fin.push(s.gpuPhasesMs?.finalize ?? NaN);

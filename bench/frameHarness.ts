@@ -22,7 +22,7 @@ import { changesAt } from '../src/scenes/schedule';
 import { effectiveCollisionMode, type SolverParams } from '../src/contract/params';
 import { Simulation, type FrameStats } from '../src/sim/simulation';
 import { collidersRunInCells } from '../src/sim/stages/materialStage';
-import { dampsPerObject, predictJoinsFinalize } from '../src/sim/stages/finalizeStage';
+import { dampsPerObject, predictJoinsFinalize, warmStartJoinsFinalize } from '../src/sim/stages/finalizeStage';
 import { collisionTrafficEstimate, partitionShape, planTraffic, xpbdClearBytes, xpbdFramePlan, type TrafficTotals, type XpbdFrameInput } from '../src/sim/traffic';
 
 export interface BufferRecord {
@@ -229,7 +229,7 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
       warmStart: p.warmStart,
       collidersInCells,
       dampingPerObject,
-      predictInFinalize: predictJoinsFinalize(m),
+      predictInFinalize: predictJoinsFinalize(m), warmStartInFinalize: warmStartJoinsFinalize(m),
     };
     const mode = effectiveCollisionMode(p);
     const boundaryPoints = sceneMesh.boundaryVertices.length + (mode === 'ccd' ? 0 : sceneMesh.boundaryEdges.length / 2) + (p.recovery ? m.tetCount : 0);

@@ -39,7 +39,7 @@ import { buildModel, updateMaterialData } from '../src/sim/model';
 import { defaultParams, type SolveOrder, type SolverParams } from '../src/contract/params';
 import type { SimSetup } from '../src/sim/setup';
 import { collidersRunInCells } from '../src/sim/stages/materialStage';
-import { dampsPerObject, predictJoinsFinalize } from '../src/sim/stages/finalizeStage';
+import { dampsPerObject, predictJoinsFinalize, warmStartJoinsFinalize } from '../src/sim/stages/finalizeStage';
 import { partitionShape, planTraffic, xpbdFramePlan } from '../src/sim/traffic';
 import { ROUND_LATENCY } from './projection';
 
@@ -97,7 +97,7 @@ function projectedCost(setup: SimSetup, c: Config) {
     warmStart: setup.params.warmStart,
     collidersInCells: collidersRunInCells(m),
     dampingPerObject: dampsPerObject(m),
-    predictInFinalize: predictJoinsFinalize(m),
+    predictInFinalize: predictJoinsFinalize(m), warmStartInFinalize: warmStartJoinsFinalize(m),
   });
   const t = planTraffic(plan, { vertices: m.vertexCount, tets: m.tetCount, edges: m.edgeCount });
   const bytes = t.read + t.write;

@@ -14,6 +14,7 @@
 
 #include "positions"
 #include "finalizeVertex"
+#include "dampingTablesApart"
 #include "rigidDampingReduce"
 #include "rigidDampingSolve"
 #include "dampObject"

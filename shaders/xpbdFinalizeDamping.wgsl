@@ -12,6 +12,7 @@
 
 #include "positions"
 #include "finalizeVertex"
+#include "dampingTablesApart"
 #include "rigidDampingReduce"
 #include "rigidDampingSolve"
 #include "dampObject"

@@ -18,6 +18,7 @@
 // and stopped objects (inverse mass 0, or status bit 1) are skipped.
 
 #include "positions"
+#include "dampingTablesApart"
 #include "rigidDampingReduce"
 #include "rigidDampingSolve"
 

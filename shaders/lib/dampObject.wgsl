@@ -18,7 +18,7 @@ const STATUS_HELD_BEFORE: u32 = 4u;
 fn ageHeldBits(o: u32) {
   let status = atomicLoad(&objectStatus[o]);
   if ((status & STATUS_STOPPED) != 0u) { return; }
-  if (objects[o].z != 0u || (status & STATUS_HELD_NOW) != 0u) {
+  if (dampingObject(o).z != 0u || (status & STATUS_HELD_NOW) != 0u) {
     atomicOr(&objectStatus[o], STATUS_HELD_BEFORE);
   } else {
     atomicAnd(&objectStatus[o], ~STATUS_HELD_BEFORE);
@@ -32,7 +32,7 @@ var<workgroup> objectStopped: u32;
 
 // Finalizes and damps object o (every lane of the workgroup calls it); returns its chunk range.
 fn dampObject(o: u32, lid: u32) -> vec2<u32> {
-  if (lid == 0u) { objectChunks = objects[o].xy; }
+  if (lid == 0u) { objectChunks = dampingObject(o).xy; }
   let range = workgroupUniformLoad(&objectChunks);
   reduceObjectChunks(range.x, range.y, lid, true);
   // The partials, the finalized velocities and the NaN guard's status bits, visible to every lane.
@@ -44,6 +44,6 @@ fn dampObject(o: u32, lid: u32) -> vec2<u32> {
     objectStopped = select(0u, 1u, (status & STATUS_STOPPED) != 0u);
   }
   if (workgroupUniformLoad(&objectStopped) != 0u) { return range; }
-  for (var c = range.x; c < range.y; c++) { dampChunk(chunks[c], lid, OBJECT_LANES, objectRigid[0].xyz, objectRigid[1].xyz, objectRigid[2].xyz); }
+  for (var c = range.x; c < range.y; c++) { dampChunk(dampingChunk(c), lid, OBJECT_LANES, objectRigid[0].xyz, objectRigid[1].xyz, objectRigid[2].xyz); }
   return range;
 }

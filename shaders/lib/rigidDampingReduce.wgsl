@@ -3,15 +3,17 @@
 // object's first vertex) into 4 vec4 partials. Shared by reduce and the fused finalize +
 // reduction (xpbdFinalizeDamping.wgsl, which finalizes each vertex first in the same thread),
 // and, 4 chunks at a time, by the one-workgroup-per-object pass (reduceObjectChunks).
-// The including kernel declares positions, velocities, chunks and objects, where the chunks'
+// The including kernel declares positions, velocities, its view of the damping tables
+// (dampingChunk(c): object, first vertex, end vertex; dampingObject(o): first chunk, end chunk,
+// has handles, first vertex), where the chunks'
 // partials go (storeChunkPartial(k, v), k = 4 chunk + component), and includes "positions";
 // `finalizeFirst` is false in reduce.
 var<workgroup> sums: array<array<vec4<f32>, 4>, 64>;
 
 // Lane `lane` of 64's sums over chunk c: its vertices lane, lane + 64, ... (finalized first).
 fn chunkLaneSums(c: u32, lane: u32, finalizeFirst: bool) -> array<vec4<f32>, 4> {
-  let chunk = chunks[c];
-  let origin = vertexPosition(objects[chunk.x].w);
+  let chunk = dampingChunk(c);
+  let origin = vertexPosition(dampingObject(chunk.x).w);
   var a = vec4<f32>(0.0); // m, m r
   var b = vec4<f32>(0.0); // m v, (m r x v).x
   var d = vec4<f32>(0.0); // (m r x v).yz, m rx rx, m ry ry

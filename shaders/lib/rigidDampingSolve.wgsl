@@ -1,7 +1,7 @@
 // The damping's rigid motion of one object from its chunks' partials (rigidMotion, solveInertia)
 // and the damping of one chunk's velocities towards it (dampChunk): shared by xpbdRigidDamping.wgsl
 // (solveRigid, apply, solveApply) and the one-workgroup-per-object pass of xpbdFinalizeDamping.wgsl.
-// The including kernel declares frame, positions, velocities (read_write), objects, chunkPartial(k)
+// The including kernel declares frame, positions, velocities (read_write), dampingObject(o) (as rigidDampingReduce), chunkPartial(k)
 // (the partial k = 4 chunk + component that storeChunkPartial stored),
 // the status bits STATUS_STOPPED and STATUS_HELD_BEFORE, and includes "positions". CPU twin:
 // src/sim/rigidDamping.ts.
@@ -10,7 +10,7 @@ const INERTIA_REGULARISATION: f32 = 1e-6; // = rigidDamping.ts
 
 // The rigid motion of object o from its chunks' partials: [com, v_cm, omega] (zeros without mass).
 fn rigidMotion(o: u32) -> array<vec4<f32>, 3> {
-  let ob = objects[o];
+  let ob = dampingObject(o);
   var a = vec4<f32>(0.0);
   var b = vec4<f32>(0.0);
   var d = vec4<f32>(0.0);

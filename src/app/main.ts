@@ -7,7 +7,7 @@
  */
 import GUI from 'lil-gui';
 import { Box3, Vector3 } from 'three/webgpu';
-import { acquireGpu, GpuUnavailableError, type GpuContext } from '../gpu/device';
+import { acquireGpu, GpuUnavailableError, isSoftwareAdapter, type GpuContext } from '../gpu/device';
 import { dropPlacement } from '../scenes/meshDrop';
 import type { SceneMesh } from '../scenes/types';
 import { browserPoolWorker, WorkerPool } from '../workers/workerPool';
@@ -81,12 +81,6 @@ function readConfig(banner: ErrorBanner): PageConfig {
   }
 }
 
-/** Adapters that emulate a GPU on the CPU (the page picks small scenes and one frame in flight there). */
-function isSoftwareAdapter(gpu: GpuContext | undefined): boolean {
-  if (!gpu) return true;
-  const info = gpu.adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
-  return info?.isFallbackAdapter === true || /swiftshader|llvmpipe|software|warp/i.test(gpu.description);
-}
 
 async function main(): Promise<void> {
   const banner = new ErrorBanner();
@@ -101,13 +95,15 @@ async function main(): Promise<void> {
     showDeviceLost(reason);
   });
   if (gpu) document.body.dataset.webgpu = 'available';
+  // Small scenes, one frame in flight and no multisampling where the GPU is emulated on the CPU, or absent.
+  const softwareAdapter = gpu === undefined || isSoftwareAdapter(gpu);
 
   const container = document.getElementById('viewport');
   if (!container) throw new Error('index.html is missing the element #viewport');
   let viewer: Viewer;
   try {
     // Without WebGPU, three's WebGL 2 backend still draws, and the CPU engine simulates.
-    viewer = await createViewer(container, gpu?.device, { antialias: !isSoftwareAdapter(gpu) });
+    viewer = await createViewer(container, gpu?.device, { antialias: !softwareAdapter });
   } catch (error) {
     if (!gpu) return; // no WebGPU and no WebGL either: the notice already says why
     throw error;
@@ -118,7 +114,6 @@ async function main(): Promise<void> {
     browserPoolWorker(new Worker(new URL('../workers/meshWorker.ts', import.meta.url), { type: 'module', name: 'mesh-worker' })),
   );
   window.addEventListener('pagehide', () => pool.terminate());
-  const softwareAdapter = isSoftwareAdapter(gpu);
   // Small first scene where frames are emulated on the CPU (software adapter, or the CPU engine).
   const small = softwareAdapter || config.engine === 'cpu' || !gpuSolverAvailable(gpu, viewer);
   const meshDefaults = meshSceneDefaults(small);

@@ -13,6 +13,16 @@ export interface GpuContext {
   description: string;
 }
 
+/**
+ * Adapters that emulate a GPU on the CPU (SwiftShader, llvmpipe, WARP, a browser's fallback
+ * adapter): the page picks small scenes there, and the solver keeps plans whose cost on a CPU
+ * differs from a GPU's (FinalizeStage.warmStartNextSubstep).
+ */
+export function isSoftwareAdapter(gpu: GpuContext): boolean {
+  const info = gpu.adapter.info as (GPUAdapterInfo & { isFallbackAdapter?: boolean }) | undefined;
+  return info?.isFallbackAdapter === true || /swiftshader|llvmpipe|software|warp/i.test(gpu.description);
+}
+
 export class GpuUnavailableError extends Error {
   constructor(message: string) {
     super(message);

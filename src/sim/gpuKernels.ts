@@ -16,6 +16,7 @@ import neoHookeanCollidersCode from '../../shaders/xpbdNeoHookeanColliders.wgsl?
 import rigidDampingCode from '../../shaders/xpbdRigidDamping.wgsl?raw';
 import finalizeDampingCode from '../../shaders/xpbdFinalizeDamping.wgsl?raw';
 import finalizeDampPredictCode from '../../shaders/xpbdFinalizeDampPredict.wgsl?raw';
+import finalizeDampWarmCode from '../../shaders/xpbdFinalizeDampWarm.wgsl?raw';
 import springCode from '../../shaders/xpbdSpring.wgsl?raw';
 
 export const SLOT_STRIDE = 256;
@@ -152,6 +153,22 @@ export function finalizeDampPredictBindings(device: GPUDevice) {
     corrections: 'read-only-storage',
   });
 }
+/** Bindings of xpbdFinalizeDampWarm.wgsl (finalize and damping per object beside the next substep's warm start: 10 storage buffers). */
+export function finalizeDampWarmBindings(device: GPUDevice) {
+  return new BindingTable(device, 'xpbd.finalizeDampWarm', {
+    frame: 'uniform',
+    positions: 'storage',
+    prev: 'read-only-storage',
+    velocities: 'storage',
+    rest: 'read-only-storage',
+    objectStatus: 'storage',
+    dampingTable: 'read-only-storage',
+    tets: 'read-only-storage',
+    tetData: 'read-only-storage',
+    stress: 'storage',
+    corrections: 'storage',
+  });
+}
 export type IntegrateBindings = ReturnType<typeof integrateBindings>;
 export type PredictWarmBindings = ReturnType<typeof predictWarmBindings>;
 export type NeoHookeanBindings = ReturnType<typeof neoHookeanBindings>;
@@ -161,6 +178,7 @@ export type GatherBindings = ReturnType<typeof gatherBindings>;
 export type DampingBindings = ReturnType<typeof dampingBindings>;
 export type FinalizeDampingBindings = ReturnType<typeof finalizeDampingBindings>;
 export type FinalizeDampPredictBindings = ReturnType<typeof finalizeDampPredictBindings>;
+export type FinalizeDampWarmBindings = ReturnType<typeof finalizeDampWarmBindings>;
 
 export class XpbdKernels {
   readonly integrate: IntegrateBindings;
@@ -172,6 +190,7 @@ export class XpbdKernels {
   readonly damping: DampingBindings;
   readonly finalizeDamping: FinalizeDampingBindings;
   readonly finalizeDampPredictTable: FinalizeDampPredictBindings;
+  readonly finalizeDampWarmTable: FinalizeDampWarmBindings;
   /** Bind group 1: the per-substep (or per-colour) slot, a dynamic offset into the slot buffer. */
   readonly slotLayout: GPUBindGroupLayout;
   readonly predict: GPUComputePipeline;
@@ -201,6 +220,8 @@ export class XpbdKernels {
   readonly finalizeDampObject: GPUComputePipeline;
   /** finalizeDampObject, then the next substep's predictWarm of the object's vertices (xpbdFinalizeDampPredict.wgsl). */
   readonly finalizeDampPredict: GPUComputePipeline;
+  /** finalizeDampObject beside the next substep's warm start of every tet (xpbdFinalizeDampWarm.wgsl). */
+  readonly finalizeDampWarm: GPUComputePipeline;
 
   constructor(device: GPUDevice) {
     this.integrate = integrateBindings(device);
@@ -212,6 +233,7 @@ export class XpbdKernels {
     this.damping = dampingBindings(device);
     this.finalizeDamping = finalizeDampingBindings(device);
     this.finalizeDampPredictTable = finalizeDampPredictBindings(device);
+    this.finalizeDampWarmTable = finalizeDampWarmBindings(device);
     this.slotLayout = device.createBindGroupLayout({
       label: 'xpbd.slot',
       entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: 16 } }],
@@ -250,5 +272,6 @@ export class XpbdKernels {
     this.finalizeReduce = make('xpbdFinalizeDamping', finalizeDampingCode, 'finalizeReduce', [this.finalizeDamping.layout]);
     this.finalizeDampObject = make('xpbdFinalizeDamping', finalizeDampingCode, 'finalizeDampObject', [this.finalizeDamping.layout]);
     this.finalizeDampPredict = make('xpbdFinalizeDampPredict', finalizeDampPredictCode, 'finalizeDampPredict', withSlot(this.finalizeDampPredictTable.layout));
+    this.finalizeDampWarm = make('xpbdFinalizeDampWarm', finalizeDampWarmCode, 'finalizeDampWarm', withSlot(this.finalizeDampWarmTable.layout));
   }
 }

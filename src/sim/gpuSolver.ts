@@ -23,7 +23,7 @@
  * the constants written for frame N + 1 do not disturb frame N. What lags by a frame on the host
  * (capacity growth, CCD counters, overflow answers): gpuCollisions.ts.
  */
-import type { GpuContext } from '../gpu/device';
+import { isSoftwareAdapter, type GpuContext } from '../gpu/device';
 import { dispatchGrid, readBufferToCpu, storageBuffer } from '../gpu/buffers';
 import { XpbdKernels } from './gpuKernels';
 import { setPartitionBalance, setSliverQuality, type Model } from './model';
@@ -205,7 +205,7 @@ export class GpuSolver {
     this.timeStep = new TimeStep(ctx, this.state, [
       predict,
       this.material,
-      new FinalizeStage(device, m, this.state, this.kernels, this.xpbd, params, { predict, warmStart: this.material }),
+      new FinalizeStage(device, m, this.state, this.kernels, this.xpbd, params, { predict, warmStart: this.material, softwareAdapter: isSoftwareAdapter(ctx) }),
     ], MAX_FRAMES_IN_FLIGHT);
     // Air mode replaces detection and contacts (they see collisions off); the colliders stay.
     const contactParams = () => (effectiveCollisionMode(this.params) === 'air' ? { ...this.params, collisions: false } : this.params);

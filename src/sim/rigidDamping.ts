@@ -149,3 +149,16 @@ export function rigidDampingTables(model: Model, chunk: number): { chunks: Uint3
   }
   return { chunks, objects, chunkCount };
 }
+
+/**
+ * rigidDampingTables' objects and chunks in one vec4<u32> array, for a kernel that binds them as
+ * one buffer (shaders/xpbdFinalizeDampWarm.wgsl, at the 10 storage buffers a kernel may bind):
+ * [object count, 0, 0, 0], the objects, then the chunks (the objects' chunk ranges unchanged).
+ */
+export function dampingTableWords(tables: { chunks: Uint32Array; objects: Uint32Array }): Uint32Array {
+  const words = new Uint32Array(4 + tables.objects.length + tables.chunks.length);
+  words[0] = tables.objects.length / 4;
+  words.set(tables.objects, 4);
+  words.set(tables.chunks, 4 + tables.objects.length);
+  return words;
+}

@@ -267,6 +267,13 @@ export interface XpbdFrameInput {
    * dispatch runs on the frame's first substep only; absent: every substep.
    */
   predictInFinalize?: boolean;
+  /**
+   * With dampingPerObject and the warm start, where predict does not join (an object too large):
+   * the next substep's warm start in finalize's dispatch (FinalizeStage.warmStartNextSubstep,
+   * xpbdFinalizeDampWarm.wgsl), so the warm start's own dispatch runs on the frame's first substep
+   * only; absent: every substep.
+   */
+  warmStartInFinalize?: boolean;
 }
 
 /**
@@ -288,11 +295,13 @@ export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
   const warm = nh && f.warmStart === true && f.solveOrder !== 'jacobi';
   // Predict inside the previous substep's finalize (no dispatch of its own there, its bytes counted).
   const joined = warm && f.predictInFinalize === true && f.dampingPerObject === true && f.damping > 0;
+  // Or the warm start inside it (its workgroups beside the objects'), predict apart.
+  const warmJoined = warm && !joined && f.warmStartInFinalize === true && f.dampingPerObject === true && f.damping > 0;
   const plan: PlannedKernel[] = [{ phase: 'predict', kernel: 'predict', dispatches: joined ? Math.min(1, per) : per, invocations: per * vertices }];
   // Warm start: per substep, in predict's pass, the tets' warm start before predict and the
   // gather inside predict's kernel (xpbdPredictWarm.wgsl: no dispatch of its own, its bytes counted).
   if (warm) {
-    plan.push({ phase: 'predict', kernel: 'neoHookeanWarmStart', dispatches: per, invocations: per * elements });
+    plan.push({ phase: 'predict', kernel: 'neoHookeanWarmStart', dispatches: warmJoined ? Math.min(1, per) : per, invocations: per * elements });
     plan.push({ phase: 'predict', kernel: 'gatherTets', dispatches: 0, invocations: per * vertices });
   }
   if (f.solveOrder === 'partitioned') {

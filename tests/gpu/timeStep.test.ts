@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dispatchGrid, gridRowStride, storageBuffer, uniformBuffer } from '../../src/gpu/buffers';
 import { BindingTable } from '../../src/gpu/bindingTable';
-import { acquireGpu, type GpuContext } from '../../src/gpu/device';
+import { acquireGpu, isSoftwareAdapter, type GpuContext } from '../../src/gpu/device';
 import { withIncludes } from '../../src/gpu/wgsl';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import type { SimSetup } from '../../src/sim/setup';
@@ -674,7 +674,7 @@ describe('TimeStep: stages over one state', () => {
     }
   });
 
-  it('the next substep\'s predict in finalize\'s per-object workgroup: the frames of predict on its own (1e-6) with damping, handles and colliders, the centre of mass in free fall, one dispatch less a substep', async () => {
+  it('the next substep\'s predict in finalize\'s per-object workgroup, or its warm start beside them (objects too large): the frames of predict on its own (1e-6) with damping, handles and colliders, the centre of mass in free fall, one dispatch less a substep', async () => {
     const ctx = await testGpu();
     const g = -9.81;
     // An expanding cube in free fall (its warm start is not zero; deformation-only damping keeps
@@ -693,10 +693,19 @@ describe('TimeStep: stages over one state', () => {
       [{ kind: 'box', min: [-1, -3, -3], max: [1, -1.02, 3] }],
       [fixedHandle, twistingHandle([0, 0, 0], [1, 0, 0], 3)],
     );
-    for (const [name, setup] of [['falling cube', falling], ['twisted beam', twisted]] as const) {
+    type FinalizeJoin = { predictNextSubstep: boolean; warmStartNextSubstep: boolean; predictJoinMaxVertices: number; nextSubstepJoin(first: unknown): string | null };
+    const finalizeOf = (s: GpuSolver) => s.timeStep.stages.find((st) => st.phase === 'finalize') as unknown as FinalizeJoin;
+    const cases = [['falling cube', falling, 'predict'], ['twisted beam', twisted, 'predict'], ['falling cube', falling, 'warm-start'], ['twisted beam', twisted, 'warm-start']] as const;
+    for (const [mesh, setup, plan] of cases) {
+      const name = `${mesh}, ${plan} joined`;
       const joined = new GpuSolver(ctx, setup(), { collisions: false });
       const apart = new GpuSolver(ctx, setup(), { collisions: false });
-      (apart.timeStep.stages.find((st) => st.phase === 'finalize') as unknown as { predictNextSubstep: boolean }).predictNextSubstep = false;
+      finalizeOf(apart).predictNextSubstep = false;
+      // Objects past this many vertices get the warm start beside finalize (the octopi's plan on a
+      // hardware adapter; off by default on a software one, where it is slow).
+      expect(finalizeOf(joined).warmStartNextSubstep).toBe(!isSoftwareAdapter(ctx));
+      if (plan === 'warm-start') Object.assign(finalizeOf(joined), { predictJoinMaxVertices: 0, warmStartNextSubstep: true });
+      expect(finalizeOf(joined).nextSubstepJoin(joined.timeStep.stages[0]), name).toBe(plan);
       try {
         const m = joined.model;
         const centreY = (x: ArrayLike<number>) => centreOfMassY(m, x);
@@ -709,7 +718,8 @@ describe('TimeStep: stages over one state', () => {
           const a = await joined.stepFrame();
           const b = await apart.stepFrame();
           // Substep 0: warm start + predictWarm; substeps 1-3: the warm start before the previous
-          // finalize, predict inside it; finalize: 1 a substep either way.
+          // finalize and predict inside it, or the warm start inside it and predictWarm after;
+          // finalize: 1 a substep either way.
           expect(a.dispatchesByPhase.predict, `${name}, frame ${f}`).toBe(2 + 3);
           expect(b.dispatchesByPhase.predict, `${name}, frame ${f}`).toBe(4 * 2);
           expect(a.dispatchesByPhase.finalize, `${name}, frame ${f}`).toBe(4);
@@ -722,14 +732,14 @@ describe('TimeStep: stages over one state', () => {
           }
           gapMax = Math.max(gapMax, gap);
           expect(gap, `${name}, frame ${f}`).toBeLessThan(1e-6);
-          if (name === 'falling cube') {
+          if (mesh === 'falling cube') {
             // The centre falls as a point (internal forces and deformation-only damping move it not).
             const n = 4 * (f + 1);
             const expected = y0 + n * h * vy0 + 0.5 * g * h * h * n * (n + 1);
             expect(Math.abs(centreY(xa) - expected), `frame ${f} centre of mass`).toBeLessThan(1e-5);
           }
         }
-        console.log(`predict in finalize, ${name}: positions and velocities within ${gapMax.toExponential(2)} of predict apart; moved up to ${moved.toFixed(3)} m`);
+        console.log(`${name}: positions and velocities within ${gapMax.toExponential(2)} of predict apart; moved up to ${moved.toFixed(3)} m`);
         expect(moved).toBeGreaterThan(0.05);
       } finally {
         joined.destroy();

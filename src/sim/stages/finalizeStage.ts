@@ -13,7 +13,7 @@ import { dispatchGrid, storageBuffer } from '../../gpu/buffers';
 import type { XpbdKernels } from '../gpuKernels';
 import type { Model } from '../model';
 import type { SolverParams } from '../../contract/params';
-import { rigidDampingTables } from '../rigidDamping';
+import { dampingTableWords, rigidDampingTables } from '../rigidDamping';
 import type { GpuStage, PhaseName, SubstepContext } from '../../contract/stage';
 import type { WarmStartedPredict } from './predictStage';
 import type { GpuState } from '../../contract/state';
@@ -41,9 +41,17 @@ export const DAMP_OBJECT_MAX_CHUNKS = 8;
  * its tets, one vertex after another on each of the workgroup's 256 lanes: measured on an H200
  * (bench/finalizePlans.ts), 26 us a substep more than predict's own dispatch at 697 vertices, 88
  * us at 2,605 and 150 us at 4,627 (about 32 us per 1,000), against the one dispatch it saves (about
- * 5 us natively, 24-71 us in a browser). It pays up to about 750 vertices in a browser.
+ * 5 us natively, 24-71 us in a browser). It pays up to about 750 vertices in a browser. Past it the
+ * workgroups finalize beside the next substep's warm start instead (xpbdFinalizeDampWarm.wgsl), and
+ * predict keeps its own dispatch.
  */
 export const PREDICT_JOIN_MAX_VERTICES = 768;
+
+/** Lanes of the per-object workgroups, and tets warm-started by each of finalizeDampWarm's other workgroups. */
+const OBJECT_LANES = 256;
+
+/** How finalize records the next substep's predict (FinalizeStage.joinsNext): inside its workgroups, or its warm start beside them. */
+export type NextSubstepJoin = 'predict' | 'warm-start';
 
 export class FinalizeStage implements GpuStage {
   readonly phase: PhaseName = 'finalize';
@@ -69,10 +77,26 @@ export class FinalizeStage implements GpuStage {
    * frames, for tests).
    */
   predictNextSubstep = true;
+  /**
+   * With predictNextSubstep, where an object has more than predictJoinMaxVertices vertices: the
+   * next substep's warm start in the dispatch of this substep's per-object finalize and damping
+   * (workgroups past the objects' warm-start the tets; xpbdFinalizeDampWarm.wgsl), then
+   * predictWarm: 2 dispatches for finalize and the next predict instead of 3. False: predict
+   * records its own (the same frames, for tests). Off by default on a software adapter: SwiftShader
+   * runs a kernel with workgroup barriers as coroutines, about 1.4 ms a workgroup here, so the
+   * warm start's workgroups made finalize 10x slower there (bench/finalizePlans.ts), where a GPU
+   * runs them beside the damping's few workgroups.
+   */
+  warmStartNextSubstep: boolean;
+  /** Largest object whose workgroup predicts the next substep (PREDICT_JOIN_MAX_VERTICES; tests lower it to run the warm-start join on small meshes). */
+  predictJoinMaxVertices = PREDICT_JOIN_MAX_VERTICES;
   private finalizeDampPredictGroup: GPUBindGroup | null = null;
+  /** Null when the objects' and tets' workgroups exceed one dispatch row (65,535). */
+  private readonly finalizeDampWarmGroup: GPUBindGroup | null = null;
+  private readonly finalizeDampWarmGroups: number;
   private readonly objectsFitWorkgroups: boolean;
-  /** Every object has at most PREDICT_JOIN_MAX_VERTICES vertices (joinsNext). */
-  private readonly objectsFitPredictJoin: boolean;
+  /** Vertices of the largest object (joinsNext). */
+  private readonly largestObject: number;
   private readonly objectCount: number;
   private readonly dampingChunks: number;
   private readonly objectGroups: number;
@@ -88,15 +112,19 @@ export class FinalizeStage implements GpuStage {
     private readonly kernels: XpbdKernels,
     private readonly frame: XpbdFrame,
     private readonly params: () => Readonly<SolverParams>,
-    /** The time step's predict and the material's warm start, for joinsNext (null: never joined). */
-    private readonly next: { predict: GpuStage; warmStart: WarmStartedPredict } | null = null,
+    /**
+     * The time step's predict and the material's warm start, for joinsNext (null: never joined),
+     * and whether the adapter emulates a GPU on the CPU (warmStartNextSubstep's default).
+     */
+    private readonly next: { predict: GpuStage; warmStart: WarmStartedPredict; softwareAdapter?: boolean } | null = null,
   ) {
+    this.warmStartNextSubstep = next?.softwareAdapter !== true;
     const damping = rigidDampingTables(model, RIGID_DAMPING_CHUNK);
     if (damping.chunkCount > 65535) throw new RangeError(`GpuSolver: ${model.vertexCount} vertices need ${damping.chunkCount} damping workgroups, more than 65,535`);
     this.dampingChunks = damping.chunkCount;
     this.objectCount = model.objectNames.length;
     this.objectsFitWorkgroups = objectsFitDampingWorkgroups(damping.objects, this.objectCount);
-    this.objectsFitPredictJoin = largestObjectVertices(model) <= PREDICT_JOIN_MAX_VERTICES;
+    this.largestObject = largestObjectVertices(model);
     this.objectGroups = Math.ceil(model.objectNames.length / 64);
     const own = (b: GPUBuffer) => (this.owned.push(b), b);
     const chunks = own(storageBuffer(device, 'xpbd.dampingChunks', damping.chunks));
@@ -141,6 +169,23 @@ export class FinalizeStage implements GpuStage {
         }, 'xpbd.finalizeDampPredict');
       });
     }
+    this.finalizeDampWarmGroups = finalizeDampWarmWorkgroups(model);
+    if (next && this.objectsFitWorkgroups && this.finalizeDampWarmGroups <= 65535) {
+      const w = next.warmStart.warmStartBuffers;
+      this.finalizeDampWarmGroup = kernels.finalizeDampWarmTable.group({
+        frame: frame.frame,
+        positions: state.positions,
+        prev: state.prev,
+        velocities: state.velocities,
+        rest: frame.rest,
+        objectStatus: frame.objectStatus,
+        dampingTable: own(storageBuffer(device, 'xpbd.dampingTable', dampingTableWords(damping))),
+        tets: w.tets,
+        tetData: w.tetData,
+        stress: w.stress,
+        corrections: w.corrections,
+      }, 'xpbd.finalizeDampWarm');
+    }
     this.grid = dispatchGrid(model.vertexCount);
   }
 
@@ -150,16 +195,42 @@ export class FinalizeStage implements GpuStage {
   }
 
   /**
-   * TimeStep's question (GpuStage.joinsNext): this stage predicts the next substep when `first`
-   * is the time step's predict, each object is damped by one workgroup, no object has more than
-   * PREDICT_JOIN_MAX_VERTICES vertices and predict starts warm.
+   * How this stage records the next substep's predict, or null when it does not: when
+   * `first` is the time step's predict, each object is damped by one workgroup and predict starts
+   * warm, inside the objects' workgroups if none has more than predictJoinMaxVertices vertices,
+   * else the warm start beside them (warmStartNextSubstep).
    */
+  nextSubstepJoin(first: GpuStage): NextSubstepJoin | null {
+    if (!this.predictNextSubstep || this.next === null || first !== this.next.predict || !this.dampsPerObject() || !this.next.warmStart.warmStarts()) return null;
+    if (this.largestObject <= this.predictJoinMaxVertices) return this.finalizeDampPredictGroup !== null ? 'predict' : null;
+    return this.warmStartNextSubstep && this.finalizeDampWarmGroup !== null ? 'warm-start' : null;
+  }
+
+  /** TimeStep's question (GpuStage.joinsNext): this stage records the next substep's predict (nextSubstepJoin). */
   joinsNext(first: GpuStage): boolean {
-    return this.predictNextSubstep && this.objectsFitPredictJoin && this.next !== null && first === this.next.predict && this.finalizeDampPredictGroup !== null && this.dampsPerObject() && this.next.warmStart.warmStarts();
+    return this.nextSubstepJoin(first) !== null;
   }
 
   encode(encoder: GPUCommandEncoder, _state: GpuState, step: SubstepContext): void {
     const k = this.kernels;
+    if (step.joinNext && this.largestObject > this.predictJoinMaxVertices) {
+      // Finalize and damp each object in one workgroup, the next substep's warm start in the
+      // dispatch's other workgroups (at this substep's end positions, which finalize moves only
+      // at a NaN guard's vertex, whose object predict then freezes); then its predict.
+      const pass = step.beginPass(encoder, 'finalize');
+      this.slot[0] = step.nextSlotOffset;
+      pass.setPipeline(k.finalizeDampWarm);
+      pass.setBindGroup(0, this.finalizeDampWarmGroup!);
+      pass.setBindGroup(1, this.frame.slotGroup, this.slot, 0, 1);
+      pass.dispatchWorkgroups(this.finalizeDampWarmGroups);
+      step.countDispatches(1);
+      pass.end();
+      const predict = step.beginPass(encoder, 'predict');
+      this.next!.warmStart.encodePredictWarm(predict, step.nextSlotOffset);
+      step.countDispatches(1);
+      predict.end();
+      return;
+    }
     if (step.joinNext) {
       // The next substep's warm start at this substep's end positions (finalize moves no vertex
       // but a NaN guard's, whose object predict then freezes), counted as predict's.
@@ -249,4 +320,18 @@ export function largestObjectVertices(model: Model): number {
 /** Whether each object's finalize workgroup predicts the next substep (FinalizeStage.joinsNext's mesh condition: damping per object, objects small enough). */
 export function predictJoinsFinalize(model: Model): boolean {
   return dampsPerObject(model) && largestObjectVertices(model) <= PREDICT_JOIN_MAX_VERTICES;
+}
+
+/** Workgroups of finalizeDampWarm: one per object, then one per OBJECT_LANES tets. */
+export function finalizeDampWarmWorkgroups(model: Model): number {
+  return model.objectNames.length + Math.ceil(model.tetCount / OBJECT_LANES);
+}
+
+/**
+ * Whether finalize's per-object dispatch warm-starts the next substep's tets beside it
+ * (FinalizeStage.joinsNext's mesh condition when predict does not join: damping per object, an
+ * object past PREDICT_JOIN_MAX_VERTICES, the workgroups in one dispatch row).
+ */
+export function warmStartJoinsFinalize(model: Model): boolean {
+  return dampsPerObject(model) && largestObjectVertices(model) > PREDICT_JOIN_MAX_VERTICES && finalizeDampWarmWorkgroups(model) <= 65535;
 }

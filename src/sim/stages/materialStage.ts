@@ -27,7 +27,7 @@ import type { GpuStage, PhaseName, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import type { CollidersStage } from './collidersStage';
 import type { XpbdFrame } from './xpbdFrame';
-import type { WarmStartedPredict } from './predictStage';
+import type { WarmStartBuffers, WarmStartedPredict } from './predictStage';
 
 export class MaterialStage implements GpuStage, WarmStartedPredict {
   readonly phase: PhaseName = 'material';
@@ -65,7 +65,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
   fuseCollidersIntoCells = true;
   private predictWarmGroup!: GPUBindGroup;
   /** What predict's gather reads (xpbdPredictWarm.wgsl; also the finalize that predicts the next substep). */
-  readonly warmStartBuffers: { vertexTets: GPUBuffer; corrections: GPUBuffer };
+  readonly warmStartBuffers: WarmStartBuffers;
   /** Null when some vertex has no cell of its last visit (collidersRunInCells false). */
   private cellsCollidersGroup: GPUBindGroup | null = null;
   /** One thread per tet (the warm start). */
@@ -154,7 +154,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     vertexTets.set(m.vertexTetOffsets, 0);
     vertexTets.set(m.vertexTetCorners, m.vertexTetOffsets.length);
     const vertexTetsBuffer = own(storageBuffer(device, 'xpbd.vertexTets', vertexTets));
-    this.warmStartBuffers = { vertexTets: vertexTetsBuffer, corrections: tetCorrections };
+    this.warmStartBuffers = { vertexTets: vertexTetsBuffer, corrections: tetCorrections, tets, tetData: this.tetData, stress: this.tetLambda };
     // The partitioned cells with the colliders (xpbdNeoHookeanColliders.wgsl), when every vertex
     // has a cell of its last visit.
     const finals = cellFinalVertices(m.tetPartition, m.tets, 4, m.vertexCount);
@@ -290,6 +290,20 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     pass.setBindGroup(0, this.neoHookeanGroup);
     pass.setBindGroup(1, this.frame.slotGroup, slot, 0, 1);
     pass.dispatchWorkgroups(this.tetGrid[0], this.tetGrid[1]);
+  }
+
+  /**
+   * predictWarm alone (1 dispatch) for the substep whose slot is at `slotOffset`, its warm start
+   * recorded before it: the previous substep's finalize beside its damping
+   * (FinalizeStage, xpbdFinalizeDampWarm.wgsl).
+   */
+  encodePredictWarm(pass: GPUComputePassEncoder, slotOffset: number): void {
+    const slot = this.substepSlot;
+    slot[0] = slotOffset;
+    pass.setPipeline(this.kernels.predictWarm);
+    pass.setBindGroup(0, this.predictWarmGroup);
+    pass.setBindGroup(1, this.frame.slotGroup, slot, 0, 1);
+    pass.dispatchWorkgroups(this.vertexGrid[0], this.vertexGrid[1]);
   }
 
   encode(encoder: GPUCommandEncoder, _state: GpuState, step: SubstepContext): void {

@@ -21,8 +21,22 @@ export interface WarmStartedPredict {
   encodeWarmStartAndPredict(pass: GPUComputePassEncoder, step: SubstepContext): void;
   /** Records the warm start alone for the substep whose slot is at `slotOffset` (1 dispatch). */
   encodeWarmStart(pass: GPUComputePassEncoder, slotOffset: number): void;
-  /** The buffers predict's gather reads: vertex -> tet corners, and the corners' corrections. */
-  readonly warmStartBuffers: { vertexTets: GPUBuffer; corrections: GPUBuffer };
+  /** Records predict with the warm start's corrections alone (1 dispatch), the warm start recorded before. */
+  encodePredictWarm(pass: GPUComputePassEncoder, slotOffset: number): void;
+  /** What the warm start and predict's gather bind (for the finalize kernels that do either). */
+  readonly warmStartBuffers: WarmStartBuffers;
+}
+
+/** The warm start's buffers (MaterialStage owns them). */
+export interface WarmStartBuffers {
+  /** Vertex -> tet corners in one array (offsets, then corners; xpbdPredictWarm.wgsl). */
+  readonly vertexTets: GPUBuffer;
+  /** w_v S g_v of each tet corner, 4 per tet (the warm start writes, predict gathers). */
+  readonly corrections: GPUBuffer;
+  /** The tets' corners, Dm^-1 and constants, and multipliers S (xpbdNeoHookean.wgsl's tets, tetData, stress). */
+  readonly tets: GPUBuffer;
+  readonly tetData: GPUBuffer;
+  readonly stress: GPUBuffer;
 }
 
 export class PredictStage implements GpuStage {

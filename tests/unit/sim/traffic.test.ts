@@ -142,6 +142,12 @@ describe('bytes per frame', () => {
     expect(warm.dispatches - joined.dispatches).toBe(2);
     expect(joined.byPhase.predict.dispatches).toBe(1 + 3);
     expect(joined.read).toBe(warm.read);
+    // Objects too large for that: the next substep's warm start in finalize's dispatch instead,
+    // the warm start's own dispatch on the first substep only, the same bytes.
+    const warmJoined = planTraffic(xpbdFramePlan(frame({ substeps: 3, damping: 1, dampingPerObject: true, warmStart: true, warmStartInFinalize: true })), oneTet);
+    expect(warm.dispatches - warmJoined.dispatches).toBe(2);
+    expect(warmJoined.byPhase.predict.dispatches).toBe(3 + 1);
+    expect(warmJoined.read).toBe(warm.read);
   });
 
   it('partitioned: one dispatch per pass with cells plus one per leftover colour; every tet once, at the colour kernel\'s bytes; the cell\'s colours as serial rounds', () => {
