@@ -18,6 +18,7 @@
 #include "rigidDampingReduce"
 #include "rigidDampingSolve"
 #include "dampObject"
+#include "objectPartials"
 #include "predictVertex"
 #include "predictWarmVertex"
 
@@ -33,19 +34,6 @@
 @group(0) @binding(9) var<storage, read> vertexTets: array<u32>;
 @group(0) @binding(10) var<storage, read> corrections: array<vec4<f32>>; // 4 per tet (warmStart)
 @group(1) @binding(0) var<uniform> slot: Slot;
-
-fn finalizeChunkVertex(i: u32) {
-  finalizeVertex(i);
-}
-
-// The object's partials (at most DAMP_OBJECT_MAX_CHUNKS = 8 chunks of 4), relative to its first chunk.
-var<workgroup> objectPartials: array<vec4<f32>, 32>;
-fn storeChunkPartial(k: u32, v: vec4<f32>) {
-  objectPartials[k - 4u * objectChunks.x] = v;
-}
-fn chunkPartial(k: u32) -> vec4<f32> {
-  return objectPartials[k - 4u * objectChunks.x];
-}
 
 @compute @workgroup_size(256)
 fn finalizeDampPredict(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {

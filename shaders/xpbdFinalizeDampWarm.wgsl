@@ -19,6 +19,8 @@
 #include "rigidDampingReduce"
 #include "rigidDampingSolve"
 #include "dampObject"
+#include "objectPartials"
+#include "tetsAndTetData"
 #include "neoHookeanWarmStart"
 
 @group(0) @binding(0) var<uniform> frame: Frame;
@@ -44,29 +46,6 @@ fn dampingChunk(c: u32) -> vec4<u32> {
   return dampingTable[1u + dampingTable[0].x + c];
 }
 
-fn finalizeChunkVertex(i: u32) {
-  finalizeVertex(i);
-}
-
-// The object's partials (at most DAMP_OBJECT_MAX_CHUNKS = 8 chunks of 4), relative to its first chunk.
-var<workgroup> objectPartials: array<vec4<f32>, 32>;
-fn storeChunkPartial(k: u32, v: vec4<f32>) {
-  objectPartials[k - 4u * objectChunks.x] = v;
-}
-fn chunkPartial(k: u32) -> vec4<f32> {
-  return objectPartials[k - 4u * objectChunks.x];
-}
-
-// lib/neoHookeanBlock.wgsl's view of the tets (as xpbdNeoHookean.wgsl's).
-fn tetCorners(t: u32) -> vec4<u32> {
-  return tets[t];
-}
-fn tetDmInv(t: u32) -> mat3x3<f32> {
-  return mat3x3<f32>(tetData[3u * t].xyz, tetData[3u * t + 1u].xyz, tetData[3u * t + 2u].xyz);
-}
-fn tetConstants(t: u32) -> vec4<f32> {
-  return tetData[3u * frame.tetCount + t];
-}
 // neoHookeanBlock's solve order; this kernel solves no tet (solveOrdered is never called).
 fn orderedTet(n: u32) -> u32 {
   return n;

@@ -17,6 +17,7 @@
 #include "threadIndex"
 #include "positions"
 #include "neoHookeanBlock"
+#include "tetsAndTetData"
 #include "cellSweep"
 #include "neoHookeanWarmStart"
 
@@ -41,16 +42,6 @@ fn cellRangeWord(k: u32) -> u32 {
 }
 fn afterCellSweep(group: u32, lane: u32) {}
 
-// lib/neoHookeanBlock.wgsl's view of the tets.
-fn tetCorners(t: u32) -> vec4<u32> {
-  return tets[t];
-}
-fn tetDmInv(t: u32) -> mat3x3<f32> {
-  return mat3x3<f32>(tetData[3u * t].xyz, tetData[3u * t + 1u].xyz, tetData[3u * t + 2u].xyz);
-}
-fn tetConstants(t: u32) -> vec4<f32> {
-  return tetData[3u * frame.tetCount + t];
-}
 fn orderedTet(n: u32) -> u32 {
   return colourOrder[n];
 }

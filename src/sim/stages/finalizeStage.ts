@@ -217,14 +217,7 @@ export class FinalizeStage implements GpuStage {
       // Finalize and damp each object in one workgroup, the next substep's warm start in the
       // dispatch's other workgroups (at this substep's end positions, which finalize moves only
       // at a NaN guard's vertex, whose object predict then freezes); then its predict.
-      const pass = step.beginPass(encoder, 'finalize');
-      this.slot[0] = step.nextSlotOffset;
-      pass.setPipeline(k.finalizeDampWarm);
-      pass.setBindGroup(0, this.finalizeDampWarmGroup!);
-      pass.setBindGroup(1, this.frame.slotGroup, this.slot, 0, 1);
-      pass.dispatchWorkgroups(this.finalizeDampWarmGroups);
-      step.countDispatches(1);
-      pass.end();
+      this.encodeJoined(encoder, step, k.finalizeDampWarm, this.finalizeDampWarmGroup!, this.finalizeDampWarmGroups);
       const predict = step.beginPass(encoder, 'predict');
       this.next!.warmStart.encodePredictWarm(predict, step.nextSlotOffset);
       step.countDispatches(1);
@@ -239,14 +232,7 @@ export class FinalizeStage implements GpuStage {
       step.countDispatches(1);
       warm.end();
       // Finalize and damp each object in one workgroup, then predict its vertices for the next substep.
-      const pass = step.beginPass(encoder, 'finalize');
-      this.slot[0] = step.nextSlotOffset;
-      pass.setPipeline(k.finalizeDampPredict);
-      pass.setBindGroup(0, this.finalizeDampPredictGroup!);
-      pass.setBindGroup(1, this.frame.slotGroup, this.slot, 0, 1);
-      pass.dispatchWorkgroups(this.objectCount);
-      step.countDispatches(1);
-      pass.end();
+      this.encodeJoined(encoder, step, k.finalizeDampPredict, this.finalizeDampPredictGroup!, this.objectCount);
       return;
     }
     const pass = step.beginPass(encoder, 'finalize');
@@ -290,6 +276,18 @@ export class FinalizeStage implements GpuStage {
         step.countDispatches(3);
       }
     }
+    pass.end();
+  }
+
+  /** A joined finalize kernel's dispatch in finalize's pass, bind group 1 the next substep's slot. */
+  private encodeJoined(encoder: GPUCommandEncoder, step: SubstepContext, pipeline: GPUComputePipeline, group: GPUBindGroup, workgroups: number): void {
+    const pass = step.beginPass(encoder, 'finalize');
+    this.slot[0] = step.nextSlotOffset;
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    pass.setBindGroup(1, this.frame.slotGroup, this.slot, 0, 1);
+    pass.dispatchWorkgroups(workgroups);
+    step.countDispatches(1);
     pass.end();
   }
 
