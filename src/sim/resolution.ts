@@ -58,7 +58,7 @@ export function materialResolution(material: Material, shortestEdge: number, par
     warning =
       `Young's modulus ${material.youngsModulus} Pa is stiffer than ${params.substeps} substeps x ${params.iterations} iterations resolve: ` +
       `a pressure wave crosses ${kappa.toFixed(1)} of the smallest elements (${shortestEdge.toPrecision(2)} m) per substep. ` +
-      `It stays stable, but the body acts softer than set and impacts leave brief elastic transients; ` +
+      `The material stays stable, but the body acts softer than set and impacts leave brief elastic transients; ` +
       `use about ${substeps} substeps or ${iterations} iterations to resolve it.`;
   }
   return { kappa, waveSpeed, shortestEdge, warning };
