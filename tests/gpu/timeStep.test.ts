@@ -677,11 +677,11 @@ describe('TimeStep: stages over one state', () => {
   it('the next substep\'s predict in finalize\'s per-object workgroup, or its warm start beside them (objects too large): the frames of predict on its own (1e-6) with damping, handles and colliders, the centre of mass in free fall, one dispatch less a substep', async () => {
     const ctx = await testGpu();
     const g = -9.81;
-    // An expanding cube in free fall (its warm start is not zero; deformation-only damping keeps
-    // the centre's motion), and a beam twisted by two handles onto a box (each substep's handle
-    // poses come from the next substep's slot).
+    // Two expanding cubes in free fall (their warm start is not zero; deformation-only damping
+    // keeps the centre's motion; two objects, so the damping table holds several), and a beam
+    // twisted by two handles onto a box (each substep's handle poses come from the next substep's slot).
     const falling = () => {
-      const st = makeSetup([{ ...cube }], { gravity: [0, g, 0], substeps: 4, iterations: 2, damping: 2 });
+      const st = makeSetup([{ ...cube }, { ...cube, offset: [3, 0.5, 0] }], { gravity: [0, g, 0], substeps: 4, iterations: 2, damping: 2 });
       const { restPositions: x, initialVelocities: v } = st.model;
       for (let i = 0; i < 3 * st.model.vertexCount; i++) v[i] = 2 * x[i];
       return st;
@@ -695,7 +695,7 @@ describe('TimeStep: stages over one state', () => {
     );
     type FinalizeJoin = { predictNextSubstep: boolean; warmStartNextSubstep: boolean; predictJoinMaxVertices: number; nextSubstepJoin(first: unknown): string | null };
     const finalizeOf = (s: GpuSolver) => s.timeStep.stages.find((st) => st.phase === 'finalize') as unknown as FinalizeJoin;
-    const cases = [['falling cube', falling, 'predict'], ['twisted beam', twisted, 'predict'], ['falling cube', falling, 'warm-start'], ['twisted beam', twisted, 'warm-start']] as const;
+    const cases = [['falling cubes', falling, 'predict'], ['twisted beam', twisted, 'predict'], ['falling cubes', falling, 'warm-start'], ['twisted beam', twisted, 'warm-start']] as const;
     for (const [mesh, setup, plan] of cases) {
       const name = `${mesh}, ${plan} joined`;
       const joined = new GpuSolver(ctx, setup(), { collisions: false });
@@ -732,7 +732,7 @@ describe('TimeStep: stages over one state', () => {
           }
           gapMax = Math.max(gapMax, gap);
           expect(gap, `${name}, frame ${f}`).toBeLessThan(1e-6);
-          if (mesh === 'falling cube') {
+          if (mesh === 'falling cubes') {
             // The centre falls as a point (internal forces and deformation-only damping move it not).
             const n = 4 * (f + 1);
             const expected = y0 + n * h * vy0 + 0.5 * g * h * h * n * (n + 1);
