@@ -200,6 +200,9 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
   if (usesWorkers) sharedPool ??= await runnerCcdPool(process.cwd());
   const sim = new Simulation(ctx, setup, usesWorkers && sharedPool ? { collisions: { workerJobs: sharedPool.factory } } : {});
   sim.setParams(run.initial);
+  // The plans a hardware adapter records (the report projects to GPUs): FinalizeStage's warm start
+  // beside finalize is off by default on software adapters only (it is slow there).
+  (sim.solver.timeStep.stages.find((st) => st.phase === 'finalize') as unknown as { warmStartNextSubstep: boolean }).warmStartNextSubstep = true;
   const startParams = { ...sim.params };
   const buildMs = performance.now() - tBuild0;
   progress(`${scene}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${m.tetColouring.colourCount} colours; built in ${(buildMs / 1000).toFixed(1)} s; GPU buffers ${(liveBytes(buffers) / 1e6).toFixed(1)} MB live`);
