@@ -31,6 +31,7 @@ import { buildScene, checkSceneFlags, meshFileOf, runParams, type RunParams } fr
 import { findScene, scenes } from '../src/scenes/registry';
 import { changesAt } from '../src/scenes/schedule';
 import { materialResolution, shortestEdgeOfObjects } from '../src/sim/resolution';
+import { contactOffsetWarning } from '../src/collision/contactOffset';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
 import { CpuSimulation } from '../src/sim/cpuSimulation';
@@ -65,6 +66,8 @@ function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; meshFile?
   const setup = buildScene(scene, o, mesh);
   const run = runParams(setup, o);
   warnUnresolvedMaterials(setup, { ...setup.params, ...run.initial });
+  const offsetWarning = contactOffsetWarning({ ...setup.params, ...run.initial }.contactOffset, Math.min(...shortestEdgeOfObjects(setup.model)));
+  if (offsetWarning) log(`warning: ${offsetWarning}`);
   reportSlivers(setup, { ...setup.params, ...run.initial });
   const dumper = o.dump !== undefined ? new VtkDumper(o.dump, setup.model, `${scene.name}${meshFile ? ` ${meshFile}` : ''}`) : undefined;
   return { setup, sceneName: scene.name, meshFile, run, dumper };

@@ -33,6 +33,7 @@ import type { Material } from '../sim/material';
 import { checkParams, defaultParams, type SolverParams } from '../contract/params';
 import { suggestedMaterial } from '../scenes/meshDrop';
 import { materialResolution, shortestTetEdge } from '../sim/resolution';
+import { contactOffsetWarning } from '../collision/contactOffset';
 import { MESH_SCENE, type EngineChoice, type PageConfig, type ViewSettings } from './config/pageConfig';
 import { createEngine, gpuSolverAvailable } from './engineFactory';
 import { FrameTimings, type TimingSummary } from './frameTimings';
@@ -435,6 +436,10 @@ export class SimulationController {
     this.engine?.setParams(next);
     this.timings.clear();
     this.warnIfUnresolved(0);
+    if (changes.contactOffset !== undefined) {
+      const offsetWarning = contactOffsetWarning(next.contactOffset, this.shortestEdge);
+      if (offsetWarning) this.parts.banner.show(offsetWarning, { kind: 'warning' });
+    }
     this.onChange?.();
     return true;
   }
