@@ -65,10 +65,11 @@ function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; meshFile?
   for (const w of mesh?.warnings ?? []) log(`warning: ${w}`);
   const setup = buildScene(scene, o, mesh);
   const run = runParams(setup, o);
-  warnUnresolvedMaterials(setup, { ...setup.params, ...run.initial });
-  const offsetWarning = contactOffsetWarning({ ...setup.params, ...run.initial }.contactOffset, Math.min(...shortestEdgeOfObjects(setup.model)));
+  const first = { ...setup.params, ...run.initial };
+  warnUnresolvedMaterials(setup, first);
+  const offsetWarning = contactOffsetWarning(first.contactOffset, Math.min(...shortestEdgeOfObjects(setup.model)));
   if (offsetWarning) log(`warning: ${offsetWarning}`);
-  reportSlivers(setup, { ...setup.params, ...run.initial });
+  reportSlivers(setup, first);
   const dumper = o.dump !== undefined ? new VtkDumper(o.dump, setup.model, `${scene.name}${meshFile ? ` ${meshFile}` : ''}`) : undefined;
   return { setup, sceneName: scene.name, meshFile, run, dumper };
 }

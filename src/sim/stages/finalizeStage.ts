@@ -140,13 +140,17 @@ export class FinalizeStage implements GpuStage {
       partials,
       rigid: own(storageBuffer(device, 'xpbd.rigidMotion', 48 * model.objectNames.length)),
     });
-    this.finalizeDampingGroup = kernels.finalizeDamping.group({
+    // What every kernel that finalizes binds (finalizeVertex, the held bits).
+    const finalizing = {
       frame: frame.frame,
       positions: state.positions,
       prev: state.prev,
       velocities: state.velocities,
       rest: frame.rest,
       objectStatus: frame.objectStatus,
+    };
+    this.finalizeDampingGroup = kernels.finalizeDamping.group({
+      ...finalizing,
       chunks,
       objects,
       partials,
@@ -155,12 +159,7 @@ export class FinalizeStage implements GpuStage {
       // Binds the handles' samples, reallocated when the substeps grow.
       frame.bindScripts(({ handles }) => {
         this.finalizeDampPredictGroup = kernels.finalizeDampPredictTable.group({
-          frame: frame.frame,
-          positions: state.positions,
-          prev: state.prev,
-          velocities: state.velocities,
-          rest: frame.rest,
-          objectStatus: frame.objectStatus,
+          ...finalizing,
           chunks,
           objects,
           handles,
@@ -173,12 +172,7 @@ export class FinalizeStage implements GpuStage {
     if (next && this.objectsFitWorkgroups && this.finalizeDampWarmGroups <= 65535) {
       const w = next.warmStart.warmStartBuffers;
       this.finalizeDampWarmGroup = kernels.finalizeDampWarmTable.group({
-        frame: frame.frame,
-        positions: state.positions,
-        prev: state.prev,
-        velocities: state.velocities,
-        rest: frame.rest,
-        objectStatus: frame.objectStatus,
+        ...finalizing,
         dampingTable: own(storageBuffer(device, 'xpbd.dampingTable', dampingTableWords(damping))),
         tets: w.tets,
         tetData: w.tetData,
@@ -202,8 +196,13 @@ export class FinalizeStage implements GpuStage {
    */
   nextSubstepJoin(first: GpuStage): NextSubstepJoin | null {
     if (!this.predictNextSubstep || this.next === null || first !== this.next.predict || !this.dampsPerObject() || !this.next.warmStart.warmStarts()) return null;
-    if (this.largestObject <= this.predictJoinMaxVertices) return this.finalizeDampPredictGroup !== null ? 'predict' : null;
+    if (this.objectsPredictInWorkgroups()) return this.finalizeDampPredictGroup !== null ? 'predict' : null;
     return this.warmStartNextSubstep && this.finalizeDampWarmGroup !== null ? 'warm-start' : null;
+  }
+
+  /** No object has more than predictJoinMaxVertices vertices: the join predicts inside the objects' workgroups. */
+  private objectsPredictInWorkgroups(): boolean {
+    return this.largestObject <= this.predictJoinMaxVertices;
   }
 
   /** TimeStep's question (GpuStage.joinsNext): this stage records the next substep's predict (nextSubstepJoin). */
@@ -213,7 +212,7 @@ export class FinalizeStage implements GpuStage {
 
   encode(encoder: GPUCommandEncoder, _state: GpuState, step: SubstepContext): void {
     const k = this.kernels;
-    if (step.joinNext && this.largestObject > this.predictJoinMaxVertices) {
+    if (step.joinNext && !this.objectsPredictInWorkgroups()) {
       // Finalize and damp each object in one workgroup, the next substep's warm start in the
       // dispatch's other workgroups (at this substep's end positions, which finalize moves only
       // at a NaN guard's vertex, whose object predict then freezes); then its predict.

@@ -263,9 +263,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     this.encodeWarmStart(pass, step.slotOffset);
     // Predict reads the same substep slot (bind group 1, set by the warm start).
     if (this.fusePredictWithWarmStart) {
-      pass.setPipeline(k.predictWarm);
-      pass.setBindGroup(0, this.predictWarmGroup);
-      pass.dispatchWorkgroups(this.vertexGrid[0], this.vertexGrid[1]);
+      this.dispatchPredictWarm(pass);
       step.countDispatches(2);
       return;
     }
@@ -300,9 +298,14 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
   encodePredictWarm(pass: GPUComputePassEncoder, slotOffset: number): void {
     const slot = this.substepSlot;
     slot[0] = slotOffset;
+    pass.setBindGroup(1, this.frame.slotGroup, slot, 0, 1);
+    this.dispatchPredictWarm(pass);
+  }
+
+  /** predictWarm's dispatch, bind group 1 (the substep's slot) set by the caller. */
+  private dispatchPredictWarm(pass: GPUComputePassEncoder): void {
     pass.setPipeline(this.kernels.predictWarm);
     pass.setBindGroup(0, this.predictWarmGroup);
-    pass.setBindGroup(1, this.frame.slotGroup, slot, 0, 1);
     pass.dispatchWorkgroups(this.vertexGrid[0], this.vertexGrid[1]);
   }
 
