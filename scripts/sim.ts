@@ -35,7 +35,7 @@ import { contactOffsetWarning } from '../src/collision/contactOffset';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
 import { CpuSimulation } from '../src/sim/cpuSimulation';
-import { effectiveCollisionMode } from '../src/contract/params';
+import { effectiveCollisionMode, paramsJsonReplacer } from '../src/contract/params';
 import { runnerCcdPool } from '../src/runner/ccdWorkerBundle';
 
 function log(message: string): void {
@@ -212,7 +212,7 @@ async function run(o: RunOptions): Promise<void> {
     summary,
     table1,
   };
-  const json = JSON.stringify(report, null, 2);
+  const json = JSON.stringify(report, paramsJsonReplacer, 2);
   if (o.out !== undefined) writeFileSync(o.out, json);
   else console.log(json);
   if (o.csv !== undefined) writeFileSync(o.csv, framesToCsv(frames));

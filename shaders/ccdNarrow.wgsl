@@ -31,6 +31,7 @@
 #include "threadIndex"
 #include "positions"
 #include "contact"
+#include "contactStartGap"
 #include "closestPointOnTriangle"
 #include "ccd"
 #include "ccdBoxes"
@@ -51,7 +52,8 @@ struct CcdParams {
   offTriangleAcross: u32,
   offVtOffsets: u32,
   offVtList: u32,
-  pad: u32,
+  /** The offset layer's opening per build (SolverParams.contactOffsetSpeed; contact.wgsl rampedOffset). */
+  offsetRamp: f32,
 }
 
 const CCD_SKIP_PIN = 1u;
@@ -287,6 +289,7 @@ fn vertexFace(i: u32) {
   c.triVertex = vec4<u32>(tv, CONTACT_NONE);
   c.triBary = vec4<f32>(triangleBarycentrics(cp.point, at, bt, ct), 0.0);
   c.normal = normal;
+  c.offset = rampedOffset(params.separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD);
   atomicAdd(&header[CCD_HITS_VF], 1u);
   appendVertexFace(c);
 }
@@ -362,6 +365,7 @@ fn edgeEdge(i: u32) {
   c.triVertex = vec4<u32>(vb, CONTACT_NONE, CONTACT_NONE);
   c.triBary = vec4<f32>(1.0 - w.y, w.y, 0.0, 0.0);
   c.normal = n;
+  c.offset = rampedOffset(params.separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD);
   atomicAdd(&header[CCD_HITS_EE], 1u);
   appendEdgeEdge(c);
 }

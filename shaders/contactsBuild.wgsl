@@ -16,6 +16,7 @@
 #include "queryList"
 #include "spbResult"
 #include "contact"
+#include "contactStartGap"
 #include "closestPointOnTriangle"
 
 @group(0) @binding(0) var<uniform> params: ContactParams;
@@ -25,10 +26,14 @@
 @group(0) @binding(4) var<storage, read> results: array<SpbResult>;
 @group(0) @binding(5) var<storage, read_write> contacts: array<Contact>;
 @group(0) @binding(6) var<storage, read_write> overflow: array<u32>;
-// Hybrid (CONTACT_BUILD_ESCAPED_BACKWARD): detection's Pin flags ([vertex], [vertexCount + edge])
-// and the substep's start positions.
+// Hybrid (CONTACT_BUILD_ESCAPED_BACKWARD): detection's Pin flags ([vertex], [vertexCount + edge]);
+// the substep's start positions (also the offset ramp's start gap).
 @group(0) @binding(7) var<storage, read> pin: array<u32>;
 @group(0) @binding(8) var<storage, read> prev: array<vec4<f32>>;
+
+fn startPosition(v: u32) -> vec3<f32> {
+  return prev[v].xyz;
+}
 
 // ContactParams.buildFlags: a query of a point that is not Pin came from an escape
 // (SolverParams.escapedToDcd, dcdDetect.wgsl). Such a point moved into the other body during this
@@ -177,7 +182,7 @@ fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   c.lambdaN = 0.0;
   c.frictionUsed = 0.0;
   c.recovered = 0.0;
-  c.offset = params.offset;
+  c.offset = rampedOffset(params.offset, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_DCD);
   c.enabled = 1u;
   contacts[i] = c;
 }

@@ -20,6 +20,7 @@ struct Frame {
   lineSearch: u32,       // 1: Gauss-Seidel Neo-Hookean steps lengthened (stepLength in xpbdNeoHookean.wgsl)
   warmFirst: f32,        // share of the previous substep's Neo-Hookean multipliers the frame's first substep starts from (0: cold)
   warmRest: f32,         // the same for the frame's other substeps
+  colliderRamp: f32,     // the colliders' offset ramp per projection (colliderProjection.wgsl colliderLayerAllowance)
 }
 
 struct Slot {

@@ -48,6 +48,16 @@ fn collideOne(c: u32, substep: u32, p: ptr<function, vec3<f32>>) -> vec4<f32> {
   return vec4<f32>(n, depth);
 }
 
+// How deep below collider c's grown surface a point may stay in this projection under the offset
+// ramp (SolverParams.contactOffsetSpeed): its start's gap to the real surface, clamped at 0, plus
+// the ramp; `depth0` is the start's depth below the grown surface (0 outside). The growth (the
+// thickness, a bowl's as clamped) is the collider's head.z. Twin: colliderLayerAllowance in
+// src/sim/colliders.ts.
+fn colliderLayerAllowance(c: u32, substep: u32, depth0: f32) -> f32 {
+  let growth = colliders[(substep * frame.colliderCount + c) * 3u].z;
+  return max(0.0, min(growth, depth0) - frame.colliderRamp);
+}
+
 fn collideVertex(i: u32, substep: u32) {
   let x = positions[i];
   if (x.w == 0.0) { return; }
@@ -65,15 +75,21 @@ fn collideVertex(i: u32, substep: u32) {
   for (var c = 0u; c < frame.colliderCount; c++) {
     let hit = collideOne(c, substep, &p);
     if (hit.w <= 0.0) { continue; }
+    var s = start;
+    let depth0 = max(0.0, collideOne(c, substep, &s).w);
+    // The offset ramp: a start inside the skin opens it by colliderRamp per projection; the point
+    // goes back to the depth it may keep, and only the rest is a push.
+    let allowed = min(hit.w, colliderLayerAllowance(c, substep, depth0));
+    p = p - allowed * hit.xyz;
+    let push = hit.w - allowed;
+    if (push <= 0.0) { continue; }
     touched = true;
     // Split impulse (CpuSolver.collide): depth the start position had too moves it out with the
     // push, so a body placed inside the collider's skin is not launched; only the rest of the push
     // is an impulse and grows friction's budget.
-    var s = start;
-    let hit0 = collideOne(c, substep, &s);
-    let q = select(0.0, min(hit.w, hit0.w), hit0.w > 0.0);
+    let q = min(push, depth0 - allowed);
     start = start + q * hit.xyz;
-    budget += frame.friction * (hit.w - q);
+    budget += frame.friction * (push - q);
     let d = p - start;
     let t = d - dot(d, hit.xyz) * hit.xyz;
     let tl = length(t);

@@ -67,7 +67,21 @@ struct ContactParams {
   buildFlags: u32,
   /** Metres per unit of the fixed-point correction sums (contacts.wgsl addFixed). */
   accumulatorUnit: f32,
-  _pad0: u32,
+  /** The offset layer's opening per build (SolverParams.contactOffsetSpeed; rampedOffset below). */
+  offsetRamp: f32,
   _pad1: u32,
   _pad2: u32,
+}
+
+// The separation a contact keeps in this build (SolverParams.contactOffsetSpeed): delta where its
+// surfaces start at least delta apart, else their gap at the substep's start, raised to `floor`,
+// plus `step`. Shortest-path contacts (their point starts inside) take RAMP_FLOOR_DCD: the depth
+// goes at once, the layer beyond it opens at the ramp's speed. CCD contacts (their point starts
+// outside) take RAMP_FLOOR_CCD: a negative gap along their normal is the normal's measure (a vertex
+// beside a face's plane near its rim), and the contact keeps it where it started. A step of 3e38
+// (the speed 'off') keeps delta. Twin: src/collision/contactOffset.ts rampedOffset.
+const RAMP_FLOOR_DCD = 0.0;
+const RAMP_FLOOR_CCD = -3.0e38;
+fn rampedOffset(delta: f32, gap0: f32, step: f32, floor: f32) -> f32 {
+  return min(delta, max(gap0, floor) + step);
 }

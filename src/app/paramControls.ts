@@ -24,7 +24,9 @@ export type ParamControl =
   /** The y component of `gravity` (x and z stay 0 in the panel; the URL sets all three). */
   | (ControlBase & { kind: 'gravityY'; min: number; max: number; step: number })
   /** A text box taking 'auto' or a number (the panel keeps its text in `<key>Text`; setParams refuses what the setting does not take). */
-  | (ControlBase & { kind: 'numberOrAuto' });
+  | (ControlBase & { kind: 'numberOrAuto' })
+  /** A text box taking 'off' (Infinity) or a number, kept in `<key>Text` as 'numberOrAuto'. */
+  | (ControlBase & { kind: 'numberOrOff' });
 
 /** The panel's text field of a 'numberOrAuto' control. */
 export function numberOrAutoTextKey(key: keyof SolverParams): string {
@@ -35,6 +37,17 @@ export function numberOrAutoTextKey(key: keyof SolverParams): string {
 export function parseNumberOrAuto(text: string): number | 'auto' {
   const t = text.trim();
   return t === 'auto' ? 'auto' : t === '' ? NaN : Number(t);
+}
+
+/** The value a 'numberOrOff' text box sets: Infinity for 'off', or the number (NaN for anything else, refused by setParams). */
+export function parseNumberOrOff(text: string): number {
+  const t = text.trim();
+  return t === 'off' ? Infinity : t === '' ? NaN : Number(t);
+}
+
+/** The text a text-box control shows for a value ('off' for Infinity). */
+export function controlText(value: unknown): string {
+  return value === Infinity ? 'off' : String(value);
 }
 
 /** The Solver folder. */
@@ -145,6 +158,7 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
   { kind: 'number', key: 'epsR', label: 'eps_r (Alg. 4, cosine)', help: 'culling tolerance, in [0, 1)' },
   { kind: 'number', key: 'contactIterations', label: 'Contact passes', min: 1, max: 10, step: 1, help: 'contact solve passes per substep' },
   { kind: 'numberOrAuto', key: 'contactOffset', label: 'Contact offset (m, or auto)', help: 'contact thickness: every contact keeps (x - s) . n >= this; auto = 1% of the mean boundary edge (docs/collisions.md)' },
+  { kind: 'numberOrOff', key: 'contactOffsetSpeed', label: 'Offset opening speed (m/s, or off)', help: 'where surfaces start nearer than the contact offset (or inside), contacts open the layer at most this fast, so a large offset does not crush the surface and launch the body; off: at once (docs/collisions.md "Contact offset")' },
   { kind: 'numberOrAuto', key: 'impactSubsteps', label: 'Impact substeps (max, auto, 0 = off)', help: 'a frame whose CCD candidates (or vertices landing on a collider) close fast takes up to this many substeps; auto = twice the substeps, at least 24 (docs/collisions.md "Impact-adaptive substeps")' },
   { kind: 'number', key: 'bvhRebuildFrames', label: 'BVH rebuild every (frames, 0 = never)', min: 0, max: 240, step: 1 },
 ];

@@ -10,7 +10,7 @@
 import type GUI from 'lil-gui';
 import type { Controller } from 'lil-gui';
 import type { CollisionMode, ConstraintType, InterObjectMode, SolveOrder, SolverParams } from '../contract/params';
-import { COLLISION_CONTROLS, SOLVER_CONTROLS, numberOrAutoTextKey, parseNumberOrAuto, type ParamControl } from './paramControls';
+import { COLLISION_CONTROLS, SOLVER_CONTROLS, controlText, numberOrAutoTextKey, parseNumberOrAuto, parseNumberOrOff, type ParamControl } from './paramControls';
 import type { SimulationController } from './simulationController';
 
 export interface SimulationPanel {
@@ -45,10 +45,11 @@ function addParamControls(folder: GUI, table: readonly ParamControl[], state: Pa
       c = folder.add(state, row.key).onChange((v: boolean) => sim.setParams({ [row.key]: v } as Partial<SolverParams>));
     } else if (row.kind === 'choice') {
       c = folder.add(state, row.key, row.options).onChange((v: string) => sim.setParams({ [row.key]: v } as Partial<SolverParams>));
-    } else if (row.kind === 'numberOrAuto') {
+    } else if (row.kind === 'numberOrAuto' || row.kind === 'numberOrOff') {
       const textKey = numberOrAutoTextKey(row.key);
-      state[textKey] = String(state[row.key]);
-      c = folder.add(state, textKey).onFinishChange((t: string) => sim.setParams({ [row.key]: parseNumberOrAuto(t) } as Partial<SolverParams>));
+      const parse = row.kind === 'numberOrAuto' ? parseNumberOrAuto : parseNumberOrOff;
+      state[textKey] = controlText(state[row.key]);
+      c = folder.add(state, textKey).onFinishChange((t: string) => sim.setParams({ [row.key]: parse(t) } as Partial<SolverParams>));
     } else {
       c = folder.add(state, 'gravityY', row.min, row.max, row.step).onFinishChange((v: number) => sim.setParams({ gravity: [0, v, 0] }));
     }
@@ -127,7 +128,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
   function refresh(): void {
     const p = sim.params;
     Object.assign(state, { ...p, gravityY: p.gravity[1] });
-    for (const row of COLLISION_CONTROLS) if (row.kind === 'numberOrAuto') state[numberOrAutoTextKey(row.key)] = String(p[row.key]);
+    for (const row of COLLISION_CONTROLS) if (row.kind === 'numberOrAuto' || row.kind === 'numberOrOff') state[numberOrAutoTextKey(row.key)] = controlText(p[row.key]);
     const preset = Object.entries(PRESETS).find(([, values]) => Object.entries(values).every(([k, x]) => p[k as keyof SolverParams] === x));
     state.preset = preset ? preset[0] : 'custom';
     refreshObjects();

@@ -203,6 +203,17 @@ export interface SolverParams {
    */
   contactOffset: number | 'auto';
   /**
+   * The speed (world units per second) at which a contact opens the offset layer where its
+   * surfaces start nearer than delta (or inside): each contact, built or projected n times a
+   * substep of length h, keeps min(delta, max(gap at the substep's start, 0) + speed h / n) instead
+   * of delta (src/collision/contactOffset.ts rampedOffset). Pushing such a surface out to delta in
+   * one substep crushed its tets and the material launched the body (two cubes 5 mm apart with
+   * delta a whole element: 56x their energy); the ramp lets the body follow the layer at this speed
+   * at most. Penetration itself is still removed at once (the surface is the floor, the ramp only
+   * lifts past it). Infinity: the layer opens at once, as before. docs/collisions.md "Contact offset".
+   */
+  contactOffsetSpeed: number;
+  /**
    * Impact-adaptive substeps (src/collision/ccd/impactSubsteps.ts): the most substeps a frame may
    * take when its CCD candidates, or its vertices landing on a collider (src/sim/colliderClosingSpeed.ts),
    * close faster than IMPACT_TRAVEL_RATIO mean boundary edges a substep (more substeps only for that frame; Rapier's extra CCD substeps do the same). 0, or
@@ -307,6 +318,26 @@ export function firstIterationOfRound(round: number, rounds: number, iterations:
  * octopus at the end of frames 30-34 (up to 6), a cap of 40 none between them (1 self vertex at
  * most), at 1.4x the frame time over the run.
  */
+/**
+ * JSON.stringify's replacer for reports that hold parameters: contactOffsetSpeed 'off' (Infinity,
+ * which JSON would write as null) is written 'off'; paramsFromJson reads it back.
+ */
+export function paramsJsonReplacer(key: string, value: unknown): unknown {
+  return key === 'contactOffsetSpeed' && value === Infinity ? 'off' : value;
+}
+
+/**
+ * Parameters read from a report's JSON: contactOffsetSpeed 'off' becomes Infinity, and a report
+ * written before the setting existed ran without the ramp, so its absence reads as Infinity too.
+ */
+export function paramsFromJson<T extends Record<string, unknown>>(p: T): T {
+  if (!('contactOffsetSpeed' in p) || p.contactOffsetSpeed === 'off') return { ...p, contactOffsetSpeed: Infinity };
+  return p;
+}
+
+/** SolverParams.contactOffsetSpeed's default (world units per second); chosen in docs/collisions.md "Contact offset". */
+export const CONTACT_OFFSET_SPEED_DEFAULT = 0.1;
+
 export const IMPACT_SUBSTEPS_AUTO = Object.freeze({ factor: 2, floor: 24 });
 
 /** The most substeps a frame may take on impact for these parameters (impactSubsteps resolved; <= substeps: off). */
@@ -347,6 +378,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     selfCulling: 'enhanced',
     selfPairSkin: 0.5,
     contactOffset: 'auto',
+    contactOffsetSpeed: CONTACT_OFFSET_SPEED_DEFAULT,
     impactSubsteps: 'auto',
     collideEvery: 'auto',
     contactDispatch: 'auto',
@@ -394,5 +426,6 @@ export function checkParams(p: SolverParams): void {
   if (!(Number.isFinite(p.selfPairSkin) && p.selfPairSkin >= 0)) throw new RangeError(`selfPairSkin must be a finite number >= 0 (0: no reuse), got ${p.selfPairSkin}`);
   if (!SELF_CULLING_MODES.includes(p.selfCulling)) throw new RangeError(`selfCulling must be one of ${SELF_CULLING_MODES.join(', ')}, got ${String(p.selfCulling)}`);
   if (p.contactOffset !== 'auto' && !(typeof p.contactOffset === 'number' && p.contactOffset >= 0 && Number.isFinite(p.contactOffset))) throw new RangeError(`contactOffset must be 'auto' or a finite number >= 0 (world units), got ${String(p.contactOffset)}`);
+  if (!(p.contactOffsetSpeed > 0)) throw new RangeError(`contactOffsetSpeed must be a number > 0 (world units per second; Infinity: the offset opens at once), got ${String(p.contactOffsetSpeed)}`);
   if (p.impactSubsteps !== 'auto' && !(Number.isInteger(p.impactSubsteps) && p.impactSubsteps >= 0)) throw new RangeError(`impactSubsteps must be 'auto' or an integer >= 0 (0: off), got ${String(p.impactSubsteps)}`);
 }

@@ -6,7 +6,7 @@
  * non-finite state measure (a blown-up object) arrives as null and is accepted there only.
  */
 import type { CcdFrameCounters, CollisionFrameCounters } from '../collision/counters';
-import { checkParams, type SolverParams } from '../contract/params';
+import { checkParams, paramsFromJson, type SolverParams } from '../contract/params';
 import type { RunReport } from './reportDocument';
 
 export class ReportFormatError extends Error {
@@ -112,7 +112,7 @@ function checkState(v: unknown, path: string): void {
 }
 
 function checkedParams(v: unknown, path: string): SolverParams {
-  const p = obj(v, path) as unknown as SolverParams;
+  const p = paramsFromJson(obj(v, path)) as unknown as SolverParams;
   try {
     checkParams(p);
   } catch (e) {
@@ -184,6 +184,7 @@ export function checkReport(value: unknown): RunReport {
     str(b.date, 'build.date');
   }
   let params = checkedParams(r.params, 'params');
+  r.params = params;
   if (r.schedule !== undefined) {
     arr(r.schedule, 'schedule').forEach((s, i) => {
       const o = obj(s, `schedule[${i}]`);

@@ -19,7 +19,8 @@ export const COLLIDER_KIND = { plane: 1, box: 2, bowl: 3 } as const;
 export const COLLIDER_STRIDE = 12;
 
 /**
- * Writes the collider's state at `time` into out[offset..offset+12), grown by `thickness` (the
+ * Writes the collider's state at `time` into out[offset..offset+12) ([kind, active, growth, 0], a,
+ * b), grown by `thickness` (the
  * contact offset, SolverParams.contactOffset: a plane moved out along its normal, a box grown on
  * every side, a bowl's radius shrunk), so the solvers keep bodies that far from its surface.
  */
@@ -27,6 +28,8 @@ export function encodeCollider(c: Collider, time: number, out: Float64Array | Fl
   out.fill(0, offset, offset + COLLIDER_STRIDE);
   out[offset] = COLLIDER_KIND[c.kind];
   out[offset + 1] = 1;
+  // The growth itself (colliderLayerAllowance reads it): the thickness, a bowl's as clamped below.
+  out[offset + 2] = c.kind === 'bowl' ? c.radius - Math.max(0.5 * c.radius, c.radius - thickness) : thickness;
   if (c.kind === 'plane') {
     const len = Math.hypot(c.normal[0], c.normal[1], c.normal[2]);
     if (!(len > 0)) throw new RangeError('plane collider: normal must be non-zero');
@@ -45,6 +48,17 @@ export function encodeCollider(c: Collider, time: number, out: Float64Array | Fl
     for (let k = 0; k < 3; k++) out[offset + 4 + k] = c.center[k];
     out[offset + 7] = Math.max(0.5 * c.radius, c.radius - thickness);
   }
+}
+
+/**
+ * How deep (below the grown surface) a point may stay in this projection, under the offset ramp
+ * (SolverParams.contactOffsetSpeed, contactOffset.ts rampedOffset): a point whose start position
+ * lay `depth0` inside the grown collider (0: outside) keeps its start's gap to the real surface,
+ * clamped at 0, plus `step`; so it may stay max(0, min(growth, depth0) - step) inside. Twin:
+ * colliderLayerAllowance in shaders/lib/colliderProjection.wgsl.
+ */
+export function colliderLayerAllowance(enc: ArrayLike<number>, e: number, depth0: number, step: number): number {
+  return Math.max(0, Math.min(enc[e + 2], depth0) - step);
 }
 
 /**

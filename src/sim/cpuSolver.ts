@@ -14,7 +14,7 @@ import { CpuAirCollisions } from '../collision/air/cpuAirCollisions';
 import { CpuCollisionStage } from '../collision/cpu/cpuCollisionStage';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import { airContainerFor } from './airContainer';
-import { COLLIDER_STRIDE, projectOutOfCollider } from './colliders';
+import { COLLIDER_STRIDE, colliderLayerAllowance, projectOutOfCollider } from './colliders';
 import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
@@ -23,7 +23,7 @@ import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiv
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { sampleScripts } from './scripts';
-import { modelContactOffset } from '../collision/contactOffset';
+import { modelContactOffset, offsetRampStep } from '../collision/contactOffset';
 import { checkSetup, nonFiniteMessage, type SimSetup } from './setup';
 import { impactSubstepCount } from '../collision/ccd/impactSubsteps';
 
@@ -77,6 +77,8 @@ export class CpuSolver {
   private readonly normal = new Float64Array(3);
   private readonly startScratch = new Float64Array(3);
   private readonly startNormal = new Float64Array(3);
+  /** The colliders' offset ramp per projection this frame (offsetRampStep over the iterations). */
+  private colliderRamp = Infinity;
   /** Per vertex: friction budget mu x (normal push so far) - (tangential correction so far), this substep. */
   private readonly frictionBudget: Float64Array;
   private readonly hasHandles: Uint8Array;
@@ -151,6 +153,9 @@ export class CpuSolver {
     this.phaseMs = emptyPhaseTimes();
     const substeps = this.frameSubsteps();
     const h = p.dt / substeps;
+    // The offset ramp (SolverParams.contactOffsetSpeed): the colliders are projected once per
+    // material iteration (the contacts, built once per collision round, take theirs in substep()).
+    this.colliderRamp = offsetRampStep(p.contactOffsetSpeed, h, p.iterations);
     const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, substeps, modelContactOffset(this.model, p.contactOffset));
     this.collisionCounters = emptyCollisionCounters();
     const air = p.collisions && effectiveCollisionMode(p) === 'air' ? this.airCollisions() : null;
@@ -260,6 +265,7 @@ export class CpuSolver {
       if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.substep(x, x0, w, p);
       else if (p.collisions) {
         this.collision ??= new CpuCollisionStage(m);
+        this.collision.offsetRamp = offsetRampStep(p.contactOffsetSpeed, h, rounds);
         this.collision.step(x, x0, w, p, this.collisionCounters, this.phaseMs, this.held, round);
         this.collisionCounters.ccd.horizon = h;
       }
@@ -399,12 +405,20 @@ export class CpuSolver {
    */
   private collide(enc: Float64Array, e: number, i: number): void {
     const { x, x0, normal: n } = this;
-    const depth = projectOutOfCollider(enc, e, x, 3 * i, n);
+    let depth = projectOutOfCollider(enc, e, x, 3 * i, n);
     if (depth <= 0) return;
     const s = this.startScratch;
     s[0] = x0[3 * i]; s[1] = x0[3 * i + 1]; s[2] = x0[3 * i + 2];
-    const depth0 = projectOutOfCollider(enc, e, s, 0, this.startNormal);
-    const q = depth0 > 0 ? Math.min(depth, depth0) : 0;
+    const depth0 = Math.max(0, projectOutOfCollider(enc, e, s, 0, this.startNormal));
+    // The offset ramp: a start inside the skin opens it by colliderRamp per projection; the point
+    // goes back to the depth it may keep, and only the rest is a push.
+    const allowed = Math.min(depth, colliderLayerAllowance(enc, e, depth0, this.colliderRamp));
+    if (allowed > 0) {
+      for (let k = 0; k < 3; k++) x[3 * i + k] -= allowed * n[k];
+      depth -= allowed;
+      if (depth <= 0) return;
+    }
+    const q = Math.min(depth, depth0 - allowed);
     for (let k = 0; k < 3; k++) x0[3 * i + k] += q * n[k];
     // Friction's budget grows by the push that changes velocity (an impulse); the part removing
     // depth the start already had is a position correction, not an impulse.

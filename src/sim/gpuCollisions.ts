@@ -53,7 +53,7 @@ import { countersFromHeader } from '../collision/gpu/frameCounters';
 import { OVERFLOW_ENTRY_WORDS, QL, QL_HEADER_BYTES, QUERY_ID_MASK, QUERY_KIND_CENTROID, QUERY_KIND_EDGE, QUERY_KIND_SHIFT, QUERY_WORDS, QueryList, RESULT_WORDS, QUERY_EUCLIDEAN } from '../collision/gpu/queryList';
 import { buildSceneMesh } from '../collision/sceneMesh';
 import { locateTet } from '../collision/locateTet';
-import { meanBoundaryEdge, modelContactOffset } from '../collision/contactOffset';
+import { meanBoundaryEdge, modelContactOffset, offsetRampStep } from '../collision/contactOffset';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import type { TetMesh } from '../mesh/types';
 import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../spb/meshData';
@@ -69,7 +69,7 @@ import { DeviationMonitor, type DeviationObservation } from '../collision/selfCu
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage, type CcdRecorded } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
-import { effectiveCollisionMode, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
+import { effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
 import type { GpuStage } from '../contract/stage';
 import type { GpuState } from '../contract/state';
 
@@ -272,6 +272,16 @@ export class GpuCollisions {
     this.contacts.offset = delta;
     this.ccd.separation = delta;
     this.ccdSchedule.baseMargin = Math.max(2 * delta, this.marginRatio * meanBoundaryEdge(this.model));
+  }
+
+  /**
+   * The offset ramp for the frame's substeps (SolverParams.contactOffsetSpeed; `p` holds the
+   * substeps the frame takes, impact substeps included): contacts are built once per collision round.
+   */
+  setFrameSubsteps(p: Readonly<SolverParams>): void {
+    const step = offsetRampStep(p.contactOffsetSpeed, p.dt / p.substeps, effectiveCollisionRounds(p));
+    this.contacts.offsetRamp = step;
+    this.ccd.offsetRamp = step;
   }
 
   /** Culling and eps_i / eps_r from the parameters (a uniform write, only when they changed). */

@@ -329,6 +329,7 @@ export class GpuSolver {
     const t2 = performance.now();
     this.xpbd.ensureCapacity(p.substeps);
     this.xpbd.writeConstants(p, this.material.firstSubstepWarmShare(p));
+    this.collisions?.setFrameSubsteps(p);
     // Per-frame CPU state advances at submission: the scripts are sampled for this frame now.
     this.grab.beginFrame(this.time, p.dt);
     this.xpbd.writeScripts(this.time, p);

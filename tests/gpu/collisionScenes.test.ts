@@ -124,6 +124,63 @@ describe('GPU collisions in the time step', () => {
     }
   });
 
+  it('a large contact offset opens at contactOffsetSpeed: two cubes 5 mm apart and 5 mm above the ground with a 30 mm offset lift no faster than 0.1 m/s on the GPU, as the float64 CPU twin; at once (off) the gap jumps', async () => {
+    const ctx = await testGpu();
+    const delta = 0.03, speed = 0.1;
+    const stack = (contactOffsetSpeed: number) => bodiesSetup(
+      [{ part: cubePart(2, 0.2, [0, 0.005, 0]) }, { part: cubePart(2, 0.2, [0, 0.21, 0]) }],
+      { substeps: 10, damping: 1, friction: 0.3, contactOffset: delta, contactOffsetSpeed },
+      [{ kind: 'plane', normal: [0, 1, 0], offset: 0 }],
+    );
+    /** The bottom cube's lowest point (its gap to the ground) and the gap between the cubes. */
+    const gaps = (model: Model, x: ArrayLike<number>) => {
+      let ground = Infinity, top0 = -Infinity, bottom1 = Infinity;
+      for (let i = 0; i < model.vertexCount; i++) {
+        const y = x[3 * i + 1];
+        if (model.vertexObject[i] === 0) { ground = Math.min(ground, y); top0 = Math.max(top0, y); } else bottom1 = Math.min(bottom1, y);
+      }
+      return { ground, between: bottom1 - top0 };
+    };
+    const frames = 18;
+    const setup = stack(speed);
+    const gpu = new GpuSolver(ctx, setup);
+    const cpu = new CpuSolver(stack(speed));
+    const rows: string[] = [];
+    try {
+      for (let f = 1; f <= frames; f++) {
+        await gpu.stepFrame();
+        cpu.stepFrame();
+        const g = gaps(setup.model, await gpu.readPositions()), c = gaps(cpu.model, cpu.x);
+        rows.push(`${(g.ground * 1000).toFixed(1)}/${(g.between * 1000).toFixed(1)}`);
+        const t = f * setup.params.dt;
+        // The law: both gaps open no faster than the speed (1 mm for the passes' residual).
+        for (const r of [g, c]) {
+          expect(r.ground).toBeLessThan(0.005 + speed * t + 1e-3);
+          expect(r.between).toBeLessThan(0.005 + speed * t + 1e-3);
+        }
+        // The twin: the GPU's gaps follow the CPU's.
+        expect(Math.abs(g.ground - c.ground)).toBeLessThan(1e-3);
+        expect(Math.abs(g.between - c.between)).toBeLessThan(1e-3);
+      }
+      const end = gaps(setup.model, await gpu.readPositions());
+      console.log(`offset ramp (GPU, ground/between mm per frame): ${rows.join(' ')}`);
+      // 25 mm at 0.1 m/s: open after 0.25 s (15 frames).
+      expect(end.ground).toBeGreaterThan(0.9 * delta);
+      expect(end.between).toBeGreaterThan(0.9 * delta);
+    } finally {
+      gpu.destroy();
+    }
+    const atOnceSetup = stack(Infinity);
+    const atOnce = new GpuSolver(ctx, atOnceSetup);
+    try {
+      await atOnce.stepFrame();
+      const g = gaps(atOnceSetup.model, await atOnce.readPositions());
+      expect(g.ground).toBeGreaterThan(0.005 + speed * atOnceSetup.params.dt + 1e-3);
+    } finally {
+      atOnce.destroy();
+    }
+  });
+
   it('a block sliding without friction on a flat slab keeps its speed: above 90% of 2.5 m/s after 0.25 s, as the CPU twin (CCD normals at internal edges, featureNormal.ts)', async () => {
     const ctx = await testGpu();
     const setup = frictionlessSlide();

@@ -12,7 +12,7 @@ import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, CONTACT_DISPATCHES, COLLISION_M
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
-type Kind = 'number' | 'positive' | 'nonnegative' | 'int' | 'count' | 'bool' | 'vec3' | 'lengthOrAuto' | 'intOrAuto' | readonly string[];
+type Kind = 'number' | 'positive' | 'nonnegative' | 'int' | 'count' | 'bool' | 'vec3' | 'lengthOrAuto' | 'intOrAuto' | 'positiveOrOff' | readonly string[];
 
 interface ParamKey {
   key: string;
@@ -60,6 +60,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'epsI', field: 'epsI', kind: 'positive', help: 'eps_i of Alg. 2 (exit-face sign test, relative to h²)' },
   { key: 'epsR', field: 'epsR', kind: 'nonnegative', help: 'eps_r of Alg. 4 (culling, a cosine)' },
   { key: 'offset', field: 'contactOffset', kind: 'lengthOrAuto', help: 'contact thickness: auto or a length >= 0 in world units' },
+  { key: 'offsetspeed', field: 'contactOffsetSpeed', kind: 'positiveOrOff', help: 'speed at which contacts open the offset layer where surfaces start nearer than it: a number > 0 in world units per second, or off (at once)' },
   { key: 'impact', field: 'impactSubsteps', kind: 'intOrAuto', help: 'impact-adaptive substeps: the most a frame may take on impact; auto (twice the substeps, at least 24) or an integer >= 0, 0 = off' },
 ];
 
@@ -113,6 +114,12 @@ function parseValue(key: string, text: string, kind: Kind): unknown {
     if (!((integer ? Number.isInteger(n) : Number.isFinite(n)) && n >= 0)) fail(key, text, `must be auto or ${integer ? 'an integer' : 'a finite number'} >= 0`);
     return n;
   }
+  if (kind === 'positiveOrOff') {
+    if (text === 'off') return Infinity;
+    const n = text.trim() === '' ? NaN : Number(text);
+    if (!(Number.isFinite(n) && n > 0)) fail(key, text, 'must be off or a finite number > 0');
+    return n;
+  }
   if (kind === 'vec3') {
     const parts = text.split(',').map(Number);
     if (parts.length !== 3 || !parts.every(Number.isFinite)) fail(key, text, 'must be 3 finite numbers x,y,z');
@@ -129,6 +136,7 @@ function parseValue(key: string, text: string, kind: Kind): unknown {
 
 function formatValue(value: unknown): string {
   if (typeof value === 'boolean') return value ? '1' : '0';
+  if (value === Infinity) return 'off';
   if (Array.isArray(value)) return value.map(String).join(',');
   return String(value);
 }

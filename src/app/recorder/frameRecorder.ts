@@ -12,7 +12,7 @@
 import { framesToCsv } from '../../runner/reportCsv';
 import type { BuildInfo, MaterialEntry, RecordedFrame, ReportCounts, RunReport } from '../../runner/reportDocument';
 import { table1Row } from '../../runner/table1';
-import type { SolverParams } from '../../contract/params';
+import { paramsJsonReplacer, type SolverParams } from '../../contract/params';
 import { buildInfo } from './buildInfo';
 
 /** What the page knows about the run when recording starts. */
@@ -160,7 +160,7 @@ export class FrameRecorder {
   }
 
   json(): string {
-    return JSON.stringify(this.report(), null, 2);
+    return JSON.stringify(this.report(), paramsJsonReplacer, 2);
   }
 
   csv(): string {

@@ -24,6 +24,7 @@ import { QUERY_FOUND } from '../../spb';
 import { KIND_CENTROID, KIND_EDGE, sourceIndex, sourceKind, type CpuQueryList } from './queryList';
 import type { CpuSpbResults } from './spbCpu';
 import { holdThroughContact } from '../../contract/held';
+import { rampedOffset } from '../contactOffset';
 
 /** Point-face contacts (DCD's and CCD's vertex-triangle ones). */
 export const GROUP_POINT_FACE = 0;
@@ -231,6 +232,22 @@ export class CpuContacts {
       best = Math.max(best, Math.hypot(x[b] - x[a], x[b + 1] - x[a + 1], x[b + 2] - x[a + 2]));
     }
     return best;
+  }
+
+  /**
+   * Lowers the offset of each active contact in [from, to) to rampedOffset(offset, gap at x0, step,
+   * floor) (SolverParams.contactOffsetSpeed): surfaces that start nearer than delta open the layer
+   * by `step` in this build. x0: the substep's start positions. Infinity leaves every offset.
+   */
+  rampOffsets(x0: Float64Array, step: number, floor: number, from = 0, to = this.count): void {
+    if (!(step < Infinity)) return;
+    for (let i = from; i < to; i++) {
+      if (!this.active[i]) continue;
+      const delta = this.offset[i];
+      this.offset[i] = 0;
+      // gap() at x0 with offset 0: (q - r) . n at the substep's start.
+      this.offset[i] = rampedOffset(delta, this.gap(x0, i), step, floor);
+    }
   }
 
   /** Contacts of group g (active ones), for the counters. */

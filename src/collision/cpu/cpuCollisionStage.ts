@@ -14,7 +14,7 @@ import { effectiveCollisionMode, type CollisionMode, type SolverParams } from '.
 import type { SceneArrays } from '../../contract/sceneArrays';
 import type { TetMesh } from '../../mesh/types';
 import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../../spb';
-import { contactOffsetValue, meanBoundaryEdge } from '../contactOffset';
+import { contactOffsetValue, meanBoundaryEdge, RAMP_FLOOR_CCD, RAMP_FLOOR_DCD } from '../contactOffset';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../counters';
 import { buildSceneMesh } from '../sceneMesh';
 import { CpuCcd } from './ccdCpu';
@@ -46,6 +46,11 @@ export class CpuCollisionStage {
   readonly pin: Uint8Array;
   /** The scene's mean boundary edge at rest ('auto' contact offset). */
   readonly meanEdge: number;
+  /**
+   * The offset layer's opening per step() (contactOffset.ts offsetRampStep; set by the owner for
+   * the substep's length and rounds). Infinity: contacts keep delta from the first build.
+   */
+  offsetRamp = Infinity;
   private readonly markList = new CpuQueryList();
   /** closingSpeed's vec4 copies of the positions and velocities (the broad phase's layout). */
   private x4?: Float32Array;
@@ -139,8 +144,11 @@ export class CpuCollisionStage {
       res.found = res.none = res.skipped = res.bvhCandidates = res.traversals = res.tetsVisited = 0;
       lap('detect');
     }
+    this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_DCD);
+    const dcdContacts = this.contacts.count;
     if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd);
     lap('ccd');
+    this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, dcdContacts);
     this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held);
     lap('contacts');
     const h = into.dcdHits;

@@ -22,6 +22,7 @@ import type { GpuStage, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import { ownEscapeFlagged, type ScheduledInput } from '../ccd/ccdSchedule';
 import { emptyCcdCounters, type CcdFrameCounters } from '../counters';
+import { uniformRamp } from '../contactOffset';
 import type { CollisionTopologyGpu } from './collisionTopology';
 import { CONTACT_WORDS, type ContactSource } from './contactStage';
 import { QL_HEADER_BYTES, QUERY_WORDS } from './queryList';
@@ -101,6 +102,8 @@ export class CcdStage implements GpuStage {
   private generation = 0;
   /** The separation CCD keeps (world units): contacts are reported and held at this distance (set by the owner). */
   separation = 0;
+  /** The offset layer's opening per build (contactOffset.ts offsetRampStep; set by the owner per frame; Infinity: none). */
+  offsetRamp = Infinity;
   private candidates?: GPUBuffer;
   private candidateCapacity = 0;
   /** The boxes of the current candidates (shaders/lib/ccdBoxes.wgsl), also read by detection (EscapeBoxes). */
@@ -193,6 +196,7 @@ export class CcdStage implements GpuStage {
       (effectiveCollisionMode(s) === 'hybrid' ? FLAG_SKIP_PIN : 0) | (this.checkOwn ? FLAG_CHECK_OWN : 0), this.capacity, topo.vertexCount]);
     floats[7] = this.separation;
     words.set([topo.offsets.triangles, topo.offsets.boundaryEdges, topo.offsets.boundaryVertices, topo.offsets.edgeTriangles, topo.offsets.triangleAcross, topo.offsets.vtOffsets, topo.offsets.vtList], 8);
+    floats[15] = uniformRamp(this.offsetRamp);
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     encoder.clearBuffer(this.vertexFace.header);
     encoder.clearBuffer(this.edgeEdge.header, 0, 4);

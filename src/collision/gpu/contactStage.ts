@@ -36,7 +36,7 @@ import buildCode from '../../../shaders/contactsBuild.wgsl?raw';
 import solveCode from '../../../shaders/contacts.wgsl?raw';
 import argsCode from '../../../shaders/contactsArgs.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
-import { meanTriangleEdge } from '../contactOffset';
+import { meanTriangleEdge, uniformRamp } from '../contactOffset';
 import { dispatchGrid, gridRowStride, uniformBuffer } from '../../gpu/buffers';
 import { withIncludes } from '../../gpu/wgsl';
 import { contactSweep, type SolverParams } from '../../contract/params';
@@ -126,6 +126,8 @@ export class ContactStage implements GpuStage {
   private iterations = 0;
   /** The contact offset delta (world units) the DCD contacts keep (set by the owner before each frame). */
   offset = 0;
+  /** The offset layer's opening per build (contactOffset.ts offsetRampStep; set by the owner per frame; Infinity: none). */
+  offsetRamp = Infinity;
   /** Metres per unit of the fixed-point correction sums (ACCUMULATOR_UNIT_RATIO of the mean boundary edge). */
   private readonly accumulatorUnit: number;
   private groups?: {
@@ -285,6 +287,7 @@ export class ContactStage implements GpuStage {
     ], 1);
     new Float32Array(words.buffer)[11] = this.offset;
     new Float32Array(words.buffer)[16] = this.accumulatorUnit;
+    new Float32Array(words.buffer)[17] = uniformRamp(this.offsetRamp);
     words[12] = this.shared?.capacity ?? 0;
     words[13] = s.contactIterations;
     words[14] = this.sweepOwn()?.capacity ?? 0;

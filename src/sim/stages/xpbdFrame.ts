@@ -18,7 +18,7 @@ import type { Model } from '../model';
 import type { PartitionedColouring } from '../../mesh/partitionedColouring';
 import type { SolverParams } from '../../contract/params';
 import { sampleScripts } from '../scripts';
-import { modelContactOffset } from '../../collision/contactOffset';
+import { modelContactOffset, offsetRampStep, uniformRamp } from '../../collision/contactOffset';
 import type { SimSetup } from '../setup';
 import { packVec4, type GpuState } from '../../contract/state';
 
@@ -185,6 +185,8 @@ export class XpbdFrame {
     u[16] = p.lineSearch ? 1 : 0;
     f[17] = warmFirst;
     f[18] = WARM_START_SHARE;
+    // The colliders are projected once per material iteration (CpuSolver.collide's twin).
+    f[19] = uniformRamp(offsetRampStep(p.contactOffsetSpeed, h, p.iterations));
     this.device.queue.writeBuffer(this.frame, 0, buf);
   }
 

@@ -40,6 +40,7 @@ describe('the page URL hash', () => {
         else if (p.kind === 'vec3') v = [random() - 0.5, -9.81 * random(), 1e-7 * random()];
         else if (p.kind === 'count' || p.kind === 'int') v = 1 + Math.floor(r * 100);
         else if (p.kind === 'intOrAuto') v = r < 0.3 ? 'auto' : Math.floor(r * 100);
+        else if (p.kind === 'positiveOrOff') v = r < 0.3 ? Infinity : r + 1e-6;
         else v = r * 10 ** Math.floor(random() * 10 - 5) + 1e-12;
         (c.params as Record<string, unknown>)[p.field] = v;
       }
@@ -73,6 +74,9 @@ describe('the page URL hash', () => {
     expect(decodeHash('#impact=16', 'x').params).toEqual({ impactSubsteps: 16 });
     expect(decodeHash('#impact=auto', 'x').params).toEqual({ impactSubsteps: 'auto' });
     expect(() => decodeHash('#impact=2.5', 'x')).toThrow(/impact=2\.5 must be auto or an integer >= 0/);
+    expect(decodeHash('#offsetspeed=off', 'x').params).toEqual({ contactOffsetSpeed: Infinity });
+    expect(decodeHash('#offsetspeed=0.25', 'x').params).toEqual({ contactOffsetSpeed: 0.25 });
+    expect(() => decodeHash('#offsetspeed=0', 'x')).toThrow(/offsetspeed=0 must be off or a finite number > 0/);
   });
 
   it('refuses bad values and unknown keys, naming them', () => {

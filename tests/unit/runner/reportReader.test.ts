@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyCcdCounters, emptyCollisionCounters } from '../../../src/collision/counters';
 import { checkReport, readReport, ReportFormatError } from '../../../src/runner/reportReader';
+import { paramsJsonReplacer } from '../../../src/contract/params';
 import { sampleReport } from './support/sampleRun';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -62,6 +63,17 @@ describe('runner report reader', () => {
     // Dispatches per phase and compute passes (issue 24): kept when present, optional before.
     expect(now.frames.map((f) => [f.counters.dispatchesByPhase?.material, f.counters.passes])).toEqual([[30, 6], [31, 6], [32, 6]]);
     expect(readReport(damaged((r) => r.frames.forEach((f: Json) => { delete f.counters.dispatchesByPhase; delete f.counters.passes; }))).frames[0]!.counters.passes).toBeUndefined();
+  });
+
+  it("reads contactOffsetSpeed 'off' (Infinity, written by paramsJsonReplacer) and its absence in older reports as Infinity", () => {
+    const report = sampleReport();
+    report.params = { ...report.params, contactOffsetSpeed: Infinity };
+    const text = JSON.stringify(report, paramsJsonReplacer);
+    expect(text).toContain('"contactOffsetSpeed":"off"');
+    expect(readReport(text).params.contactOffsetSpeed).toBe(Infinity);
+    expect(readReport(damaged((r) => delete r.params.contactOffsetSpeed)).params.contactOffsetSpeed).toBe(Infinity);
+    expect(readReport(JSON.stringify(sampleReport())).params.contactOffsetSpeed).toBe(0.1);
+    expect(refusal((r) => (r.params.contactOffsetSpeed = 0))).toMatch(/params: contactOffsetSpeed must be a number > 0/);
   });
 
   it('a non-finite state measure arrives as null and is accepted there only', () => {
