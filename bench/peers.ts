@@ -14,7 +14,7 @@
  *
  *   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/peers.ts \
  *     [--scene octopus-pile] [--mesh FILE (mesh-pile: ../shared/meshes/Cube.t)] [--size 2 | --copies 2] [--frames 45] [--engines rapier,cpu (default) | rapier,gpu,cpu] \
- *     [--substeps S] [--iterations I] [--impact-substeps N|auto (ours: up to N substeps on impact; default auto)] [--count-every 1] [--rapier-extra-substeps 0] [--rapier-radius R] [--rapier-solver constraints|fem]
+ *     [--substeps S] [--iterations I] [--impact-substeps N|auto (ours: up to N substeps on impact; default auto)] [--contact-offset-speed V|off (ours)] [--count-every 1] [--rapier-extra-substeps 0] [--rapier-radius R] [--rapier-solver constraints|fem]
  */
 import RAPIER from '@dimforge/rapier3d-compat';
 import { acquireGpu } from '../src/gpu/device';
@@ -59,7 +59,12 @@ function build(): SceneSetup {
   const setup = scene.build({ size, copies, meshes: readSceneMeshes(scene), mesh });
   const p = setup.params;
   const impactFlag = arg('impact-substeps');
-  setup.params = { ...p, substeps: num('substeps', p.substeps), iterations: num('iterations', p.iterations), impactSubsteps: impactFlag === undefined || impactFlag === 'auto' ? (impactFlag ?? p.impactSubsteps) : Number(impactFlag) };
+  const rampFlag = arg('contact-offset-speed');
+  setup.params = {
+    ...p, substeps: num('substeps', p.substeps), iterations: num('iterations', p.iterations),
+    impactSubsteps: impactFlag === undefined || impactFlag === 'auto' ? (impactFlag ?? p.impactSubsteps) : Number(impactFlag),
+    contactOffsetSpeed: rampFlag === undefined ? p.contactOffsetSpeed : rampFlag === 'off' ? Infinity : Number(rampFlag),
+  };
   if (setup.schedule?.length) console.log(`note: scene ${scene.name} has a schedule of parameter changes; this benchmark leaves it out (Rapier has no counterpart)`);
   return setup;
 }
