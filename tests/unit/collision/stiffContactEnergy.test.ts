@@ -1,0 +1,46 @@
+/**
+ * The stiffness warning's advice for contacts against the energy law (docs/collisions.md "A second
+ * energy entry"): two stiff cubes (E 1e6) stacked at a long substep (dt 0.1, 20 substeps: a
+ * pressure wave crosses 4.6 elements a substep) gain energy through their contacts, solved once a
+ * substep after the material; at the substeps the warning advises they do not. Float64 CPU engine.
+ */
+import { describe, expect, it } from 'vitest';
+import { findScene } from '../../../src/scenes/registry';
+import { CpuSolver } from '../../../src/sim/cpuSolver';
+import { totalEnergy } from '../../../src/sim/energy';
+import { materialResolution, shortestEdgeOfObjects } from '../../../src/sim/resolution';
+import type { SolverParams } from '../../../src/contract/params';
+
+/** The largest rise of the total energy above its running minimum over `frames` frames, as a fraction of the start. */
+function worstRise(params: Partial<SolverParams>, frames: number): number {
+  const setup = findScene('cube-stack').build({ copies: 2 });
+  setup.params = { ...setup.params, ...params };
+  const solver = new CpuSolver(setup);
+  const p = solver.params;
+  const energy = () => totalEnergy(solver.model, solver.x, solver.v, { constraint: p.constraint, springCompliance: p.springCompliance, gravity: p.gravity }).total;
+  const start = energy();
+  let lowest = start, worst = 0;
+  for (let f = 0; f < frames; f++) {
+    solver.stepFrame();
+    const e = energy();
+    worst = Math.max(worst, e - lowest);
+    lowest = Math.min(lowest, e);
+  }
+  return worst / start;
+}
+
+describe('stiff bodies in contact at a long substep', () => {
+  it('two stacked cubes at dt 0.1 gain energy at 20 substeps; at the substeps the stiffness warning advises, the energy never rises above its running minimum by 1 %', () => {
+    const setup = findScene('cube-stack').build({ copies: 2 });
+    const params = { ...setup.params, dt: 0.1 };
+    const shortest = shortestEdgeOfObjects(setup.model)[0];
+    const warning = materialResolution(setup.model.materials[0], shortest, params).warning ?? '';
+    expect(warning).toMatch(/contacts solved once a substep gain energy/);
+    const advised = Number(/use about (\d+) substeps/.exec(warning)?.[1]);
+    expect(advised).toBeGreaterThan(params.substeps);
+    // Measured: +86 % of the start in the first frame at 20 substeps (the same with 6 iterations);
+    // at the advised 92, the energy falls every frame (1,245 -> 1,239 -> 1,230 -> 1,227 J).
+    expect(worstRise({ dt: 0.1 }, 2)).toBeGreaterThan(0.1);
+    expect(worstRise({ dt: 0.1, substeps: advised }, 3)).toBeLessThan(0.01);
+  });
+});
