@@ -34,6 +34,7 @@
 #include "positions"
 #include "queryList"
 #include "contact"
+#include "colliderTouch"
 
 @group(0) @binding(0) var<uniform> params: ContactParams;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
@@ -209,15 +210,22 @@ fn solveContact(y: u32, i: u32, mark: bool) {
   var denom = 0.0;
   var denomSplit = 0.0;
   var denomFriction = 0.0;
+  let normal = c.normal;
+  // Inverse masses along n: a vertex this contact would push into a collider it rests on has
+  // less (lib/colliderTouch.wgsl; src/contract/colliderTouch.ts).
+  var pointTouch = array<u32, 4>(0u, 0u, 0u, 0u);
+  var triTouch = array<u32, 3>(0u, 0u, 0u);
   for (var k = 0u; k < 4u; k++) {
     let v = c.pointVertex[k];
     let w = c.pointWeight[k];
     if (v == CONTACT_NONE || w == 0.0) { continue; }
     x += w * vertexPosition(v);
     xPrev += w * prev[v].xyz;
-    denom += w * w * vertexInverseMass(v);
-    denomSplit += contactUse(countOf(v, word), w) * w * vertexInverseMass(v);
-    denomFriction += contactUse(countOf(v, fword), w) * w * vertexInverseMass(v);
+    pointTouch[k] = atomicLoad(&status[params.touchBase + v]);
+    let wv = touchInverseMass(vertexInverseMass(v), pointTouch[k], normal, 1.0);
+    denom += w * w * wv;
+    denomSplit += contactUse(countOf(v, word), w) * w * wv;
+    denomFriction += contactUse(countOf(v, fword), w) * w * wv;
   }
   for (var k = 0u; k < 3u; k++) {
     let v = c.triVertex[k];
@@ -225,13 +233,14 @@ fn solveContact(y: u32, i: u32, mark: bool) {
     if (b == 0.0) { continue; }
     s += b * vertexPosition(v);
     sPrev += b * prev[v].xyz;
-    denom += b * b * vertexInverseMass(v);
-    denomSplit += contactUse(countOf(v, word), b) * b * vertexInverseMass(v);
-    denomFriction += contactUse(countOf(v, fword), b) * b * vertexInverseMass(v);
+    triTouch[k] = atomicLoad(&status[params.touchBase + v]);
+    let wv = touchInverseMass(vertexInverseMass(v), triTouch[k], normal, -1.0);
+    denom += b * b * wv;
+    denomSplit += contactUse(countOf(v, word), b) * b * wv;
+    denomFriction += contactUse(countOf(v, fword), b) * b * wv;
   }
   if (!(denom > 0.0)) { return; }
   let scale = denom / denomSplit;
-  let normal = c.normal;
   let C = dot(x - s, normal) - c.offset;
   // corr: the correction of the relative position x - s per unit generalized inverse mass.
   var corr = vec3<f32>(0.0);
@@ -271,16 +280,16 @@ fn solveContact(y: u32, i: u32, mark: bool) {
     let v = c.pointVertex[k];
     let w = c.pointWeight[k];
     if (v == CONTACT_NONE || w == 0.0) { continue; }
-    addCorrection(v, vertexInverseMass(v) * w * corr);
-    addStartCorrection(v, vertexInverseMass(v) * w * startCorr);
+    addCorrection(v, touchCorrection(vertexInverseMass(v) * w * corr, pointTouch[k], normal, 1.0));
+    addStartCorrection(v, touchCorrection(vertexInverseMass(v) * w * startCorr, pointTouch[k], normal, 1.0));
     if (mark) { atomicOr(&acc[ACC_WORDS * v + word], CONTACT_TOUCHED); }
   }
   for (var k = 0u; k < 3u; k++) {
     let b = c.triBary[k];
     if (b == 0.0) { continue; }
     let v = c.triVertex[k];
-    addCorrection(v, -vertexInverseMass(v) * b * corr);
-    addStartCorrection(v, -vertexInverseMass(v) * b * startCorr);
+    addCorrection(v, touchCorrection(-vertexInverseMass(v) * b * corr, triTouch[k], normal, -1.0));
+    addStartCorrection(v, touchCorrection(-vertexInverseMass(v) * b * startCorr, triTouch[k], normal, -1.0));
     if (mark) { atomicOr(&acc[ACC_WORDS * v + word], CONTACT_TOUCHED); }
   }
 }

@@ -21,6 +21,7 @@ struct Frame {
   warmFirst: f32,        // share of the previous substep's Neo-Hookean multipliers the frame's first substep starts from (0: cold)
   warmRest: f32,         // the same for the frame's other substeps
   colliderRamp: f32,     // the colliders' offset ramp per projection (colliderProjection.wgsl colliderLayerAllowance)
+  touchBase: u32,        // the first vertex's collider-touch word in objectStatus (the object count; lib/colliderTouch.wgsl)
 }
 
 struct Slot {

@@ -4,7 +4,10 @@
 // iteration) and the partitioned cells that project each vertex right after its last visit of
 // the iteration (xpbdNeoHookeanColliders.wgsl). The including kernel declares frame, positions,
 // prev and velocities (read_write), colliders and objectStatus (array<atomic<u32>>).
-// CPU twin: CpuSolver.collide.
+// A push records the collider's normal in the vertex's touch word (lib/colliderTouch.wgsl), which
+// the contacts between bodies read. CPU twin: CpuSolver.collide.
+
+#include "colliderTouch"
 
 const KIND_PLANE: u32 = 1u;
 const KIND_BOX: u32 = 2u;
@@ -71,6 +74,7 @@ fn collideVertex(i: u32, substep: u32) {
   // (static), else the budget (kinetic). Mirrors CpuSolver.collide.
   var budget = vel.w;
   var touched = false;
+  var touchNormal = vec3<f32>(0.0);
   var start = p0;
   for (var c = 0u; c < frame.colliderCount; c++) {
     let hit = collideOne(c, substep, &p);
@@ -84,6 +88,7 @@ fn collideVertex(i: u32, substep: u32) {
     let push = hit.w - allowed;
     if (push <= 0.0) { continue; }
     touched = true;
+    touchNormal = hit.xyz;
     // Split impulse (CpuSolver.collide): depth the start position had too moves it out with the
     // push, so a body placed inside the collider's skin is not launched; only the rest of the push
     // is an impulse and grows friction's budget.
@@ -105,4 +110,5 @@ fn collideVertex(i: u32, substep: u32) {
   // A sticking contact with a collider (static friction held: budget left) holds the object
   // (bit 2, STATUS_HELD_NOW of src/contract/held.ts).
   if (touched && budget > 0.0) { atomicOr(&objectStatus[bitcast<u32>(prev[i].w)], 2u); }
+  if (touched) { atomicStore(&objectStatus[frame.touchBase + i], packTouchNormal(touchNormal)); }
 }

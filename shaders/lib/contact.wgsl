@@ -69,7 +69,8 @@ struct ContactParams {
   accumulatorUnit: f32,
   /** The offset layer's opening per build (SolverParams.contactOffsetSpeed; rampedOffset below). */
   offsetRamp: f32,
-  _pad1: u32,
+  /** The first vertex's collider-touch word in the status buffer (lib/colliderTouch.wgsl): the object count. */
+  touchBase: u32,
   _pad2: u32,
 }
 

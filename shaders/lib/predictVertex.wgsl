@@ -4,8 +4,9 @@
 // predict (xpbdIntegrate.wgsl) and predict with the warm start's corrections
 // (xpbdPredictWarm.wgsl). The including kernel declares frame, slot, positions, prev and
 // velocities (read_write), rest, handles and objectStatus (array<atomic<u32>>). CPU twin:
-// cpuSolver.ts.
+// cpuSolver.ts. It also clears the vertex's collider-touch word for the substep (lib/colliderTouch.wgsl).
 fn predictVertex(i: u32) {
+  atomicStore(&objectStatus[frame.touchBase + i], 0u);
   var x = positions[i];
   let p = prev[i];
   prev[i] = vec4<f32>(x.xyz, p.w);

@@ -22,6 +22,7 @@ import { setPartitionBalance, setSliverQuality, type Model } from './model';
 import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, firstIterationOfRound, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
+import { TOUCH_STRIDE } from '../contract/colliderTouch';
 import { sampleScripts } from './scripts';
 import { modelContactOffset, offsetRampStep } from '../collision/contactOffset';
 import { checkSetup, nonFiniteMessage, type SimSetup } from './setup';
@@ -79,6 +80,8 @@ export class CpuSolver {
   private readonly startNormal = new Float64Array(3);
   /** The colliders' offset ramp per projection this frame (offsetRampStep over the iterations). */
   private colliderRamp = Infinity;
+  /** Per vertex the collider that pushed it this substep (src/contract/colliderTouch.ts): normal, flag. */
+  private readonly colliderTouch: Float64Array;
   /** Per vertex: friction budget mu x (normal push so far) - (tangential correction so far), this substep. */
   private readonly frictionBudget: Float64Array;
   private readonly hasHandles: Uint8Array;
@@ -116,6 +119,7 @@ export class CpuSolver {
     this.objectStopped = new Uint8Array(m.objectNames.length);
     this.corrections = new Float64Array(Math.max(12 * m.tetCount, 6 * m.edgeCount));
     this.frictionBudget = new Float64Array(m.vertexCount);
+    this.colliderTouch = new Float64Array(TOUCH_STRIDE * m.vertexCount);
     this.hasHandles = objectsWithHandles(m);
     this.held = new Uint8Array(m.objectNames.length);
     this.rigid = new Float64Array(RIGID_STRIDE * m.objectNames.length);
@@ -218,6 +222,7 @@ export class CpuSolver {
     for (let i = 0; i < m.vertexCount; i++) {
       for (let k = 0; k < 3; k++) x0[3 * i + k] = x[3 * i + k];
       this.frictionBudget[i] = 0;
+      this.colliderTouch[TOUCH_STRIDE * i + 3] = 0;
       if (this.objectStopped[m.vertexObject[i]]) continue;
       const hd = m.handleOfVertex[i];
       if (hd >= 0) {
@@ -266,7 +271,7 @@ export class CpuSolver {
       else if (p.collisions) {
         this.collision ??= new CpuCollisionStage(m);
         this.collision.offsetRamp = offsetRampStep(p.contactOffsetSpeed, h, rounds);
-        this.collision.step(x, x0, w, p, this.collisionCounters, this.phaseMs, this.held, round);
+        this.collision.step(x, x0, w, p, this.collisionCounters, this.phaseMs, this.held, round, this.colliderTouch);
         this.collisionCounters.ccd.horizon = h;
       }
       clock = performance.now();
@@ -418,6 +423,9 @@ export class CpuSolver {
       depth -= allowed;
       if (depth <= 0) return;
     }
+    // Pushed: the contacts between bodies treat the collider as infinite mass at this vertex.
+    const t = TOUCH_STRIDE * i;
+    this.colliderTouch[t] = n[0]; this.colliderTouch[t + 1] = n[1]; this.colliderTouch[t + 2] = n[2]; this.colliderTouch[t + 3] = 1;
     const q = Math.min(depth, depth0 - allowed);
     for (let k = 0; k < 3; k++) x0[3 * i + k] += q * n[k];
     // Friction's budget grows by the push that changes velocity (an impulse); the part removing

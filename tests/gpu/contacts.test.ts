@@ -14,6 +14,7 @@ import { GpuState, packVec4 } from '../../src/contract/state';
 import { overlappingCubes, plainSubstep } from '../support/collisionScenes';
 import { kuhnLattice } from '../support/kuhnLattice';
 import { readBuffer, testGpu } from '../support/gpu';
+import { packTouchNormal, TOUCH_STRIDE, unpackTouchNormal } from '../../src/contract/colliderTouch';
 
 /**
  * The GPU contact response (eq. 6) against analytic truths: one Jacobi pass conserves the
@@ -65,14 +66,14 @@ interface Harness {
   settings: ContactSettings;
 }
 
-async function harness(model: Model, settings: Partial<ContactSettings>): Promise<Harness> {
+async function harness(model: Model, settings: Partial<ContactSettings>, objectStatus?: GPUBuffer): Promise<Harness> {
   const { device } = await testGpu();
   const mesh = buildSceneMesh(model);
   const state = new GpuState(device, model);
   const topology = new CollisionTopologyGpu(device, mesh);
   const list = new QueryList(device, 64);
   const s: ContactSettings = { collisions: true, friction: 0, contactIterations: 1, ...settings };
-  return { model, mesh, state, list, topology, settings: s, stage: new ContactStage(device, topology, list, () => s) };
+  return { model, mesh, state, list, topology, settings: s, stage: new ContactStage(device, topology, list, () => s, objectStatus) };
 }
 
 interface HandQuery {
@@ -355,15 +356,7 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     it(`the CPU reference (src/collision/cpu, f64) makes the same corrections from the same queries and answers (${contactDispatch} dispatch)`, async () => {
       const model = overlappingCubes();
       const h = await harness(model, { friction: 0.4, contactIterations: 3, contactDispatch });
-      const { device } = await testGpu();
-      const { qs, x0, n } = await detectedQueries(h);
-      // Motion over the substep for friction: prev = x - a smooth field.
-      const prev = Float32Array.from(x0, (c, i) => c - 0.004 * Math.sin(3 * x0[3 * Math.floor(i / 3) + ((i + 1) % 3)] + i % 3));
-      const objectBits = new Float32Array(new Uint32Array(model.vertexObject).buffer);
-      device.queue.writeBuffer(h.state.prev, 0, packVec4(prev, model.vertexCount, (i) => objectBits[i]));
-      await writeQueries(h, qs);
-      await runContacts(h);
-      const gpu = await h.state.readPositions();
+      const { qs, x0, n, prev, gpu } = await detectedAndSolved(h);
       const gpuStart = new Float32Array(await readBuffer(await testGpu(), h.state.prev));
       // The CPU stage from the same list and answers, at the same (f32) positions.
       const { x, start } = cpuSolved(h, qs, x0, prev);
@@ -381,6 +374,39 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
       summary.push(`${n} contacts, friction 0.4, 3 passes, ${contactDispatch} dispatch: GPU vs CPU positions differ by ${worst.toExponential(2)} at most (largest correction ${moved.toFixed(4)})`);
       expect(moved).toBeGreaterThan(0.01);
       expect(worst).toBeLessThan(1e-5);
+    });
+
+    it(`vertices resting on a collider (touch words in the status buffer, src/contract/colliderTouch.ts): the CPU reference with the same touches makes the same corrections, and they differ from the untouched ones (${contactDispatch} dispatch)`, async () => {
+      const model = overlappingCubes();
+      const { device } = await testGpu();
+      // Every vertex of object 0 pushed by a collider whose outward normal leans 30 degrees off
+      // +y (packed octahedrally on the GPU): the contacts move them only along its surface where
+      // they would push them into it.
+      const b = [Math.sin(Math.PI / 6), Math.cos(Math.PI / 6), 0];
+      const objects = model.objectNames.length;
+      const touch = new Float64Array(TOUCH_STRIDE * model.vertexCount);
+      // The CPU reference takes the normal as the GPU reads it back from its word (within 2e-4 rad
+      // of b): three passes with friction amplify even that difference to 4e-4 m.
+      const word = packTouchNormal(b);
+      const bGpu = unpackTouchNormal(word);
+      for (let v = 0; v < model.vertexCount; v++) if (model.vertexObject[v] === 0) touch.set([...bGpu, 1], TOUCH_STRIDE * v);
+      const words = new Uint32Array(objects + model.vertexCount);
+      for (let v = 0; v < model.vertexCount; v++) if (touch[TOUCH_STRIDE * v + 3]) words[objects + v] = word;
+      const status = device.createBuffer({ size: 4 * words.length, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      device.queue.writeBuffer(status, 0, words);
+      const h = await harness(model, { friction: 0.4, contactIterations: 3, contactDispatch }, status);
+      const { qs, x0, prev, gpu } = await detectedAndSolved(h);
+      const { x } = cpuSolved(h, qs, x0, prev, touch);
+      const { x: free } = cpuSolved(h, qs, x0, prev);
+      let worst = 0, changed = 0;
+      for (let i = 0; i < x.length; i++) {
+        worst = Math.max(worst, Math.abs(gpu[i] - x[i]));
+        changed = Math.max(changed, Math.abs(x[i] - free[i]));
+      }
+      summary.push(`touched vertices, ${contactDispatch} dispatch: GPU vs CPU ${worst.toExponential(2)} at most; the touches changed positions by up to ${changed.toFixed(4)}`);
+      expect(changed).toBeGreaterThan(1e-3);
+      expect(worst).toBeLessThan(1e-5);
+      status.destroy();
     });
 
     it(`a source sharing the counts (CCD's vertex-triangle contacts) is solved in the DCD contacts' dispatches: the CPU reference with all contacts in one group moves the vertices the same (${contactDispatch} dispatch: ${contactDispatch === 'grid' ? '3 dispatches a pass' : 'one for all passes'})`, async () => {
@@ -442,7 +468,7 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
 });
 
 /** The float64 CPU reference's contacts from the queries and answers `qs`, built at x0 and solved with h's settings (start positions prev). */
-function cpuSolved(h: Harness, qs: HandQuery[], x0: Float32Array, prev: Float32Array): { x: Float64Array; start: Float64Array } {
+function cpuSolved(h: Harness, qs: HandQuery[], x0: Float32Array, prev: Float32Array, touch?: Float64Array): { x: Float64Array; start: Float64Array } {
   const list = new CpuQueryList();
   const res = new CpuSpbResults();
   res.reserve(qs.length);
@@ -457,8 +483,24 @@ function cpuSolved(h: Harness, qs: HandQuery[], x0: Float32Array, prev: Float32A
   const x = Float64Array.from(x0);
   expect(cpu.build(x, list, res)).toBe(qs.length);
   const start = Float64Array.from(prev);
-  cpu.solve(x, start, h.model.invMass, h.settings.friction, h.settings.contactIterations);
+  cpu.solve(x, start, h.model.invMass, h.settings.friction, h.settings.contactIterations, undefined, touch);
   return { x, start };
+}
+
+/**
+ * Detection's queries on h's scene with hand-built answers, a substep start of x minus a smooth
+ * field (motion for friction), and the GPU's contact passes over them: the queries, the positions
+ * before, the start, and the GPU's positions after.
+ */
+async function detectedAndSolved(h: Harness): Promise<{ qs: HandQuery[]; x0: Float32Array; n: number; prev: Float32Array; gpu: Float32Array }> {
+  const { device } = await testGpu();
+  const { qs, x0, n } = await detectedQueries(h);
+  const prev = Float32Array.from(x0, (c, i) => c - 0.004 * Math.sin(3 * x0[3 * Math.floor(i / 3) + ((i + 1) % 3)] + i % 3));
+  const objectBits = new Float32Array(new Uint32Array(h.model.vertexObject).buffer);
+  device.queue.writeBuffer(h.state.prev, 0, packVec4(prev, h.model.vertexCount, (i) => objectBits[i]));
+  await writeQueries(h, qs);
+  await runContacts(h);
+  return { qs, x0, n, prev, gpu: await h.state.readPositions() };
 }
 
 /** Queries of detection on h's scene with hand-built answers (see the many-contacts test). */

@@ -25,6 +25,7 @@ import { KIND_CENTROID, KIND_EDGE, sourceIndex, sourceKind, type CpuQueryList } 
 import type { CpuSpbResults } from './spbCpu';
 import { holdThroughContact } from '../../contract/held';
 import { rampedOffset } from '../contactOffset';
+import { TOUCH_STRIDE, touchInverseMass } from '../../contract/colliderTouch';
 
 /** Point-face contacts (DCD's and CCD's vertex-triangle ones). */
 export const GROUP_POINT_FACE = 0;
@@ -244,9 +245,8 @@ export class CpuContacts {
     for (let i = from; i < to; i++) {
       if (!this.active[i]) continue;
       const delta = this.offset[i];
-      this.offset[i] = 0;
-      // gap() at x0 with offset 0: (q - r) . n at the substep's start.
-      this.offset[i] = rampedOffset(delta, this.gap(x0, i), step, floor);
+      // gap() + delta: (q - r) . n at the substep's start, before any offset.
+      this.offset[i] = rampedOffset(delta, this.gap(x0, i) + delta, step, floor);
     }
   }
 
@@ -315,26 +315,49 @@ export class CpuContacts {
    * positions (friction's motion), w: inverse masses. Each pass: the point-face group, then the
    * edge-edge group, each from the positions the previous one left.
    */
-  solve(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, passes: number, held?: Uint8Array): void {
+  solve(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, passes: number, held?: Uint8Array, touch?: Float64Array): void {
     let groups = 0;
     for (let i = 0; i < this.count; i++) if (this.active[i]) groups |= 1 << this.group[i];
     for (let pass = 0; pass < passes; pass++) {
-      for (const g of [GROUP_POINT_FACE, GROUP_EDGE_EDGE]) if (groups & (1 << g)) this.solveGroup(x, x0, w, friction, g, held);
+      for (const g of [GROUP_POINT_FACE, GROUP_EDGE_EDGE]) if (groups & (1 << g)) this.solveGroup(x, x0, w, friction, g, held, touch);
     }
+  }
+
+  /**
+   * Adds f g (and f n recover to the start position) to vertex v's sums; where v rests on a
+   * collider the contact pushes it into (touchInverseMass), only their part along that collider's
+   * surface (src/contract/colliderTouch.ts).
+   */
+  private addShare(v: number, f: number, gx: number, gy: number, gz: number, n: readonly [number, number, number], recover: number, side: number, touch?: Float64Array): void {
+    const acc = this.acc, accPrev = this.accPrev;
+    let rx = n[0] * recover, ry = n[1] * recover, rz = n[2] * recover;
+    if (touch && touchInverseMass(1, touch, v, n[0], n[1], n[2], side) < 1) {
+      const o = TOUCH_STRIDE * v, bx = touch[o], by = touch[o + 1], bz = touch[o + 2];
+      const gb = gx * bx + gy * by + gz * bz, rb = rx * bx + ry * by + rz * bz;
+      gx -= gb * bx; gy -= gb * by; gz -= gb * bz;
+      rx -= rb * bx; ry -= rb * by; rz -= rb * bz;
+    }
+    acc[3 * v] += f * gx; acc[3 * v + 1] += f * gy; acc[3 * v + 2] += f * gz;
+    if (recover > 0) { accPrev[3 * v] += f * rx; accPrev[3 * v + 1] += f * ry; accPrev[3 * v + 2] += f * rz; }
   }
 
   /**
    * `held` (per object, src/contract/held.ts): a contact that pushed and still has friction budget after
    * its step (sticking) holds each of its two objects if the other was held in the last substep.
    */
-  private solveGroup(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, g: number, held?: Uint8Array): void {
+  private solveGroup(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, g: number, held?: Uint8Array, touch?: Float64Array): void {
     const acc = this.acc;
     const accPrev = this.accPrev;
     const { pointVertex: pv, pointWeight: pw, triVertex: tv, triBary: tb, normal: nv } = this;
+    const n: [number, number, number] = [0, 0, 0];
     this.countUses(x, g);
     for (let i = 0; i < this.count; i++) {
       if (!this.active[i] || this.group[i] !== g) continue;
-      // Point and boundary point now and at the substep's start; denominator; scale.
+      const nx = nv[3 * i], ny = nv[3 * i + 1], nz = nv[3 * i + 2];
+      n[0] = nx; n[1] = ny; n[2] = nz;
+      // Point and boundary point now and at the substep's start; denominator; scale. Inverse
+      // masses along n: a vertex this contact would push into a collider it rests on has less
+      // (src/contract/colliderTouch.ts).
       let px = 0, py = 0, pz = 0, qx = 0, qy = 0, qz = 0, denom = 0, denomSplit = 0, denomFriction = 0;
       for (let k = 0; k < 4; k++) {
         const wp = pw[4 * i + k];
@@ -342,9 +365,10 @@ export class CpuContacts {
         const v = pv[4 * i + k];
         px += wp * x[3 * v]; py += wp * x[3 * v + 1]; pz += wp * x[3 * v + 2];
         qx += wp * x0[3 * v]; qy += wp * x0[3 * v + 1]; qz += wp * x0[3 * v + 2];
-        denom += wp * wp * w[v];
-        denomSplit += Math.max(wp, this.vertexContacts[v]) * wp * w[v];
-        denomFriction += Math.max(wp, this.vertexFrictionContacts[v]) * wp * w[v];
+        const wv = touchInverseMass(w[v], touch, v, nx, ny, nz, 1);
+        denom += wp * wp * wv;
+        denomSplit += Math.max(wp, this.vertexContacts[v]) * wp * wv;
+        denomFriction += Math.max(wp, this.vertexFrictionContacts[v]) * wp * wv;
       }
       let sx = 0, sy = 0, sz = 0, rx = 0, ry = 0, rz = 0;
       for (let k = 0; k < 3; k++) {
@@ -353,14 +377,14 @@ export class CpuContacts {
         const v = tv[3 * i + k];
         sx += b * x[3 * v]; sy += b * x[3 * v + 1]; sz += b * x[3 * v + 2];
         rx += b * x0[3 * v]; ry += b * x0[3 * v + 1]; rz += b * x0[3 * v + 2];
-        denom += b * b * w[v];
-        denomSplit += Math.max(b, this.vertexContacts[v]) * b * w[v];
-        denomFriction += Math.max(b, this.vertexFrictionContacts[v]) * b * w[v];
+        const wv = touchInverseMass(w[v], touch, v, nx, ny, nz, -1);
+        denom += b * b * wv;
+        denomSplit += Math.max(b, this.vertexContacts[v]) * b * wv;
+        denomFriction += Math.max(b, this.vertexFrictionContacts[v]) * b * wv;
       }
       if (!(denom > 0)) continue;
       // Mass splitting in the denominator only (shaders/contacts.wgsl): momentum stays exact.
       const scale = denom / denomSplit;
-      const nx = nv[3 * i], ny = nv[3 * i + 1], nz = nv[3 * i + 2];
       const C = (px - sx) * nx + (py - sy) * ny + (pz - sz) * nz - this.offset[i];
       // Correction along n (dlambda > 0 pushes the point out) and along the tangent t.
       let dl = 0;
@@ -409,18 +433,12 @@ export class CpuContacts {
       for (let k = 0; k < 4; k++) {
         const wp = pw[4 * i + k];
         if (wp === 0) continue;
-        const v = pv[4 * i + k];
-        const f = w[v] * wp;
-        acc[3 * v] += f * gx; acc[3 * v + 1] += f * gy; acc[3 * v + 2] += f * gz;
-        if (recover > 0) { accPrev[3 * v] += f * nx * recover; accPrev[3 * v + 1] += f * ny * recover; accPrev[3 * v + 2] += f * nz * recover; }
+        this.addShare(pv[4 * i + k], w[pv[4 * i + k]] * wp, gx, gy, gz, n, recover, 1, touch);
       }
       for (let k = 0; k < 3; k++) {
         const b = tb[3 * i + k];
         if (b === 0) continue;
-        const v = tv[3 * i + k];
-        const f = w[v] * b;
-        acc[3 * v] -= f * gx; acc[3 * v + 1] -= f * gy; acc[3 * v + 2] -= f * gz;
-        if (recover > 0) { accPrev[3 * v] -= f * nx * recover; accPrev[3 * v + 1] -= f * ny * recover; accPrev[3 * v + 2] -= f * nz * recover; }
+        this.addShare(tv[3 * i + k], -w[tv[3 * i + k]] * b, gx, gy, gz, n, recover, -1, touch);
       }
     }
     for (let j = 0; j < acc.length; j++) {

@@ -105,10 +105,12 @@ export class CpuCollisionStage {
    * `held`: per-object flags of src/contract/held.ts, set by sticking contacts. `round`: the
    * collision round of the substep (SolverParams.collideEvery); hybrid marks Pin in round 0 only,
    * at the substep's start, and later rounds keep those marks (as the GPU's detect stage).
+   * `touch`: the vertices a collider pushed this substep (src/contract/colliderTouch.ts), which
+   * the contacts do not push into that collider.
    */
   step(
     x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams, into: CollisionFrameCounters = emptyCollisionCounters(),
-    phaseMs?: Record<'detect' | 'spb' | 'ccd' | 'contacts', number>, held?: Uint8Array, round = 0,
+    phaseMs?: Record<'detect' | 'spb' | 'ccd' | 'contacts', number>, held?: Uint8Array, round = 0, touch?: Float64Array,
   ): CollisionFrameCounters {
     if (!params.collisions) return into;
     for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i]) || !Number.isFinite(x0[i])) return into;
@@ -149,7 +151,7 @@ export class CpuCollisionStage {
     if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd);
     lap('ccd');
     this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, dcdContacts);
-    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held);
+    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
     lap('contacts');
     const h = into.dcdHits;
     h.vertexSelf += list.hits[0];

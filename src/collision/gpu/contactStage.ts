@@ -168,6 +168,8 @@ export class ContactStage implements GpuStage {
   private injectedCount = 0;
   private readonly objectStatus: GPUBuffer;
   private readonly ownStatus?: GPUBuffer;
+  /** Objects of the mesh: the first vertex's collider-touch word in the status buffer (ContactParams.touchBase). */
+  private readonly objectCount: number;
   /** The source solved in the DCD contacts' dispatches (sharing their counts), if any. */
   private shared?: ContactSource;
   /** Sources with counts of their own, solved as a group after the main one in every pass. */
@@ -184,7 +186,10 @@ export class ContactStage implements GpuStage {
      */
     objectStatus?: GPUBuffer,
   ) {
-    this.ownStatus = objectStatus ? undefined : device.createBuffer({ label: 'contacts.objectStatus', size: Math.max(16, 4 * (topology.mesh.vertexObject.reduce((a, o) => Math.max(a, o), 0) + 1)), usage: GPUBufferUsage.STORAGE });
+    // Its object words, then one collider-touch word per vertex (src/contract/colliderTouch.ts;
+    // all 0 in a buffer of its own: no collider).
+    this.objectCount = topology.mesh.vertexObject.reduce((a, o) => Math.max(a, o), 0) + 1;
+    this.ownStatus = objectStatus ? undefined : device.createBuffer({ label: 'contacts.objectStatus', size: Math.max(16, 4 * (this.objectCount + topology.vertexCount)), usage: GPUBufferUsage.STORAGE });
     this.objectStatus = objectStatus ?? this.ownStatus!;
     const meanEdge = meanTriangleEdge(topology.mesh.positions, topology.mesh.boundaryTriangles);
     this.accumulatorUnit = ACCUMULATOR_UNIT_RATIO * (meanEdge > 0 && Number.isFinite(meanEdge) ? meanEdge : 1);
@@ -292,6 +297,7 @@ export class ContactStage implements GpuStage {
     words[13] = s.contactIterations;
     words[14] = this.sweepOwn()?.capacity ?? 0;
     words[15] = this.escapePin && this.escapesTested() ? CONTACT_BUILD_ESCAPED_BACKWARD : 0;
+    words[18] = this.objectCount;
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     words[15] = 0;
     words[13] = 1;

@@ -23,7 +23,7 @@ import type { SimSetup } from '../setup';
 import { packVec4, type GpuState } from '../../contract/state';
 
 /** Size of Frame in xpbdCommon.wgsl: 19 words, rounded up to its 16-byte alignment. */
-const FRAME_BYTES = 80;
+const FRAME_BYTES = 96;
 
 export class XpbdFrame {
   readonly frame: GPUBuffer;
@@ -56,7 +56,9 @@ export class XpbdFrame {
     this.frame = uniformBuffer(device, 'xpbd.frame', FRAME_BYTES);
     this.rest = storageBuffer(device, 'xpbd.rest', packVec4(m.restPositions, m.vertexCount, (i) => handleBits[i]));
     this.invMass = storageBuffer(device, 'xpbd.invMass', new Float32Array(m.invMass));
-    this.objectStatus = storageBuffer(device, 'xpbd.objectStatus', new Uint32Array(m.objectNames.length));
+    // Per object its status word (src/contract/held.ts), then per vertex its collider-touch word
+    // (src/contract/colliderTouch.ts, shaders/lib/colliderTouch.wgsl; Frame.touchBase).
+    this.objectStatus = storageBuffer(device, 'xpbd.objectStatus', new Uint32Array(m.objectNames.length + m.vertexCount));
     this.tetSlots = kindSlots(0, m.tetColouring, m.tetPartition);
     this.edgeSlots = kindSlots(this.tetSlots.end, m.edgeColouring, m.edgePartition);
     this.substepSlotBase = this.edgeSlots.end;
@@ -187,6 +189,7 @@ export class XpbdFrame {
     f[18] = WARM_START_SHARE;
     // The colliders are projected once per material iteration (CpuSolver.collide's twin).
     f[19] = uniformRamp(offsetRampStep(p.contactOffsetSpeed, h, p.iterations));
+    u[20] = m.objectNames.length;
     this.device.queue.writeBuffer(this.frame, 0, buf);
   }
 
@@ -204,7 +207,7 @@ export class XpbdFrame {
 
   /** Clears the per-object stopped flags. */
   clearObjectStatus(): void {
-    this.device.queue.writeBuffer(this.objectStatus, 0, new Uint32Array(this.model.objectNames.length));
+    this.device.queue.writeBuffer(this.objectStatus, 0, new Uint32Array(this.model.objectNames.length + this.model.vertexCount));
   }
 
   destroy(): void {
