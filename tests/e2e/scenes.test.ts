@@ -68,6 +68,27 @@ async function status(): Promise<Status> {
   return page.locator('#sim-status').evaluate((el) => ({ ...(el as HTMLElement).dataset }) as Record<string, string>);
 }
 
+/**
+ * `work` within `ms`, else an error naming `what`, the page's status and its errors: a page call
+ * that never answers (a hung readback or worker job) fails where it hangs, not at the test's timeout.
+ */
+async function bounded<T>(what: string, work: Promise<T>, ms = 180_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      void status().then(
+        (s) => reject(new Error(`${what}: no answer in ${ms / 1000} s; page status ${JSON.stringify(s)}; page errors: ${errors.join(' | ') || '(none)'}`)),
+        (e: unknown) => reject(new Error(`${what}: no answer in ${ms / 1000} s; the page's status could not be read either (${String(e)})`)),
+      );
+    }, ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function bannerText(): Promise<string> {
   return page.locator('#error-banner').evaluate((el) => ((el as HTMLElement).hidden ? '' : (el.textContent ?? '').trim()));
 }
@@ -451,22 +472,22 @@ describe('every scene of the page, in one page', () => {
     const style = await page.addStyleTag({ content: '#perf-panel, #info, .lil-gui, #notices { display: none !important; }' });
     const blueHue = hueOf(...rgbOf(TINT_BLUE));
     const bluePixels = async (): Promise<number> => {
-      await drawn();
-      return countHueBand(decodePng(await page.screenshot()), blueHue - 30, blueHue + 60, 50);
+      await bounded('drawing the frame', drawn());
+      return countHueBand(decodePng(await bounded('the screenshot', page.screenshot())), blueHue - 30, blueHue + 60, 50);
     };
     const penetrating = (): Promise<number> =>
-      page.evaluate(async () => {
+      bounded('readIntersections', page.evaluate(async () => {
         const engine = window.softBodyPage!.simulation.currentEngine as unknown as { gpuSolver: { readIntersections(): Promise<{ vertexIds: Uint32Array }> } };
         return (await engine.gpuSolver.readIntersections()).vertexIds.length;
-      });
+      }));
     const runFrames = async (frames: number): Promise<void> => {
       const target = Number((await status()).frame) + frames;
-      await page.evaluate(() => window.softBodyPage!.simulation.run());
+      await bounded('run()', page.evaluate(() => window.softBodyPage!.simulation.run()));
       await page.waitForFunction((f) => Number(document.getElementById('sim-status')?.dataset.frame) >= f, target, { timeout: 300_000, polling: 100 });
-      await page.evaluate(async () => {
+      await bounded('pause() and settled()', page.evaluate(async () => {
         window.softBodyPage!.simulation.pause();
         await window.softBodyPage!.simulation.settled();
-      });
+      }));
     };
     expect(Number((await status()).objects)).toBe(3);
     const atStart = await bluePixels();
