@@ -22,7 +22,7 @@ import { modelContactOffset, offsetRampStep, uniformRamp } from '../../collision
 import type { SimSetup } from '../setup';
 import { packVec4, type GpuState } from '../../contract/state';
 
-/** Size of Frame in xpbdCommon.wgsl: 19 words, rounded up to its 16-byte alignment. */
+/** Size of Frame in xpbdCommon.wgsl: 21 words (touchBase the last), rounded up to its 16-byte alignment. */
 const FRAME_BYTES = 96;
 
 export class XpbdFrame {
