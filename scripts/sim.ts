@@ -19,7 +19,8 @@ import { acquireGpu, GpuUnavailableError } from '../src/gpu/device';
 import { parseRunArgs, usageText, UsageError, type RunOptions } from '../src/runner/args';
 import { VtkDumper } from '../src/runner/dump';
 import { measureState, type StateMeasures } from '../src/runner/measure';
-import { lumpedMasses, sliverTets } from '../src/sim/model';
+import { lumpedMasses, sliverTets, vertexMasses } from '../src/sim/model';
+import { raiseLightVertices } from '../src/sim/vertexMassFloor';
 import { readMeshFile } from '../src/runner/meshFile';
 import { frameEntry, summarize, type FrameEntry } from '../src/runner/report';
 import { runFrames } from '../src/runner/frameLoop';
@@ -70,6 +71,7 @@ function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; meshFile?
   const offsetWarning = contactOffsetWarning(first.contactOffset, Math.min(...shortestEdgeOfObjects(setup.model)));
   if (offsetWarning) log(`warning: ${offsetWarning}`);
   reportSlivers(setup, first);
+  reportLightVertices(setup, first);
   const dumper = o.dump !== undefined ? new VtkDumper(o.dump, setup.model, `${scene.name}${meshFile ? ` ${meshFile}` : ''}`) : undefined;
   return { setup, sceneName: scene.name, meshFile, run, dumper };
 }
@@ -85,6 +87,21 @@ function reportSlivers(setup: SimSetup, params: SimSetup['params']): void {
     if (mine.length === 0) return;
     const shown = mine.slice(0, 12).map((t) => `${t - m.objectTetOffsets[o]} (${m.relativeQuality[t].toFixed(4)})`).join(', ');
     log(`${name}: ${mine.length} sliver tet(s) below ${params.sliverQuality} x the median quality keep a millionth of their stiffness (--sliver-quality 0 keeps it): tet (relative quality) ${shown}${mine.length > 12 ? ', ...' : ''}`);
+  });
+}
+
+/** Counts the vertices the run's light-vertex floor raises (SolverParams.vertexMassFloor, src/sim/vertexMassFloor.ts), per object. */
+function reportLightVertices(setup: SimSetup, params: SimSetup['params']): void {
+  const m = setup.model;
+  if (!(params.vertexMassFloor > 0)) return;
+  const lumped = lumpedMasses(m);
+  const raised = raiseLightVertices(lumped, m.tets, m.vertexTetOffsets, m.vertexTetCorners, params.vertexMassFloor);
+  m.objectNames.forEach((name, o) => {
+    const mine: number[] = [];
+    for (let v = m.objectVertexOffsets[o]; v < m.objectVertexOffsets[o + 1]; v++) if (raised[v] > lumped[v]) mine.push(v);
+    if (mine.length === 0) return;
+    const shown = mine.slice(0, 12).map((v) => `${v - m.objectVertexOffsets[o]} (${(lumped[v] / raised[v]).toFixed(3)})`).join(', ');
+    log(`${name}: ${mine.length} light vertex(es) raised to ${params.vertexMassFloor} x their tet neighbours' mean mass, taken from those neighbours (--vertex-mass-floor 0 keeps the lumped masses): vertex (lumped / raised mass) ${shown}${mine.length > 12 ? ', ...' : ''}`);
   });
 }
 
@@ -150,12 +167,12 @@ async function run(o: RunOptions): Promise<void> {
   const m = setup.model;
   log(`${sceneName}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${m.edgeCount} edges, ${m.tetColouring.colourCount} tet colours, ${m.edgeColouring.colourCount} edge colours; ${o.engine} engine: ${engine.adapter}; timestamps ${engine.timestamps ? 'yes' : 'no'}`);
 
-  const mass = lumpedMasses(m);
   const sample = async (frame: number, time: number): Promise<StateMeasures> => {
     const x = await sim.readPositions();
     const v = await sim.readVelocities();
     dumper?.write(frame, time, Float32Array.from(x));
-    return measureState(m, mass, x, v, sim.params);
+    // The masses the solver moves the vertices with (light vertices raised: vertexMassFloor), as the energy's.
+    return measureState(m, vertexMasses(m), x, v, sim.params);
   };
   const initial = await sample(0, 0);
   const frames: FrameEntry[] = [];

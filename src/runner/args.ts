@@ -100,6 +100,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'relaxation', value: 'W', group: 'solver', help: 'Jacobi relaxation of each constraint step (> 0, 1 = none)' },
   { name: 'partition-balance', value: PARTITION_BALANCES.join('|'), group: 'solver', help: "partitioned order: a tet interior in several passes goes to the pass where its busiest vertex holds the fewest tets (valence, default; fewer serial rounds on a GPU) or to the least loaded pass (count)" },
   { name: 'warm-start', value: 'on|off', group: 'solver', help: 'Gauss-Seidel orders: Neo-Hookean tets start each substep from half the last one\'s stress (default on)' },
+  { name: 'vertex-mass-floor', value: 'R', group: 'solver', help: "each vertex's mass is at least R x the mean lumped mass of the vertices it shares a tet with, taken from them (each object keeps its mass): a vertex in a few small tets is light against their stiffness, and pressed or kicked the material iterations swing it through them (0 <= R < 1; default 0.1; 0 keeps the lumped masses). The run's log counts the vertices raised" },
   { name: 'sliver-quality', value: 'Q', group: 'solver', help: "tets whose rest quality (6 sqrt(2) V / longest edge^3) is below Q x their object's median keep a millionth of their stiffness: slivers, whose light corners otherwise swing through them at impacts (0 <= Q < 1; default 0.04; 0 keeps every tet's stiffness). The run's log lists them" },
   { name: 'line-search', value: 'on|off', group: 'solver', help: 'Gauss-Seidel orders: Neo-Hookean steps lengthened to their local energy\'s minimum, at most 2x (default on)' },
   { name: 'constraint', value: 'neohookean|springs', group: 'solver', help: 'material constraint' },
@@ -279,6 +280,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('partition-balance', (t) => (o.params.partitionBalance = choice('partition-balance', t, PARTITION_BALANCES)));
   v('warm-start', (t) => (o.params.warmStart = onOff('warm-start', t)));
   v('line-search', (t) => (o.params.lineSearch = onOff('line-search', t)));
+  v('vertex-mass-floor', (t) => (o.params.vertexMassFloor = inRange('vertex-mass-floor', t, (x) => x >= 0 && x < 1, 'a number in [0, 1)')));
   v('sliver-quality', (t) => (o.params.sliverQuality = inRange('sliver-quality', t, (x) => x >= 0 && x < 1, 'a number in [0, 1)')));
   v('constraint', (t) => (o.params.constraint = choice('constraint', t, ['neohookean', 'springs'] as const)));
   v('gravity', (t) => (o.params.gravity = vector('gravity', t)));

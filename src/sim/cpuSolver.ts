@@ -18,7 +18,7 @@ import { COLLIDER_STRIDE, colliderLayerAllowance, projectOutOfCollider } from '.
 import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
-import { setPartitionBalance, setSliverQuality, type Model } from './model';
+import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
 import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, firstIterationOfRound, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
@@ -108,6 +108,7 @@ export class CpuSolver {
     this.model = setup.model;
     this.params = { ...setup.params };
     setSliverQuality(this.model, this.params.sliverQuality);
+    setVertexMassFloor(this.model, this.params.vertexMassFloor);
     setPartitionBalance(this.model, this.params.partitionBalance);
     const m = this.model;
     this.x = new Float64Array(3 * m.vertexCount);
@@ -152,6 +153,8 @@ export class CpuSolver {
     checkParams(p);
     // The tet constants follow the sliver threshold (model.ts); the masses do not change with it.
     setSliverQuality(this.model, p.sliverQuality);
+    // The masses follow the light-vertex floor (vertexMassFloor.ts).
+    if (setVertexMassFloor(this.model, p.vertexMassFloor)) this.refreshMasses();
     // The partitioned order's pass rule: the partition is read every iteration, so it may change between frames.
     setPartitionBalance(this.model, p.partitionBalance);
     this.phaseMs = emptyPhaseTimes();

@@ -26,7 +26,7 @@
 import { isSoftwareAdapter, type GpuContext } from '../gpu/device';
 import { dispatchGrid, readBufferToCpu, storageBuffer } from '../gpu/buffers';
 import { XpbdKernels } from './gpuKernels';
-import { setPartitionBalance, setSliverQuality, type Model } from './model';
+import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
 import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
 import { checkSetup, type SimSetup } from './setup';
 import { CollidersStage } from './stages/collidersStage';
@@ -183,6 +183,8 @@ export class GpuSolver {
     this.params = { ...setup.params };
     // The tet constants follow the sliver threshold of the params (model.ts) before they are uploaded.
     setSliverQuality(this.model, this.params.sliverQuality);
+    // The inverse masses follow the light-vertex floor (vertexMassFloor.ts) before they are uploaded.
+    setVertexMassFloor(this.model, this.params.vertexMassFloor);
     // The partitioned order's pass rule (SolverParams.partitionBalance): its cells are uploaded below.
     setPartitionBalance(this.model, this.params.partitionBalance);
     this.partitionBalance = this.params.partitionBalance;
@@ -311,8 +313,10 @@ export class GpuSolver {
     const t0 = performance.now();
     const p0 = this.params;
     checkParams(p0);
-    // A new sliver threshold changes the tet constants: uploaded before this frame.
-    if (setSliverQuality(this.model, p0.sliverQuality)) this.refreshMasses();
+    // A new sliver threshold changes the tet constants, a new light-vertex floor the inverse masses:
+    // uploaded before this frame (both, when either changed).
+    const newConstants = setSliverQuality(this.model, p0.sliverQuality);
+    if (setVertexMassFloor(this.model, p0.vertexMassFloor) || newConstants) this.refreshMasses();
     if (p0.partitionBalance !== this.partitionBalance) {
       throw new RangeError(`partitionBalance '${p0.partitionBalance}' differs from the '${this.partitionBalance}' this GPU solver was built with: the partition's cells are uploaded when the solver is built, so build a new solver with it (the page rebuilds its engine on a change)`);
     }

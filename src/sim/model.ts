@@ -10,6 +10,7 @@ import { lameFromYoung, neoHookeanConstants, neoHookeanLame, type Lame, type Mat
 import { computeRestShapeCpu } from './restShapeCpu';
 import { relativeTetQuality } from '../mesh/tetQuality';
 import { defaultParams, type PartitionBalance } from '../contract/params';
+import { raiseLightVertices } from './vertexMassFloor';
 
 export interface SimObjectDesc {
   name: string;
@@ -81,6 +82,11 @@ export interface Model {
    * carry SLIVER_STIFFNESS of their stiffness (updateMaterialData; the solvers set it from their params).
    */
   sliverQuality: number;
+  /**
+   * SolverParams.vertexMassFloor the inverse masses were made with (vertexMassFloor.ts; updateMaterialData;
+   * the solvers set it from their params).
+   */
+  vertexMassFloor: number;
   /** SolverParams.partitionBalance the partitions were built with (setPartitionBalance; the solvers set it from their params). */
   partitionBalance: PartitionBalance;
 }
@@ -252,6 +258,7 @@ export function buildModel(objects: readonly SimObjectDesc[]): Model {
     invMass: new Float64Array(vertexCount),
     relativeQuality: relativeTetQuality(restPositions, tets, tetObject, objects.length),
     sliverQuality: defaultParams({}).sliverQuality,
+    vertexMassFloor: defaultParams({}).vertexMassFloor,
     partitionBalance: defaultParams({}).partitionBalance,
   };
   updateMaterialData(model);
@@ -282,7 +289,7 @@ export function updateMaterialData(model: Model): void {
     }
     model.tetConstants[4 * t + 3] = 4 / n;
   }
-  const mass = lumpedMasses(model);
+  const mass = vertexMasses(model);
   for (let v = 0; v < model.vertexCount; v++) {
     model.invMass[v] = model.handleOfVertex[v] >= 0 || mass[v] === 0 ? 0 : 1 / mass[v];
   }
@@ -299,6 +306,22 @@ export function lumpedMasses(model: Model): Float64Array {
     for (let k = 0; k < 4; k++) mass[model.tets[4 * t + k]] += quarter;
   }
   return mass;
+}
+
+/**
+ * The masses the solvers move the vertices with: the lumped masses with the light vertices raised
+ * (model.vertexMassFloor, vertexMassFloor.ts); each object's total equals its lumped total.
+ */
+export function vertexMasses(model: Model): Float64Array {
+  return raiseLightVertices(lumpedMasses(model), model.tets, model.vertexTetOffsets, model.vertexTetCorners, model.vertexMassFloor);
+}
+
+/** Sets the light-vertex floor (SolverParams.vertexMassFloor) and, when it changes, the inverse masses; true when it changed them. */
+export function setVertexMassFloor(model: Model, floor: number): boolean {
+  if (floor === model.vertexMassFloor) return false;
+  model.vertexMassFloor = floor;
+  updateMaterialData(model);
+  return true;
 }
 
 /** Sets one object's material (Young's modulus, Poisson ratio, density) and refreshes derived data. */
