@@ -11,7 +11,7 @@
  * (docs/collisions.md "What the noodle keeps after 10 substeps").
  *
  *   node scripts/run-ts.mjs bench/recoverySubsteps.ts [--scene noodle-recovery|squishy-recovery]
- *     [--from F (noodle 50, squishy 75: its switch)] [--resolution R] [--substeps-after 30] [--collide-every substep,iteration]
+ *     [--from F (noodle 50, squishy 75: its switch)] [--resolution R] [--substeps-after 30] [--collide-every substep,iteration] [--vertex-mass-floor R]
  */
 import { COLLIDE_EVERY, type CollideEvery } from '../src/contract/params';
 import { findScene } from '../src/scenes/registry';
@@ -45,6 +45,13 @@ const resolution = arg('resolution') === undefined ? undefined : num('resolution
 
 const scene = findScene(sceneName);
 const setup = scene.build({ selfCollisionFrom: from, ...(resolution !== undefined ? { resolution } : {}) });
+// The light-vertex floor (SolverParams.vertexMassFloor; 0: the lumped masses), for the whole run.
+const floorText = arg('vertex-mass-floor');
+if (floorText !== undefined) {
+  const floor = Number(floorText);
+  if (!(floor >= 0 && floor < 1)) throw new Error(`--vertex-mass-floor must be a number in [0, 1), got "${floorText}"`);
+  setup.params = { ...setup.params, vertexMassFloor: floor };
+}
 const m = setup.model;
 const selfInside = (x: Float64Array): number => countIntersections({ positions: x, tets: m.tets, tetObject: m.tetObject }).self;
 const invertedTets = (x: Float64Array): number => {
