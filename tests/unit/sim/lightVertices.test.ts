@@ -3,11 +3,14 @@
  *
  * The law: a body with nothing acting on it (no gravity, no collisions, no damping) never gains
  * energy. The shared octopus (a real mesh made by others) has tentacle tips whose lumped mass is
- * about 1 % of their tet neighbours' mean; kick the lightest at 3 m/s into its tets and the
- * Gauss-Seidel material iterations, with the plain lumped masses, swing it through them and the
- * total grows from about a millijoule to tens of joules. With the light vertices raised it never
- * rises. The masses themselves are checked against an oracle that shares no code with the model:
- * each object's mass is its density times its rest volume, and every vertex reaches the floor of
+ * about 1 % of their tet neighbours' mean; kick the lightest into its tets and the Gauss-Seidel
+ * material iterations, with the plain lumped masses, swing it through them: at 3 m/s the total
+ * grows from about a millijoule to 88 J. With the light vertices raised that kick never rises.
+ * The floor does not make every kick safe (which kicks rise is chaotic in the speed): over 3-12 m/s
+ * in steps of 1 the lumped masses rise in 9 of 10 kicks, by up to 3.2e6 times the kick's energy,
+ * the raised ones in 4 of 10, by at most 15 times (docs/collisions.md "Light vertices").
+ * The masses themselves are checked against an oracle that shares no code with the model: each
+ * object's mass is its density times its rest volume, and every vertex reaches the floor of
  * its neighbours' lumped mean, both computed here from the tets.
  */
 import { describe, expect, it } from 'vitest';
@@ -100,5 +103,16 @@ describe('light vertices', () => {
     const plain = kick(0, 3);
     console.log(`floor 0: total ${plain.start.toExponential(3)} J at the kick, peak ${plain.peak.toExponential(3)} J`);
     expect(plain.peak).toBeGreaterThan(100 * plain.start);
+  });
+
+  it('kicks at 3-12 m/s: with the floor fewer rise, and by orders of magnitude less', () => {
+    const speeds = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+    const sweep = (floor: number) => speeds.map((speed) => { const k = kick(floor, speed); return k.peak / k.start; });
+    const raised = sweep(0.1), plain = sweep(0);
+    const rises = (r: number[]) => r.filter((x) => x > 1 + 1e-6).length;
+    console.log(`peak over kick energy, 3-12 m/s: floor 0.1 ${raised.map((x) => x.toPrecision(3)).join(' ')}; floor 0 ${plain.map((x) => x.toPrecision(3)).join(' ')}`);
+    expect(Math.max(...plain)).toBeGreaterThan(1e5);
+    expect(Math.max(...raised)).toBeLessThan(1e3);
+    expect(rises(raised)).toBeLessThan(rises(plain));
   });
 });
