@@ -20,7 +20,6 @@ import { parseRunArgs, usageText, UsageError, type RunOptions } from '../src/run
 import { VtkDumper } from '../src/runner/dump';
 import { measureState, type StateMeasures } from '../src/runner/measure';
 import { lumpedMasses, sliverTets, vertexMasses } from '../src/sim/model';
-import { raiseLightVertices } from '../src/sim/vertexMassFloor';
 import { readMeshFile } from '../src/runner/meshFile';
 import { frameEntry, summarize, type FrameEntry } from '../src/runner/report';
 import { runFrames } from '../src/runner/frameLoop';
@@ -95,7 +94,7 @@ function reportLightVertices(setup: SimSetup, params: SimSetup['params']): void 
   const m = setup.model;
   if (!(params.vertexMassFloor > 0)) return;
   const lumped = lumpedMasses(m);
-  const raised = raiseLightVertices(lumped, m.tets, m.vertexTetOffsets, m.vertexTetCorners, params.vertexMassFloor);
+  const raised = vertexMasses({ ...m, vertexMassFloor: params.vertexMassFloor });
   m.objectNames.forEach((name, o) => {
     const mine: number[] = [];
     for (let v = m.objectVertexOffsets[o]; v < m.objectVertexOffsets[o + 1]; v++) if (raised[v] > lumped[v]) mine.push(v);
@@ -167,12 +166,19 @@ async function run(o: RunOptions): Promise<void> {
   const m = setup.model;
   log(`${sceneName}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${m.edgeCount} edges, ${m.tetColouring.colourCount} tet colours, ${m.edgeColouring.colourCount} edge colours; ${o.engine} engine: ${engine.adapter}; timestamps ${engine.timestamps ? 'yes' : 'no'}`);
 
+  // The masses the solver moves the vertices with (light vertices raised: vertexMassFloor), as the
+  // energy's; computed again only when the floor changes (the solver keeps model.vertexMassFloor).
+  let massFloor = NaN;
+  let mass: Float64Array = new Float64Array(0);
   const sample = async (frame: number, time: number): Promise<StateMeasures> => {
     const x = await sim.readPositions();
     const v = await sim.readVelocities();
     dumper?.write(frame, time, Float32Array.from(x));
-    // The masses the solver moves the vertices with (light vertices raised: vertexMassFloor), as the energy's.
-    return measureState(m, vertexMasses(m), x, v, sim.params);
+    if (m.vertexMassFloor !== massFloor) {
+      massFloor = m.vertexMassFloor;
+      mass = vertexMasses(m);
+    }
+    return measureState(m, mass, x, v, sim.params);
   };
   const initial = await sample(0, 0);
   const frames: FrameEntry[] = [];

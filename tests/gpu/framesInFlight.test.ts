@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { GpuContext } from '../../src/gpu/device';
 import { runFrames } from '../../src/runner/frameLoop';
 import { GpuSolver, MAX_FRAMES_IN_FLIGHT, type GpuFrameResult } from '../../src/sim/gpuSolver';
-import { buildModel, lumpedMasses } from '../../src/sim/model';
+import { buildModel, vertexMasses } from '../../src/sim/model';
 import { defaultParams, type SolverParams } from '../../src/contract/params';
 import type { SimSetup } from '../../src/sim/setup';
 import { Simulation, type FrameStats } from '../../src/sim/simulation';
@@ -59,7 +59,7 @@ describe('frames in flight', () => {
     const frames = 8;
     const serial = new GpuSolver(ctx, setup, { collisions: false });
     const overlapped = new GpuSolver(ctx, setup, { collisions: false });
-    const mass = lumpedMasses(setup.model);
+    const mass = vertexMasses(setup.model);
     const x0 = centreOfMass(mass, await serial.readPositions());
     try {
       const serialResults: GpuFrameResult[] = [];
@@ -179,7 +179,7 @@ describe('frames in flight', () => {
     // Two cubes, the upper one 0.02 into the lower one and moving into it: contacts from the first frame.
     const setup = cubes([[0, 1, 0], [0.05, 1.18, 0.05]], [[0, 0, 0], [0, -1, 0]], { collisions: true, selfCollision: true, bvhRebuildFrames: 1 });
     const sim = new Simulation(ctx, setup);
-    const mass = lumpedMasses(setup.model);
+    const mass = vertexMasses(setup.model);
     const x0 = centreOfMass(mass, await sim.solver.readPositions());
     device.pushErrorScope('validation');
     try {

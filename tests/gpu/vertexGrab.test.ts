@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import { fixedHandle } from '../../src/sim/handles';
-import { lumpedMasses } from '../../src/sim/model';
+import { vertexMasses } from '../../src/sim/model';
 import { buildModel } from '../../src/sim/model';
 import { defaultParams } from '../../src/contract/params';
 import { testGpu } from '../support/gpu';
@@ -38,7 +38,7 @@ describe('dragging a vertex', () => {
     const x0 = await solver.readPositions();
     const start: [number, number, number] = [x0[3 * corner]!, x0[3 * corner + 1]!, x0[3 * corner + 2]!];
     solver.grab.grab(corner, start);
-    const mass = lumpedMasses(setup.model);
+    const mass = vertexMasses(setup.model);
     const com = (x: Float32Array): number => {
       let m = 0, c = 0;
       for (let i = 0; i < mass.length; i++) { m += mass[i]!; c += mass[i]! * x[3 * i + 1]!; }
