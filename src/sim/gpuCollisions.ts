@@ -412,7 +412,9 @@ export class GpuCollisions {
     const ccdWords = words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS);
     counters.ccd = this.ccd.afterFrame(ccdWords, rec.ccd);
     if (deviation) counters.ccd.selfDeviationEscapes = deviation.escapes;
-    this.ccdSchedule.noteEscapes(counters.ccd.escaped, counters.ccd.escapedSelf, this.ccd.ownEscapeFlags(ccdWords), rec.ccd.input);
+    this.ccdSchedule.noteEscapes(counters.ccd.escaped, counters.ccd.escapedSelf, this.ccd.ownEscapeFlags(ccdWords), rec.ccd.input, {
+      world: counters.ccd.escapeDistance, own: counters.ccd.escapeDistanceSelf,
+    });
     // What 'auto' contact dispatch decides the next frames by (SolverParams.contactDispatch).
     this.contacts.recentContactsPerSubstep = (counters.contacts + counters.ccd.hitsVertexFace + counters.ccd.hitsEdgeEdge) / Math.max(1, rec.substeps);
     if (mode === 'hybrid') {

@@ -13,8 +13,9 @@
  * The boxes (broadPhase.ts sweptVertexBoxes: the ballistic path grown by margin + |v| horizon;
  * pairs within one object from boxes in the object's own moving frame, sweptCandidates) bound
  * motion that the material solve and contacts may bend; the GPU checks every substep that each
- * boundary vertex stayed inside its world box and counts escapes. An escape doubles the margin of
- * the jobs started from then on (up to 64 x); frames without escapes let it shrink back by 5 %
+ * boundary vertex stayed inside its world box, counts escapes and measures how far the farthest
+ * one lay outside. An escape widens the margin of the jobs started from then on by twice that
+ * distance, at most doubling it (up to 64 x); frames without escapes let it shrink back by 5 %
  * per frame. World boxes and own-frame boxes keep their own margin scale, each widened by its own
  * escapes: a pile of 4 octopi landing escaped only its own-frame boxes (16-202 a frame), and one
  * shared scale widened every box, the jobs going from 0.2 s to 1.05 s (docs/benchmarks.md "CCD's
@@ -144,6 +145,22 @@ export interface EscapedJobMargins {
   margin: number;
   ownMargin: number;
   ownMargins?: ArrayLike<number>;
+}
+
+/** How far the farthest escape of a frame lay outside its box (world units): the GPU's counters.ccd.escapeDistance and escapeDistanceSelf. */
+export interface EscapeDistances {
+  world: number;
+  own: number;
+}
+
+/**
+ * The margin scale after an escape from boxes swept at scale `usedAt`: the used margin plus twice
+ * the distance the farthest escape lay outside (so that motion deviating as far again fits), at
+ * most twice the used margin; twice it where the distance is unknown (absent, zero or not finite).
+ */
+export function widenedScale(usedAt: number, distance: number | undefined, baseMargin: number): number {
+  if (distance === undefined || !(distance > 0) || !Number.isFinite(distance) || !(baseMargin > 0)) return 2 * usedAt;
+  return Math.min(2 * usedAt, usedAt + (2 * distance) / baseMargin);
 }
 
 /** Whether object o's bit is set in the GPU's per-object own-frame escape flags (bit o % 64 of two u32 words). */
@@ -294,25 +311,29 @@ export class CcdSchedule {
    * words: objects 64 apart share one); absent: every object's, when any escaped. `used`: the
    * margins of the job the frame ran with (its ScheduledInput); absent: the current ones.
    */
-  noteEscapes(escapedWorld: number, escapedOwn = 0, escapedOwnObjects?: ArrayLike<number>, used?: EscapedJobMargins): void {
-    // An escape says the margin the frame's job used was too small: twice that one, not twice the
+  noteEscapes(escapedWorld: number, escapedOwn = 0, escapedOwnObjects?: ArrayLike<number>, used?: EscapedJobMargins, outside?: EscapeDistances): void {
+    // An escape says the margin the frame's job used was too small: widen that one, not the
     // current scale, which may already have grown for a frame still in flight (with latency 1 a
     // landing body escapes for 2 frames before the first wider job arrives; compounding took one
-    // octopus's own margin from 7.8 mm to 12.5 cm and the job from 0.2 to 2.2 s).
+    // octopus's own margin from 7.8 mm to 12.5 cm and the job from 0.2 to 2.2 s). By twice what
+    // the farthest escape lay outside, at most doubling: before, every escape doubled, and on the
+    // H100 one world escape 0.6 mm outside took the 4-octopus box's world margin from 83 to 184 mm
+    // (docs/benchmarks.md "The octopus box's CCD margin on an H100"). Without a distance, doubling.
     const base = this.baseMargin;
     const usedScale = (margin: number | undefined, scale: number): number => (used && base > 0 && margin !== undefined ? margin / base : scale);
-    const next = (scale: number, escaped: boolean, usedAt: number): number =>
-      escaped ? Math.min(MAX_MARGIN_SCALE, Math.max(scale, 2 * usedAt)) : Math.max(1, scale * 0.95);
-    this.worldScale = next(this.worldScale, escapedWorld > 0, usedScale(used?.margin, this.worldScale));
+    const next = (scale: number, escaped: boolean, usedAt: number, distance: number | undefined): number =>
+      escaped ? Math.min(MAX_MARGIN_SCALE, Math.max(scale, widenedScale(usedAt, distance, base))) : Math.max(1, scale * 0.95);
+    this.worldScale = next(this.worldScale, escapedWorld > 0, usedScale(used?.margin, this.worldScale), outside?.world);
     const scales = this.ownScales;
     if (!scales) {
-      this.ownScale = next(this.ownScale, escapedOwn > 0, usedScale(used?.ownMargin, this.ownScale));
+      this.ownScale = next(this.ownScale, escapedOwn > 0, usedScale(used?.ownMargin, this.ownScale), outside?.own);
       return;
     }
     let largest = 1;
     for (let o = 0; o < scales.length; o++) {
       const flagged = escapedOwnObjects ? ownEscapeFlagged(escapedOwnObjects, o) : true;
-      scales[o] = next(scales[o], escapedOwn > 0 && flagged, usedScale(used?.ownMargins?.[o] ?? used?.ownMargin, scales[o]));
+      // The GPU measures the farthest own-frame escape over all objects: each flagged object takes it.
+      scales[o] = next(scales[o], escapedOwn > 0 && flagged, usedScale(used?.ownMargins?.[o] ?? used?.ownMargin, scales[o]), outside?.own);
       largest = Math.max(largest, scales[o]);
     }
     this.ownScale = largest;

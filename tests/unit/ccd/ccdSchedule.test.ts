@@ -91,6 +91,37 @@ describe('CcdSchedule margins', () => {
     expect(schedule.margin).toBe(4 * base);
     expect(schedule.ownMargins![0]).toBe(4 * base);
   });
+
+  it('an escape widens the margin by twice how far it lay outside, at most doubling: motion deviating as far again fits, and a small escape does not double the boxes', () => {
+    const runner: BroadPhaseRunner = async () => ({ vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0), jobMs: 0 });
+    const base = 0.0078;
+    // A vertex whose path deviates from the ballistic one by e stays in a box of margin m iff
+    // e <= m, and otherwise lies e - m outside it (the box oracle, no schedule code).
+    for (const used of [base, 4 * base, 10.6 * base]) {
+      for (const ratio of [1.001, 1.01, 1.1, 1.5, 1.9, 2, 2.5, 4]) {
+        const schedule = new CcdSchedule(runner, base, { latency: 1 });
+        const e = ratio * used;
+        schedule.noteEscapes(1, 1, undefined, { margin: used, ownMargin: used }, { world: e - used, own: e - used });
+        for (const m of [schedule.margin, schedule.ownMargin]) {
+          // Never wider than doubling, as before ...
+          expect(m).toBeLessThanOrEqual(2 * used * (1 + 1e-12));
+          // ... the same deviation fits whenever doubling would have fitted it ...
+          if (e <= 2 * used) expect(m).toBeGreaterThanOrEqual(e * (1 - 1e-12));
+          // ... and never more than the needed margin plus what it lacked.
+          expect(m).toBeLessThanOrEqual((e + (e - used)) * (1 + 1e-12));
+        }
+      }
+    }
+    // The H100 trace: one world escape 0.6 mm outside boxes of 83 mm.
+    const schedule = new CcdSchedule(runner, base, { latency: 1 });
+    schedule.noteEscapes(1, 0, undefined, { margin: 0.083, ownMargin: base }, { world: 0.0006, own: 0 });
+    expect(schedule.margin).toBeCloseTo(0.0842, 6);
+    // Without a measured distance (zero, absent), an escape doubles.
+    schedule.noteEscapes(1, 0, undefined, { margin: 0.0842, ownMargin: base }, { world: 0, own: 0 });
+    expect(schedule.margin).toBeCloseTo(0.1684, 6);
+    schedule.noteEscapes(0, 3, undefined, { margin: 0.1684, ownMargin: base });
+    expect(schedule.ownMargin).toBeCloseTo(2 * base, 12);
+  });
 });
 
 
