@@ -79,6 +79,14 @@ const CCD_ESCAPED_SELF_OBJECTS = 26u;
 // escapeDistanceSelf, the margin an escape would have needed.
 const CCD_ESCAPE_DISTANCE = 28u;
 const CCD_ESCAPE_DISTANCE_SELF = 29u;
+// Which vertices escaped, so that the host widens their boxes only (ccdSchedule.ts): entries of
+// (vertex, f32 bits of how far outside it lay: the larger of its world and own-frame excess), one
+// per vertex and substep that escaped, from word CCD_ESCAPE_LIST (past the query-list header and
+// the room for one query, ccdStage.ts ESCAPE_LIST_FIRST_WORD); their count at
+// CCD_ESCAPE_LIST_COUNT, which may pass the capacity (the host then also widens every box).
+const CCD_ESCAPE_LIST_COUNT = 30u;
+const CCD_ESCAPE_LIST = 72u;
+const CCD_ESCAPE_LIST_CAPACITY = 4096u;
 // Edge-edge hits whose closest points lie within this parameter of an edge's end are left to the
 // vertex-triangle pairs of that end.
 const EE_END_PARAM = 0.01;
@@ -397,13 +405,23 @@ fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
       atomicAdd(&header[CCD_ESCAPED], 1u);
       atomicMax(&header[CCD_ESCAPE_DISTANCE], bitcast<u32>(world));
     }
-    if ((params.flags & CCD_CHECK_OWN) == 0u) { return; }
-    let own = ownFrameExcess(v);
-    if (own > 0.0) {
-      atomicAdd(&header[CCD_ESCAPED_SELF], 1u);
-      atomicMax(&header[CCD_ESCAPE_DISTANCE_SELF], bitcast<u32>(own));
-      let bit = bitcast<u32>(prev[v].w) % 64u;
-      atomicOr(&header[CCD_ESCAPED_SELF_OBJECTS + bit / 32u], 1u << (bit % 32u));
+    var own = 0.0;
+    if ((params.flags & CCD_CHECK_OWN) != 0u) {
+      own = ownFrameExcess(v);
+      if (own > 0.0) {
+        atomicAdd(&header[CCD_ESCAPED_SELF], 1u);
+        atomicMax(&header[CCD_ESCAPE_DISTANCE_SELF], bitcast<u32>(own));
+        let bit = bitcast<u32>(prev[v].w) % 64u;
+        atomicOr(&header[CCD_ESCAPED_SELF_OBJECTS + bit / 32u], 1u << (bit % 32u));
+      }
+    }
+    let excess = max(world, own);
+    if (excess > 0.0) {
+      let slot = atomicAdd(&header[CCD_ESCAPE_LIST_COUNT], 1u);
+      if (slot < CCD_ESCAPE_LIST_CAPACITY) {
+        atomicStore(&header[CCD_ESCAPE_LIST + 2u * slot], v);
+        atomicStore(&header[CCD_ESCAPE_LIST + 2u * slot + 1u], bitcast<u32>(excess));
+      }
     }
   }
 }

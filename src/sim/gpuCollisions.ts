@@ -67,7 +67,7 @@ import { CcdSchedule, type CcdScheduleOptions, type StateSnapshot } from '../col
 import { inThreadJobs, type CollisionWorkerJobs } from '../collision/workerJobs';
 import { DeviationMonitor, type DeviationObservation } from '../collision/selfCulling/deviationMonitor';
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
-import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage, type CcdRecorded } from '../collision/gpu/ccdStage';
+import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage, ESCAPE_LIST_FIRST_WORD, ESCAPE_LIST_WORDS, type CcdRecorded } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
 import { effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
 import type { GpuStage } from '../contract/stage';
@@ -329,9 +329,9 @@ export class GpuCollisions {
     return [this.detect, this.spb, this.ccd, this.contacts];
   }
 
-  /** Bytes this part adds to the frame's readback (header, the shortest path's statistics, CCD's counters). */
+  /** Bytes this part adds to the frame's readback (header, the shortest path's statistics, CCD's counters and escape list). */
   get readbackBytes(): number {
-    return QL_HEADER_BYTES + 4 * SPB_STATS_WORDS + 4 * CCD_COUNTER_WORDS;
+    return QL_HEADER_BYTES + 4 * SPB_STATS_WORDS + 4 * CCD_COUNTER_WORDS + 4 * ESCAPE_LIST_WORDS;
   }
 
   /** Records the copies of the frame's counters into `staging` at `offset` (end of the frame's command buffer). */
@@ -340,7 +340,9 @@ export class GpuCollisions {
     const stats = this.spb.statsLayout;
     const bytes = 4 * Math.min(SPB_STATS_WORDS, stats.names.length);
     encoder.copyBufferToBuffer(this.spb.statsBuffer, stats.byteOffset, staging, offset + QL_HEADER_BYTES, bytes);
-    encoder.copyBufferToBuffer(this.ccd.header, 4 * CCD_COUNTER_FIRST, staging, offset + QL_HEADER_BYTES + 4 * SPB_STATS_WORDS, 4 * CCD_COUNTER_WORDS);
+    const ccdAt = offset + QL_HEADER_BYTES + 4 * SPB_STATS_WORDS;
+    encoder.copyBufferToBuffer(this.ccd.header, 4 * CCD_COUNTER_FIRST, staging, ccdAt, 4 * CCD_COUNTER_WORDS);
+    encoder.copyBufferToBuffer(this.ccd.header, 4 * ESCAPE_LIST_FIRST_WORD, staging, ccdAt + 4 * CCD_COUNTER_WORDS, 4 * ESCAPE_LIST_WORDS);
   }
 
   /**
@@ -414,7 +416,7 @@ export class GpuCollisions {
     if (deviation) counters.ccd.selfDeviationEscapes = deviation.escapes;
     this.ccdSchedule.noteEscapes(counters.ccd.escaped, counters.ccd.escapedSelf, this.ccd.ownEscapeFlags(ccdWords), rec.ccd.input, {
       world: counters.ccd.escapeDistance, own: counters.ccd.escapeDistanceSelf,
-    });
+    }, counters.ccd.escaped + counters.ccd.escapedSelf > 0 ? this.ccd.escapedVertices(ccdWords) : undefined);
     // What 'auto' contact dispatch decides the next frames by (SolverParams.contactDispatch).
     this.contacts.recentContactsPerSubstep = (counters.contacts + counters.ccd.hitsVertexFace + counters.ccd.hitsEdgeEdge) / Math.max(1, rec.substeps);
     if (mode === 'hybrid') {

@@ -260,6 +260,7 @@ export class CcdJobs {
       const bound_ = { horizon: bound.horizon, gravity: [bound.gravity[0], bound.gravity[1], bound.gravity[2]] as [number, number, number], margin: bound.margin,
         ...(bound.ownMargin !== undefined ? { ownMargin: bound.ownMargin } : {}), ...(bound.ownMargins !== undefined ? { ownMargins: Float64Array.from(bound.ownMargins) } : {}),
         ...(bound.ownGrowth !== undefined ? { ownGrowth: Float32Array.from(bound.ownGrowth) } : {}),
+        ...(bound.vertexMargins !== undefined ? { vertexMargins: Float32Array.from(bound.vertexMargins) } : {}),
         ...(bound.selfPairSkin !== undefined ? { selfPairSkin: bound.selfPairSkin } : {}), ...(bound.selfPairFrame !== undefined ? { selfPairFrame: bound.selfPairFrame } : {}),
       };
       const split = selfCollision && this.parts.length > 1;

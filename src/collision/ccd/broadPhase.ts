@@ -89,6 +89,14 @@ export interface MotionBound {
    */
   ownGrowth?: ArrayLike<number>;
   /**
+   * Per vertex (world units, >= 0): the least margin of that vertex's world and own-frame boxes,
+   * over `margin`, `ownMargin` or `ownMargins`. The vertices that escaped their boxes widen their
+   * own boxes (ccdSchedule.ts), not every box of the object or the world: on an H100 a few whipping
+   * tentacle tips, escaping by tens of millimetres, widened the 4-octopus box's every box to
+   * 0.1-0.5 m and the job to seconds (docs/benchmarks.md). Absent: none.
+   */
+  vertexMargins?: ArrayLike<number>;
+  /**
    * Pairs within one object are kept from job to job (ownPairCache.ts) with boxes grown by this
    * fraction of the object's own-frame margin, and reused while its boxes stay inside them; 0
    * joins every object afresh every job. Absent: SELF_PAIR_SKIN. Same pairs either way.
@@ -148,12 +156,15 @@ function sweptBoxesOf(
   const gx = g[0] * half, gy = g[1] * half, gz = g[2] * half;
   // Per vertex and side, the growth for meeting an obstacle (MotionBound.ownGrowth): 0 without one.
   const growth = objectMargins?.growth;
+  const vertexMargins = bound.vertexMargins;
+  if (vertexMargins !== undefined) checkVertexMargins(vertexMargins, n);
   for (let i = 0; i < n; i++) {
     if (only && (only.object[i] < only.range[0] || only.object[i] >= only.range[1])) continue;
     const x = positions[4 * i], y = positions[4 * i + 1], z = positions[4 * i + 2];
     const vx = velocities[4 * i], vy = velocities[4 * i + 1], vz = velocities[4 * i + 2];
     const object = objectMargins ? objectMargins.object[i] : 0;
-    const grow = (objectMargins?.margins ? objectMargins.margins[object] : bound.margin) + Math.sqrt(vx * vx + vy * vy + vz * vz) * H;
+    const margin = objectMargins?.margins ? objectMargins.margins[object] : bound.margin;
+    const grow = (vertexMargins !== undefined ? Math.max(margin, vertexMargins[i]) : margin) + Math.sqrt(vx * vx + vy * vy + vz * vz) * H;
     if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z) && Number.isFinite(grow))) {
       throw new RangeError(`sweptVertexBoxes: vertex ${i}: position (${x}, ${y}, ${z}) or velocity (${vx}, ${vy}, ${vz}) is not finite`);
     }
@@ -167,6 +178,14 @@ function sweptBoxesOf(
     boxes[o + 5] = roundUp(Math.max(z, ez) + grow + (growth ? growth[o + 5] : 0));
   }
   return boxes;
+}
+
+/** Throws a RangeError naming the vertex when MotionBound.vertexMargins is not one finite margin >= 0 per vertex. */
+function checkVertexMargins(margins: ArrayLike<number>, n: number): void {
+  if (margins.length !== n) throw new RangeError(`sweptVertexBoxes: bound.vertexMargins has ${margins.length} entries, expected one per vertex (${n})`);
+  for (let v = 0; v < n; v++) {
+    if (!(Number.isFinite(margins[v]) && margins[v] >= 0)) throw new RangeError(`sweptVertexBoxes: bound.vertexMargins[${v}] (vertex ${v}) must be a finite number >= 0, got ${margins[v]}`);
+  }
 }
 
 /** A growable list of u32 pairs. */
@@ -834,7 +853,7 @@ function ownFrameBoxesOf(
 function ownFrameBound(bound: MotionBound): MotionBound {
   const m = bound.ownMargin;
   if (m !== undefined && !(Number.isFinite(m) && m >= 0)) throw new RangeError(`sweptCandidates: bound.ownMargin must be a finite number >= 0, got ${m}`);
-  return { horizon: bound.horizon, gravity: [0, 0, 0], margin: bound.ownMargin ?? bound.margin };
+  return { horizon: bound.horizon, gravity: [0, 0, 0], margin: bound.ownMargin ?? bound.margin, ...(bound.vertexMargins ? { vertexMargins: bound.vertexMargins } : {}) };
 }
 
 /** Velocities (vec4 per vertex) with each object's mean velocity removed: the motion in the object's own frame. */

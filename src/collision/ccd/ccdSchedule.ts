@@ -104,6 +104,8 @@ export interface ScheduledInput {
   ownMargins?: Float64Array;
   /** Per vertex and side, the own-frame boxes' growth for obstacles (MotionBound.ownGrowth, obstacleGrowth.ts); absent: none. */
   ownGrowth?: ArrayLike<number>;
+  /** Per vertex, the least margin of its boxes after its own escapes (MotionBound.vertexMargins); absent: none. */
+  vertexMargins?: Float32Array;
   horizon: number;
   jobMs: number;
   waitMs: number;
@@ -131,6 +133,7 @@ interface Job {
   ownMargin: number;
   ownMargins?: Float64Array;
   ownGrowth?: ArrayLike<number>;
+  vertexMargins?: Float32Array;
   horizon: number;
   /** The frame whose end state the job's snapshot is (frame - 1 for a job run at frame's start). */
   from: number;
@@ -145,6 +148,15 @@ export interface EscapedJobMargins {
   margin: number;
   ownMargin: number;
   ownMargins?: ArrayLike<number>;
+  vertexMargins?: ArrayLike<number>;
+}
+
+/** The vertices that escaped their boxes in a frame, each once with how far (world units), from the GPU's escape list (ccdStage.ts escapedVertices). */
+export interface EscapedVertexList {
+  vertices: ArrayLike<number>;
+  distances: ArrayLike<number>;
+  /** The GPU's list was full: escaped vertices are missing from it. */
+  overflowed: boolean;
 }
 
 /** How far the farthest escape of a frame lay outside its box (world units): the GPU's counters.ccd.escapeDistance and escapeDistanceSelf. */
@@ -177,6 +189,9 @@ export class CcdSchedule {
   private ownScale = 1;
   /** With the topology: the own-frame scale per object (ownScale is then their largest). */
   private readonly ownScales?: Float64Array;
+  /** With the topology: per vertex, the least margin of its boxes after its own escapes (world units; 0: none). */
+  private readonly vertexMarginsNow?: Float32Array;
+  private vertexMarginCount = 0;
   private readonly deviation?: DeviationMonitor;
   private readonly collidersReached?: (snapshot: StateSnapshot, horizon: number) => Uint8Array | null;
   /** The deviation check of the last snapshot scheduled (null when culling was off for it). */
@@ -197,7 +212,10 @@ export class CcdSchedule {
   ) {
     if (!(baseMargin >= 0)) throw new RangeError(`CcdSchedule: baseMargin must be >= 0, got ${baseMargin}`);
     this.latency = options.latency ?? 1;
-    if (topology) this.ownScales = new Float64Array(objectCount(topology)).fill(1);
+    if (topology) {
+      this.ownScales = new Float64Array(objectCount(topology)).fill(1);
+      this.vertexMarginsNow = new Float32Array(topology.vertexCount);
+    }
     this.deviation = options.deviation;
     this.collidersReached = options.collidersReached;
     if (this.deviation && this.deviation.horizonFrames !== 1 + this.latency) {
@@ -220,6 +238,11 @@ export class CcdSchedule {
     return this.ownScales?.map((scale) => this.baseMargin * scale);
   }
 
+  /** Per vertex, the least margin of the jobs started now (world units; 0: none); undefined without the topology or while no vertex has one. */
+  get vertexMargins(): Float32Array | undefined {
+    return this.vertexMarginCount > 0 ? this.vertexMarginsNow!.slice() : undefined;
+  }
+
   private key(p: ScheduleParams): string {
     return `${p.dt}/${p.gravity.join(',')}/${p.selfCollision}/${p.selfCulling ?? 'off'}/${this.baseMargin}`;
   }
@@ -227,7 +250,9 @@ export class CcdSchedule {
   private start(snapshot: StateSnapshot, from: number, p: ScheduleParams, deviation: Float32Array | null, edgeDeviation: Float32Array | null): Job {
     const horizon = (1 + this.latency) * p.dt;
     const ownMargins = this.ownMargins;
+    const vertexMargins = this.vertexMargins;
     const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}),
+      ...(vertexMargins ? { vertexMargins } : {}),
       ...(p.selfPairSkin !== undefined ? { selfPairSkin: p.selfPairSkin } : {}), ...(p.ccdSelfPairFrame !== undefined ? { selfPairFrame: p.ccdSelfPairFrame } : {}),
     };
     const boxes = sweptVertexBoxes(snapshot.positions, snapshot.velocities, bound);
@@ -243,7 +268,7 @@ export class CcdSchedule {
     // A rejected job is reported when its frame awaits it; never an unhandled rejection before that.
     result.catch(() => undefined);
     return { key: this.key(p), boxes, own, margin: bound.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}), ...(bound.ownGrowth ? { ownGrowth: bound.ownGrowth } : {}),
-      horizon, from, snapshot, result };
+      ...(vertexMargins ? { vertexMargins } : {}), horizon, from, snapshot, result };
   }
 
   /** After frame `frame` ended in `snapshot`: starts the job for frame + 1 + latency. */
@@ -283,7 +308,8 @@ export class CcdSchedule {
     const closingState = atStart !== null ? { snapshot: this.newest!.snapshot, framesBefore: 0 } : { snapshot: job.snapshot, framesBefore: frame - 1 - job.from };
     return {
       candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, own: job.own, margin: job.margin, ownMargin: job.ownMargin,
-      ...(job.ownMargins ? { ownMargins: job.ownMargins } : {}), ...(job.ownGrowth ? { ownGrowth: job.ownGrowth } : {}), horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
+      ...(job.ownMargins ? { ownMargins: job.ownMargins } : {}), ...(job.ownGrowth ? { ownGrowth: job.ownGrowth } : {}),
+      ...(job.vertexMargins ? { vertexMargins: job.vertexMargins } : {}), horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
       ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}), ...(c.keptPairs ? { keptPairs: c.keptPairs } : {}), ...(c.selfFrames ? { selfFrames: c.selfFrames } : {}), ...(closingSpeed !== undefined ? { closingSpeed, closingState } : {}),
     };
   }
@@ -311,7 +337,19 @@ export class CcdSchedule {
    * words: objects 64 apart share one); absent: every object's, when any escaped. `used`: the
    * margins of the job the frame ran with (its ScheduledInput); absent: the current ones.
    */
-  noteEscapes(escapedWorld: number, escapedOwn = 0, escapedOwnObjects?: ArrayLike<number>, used?: EscapedJobMargins, outside?: EscapeDistances): void {
+  noteEscapes(
+    escapedWorld: number, escapedOwn = 0, escapedOwnObjects?: ArrayLike<number>, used?: EscapedJobMargins, outside?: EscapeDistances, escapedVertices?: EscapedVertexList,
+  ): void {
+    // With the GPU's list of the vertices that escaped (and the topology), those vertices' boxes
+    // widen and no other's: a whole list says which ones escaped, so the world and object scales
+    // only shrink back. A full list (or none) leaves vertices unnamed: then the scales widen too.
+    const perVertex = escapedVertices !== undefined && this.vertexMarginsNow !== undefined;
+    if (perVertex) this.widenVertices(escapedVertices, used);
+    else this.shrinkVertexMargins(new Uint8Array(0));
+    if (perVertex && !escapedVertices.overflowed) {
+      escapedWorld = 0;
+      escapedOwn = 0;
+    }
     // An escape says the margin the frame's job used was too small: widen that one, not the
     // current scale, which may already have grown for a frame still in flight (with latency 1 a
     // landing body escapes for 2 frames before the first wider job arrives; compounding took one
@@ -337,6 +375,43 @@ export class CcdSchedule {
       largest = Math.max(largest, scales[o]);
     }
     this.ownScale = largest;
+  }
+
+  /**
+   * Each listed vertex's least margin becomes its used margin widened by twice how far it lay
+   * outside (widenedScale: at most doubling); every other vertex's shrinks by 5 %, and is dropped
+   * once under the base margin (the scales' floor).
+   */
+  private widenVertices(list: EscapedVertexList, used?: EscapedJobMargins): void {
+    const margins = this.vertexMarginsNow!, topo = this.topology!;
+    const base = this.baseMargin;
+    const escaped = new Uint8Array(margins.length);
+    for (let k = 0; k < list.vertices.length; k++) {
+      const v = list.vertices[k];
+      if (!(v < margins.length)) continue;
+      const o = topo.vertexObject[v];
+      // The margin its boxes had in the escaping frame's job: the largest of world, own and its own.
+      const usedMargin = Math.max(
+        used?.margin ?? this.margin, used?.ownMargins?.[o] ?? used?.ownMargin ?? this.ownMargins?.[o] ?? this.ownMargin,
+        used?.vertexMargins?.[v] ?? margins[v],
+      );
+      const widened = base > 0 ? base * widenedScale(usedMargin / base, list.distances[k], base) : usedMargin;
+      margins[v] = Math.min(MAX_MARGIN_SCALE * base, Math.max(margins[v], widened));
+      escaped[v] = 1;
+    }
+    this.shrinkVertexMargins(escaped);
+  }
+
+  private shrinkVertexMargins(escaped: Uint8Array): void {
+    const margins = this.vertexMarginsNow;
+    if (!margins || (this.vertexMarginCount === 0 && escaped.length === 0)) return;
+    let count = 0;
+    for (let v = 0; v < margins.length; v++) {
+      if (margins[v] === 0) continue;
+      if (!escaped[v]) margins[v] = margins[v] * 0.95 < this.baseMargin ? 0 : margins[v] * 0.95;
+      if (margins[v] > 0) count++;
+    }
+    this.vertexMarginCount = count;
   }
 
   /** Drops every job (the state was reset or replaced). */

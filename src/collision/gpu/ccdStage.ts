@@ -25,7 +25,7 @@ import { emptyCcdCounters, type CcdFrameCounters } from '../counters';
 import { uniformRamp } from '../contactOffset';
 import type { CollisionTopologyGpu } from './collisionTopology';
 import { CONTACT_WORDS, type ContactSource } from './contactStage';
-import { QL_HEADER_BYTES, QUERY_WORDS } from './queryList';
+import { QL_HEADER_BYTES, QL_HEADER_WORDS, QUERY_WORDS } from './queryList';
 
 export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collisionMode'>;
 
@@ -33,13 +33,30 @@ const PARAM_WORDS = 16;
 const FLAG_SKIP_PIN = 1;
 /** The own-frame boxes and references follow the world boxes in the boxes buffer: check them too. */
 const FLAG_CHECK_OWN = 2;
-/** Header words read back per frame: [CCD_HITS_VF, CCD_ESCAPE_DISTANCE_SELF] of ccdNarrow.wgsl. */
+/** Header words read back per frame: [CCD_HITS_VF, CCD_ESCAPE_LIST_COUNT] of ccdNarrow.wgsl. */
 export const CCD_COUNTER_FIRST = 16;
-export const CCD_COUNTER_WORDS = 14;
+export const CCD_COUNTER_WORDS = 15;
+/**
+ * The escape list (ccdNarrow.wgsl CCD_ESCAPE_LIST, CCD_ESCAPE_LIST_CAPACITY): entries of (vertex,
+ * f32 bits of how far outside its box it lay) from this word of the vertex-triangle header, past
+ * the query-list header and the room for one query that the contact solve binds. Read back with
+ * the counters (8 bytes an entry), so that ccdSchedule.ts widens the escaped vertices' boxes only.
+ */
+export const ESCAPE_LIST_FIRST_WORD = QL_HEADER_WORDS + QUERY_WORDS;
+export const ESCAPE_LIST_CAPACITY = 4096;
+export const ESCAPE_LIST_WORDS = 2 * ESCAPE_LIST_CAPACITY;
 const W = {
   hitsVertexFace: 0, hitsEdgeEdge: 1, dropped: 2, escaped: 3, skippedPin: 4, backFace: 5, maxCount: 6, tests: 7, edgeEdgeAtEnd: 8, escapedSelf: 9, escapedSelfObjects: 10,
-  escapeDistance: 12, escapeDistanceSelf: 13,
+  escapeDistance: 12, escapeDistanceSelf: 13, escapeListCount: 14,
 } as const;
+
+/** The vertices that escaped their boxes in a frame and how far (the larger of world and own-frame excess, max over its substeps). */
+export interface EscapedVertices {
+  vertices: Uint32Array;
+  distances: Float32Array;
+  /** More escapes than the list holds: some escaped vertices are missing from it. */
+  overflowed: boolean;
+}
 /** The largest direct 1D dispatch we allow for the contact solve (65,535 groups of 64). */
 const MAX_CAPACITY = 65535 * WORKGROUP_SIZE;
 
@@ -57,9 +74,11 @@ class CcdContactList implements ContactSource {
     private readonly device: GPUDevice,
     private readonly label: string,
     private readonly stage: CcdStage,
+    extraWords = 0,
   ) {
-    // The contact solve binds this as a query list: the header and room for one Query.
-    this.header = device.createBuffer({ label: `${label}.header`, size: QL_HEADER_BYTES + 4 * QUERY_WORDS, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+    // The contact solve binds this as a query list: the header and room for one Query (then, for
+    // the vertex-triangle list, the escape list).
+    this.header = device.createBuffer({ label: `${label}.header`, size: QL_HEADER_BYTES + 4 * QUERY_WORDS + 4 * extraWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
   }
 
   allocate(capacity: number): void {
@@ -137,7 +156,7 @@ export class CcdStage implements GpuStage {
     });
     this.uniforms = uniformBuffer(device, 'ccd.params', 4 * PARAM_WORDS);
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
-    this.vertexFace = new CcdContactList(device, 'ccd.vertexFace', this);
+    this.vertexFace = new CcdContactList(device, 'ccd.vertexFace', this, ESCAPE_LIST_WORDS);
     this.edgeEdge = new CcdContactList(device, 'ccd.edgeEdge', this);
     // World boxes (6 floats per vertex), own-frame boxes (6 per vertex), references (4 words per object).
     this.objectCount = topology.mesh.vertexObject.reduce((a, o) => Math.max(a, o + 1), 0);
@@ -275,6 +294,25 @@ export class CcdStage implements GpuStage {
   contactWorkgroups(): number {
     if (!this.running || this.pending) return 0;
     return Math.ceil(Math.min(this.vfCount + this.eeCount, this.capacity) / WORKGROUP_SIZE);
+  }
+
+  /**
+   * The frame's escape list (`words` as for afterFrame, the ESCAPE_LIST_WORDS list words following
+   * the CCD_COUNTER_WORDS counters): each escaped vertex once, with its farthest excess.
+   */
+  escapedVertices(words: Uint32Array): EscapedVertices {
+    const listed = words[W.escapeListCount];
+    const n = Math.min(listed, ESCAPE_LIST_CAPACITY);
+    const list = words.subarray(CCD_COUNTER_WORDS, CCD_COUNTER_WORDS + 2 * n);
+    const bits = new Float32Array(new Uint32Array(list).buffer);
+    const farthest = new Map<number, number>();
+    for (let k = 0; k < n; k++) {
+      const v = list[2 * k], d = bits[2 * k + 1];
+      if (!(d > 0) || v >= this.topology.vertexCount) continue;
+      farthest.set(v, Math.max(farthest.get(v) ?? 0, d));
+    }
+    const vertices = Uint32Array.from(farthest.keys());
+    return { vertices, distances: Float32Array.from(vertices, (v) => farthest.get(v)!), overflowed: listed > ESCAPE_LIST_CAPACITY };
   }
 
   /** Which objects' own-frame boxes escaped this frame (bit o % 64 of two words; ccdSchedule.ts ownEscapeFlagged), from the same words as afterFrame. */

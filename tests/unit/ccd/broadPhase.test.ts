@@ -155,6 +155,32 @@ describe('sweptVertexBoxes', () => {
     expect(Array.from(boxes.subarray(4, 6))).toEqual([2.5, -2.5]);
   });
 
+  it('a vertex margin widens that vertex\'s world and own-frame boxes only, to the larger of the two margins; a vertex that escaped by d then pairs with a face d away', () => {
+    // Two objects: a vertex (object 0) 0.05 above a triangle (object 1), both at rest, no gravity.
+    const topo: CcdTopology = {
+      vertexCount: 4, boundaryVertices: Uint32Array.of(0, 1, 2, 3), triangles: Uint32Array.of(1, 2, 3), edges: new Uint32Array(0), vertexObject: Uint32Array.of(0, 1, 1, 1),
+    };
+    const x = Float32Array.of(0.2, 0.05, 0.2, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0);
+    const v = new Float32Array(16);
+    const bound: MotionBound = { horizon: 0.1, gravity: [0, 0, 0], margin: 0.01 };
+    // The box oracle: a point at rest grown by m on every side; boxes overlap iff their gap is <= 0.
+    expect(sweptCandidates(topo, x, v, bound, false).vertexFace.length).toBe(0);
+    const widened = { ...bound, vertexMargins: Float32Array.of(0.03, 0, 0.005, 0) };
+    const boxes = sweptVertexBoxes(x, v, widened);
+    expect(boxes[1]).toBeCloseTo(0.05 - 0.03, 6); // vertex 0: its own margin, the larger
+    expect(boxes[6 + 1]).toBeCloseTo(-0.01, 6); // vertex 1: the bound's margin
+    expect(boxes[12 + 4]).toBeCloseTo(0.01, 6); // vertex 2: 0.005 < 0.01, the bound's margin
+    // 0.05 apart: margins 0.03 (vertex) + 0.01 (face) leave a gap; 0.045 + 0.01 close it.
+    expect(sweptCandidates(topo, x, v, widened, false).vertexFace.length).toBe(0);
+    expect(Array.from(sweptCandidates(topo, x, v, { ...bound, vertexMargins: Float32Array.of(0.045, 0, 0, 0) }, false).vertexFace)).toEqual([0, 0]);
+    // The own-frame boxes take it too.
+    const own = ownFrameBoxes(topo, x, v, { ...bound, ownMargin: 0.002, vertexMargins: Float32Array.of(0.03, 0, 0, 0) });
+    expect(own[1]).toBeCloseTo(0.05 - 0.03, 6);
+    expect(own[6 + 1]).toBeCloseTo(-0.002, 6);
+    expect(() => sweptVertexBoxes(x, v, { ...bound, vertexMargins: Float32Array.of(0, 0, NaN, 0) })).toThrow('bound.vertexMargins[2] (vertex 2) must be a finite number >= 0, got NaN');
+    expect(() => sweptVertexBoxes(x, v, { ...bound, vertexMargins: new Float32Array(3) })).toThrow('bound.vertexMargins has 3 entries, expected one per vertex (4)');
+  });
+
   it('refuses malformed input, naming it', () => {
     const b: MotionBound = { horizon: 0.1, gravity: [0, -9.8, 0], margin: 0 };
     expect(() => sweptVertexBoxes(new Float32Array(6), new Float32Array(6), b)).toThrow('positions has length 6, not 4 per vertex');

@@ -122,6 +122,44 @@ describe('CcdSchedule margins', () => {
     schedule.noteEscapes(0, 3, undefined, { margin: 0.1684, ownMargin: base });
     expect(schedule.ownMargin).toBeCloseTo(2 * base, 12);
   });
+
+  it('with the GPU\'s list of escaped vertices, only those vertices\' boxes widen; a full list widens the scales too; vertex margins shrink back and vanish', async () => {
+    const bounds: MotionBound[] = [];
+    const runner: BroadPhaseRunner = async (_x, _v, bound) => {
+      bounds.push(bound);
+      return { vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0), jobMs: 0 };
+    };
+    // Two objects of two vertices.
+    const topology: CcdTopology = {
+      vertexCount: 4, boundaryVertices: Uint32Array.of(0, 1, 2, 3), triangles: new Uint32Array(0), edges: new Uint32Array(0), vertexObject: Uint32Array.of(0, 0, 1, 1),
+    };
+    const base = 0.01;
+    const schedule = new CcdSchedule(runner, base, { latency: 0 }, topology);
+    const snapshot = { positions: new Float32Array(16), velocities: new Float32Array(16) };
+    const p = { dt: 1 / 60, gravity: [0, -9.81, 0] as [number, number, number], selfCollision: true };
+    const job = async (frame: number): Promise<MotionBound> => {
+      const input = await schedule.inputFor(frame, p, async () => snapshot);
+      expect(input.vertexMargins).toEqual(bounds[bounds.length - 1]!.vertexMargins);
+      return bounds[bounds.length - 1]!;
+    };
+    const first = await job(0);
+    expect(first.vertexMargins).toBeUndefined();
+    const used = { margin: base, ownMargin: base, ownMargins: Float64Array.of(base, base) };
+    // Vertex 1 escaped 4 mm (its own-frame box), vertex 2 0.2 mm (its world box).
+    schedule.noteEscapes(1, 1, Uint32Array.of(0b01, 0), used, { world: 0.0002, own: 0.004 }, { vertices: [1, 2], distances: [0.004, 0.0002], overflowed: false });
+    const after = await job(1);
+    expect([after.margin, Array.from(after.ownMargins!)]).toEqual([base, [base, base]]);
+    expect(Array.from(after.vertexMargins!).map((m) => +m.toFixed(6))).toEqual([0, 0.018, 0.0104, 0]);
+    // A full list names only some of the escaped: the scales widen as well.
+    schedule.noteEscapes(1, 0, undefined, { ...used, vertexMargins: after.vertexMargins }, { world: 0.003, own: 0 }, { vertices: [3], distances: [0.003], overflowed: true });
+    const full = await job(2);
+    expect(full.margin).toBeCloseTo(0.016, 9);
+    expect(full.vertexMargins![3]).toBeCloseTo(0.016, 6);
+    expect(full.vertexMargins![1]).toBeCloseTo(0.95 * 0.018, 6);
+    // Without escapes they shrink by 5 % a frame and are dropped under the base margin.
+    for (let f = 3; f < 40; f++) schedule.noteEscapes(0, 0, undefined, undefined, undefined, { vertices: [], distances: [], overflowed: false });
+    expect((await job(40)).vertexMargins).toBeUndefined();
+  });
 });
 
 
