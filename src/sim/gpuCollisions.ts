@@ -342,7 +342,8 @@ export class GpuCollisions {
     encoder.copyBufferToBuffer(this.spb.statsBuffer, stats.byteOffset, staging, offset + QL_HEADER_BYTES, bytes);
     const ccdAt = offset + QL_HEADER_BYTES + 4 * SPB_STATS_WORDS;
     encoder.copyBufferToBuffer(this.ccd.header, 4 * CCD_COUNTER_FIRST, staging, ccdAt, 4 * CCD_COUNTER_WORDS);
-    encoder.copyBufferToBuffer(this.ccd.header, 4 * ESCAPE_LIST_FIRST_WORD, staging, ccdAt + 4 * CCD_COUNTER_WORDS, 4 * ESCAPE_LIST_WORDS);
+    // The escape list only in a frame that ran CCD (afterFrame reads it only when that frame counted escapes).
+    if (this.ccd.recorded().running) encoder.copyBufferToBuffer(this.ccd.header, 4 * ESCAPE_LIST_FIRST_WORD, staging, ccdAt + 4 * CCD_COUNTER_WORDS, 4 * ESCAPE_LIST_WORDS);
   }
 
   /**

@@ -344,34 +344,31 @@ export class CcdSchedule {
     // widen and no other's: a whole list says which ones escaped, so the world and object scales
     // only shrink back. A full list (or none) leaves vertices unnamed: then the scales widen too.
     const perVertex = escapedVertices !== undefined && this.vertexMarginsNow !== undefined;
-    if (perVertex) this.widenVertices(escapedVertices, used);
-    else this.shrinkVertexMargins(new Uint8Array(0));
-    if (perVertex && !escapedVertices.overflowed) {
-      escapedWorld = 0;
-      escapedOwn = 0;
-    }
+    this.shrinkVertexMargins(perVertex ? this.widenVertices(escapedVertices, used) : undefined);
+    const named = perVertex && !escapedVertices.overflowed;
+    const worldEscaped = !named && escapedWorld > 0, ownEscaped = !named && escapedOwn > 0;
     // An escape says the margin the frame's job used was too small: widen that one, not the
     // current scale, which may already have grown for a frame still in flight (with latency 1 a
     // landing body escapes for 2 frames before the first wider job arrives; compounding took one
     // octopus's own margin from 7.8 mm to 12.5 cm and the job from 0.2 to 2.2 s). By twice what
     // the farthest escape lay outside, at most doubling: before, every escape doubled, and on the
     // H100 one world escape 0.6 mm outside took the 4-octopus box's world margin from 83 to 184 mm
-    // (docs/benchmarks.md "The octopus box's CCD margin on an H100"). Without a distance, doubling.
+    // (docs/benchmarks.md "On a real GPU: NVIDIA H100, main at 8594c15"). Without a distance, doubling.
     const base = this.baseMargin;
     const usedScale = (margin: number | undefined, scale: number): number => (used && base > 0 && margin !== undefined ? margin / base : scale);
     const next = (scale: number, escaped: boolean, usedAt: number, distance: number | undefined): number =>
       escaped ? Math.min(MAX_MARGIN_SCALE, Math.max(scale, widenedScale(usedAt, distance, base))) : Math.max(1, scale * 0.95);
-    this.worldScale = next(this.worldScale, escapedWorld > 0, usedScale(used?.margin, this.worldScale), outside?.world);
+    this.worldScale = next(this.worldScale, worldEscaped, usedScale(used?.margin, this.worldScale), outside?.world);
     const scales = this.ownScales;
     if (!scales) {
-      this.ownScale = next(this.ownScale, escapedOwn > 0, usedScale(used?.ownMargin, this.ownScale), outside?.own);
+      this.ownScale = next(this.ownScale, ownEscaped, usedScale(used?.ownMargin, this.ownScale), outside?.own);
       return;
     }
     let largest = 1;
     for (let o = 0; o < scales.length; o++) {
       const flagged = escapedOwnObjects ? ownEscapeFlagged(escapedOwnObjects, o) : true;
       // The GPU measures the farthest own-frame escape over all objects: each flagged object takes it.
-      scales[o] = next(scales[o], escapedOwn > 0 && flagged, usedScale(used?.ownMargins?.[o] ?? used?.ownMargin, scales[o]), outside?.own);
+      scales[o] = next(scales[o], ownEscaped && flagged, usedScale(used?.ownMargins?.[o] ?? used?.ownMargin, scales[o]), outside?.own);
       largest = Math.max(largest, scales[o]);
     }
     this.ownScale = largest;
@@ -379,10 +376,9 @@ export class CcdSchedule {
 
   /**
    * Each listed vertex's least margin becomes its used margin widened by twice how far it lay
-   * outside (widenedScale: at most doubling); every other vertex's shrinks by 5 %, and is dropped
-   * once under the base margin (the scales' floor).
+   * outside (widenedScale: at most doubling). Returns which vertices it widened (1 each).
    */
-  private widenVertices(list: EscapedVertexList, used?: EscapedJobMargins): void {
+  private widenVertices(list: EscapedVertexList, used?: EscapedJobMargins): Uint8Array {
     const margins = this.vertexMarginsNow!, topo = this.topology!;
     const base = this.baseMargin;
     const escaped = new Uint8Array(margins.length);
@@ -399,16 +395,17 @@ export class CcdSchedule {
       margins[v] = Math.min(MAX_MARGIN_SCALE * base, Math.max(margins[v], widened));
       escaped[v] = 1;
     }
-    this.shrinkVertexMargins(escaped);
+    return escaped;
   }
 
-  private shrinkVertexMargins(escaped: Uint8Array): void {
+  /** Every vertex margin but those `escaped` marks shrinks by 5 %, and is dropped once under the base margin (the scales' floor). */
+  private shrinkVertexMargins(escaped?: Uint8Array): void {
     const margins = this.vertexMarginsNow;
-    if (!margins || (this.vertexMarginCount === 0 && escaped.length === 0)) return;
+    if (!margins || (this.vertexMarginCount === 0 && !escaped)) return;
     let count = 0;
     for (let v = 0; v < margins.length; v++) {
       if (margins[v] === 0) continue;
-      if (!escaped[v]) margins[v] = margins[v] * 0.95 < this.baseMargin ? 0 : margins[v] * 0.95;
+      if (!escaped?.[v]) margins[v] = margins[v] * 0.95 < this.baseMargin ? 0 : margins[v] * 0.95;
       if (margins[v] > 0) count++;
     }
     this.vertexMarginCount = count;

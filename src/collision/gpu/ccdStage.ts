@@ -20,7 +20,7 @@ import { withIncludes } from '../../gpu/wgsl';
 import { effectiveCollisionMode, type SolverParams } from '../../contract/params';
 import type { GpuStage, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
-import { ownEscapeFlagged, type ScheduledInput } from '../ccd/ccdSchedule';
+import { ownEscapeFlagged, type EscapedVertexList, type ScheduledInput } from '../ccd/ccdSchedule';
 import { emptyCcdCounters, type CcdFrameCounters } from '../counters';
 import { uniformRamp } from '../contactOffset';
 import type { CollisionTopologyGpu } from './collisionTopology';
@@ -50,13 +50,6 @@ const W = {
   escapeDistance: 12, escapeDistanceSelf: 13, escapeListCount: 14,
 } as const;
 
-/** The vertices that escaped their boxes in a frame and how far (the larger of world and own-frame excess, max over its substeps). */
-export interface EscapedVertices {
-  vertices: Uint32Array;
-  distances: Float32Array;
-  /** More escapes than the list holds: some escaped vertices are missing from it. */
-  overflowed: boolean;
-}
 /** The largest direct 1D dispatch we allow for the contact solve (65,535 groups of 64). */
 const MAX_CAPACITY = 65535 * WORKGROUP_SIZE;
 
@@ -298,9 +291,10 @@ export class CcdStage implements GpuStage {
 
   /**
    * The frame's escape list (`words` as for afterFrame, the ESCAPE_LIST_WORDS list words following
-   * the CCD_COUNTER_WORDS counters): each escaped vertex once, with its farthest excess.
+   * the CCD_COUNTER_WORDS counters): each escaped vertex once, with its farthest excess (the larger
+   * of its world and own-frame excess, over the frame's substeps).
    */
-  escapedVertices(words: Uint32Array): EscapedVertices {
+  escapedVertices(words: Uint32Array): EscapedVertexList {
     const listed = words[W.escapeListCount];
     const n = Math.min(listed, ESCAPE_LIST_CAPACITY);
     const list = words.subarray(CCD_COUNTER_WORDS, CCD_COUNTER_WORDS + 2 * n);
