@@ -18,7 +18,8 @@
  * vertex's boxes widen in the jobs started from then on by twice its distance, at most doubled
  * (MotionBound.vertexMargins), and no other box does; only a full list widens the margins below
  * (by the farthest distance, likewise). Margins shrink back by 5 % per frame without escapes.
- * World boxes and own-frame boxes keep their own margin scale, each widened by its own escapes: a pile of 4 octopi landing escaped only its own-frame boxes (16-202 a frame), and one
+ * World boxes and own-frame boxes keep their own margin scale, each widened by its own escapes:
+ * a pile of 4 octopi landing escaped only its own-frame boxes (16-202 a frame), and one
  * shared scale widened every box, the jobs going from 0.2 s to 1.05 s (docs/benchmarks.md "CCD's
  * broad phase"). With the topology, the own-frame scale is per object, from the GPU's per-object
  * escape flags (ccdNarrow.wgsl: bit object % 64 of two words): a body landing widens its own boxes,
