@@ -72,12 +72,18 @@ function buildSetup(source: PageSceneSource, overrides: SceneOverrides): SceneSe
   if (source.copies <= 1) {
     return meshDropScene(source.name, source, material, params, dropPlacement(source.positions)).setup;
   }
-  return meshPile.build({
+  const pile = meshPile.build({
     mesh: { name: source.name, positions: source.positions, tets: source.tets },
     copies: source.copies,
     material,
     gravity: params.gravity,
   });
+  // The pile's own parameters (collisions and self-collision on) under the mesh scene's defaults
+  // and this adapter's budget, as one copy gets them: without this, copies > 1 ran at the pile's
+  // damping 0.5 and, on a software adapter, at the solver's 20 x 3 instead of the small 5 x 2.
+  // The user's parameters go on top in buildPageScene.
+  pile.params = { ...pile.params, ...MESH_SCENE_DEFAULTS, ...source.defaults };
+  return pile;
 }
 
 /** Builds the scene with the user's parameters and materials on top; throws naming what is wrong. */
