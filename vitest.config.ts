@@ -14,6 +14,10 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Dawn is one native instance per process; run GPU files one after another.
           fileParallelism: false,
+          // All files in one process, sharing its modules and so tests/support/gpu.ts's one device:
+          // Dawn compiles each pipeline once per device, and on SwiftShader the first solver with
+          // collisions takes about 17 s to compile.
+          isolate: false,
         },
       },
       {

@@ -3,7 +3,7 @@ import { buildPageScene, MESH_SCENE_DEFAULTS, type PageSceneSource } from '../..
 import { SMALL_MESH_SCENE } from '../../../src/app/scene/adapterDefaults';
 import { hexGridBox } from '../../../src/mesh/procedural/hexGridBox';
 
-function meshSource(copies: number): PageSceneSource {
+function meshSource(copies: number): Extract<PageSceneSource, { kind: 'mesh' }> {
   const box = hexGridBox([0.2, 0.1, 0.2], [2, 1, 2], [0, 0.05, 0]);
   return {
     kind: 'mesh',
