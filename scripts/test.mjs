@@ -3,12 +3,7 @@
 // adapter, SwiftShader when no GPU), end-to-end tests (the built page in headless Chromium).
 // Ends with one plain line "N passed, N failed" summing every suite; exits non-zero on any failure.
 // Usage: node scripts/test.mjs [typecheck|unit|gpu|e2e ...]   (default: all)
-//
-// The unit and GPU suites run side by side (each line of their output prefixed [unit] / [gpu]):
-// the unit suite keeps one core busy and SwiftShader about 1.6, so on a 2-core machine the two
-// together take about as long as the GPU suite alone (measured: 642 s + 991 s one after the other).
-// SPB_TEST_SERIAL=1 runs them one after the other, as before.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -54,12 +49,14 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-function vitestArgs(project, json) {
-  return ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`];
-}
-
-/** Adds a finished suite's JSON report (or its absence) to the totals. */
-function countSuite(project, json, status) {
+function vitestSuite(project, env = {}) {
+  const json = join(outDir, `${project}.json`);
+  rmSync(json, { force: true });
+  const status = run(
+    'npx',
+    ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`],
+    env,
+  );
   if (!existsSync(json)) {
     console.log(`[test] suite ${project} produced no report (exit ${status}): counted as 1 failure`);
     failed += 1;
@@ -80,51 +77,6 @@ function countSuite(project, json, status) {
   }
 }
 
-function suiteJson(project) {
-  const json = join(outDir, `${project}.json`);
-  rmSync(json, { force: true });
-  return json;
-}
-
-function vitestSuite(project, env = {}) {
-  const json = suiteJson(project);
-  countSuite(project, json, run('npx', vitestArgs(project, json), env));
-}
-
-/** Copies a child's output stream to ours line by line, each line prefixed with the suite's name. */
-function prefixLines(stream, prefix, out) {
-  let pending = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk) => {
-    const lines = (pending + chunk).split('\n');
-    pending = lines.pop();
-    for (const line of lines) out.write(`${prefix} ${line}\n`);
-  });
-  stream.on('end', () => {
-    if (pending) out.write(`${prefix} ${pending}\n`);
-  });
-}
-
-/** Several vitest suites at once; resolves when all have ended, their reports counted. */
-async function vitestSuitesTogether(suites) {
-  const ended = suites.map(({ project, env }) => new Promise((resolve) => {
-    const json = suiteJson(project);
-    const child = spawn('npx', vitestArgs(project, json), {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...env },
-    });
-    prefixLines(child.stdout, `[${project}]`, process.stdout);
-    prefixLines(child.stderr, `[${project}]`, process.stderr);
-    child.on('error', (err) => {
-      console.log(`[test] suite ${project} could not start: ${err.message}`);
-      resolve({ project, json, status: 1 });
-    });
-    child.on('close', (code) => resolve({ project, json, status: code ?? 1 }));
-  }));
-  for (const { project, json, status } of await Promise.all(ended)) countSuite(project, json, status);
-}
-
 ensureSystemPackages();
 
 if (want('typecheck')) {
@@ -132,16 +84,13 @@ if (want('typecheck')) {
   if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) === 0) passed += 1;
   else failed += 1;
 }
-// Dawn picks the Vulkan driver from this variable; set here, not in a test, because
-// vitest's workers copy the environment at start. A real GPU's driver wins when
-// SPB_REAL_GPU=1 is set.
-const gpuEnv = process.env.SPB_REAL_GPU === '1' ? {} : { VK_ICD_FILENAMES: SWIFTSHADER_ICD };
-if (want('unit') && want('gpu') && process.env.SPB_TEST_SERIAL !== '1') {
-  console.log('[test] unit and GPU suites side by side (SPB_TEST_SERIAL=1 runs them in turn)');
-  await vitestSuitesTogether([{ project: 'unit', env: {} }, { project: 'gpu', env: gpuEnv }]);
-} else {
-  if (want('unit')) vitestSuite('unit');
-  if (want('gpu')) vitestSuite('gpu', gpuEnv);
+if (want('unit')) vitestSuite('unit');
+if (want('gpu')) {
+  // Dawn picks the Vulkan driver from this variable; set here, not in a test, because
+  // vitest's workers copy the environment at start. A real GPU's driver wins when
+  // SPB_REAL_GPU=1 is set.
+  const env = process.env.SPB_REAL_GPU === '1' ? {} : { VK_ICD_FILENAMES: SWIFTSHADER_ICD };
+  vitestSuite('gpu', env);
 }
 if (want('e2e')) {
   console.log('[test] building the page (vite build)');
