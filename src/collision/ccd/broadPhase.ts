@@ -122,13 +122,22 @@ export interface CcdCandidates {
 export { roundDown, roundUp };
 
 /**
- * Per vertex 6 floats (min xyz, max xyz): the hull of x and x + v*H + g*H^2/2, grown on every side
- * by margin + |v|*H (covers a rebound within the horizon). positions and velocities are vec4 per
- * vertex (xyz used).
+ * Per vertex 6 floats (min xyz, max xyz): the hull of x and x + g*H^2/2 (the fall under gravity
+ * alone), grown on every side by margin + |v|*H. positions and velocities are vec4 per vertex (xyz
+ * used).
  *
- * The ballistic path x + v t + g t^2/2, t in [0, H], leaves the hull of its end points on an axis
- * only around its turning point t* = -v_i/g_i, by v_i^2/(2|g_i|) = |v_i| t* / 2 <= |v| H/2, so the
- * growth by |v| H contains the whole path with room to spare. Corners are rounded outward to float32.
+ * What it bounds: every path x + g t^2/2 + d(t), t in [0, H], whose motion apart from gravity,
+ * d(t) = integral of u with u = velocity - g t, never moves faster than |v| (|u| <= |v|): the
+ * ballistic path (u = v), and a rebound or a turn at any time within the horizon that does not
+ * speed the vertex up. Then |d(t)| <= |v| t <= |v| H on every axis. The hull used to be that of
+ * x and x + v H + g H^2/2: 3 |v| H long along the motion instead of 2 |v| H, and yet short of this
+ * bound for a vertex rising against gravity that turns back (its box ended |v| H below x, the turned
+ * path falls |v| H + |g| H^2/2). The 8-octopus impact of bench/ccd.ts went from 925,564 candidate
+ * pairs to 700,775 (docs/benchmarks.md "Swept boxes: the motion's ball, not its hull"). Corners are rounded outward
+ * to float32. Motion outside the bound (a vertex sped up: a body struck, a whipping tentacle tip)
+ * escapes; the longer box also held a vertex sped up along its own motion, to about 1.5 |v| over
+ * the horizon. The GPU counts and lists each escape (ccdNarrow.wgsl), the escaped vertex's boxes
+ * widen (ccdSchedule.ts), and in hybrid mode it gets the DCD test at its substep's end.
  */
 export function sweptVertexBoxes(positions: Float32Array, velocities: Float32Array, bound: MotionBound, out?: Float32Array): Float32Array {
   return sweptBoxesOf(positions, velocities, bound, out);
@@ -168,7 +177,7 @@ function sweptBoxesOf(
     if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z) && Number.isFinite(grow))) {
       throw new RangeError(`sweptVertexBoxes: vertex ${i}: position (${x}, ${y}, ${z}) or velocity (${vx}, ${vy}, ${vz}) is not finite`);
     }
-    const ex = x + vx * H + gx, ey = y + vy * H + gy, ez = z + vz * H + gz;
+    const ex = x + gx, ey = y + gy, ez = z + gz;
     const o = 6 * i;
     boxes[o] = roundDown(Math.min(x, ex) - grow - (growth ? growth[o] : 0));
     boxes[o + 1] = roundDown(Math.min(y, ey) - grow - (growth ? growth[o + 1] : 0));

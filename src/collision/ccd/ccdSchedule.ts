@@ -10,7 +10,7 @@
  *                   latency 1 the job had a whole frame of the GPU's time to finish) and handed
  *                   to the GPU stage (collision/gpu/ccdStage.ts), which tests them every substep.
  *
- * The boxes (broadPhase.ts sweptVertexBoxes: the ballistic path grown by margin + |v| horizon;
+ * The boxes (broadPhase.ts sweptVertexBoxes: the gravity arc grown by margin + |v| horizon;
  * pairs within one object from boxes in the object's own moving frame, sweptCandidates) bound
  * motion that the material solve and contacts may bend; the GPU checks every substep that each
  * boundary vertex stayed inside its world box, counts escapes, lists the vertices that escaped

@@ -115,7 +115,7 @@ function vec4(xyz: ArrayLike<number>): Float32Array {
 }
 
 describe('sweptVertexBoxes', () => {
-  it('contains the ballistic path at sample times, and is no larger than the hull grown by margin + |v| H', () => {
+  it('contains the ballistic path at sample times, and is no larger than the gravity arc\'s hull grown by margin + |v| H', () => {
     const r = rng(5);
     const n = 500;
     const x = new Float32Array(4 * n), v = new Float32Array(4 * n);
@@ -136,7 +136,7 @@ describe('sweptVertexBoxes', () => {
           const p = x[4 * i + k] + v[4 * i + k] * t + 0.5 * g[k] * t * t;
           if (p < lo || p > hi) outside++;
         }
-        const end = x[4 * i + k] + v[4 * i + k] * H + 0.5 * g[k] * H * H;
+        const end = x[4 * i + k] + 0.5 * g[k] * H * H;
         const grow = bound.margin + speed * H;
         const slack = 1e-5 * (1 + Math.abs(end) + Math.abs(x[4 * i + k]) + grow);
         if (lo < Math.min(x[4 * i + k], end) - grow - slack || hi > Math.max(x[4 * i + k], end) + grow + slack) tooLarge++;
@@ -144,6 +144,55 @@ describe('sweptVertexBoxes', () => {
     }
     expect(outside).toBe(0);
     expect(tooLarge).toBe(0);
+  });
+
+  it('contains paths that rebound or turn at any time without speeding up (speed apart from gravity <= |v|), and is 2 |v| H + 2 margin long along the motion', () => {
+    // Oracle: paths integrated here, x + g t^2/2 + d(t), d piecewise linear with legs of speed
+    // <= |v| in random directions (a rebound or turn at random times), checked at every corner and
+    // in between; nothing shared with the box code but the bound's numbers.
+    const r = rng(7);
+    const n = 300;
+    const x = new Float32Array(4 * n), v = new Float32Array(4 * n);
+    for (let i = 0; i < 4 * n; i++) {
+      x[i] = (r() - 0.5) * 10;
+      v[i] = (r() - 0.5) * 12;
+    }
+    const bound: MotionBound = { horizon: 0.2, gravity: [0.5, -9.81, -0.3], margin: 0.004 };
+    const boxes = sweptVertexBoxes(x, v, bound);
+    const H = bound.horizon, g = bound.gravity;
+    let outside = 0;
+    for (let i = 0; i < n; i++) {
+      const speed = Math.hypot(v[4 * i], v[4 * i + 1], v[4 * i + 2]);
+      for (let path = 0; path < 20; path++) {
+        const turns = [0, ...Array.from({ length: 1 + Math.floor(r() * 3) }, () => r() * H).sort((a, b) => a - b), H];
+        const d = [0, 0, 0];
+        // First leg the ballistic velocity; later legs any direction at any speed up to |v|.
+        let u = [v[4 * i], v[4 * i + 1], v[4 * i + 2]];
+        for (let leg = 0; leg + 1 < turns.length; leg++) {
+          for (let s = 0; s <= 8; s++) {
+            const t = turns[leg] + ((turns[leg + 1] - turns[leg]) * s) / 8;
+            for (let k = 0; k < 3; k++) {
+              const p = x[4 * i + k] + d[k] + u[k] * (t - turns[leg]) + 0.5 * g[k] * t * t;
+              if (p < boxes[6 * i + k] || p > boxes[6 * i + 3 + k]) outside++;
+            }
+          }
+          for (let k = 0; k < 3; k++) d[k] += u[k] * (turns[leg + 1] - turns[leg]);
+          const dir = [r() - 0.5, r() - 0.5, r() - 0.5];
+          const len = Math.hypot(dir[0], dir[1], dir[2]);
+          const legSpeed = speed * (leg % 2 === 0 ? 1 : r());
+          u = dir.map((c) => (c / len) * legSpeed);
+        }
+      }
+      // Along each axis: |v| H on both sides of the gravity arc, plus the margin.
+      for (let k = 0; k < 3; k++) {
+        const arc = 0.5 * g[k] * H * H;
+        const want = Math.abs(arc) + 2 * (speed * H + bound.margin);
+        const got = boxes[6 * i + 3 + k] - boxes[6 * i + k];
+        expect(got, `vertex ${i}, axis ${k}`).toBeGreaterThanOrEqual(want - 1e-5);
+        expect(got, `vertex ${i}, axis ${k}`).toBeLessThanOrEqual(want + 1e-4);
+      }
+    }
+    expect(outside).toBe(0);
   });
 
   it('at rest and without gravity, the box is the point grown by the margin (rounded outward)', () => {

@@ -118,8 +118,8 @@ describe('obstacleGrowth: own-frame boxes of a body meeting an obstacle', () => 
     // The lower one resting, the upper one falling onto it at 3 m/s: a vertex of the upper one that
     // can reach the lower one stops (relative to its falling frame: upward), one of the lower one is
     // carried down (downward); where an object's reference can reach the other, all its vertices
-    // grow the other way. The horizon where the boxes (swept 3 H, grown 3 H + margin) just meet.
-    const horizon = gap / 5;
+    // grow the other way. A horizon where the boxes (the upper ones grown 3 H + margin) pass the gap.
+    const horizon = gap / 2.5;
     const closing = growthOf(velocities(0, -3), horizon);
     const world = sweptVertexBoxes(pair.rest, velocities(0, -3), { horizon, gravity: [0, 0, 0], margin });
     let lowerTop = -Infinity, upperBottom = Infinity;
