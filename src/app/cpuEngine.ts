@@ -8,7 +8,7 @@
 import * as Comlink from 'comlink';
 import type { Material } from '../sim/material';
 import type { Model } from '../sim/model';
-import { checkParams, effectiveCollisionRounds, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionRounds, effectiveDetectionRounds, type SolverParams } from '../contract/params';
 import type { CpuFrameResult, CpuSceneRequest, CpuSolverWorkerApi } from './cpuSolverWorkerApi';
 import type { SceneDrawing } from './scene/sceneDrawing';
 import { checkMaterial, type FrameReport, type LowestPoint, type SimulationEngine } from './simulationEngine';
@@ -103,6 +103,7 @@ export class CpuEngine implements SimulationEngine {
         dispatches: 0, constraintIterations: result.substeps * p.iterations, readbacks: 0,
         substeps: result.substeps, ...(result.closingSpeed !== undefined ? { closingSpeed: result.closingSpeed } : {}),
         collisionRounds: effectiveCollisionRounds(p),
+        detectionRounds: effectiveDetectionRounds(p),
       },
       ...(result.collisions ? { collisions: result.collisions } : {}),
     };

@@ -17,7 +17,7 @@ import { pageSpbFallback } from './spbFallbackPool';
 import { ccdTransport, pageCollisionJobs } from './ccdPool';
 import { setObjectMaterial, type Model } from '../sim/model';
 import type { Material } from '../sim/material';
-import { checkParams, effectiveCollisionRounds, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionRounds, effectiveDetectionRounds, type SolverParams } from '../contract/params';
 import { nonFiniteMessage, type SimSetup } from '../sim/setup';
 import { GpuStateReadback, type StateSnapshot } from './gpuStateReadback';
 import type { SceneDrawing } from './scene/sceneDrawing';
@@ -232,6 +232,7 @@ export class GpuEngine implements SimulationEngine {
       substeps: result.substeps,
       ...(result.closingSpeed !== undefined ? { closingSpeed: result.closingSpeed } : {}),
       collisionRounds: effectiveCollisionRounds(p),
+      detectionRounds: effectiveDetectionRounds(p),
     };
     const common = { wallMs, counters, ...(result.collisions ? { collisions: result.collisions } : {}) };
     if (result.gpuPhaseMs) {

@@ -28,8 +28,9 @@ export interface FrameReport {
     dispatches: number; constraintIterations: number; readbacks: number; encodeMs?: number; blockingReadbacks?: number;
     /** Substeps the frame took (more than params.substeps on impact: impactSubsteps) and the closing speed that chose them. */
     substeps?: number; closingSpeed?: number;
-    /** Collision rounds a substep (SolverParams.collideEvery). */
+    /** Collision rounds a substep (SolverParams.collideEvery), and of those the rounds that detect. */
     collisionRounds?: number;
+    detectionRounds?: number;
   };
   /** The frame's collision counters (GPU engine with collisions). */
   collisions?: CollisionFrameCounters;

@@ -10,6 +10,11 @@ import type { GpuState } from './state';
 /** Phases of a frame, for timings: open, stages of later issues add theirs. */
 export type PhaseName = 'predict' | 'material' | 'detect' | 'spb' | 'contacts' | 'finalize' | 'ccd' | 'bvh' | 'sync' | 'air';
 
+/** Whether `step`'s round only solves the contacts again (SubstepContext.detectRounds). */
+export function resolvesOnly(step: Pick<SubstepContext, 'round' | 'detectRounds'>): boolean {
+  return step.detectRounds !== undefined && step.round >= step.detectRounds;
+}
+
 export interface SubstepContext {
   /** Substep index in the frame. */
   readonly substep: number;
@@ -22,6 +27,12 @@ export interface SubstepContext {
    */
   readonly round: number;
   readonly rounds: number;
+  /**
+   * Rounds below this detect (SolverParams.collideEvery, effectiveDetectionRounds); from it on a
+   * round solves the contacts of the substep's last detecting round again: detection, the shortest
+   * path and CCD record nothing, the contacts stage its passes only. Absent: every round detects.
+   */
+  readonly detectRounds?: number;
   /** Opens a compute pass for `phase`, with its timestamp writes when the adapter has them. */
   beginPass(encoder: GPUCommandEncoder, phase: PhaseName, label?: string): GPUComputePassEncoder;
   /** Dynamic offset of this substep's slot in the solver's slot buffer (bind group 1 of the solver kernels). */

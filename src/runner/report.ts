@@ -36,6 +36,8 @@ export interface FrameEntry {
     closingSpeed?: number;
     /** Collision rounds a substep (SolverParams.collideEvery: 1, or the iterations when the collisions run after each); absent in older reports. */
     collisionRounds?: number;
+    /** Of those, the rounds that detect ('contacts': 1, the later rounds solve its contacts again); absent in older reports. */
+    detectionRounds?: number;
   };
   /** Collision counters of the frame (paper Table 1's Q, Tr, Tet among them), when the solver has collisions. */
   collisions?: CollisionFrameCounters;
@@ -58,7 +60,7 @@ export function frameEntry(s: FrameStats, state: StateMeasures | undefined, para
     phasesMs: s.gpuPhasesMs ?? { xpbd: s.wallMs },
     // The NaN guard's status word is read every frame; a sampled state adds positions and velocities.
     counters: { dispatches: s.dispatches, constraintIterations: s.constraintIterations, readbacks: state ? 3 : 1, encodeMs: s.encodeMs, ...(s.encodeSplitMs ? { encodeSplitMs: { ...s.encodeSplitMs } } : {}), blockingReadbacks: s.blockingReadbacks, dispatchesByPhase: { ...s.dispatchesByPhase }, passes: s.passes,
-      substeps: s.substeps, ...(s.closingSpeed !== undefined ? { closingSpeed: s.closingSpeed } : {}), collisionRounds: s.collisionRounds },
+      substeps: s.substeps, ...(s.closingSpeed !== undefined ? { closingSpeed: s.closingSpeed } : {}), collisionRounds: s.collisionRounds, detectionRounds: s.detectionRounds },
   };
   const collisions = collisionCountersOf(s);
   if (collisions) entry.collisions = collisions;

@@ -6,7 +6,7 @@
  * path, contacts), so its frames report the same collision counters as the GPU's.
  */
 import { CpuSolver } from './cpuSolver';
-import { checkParams, effectiveCollisionRounds, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionRounds, effectiveDetectionRounds, type SolverParams } from '../contract/params';
 import type { SimSetup } from './setup';
 import type { FrameStats } from './simulation';
 
@@ -58,6 +58,7 @@ export class CpuSimulation {
       ...(s.closingSpeed !== null ? { closingSpeed: s.closingSpeed } : {}),
       iterations: p.iterations,
       collisionRounds: effectiveCollisionRounds(p),
+      detectionRounds: effectiveDetectionRounds(p),
       constraintIterations: elements * p.iterations * s.frameSubstepCount,
       stopped,
       collisions: s.collisionCounters,

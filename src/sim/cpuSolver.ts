@@ -19,7 +19,7 @@ import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
 import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
-import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, firstIterationOfRound, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { TOUCH_STRIDE } from '../contract/colliderTouch';
@@ -258,7 +258,10 @@ export class CpuSolver {
     // shortest path for the points already inside at the substep's start, CCD for the others; or
     // air mode's volume constraints (collision/air). In rounds (SolverParams.collideEvery): round
     // r runs iterations [r I / R, (r + 1) I / R), then the collision stage; R = 1 by default.
+    // Rounds from `detecting` on (collideEvery 'contacts') solve the contacts of the last
+    // detecting round again on the positions of now, with no detection.
     const rounds = effectiveCollisionRounds(p);
+    const detecting = effectiveDetectionRounds(p);
     for (let round = 0; round < rounds; round++) {
       const end = firstIterationOfRound(round + 1, rounds, p.iterations);
       for (let it = firstIterationOfRound(round, rounds, p.iterations); it < end; it++) {
@@ -271,9 +274,10 @@ export class CpuSolver {
       }
       lap('material');
       if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.substep(x, x0, w, p);
+      else if (p.collisions && round >= detecting && this.collision) this.collision.solveAgain(x, x0, w, p, this.collisionCounters, this.phaseMs, this.held, this.colliderTouch);
       else if (p.collisions) {
         this.collision ??= new CpuCollisionStage(m);
-        this.collision.offsetRamp = offsetRampStep(p.contactOffsetSpeed, h, rounds);
+        this.collision.offsetRamp = offsetRampStep(p.contactOffsetSpeed, h, detecting);
         this.collision.step(x, x0, w, p, this.collisionCounters, this.phaseMs, this.held, round, this.colliderTouch);
         this.collisionCounters.ccd.horizon = h;
       }

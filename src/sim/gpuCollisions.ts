@@ -69,7 +69,7 @@ import { DeviationMonitor, type DeviationObservation } from '../collision/selfCu
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage, ESCAPE_LIST_FIRST_WORD, ESCAPE_LIST_WORDS, type CcdRecorded } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
-import { effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
+import { effectiveCollisionMode, effectiveDetectionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
 import type { GpuStage } from '../contract/stage';
 import type { GpuState } from '../contract/state';
 
@@ -279,7 +279,7 @@ export class GpuCollisions {
    * substeps the frame takes, impact substeps included): contacts are built once per collision round.
    */
   setFrameSubsteps(p: Readonly<SolverParams>): void {
-    const step = offsetRampStep(p.contactOffsetSpeed, p.dt / p.substeps, effectiveCollisionRounds(p));
+    const step = offsetRampStep(p.contactOffsetSpeed, p.dt / p.substeps, effectiveDetectionRounds(p));
     this.contacts.offsetRamp = step;
     this.ccd.offsetRamp = step;
   }

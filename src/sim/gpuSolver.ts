@@ -27,7 +27,7 @@ import { isSoftwareAdapter, type GpuContext } from '../gpu/device';
 import { dispatchGrid, readBufferToCpu, storageBuffer } from '../gpu/buffers';
 import { XpbdKernels } from './gpuKernels';
 import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
-import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveDetectionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
 import { checkSetup, type SimSetup } from './setup';
 import { CollidersStage } from './stages/collidersStage';
 import { FinalizeStage } from './stages/finalizeStage';
@@ -342,7 +342,7 @@ export class GpuSolver {
     const readback = this.frameReadback[slot];
     const encoder = this.device.createCommandEncoder({ label: 'solver.frame' });
     const t3 = performance.now();
-    const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s), slot, effectiveCollisionRounds(p));
+    const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s), slot, effectiveCollisionRounds(p), effectiveDetectionRounds(p));
     const t4 = performance.now();
     // The frame's one small readback: NaN flags and collision counters, copied in the same command buffer.
     const objects = this.model.objectNames.length;

@@ -81,10 +81,13 @@ export function materialResolution(material: Material, shortestEdge: number, par
       // dent back as speed: two stiff cubes stacked at kappa 4.6 gained 86 % of their energy in a
       // frame, still 80 % with 6 iterations, none at kappa 1 (docs/collisions.md "A second energy
       // entry"). The octopus box at kappa 10.8 (from its few shortest edges) loses energy every
-      // frame, hence "can".
+      // frame, hence "can". Contacts after every iteration (collideEvery 'contacts') held it with
+      // kappa + 1 iterations or fewer: +1.5 % at kappa 4.6 x 6, +0.1 % at 2.3 x 3, none at 9.2 x 8
+      // (docs/collisions.md "Contacts after every iteration").
       warning +=
         ` Where stiff bodies rest on each other, contacts solved once a substep can gain energy as the material restores the surface they dent, ` +
-        `and more iterations do not stop it: about ${Math.ceil(params.substeps * kappa)} substeps (the wave within one element a substep) do.`;
+        `and more iterations do not stop it: about ${Math.ceil(params.substeps * kappa)} substeps (the wave within one element a substep) do, ` +
+        `or the contacts solved after every iteration (collide-every contacts) with about ${Math.ceil(kappa) + 1} iterations.`;
     }
   }
   return { kappa, waveSpeed, shortestEdge, warning };

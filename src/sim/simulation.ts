@@ -21,7 +21,7 @@ import { GpuSolver, type EncodeSplit, type GpuFrameResult, type GpuSolverOptions
 import type { CollisionFrameCounters } from '../collision/counters';
 import type { Material } from './material';
 import { setObjectMaterial, updateMaterialData } from './model';
-import { checkParams, effectiveCollisionRounds, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionRounds, effectiveDetectionRounds, type SolverParams } from '../contract/params';
 import { nonFiniteMessage, type SimSetup } from './setup';
 import type { PhaseName } from '../contract/stage';
 import type { PhaseTimes } from './timing';
@@ -57,6 +57,8 @@ export interface FrameStats {
   iterations: number;
   /** Collision rounds a substep (SolverParams.collideEvery, effectiveCollisionRounds). */
   collisionRounds: number;
+  /** Of those, the rounds that detect (effectiveDetectionRounds; the others solve the contacts again). */
+  detectionRounds: number;
   /** Constraint projections this frame: elements x iterations x substeps. */
   constraintIterations: number;
   /** Messages of objects stopped during this frame. */
@@ -204,6 +206,7 @@ export class Simulation {
       ...(r.closingSpeed !== undefined ? { closingSpeed: r.closingSpeed } : {}),
       iterations: p.iterations,
       collisionRounds: effectiveCollisionRounds(p),
+      detectionRounds: effectiveDetectionRounds(p),
       constraintIterations: elements * p.iterations * r.substeps,
       stopped,
     };

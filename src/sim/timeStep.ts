@@ -113,9 +113,10 @@ export class TimeStep {
    * substeps x stages times per frame and allocates nothing per substep (the issue's budget
    * is 2 ms of JavaScript per frame for the 8-octopus scene).
    */
-  encodeFrame(encoder: GPUCommandEncoder, substeps: number, slotOffset: (substep: number) => number, slot = 0, rounds = 1): Omit<FrameRecord, 'gpuPhaseMs'> {
+  encodeFrame(encoder: GPUCommandEncoder, substeps: number, slotOffset: (substep: number) => number, slot = 0, rounds = 1, detectRounds = rounds): Omit<FrameRecord, 'gpuPhaseMs'> {
     if (!Number.isInteger(substeps) || substeps < 1) throw new RangeError(`TimeStep: substeps must be a positive integer, got ${substeps}`);
     if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError(`TimeStep: rounds must be a positive integer, got ${rounds}`);
+    if (!Number.isInteger(detectRounds) || detectRounds < 1 || detectRounds > rounds) throw new RangeError(`TimeStep: detectRounds must be an integer in [1, rounds = ${rounds}], got ${detectRounds}`);
     const active = this.list.filter((s) => s.active?.() ?? true);
     // The perRound stages (material, collisions) run `rounds` times a substep, as one block.
     // Without perRound stages the block is empty at the end of the list.
@@ -161,6 +162,7 @@ export class TimeStep {
       substeps,
       round: 0,
       rounds,
+      detectRounds,
       slotOffset: 0,
       joinNext: false as boolean,
       nextSlotOffset: 0,

@@ -198,6 +198,15 @@ describe('TimeStep: stages over one state', () => {
       expect(every.material).toBe(once.material);
       expect(every.detect).toBe(3 * once.detect!);
       for (const phase of ['spb', 'ccd', 'contacts'] as const) expect(every[phase]).toBe(3 * once[phase]!);
+      // Detection once, the contacts after every iteration ('contacts'): the later rounds record
+      // the contact passes only, with no build (one dispatch a substep fewer than a round of its own).
+      solver.params = { ...solver.params, collideEvery: 'contacts' };
+      r = await solver.stepFrame();
+      if (r.gpuPhaseMs) expect(r.passes.slice(0, 9)).toEqual(['predict', 'material', 'detect', 'spb', 'ccd', 'contacts', 'material', 'contacts', 'material']);
+      const contactsOnly = byPhase(r);
+      expect(contactsOnly.material).toBe(once.material);
+      for (const phase of ['detect', 'spb', 'ccd'] as const) expect(contactsOnly[phase]).toBe(once[phase]);
+      expect(contactsOnly.contacts).toBe(3 * once.contacts! - 2 * 2);
       // Recovery mode (DCD only) takes it by default ('auto').
       solver.params = { ...solver.params, collideEvery: 'auto', recovery: true };
       r = await solver.stepFrame();

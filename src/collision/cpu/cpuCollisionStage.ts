@@ -108,10 +108,31 @@ export class CpuCollisionStage {
    * `touch`: the vertices a collider pushed this substep (src/contract/colliderTouch.ts), which
    * the contacts do not push into that collider.
    */
+  /**
+   * A later round of SolverParams.collideEvery 'contacts': the contact passes again on the contacts
+   * the last step() built (their records and multipliers kept; each pass reads the positions of
+   * now), with no detection. Nothing when the last step() returned before its contacts.
+   */
+  solveAgain(
+    x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams, into: CollisionFrameCounters = emptyCollisionCounters(),
+    phaseMs?: Record<'detect' | 'spb' | 'ccd' | 'contacts', number>, held?: Uint8Array, touch?: Float64Array,
+  ): CollisionFrameCounters {
+    if (!params.collisions || !this.solved) return into;
+    for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i]) || !Number.isFinite(x0[i])) return into;
+    const t0 = performance.now();
+    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
+    if (phaseMs) phaseMs.contacts += performance.now() - t0;
+    return into;
+  }
+
+  /** Whether the last step() built and solved its contacts (solveAgain's guard). */
+  private solved = false;
+
   step(
     x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams, into: CollisionFrameCounters = emptyCollisionCounters(),
     phaseMs?: Record<'detect' | 'spb' | 'ccd' | 'contacts', number>, held?: Uint8Array, round = 0, touch?: Float64Array,
   ): CollisionFrameCounters {
+    this.solved = false;
     if (!params.collisions) return into;
     for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i]) || !Number.isFinite(x0[i])) return into;
     const mode: CollisionMode = effectiveCollisionMode({ collisionMode: params.collisionMode ?? 'dcd', recovery: params.recovery });
@@ -153,6 +174,7 @@ export class CpuCollisionStage {
     this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, dcdContacts);
     this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
     lap('contacts');
+    this.solved = true;
     const h = into.dcdHits;
     h.vertexSelf += list.hits[0];
     h.vertexInter += list.hits[1];

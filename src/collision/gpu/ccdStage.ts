@@ -18,7 +18,7 @@ import { BindingTable } from '../../gpu/bindingTable';
 import { dispatchGrid, gridRowStride, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import { withIncludes } from '../../gpu/wgsl';
 import { effectiveCollisionMode, type SolverParams } from '../../contract/params';
-import type { GpuStage, SubstepContext } from '../../contract/stage';
+import { resolvesOnly, type GpuStage, type SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import { ownEscapeFlagged, type EscapedVertexList, type ScheduledInput } from '../ccd/ccdSchedule';
 import { emptyCcdCounters, type CcdFrameCounters } from '../counters';
@@ -260,7 +260,8 @@ export class CcdStage implements GpuStage {
   }
 
   encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
-    if (!this.running) return;
+    // A round that only solves the contacts again keeps the detecting round's CCD contacts.
+    if (!this.running || resolvesOnly(step)) return;
     encoder.clearBuffer(this.vertexFace.header, 0, 4);
     encoder.clearBuffer(this.edgeEdge.header, 0, 4);
     const points = this.vfCount + this.eeCount + this.topology.boundaryVertexCount;

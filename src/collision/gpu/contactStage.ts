@@ -40,7 +40,7 @@ import { meanTriangleEdge, uniformRamp } from '../contactOffset';
 import { dispatchGrid, gridRowStride, uniformBuffer } from '../../gpu/buffers';
 import { withIncludes } from '../../gpu/wgsl';
 import { contactSweep, type SolverParams } from '../../contract/params';
-import type { GpuStage, SubstepContext } from '../../contract/stage';
+import { resolvesOnly, type GpuStage, type SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import type { CollisionTopologyGpu } from './collisionTopology';
 import { QL, QL_HEADER_WORDS, QUERY_WORDS, RESULT_WORDS, type QueryList } from './queryList';
@@ -369,14 +369,19 @@ export class ContactStage implements GpuStage {
     const sharing = this.shared !== undefined && this.shared.active() && this.shared.workgroups() > 0 && groups.args !== undefined;
     const ownGroups = this.sources.filter((s) => s.source.active() && s.source.workgroups() > 0).map((s) => ({ group: this.sourceGroup(s, state), workgroups: s.source.workgroups() }));
     const pass = step.beginPass(encoder, 'contacts', 'contacts');
-    pass.setPipeline(this.buildPipeline);
-    pass.setBindGroup(0, groups.build);
-    // Directly over the list's capacity (at most 65,535 workgroups: QueryList's limit), not
-    // indirectly from detection's args (issue 24: a driver validates an indirect dispatch's args).
-    pass.dispatchWorkgroups(Math.ceil(this.queryList.capacity / 64));
-    let dispatches: number;
-    if (this.sweeping && this.sources.length <= 1) dispatches = 1 + this.encodeSweep(pass, groups.sweep, sharing, ownGroups.length > 0);
-    else dispatches = 1 + this.encodeGrid(pass, groups, sharing, ownGroups);
+    // A round that only solves the contacts again (SolverParams.collideEvery 'contacts') keeps the
+    // records the detecting round built, their multipliers included: its passes continue theirs.
+    const build = !resolvesOnly(step);
+    if (build) {
+      pass.setPipeline(this.buildPipeline);
+      pass.setBindGroup(0, groups.build);
+      // Directly over the list's capacity (at most 65,535 workgroups: QueryList's limit), not
+      // indirectly from detection's args (issue 24: a driver validates an indirect dispatch's args).
+      pass.dispatchWorkgroups(Math.ceil(this.queryList.capacity / 64));
+    }
+    let dispatches = build ? 1 : 0;
+    if (this.sweeping && this.sources.length <= 1) dispatches += this.encodeSweep(pass, groups.sweep, sharing, ownGroups.length > 0);
+    else dispatches += this.encodeGrid(pass, groups, sharing, ownGroups);
     if (step.substep === 0 && step.round === 0 && this.injectedCount > 0) {
       // The CPU's answers, after the substep's own contacts: same kernels over their own list.
       pass.end();

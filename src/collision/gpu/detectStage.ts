@@ -31,7 +31,7 @@ import { BindingTable } from '../../gpu/bindingTable';
 import { dispatchGrid, gridRowStride, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import { withIncludes } from '../../gpu/wgsl';
 import { effectiveCollisionMode, type CollisionMode, type SolverParams } from '../../contract/params';
-import type { GpuStage, SubstepContext } from '../../contract/stage';
+import { resolvesOnly, type GpuStage, type SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import type { RefitPart, SurfaceBvhGpu } from '../../bvh/surfaceBvhGpu';
 import type { CollisionTopologyGpu } from './collisionTopology';
@@ -343,6 +343,8 @@ export class DetectStage implements GpuStage {
 
   encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
     if (this.pointCount < 0) throw new Error('DetectStage.encode: beginFrame was not called for this frame');
+    // A round that only solves the contacts again keeps the detecting round's list.
+    if (resolvesOnly(step)) return;
     const groups = this.bindGroups(state);
     this.queryList.beginSubstep(encoder);
     if (this.mode === 'ccd') {

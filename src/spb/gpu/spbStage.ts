@@ -28,7 +28,7 @@
  */
 import { dispatchGrid, gridRowStride } from '../../gpu/buffers';
 import type { SurfaceBvh } from '../../bvh/surfaceBvh';
-import type { GpuStage, SubstepContext } from '../../contract/stage';
+import { resolvesOnly, type GpuStage, type SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import type { SpbMeshData } from '../meshData';
 import type { SpbQueryConfig } from '../query';
@@ -198,6 +198,8 @@ export class SpbStage implements GpuStage {
   }
 
   encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
+    // A round that only solves the contacts again keeps the detecting round's answers.
+    if (resolvesOnly(step)) return;
     const positions = state.positions;
     if (positions.size < 16 * this.mesh.data.vertexCount) {
       throw new RangeError(`SpbStage: state.positions holds ${positions.size} bytes, the mesh needs ${16 * this.mesh.data.vertexCount} (vec4 per vertex)`);

@@ -43,4 +43,16 @@ describe('stiff bodies in contact at a long substep', () => {
     expect(worstRise({ dt: 0.1 }, 2)).toBeGreaterThan(0.1);
     expect(worstRise({ dt: 0.1, substeps: advised }, 3)).toBeLessThan(0.01);
   });
+
+  it("with the contacts solved after every material iteration ('contacts', detection once a substep) at the iterations the warning advises, the energy never rises above its running minimum by 2 %", () => {
+    const setup = findScene('cube-stack').build({ copies: 2 });
+    const params = { ...setup.params, dt: 0.1 };
+    const warning = materialResolution(setup.model.materials[0], shortestEdgeOfObjects(setup.model)[0], params).warning ?? '';
+    const advised = Number(/collide-every contacts\) with about (\d+) iterations/.exec(warning)?.[1]);
+    expect(advised).toBe(6);
+    // Measured at 20 x 6: 1,245 -> 1,263 -> 1,234 -> 1,234 J (+1.5 % in frame 1), the same as
+    // detecting after every iteration ('iteration'); once a substep at the same 6 iterations: +80 %.
+    expect(worstRise({ dt: 0.1, iterations: advised, collideEvery: 'contacts' }, 3)).toBeLessThan(0.02);
+    expect(worstRise({ dt: 0.1, iterations: advised, collideEvery: 'substep' }, 1)).toBeGreaterThan(0.5);
+  });
 });

@@ -104,7 +104,7 @@ describe('runner arguments', () => {
       [['--inter-object', 'nearest'], /--inter-object must be exact or euclidean, got "nearest"/],
       [['--contact-iterations', '0'], /--contact-iterations must be an integer >= 1, got "0"/],
       [['--collision-mode', 'airmesh'], /--collision-mode must be .*ccd.*air, got "airmesh"/],
-      [['--collide-every', 'frame'], /--collide-every must be .*substep.*iteration, got "frame"/],
+      [['--collide-every', 'frame'], /--collide-every must be .*substep.*iteration.*contacts, got "frame"/],
       [['--air-iterations', '0'], /--air-iterations must be an integer >= 1, got "0"/],
       [['--air-optimize-every', '-1'], /--air-optimize-every must be an integer >= 0, got "-1"/],
       [['--self-collision-from', '-1'], /--self-collision-from must be an integer >= 0, got "-1"/],

@@ -43,9 +43,10 @@ describe('materialResolution: c h / dx against the iterations', () => {
     expect(once.warning).toMatch(/use about 31 substeps or 5 iterations/);
     expect(once.warning).toMatch(/contacts solved once a substep can gain energy/);
     expect(once.warning).toMatch(new RegExp(`about ${Math.ceil(20 * once.kappa)} substeps \\(the wave within one element a substep\\) do`));
+    expect(once.warning).toMatch(new RegExp(`\\(collide-every contacts\\) with about ${Math.ceil(once.kappa) + 1} iterations\\.$`));
     // The advised substeps bring kappa to 1, at or below any iteration count: no warning.
     expect(materialResolution(material, 0.05, { ...base, substeps: Math.ceil(20 * once.kappa) }).warning).toBeNull();
-    for (const other of [{ ...base, collideEvery: 'iteration' as const }, { ...base, recovery: true }, { ...base, collisions: false }, { ...base, collisionMode: 'air' as const }]) {
+    for (const other of [{ ...base, collideEvery: 'iteration' as const }, { ...base, collideEvery: 'contacts' as const }, { ...base, recovery: true }, { ...base, collisions: false }, { ...base, collisionMode: 'air' as const }]) {
       expect(materialResolution(material, 0.05, other).warning).toMatch(/use about 31 substeps or 5 iterations to resolve it\.$/);
     }
   });

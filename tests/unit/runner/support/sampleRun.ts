@@ -39,6 +39,7 @@ export function stats(frame: number, wallMs: number, phases: Record<string, numb
     substeps: 2,
     iterations: 3,
     collisionRounds: 1,
+    detectionRounds: 1,
     constraintIterations: 600,
     stopped: [],
     collisions: collisions ?? null,
