@@ -39,7 +39,7 @@ export const COLLISION_MODES: readonly CollisionMode[] = ['hybrid', 'dcd', 'ccd'
  * once, after the first material iteration, and the contact passes on those contacts after every
  * iteration (the contacts coupled with the material at the cost of their passes only; as
  * position-based solvers that detect once a step and project contacts in every iteration).
- * 'auto': 'iteration' in recovery mode, 'substep' otherwise (effectiveCollisionRounds).
+ * 'auto': 'iteration' in recovery mode, 'substep' otherwise (effectiveCollideEvery).
  */
 export type CollideEvery = 'auto' | 'substep' | 'iteration' | 'contacts';
 export const COLLIDE_EVERY: readonly CollideEvery[] = ['auto', 'substep', 'iteration', 'contacts'];
@@ -228,13 +228,15 @@ export interface SolverParams {
   /**
    * Collision rounds per substep (CollideEvery): 'iteration' runs detection, the shortest path,
    * CCD and the contacts after each material iteration, 'substep' once after all of them, 'auto'
-   * (default) 'iteration' in recovery mode only. Measured on the tangled U-strip (CPU reference,
+   * (default) 'iteration' in recovery mode and 'substep' otherwise (effectiveCollideEvery).
+   * Measured on the tangled U-strip (CPU reference,
    * selfRecovery.test.ts): once a substep left it tangled until substep 15, every iteration
    * resolved it by substep 8 (paper Fig. 17: within 10), docs/collisions.md "Recovery".
    * 'contacts' detects once and solves the contacts after every iteration: stiff bodies stacked at
    * a long substep then keep their energy as 'iteration' does (two cubes at E 1e6, dt 0.1, 20 x 6:
-   * +1.5 % against +80 % once a substep), with no detection rounds added (docs/collisions.md
-   * "Contacts after every iteration").
+   * +1.5 % against +80 % once a substep), with no detection rounds added, and fast tentacle tips
+   * are held where once a substep let them into another octopus; but it brakes frictionless slides
+   * over internal edges (docs/collisions.md "Contacts after every iteration").
    */
   collideEvery: CollideEvery;
   /** How the GPU dispatches the contact passes (ContactDispatch): 'auto' (default), 'workgroup' or 'grid'. */
@@ -312,8 +314,20 @@ export function effectiveCollisionMode(p: Pick<SolverParams, 'collisionMode' | '
  */
 export function effectiveCollisionRounds(p: Pick<SolverParams, 'collideEvery' | 'recovery' | 'iterations' | 'collisions' | 'collisionMode'>): number {
   if (!p.collisions || p.collisionMode === 'air') return 1;
-  const every = p.collideEvery === 'auto' ? (p.recovery ? 'iteration' : 'substep') : p.collideEvery;
-  return every === 'substep' ? 1 : p.iterations;
+  return effectiveCollideEvery(p) === 'substep' ? 1 : p.iterations;
+}
+
+/**
+ * The schedule 'auto' stands for: 'iteration' in recovery mode (the tangled strip comes apart in 8
+ * substeps instead of 15), 'substep' otherwise. Not 'contacts', though it held octopus piles of 3
+ * and 4 at their 5 x 5 better (CPU reference, 40 frames: one vertex inside another octopus at the
+ * end of one frame, 0.09 mm, where once a substep left 1-3 at the end of 3 frames each, up to
+ * 5.5 mm): contacts solved again on their records brake a frictionless slide over a slab's
+ * internal edges (2.5 -> 2.04 m/s in 0.25 s, once a substep 2.34; docs/collisions.md "Contacts
+ * after every iteration").
+ */
+export function effectiveCollideEvery(p: Pick<SolverParams, 'collideEvery' | 'recovery'>): Exclude<CollideEvery, 'auto'> {
+  return p.collideEvery === 'auto' ? (p.recovery ? 'iteration' : 'substep') : p.collideEvery;
 }
 
 /**
@@ -324,7 +338,7 @@ export function effectiveCollisionRounds(p: Pick<SolverParams, 'collideEvery' | 
  */
 export function effectiveDetectionRounds(p: Pick<SolverParams, 'collideEvery' | 'recovery' | 'iterations' | 'collisions' | 'collisionMode'>): number {
   const rounds = effectiveCollisionRounds(p);
-  return p.collideEvery === 'contacts' ? Math.min(1, rounds) : rounds;
+  return effectiveCollideEvery(p) === 'contacts' ? Math.min(1, rounds) : rounds;
 }
 
 /**
