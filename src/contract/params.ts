@@ -337,8 +337,7 @@ export function effectiveCollideEvery(p: Pick<SolverParams, 'collideEvery' | 're
  * detecting round (the offset ramp's builds, contactOffset.ts offsetRampStep).
  */
 export function effectiveDetectionRounds(p: Pick<SolverParams, 'collideEvery' | 'recovery' | 'iterations' | 'collisions' | 'collisionMode'>): number {
-  const rounds = effectiveCollisionRounds(p);
-  return effectiveCollideEvery(p) === 'contacts' ? Math.min(1, rounds) : rounds;
+  return effectiveCollideEvery(p) === 'contacts' ? 1 : effectiveCollisionRounds(p);
 }
 
 /**

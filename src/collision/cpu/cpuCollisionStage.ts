@@ -98,6 +98,24 @@ export class CpuCollisionStage {
   }
 
   /**
+   * A later round of SolverParams.collideEvery 'contacts': the contact passes again on the contacts
+   * the last step() built (their records and multipliers kept; each pass reads the positions of
+   * now), with no detection. Nothing when the last step() returned before its contacts.
+   */
+  solveAgain(
+    x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams,
+    phaseMs?: Record<'detect' | 'spb' | 'ccd' | 'contacts', number>, held?: Uint8Array, touch?: Float64Array,
+  ): void {
+    if (!params.collisions || !this.solved || !allFinite(x, x0)) return;
+    const t0 = performance.now();
+    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
+    if (phaseMs) phaseMs.contacts += performance.now() - t0;
+  }
+
+  /** Whether the last step() built and solved its contacts (solveAgain's guard). */
+  private solved = false;
+
+  /**
    * One substep at positions x (corrected in place); x0: positions at the substep's start, w:
    * inverse masses. Adds this substep's counters to `into` and returns it. Skipped (nothing
    * added) when collisions are off or a coordinate is not finite (the solver's guard then stops
@@ -108,33 +126,12 @@ export class CpuCollisionStage {
    * `touch`: the vertices a collider pushed this substep (src/contract/colliderTouch.ts), which
    * the contacts do not push into that collider.
    */
-  /**
-   * A later round of SolverParams.collideEvery 'contacts': the contact passes again on the contacts
-   * the last step() built (their records and multipliers kept; each pass reads the positions of
-   * now), with no detection. Nothing when the last step() returned before its contacts.
-   */
-  solveAgain(
-    x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams, into: CollisionFrameCounters = emptyCollisionCounters(),
-    phaseMs?: Record<'detect' | 'spb' | 'ccd' | 'contacts', number>, held?: Uint8Array, touch?: Float64Array,
-  ): CollisionFrameCounters {
-    if (!params.collisions || !this.solved) return into;
-    for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i]) || !Number.isFinite(x0[i])) return into;
-    const t0 = performance.now();
-    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
-    if (phaseMs) phaseMs.contacts += performance.now() - t0;
-    return into;
-  }
-
-  /** Whether the last step() built and solved its contacts (solveAgain's guard). */
-  private solved = false;
-
   step(
     x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams, into: CollisionFrameCounters = emptyCollisionCounters(),
     phaseMs?: Record<'detect' | 'spb' | 'ccd' | 'contacts', number>, held?: Uint8Array, round = 0, touch?: Float64Array,
   ): CollisionFrameCounters {
     this.solved = false;
-    if (!params.collisions) return into;
-    for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i]) || !Number.isFinite(x0[i])) return into;
+    if (!params.collisions || !allFinite(x, x0)) return into;
     const mode: CollisionMode = effectiveCollisionMode({ collisionMode: params.collisionMode ?? 'dcd', recovery: params.recovery });
     into.mode = mode;
     const offset = this.offsetOf(params);
@@ -200,4 +197,10 @@ export class CpuCollisionStage {
     }
     return into;
   }
+}
+
+/** Whether every coordinate of x and x0 is finite (the solver's guard stops the object otherwise). */
+function allFinite(x: Float64Array, x0: Float64Array): boolean {
+  for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i]) || !Number.isFinite(x0[i])) return false;
+  return true;
 }
