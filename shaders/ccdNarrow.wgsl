@@ -85,6 +85,8 @@ const CCD_ESCAPE_DISTANCE_SELF = 29u;
 // the room for one query, ccdStage.ts ESCAPE_LIST_FIRST_WORD); their count at
 // CCD_ESCAPE_LIST_COUNT, which may pass the capacity (the host then also widens every box).
 const CCD_ESCAPE_LIST_COUNT = 30u;
+// Edge-edge hits whose two edges' normal cones do not meet (mutualEdgeCone): no contact made.
+const CCD_EE_APART = 31u;
 const CCD_ESCAPE_LIST = 72u;
 const CCD_ESCAPE_LIST_CAPACITY = 4096u;
 // Edge-edge hits whose closest points lie within this parameter of an edge's end are left to the
@@ -190,6 +192,106 @@ fn featureConeNormal(t: u32, feature: u32, x: vec3<f32>, nT: vec3<f32>, u: vec3<
   return clampToArc(n1, n2, u);
 }
 
+// The mutual normal cone rule (src/collision/ccd/mutualCone.ts, the float64 twin, says why): a
+// contact's normal lies in the cones of both its features, the point side's included.
+const CONE_TOLERANCE = 0.01;
+
+// Whether unit d lies in the normal cone of surface vertex v: d . (W - v) <= CONE_TOLERANCE |W - v|
+// for every neighbour W on v's boundary triangles, and d on their outer side.
+fn vertexConeContains(v: u32, d: vec3<f32>, toi: f32) -> bool {
+  let pv = positionAt(v, toi);
+  var sum = vec3<f32>(0.0);
+  let fanEnd = topo[params.offVtOffsets + v + 1u];
+  for (var j = topo[params.offVtOffsets + v]; j < fanEnd; j++) {
+    let o = params.offTriangles + 3u * topo[params.offVtList + j];
+    for (var k = 0u; k < 3u; k++) {
+      let w = topo[o + k];
+      if (w == v) { continue; }
+      let e = positionAt(w, toi) - pv;
+      if (dot(d, e) > CONE_TOLERANCE * length(e)) { return false; }
+    }
+    let a = positionAt(topo[o], toi);
+    sum += cross(positionAt(topo[o + 1u], toi) - a, positionAt(topo[o + 2u], toi) - a);
+  }
+  return dot(d, sum) > 0.0;
+}
+
+// The unit normal of v's boundary triangles nearest d (zero when v has none).
+fn nearestFanNormal(v: u32, d: vec3<f32>, toi: f32) -> vec3<f32> {
+  var best = -2.0;
+  var out = vec3<f32>(0.0);
+  let fanEnd = topo[params.offVtOffsets + v + 1u];
+  for (var j = topo[params.offVtOffsets + v]; j < fanEnd; j++) {
+    let n = triangleNormalAt(topo[params.offVtList + j], toi);
+    if (dot(n, n) > 0.0 && dot(d, n) > best) {
+      best = dot(d, n);
+      out = n;
+    }
+  }
+  return out;
+}
+
+// d moved into the normal cone of triangle t's feature when outside it (zero when it cannot tell).
+fn clampToTriangleFeature(t: u32, feature: u32, d: vec3<f32>, toi: f32) -> vec3<f32> {
+  let nT = triangleNormalAt(t, toi);
+  if (!(dot(nT, nT) > 0.0)) { return vec3<f32>(0.0); }
+  if (feature == 6u) { return nT; }
+  if (feature >= 3u && feature <= 5u) {
+    let n = triangleNormalAt(topo[params.offTriangleAcross + 3u * t + (feature - 3u)], toi);
+    if (!(dot(n, n) > 0.0)) { return vec3<f32>(0.0); }
+    return clampToArc(nT, n, d);
+  }
+  if (feature > 2u) { return vec3<f32>(0.0); }
+  let v = topo[params.offTriangles + 3u * t + feature];
+  if (vertexConeContains(v, d, toi)) { return d; }
+  return nearestFanNormal(v, d, toi);
+}
+
+// Vertex v on triangle t's feature with normal u (from s toward v, in the feature's cone): where -u
+// leaves v's cone, the nearest of v's normals, reversed and clamped into the feature's cone, when
+// that lies in both cones; else u.
+fn mutualVertexCone(v: u32, t: u32, feature: u32, u: vec3<f32>, toi: f32) -> vec3<f32> {
+  if (vertexConeContains(v, -u, toi)) { return u; }
+  let m = nearestFanNormal(v, -u, toi);
+  if (!(dot(m, m) > 0.0)) { return u; }
+  let c = clampToTriangleFeature(t, feature, -m, toi);
+  if (!(dot(c, c) > 0.0) || !vertexConeContains(v, -c, toi)) { return u; }
+  return c;
+}
+
+// Unit normal of boundary edge e's triangle j (0 or 1).
+fn edgeFaceNormal(e: u32, j: u32, toi: f32) -> vec3<f32> {
+  return triangleNormalAt(topo[params.offEdgeTriangles + 2u * e + j], toi);
+}
+
+// Whether unit d lies within CONE_TOLERANCE of the arc between unit n1 and n2.
+fn arcContains(n1: vec3<f32>, n2: vec3<f32>, d: vec3<f32>) -> bool {
+  return dot(clampToArc(n1, n2, d), d) >= cos(CONE_TOLERANCE);
+}
+
+// Edge-edge contact of boundary edges a and b with normal n (from b toward a): xyz the normal, kept
+// when in b's cone with -n in a's, else the nearer to n of n clamped into b's cone (when its
+// opposite lies in a's) and the opposite of -n clamped into a's (when it lies in b's); w = 1 when
+// neither (the cones do not meet: no contact).
+fn mutualEdgeCone(a: u32, b: u32, n: vec3<f32>, toi: f32) -> vec4<f32> {
+  let a1 = edgeFaceNormal(a, 0u, toi);
+  let a2 = edgeFaceNormal(a, 1u, toi);
+  let b1 = edgeFaceNormal(b, 0u, toi);
+  let b2 = edgeFaceNormal(b, 1u, toi);
+  if (!(dot(a1, a1) > 0.0) || !(dot(a2, a2) > 0.0) || !(dot(b1, b1) > 0.0) || !(dot(b2, b2) > 0.0)) { return vec4<f32>(n, 0.0); }
+  if (arcContains(b1, b2, n) && arcContains(a1, a2, -n)) { return vec4<f32>(n, 0.0); }
+  var best = vec4<f32>(n, 1.0);
+  var bestDot = -2.0;
+  let intoB = clampToArc(b1, b2, n);
+  if (arcContains(a1, a2, -intoB)) {
+    best = vec4<f32>(intoB, 0.0);
+    bestDot = dot(intoB, n);
+  }
+  let fromA = -clampToArc(a1, a2, -n);
+  if (arcContains(b1, b2, fromA) && dot(fromA, n) > bestDot) { best = vec4<f32>(fromA, 0.0); }
+  return best;
+}
+
 // Closest points of segments p1 q1 and p2 q2 as parameters (s on the first, u on the second),
 // clamped (Ericson 5.1.9); parallel segments take s = 0.
 fn segmentClosestParams(p1: vec3<f32>, q1: vec3<f32>, p2: vec3<f32>, q2: vec3<f32>) -> vec2<f32> {
@@ -290,7 +392,11 @@ fn vertexFace(i: u32) {
   let away = xt - cp.point;
   let d = length(away);
   let longest = sqrt(max(max(dot(bt - at, bt - at), dot(ct - bt, ct - bt)), dot(at - ct, at - ct)));
-  if (cp.feature != 6u && d > PATH_DIRECTION_MIN_REL * longest) { normal = featureConeNormal(tri, cp.feature, xt, normal, away / d, toi); }
+  if (cp.feature != 6u && d > PATH_DIRECTION_MIN_REL * longest) {
+    normal = featureConeNormal(tri, cp.feature, xt, normal, away / d, toi);
+    // ... and its opposite inside the vertex's own cone (mutualVertexCone).
+    normal = mutualVertexCone(v, tri, cp.feature, normal, toi);
+  }
   var c = newContact();
   c.pointVertex.x = v;
   c.pointWeight = vec4<f32>(1.0, 0.0, 0.0, 0.0);
@@ -367,6 +473,14 @@ fn edgeEdge(i: u32) {
   } else if (dot(n, edgeNormal(eb) - edgeNormal(ea)) < 0.0) {
     n = -n;
   }
+  // n in b's cone and -n in a's (mutualEdgeCone); where they do not meet, another pair of the same
+  // surfaces comes as near no later and carries the contact.
+  let mutual = mutualEdgeCone(ea, eb, n, toi);
+  if (mutual.w > 0.5) {
+    atomicAdd(&header[CCD_EE_APART], 1u);
+    return;
+  }
+  n = mutual.xyz;
   var c = newContact();
   c.pointVertex = vec4<u32>(va, CONTACT_NONE, CONTACT_NONE);
   c.pointWeight = vec4<f32>(1.0 - w.x, w.x, 0.0, 0.0);

@@ -33,7 +33,7 @@ export interface FeatureConeTopology {
 const N1 = new Float64Array(3), N2 = new Float64Array(3);
 
 /** Unit outward normal of boundary triangle f at positions pos(i, k); false when degenerate. */
-function triangleNormal(topo: FeatureConeTopology, f: number, pos: (i: number, k: number) => number, out: Float64Array): boolean {
+export function triangleNormal(topo: Pick<FeatureConeTopology, 'boundaryTriangles'>, f: number, pos: (i: number, k: number) => number, out: Float64Array): boolean {
   const t = topo.boundaryTriangles;
   const a = t[3 * f], b = t[3 * f + 1], c = t[3 * f + 2];
   const ux = pos(b, 0) - pos(a, 0), uy = pos(b, 1) - pos(a, 1), uz = pos(b, 2) - pos(a, 2);
@@ -95,7 +95,7 @@ export function featureConeNormal(
 }
 
 /** u kept when in the short arc between unit normals n1 and n2, else set to the nearer of them; true when replaced. */
-function clampToArc(n1: ArrayLike<number>, n2: ArrayLike<number>, u: Float64Array): boolean {
+export function clampToArc(n1: ArrayLike<number>, n2: ArrayLike<number>, u: Float64Array): boolean {
   const cx = n1[1] * n2[2] - n1[2] * n2[1], cy = n1[2] * n2[0] - n1[0] * n2[2], cz = n1[0] * n2[1] - n1[1] * n2[0];
   const c2 = cx * cx + cy * cy + cz * cz;
   if (c2 > 1e-14) {

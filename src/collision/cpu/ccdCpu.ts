@@ -26,7 +26,8 @@ import { closestPointOnTriangle, FEATURE_FACE } from '../../geometry/closestPoin
 import type { TetMesh } from '../../mesh/types';
 import { ccdCandidates, ccdTopologyOf, roundDown, roundUp, type CcdTopology } from '../ccd/broadPhase';
 import { ccdWithin } from '../ccd/separationCcd';
-import { featureConeNormal, type FeatureConeTopology } from '../ccd/featureNormal';
+import { featureConeNormal } from '../ccd/featureNormal';
+import { mutualEdgeCone, mutualVertexCone, type MutualConeTopology } from '../ccd/mutualCone';
 import { trianglesAcross } from '../trianglesAcross';
 import { segmentClosestParams } from '../ccd/segmentClosest';
 import type { CcdFrameCounters } from '../counters';
@@ -46,13 +47,19 @@ export class CpuCcd {
 
   /** Edge and vertex features' normals kept in their normal cones (featureNormal.ts); false: the path direction alone, as before (tests compare). */
   coneNormals = true;
-  private readonly cone: FeatureConeTopology;
+  /** The mutual normal cone rule (mutualCone.ts); false: the triangle side's cone alone, as before (tests compare). */
+  mutualCones = true;
+  private readonly cone: MutualConeTopology;
   private readonly u = new Float64Array(3);
   private readonly nT = new Float64Array(3);
+  private readonly nEdge = new Float64Array(3);
 
   constructor(mesh: TetMesh) {
     this.mesh = mesh;
-    this.cone = { boundaryTriangles: mesh.boundaryTriangles, triangleAcross: trianglesAcross(mesh), vertexTriangleOffsets: mesh.vertexTriangleOffsets, vertexTriangles: mesh.vertexTriangles };
+    this.cone = {
+      boundaryTriangles: mesh.boundaryTriangles, triangleAcross: trianglesAcross(mesh), vertexTriangleOffsets: mesh.vertexTriangleOffsets, vertexTriangles: mesh.vertexTriangles,
+      boundaryEdges: mesh.boundaryEdges, boundaryEdgeTriangles: mesh.boundaryEdgeTriangles,
+    };
     this.topology = ccdTopologyOf(mesh);
     this.boxes = new Float32Array(6 * mesh.vertexCount);
   }
@@ -143,7 +150,11 @@ export class CpuCcd {
       const u = this.u, nT = this.nT;
       u[0] = dx / d; u[1] = dy / d; u[2] = dz / d;
       nT[0] = nx; nT[1] = ny; nT[2] = nz;
-      if (this.coneNormals) featureConeNormal(this.cone, f, feature, xt, nT, u, (i, k) => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k]));
+      const pos = (i: number, k: number): number => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k]);
+      if (this.coneNormals) featureConeNormal(this.cone, f, feature, xt, nT, u, pos);
+      // ... and its opposite inside the vertex's own cone (mutualCone.ts: a vertex of a flat
+      // surface has one normal, so a convex edge sliding over it cannot push it sideways).
+      if (this.mutualCones) mutualVertexCone(this.cone, v, f, feature, u, pos);
       nx = u[0]; ny = u[1]; nz = u[2];
     }
     out.append(GROUP_POINT_FACE, offset, [v], [1], [a, b, c], [cpt[3], cpt[4], cpt[5]], nx, ny, nz);
@@ -181,6 +192,19 @@ export class CpuCcd {
       // so n points along b's outward normal and against a's.
       const out2 = this.edgeNormal(x1, eb).map((c, k) => c - this.edgeNormal(x1, ea)[k]);
       if (dot(n, out2) < 0) n = n.map((c) => -c);
+    }
+    if (this.mutualCones) {
+      // n in b's cone and -n in a's (mutualCone.ts): an internal edge of a flat surface has one
+      // normal. Where the two cones do not meet, another pair of the same two surfaces comes as
+      // near no later and carries the contact: none here.
+      const nn = this.nEdge;
+      nn[0] = n[0]; nn[1] = n[1]; nn[2] = n[2];
+      const r = mutualEdgeCone(this.cone, ea, eb, nn, (i, k) => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k]));
+      if (r === 'apart') {
+        counters.edgeEdgeApart++;
+        return;
+      }
+      n = [nn[0], nn[1], nn[2]];
     }
     out.append(GROUP_EDGE_EDGE, offset, [a0, a1], [1 - wa, wa], [b0, b1], [1 - wb, wb], n[0], n[1], n[2]);
     counters.hitsEdgeEdge++;

@@ -35,7 +35,7 @@ const FLAG_SKIP_PIN = 1;
 const FLAG_CHECK_OWN = 2;
 /** Header words read back per frame: [CCD_HITS_VF, CCD_ESCAPE_LIST_COUNT] of ccdNarrow.wgsl. */
 export const CCD_COUNTER_FIRST = 16;
-export const CCD_COUNTER_WORDS = 15;
+export const CCD_COUNTER_WORDS = 16;
 /**
  * The escape list (ccdNarrow.wgsl CCD_ESCAPE_LIST, CCD_ESCAPE_LIST_CAPACITY): entries of (vertex,
  * f32 bits of how far outside its box it lay) from this word of the vertex-triangle header, past
@@ -47,7 +47,7 @@ export const ESCAPE_LIST_CAPACITY = 4096;
 export const ESCAPE_LIST_WORDS = 2 * ESCAPE_LIST_CAPACITY;
 const W = {
   hitsVertexFace: 0, hitsEdgeEdge: 1, dropped: 2, escaped: 3, skippedPin: 4, backFace: 5, maxCount: 6, tests: 7, edgeEdgeAtEnd: 8, escapedSelf: 9, escapedSelfObjects: 10,
-  escapeDistance: 12, escapeDistanceSelf: 13, escapeListCount: 14,
+  escapeDistance: 12, escapeDistanceSelf: 13, escapeListCount: 14, edgeEdgeApart: 15,
 } as const;
 
 /** The largest direct 1D dispatch we allow for the contact solve (65,535 groups of 64). */
@@ -331,6 +331,7 @@ export class CcdStage implements GpuStage {
     c.hitsEdgeEdge = words[W.hitsEdgeEdge];
     c.backFace = words[W.backFace];
     c.edgeEdgeAtEnd = words[W.edgeEdgeAtEnd];
+    c.edgeEdgeApart = words[W.edgeEdgeApart];
     c.dropped = words[W.dropped];
     c.escaped = words[W.escaped];
     c.escapedSelf = words[W.escapedSelf];

@@ -1,6 +1,6 @@
 /**
  * The CCD narrow phase's header words that the host reads back (shaders/ccdNarrow.wgsl) against
- * collision/gpu/ccdStage.ts: the counters from CCD_HITS_VF to the escape list's count, and the
+ * collision/gpu/ccdStage.ts: the counters from CCD_HITS_VF to CCD_EE_APART, and the
  * escape list past the query-list header and the room for one query (the contact solve binds the
  * same buffer as a query list, so the list must not overlap what it reads).
  */
@@ -18,9 +18,10 @@ function constant(name: string): number {
 }
 
 describe('CCD header words read back', () => {
-  it('the counters run from CCD_HITS_VF to CCD_ESCAPE_LIST_COUNT, and the escape list lies past the query list the contact solve reads', () => {
+  it('the counters run from CCD_HITS_VF to CCD_EE_APART, and the escape list lies past the query list the contact solve reads', () => {
     expect(constant('CCD_HITS_VF')).toBe(CCD_COUNTER_FIRST);
-    expect(constant('CCD_ESCAPE_LIST_COUNT')).toBe(CCD_COUNTER_FIRST + CCD_COUNTER_WORDS - 1);
+    expect(constant('CCD_EE_APART')).toBe(CCD_COUNTER_FIRST + CCD_COUNTER_WORDS - 1);
+    expect(constant('CCD_ESCAPE_LIST_COUNT')).toBeLessThan(constant('CCD_EE_APART'));
     expect(constant('CCD_ESCAPE_DISTANCE_SELF')).toBeLessThan(constant('CCD_ESCAPE_LIST_COUNT'));
     expect(constant('CCD_ESCAPE_LIST')).toBe(ESCAPE_LIST_FIRST_WORD);
     expect(ESCAPE_LIST_FIRST_WORD).toBeGreaterThanOrEqual(QL_HEADER_WORDS + QUERY_WORDS);
