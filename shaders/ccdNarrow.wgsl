@@ -25,7 +25,8 @@
 // contact offset delta, also the separation at which CCD reports contact: resting contacts are
 // held there. A vertex-triangle contact whose s lies on an edge or vertex of the triangle takes the
 // direction from s to the vertex as its normal (no torque), kept inside that feature's normal cone
-// on the surface (featureConeNormal). A vertex behind the triangle's plane at t0 (by more than the separation) is not
+// on the surface (featureConeNormal), and both kinds keep n in the point side's cone too
+// (mutualVertexCone, mutualEdgeCone). A vertex behind the triangle's plane at t0 (by more than the separation) is not
 // approaching this face from outside (it would first cross another face, whose contact comes
 // earlier): no contact.
 #include "threadIndex"
@@ -85,7 +86,7 @@ const CCD_ESCAPE_DISTANCE_SELF = 29u;
 // the room for one query, ccdStage.ts ESCAPE_LIST_FIRST_WORD); their count at
 // CCD_ESCAPE_LIST_COUNT, which may pass the capacity (the host then also widens every box).
 const CCD_ESCAPE_LIST_COUNT = 30u;
-// Edge-edge hits whose two edges' normal cones do not meet (mutualEdgeCone): no contact made.
+// Edge-edge hits whose two edges' normal cones do not meet (mutualEdgeCone): made with their own normal.
 const CCD_EE_APART = 31u;
 const CCD_ESCAPE_LIST = 72u;
 const CCD_ESCAPE_LIST_CAPACITY = 4096u;
@@ -272,7 +273,7 @@ fn arcContains(n1: vec3<f32>, n2: vec3<f32>, d: vec3<f32>) -> bool {
 // Edge-edge contact of boundary edges a and b with normal n (from b toward a): xyz the normal, kept
 // when in b's cone with -n in a's, else the nearer to n of n clamped into b's cone (when its
 // opposite lies in a's) and the opposite of -n clamped into a's (when it lies in b's); w = 1 when
-// neither (the cones do not meet: no contact).
+// neither (the cones do not meet: xyz is n).
 fn mutualEdgeCone(a: u32, b: u32, n: vec3<f32>, toi: f32) -> vec4<f32> {
   let a1 = edgeFaceNormal(a, 0u, toi);
   let a2 = edgeFaceNormal(a, 1u, toi);
@@ -473,13 +474,9 @@ fn edgeEdge(i: u32) {
   } else if (dot(n, edgeNormal(eb) - edgeNormal(ea)) < 0.0) {
     n = -n;
   }
-  // n in b's cone and -n in a's (mutualEdgeCone); where they do not meet, another pair of the same
-  // surfaces comes as near no later and carries the contact.
+  // n in b's cone and -n in a's (mutualEdgeCone); where they do not meet, n stays (counted).
   let mutual = mutualEdgeCone(ea, eb, n, toi);
-  if (mutual.w > 0.5) {
-    atomicAdd(&header[CCD_EE_APART], 1u);
-    return;
-  }
+  if (mutual.w > 0.5) { atomicAdd(&header[CCD_EE_APART], 1u); }
   n = mutual.xyz;
   var c = newContact();
   c.pointVertex = vec4<u32>(va, CONTACT_NONE, CONTACT_NONE);

@@ -136,7 +136,8 @@ function minus(d: ArrayLike<number>): Float64Array {
  * Edge-edge contact of boundary edges a and b, normal n (unit, from b toward a): kept when n lies in
  * b's cone and -n in a's; else replaced by the nearer to n of: n clamped into b's cone, when its
  * opposite lies in a's; the opposite of -n clamped into a's cone, when it lies in b's; 'apart' when
- * neither (the cones do not meet: the edges' nearest points are not the surfaces' nearest there).
+ * neither (the cones do not meet: the edges' nearest points are not the surfaces' nearest there),
+ * n unchanged.
  */
 export function mutualEdgeCone(topo: MutualConeTopology, a: number, b: number, n: Float64Array, pos: Pos): MutualEdgeResult {
   if (!edgeNormals(topo, a, pos, A1, A2) || !edgeNormals(topo, b, pos, B1, B2)) return 'kept';

@@ -20,7 +20,9 @@
  *     face's plane at t0 by more than the separation;
  *   edge-edge: the closest points of the two edges (none within EE_END_PARAM of an end), n their
  *     common normal, on the side edge a was at t0 when that gap is clear (> EDGE_SIDE_MIN_REL of
- *     the separation), else on the side the surfaces' outward normals at the two edges say.
+ *     the separation), else on the side the surfaces' outward normals at the two edges say;
+ *   both: n also in the point side's cone (ccd/mutualCone.ts: a vertex or an internal edge of a
+ *     flat surface has one normal).
  */
 import { closestPointOnTriangle, FEATURE_FACE } from '../../geometry/closestPointOnTriangle';
 import type { TetMesh } from '../../mesh/types';
@@ -195,16 +197,13 @@ export class CpuCcd {
     }
     if (this.mutualCones) {
       // n in b's cone and -n in a's (mutualCone.ts): an internal edge of a flat surface has one
-      // normal. Where the two cones do not meet, another pair of the same two surfaces comes as
-      // near no later and carries the contact: none here.
+      // normal. Where the two cones do not meet, n stays (docs/collisions.md "Mutual cones" says
+      // why the contact is not dropped there).
       const nn = this.nEdge;
       nn[0] = n[0]; nn[1] = n[1]; nn[2] = n[2];
       const r = mutualEdgeCone(this.cone, ea, eb, nn, (i, k) => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k]));
-      if (r === 'apart') {
-        counters.edgeEdgeApart++;
-        return;
-      }
-      n = [nn[0], nn[1], nn[2]];
+      if (r === 'apart') counters.edgeEdgeApart++;
+      else n = [nn[0], nn[1], nn[2]];
     }
     out.append(GROUP_EDGE_EDGE, offset, [a0, a1], [1 - wa, wa], [b0, b1], [1 - wb, wb], n[0], n[1], n[2]);
     counters.hitsEdgeEdge++;
