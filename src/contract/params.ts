@@ -322,9 +322,9 @@ export function effectiveCollisionRounds(p: Pick<SolverParams, 'collideEvery' | 
  * substeps instead of 15), 'substep' otherwise. Not 'contacts', though it held octopus piles of 3
  * and 4 at their 5 x 5 better (CPU reference, 40 frames: one vertex inside another octopus at the
  * end of one frame, 0.09 mm, where once a substep left 1-3 at the end of 3 frames each, up to
- * 5.5 mm): contacts solved again on their records brake a frictionless slide over a slab's
- * internal edges (2.5 -> 2.37 m/s in 0.25 s, once a substep 2.50; docs/collisions.md "Contacts
- * after every iteration", "Mutual cones"), and add the passes to every substep's dispatches.
+ * 5.5 mm): it adds the contact passes to every substep's dispatches (octopus box 29 -> 33 a
+ * substep), and a point reaching a surface during the later iterations waits for the next
+ * substep's detection (docs/collisions.md "Contacts after every iteration").
  */
 export function effectiveCollideEvery(p: Pick<SolverParams, 'collideEvery' | 'recovery'>): Exclude<CollideEvery, 'auto'> {
   return p.collideEvery === 'auto' ? (p.recovery ? 'iteration' : 'substep') : p.collideEvery;

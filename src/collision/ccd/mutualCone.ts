@@ -14,8 +14,10 @@
  * frictionless slide a little (2.5 -> 2.34 m/s in 0.25 s); solved after every material iteration
  * (SolverParams.collideEvery 'contacts') they braked it to 2.04.
  * Where it fails, n becomes the other side's nearest cone direction, clamped into the first
- * side's cone, when that lies in both cones (to CONE_TOLERANCE); else n stays (the cones do not
- * meet: a concave or tangled spot, where no direction suits both).
+ * side's cone, when that lies in both cones (to CONE_TOLERANCE). Where the cones do not meet (the
+ * features are not the surfaces' nearest pair, only within the separation too): a vertex-triangle
+ * n stays; an edge-edge n takes the cone of the edge whose closest point lies further from its
+ * ends (docs/collisions.md "Mutual cones" has the three ways tried).
  */
 import { FEATURE_EDGE01, FEATURE_EDGE20, FEATURE_FACE, FEATURE_VERTEX2 } from '../../geometry/closestPointOnTriangle';
 import { clampToArc, triangleNormal, type FeatureConeTopology } from './featureNormal';
@@ -133,13 +135,15 @@ function minus(d: ArrayLike<number>): Float64Array {
 }
 
 /**
- * Edge-edge contact of boundary edges a and b, normal n (unit, from b toward a): kept when n lies in
- * b's cone and -n in a's; else replaced by the nearer to n of: n clamped into b's cone, when its
- * opposite lies in a's; the opposite of -n clamped into a's cone, when it lies in b's; 'apart' when
- * neither (the cones do not meet: the edges' nearest points are not the surfaces' nearest there),
- * n unchanged.
+ * Edge-edge contact of boundary edges a and b, normal n (unit, from b toward a), closest points at
+ * parameters wa on a and wb on b: kept when n lies in b's cone and -n in a's; else replaced by the
+ * nearer to n of: n clamped into b's cone, when its opposite lies in a's; the opposite of -n
+ * clamped into a's cone, when it lies in b's. 'apart' when neither (the cones do not meet: the
+ * edges' nearest points are not the surfaces' nearest there): n then takes the cone of the edge
+ * whose closest point lies further from its ends. The other's lies nearer a vertex, whose wider
+ * cone holds that direction.
  */
-export function mutualEdgeCone(topo: MutualConeTopology, a: number, b: number, n: Float64Array, pos: Pos): MutualEdgeResult {
+export function mutualEdgeCone(topo: MutualConeTopology, a: number, b: number, wa: number, wb: number, n: Float64Array, pos: Pos): MutualEdgeResult {
   if (!edgeNormals(topo, a, pos, A1, A2) || !edgeNormals(topo, b, pos, B1, B2)) return 'kept';
   if (arcContains(B1, B2, n) && arcContains(A1, A2, minus(n))) return 'kept';
   let bestDot = -Infinity;
@@ -153,9 +157,12 @@ export function mutualEdgeCone(topo: MutualConeTopology, a: number, b: number, n
     n.set(FROM_A);
     return 'replaced';
   }
-  if (bestDot === -Infinity) return 'apart';
-  n.set(INTO_B);
-  return 'replaced';
+  if (bestDot > -Infinity) {
+    n.set(INTO_B);
+    return 'replaced';
+  }
+  n.set(Math.min(wa, 1 - wa) >= Math.min(wb, 1 - wb) ? FROM_A : INTO_B);
+  return 'apart';
 }
 
 function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
