@@ -86,7 +86,7 @@ const CCD_ESCAPE_DISTANCE_SELF = 29u;
 // the room for one query, ccdStage.ts ESCAPE_LIST_FIRST_WORD); their count at
 // CCD_ESCAPE_LIST_COUNT, which may pass the capacity (the host then also widens every box).
 const CCD_ESCAPE_LIST_COUNT = 30u;
-// Edge-edge hits whose two edges' normal cones do not meet (mutualEdgeCone): made with the cone of the more interior closest point.
+// Edge-edge hits whose two edges' normal cones do not meet (mutualEdgeCone): made with their own normal.
 const CCD_EE_APART = 31u;
 const CCD_ESCAPE_LIST = 72u;
 const CCD_ESCAPE_LIST_CAPACITY = 4096u;
@@ -270,12 +270,11 @@ fn arcContains(n1: vec3<f32>, n2: vec3<f32>, d: vec3<f32>) -> bool {
   return dot(clampToArc(n1, n2, d), d) >= cos(CONE_TOLERANCE);
 }
 
-// Edge-edge contact of boundary edges a and b with normal n (from b toward a), closest points at
-// parameters w.x on a and w.y on b: xyz the normal, kept when in b's cone with -n in a's, else the
-// nearer to n of n clamped into b's cone (when its opposite lies in a's) and the opposite of -n
-// clamped into a's (when it lies in b's); w = 1 when neither (the cones do not meet), xyz then the
-// cone of the edge whose closest point lies further from its ends.
-fn mutualEdgeCone(a: u32, b: u32, w: vec2<f32>, n: vec3<f32>, toi: f32) -> vec4<f32> {
+// Edge-edge contact of boundary edges a and b with normal n (from b toward a): xyz the normal, kept
+// when in b's cone with -n in a's, else the nearer to n of n clamped into b's cone (when its
+// opposite lies in a's) and the opposite of -n clamped into a's (when it lies in b's); w = 1 when
+// neither (the cones do not meet), xyz then n (perpendicular to both edges: no work when they slide).
+fn mutualEdgeCone(a: u32, b: u32, n: vec3<f32>, toi: f32) -> vec4<f32> {
   let a1 = edgeFaceNormal(a, 0u, toi);
   let a2 = edgeFaceNormal(a, 1u, toi);
   let b1 = edgeFaceNormal(b, 0u, toi);
@@ -287,8 +286,7 @@ fn mutualEdgeCone(a: u32, b: u32, w: vec2<f32>, n: vec3<f32>, toi: f32) -> vec4<
   let intoBMeets = arcContains(a1, a2, -intoB);
   if (arcContains(b1, b2, fromA) && (!intoBMeets || dot(fromA, n) > dot(intoB, n))) { return vec4<f32>(fromA, 0.0); }
   if (intoBMeets) { return vec4<f32>(intoB, 0.0); }
-  if (min(w.x, 1.0 - w.x) >= min(w.y, 1.0 - w.y)) { return vec4<f32>(fromA, 1.0); }
-  return vec4<f32>(intoB, 1.0);
+  return vec4<f32>(n, 1.0);
 }
 
 // Closest points of segments p1 q1 and p2 q2 as parameters (s on the first, u on the second),
@@ -472,9 +470,8 @@ fn edgeEdge(i: u32) {
   } else if (dot(n, edgeNormal(eb) - edgeNormal(ea)) < 0.0) {
     n = -n;
   }
-  // n in b's cone and -n in a's (mutualEdgeCone); where they do not meet, the cone of the edge
-  // whose closest point is the more interior (counted).
-  let mutual = mutualEdgeCone(ea, eb, w, n, toi);
+  // n in b's cone and -n in a's (mutualEdgeCone); where they do not meet, n stays (counted).
+  let mutual = mutualEdgeCone(ea, eb, n, toi);
   if (mutual.w > 0.5) { atomicAdd(&header[CCD_EE_APART], 1u); }
   n = mutual.xyz;
   var c = newContact();

@@ -62,7 +62,7 @@ export interface CcdFrameCounters {
   backFace: number;
   /** Edge-edge hits whose closest points lie at an edge's end (left to that vertex's vertex-triangle pairs). */
   edgeEdgeAtEnd: number;
-  /** Edge-edge hits whose two edges' normal cones do not meet (mutualCone.ts): made with the cone of the edge whose closest point is the more interior. */
+  /** Edge-edge hits whose two edges' normal cones do not meet (mutualCone.ts): made with their own normal, perpendicular to both edges. */
   edgeEdgeApart: number;
   /** Contact records available per substep, and contacts beyond them (they grow the capacity). */
   capacity: number;

@@ -197,11 +197,10 @@ export class CpuCcd {
     }
     if (this.mutualCones) {
       // n in b's cone and -n in a's (mutualCone.ts): an internal edge of a flat surface has one
-      // normal. Where the two cones do not meet the contact stays, with the cone of the edge whose
-      // closest point is the more interior (docs/collisions.md "Mutual cones" says why).
+      // normal. Where the two cones do not meet, n stays (docs/collisions.md "Mutual cones").
       const nn = this.nEdge;
       nn[0] = n[0]; nn[1] = n[1]; nn[2] = n[2];
-      if (mutualEdgeCone(this.cone, ea, eb, wa, wb, nn, (i, k) => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k])) === 'apart') counters.edgeEdgeApart++;
+      if (mutualEdgeCone(this.cone, ea, eb, nn, (i, k) => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k])) === 'apart') counters.edgeEdgeApart++;
       n = [nn[0], nn[1], nn[2]];
     }
     out.append(GROUP_EDGE_EDGE, offset, [a0, a1], [1 - wa, wa], [b0, b1], [1 - wb, wb], n[0], n[1], n[2]);
