@@ -26,7 +26,6 @@ export const CONE_TOLERANCE = 0.01;
 
 /** The surface data the rule reads: featureNormal.ts's, and each boundary edge's two triangles. */
 export interface MutualConeTopology extends FeatureConeTopology {
-  boundaryEdges: Uint32Array;
   boundaryEdgeTriangles: Uint32Array;
 }
 

@@ -60,7 +60,7 @@ export class CpuCcd {
     this.mesh = mesh;
     this.cone = {
       boundaryTriangles: mesh.boundaryTriangles, triangleAcross: trianglesAcross(mesh), vertexTriangleOffsets: mesh.vertexTriangleOffsets, vertexTriangles: mesh.vertexTriangles,
-      boundaryEdges: mesh.boundaryEdges, boundaryEdgeTriangles: mesh.boundaryEdgeTriangles,
+      boundaryEdgeTriangles: mesh.boundaryEdgeTriangles,
     };
     this.topology = ccdTopologyOf(mesh);
     this.boxes = new Float32Array(6 * mesh.vertexCount);
