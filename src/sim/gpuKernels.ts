@@ -6,6 +6,7 @@
  * slot (dynamic offset, SLOT_STRIDE apart).
  */
 import { BindingTable } from '../gpu/bindingTable';
+import { computePipeline, definePipelines } from '../gpu/lazyPipelines';
 import { withIncludes } from '../gpu/wgsl';
 import common from '../../shaders/xpbdCommon.wgsl?raw';
 import gatherCode from '../../shaders/xpbdGather.wgsl?raw';
@@ -193,35 +194,35 @@ export class XpbdKernels {
   readonly finalizeDampWarmTable: FinalizeDampWarmBindings;
   /** Bind group 1: the per-substep (or per-colour) slot, a dynamic offset into the slot buffer. */
   readonly slotLayout: GPUBindGroupLayout;
-  readonly predict: GPUComputePipeline;
+  declare readonly predict: GPUComputePipeline;
   /** predict, then the warm start's corrections gathered (xpbdPredictWarm.wgsl). */
-  readonly predictWarm: GPUComputePipeline;
-  readonly collide: GPUComputePipeline;
-  readonly finalize: GPUComputePipeline;
-  readonly applyMass: GPUComputePipeline;
-  readonly neoHookeanColour: GPUComputePipeline;
-  readonly neoHookeanJacobi: GPUComputePipeline;
-  readonly neoHookeanCells: GPUComputePipeline;
+  declare readonly predictWarm: GPUComputePipeline;
+  declare readonly collide: GPUComputePipeline;
+  declare readonly finalize: GPUComputePipeline;
+  declare readonly applyMass: GPUComputePipeline;
+  declare readonly neoHookeanColour: GPUComputePipeline;
+  declare readonly neoHookeanJacobi: GPUComputePipeline;
+  declare readonly neoHookeanCells: GPUComputePipeline;
   /** neoHookeanCells with the colliders after each vertex's last visit (xpbdNeoHookeanColliders.wgsl); groups: table, pass slot, substep slot. */
-  readonly neoHookeanCellsColliders: GPUComputePipeline;
-  readonly neoHookeanWarmStart: GPUComputePipeline;
-  readonly springCells: GPUComputePipeline;
-  readonly springColour: GPUComputePipeline;
-  readonly springJacobi: GPUComputePipeline;
-  readonly gather: GPUComputePipeline;
-  readonly dampReduce: GPUComputePipeline;
-  readonly dampSolve: GPUComputePipeline;
-  readonly dampApply: GPUComputePipeline;
+  declare readonly neoHookeanCellsColliders: GPUComputePipeline;
+  declare readonly neoHookeanWarmStart: GPUComputePipeline;
+  declare readonly springCells: GPUComputePipeline;
+  declare readonly springColour: GPUComputePipeline;
+  declare readonly springJacobi: GPUComputePipeline;
+  declare readonly gather: GPUComputePipeline;
+  declare readonly dampReduce: GPUComputePipeline;
+  declare readonly dampSolve: GPUComputePipeline;
+  declare readonly dampApply: GPUComputePipeline;
   /** dampSolve and dampApply in one dispatch, each chunk solving its object (after finalizeReduce). */
-  readonly dampSolveApply: GPUComputePipeline;
+  declare readonly dampSolveApply: GPUComputePipeline;
   /** Finalize and the damping's reduction in one dispatch (xpbdFinalizeDamping.wgsl). */
-  readonly finalizeReduce: GPUComputePipeline;
+  declare readonly finalizeReduce: GPUComputePipeline;
   /** Finalize and the whole damping of one object per workgroup (xpbdFinalizeDamping.wgsl finalizeDampObject). */
-  readonly finalizeDampObject: GPUComputePipeline;
+  declare readonly finalizeDampObject: GPUComputePipeline;
   /** finalizeDampObject, then the next substep's predictWarm of the object's vertices (xpbdFinalizeDampPredict.wgsl). */
-  readonly finalizeDampPredict: GPUComputePipeline;
+  declare readonly finalizeDampPredict: GPUComputePipeline;
   /** finalizeDampObject beside the next substep's warm start of every tet (xpbdFinalizeDampWarm.wgsl). */
-  readonly finalizeDampWarm: GPUComputePipeline;
+  declare readonly finalizeDampWarm: GPUComputePipeline;
 
   constructor(device: GPUDevice) {
     this.integrate = integrateBindings(device);
@@ -245,33 +246,32 @@ export class XpbdKernels {
       return m;
     };
     const make = (label: string, code: string, entryPoint: string, layouts: GPUBindGroupLayout[]) =>
-      device.createComputePipeline({
-        label: `${label}.${entryPoint}`,
-        layout: device.createPipelineLayout({ bindGroupLayouts: layouts }),
-        compute: { module: module(label, code), entryPoint },
-      });
+      computePipeline(device, `${label}.${entryPoint}`, module(label, code), entryPoint, layouts);
     const withSlot = (l: GPUBindGroupLayout) => [l, this.slotLayout];
-    this.predict = make('xpbdIntegrate', integrateCode, 'predict', withSlot(this.integrate.layout));
-    this.predictWarm = make('xpbdPredictWarm', predictWarmCode, 'predictWarm', withSlot(this.predictWarmTable.layout));
-    this.collide = make('xpbdIntegrate', integrateCode, 'collide', withSlot(this.integrate.layout));
-    this.finalize = make('xpbdIntegrate', integrateCode, 'finalize', withSlot(this.integrate.layout));
-    this.applyMass = make('xpbdIntegrate', integrateCode, 'applyMass', withSlot(this.integrate.layout));
-    this.neoHookeanColour = make('xpbdNeoHookean', neoHookeanCode, 'solveColour', withSlot(this.neoHookean.layout));
-    this.neoHookeanJacobi = make('xpbdNeoHookean', neoHookeanCode, 'solveJacobi', withSlot(this.neoHookean.layout));
-    this.neoHookeanCells = make('xpbdNeoHookean', neoHookeanCode, 'sweepCells', withSlot(this.neoHookean.layout));
-    this.neoHookeanCellsColliders = make('xpbdNeoHookeanColliders', neoHookeanCollidersCode, 'sweepCells', [this.neoHookeanCollidersTable.layout, this.slotLayout, this.slotLayout]);
-    this.neoHookeanWarmStart = make('xpbdNeoHookean', neoHookeanCode, 'warmStart', withSlot(this.neoHookean.layout));
-    this.springCells = make('xpbdSpring', springCode, 'sweepCells', withSlot(this.spring.layout));
-    this.springColour = make('xpbdSpring', springCode, 'solveColour', withSlot(this.spring.layout));
-    this.springJacobi = make('xpbdSpring', springCode, 'solveJacobi', withSlot(this.spring.layout));
-    this.gather = make('xpbdGather', gatherCode, 'gather', [this.gatherTable.layout]);
-    this.dampReduce = make('xpbdRigidDamping', rigidDampingCode, 'reduce', [this.damping.layout]);
-    this.dampSolve = make('xpbdRigidDamping', rigidDampingCode, 'solveRigid', [this.damping.layout]);
-    this.dampApply = make('xpbdRigidDamping', rigidDampingCode, 'apply', [this.damping.layout]);
-    this.dampSolveApply = make('xpbdRigidDamping', rigidDampingCode, 'solveApply', [this.damping.layout]);
-    this.finalizeReduce = make('xpbdFinalizeDamping', finalizeDampingCode, 'finalizeReduce', [this.finalizeDamping.layout]);
-    this.finalizeDampObject = make('xpbdFinalizeDamping', finalizeDampingCode, 'finalizeDampObject', [this.finalizeDamping.layout]);
-    this.finalizeDampPredict = make('xpbdFinalizeDampPredict', finalizeDampPredictCode, 'finalizeDampPredict', withSlot(this.finalizeDampPredictTable.layout));
-    this.finalizeDampWarm = make('xpbdFinalizeDampWarm', finalizeDampWarmCode, 'finalizeDampWarm', withSlot(this.finalizeDampWarmTable.layout));
+    // Compiled on first use (lazyPipelines.ts): a run records a few of these.
+    definePipelines(this, {
+      predict: () => make('xpbdIntegrate', integrateCode, 'predict', withSlot(this.integrate.layout)),
+      predictWarm: () => make('xpbdPredictWarm', predictWarmCode, 'predictWarm', withSlot(this.predictWarmTable.layout)),
+      collide: () => make('xpbdIntegrate', integrateCode, 'collide', withSlot(this.integrate.layout)),
+      finalize: () => make('xpbdIntegrate', integrateCode, 'finalize', withSlot(this.integrate.layout)),
+      applyMass: () => make('xpbdIntegrate', integrateCode, 'applyMass', withSlot(this.integrate.layout)),
+      neoHookeanColour: () => make('xpbdNeoHookean', neoHookeanCode, 'solveColour', withSlot(this.neoHookean.layout)),
+      neoHookeanJacobi: () => make('xpbdNeoHookean', neoHookeanCode, 'solveJacobi', withSlot(this.neoHookean.layout)),
+      neoHookeanCells: () => make('xpbdNeoHookean', neoHookeanCode, 'sweepCells', withSlot(this.neoHookean.layout)),
+      neoHookeanCellsColliders: () => make('xpbdNeoHookeanColliders', neoHookeanCollidersCode, 'sweepCells', [this.neoHookeanCollidersTable.layout, this.slotLayout, this.slotLayout]),
+      neoHookeanWarmStart: () => make('xpbdNeoHookean', neoHookeanCode, 'warmStart', withSlot(this.neoHookean.layout)),
+      springCells: () => make('xpbdSpring', springCode, 'sweepCells', withSlot(this.spring.layout)),
+      springColour: () => make('xpbdSpring', springCode, 'solveColour', withSlot(this.spring.layout)),
+      springJacobi: () => make('xpbdSpring', springCode, 'solveJacobi', withSlot(this.spring.layout)),
+      gather: () => make('xpbdGather', gatherCode, 'gather', [this.gatherTable.layout]),
+      dampReduce: () => make('xpbdRigidDamping', rigidDampingCode, 'reduce', [this.damping.layout]),
+      dampSolve: () => make('xpbdRigidDamping', rigidDampingCode, 'solveRigid', [this.damping.layout]),
+      dampApply: () => make('xpbdRigidDamping', rigidDampingCode, 'apply', [this.damping.layout]),
+      dampSolveApply: () => make('xpbdRigidDamping', rigidDampingCode, 'solveApply', [this.damping.layout]),
+      finalizeReduce: () => make('xpbdFinalizeDamping', finalizeDampingCode, 'finalizeReduce', [this.finalizeDamping.layout]),
+      finalizeDampObject: () => make('xpbdFinalizeDamping', finalizeDampingCode, 'finalizeDampObject', [this.finalizeDamping.layout]),
+      finalizeDampPredict: () => make('xpbdFinalizeDampPredict', finalizeDampPredictCode, 'finalizeDampPredict', withSlot(this.finalizeDampPredictTable.layout)),
+      finalizeDampWarm: () => make('xpbdFinalizeDampWarm', finalizeDampWarmCode, 'finalizeDampWarm', withSlot(this.finalizeDampWarmTable.layout)),
+    });
   }
 }

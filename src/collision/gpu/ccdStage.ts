@@ -16,6 +16,7 @@
 import code from '../../../shaders/ccdNarrow.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
 import { dispatchGrid, gridRowStride, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
+import { computePipeline, definePipelines } from '../../gpu/lazyPipelines';
 import { withIncludes } from '../../gpu/wgsl';
 import { effectiveCollisionMode, type SolverParams } from '../../contract/params';
 import { resolvesOnly, type GpuStage, type SubstepContext } from '../../contract/stage';
@@ -104,7 +105,7 @@ export class CcdStage implements GpuStage {
   /** Runs after every material iteration when SolverParams.collideEvery says so (SubstepContext.round). */
   readonly perRound = true;
   private readonly table;
-  private readonly pipeline: GPUComputePipeline;
+  declare private readonly pipeline: GPUComputePipeline;
   private readonly uniforms: GPUBuffer;
   /** Vertex-triangle contacts (their header also holds the frame counters from word 16); they share the DCD contacts' counts. */
   readonly vertexFace: CcdContactList;
@@ -142,10 +143,9 @@ export class CcdStage implements GpuStage {
       candidates: 'read-only-storage', boxes: 'read-only-storage', header: 'storage', contacts: 'storage',
       eeHeader: 'storage', eeContacts: 'storage',
     });
-    this.pipeline = device.createComputePipeline({
-      label: 'ccd.narrow',
-      layout: device.createPipelineLayout({ label: 'ccd.narrow', bindGroupLayouts: [this.table.layout] }),
-      compute: { module: device.createShaderModule({ label: 'ccd.narrow', code: withIncludes(code, 'ccdNarrow.wgsl') }), entryPoint: 'ccdNarrow' },
+    // Compiled on first use (gpu/lazyPipelines.ts).
+    definePipelines(this, {
+      pipeline: () => computePipeline(device, 'ccd.narrow', device.createShaderModule({ label: 'ccd.narrow', code: withIncludes(code, 'ccdNarrow.wgsl') }), 'ccdNarrow', [this.table.layout]),
     });
     this.uniforms = uniformBuffer(device, 'ccd.params', 4 * PARAM_WORDS);
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;

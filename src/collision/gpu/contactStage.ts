@@ -38,7 +38,7 @@ import argsCode from '../../../shaders/contactsArgs.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
 import { meanTriangleEdge, uniformRamp } from '../contactOffset';
 import { dispatchGrid, gridRowStride, uniformBuffer } from '../../gpu/buffers';
-import { withIncludes } from '../../gpu/wgsl';
+import { definePipelines, wgslPipeline } from '../../gpu/lazyPipelines';
 import { contactSweep, type SolverParams } from '../../contract/params';
 import { resolvesOnly, type GpuStage, type SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
@@ -84,14 +84,6 @@ export const OWN_COUNT_WORD = 7;
 export const MAIN_FRICTION_COUNT_WORD = 8;
 export const OWN_FRICTION_COUNT_WORD = 9;
 
-function pipeline(device: GPUDevice, label: string, code: string, entryPoint: string, layout: GPUBindGroupLayout): GPUComputePipeline {
-  return device.createComputePipeline({
-    label,
-    layout: device.createPipelineLayout({ label, bindGroupLayouts: [layout] }),
-    compute: { module: device.createShaderModule({ label, code: withIncludes(code, label) }), entryPoint },
-  });
-}
-
 export class ContactStage implements GpuStage {
   readonly phase = 'contacts' as const;
   /** Runs after every material iteration when SolverParams.collideEvery says so (SubstepContext.round). */
@@ -99,12 +91,12 @@ export class ContactStage implements GpuStage {
   private readonly buildTable;
   private readonly solveTable;
   private readonly argsTable;
-  private readonly buildPipeline: GPUComputePipeline;
-  private readonly argsPipeline: GPUComputePipeline;
-  private readonly solvePipeline: GPUComputePipeline;
-  private readonly countPipeline: GPUComputePipeline;
-  private readonly applyPipeline: GPUComputePipeline;
-  private readonly sweepPipeline: GPUComputePipeline;
+  declare private readonly buildPipeline: GPUComputePipeline;
+  declare private readonly argsPipeline: GPUComputePipeline;
+  declare private readonly solvePipeline: GPUComputePipeline;
+  declare private readonly countPipeline: GPUComputePipeline;
+  declare private readonly applyPipeline: GPUComputePipeline;
+  declare private readonly sweepPipeline: GPUComputePipeline;
   private readonly uniforms: GPUBuffer;
   /**
    * Per vertex ACCUMULATOR_WORDS u32 words, zero between passes: the pass's correction of x
@@ -203,12 +195,15 @@ export class ContactStage implements GpuStage {
       list3: 'read-only-storage', contacts3: 'storage',
     });
     this.argsTable = new BindingTable(device, 'contacts.args', { params: 'uniform', list: 'read-only-storage', list2: 'read-only-storage', args: 'storage' });
-    this.buildPipeline = pipeline(device, 'contacts.build', buildCode, 'buildContacts', this.buildTable.layout);
-    this.argsPipeline = pipeline(device, 'contacts.args', argsCode, 'contactArgs', this.argsTable.layout);
-    this.solvePipeline = pipeline(device, 'contacts.solve', solveCode, 'solveContacts', this.solveTable.layout);
-    this.countPipeline = pipeline(device, 'contacts.count', solveCode, 'countContacts', this.solveTable.layout);
-    this.applyPipeline = pipeline(device, 'contacts.apply', solveCode, 'applyContacts', this.solveTable.layout);
-    this.sweepPipeline = pipeline(device, 'contacts.sweep', solveCode, 'sweepContacts', this.solveTable.layout);
+    // Compiled on first use (gpu/lazyPipelines.ts).
+    definePipelines(this, {
+      buildPipeline: () => wgslPipeline(device, 'contacts.build', buildCode, 'buildContacts', [this.buildTable.layout]),
+      argsPipeline: () => wgslPipeline(device, 'contacts.args', argsCode, 'contactArgs', [this.argsTable.layout]),
+      solvePipeline: () => wgslPipeline(device, 'contacts.solve', solveCode, 'solveContacts', [this.solveTable.layout]),
+      countPipeline: () => wgslPipeline(device, 'contacts.count', solveCode, 'countContacts', [this.solveTable.layout]),
+      applyPipeline: () => wgslPipeline(device, 'contacts.apply', solveCode, 'applyContacts', [this.solveTable.layout]),
+      sweepPipeline: () => wgslPipeline(device, 'contacts.sweep', solveCode, 'sweepContacts', [this.solveTable.layout]),
+    });
     this.uniforms = uniformBuffer(device, 'contacts.params', 4 * PARAM_WORDS);
     const n = topology.vertexCount;
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;

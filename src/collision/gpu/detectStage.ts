@@ -29,7 +29,7 @@ import detectCode from '../../../shaders/dcdDetect.wgsl?raw';
 import argsCode from '../../../shaders/dcdArgs.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
 import { dispatchGrid, gridRowStride, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
-import { withIncludes } from '../../gpu/wgsl';
+import { definePipelines, wgslPipeline } from '../../gpu/lazyPipelines';
 import { effectiveCollisionMode, type CollisionMode, type SolverParams } from '../../contract/params';
 import { resolvesOnly, type GpuStage, type SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
@@ -96,14 +96,6 @@ export function detectionRefitsOn(device: GPUDevice): boolean {
   return device.limits.maxStorageBuffersPerShaderStage >= REFIT_IN_DETECTION_STORAGE_BUFFERS;
 }
 
-function pipeline(device: GPUDevice, label: string, code: string, entryPoint: string, layout: GPUBindGroupLayout): GPUComputePipeline {
-  return device.createComputePipeline({
-    label,
-    layout: device.createPipelineLayout({ label, bindGroupLayouts: [layout] }),
-    compute: { module: device.createShaderModule({ label, code: withIncludes(code, label) }), entryPoint },
-  });
-}
-
 export class DetectStage implements GpuStage {
   readonly phase = 'detect' as const;
   /** Runs after every material iteration when SolverParams.collideEvery says so (SubstepContext.round). */
@@ -112,9 +104,9 @@ export class DetectStage implements GpuStage {
   private readonly hashTable;
   private readonly detectTable;
   private readonly argsTable;
-  private readonly buildPipeline: GPUComputePipeline;
-  private readonly detectPipeline: GPUComputePipeline;
-  private readonly argsPipeline: GPUComputePipeline;
+  declare private readonly buildPipeline: GPUComputePipeline;
+  declare private readonly detectPipeline: GPUComputePipeline;
+  declare private readonly argsPipeline: GPUComputePipeline;
   /** refitBvh: the tree, and the kernels that run its refit dispatches inside the hash build and detection. */
   private refit?: { bvh: SurfaceBvhGpu; hashTable: BindingTable<string>; detectTable: BindingTable<string>; buildPipeline: GPUComputePipeline; detectPipeline: GPUComputePipeline };
   private readonly uniforms: GPUBuffer;
@@ -192,9 +184,12 @@ export class DetectStage implements GpuStage {
       list: 'storage', pin: 'storage', prev: 'read-only-storage', boxes: 'read-only-storage',
     });
     this.argsTable = new BindingTable(device, 'dcd.args', { params: 'uniform', list: 'storage', args: 'storage' });
-    this.buildPipeline = pipeline(device, 'dcd.buildHash', hashCode, 'buildHash', this.hashTable.layout);
-    this.detectPipeline = pipeline(device, 'dcd.detect', detectCode, 'detect', this.detectTable.layout);
-    this.argsPipeline = pipeline(device, 'dcd.writeArgs', argsCode, 'writeArgs', this.argsTable.layout);
+    // Compiled on first use (gpu/lazyPipelines.ts).
+    definePipelines(this, {
+      buildPipeline: () => wgslPipeline(device, 'dcd.buildHash', hashCode, 'buildHash', [this.hashTable.layout]),
+      detectPipeline: () => wgslPipeline(device, 'dcd.detect', detectCode, 'detect', [this.detectTable.layout]),
+      argsPipeline: () => wgslPipeline(device, 'dcd.writeArgs', argsCode, 'writeArgs', [this.argsTable.layout]),
+    });
     this.uniforms = uniformBuffer(device, 'dcd.params', 4 * PARAM_WORDS);
     this.markUniforms = uniformBuffer(device, 'dcd.markParams', 4 * PARAM_WORDS);
     this.pinAndTestUniforms = uniformBuffer(device, 'dcd.pinAndTestParams', 4 * PARAM_WORDS);
@@ -247,8 +242,8 @@ export class DetectStage implements GpuStage {
       bvh,
       hashTable,
       detectTable,
-      buildPipeline: pipeline(this.device, 'dcd.buildHashAndRefit', hashCode, 'buildHashAndRefit', hashTable.layout),
-      detectPipeline: pipeline(this.device, 'dcd.detectAndRefit', detectCode, 'detectAndRefit', detectTable.layout),
+      buildPipeline: wgslPipeline(this.device, 'dcd.buildHashAndRefit', hashCode, 'buildHashAndRefit', [hashTable.layout]),
+      detectPipeline: wgslPipeline(this.device, 'dcd.detectAndRefit', detectCode, 'detectAndRefit', [detectTable.layout]),
     };
     this.groups = undefined;
   }

@@ -7,6 +7,7 @@
 import prepassCode from '../../../shaders/spbPrepass.wgsl?raw';
 import queryCode from '../../../shaders/spbQuery.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
+import { computePipeline, definePipelines, wgslPipeline } from '../../gpu/lazyPipelines';
 import { withIncludes } from '../../gpu/wgsl';
 import type { SpbCapacities } from '../settings';
 
@@ -46,22 +47,16 @@ function prelude(c: Readonly<SpbCapacities>): string {
 export class SpbKernels {
   readonly prepassTable: BindingTable<keyof typeof SPB_PREPASS_BINDINGS>;
   readonly queryTable: BindingTable<keyof typeof SPB_QUERY_BINDINGS>;
-  readonly prepass: GPUComputePipeline;
-  readonly query: GPUComputePipeline;
+  declare readonly prepass: GPUComputePipeline;
+  declare readonly query: GPUComputePipeline;
 
   constructor(device: GPUDevice, capacities: Readonly<SpbCapacities>) {
     this.prepassTable = new BindingTable(device, 'spbPrepass', SPB_PREPASS_BINDINGS);
     this.queryTable = new BindingTable(device, 'spbQuery', SPB_QUERY_BINDINGS);
-    this.prepass = device.createComputePipeline({
-      label: 'spbPrepass',
-      layout: device.createPipelineLayout({ label: 'spbPrepass', bindGroupLayouts: [this.prepassTable.layout] }),
-      compute: { module: device.createShaderModule({ label: 'spbPrepass.wgsl', code: withIncludes(prepassCode, 'spbPrepass.wgsl') }), entryPoint: 'main' },
-    });
-    const code = prelude(capacities) + withIncludes(queryCode, 'spbQuery.wgsl');
-    this.query = device.createComputePipeline({
-      label: 'spbQuery',
-      layout: device.createPipelineLayout({ label: 'spbQuery', bindGroupLayouts: [this.queryTable.layout] }),
-      compute: { module: device.createShaderModule({ label: 'spbQuery.wgsl', code }), entryPoint: 'main' },
+    // Compiled on first use (gpu/lazyPipelines.ts).
+    definePipelines(this, {
+      prepass: () => wgslPipeline(device, 'spbPrepass', prepassCode, 'main', [this.prepassTable.layout]),
+      query: () => computePipeline(device, 'spbQuery', device.createShaderModule({ label: 'spbQuery.wgsl', code: prelude(capacities) + withIncludes(queryCode, 'spbQuery.wgsl') }), 'main', [this.queryTable.layout]),
     });
   }
 }
