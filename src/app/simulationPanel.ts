@@ -7,6 +7,7 @@
  * Buttons and the object menu carry stable ids (#sim-run, #sim-step, #sim-reset, #gui-object)
  * for tests; the Run button reads "Pausing…" while the frames in flight finish.
  */
+import { keepingEdits } from './keepingEdits';
 import type GUI from 'lil-gui';
 import type { Controller } from 'lil-gui';
 import type { CollisionMode, ConstraintType, InterObjectMode, SolveOrder, SolverParams } from '../contract/params';
@@ -127,11 +128,13 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
 
   function refresh(): void {
     const p = sim.params;
-    Object.assign(state, { ...p, gravityY: p.gravity[1] });
-    for (const row of COLLISION_CONTROLS) if (row.kind === 'numberOrAuto' || row.kind === 'numberOrOff') state[numberOrAutoTextKey(row.key)] = controlText(p[row.key]);
-    const preset = Object.entries(PRESETS).find(([, values]) => Object.entries(values).every(([k, x]) => p[k as keyof SolverParams] === x));
-    state.preset = preset ? preset[0] : 'custom';
-    refreshObjects();
+    keepingEdits(folder, () => {
+      Object.assign(state, { ...p, gravityY: p.gravity[1] });
+      for (const row of COLLISION_CONTROLS) if (row.kind === 'numberOrAuto' || row.kind === 'numberOrOff') state[numberOrAutoTextKey(row.key)] = controlText(p[row.key]);
+      const preset = Object.entries(PRESETS).find(([, values]) => Object.entries(values).every(([k, x]) => p[k as keyof SolverParams] === x));
+      state.preset = preset ? preset[0] : 'custom';
+      refreshObjects();
+    });
     const activity = sim.activity;
     runCtrl.name(activity === 'pausing' ? 'Pausing… (Run)' : sim.isRunning ? 'Pause' : 'Run');
     runButton.dataset.running = String(sim.isRunning);

@@ -4,6 +4,7 @@
  * overlays (penetrating points, shortest paths, CCD contacts, BVH boxes), "Frame the scene" and
  * (added by moveControls.ts) the Move menu. Stable ids: #gui-view-<key>, #gui-frame-view.
  */
+import { keepingEdits } from './keepingEdits';
 import type GUI from 'lil-gui';
 import type { ViewSettings } from './config/pageConfig';
 import type { SimulationController } from './simulationController';
@@ -48,7 +49,7 @@ export function createViewPanel(gui: GUI, sim: SimulationController, options: { 
 
   function refresh(): void {
     const v = sim.config.view;
-    Object.assign(state, v, { bvhOverlay: v.bvhLevel >= 0, bvhLevel: v.bvhLevel >= 0 ? v.bvhLevel : state.bvhLevel });
+    keepingEdits(folder, () => Object.assign(state, v, { bvhOverlay: v.bvhLevel >= 0, bvhLevel: v.bvhLevel >= 0 ? v.bvhLevel : state.bvhLevel }));
     for (const c of folder.controllersRecursive()) c.updateDisplay();
   }
   refresh();

@@ -344,7 +344,13 @@ describe('every scene of the page, in one page', () => {
     await page.selectOption('#gui-collisionMode select', { label: 'Hybrid CCD + DCD (Alg. 5)' });
   }, 300_000);
 
-  it('gravity typed as -40 is clamped to the control\'s -30, and the page says so', async () => {
+  it('gravity typed as -40 is clamped to the control\'s -30, and the page says so; a refresh while typing keeps what was typed', async () => {
+    // The page publishes changes (a frame landing) while a value is being typed: the panel's
+    // refresh must not put the old value back before Enter (src/app/keepingEdits.ts).
+    await page.fill('#gui-gravity input', '-12');
+    await page.evaluate(() => window.softBodyPage!.simulation.onChange?.());
+    await page.press('#gui-gravity input', 'Enter');
+    expect(await page.evaluate(() => window.softBodyPage!.simulation.params.gravity)).toEqual([0, -12, 0]);
     await page.fill('#gui-gravity input', '-40');
     await page.press('#gui-gravity input', 'Enter');
     await page.waitForFunction(() => !document.getElementById('error-banner')!.hidden);
