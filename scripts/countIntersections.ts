@@ -7,6 +7,8 @@
  *   node scripts/run-ts.mjs scripts/countIntersections.ts DIR [--json]
  *
  * Prints one line per frame file (frame, self, inter, deepest in mesh units); --json prints JSON.
+ * A self hit through a face of the vertex's own tet (that tet turned inside out: an element
+ * inversion, not a collision) is counted, and the line says how many of the self hits are such.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +31,7 @@ if (files.length === 0) {
   console.error(`countIntersections: no frame_NNNNNN.vtk files in ${dir}`);
   process.exit(2);
 }
-const rows: { frame: number; self: number; inter: number; deepest: number }[] = [];
+const rows: { frame: number; self: number; selfThroughOwnTet: number; inter: number; deepest: number }[] = [];
 for (const f of files) {
   const mesh = parseVtk(readFileSync(join(dir, f), 'utf8'), f);
   const object = mesh.cellData.object;
@@ -38,8 +40,9 @@ for (const f of files) {
     process.exit(2);
   }
   const c = countIntersections({ positions: Float64Array.from(mesh.positions), tets: mesh.tets, tetObject: Uint32Array.from(object) }, { depth: true });
-  const row = { frame: Number(f.slice(6, 12)), self: c.self, inter: c.inter, deepest: c.maxDepth };
+  const row = { frame: Number(f.slice(6, 12)), self: c.self, selfThroughOwnTet: c.selfThroughOwnTet, inter: c.inter, deepest: c.maxDepth };
   rows.push(row);
-  if (!rest.includes('--json')) console.log(`${f}: self ${row.self}, inter ${row.inter}, deepest ${row.deepest.toExponential(2)}`);
+  const through = row.selfThroughOwnTet > 0 ? ` (${row.selfThroughOwnTet} through a face of its own tet: that tet inverted)` : '';
+  if (!rest.includes('--json')) console.log(`${f}: self ${row.self}${through}, inter ${row.inter}, deepest ${row.deepest.toExponential(2)}`);
 }
 if (rest.includes('--json')) console.log(JSON.stringify(rows));

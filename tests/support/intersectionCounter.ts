@@ -31,6 +31,13 @@ export interface IntersectionHit {
   /** The tet's signed volume is negative. */
   inverted: boolean;
   /**
+   * A self hit through a face of the vertex's own tet: a tet with v as a corner has its other three
+   * corners on `tet` (it shares that face with `tet`), so v lies past its own opposite face, i.e.
+   * that tet of v has turned inside out. An element inversion, not two surfaces passing through
+   * each other (false for inter-object hits).
+   */
+  throughOwnTet: boolean;
+  /**
    * With options.depth: Euclidean distance from the vertex to the nearest boundary triangle of
    * the tet's object (own triangles of the vertex left out). For a convex object this is the
    * penetration depth; in general a lower bound of it (the shortest valid path is no shorter).
@@ -43,6 +50,8 @@ export interface IntersectionCount {
   self: number;
   /** Boundary vertices strictly inside a tet of another object. */
   inter: number;
+  /** Of the self hits, those through a face of the vertex's own tet (IntersectionHit.throughOwnTet). */
+  selfThroughOwnTet: number;
   /** Distinct penetrating boundary vertices (a vertex may be both self and inter). */
   vertices: number;
   /** One entry per (vertex, class): at most one self and one inter hit per vertex. */
@@ -129,6 +138,21 @@ export function countedBoundaryVertices(tets: ArrayLike<number>, vertexCount: nu
   return Uint32Array.from(out);
 }
 
+/** Whether some tet with corner v has its other three corners among tet t's (scans every tet: hits are few). */
+function sharesFaceWithTetOf(tets: ArrayLike<number>, v: number, t: number): boolean {
+  const of = [tets[4 * t], tets[4 * t + 1], tets[4 * t + 2], tets[4 * t + 3]];
+  for (let u = 0; u < tets.length / 4; u++) {
+    let hasV = false, onT = 0;
+    for (let c = 0; c < 4; c++) {
+      const w = tets[4 * u + c];
+      if (w === v) hasV = true;
+      else if (of.includes(w)) onT++;
+    }
+    if (hasV && onT === 3) return true;
+  }
+  return false;
+}
+
 export function countIntersections(input: IntersectionInput, options: CounterOptions = {}): IntersectionCount {
   const { positions: p, tets, tetObject } = input;
   const vertexCount = p.length / 3;
@@ -185,8 +209,8 @@ export function countIntersections(input: IntersectionInput, options: CounterOpt
       else interTet = t;
       if (selfTet >= 0 && interTet >= 0) break;
     }
-    if (selfTet >= 0) { self++; hits.push({ vertex: v, tet: selfTet, self: true, inverted: volume[selfTet] < 0, depth: NaN }); }
-    if (interTet >= 0) { inter++; hits.push({ vertex: v, tet: interTet, self: false, inverted: volume[interTet] < 0, depth: NaN }); }
+    if (selfTet >= 0) { self++; hits.push({ vertex: v, tet: selfTet, self: true, inverted: volume[selfTet] < 0, throughOwnTet: sharesFaceWithTetOf(tets, v, selfTet), depth: NaN }); }
+    if (interTet >= 0) { inter++; hits.push({ vertex: v, tet: interTet, self: false, inverted: volume[interTet] < 0, throughOwnTet: false, depth: NaN }); }
     if (selfTet >= 0 || interTet >= 0) vertices++;
   }
   let maxDepth = 0;
@@ -206,5 +230,6 @@ export function countIntersections(input: IntersectionInput, options: CounterOpt
       maxDepth = Math.max(maxDepth, d);
     }
   }
-  return { self, inter, vertices, hits, boundaryVertexCount: boundary.length, maxDepth };
+  const selfThroughOwnTet = hits.filter((h) => h.throughOwnTet).length;
+  return { self, inter, selfThroughOwnTet, vertices, hits, boundaryVertexCount: boundary.length, maxDepth };
 }

@@ -88,6 +88,30 @@ describe('intersection counter', () => {
     expect(countIntersections(scene, { skipInverted: true }).inter).toBe(1);
   });
 
+  it('a corner pushed through its own tet\'s opposite face into the neighbour is a self hit through its own tet; a far vertex of the object is not', () => {
+    // One object: tets A = (0, 1, 2, 3) and B = (0, 2, 1, 4) share the face (0, 1, 2) on z = 0,
+    // A's apex 3 above it, B's apex 4 below; tet C = (5, 6, 7, 8) lies apart, off to the side.
+    const positions = Float64Array.from([
+      0, 0, 0, 1, 0, 0, 0, 1, 0, 0.25, 0.25, 1, 0.25, 0.25, -1,
+      3, 0, 0, 4, 0, 0, 3, 1, 0, 3.25, 0.25, 1,
+    ]);
+    const tets = Uint32Array.from([0, 1, 2, 3, 0, 2, 1, 4, 5, 6, 7, 8]);
+    const scene = { positions, tets, tetObject: Uint32Array.from([0, 0, 0]) };
+    expect(countIntersections(scene).self).toBe(0);
+    // A's apex through the shared face, into B: A is now inverted.
+    positions.set([0.2, 0.2, -0.3], 9);
+    const through = countIntersections(scene);
+    expect(through.self).toBe(1);
+    expect(through.hits).toMatchObject([{ vertex: 3, tet: 1, self: true, throughOwnTet: true }]);
+    expect(through.selfThroughOwnTet).toBe(1);
+    // C's apex moved into B instead (A restored): the same kind of hit, but no tet of 8 shares a face with B.
+    positions.set([0.25, 0.25, 1], 9);
+    positions.set([0.2, 0.2, -0.3], 24);
+    const apart = countIntersections(scene);
+    expect(apart.hits).toMatchObject([{ vertex: 8, tet: 1, self: true, throughOwnTet: false }]);
+    expect(apart.selfThroughOwnTet).toBe(0);
+  });
+
   it('small random tets against the open unit cube (2x2x2 lattice)', () => {
     const r = rng(8);
     const lattice = cube(2, [0, 0, 0]);
