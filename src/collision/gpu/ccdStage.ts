@@ -16,8 +16,7 @@
 import code from '../../../shaders/ccdNarrow.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
 import { dispatchGrid, gridRowStride, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
-import { computePipeline, definePipelines } from '../../gpu/lazyPipelines';
-import { withIncludes } from '../../gpu/wgsl';
+import { definePipelines, wgslPipeline } from '../../gpu/lazyPipelines';
 import { effectiveCollisionMode, type SolverParams } from '../../contract/params';
 import { resolvesOnly, type GpuStage, type SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
@@ -145,7 +144,7 @@ export class CcdStage implements GpuStage {
     });
     // Compiled on first use (gpu/lazyPipelines.ts).
     definePipelines(this, {
-      pipeline: () => computePipeline(device, 'ccd.narrow', device.createShaderModule({ label: 'ccd.narrow', code: withIncludes(code, 'ccdNarrow.wgsl') }), 'ccdNarrow', [this.table.layout]),
+      pipeline: () => wgslPipeline(device, 'ccd.narrow', code, 'ccdNarrow', [this.table.layout]),
     });
     this.uniforms = uniformBuffer(device, 'ccd.params', 4 * PARAM_WORDS);
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;

@@ -7,8 +7,7 @@
 import prepassCode from '../../../shaders/spbPrepass.wgsl?raw';
 import queryCode from '../../../shaders/spbQuery.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
-import { computePipeline, definePipelines, wgslPipeline } from '../../gpu/lazyPipelines';
-import { withIncludes } from '../../gpu/wgsl';
+import { definePipelines, wgslPipeline } from '../../gpu/lazyPipelines';
 import type { SpbCapacities } from '../settings';
 
 export const SPB_PREPASS_BINDINGS = {
@@ -56,7 +55,7 @@ export class SpbKernels {
     // Compiled on first use (gpu/lazyPipelines.ts).
     definePipelines(this, {
       prepass: () => wgslPipeline(device, 'spbPrepass', prepassCode, 'main', [this.prepassTable.layout]),
-      query: () => computePipeline(device, 'spbQuery', device.createShaderModule({ label: 'spbQuery.wgsl', code: prelude(capacities) + withIncludes(queryCode, 'spbQuery.wgsl') }), 'main', [this.queryTable.layout]),
+      query: () => wgslPipeline(device, 'spbQuery', prelude(capacities) + queryCode, 'main', [this.queryTable.layout]),
     });
   }
 }
