@@ -15,6 +15,14 @@
 //                               object), translated with the object's reference vertex: a
 //                               translation common to all of an object's vertices keeps every pair's
 //                               relative position, so inside those boxes no pair is missed.
+// Later rounds (SolverParams.ccdEveryRound, collideEvery 'contacts'; CCD_LATER_ROUND): the rounds
+// that only solve the contacts again first run this kernel again over the same candidates, on the
+// motion from the substep's start to after their material iterations, appending to the substep's
+// contacts (the count is not cleared) and leaving the boxes' checks to the detecting round. A pair
+// that already has a contact in the substep is skipped: its candidate's second word carries
+// CANDIDATE_IN_CONTACT, set by the round whose test made the contact and cleared by the detecting
+// round's test (so no buffer of its own and no clear: the kernel binds as many storage buffers
+// as the adapters allow already).
 // In hybrid mode points already penetrating at the substep's start (Pin, marked by detection)
 // are skipped: DCD and the shortest path handle them. A hit (shaders/lib/ccd.wgsl, conservative:
 // toi never after the first contact) becomes a contact of eq. 6, C = (x - s) . n - offset >= 0,
@@ -59,6 +67,9 @@ struct CcdParams {
 
 const CCD_SKIP_PIN = 1u;
 const CCD_CHECK_OWN = 2u;
+const CCD_LATER_ROUND = 4u;
+// The high bit of a candidate's second word (a triangle or edge id): the pair has a contact this substep.
+const CANDIDATE_IN_CONTACT = 0x80000000u;
 
 // Header words (a query-list-shaped header: the contact solve reads the count at word 0).
 const CCD_COUNT = 0u;        // contacts this substep (may exceed the capacity)
@@ -90,6 +101,8 @@ const CCD_ESCAPE_LIST_COUNT = 30u;
 const CCD_EE_APART = 31u;
 const CCD_ESCAPE_LIST = 72u;
 const CCD_ESCAPE_LIST_CAPACITY = 4096u;
+// Contacts the later rounds added (counters.ccd.laterRoundHits): the word after the escape list.
+const CCD_LATER_ROUND_HITS = CCD_ESCAPE_LIST + 2u * CCD_ESCAPE_LIST_CAPACITY;
 // Edge-edge hits whose closest points lie within this parameter of an edge's end are left to the
 // vertex-triangle pairs of that end.
 const EE_END_PARAM = 0.01;
@@ -104,7 +117,8 @@ const PATH_DIRECTION_MIN_REL = 1e-3;
 @group(0) @binding(2) var<storage, read> prev: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> topo: array<u32>;
 @group(0) @binding(4) var<storage, read> pin: array<u32>;
-@group(0) @binding(5) var<storage, read> candidates: array<u32>;
+// read_write for the CANDIDATE_IN_CONTACT marks.
+@group(0) @binding(5) var<storage, read_write> candidates: array<u32>;
 // Per vertex 6 floats: box lo (xyz), box hi (xyz), as the broad phase wrote them; with
 // CCD_CHECK_OWN then the own-frame boxes (6 floats per vertex) and per object its reference
 // vertex (u32 bits) and that vertex's position at the snapshot (broadPhase.ts ownFrameReferences).
@@ -317,6 +331,22 @@ fn segmentClosestParams(p1: vec3<f32>, q1: vec3<f32>, p2: vec3<f32>, q2: vec3<f3
   return vec2<f32>(s, u);
 }
 
+// Whether candidate word w's pair is skipped for a contact made earlier in the substep (later
+// rounds); the detecting round clears the mark instead.
+fn inContact(w: u32) -> bool {
+  let word = candidates[w];
+  if ((word & CANDIDATE_IN_CONTACT) == 0u) { return false; }
+  if ((params.flags & CCD_LATER_ROUND) != 0u) { return true; }
+  candidates[w] = word & ~CANDIDATE_IN_CONTACT;
+  return false;
+}
+
+// Candidate word w's pair made a contact: marked for the later rounds, counted when it is theirs.
+fn markInContact(w: u32) {
+  candidates[w] = candidates[w] | CANDIDATE_IN_CONTACT;
+  if ((params.flags & CCD_LATER_ROUND) != 0u) { atomicAdd(&header[CCD_LATER_ROUND_HITS], 1u); }
+}
+
 fn appendVertexFace(c: Contact) {
   let slot = atomicAdd(&header[CCD_COUNT], 1u);
   atomicMax(&header[CCD_MAX_COUNT], slot + 1u);
@@ -348,11 +378,12 @@ fn newContact() -> Contact {
 
 fn vertexFace(i: u32) {
   let v = candidates[2u * i];
-  let tri = candidates[2u * i + 1u];
+  let tri = candidates[2u * i + 1u] & ~CANDIDATE_IN_CONTACT;
   if ((params.flags & CCD_SKIP_PIN) != 0u && pin[v] != 0u) {
     atomicAdd(&header[CCD_SKIPPED_PIN], 1u);
     return;
   }
+  if (inContact(2u * i + 1u)) { return; }
   let o = params.offTriangles + 3u * tri;
   let tv = vec3<u32>(topo[o], topo[o + 1u], topo[o + 2u]);
   let x0 = startPosition(v);
@@ -402,6 +433,7 @@ fn vertexFace(i: u32) {
   c.normal = normal;
   c.offset = rampedOffset(params.separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD);
   atomicAdd(&header[CCD_HITS_VF], 1u);
+  markInContact(2u * i + 1u);
   appendVertexFace(c);
 }
 
@@ -420,11 +452,12 @@ fn edgeNormal(e: u32) -> vec3<f32> {
 
 fn edgeEdge(i: u32) {
   let ea = candidates[2u * params.vfCount + 2u * i];
-  let eb = candidates[2u * params.vfCount + 2u * i + 1u];
+  let eb = candidates[2u * params.vfCount + 2u * i + 1u] & ~CANDIDATE_IN_CONTACT;
   if ((params.flags & CCD_SKIP_PIN) != 0u && (pin[params.vertexCount + ea] != 0u || pin[params.vertexCount + eb] != 0u)) {
     atomicAdd(&header[CCD_SKIPPED_PIN], 1u);
     return;
   }
+  if (inContact(2u * params.vfCount + 2u * i + 1u)) { return; }
   let va = vec2<u32>(topo[params.offBoundaryEdges + 2u * ea], topo[params.offBoundaryEdges + 2u * ea + 1u]);
   let vb = vec2<u32>(topo[params.offBoundaryEdges + 2u * eb], topo[params.offBoundaryEdges + 2u * eb + 1u]);
   let p0 = startPosition(va.x);
@@ -482,6 +515,7 @@ fn edgeEdge(i: u32) {
   c.normal = n;
   c.offset = rampedOffset(params.separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD);
   atomicAdd(&header[CCD_HITS_EE], 1u);
+  markInContact(2u * params.vfCount + 2u * i + 1u);
   appendEdgeEdge(c);
 }
 
@@ -505,7 +539,7 @@ fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
     return;
   }
   i -= params.eeCount;
-  if (i < params.boundaryVertexCount) {
+  if (i < params.boundaryVertexCount && (params.flags & CCD_LATER_ROUND) == 0u) {
     let v = topo[params.offBoundaryVertices + i];
     let world = worldBoxExcess(v, startPosition(v), vertexPosition(v));
     if (world > 0.0) {

@@ -122,6 +122,7 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     help: "the frame CCD's broad phase joins a body's own pairs in: adaptive picks per body the frame with the smaller boxes (a falling body its own, a landed one the world); never loses a contact, only changes the worker job's time",
   },
   { kind: 'toggle', key: 'ccdObstacleGrowth', label: 'CCD boxes grow for landings', help: "the same-object CCD boxes of a body that may meet a collider or another body grow along their relative speed: a landing body's lower part stops while the rest falls on; off: only escapes widen them" },
+  { kind: 'toggle', key: 'ccdEveryRound', label: 'CCD in every round (collide contacts)', help: "with collide-every contacts, the rounds that only solve the contacts again first run CCD's narrow phase again, so a free point that the later material iterations carry into another body gets its contact in that substep" },
   { kind: 'toggle', key: 'escapedToDcd', label: 'Escaped points to DCD (hybrid)', help: 'a free point that left the box its CCD candidates were found with is tested like a Pin point at the substep end, so a crossing CCD could miss is resolved in that substep' },
   {
     kind: 'choice',

@@ -255,6 +255,21 @@ export interface SolverParams {
    */
   escapedToDcd: boolean;
   /**
+   * collideEvery 'contacts' with CCD (hybrid, ccd): the later rounds, which only solve the contacts
+   * again, first run CCD's narrow phase again over the frame's candidates, on the motion from the
+   * substep's start to after their material iterations, and add the pairs that newly come within
+   * the offset (a pair that already has a CCD contact in the substep is not added twice). Without
+   * it a free point that the later iterations carry into another body gets its contact only in the
+   * next substep (a squeezed cube springing into another: 1.1 mm inside at the substep's end, none
+   * with it; tests/unit/collision/ccdEveryRound.test.ts). False (default): on the 4-octopus box it
+   * did not reduce the frames ending with a vertex inside another octopus (56 frames: one on the
+   * H100 either way, 0.23 mm without, 0.50 mm with; two on the float64 reference either way, 3.2
+   * and 0.03 mm without, 0.13 and 0.67 mm with), and it cost 2.6-3.6x the narrow phase's GPU time
+   * (one dispatch a later round over every candidate: 252 -> 896 ms a frame over 20 M candidates
+   * in the settled pile). docs/collisions.md "CCD in every round".
+   */
+  ccdEveryRound: boolean;
+  /**
    * CCD's own-frame boxes (pairs within one object) of a body that may meet a collider or another
    * body within the job's horizon grow along their relative speed (collision/ccd/obstacleGrowth.ts):
    * a landing body's vertices stop while its own frame falls on, which the boxes did not hold; on
@@ -424,6 +439,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     collideEvery: 'auto',
     contactDispatch: 'auto',
     escapedToDcd: true,
+    ccdEveryRound: false,
     ccdObstacleGrowth: true,
     ccdSelfPairFrame: 'adaptive',
     sliverQuality: 0.04,
@@ -452,6 +468,7 @@ export function checkParams(p: SolverParams): void {
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (typeof p.warmStart !== 'boolean') throw new RangeError(`warmStart must be true or false, got ${String(p.warmStart)}`);
   if (typeof p.escapedToDcd !== 'boolean') throw new RangeError(`escapedToDcd must be true or false, got ${String(p.escapedToDcd)}`);
+  if (typeof p.ccdEveryRound !== 'boolean') throw new RangeError(`ccdEveryRound must be true or false, got ${String(p.ccdEveryRound)}`);
   if (typeof p.ccdObstacleGrowth !== 'boolean') throw new RangeError(`ccdObstacleGrowth must be true or false, got ${String(p.ccdObstacleGrowth)}`);
   if (!PARTITION_BALANCES.includes(p.partitionBalance)) throw new RangeError(`partitionBalance must be one of ${PARTITION_BALANCES.join(', ')}, got ${String(p.partitionBalance)}`);
   if (!(Number.isFinite(p.vertexMassFloor) && p.vertexMassFloor >= 0 && p.vertexMassFloor < 1)) throw new RangeError(`vertexMassFloor (a fraction of the mean mass of a vertex's tet neighbours) must be in [0, 1), got ${String(p.vertexMassFloor)}`);

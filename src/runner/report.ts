@@ -108,6 +108,8 @@ export interface CollisionSummary {
     meanCandidates: number;
     hitsVertexFace: number;
     hitsEdgeEdge: number;
+    /** Of those, the hits the later rounds of collideEvery 'contacts' added (SolverParams.ccdEveryRound). */
+    laterRoundHits: number;
     escaped: number;
     dropped: number;
     meanJobMs: number;
@@ -147,6 +149,7 @@ export function summarizeCollisions(frames: readonly FrameEntry[]): CollisionSum
       meanCandidates: sum((x) => (x.ccd ? x.ccd.candidatesVertexFace + x.ccd.candidatesEdgeEdge : 0)) / c.length,
       hitsVertexFace: sum((x) => x.ccd?.hitsVertexFace ?? 0),
       hitsEdgeEdge: sum((x) => x.ccd?.hitsEdgeEdge ?? 0),
+      laterRoundHits: sum((x) => x.ccd?.laterRoundHits ?? 0),
       escaped: sum((x) => x.ccd?.escaped ?? 0),
       dropped: sum((x) => x.ccd?.dropped ?? 0),
       meanJobMs: sum((x) => x.ccd?.jobMs ?? 0) / c.length,

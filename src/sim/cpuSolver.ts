@@ -274,7 +274,7 @@ export class CpuSolver {
       }
       lap('material');
       if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.substep(x, x0, w, p);
-      else if (p.collisions && round >= detecting && this.collision) this.collision.solveAgain(x, x0, w, p, this.phaseMs, this.held, this.colliderTouch);
+      else if (p.collisions && round >= detecting && this.collision) this.collision.solveAgain(x, x0, w, p, this.phaseMs, this.held, this.colliderTouch, this.collisionCounters);
       else if (p.collisions) {
         this.collision ??= new CpuCollisionStage(m);
         this.collision.offsetRamp = offsetRampStep(p.contactOffsetSpeed, h, detecting);

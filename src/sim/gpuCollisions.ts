@@ -67,7 +67,7 @@ import { CcdSchedule, type CcdScheduleOptions, type StateSnapshot } from '../col
 import { inThreadJobs, type CollisionWorkerJobs } from '../collision/workerJobs';
 import { DeviationMonitor, type DeviationObservation } from '../collision/selfCulling/deviationMonitor';
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
-import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CcdStage, ESCAPE_LIST_FIRST_WORD, ESCAPE_LIST_WORDS, type CcdRecorded } from '../collision/gpu/ccdStage';
+import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CCD_TAIL_WORDS, CcdStage, ESCAPE_LIST_FIRST_WORD, ESCAPE_LIST_WORDS, type CcdRecorded } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
 import { effectiveCollisionMode, effectiveDetectionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
 import type { GpuStage } from '../contract/stage';
@@ -331,7 +331,7 @@ export class GpuCollisions {
 
   /** Bytes this part adds to the frame's readback (header, the shortest path's statistics, CCD's counters and escape list). */
   get readbackBytes(): number {
-    return QL_HEADER_BYTES + 4 * SPB_STATS_WORDS + 4 * CCD_COUNTER_WORDS + 4 * ESCAPE_LIST_WORDS;
+    return QL_HEADER_BYTES + 4 * SPB_STATS_WORDS + 4 * CCD_COUNTER_WORDS + 4 * (ESCAPE_LIST_WORDS + CCD_TAIL_WORDS);
   }
 
   /** Records the copies of the frame's counters into `staging` at `offset` (end of the frame's command buffer). */
@@ -342,8 +342,9 @@ export class GpuCollisions {
     encoder.copyBufferToBuffer(this.spb.statsBuffer, stats.byteOffset, staging, offset + QL_HEADER_BYTES, bytes);
     const ccdAt = offset + QL_HEADER_BYTES + 4 * SPB_STATS_WORDS;
     encoder.copyBufferToBuffer(this.ccd.header, 4 * CCD_COUNTER_FIRST, staging, ccdAt, 4 * CCD_COUNTER_WORDS);
-    // The escape list only in a frame that ran CCD (afterFrame reads it only when that frame counted escapes).
-    if (this.ccd.recorded().running) encoder.copyBufferToBuffer(this.ccd.header, 4 * ESCAPE_LIST_FIRST_WORD, staging, ccdAt + 4 * CCD_COUNTER_WORDS, 4 * ESCAPE_LIST_WORDS);
+    // The escape list and the later rounds' count only in a frame that ran CCD (afterFrame reads the
+    // list only when that frame counted escapes).
+    if (this.ccd.recorded().running) encoder.copyBufferToBuffer(this.ccd.header, 4 * ESCAPE_LIST_FIRST_WORD, staging, ccdAt + 4 * CCD_COUNTER_WORDS, 4 * (ESCAPE_LIST_WORDS + CCD_TAIL_WORDS));
   }
 
   /**

@@ -45,6 +45,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'penetration', field: 'penetration', kind: PENETRATION_METHODS, help: 'DCD contact targets: exact shortest path, rest-pose closest point or deformed distance field (Figs. 22-23)' },
   { key: 'collide', field: 'collideEvery', kind: COLLIDE_EVERY, help: 'collision stages once a substep (substep) or after every material iteration (iteration), or detection once and the contacts after every iteration (contacts); auto: iteration in recovery mode' },
   { key: 'escapedtodcd', field: 'escapedToDcd', kind: 'bool', help: 'hybrid: free points that left their CCD box get the DCD test at the substep end' },
+  { key: 'ccdeveryround', field: 'ccdEveryRound', kind: 'bool', help: 'collide contacts: CCD again in the rounds that only solve the contacts, on the motion from the substep start' },
   { key: 'ccdobstaclegrowth', field: 'ccdObstacleGrowth', kind: 'bool', help: 'CCD same-object boxes of a body that may meet a collider or another body grow along their relative speed' },
   { key: 'ccdselfframe', field: 'ccdSelfPairFrame', kind: CCD_SELF_PAIR_FRAMES, help: 'CCD same-object pairs joined per object in the frame with the smaller boxes, own or world (adaptive), or always in the own frame' },
   { key: 'contactdispatch', field: 'contactDispatch', kind: CONTACT_DISPATCHES, help: 'contact passes as count / solve / apply dispatches (grid) or swept in one workgroup (workgroup); auto: workgroup up to 512 contacts a substep' },

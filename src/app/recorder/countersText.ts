@@ -25,7 +25,7 @@ export function counterLines(f: RecordedFrame): string[] {
   const ccd = c.ccd.hitsVertexFace + c.ccd.hitsEdgeEdge;
   const q = c.spbQueries;
   return [
-    `contacts (${c.mode}, ${c.penetration}): DCD ${c.contacts}, CCD ${ccd} (vertex-face ${c.ccd.hitsVertexFace}, edge-edge ${c.ccd.hitsEdgeEdge})`,
+    `contacts (${c.mode}, ${c.penetration}): DCD ${c.contacts}, CCD ${ccd} (vertex-face ${c.ccd.hitsVertexFace}, edge-edge ${c.ccd.hitsEdgeEdge}${c.ccd.laterRoundHits > 0 ? `; ${c.ccd.laterRoundHits} added in later rounds` : ''})`,
     `DCD hits: vertex ${h.vertexSelf} self / ${h.vertexInter} inter, edge ${h.edgeSelf} / ${h.edgeInter}, centroid ${h.centroidSelf} / ${h.centroidInter}`,
     q > 0
       ? `per query (${q} queries): Q ${f1(c.bvhCandidates / q)}, Tr ${f1(c.traversals / q)}, Tet ${f1(c.tetsVisited / q)}`

@@ -40,6 +40,16 @@ export const EE_END_PARAM = 0.01;
 /** An edge-edge contact takes its side from the gap at t0 only when it exceeds this fraction of the separation. */
 export const EDGE_SIDE_MIN_REL = 0.25;
 
+/**
+ * The pairs that already have a CCD contact in the substep (SolverParams.ccdEveryRound): keys
+ * vertex x triangles + triangle and edge a x edges + edge b. A later round skips them (the GPU's
+ * per-candidate marks, ccdNarrow.wgsl CCD_LATER_ROUND).
+ */
+export interface CcdPairsInContact {
+  vertexFace: Set<number>;
+  edgeEdge: Set<number>;
+}
+
 export class CpuCcd {
   readonly topology: CcdTopology;
   private readonly mesh: TetMesh;
@@ -70,9 +80,10 @@ export class CpuCcd {
    * One substep: candidates from the motion x0 -> x1, narrow phase, contacts appended to `out`
    * with `offset` as their separation. `separation`: how near counts as contact. `pin` (hybrid):
    * 1 per vertex, then per boundary edge (at vertexCount + e), for points penetrating at the
-   * substep's start: their pairs are skipped (DCD's). Adds to `counters`.
+   * substep's start: their pairs are skipped (DCD's). Adds to `counters`. `pairs`: the pairs given
+   * a contact are added to it, and pairs already in it are skipped (after the Pin test, as the GPU).
    */
-  run(x0: Float64Array, x1: Float64Array, separation: number, offset: number, selfCollision: boolean, pin: Uint8Array | null, out: CpuContacts, counters: CcdFrameCounters): void {
+  run(x0: Float64Array, x1: Float64Array, separation: number, offset: number, selfCollision: boolean, pin: Uint8Array | null, out: CpuContacts, counters: CcdFrameCounters, pairs?: CcdPairsInContact): void {
     const m = this.mesh;
     const n = m.vertexCount;
     const b = this.boxes;
@@ -87,6 +98,7 @@ export class CpuCcd {
     counters.candidatesVertexFace = Math.max(counters.candidatesVertexFace, cand.vertexFace.length / 2);
     counters.candidatesEdgeEdge = Math.max(counters.candidatesEdgeEdge, cand.edgeEdge.length / 2);
     const tris = m.boundaryTriangles;
+    const triangleCount = tris.length / 3, edgeCount = m.boundaryEdges.length / 2;
     const vf = cand.vertexFace;
     for (let i = 0; i < vf.length; i += 2) {
       const v = vf[i], f = vf[i + 1];
@@ -94,8 +106,12 @@ export class CpuCcd {
         counters.skippedPin++;
         continue;
       }
+      const key = v * triangleCount + f;
+      if (pairs?.vertexFace.has(key)) continue;
       counters.tests++;
+      const before = out.count;
       this.vertexFace(x0, x1, v, f, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2], separation, offset, out, counters);
+      if (pairs && out.count > before) pairs.vertexFace.add(key);
     }
     const ee = cand.edgeEdge;
     const edges = m.boundaryEdges;
@@ -105,8 +121,12 @@ export class CpuCcd {
         counters.skippedPin++;
         continue;
       }
+      const key = ea * edgeCount + eb;
+      if (pairs?.edgeEdge.has(key)) continue;
       counters.tests++;
+      const before = out.count;
       this.edgeEdge(x0, x1, ea, eb, edges[2 * ea], edges[2 * ea + 1], edges[2 * eb], edges[2 * eb + 1], separation, offset, out, counters);
+      if (pairs && out.count > before) pairs.edgeEdge.add(key);
     }
   }
 

@@ -17,7 +17,7 @@ import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../../sp
 import { contactOffsetValue, meanBoundaryEdge, RAMP_FLOOR_CCD, RAMP_FLOOR_DCD } from '../contactOffset';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../counters';
 import { buildSceneMesh } from '../sceneMesh';
-import { CpuCcd } from './ccdCpu';
+import { CpuCcd, type CcdPairsInContact } from './ccdCpu';
 import { CpuContacts } from './contactsCpu';
 import { CpuDetector } from './detectCpu';
 import { CpuQueryList } from './queryList';
@@ -30,7 +30,7 @@ import { candidateClosingSpeed } from '../ccd/impactSubsteps';
 const CPU_CLOSING_MARGIN_RATIO = 0.25;
 
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
-  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration'>>;
+  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound'>>;
 
 export class CpuCollisionStage {
   readonly mesh: TetMesh;
@@ -100,20 +100,38 @@ export class CpuCollisionStage {
   /**
    * A later round of SolverParams.collideEvery 'contacts': the contact passes again on the contacts
    * the last step() built (their records and multipliers kept; each pass reads the positions of
-   * now), with no detection. Nothing when the last step() returned before its contacts.
+   * now), with no detection. Nothing when the last step() returned before its contacts. With CCD
+   * (hybrid, ccd) and SolverParams.ccdEveryRound (default false), first CCD again on the motion from
+   * the substep's start x0 to x, appending the contacts of pairs not yet in contact this substep
+   * (the round-0 contacts keep theirs): a free point that this round's material iterations carried
+   * through a surface gets its contact now, not in the next substep. Adds to `into`.
    */
   solveAgain(
     x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams,
-    phaseMs?: Record<'detect' | 'spb' | 'ccd' | 'contacts', number>, held?: Uint8Array, touch?: Float64Array,
+    phaseMs?: Record<'detect' | 'spb' | 'ccd' | 'contacts', number>, held?: Uint8Array, touch?: Float64Array, into?: CollisionFrameCounters,
   ): void {
     if (!params.collisions || !this.solved || !allFinite(x, x0)) return;
-    const t0 = performance.now();
+    let t0 = performance.now();
+    if ((params.ccdEveryRound ?? false) && this.solvedMode !== 'dcd') {
+      const offset = this.offsetOf(params);
+      const from = this.contacts.count;
+      const counters = into?.ccd ?? emptyCollisionCounters().ccd;
+      this.ccd.run(x0, x, offset, offset, params.selfCollision, this.solvedMode === 'hybrid' ? this.pin : null, this.contacts, counters, this.ccdPairs);
+      this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, from);
+      counters.laterRoundHits += this.contacts.count - from;
+      const t1 = performance.now();
+      if (phaseMs) phaseMs.ccd += t1 - t0;
+      t0 = t1;
+    }
     this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
     if (phaseMs) phaseMs.contacts += performance.now() - t0;
   }
 
-  /** Whether the last step() built and solved its contacts (solveAgain's guard). */
+  /** Whether the last step() built and solved its contacts (solveAgain's guard), and in which mode. */
   private solved = false;
+  private solvedMode: CollisionMode = 'dcd';
+  /** The CCD pairs given a contact in this substep (solveAgain's later-round CCD skips them). */
+  private readonly ccdPairs: CcdPairsInContact = { vertexFace: new Set(), edgeEdge: new Set() };
 
   /**
    * One substep at positions x (corrected in place); x0: positions at the substep's start, w:
@@ -166,12 +184,15 @@ export class CpuCollisionStage {
     }
     this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_DCD);
     const dcdContacts = this.contacts.count;
-    if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd);
+    this.ccdPairs.vertexFace.clear();
+    this.ccdPairs.edgeEdge.clear();
+    if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd, this.ccdPairs);
     lap('ccd');
     this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, dcdContacts);
     this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
     lap('contacts');
     this.solved = true;
+    this.solvedMode = mode;
     const h = into.dcdHits;
     h.vertexSelf += list.hits[0];
     h.vertexInter += list.hits[1];

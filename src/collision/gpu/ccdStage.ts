@@ -27,12 +27,14 @@ import type { CollisionTopologyGpu } from './collisionTopology';
 import { CONTACT_WORDS, type ContactSource } from './contactStage';
 import { QL_HEADER_BYTES, QL_HEADER_WORDS, QUERY_WORDS } from './queryList';
 
-export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collisionMode'>;
+export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collisionMode'> & Partial<Pick<SolverParams, 'ccdEveryRound'>>;
 
 const PARAM_WORDS = 16;
 const FLAG_SKIP_PIN = 1;
 /** The own-frame boxes and references follow the world boxes in the boxes buffer: check them too. */
 const FLAG_CHECK_OWN = 2;
+/** A later round (SolverParams.ccdEveryRound): append, skip pairs already in contact, no box checks (ccdNarrow.wgsl CCD_LATER_ROUND). */
+const FLAG_LATER_ROUND = 4;
 /** Header words read back per frame: [CCD_HITS_VF, CCD_ESCAPE_LIST_COUNT] of ccdNarrow.wgsl. */
 export const CCD_COUNTER_FIRST = 16;
 export const CCD_COUNTER_WORDS = 16;
@@ -45,6 +47,11 @@ export const CCD_COUNTER_WORDS = 16;
 export const ESCAPE_LIST_FIRST_WORD = QL_HEADER_WORDS + QUERY_WORDS;
 export const ESCAPE_LIST_CAPACITY = 4096;
 export const ESCAPE_LIST_WORDS = 2 * ESCAPE_LIST_CAPACITY;
+/**
+ * Words after the escape list, read back with it: the contacts the later rounds added (ccdNarrow.wgsl
+ * CCD_LATER_ROUND_HITS), and one spare that keeps the readback's size a multiple of 8 bytes.
+ */
+export const CCD_TAIL_WORDS = 2;
 const W = {
   hitsVertexFace: 0, hitsEdgeEdge: 1, dropped: 2, escaped: 3, skippedPin: 4, backFace: 5, maxCount: 6, tests: 7, edgeEdgeAtEnd: 8, escapedSelf: 9, escapedSelfObjects: 10,
   escapeDistance: 12, escapeDistanceSelf: 13, escapeListCount: 14, edgeEdgeApart: 15,
@@ -106,6 +113,8 @@ export class CcdStage implements GpuStage {
   private readonly table;
   declare private readonly pipeline: GPUComputePipeline;
   private readonly uniforms: GPUBuffer;
+  /** The later rounds' uniforms (FLAG_LATER_ROUND, the candidates' grid only; SolverParams.ccdEveryRound). */
+  private readonly laterUniforms: GPUBuffer;
   /** Vertex-triangle contacts (their header also holds the frame counters from word 16); they share the DCD contacts' counts. */
   readonly vertexFace: CcdContactList;
   /** Edge-edge contacts, with counts of their own (solved as a group after the point-face contacts, ccdNarrow.wgsl). */
@@ -127,7 +136,7 @@ export class CcdStage implements GpuStage {
   private checkOwn = false;
   private pending?: CcdFrameInput;
   private current?: CcdFrameInput;
-  private group?: { key: string; positions: GPUBuffer; prev: GPUBuffer; group: GPUBindGroup };
+  private group?: { key: string; positions: GPUBuffer; prev: GPUBuffer; group: GPUBindGroup; later: GPUBindGroup };
   private running = false;
 
   constructor(
@@ -139,7 +148,7 @@ export class CcdStage implements GpuStage {
   ) {
     this.table = new BindingTable(device, 'ccd.narrow', {
       params: 'uniform', positions: 'read-only-storage', prev: 'read-only-storage', topo: 'read-only-storage', pin: 'read-only-storage',
-      candidates: 'read-only-storage', boxes: 'read-only-storage', header: 'storage', contacts: 'storage',
+      candidates: 'storage', boxes: 'read-only-storage', header: 'storage', contacts: 'storage',
       eeHeader: 'storage', eeContacts: 'storage',
     });
     // Compiled on first use (gpu/lazyPipelines.ts).
@@ -147,8 +156,9 @@ export class CcdStage implements GpuStage {
       pipeline: () => wgslPipeline(device, 'ccd.narrow', code, 'ccdNarrow', [this.table.layout]),
     });
     this.uniforms = uniformBuffer(device, 'ccd.params', 4 * PARAM_WORDS);
+    this.laterUniforms = uniformBuffer(device, 'ccd.laterParams', 4 * PARAM_WORDS);
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
-    this.vertexFace = new CcdContactList(device, 'ccd.vertexFace', this, ESCAPE_LIST_WORDS);
+    this.vertexFace = new CcdContactList(device, 'ccd.vertexFace', this, ESCAPE_LIST_WORDS + CCD_TAIL_WORDS);
     this.edgeEdge = new CcdContactList(device, 'ccd.edgeEdge', this);
     // World boxes (6 floats per vertex), own-frame boxes (6 per vertex), references (4 words per object).
     this.objectCount = topology.mesh.vertexObject.reduce((a, o) => Math.max(a, o + 1), 0);
@@ -209,6 +219,11 @@ export class CcdStage implements GpuStage {
     words.set([topo.offsets.triangles, topo.offsets.boundaryEdges, topo.offsets.boundaryVertices, topo.offsets.edgeTriangles, topo.offsets.triangleAcross, topo.offsets.vtOffsets, topo.offsets.vtList], 8);
     floats[15] = uniformRamp(this.offsetRamp);
     this.device.queue.writeBuffer(this.uniforms, 0, words);
+    if (this.laterRounds()) {
+      words[3] = gridRowStride(this.vfCount + this.eeCount);
+      words[4] |= FLAG_LATER_ROUND;
+      this.device.queue.writeBuffer(this.laterUniforms, 0, words);
+    }
     encoder.clearBuffer(this.vertexFace.header);
     encoder.clearBuffer(this.edgeEdge.header, 0, 4);
   }
@@ -246,21 +261,33 @@ export class CcdStage implements GpuStage {
     }
   }
 
-  private bindGroup(state: GpuState): GPUBindGroup {
+  /** Whether the rounds that only solve the contacts again run the narrow phase again (SolverParams.ccdEveryRound, default false). */
+  private laterRounds(): boolean {
+    return this.settings().ccdEveryRound ?? false;
+  }
+
+  /** The detecting round's bind group, or with `later` the later rounds' (their uniforms). */
+  private bindGroup(state: GpuState, later = false): GPUBindGroup {
     const key = `${this.generation}/${this.candidateCapacity}`;
-    if (this.group && this.group.key === key && this.group.positions === state.positions && this.group.prev === state.prev) return this.group.group;
-    const group = this.table.group({
-      params: this.uniforms, positions: state.positions, prev: state.prev, topo: this.topology.buffer, pin: this.pin,
-      candidates: this.candidates!, boxes: this.boxes, header: this.vertexFace.header, contacts: this.vertexFace.contacts,
-      eeHeader: this.edgeEdge.header, eeContacts: this.edgeEdge.contacts,
-    });
-    this.group = { key, positions: state.positions, prev: state.prev, group };
-    return group;
+    if (!(this.group && this.group.key === key && this.group.positions === state.positions && this.group.prev === state.prev)) {
+      const entries = {
+        params: this.uniforms, positions: state.positions, prev: state.prev, topo: this.topology.buffer, pin: this.pin,
+        candidates: this.candidates!, boxes: this.boxes, header: this.vertexFace.header, contacts: this.vertexFace.contacts,
+        eeHeader: this.edgeEdge.header, eeContacts: this.edgeEdge.contacts,
+      };
+      this.group = { key, positions: state.positions, prev: state.prev, group: this.table.group(entries), later: this.table.group({ ...entries, params: this.laterUniforms }) };
+    }
+    return later ? this.group.later : this.group.group;
   }
 
   encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
-    // A round that only solves the contacts again keeps the detecting round's CCD contacts.
-    if (!this.running || resolvesOnly(step)) return;
+    if (!this.running) return;
+    // A round that only solves the contacts again keeps the detecting round's CCD contacts, and
+    // with SolverParams.ccdEveryRound adds those of pairs that came within the offset since.
+    if (resolvesOnly(step)) {
+      if (this.laterRounds()) this.encodeLaterRound(encoder, state, step);
+      return;
+    }
     encoder.clearBuffer(this.vertexFace.header, 0, 4);
     encoder.clearBuffer(this.edgeEdge.header, 0, 4);
     const points = this.vfCount + this.eeCount + this.topology.boundaryVertexCount;
@@ -269,6 +296,23 @@ export class CcdStage implements GpuStage {
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.bindGroup(state));
     const [x, y] = dispatchGrid(points);
+    pass.dispatchWorkgroups(x, y);
+    pass.end();
+    step.countDispatches(1);
+  }
+
+  /**
+   * A later round (SolverParams.ccdEveryRound): the candidates again, on the motion from the
+   * substep's start to now, appending to the substep's contacts (no clear) and skipping the pairs
+   * already in contact; the boxes were checked by the detecting round.
+   */
+  private encodeLaterRound(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
+    const pairs = this.vfCount + this.eeCount;
+    if (pairs === 0) return;
+    const pass = step.beginPass(encoder, 'ccd', 'ccd.laterRound');
+    pass.setPipeline(this.pipeline);
+    pass.setBindGroup(0, this.bindGroup(state, true));
+    const [x, y] = dispatchGrid(pairs);
     pass.dispatchWorkgroups(x, y);
     pass.end();
     step.countDispatches(1);
@@ -331,6 +375,7 @@ export class CcdStage implements GpuStage {
     c.backFace = words[W.backFace];
     c.edgeEdgeAtEnd = words[W.edgeEdgeAtEnd];
     c.edgeEdgeApart = words[W.edgeEdgeApart];
+    c.laterRoundHits = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS] ?? 0;
     c.dropped = words[W.dropped];
     c.escaped = words[W.escaped];
     c.escapedSelf = words[W.escapedSelf];
@@ -373,6 +418,7 @@ export class CcdStage implements GpuStage {
 
   destroy(): void {
     this.uniforms.destroy();
+    this.laterUniforms.destroy();
     this.vertexFace.destroy();
     this.edgeEdge.destroy();
     this.candidates?.destroy();

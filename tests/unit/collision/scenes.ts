@@ -6,6 +6,7 @@ import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import type { TetMesh } from '../../../src/mesh/types';
 import type { Collider } from '../../../src/sim/colliders';
 import { buildModel, type Model } from '../../../src/sim/model';
+import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { defaultParams, type SolverParams } from '../../../src/contract/params';
 import type { SimSetup } from '../../../src/sim/setup';
 import { countIntersections } from '../../support/intersectionCounter';
@@ -106,6 +107,33 @@ export function knockedCubes(cells: number, speed: number, gap: number, params: 
     ],
     { gravity: [0, 0, 0], substeps: 4, iterations: 4, damping: 0, friction: 0, collisionMode: 'hybrid', selfCollision: false, ...params },
   );
+}
+
+/**
+ * A body that the material carries into another during the later material iterations of a substep
+ * (SolverParams.ccdEveryRound): cube A (10 cm, 2 cells a side, E 1e5) starts squeezed along x to
+ * `squeeze` of its size, at rest, no gravity, one substep of 5 iterations, collideEvery 'contacts'
+ * (5 rounds: the first detects). Its +x face springs out; cube B (the same, offset by 13 and 17 mm
+ * across) waits at x = `wallAt`. `solverX` squeezes a solver's positions (A's vertices come first).
+ */
+export function springingCube(wallAt: number | null, params: Partial<SolverParams>, squeeze = 0.7): { setup: SimSetup; squeezeA: (x: Float64Array | Float32Array, stride: number) => void } {
+  const a = cubePart(2, 0.1, [0, 0, 0]);
+  const bodies: BodyDesc[] = [{ part: a }];
+  if (wallAt !== null) bodies.push({ part: cubePart(2, 0.1, [wallAt, 0.013, 0.017]) });
+  const setup = bodiesSetup(bodies, { gravity: [0, 0, 0], substeps: 1, iterations: 5, damping: 0, friction: 0, collisionMode: 'hybrid', selfCollision: false, collideEvery: 'contacts', ...params });
+  const n = a.positions.length / 3;
+  return { setup, squeezeA: (x, stride) => { for (let i = 0; i < n; i++) x[stride * i] *= squeeze; } };
+}
+
+/** The largest x of springingCube's cube A after one substep of `iterations`, collisions off, no second cube (float64 reference). */
+export function springingFaceAfter(iterations: number): number {
+  const { setup, squeezeA } = springingCube(null, { iterations, collisions: false });
+  const solver = new CpuSolver(setup);
+  squeezeA(solver.x, 3);
+  solver.stepFrame();
+  let most = -Infinity;
+  for (let i = 0; i < solver.model.vertexCount; i++) most = Math.max(most, solver.x[3 * i]);
+  return most;
 }
 
 /** The friction scene's material solve: iterations and the partition's pass rule. */

@@ -1,0 +1,62 @@
+/**
+ * CCD in the rounds that only solve the contacts again (SolverParams.ccdEveryRound, collideEvery
+ * 'contacts'; docs/collisions.md "CCD in every round") on the GPU: the later rounds' narrow-phase
+ * dispatch over the frame's candidates. The scene of the CPU test (tests/unit/collision/
+ * ccdEveryRound.test.ts): a squeezed cube springs out during the substep's material iterations,
+ * its first iteration short of a second cube, the next four past that cube's face (the float64
+ * reference with collisions off places the cube). Independent truths: the brute-force intersection
+ * counter at the frame's end, and momentum (no gravity, no colliders). The float64 twin's counts
+ * beside the GPU's: both find the crossing only in the later rounds.
+ */
+import { describe, expect, it } from 'vitest';
+import { CpuSolver } from '../../src/sim/cpuSolver';
+import { GpuSolver } from '../../src/sim/gpuSolver';
+import { readBuffer, testGpu } from '../support/gpu';
+import { countIntersections } from '../support/intersectionCounter';
+import { momentum, springingCube, springingFaceAfter } from '../unit/collision/scenes';
+
+/** Depth (m) below which a vertex counts as on the surface (f32 ties; the edges are 5 cm). */
+const ON_SURFACE = 1e-5;
+
+describe('CCD in every collision round on the GPU (collideEvery contacts)', () => {
+  it('the later rounds add the contacts of a face the material carries into another body: nothing inside at the frame end, a vertex inside without the switch; momentum kept', async () => {
+    const ctx = await testGpu();
+    const wallAt = (springingFaceAfter(1) + springingFaceAfter(5)) / 2;
+    const runs = [];
+    for (const ccdEveryRound of [true, false]) {
+      const { setup, squeezeA } = springingCube(wallAt, { ccdEveryRound });
+      const solver = new GpuSolver(ctx, setup);
+      try {
+        const vec4 = new Float32Array(await readBuffer(ctx, solver.positionBuffer));
+        squeezeA(vec4, 4);
+        ctx.device.queue.writeBuffer(solver.positionBuffer, 0, vec4);
+        const frame = await solver.stepFrame();
+        const m = setup.model;
+        const x = Float64Array.from(await solver.readPositions());
+        const v = Float64Array.from(await solver.readVelocities());
+        const hits = countIntersections({ positions: x, tets: m.tets, tetObject: m.tetObject }, { depth: true }).hits.filter((h) => h.depth > ON_SURFACE);
+        const p = momentum(m, v);
+        let scale = 0;
+        for (let i = 0; i < m.vertexCount; i++) scale += Math.hypot(v[3 * i], v[3 * i + 1], v[3 * i + 2]) / m.invMass[i];
+        const cpu = new CpuSolver(springingCube(wallAt, { ccdEveryRound }).setup);
+        squeezeA(cpu.x, 3);
+        cpu.stepFrame();
+        runs.push({ ccdEveryRound, hits, ccd: frame.collisions!.ccd, cpu: cpu.collisionCounters.ccd, drift: Math.hypot(...p) / scale, dispatches: frame.dispatchesByPhase?.ccd ?? 0 });
+      } finally {
+        solver.destroy();
+      }
+    }
+    console.log(runs.map((r) => `ccdEveryRound ${r.ccdEveryRound}: ${r.hits.length} vertices inside (deepest ${Math.max(0, ...r.hits.map((h) => h.depth)).toExponential(2)} m); GPU CCD hits ${r.ccd.hitsVertexFace} + ${r.ccd.hitsEdgeEdge}, ${r.ccd.laterRoundHits} in later rounds (float64: ${r.cpu.hitsVertexFace} + ${r.cpu.hitsEdgeEdge}, ${r.cpu.laterRoundHits}); ccd dispatches ${r.dispatches}; momentum ${r.drift.toExponential(1)} of sum m|v|`).join('\n'));
+    const [on, off] = runs;
+    expect(off.hits.length).toBeGreaterThan(0);
+    expect(off.ccd.laterRoundHits).toBe(0);
+    expect(on.ccd.laterRoundHits).toBeGreaterThan(0);
+    expect(on.cpu.laterRoundHits).toBeGreaterThan(0);
+    // Round 0's motion met nothing on either twin: every contact is a later round's.
+    expect(on.ccd.laterRoundHits).toBe(on.ccd.hitsVertexFace + on.ccd.hitsEdgeEdge);
+    expect(on.hits).toEqual([]);
+    // One narrow-phase dispatch in each of the 4 later rounds, beside round 0's.
+    expect(on.dispatches - off.dispatches).toBe(4);
+    for (const r of runs) expect(r.drift).toBeLessThan(1e-4);
+  }, 120_000);
+});
