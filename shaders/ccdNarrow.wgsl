@@ -18,11 +18,14 @@
 // Later rounds (SolverParams.ccdEveryRound, collideEvery 'contacts'; CCD_LATER_ROUND): the rounds
 // that only solve the contacts again first run this kernel again over the same candidates, on the
 // motion from the substep's start to after their material iterations, appending to the substep's
-// contacts (the count is not cleared) and leaving the boxes' checks to the detecting round. A pair
-// that already has a contact in the substep is skipped: its candidate's second word carries
-// CANDIDATE_IN_CONTACT, set by the round whose test made the contact and cleared by the detecting
-// round's test (so no buffer of its own and no clear: the kernel binds as many storage buffers
-// as the adapters allow already).
+// contacts (the count is not cleared) and leaving the boxes' checks to the detecting round. They
+// skip a pair that already has a contact in the substep (CANDIDATE_IN_CONTACT, set by the round
+// whose test made it) or that was farther apart where the detecting round tested it than the later
+// rounds can close (CANDIDATE_FAR, collision/ccd/laterRounds.ts): both marks live in the candidate's
+// second word, rewritten by the detecting round (CCD_MARK_ROUNDS), so no buffer of its own and no
+// clear (the kernel binds as many storage buffers as the adapters allow already). The detecting
+// round also keeps the positions it tested in `boxes`; a later round's boundary-vertex threads count
+// the vertices that moved farther than the reach since (the far pairs' bound).
 // In hybrid mode points already penetrating at the substep's start (Pin, marked by detection)
 // are skipped: DCD and the shortest path handle them. A hit (shaders/lib/ccd.wgsl, conservative:
 // toi never after the first contact) becomes a contact of eq. 6, C = (x - s) . n - offset >= 0,
@@ -63,13 +66,26 @@ struct CcdParams {
   offVtList: u32,
   /** The offset layer's opening per build (SolverParams.contactOffsetSpeed; contact.wgsl rampedOffset). */
   offsetRamp: f32,
+  /** CCD_MARK_ROUNDS / CCD_LATER_ROUND: how far a vertex may move in the later rounds (collision/ccd/laterRounds.ts). */
+  laterReach: f32,
+  /** The float in `boxes` where the detecting round's positions start (4 per vertex). */
+  roundZeroAt: u32,
+  pad0: u32,
+  pad1: u32,
 }
 
 const CCD_SKIP_PIN = 1u;
 const CCD_CHECK_OWN = 2u;
 const CCD_LATER_ROUND = 4u;
+// The detecting round of a substep whose later rounds run CCD: it marks the candidates and keeps
+// the positions it tested.
+const CCD_MARK_ROUNDS = 8u;
 // The high bit of a candidate's second word (a triangle or edge id): the pair has a contact this substep.
 const CANDIDATE_IN_CONTACT = 0x80000000u;
+// The next bit: the pair was farther apart at the detecting round than the later rounds can close
+// (collision/ccd/laterRounds.ts): they skip it.
+const CANDIDATE_FAR = 0x40000000u;
+const CANDIDATE_ID = 0x3fffffffu;
 
 // Header words (a query-list-shaped header: the contact solve reads the count at word 0).
 const CCD_COUNT = 0u;        // contacts this substep (may exceed the capacity)
@@ -101,8 +117,10 @@ const CCD_ESCAPE_LIST_COUNT = 30u;
 const CCD_EE_APART = 31u;
 const CCD_ESCAPE_LIST = 72u;
 const CCD_ESCAPE_LIST_CAPACITY = 4096u;
-// Contacts the later rounds added (counters.ccd.laterRoundHits): the word after the escape list.
+// Contacts the later rounds added (counters.ccd.laterRoundHits): the word after the escape list;
+// then the boundary vertices a later round found beyond the reach (counters.ccd.laterRoundBeyondReach).
 const CCD_LATER_ROUND_HITS = CCD_ESCAPE_LIST + 2u * CCD_ESCAPE_LIST_CAPACITY;
+const CCD_LATER_ROUND_BEYOND = CCD_LATER_ROUND_HITS + 1u;
 // Edge-edge hits whose closest points lie within this parameter of an edge's end are left to the
 // vertex-triangle pairs of that end.
 const EE_END_PARAM = 0.01;
@@ -121,8 +139,10 @@ const PATH_DIRECTION_MIN_REL = 1e-3;
 @group(0) @binding(5) var<storage, read_write> candidates: array<u32>;
 // Per vertex 6 floats: box lo (xyz), box hi (xyz), as the broad phase wrote them; with
 // CCD_CHECK_OWN then the own-frame boxes (6 floats per vertex) and per object its reference
-// vertex (u32 bits) and that vertex's position at the snapshot (broadPhase.ts ownFrameReferences).
-@group(0) @binding(6) var<storage, read> boxes: array<f32>;
+// vertex (u32 bits) and that vertex's position at the snapshot (broadPhase.ts ownFrameReferences);
+// from params.roundZeroAt, 4 floats per vertex: where CCD_MARK_ROUNDS saw the boundary vertices
+// (read_write for them).
+@group(0) @binding(6) var<storage, read_write> boxes: array<f32>;
 @group(0) @binding(7) var<storage, read_write> header: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> contacts: array<Contact>;
 // Edge-edge contacts have their own list and counts: the contact stage solves them in a pass
@@ -331,18 +351,31 @@ fn segmentClosestParams(p1: vec3<f32>, q1: vec3<f32>, p2: vec3<f32>, q2: vec3<f3
   return vec2<f32>(s, u);
 }
 
-// Whether candidate word w's pair is skipped for a contact made earlier in the substep (later
-// rounds); the detecting round clears the mark instead.
-fn inContact(w: u32) -> bool {
+// The axis-aligned gap between the box of a (or of a and b) and the box of c, d and e (the same
+// point repeated where a feature has fewer), at the positions of now (collision/ccd/laterRounds.ts
+// pairBoxGap).
+fn boxGap(a: vec3<f32>, b: vec3<f32>, c: vec3<f32>, d: vec3<f32>, e: vec3<f32>) -> f32 {
+  let gaps = max(min(min(c, d), e) - max(a, b), min(a, b) - max(max(c, d), e));
+  return max(max(gaps.x, gaps.y), max(gaps.z, 0.0));
+}
+
+// Whether a later round skips candidate word w's pair (a contact made earlier in the substep, or
+// far apart at the detecting round). The detecting round, when later rounds test again, rewrites
+// the word instead: its far bit from `gap` (the pair's box gap now), its contact bit cleared.
+fn laterRoundSkips(w: u32, gap: f32) -> bool {
   let word = candidates[w];
-  if ((word & CANDIDATE_IN_CONTACT) == 0u) { return false; }
-  if ((params.flags & CCD_LATER_ROUND) != 0u) { return true; }
-  candidates[w] = word & ~CANDIDATE_IN_CONTACT;
+  if ((params.flags & CCD_LATER_ROUND) != 0u) { return (word & (CANDIDATE_IN_CONTACT | CANDIDATE_FAR)) != 0u; }
+  if ((params.flags & CCD_MARK_ROUNDS) != 0u) {
+    var marked = word & CANDIDATE_ID;
+    if (gap > params.separation + 2.0 * params.laterReach) { marked = marked | CANDIDATE_FAR; }
+    candidates[w] = marked;
+  }
   return false;
 }
 
 // Candidate word w's pair made a contact: marked for the later rounds, counted when it is theirs.
 fn markInContact(w: u32) {
+  if ((params.flags & (CCD_LATER_ROUND | CCD_MARK_ROUNDS)) == 0u) { return; }
   candidates[w] = candidates[w] | CANDIDATE_IN_CONTACT;
   if ((params.flags & CCD_LATER_ROUND) != 0u) { atomicAdd(&header[CCD_LATER_ROUND_HITS], 1u); }
 }
@@ -378,22 +411,25 @@ fn newContact() -> Contact {
 
 fn vertexFace(i: u32) {
   let v = candidates[2u * i];
-  let tri = candidates[2u * i + 1u] & ~CANDIDATE_IN_CONTACT;
+  // A later round reads the marks first: most of its candidates end there, after one read.
+  if ((params.flags & CCD_LATER_ROUND) != 0u && laterRoundSkips(2u * i + 1u, 0.0)) { return; }
+  let tri = candidates[2u * i + 1u] & CANDIDATE_ID;
   if ((params.flags & CCD_SKIP_PIN) != 0u && pin[v] != 0u) {
-    atomicAdd(&header[CCD_SKIPPED_PIN], 1u);
+    // The detecting round's skips only (the later rounds skip the same pairs again).
+    if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_PIN], 1u); }
     return;
   }
-  if (inContact(2u * i + 1u)) { return; }
   let o = params.offTriangles + 3u * tri;
   let tv = vec3<u32>(topo[o], topo[o + 1u], topo[o + 2u]);
-  let x0 = startPosition(v);
-  let a0 = startPosition(tv.x);
-  let b0 = startPosition(tv.y);
-  let c0 = startPosition(tv.z);
   let x1 = vertexPosition(v);
   let a1 = vertexPosition(tv.x);
   let b1 = vertexPosition(tv.y);
   let c1 = vertexPosition(tv.z);
+  if ((params.flags & CCD_MARK_ROUNDS) != 0u) { laterRoundSkips(2u * i + 1u, boxGap(x1, x1, a1, b1, c1)); }
+  let x0 = startPosition(v);
+  let a0 = startPosition(tv.x);
+  let b0 = startPosition(tv.y);
+  let c0 = startPosition(tv.z);
   atomicAdd(&header[CCD_TESTS], 1u);
   let toi = ccdVertexFace(x0, a0, b0, c0, x1, a1, b1, c1, params.separation);
   if (toi < 0.0) { return; }
@@ -452,22 +488,23 @@ fn edgeNormal(e: u32) -> vec3<f32> {
 
 fn edgeEdge(i: u32) {
   let ea = candidates[2u * params.vfCount + 2u * i];
-  let eb = candidates[2u * params.vfCount + 2u * i + 1u] & ~CANDIDATE_IN_CONTACT;
+  if ((params.flags & CCD_LATER_ROUND) != 0u && laterRoundSkips(2u * params.vfCount + 2u * i + 1u, 0.0)) { return; }
+  let eb = candidates[2u * params.vfCount + 2u * i + 1u] & CANDIDATE_ID;
   if ((params.flags & CCD_SKIP_PIN) != 0u && (pin[params.vertexCount + ea] != 0u || pin[params.vertexCount + eb] != 0u)) {
-    atomicAdd(&header[CCD_SKIPPED_PIN], 1u);
+    if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_PIN], 1u); }
     return;
   }
-  if (inContact(2u * params.vfCount + 2u * i + 1u)) { return; }
   let va = vec2<u32>(topo[params.offBoundaryEdges + 2u * ea], topo[params.offBoundaryEdges + 2u * ea + 1u]);
   let vb = vec2<u32>(topo[params.offBoundaryEdges + 2u * eb], topo[params.offBoundaryEdges + 2u * eb + 1u]);
-  let p0 = startPosition(va.x);
-  let q0 = startPosition(va.y);
-  let r0 = startPosition(vb.x);
-  let s0 = startPosition(vb.y);
   let p1 = vertexPosition(va.x);
   let q1 = vertexPosition(va.y);
   let r1 = vertexPosition(vb.x);
   let s1 = vertexPosition(vb.y);
+  if ((params.flags & CCD_MARK_ROUNDS) != 0u) { laterRoundSkips(2u * params.vfCount + 2u * i + 1u, boxGap(p1, q1, r1, s1, s1)); }
+  let p0 = startPosition(va.x);
+  let q0 = startPosition(va.y);
+  let r0 = startPosition(vb.x);
+  let s0 = startPosition(vb.y);
   atomicAdd(&header[CCD_TESTS], 1u);
   let toi = ccdEdgeEdge(p0, q0, r0, s0, p1, q1, r1, s1, params.separation);
   if (toi < 0.0) { return; }
@@ -539,8 +576,23 @@ fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
     return;
   }
   i -= params.eeCount;
-  if (i < params.boundaryVertexCount && (params.flags & CCD_LATER_ROUND) == 0u) {
+  if (i < params.boundaryVertexCount && (params.flags & CCD_LATER_ROUND) != 0u) {
+    // A later round: how far the vertex moved since the detecting round saw it (laterRounds.ts).
     let v = topo[params.offBoundaryVertices + i];
+    let r = params.roundZeroAt + 4u * v;
+    let moved = abs(vertexPosition(v) - vec3<f32>(boxes[r], boxes[r + 1u], boxes[r + 2u]));
+    if (max(moved.x, max(moved.y, moved.z)) > params.laterReach) { atomicAdd(&header[CCD_LATER_ROUND_BEYOND], 1u); }
+    return;
+  }
+  if (i < params.boundaryVertexCount) {
+    let v = topo[params.offBoundaryVertices + i];
+    if ((params.flags & CCD_MARK_ROUNDS) != 0u) {
+      let r = params.roundZeroAt + 4u * v;
+      let p = vertexPosition(v);
+      boxes[r] = p.x;
+      boxes[r + 1u] = p.y;
+      boxes[r + 2u] = p.z;
+    }
     let world = worldBoxExcess(v, startPosition(v), vertexPosition(v));
     if (world > 0.0) {
       atomicAdd(&header[CCD_ESCAPED], 1u);

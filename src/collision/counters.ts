@@ -53,7 +53,10 @@ export interface CcdFrameCounters {
   /** Candidate pairs of the frame's broad phase (worker pool), vertex-triangle and edge-edge. */
   candidatesVertexFace: number;
   candidatesEdgeEdge: number;
-  /** Narrow-phase tests run, summed over the substeps (pairs with a Pin point are skipped in hybrid mode). */
+  /**
+   * Narrow-phase tests run, summed over the substeps and, with SolverParams.ccdEveryRound, the later
+   * rounds; pairs with a Pin point skipped in hybrid mode (counted in the detecting rounds only).
+   */
   tests: number;
   skippedPin: number;
   /** Contacts found by CCD, by kind, summed over the substeps; hits behind the face at the start (no contact made). */
@@ -65,6 +68,12 @@ export interface CcdFrameCounters {
    * CCD again on the motion from the substep's start, pairs already in contact skipped), summed over the substeps.
    */
   laterRoundHits: number;
+  /**
+   * Boundary vertices that a later round found farther than the reach (any axis) from where the
+   * detecting round's CCD saw them (src/collision/ccd/laterRounds.ts), summed over the later rounds:
+   * pairs skipped there as far apart may have been missed. Zero without SolverParams.ccdEveryRound.
+   */
+  laterRoundBeyondReach: number;
   /** Edge-edge hits whose closest points lie at an edge's end (left to that vertex's vertex-triangle pairs). */
   edgeEdgeAtEnd: number;
   /** Edge-edge hits whose two edges' normal cones do not meet (mutualCone.ts): made with their own normal, perpendicular to both edges. */
@@ -142,7 +151,7 @@ export interface CcdFrameCounters {
 
 export function emptyCcdCounters(): CcdFrameCounters {
   return {
-    candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, laterRoundHits: 0, backFace: 0, edgeEdgeAtEnd: 0, edgeEdgeApart: 0,
+    candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, laterRoundHits: 0, laterRoundBeyondReach: 0, backFace: 0, edgeEdgeAtEnd: 0, edgeEdgeApart: 0,
     capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, escapedTested: 0, escapedInside: 0, escapedRejected: 0, margin: 0, selfMargin: 0, escapeDistance: 0, escapeDistanceSelf: 0, selfGrowth: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0, selfWorldFrame: 0,
     selfPairsBefore: 0, selfPairsAfter: 0, selfCulledFraction: 0, selfConesMs: 0, selfTraversalMs: 0, selfFilterMs: 0, selfDeviationEscapes: 0,
   };

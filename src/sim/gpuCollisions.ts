@@ -64,6 +64,7 @@ import { PenetrationTargets } from '../penetration/penetrationTargets';
 import { penetrationKernels } from '../penetration/gpu/penetrationGpu';
 import { ccdTopologyOf, type CcdTopology } from '../collision/ccd/broadPhase';
 import { CcdSchedule, type CcdScheduleOptions, type StateSnapshot } from '../collision/ccd/ccdSchedule';
+import { laterRoundReach } from '../collision/ccd/laterRounds';
 import { inThreadJobs, type CollisionWorkerJobs } from '../collision/workerJobs';
 import { DeviationMonitor, type DeviationObservation } from '../collision/selfCulling/deviationMonitor';
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
@@ -272,6 +273,7 @@ export class GpuCollisions {
     this.contacts.offset = delta;
     this.ccd.separation = delta;
     this.ccdSchedule.baseMargin = Math.max(2 * delta, this.marginRatio * meanBoundaryEdge(this.model));
+    this.ccd.laterReach = laterRoundReach(delta, meanBoundaryEdge(this.model), this.marginRatio);
   }
 
   /**

@@ -58,5 +58,40 @@ describe('CCD in every collision round on the GPU (collideEvery contacts)', () =
     // One narrow-phase dispatch in each of the 4 later rounds, beside round 0's.
     expect(on.dispatches - off.dispatches).toBe(4);
     for (const r of runs) expect(r.drift).toBeLessThan(1e-4);
+    // Both twins count the boundary vertices that moved beyond the later rounds' reach (the far
+    // pairs' bound, collision/ccd/laterRounds.ts): the springing faces do here.
+    expect(on.ccd.laterRoundBeyondReach).toBeGreaterThan(0);
+    expect(on.cpu.laterRoundBeyondReach).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("the later rounds skip the pairs farther apart at the detecting round than they can close: a third cube 2 cm away adds frame candidates the detecting round tests and the later rounds do not", async () => {
+    const ctx = await testGpu();
+    const wallAt = (springingFaceAfter(1) + springingFaceAfter(5)) / 2;
+    const tests: Record<string, number> = {};
+    let inside = -1;
+    for (const ccdEveryRound of [false, true]) {
+      const { setup, squeezeA } = springingCube(wallAt, { ccdEveryRound }, 0.7, true);
+      const solver = new GpuSolver(ctx, setup);
+      try {
+        const vec4 = new Float32Array(await readBuffer(ctx, solver.positionBuffer));
+        squeezeA(vec4, 4);
+        ctx.device.queue.writeBuffer(solver.positionBuffer, 0, vec4);
+        const frame = await solver.stepFrame();
+        tests[String(ccdEveryRound)] = frame.collisions!.ccd.tests;
+        if (ccdEveryRound) {
+          expect(frame.collisions!.ccd.laterRoundHits).toBeGreaterThan(0);
+          const x = Float64Array.from(await solver.readPositions());
+          inside = countIntersections({ positions: x, tets: setup.model.tets, tetObject: setup.model.tetObject }, { depth: true }).hits.filter((h) => h.depth > ON_SURFACE).length;
+        }
+      } finally {
+        solver.destroy();
+      }
+    }
+    const detecting = tests.false, later = tests.true - tests.false;
+    console.log(`narrow-phase tests: detecting round ${detecting}, 4 later rounds ${later}; vertices inside at the end ${inside}`);
+    // Round 0 makes no contact here, so without the far rule each later round would test every pair again.
+    expect(later).toBeGreaterThan(0);
+    expect(later).toBeLessThan(4 * detecting);
+    expect(inside).toBe(0);
   }, 120_000);
 });

@@ -33,6 +33,7 @@ import { mutualEdgeCone, mutualVertexCone, type MutualConeTopology } from '../cc
 import { trianglesAcross } from '../trianglesAcross';
 import { segmentClosestParams } from '../ccd/segmentClosest';
 import type { CcdFrameCounters } from '../counters';
+import { pairBoxGap } from '../ccd/laterRounds';
 import { CpuContacts, GROUP_EDGE_EDGE, GROUP_POINT_FACE, PATH_DIRECTION_MIN_REL } from './contactsCpu';
 
 /** Edge-edge hits whose closest points lie within this parameter of an edge's end are the vertex's (ccdNarrow.wgsl). */
@@ -82,8 +83,13 @@ export class CpuCcd {
    * 1 per vertex, then per boundary edge (at vertexCount + e), for points penetrating at the
    * substep's start: their pairs are skipped (DCD's). Adds to `counters`. `pairs`: the pairs given
    * a contact are added to it, and pairs already in it are skipped (after the Pin test, as the GPU).
+   * `far` (a later round, ccd/laterRounds.ts): pairs whose box gap at positions `far.at` exceeds
+   * `far.limit` are skipped too, and the Pin skips are not counted again.
    */
-  run(x0: Float64Array, x1: Float64Array, separation: number, offset: number, selfCollision: boolean, pin: Uint8Array | null, out: CpuContacts, counters: CcdFrameCounters, pairs?: CcdPairsInContact): void {
+  run(
+    x0: Float64Array, x1: Float64Array, separation: number, offset: number, selfCollision: boolean, pin: Uint8Array | null, out: CpuContacts, counters: CcdFrameCounters,
+    pairs?: CcdPairsInContact, far?: { at: Float64Array; limit: number },
+  ): void {
     const m = this.mesh;
     const n = m.vertexCount;
     const b = this.boxes;
@@ -102,11 +108,13 @@ export class CpuCcd {
     const vf = cand.vertexFace;
     for (let i = 0; i < vf.length; i += 2) {
       const v = vf[i], f = vf[i + 1];
+      const key = v * triangleCount + f;
+      // A later round (`far`) skips pairs in contact or far first, and counts no Pin skips (the GPU's order).
+      if (far && (pairs?.vertexFace.has(key) || pairBoxGap(far.at, [v], [tris[3 * f], tris[3 * f + 1], tris[3 * f + 2]]) > far.limit)) continue;
       if (pin && pin[v]) {
-        counters.skippedPin++;
+        if (!far) counters.skippedPin++;
         continue;
       }
-      const key = v * triangleCount + f;
       if (pairs?.vertexFace.has(key)) continue;
       counters.tests++;
       const before = out.count;
@@ -117,11 +125,12 @@ export class CpuCcd {
     const edges = m.boundaryEdges;
     for (let i = 0; i < ee.length; i += 2) {
       const ea = ee[i], eb = ee[i + 1];
+      const key = ea * edgeCount + eb;
+      if (far && (pairs?.edgeEdge.has(key) || pairBoxGap(far.at, [edges[2 * ea], edges[2 * ea + 1]], [edges[2 * eb], edges[2 * eb + 1]]) > far.limit)) continue;
       if (pin && (pin[n + ea] || pin[n + eb])) {
-        counters.skippedPin++;
+        if (!far) counters.skippedPin++;
         continue;
       }
-      const key = ea * edgeCount + eb;
       if (pairs?.edgeEdge.has(key)) continue;
       counters.tests++;
       const before = out.count;

@@ -25,9 +25,10 @@ import { CpuSpb, CpuSpbResults } from './spbCpu';
 import { PenetrationTargets } from '../../penetration/penetrationTargets';
 import { sweptCandidates } from '../ccd/broadPhase';
 import { candidateClosingSpeed } from '../ccd/impactSubsteps';
+import { CCD_BASE_MARGIN_RATIO, laterRoundReach } from '../ccd/laterRounds';
 
 /** closingSpeed's broad-phase margin in mean boundary edges: the GPU's base margin (gpuCollisions.ts ccdMarginRatio). */
-const CPU_CLOSING_MARGIN_RATIO = 0.25;
+const CPU_CLOSING_MARGIN_RATIO = CCD_BASE_MARGIN_RATIO;
 
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
   Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound'>>;
@@ -112,11 +113,18 @@ export class CpuCollisionStage {
   ): void {
     if (!params.collisions || !this.solved || !allFinite(x, x0)) return;
     let t0 = performance.now();
-    if ((params.ccdEveryRound ?? false) && this.solvedMode !== 'dcd') {
+    if ((params.ccdEveryRound ?? false) && this.solvedMode !== 'dcd' && this.roundZero) {
       const offset = this.offsetOf(params);
       const from = this.contacts.count;
       const counters = into?.ccd ?? emptyCollisionCounters().ccd;
-      this.ccd.run(x0, x, offset, offset, params.selfCollision, this.solvedMode === 'hybrid' ? this.pin : null, this.contacts, counters, this.ccdPairs);
+      // Pairs far apart where round 0 tested them are skipped (ccd/laterRounds.ts); a boundary
+      // vertex that moved beyond the reach since is counted.
+      const reach = laterRoundReach(offset, this.meanEdge);
+      const at = this.roundZero;
+      for (const v of this.mesh.boundaryVertices) {
+        if (Math.max(Math.abs(x[3 * v] - at[3 * v]), Math.abs(x[3 * v + 1] - at[3 * v + 1]), Math.abs(x[3 * v + 2] - at[3 * v + 2])) > reach) counters.laterRoundBeyondReach++;
+      }
+      this.ccd.run(x0, x, offset, offset, params.selfCollision, this.solvedMode === 'hybrid' ? this.pin : null, this.contacts, counters, this.ccdPairs, { at, limit: offset + 2 * reach });
       this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, from);
       counters.laterRoundHits += this.contacts.count - from;
       const t1 = performance.now();
@@ -130,6 +138,8 @@ export class CpuCollisionStage {
   /** Whether the last step() built and solved its contacts (solveAgain's guard), and in which mode. */
   private solved = false;
   private solvedMode: CollisionMode = 'dcd';
+  /** With ccdEveryRound: the positions round 0's CCD tested (before its contacts), for the later rounds' far test. */
+  private roundZero?: Float64Array;
   /** The CCD pairs given a contact in this substep (solveAgain's later-round CCD skips them). */
   private readonly ccdPairs: CcdPairsInContact = { vertexFace: new Set(), edgeEdge: new Set() };
 
@@ -187,6 +197,10 @@ export class CpuCollisionStage {
     this.ccdPairs.vertexFace.clear();
     this.ccdPairs.edgeEdge.clear();
     if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd, this.ccdPairs);
+    if (mode !== 'dcd' && params.ccdEveryRound) {
+      if (this.roundZero?.length !== x.length) this.roundZero = new Float64Array(x.length);
+      this.roundZero.set(x);
+    }
     lap('ccd');
     this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, dcdContacts);
     this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);

@@ -29,12 +29,14 @@ import { QL_HEADER_BYTES, QL_HEADER_WORDS, QUERY_WORDS } from './queryList';
 
 export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collisionMode'> & Partial<Pick<SolverParams, 'ccdEveryRound'>>;
 
-const PARAM_WORDS = 16;
+const PARAM_WORDS = 20;
 const FLAG_SKIP_PIN = 1;
 /** The own-frame boxes and references follow the world boxes in the boxes buffer: check them too. */
 const FLAG_CHECK_OWN = 2;
 /** A later round (SolverParams.ccdEveryRound): append, skip pairs already in contact, no box checks (ccdNarrow.wgsl CCD_LATER_ROUND). */
 const FLAG_LATER_ROUND = 4;
+/** The detecting round of a substep whose later rounds run CCD: marks the candidates (in contact, far) and keeps the positions it tested. */
+const FLAG_MARK_ROUNDS = 8;
 /** Header words read back per frame: [CCD_HITS_VF, CCD_ESCAPE_LIST_COUNT] of ccdNarrow.wgsl. */
 export const CCD_COUNTER_FIRST = 16;
 export const CCD_COUNTER_WORDS = 16;
@@ -48,8 +50,8 @@ export const ESCAPE_LIST_FIRST_WORD = QL_HEADER_WORDS + QUERY_WORDS;
 export const ESCAPE_LIST_CAPACITY = 4096;
 export const ESCAPE_LIST_WORDS = 2 * ESCAPE_LIST_CAPACITY;
 /**
- * Words after the escape list, read back with it: the contacts the later rounds added (ccdNarrow.wgsl
- * CCD_LATER_ROUND_HITS), and one spare that keeps the readback's size a multiple of 8 bytes.
+ * Words after the escape list, read back with it: the contacts the later rounds added and the
+ * vertices they found beyond the reach (ccdNarrow.wgsl CCD_LATER_ROUND_HITS, CCD_LATER_ROUND_BEYOND).
  */
 export const CCD_TAIL_WORDS = 2;
 const W = {
@@ -123,6 +125,8 @@ export class CcdStage implements GpuStage {
   private generation = 0;
   /** The separation CCD keeps (world units): contacts are reported and held at this distance (set by the owner). */
   separation = 0;
+  /** How far a vertex may move in the later rounds before pairs skipped as far could be missed (collision/ccd/laterRounds.ts; set by the owner). */
+  laterReach = 0;
   /** The offset layer's opening per build (contactOffset.ts offsetRampStep; set by the owner per frame; Infinity: none). */
   offsetRamp = Infinity;
   private candidates?: GPUBuffer;
@@ -148,7 +152,7 @@ export class CcdStage implements GpuStage {
   ) {
     this.table = new BindingTable(device, 'ccd.narrow', {
       params: 'uniform', positions: 'read-only-storage', prev: 'read-only-storage', topo: 'read-only-storage', pin: 'read-only-storage',
-      candidates: 'storage', boxes: 'read-only-storage', header: 'storage', contacts: 'storage',
+      candidates: 'storage', boxes: 'storage', header: 'storage', contacts: 'storage',
       eeHeader: 'storage', eeContacts: 'storage',
     });
     // Compiled on first use (gpu/lazyPipelines.ts).
@@ -162,7 +166,8 @@ export class CcdStage implements GpuStage {
     this.edgeEdge = new CcdContactList(device, 'ccd.edgeEdge', this);
     // World boxes (6 floats per vertex), own-frame boxes (6 per vertex), references (4 words per object).
     this.objectCount = topology.mesh.vertexObject.reduce((a, o) => Math.max(a, o + 1), 0);
-    this.boxes = device.createBuffer({ label: 'ccd.boxes', size: Math.max(32, 48 * topology.vertexCount + 16 * this.objectCount), usage });
+    // ... then the positions the detecting round tested (4 floats per vertex; SolverParams.ccdEveryRound).
+    this.boxes = device.createBuffer({ label: 'ccd.boxes', size: Math.max(32, 64 * topology.vertexCount + 16 * this.objectCount), usage });
     this.allocateContacts(initialCapacity);
   }
 
@@ -218,10 +223,13 @@ export class CcdStage implements GpuStage {
     floats[7] = this.separation;
     words.set([topo.offsets.triangles, topo.offsets.boundaryEdges, topo.offsets.boundaryVertices, topo.offsets.edgeTriangles, topo.offsets.triangleAcross, topo.offsets.vtOffsets, topo.offsets.vtList], 8);
     floats[15] = uniformRamp(this.offsetRamp);
+    floats[16] = this.laterReach;
+    words[17] = 12 * topo.vertexCount + 4 * this.objectCount;
+    const later = this.laterRounds();
+    if (later) words[4] |= FLAG_MARK_ROUNDS;
     this.device.queue.writeBuffer(this.uniforms, 0, words);
-    if (this.laterRounds()) {
-      words[3] = gridRowStride(this.vfCount + this.eeCount);
-      words[4] |= FLAG_LATER_ROUND;
+    if (later) {
+      words[4] = (words[4] & ~FLAG_MARK_ROUNDS) | FLAG_LATER_ROUND;
       this.device.queue.writeBuffer(this.laterUniforms, 0, words);
     }
     encoder.clearBuffer(this.vertexFace.header);
@@ -304,15 +312,16 @@ export class CcdStage implements GpuStage {
   /**
    * A later round (SolverParams.ccdEveryRound): the candidates again, on the motion from the
    * substep's start to now, appending to the substep's contacts (no clear) and skipping the pairs
-   * already in contact; the boxes were checked by the detecting round.
+   * already in contact or far apart where the detecting round tested them; then each boundary
+   * vertex's move since (beyond the reach: counted). The boxes were checked by the detecting round.
    */
   private encodeLaterRound(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
-    const pairs = this.vfCount + this.eeCount;
-    if (pairs === 0) return;
+    const points = this.vfCount + this.eeCount + this.topology.boundaryVertexCount;
+    if (this.vfCount + this.eeCount === 0) return;
     const pass = step.beginPass(encoder, 'ccd', 'ccd.laterRound');
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.bindGroup(state, true));
-    const [x, y] = dispatchGrid(pairs);
+    const [x, y] = dispatchGrid(points);
     pass.dispatchWorkgroups(x, y);
     pass.end();
     step.countDispatches(1);
@@ -376,6 +385,7 @@ export class CcdStage implements GpuStage {
     c.edgeEdgeAtEnd = words[W.edgeEdgeAtEnd];
     c.edgeEdgeApart = words[W.edgeEdgeApart];
     c.laterRoundHits = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS] ?? 0;
+    c.laterRoundBeyondReach = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 1] ?? 0;
     c.dropped = words[W.dropped];
     c.escaped = words[W.escaped];
     c.escapedSelf = words[W.escapedSelf];

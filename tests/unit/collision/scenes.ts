@@ -114,12 +114,15 @@ export function knockedCubes(cells: number, speed: number, gap: number, params: 
  * (SolverParams.ccdEveryRound): cube A (10 cm, 2 cells a side, E 1e5) starts squeezed along x to
  * `squeeze` of its size, at rest, no gravity, one substep of 5 iterations, collideEvery 'contacts'
  * (5 rounds: the first detects). Its +x face springs out; cube B (the same, offset by 13 and 17 mm
- * across) waits at x = `wallAt`. `solverX` squeezes a solver's positions (A's vertices come first).
+ * across) waits at x = `wallAt`. `squeezeA` squeezes a solver's positions (A's vertices come first).
  */
-export function springingCube(wallAt: number | null, params: Partial<SolverParams>, squeeze = 0.7): { setup: SimSetup; squeezeA: (x: Float64Array | Float32Array, stride: number) => void } {
+export function springingCube(wallAt: number | null, params: Partial<SolverParams>, squeeze = 0.7, farCube = false): { setup: SimSetup; squeezeA: (x: Float64Array | Float32Array, stride: number) => void } {
   const a = cubePart(2, 0.1, [0, 0, 0]);
   const bodies: BodyDesc[] = [{ part: a }];
   if (wallAt !== null) bodies.push({ part: cubePart(2, 0.1, [wallAt, 0.013, 0.017]) });
+  // `farCube`: a third cube 2 cm beside A along y, near enough for the GPU's frame candidates (boxes
+  // grown by a quarter of the mean edge, 1.4 cm) and farther than the later rounds can close.
+  if (farCube) bodies.push({ part: cubePart(2, 0.1, [-0.03, 0.12, 0.005]) });
   const setup = bodiesSetup(bodies, { gravity: [0, 0, 0], substeps: 1, iterations: 5, damping: 0, friction: 0, collisionMode: 'hybrid', selfCollision: false, collideEvery: 'contacts', ...params });
   const n = a.positions.length / 3;
   return { setup, squeezeA: (x, stride) => { for (let i = 0; i < n; i++) x[stride * i] *= squeeze; } };
