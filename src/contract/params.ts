@@ -258,15 +258,16 @@ export interface SolverParams {
    * collideEvery 'contacts' with CCD (hybrid, ccd): the later rounds, which only solve the contacts
    * again, first run CCD's narrow phase again over the frame's candidates, on the motion from the
    * substep's start to after their material iterations, and add the pairs that newly come within
-   * the offset (a pair that already has a CCD contact in the substep is not added twice). Without
-   * it a free point that the later iterations carry into another body gets its contact only in the
-   * next substep (a squeezed cube springing into another: 1.1 mm inside at the substep's end, none
-   * with it; tests/unit/collision/ccdEveryRound.test.ts). False (default): on the 4-octopus box it
-   * did not reduce the frames ending with a vertex inside another octopus (56 frames: one on the
-   * H100 either way, 0.23 mm without, 0.50 mm with; two on the float64 reference either way, 3.2
-   * and 0.03 mm without, 0.13 and 0.67 mm with), and it cost 2.6-3.6x the narrow phase's GPU time
-   * (one dispatch a later round over every candidate: 252 -> 896 ms a frame over 20 M candidates
-   * in the settled pile). docs/collisions.md "CCD in every round".
+   * the offset (a pair that already has a CCD contact in the substep, or was farther apart at the
+   * detecting round than the later rounds can close, collision/ccd/laterRounds.ts, is skipped).
+   * Without it a free point that the later iterations carry into another body gets its contact only
+   * in the next substep (a squeezed cube springing into another: 1.1 mm inside at the substep's
+   * end, none with it; tests/unit/collision/ccdEveryRound.test.ts). False (default): on the
+   * 4-octopus box it did not reduce the frames ending with a vertex inside another octopus (56
+   * frames: one in each of 3 H100 runs either way; two on the float64 reference either way), and
+   * it cost 1.8-2.1x the narrow phase's GPU time once the pile lands (one dispatch a later round
+   * over every candidate: 260.7 -> 551.7 ms a frame over 20 M candidates on the H100).
+   * docs/collisions.md "CCD in every round".
    */
   ccdEveryRound: boolean;
   /**
