@@ -359,18 +359,18 @@ fn boxGap(a: vec3<f32>, b: vec3<f32>, c: vec3<f32>, d: vec3<f32>, e: vec3<f32>) 
   return max(max(gaps.x, gaps.y), max(gaps.z, 0.0));
 }
 
-// Whether a later round skips candidate word w's pair (a contact made earlier in the substep, or
-// far apart at the detecting round). The detecting round, when later rounds test again, rewrites
-// the word instead: its far bit from `gap` (the pair's box gap now), its contact bit cleared.
-fn laterRoundSkips(w: u32, gap: f32) -> bool {
-  let word = candidates[w];
-  if ((params.flags & CCD_LATER_ROUND) != 0u) { return (word & (CANDIDATE_IN_CONTACT | CANDIDATE_FAR)) != 0u; }
-  if ((params.flags & CCD_MARK_ROUNDS) != 0u) {
-    var marked = word & CANDIDATE_ID;
-    if (gap > params.separation + 2.0 * params.laterReach) { marked = marked | CANDIDATE_FAR; }
-    candidates[w] = marked;
-  }
-  return false;
+// Whether a later round skips candidate word w's pair: a contact made earlier in the substep, or
+// far apart at the detecting round.
+fn laterRoundSkips(w: u32) -> bool {
+  return (candidates[w] & (CANDIDATE_IN_CONTACT | CANDIDATE_FAR)) != 0u;
+}
+
+// The detecting round of a substep whose later rounds test again (CCD_MARK_ROUNDS): candidate word
+// w's far bit from `gap` (the pair's box gap now), its contact bit cleared.
+fn markForLaterRounds(w: u32, gap: f32) {
+  var marked = candidates[w] & CANDIDATE_ID;
+  if (gap > params.separation + 2.0 * params.laterReach) { marked = marked | CANDIDATE_FAR; }
+  candidates[w] = marked;
 }
 
 // Candidate word w's pair made a contact: marked for the later rounds, counted when it is theirs.
@@ -412,7 +412,7 @@ fn newContact() -> Contact {
 fn vertexFace(i: u32) {
   let v = candidates[2u * i];
   // A later round reads the marks first: most of its candidates end there, after one read.
-  if ((params.flags & CCD_LATER_ROUND) != 0u && laterRoundSkips(2u * i + 1u, 0.0)) { return; }
+  if ((params.flags & CCD_LATER_ROUND) != 0u && laterRoundSkips(2u * i + 1u)) { return; }
   let tri = candidates[2u * i + 1u] & CANDIDATE_ID;
   if ((params.flags & CCD_SKIP_PIN) != 0u && pin[v] != 0u) {
     // The detecting round's skips only (the later rounds skip the same pairs again).
@@ -425,7 +425,7 @@ fn vertexFace(i: u32) {
   let a1 = vertexPosition(tv.x);
   let b1 = vertexPosition(tv.y);
   let c1 = vertexPosition(tv.z);
-  if ((params.flags & CCD_MARK_ROUNDS) != 0u) { laterRoundSkips(2u * i + 1u, boxGap(x1, x1, a1, b1, c1)); }
+  if ((params.flags & CCD_MARK_ROUNDS) != 0u) { markForLaterRounds(2u * i + 1u, boxGap(x1, x1, a1, b1, c1)); }
   let x0 = startPosition(v);
   let a0 = startPosition(tv.x);
   let b0 = startPosition(tv.y);
@@ -488,7 +488,7 @@ fn edgeNormal(e: u32) -> vec3<f32> {
 
 fn edgeEdge(i: u32) {
   let ea = candidates[2u * params.vfCount + 2u * i];
-  if ((params.flags & CCD_LATER_ROUND) != 0u && laterRoundSkips(2u * params.vfCount + 2u * i + 1u, 0.0)) { return; }
+  if ((params.flags & CCD_LATER_ROUND) != 0u && laterRoundSkips(2u * params.vfCount + 2u * i + 1u)) { return; }
   let eb = candidates[2u * params.vfCount + 2u * i + 1u] & CANDIDATE_ID;
   if ((params.flags & CCD_SKIP_PIN) != 0u && (pin[params.vertexCount + ea] != 0u || pin[params.vertexCount + eb] != 0u)) {
     if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_PIN], 1u); }
@@ -500,7 +500,7 @@ fn edgeEdge(i: u32) {
   let q1 = vertexPosition(va.y);
   let r1 = vertexPosition(vb.x);
   let s1 = vertexPosition(vb.y);
-  if ((params.flags & CCD_MARK_ROUNDS) != 0u) { laterRoundSkips(2u * params.vfCount + 2u * i + 1u, boxGap(p1, q1, r1, s1, s1)); }
+  if ((params.flags & CCD_MARK_ROUNDS) != 0u) { markForLaterRounds(2u * params.vfCount + 2u * i + 1u, boxGap(p1, q1, r1, s1, s1)); }
   let p0 = startPosition(va.x);
   let q0 = startPosition(va.y);
   let r0 = startPosition(vb.x);

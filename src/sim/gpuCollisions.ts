@@ -64,7 +64,7 @@ import { PenetrationTargets } from '../penetration/penetrationTargets';
 import { penetrationKernels } from '../penetration/gpu/penetrationGpu';
 import { ccdTopologyOf, type CcdTopology } from '../collision/ccd/broadPhase';
 import { CcdSchedule, type CcdScheduleOptions, type StateSnapshot } from '../collision/ccd/ccdSchedule';
-import { laterRoundReach } from '../collision/ccd/laterRounds';
+import { CCD_BASE_MARGIN_RATIO, laterRoundReach } from '../collision/ccd/laterRounds';
 import { inThreadJobs, type CollisionWorkerJobs } from '../collision/workerJobs';
 import { DeviationMonitor, type DeviationObservation } from '../collision/selfCulling/deviationMonitor';
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
@@ -212,7 +212,7 @@ export class GpuCollisions {
     this.contacts.checkEscapedWith(this.detect.pin, () => this.detect.escapesTestedThisFrame);
     this.contacts.addSource(this.ccd.vertexFace);
     this.contacts.addSource(this.ccd.edgeEdge, { ownCounts: true });
-    this.marginRatio = options.ccdMarginRatio ?? 0.25;
+    this.marginRatio = options.ccdMarginRatio ?? CCD_BASE_MARGIN_RATIO;
     const topology = ccdTopologyOf(this.mesh);
     this.workerJobs = (options.workerJobs ?? inThreadJobs)(topology);
     // Self-collision culling's deviation bound: at least 1 % of the mean boundary edge.

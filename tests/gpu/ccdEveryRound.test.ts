@@ -12,11 +12,34 @@ import { describe, expect, it } from 'vitest';
 import { CpuSolver } from '../../src/sim/cpuSolver';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import { readBuffer, testGpu } from '../support/gpu';
+import type { GpuContext } from '../../src/gpu/device';
+import type { SolverParams } from '../../src/contract/params';
+import type { SimSetup } from '../../src/sim/setup';
 import { countIntersections } from '../support/intersectionCounter';
 import { momentum, springingCube, springingFaceAfter } from '../unit/collision/scenes';
 
 /** Depth (m) below which a vertex counts as on the surface (f32 ties; the edges are 5 cm). */
 const ON_SURFACE = 1e-5;
+
+/** One frame of springingCube on the GPU from its squeezed start: the frame's record, end positions and velocities (float64 copies), and the setup. */
+async function squeezedFrame(ctx: GpuContext, wallAt: number, params: Partial<SolverParams>, farCube = false) {
+  const { setup, squeezeA } = springingCube(wallAt, params, 0.7, farCube);
+  const solver = new GpuSolver(ctx, setup);
+  try {
+    const vec4 = new Float32Array(await readBuffer(ctx, solver.positionBuffer));
+    squeezeA(vec4, 4);
+    ctx.device.queue.writeBuffer(solver.positionBuffer, 0, vec4);
+    const frame = await solver.stepFrame();
+    return { setup, squeezeA, frame, x: Float64Array.from(await solver.readPositions()), v: Float64Array.from(await solver.readVelocities()) };
+  } finally {
+    solver.destroy();
+  }
+}
+
+/** Boundary vertices deeper than ON_SURFACE inside another tet (the brute-force counter). */
+function insideHits(setup: SimSetup, x: Float64Array) {
+  return countIntersections({ positions: x, tets: setup.model.tets, tetObject: setup.model.tetObject }, { depth: true }).hits.filter((h) => h.depth > ON_SURFACE);
+}
 
 describe('CCD in every collision round on the GPU (collideEvery contacts)', () => {
   it('the later rounds add the contacts of a face the material carries into another body: nothing inside at the frame end, a vertex inside without the switch; momentum kept', async () => {
@@ -24,27 +47,16 @@ describe('CCD in every collision round on the GPU (collideEvery contacts)', () =
     const wallAt = (springingFaceAfter(1) + springingFaceAfter(5)) / 2;
     const runs = [];
     for (const ccdEveryRound of [true, false]) {
-      const { setup, squeezeA } = springingCube(wallAt, { ccdEveryRound });
-      const solver = new GpuSolver(ctx, setup);
-      try {
-        const vec4 = new Float32Array(await readBuffer(ctx, solver.positionBuffer));
-        squeezeA(vec4, 4);
-        ctx.device.queue.writeBuffer(solver.positionBuffer, 0, vec4);
-        const frame = await solver.stepFrame();
-        const m = setup.model;
-        const x = Float64Array.from(await solver.readPositions());
-        const v = Float64Array.from(await solver.readVelocities());
-        const hits = countIntersections({ positions: x, tets: m.tets, tetObject: m.tetObject }, { depth: true }).hits.filter((h) => h.depth > ON_SURFACE);
-        const p = momentum(m, v);
-        let scale = 0;
-        for (let i = 0; i < m.vertexCount; i++) scale += Math.hypot(v[3 * i], v[3 * i + 1], v[3 * i + 2]) / m.invMass[i];
-        const cpu = new CpuSolver(springingCube(wallAt, { ccdEveryRound }).setup);
-        squeezeA(cpu.x, 3);
-        cpu.stepFrame();
-        runs.push({ ccdEveryRound, hits, ccd: frame.collisions!.ccd, cpu: cpu.collisionCounters.ccd, drift: Math.hypot(...p) / scale, dispatches: frame.dispatchesByPhase?.ccd ?? 0 });
-      } finally {
-        solver.destroy();
-      }
+      const { setup, squeezeA, frame, x, v } = await squeezedFrame(ctx, wallAt, { ccdEveryRound });
+      const m = setup.model;
+      const hits = insideHits(setup, x);
+      const p = momentum(m, v);
+      let scale = 0;
+      for (let i = 0; i < m.vertexCount; i++) scale += Math.hypot(v[3 * i], v[3 * i + 1], v[3 * i + 2]) / m.invMass[i];
+      const cpu = new CpuSolver(springingCube(wallAt, { ccdEveryRound }).setup);
+      squeezeA(cpu.x, 3);
+      cpu.stepFrame();
+      runs.push({ ccdEveryRound, hits, ccd: frame.collisions!.ccd, cpu: cpu.collisionCounters.ccd, drift: Math.hypot(...p) / scale, dispatches: frame.dispatchesByPhase?.ccd ?? 0 });
     }
     console.log(runs.map((r) => `ccdEveryRound ${r.ccdEveryRound}: ${r.hits.length} vertices inside (deepest ${Math.max(0, ...r.hits.map((h) => h.depth)).toExponential(2)} m); GPU CCD hits ${r.ccd.hitsVertexFace} + ${r.ccd.hitsEdgeEdge}, ${r.ccd.laterRoundHits} in later rounds (float64: ${r.cpu.hitsVertexFace} + ${r.cpu.hitsEdgeEdge}, ${r.cpu.laterRoundHits}); ccd dispatches ${r.dispatches}; momentum ${r.drift.toExponential(1)} of sum m|v|`).join('\n'));
     const [on, off] = runs;
@@ -70,21 +82,11 @@ describe('CCD in every collision round on the GPU (collideEvery contacts)', () =
     const tests: Record<string, number> = {};
     let inside = -1;
     for (const ccdEveryRound of [false, true]) {
-      const { setup, squeezeA } = springingCube(wallAt, { ccdEveryRound }, 0.7, true);
-      const solver = new GpuSolver(ctx, setup);
-      try {
-        const vec4 = new Float32Array(await readBuffer(ctx, solver.positionBuffer));
-        squeezeA(vec4, 4);
-        ctx.device.queue.writeBuffer(solver.positionBuffer, 0, vec4);
-        const frame = await solver.stepFrame();
-        tests[String(ccdEveryRound)] = frame.collisions!.ccd.tests;
-        if (ccdEveryRound) {
-          expect(frame.collisions!.ccd.laterRoundHits).toBeGreaterThan(0);
-          const x = Float64Array.from(await solver.readPositions());
-          inside = countIntersections({ positions: x, tets: setup.model.tets, tetObject: setup.model.tetObject }, { depth: true }).hits.filter((h) => h.depth > ON_SURFACE).length;
-        }
-      } finally {
-        solver.destroy();
+      const { setup, frame, x } = await squeezedFrame(ctx, wallAt, { ccdEveryRound }, true);
+      tests[String(ccdEveryRound)] = frame.collisions!.ccd.tests;
+      if (ccdEveryRound) {
+        expect(frame.collisions!.ccd.laterRoundHits).toBeGreaterThan(0);
+        inside = insideHits(setup, x).length;
       }
     }
     const detecting = tests.false, later = tests.true - tests.false;

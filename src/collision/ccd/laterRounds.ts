@@ -20,17 +20,16 @@ export function laterRoundReach(offset: number, meanEdge: number, marginRatio = 
 }
 
 /**
- * The axis-aligned gap between the boxes of point set A and point set B (vertex ids into xyz
- * positions x): the largest separation along x, y or z (0 when the boxes overlap), a lower bound of
- * their Euclidean distance.
+ * The axis-aligned gap between the box of vertices a and b and the box of vertices c, d and e
+ * (repeat an id where a feature has fewer: a vertex is (v, v), an edge's second side (p, q, q)) at
+ * xyz positions x: the largest separation along x, y or z (0 when the boxes overlap), a lower bound
+ * of their Euclidean distance. ccdNarrow.wgsl boxGap is the GPU's twin.
  */
-export function pairBoxGap(x: ArrayLike<number>, a: readonly number[], b: readonly number[]): number {
+export function pairBoxGap(x: ArrayLike<number>, a: number, b: number, c: number, d: number, e: number): number {
   let gap = 0;
   for (let k = 0; k < 3; k++) {
-    let aLo = Infinity, aHi = -Infinity, bLo = Infinity, bHi = -Infinity;
-    for (const v of a) { aLo = Math.min(aLo, x[3 * v + k]); aHi = Math.max(aHi, x[3 * v + k]); }
-    for (const v of b) { bLo = Math.min(bLo, x[3 * v + k]); bHi = Math.max(bHi, x[3 * v + k]); }
-    gap = Math.max(gap, bLo - aHi, aLo - bHi);
+    const xa = x[3 * a + k], xb = x[3 * b + k], xc = x[3 * c + k], xd = x[3 * d + k], xe = x[3 * e + k];
+    gap = Math.max(gap, Math.min(xc, xd, xe) - Math.max(xa, xb), Math.min(xa, xb) - Math.max(xc, xd, xe));
   }
   return gap;
 }

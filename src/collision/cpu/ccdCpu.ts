@@ -109,13 +109,14 @@ export class CpuCcd {
     for (let i = 0; i < vf.length; i += 2) {
       const v = vf[i], f = vf[i + 1];
       const key = v * triangleCount + f;
+      const inContact = pairs?.vertexFace.has(key) ?? false;
       // A later round (`far`) skips pairs in contact or far first, and counts no Pin skips (the GPU's order).
-      if (far && (pairs?.vertexFace.has(key) || pairBoxGap(far.at, [v], [tris[3 * f], tris[3 * f + 1], tris[3 * f + 2]]) > far.limit)) continue;
+      if (far && (inContact || pairBoxGap(far.at, v, v, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2]) > far.limit)) continue;
       if (pin && pin[v]) {
         if (!far) counters.skippedPin++;
         continue;
       }
-      if (pairs?.vertexFace.has(key)) continue;
+      if (inContact) continue;
       counters.tests++;
       const before = out.count;
       this.vertexFace(x0, x1, v, f, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2], separation, offset, out, counters);
@@ -126,12 +127,13 @@ export class CpuCcd {
     for (let i = 0; i < ee.length; i += 2) {
       const ea = ee[i], eb = ee[i + 1];
       const key = ea * edgeCount + eb;
-      if (far && (pairs?.edgeEdge.has(key) || pairBoxGap(far.at, [edges[2 * ea], edges[2 * ea + 1]], [edges[2 * eb], edges[2 * eb + 1]]) > far.limit)) continue;
+      const inContact = pairs?.edgeEdge.has(key) ?? false;
+      if (far && (inContact || pairBoxGap(far.at, edges[2 * ea], edges[2 * ea + 1], edges[2 * eb], edges[2 * eb + 1], edges[2 * eb + 1]) > far.limit)) continue;
       if (pin && (pin[n + ea] || pin[n + eb])) {
         if (!far) counters.skippedPin++;
         continue;
       }
-      if (pairs?.edgeEdge.has(key)) continue;
+      if (inContact) continue;
       counters.tests++;
       const before = out.count;
       this.edgeEdge(x0, x1, ea, eb, edges[2 * ea], edges[2 * ea + 1], edges[2 * eb], edges[2 * eb + 1], separation, offset, out, counters);

@@ -27,9 +27,6 @@ import { sweptCandidates } from '../ccd/broadPhase';
 import { candidateClosingSpeed } from '../ccd/impactSubsteps';
 import { CCD_BASE_MARGIN_RATIO, laterRoundReach } from '../ccd/laterRounds';
 
-/** closingSpeed's broad-phase margin in mean boundary edges: the GPU's base margin (gpuCollisions.ts ccdMarginRatio). */
-const CPU_CLOSING_MARGIN_RATIO = CCD_BASE_MARGIN_RATIO;
-
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
   Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound'>>;
 
@@ -91,7 +88,7 @@ export class CpuCollisionStage {
         if (!Number.isFinite(x[3 * i + k]) || !Number.isFinite(v[3 * i + k])) return 0;
       }
     }
-    const margin = Math.max(2 * this.offsetOf(params), CPU_CLOSING_MARGIN_RATIO * this.meanEdge);
+    const margin = Math.max(2 * this.offsetOf(params), CCD_BASE_MARGIN_RATIO * this.meanEdge);
     const bound = { horizon: params.dt, gravity: [params.gravity[0], params.gravity[1], params.gravity[2]] as [number, number, number], margin, ...(params.selfPairSkin !== undefined ? { selfPairSkin: params.selfPairSkin } : {}),
       ...(params.ccdSelfPairFrame !== undefined ? { selfPairFrame: params.ccdSelfPairFrame } : {}) };
     const c = sweptCandidates(this.ccd.topology, x4, v4, bound, params.selfCollision);

@@ -115,7 +115,7 @@ export class CcdStage implements GpuStage {
   private readonly table;
   declare private readonly pipeline: GPUComputePipeline;
   private readonly uniforms: GPUBuffer;
-  /** The later rounds' uniforms (FLAG_LATER_ROUND, the candidates' grid only; SolverParams.ccdEveryRound). */
+  /** The later rounds' uniforms (FLAG_LATER_ROUND; SolverParams.ccdEveryRound). */
   private readonly laterUniforms: GPUBuffer;
   /** Vertex-triangle contacts (their header also holds the frame counters from word 16); they share the DCD contacts' counts. */
   readonly vertexFace: CcdContactList;
@@ -142,6 +142,8 @@ export class CcdStage implements GpuStage {
   private current?: CcdFrameInput;
   private group?: { key: string; positions: GPUBuffer; prev: GPUBuffer; group: GPUBindGroup; later: GPUBindGroup };
   private running = false;
+  /** SolverParams.ccdEveryRound as beginFrame read it: the frame's uniforms and later rounds follow it. */
+  private laterThisFrame = false;
 
   constructor(
     private readonly device: GPUDevice,
@@ -225,7 +227,7 @@ export class CcdStage implements GpuStage {
     floats[15] = uniformRamp(this.offsetRamp);
     floats[16] = this.laterReach;
     words[17] = 12 * topo.vertexCount + 4 * this.objectCount;
-    const later = this.laterRounds();
+    const later = (this.laterThisFrame = this.settings().ccdEveryRound ?? false);
     if (later) words[4] |= FLAG_MARK_ROUNDS;
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     if (later) {
@@ -269,11 +271,6 @@ export class CcdStage implements GpuStage {
     }
   }
 
-  /** Whether the rounds that only solve the contacts again run the narrow phase again (SolverParams.ccdEveryRound, default false). */
-  private laterRounds(): boolean {
-    return this.settings().ccdEveryRound ?? false;
-  }
-
   /** The detecting round's bind group, or with `later` the later rounds' (their uniforms). */
   private bindGroup(state: GpuState, later = false): GPUBindGroup {
     const key = `${this.generation}/${this.candidateCapacity}`;
@@ -293,7 +290,7 @@ export class CcdStage implements GpuStage {
     // A round that only solves the contacts again keeps the detecting round's CCD contacts, and
     // with SolverParams.ccdEveryRound adds those of pairs that came within the offset since.
     if (resolvesOnly(step)) {
-      if (this.laterRounds()) this.encodeLaterRound(encoder, state, step);
+      if (this.laterThisFrame) this.encodeLaterRound(encoder, state, step);
       return;
     }
     encoder.clearBuffer(this.vertexFace.header, 0, 4);
