@@ -121,6 +121,13 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     options: { 'Adaptive (own or world, per body)': 'adaptive', 'Own frame always': 'own' },
     help: "the frame CCD's broad phase joins a body's own pairs in: adaptive picks per body the frame with the smaller boxes (a falling body its own, a landed one the world); never loses a contact, only changes the worker job's time",
   },
+  {
+    kind: 'choice',
+    key: 'ccdJobLatency',
+    label: 'CCD job latency',
+    options: { 'Auto (0 while frames wait for their jobs)': 'auto', '1 frame (job beside a frame)': '1', '0 frames (frame waits)': '0' },
+    help: "when CCD's broad-phase job runs: 1 starts it a frame ahead so it runs beside the GPU's frame, its boxes holding two frames' motion; 0 makes the frame wait for it, its boxes holding one frame's (3-5x fewer pairs in a fast pile); auto takes 0 while frames wait for their jobs anyway",
+  },
   { kind: 'toggle', key: 'ccdObstacleGrowth', label: 'CCD boxes grow for landings', help: "the same-object CCD boxes of a body that may meet a collider or another body grow along their relative speed: a landing body's lower part stops while the rest falls on; off: only escapes widen them" },
   { kind: 'toggle', key: 'ccdEveryRound', label: 'CCD in every round (collide contacts)', help: "with collide-every contacts, the rounds that only solve the contacts again first run CCD's narrow phase again, so a free point that the later material iterations carry into another body gets its contact in that substep" },
   { kind: 'toggle', key: 'escapedToDcd', label: 'Escaped points to DCD (hybrid)', help: 'a free point that left the box its CCD candidates were found with is tested like a Pin point at the substep end, so a crossing CCD could miss is resolved in that substep' },

@@ -98,6 +98,9 @@ export const SELF_CULLING_MODES: readonly SelfCullingMode[] = ['off', 'plain', '
 /** SolverParams.ccdSelfPairFrame: the frame CCD's broad phase joins same-object pairs in (collision/ccd/selfPairFrames.ts). */
 export type CcdSelfPairFrame = 'own' | 'adaptive';
 export const CCD_SELF_PAIR_FRAMES: readonly CcdSelfPairFrame[] = ['own', 'adaptive'];
+/** SolverParams.ccdJobLatency: frames between CCD's broad-phase snapshot and the frame it serves (collision/ccd/ccdSchedule.ts). */
+export type CcdJobLatency = 'auto' | '0' | '1';
+export const CCD_JOB_LATENCIES: readonly CcdJobLatency[] = ['auto', '0', '1'];
 
 export interface SolverParams {
   /** Frame time step (s). */
@@ -288,6 +291,16 @@ export interface SolverParams {
    */
   ccdSelfPairFrame: CcdSelfPairFrame;
   /**
+   * When CCD's broad-phase job runs (collision/ccd/ccdSchedule.ts): '1' starts it from a frame's
+   * end state for the frame after next, so it runs in the worker pool beside a frame of GPU work,
+   * and its boxes hold two frames' motion; '0' starts it for the next frame, which waits for it,
+   * and its boxes hold one frame's motion (3-5x fewer pairs in a pile landing at 4-7 m/s). 'auto'
+   * (default) runs '1' and goes to '0' while frames wait for their jobs more than they overlap them
+   * (a job longer than the frame), back when a job would fit behind a frame again; one frame in
+   * flight only. The counters' ccd.horizon says which (dt or 2 dt).
+   */
+  ccdJobLatency: CcdJobLatency;
+  /**
    * Sliver tets (mesh/tetQuality.ts): a tet whose rest quality (6 sqrt(2) V / l_max^3) is below
    * this fraction of its object's median keeps a millionth of its stiffness (sim/model.ts
    * SLIVER_STIFFNESS). A sliver's stiffness over its corners' masses is out of all proportion, and
@@ -443,6 +456,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     ccdEveryRound: false,
     ccdObstacleGrowth: true,
     ccdSelfPairFrame: 'adaptive',
+    ccdJobLatency: 'auto',
     sliverQuality: 0.04,
     vertexMassFloor: 0.1,
     partitionBalance: 'valence',
@@ -474,6 +488,7 @@ export function checkParams(p: SolverParams): void {
   if (!PARTITION_BALANCES.includes(p.partitionBalance)) throw new RangeError(`partitionBalance must be one of ${PARTITION_BALANCES.join(', ')}, got ${String(p.partitionBalance)}`);
   if (!(Number.isFinite(p.vertexMassFloor) && p.vertexMassFloor >= 0 && p.vertexMassFloor < 1)) throw new RangeError(`vertexMassFloor (a fraction of the mean mass of a vertex's tet neighbours) must be in [0, 1), got ${String(p.vertexMassFloor)}`);
   if (!(Number.isFinite(p.sliverQuality) && p.sliverQuality >= 0 && p.sliverQuality < 1)) throw new RangeError(`sliverQuality (a fraction of the object's median tet quality) must be in [0, 1), got ${String(p.sliverQuality)}`);
+  if (!CCD_JOB_LATENCIES.includes(p.ccdJobLatency)) throw new RangeError(`ccdJobLatency must be one of ${CCD_JOB_LATENCIES.join(', ')}, got ${String(p.ccdJobLatency)}`);
   if (!CCD_SELF_PAIR_FRAMES.includes(p.ccdSelfPairFrame)) throw new RangeError(`ccdSelfPairFrame must be one of ${CCD_SELF_PAIR_FRAMES.join(', ')}, got ${String(p.ccdSelfPairFrame)}`);
   if (typeof p.lineSearch !== 'boolean') throw new RangeError(`lineSearch must be true or false, got ${String(p.lineSearch)}`);
   if (!Number.isInteger(p.airIterations) || p.airIterations < 1) throw new RangeError(`airIterations must be an integer >= 1, got ${p.airIterations}`);

@@ -5,7 +5,7 @@
  */
 import type { SceneSpecificOption } from '../scenes/types';
 import type { Material } from '../sim/material';
-import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, CONTACT_DISPATCHES, COLLISION_MODES, CCD_SELF_PAIR_FRAMES, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, CONTACT_DISPATCHES, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../contract/params';
 
 /** A mistake on the command line; the runner prints it and exits with status 2. */
 export class UsageError extends Error {
@@ -125,6 +125,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'escaped-to-dcd', value: 'on|off', group: 'collisions', help: 'hybrid: a free point that left the box its CCD candidates were found with gets the DCD test at the substep\'s end, so a crossing CCD could miss is resolved in that substep; its contact is kept only when it pushes the point back against its motion (default on); off: escapes are only counted (counters.ccd.escaped, escapedTested, escapedInside; escapedRejected: contacts dropped by that rule). The CPU engine\'s CCD has exact per-substep boxes, nothing escapes' },
   { name: 'ccd-every-round', value: 'on|off', group: 'collisions', help: "collide-every contacts with CCD (hybrid, ccd): the later rounds, which only solve the contacts again, first run CCD's narrow phase again on the motion from the substep's start, adding the pairs that newly come within the offset, so a free point that the later material iterations carry into another body gets its contact in that substep; off (default): CCD in the detecting round only (on the octopus box it cost 1.8-2.1x the narrow phase's GPU time and did not reduce the crossings left at frame ends). counters.ccd.laterRoundHits gives the contacts it added" },
   { name: 'ccd-obstacle-growth', value: 'on|off', group: 'collisions', help: 'CCD\'s same-object boxes of a body that may meet a collider or another body within the job\'s horizon grow along their relative speed (a landing body\'s lower part stops while the rest falls on; default on); off: only escapes widen them. The report\'s counters.ccd.selfGrowth gives the largest growth a frame' },
+  { name: 'ccd-job-latency', value: 'auto|1|0', group: 'collisions', help: "frames between CCD's broad-phase snapshot and the frame it serves: 1 runs the job beside a frame, its boxes holding two frames' motion; 0 makes the next frame wait for it, its boxes holding one frame's (3-5x fewer pairs in a fast pile); auto (default) takes 0 while frames wait for their jobs anyway (one frame in flight). counters.ccd.horizon says which" },
   { name: 'ccd-self-pair-frame', value: 'adaptive|own', group: 'collisions', help: "the frame CCD's broad phase joins each object's own pairs in: adaptive (default) per object the frame with the smaller boxes, its own (a falling body) or the world (a landed body) (both find every pair that can meet); own: always its own frame. counters.ccd.selfWorldFrame says what adaptive did" },
   { name: 'contact-dispatch', value: 'auto|workgroup|grid', group: 'collisions', help: "how the GPU runs the contact passes: grid (count, solve and apply dispatches a pass) or workgroup (one workgroup sweeps them with barriers: one dispatch for all passes, or one a pass and contact group; the same Jacobi passes); auto (default): workgroup up to 512 contacts a substep in the last frame (where the two cost the same on an H100). The report's counters.dispatchesByPhase.contacts gives what it cost; the CPU engine has one path" },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
@@ -301,6 +302,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('ccd-every-round', (t) => (o.params.ccdEveryRound = onOff('ccd-every-round', t)));
   v('ccd-obstacle-growth', (t) => (o.params.ccdObstacleGrowth = onOff('ccd-obstacle-growth', t)));
   v('ccd-self-pair-frame', (t) => (o.params.ccdSelfPairFrame = choice('ccd-self-pair-frame', t, CCD_SELF_PAIR_FRAMES)));
+  v('ccd-job-latency', (t) => (o.params.ccdJobLatency = choice('ccd-job-latency', t, CCD_JOB_LATENCIES)));
   v('air-iterations', (t) => (o.params.airIterations = positiveInteger('air-iterations', t)));
   v('air-optimize-every', (t) => (o.params.airOptimizeFrames = nonNegativeInteger('air-optimize-every', t)));
   v('air-mesher', (t) => (o.params.airMesher = choice('air-mesher', t, AIR_MESHERS)));

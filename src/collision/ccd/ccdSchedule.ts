@@ -10,6 +10,11 @@
  *                   latency 1 the job had a whole frame of the GPU's time to finish) and handed
  *                   to the GPU stage (collision/gpu/ccdStage.ts), which tests them every substep.
  *
+ * The latency is SolverParams.ccdJobLatency: 1 overlaps the job with a frame, 0 makes the next frame
+ * wait for it with boxes over one frame's motion instead of two (3-5x fewer pairs in a fast pile);
+ * 'auto' takes 0 while frames wait for their jobs anyway (chooseLatency). Whichever it takes, each
+ * job serves only frames its horizon reaches.
+ *
  * The boxes (broadPhase.ts sweptVertexBoxes: the gravity arc grown by margin + |v| horizon;
  * pairs within one object from boxes in the object's own moving frame, sweptCandidates) bound
  * motion that the material solve and contacts may bend; the GPU checks every substep that each
@@ -34,7 +39,7 @@ import type { OwnPairReuse } from './ownPairCache';
 import { objectCount, ownFrameBoxes, ownFrameReferences, sweptVertexBoxes, type CcdCandidates, type CcdTopology, type MotionBound } from './broadPhase';
 import { culledSweptCandidates, type SelfCullingReport, type SelfCullingRequest } from '../selfCulling/broadPhaseCulling';
 import type { DeviationMonitor, DeviationObservation } from '../selfCulling/deviationMonitor';
-import type { SelfCullingMode } from '../../contract/params';
+import type { CcdJobLatency, SelfCullingMode } from '../../contract/params';
 import { candidateClosingSpeed } from './impactSubsteps';
 import { obstacleGrowth } from './obstacleGrowth';
 import type { SelfPairFrame, SelfPairFrameReport } from './selfPairFrames';
@@ -74,7 +79,29 @@ export interface ScheduleParams {
   ccdObstacleGrowth?: boolean;
   /** SolverParams.ccdSelfPairFrame: the frame same-object pairs are joined in (MotionBound.selfPairFrame, selfPairFrames.ts); absent: 'own'. */
   ccdSelfPairFrame?: SelfPairFrame;
+  /** SolverParams.ccdJobLatency: frames between a job's snapshot and the frame it serves (chooseLatency); absent: the schedule's options.latency. */
+  ccdJobLatency?: CcdJobLatency;
 }
+
+/**
+ * 'auto' (SolverParams.ccdJobLatency) goes from latency 1 to 0 after a frame that waited for its
+ * job more than this share of the job's time: the job, not the frame's own work, set the frame's
+ * length, and with latency 0 its boxes cover one frame instead of two.
+ */
+export const AUTO_LATENCY_WAIT_SHARE = 0.5;
+/** ... and only when that wait was at least this long (ms): a short wait is the pool's own latency. */
+export const AUTO_LATENCY_MIN_WAIT_MS = 4;
+/**
+ * 'auto' goes back from latency 0 to 1 when this many times the last job's time fits within its
+ * frame's own work: the job over two frames' motion would then finish behind the frame it
+ * overlaps. The boxes' radii double with the horizon; on octopus-box snapshots (frames 16-50,
+ * docs/benchmarks.md "CCD's job: one frame's motion when the frame waits for it") the two-frame job took 2.9-7.1x
+ * the one-frame job's time, so 4 is below most of that range and the cool-down below bounds what a
+ * wrong guess costs.
+ */
+export const AUTO_LATENCY_RETURN_RATIO = 4;
+/** Frames 'auto' keeps a latency it switched to before it may switch back. */
+export const AUTO_LATENCY_HOLD_FRAMES = 8;
 
 export interface CcdScheduleOptions {
   /** Frames between the snapshot and the frame its candidates serve: 1 (default) overlaps the job with a frame of GPU work; 0 waits for it. */
@@ -87,6 +114,8 @@ export interface CcdScheduleOptions {
    * boxes of an object that may land grow along its speed (obstacleGrowth.ts).
    */
   collidersReached?: (snapshot: StateSnapshot, horizon: number) => Uint8Array | null;
+  /** The clock waits and frame work are measured with (ms); absent: performance.now. */
+  now?: () => number;
 }
 
 /** A frame's candidates, the world boxes they were found with (6 floats per vertex: lo xyz, hi xyz), and what the job cost. */
@@ -184,7 +213,18 @@ export function ownEscapeFlagged(words: ArrayLike<number>, o: number): boolean {
 }
 
 export class CcdSchedule {
+  /** The latency when ScheduleParams.ccdJobLatency is absent (options.latency). */
   readonly latency: 0 | 1;
+  /** The latency of the jobs started now (ccdJobLatency 'auto' changes it; chooseLatency). */
+  private latencyNow: 0 | 1;
+  private framesAtLatency = 0;
+  /** The frame last handed its candidates (inputFor): no job is started for it or earlier frames. */
+  private lastPrepared = -Infinity;
+  /** What the last frame handed its candidates waited and its job took (ms), and when it got them. */
+  private served: { frame: number; jobMs: number; waitMs: number; readyAt: number } | null = null;
+  /** The last served frame's own work (ms: from getting its candidates to its snapshot's schedule()). */
+  private frameWorkMs: number | null = null;
+  private readonly now: () => number;
   private readonly jobs = new Map<number, Job>();
   /** Scales of the base margin: world boxes, own-frame boxes (each widened by its own escapes). */
   private worldScale = 1;
@@ -214,14 +254,18 @@ export class CcdSchedule {
   ) {
     if (!(baseMargin >= 0)) throw new RangeError(`CcdSchedule: baseMargin must be >= 0, got ${baseMargin}`);
     this.latency = options.latency ?? 1;
+    this.latencyNow = this.latency;
+    this.now = options.now ?? (() => performance.now());
     if (topology) {
       this.ownScales = new Float64Array(objectCount(topology)).fill(1);
       this.vertexMarginsNow = new Float32Array(topology.vertexCount);
     }
     this.deviation = options.deviation;
     this.collidersReached = options.collidersReached;
-    if (this.deviation && this.deviation.horizonFrames !== 1 + this.latency) {
-      throw new RangeError(`CcdSchedule: the deviation monitor predicts ${this.deviation.horizonFrames} frames ahead, the jobs ${1 + this.latency}`);
+    // The culling's deviation bound must reach as far as a job's horizon: a bound learnt over two
+    // frames also holds a one-frame job (latency 0 under 'auto'), not the other way round.
+    if (this.deviation && this.deviation.horizonFrames !== 1 + this.latency && this.deviation.horizonFrames !== 2) {
+      throw new RangeError(`CcdSchedule: the deviation monitor predicts ${this.deviation.horizonFrames} frames ahead, the jobs ${1 + this.latency} (or 2 with ccdJobLatency auto or 1)`);
     }
   }
 
@@ -249,8 +293,36 @@ export class CcdSchedule {
     return `${p.dt}/${p.gravity.join(',')}/${p.selfCollision}/${p.selfCulling ?? 'off'}/${this.baseMargin}`;
   }
 
-  private start(snapshot: StateSnapshot, from: number, p: ScheduleParams, deviation: Float32Array | null, edgeDeviation: Float32Array | null): Job {
-    const horizon = (1 + this.latency) * p.dt;
+  /** The latency of jobs started now: ccdJobLatency '0' / '1', 'auto' (chooseLatency), absent: options.latency. */
+  private latencyFor(frame: number, p: ScheduleParams): 0 | 1 {
+    const wanted = p.ccdJobLatency;
+    if (wanted === undefined) return this.latency;
+    if (wanted === '0' || wanted === '1') return wanted === '0' ? 0 : 1;
+    if (wanted !== 'auto') throw new RangeError(`CcdSchedule: ccdJobLatency must be 'auto', '0' or '1', got ${String(wanted)}`);
+    return this.chooseLatency(frame);
+  }
+
+  /**
+   * 'auto': latency 1 overlaps a job with a frame of the GPU's work, but its boxes cover two frames'
+   * motion; latency 0 makes the frame wait for its job, whose boxes cover one. Where the frame waits
+   * anyway (a job longer than the frame: a pile landing at 4-7 m/s, whose two-frame boxes hold
+   * 3-5x the pairs of one frame's), latency 0 is the shorter frame. Decided from what the last
+   * served frame measured: its wait against its job (to 0), its job against its own work (back to 1).
+   */
+  private chooseLatency(frame: number): 0 | 1 {
+    const s = this.served;
+    // With two frames in flight the next frame is recorded before this snapshot comes: a job for
+    // it could not start here, and latency 0 would read a blocking snapshot every frame.
+    if (s && s.frame !== frame) return 1;
+    if (!s || this.framesAtLatency < AUTO_LATENCY_HOLD_FRAMES) return this.latencyNow;
+    if (this.latencyNow === 1) {
+      return s.waitMs >= AUTO_LATENCY_MIN_WAIT_MS && s.waitMs > AUTO_LATENCY_WAIT_SHARE * s.jobMs ? 0 : 1;
+    }
+    return this.frameWorkMs !== null && AUTO_LATENCY_RETURN_RATIO * s.jobMs < this.frameWorkMs ? 1 : 0;
+  }
+
+  private start(snapshot: StateSnapshot, from: number, p: ScheduleParams, deviation: Float32Array | null, edgeDeviation: Float32Array | null, latency: 0 | 1): Job {
+    const horizon = (1 + latency) * p.dt;
     const ownMargins = this.ownMargins;
     const vertexMargins = this.vertexMargins;
     const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}),
@@ -284,7 +356,19 @@ export class CcdSchedule {
       this.lastDeviation = seen.observation;
     }
     this.newest = { frame, snapshot };
-    this.jobs.set(frame + 1 + this.latency, this.start(snapshot, frame, p, deviation, edgeDeviation));
+    if (this.served?.frame === frame) this.frameWorkMs = this.now() - this.served.readyAt;
+    const latency = this.latencyFor(frame, p);
+    if (latency !== this.latencyNow) this.framesAtLatency = 0;
+    this.latencyNow = latency;
+    this.framesAtLatency++;
+    const target = frame + 1 + latency;
+    // Going to latency 0, the next frame already has its job (from the frame before, over two
+    // frames): none is started beside it. With two frames in flight the frame may be recorded already.
+    if (target <= this.lastPrepared || this.jobs.has(target)) return;
+    const job = this.start(snapshot, frame, p, deviation, edgeDeviation, latency);
+    this.jobs.set(target, job);
+    // Going back to latency 1, the next frame has no job: this one's boxes cover it too.
+    for (let f = frame + 1; f < target; f++) if (f > this.lastPrepared && !this.jobs.has(f)) this.jobs.set(f, job);
   }
 
   /**
@@ -295,23 +379,28 @@ export class CcdSchedule {
    */
   async inputFor(frame: number, p: ScheduleParams, snapshotNow: () => Promise<StateSnapshot>, options: { closingSpeed?: boolean } = {}): Promise<ScheduledInput> {
     for (const f of [...this.jobs.keys()]) if (f < frame) this.jobs.delete(f);
-    const t0 = performance.now();
+    const t0 = this.now();
     let job = this.jobs.get(frame);
     this.jobs.delete(frame);
+    this.lastPrepared = frame;
     if (!job || job.key !== this.key(p)) {
       // No deviation bound for a state that did not come through schedule(): nothing is culled.
-      job = this.start(await snapshotNow(), frame - 1, p, null, null);
+      // A fixed latency as asked; 'auto' the one it runs at now.
+      const latency = p.ccdJobLatency === undefined ? this.latency : p.ccdJobLatency === 'auto' ? this.latencyNow : p.ccdJobLatency === '0' ? 0 : 1;
+      job = this.start(await snapshotNow(), frame - 1, p, null, null, latency);
       // Its boxes cover (1 + latency) frames from now: the next frames' too, until their own jobs.
-      for (let f = frame + 1; f <= frame + this.latency; f++) if (!this.jobs.has(f)) this.jobs.set(f, job);
+      for (let f = frame + 1; f <= frame + latency; f++) if (!this.jobs.has(f)) this.jobs.set(f, job);
     }
     const c = await job.result;
+    const readyAt = this.now();
+    this.served = { frame, jobMs: c.jobMs, waitMs: readyAt - t0, readyAt };
     const atStart = c.closingSpeed === undefined || options.closingSpeed === false ? null : this.closingSpeedAtStart(frame, job, c.vertexFace, p);
     const closingSpeed = atStart ?? c.closingSpeed;
     const closingState = atStart !== null ? { snapshot: this.newest!.snapshot, framesBefore: 0 } : { snapshot: job.snapshot, framesBefore: frame - 1 - job.from };
     return {
       candidates: { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge }, boxes: job.boxes, own: job.own, margin: job.margin, ownMargin: job.ownMargin,
       ...(job.ownMargins ? { ownMargins: job.ownMargins } : {}), ...(job.ownGrowth ? { ownGrowth: job.ownGrowth } : {}),
-      ...(job.vertexMargins ? { vertexMargins: job.vertexMargins } : {}), horizon: job.horizon, jobMs: c.jobMs, waitMs: performance.now() - t0,
+      ...(job.vertexMargins ? { vertexMargins: job.vertexMargins } : {}), horizon: job.horizon, jobMs: c.jobMs, waitMs: this.now() - t0,
       ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}), ...(c.keptPairs ? { keptPairs: c.keptPairs } : {}), ...(c.selfFrames ? { selfFrames: c.selfFrames } : {}), ...(closingSpeed !== undefined ? { closingSpeed, closingState } : {}),
     };
   }
@@ -417,6 +506,9 @@ export class CcdSchedule {
   reset(): void {
     this.jobs.clear();
     this.newest = null;
+    this.lastPrepared = -Infinity;
+    this.served = null;
+    this.frameWorkMs = null;
     this.deviation?.reset();
     this.lastDeviation = null;
   }

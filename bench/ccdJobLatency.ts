@@ -1,0 +1,76 @@
+/**
+ * CCD's broad-phase job over one frame's motion (latency 0) against two frames' (latency 1), on the
+ * states a scene really reaches (SolverParams.ccdJobLatency, collision/ccd/ccdSchedule.ts). The
+ * scene runs on the float64 CPU reference; at the end of each frame listed, the job the GPU engine's
+ * schedule would start from that state is timed at both horizons: world and own-frame boxes at the
+ * scene's base margin (max(2 delta, 0.25 x mean boundary edge), as the GPU engine sets it), same-object
+ * pairs in the adaptive frame, joined afresh (no kept lists: a landing pile rebuilds them every job),
+ * without the self-collision culling (it drops 1-22 % of the same-object pairs). Prints per frame the
+ * boundary vertices' speeds, the pairs (and those between objects) and the job's best time of
+ * `--repeat` at each horizon, and their ratios.
+ *
+ *   node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--frames 16,24,32,40,45,50] [--repeat 2]
+ *
+ * The octopus box on this 2-core machine takes about 6 s a frame on the CPU reference: 5 minutes to frame 50.
+ */
+import { readSceneMeshes } from '../src/runner/sceneSetup';
+import { findScene } from '../src/scenes/registry';
+import { CpuSolver } from '../src/sim/cpuSolver';
+import { buildSceneMesh } from '../src/collision/sceneMesh';
+import { ccdCandidates, ccdTopologyOf, sweptCandidates, sweptVertexBoxes, type MotionBound } from '../src/collision/ccd/broadPhase';
+import { CCD_BASE_MARGIN_RATIO } from '../src/collision/ccd/laterRounds';
+import { meanBoundaryEdge, modelContactOffset } from '../src/collision/contactOffset';
+
+const args = process.argv.slice(2);
+const arg = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const frames = (arg('frames') ?? '16,24,32,40,45,50').split(',').map(Number);
+if (!frames.every((f) => Number.isInteger(f) && f >= 1)) throw new RangeError(`--frames: frame numbers >= 1, comma-separated, got ${arg('frames')}`);
+const repeat = Number(arg('repeat') ?? 2);
+if (!(Number.isInteger(repeat) && repeat >= 1)) throw new RangeError(`--repeat: an integer >= 1, got ${arg('repeat')}`);
+const scene = findScene(arg('scene') ?? 'octopus-box');
+const copies = arg('copies');
+const setup = scene.build({ meshes: readSceneMeshes(scene), ...(copies !== undefined && scene.accepts.includes('copies') ? { copies: Number(copies) } : {}) });
+const solver = new CpuSolver(setup);
+const model = setup.model;
+const p = solver.params;
+const mesh = buildSceneMesh(model);
+const topo = ccdTopologyOf(mesh);
+const n = model.vertexCount;
+const margin = Math.max(2 * modelContactOffset(model, p.contactOffset), CCD_BASE_MARGIN_RATIO * meanBoundaryEdge(model));
+console.log(`${scene.name}: ${n} vertices, ${mesh.boundaryVertices.length} on the boundary, dt ${p.dt.toFixed(5)} s, base margin ${(1000 * margin).toFixed(2)} mm`);
+console.log('frame | speed p50 / p99 / max (m/s) | horizon | vertex-face | edge-edge | of them between objects | job ms (best of repeat)');
+
+const last = Math.max(...frames);
+const t0 = performance.now();
+for (let frame = 1; frame <= last; frame++) {
+  solver.stepFrame();
+  if (!frames.includes(frame)) continue;
+  const positions = new Float32Array(4 * n), velocities = new Float32Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) {
+      positions[4 * i + k] = solver.x[3 * i + k];
+      velocities[4 * i + k] = solver.v[3 * i + k];
+    }
+  }
+  const speeds = Array.from(mesh.boundaryVertices, (b) => Math.hypot(velocities[4 * b], velocities[4 * b + 1], velocities[4 * b + 2])).sort((a, b) => a - b);
+  const at = (q: number) => speeds[Math.min(speeds.length - 1, Math.floor(q * speeds.length))].toFixed(2);
+  const rows: { pairs: number; ms: number }[] = [];
+  for (const horizonFrames of [2, 1]) {
+    const bound: MotionBound = { horizon: horizonFrames * p.dt, gravity: [...p.gravity], margin, selfPairFrame: p.ccdSelfPairFrame, selfPairSkin: 0 };
+    let best = Infinity;
+    let c: ReturnType<typeof sweptCandidates> | undefined;
+    for (let r = 0; r < repeat; r++) {
+      const t = performance.now();
+      c = sweptCandidates(topo, positions, velocities, bound, p.selfCollision);
+      best = Math.min(best, performance.now() - t);
+    }
+    const between = ccdCandidates(topo, sweptVertexBoxes(positions, velocities, bound), 'inter');
+    const vf = c!.vertexFace.length / 2, ee = c!.edgeEdge.length / 2;
+    rows.push({ pairs: vf + ee, ms: best });
+    console.log(`${frame} | ${at(0.5)} / ${at(0.99)} / ${speeds[speeds.length - 1].toFixed(2)} | ${horizonFrames} dt | ${vf} | ${ee} | ${between.vertexFace.length / 2 + between.edgeEdge.length / 2} | ${best.toFixed(1)}`);
+  }
+  console.log(`${frame} | two frames / one: pairs ${(rows[0].pairs / Math.max(1, rows[1].pairs)).toFixed(2)}x, job ${(rows[0].ms / rows[1].ms).toFixed(2)}x (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+}
