@@ -9,7 +9,10 @@
  * boundary vertices' speeds, the pairs (and those between objects) and the job's best time of
  * `--repeat` at each horizon, and their ratios.
  *
- *   node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--frames 16,24,32,40,45,50] [--repeat 2]
+ * With `--speed-caps C1,C2,...` (m/s) it also counts the two-frame job's pairs with every vertex's
+ * speed capped at each C (directions kept): how many of the pairs the fastest vertices make.
+ *
+ *   node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--frames 16,24,32,40,45,50] [--repeat 2] [--speed-caps 8,4,2]
  *
  * The octopus box on this 2-core machine takes about 6 s a frame on the CPU reference: 5 minutes to frame 50.
  */
@@ -30,6 +33,8 @@ const frames = (arg('frames') ?? '16,24,32,40,45,50').split(',').map(Number);
 if (!frames.every((f) => Number.isInteger(f) && f >= 1)) throw new RangeError(`--frames: frame numbers >= 1, comma-separated, got ${arg('frames')}`);
 const repeat = Number(arg('repeat') ?? 2);
 if (!(Number.isInteger(repeat) && repeat >= 1)) throw new RangeError(`--repeat: an integer >= 1, got ${arg('repeat')}`);
+const speedCaps = arg('speed-caps') === undefined ? [] : arg('speed-caps')!.split(',').map(Number);
+if (!speedCaps.every((c) => Number.isFinite(c) && c > 0)) throw new RangeError(`--speed-caps: speeds > 0 (m/s), comma-separated, got ${arg('speed-caps')}`);
 const scene = findScene(arg('scene') ?? 'octopus-box');
 const copies = arg('copies');
 const setup = scene.build({ meshes: readSceneMeshes(scene), ...(copies !== undefined && scene.accepts.includes('copies') ? { copies: Number(copies) } : {}) });
@@ -71,6 +76,20 @@ for (let frame = 1; frame <= last; frame++) {
     const vf = c!.vertexFace.length / 2, ee = c!.edgeEdge.length / 2;
     rows.push({ pairs: vf + ee, ms: best });
     console.log(`${frame} | ${at(0.5)} / ${at(0.99)} / ${speeds[speeds.length - 1].toFixed(2)} | ${horizonFrames} dt | ${vf} | ${ee} | ${between.vertexFace.length / 2 + between.edgeEdge.length / 2} | ${best.toFixed(1)}`);
+  }
+  for (const cap of speedCaps) {
+    const capped = new Float32Array(velocities);
+    let over = 0;
+    for (let i = 0; i < n; i++) {
+      const speed = Math.hypot(velocities[4 * i], velocities[4 * i + 1], velocities[4 * i + 2]);
+      if (speed <= cap) continue;
+      over++;
+      for (let k = 0; k < 3; k++) capped[4 * i + k] *= cap / speed;
+    }
+    const bound: MotionBound = { horizon: 2 * p.dt, gravity: [...p.gravity], margin, selfPairFrame: p.ccdSelfPairFrame, selfPairSkin: 0 };
+    const c = sweptCandidates(topo, positions, capped, bound, p.selfCollision);
+    const pairs = (c.vertexFace.length + c.edgeEdge.length) / 2;
+    console.log(`${frame} | speeds capped at ${cap} m/s (${over} vertices faster) | 2 dt | pairs ${pairs}, ${(100 * (1 - pairs / rows[0].pairs)).toFixed(0)} % fewer`);
   }
   console.log(`${frame} | two frames / one: pairs ${(rows[0].pairs / Math.max(1, rows[1].pairs)).toFixed(2)}x, job ${(rows[0].ms / rows[1].ms).toFixed(2)}x (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
 }

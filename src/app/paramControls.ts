@@ -126,7 +126,7 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     key: 'ccdJobLatency',
     label: 'CCD job latency',
     options: { 'Auto (0 while frames wait for their jobs)': 'auto', '1 frame (job beside a frame)': '1', '0 frames (frame waits)': '0' },
-    help: "when CCD's broad-phase job runs: 1 starts it a frame ahead so it runs beside the GPU's frame, its boxes holding two frames' motion; 0 makes the frame wait for it, its boxes holding one frame's (3-5x fewer pairs in a fast pile); auto takes 0 while frames wait for their jobs anyway",
+    help: "when CCD's broad-phase job runs: 1 starts it a frame ahead so it runs beside the GPU's frame, its boxes holding two frames' motion; 0 makes the frame wait for it, its boxes holding one frame's (2-5x fewer pairs in a fast pile); auto takes 0 while frames wait for their jobs anyway",
   },
   { kind: 'toggle', key: 'ccdObstacleGrowth', label: 'CCD boxes grow for landings', help: "the same-object CCD boxes of a body that may meet a collider or another body grow along their relative speed: a landing body's lower part stops while the rest falls on; off: only escapes widen them" },
   { kind: 'toggle', key: 'ccdEveryRound', label: 'CCD in every round (collide contacts)', help: "with collide-every contacts, the rounds that only solve the contacts again first run CCD's narrow phase again, so a free point that the later material iterations carry into another body gets its contact in that substep" },

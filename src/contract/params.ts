@@ -294,7 +294,7 @@ export interface SolverParams {
    * When CCD's broad-phase job runs (collision/ccd/ccdSchedule.ts): '1' starts it from a frame's
    * end state for the frame after next, so it runs in the worker pool beside a frame of GPU work,
    * and its boxes hold two frames' motion; '0' starts it for the next frame, which waits for it,
-   * and its boxes hold one frame's motion (3-5x fewer pairs in a pile landing at 4-7 m/s). 'auto'
+   * and its boxes hold one frame's motion (2-5x fewer pairs in a pile landing at 4-7 m/s). 'auto'
    * (default) runs '1' and goes to '0' while frames wait for their jobs more than they overlap them
    * (a job longer than the frame), back when a job would fit behind a frame again; one frame in
    * flight only. The counters' ccd.horizon says which (dt or 2 dt).

@@ -11,7 +11,7 @@
  *                   to the GPU stage (collision/gpu/ccdStage.ts), which tests them every substep.
  *
  * The latency is SolverParams.ccdJobLatency: 1 overlaps the job with a frame, 0 makes the next frame
- * wait for it with boxes over one frame's motion instead of two (3-5x fewer pairs in a fast pile);
+ * wait for it with boxes over one frame's motion instead of two (2-5x fewer pairs in a fast pile);
  * 'auto' takes 0 while frames wait for their jobs anyway (chooseLatency). Whichever it takes, each
  * job serves only frames its horizon reaches.
  *
@@ -94,10 +94,10 @@ export const AUTO_LATENCY_MIN_WAIT_MS = 4;
 /**
  * 'auto' goes back from latency 0 to 1 when this many times the last job's time fits within its
  * frame's own work: the job over two frames' motion would then finish behind the frame it
- * overlaps. The boxes' radii double with the horizon; on octopus-box snapshots (frames 16-50,
- * docs/benchmarks.md "CCD's job: one frame's motion when the frame waits for it") the two-frame job took 2.9-7.1x
- * the one-frame job's time, so 4 is below most of that range and the cool-down below bounds what a
- * wrong guess costs.
+ * overlaps. The boxes' radii double with the horizon; on the float64 reference's octopus-box
+ * states (frames 16-50, bench/ccdJobLatency.ts, docs/benchmarks.md "CCD's job over one frame's
+ * motion") the two-frame job took 2.5-9.9x the one-frame job's time, and on the synthetic 8-octopus
+ * impact of bench/ccd.ts 1.1x: a guess, and the hold below bounds what a wrong one costs.
  */
 export const AUTO_LATENCY_RETURN_RATIO = 4;
 /** Frames 'auto' keeps a latency it switched to before it may switch back. */
@@ -306,7 +306,7 @@ export class CcdSchedule {
    * 'auto': latency 1 overlaps a job with a frame of the GPU's work, but its boxes cover two frames'
    * motion; latency 0 makes the frame wait for its job, whose boxes cover one. Where the frame waits
    * anyway (a job longer than the frame: a pile landing at 4-7 m/s, whose two-frame boxes hold
-   * 3-5x the pairs of one frame's), latency 0 is the shorter frame. Decided from what the last
+   * 2-5x the pairs of one frame's), latency 0 is the shorter frame. Decided from what the last
    * served frame measured: its wait against its job (to 0), its job against its own work (back to 1).
    */
   private chooseLatency(frame: number): 0 | 1 {
