@@ -84,22 +84,15 @@ export interface ScheduleParams {
 }
 
 /**
- * 'auto' (SolverParams.ccdJobLatency) goes from latency 1 to 0 after a frame that waited for its
- * job more than this share of the job's time: the job, not the frame's own work, set the frame's
- * length, and with latency 0 its boxes cover one frame instead of two.
+ * 'auto' (SolverParams.ccdJobLatency) guesses, until it has measured one, that a job over two
+ * frames' motion costs this many times one over one frame's: the boxes' radii double with the
+ * horizon. Measured on the float64 reference's octopus-box states (frames 16-50,
+ * bench/ccdJobLatency.ts, docs/benchmarks.md "CCD's job over one frame's motion"): 2.5-9.9x; on
+ * the synthetic 8-octopus impact of bench/ccd.ts 1.1x (its join costs the same whatever its output).
  */
-export const AUTO_LATENCY_WAIT_SHARE = 0.5;
-/** ... and only when that wait was at least this long (ms): a short wait is the pool's own latency. */
+export const AUTO_LATENCY_FIRST_RATIO = 2;
+/** 'auto' switches only on a wait of at least this long (ms): a short wait is the pool's own latency. */
 export const AUTO_LATENCY_MIN_WAIT_MS = 4;
-/**
- * 'auto' goes back from latency 0 to 1 when this many times the last job's time fits within its
- * frame's own work: the job over two frames' motion would then finish behind the frame it
- * overlaps. The boxes' radii double with the horizon; on the float64 reference's octopus-box
- * states (frames 16-50, bench/ccdJobLatency.ts, docs/benchmarks.md "CCD's job over one frame's
- * motion") the two-frame job took 2.5-9.9x the one-frame job's time, and on the synthetic 8-octopus
- * impact of bench/ccd.ts 1.1x: a guess, and the hold below bounds what a wrong one costs.
- */
-export const AUTO_LATENCY_RETURN_RATIO = 4;
 /** Frames 'auto' keeps a latency it switched to before it may switch back. */
 export const AUTO_LATENCY_HOLD_FRAMES = 8;
 
@@ -220,8 +213,11 @@ export class CcdSchedule {
   private framesAtLatency = 0;
   /** The frame last handed its candidates (inputFor): no job is started for it or earlier frames. */
   private lastPrepared = -Infinity;
-  /** What the last frame handed its candidates waited and its job took (ms), and when it got them. */
-  private served: { frame: number; jobMs: number; waitMs: number; readyAt: number } | null = null;
+  /** What the last frame handed its candidates waited and its job took (ms), when it got them, and the frames its job's boxes held. */
+  private served: { frame: number; jobMs: number; waitMs: number; readyAt: number; horizonFrames: number } | null = null;
+  /** 'auto': the last two-frame job's time before it went to latency 0 (ms), and two-frame / one-frame job time as last measured. */
+  private twoFrameJobMs = 0;
+  private jobRatio = AUTO_LATENCY_FIRST_RATIO;
   /** The last served frame's own work (ms: from getting its candidates to its snapshot's schedule()). */
   private frameWorkMs: number | null = null;
   private readonly now: () => number;
@@ -306,19 +302,34 @@ export class CcdSchedule {
    * 'auto': latency 1 overlaps a job with a frame of the GPU's work, but its boxes cover two frames'
    * motion; latency 0 makes the frame wait for its job, whose boxes cover one. Where the frame waits
    * anyway (a job longer than the frame: a pile landing at 4-7 m/s, whose two-frame boxes hold
-   * 2-5x the pairs of one frame's), latency 0 is the shorter frame. Decided from what the last
-   * served frame measured: its wait against its job (to 0), its job against its own work (back to 1).
+   * 2-5x the pairs of one frame's), latency 0 is the shorter frame. With r the two-frame job's time
+   * over the one-frame job's (AUTO_LATENCY_FIRST_RATIO until measured), from the last served frame:
+   *   at latency 1 a frame lasts its own work W + its wait; at 0 it would last W + J / r (J its
+   *     two-frame job): go to 0 when J / r < wait;
+   *   at latency 0 a frame lasts W + J0 (J0 its one-frame job); at 1 it would last max(W, r J0):
+   *     go back when r J0 < W + J0.
    */
   private chooseLatency(frame: number): 0 | 1 {
     const s = this.served;
     // With two frames in flight the next frame is recorded before this snapshot comes: a job for
     // it could not start here, and latency 0 would read a blocking snapshot every frame.
     if (s && s.frame !== frame) return 1;
-    if (!s || this.framesAtLatency < AUTO_LATENCY_HOLD_FRAMES) return this.latencyNow;
-    if (this.latencyNow === 1) {
-      return s.waitMs >= AUTO_LATENCY_MIN_WAIT_MS && s.waitMs > AUTO_LATENCY_WAIT_SHARE * s.jobMs ? 0 : 1;
+    if (!s) return this.latencyNow;
+    // The first one-frame job after going to 0 measures r against the last two-frame job.
+    if (this.latencyNow === 0 && s.horizonFrames === 1 && this.twoFrameJobMs > 0 && s.jobMs > 0) {
+      this.jobRatio = Math.max(1, this.twoFrameJobMs / s.jobMs);
+      this.twoFrameJobMs = 0;
     }
-    return this.frameWorkMs !== null && AUTO_LATENCY_RETURN_RATIO * s.jobMs < this.frameWorkMs ? 1 : 0;
+    if (this.framesAtLatency < AUTO_LATENCY_HOLD_FRAMES) return this.latencyNow;
+    if (this.latencyNow === 1) {
+      if (s.horizonFrames === 2 && s.waitMs >= AUTO_LATENCY_MIN_WAIT_MS && s.jobMs / this.jobRatio < s.waitMs) {
+        this.twoFrameJobMs = s.jobMs;
+        return 0;
+      }
+      return 1;
+    }
+    if (s.horizonFrames !== 1 || this.frameWorkMs === null) return 0;
+    return this.jobRatio * s.jobMs < this.frameWorkMs + s.jobMs ? 1 : 0;
   }
 
   private start(snapshot: StateSnapshot, from: number, p: ScheduleParams, deviation: Float32Array | null, edgeDeviation: Float32Array | null, latency: 0 | 1): Job {
@@ -393,7 +404,7 @@ export class CcdSchedule {
     }
     const c = await job.result;
     const readyAt = this.now();
-    this.served = { frame, jobMs: c.jobMs, waitMs: readyAt - t0, readyAt };
+    this.served = { frame, jobMs: c.jobMs, waitMs: readyAt - t0, readyAt, horizonFrames: Math.round(job.horizon / p.dt) };
     const atStart = c.closingSpeed === undefined || options.closingSpeed === false ? null : this.closingSpeedAtStart(frame, job, c.vertexFace, p);
     const closingSpeed = atStart ?? c.closingSpeed;
     const closingState = atStart !== null ? { snapshot: this.newest!.snapshot, framesBefore: 0 } : { snapshot: job.snapshot, framesBefore: frame - 1 - job.from };
@@ -509,6 +520,7 @@ export class CcdSchedule {
     this.lastPrepared = -Infinity;
     this.served = null;
     this.frameWorkMs = null;
+    this.twoFrameJobMs = 0;
     this.deviation?.reset();
     this.lastDeviation = null;
   }
