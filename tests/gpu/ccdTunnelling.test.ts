@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import { readMeshFile } from '../../src/runner/meshFile';
 import { findScene } from '../../src/scenes/registry';
-import type { CollisionMode } from '../../src/contract/params';
+import type { CollisionMode, SolverParams } from '../../src/contract/params';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import type { Model } from '../../src/sim/model';
 import type { SimSetup } from '../../src/sim/setup';
@@ -41,18 +41,21 @@ interface Run {
   endVx: number;
   maxX: number;
   ccdHits: number;
+  /** Per frame: the horizon (s) its CCD candidates' boxes held (counters.ccd.horizon). */
+  horizons: number[];
 }
 
-async function run(setup: SimSetup, mode: CollisionMode, frames: number, substeps: number): Promise<Run> {
+async function run(setup: SimSetup, mode: CollisionMode, frames: number, substeps: number, extra: Partial<SolverParams> = {}): Promise<Run> {
   const ctx = await testGpu();
-  setup.params = { ...setup.params, collisionMode: mode, substeps };
+  setup.params = { ...setup.params, collisionMode: mode, substeps, ...extra };
   const solver = new GpuSolver(ctx, setup);
   const m = setup.model;
-  const out: Run = { inside: [], endVx: 0, maxX: -Infinity, ccdHits: 0 };
+  const out: Run = { inside: [], endVx: 0, maxX: -Infinity, ccdHits: 0, horizons: [] };
   try {
     for (let f = 0; f < frames; f++) {
       const r = await solver.stepFrame();
       out.ccdHits += (r.collisions?.ccd.hitsVertexFace ?? 0) + (r.collisions?.ccd.hitsEdgeEdge ?? 0);
+      out.horizons.push(r.collisions?.ccd.horizon ?? 0);
       const x = await solver.readPositions();
       out.inside.push(inside(m, x));
       for (let v = 0; v < m.objectVertexOffsets[1]; v++) out.maxX = Math.max(out.maxX, x[3 * v]);
@@ -75,9 +78,15 @@ describe('no tunnelling with CCD (issue 9)', () => {
     const hybrid = await run(build(), 'hybrid', 3, 10);
     const ccd = await run(build(), 'ccd', 3, 10);
     const dcd = await run(build(), 'dcd', 3, 10);
-    console.log(`shoot 50 m/s, 10 substeps: inside per frame hybrid [${hybrid.inside}] ccd [${ccd.inside}] dcd [${dcd.inside}]; ` +
-      `front reached x = ${hybrid.maxX.toFixed(4)} / ${ccd.maxX.toFixed(4)} / ${dcd.maxX.toFixed(4)} (wall front ${wallFront}); end vx ${hybrid.endVx.toFixed(1)} / ${ccd.endVx.toFixed(1)} / ${dcd.endVx.toFixed(1)} m/s`);
-    for (const r of [hybrid, ccd]) {
+    // The hybrid with CCD's job started for the next frame (ccdJobLatency '0'): boxes over one frame's motion.
+    const waiting = await run(build(), 'hybrid', 3, 10, { ccdJobLatency: '0' });
+    console.log(`shoot 50 m/s, 10 substeps: inside per frame hybrid [${hybrid.inside}] ccd [${ccd.inside}] dcd [${dcd.inside}] hybrid at latency 0 [${waiting.inside}]; ` +
+      `front reached x = ${hybrid.maxX.toFixed(4)} / ${ccd.maxX.toFixed(4)} / ${dcd.maxX.toFixed(4)} / ${waiting.maxX.toFixed(4)} (wall front ${wallFront}); ` +
+      `end vx ${hybrid.endVx.toFixed(1)} / ${ccd.endVx.toFixed(1)} / ${dcd.endVx.toFixed(1)} / ${waiting.endVx.toFixed(1)} m/s`);
+    const dt = build().params.dt;
+    expect(hybrid.horizons.every((h) => Math.abs(h - 2 * dt) < 1e-9)).toBe(true);
+    expect(waiting.horizons.every((h) => Math.abs(h - dt) < 1e-9)).toBe(true);
+    for (const r of [hybrid, ccd, waiting]) {
       expect(r.ccdHits).toBeGreaterThan(0);
       expect(Math.max(...r.inside)).toBe(0);
       expect(r.maxX).toBeLessThan(wallFront);
