@@ -12,7 +12,7 @@
  *
  * The latency is SolverParams.ccdJobLatency: 1 overlaps the job with a frame, 0 makes the next frame
  * wait for it with boxes over one frame's motion instead of two (2-5x fewer pairs in a fast pile);
- * 'auto' takes 0 while frames wait for their jobs anyway (chooseLatency). Whichever it takes, each
+ * 'auto' takes 0 while frames wait for their jobs anyway (jobLatency.ts). Whichever it takes, each
  * job serves only frames its horizon reaches.
  *
  * The boxes (broadPhase.ts sweptVertexBoxes: the gravity arc grown by margin + |v| horizon;
@@ -42,6 +42,7 @@ import type { DeviationMonitor, DeviationObservation } from '../selfCulling/devi
 import type { CcdJobLatency, SelfCullingMode } from '../../contract/params';
 import { candidateClosingSpeed } from './impactSubsteps';
 import { obstacleGrowth } from './obstacleGrowth';
+import { JobLatencyChoice } from './jobLatency';
 import type { SelfPairFrame, SelfPairFrameReport } from './selfPairFrames';
 
 /** Positions and velocities in the GPU layout (vec4 per vertex, xyz used). */
@@ -79,22 +80,9 @@ export interface ScheduleParams {
   ccdObstacleGrowth?: boolean;
   /** SolverParams.ccdSelfPairFrame: the frame same-object pairs are joined in (MotionBound.selfPairFrame, selfPairFrames.ts); absent: 'own'. */
   ccdSelfPairFrame?: SelfPairFrame;
-  /** SolverParams.ccdJobLatency: frames between a job's snapshot and the frame it serves (chooseLatency); absent: the schedule's options.latency. */
+  /** SolverParams.ccdJobLatency: frames between a job's snapshot and the frame it serves (jobLatency.ts); absent: the schedule's options.latency. */
   ccdJobLatency?: CcdJobLatency;
 }
-
-/**
- * 'auto' (SolverParams.ccdJobLatency) guesses, until it has measured one, that a job over two
- * frames' motion costs this many times one over one frame's: the boxes' radii double with the
- * horizon. Measured on the float64 reference's octopus-box states (frames 16-50,
- * bench/ccdJobLatency.ts, docs/benchmarks.md "CCD's job over one frame's motion"): 2.5-9.9x; on
- * the synthetic 8-octopus impact of bench/ccd.ts 1.1x (its join costs the same whatever its output).
- */
-export const AUTO_LATENCY_FIRST_RATIO = 2;
-/** 'auto' switches only on a wait of at least this long (ms): a short wait is the pool's own latency. */
-export const AUTO_LATENCY_MIN_WAIT_MS = 4;
-/** Frames 'auto' keeps a latency it switched to before it may switch back. */
-export const AUTO_LATENCY_HOLD_FRAMES = 8;
 
 export interface CcdScheduleOptions {
   /** Frames between the snapshot and the frame its candidates serve: 1 (default) overlaps the job with a frame of GPU work; 0 waits for it. */
@@ -208,18 +196,10 @@ export function ownEscapeFlagged(words: ArrayLike<number>, o: number): boolean {
 export class CcdSchedule {
   /** The latency when ScheduleParams.ccdJobLatency is absent (options.latency). */
   readonly latency: 0 | 1;
-  /** The latency of the jobs started now (ccdJobLatency 'auto' changes it; chooseLatency). */
-  private latencyNow: 0 | 1;
-  private framesAtLatency = 0;
+  /** The latency of each job started (SolverParams.ccdJobLatency; 'auto' measures, jobLatency.ts). */
+  private readonly latencyChoice: JobLatencyChoice;
   /** The frame last handed its candidates (inputFor): no job is started for it or earlier frames. */
   private lastPrepared = -Infinity;
-  /** What the last frame handed its candidates waited and its job took (ms), when it got them, and the frames its job's boxes held. */
-  private served: { frame: number; jobMs: number; waitMs: number; readyAt: number; horizonFrames: number } | null = null;
-  /** 'auto': the last two-frame job's time before it went to latency 0 (ms), and two-frame / one-frame job time as last measured. */
-  private twoFrameJobMs = 0;
-  private jobRatio = AUTO_LATENCY_FIRST_RATIO;
-  /** The last served frame's own work (ms: from getting its candidates to its snapshot's schedule()). */
-  private frameWorkMs: number | null = null;
   private readonly now: () => number;
   private readonly jobs = new Map<number, Job>();
   /** Scales of the base margin: world boxes, own-frame boxes (each widened by its own escapes). */
@@ -250,8 +230,8 @@ export class CcdSchedule {
   ) {
     if (!(baseMargin >= 0)) throw new RangeError(`CcdSchedule: baseMargin must be >= 0, got ${baseMargin}`);
     this.latency = options.latency ?? 1;
-    this.latencyNow = this.latency;
     this.now = options.now ?? (() => performance.now());
+    this.latencyChoice = new JobLatencyChoice(this.latency, this.now);
     if (topology) {
       this.ownScales = new Float64Array(objectCount(topology)).fill(1);
       this.vertexMarginsNow = new Float32Array(topology.vertexCount);
@@ -289,49 +269,6 @@ export class CcdSchedule {
     return `${p.dt}/${p.gravity.join(',')}/${p.selfCollision}/${p.selfCulling ?? 'off'}/${this.baseMargin}`;
   }
 
-  /** The latency of jobs started now: ccdJobLatency '0' / '1', 'auto' (chooseLatency), absent: options.latency. */
-  private latencyFor(frame: number, p: ScheduleParams): 0 | 1 {
-    const wanted = p.ccdJobLatency;
-    if (wanted === undefined) return this.latency;
-    if (wanted === '0' || wanted === '1') return wanted === '0' ? 0 : 1;
-    if (wanted !== 'auto') throw new RangeError(`CcdSchedule: ccdJobLatency must be 'auto', '0' or '1', got ${String(wanted)}`);
-    return this.chooseLatency(frame);
-  }
-
-  /**
-   * 'auto': latency 1 overlaps a job with a frame of the GPU's work, but its boxes cover two frames'
-   * motion; latency 0 makes the frame wait for its job, whose boxes cover one. Where the frame waits
-   * anyway (a job longer than the frame: a pile landing at 4-7 m/s, whose two-frame boxes hold
-   * 2-5x the pairs of one frame's), latency 0 is the shorter frame. With r the two-frame job's time
-   * over the one-frame job's (AUTO_LATENCY_FIRST_RATIO until measured), from the last served frame:
-   *   at latency 1 a frame lasts its own work W + its wait; at 0 it would last W + J / r (J its
-   *     two-frame job): go to 0 when J / r < wait;
-   *   at latency 0 a frame lasts W + J0 (J0 its one-frame job); at 1 it would last max(W, r J0):
-   *     go back when r J0 < W + J0.
-   */
-  private chooseLatency(frame: number): 0 | 1 {
-    const s = this.served;
-    // With two frames in flight the next frame is recorded before this snapshot comes: a job for
-    // it could not start here, and latency 0 would read a blocking snapshot every frame.
-    if (s && s.frame !== frame) return 1;
-    if (!s) return this.latencyNow;
-    // The first one-frame job after going to 0 measures r against the last two-frame job.
-    if (this.latencyNow === 0 && s.horizonFrames === 1 && this.twoFrameJobMs > 0 && s.jobMs > 0) {
-      this.jobRatio = Math.max(1, this.twoFrameJobMs / s.jobMs);
-      this.twoFrameJobMs = 0;
-    }
-    if (this.framesAtLatency < AUTO_LATENCY_HOLD_FRAMES) return this.latencyNow;
-    if (this.latencyNow === 1) {
-      if (s.horizonFrames === 2 && s.waitMs >= AUTO_LATENCY_MIN_WAIT_MS && s.jobMs / this.jobRatio < s.waitMs) {
-        this.twoFrameJobMs = s.jobMs;
-        return 0;
-      }
-      return 1;
-    }
-    if (s.horizonFrames !== 1 || this.frameWorkMs === null) return 0;
-    return this.jobRatio * s.jobMs < this.frameWorkMs + s.jobMs ? 1 : 0;
-  }
-
   private start(snapshot: StateSnapshot, from: number, p: ScheduleParams, deviation: Float32Array | null, edgeDeviation: Float32Array | null, latency: 0 | 1): Job {
     const horizon = (1 + latency) * p.dt;
     const ownMargins = this.ownMargins;
@@ -367,11 +304,7 @@ export class CcdSchedule {
       this.lastDeviation = seen.observation;
     }
     this.newest = { frame, snapshot };
-    if (this.served?.frame === frame) this.frameWorkMs = this.now() - this.served.readyAt;
-    const latency = this.latencyFor(frame, p);
-    if (latency !== this.latencyNow) this.framesAtLatency = 0;
-    this.latencyNow = latency;
-    this.framesAtLatency++;
+    const latency = this.latencyChoice.next(frame, p.ccdJobLatency);
     const target = frame + 1 + latency;
     // Going to latency 0, the next frame already has its job (from the frame before, over two
     // frames): none is started beside it. With two frames in flight the frame may be recorded already.
@@ -397,14 +330,13 @@ export class CcdSchedule {
     if (!job || job.key !== this.key(p)) {
       // No deviation bound for a state that did not come through schedule(): nothing is culled.
       // A fixed latency as asked; 'auto' the one it runs at now.
-      const latency = p.ccdJobLatency === undefined ? this.latency : p.ccdJobLatency === 'auto' ? this.latencyNow : p.ccdJobLatency === '0' ? 0 : 1;
+      const latency = this.latencyChoice.now(p.ccdJobLatency);
       job = this.start(await snapshotNow(), frame - 1, p, null, null, latency);
       // Its boxes cover (1 + latency) frames from now: the next frames' too, until their own jobs.
       for (let f = frame + 1; f <= frame + latency; f++) if (!this.jobs.has(f)) this.jobs.set(f, job);
     }
     const c = await job.result;
-    const readyAt = this.now();
-    this.served = { frame, jobMs: c.jobMs, waitMs: readyAt - t0, readyAt, horizonFrames: Math.round(job.horizon / p.dt) };
+    this.latencyChoice.served(frame, c.jobMs, this.now() - t0, Math.round(job.horizon / p.dt));
     const atStart = c.closingSpeed === undefined || options.closingSpeed === false ? null : this.closingSpeedAtStart(frame, job, c.vertexFace, p);
     const closingSpeed = atStart ?? c.closingSpeed;
     const closingState = atStart !== null ? { snapshot: this.newest!.snapshot, framesBefore: 0 } : { snapshot: job.snapshot, framesBefore: frame - 1 - job.from };
@@ -518,9 +450,7 @@ export class CcdSchedule {
     this.jobs.clear();
     this.newest = null;
     this.lastPrepared = -Infinity;
-    this.served = null;
-    this.frameWorkMs = null;
-    this.twoFrameJobMs = 0;
+    this.latencyChoice.reset();
     this.deviation?.reset();
     this.lastDeviation = null;
   }

@@ -1,5 +1,5 @@
 /**
- * CCD's job latency (SolverParams.ccdJobLatency, ccdSchedule.ts). The law every schedule must keep:
+ * CCD's job latency (SolverParams.ccdJobLatency, ccdSchedule.ts and jobLatency.ts). The law every schedule must keep:
  * a frame's candidates come from a job whose boxes hold the motion from the job's snapshot to the
  * frame's end (horizon >= (frames from the snapshot to the frame's end) x dt), and a job is never
  * started for a frame that already has one or was already recorded. Checked on a simulated frame
@@ -8,7 +8,8 @@
  * 1.1x (the synthetic impact of bench/ccd.ts), the GPU's frame a fixed time.
  */
 import { describe, expect, it } from 'vitest';
-import { CcdSchedule, AUTO_LATENCY_HOLD_FRAMES, type BroadPhaseRunner, type ScheduleParams, type StateSnapshot } from '../../../src/collision/ccd/ccdSchedule';
+import { CcdSchedule, type BroadPhaseRunner, type ScheduleParams, type StateSnapshot } from '../../../src/collision/ccd/ccdSchedule';
+import { AUTO_LATENCY_HOLD_FRAMES } from '../../../src/collision/ccd/jobLatency';
 import type { CcdJobLatency } from '../../../src/contract/params';
 
 const dt = 1 / 60;
