@@ -307,12 +307,13 @@ export class CcdSchedule {
     const latency = this.latencyChoice.next(frame, p.ccdJobLatency);
     const target = frame + 1 + latency;
     // Going to latency 0, the next frame already has its job (from the frame before, over two
-    // frames): none is started beside it. With two frames in flight the frame may be recorded already.
-    if (target <= this.lastPrepared || this.jobs.has(target)) return;
+    // frames): none is started beside it, unless that one was started under other settings. With
+    // two frames in flight the frame may be recorded already.
+    if (target <= this.lastPrepared || this.jobs.get(target)?.key === this.key(p)) return;
     const job = this.start(snapshot, frame, p, deviation, edgeDeviation, latency);
     this.jobs.set(target, job);
     // Going back to latency 1, the next frame has no job: this one's boxes cover it too.
-    for (let f = frame + 1; f < target; f++) if (f > this.lastPrepared && !this.jobs.has(f)) this.jobs.set(f, job);
+    for (let f = frame + 1; f < target; f++) if (f > this.lastPrepared && this.jobs.get(f)?.key !== this.key(p)) this.jobs.set(f, job);
   }
 
   /**

@@ -179,6 +179,31 @@ describe('CCD job latency', () => {
     expect(auto.blockingSnapshots).toBe(1);
   });
 
+  it("switching to '0' together with a setting the jobs depend on: the next frame gets a job under the new settings, not the old two-frame one and not a blocking one", async () => {
+    const started: { horizon: number; gravity: number }[] = [];
+    const runner: BroadPhaseRunner = async (_x, _v, bound) => {
+      started.push({ horizon: bound.horizon, gravity: bound.gravity[1] });
+      return { vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0), jobMs: 1, closingSpeed: 0 };
+    };
+    const schedule = new CcdSchedule(runner, 0.01);
+    const snapshot = (): StateSnapshot => ({ positions: new Float32Array(4), velocities: new Float32Array(4) });
+    let blocking = 0;
+    const now = async () => {
+      blocking++;
+      return snapshot();
+    };
+    const before: ScheduleParams = { dt, gravity: [0, -9.81, 0], selfCollision: false, ccdJobLatency: '1' };
+    const after: ScheduleParams = { ...before, gravity: [0, -3.7, 0], ccdJobLatency: '0' };
+    for (let f = 0; f < 5; f++) {
+      await schedule.inputFor(f, before, now);
+      schedule.schedule(f, snapshot(), f < 4 ? before : after);
+    }
+    const input = await schedule.inputFor(5, after, now);
+    expect(blocking).toBe(1);
+    expect(input.horizon).toBe(dt);
+    expect(started.at(-1)).toEqual({ horizon: dt, gravity: -3.7 });
+  });
+
   it('rejects an unknown latency, naming it', async () => {
     const runner: BroadPhaseRunner = async () => ({ vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0), jobMs: 0 });
     const schedule = new CcdSchedule(runner, 0.01);
