@@ -195,6 +195,10 @@ export class GpuEngine implements SimulationEngine {
     return this.reportOf(result, t0, p);
   }
 
+  get framesInFlightWanted(): number {
+    return this.solver.framesInFlightWanted;
+  }
+
   async submitFrame(): Promise<{ done: Promise<FrameReport> }> {
     const t0 = performance.now();
     // The parameters this frame is recorded with (setParams replaces the object).

@@ -148,7 +148,8 @@ export class SimulationController {
     }
     const loop = (): void => {
       if (this.stopped) return;
-      if (this.running && !this.busy && this.inFlight < this.maxInFlight && this.engine) void this.advance();
+      // Fewer while the engine has each frame wait for a CCD job from the frame before it (ccdJobLatency auto).
+      if (this.running && !this.busy && this.engine && this.inFlight < Math.min(this.maxInFlight, this.engine.framesInFlightWanted ?? this.maxInFlight)) void this.advance();
       requestAnimationFrame(loop);
     };
     requestAnimationFrame(loop);

@@ -74,6 +74,8 @@ export interface SimulationEngine {
    * submission order). Waits first only when two frames are outstanding.
    */
   submitFrame?(): Promise<{ done: Promise<FrameReport> }>;
+  /** With submitFrame: frames the page should keep in flight now (1 while CCD's 'auto' job latency has each frame wait for a job from the frame before it); absent: its own limit. */
+  readonly framesInFlightWanted?: number;
   /** Frames submitted since the start or the last reset, completed or not (defaults to `frame`). */
   readonly submittedFrames?: number;
   /** Back to the starting pose at rest; the view shows it. */

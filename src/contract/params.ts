@@ -296,8 +296,9 @@ export interface SolverParams {
    * and its boxes hold two frames' motion; '0' starts it for the next frame, which waits for it,
    * and its boxes hold one frame's motion (2-5x fewer pairs in a pile landing at 4-7 m/s). 'auto'
    * (default) runs '1' and goes to '0' while frames wait for their jobs more than they overlap them
-   * (a job longer than the frame), back when a job would fit behind a frame again; one frame in
-   * flight only. The counters' ccd.horizon says which (dt or 2 dt).
+   * (a job longer than the frame), back when a job would fit behind a frame again; at 0 it asks a
+   * loop that submits ahead (the page) for one frame in flight (GpuSolver.framesInFlightWanted).
+   * The counters' ccd.horizon says which (dt or 2 dt).
    */
   ccdJobLatency: CcdJobLatency;
   /**

@@ -11,7 +11,8 @@
  * submitted while frame f runs (Simulation.submitFrame), and frame f is processed after that, so
  * the GPU has the next frame queued while JavaScript reads one back and records another. A frame
  * whose state is due is drained before the next is submitted: the state read back must be that
- * frame's, not the next one's.
+ * frame's, not the next one's. While the solver asks for one frame in flight (framesInFlightWanted:
+ * CCD's 'auto' job latency at 0), each frame is processed before the next is submitted.
  */
 import type { SolverParams } from '../contract/params';
 import type { FrameStats, Simulation } from '../sim/simulation';
@@ -29,7 +30,7 @@ export interface FrameLoop {
 
 type Submitted = { f: number; change: Partial<SolverParams> | undefined; done: Promise<FrameStats> };
 
-export async function runFrames(sim: Pick<Simulation, 'stepFrame' | 'submitFrame'>, loop: FrameLoop): Promise<void> {
+export async function runFrames(sim: Pick<Simulation, 'stepFrame' | 'submitFrame'> & Partial<Pick<Simulation, 'framesInFlightWanted'>>, loop: FrameLoop): Promise<void> {
   if (loop.framesInFlight !== 1 && loop.framesInFlight !== 2) throw new RangeError(`runFrames: framesInFlight must be 1 or 2, got ${String(loop.framesInFlight)}`);
   if (loop.framesInFlight === 1) {
     for (let f = 1; f <= loop.frames; f++) {
@@ -50,7 +51,8 @@ export async function runFrames(sim: Pick<Simulation, 'stepFrame' | 'submitFrame
       queue.push({ f, change, done });
       if (loop.stateDue(f)) while (queue.length > 0) await processOldest();
       // Keep one frame queued behind the one being read: the next submission finds room in the ring.
-      else if (queue.length >= loop.framesInFlight) await processOldest();
+      // None while the solver has each frame wait for a CCD job from the frame before it (ccdJobLatency auto).
+      else while (queue.length >= Math.min(loop.framesInFlight, sim.framesInFlightWanted ?? loop.framesInFlight)) await processOldest();
     }
     while (queue.length > 0) await processOldest();
   } finally {

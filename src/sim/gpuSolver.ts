@@ -258,6 +258,15 @@ export class GpuSolver {
     return this.outstanding.length;
   }
 
+  /**
+   * Frames a loop that submits ahead (the page, the runner's --frames-in-flight 2) should keep in
+   * flight: 1 while CCD's 'auto' job latency has each frame wait for a job started from the frame
+   * before it (SolverParams.ccdJobLatency, collision/ccd/jobLatency.ts), else MAX_FRAMES_IN_FLIGHT.
+   */
+  get framesInFlightWanted(): number {
+    return this.collisions?.ccdSchedule.oneFrameInFlightWanted ? 1 : MAX_FRAMES_IN_FLIGHT;
+  }
+
   /** Records and submits one frame; resolves when the GPU has finished it and its results were read. */
   async stepFrame(): Promise<GpuFrameResult> {
     const { done } = await this.submitFrame();

@@ -161,6 +161,11 @@ export class Simulation {
     return { frame: f.frame, done };
   }
 
+  /** Frames a loop that submits ahead should keep in flight (GpuSolver.framesInFlightWanted). */
+  get framesInFlightWanted(): number {
+    return this.solver.framesInFlightWanted;
+  }
+
   /** Frames submitted and not yet processed. */
   get framesInFlight(): number {
     return this.solver.framesInFlight;

@@ -446,6 +446,15 @@ export class CcdSchedule {
     this.vertexMarginCount = count;
   }
 
+  /**
+   * Whether the frame loop should keep one frame in flight (ccdJobLatency 'auto' at latency 0: each
+   * frame waits for a job started from the frame before it). The page and the runner's
+   * --frames-in-flight 2 read it (GpuSolver.framesInFlightWanted).
+   */
+  get oneFrameInFlightWanted(): boolean {
+    return this.latencyChoice.oneFrameInFlightWanted;
+  }
+
   /** Drops every job (the state was reset or replaced). */
   reset(): void {
     this.jobs.clear();

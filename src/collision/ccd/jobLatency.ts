@@ -35,24 +35,30 @@ interface ServedFrame {
  * 'auto': latency 1 overlaps a job with a frame of the GPU's work, but its boxes cover two frames'
  * motion; latency 0 makes the frame wait for its job, whose boxes cover one. Where the frame waits
  * anyway (a job longer than the frame: a pile landing at 4-7 m/s, whose two-frame boxes hold 2-5x
- * the pairs of one frame's), latency 0 is the shorter frame. With r the two-frame job's time over
- * the one-frame job's (AUTO_LATENCY_FIRST_RATIO until measured), from the last served frame (its
- * own work W, from getting its candidates to its end state's schedule(); its wait; its job J):
- *   at latency 1 a frame lasts W + wait; at 0 it would last W + J / r: go to 0 when J / r < wait;
- *   at latency 0 a frame lasts W + J0; at 1 it would last max(W, r J0): back when r J0 < W + J0.
- * With two frames in flight the next frame is recorded before a frame's end state comes, so no frame
- * can wait for a job from the frame before it: 'auto' stays at 1 there.
+ * the pairs of one frame's), latency 0 is the shorter frame. Measured per frame f when its end state
+ * comes (schedule(), as soon as the GPU finished it): the period P since frame f - 1's end; its own
+ * work W, since it got its candidates or frame f - 1 ended, whichever was later (with two frames in
+ * flight, the GPU's time on it); its wait and its job J; and the rest o = max(0, P - W - wait). With
+ * r the two-frame job's time over the one-frame job's (AUTO_LATENCY_FIRST_RATIO until measured):
+ *   at latency 1 a frame at 0 would last W + o + J / r: go to 0 when that is less than P;
+ *   at latency 0 a frame at 1 would last max(W + o, r J0): back when that is less than P.
+ * Latency 0 needs each frame's end state before the next frame is recorded: oneFrameInFlightWanted
+ * asks the frame loop for one frame in flight, and a loop that keeps two sends 'auto' back to 1.
  */
 export class JobLatencyChoice {
   /** The latency of the jobs started now. */
   private current: 0 | 1;
   private framesAtLatency = 0;
-  private last: ServedFrame | null = null;
-  /** The last served frame's own work (ms), once its end state came (null before). */
-  private frameWorkMs: number | null = null;
+  /** Per frame that got its candidates (the last few), what it measured. */
+  private readonly servedFrames = new Map<number, ServedFrame>();
+  /** The newest frame that got its candidates. */
+  private newestServed = -Infinity;
+  /** The last frame end schedule() saw, and when. */
+  private lastEnd: { frame: number; at: number } | null = null;
   /** The last two-frame job's time before going to latency 0 (ms; 0: none pending), and r as last measured. */
   private twoFrameJobMs = 0;
   private jobRatio = AUTO_LATENCY_FIRST_RATIO;
+  private autoNow = false;
 
   constructor(
     /** The latency where ccdJobLatency is absent (CcdScheduleOptions.latency). */
@@ -64,18 +70,31 @@ export class JobLatencyChoice {
 
   /** inputFor: `frame` got its candidates after waiting `waitMs` for a job of `jobMs` whose boxes held `horizonFrames` frames. */
   served(frame: number, jobMs: number, waitMs: number, horizonFrames: number): void {
-    this.last = { frame, jobMs, waitMs, readyAt: this.clock(), horizonFrames };
+    this.servedFrames.set(frame, { frame, jobMs, waitMs, readyAt: this.clock(), horizonFrames });
+    this.newestServed = Math.max(this.newestServed, frame);
+    for (const f of this.servedFrames.keys()) if (f < frame - 3) this.servedFrames.delete(f);
   }
 
   /** schedule(): the latency of the job started from `frame`'s end state. */
   next(frame: number, wanted: CcdJobLatency | undefined): 0 | 1 {
-    const s = this.last;
-    if (s?.frame === frame) this.frameWorkMs = this.clock() - s.readyAt;
-    const latency = this.chosen(frame, wanted);
+    const at = this.clock();
+    const previous = this.lastEnd;
+    this.lastEnd = { frame, at };
+    const s = this.servedFrames.get(frame);
+    const measured = s && previous && previous.frame === frame - 1
+      ? { s, period: at - previous.at, work: at - Math.max(s.readyAt, previous.at) }
+      : null;
+    this.autoNow = wanted === 'auto';
+    const latency = this.chosen(frame, wanted, measured);
     if (latency !== this.current) this.framesAtLatency = 0;
     this.current = latency;
     this.framesAtLatency++;
     return latency;
+  }
+
+  /** Whether the frame loop should keep one frame in flight: 'auto' at latency 0 (each frame waits for a job from the frame before it). */
+  get oneFrameInFlightWanted(): boolean {
+    return this.autoNow && this.current === 0;
   }
 
   /** The latency of a job started at a frame's start (no job was ready for it): a fixed one as asked, 'auto' the one it runs at. */
@@ -86,32 +105,35 @@ export class JobLatencyChoice {
   }
 
   reset(): void {
-    this.last = null;
-    this.frameWorkMs = null;
+    this.servedFrames.clear();
+    this.newestServed = -Infinity;
+    this.lastEnd = null;
     this.twoFrameJobMs = 0;
   }
 
-  private chosen(frame: number, wanted: CcdJobLatency | undefined): 0 | 1 {
+  private chosen(frame: number, wanted: CcdJobLatency | undefined, m: { s: ServedFrame; period: number; work: number } | null): 0 | 1 {
     if (wanted === undefined) return this.fixed;
     if (wanted === '0' || wanted === '1') return wanted === '0' ? 0 : 1;
     if (wanted !== 'auto') throw new RangeError(`CcdSchedule: ccdJobLatency must be 'auto', '0' or '1', got ${String(wanted)}`);
-    const s = this.last;
-    if (s && s.frame !== frame) return 1;
-    if (!s) return this.current;
+    // At latency 0 the loop kept two frames in flight: the next frame was recorded before this end state came.
+    if (this.current === 0 && this.newestServed > frame) return 1;
+    if (!m) return this.current;
+    const { s, period, work } = m;
     // The first one-frame job after going to 0 measures r against the last two-frame job.
     if (this.current === 0 && s.horizonFrames === 1 && this.twoFrameJobMs > 0 && s.jobMs > 0) {
       this.jobRatio = Math.max(1, this.twoFrameJobMs / s.jobMs);
       this.twoFrameJobMs = 0;
     }
     if (this.framesAtLatency < AUTO_LATENCY_HOLD_FRAMES) return this.current;
+    const rest = Math.max(0, period - work - s.waitMs);
     if (this.current === 1) {
-      if (s.horizonFrames === 2 && s.waitMs >= AUTO_LATENCY_MIN_WAIT_MS && s.jobMs / this.jobRatio < s.waitMs) {
+      if (s.horizonFrames === 2 && s.waitMs >= AUTO_LATENCY_MIN_WAIT_MS && work + rest + s.jobMs / this.jobRatio < period) {
         this.twoFrameJobMs = s.jobMs;
         return 0;
       }
       return 1;
     }
-    if (s.horizonFrames !== 1 || this.frameWorkMs === null) return 0;
-    return this.jobRatio * s.jobMs < this.frameWorkMs + s.jobMs ? 1 : 0;
+    if (s.horizonFrames !== 1) return 0;
+    return Math.max(work + rest, this.jobRatio * s.jobMs) < period ? 1 : 0;
   }
 }
