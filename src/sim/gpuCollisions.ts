@@ -64,6 +64,7 @@ import { PenetrationTargets } from '../penetration/penetrationTargets';
 import { penetrationKernels } from '../penetration/gpu/penetrationGpu';
 import { ccdTopologyOf, type CcdTopology } from '../collision/ccd/broadPhase';
 import { CcdSchedule, type CcdScheduleOptions, type StateSnapshot } from '../collision/ccd/ccdSchedule';
+import { LONGEST_JOB_FRAMES } from '../collision/ccd/jobLatency';
 import { CCD_BASE_MARGIN_RATIO, laterRoundReach } from '../collision/ccd/laterRounds';
 import { inThreadJobs, type CollisionWorkerJobs } from '../collision/workerJobs';
 import { DeviationMonitor, type DeviationObservation } from '../collision/selfCulling/deviationMonitor';
@@ -215,9 +216,9 @@ export class GpuCollisions {
     this.marginRatio = options.ccdMarginRatio ?? CCD_BASE_MARGIN_RATIO;
     const topology = ccdTopologyOf(this.mesh);
     this.workerJobs = (options.workerJobs ?? inThreadJobs)(topology);
-    // Self-collision culling's deviation bound: at least 1 % of the mean boundary edge.
-    const latency = options.ccdSchedule?.latency ?? 1;
-    const deviation = new DeviationMonitor(topology, { floor: 0.01 * meanBoundaryEdge(model), horizonFrames: 1 + latency });
+    // Self-collision culling's deviation bound: at least 1 % of the mean boundary edge, learnt as far
+    // ahead as the longest job reaches (whatever latency ccdJobLatency runs).
+    const deviation = new DeviationMonitor(topology, { floor: 0.01 * meanBoundaryEdge(model), horizonFrames: LONGEST_JOB_FRAMES });
     this.ccdSchedule = new CcdSchedule(this.workerJobs.broadPhase, this.marginRatio * meanBoundaryEdge(model), { ...options.ccdSchedule, deviation }, topology);
     this.applyContactOffset(params());
     this.snapshotStaging = Array.from({ length: slots }, (_, k) => device.createBuffer({

@@ -42,7 +42,7 @@ import type { DeviationMonitor, DeviationObservation } from '../selfCulling/devi
 import type { CcdJobLatency, SelfCullingMode } from '../../contract/params';
 import { candidateClosingSpeed } from './impactSubsteps';
 import { obstacleGrowth } from './obstacleGrowth';
-import { JobLatencyChoice } from './jobLatency';
+import { JobLatencyChoice, LONGEST_JOB_FRAMES } from './jobLatency';
 import type { SelfPairFrame, SelfPairFrameReport } from './selfPairFrames';
 
 /** Positions and velocities in the GPU layout (vec4 per vertex, xyz used). */
@@ -238,10 +238,9 @@ export class CcdSchedule {
     }
     this.deviation = options.deviation;
     this.collidersReached = options.collidersReached;
-    // The culling's deviation bound must reach as far as a job's horizon: a bound learnt over two
-    // frames also holds a one-frame job (latency 0 under 'auto'), not the other way round.
-    if (this.deviation && this.deviation.horizonFrames !== 1 + this.latency && this.deviation.horizonFrames !== 2) {
-      throw new RangeError(`CcdSchedule: the deviation monitor predicts ${this.deviation.horizonFrames} frames ahead, the jobs ${1 + this.latency} (or 2 with ccdJobLatency auto or 1)`);
+    // The culling's deviation bound must reach as far as the longest job's horizon (jobLatency.ts).
+    if (this.deviation && this.deviation.horizonFrames < LONGEST_JOB_FRAMES) {
+      throw new RangeError(`CcdSchedule: the deviation monitor predicts ${this.deviation.horizonFrames} frames ahead; a job may hold ${LONGEST_JOB_FRAMES} (ccdJobLatency)`);
     }
   }
 

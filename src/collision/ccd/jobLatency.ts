@@ -19,6 +19,12 @@ export const AUTO_LATENCY_FIRST_RATIO = 2;
 export const AUTO_LATENCY_MIN_WAIT_MS = 4;
 /** Frames 'auto' keeps a latency it switched to before it may switch back. */
 export const AUTO_LATENCY_HOLD_FRAMES = 8;
+/**
+ * The most frames a job's boxes hold (latency 1). The setting may change between frames, so the
+ * self-collision culling's deviation bound is learnt this far ahead whatever latency runs: a bound
+ * over two frames also holds a one-frame job, not the other way round.
+ */
+export const LONGEST_JOB_FRAMES = 2;
 
 /** What a frame that got its candidates measured (ms, on the schedule's clock). */
 interface ServedFrame {
@@ -99,8 +105,13 @@ export class JobLatencyChoice {
 
   /** The latency of a job started at a frame's start (no job was ready for it): a fixed one as asked, 'auto' the one it runs at. */
   now(wanted: CcdJobLatency | undefined): 0 | 1 {
+    return wanted === 'auto' ? this.current : this.asked(wanted);
+  }
+
+  /** A latency the setting fixes ('0', '1'; absent: the schedule's own); throws on an unknown one. */
+  private asked(wanted: Exclude<CcdJobLatency, 'auto'> | undefined): 0 | 1 {
     if (wanted === undefined) return this.fixed;
-    if (wanted === 'auto') return this.current;
+    if (wanted !== '0' && wanted !== '1') throw new RangeError(`CcdSchedule: ccdJobLatency must be 'auto', '0' or '1', got ${String(wanted)}`);
     return wanted === '0' ? 0 : 1;
   }
 
@@ -112,9 +123,7 @@ export class JobLatencyChoice {
   }
 
   private chosen(frame: number, wanted: CcdJobLatency | undefined, m: { s: ServedFrame; period: number; work: number } | null): 0 | 1 {
-    if (wanted === undefined) return this.fixed;
-    if (wanted === '0' || wanted === '1') return wanted === '0' ? 0 : 1;
-    if (wanted !== 'auto') throw new RangeError(`CcdSchedule: ccdJobLatency must be 'auto', '0' or '1', got ${String(wanted)}`);
+    if (wanted !== 'auto') return this.asked(wanted);
     // At latency 0 the loop kept two frames in flight: the next frame was recorded before this end state came.
     if (this.current === 0 && this.newestServed > frame) return 1;
     if (!m) return this.current;
