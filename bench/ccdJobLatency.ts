@@ -12,7 +12,12 @@
  * With `--speed-caps C1,C2,...` (m/s) it also counts the two-frame job's pairs with every vertex's
  * speed capped at each C (directions kept): how many of the pairs the fastest vertices make.
  *
- *   node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--frames 16,24,32,40,45,50] [--repeat 2] [--speed-caps 8,4,2]
+ * With `--job-parts K1,K2,...` it also splits each job as a pool of K workers does (workers/ccdJobs.ts
+ * splitParts) and times every part alone on this thread, as K free cores would run them: the longest
+ * part with the pairs between objects in one part (no history: a job's first split), and sliced
+ * as chooseInterSlices plans from those parts' times (what the next job would get).
+ *
+ *   node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--frames 16,24,32,40,45,50] [--repeat 2] [--speed-caps 8,4,2] [--job-parts 4,15]
  *
  * The octopus box on this 2-core machine takes about 6 s a frame on the CPU reference: 5 minutes to frame 50.
  */
@@ -20,7 +25,8 @@ import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { buildSceneMesh } from '../src/collision/sceneMesh';
-import { ccdCandidates, ccdTopologyOf, sweptCandidates, sweptVertexBoxes, type MotionBound } from '../src/collision/ccd/broadPhase';
+import { ccdCandidates, ccdTopologyOf, sweptCandidates, sweptVertexBoxes, type CandidatePart, type MotionBound } from '../src/collision/ccd/broadPhase';
+import { chooseInterSlices, splitParts, type JobPartTimes } from '../src/workers/ccdJobs';
 import { CCD_BASE_MARGIN_RATIO } from '../src/collision/ccd/laterRounds';
 import { meanBoundaryEdge, modelContactOffset } from '../src/collision/contactOffset';
 
@@ -35,6 +41,8 @@ const repeat = Number(arg('repeat') ?? 2);
 if (!(Number.isInteger(repeat) && repeat >= 1)) throw new RangeError(`--repeat: an integer >= 1, got ${arg('repeat')}`);
 const speedCaps = arg('speed-caps') === undefined ? [] : arg('speed-caps')!.split(',').map(Number);
 if (!speedCaps.every((c) => Number.isFinite(c) && c > 0)) throw new RangeError(`--speed-caps: speeds > 0 (m/s), comma-separated, got ${arg('speed-caps')}`);
+const jobParts = arg('job-parts') === undefined ? [] : arg('job-parts')!.split(',').map(Number);
+if (!jobParts.every((k) => Number.isInteger(k) && k >= 2)) throw new RangeError(`--job-parts: worker counts >= 2, comma-separated, got ${arg('job-parts')}`);
 const scene = findScene(arg('scene') ?? 'octopus-box');
 const copies = arg('copies');
 const setup = scene.build({ meshes: readSceneMeshes(scene), ...(copies !== undefined && scene.accepts.includes('copies') ? { copies: Number(copies) } : {}) });
@@ -78,6 +86,32 @@ for (let frame = 1; frame <= last; frame++) {
     const vf = c!.vertexFace.length / 2, ee = c!.edgeEdge.length / 2;
     rows.push({ pairs: vf + ee, ms: best });
     console.log(`${frame} | ${at(0.5)} / ${at(0.99)} / ${speeds[speeds.length - 1].toFixed(2)} | ${horizonFrames} dt | ${vf} | ${ee} | ${between.vertexFace.length / 2 + between.edgeEdge.length / 2} | ${best.toFixed(1)}`);
+    for (const workers of jobParts) {
+      // Each part alone, best of `repeat`, with what it spent on the pairs between objects.
+      const timeParts = (parts: CandidatePart[]): { longest: number; sum: number; times: JobPartTimes } => {
+        let longest = 0, sum = 0, interJoinMs = 0, interSetupMs = 0;
+        const selfMs: number[] = [];
+        for (const part of parts) {
+          let partBest = Infinity, inter = { ms: 0, setup: 0 };
+          for (let r = 0; r < repeat; r++) {
+            const t = performance.now();
+            const c = sweptCandidates(topo, positions, velocities, bound, p.selfCollision, undefined, part);
+            const ms = performance.now() - t;
+            if (ms < partBest) [partBest, inter] = [ms, { ms: c.interMs, setup: c.interSetupMs }];
+          }
+          longest = Math.max(longest, partBest);
+          sum += partBest;
+          selfMs.push(Math.max(0, partBest - inter.ms));
+          interJoinMs += Math.max(0, inter.ms - inter.setup);
+          interSetupMs = Math.max(interSetupMs, inter.setup);
+        }
+        return { longest, sum, times: { selfMs, interJoinMs, interSetupMs } };
+      };
+      const whole = timeParts(splitParts(topo, workers));
+      const plan = chooseInterSlices(whole.times);
+      const sliced = timeParts(splitParts(topo, workers, plan));
+      console.log(`${frame} | ${horizonFrames} dt | ${workers} workers | between objects in one part: longest part ${whole.longest.toFixed(1)} ms (sum ${whole.sum.toFixed(1)}; their joins ${whole.times.interJoinMs.toFixed(1)}, setup ${whole.times.interSetupMs.toFixed(1)}) | as the next job would: sliced over ${plan.parts.length} parts, longest ${sliced.longest.toFixed(1)} ms (sum ${sliced.sum.toFixed(1)}) | ${(whole.longest / sliced.longest).toFixed(2)}x`);
+    }
   }
   for (const cap of speedCaps) {
     const capped = new Float32Array(velocities);

@@ -133,6 +133,13 @@ export interface CcdFrameCounters {
    */
   selfWorldFrame: number;
   /**
+   * The job's candidate pairs between objects, and how many of the pool's workers they were
+   * sliced over (workers/ccdJobs.ts splitParts: one while they are few; both 0 where the engine
+   * runs no job, as the CPU reference).
+   */
+  interPairs: number;
+  interSlices: number;
+  /**
    * Self-collision culling of the job (paper 002, SolverParams.selfCulling; all 0 without
    * self-collision): same-object candidate pairs of the box test and those left after culling,
    * the culled fraction (1 - after / before), the job's time in the normal cones (and tree
@@ -152,7 +159,7 @@ export interface CcdFrameCounters {
 export function emptyCcdCounters(): CcdFrameCounters {
   return {
     candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, laterRoundHits: 0, laterRoundBeyondReach: 0, backFace: 0, edgeEdgeAtEnd: 0, edgeEdgeApart: 0,
-    capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, escapedTested: 0, escapedInside: 0, escapedRejected: 0, margin: 0, selfMargin: 0, escapeDistance: 0, escapeDistanceSelf: 0, selfGrowth: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0, selfWorldFrame: 0,
+    capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, escapedTested: 0, escapedInside: 0, escapedRejected: 0, margin: 0, selfMargin: 0, escapeDistance: 0, escapeDistanceSelf: 0, selfGrowth: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0, selfWorldFrame: 0, interPairs: 0, interSlices: 0,
     selfPairsBefore: 0, selfPairsAfter: 0, selfCulledFraction: 0, selfConesMs: 0, selfTraversalMs: 0, selfFilterMs: 0, selfDeviationEscapes: 0,
   };
 }

@@ -64,7 +64,7 @@ const COLLISION_COUNTS = [
 const COLLISION_MS = ['bvhRebuildMs'] as const satisfies readonly NumberKeys<CollisionFrameCounters>[];
 const CCD_COUNTS = [
   'candidatesVertexFace', 'candidatesEdgeEdge', 'tests', 'skippedPin', 'hitsVertexFace', 'hitsEdgeEdge', 'laterRoundHits', 'laterRoundBeyondReach', 'backFace',
-  'edgeEdgeAtEnd', 'edgeEdgeApart', 'capacity', 'dropped', 'escaped', 'escapedSelf', 'escapedSelfObjects', 'escapedTested', 'escapedInside', 'escapedRejected', 'selfListsReused', 'selfListsRebuilt', 'selfWorldFrame', 'selfPairsBefore', 'selfPairsAfter', 'selfDeviationEscapes',
+  'edgeEdgeAtEnd', 'edgeEdgeApart', 'capacity', 'dropped', 'escaped', 'escapedSelf', 'escapedSelfObjects', 'escapedTested', 'escapedInside', 'escapedRejected', 'selfListsReused', 'selfListsRebuilt', 'selfWorldFrame', 'interPairs', 'interSlices', 'selfPairsBefore', 'selfPairsAfter', 'selfDeviationEscapes',
 ] as const satisfies readonly NumberKeys<CcdFrameCounters>[];
 /**
  * Non-negative reals: the broad phase's margin (world units) and horizon (s), its job and wait

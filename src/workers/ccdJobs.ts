@@ -40,59 +40,158 @@ export interface CcdJobsOptions {
    * (splitParts). False: one job in one worker.
    */
   split?: boolean;
+  /**
+   * A fixed number of slices of the pairs between objects in every split job (1 to the pool's
+   * size; with self-collision on the first parts of splitParts), instead of the choice from the
+   * last job's times (chooseInterSlices). For tests and benchmarks.
+   */
+  interSlices?: number;
 }
 
-type BroadPhaseAnswer = CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport; closingSpeed?: number; keptPairs?: OwnPairReuse; selfFrames?: SelfPairFrameReport };
+type BroadPhaseAnswer = CcdCandidates & {
+  jobMs: number; selfCulling?: SelfCullingReport; closingSpeed?: number; keptPairs?: OwnPairReuse; selfFrames?: SelfPairFrameReport;
+  interPairs?: number; interSlices?: number; interMs?: number; interSetupMs?: number;
+};
 
 /**
  * The parts of a split broad phase (broadPhase.ts CandidatePart): at most `workers` contiguous
- * ranges of objects of about equal boundary size (triangles + edges), the one of least surface
- * also with the pairs between objects. With fewer objects than workers, every worker gets a part:
- * each object's pairs are cut into slices (CandidatePart.slice), the larger objects into more, so
- * that a single body's landing (whose job is all pairs within it) spreads over the pool too. One
- * part when there is one worker.
+ * ranges of objects of about equal boundary size (triangles + edges). With fewer objects than
+ * workers, every worker gets a part: each object's pairs are cut into slices
+ * (CandidatePart.slice), the larger objects into more, so that a single body's landing (whose job
+ * is all pairs within it) spreads over the pool too. One part when there is one worker.
+ *
+ * The pairs between objects go whole to the part of least surface, unless `plan` (from the last
+ * job's times, chooseInterSlices) cuts them into slices (CandidatePart.interSlice) over the parts
+ * it lists. On the H100 host's 15 workers the landed 4-octopus box's job took 2 s with 10 M of its
+ * 13 M pairs between the octopi in one worker (docs/benchmarks.md "Pairs between objects across
+ * the pool").
  */
-export function splitParts(topology: CcdTopology, workers: number): CandidatePart[] {
+export function splitParts(topology: CcdTopology, workers: number, plan?: InterSlicePlan): CandidatePart[] {
   const objects = objectCount(topology);
   const weight = new Float64Array(objects);
   const obj = topology.vertexObject;
   for (let t = 0; t < topology.triangles.length; t += 3) weight[obj[topology.triangles[t]]]++;
   for (let e = 0; e < topology.edges.length; e += 2) weight[obj[topology.edges[e]]]++;
-  if (objects >= 1 && Math.floor(workers) > objects) return slicedParts(weight, Math.floor(workers));
+  const base = objects >= 1 && Math.floor(workers) > objects ? slicedParts(weight, Math.floor(workers)) : rangeParts(weight, workers);
+  if (plan && plan.parts.some((i) => !(Number.isInteger(i) && i >= 0 && i < base.length))) {
+    throw new RangeError(`splitParts: plan.parts must be part indices in [0, ${base.length}), got ${JSON.stringify(plan.parts)}`);
+  }
+  // Without a plan: whole, on the part of least surface (8 octopi over 7 workers: with the pairs
+  // between objects on the two-octopus part they made it 25 ms, the others 11).
+  const order = plan?.parts ?? [base.map((_, i) => i).sort((a, b) => base[a].load - base[b].load || a - b)[0]];
+  const slot = new Int32Array(base.length).fill(-1);
+  order.forEach((i, k) => (slot[i] = k));
+  return base.map(({ part }, i) => {
+    if (slot[i] < 0) return part;
+    return order.length > 1 ? { ...part, inter: true, interSlice: [slot[i], order.length] as [number, number] } : { ...part, inter: true };
+  });
+}
+
+/** Which parts of a split take a slice each of the pairs between objects (indices into splitParts' parts, slice k to parts[k]). */
+export interface InterSlicePlan {
+  parts: number[];
+}
+
+/** What a job's parts took, for the next job's plan: per part its time without the pairs between objects, and theirs (ms). */
+export interface JobPartTimes {
+  /** Per part of the split (splitParts' order): its time less its pairs between objects. */
+  selfMs: number[];
+  /** The joins of the pairs between objects, over all their slices. */
+  interJoinMs: number;
+  /** What every slice of them repeats: the world boxes, the elements near another object, the grid (the most any slice took). */
+  interSetupMs: number;
+}
+
+/**
+ * A slicing has to save at least this much on the longest part (ms) to be taken over one part:
+ * about a worker's round trip, and more than this machine's job-to-job noise on small jobs.
+ */
+export const MIN_SLICING_GAIN_MS = 2;
+
+/**
+ * The parts that should share the next job's pairs between objects, from the last job's times: the
+ * s parts with the least time of their own take one slice each, s chosen to make the longest
+ * predicted part shortest, a part predicted at its own time plus the setup every slice repeats
+ * plus 1/s of the joins. Taken over one part only when it saves MIN_SLICING_GAIN_MS. A landed pile
+ * slices (its pairs between bodies are most of the job); a falling one, or a pool whose parts of
+ * their own are the longest, keeps them whole (the 4-octopus box at frame 32 on 4 workers: slicing
+ * by the pairs' share made the longest part 1.5x longer).
+ */
+export function chooseInterSlices(times: JobPartTimes): InterSlicePlan {
+  const { selfMs, interJoinMs, interSetupMs } = times;
+  const n = selfMs.length;
+  if (n === 0 || !selfMs.every((t) => Number.isFinite(t) && t >= 0) || !(interJoinMs >= 0) || !(interSetupMs >= 0)) {
+    throw new RangeError(`chooseInterSlices: times must be finite and >= 0, got ${JSON.stringify(times)}`);
+  }
+  const order = selfMs.map((_, i) => i).sort((a, b) => selfMs[a] - selfMs[b] || a - b);
+  // Longest part of their own among the parts not slicing: suffix maxima over `order`.
+  const restMax = new Float64Array(n + 1);
+  for (let k = n - 1; k >= 0; k--) restMax[k] = Math.max(restMax[k + 1], selfMs[order[k]]);
+  const predict = (slices: number): number => {
+    let longest = restMax[slices];
+    for (let k = 0; k < slices; k++) longest = Math.max(longest, selfMs[order[k]] + interSetupMs + interJoinMs / slices);
+    return longest;
+  };
+  let best = 1, bestMs = predict(1);
+  const whole = bestMs;
+  for (let slices = 2; slices <= n; slices++) {
+    const ms = predict(slices);
+    if (ms < bestMs) {
+      best = slices;
+      bestMs = ms;
+    }
+  }
+  if (whole - bestMs < MIN_SLICING_GAIN_MS) best = 1;
+  return { parts: order.slice(0, best) };
+}
+
+/**
+ * The inter-object pairs of a job whose pairs within objects are off: `slices` parts, each a slice
+ * of the pairs between objects (one whole part when 1).
+ */
+export function interOnlyParts(objects: number, slices: number): CandidatePart[] {
+  if (slices <= 1) return [{ inter: true, objects: [0, objects] }];
+  return Array.from({ length: slices }, (_, k) => ({ inter: true, objects: [0, 0] as [number, number], interSlice: [k, slices] as [number, number] }));
+}
+
+/** A part of a split without the pairs between objects, and its load (boundary elements whose pairs it joins). */
+interface BasePart {
+  part: CandidatePart;
+  load: number;
+}
+
+/** Contiguous object ranges of about equal surface, one per worker (at most one per object). */
+function rangeParts(weight: Float64Array, workers: number): BasePart[] {
+  const objects = weight.length;
   let total = 0;
   for (let o = 0; o < objects; o++) total += weight[o];
   const count = Math.max(1, Math.min(Math.floor(workers), objects));
-  const parts: CandidatePart[] = [];
-  let lo = 0, sum = 0;
+  const parts: BasePart[] = [];
+  let lo = 0, sum = 0, load = 0;
   for (let o = 0; o < objects; o++) {
     sum += weight[o];
+    load += weight[o];
     // Close a part once it holds its share of the surface, or when the objects left are just enough
     // for one per part still to come.
     const due = (total * (parts.length + 1)) / count;
     const partsToCome = count - 1 - parts.length, objectsLeft = objects - (o + 1);
     if (partsToCome > 0 && (objectsLeft === partsToCome || (sum >= due && objectsLeft >= partsToCome))) {
-      parts.push({ inter: parts.length === 0, objects: [lo, o + 1] });
+      parts.push({ part: { inter: false, objects: [lo, o + 1] }, load });
       lo = o + 1;
+      load = 0;
     }
   }
-  parts.push({ inter: parts.length === 0, objects: [lo, objects] });
-  // The pairs between objects go with the part of least surface (8 octopi over 7 workers: with
-  // the two-octopus part they made it 25 ms, the others 11).
-  const surface = (p: CandidatePart): number => {
-    let sum = 0;
-    for (let o = p.objects[0]; o < p.objects[1]; o++) sum += weight[o];
-    return sum;
-  };
-  let lightest = 0;
-  for (let i = 1; i < parts.length; i++) if (surface(parts[i]) < surface(parts[lightest])) lightest = i;
-  return parts.map((p, i) => ({ inter: i === lightest, objects: p.objects }));
+  // (8 octopi over 7 workers: with the pairs between objects on the two-octopus part they made
+  // it 25 ms, the others 11; on the part of least surface, withInterSlices.)
+  parts.push({ part: { inter: false, objects: [lo, objects] }, load });
+  return parts;
 }
 
 /**
  * `workers` parts for fewer objects: each object one slice, then each further slice to the object
- * whose slices are largest (weight / slices); the pairs between objects with the smallest slice.
+ * whose slices are largest (weight / slices).
  */
-function slicedParts(weight: Float64Array, workers: number): CandidatePart[] {
+function slicedParts(weight: Float64Array, workers: number): BasePart[] {
   const objects = weight.length;
   const slices = new Uint32Array(objects).fill(1);
   for (let given = objects; given < workers; given++) {
@@ -100,19 +199,27 @@ function slicedParts(weight: Float64Array, workers: number): CandidatePart[] {
     for (let o = 1; o < objects; o++) if (weight[o] / slices[o] > weight[largest] / slices[largest]) largest = o;
     slices[largest]++;
   }
-  const parts: CandidatePart[] = [];
-  let lightest = 0, lightestSize = Infinity;
+  const parts: BasePart[] = [];
   for (let o = 0; o < objects; o++) {
     for (let k = 0; k < slices[o]; k++) {
-      if (weight[o] / slices[o] < lightestSize) {
-        lightestSize = weight[o] / slices[o];
-        lightest = parts.length;
-      }
-      parts.push({ inter: false, objects: [o, o + 1], ...(slices[o] > 1 ? { slice: [k, slices[o]] as [number, number] } : {}) });
+      parts.push({ part: { inter: false, objects: [o, o + 1], ...(slices[o] > 1 ? { slice: [k, slices[o]] as [number, number] } : {}) }, load: weight[o] / slices[o] });
     }
   }
-  parts[lightest].inter = true;
   return parts;
+}
+
+/**
+ * A job's part times (JobPartTimes) from its answers, for `parts` parts: a job run whole (without
+ * self-collision: its pairs between objects alone) counts as that many parts of no time of their own.
+ */
+function partTimes(answers: BroadPhaseAnswer[], parts: number): JobPartTimes {
+  const selfMs = answers.length === parts ? answers.map((a) => Math.max(0, a.jobMs - (a.interMs ?? 0))) : new Array<number>(parts).fill(0);
+  let interJoinMs = 0, interSetupMs = 0;
+  for (const a of answers) {
+    interJoinMs += Math.max(0, (a.interMs ?? 0) - (a.interSetupMs ?? 0));
+    interSetupMs = Math.max(interSetupMs, a.interSetupMs ?? 0);
+  }
+  return { selfMs, interJoinMs, interSetupMs };
 }
 
 /** The answers of a split's parts as one: candidates in part order, the longest part's time, culling reports summed. */
@@ -127,6 +234,7 @@ function mergeAnswers(answers: BroadPhaseAnswer[]): BroadPhaseAnswer {
     return out;
   };
   const merged: BroadPhaseAnswer = { vertexFace: join((a) => a.vertexFace), edgeEdge: join((a) => a.edgeEdge), jobMs: Math.max(...answers.map((a) => a.jobMs)) };
+  if (answers.some((a) => a.interPairs !== undefined)) merged.interPairs = answers.reduce((n, a) => n + (a.interPairs ?? 0), 0);
   const speeds = answers.map((a) => a.closingSpeed).filter((s): s is number => s !== undefined);
   if (speeds.length > 0) merged.closingSpeed = Math.max(...speeds);
   const kept = answers.map((a) => a.keptPairs).filter((k): k is OwnPairReuse => k !== undefined);
@@ -187,6 +295,12 @@ export class CcdJobs {
   private busy = false;
   /** The parts a broad phase with self-collision is split into (one: not split). */
   readonly parts: CandidatePart[];
+  /** Whether jobs are split across the pool (CcdJobsOptions.split). */
+  private readonly split: boolean;
+  /** The last job's pairs, for the next job's split of the pairs between objects (splitParts). */
+  /** The last split job's part times (for self-collision on or off: the two split differently), for the next job's plan. */
+  private lastTimes: { selfCollision: boolean; times: JobPartTimes } | undefined;
+  private readonly fixedInterSlices: number | undefined;
 
   private constructor(
     private readonly pool: WorkerPool<CcdWorkerApi>,
@@ -203,7 +317,13 @@ export class CcdJobs {
     this.transport = transport;
     this.minChunk = minChunk;
     this.vertexCount = topology.vertexCount;
-    this.parts = options.split === false ? [{ inter: true, objects: [0, objectCount(topology)] }] : splitParts(topology, pool.size);
+    this.split = options.split !== false;
+    const fixed = options.interSlices;
+    if (fixed !== undefined && !(Number.isInteger(fixed) && fixed >= 1 && fixed <= pool.size)) {
+      throw new RangeError(`CcdJobs: interSlices must be an integer in [1, ${pool.size}] (the pool's workers), got ${fixed}`);
+    }
+    this.fixedInterSlices = fixed;
+    this.parts = this.split ? splitParts(topology, pool.size) : [{ inter: true, objects: [0, objectCount(topology)] }];
     const bytes = 16 * topology.vertexCount;
     const buffer = (): ArrayBuffer | SharedArrayBuffer => (transport === 'shared' ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
     this.positions = new Float32Array(buffer());
@@ -263,8 +383,9 @@ export class CcdJobs {
         ...(bound.vertexMargins !== undefined ? { vertexMargins: Float32Array.from(bound.vertexMargins) } : {}),
         ...(bound.selfPairSkin !== undefined ? { selfPairSkin: bound.selfPairSkin } : {}), ...(bound.selfPairFrame !== undefined ? { selfPairFrame: bound.selfPairFrame } : {}),
       };
-      const split = selfCollision && this.parts.length > 1;
-      const parts: (CandidatePart | undefined)[] = split ? this.parts : [undefined];
+      const jobParts = this.jobParts(selfCollision);
+      const split = jobParts.length > 1;
+      const parts: (CandidatePart | undefined)[] = split ? jobParts : [undefined];
       // Every part but the last gets copies of what is moved to a worker (transfer detaches it).
       const answers = await Promise.all(parts.map((part, i) => {
         const last = i === parts.length - 1;
@@ -275,10 +396,29 @@ export class CcdJobs {
         // Part i to worker i when it is idle: the part's objects' kept pairs (ownPairCache.ts) are there.
         return this.runPart(px, pv, bound_, selfCollision, partCulling, part, i);
       }));
-      return split ? mergeAnswers(answers) : answers[0];
+      const answer = split ? mergeAnswers(answers) : answers[0];
+      answer.interSlices = split ? jobParts.filter((p) => p.inter).length : 1;
+      if (this.split && this.pool.size > 1) this.lastTimes = { selfCollision, times: partTimes(answers, split ? jobParts.length : this.pool.size) };
+      return answer;
     } finally {
       this.busy = false;
     }
+  }
+
+  /**
+   * This job's parts: with self-collision splitParts, the pairs between objects sliced as the last
+   * job's times say (chooseInterSlices); without, slices of the pairs between objects only, as many
+   * as those times say; one part when not split.
+   */
+  jobParts(selfCollision: boolean): CandidatePart[] {
+    const objects = objectCount(this.topology);
+    if (!this.split || this.pool.size <= 1) return [{ inter: true, objects: [0, objects] }];
+    const last = this.lastTimes?.selfCollision === selfCollision ? this.lastTimes.times : undefined;
+    const fixed = this.fixedInterSlices;
+    if (!selfCollision) return interOnlyParts(objects, fixed ?? (last ? chooseInterSlices(last).parts.length : 1));
+    const parts = this.parts.length;
+    if (fixed !== undefined) return splitParts(this.topology, this.pool.size, fixed > 1 ? { parts: Array.from({ length: Math.min(fixed, parts) }, (_, k) => k) } : undefined);
+    return splitParts(this.topology, this.pool.size, last && last.selfMs.length === parts ? chooseInterSlices(last) : undefined);
   }
 
   /** One broad-phase job (or part of one) in a worker; x, v and the culling's arrays are transferred when the transport says so. */

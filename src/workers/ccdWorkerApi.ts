@@ -27,6 +27,13 @@ export interface CcdBroadPhaseAnswer extends CcdCandidates {
   keptPairs?: OwnPairReuse;
   /** Which frame the same-object pairs were joined in (collision/ccd/selfPairFrames.ts; absent with MotionBound.selfPairFrame 'own'). */
   selfFrames?: SelfPairFrameReport;
+  /** Of the pairs, those between objects (CcdJobs splits them across its workers when they are many). */
+  interPairs?: number;
+  /** The workers the pairs between objects were sliced over (set by CcdJobs, not by a worker). */
+  interSlices?: number;
+  /** The time of the pairs between objects (world boxes included), and of what came before their joins (ms). */
+  interMs?: number;
+  interSetupMs?: number;
 }
 
 export interface CcdWorkerApi {

@@ -39,7 +39,7 @@ export function createCcdWorkerHandler(): CcdWorkerApi {
       }
       const c = culledSweptCandidates(topology, positions, velocities, bound, selfCollision, culling, part);
       const closingSpeed = candidateClosingSpeed(topology, c.vertexFace, positions, velocities, 4, bound.horizon);
-      const answer = { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0, closingSpeed, ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}),
+      const answer = { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0, closingSpeed, interPairs: c.interPairs, interMs: c.interMs, interSetupMs: c.interSetupMs, ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}),
         ...(c.keptPairs ? { keptPairs: c.keptPairs } : {}), ...(c.selfFrames ? { selfFrames: c.selfFrames } : {}),
       };
       return Comlink.transfer(answer, [c.vertexFace.buffer, c.edgeEdge.buffer]);

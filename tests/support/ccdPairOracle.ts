@@ -25,16 +25,21 @@ export function copies(name: string, offsets: [number, number, number][]): CcdTo
   return { ...ccdTopologyOf(mesh), rest };
 }
 
-/** Sorted keys (first * count + second) of the same-object pairs of `pairs`. */
-export function ownKeys(topo: CcdTopology, pairs: Uint32Array, kind: 'vf' | 'ee'): number[] {
+/** Sorted keys (first * count + second) of the pairs of `pairs` within one object (`same`) or between two. */
+function pairKeys(topo: CcdTopology, pairs: Uint32Array, kind: 'vf' | 'ee', same: boolean): number[] {
   const obj = topo.vertexObject, T = topo.triangles, E = topo.edges;
   const count = kind === 'vf' ? T.length / 3 : E.length / 2;
   const out: number[] = [];
   for (let i = 0; i < pairs.length; i += 2) {
-    const same = kind === 'vf' ? obj[pairs[i]] === obj[T[3 * pairs[i + 1]]] : obj[E[2 * pairs[i]]] === obj[E[2 * pairs[i + 1]]];
-    if (same) out.push(pairs[i] * count + pairs[i + 1]);
+    const within = kind === 'vf' ? obj[pairs[i]] === obj[T[3 * pairs[i + 1]]] : obj[E[2 * pairs[i]]] === obj[E[2 * pairs[i + 1]]];
+    if (within === same) out.push(pairs[i] * count + pairs[i + 1]);
   }
   return out.sort((a, b) => a - b);
+}
+
+/** Sorted keys (first * count + second) of the same-object pairs of `pairs`. */
+export function ownKeys(topo: CcdTopology, pairs: Uint32Array, kind: 'vf' | 'ee'): number[] {
+  return pairKeys(topo, pairs, kind, true);
 }
 
 /** Brute force: same-object pairs whose boxes overlap (no shared vertex, not one tet), before and after dropping those within one culled node. */
@@ -114,4 +119,35 @@ export function landingOctopi(flung: number[] = []): { scene: ReturnType<typeof 
   for (let v = 0; v < n; v++) velocities[4 * v + 1] = -2 * Math.min(1, (scene.rest[4 * v + 1] - low[scene.vertexObject[v]]) / 0.15);
   for (const slot of flung) velocities[4 * scene.boundaryVertices[slot]] = 40;
   return { scene, velocities, bound: { horizon: 1 / 30, gravity: [0, -9.81, 0], margin: 0.0078 } };
+}
+
+/**
+ * Brute force: the keys (first * count + second) of the pairs of different objects whose boxes
+ * overlap, vertex-face (vertex * triangles + triangle) and edge-edge (lower edge first).
+ */
+export function bruteForceInter(topo: CcdTopology, boxes: Float32Array): { vf: number[]; ee: number[] } {
+  const T = topo.triangles, E = topo.edges, obj = topo.vertexObject, nt = T.length / 3, ne = E.length / 2;
+  const union = (ids: number[]): number[] => {
+    const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+    for (const id of ids) for (let k = 0; k < 3; k++) {
+      b[k] = Math.min(b[k], boxes[6 * id + k]);
+      b[3 + k] = Math.max(b[3 + k], boxes[6 * id + 3 + k]);
+    }
+    return b;
+  };
+  const meets = (a: number[], b: number[]): boolean => [0, 1, 2].every((k) => a[k] <= b[3 + k] && b[k] <= a[3 + k]);
+  const tb = Array.from({ length: nt }, (_, t) => union([T[3 * t], T[3 * t + 1], T[3 * t + 2]]));
+  const eb = Array.from({ length: ne }, (_, e) => union([E[2 * e], E[2 * e + 1]]));
+  const vf: number[] = [], ee: number[] = [];
+  for (const v of topo.boundaryVertices) {
+    const vb = union([v]);
+    for (let t = 0; t < nt; t++) if (obj[v] !== obj[T[3 * t]] && meets(vb, tb[t])) vf.push(v * nt + t);
+  }
+  for (let a = 0; a < ne; a++) for (let b = a + 1; b < ne; b++) if (obj[E[2 * a]] !== obj[E[2 * b]] && meets(eb[a], eb[b])) ee.push(a * ne + b);
+  return { vf: vf.sort((x, y) => x - y), ee: ee.sort((x, y) => x - y) };
+}
+
+/** Sorted keys (first * count + second) of the pairs of different objects of `pairs`. */
+export function interKeys(topo: CcdTopology, pairs: Uint32Array, kind: 'vf' | 'ee'): number[] {
+  return pairKeys(topo, pairs, kind, false);
 }

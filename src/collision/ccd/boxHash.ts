@@ -211,15 +211,28 @@ function groupRuns(h: BoxHash, groupOf: ArrayLike<number>): { group: Uint32Array
   return { group, runEnd };
 }
 
-/** Every pair of items of `h` whose boxes overlap, once: visit(itemA, itemB) (in no particular order). */
-export function selfJoin(h: BoxHash, visit: (a: number, b: number) => void, groups?: JoinGroups): void {
+/** The first entry s >= begin with s % K = k. */
+function firstInSlice(begin: number, [k, K]: [number, number]): number {
+  return begin + ((((k - begin) % K) + K) % K);
+}
+
+/**
+ * Every pair of items of `h` whose boxes overlap, once: visit(itemA, itemB) (in no particular order).
+ * `slice` [k, K]: only the pairs whose first entry s (the pair (s, t > s) of its owner cell's bucket)
+ * has s % K = k: each pair is found once, so the K slices of one hash give each pair once, each
+ * about 1/K of the work even where a few crowded buckets of a landed pile's tangle hold much of it
+ * (a bucket's work grows with the square of its entries, so whole buckets split unevenly).
+ */
+export function selfJoin(h: BoxHash, visit: (a: number, b: number) => void, groups?: JoinGroups, slice?: [number, number]): void {
   const { start, item, key, first, box } = h;
   const same = groups?.keep === 'self';
   const runs = groups ? groupRuns(h, groups.b) : undefined;
   const ga = groups?.a;
+  const range: [number, number] = slice ?? [0, 1];
+  const step = range[1];
   for (let bucket = 0; bucket <= h.mask; bucket++) {
     const end = start[bucket + 1];
-    for (let s = start[bucket]; s < end; s++) {
+    for (let s = firstInSlice(start[bucket], range); s < end; s += step) {
       const ks = key[s], fs = first[s];
       const gs = ga ? ga[item[s]] : 0;
       for (let t = s + 1; t < end; t++) {
@@ -234,16 +247,21 @@ export function selfJoin(h: BoxHash, visit: (a: number, b: number) => void, grou
   }
 }
 
-/** Every pair (item of a, item of b) whose boxes overlap, once. Both hashes must share frame and size. */
-export function crossJoin(a: BoxHash, b: BoxHash, visit: (itemA: number, itemB: number) => void, groups?: JoinGroups): void {
+/**
+ * Every pair (item of a, item of b) whose boxes overlap, once. Both hashes must share frame and size.
+ * `slice` [k, K]: only the pairs whose entry s in `a` has s % K = k (as selfJoin).
+ */
+export function crossJoin(a: BoxHash, b: BoxHash, visit: (itemA: number, itemB: number) => void, groups?: JoinGroups, slice?: [number, number]): void {
   if (a.mask !== b.mask) throw new Error(`crossJoin: the hashes have different table sizes (${a.mask + 1}, ${b.mask + 1})`);
   const same = groups?.keep === 'self';
   const runs = groups ? groupRuns(b, groups.b) : undefined;
   const ga = groups?.a;
+  const range: [number, number] = slice ?? [0, 1];
+  const step = range[1];
   for (let bucket = 0; bucket <= a.mask; bucket++) {
     const endA = a.start[bucket + 1], beginB = b.start[bucket], endB = b.start[bucket + 1];
     if (beginB === endB) continue;
-    for (let s = a.start[bucket]; s < endA; s++) {
+    for (let s = firstInSlice(a.start[bucket], range); s < endA; s += step) {
       const ks = a.key[s], fs = a.first[s];
       const gs = ga ? ga[a.item[s]] : 0;
       for (let t = beginB; t < endB; t++) {

@@ -333,7 +333,10 @@ function elementBoxes(ids: Uint32Array, per: number, boxes: Float32Array, only?:
 /** The ids of `ids` (0..count-1 where null) in slice k of K (CandidatePart.slice): id % K = k. */
 function inSlice(ids: Uint32Array | null, count: number, [k, slices]: [number, number]): Uint32Array {
   const n = ids ? ids.length : count;
-  const out = new Uint32Array(Math.ceil(n / slices) + 1);
+  // Room for all n: ids need not spread evenly over the slices, and a typed array drops writes
+  // past its end without a word (sized n / K + 1, slice 0 of 2 lost 1,003 of an octopus's 6,410
+  // vertex-face pairs when two thirds of its boundary vertices were even: tests/unit/ccd/pairSlices.test.ts).
+  const out = new Uint32Array(n);
   let m = 0;
   for (let q = 0; q < n; q++) {
     const id = ids ? ids[q] : q;
@@ -363,22 +366,26 @@ function sliceEdgeJoin(
  * Every pair (a of set A, b of set B) whose boxes overlap, visited once: the two sets hashed on
  * one frame (their CellRanges) and joined per bucket; boxes that cover too many cells to hash
  * (oversized) meet the other side directly: A's oversized every b, A's other items B's oversized.
+ * `bucketSlice` [k, K]: only slice k of the pairs (the hash's entries s % K = k of A, boxHash.ts
+ * crossJoin, and the pairs of an oversized box whose id % K = k), the same hash built in every slice.
  */
 function joinAcross(
   aBoxes: Float32Array, ar: CellRanges, aName: string, bBoxes: Float32Array, br: CellRanges, bName: string,
-  visit: (a: number, b: number) => void, groups?: JoinGroups,
+  visit: (a: number, b: number) => void, groups?: JoinGroups, bucketSlice?: [number, number],
 ): void {
   const size = tableSize(Math.max(ar.entries, br.entries));
-  crossJoin(buildBoxHash(aBoxes, ar, size, aName), buildBoxHash(bBoxes, br, size, bName), visit, groups);
+  crossJoin(buildBoxHash(aBoxes, ar, size, aName), buildBoxHash(bBoxes, br, size, bName), visit, groups, bucketSlice);
+  const [k, K] = bucketSlice ?? [0, 1];
   for (let q = 0; q < ar.oversized.length; q++) {
     const a = ar.oversized[q];
+    if (a % K !== k) continue;
     for (let r = 0; r < br.items.length; r++) if (overlap(aBoxes, a, bBoxes, br.items[r])) visit(a, br.items[r]);
   }
   if (br.oversized.length > 0) {
     for (let q = 0; q < ar.items.length; q++) {
       if (ar.isOversized[q]) continue;
       const a = ar.items[q];
-      for (let r = 0; r < br.oversized.length; r++) if (overlap(aBoxes, a, bBoxes, br.oversized[r])) visit(a, br.oversized[r]);
+      for (let r = 0; r < br.oversized.length; r++) if (br.oversized[r] % K === k && overlap(aBoxes, a, bBoxes, br.oversized[r])) visit(a, br.oversized[r]);
     }
   }
 }
@@ -595,6 +602,15 @@ export interface CandidatePart {
    * each of its pairs once. Absent: all of them.
    */
   slice?: [number, number];
+  /**
+   * [k, K], with `inter`: only slice k of K of the pairs between objects: those its join's hash
+   * finds from entries s with s % K = k (boxHash.ts selfJoin / crossJoin), and those of an
+   * oversized box (met directly) whose element id % K = k. Every slice builds the same hash, so the K slices give each pair once, each about
+   * 1/K of the join. (Cut as `slice` cuts an object's pairs, every edge slice would join its edges
+   * with all edges: 2/K of the edge pairs' work each.) A landed pile's pairs are mostly between
+   * bodies (60-81 % of the 4-octopus box's), too many for one worker. Absent: all of them.
+   */
+  interSlice?: [number, number];
 }
 
 /** Throws a RangeError naming the part's problem (object range outside [0, objects]). */
@@ -604,12 +620,16 @@ export function checkCandidatePart(part: CandidatePart, objects: number, where: 
     throw new RangeError(`${where}: part must be { inter: boolean, objects: [lo, hi] } with 0 <= lo <= hi <= ${objects} (the objects), got ${JSON.stringify(part)}`);
   }
   if (part.slice !== undefined) checkSlice(part.slice, where);
+  if (part.interSlice !== undefined) {
+    if (!part.inter) throw new RangeError(`${where}: part.interSlice slices the pairs between objects, but the part has inter: false`);
+    checkSlice(part.interSlice, where, 'interSlice');
+  }
 }
 
-function checkSlice(slice: [number, number], where: string): void {
+function checkSlice(slice: [number, number], where: string, name = 'slice'): void {
   const [k, count] = Array.isArray(slice) ? slice : [NaN, NaN];
   if (!Number.isInteger(k) || !Number.isInteger(count) || count < 1 || k < 0 || k >= count) {
-    throw new RangeError(`${where}: part.slice must be [k, K] with integers 0 <= k < K, got ${JSON.stringify(slice)}`);
+    throw new RangeError(`${where}: part.${name} must be [k, K] with integers 0 <= k < K, got ${JSON.stringify(slice)}`);
   }
 }
 
@@ -636,15 +656,19 @@ export type PairFilter = 'all' | 'inter' | 'self';
  * Every boundary vertex / boundary triangle pair and every boundary edge pair whose boxes overlap
  * (a triangle's box = union of its corners' boxes, an edge's likewise), excluding pairs that share
  * a vertex and (with element topology) pairs whose four points are one tet; `pairs` true or 'all': every such pair; false or 'inter': only pairs of different
- * objects; 'self': only pairs within one object.
+ * objects; 'self': only pairs within one object. `slice` [k, K] ('inter' or 'self'): only the
+ * pairs of slice k (CandidatePart.slice); the K slices give each pair once.
  *
  * Output order: by hash bucket (deterministic for the same input, otherwise none in particular).
  */
-export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boolean | PairFilter, objects?: [number, number], slice?: [number, number]): CcdCandidates {
+export function ccdCandidates(
+  topo: CcdTopology, boxes: Float32Array, pairs: boolean | PairFilter, objects?: [number, number], slice?: [number, number], timing?: { setupMs: number },
+): CcdCandidates {
+  const t0 = timing ? performance.now() : 0;
   const filter: PairFilter = pairs === true ? 'all' : pairs === false ? 'inter' : pairs;
   if (slice) {
     checkSlice(slice, 'ccdCandidates');
-    if (filter !== 'self') throw new RangeError(`ccdCandidates: a slice splits the pairs within objects only (filter 'self'), got filter '${filter}'`);
+    if (filter === 'all') throw new RangeError(`ccdCandidates: a slice splits the pairs within objects (filter 'self') or between them ('inter'), not filter 'all'`);
   }
   // Pairs within objects lo..hi-1 read those objects' boxes only (pairs between objects read every object's).
   checkTopology(topo, boxes, filter === 'self' ? objects : undefined);
@@ -676,9 +700,15 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
     if (filter === 'inter') near = nearOtherObjects(topo, boxes, triBoxes, edgeBoxes, triObject, edgeObject);
   }
   if (objects) near = ofObjects(objects, near ?? { vertices: bv, triangles: null, edges: null }, obj, triObject, edgeObject);
-  // A slice joins its own vertices with every triangle, and its own edges with every edge.
-  const vertices = slice ? inSlice(near?.vertices ?? bv, 0, slice) : near?.vertices ?? bv;
+  // A slice of the pairs within objects joins its own vertices with every triangle, and its own
+  // edges with every edge; a slice of the pairs between objects joins everything, from its share of
+  // the hash's entries (each slice building the same hash: cheap next to the millions of pairs a
+  // landed pile's join finds, where cutting the edges as above made every slice join 2/K of them).
+  const bucketSlice = slice && filter === 'inter' ? slice : undefined;
+  const vertices = slice && !bucketSlice ? inSlice(near?.vertices ?? bv, 0, slice) : near?.vertices ?? bv;
 
+  // `timing`: what comes before the joins, which every slice repeats (workers/ccdJobs.ts chooseInterSlices).
+  if (timing) timing.setupMs = performance.now() - t0;
   // Vertex-face: boundary vertices and triangles hashed on one frame, joined per bucket.
   const vf = new PairList();
   {
@@ -693,7 +723,7 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
     const tr = cellRanges(triBoxes, near?.triangles ?? null, frame, 'triangles');
     const vr = cellRanges(boxes, vertices, frame, 'vertices');
     // Oversized boxes meet the other side directly (of the hashed ones: all, or those near another object).
-    joinAcross(boxes, vr, 'vertices', triBoxes, tr, 'triangles', addVf, filter === 'all' ? undefined : { a: obj, b: triObject, keep: filter });
+    joinAcross(boxes, vr, 'vertices', triBoxes, tr, 'triangles', addVf, filter === 'all' ? undefined : { a: obj, b: triObject, keep: filter }, bucketSlice);
   }
 
   // Edge-edge: edges hashed, joined with themselves per bucket.
@@ -708,15 +738,18 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
       else ee.push(eb, ea);
     };
     const frame = gridFrame([[edgeBoxes, near?.edges ?? null]]);
-    if (slice) {
+    if (slice && !bucketSlice) {
       sliceEdgeJoin(edgeBoxes, inSlice(near?.edges ?? null, edgeCount, slice), near?.edges ?? null, frame, addEe, { a: edgeObject, b: edgeObject, keep: 'self' });
       return { vertexFace: vf.result(), edgeEdge: ee.result() };
     }
     const er = cellRanges(edgeBoxes, near?.edges ?? null, frame, 'edges');
-    selfJoin(buildBoxHash(edgeBoxes, er, tableSize(er.entries), 'edges'), addEe, filter === 'all' ? undefined : { a: edgeObject, b: edgeObject, keep: filter });
-    // Oversized edges meet every other hashed edge directly; two oversized edges meet once.
+    selfJoin(buildBoxHash(edgeBoxes, er, tableSize(er.entries), 'edges'), addEe, filter === 'all' ? undefined : { a: edgeObject, b: edgeObject, keep: filter }, bucketSlice);
+    // Oversized edges meet every other hashed edge directly; two oversized edges meet once (in a
+    // bucket slice: the slice of the oversized edge's id).
+    const [k, K] = bucketSlice ?? [0, 1];
     for (let q = 0; q < er.oversized.length; q++) {
       const ea = er.oversized[q];
+      if (ea % K !== k) continue;
       for (let r = 0; r < er.items.length; r++) {
         const eb = er.items[r];
         if (eb === ea || (er.isOversized[r] && eb < ea)) continue;
@@ -744,12 +777,20 @@ export function ccdCandidates(topo: CcdTopology, boxes: Float32Array, pairs: boo
 export function sweptCandidates(
   topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, selfCull?: SelfPairCull,
   part?: CandidatePart,
-): CcdCandidates & { boxes: Float32Array; keptPairs?: OwnPairReuse; selfPairs?: { before: number; after: number }; selfFrames?: SelfPairFrameReport } {
+): CcdCandidates & { boxes: Float32Array; interPairs: number; interMs: number; interSetupMs: number; keptPairs?: OwnPairReuse; selfPairs?: { before: number; after: number }; selfFrames?: SelfPairFrameReport } {
   if (part) checkCandidatePart(part, objectCount(topo), 'sweptCandidates');
+  const t0 = performance.now();
   // A part without the pairs between objects needs no world boxes, and own-frame boxes for its own objects only.
   const boxes = !part || part.inter ? sweptVertexBoxes(positions, velocities, bound) : new Float32Array(0);
-  const inter = !part || part.inter ? ccdCandidates(topo, boxes, 'inter') : { vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0) };
-  if (!selfCollision || (part && part.objects[1] === part.objects[0])) return { ...inter, boxes };
+  const timing = { setupMs: 0 };
+  const t1 = performance.now();
+  const inter = !part || part.inter ? ccdCandidates(topo, boxes, 'inter', undefined, part?.interSlice, timing) : { vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0) };
+  // The pairs between objects: how many, their time (the world boxes' sweep included), and the part of it before the joins.
+  const interPairs = (inter.vertexFace.length + inter.edgeEdge.length) / 2;
+  const interMs = !part || part.inter ? performance.now() - t0 : 0;
+  const interSetupMs = !part || part.inter ? t1 - t0 + timing.setupMs : 0;
+  const interReport = { interPairs, interMs, interSetupMs };
+  if (!selfCollision || (part && part.objects[1] === part.objects[0])) return { ...inter, boxes, ...interReport };
   const relative = ownFrameVelocities(topo, velocities);
   const only = part ? { object: topo.vertexObject, range: part.objects } : undefined;
   const ownBoxes = ownFrameBoxesOf(topo, positions, relative, bound, only);
@@ -768,7 +809,7 @@ export function sweptCandidates(
   const edgeEdge = own.withBefore ? own.edgeEdge : concat(inter.edgeEdge, own.edgeEdge);
   const after = (vertexFace.length - inter.vertexFace.length + edgeEdge.length - inter.edgeEdge.length) / 2;
   const selfPairs = selfCull ? { selfPairs: { before: after + own.culled, after } } : {};
-  return { vertexFace, edgeEdge, boxes, ...(keptPairs ? { keptPairs } : {}), ...selfPairs, ...(frames ? { selfFrames: frames.report } : {}) };
+  return { vertexFace, edgeEdge, boxes, ...interReport, ...(keptPairs ? { keptPairs } : {}), ...selfPairs, ...(frames ? { selfFrames: frames.report } : {}) };
 }
 
 /** Per topology, the kept lists of each slice of the pairs ('all', or 'k/K': CandidatePart.slice). */

@@ -53,7 +53,7 @@ export interface StateSnapshot {
 
 export type BroadPhaseRunner = (
   positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, culling?: SelfCullingRequest,
-) => Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport; closingSpeed?: number; keptPairs?: OwnPairReuse; selfFrames?: SelfPairFrameReport }>;
+) => Promise<CcdCandidates & { jobMs: number; selfCulling?: SelfCullingReport; closingSpeed?: number; keptPairs?: OwnPairReuse; selfFrames?: SelfPairFrameReport; interPairs?: number; interSlices?: number }>;
 
 /** The broad phase on the calling thread (tests, and where no pool is given). */
 export function inThreadBroadPhase(topo: CcdTopology): BroadPhaseRunner {
@@ -61,7 +61,7 @@ export function inThreadBroadPhase(topo: CcdTopology): BroadPhaseRunner {
     const t0 = performance.now();
     const c = culledSweptCandidates(topo, positions, velocities, bound, selfCollision, culling);
     const closingSpeed = candidateClosingSpeed(topo, c.vertexFace, positions, velocities, 4, bound.horizon);
-    return { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0, closingSpeed, ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}),
+    return { vertexFace: c.vertexFace, edgeEdge: c.edgeEdge, jobMs: performance.now() - t0, closingSpeed, interPairs: c.interPairs, interSlices: 1, ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}),
       ...(c.keptPairs ? { keptPairs: c.keptPairs } : {}), ...(c.selfFrames ? { selfFrames: c.selfFrames } : {}),
     };
   };
@@ -127,6 +127,9 @@ export interface ScheduledInput {
   keptPairs?: OwnPairReuse;
   /** Which frame the job joined same-object pairs in (selfPairFrames.ts; absent with 'own'). */
   selfFrames?: SelfPairFrameReport;
+  /** The job's pairs between objects, and the workers they were sliced over (workers/ccdJobs.ts splitParts); absent when the runner gave none. */
+  interPairs?: number;
+  interSlices?: number;
   /** The job's fastest closing vertex-face candidate (impactSubsteps.ts), world units / s; absent when the runner gave none. */
   closingSpeed?: number;
   /**
@@ -345,6 +348,7 @@ export class CcdSchedule {
       ...(job.ownMargins ? { ownMargins: job.ownMargins } : {}), ...(job.ownGrowth ? { ownGrowth: job.ownGrowth } : {}),
       ...(job.vertexMargins ? { vertexMargins: job.vertexMargins } : {}), horizon: job.horizon, jobMs: c.jobMs, waitMs: this.now() - t0,
       ...(c.selfCulling ? { selfCulling: c.selfCulling } : {}), ...(c.keptPairs ? { keptPairs: c.keptPairs } : {}), ...(c.selfFrames ? { selfFrames: c.selfFrames } : {}), ...(closingSpeed !== undefined ? { closingSpeed, closingState } : {}),
+      ...(c.interPairs !== undefined ? { interPairs: c.interPairs } : {}), ...(c.interSlices !== undefined ? { interSlices: c.interSlices } : {}),
     };
   }
 

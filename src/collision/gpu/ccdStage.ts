@@ -402,6 +402,8 @@ export class CcdStage implements GpuStage {
     c.selfListsReused = cur.keptPairs?.reused ?? 0;
     c.selfListsRebuilt = cur.keptPairs?.rebuilt ?? 0;
     c.selfWorldFrame = cur.selfFrames?.worldJoined ?? 0;
+    c.interPairs = cur.interPairs ?? 0;
+    c.interSlices = cur.interSlices ?? 0;
     const sc = cur.selfCulling;
     if (sc) {
       c.selfPairsBefore = sc.pairsBefore;

@@ -106,7 +106,7 @@ export function checkCullingRequest(r: SelfCullingRequest, vertexCount: number, 
 export function culledSweptCandidates(
   topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, selfCollision: boolean, request?: SelfCullingRequest,
   part?: CandidatePart,
-): CcdCandidates & { selfCulling?: SelfCullingReport; keptPairs?: OwnPairReuse; selfFrames?: SelfPairFrameReport } {
+): CcdCandidates & { interPairs: number; interMs: number; interSetupMs: number; selfCulling?: SelfCullingReport; keptPairs?: OwnPairReuse; selfFrames?: SelfPairFrameReport } {
   if (!request || !selfCollision) return sweptCandidates(topo, positions, velocities, bound, selfCollision, undefined, part);
   checkCullingRequest(request, topo.vertexCount, topo.edges.length / 2, 'culledSweptCandidates');
   let report: SelfCullingReport | undefined;

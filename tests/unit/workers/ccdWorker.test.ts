@@ -11,7 +11,7 @@ import { edgeEdgeCcd, vertexFaceCcd } from '../../../src/collision/ccd';
 import { ccdTopologyOf, sweptCandidates, type CcdTopology, type MotionBound } from '../../../src/collision/ccd/broadPhase';
 import { buildTetMesh } from '../../../src/mesh/tetMesh';
 import { culledSweptCandidates } from '../../../src/collision/selfCulling/broadPhaseCulling';
-import { CcdJobs, ccdPoolSize, sharedMemoryAvailable, splitParts } from '../../../src/workers/ccdJobs';
+import { CcdJobs, ccdPoolSize, chooseInterSlices, MIN_SLICING_GAIN_MS, sharedMemoryAvailable, splitParts } from '../../../src/workers/ccdJobs';
 import { nodeCcdPool, nodePoolSize } from '../../../src/workers/ccdNodePool';
 import type { CcdWorkerApi } from '../../../src/workers/ccdWorkerApi';
 import type { WorkerPool } from '../../../src/workers/workerPool';
@@ -136,6 +136,42 @@ describe('CcdJobs.broadPhase in a worker', () => {
     const one = pool.completed.reduce((a, b) => a + b, 0);
     await jobs.broadPhase(topo.x, v, bound, false);
     expect(pool.completed.reduce((a, b) => a + b, 0) - one).toBe(1);
+  });
+
+  it('a pool of 2 slices the pairs between objects over both workers: each pair once, as in this thread', async () => {
+    pool = nodeCcdPool(workerFile, 2);
+    const jobs = await CcdJobs.create(pool, topo, { interSlices: 2 });
+    const v = velocities(8);
+    // Boxes over 0.1 s: the pairs between the falling octopi are most of the job's.
+    const far: MotionBound = { ...bound, horizon: 0.1 };
+    const whole = sweptCandidates(topo, topo.x, v, far, true);
+    expect(whole.interPairs).toBeGreaterThan(100_000);
+    expect(jobs.jobParts(true)).toEqual([{ inter: true, objects: [0, 1], interSlice: [0, 2] }, { inter: true, objects: [1, 2], interSlice: [1, 2] }]);
+    const before = pool.completed.reduce((a, b) => a + b, 0);
+    const got = await jobs.broadPhase(topo.x, v, far, true);
+    expect(pool.completed.reduce((a, b) => a + b, 0) - before).toBe(2);
+    expect(got.interPairs).toBe(whole.interPairs);
+    expect(got.interSlices).toBe(2);
+    expect(samePairs(got.vertexFace, whole.vertexFace)).toBe('equal');
+    expect(samePairs(got.edgeEdge, whole.edgeEdge)).toBe('equal');
+    // Without self-collision: slices of the pairs between objects only, one a worker.
+    const wantInter = sweptCandidates(topo, topo.x, v, far, false);
+    expect(jobs.jobParts(false)).toEqual([{ inter: true, objects: [0, 0], interSlice: [0, 2] }, { inter: true, objects: [0, 0], interSlice: [1, 2] }]);
+    const before2 = pool.completed.reduce((a, b) => a + b, 0);
+    const got2 = await jobs.broadPhase(topo.x, v, far, false);
+    expect(pool.completed.reduce((a, b) => a + b, 0) - before2).toBe(2);
+    expect(samePairs(got2.vertexFace, wantInter.vertexFace)).toBe('equal');
+    expect(samePairs(got2.edgeEdge, wantInter.edgeEdge)).toBe('equal');
+    // The default chooses from the last job's times; whatever it chose, the pairs are the same.
+    const chosen = await CcdJobs.create(pool, topo);
+    expect(chosen.jobParts(true)).toEqual(chosen.parts);
+    for (let job = 0; job < 2; job++) {
+      const c = await chosen.broadPhase(topo.x, v, far, true);
+      expect(samePairs(c.vertexFace, whole.vertexFace)).toBe('equal');
+      expect(samePairs(c.edgeEdge, whole.edgeEdge)).toBe('equal');
+      expect(c.interSlices).toBeGreaterThanOrEqual(1);
+    }
+    await expect(CcdJobs.create(pool, topo, { interSlices: 3 })).rejects.toThrow('CcdJobs: interSlices must be an integer in [1, 2] (the pool\'s workers), got 3');
   });
 
   it('a pool of 2 splits a one-object job into two slices of its pairs: each pair once, as in this thread', async () => {
@@ -320,21 +356,25 @@ describe('pool size', () => {
   });
 });
 
+/** 9 objects of uneven size: object o has o + 1 triangles and edges of its own (no tets). */
+function nineObjects(): CcdTopology {
+  const tri: number[] = [], edg: number[] = [], obj: number[] = [];
+  for (let o = 0; o < 9; o++) {
+    for (let k = 0; k <= o; k++) {
+      const v = obj.length;
+      obj.push(o, o, o);
+      tri.push(v, v + 1, v + 2);
+      edg.push(v, v + 1);
+    }
+  }
+  return {
+    vertexCount: obj.length, boundaryVertices: Uint32Array.from(obj.keys()), triangles: Uint32Array.from(tri), edges: Uint32Array.from(edg), vertexObject: Uint32Array.from(obj),
+  };
+}
+
 describe('splitParts', () => {
   it('contiguous object ranges covering every object once, the pairs between objects in exactly one, about equal surface per part', () => {
-    // 9 objects of uneven size: object o has o + 1 triangles and edges of its own.
-    const tri: number[] = [], edg: number[] = [], obj: number[] = [];
-    for (let o = 0; o < 9; o++) {
-      for (let k = 0; k <= o; k++) {
-        const v = obj.length;
-        obj.push(o, o, o);
-        tri.push(v, v + 1, v + 2);
-        edg.push(v, v + 1);
-      }
-    }
-    const t: CcdTopology = {
-      vertexCount: obj.length, boundaryVertices: Uint32Array.from(obj.keys()), triangles: Uint32Array.from(tri), edges: Uint32Array.from(edg), vertexObject: Uint32Array.from(obj),
-    };
+    const t = nineObjects();
     for (const workers of [1, 2, 3, 4, 9]) {
       const parts = splitParts(t, workers);
       expect(parts.length).toBe(workers);
@@ -377,5 +417,33 @@ describe('splitParts', () => {
     const one: CcdTopology = { ...t, vertexObject: new Uint32Array(t.vertexCount) };
     expect(splitParts(one, 3)).toEqual([{ inter: true, objects: [0, 1], slice: [0, 3] }, { inter: false, objects: [0, 1], slice: [1, 3] }, { inter: false, objects: [0, 1], slice: [2, 3] }]);
     expect(splitParts(one, 1)).toEqual([{ inter: true, objects: [0, 1] }]);
+  });
+
+  it('slices the pairs between objects over the parts a plan names, each part its slice', () => {
+    // nineObjects over 4 workers.
+    const t = nineObjects();
+    const base = splitParts(t, 4);
+    const sliced = splitParts(t, 4, { parts: [3, 1] });
+    expect(sliced.map((p) => p.objects)).toEqual(base.map((p) => p.objects));
+    expect(sliced.map((p) => (p.inter ? p.interSlice : null))).toEqual([null, [1, 2], null, [0, 2]]);
+    expect(splitParts(t, 4, { parts: [2] }).map((p) => p.inter)).toEqual([false, false, true, false]);
+    expect(() => splitParts(t, 4, { parts: [4] })).toThrow('splitParts: plan.parts must be part indices in [0, 4), got [4]');
+  });
+
+  it('chooseInterSlices: the parts that make the longest predicted part shortest, none unless it saves MIN_SLICING_GAIN_MS', () => {
+    // A landed pile on 4 workers: parts of their own 100-130 ms, joins between objects 900 ms,
+    // setup 10. Whole: 100 + 10 + 900 = 1,010 on one part. Sliced over all 4: 130 + 10 + 225 = 365;
+    // over 3 (least three): max(130, 120 + 10 + 300) = 430. Best: all 4, the least first.
+    expect(chooseInterSlices({ selfMs: [120, 100, 130, 110], interJoinMs: 900, interSetupMs: 10 })).toEqual({ parts: [1, 3, 0, 2] });
+    // Parts of their own set the length (a falling pile's self pairs on 4 workers): the longest part
+    // is 300 ms whoever takes 50 ms of joins, so the joins stay whole, on the least part.
+    expect(chooseInterSlices({ selfMs: [300, 40, 250, 60], interJoinMs: 50, interSetupMs: 5 })).toEqual({ parts: [1] });
+    // Setup as large as the joins: two slices predict max(0 + 40 + 20, ...) = 60 against 80 whole;
+    // three 40 + 13.3 = 53.3, four 50: four.
+    expect(chooseInterSlices({ selfMs: [0, 0, 0, 0], interJoinMs: 40, interSetupMs: 40 }).parts.length).toBe(4);
+    // A saving below MIN_SLICING_GAIN_MS is not taken.
+    expect(chooseInterSlices({ selfMs: [0, 0], interJoinMs: 2 * MIN_SLICING_GAIN_MS * 0.9, interSetupMs: 0 }).parts.length).toBe(1);
+    expect(chooseInterSlices({ selfMs: [0, 0], interJoinMs: 2 * MIN_SLICING_GAIN_MS * 1.1, interSetupMs: 0 }).parts.length).toBe(2);
+    expect(() => chooseInterSlices({ selfMs: [1, NaN], interJoinMs: 1, interSetupMs: 0 })).toThrow('chooseInterSlices: times must be finite and >= 0');
   });
 });
