@@ -121,7 +121,10 @@ describe('squishy ball flattened to 1/20 of its radius and released', () => {
     // Neo-Hookean rework: src/sim/README.md).
     const setup = makeSetup(
       [{ positions: ball.positions, tets: ball.tets, offset: [0, r, 0], material: { youngsModulus: 1e5, poissonRatio: 0.45 } }],
-      { substeps: 20, iterations: 3, gravity: [0, -9.81, 0], friction: 0.2, damping: 2 },
+      // The law is the material's: body contacts off (one convex ball; the planes stay). With
+      // them, the float64 reference's collision stages on the flattened ball took this test to
+      // 140-157 s on the 2-core CI machine (2026-11-28), past its 120 s timeout; without, 32 s.
+      { substeps: 20, iterations: 3, gravity: [0, -9.81, 0], friction: 0.2, damping: 2, collisions: false },
       [
         { kind: 'plane', normal: [0, 1, 0], offset: 0 },
         { kind: 'plane', normal: [0, -1, 0], offset: (t) => (t >= release ? null : -(2 * r + 0.01 - (2 * r + 0.01 - r / 20) * Math.min(1, t / 0.6))) },
