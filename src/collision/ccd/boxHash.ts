@@ -228,11 +228,12 @@ export function selfJoin(h: BoxHash, visit: (a: number, b: number) => void, grou
   const same = groups?.keep === 'self';
   const runs = groups ? groupRuns(h, groups.b) : undefined;
   const ga = groups?.a;
-  const range: [number, number] = slice ?? [0, 1];
-  const step = range[1];
+  // Unsliced: every entry, with no division per bucket (most buckets are empty or hold one entry).
+  const step = slice ? slice[1] : 1;
   for (let bucket = 0; bucket <= h.mask; bucket++) {
     const end = start[bucket + 1];
-    for (let s = firstInSlice(start[bucket], range); s < end; s += step) {
+    if (start[bucket] === end) continue;
+    for (let s = slice ? firstInSlice(start[bucket], slice) : start[bucket]; s < end; s += step) {
       const ks = key[s], fs = first[s];
       const gs = ga ? ga[item[s]] : 0;
       for (let t = s + 1; t < end; t++) {
@@ -256,12 +257,11 @@ export function crossJoin(a: BoxHash, b: BoxHash, visit: (itemA: number, itemB: 
   const same = groups?.keep === 'self';
   const runs = groups ? groupRuns(b, groups.b) : undefined;
   const ga = groups?.a;
-  const range: [number, number] = slice ?? [0, 1];
-  const step = range[1];
+  const step = slice ? slice[1] : 1;
   for (let bucket = 0; bucket <= a.mask; bucket++) {
     const endA = a.start[bucket + 1], beginB = b.start[bucket], endB = b.start[bucket + 1];
-    if (beginB === endB) continue;
-    for (let s = firstInSlice(a.start[bucket], range); s < endA; s += step) {
+    if (beginB === endB || a.start[bucket] === endA) continue;
+    for (let s = slice ? firstInSlice(a.start[bucket], slice) : a.start[bucket]; s < endA; s += step) {
       const ks = a.key[s], fs = a.first[s];
       const gs = ga ? ga[a.item[s]] : 0;
       for (let t = beginB; t < endB; t++) {
