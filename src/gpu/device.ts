@@ -51,8 +51,29 @@ const liveGpus = new Set<GPU>();
  */
 let nodeGpuInstance: GPU | undefined;
 
+/**
+ * On a machine without a display session (a server, CI), loading the Vulkan driver prints
+ * "error: XDG_RUNTIME_DIR is invalid or not set in the environment." twice: its window-system
+ * part looks for a Wayland socket there. Compute needs no display, so that line is noise that reads
+ * as a failure in every run's output. Such a process gets a private, empty runtime folder
+ * (mode 0700, removed at exit) before Dawn loads; a set XDG_RUNTIME_DIR is left alone.
+ */
+async function giveHeadlessProcessRuntimeDir(): Promise<void> {
+  const proc = (globalThis as { process?: NodeJS.Process }).process;
+  if (!proc?.versions?.node || proc.env.XDG_RUNTIME_DIR) return;
+  // By names the browser bundle never resolves, as 'webgpu' below.
+  const [fsName, osName, pathName] = ['node:fs', 'node:os', 'node:path'];
+  const fs = (await import(/* @vite-ignore */ fsName)) as typeof import('node:fs');
+  const os = (await import(/* @vite-ignore */ osName)) as typeof import('node:os');
+  const path = (await import(/* @vite-ignore */ pathName)) as typeof import('node:path');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'softbody-runtime-'));
+  proc.env.XDG_RUNTIME_DIR = dir;
+  proc.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+}
+
 async function nodeGpu(): Promise<GPU> {
   if (nodeGpuInstance) return nodeGpuInstance;
+  await giveHeadlessProcessRuntimeDir();
   // Imported lazily and by a name the browser bundle never resolves.
   const moduleName = 'webgpu';
   const dawn = (await import(/* @vite-ignore */ moduleName)) as {

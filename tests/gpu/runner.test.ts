@@ -105,6 +105,16 @@ describe('runner command line', () => {
 });
 
 describe('runner physics', () => {
+  it('a run without a display session prints no error line (the Vulkan driver\'s XDG_RUNTIME_DIR complaint) and leaves no folder behind', () => {
+    const runtimeDirs = () => new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('softbody-runtime-')));
+    const before = runtimeDirs();
+    const out = join(dir, 'headless.json');
+    const r = sim(['--scene', 'drop', '--mesh', '../shared/meshes/Cube.t', '--frames', '1', ...NOTHING_TO_COLLIDE, '--out', out], { XDG_RUNTIME_DIR: undefined });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr.split('\n').filter((line) => /^\s*error\b/i.test(line))).toEqual([]);
+    expect([...runtimeDirs()].filter((n) => !before.has(n))).toEqual([]);
+  });
+
   it('free fall of a shared mesh: centre of mass, energy, volume; VTK frames read back', () => {
     const vtkDir = join(dir, 'frames');
     const r = runReport('fall', ['--scene', 'drop', '--mesh', '../shared/meshes/Cube.t', '--ground', 'off', '--damping', '0',
