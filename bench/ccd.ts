@@ -50,6 +50,7 @@ import { nodeCcdPool, nodePoolSize } from '../src/workers/ccdNodePool';
 import type { CcdQueryKind, CcdWorkerApi } from '../src/workers/ccdWorkerApi';
 import type { WorkerPool } from '../src/workers/workerPool';
 import { ccdWorkerBundle } from '../src/runner/ccdWorkerBundle';
+import { impactFallSpeed } from './impactRamp';
 import { acquireGpu } from '../src/gpu/device';
 import { GpuSolver } from '../src/sim/gpuSolver';
 import { poolJobs } from '../src/workers/collisionJobsPool';
@@ -287,19 +288,17 @@ export function partRows(cases: PileCase[], bound: MotionBound, workerCounts: nu
 // ---- Section 5: the default job, falling and at impact, phase by phase ------------------------
 
 /**
- * The pile at impact: each octopus's lowest IMPACT_DEPTH (m) has stopped on what it hit, the rest
+ * The pile at impact (impactRamp.ts): each octopus's lowest IMPACT_DEPTH (m) has stopped on what it hit, the rest
  * still falls at the case's speed, with a linear ramp between (a body squashing against the ground
  * or the octopus below it). Its own frame then sees the lower part rise at nearly the full speed:
  * own-frame boxes |v_rel| H wide, lists rebuilt every job (the shape changes each frame).
  */
-const IMPACT_DEPTH = 0.15;
-
 function impactVelocities(c: PileCase): Float32Array {
   const t = c.topology, obj = t.vertexObject, objects = obj.reduce((m, o) => Math.max(m, o + 1), 0);
   const low = new Float64Array(objects).fill(Infinity);
   for (let v = 0; v < t.vertexCount; v++) low[obj[v]] = Math.min(low[obj[v]], c.positions[4 * v + 1]);
   const out = new Float32Array(c.velocities.length);
-  for (let v = 0; v < t.vertexCount; v++) out[4 * v + 1] = -c.speed * Math.min(1, Math.max(0, (c.positions[4 * v + 1] - low[obj[v]]) / IMPACT_DEPTH));
+  for (let v = 0; v < t.vertexCount; v++) out[4 * v + 1] = -impactFallSpeed(c.positions[4 * v + 1], low[obj[v]], c.speed);
   return out;
 }
 

@@ -3,7 +3,7 @@
  * frame today) against one per cubic region of the object (a design measured, not built; see
  * docs/benchmarks.md "One reference velocity per region instead of per object").
  *
- * The state is bench/ccd.ts's impact: the shared octopus, its lowest 15 cm stopped, a linear ramp
+ * The state is bench/ccd.ts's impact (impactRamp.ts): the shared octopus, its lowest 15 cm stopped, a linear ramp
  * up to the fall speed above. Each element's box holds its vertices grown by the margin plus
  * |v - u| H, u the reference of the element's region (its centroid's cell; one cell = the object).
  * A pair is counted when one box, swept by the two regions' relative motion (u_a - u_b) s for s in
@@ -18,11 +18,11 @@ import { readMeshFile } from '../src/runner/meshFile';
 import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { pileScene } from '../src/scenes/pile';
 import { defaultParams } from '../src/contract/params';
+import { IMPACT_DEPTH, impactFallSpeed } from './impactRamp';
 
 // This file runs as dist/node/regionFramePairs.mjs (scripts/run-ts.mjs): the project root is two folders up.
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const OCTOPUS = resolve(ROOT, '../shared/meshes/octopus_2KFaces.t');
-const IMPACT_DEPTH = 0.15;
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: string): string => {
@@ -51,7 +51,7 @@ function centroid(ids: ArrayLike<number>, first: number, count: number): number[
 }
 
 function countPairs(speed: number, cell: number): { regions: number; vertexFace: number; edgeEdge: number } {
-  const vy = (v: number) => -speed * Math.min(1, Math.max(0, (x[3 * v + 1] - lo[1]) / IMPACT_DEPTH));
+  const vy = (v: number) => -impactFallSpeed(x[3 * v + 1], lo[1], speed);
   const regionIds = new Map<string, number>();
   const regionOf = (p: number[]): number => {
     const key = Number.isFinite(cell) ? p.map((q, k) => Math.floor((q - lo[k]) / cell)).join(',') : 'object';
