@@ -181,8 +181,6 @@ function rangeParts(weight: Float64Array, workers: number): BasePart[] {
       load = 0;
     }
   }
-  // (8 octopi over 7 workers: with the pairs between objects on the two-octopus part they made
-  // it 25 ms, the others 11; on the part of least surface, withInterSlices.)
   parts.push({ part: { inter: false, objects: [lo, objects] }, load });
   return parts;
 }
@@ -297,7 +295,6 @@ export class CcdJobs {
   readonly parts: CandidatePart[];
   /** Whether jobs are split across the pool (CcdJobsOptions.split). */
   private readonly split: boolean;
-  /** The last job's pairs, for the next job's split of the pairs between objects (splitParts). */
   /** The last split job's part times (for self-collision on or off: the two split differently), for the next job's plan. */
   private lastTimes: { selfCollision: boolean; times: JobPartTimes } | undefined;
   private readonly fixedInterSlices: number | undefined;
