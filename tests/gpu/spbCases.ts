@@ -3,9 +3,9 @@
  * meshes made by others, boundary vertices of one octopus pushed into another (DCD-like hits),
  * a beam bent past a full turn so its ends interpenetrate, and a block with an inverted tet.
  */
-import { acquireGpu } from '../../src/gpu/device';
 import { buildTetMesh, mergeTetMeshes } from '../../src/mesh/tetMesh';
 import type { TetMesh } from '../../src/mesh/types';
+import { testGpu } from '../support/gpu';
 import { kuhnLattice } from '../support/kuhnLattice';
 import { pushedCopies } from '../support/pushedCopies';
 import { rng } from '../support/random';
@@ -161,10 +161,10 @@ export function ringBesideInvertedBlock(seed: number, n: number): QueryBatch {
   return interiorPoints('ring beside an inverted block', mesh, posed, n, seed);
 }
 
-let sharedDevice: Promise<GPUDevice> | undefined;
-
-/** The device of src/gpu/device.ts, for these tests and the benchmark (one per process). */
+/**
+ * The GPU tests' one device (tests/support/gpu.ts), for these tests and the benchmark: the
+ * solver's tests in the same process share its compiled pipelines.
+ */
 export function spbTestDevice(): Promise<GPUDevice> {
-  sharedDevice ??= acquireGpu().then((ctx) => ctx.device);
-  return sharedDevice;
+  return testGpu().then((ctx) => ctx.device);
 }
