@@ -207,3 +207,41 @@ export function ccdWithin(vertexFace: boolean, q: ArrayLike<number>, separation:
   }
   return best <= 1 ? best : -1;
 }
+
+/**
+ * A pair within `separation` in the inf-norm at a time may still be up to sqrt(3) separations
+ * apart: the contact offset is a Euclidean distance, and the twins accept a hit only where the
+ * pair is within it (times this factor, for rounding) at the hit's time or at the motion's end.
+ */
+export const EUCLIDEAN_CONTACT_SLACK = 1 + 2 ** -10;
+
+/** Euclidean distance of the pair at time t of its linear motion: vertex to triangle, or segment to segment. */
+export function pairDistanceAt(vertexFace: boolean, q: ArrayLike<number>, t: number): number {
+  const p = (j: number, k: number): number => q[3 * j + k] + t * (q[12 + 3 * j + k] - q[3 * j + k]);
+  if (vertexFace) {
+    closestPointOnTriangle(p(0, 0), p(0, 1), p(0, 2), p(1, 0), p(1, 1), p(1, 2), p(2, 0), p(2, 1), p(2, 2), p(3, 0), p(3, 1), p(3, 2), cpt);
+    return Math.hypot(p(0, 0) - cpt[0], p(0, 1) - cpt[1], p(0, 2) - cpt[2]);
+  }
+  const pt = [0, 1, 2].map((k) => p(0, k)), qt = [0, 1, 2].map((k) => p(1, k));
+  const rt = [0, 1, 2].map((k) => p(2, k)), st = [0, 1, 2].map((k) => p(3, k));
+  const [a, b] = segmentClosestParams(pt, qt, rt, st);
+  return Math.hypot(...[0, 1, 2].map((k) => pt[k] + a * (qt[k] - pt[k]) - (rt[k] + b * (st[k] - rt[k]))));
+}
+
+/**
+ * The time a pair's contact is taken at (ccdCpu.ts; ccdNarrow.wgsl's twin): ccdWithin's first time
+ * within the separation, kept where the pair is within it in Euclidean distance then or at the
+ * motion's end (EUCLIDEAN_CONTACT_SLACK); otherwise only an actual crossing (separation 0) makes a
+ * contact, or -1. Without this a contact depended on the pair's orientation: the inf-norm's cube
+ * reaches sqrt(2) separations along a diagonal, so a vertex 1.37 separations beside a coplanar
+ * triangle of its own rim became a contact once the mesh was turned 137.5 degrees about y, and the
+ * face normal pushed it out of the rim's plane every substep (GlassBox.t's second copy in mesh-pile
+ * gained elastic energy in free fall).
+ */
+export function euclideanContactTime(vertexFace: boolean, q: ArrayLike<number>, separation: number): number {
+  const toi = ccdWithin(vertexFace, q, separation);
+  if (toi < 0 || !(separation > 0)) return toi;
+  const limit = separation * EUCLIDEAN_CONTACT_SLACK;
+  if (pairDistanceAt(vertexFace, q, toi) <= limit || pairDistanceAt(vertexFace, q, 1) <= limit) return toi;
+  return ccdWithin(vertexFace, q, 0);
+}
