@@ -233,7 +233,7 @@ export function pairDistanceAt(vertexFace: boolean, q: ArrayLike<number>, t: num
  * within the separation, kept where the pair is within it in Euclidean distance then or at the
  * motion's end (EUCLIDEAN_CONTACT_SLACK); otherwise only an actual crossing (separation 0) makes a
  * contact, or -1. Without this a contact depended on the pair's orientation: the inf-norm's cube
- * reaches sqrt(2) separations along a plane's diagonal (sqrt(3) in space), so a vertex 1.37 separations beside a coplanar
+ * reaches sqrt(2) separations along a diagonal, so a vertex 1.37 separations beside a coplanar
  * triangle of its own rim became a contact once the mesh was turned 137.5 degrees about y, and the
  * face normal pushed it out of the rim's plane every substep (GlassBox.t's second copy in mesh-pile
  * gained elastic energy in free fall).
