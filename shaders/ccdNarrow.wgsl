@@ -129,11 +129,6 @@ const EE_END_PARAM = 0.01;
 const EDGE_SIDE_MIN_REL = 0.25;
 // src/collision/cpu/contactsCpu.ts PATH_DIRECTION_MIN_REL.
 const PATH_DIRECTION_MIN_REL = 1e-3;
-// A hit within the separation in the inf-norm (lib/ccd.wgsl) may be up to sqrt(3) separations apart:
-// the offset is a Euclidean distance, so a hit stands only where the pair is within it (times this
-// factor) at toi or at the motion's end; else only a crossing (separation 0) is a contact. Twin of
-// src/collision/ccd/separationCcd.ts euclideanContactTime and EUCLIDEAN_CONTACT_SLACK.
-const EUCLIDEAN_CONTACT_SLACK = 1.0009765625; // 1 + 2^-10
 
 @group(0) @binding(0) var<uniform> params: CcdParams;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
@@ -414,17 +409,6 @@ fn newContact() -> Contact {
   return c;
 }
 
-// Whether vertex x lies within the separation of triangle (a, b, c) in Euclidean distance (EUCLIDEAN_CONTACT_SLACK).
-fn vertexFaceWithin(x: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> bool {
-  return length(x - closestPointOnTriangle(x, a, b, c).point) <= params.separation * EUCLIDEAN_CONTACT_SLACK;
-}
-
-// Whether segments (p, q) and (r, s) lie within the separation in Euclidean distance.
-fn edgeEdgeWithin(p: vec3<f32>, q: vec3<f32>, r: vec3<f32>, s: vec3<f32>) -> bool {
-  let w = segmentClosestParams(p, q, r, s);
-  return length(mix(p, q, w.x) - mix(r, s, w.y)) <= params.separation * EUCLIDEAN_CONTACT_SLACK;
-}
-
 fn vertexFace(i: u32) {
   let v = candidates[2u * i];
   // A later round reads the marks first: most of its candidates end there, after one read.
@@ -447,12 +431,8 @@ fn vertexFace(i: u32) {
   let b0 = startPosition(tv.y);
   let c0 = startPosition(tv.z);
   atomicAdd(&header[CCD_TESTS], 1u);
-  var toi = ccdVertexFace(x0, a0, b0, c0, x1, a1, b1, c1, params.separation);
+  let toi = ccdVertexFace(x0, a0, b0, c0, x1, a1, b1, c1, params.separation);
   if (toi < 0.0) { return; }
-  if (!vertexFaceWithin(mix(x0, x1, toi), mix(a0, a1, toi), mix(b0, b1, toi), mix(c0, c1, toi)) && !vertexFaceWithin(x1, a1, b1, c1)) {
-    toi = ccdVertexFace(x0, a0, b0, c0, x1, a1, b1, c1, 0.0);
-    if (toi < 0.0) { return; }
-  }
   // Behind the face at t0 by more than the separation: not approaching this face from outside.
   // Within it, a contact that the last substep left not fully resolved (Jacobi passes): keep it.
   let n0 = cross(b0 - a0, c0 - a0);
@@ -526,12 +506,8 @@ fn edgeEdge(i: u32) {
   let r0 = startPosition(vb.x);
   let s0 = startPosition(vb.y);
   atomicAdd(&header[CCD_TESTS], 1u);
-  var toi = ccdEdgeEdge(p0, q0, r0, s0, p1, q1, r1, s1, params.separation);
+  let toi = ccdEdgeEdge(p0, q0, r0, s0, p1, q1, r1, s1, params.separation);
   if (toi < 0.0) { return; }
-  if (!edgeEdgeWithin(mix(p0, p1, toi), mix(q0, q1, toi), mix(r0, r1, toi), mix(s0, s1, toi)) && !edgeEdgeWithin(p1, q1, r1, s1)) {
-    toi = ccdEdgeEdge(p0, q0, r0, s0, p1, q1, r1, s1, 0.0);
-    if (toi < 0.0) { return; }
-  }
   let pt = mix(p0, p1, toi);
   let qt = mix(q0, q1, toi);
   let rt = mix(r0, r1, toi);

@@ -11,8 +11,7 @@
  *
  * Narrow phase per candidate (src/collision/ccd/separationCcd.ts, the float64 twin of
  * shaders/lib/ccd.wgsl): the first time the pair comes within the separation over the motion from
- * the substep's start (x0) to after the material solve (x1), kept where the pair is within it in
- * Euclidean distance then or at x1, else the first crossing (euclideanContactTime). A hit makes a contact (contactsCpu.ts)
+ * the substep's start (x0) to after the material solve (x1). A hit makes a contact (contactsCpu.ts)
  * taken at toi:
  *   vertex-triangle: s the closest point of the triangle; n its outward face normal, or, where s
  *     lies on an edge or a vertex of the triangle and the vertex is in front of the face, the
@@ -28,7 +27,7 @@
 import { closestPointOnTriangle, FEATURE_FACE } from '../../geometry/closestPointOnTriangle';
 import type { TetMesh } from '../../mesh/types';
 import { ccdCandidates, ccdTopologyOf, roundDown, roundUp, type CcdTopology } from '../ccd/broadPhase';
-import { euclideanContactTime } from '../ccd/separationCcd';
+import { ccdWithin } from '../ccd/separationCcd';
 import { featureConeNormal } from '../ccd/featureNormal';
 import { mutualEdgeCone, mutualVertexCone, type MutualConeTopology } from '../ccd/mutualCone';
 import { trianglesAcross } from '../trianglesAcross';
@@ -156,7 +155,7 @@ export class CpuCcd {
 
   private vertexFace(x0: Float64Array, x1: Float64Array, v: number, f: number, a: number, b: number, c: number, sep: number, offset: number, out: CpuContacts, counters: CcdFrameCounters): void {
     const q = this.load(x0, x1, v, a, b, c);
-    const toi = euclideanContactTime(true, q, sep);
+    const toi = ccdWithin(true, q, sep);
     if (toi < 0) return;
     // Behind the face at t0 by more than the separation: not approaching this face from outside.
     const n0 = cross(q[6] - q[3], q[7] - q[4], q[8] - q[5], q[9] - q[3], q[10] - q[4], q[11] - q[5]);
@@ -197,7 +196,7 @@ export class CpuCcd {
 
   private edgeEdge(x0: Float64Array, x1: Float64Array, ea: number, eb: number, a0: number, a1: number, b0: number, b1: number, sep: number, offset: number, out: CpuContacts, counters: CcdFrameCounters): void {
     const q = this.load(x0, x1, a0, a1, b0, b1);
-    const toi = euclideanContactTime(false, q, sep);
+    const toi = ccdWithin(false, q, sep);
     if (toi < 0) return;
     const at = (j: number): number[] => [0, 1, 2].map((k) => q[3 * j + k] + toi * (q[12 + 3 * j + k] - q[3 * j + k]));
     const pt = at(0), qt = at(1), rt = at(2), st = at(3);
