@@ -162,8 +162,8 @@ export function ringBesideInvertedBlock(seed: number, n: number): QueryBatch {
 }
 
 /**
- * The GPU tests' one device (tests/support/gpu.ts), for these tests and the benchmark: the
- * solver's tests in the same process share its compiled pipelines.
+ * The GPU tests' one device (tests/support/gpu.ts: one per process), for these tests and the
+ * benchmark, instead of a second device of their own.
  */
 export function spbTestDevice(): Promise<GPUDevice> {
   return testGpu().then((ctx) => ctx.device);
