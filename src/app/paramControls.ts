@@ -166,7 +166,7 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
   { kind: 'number', key: 'epsI', label: 'eps_i (Alg. 2, × h²)', help: 'exit-face sign test tolerance, in (0, 1)' },
   { kind: 'number', key: 'epsR', label: 'eps_r (Alg. 4, cosine)', help: 'culling tolerance, in [0, 1)' },
   { kind: 'number', key: 'contactIterations', label: 'Contact passes', min: 1, max: 10, step: 1, help: 'contact solve passes per substep' },
-  { kind: 'numberOrAuto', key: 'contactOffset', label: 'Contact offset (m, or auto)', help: 'contact thickness: every contact keeps (x - s) . n >= this; auto = 1% of the mean boundary edge (docs/collisions.md)' },
+  { kind: 'numberOrAuto', key: 'contactOffset', label: 'Contact offset (m, or auto)', help: 'contact thickness: every contact keeps (x - s) . n >= this; auto = 1% of the mean boundary edge, at most 0.29 of the smallest element edge (docs/collisions.md)' },
   { kind: 'numberOrOff', key: 'contactOffsetSpeed', label: 'Offset opening speed (m/s, or off)', help: 'where surfaces start nearer than the contact offset (or inside), contacts open the layer at most this fast, so a large offset does not crush the surface and launch the body; off: at once (docs/collisions.md "Contact offset")' },
   { kind: 'numberOrAuto', key: 'impactSubsteps', label: 'Impact substeps (max, auto, 0 = off)', help: 'a frame whose CCD candidates (or vertices landing on a collider) close fast takes up to this many substeps; auto = twice the substeps, at least 24 (docs/collisions.md "Impact-adaptive substeps")' },
   { kind: 'number', key: 'bvhRebuildFrames', label: 'BVH rebuild every (frames, 0 = never)', min: 0, max: 240, step: 1 },

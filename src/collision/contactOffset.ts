@@ -3,9 +3,12 @@
  * every contact is solved to (x - s) . n >= delta, colliders included, and CCD reports pairs that
  * come within delta. 'auto' scales with the scene: a fraction of its mean boundary edge at rest, so
  * a resting contact's residual (a few Jacobi passes leave some) sits inside the skin instead of
- * inside the other body, at any mesh scale. The GPU and the CPU engines take it from here.
+ * inside the other body, at any mesh scale; capped by the scene's shortest element edge, so that
+ * features of one surface never come within it (CONTACT_OFFSET_AUTO_CAP). The GPU and the CPU
+ * engines take it from here.
  */
 import { computeFaceTopology } from '../mesh/faceTopology';
+import { shortestTetEdge } from '../mesh/shortestTetEdge';
 import type { SceneArrays } from '../contract/sceneArrays';
 import type { SolverParams } from '../contract/params';
 
@@ -13,6 +16,7 @@ import type { SolverParams } from '../contract/params';
 export const CONTACT_OFFSET_AUTO_RATIO = 0.01;
 
 const meanEdges = new WeakMap<SceneArrays, number>();
+const autoOffsets = new WeakMap<SceneArrays, number>();
 
 /**
  * Mean length of the model's boundary edges at rest (every boundary edge lies on two boundary
@@ -100,12 +104,35 @@ export function uniformRamp(step: number): number {
   return Math.min(step, 3e38);
 }
 
-/** delta in world units for the parameter's value ('auto' or a length) on a scene whose mean boundary edge is `meanEdge`. */
-export function contactOffsetValue(p: SolverParams['contactOffset'], meanEdge: number): number {
-  return p === 'auto' ? CONTACT_OFFSET_AUTO_RATIO * meanEdge : p;
+/**
+ * The 'auto' offset's cap, as a fraction of the shortest element edge: the warning's limit
+ * (CONTACT_OFFSET_WARN_RATIO) over sqrt(3), because CCD's search measures the separation in the
+ * inf-norm (docs/collisions.md "CCD contacts"), whose reach is sqrt(3) offsets along a diagonal.
+ * Where 1 % of the mean boundary edge is more, the mesh's elements vary widely in size. The case
+ * that decided it: the shared GlassBox.t (mean boundary edge 10.2 m, shortest edge 0.197 m: its
+ * rim is a strip of 0.14 m triangles) had an 'auto' offset of 0.1015 m, 0.52 of its shortest edge.
+ * Each inner rim corner lies 0.139 m beside a coplanar rim triangle, within the inf-norm reach once
+ * the mesh is turned, and the contacts (the flat rim's one normal, a gap of 0) pushed the rim out
+ * of its plane every substep: a turned copy falling freely gained 22 kJ of elastic energy in 2
+ * frames. Capped, it is 0.057 m. Of the other shared meshes and built-in scenes, none reaches the
+ * cap (their mean edge is at most 7.6 times their shortest; the cap binds above 29).
+ */
+export const CONTACT_OFFSET_AUTO_CAP = CONTACT_OFFSET_WARN_RATIO / Math.sqrt(3);
+
+/**
+ * The 'auto' contact offset of a model, world units: CONTACT_OFFSET_AUTO_RATIO of its mean boundary
+ * edge at rest, at most CONTACT_OFFSET_AUTO_CAP of its shortest element edge. Computed once per model.
+ */
+export function autoContactOffset(model: SceneArrays): number {
+  const known = autoOffsets.get(model);
+  if (known !== undefined) return known;
+  const shortest = shortestTetEdge(model.restPositions, model.tets);
+  const value = Math.min(CONTACT_OFFSET_AUTO_RATIO * meanBoundaryEdge(model), Number.isFinite(shortest) ? CONTACT_OFFSET_AUTO_CAP * shortest : Infinity);
+  autoOffsets.set(model, value);
+  return value;
 }
 
 /** delta in world units for the model's scene. */
 export function modelContactOffset(model: SceneArrays, p: SolverParams['contactOffset']): number {
-  return p === 'auto' ? CONTACT_OFFSET_AUTO_RATIO * meanBoundaryEdge(model) : p;
+  return p === 'auto' ? autoContactOffset(model) : p;
 }

@@ -204,8 +204,9 @@ export interface SolverParams {
    * Contact thickness delta (world units): every contact, DCD or CCD, self or between objects or
    * with a collider, is solved to (x - s) . n >= delta, and CCD reports pairs that come within delta
    * during the substep's motion (speculative contacts: they act only where the solve would end
-   * nearer than delta). 'auto': CONTACT_OFFSET_AUTO_RATIO of the scene's mean boundary edge
-   * (src/collision/contactOffset.ts, docs/collisions.md "Contact offset").
+   * nearer than delta). 'auto': CONTACT_OFFSET_AUTO_RATIO of the scene's mean boundary edge, at most
+   * CONTACT_OFFSET_AUTO_CAP of its shortest element edge (src/collision/contactOffset.ts,
+   * docs/collisions.md "Contact offset").
    */
   contactOffset: number | 'auto';
   /**

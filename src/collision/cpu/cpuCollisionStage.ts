@@ -14,7 +14,7 @@ import { effectiveCollisionMode, type CollisionMode, type SolverParams } from '.
 import type { SceneArrays } from '../../contract/sceneArrays';
 import type { TetMesh } from '../../mesh/types';
 import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../../spb';
-import { contactOffsetValue, meanBoundaryEdge, RAMP_FLOOR_CCD, RAMP_FLOOR_DCD } from '../contactOffset';
+import { autoContactOffset, meanBoundaryEdge, RAMP_FLOOR_CCD, RAMP_FLOOR_DCD } from '../contactOffset';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../counters';
 import { buildSceneMesh } from '../sceneMesh';
 import { CpuCcd, type CcdPairsInContact } from './ccdCpu';
@@ -42,8 +42,10 @@ export class CpuCollisionStage {
   readonly results = new CpuSpbResults();
   /** Hybrid: the last substep's Pin flags (1 per vertex, then per boundary edge). */
   readonly pin: Uint8Array;
-  /** The scene's mean boundary edge at rest ('auto' contact offset). */
+  /** The scene's mean boundary edge at rest. */
   readonly meanEdge: number;
+  /** The 'auto' contact offset of the model (contactOffset.ts autoContactOffset). */
+  private readonly autoOffset: number;
   /**
    * The offset layer's opening per step() (contactOffset.ts offsetRampStep; set by the owner for
    * the substep's length and rounds). Infinity: contacts keep delta from the first build.
@@ -63,11 +65,13 @@ export class CpuCollisionStage {
     this.contacts = new CpuContacts(this.mesh, this.data);
     this.pin = new Uint8Array(this.mesh.vertexCount + this.mesh.boundaryEdges.length / 2);
     this.meanEdge = meanBoundaryEdge(model);
+    this.autoOffset = autoContactOffset(model);
   }
 
   /** The contact offset delta in world units for these parameters (absent: 0, the paper's zero thickness). */
   offsetOf(params: CollisionStageParams): number {
-    return contactOffsetValue(params.contactOffset ?? 0, this.meanEdge);
+    const p = params.contactOffset ?? 0;
+    return p === 'auto' ? this.autoOffset : p;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../../src/sim/model';
-import { materialResolution, shortestEdgeOfObjects, shortestTetEdge } from '../../../src/sim/resolution';
+import { materialResolution, shortestEdgeOfObjects } from '../../../src/sim/resolution';
+import { shortestTetEdge } from '../../../src/mesh/shortestTetEdge';
 import { kuhnLattice } from '../../support/kuhnLattice';
 
 describe('materialResolution: c h / dx against the iterations', () => {
