@@ -4,13 +4,13 @@
  * 40 frames), dropped from each height, per solver setting and Young's modulus. Prints the largest
  * energy of motion (kinetic + gravitational) over the start and its frame (the law: at most 1.01),
  * the largest elastic energy at the true stiffness over the start, and the CCD hits. Float64 CPU
- * engine; asserts nothing (docs/collisions.md "Split impulse").
+ * engine; asserts nothing (docs/collisions.md "Depenetration speed").
  *
- *   node scripts/run-ts.mjs bench/collapseHeights.ts [--heights 0.04,0.05,0.06] [--young 1e3,1e5,1e7,1e9]   # ~4 min
+ *   node scripts/run-ts.mjs bench/collapseHeights.ts [--heights 0.04,0.05,0.06] [--young 1e3,1e5,1e7,1e9] [--depenetration-speed V|off]   # ~4 min
  */
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { totalEnergy, type EnergyOptions } from '../src/sim/energy';
-import type { ConstraintType, SolveOrder } from '../src/contract/params';
+import { DEPENETRATION_SPEED_DEFAULT, type ConstraintType, type SolveOrder } from '../src/contract/params';
 import { kuhnLattice } from '../tests/support/kuhnLattice';
 import { makeSetup } from '../tests/unit/sim/support/setups';
 
@@ -22,11 +22,22 @@ function listFlag(name: string, fallback: string): number[] {
   return values;
 }
 
+function depenetrationFlag(): number {
+  const i = process.argv.indexOf('--depenetration-speed');
+  if (i < 0) return DEPENETRATION_SPEED_DEFAULT;
+  const text = process.argv[i + 1] ?? '';
+  const v = text === 'off' ? Infinity : Number(text);
+  if (!(v > 0)) throw new Error(`--depenetration-speed: expected a number > 0 (world units per second) or 'off', got "${text}"`);
+  return v;
+}
+
 const heights = listFlag('heights', '0.04,0.05,0.06');
+const depenetrationSpeed = depenetrationFlag();
 const moduli = listFlag('young', '1e3,1e5,1e7,1e9');
 const settings: [ConstraintType, SolveOrder, number][] = [['springs', 'jacobi', 5], ['springs', 'jacobi', 20], ['neohookean', 'gauss-seidel', 20], ['neohookean', 'gauss-seidel', 5]];
 const EDGE = 0.1, CELLS = 3, FRAMES = 40;
 
+console.log(`depenetration speed ${depenetrationSpeed} m/s`);
 console.log('constraint | order | substeps | drop (m) | E (Pa) | max motion / start (frame) | max elastic / start | CCD hits');
 let broken = 0, runs = 0;
 for (const [constraint, solveOrder, substeps] of settings) {
@@ -35,7 +46,7 @@ for (const [constraint, solveOrder, substeps] of settings) {
       const lat = kuhnLattice(CELLS, CELLS, CELLS, (u, v, w) => [(u / CELLS) * EDGE, (v / CELLS) * EDGE + height, (w / CELLS) * EDGE]);
       const springCompliance = 1 / (E * (EDGE / CELLS));
       const setup = makeSetup([{ positions: lat.positions, tets: lat.tets, material: { youngsModulus: E, poissonRatio: 0.3, density: 1000 } }], {
-        substeps, iterations: 3, solveOrder, constraint, springCompliance, friction: 0, collisions: true,
+        substeps, iterations: 3, solveOrder, constraint, springCompliance, friction: 0, collisions: true, depenetrationSpeed,
       }, [{ kind: 'plane', normal: [0, 1, 0], offset: 0 }]);
       const s = new CpuSolver(setup);
       const opts: EnergyOptions = { constraint, springCompliance, gravity: setup.params.gravity };

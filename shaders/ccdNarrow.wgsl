@@ -70,7 +70,8 @@ struct CcdParams {
   laterReach: f32,
   /** The float in `boxes` where the detecting round's positions start (4 per vertex). */
   roundZeroAt: u32,
-  pad0: u32,
+  /** The most pre-existing depth a build removes (SolverParams.depenetrationSpeed; contact.wgsl rampedOffset). */
+  depenetration: f32,
   pad1: u32,
 }
 
@@ -467,7 +468,7 @@ fn vertexFace(i: u32) {
   c.triVertex = vec4<u32>(tv, CONTACT_NONE);
   c.triBary = vec4<f32>(triangleBarycentrics(cp.point, at, bt, ct), 0.0);
   c.normal = normal;
-  c.offset = rampedOffset(params.separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD);
+  c.offset = rampedOffset(params.separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD, params.depenetration);
   atomicAdd(&header[CCD_HITS_VF], 1u);
   markInContact(2u * i + 1u);
   appendVertexFace(c);
@@ -550,7 +551,7 @@ fn edgeEdge(i: u32) {
   c.triVertex = vec4<u32>(vb, CONTACT_NONE, CONTACT_NONE);
   c.triBary = vec4<f32>(1.0 - w.y, w.y, 0.0, 0.0);
   c.normal = n;
-  c.offset = rampedOffset(params.separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD);
+  c.offset = rampedOffset(params.separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD, params.depenetration);
   atomicAdd(&header[CCD_HITS_EE], 1u);
   markInContact(2u * params.vfCount + 2u * i + 1u);
   appendEdgeEdge(c);

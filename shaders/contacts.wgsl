@@ -104,15 +104,12 @@ fn storeSums(y: u32, i: u32, c: Contact) {
   if (y == 0u) {
     contacts[i].lambdaN = c.lambdaN;
     contacts[i].frictionUsed = c.frictionUsed;
-    contacts[i].recovered = c.recovered;
   } else if (y == 1u) {
     contacts2[i].lambdaN = c.lambdaN;
     contacts2[i].frictionUsed = c.frictionUsed;
-    contacts2[i].recovered = c.recovered;
   } else {
     contacts3[i].lambdaN = c.lambdaN;
     contacts3[i].frictionUsed = c.frictionUsed;
-    contacts3[i].recovered = c.recovered;
   }
 }
 
@@ -252,10 +249,11 @@ fn solveContact(y: u32, i: u32, mark: bool) {
     let push = dlambda * denom;
     c.lambdaN += push;
     corr = normal * dlambda;
+    // The depth still there at the start positions, which earlier passes' split parts have
+    // already moved out: subtracting what was recovered as well would count it twice.
     let depth0 = c.offset - dot(xPrev - sPrev, normal);
-    let q = min(push, depth0 - c.recovered);
+    let q = min(push, depth0);
     if (q > 0.0) {
-      c.recovered += q;
       startCorr = normal * (dlambda * q / push);
     }
   }

@@ -181,8 +181,7 @@ fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   c.normal = normal / len;
   c.lambdaN = 0.0;
   c.frictionUsed = 0.0;
-  c.recovered = 0.0;
-  c.offset = rampedOffset(params.offset, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_DCD);
+  c.offset = rampedOffset(params.offset, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_DCD, params.depenetration);
   c.enabled = 1u;
   contacts[i] = c;
 }

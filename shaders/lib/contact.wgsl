@@ -5,8 +5,7 @@
 //   point  x = sum_i pointWeight_i x_i  (vertex [1]; edge [1 - param, param]; centroid [1/4 x 4])
 //   s      s = sum_k triBary_k x_k     (barycentrics of s on its boundary triangle at build time)
 //   normal outward unit normal at s; lambdaN the accumulated normal push (a distance);
-//   frictionUsed the tangential motion friction already removed this substep; recovered the
-//   part of the depth at the substep's start already removed (split impulse); offset the
+//   frictionUsed the tangential motion friction already removed this substep; offset the
 //   separation the constraint keeps, C = (x - s) . n - offset >= 0: the contact offset delta
 //   (SolverParams.contactOffset) for DCD's and CCD's contacts alike.
 struct Contact {
@@ -18,8 +17,8 @@ struct Contact {
   lambdaN: f32,
   frictionUsed: f32,
   enabled: u32,
-  /** The part of the depth at the substep's start removed so far (split impulse, contacts.wgsl). */
-  recovered: f32,
+  /** Unused; keeps the record at 24 words (CONTACT_WORDS). */
+  reserved: f32,
   offset: f32,
 }
 
@@ -71,18 +70,21 @@ struct ContactParams {
   offsetRamp: f32,
   /** The first vertex's collider-touch word in the status buffer (lib/colliderTouch.wgsl): the object count. */
   touchBase: u32,
-  _pad2: u32,
+  /** The most pre-existing depth a build removes (SolverParams.depenetrationSpeed; rampedOffset below; 3e38: no limit). */
+  depenetration: f32,
 }
 
 // The separation a contact keeps in this build (SolverParams.contactOffsetSpeed): delta where its
 // surfaces start at least delta apart, else their gap at the substep's start, raised to `floor`,
-// plus `step`. Shortest-path contacts (their point starts inside) take RAMP_FLOOR_DCD: the depth
-// goes at once, the layer beyond it opens at the ramp's speed. CCD contacts (their point starts
+// plus `step`. Shortest-path contacts (their point starts inside) take RAMP_FLOOR_DCD: the layer
+// beyond the surface opens at the ramp's speed. CCD contacts (their point starts
 // outside) take RAMP_FLOOR_CCD: a negative gap along their normal is the normal's measure (a vertex
-// beside a face's plane near its rim), and the contact keeps it where it started. A step of 3e38
-// (the speed 'off') keeps delta. Twin: src/collision/contactOffset.ts rampedOffset.
+// beside a face's plane near its rim), and the contact keeps it where it started. Never more than
+// `depenetration` past the start gap (SolverParams.depenetrationSpeed): a pre-existing penetration
+// goes at that speed. A step or depenetration of 3e38 (the speed 'off') is no limit. Twin:
+// src/collision/contactOffset.ts rampedOffset.
 const RAMP_FLOOR_DCD = 0.0;
 const RAMP_FLOOR_CCD = -3.0e38;
-fn rampedOffset(delta: f32, gap0: f32, step: f32, floor: f32) -> f32 {
-  return min(delta, max(gap0, floor) + step);
+fn rampedOffset(delta: f32, gap0: f32, step: f32, floor: f32, depenetration: f32) -> f32 {
+  return min(min(delta, max(gap0, floor) + step), gap0 + depenetration);
 }

@@ -70,15 +70,17 @@ export function contactOffsetWarning(offset: SolverParams['contactOffset'], shor
 /**
  * The separation a contact keeps in this build (SolverParams.contactOffsetSpeed): delta where its
  * surfaces start at least delta apart, else their gap at the substep's start, raised to `floor`,
- * plus `step`, the layer's opening for one build. A shortest-path (DCD) contact's point starts
- * inside: floor 0 removes that penetration at once and opens the layer beyond it at the ramp's
- * speed. A CCD contact's point starts outside the other body (hybrid: Pout), so a negative gap
- * along its normal is the normal's measure, not a depth (a vertex beside a face's plane, within
- * the separation of its rim): floor -Infinity keeps it where it started instead of pushing it
- * across. Twin: shaders/lib/contact.wgsl rampedOffset.
+ * plus `step`, the layer's opening for one build; and never more than `depenetration` past that
+ * start gap (SolverParams.depenetrationSpeed): a penetration the contact started with goes at that
+ * speed, without velocity (the split impulse, cpu/contactsCpu.ts). A shortest-path (DCD) contact's
+ * point starts inside: floor 0 opens the layer beyond the surface at the ramp's speed. A CCD
+ * contact's point starts outside the other body (hybrid: Pout), so a negative gap along its normal
+ * is the normal's measure, not a depth (a vertex beside a face's plane, within the separation of
+ * its rim): floor -Infinity keeps it where it started instead of pushing it across. Infinity for
+ * `step` or `depenetration`: no limit. Twin: shaders/lib/contact.wgsl rampedOffset.
  */
-export function rampedOffset(delta: number, gap0: number, step: number, floor: number): number {
-  return Math.min(delta, Math.max(gap0, floor) + step);
+export function rampedOffset(delta: number, gap0: number, step: number, floor: number, depenetration = Infinity): number {
+  return Math.min(delta, Math.max(gap0, floor) + step, gap0 + depenetration);
 }
 
 /** rampedOffset's floor for shortest-path (DCD) contacts: their point starts inside. */

@@ -216,10 +216,22 @@ export interface SolverParams {
    * of delta (src/collision/contactOffset.ts rampedOffset). Pushing such a surface out to delta in
    * one substep crushed its tets and the material launched the body (two cubes 5 mm apart with
    * delta a whole element: 56x their energy); the ramp lets the body follow the layer at this speed
-   * at most. Penetration itself is still removed at once (the surface is the floor, the ramp only
+   * at most. Penetration itself goes at depenetrationSpeed (the surface is the floor, the ramp only
    * lifts past it). Infinity: the layer opens at once, as before. docs/collisions.md "Contact offset".
    */
   contactOffsetSpeed: number;
+  /**
+   * The speed (world units per second) at which a contact removes depth its surfaces already had
+   * at the substep's start (a pre-existing penetration): each build of a substep of length h, built
+   * n times, removes at most speed h / n of it (src/collision/contactOffset.ts rampedOffset), the
+   * rest in the substeps after. The split impulse removes that depth without velocity, but only at
+   * the contact's own vertices: a point pushed 30-40 mm out of a folded cube in one substep crushed
+   * the tets behind it, and the material turned their energy into motion (the landing cube's
+   * energy law broke in 7 of 36 drops; docs/collisions.md "Depenetration speed"). Rapier's
+   * maximum corrective velocity and PhysX's maximum depenetration velocity bound the same thing.
+   * Recovery mode (section 5.2) is exempt: it untangles at once. Infinity: at once.
+   */
+  depenetrationSpeed: number;
   /**
    * Impact-adaptive substeps (src/collision/ccd/impactSubsteps.ts): the most substeps a frame may
    * take when its CCD candidates, or its vertices landing on a collider (src/sim/colliderClosingSpeed.ts),
@@ -395,20 +407,32 @@ export function firstIterationOfRound(round: number, rounds: number, iterations:
  * which JSON would write as null) is written 'off'; paramsFromJson reads it back.
  */
 export function paramsJsonReplacer(key: string, value: unknown): unknown {
-  return key === 'contactOffsetSpeed' && value === Infinity ? 'off' : value;
+  return (key === 'contactOffsetSpeed' || key === 'depenetrationSpeed') && value === Infinity ? 'off' : value;
 }
 
 /**
- * Parameters read from a report's JSON: contactOffsetSpeed 'off' becomes Infinity, and a report
- * written before the setting existed ran without the ramp, so its absence reads as Infinity too.
+ * Parameters read from a report's JSON: contactOffsetSpeed and depenetrationSpeed 'off' become
+ * Infinity, and a report written before a setting existed ran without it (the layer opened, and
+ * depth went, at once), so its absence reads as Infinity too.
  */
 export function paramsFromJson<T extends Record<string, unknown>>(p: T): T {
-  if (!('contactOffsetSpeed' in p) || p.contactOffsetSpeed === 'off') return { ...p, contactOffsetSpeed: Infinity };
-  return p;
+  let q: Record<string, unknown> = p;
+  for (const key of ['contactOffsetSpeed', 'depenetrationSpeed']) {
+    if (!(key in q) || q[key] === 'off') q = { ...q, [key]: Infinity };
+  }
+  return q as T;
 }
 
 /** SolverParams.contactOffsetSpeed's default (world units per second); chosen in docs/collisions.md "Contact offset". */
 export const CONTACT_OFFSET_SPEED_DEFAULT = 0.1;
+
+/** The depenetration speed a substep uses: none in recovery mode (section 5.2 untangles at once), else SolverParams.depenetrationSpeed. */
+export function effectiveDepenetrationSpeed(p: Pick<SolverParams, 'recovery' | 'depenetrationSpeed'>): number {
+  return p.recovery ? Infinity : p.depenetrationSpeed;
+}
+
+/** SolverParams.depenetrationSpeed's default (world units per second); chosen in docs/collisions.md "Depenetration speed". */
+export const DEPENETRATION_SPEED_DEFAULT = 1;
 
 export const IMPACT_SUBSTEPS_AUTO = Object.freeze({ factor: 2, floor: 24 });
 
@@ -451,6 +475,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     selfPairSkin: 0.5,
     contactOffset: 'auto',
     contactOffsetSpeed: CONTACT_OFFSET_SPEED_DEFAULT,
+    depenetrationSpeed: DEPENETRATION_SPEED_DEFAULT,
     impactSubsteps: 'auto',
     collideEvery: 'auto',
     contactDispatch: 'auto',
@@ -505,5 +530,6 @@ export function checkParams(p: SolverParams): void {
   if (!SELF_CULLING_MODES.includes(p.selfCulling)) throw new RangeError(`selfCulling must be one of ${SELF_CULLING_MODES.join(', ')}, got ${String(p.selfCulling)}`);
   if (p.contactOffset !== 'auto' && !(typeof p.contactOffset === 'number' && p.contactOffset >= 0 && Number.isFinite(p.contactOffset))) throw new RangeError(`contactOffset must be 'auto' or a finite number >= 0 (world units), got ${String(p.contactOffset)}`);
   if (!(p.contactOffsetSpeed > 0)) throw new RangeError(`contactOffsetSpeed must be a number > 0 (world units per second; Infinity: the offset opens at once), got ${String(p.contactOffsetSpeed)}`);
+  if (!(p.depenetrationSpeed > 0)) throw new RangeError(`depenetrationSpeed must be a number > 0 (world units per second; Infinity: depth goes at once), got ${String(p.depenetrationSpeed)}`);
   if (p.impactSubsteps !== 'auto' && !(Number.isInteger(p.impactSubsteps) && p.impactSubsteps >= 0)) throw new RangeError(`impactSubsteps must be 'auto' or an integer >= 0 (0: off), got ${String(p.impactSubsteps)}`);
 }

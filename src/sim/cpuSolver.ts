@@ -19,7 +19,7 @@ import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { HANDLE_STRIDE } from './handles';
 import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
-import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, type SolverParams } from '../contract/params';
+import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { TOUCH_STRIDE } from '../contract/colliderTouch';
@@ -278,6 +278,7 @@ export class CpuSolver {
       else if (p.collisions) {
         this.collision ??= new CpuCollisionStage(m);
         this.collision.offsetRamp = offsetRampStep(p.contactOffsetSpeed, h, detecting);
+        this.collision.depenetration = offsetRampStep(effectiveDepenetrationSpeed(p), h, detecting);
         this.collision.step(x, x0, w, p, this.collisionCounters, this.phaseMs, this.held, round, this.colliderTouch);
         this.collisionCounters.ccd.horizon = h;
       }

@@ -71,7 +71,7 @@ import { DeviationMonitor, type DeviationObservation } from '../collision/selfCu
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import { CCD_COUNTER_FIRST, CCD_COUNTER_WORDS, CCD_TAIL_WORDS, CcdStage, ESCAPE_LIST_FIRST_WORD, ESCAPE_LIST_WORDS, type CcdRecorded } from '../collision/gpu/ccdStage';
 import type { Model } from './model';
-import { effectiveCollisionMode, effectiveDetectionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
+import { effectiveCollisionMode, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, type SolverParams } from '../contract/params';
 import type { GpuStage } from '../contract/stage';
 import type { GpuState } from '../contract/state';
 
@@ -278,13 +278,18 @@ export class GpuCollisions {
   }
 
   /**
-   * The offset ramp for the frame's substeps (SolverParams.contactOffsetSpeed; `p` holds the
-   * substeps the frame takes, impact substeps included): contacts are built once per collision round.
+   * The offset ramp and the depenetration limit for the frame's substeps
+   * (SolverParams.contactOffsetSpeed, depenetrationSpeed; `p` holds the substeps the frame takes,
+   * impact substeps included): contacts are built once per collision round.
    */
   setFrameSubsteps(p: Readonly<SolverParams>): void {
-    const step = offsetRampStep(p.contactOffsetSpeed, p.dt / p.substeps, effectiveDetectionRounds(p));
+    const h = p.dt / p.substeps, builds = effectiveDetectionRounds(p);
+    const step = offsetRampStep(p.contactOffsetSpeed, h, builds);
     this.contacts.offsetRamp = step;
     this.ccd.offsetRamp = step;
+    const depenetration = offsetRampStep(effectiveDepenetrationSpeed(p), h, builds);
+    this.contacts.depenetration = depenetration;
+    this.ccd.depenetration = depenetration;
   }
 
   /** Culling and eps_i / eps_r from the parameters (a uniform write, only when they changed). */

@@ -64,6 +64,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'epsR', field: 'epsR', kind: 'nonnegative', help: 'eps_r of Alg. 4 (culling, a cosine)' },
   { key: 'offset', field: 'contactOffset', kind: 'lengthOrAuto', help: 'contact thickness: auto or a length >= 0 in world units' },
   { key: 'offsetspeed', field: 'contactOffsetSpeed', kind: 'positiveOrOff', help: 'speed at which contacts open the offset layer where surfaces start nearer than it: a number > 0 in world units per second, or off (at once)' },
+  { key: 'depen', field: 'depenetrationSpeed', kind: 'positiveOrOff', help: 'speed at which contacts remove a penetration that existed at the start of a substep: a number > 0 in world units per second, or off (at once)' },
   { key: 'impact', field: 'impactSubsteps', kind: 'intOrAuto', help: 'impact-adaptive substeps: the most a frame may take on impact; auto (twice the substeps, at least 24) or an integer >= 0, 0 = off' },
 ];
 

@@ -63,8 +63,6 @@ export class CpuContacts {
   /** Accumulated normal push (a distance) and tangential correction spent, per contact. */
   lambdaN = new Float64Array(64);
   frictionUsed = new Float64Array(64);
-  /** Per contact: the part of its depth at the substep's start removed so far (removed without velocity). */
-  recovered = new Float64Array(64);
   active = new Uint8Array(64);
   /** Per vertex, this pass: the sum of its weights over the contacts violated at the pass's start (its use, S_v). */
   readonly vertexContacts: Float64Array;
@@ -107,7 +105,6 @@ export class CpuContacts {
     this.group = grow(this.group, 1);
     this.lambdaN = grow(this.lambdaN, 1);
     this.frictionUsed = grow(this.frictionUsed, 1);
-    this.recovered = grow(this.recovered, 1);
     this.active = grow(this.active, 1);
   }
 
@@ -126,7 +123,6 @@ export class CpuContacts {
     this.offset[i] = offset;
     this.active[i] = 0;
     this.lambdaN[i] = 0;
-    this.recovered[i] = 0;
     this.frictionUsed[i] = 0;
     return i;
   }
@@ -240,13 +236,13 @@ export class CpuContacts {
    * floor) (SolverParams.contactOffsetSpeed): surfaces that start nearer than delta open the layer
    * by `step` in this build. x0: the substep's start positions. Infinity leaves every offset.
    */
-  rampOffsets(x0: Float64Array, step: number, floor: number, from = 0, to = this.count): void {
-    if (!(step < Infinity)) return;
+  rampOffsets(x0: Float64Array, step: number, floor: number, depenetration: number, from = 0, to = this.count): void {
+    if (!(step < Infinity) && !(depenetration < Infinity)) return;
     for (let i = from; i < to; i++) {
       if (!this.active[i]) continue;
       const delta = this.offset[i];
       // gap() + delta: (q - r) . n at the substep's start, before any offset.
-      this.offset[i] = rampedOffset(delta, this.gap(x0, i) + delta, step, floor);
+      this.offset[i] = rampedOffset(delta, this.gap(x0, i) + delta, step, floor, depenetration);
     }
   }
 
@@ -400,12 +396,13 @@ export class CpuContacts {
         dl = (-C / denom) * scale;
         const push = dl * denom;
         this.lambdaN[i] += push;
+        // The depth still there at the start positions x0, which earlier passes' split parts
+        // have already moved out: subtracting what they recovered as well counted it twice, and
+        // about half of a depth that took several passes became velocity (docs/collisions.md
+        // "Depenetration speed").
         const depth0 = this.offset[i] - ((qx - rx) * nx + (qy - ry) * ny + (qz - rz) * nz);
-        const q = Math.min(push, depth0 - this.recovered[i]);
-        if (q > 0) {
-          this.recovered[i] += q;
-          recover = (q / push) * dl;
-        }
+        const q = Math.min(push, depth0);
+        if (q > 0) recover = (q / push) * dl;
       }
       let dt = 0, tx = 0, ty = 0, tz = 0;
       const budget = friction * this.lambdaN[i] - this.frictionUsed[i];

@@ -51,6 +51,11 @@ export class CpuCollisionStage {
    * the substep's length and rounds). Infinity: contacts keep delta from the first build.
    */
   offsetRamp = Infinity;
+  /**
+   * The most depth a contact started with that one step() removes (contactOffset.ts rampedOffset;
+   * offsetRampStep of SolverParams.depenetrationSpeed, set by the owner per substep). Infinity: all of it.
+   */
+  depenetration = Infinity;
   private readonly markList = new CpuQueryList();
   /** closingSpeed's vec4 copies of the positions and velocities (the broad phase's layout). */
   private x4?: Float32Array;
@@ -126,7 +131,7 @@ export class CpuCollisionStage {
         if (Math.max(Math.abs(x[3 * v] - at[3 * v]), Math.abs(x[3 * v + 1] - at[3 * v + 1]), Math.abs(x[3 * v + 2] - at[3 * v + 2])) > reach) counters.laterRoundBeyondReach++;
       }
       this.ccd.run(x0, x, offset, offset, params.selfCollision, this.solvedMode === 'hybrid' ? this.pin : null, this.contacts, counters, this.ccdPairs, { at, limit: offset + 2 * reach });
-      this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, from);
+      this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration, from);
       counters.laterRoundHits += this.contacts.count - from;
       const t1 = performance.now();
       if (phaseMs) phaseMs.ccd += t1 - t0;
@@ -193,7 +198,7 @@ export class CpuCollisionStage {
       res.found = res.none = res.skipped = res.bvhCandidates = res.traversals = res.tetsVisited = 0;
       lap('detect');
     }
-    this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_DCD);
+    this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_DCD, this.depenetration);
     const dcdContacts = this.contacts.count;
     this.ccdPairs.vertexFace.clear();
     this.ccdPairs.edgeEdge.clear();
@@ -203,7 +208,7 @@ export class CpuCollisionStage {
       this.roundZero.set(x);
     }
     lap('ccd');
-    this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, dcdContacts);
+    this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration, dcdContacts);
     this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
     lap('contacts');
     this.solved = true;

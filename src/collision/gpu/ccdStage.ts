@@ -129,6 +129,8 @@ export class CcdStage implements GpuStage {
   laterReach = 0;
   /** The offset layer's opening per build (contactOffset.ts offsetRampStep; set by the owner per frame; Infinity: none). */
   offsetRamp = Infinity;
+  /** The most pre-existing depth a build removes (contactOffset.ts depenetrationStep; set by the owner per frame; Infinity: no limit). */
+  depenetration = Infinity;
   private candidates?: GPUBuffer;
   private candidateCapacity = 0;
   /** The boxes of the current candidates (shaders/lib/ccdBoxes.wgsl), also read by detection (EscapeBoxes). */
@@ -226,6 +228,7 @@ export class CcdStage implements GpuStage {
     words.set([topo.offsets.triangles, topo.offsets.boundaryEdges, topo.offsets.boundaryVertices, topo.offsets.edgeTriangles, topo.offsets.triangleAcross, topo.offsets.vtOffsets, topo.offsets.vtList], 8);
     floats[15] = uniformRamp(this.offsetRamp);
     floats[16] = this.laterReach;
+    floats[18] = uniformRamp(this.depenetration);
     words[17] = 12 * topo.vertexCount + 4 * this.objectCount;
     const later = (this.laterThisFrame = this.settings().ccdEveryRound ?? false);
     if (later) words[4] |= FLAG_MARK_ROUNDS;

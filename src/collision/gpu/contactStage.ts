@@ -120,6 +120,8 @@ export class ContactStage implements GpuStage {
   offset = 0;
   /** The offset layer's opening per build (contactOffset.ts offsetRampStep; set by the owner per frame; Infinity: none). */
   offsetRamp = Infinity;
+  /** The most pre-existing depth a build removes (contactOffset.ts depenetrationStep; set by the owner per frame; Infinity: no limit). */
+  depenetration = Infinity;
   /** Metres per unit of the fixed-point correction sums (ACCUMULATOR_UNIT_RATIO of the mean boundary edge). */
   private readonly accumulatorUnit: number;
   private groups?: {
@@ -288,6 +290,7 @@ export class ContactStage implements GpuStage {
     new Float32Array(words.buffer)[11] = this.offset;
     new Float32Array(words.buffer)[16] = this.accumulatorUnit;
     new Float32Array(words.buffer)[17] = uniformRamp(this.offsetRamp);
+    new Float32Array(words.buffer)[19] = uniformRamp(this.depenetration);
     words[12] = this.shared?.capacity ?? 0;
     words[13] = s.contactIterations;
     words[14] = this.sweepOwn()?.capacity ?? 0;

@@ -76,6 +76,8 @@ describe('the page URL hash', () => {
     expect(() => decodeHash('#impact=2.5', 'x')).toThrow(/impact=2\.5 must be auto or an integer >= 0/);
     expect(decodeHash('#offsetspeed=off', 'x').params).toEqual({ contactOffsetSpeed: Infinity });
     expect(decodeHash('#offsetspeed=0.25', 'x').params).toEqual({ contactOffsetSpeed: 0.25 });
+    expect(decodeHash('#depen=off', 'x').params).toEqual({ depenetrationSpeed: Infinity });
+    expect(decodeHash('#depen=2', 'x').params).toEqual({ depenetrationSpeed: 2 });
     expect(() => decodeHash('#offsetspeed=0', 'x')).toThrow(/offsetspeed=0 must be off or a finite number > 0/);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CpuContacts } from '../../../src/collision/cpu/contactsCpu';
+import { RAMP_FLOOR_DCD } from '../../../src/collision/contactOffset';
 import { CpuQueryList, KIND_EDGE, KIND_VERTEX } from '../../../src/collision/cpu/queryList';
 import { CpuSpbResults } from '../../../src/collision/cpu/spbCpu';
 import { FEATURE_FACE } from '../../../src/geometry/closestPointOnTriangle';
@@ -102,6 +103,50 @@ describe('CPU contacts (eq. 6)', () => {
       const slide = x[3 * v] - x0[3 * v] - tri.reduce((s, u, k) => s + b[k] * (x[3 * u] - x0[3 * u]), 0);
       if (expectedLeft === 0) expect(Math.abs(slide)).toBeLessThan(1e-15);
       else expect(slide).toBeCloseTo(0.01 - mu * depth, 14);
+    }
+  });
+});
+
+/**
+ * The split impulse (contactsCpu.ts solveGroup): depth a contact already had at the substep's start
+ * is removed by moving the start positions too, so it adds no velocity, v = (x - x0) / h. The
+ * point here has not moved in the substep (x = x0) and starts 3 cm inside a fixed face (the
+ * triangle's vertices have no inverse mass), so every push is pre-existing depth and the law is
+ * x = x0 after any number of passes. Under two contacts the point's share is halved (mass
+ * splitting), so the depth takes several passes; subtracting what earlier passes recovered from a
+ * depth measured at start positions they had already moved (the double count fixed on 2026-11-28)
+ * left 0.0062 m of the 3 passes' push as motion here.
+ */
+describe('CPU contacts: the split impulse', () => {
+  function pinnedFace() {
+    const { x, w, contacts, tri } = oneContact(KIND_VERTEX, 0);
+    for (const v of tri) w[v] = 0;
+    return { x, w, contacts, v: 8 };
+  }
+
+  it('a depth the point started with leaves no velocity, however many passes remove it', () => {
+    const { x, w, contacts, v } = pinnedFace();
+    // A second contact on the same point and face, its normal tilted 40 degrees about z.
+    const a = (40 * Math.PI) / 180;
+    const tv = Array.from(contacts.triVertex.slice(0, 3)), tb = Array.from(contacts.triBary.slice(0, 3));
+    contacts.append(0, 0, [v], [1], tv, tb, Math.sin(a), Math.cos(a), 0);
+    const x0 = Float64Array.from(x);
+    const start = [x[3 * v], x[3 * v + 1], x[3 * v + 2]];
+    contacts.solve(x, x0, w, 0, 3);
+    // Pushed out (most of the 3 cm along y), and the start position moved with it.
+    expect(x[3 * v + 1] - start[1]).toBeGreaterThan(0.02);
+    for (let k = 0; k < 3; k++) expect(Math.abs(x[3 * v + k] - x0[3 * v + k])).toBeLessThan(1e-15);
+  });
+
+  it('a build removes at most the depenetration step of that depth (rampedOffset), also without velocity; Infinity removes all of it', () => {
+    for (const [step, lift] of [[0.01, 0.01], [Infinity, 0.03]] as const) {
+      const { x, w, contacts, v } = pinnedFace();
+      const x0 = Float64Array.from(x);
+      const y = x[3 * v + 1];
+      contacts.rampOffsets(x0, Infinity, RAMP_FLOOR_DCD, step);
+      contacts.solve(x, x0, w, 0, 3);
+      expect(x[3 * v + 1] - y).toBeCloseTo(lift, 12);
+      expect(Math.abs(x0[3 * v + 1] - x[3 * v + 1])).toBeLessThan(1e-15);
     }
   });
 });

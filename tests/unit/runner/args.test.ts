@@ -74,6 +74,8 @@ describe('runner arguments', () => {
     expect(run('--scene', 's', '--contact-offset', '0').params.contactOffset).toBe(0);
     expect(run('--scene', 's', '--contact-offset-speed', '0.3').params.contactOffsetSpeed).toBe(0.3);
     expect(run('--scene', 's', '--contact-offset-speed', 'off').params.contactOffsetSpeed).toBe(Infinity);
+    expect(run('--scene', 's', '--depenetration-speed', '0.5').params.depenetrationSpeed).toBe(0.5);
+    expect(run('--scene', 's', '--depenetration-speed', 'off').params.depenetrationSpeed).toBe(Infinity);
     expect(run('--scene', 's', '--impact-substeps', '16').params.impactSubsteps).toBe(16);
     expect(() => run('--scene', 's', '--impact-substeps', '2.5')).toThrow(/impact-substeps/);
     expect(run('--scene', 's', '--impact-substeps', 'auto').params.impactSubsteps).toBe('auto');
@@ -95,6 +97,7 @@ describe('runner arguments', () => {
       [['--collisions', 'yes'], /--collisions must be on or off, got "yes"/],
       [['--contact-offset', '-1'], /--contact-offset must be a number >= 0 \(world units\) or 'auto', got "-1"/],
       [['--contact-offset-speed', '0'], /--contact-offset-speed must be a number > 0 \(world units per second\) or 'off', got 0/],
+      [['--depenetration-speed', '-1'], /--depenetration-speed must be a number > 0 \(world units per second\) or 'off', got -1/],
       [['--contact-offset', 'thick'], /--contact-offset must be a number >= 0 \(world units\) or 'auto', got "thick"/],
       [['--impact-substeps', 'max'], /--impact-substeps must be an integer >= 0 or 'auto', got "max"/],
       [['--impact-substeps', '2.5'], /--impact-substeps must be an integer >= 0 or 'auto', got "2.5"/],

@@ -65,16 +65,18 @@ describe('runner report reader', () => {
     expect(readReport(damaged((r) => r.frames.forEach((f: Json) => { delete f.counters.dispatchesByPhase; delete f.counters.passes; }))).frames[0]!.counters.passes).toBeUndefined();
   });
 
-  it("reads contactOffsetSpeed 'off' (Infinity, written by paramsJsonReplacer) and its absence in older reports as Infinity", () => {
-    const report = sampleReport();
-    report.params = { ...report.params, contactOffsetSpeed: Infinity };
-    const text = JSON.stringify(report, paramsJsonReplacer);
-    expect(text).toContain('"contactOffsetSpeed":"off"');
-    expect(readReport(text).params.contactOffsetSpeed).toBe(Infinity);
-    expect(readReport(damaged((r) => delete r.params.contactOffsetSpeed)).params.contactOffsetSpeed).toBe(Infinity);
-    expect(readReport(JSON.stringify(sampleReport())).params.contactOffsetSpeed).toBe(0.1);
-    expect(refusal((r) => (r.params.contactOffsetSpeed = 0))).toMatch(/params: contactOffsetSpeed must be a number > 0/);
-  });
+  for (const [key, fallback] of [['contactOffsetSpeed', 0.1], ['depenetrationSpeed', 1]] as const) {
+    it(`reads ${key} 'off' (Infinity, written by paramsJsonReplacer) and its absence in reports written before it existed as Infinity`, () => {
+      const report = sampleReport();
+      report.params = { ...report.params, [key]: Infinity };
+      const text = JSON.stringify(report, paramsJsonReplacer);
+      expect(text).toContain(`"${key}":"off"`);
+      expect(readReport(text).params[key]).toBe(Infinity);
+      expect(readReport(damaged((r) => delete r.params[key])).params[key]).toBe(Infinity);
+      expect(readReport(JSON.stringify(sampleReport())).params[key]).toBe(fallback);
+      expect(refusal((r) => (r.params[key] = 0))).toMatch(new RegExp(`params: ${key} must be a number > 0`));
+    });
+  }
 
   it('a non-finite state measure arrives as null and is accepted there only', () => {
     expect(() => readReport(damaged((r) => (r.frames[2].state.centreOfMass[1] = null)))).not.toThrow();
