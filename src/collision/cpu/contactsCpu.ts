@@ -233,8 +233,10 @@ export class CpuContacts {
 
   /**
    * Lowers the offset of each active contact in [from, to) to rampedOffset(offset, gap at x0, step,
-   * floor) (SolverParams.contactOffsetSpeed): surfaces that start nearer than delta open the layer
-   * by `step` in this build. x0: the substep's start positions. Infinity leaves every offset.
+   * floor, depenetration) (SolverParams.contactOffsetSpeed, depenetrationSpeed): surfaces that
+   * start nearer than delta open the layer by `step` in this build, and a depth they start with
+   * goes by at most `depenetration`. x0: the substep's start positions. Both Infinity: every offset
+   * stays.
    */
   rampOffsets(x0: Float64Array, step: number, floor: number, depenetration: number, from = 0, to = this.count): void {
     if (!(step < Infinity) && !(depenetration < Infinity)) return;
