@@ -14,7 +14,7 @@ import { effectiveCollisionMode, type CollisionMode, type SolverParams } from '.
 import type { SceneArrays } from '../../contract/sceneArrays';
 import type { TetMesh } from '../../mesh/types';
 import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../../spb';
-import { autoContactOffset, meanBoundaryEdge, RAMP_FLOOR_CCD, RAMP_FLOOR_DCD } from '../contactOffset';
+import { meanBoundaryEdge, modelContactOffset, RAMP_FLOOR_CCD, RAMP_FLOOR_DCD } from '../contactOffset';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../counters';
 import { buildSceneMesh } from '../sceneMesh';
 import { CpuCcd, type CcdPairsInContact } from './ccdCpu';
@@ -44,8 +44,8 @@ export class CpuCollisionStage {
   readonly pin: Uint8Array;
   /** The scene's mean boundary edge at rest. */
   readonly meanEdge: number;
-  /** The 'auto' contact offset of the model (contactOffset.ts autoContactOffset). */
-  private readonly autoOffset: number;
+  /** The scene the stage was built for ('auto' offsets are measured on it, cached per model). */
+  private readonly model: SceneArrays;
   /**
    * The offset layer's opening per step() (contactOffset.ts offsetRampStep; set by the owner for
    * the substep's length and rounds). Infinity: contacts keep delta from the first build.
@@ -70,13 +70,12 @@ export class CpuCollisionStage {
     this.contacts = new CpuContacts(this.mesh, this.data);
     this.pin = new Uint8Array(this.mesh.vertexCount + this.mesh.boundaryEdges.length / 2);
     this.meanEdge = meanBoundaryEdge(model);
-    this.autoOffset = autoContactOffset(model);
+    this.model = model;
   }
 
   /** The contact offset delta in world units for these parameters (absent: 0, the paper's zero thickness). */
   offsetOf(params: CollisionStageParams): number {
-    const p = params.contactOffset ?? 0;
-    return p === 'auto' ? this.autoOffset : p;
+    return modelContactOffset(this.model, params.contactOffset ?? 0);
   }
 
   /**
