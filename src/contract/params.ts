@@ -226,8 +226,9 @@ export interface SolverParams {
    * n times, removes at most speed h / n of it (src/collision/contactOffset.ts rampedOffset), the
    * rest in the substeps after. The split impulse removes that depth without velocity, but only at
    * the contact's own vertices: a point pushed 30-40 mm out of a folded cube in one substep crushed
-   * the tets behind it, and the material turned their energy into motion (the landing cube's
-   * energy law broke in 7 of 36 drops; docs/collisions.md "Depenetration speed"). Rapier's
+   * the tets behind it, and the material turned their energy into motion (without the limit the
+   * landing cube's energy law broke in 7 of 36 stiff-spring drops; docs/collisions.md
+   * "Depenetration speed"). Rapier's
    * maximum corrective velocity and PhysX's maximum depenetration velocity bound the same thing.
    * Recovery mode (section 5.2) is exempt: it untangles at once. Infinity: at once.
    */
@@ -402,12 +403,16 @@ export function firstIterationOfRound(round: number, rounds: number, iterations:
  * octopus at the end of frames 30-34 (up to 6), a cap of 40 none between them (1 self vertex at
  * most), at 1.4x the frame time over the run.
  */
+
+/** The speed settings whose Infinity ('off') a report writes as the text 'off'. */
+const SPEEDS_OFF_AS_TEXT = ['contactOffsetSpeed', 'depenetrationSpeed'] as const satisfies readonly (keyof SolverParams)[];
+
 /**
- * JSON.stringify's replacer for reports that hold parameters: contactOffsetSpeed 'off' (Infinity,
- * which JSON would write as null) is written 'off'; paramsFromJson reads it back.
+ * JSON.stringify's replacer for reports that hold parameters: a speed of SPEEDS_OFF_AS_TEXT at
+ * 'off' (Infinity, which JSON would write as null) is written 'off'; paramsFromJson reads it back.
  */
 export function paramsJsonReplacer(key: string, value: unknown): unknown {
-  return (key === 'contactOffsetSpeed' || key === 'depenetrationSpeed') && value === Infinity ? 'off' : value;
+  return (SPEEDS_OFF_AS_TEXT as readonly string[]).includes(key) && value === Infinity ? 'off' : value;
 }
 
 /**
@@ -417,7 +422,7 @@ export function paramsJsonReplacer(key: string, value: unknown): unknown {
  */
 export function paramsFromJson<T extends Record<string, unknown>>(p: T): T {
   let q: Record<string, unknown> = p;
-  for (const key of ['contactOffsetSpeed', 'depenetrationSpeed']) {
+  for (const key of SPEEDS_OFF_AS_TEXT) {
     if (!(key in q) || q[key] === 'off') q = { ...q, [key]: Infinity };
   }
   return q as T;

@@ -129,7 +129,7 @@ export class CcdStage implements GpuStage {
   laterReach = 0;
   /** The offset layer's opening per build (contactOffset.ts offsetRampStep; set by the owner per frame; Infinity: none). */
   offsetRamp = Infinity;
-  /** The most pre-existing depth a build removes (contactOffset.ts depenetrationStep; set by the owner per frame; Infinity: no limit). */
+  /** The most pre-existing depth a build removes (contactOffset.ts offsetRampStep of effectiveDepenetrationSpeed; set by the owner per frame; Infinity: no limit). */
   depenetration = Infinity;
   private candidates?: GPUBuffer;
   private candidateCapacity = 0;

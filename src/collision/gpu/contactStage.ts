@@ -120,7 +120,7 @@ export class ContactStage implements GpuStage {
   offset = 0;
   /** The offset layer's opening per build (contactOffset.ts offsetRampStep; set by the owner per frame; Infinity: none). */
   offsetRamp = Infinity;
-  /** The most pre-existing depth a build removes (contactOffset.ts depenetrationStep; set by the owner per frame; Infinity: no limit). */
+  /** The most pre-existing depth a build removes (contactOffset.ts offsetRampStep of effectiveDepenetrationSpeed; set by the owner per frame; Infinity: no limit). */
   depenetration = Infinity;
   /** Metres per unit of the fixed-point correction sums (ACCUMULATOR_UNIT_RATIO of the mean boundary edge). */
   private readonly accumulatorUnit: number;
