@@ -12,8 +12,9 @@
  *
  *   node scripts/run-ts.mjs bench/recoverySubsteps.ts [--scene noodle-recovery|squishy-recovery]
  *     [--from F (noodle 50, squishy 75: its switch)] [--resolution R] [--substeps-after 30] [--collide-every substep,iteration] [--vertex-mass-floor R]
+ *     [--far-side-contacts auto,keep (each value a run; default auto: drop in recovery mode)]
  */
-import { COLLIDE_EVERY, type CollideEvery } from '../src/contract/params';
+import { COLLIDE_EVERY, FAR_SIDE_CONTACTS, type CollideEvery, type FarSideContacts } from '../src/contract/params';
 import { findScene } from '../src/scenes/registry';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { countIntersections } from '../tests/support/intersectionCounter';
@@ -41,6 +42,8 @@ const from = num('from', sceneName === 'squishy-recovery' ? SQUISHY_RECOVERY_SWI
 const after = num('substeps-after', 30);
 const variants = (arg('collide-every') ?? 'substep,iteration').split(',') as CollideEvery[];
 for (const v of variants) if (!COLLIDE_EVERY.includes(v)) throw new Error(`--collide-every: each of ${COLLIDE_EVERY.join(', ')}, got "${v}"`);
+const farSides = (arg('far-side-contacts') ?? 'auto').split(',') as FarSideContacts[];
+for (const f of farSides) if (!FAR_SIDE_CONTACTS.includes(f)) throw new Error(`--far-side-contacts: each of ${FAR_SIDE_CONTACTS.join(', ')}, got "${f}"`);
 const resolution = arg('resolution') === undefined ? undefined : num('resolution', 0);
 
 const scene = findScene(sceneName);
@@ -78,8 +81,8 @@ for (let f = 0; f < from; f++) tangled.stepFrame();
 console.log(`tangled after ${from} frames (${((performance.now() - t0) / 1000).toFixed(0)} s): ${selfInside(tangled.x)} self-penetrating boundary vertices`);
 
 const h = setup.params.dt / setup.params.substeps;
-for (const every of variants) {
-  const params = { ...setup.params, selfCollision: true, recovery: true, collideEvery: every, dt: h, substeps: 1, impactSubsteps: 0 };
+for (const every of variants) for (const farSide of farSides) {
+  const params = { ...setup.params, selfCollision: true, recovery: true, collideEvery: every, farSideContacts: farSide, dt: h, substeps: 1, impactSubsteps: 0 };
   const s = new CpuSolver({ model: m, colliders: setup.colliders, handles: setup.handles, params });
   s.x.set(tangled.x);
   s.v.set(tangled.v);
@@ -88,9 +91,12 @@ for (const every of variants) {
   const onInverted = [stuckAtInversions(s.x).onInvertedBoundaryTet];
   const inverted = [invertedTets(s.x)];
   let stepMs = 0;
+  const dropped: number[] = [], contactsBuilt: number[] = [];
   for (let k = 0; k < after; k++) {
     const t1 = performance.now();
     s.stepFrame();
+    dropped.push(s.collisionCounters.farSideDropped);
+    contactsBuilt.push(s.collisionCounters.contacts);
     stepMs += performance.now() - t1;
     const now = stuckAtInversions(s.x);
     counts.push(now.inside);
@@ -99,9 +105,10 @@ for (const every of variants) {
   }
   const stuck = stuckAtInversions(s.x);
   const firstZero = counts.findIndex((_, i) => counts.slice(i).every((d) => d === 0));
-  console.log(`collideEvery ${every}: per substep ${counts.join(' ')}`);
+  console.log(`collideEvery ${every}, farSideContacts ${farSide}: per substep ${counts.join(' ')}`);
   console.log(`  of them corners of an inverted boundary tet ${onInverted.join(' ')}; the others ${counts.map((c, i) => c - onInverted[i]).join(' ')}`);
   console.log(`  inverted tets per substep ${inverted.join(' ')}`);
+  console.log(`  far-side contacts dropped / contacts built per substep ${dropped.map((d, i) => `${d}/${contactsBuilt[i]}`).join(' ')}`);
   console.log(`  none left from substep ${firstZero < 0 ? `- (still ${counts[counts.length - 1]} after ${after})` : firstZero}; ${(stepMs / Math.max(1, after)).toFixed(0)} ms a substep`);
   console.log(`  after substep ${after}: ${stuck.inside} inside, ${stuck.onInvertedBoundaryTet} of them corners of an inverted boundary tet (their self queries skipped, paper 000 section 3.5)`);
 }

@@ -133,6 +133,13 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
   { kind: 'toggle', key: 'escapedToDcd', label: 'Escaped points to DCD (hybrid)', help: 'a free point that left the box its CCD candidates were found with is tested like a Pin point at the substep end, so a crossing CCD could miss is resolved in that substep' },
   {
     kind: 'choice',
+    key: 'farSideContacts',
+    label: 'Far-side contacts',
+    options: { 'Auto (drop in recovery)': 'auto', 'Drop': 'drop', 'Keep (paper)': 'keep' },
+    help: "a point that has crossed more than half of a part has its shortest path out through the far side, pushing the same way as the other part's points around it: drop such a contact when a shallower contact at the point pushes the same way, or keep every contact",
+  },
+  {
+    kind: 'choice',
     key: 'contactDispatch',
     label: 'Contact dispatch',
     options: { 'Auto (one workgroup up to 512 contacts)': 'auto', 'One workgroup (barriers)': 'workgroup', 'Grid (count, solve, apply)': 'grid' },

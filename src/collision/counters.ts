@@ -20,6 +20,8 @@ export interface CollisionFrameCounters {
   /** Queries with no valid path, and queries skipped (inverted boundary, section 3.5). */
   noPath: number;
   skipped: number;
+  /** Shortest-path contacts dropped as pushing through the far side of a part (SolverParams.farSideContacts; cpu/farSideContacts.ts), summed over the builds. */
+  farSideDropped: number;
   /** Capacity of the contact arrays this frame, and hits beyond it (they grow the capacity for the next frame). */
   contactCapacity: number;
   dropped: number;
@@ -175,6 +177,7 @@ export function emptyCollisionCounters(): CollisionFrameCounters {
     contacts: 0,
     noPath: 0,
     skipped: 0,
+    farSideDropped: 0,
     contactCapacity: 0,
     dropped: 0,
     readbacks: 0,

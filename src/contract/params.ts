@@ -45,6 +45,26 @@ export type CollideEvery = 'auto' | 'substep' | 'iteration' | 'contacts';
 export const COLLIDE_EVERY: readonly CollideEvery[] = ['auto', 'substep', 'iteration', 'contacts'];
 
 /**
+ * What becomes of a shortest-path contact that pushes the wrong way
+ * (src/collision/cpu/contactsCpu.ts dropFarSide, shaders/contactsBuild.wgsl): a point that has
+ * crossed more than half of the part it is in has its exact shortest path out through that part's
+ * far side. It then pushes the same way as the contacts of the other part's points around it,
+ * whose triangles it is a corner of, and the Jacobi passes settle between the two
+ * (docs/collisions.md "Far-side contacts"). 'drop': a DCD contact is dropped when one of its point
+ * vertices is a triangle corner of a shallower DCD contact whose normal points the same way
+ * (positive dot product); of the contacts having that vertex as a corner, the shallowest is the one
+ * compared. 'keep': every contact stays (the paper's rule). 'auto' (default): 'drop' in recovery
+ * mode (effectiveFarSideContacts), where whole parts overlap; 'keep' otherwise.
+ */
+export type FarSideContacts = 'auto' | 'drop' | 'keep';
+export const FAR_SIDE_CONTACTS: readonly FarSideContacts[] = ['auto', 'drop', 'keep'];
+
+/** What 'auto' stands for: 'drop' in recovery mode, 'keep' otherwise. */
+export function effectiveFarSideContacts(p: Pick<SolverParams, 'farSideContacts' | 'recovery'>): Exclude<FarSideContacts, 'auto'> {
+  return p.farSideContacts === 'auto' ? (p.recovery ? 'drop' : 'keep') : p.farSideContacts;
+}
+
+/**
  * How the GPU dispatches the contact passes (src/collision/gpu/contactStage.ts): 'grid' three
  * dispatches a pass and contact group (count, solve, apply over every vertex), each over the whole
  * list; 'workgroup' one dispatch of one workgroup that sweeps count, solve and apply with storage
@@ -258,6 +278,8 @@ export interface SolverParams {
   collideEvery: CollideEvery;
   /** How the GPU dispatches the contact passes (ContactDispatch): 'auto' (default), 'workgroup' or 'grid'. */
   contactDispatch: ContactDispatch;
+  /** Shortest-path contacts that push a point out through the far side of a part it has crossed (FarSideContacts): 'auto' (default), 'drop' or 'keep'. */
+  farSideContacts: FarSideContacts;
   /**
    * Hybrid mode: a Pout point (free at the substep's start, so CCD's) whose start or end position
    * left the box the frame's CCD candidates were found with (its world box, or with self-collision
@@ -484,6 +506,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     impactSubsteps: 'auto',
     collideEvery: 'auto',
     contactDispatch: 'auto',
+    farSideContacts: 'auto',
     escapedToDcd: true,
     ccdEveryRound: false,
     ccdObstacleGrowth: true,
@@ -511,6 +534,7 @@ export function checkParams(p: SolverParams): void {
   if (!PENETRATION_METHODS.includes(p.penetration)) throw new RangeError(`penetration must be one of ${PENETRATION_METHODS.join(', ')}, got ${String(p.penetration)}`);
   if (!Number.isInteger(p.bvhRebuildFrames) || p.bvhRebuildFrames < 0) throw new RangeError(`bvhRebuildFrames must be an integer >= 0 (0: never), got ${p.bvhRebuildFrames}`);
   if (!COLLIDE_EVERY.includes(p.collideEvery)) throw new RangeError(`collideEvery must be one of ${COLLIDE_EVERY.join(', ')}, got ${String(p.collideEvery)}`);
+  if (!FAR_SIDE_CONTACTS.includes(p.farSideContacts)) throw new RangeError(`farSideContacts must be one of ${FAR_SIDE_CONTACTS.join(', ')}, got ${String(p.farSideContacts)}`);
   if (!CONTACT_DISPATCHES.includes(p.contactDispatch)) throw new RangeError(`contactDispatch must be one of ${CONTACT_DISPATCHES.join(', ')}, got ${String(p.contactDispatch)}`);
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (typeof p.warmStart !== 'boolean') throw new RangeError(`warmStart must be true or false, got ${String(p.warmStart)}`);

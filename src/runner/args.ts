@@ -5,7 +5,7 @@
  */
 import type { SceneSpecificOption } from '../scenes/types';
 import type { Material } from '../sim/material';
-import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, CONTACT_DISPATCHES, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, CONTACT_DISPATCHES, FAR_SIDE_CONTACTS, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../contract/params';
 
 /** A mistake on the command line; the runner prints it and exits with status 2. */
 export class UsageError extends Error {
@@ -127,6 +127,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'ccd-obstacle-growth', value: 'on|off', group: 'collisions', help: 'CCD\'s same-object boxes of a body that may meet a collider or another body within the job\'s horizon grow along their relative speed (a landing body\'s lower part stops while the rest falls on; default on); off: only escapes widen them. The report\'s counters.ccd.selfGrowth gives the largest growth a frame' },
   { name: 'ccd-job-latency', value: 'auto|1|0', group: 'collisions', help: "frames between CCD's broad-phase snapshot and the frame it serves: 1 runs the job beside a frame, its boxes holding two frames' motion; 0 makes the next frame wait for it, its boxes holding one frame's (2-5x fewer pairs in a fast pile); auto (default) takes 0 while the jobs, not the GPU, set the frames' length, and with --frames-in-flight 2 then keeps one frame in flight. counters.ccd.horizon says which" },
   { name: 'ccd-self-pair-frame', value: 'adaptive|own', group: 'collisions', help: "the frame CCD's broad phase joins each object's own pairs in: adaptive (default) per object the frame with the smaller boxes, its own (a falling body) or the world (a landed body) (both find every pair that can meet); own: always its own frame. counters.ccd.selfWorldFrame says what adaptive did" },
+  { name: 'far-side-contacts', value: 'auto|drop|keep', group: 'collisions', help: "shortest-path contacts of a point that has crossed more than half of the part it is in: its exact path leads out through that part's far side, pushing the same way as the contacts of the other part's points around it, and the two settle in a tug of war. drop: a DCD contact is dropped when one of its point vertices is a triangle corner of a shallower DCD contact whose normal points the same way (the shallowest such contact is compared); keep: every contact stays (the paper's rule); auto (default): drop in recovery mode, keep otherwise. On the tangled noodle (float64, collide-every iteration) it left 11 self-penetrating vertices at substep 10 instead of 35. counters.farSideDropped gives the contacts dropped" },
   { name: 'contact-dispatch', value: 'auto|workgroup|grid', group: 'collisions', help: "how the GPU runs the contact passes: grid (count, solve and apply dispatches a pass) or workgroup (one workgroup sweeps them with barriers: one dispatch for all passes, or one a pass and contact group; the same Jacobi passes); auto (default): workgroup up to 512 contacts a substep in the last frame (where the two cost the same on an H100). The report's counters.dispatchesByPhase.contacts gives what it cost; the CPU engine has one path" },
   { name: 'contact-iterations', value: 'N', group: 'collisions', help: 'Jacobi passes over the contacts per substep (integer >= 1)' },
   { name: 'contact-offset', value: 'D|auto', group: 'collisions', help: 'contact thickness in world units (>= 0): every contact (DCD, CCD, self, between objects, colliders) keeps (x - s) . n >= D, and CCD makes contacts of pairs that come within D; auto (default): 1% of the mean boundary edge, at most 0.29 of the smallest element edge (CCD measures in the inf-norm, which reaches sqrt(3) D); past half the smallest element edge the run warns (features of one surface come within D of each other, and self-contacts push it against itself); where surfaces start nearer than D, --contact-offset-speed opens the layer' },
@@ -299,6 +300,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('collision-mode', (t) => (o.params.collisionMode = choice('collision-mode', t, COLLISION_MODES)));
   v('collide-every', (t) => (o.params.collideEvery = choice('collide-every', t, COLLIDE_EVERY)));
   v('contact-dispatch', (t) => (o.params.contactDispatch = choice('contact-dispatch', t, CONTACT_DISPATCHES)));
+  v('far-side-contacts', (t) => (o.params.farSideContacts = choice('far-side-contacts', t, FAR_SIDE_CONTACTS)));
   v('escaped-to-dcd', (t) => (o.params.escapedToDcd = onOff('escaped-to-dcd', t)));
   v('ccd-every-round', (t) => (o.params.ccdEveryRound = onOff('ccd-every-round', t)));
   v('ccd-obstacle-growth', (t) => (o.params.ccdObstacleGrowth = onOff('ccd-obstacle-growth', t)));

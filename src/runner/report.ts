@@ -95,6 +95,8 @@ export interface CollisionSummary {
   spbOverflows: number;
   noPath: number;
   skipped: number;
+  /** Shortest-path contacts dropped as far-side contacts (SolverParams.farSideContacts). */
+  farSideDropped: number;
   /** Hits beyond the contact capacity (each grew the capacity for the next frame). */
   dropped: number;
   maxContactCapacity: number;
@@ -139,6 +141,7 @@ export function summarizeCollisions(frames: readonly FrameEntry[]): CollisionSum
     spbOverflows: sum((x) => x.spbOverflows),
     noPath: sum((x) => x.noPath),
     skipped: sum((x) => x.skipped),
+    farSideDropped: sum((x) => x.farSideDropped ?? 0),
     dropped: sum((x) => x.dropped),
     maxContactCapacity: max((x) => x.contactCapacity),
     readbacks: sum((x) => x.readbacks),

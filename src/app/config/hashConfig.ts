@@ -8,7 +8,7 @@
  * are written in JavaScript's shortest round-trip form, so decode(encode(c)) equals c exactly.
  * Decoding checks each value's type and range and throws an Error naming the key and value.
  */
-import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, CONTACT_DISPATCHES, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, CONTACT_DISPATCHES, FAR_SIDE_CONTACTS, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
@@ -49,6 +49,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'ccdobstaclegrowth', field: 'ccdObstacleGrowth', kind: 'bool', help: 'CCD same-object boxes of a body that may meet a collider or another body grow along their relative speed' },
   { key: 'ccdlatency', field: 'ccdJobLatency', kind: CCD_JOB_LATENCIES, help: "frames between CCD's broad-phase snapshot and the frame it serves: 1 overlaps the job with a frame (boxes hold two frames' motion), 0 makes the frame wait (one frame's); auto: 0 while frames wait for their jobs anyway" },
   { key: 'ccdselfframe', field: 'ccdSelfPairFrame', kind: CCD_SELF_PAIR_FRAMES, help: 'CCD same-object pairs joined per object in the frame with the smaller boxes, own or world (adaptive), or always in the own frame' },
+  { key: 'farside', field: 'farSideContacts', kind: FAR_SIDE_CONTACTS, help: 'shortest-path contacts that lead out through the far side of a part the point has crossed: drop (when a shallower contact at the point pushes the same way) or keep; auto: drop in recovery mode' },
   { key: 'contactdispatch', field: 'contactDispatch', kind: CONTACT_DISPATCHES, help: 'contact passes as count / solve / apply dispatches (grid) or swept in one workgroup (workgroup); auto: workgroup up to 512 contacts a substep' },
   { key: 'mode', field: 'collisionMode', kind: COLLISION_MODES, help: 'detection: hybrid, dcd or ccd (Fig. 9), or air (air mesh, paper 004)' },
   { key: 'airIt', field: 'airIterations', kind: 'count', help: 'air mode: air constraint passes per substep' },

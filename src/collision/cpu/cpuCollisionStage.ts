@@ -10,7 +10,7 @@
  * then the contacts of both (contactsCpu.ts), every one solved to (x - s) . n >= contactOffset.
  * The CPU engine runs it after the material iterations and before the velocity update.
  */
-import { effectiveCollisionMode, type CollisionMode, type SolverParams } from '../../contract/params';
+import { effectiveCollisionMode, effectiveFarSideContacts, type CollisionMode, type SolverParams } from '../../contract/params';
 import type { SceneArrays } from '../../contract/sceneArrays';
 import type { TetMesh } from '../../mesh/types';
 import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../../spb';
@@ -20,6 +20,7 @@ import { buildSceneMesh } from '../sceneMesh';
 import { CpuCcd, type CcdPairsInContact } from './ccdCpu';
 import { CpuContacts } from './contactsCpu';
 import { CpuDetector } from './detectCpu';
+import { dropFarSideContacts } from './farSideContacts';
 import { CpuQueryList } from './queryList';
 import { CpuSpb, CpuSpbResults } from './spbCpu';
 import { PenetrationTargets } from '../../penetration/penetrationTargets';
@@ -28,7 +29,7 @@ import { candidateClosingSpeed } from '../ccd/impactSubsteps';
 import { CCD_BASE_MARGIN_RATIO, laterRoundReach } from '../ccd/laterRounds';
 
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
-  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound'>>;
+  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound' | 'farSideContacts'>>;
 
 export class CpuCollisionStage {
   readonly mesh: TetMesh;
@@ -192,6 +193,10 @@ export class CpuCollisionStage {
       this.spb.run(list, res);
       lap('spb');
       this.contacts.appendDcd(x, list, res, offset);
+      // The shortest paths that lead out through the far side of a part the point has crossed.
+      if (effectiveFarSideContacts({ farSideContacts: params.farSideContacts ?? 'auto', recovery: params.recovery }) === 'drop') {
+        into.farSideDropped += dropFarSideContacts(this.contacts, x, m.vertexCount);
+      }
     } else {
       list.clear();
       res.found = res.none = res.skipped = res.bvhCandidates = res.traversals = res.tetsVisited = 0;

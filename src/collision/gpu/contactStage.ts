@@ -3,6 +3,8 @@
  * the shortest-path stage, every substep, on the GPU with no readback,
  *   1. buildContacts   per query (indirect): status counters, the contact record, its normal by
  *                      feature; overflowed queries to the overflow list,
+ *      with SolverParams.farSideContacts 'drop' (recovery mode by default) then the far-side
+ *      contacts disabled (farSideContacts.ts: 4 dispatches),
  *   2. contactIterations x (countContacts and solveContacts per contact (indirect),
  *                      applyContacts per vertex, which zeroes the counts for the next pass).
  * A source sharing the counts (CCD's vertex-triangle contacts) is solved in the same count and
@@ -39,10 +41,11 @@ import { BindingTable } from '../../gpu/bindingTable';
 import { meanTriangleEdge, uniformRamp } from '../contactOffset';
 import { dispatchGrid, gridRowStride, uniformBuffer } from '../../gpu/buffers';
 import { definePipelines, wgslPipeline } from '../../gpu/lazyPipelines';
-import { contactSweep, type SolverParams } from '../../contract/params';
+import { contactSweep, effectiveFarSideContacts, type SolverParams } from '../../contract/params';
 import { resolvesOnly, type GpuStage, type SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import type { CollisionTopologyGpu } from './collisionTopology';
+import { FarSideContacts } from './farSideContacts';
 import { QL, QL_HEADER_WORDS, QUERY_WORDS, RESULT_WORDS, type QueryList } from './queryList';
 
 /** Contacts built by another stage (CCD), solved with the DCD ones. */
@@ -58,7 +61,7 @@ export interface ContactSource {
   workgroups(): number;
 }
 
-export type ContactSettings = Pick<SolverParams, 'collisions' | 'friction' | 'contactIterations'> & Partial<Pick<SolverParams, 'recovery' | 'contactDispatch'>>;
+export type ContactSettings = Pick<SolverParams, 'collisions' | 'friction' | 'contactIterations'> & Partial<Pick<SolverParams, 'recovery' | 'contactDispatch' | 'farSideContacts'>>;
 
 /** Words per contact (shaders/lib/contact.wgsl struct Contact). */
 export const CONTACT_WORDS = 24;
@@ -131,6 +134,9 @@ export class ContactStage implements GpuStage {
   };
   /** Whether this frame's passes run in one workgroup (SolverParams.contactDispatch), set in beginFrame. */
   private sweeping = false;
+  /** Whether this frame's builds drop far-side contacts (SolverParams.farSideContacts), set in beginFrame; the kernels, made at first use. */
+  private dropFarSide = false;
+  private farSide?: FarSideContacts;
   private escapePin?: GPUBuffer;
   private escapesTested: () => boolean = () => false;
 
@@ -280,6 +286,7 @@ export class ContactStage implements GpuStage {
     if (!(s.friction >= 0)) throw new RangeError(`ContactStage: friction must be >= 0, got ${s.friction}`);
     this.iterations = s.contactIterations;
     this.sweeping = contactSweep(s.contactDispatch ?? 'auto', this.recentContactsPerSubstep);
+    this.dropFarSide = effectiveFarSideContacts({ farSideContacts: s.farSideContacts ?? 'auto', recovery: s.recovery ?? false }) === 'drop';
     const o = this.topology.offsets;
     const words = new Uint32Array(PARAM_WORDS);
     new Float32Array(words.buffer)[0] = s.friction;
@@ -378,6 +385,10 @@ export class ContactStage implements GpuStage {
       pass.dispatchWorkgroups(Math.ceil(this.queryList.capacity / 64));
     }
     let dispatches = build ? 1 : 0;
+    if (build && this.dropFarSide) {
+      this.farSide ??= new FarSideContacts(this.device, this.topology.vertexCount);
+      dispatches += this.farSide.encode(pass, { params: this.uniforms, positions: state.positions, list: this.queryList.list, contacts: this.contacts }, this.queryList.capacity);
+    }
     if (this.sweeping && this.sources.length <= 1) dispatches += this.encodeSweep(pass, groups.sweep, sharing, ownGroups.length > 0);
     else dispatches += this.encodeGrid(pass, groups, sharing, ownGroups);
     if (step.substep === 0 && step.round === 0 && this.injectedCount > 0) {
@@ -497,6 +508,7 @@ export class ContactStage implements GpuStage {
     this.emptyContacts3.destroy();
     this.contacts?.destroy();
     this.injected?.destroy();
+    this.farSide?.destroy();
   }
 }
 

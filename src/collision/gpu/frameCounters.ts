@@ -22,6 +22,7 @@ export function countersFromHeader(header: Uint32Array, capacity: number, out: C
   out.contacts = header[QL.contacts];
   out.noPath = header[QL.noPath];
   out.skipped = header[QL.skipped];
+  out.farSideDropped = header[QL.farSideDropped];
   out.spbOverflows = header[QL.spbOverflows];
   out.contactCapacity = capacity;
   return out;

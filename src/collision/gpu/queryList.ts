@@ -48,6 +48,7 @@ export const QL = {
   escapedInside: 18,
   escapedRejected: 19,
   detections: 20,
+  farSideDropped: 21,
 } as const;
 
 /** Query.source bits. */

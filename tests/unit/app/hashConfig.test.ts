@@ -78,6 +78,7 @@ describe('the page URL hash', () => {
     expect(decodeHash('#offsetspeed=0.25', 'x').params).toEqual({ contactOffsetSpeed: 0.25 });
     expect(decodeHash('#depen=off', 'x').params).toEqual({ depenetrationSpeed: Infinity });
     expect(decodeHash('#depen=2', 'x').params).toEqual({ depenetrationSpeed: 2 });
+    expect(decodeHash('#farside=drop', 'x').params).toEqual({ farSideContacts: 'drop' });
     expect(() => decodeHash('#offsetspeed=0', 'x')).toThrow(/offsetspeed=0 must be off or a finite number > 0/);
   });
 

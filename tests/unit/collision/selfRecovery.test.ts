@@ -15,7 +15,9 @@ import { bodiesSetup, uStrip } from './scenes';
  * strictly inside non-incident tets of the strip), with the contact offset of issue 19 and split
  * impulse in recovery too:
  *   collisions after every material iteration (collideEvery 'auto' in recovery mode, the authors'
- *   schedule, paper 000 section 5): 26 10 10 9 12 9 4 1 0 ..., none from substep 8 on;
+ *   schedule, paper 000 section 5): 26 10 10 9 12 9 4 1 0 ..., none from substep 8 on; with the
+ *   far-side contacts dropped (SolverParams.farSideContacts, recovery mode's default since
+ *   2026-11-28; docs/collisions.md "Far-side contacts") 26 9 6 10 3 0, none from substep 5 on;
  *   collisions once a substep ('substep'): 26 9 9 10 11 11 10 7 6 6 8 6 5 3 3 0, none from 15 on.
  * More contact passes in one round do not do it: 12 passes left 9 inside after the first
  * substep, 200 passes 24 (the targets, fixed for the round, go stale as the arms move apart);

@@ -86,6 +86,7 @@ describe('runner arguments', () => {
     expect(run('--scene', 's', '--collision-mode', 'air', '--air-iterations', '6', '--air-optimize-every', '0').params)
       .toEqual({ collisionMode: 'air', airIterations: 6, airOptimizeFrames: 0 });
     expect(run('--scene', 's', '--collide-every', 'iteration').params).toEqual({ collideEvery: 'iteration' });
+    expect(run('--scene', 's', '--far-side-contacts', 'keep').params).toEqual({ farSideContacts: 'keep' });
     expect(run('--scene', 's', '--contact-dispatch', 'grid').params).toEqual({ contactDispatch: 'grid' });
     expect(() => run('--scene', 's', '--contact-dispatch', 'warp')).toThrow(/--contact-dispatch/);
   });
@@ -108,6 +109,7 @@ describe('runner arguments', () => {
       [['--contact-iterations', '0'], /--contact-iterations must be an integer >= 1, got "0"/],
       [['--collision-mode', 'airmesh'], /--collision-mode must be .*ccd.*air, got "airmesh"/],
       [['--collide-every', 'frame'], /--collide-every must be .*substep.*iteration.*contacts, got "frame"/],
+      [['--far-side-contacts', 'off'], /--far-side-contacts must be .*auto.*drop.*keep, got "off"/],
       [['--air-iterations', '0'], /--air-iterations must be an integer >= 1, got "0"/],
       [['--air-optimize-every', '-1'], /--air-optimize-every must be an integer >= 0, got "-1"/],
       [['--self-collision-from', '-1'], /--self-collision-from must be an integer >= 0, got "-1"/],
