@@ -34,6 +34,7 @@
 #include "positions"
 #include "queryList"
 #include "contact"
+#include "contactSeparation"
 #include "colliderTouch"
 
 @group(0) @binding(0) var<uniform> params: ContactParams;
@@ -154,14 +155,7 @@ fn addStartCorrection(v: u32, d: vec3<f32>) {
 
 // The contact's C at the current positions (the pass's start).
 fn contactGap(c: Contact) -> f32 {
-  var d = vec3<f32>(0.0);
-  for (var k = 0u; k < 4u; k++) {
-    if (c.pointVertex[k] != CONTACT_NONE && c.pointWeight[k] != 0.0) { d += c.pointWeight[k] * vertexPosition(c.pointVertex[k]); }
-  }
-  for (var k = 0u; k < 3u; k++) {
-    if (c.triBary[k] != 0.0) { d -= c.triBary[k] * vertexPosition(c.triVertex[k]); }
-  }
-  return dot(d, c.normal) - c.offset;
+  return contactSeparation(c) - c.offset;
 }
 
 // Each pass first (contact i of list y): the use S_v of every vertex in the contacts violated

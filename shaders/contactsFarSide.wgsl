@@ -17,6 +17,7 @@
 #include "positions"
 #include "queryList"
 #include "contact"
+#include "contactSeparation"
 
 @group(0) @binding(0) var<uniform> params: ContactParams;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
@@ -27,21 +28,17 @@
 // Words per vertex (src/collision/gpu/farSideContacts.ts FAR_SIDE_WORDS).
 const FAR_SIDE_WORDS = 4u;
 
-// Contacts built this substep (one per query).
-fn builtCount() -> u32 {
-  return min(atomicLoad(&list.header[QL_COUNT]), params.listCapacity);
+// Contact record i when this build made it and it is enabled; else a record with enabled 0.
+fn enabledContact(i: u32) -> Contact {
+  var c: Contact;
+  c.enabled = 0u;
+  if (i < min(atomicLoad(&list.header[QL_COUNT]), params.listCapacity)) { c = contacts[i]; }
+  return c;
 }
 
 // The contact's depth (s - x) . n at the positions now (the build's: nothing moves between).
 fn contactDepth(c: Contact) -> f32 {
-  var d = vec3<f32>(0.0);
-  for (var k = 0u; k < 3u; k++) {
-    if (c.triBary[k] > 0.0) { d += c.triBary[k] * vertexPosition(c.triVertex[k]); }
-  }
-  for (var k = 0u; k < 4u; k++) {
-    if (c.pointVertex[k] != CONTACT_NONE && c.pointWeight[k] > 0.0) { d -= c.pointWeight[k] * vertexPosition(c.pointVertex[k]); }
-  }
-  return dot(d, c.normal);
+  return -contactSeparation(c);
 }
 
 // An f32's bits as a u32 in the same order (negatives below positives).
@@ -59,9 +56,7 @@ fn clearFarSide(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 @compute @workgroup_size(64)
 fn farSideDepths(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x;
-  if (i >= builtCount()) { return; }
-  let c = contacts[i];
+  let c = enabledContact(gid.x);
   if (c.enabled == 0u) { return; }
   // The largest ~key is the smallest key: the shallowest contact; 0 stays "none".
   let mark = ~depthKey(contactDepth(c));
@@ -72,9 +67,7 @@ fn farSideDepths(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 @compute @workgroup_size(64)
 fn farSideNormals(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x;
-  if (i >= builtCount()) { return; }
-  let c = contacts[i];
+  let c = enabledContact(gid.x);
   if (c.enabled == 0u) { return; }
   let mark = ~depthKey(contactDepth(c));
   for (var k = 0u; k < 3u; k++) {
@@ -89,9 +82,7 @@ fn farSideNormals(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 @compute @workgroup_size(64)
 fn dropFarSide(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x;
-  if (i >= builtCount()) { return; }
-  let c = contacts[i];
+  let c = enabledContact(gid.x);
   if (c.enabled == 0u) { return; }
   let key = depthKey(contactDepth(c));
   for (var k = 0u; k < 4u; k++) {
@@ -103,7 +94,7 @@ fn dropFarSide(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (mark == 0u || ~mark >= key) { continue; }
     let n = vec3<f32>(bitcast<f32>(atomicLoad(&farSide[o + 1u])), bitcast<f32>(atomicLoad(&farSide[o + 2u])), bitcast<f32>(atomicLoad(&farSide[o + 3u])));
     if (dot(c.normal, n) > 0.0) {
-      contacts[i].enabled = 0u;
+      contacts[gid.x].enabled = 0u;
       atomicAdd(&list.header[QL_FAR_SIDE_DROPPED], 1u);
       return;
     }
