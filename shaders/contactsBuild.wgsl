@@ -11,12 +11,15 @@
 // normal; on an edge, the normalized sum of the unnormalized normals of its two triangles; on a
 // vertex, of all its boundary triangles (eq. 6's area-weighted average). The twin of
 // src/collision/cpu/contactsCpu.ts appendDcd. Overflowed queries go to the overflow list for the
-// CPU fallback.
+// CPU fallback. With CONTACT_BUILD_FAR_SIDE each enabled contact also marks its triangle corners with
+// its depth (lib/farSideMark.wgsl) for contactsFarSide.wgsl.
 #include "positions"
 #include "queryList"
 #include "spbResult"
 #include "contact"
 #include "contactStartGap"
+#include "contactSeparation"
+#include "farSideMark"
 #include "closestPointOnTriangle"
 
 @group(0) @binding(0) var<uniform> params: ContactParams;
@@ -30,6 +33,8 @@
 // the substep's start positions (also the offset ramp's start gap).
 @group(0) @binding(7) var<storage, read> pin: array<u32>;
 @group(0) @binding(8) var<storage, read> prev: array<vec4<f32>>;
+// Far-side contacts (CONTACT_BUILD_FAR_SIDE): the per-vertex words of lib/farSideMark.wgsl.
+@group(0) @binding(9) var<storage, read_write> farSide: array<atomic<u32>>;
 
 fn startPosition(v: u32) -> vec3<f32> {
   return prev[v].xyz;
@@ -41,6 +46,9 @@ fn startPosition(v: u32) -> vec3<f32> {
 // a shortest path that pushes it onward has found the far side of a part it has crossed more than
 // halfway (a thin wall at speed) and is dropped: CCD or the next substep's Pin handles it.
 const CONTACT_BUILD_ESCAPED_BACKWARD = 1u;
+// ContactParams.buildFlags: this build's far-side contacts are dropped (SolverParams.farSideContacts;
+// contactsFarSide.wgsl): each enabled contact marks its triangle corners with its depth.
+const CONTACT_BUILD_FAR_SIDE = 2u;
 
 // Overflow list layout (src/collision/gpu/queryList.ts): 12 words per entry: the Query's 8
 // words, the substep (the frame's detections so far, list header QL_DETECTIONS), 3 pad.
@@ -184,4 +192,11 @@ fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   c.offset = rampedOffset(params.offset, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_DCD, params.depenetration);
   c.enabled = 1u;
   contacts[i] = c;
+  if ((params.buildFlags & CONTACT_BUILD_FAR_SIDE) != 0u) {
+    // The shallowest contact at each corner (the largest mark; contactsFarSide.wgsl reads it).
+    let mark = farSideMark(c);
+    for (var k = 0u; k < 3u; k++) {
+      if (c.triBary[k] > 0.0) { atomicMax(&farSide[FAR_SIDE_WORDS * c.triVertex[k] + FAR_SIDE_MARK], mark); }
+    }
+  }
 }

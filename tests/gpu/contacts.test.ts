@@ -192,6 +192,56 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     for (let k = 0; k < 3; k++) expect(Math.abs(rec[12 + k] - bary[k])).toBeLessThan(1e-6);
   });
 
+  it('far-side contacts (farSideContacts drop): a contact is dropped under a shallower corner contact pushing the same way, kept when it pushes the other way or is deeper, and not compared with an older build\'s corner contact', async () => {
+    const { model, v, s: sFace } = pointOnFace();
+    const h = await harness(model, { farSideContacts: 'drop' });
+    const ctx = await testGpu();
+    const { tri: top } = topTriangle(h.mesh, sFace);
+    const x0 = await h.state.readPositions();
+    const at = (i: number) => [x0[3 * i], x0[3 * i + 1], x0[3 * i + 2]];
+    const vertexAt = (p: number[]) => {
+      for (let i = 0; i < model.objectVertexOffsets[1]; i++) if (Math.hypot(x0[3 * i] - p[0], x0[3 * i + 1] - p[1], x0[3 * i + 2] - p[2]) < 1e-6) return i;
+      throw new Error(`no vertex of the big cube at ${p}`);
+    };
+    // A boundary triangle of the small cube with v as its corner k (the vertex feature k puts barycentric 1 there).
+    let cornerTri = -1, corner = -1;
+    for (let t = 0; t < h.mesh.boundaryTriangles.length / 3 && cornerTri < 0; t++) {
+      for (let k = 0; k < 3; k++) if (h.mesh.boundaryTriangles[3 * t + k] === v) { cornerTri = t; corner = k; }
+    }
+    expect(cornerTri).toBeGreaterThanOrEqual(0);
+    const xv = at(v);
+    // The deep contact: v, 0.05 below the big cube's top face, pushed up (+y, the face's normal).
+    const deep: HandQuery = { p: xv, tet: 0, exclude: [v, -1], source: v, param: 0, s: [xv[0], 1, xv[2]], triangle: top, feature: 6, status: 1 };
+    // A contact of a big-cube vertex u whose triangle has v as a corner; its normal is its path's
+    // direction s - p, set by placing p just below (+y) or above (-y) s = v. Its depth (s - x_u) . n is
+    // 0.95 - 1 = -0.05 for a top vertex (shallower than 0.05), 0.95 for a bottom one (deeper).
+    const cornerContact = (u: number, up: boolean): HandQuery => ({
+      p: [xv[0], xv[1] + (up ? -0.01 : 0.01), xv[2]], tet: 0, exclude: [u, -1], source: u, param: 0, s: xv, triangle: cornerTri, feature: corner, status: 1,
+    });
+    const topU = vertexAt([0, 1, 0]), bottomU = vertexAt([0, 0, 0]), otherTopU = vertexAt([1, 1, 1]);
+    const build = async (qs: HandQuery[]): Promise<{ enabled: number[]; dropped: number }> => {
+      await writeQueries(h, qs);
+      await runContacts(h);
+      const rec = new Uint32Array(await readBuffer(ctx, h.stage.contacts, 4 * CONTACT_WORDS * qs.length));
+      const header = new Uint32Array(await readBuffer(ctx, h.list.list, 4 * QL_HEADER_WORDS));
+      h.state.reset();
+      return { enabled: qs.map((_, i) => rec[CONTACT_WORDS * i + 21]), dropped: header[QL.farSideDropped] };
+    };
+    // Same way and shallower: the deep contact goes, the corner contact stays.
+    expect(await build([cornerContact(topU, true), deep])).toEqual({ enabled: [1, 0], dropped: 1 });
+    // The next build has no contact with v as a corner: the winner words still name record 0, now
+    // a contact of another vertex on the big cube's top face pushing the same way (+y), which must
+    // not stand in for it.
+    const unrelated: HandQuery = { ...deep, p: at(otherTopU), source: otherTopU, exclude: [otherTopU, -1], s: at(otherTopU) };
+    expect(await build([unrelated, deep])).toEqual({ enabled: [1, 1], dropped: 0 });
+    // The other way, or deeper: both stay.
+    expect(await build([cornerContact(topU, false), deep])).toEqual({ enabled: [1, 1], dropped: 0 });
+    expect(await build([cornerContact(bottomU, true), deep])).toEqual({ enabled: [1, 1], dropped: 0 });
+    // Keep: nothing is dropped.
+    h.settings.farSideContacts = 'keep';
+    expect(await build([cornerContact(topU, true), deep])).toEqual({ enabled: [1, 1], dropped: 0 });
+  });
+
   it('a CPU answer injected after an overflow: applied once, in the next frame\'s first substep', async () => {
     const { model, v, s } = pointOnFace();
     const h = await harness(model, { contactIterations: 3 });

@@ -3,8 +3,9 @@
  * the shortest-path stage, every substep, on the GPU with no readback,
  *   1. buildContacts   per query (indirect): status counters, the contact record, its normal by
  *                      feature; overflowed queries to the overflow list,
- *      with SolverParams.farSideContacts 'drop' (recovery mode by default) then the far-side
- *      contacts disabled (farSideContacts.ts: 4 dispatches),
+ *      with SolverParams.farSideContacts 'drop' (recovery mode by default) each contact also
+ *      marks its triangle corners with its depth, and the far-side contacts are then disabled
+ *      (farSideContacts.ts: 2 dispatches),
  *   2. contactIterations x (countContacts and solveContacts per contact (indirect),
  *                      applyContacts per vertex, which zeroes the counts for the next pass).
  * A source sharing the counts (CCD's vertex-triangle contacts) is solved in the same count and
@@ -45,7 +46,7 @@ import { contactSweep, effectiveFarSideContacts, type SolverParams } from '../..
 import { resolvesOnly, type GpuStage, type SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import type { CollisionTopologyGpu } from './collisionTopology';
-import { FarSideContacts } from './farSideContacts';
+import { CONTACT_BUILD_FAR_SIDE, FarSideContacts } from './farSideContacts';
 import { QL, QL_HEADER_WORDS, QUERY_WORDS, RESULT_WORDS, type QueryList } from './queryList';
 
 /** Contacts built by another stage (CCD), solved with the DCD ones. */
@@ -134,9 +135,10 @@ export class ContactStage implements GpuStage {
   };
   /** Whether this frame's passes run in one workgroup (SolverParams.contactDispatch), set in beginFrame. */
   private sweeping = false;
-  /** Whether this frame's builds drop far-side contacts (SolverParams.farSideContacts), set in beginFrame; the kernels, made at first use. */
+  /** Whether this frame's builds drop far-side contacts (SolverParams.farSideContacts), set in beginFrame. */
   private dropFarSide = false;
-  private farSide?: FarSideContacts;
+  /** Its per-vertex words (bound by the build, whichever the setting) and kernels (compiled at first use). */
+  private readonly farSide: FarSideContacts;
   private escapePin?: GPUBuffer;
   private escapesTested: () => boolean = () => false;
 
@@ -195,7 +197,7 @@ export class ContactStage implements GpuStage {
     this.accumulatorUnit = ACCUMULATOR_UNIT_RATIO * (meanEdge > 0 && Number.isFinite(meanEdge) ? meanEdge : 1);
     this.buildTable = new BindingTable(device, 'contacts.build', {
       params: 'uniform', positions: 'read-only-storage', topo: 'read-only-storage', list: 'storage', results: 'read-only-storage',
-      contacts: 'storage', overflow: 'storage', pin: 'read-only-storage', prev: 'read-only-storage',
+      contacts: 'storage', overflow: 'storage', pin: 'read-only-storage', prev: 'read-only-storage', farSide: 'storage',
     });
     this.solveTable = new BindingTable(device, 'contacts.solve', {
       params: 'uniform', positions: 'storage', prev: 'storage', list: 'read-only-storage', contacts: 'storage',
@@ -213,6 +215,7 @@ export class ContactStage implements GpuStage {
       sweepPipeline: () => wgslPipeline(device, 'contacts.sweep', solveCode, 'sweepContacts', [this.solveTable.layout]),
     });
     this.uniforms = uniformBuffer(device, 'contacts.params', 4 * PARAM_WORDS);
+    this.farSide = new FarSideContacts(device, topology.vertexCount);
     const n = topology.vertexCount;
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
     this.accumulators = device.createBuffer({ label: 'contacts.accumulators', size: Math.max(32, 4 * ACCUMULATOR_WORDS * n), usage });
@@ -301,7 +304,7 @@ export class ContactStage implements GpuStage {
     words[12] = this.shared?.capacity ?? 0;
     words[13] = s.contactIterations;
     words[14] = this.sweepOwn()?.capacity ?? 0;
-    words[15] = this.escapePin && this.escapesTested() ? CONTACT_BUILD_ESCAPED_BACKWARD : 0;
+    words[15] = (this.escapePin && this.escapesTested() ? CONTACT_BUILD_ESCAPED_BACKWARD : 0) | (this.dropFarSide ? CONTACT_BUILD_FAR_SIDE : 0);
     words[18] = this.objectCount;
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     words[15] = 0;
@@ -342,7 +345,7 @@ export class ContactStage implements GpuStage {
       prev: state.prev,
       build: this.buildTable.group({
         params: this.uniforms, positions: state.positions, topo: this.topology.buffer, list: list.list, results: list.results,
-        contacts: this.contacts, overflow: list.overflow, pin: this.escapePin ?? this.emptyList, prev: state.prev,
+        contacts: this.contacts, overflow: list.overflow, pin: this.escapePin ?? this.emptyList, prev: state.prev, farSide: this.farSide.words,
       }),
       solve: this.solveTable.group({
         params: this.uniforms, positions: state.positions, prev: state.prev, list: list.list, contacts: this.contacts,
@@ -386,7 +389,6 @@ export class ContactStage implements GpuStage {
     }
     let dispatches = build ? 1 : 0;
     if (build && this.dropFarSide) {
-      this.farSide ??= new FarSideContacts(this.device, this.topology.vertexCount);
       dispatches += this.farSide.encode(pass, { params: this.uniforms, positions: state.positions, list: this.queryList.list, contacts: this.contacts }, this.queryList.capacity);
     }
     if (this.sweeping && this.sources.length <= 1) dispatches += this.encodeSweep(pass, groups.sweep, sharing, ownGroups.length > 0);
@@ -487,7 +489,7 @@ export class ContactStage implements GpuStage {
     return {
       build: this.buildTable.group({
         params: inj.uniforms, positions: state.positions, topo: this.topology.buffer, list: inj.list, results: inj.results,
-        contacts: inj.contacts, overflow: this.queryList.overflow, pin: this.escapePin ?? this.emptyList, prev: state.prev,
+        contacts: inj.contacts, overflow: this.queryList.overflow, pin: this.escapePin ?? this.emptyList, prev: state.prev, farSide: this.farSide.words,
       }),
       solve: this.solveTable.group({
         params: inj.uniforms, positions: state.positions, prev: state.prev, list: inj.list, contacts: inj.contacts,
@@ -508,7 +510,7 @@ export class ContactStage implements GpuStage {
     this.emptyContacts3.destroy();
     this.contacts?.destroy();
     this.injected?.destroy();
-    this.farSide?.destroy();
+    this.farSide.destroy();
   }
 }
 

@@ -1,17 +1,21 @@
 /**
  * Far-side contacts on the GPU (SolverParams.farSideContacts 'drop'; shaders/contactsFarSide.wgsl,
- * CPU twin src/collision/cpu/farSideContacts.ts): encoded by the contacts stage right after its
- * build dispatch, before the passes, in the same compute pass: clear the per-vertex words, the
- * shallowest corner contact's depth, its normal, then the drop (4 dispatches a build). Owns the
- * per-vertex words (FAR_SIDE_WORDS u32 each).
+ * CPU twin src/collision/cpu/farSideContacts.ts). Owns the per-vertex words
+ * (shaders/lib/farSideMark.wgsl, FAR_SIDE_WORDS u32 each), which the contacts stage's build also
+ * binds: with ContactParams.buildFlags CONTACT_BUILD_FAR_SIDE the build marks each enabled
+ * contact's triangle corners with its depth (atomicMax). Encoded by the contacts stage right after
+ * that build, before the passes, in the same compute pass: the winners (the index of the shallowest
+ * corner contact at each vertex), then the drop, which also zeroes the marks for the next build
+ * (2 dispatches a build; a clear and a depth pass of their own made 4 before 2026-11-29).
  */
 import farSideCode from '../../../shaders/contactsFarSide.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
-import { dispatchGrid } from '../../gpu/buffers';
 import { definePipelines, wgslPipeline } from '../../gpu/lazyPipelines';
 
-/** Words per vertex (contactsFarSide.wgsl FAR_SIDE_WORDS): ~key of the shallowest corner contact, its normal. */
-export const FAR_SIDE_WORDS = 4;
+/** Words per vertex (lib/farSideMark.wgsl FAR_SIDE_WORDS): the shallowest corner contact's mark, a contact holding it and its mark. */
+export const FAR_SIDE_WORDS = 3;
+/** ContactParams.buildFlags bit (contactsBuild.wgsl CONTACT_BUILD_FAR_SIDE): the build marks the corners. */
+export const CONTACT_BUILD_FAR_SIDE = 2;
 
 /** What the kernels read and write: the contacts stage's uniforms, positions, query list and records. */
 export interface FarSideBuffers {
@@ -23,24 +27,19 @@ export interface FarSideBuffers {
 
 export class FarSideContacts {
   private readonly table;
-  private readonly words: GPUBuffer;
-  declare private readonly clearPipeline: GPUComputePipeline;
-  declare private readonly depthsPipeline: GPUComputePipeline;
-  declare private readonly normalsPipeline: GPUComputePipeline;
+  /** The per-vertex words, zero between builds in their mark word (bound by the build too). */
+  readonly words: GPUBuffer;
+  declare private readonly winnersPipeline: GPUComputePipeline;
   declare private readonly dropPipeline: GPUComputePipeline;
   private cached?: { buffers: FarSideBuffers; group: GPUBindGroup };
 
-  constructor(
-    device: GPUDevice,
-    private readonly vertexCount: number,
-  ) {
+  constructor(device: GPUDevice, vertexCount: number) {
     this.table = new BindingTable(device, 'contacts.farSide', {
       params: 'uniform', positions: 'read-only-storage', list: 'storage', contacts: 'storage', farSide: 'storage',
     });
+    // Compiled on first use (gpu/lazyPipelines.ts): a run that never drops never builds them.
     definePipelines(this, {
-      clearPipeline: () => wgslPipeline(device, 'contacts.farSide.clear', farSideCode, 'clearFarSide', [this.table.layout]),
-      depthsPipeline: () => wgslPipeline(device, 'contacts.farSide.depths', farSideCode, 'farSideDepths', [this.table.layout]),
-      normalsPipeline: () => wgslPipeline(device, 'contacts.farSide.normals', farSideCode, 'farSideNormals', [this.table.layout]),
+      winnersPipeline: () => wgslPipeline(device, 'contacts.farSide.winners', farSideCode, 'farSideWinners', [this.table.layout]),
       dropPipeline: () => wgslPipeline(device, 'contacts.farSide.drop', farSideCode, 'dropFarSide', [this.table.layout]),
     });
     this.words = device.createBuffer({ label: 'contacts.farSide.words', size: Math.max(16, 4 * FAR_SIDE_WORDS * vertexCount), usage: GPUBufferUsage.STORAGE });
@@ -55,23 +54,18 @@ export class FarSideContacts {
   }
 
   /**
-   * The four dispatches over a build of `capacity` records (threads past the list's count return),
-   * into `pass` after the build's dispatch. Returns the dispatches (4).
+   * The two dispatches over a build of `capacity` records (threads past the list's count return,
+   * those of the drop after zeroing their share of the marks), into `pass` after a build that
+   * marked the corners (CONTACT_BUILD_FAR_SIDE). Returns the dispatches (2).
    */
   encode(pass: GPUComputePassEncoder, buffers: FarSideBuffers, capacity: number): number {
-    const group = this.group(buffers);
-    const [vx, vy] = dispatchGrid(this.vertexCount);
-    const records = Math.ceil(capacity / 64);
-    pass.setBindGroup(0, group);
-    pass.setPipeline(this.clearPipeline);
-    pass.dispatchWorkgroups(vx, vy);
-    pass.setPipeline(this.depthsPipeline);
-    pass.dispatchWorkgroups(records);
-    pass.setPipeline(this.normalsPipeline);
+    const records = Math.max(1, Math.ceil(capacity / 64));
+    pass.setBindGroup(0, this.group(buffers));
+    pass.setPipeline(this.winnersPipeline);
     pass.dispatchWorkgroups(records);
     pass.setPipeline(this.dropPipeline);
     pass.dispatchWorkgroups(records);
-    return 4;
+    return 2;
   }
 
   destroy(): void {
