@@ -7,7 +7,8 @@
  * is one substep), and the brute-force counter (tests/support/intersectionCounter.ts, no code
  * shared with detection) gives the self-penetrating boundary vertices after each. Also per substep
  * the tets inverted (signed volume <= 0), and how many of the vertices still inside are corners of
- * an inverted boundary tet: the points whose self queries paper 000 section 3.5 skips
+ * an inverted boundary tet: the points whose self queries paper 000 section 3.5 skips; the deepest of each,
+ * by its distance to the nearest boundary triangle (a lower bound of its depth)
  * (docs/collisions.md "What the noodle keeps after 10 substeps").
  *
  *   node scripts/run-ts.mjs bench/recoverySubsteps.ts [--scene noodle-recovery|squishy-recovery]
@@ -64,14 +65,16 @@ const invertedTets = (x: Float64Array): number => {
 };
 const boundary = buildSceneMesh(m);
 /** Of the self-penetrating vertices at x: how many, and how many are corners of an inverted boundary tet (section 3.5's skip). */
-const stuckAtInversions = (x: Float64Array): { inside: number; onInvertedBoundaryTet: number } => {
+const stuckAtInversions = (x: Float64Array): { inside: number; onInvertedBoundaryTet: number; deepest: number; deepestOther: number } => {
   const onInverted = new Uint8Array(m.vertexCount);
   for (let f = 0; f < boundary.boundaryTriangleTet.length; f++) {
     if (tetVolume6(x, m.tets, boundary.boundaryTriangleTet[f]) > 0) continue;
     for (let k = 0; k < 3; k++) onInverted[boundary.boundaryTriangles[3 * f + k]] = 1;
   }
-  const hits = countIntersections({ positions: x, tets: m.tets, tetObject: m.tetObject }).hits.filter((hit) => hit.self);
-  return { inside: hits.length, onInvertedBoundaryTet: hits.filter((hit) => onInverted[hit.vertex]).length };
+  const hits = countIntersections({ positions: x, tets: m.tets, tetObject: m.tetObject }, { depth: true }).hits.filter((hit) => hit.self);
+  const others = hits.filter((hit) => !onInverted[hit.vertex]);
+  const deepestOf = (list: typeof hits): number => list.reduce((d, hit) => Math.max(d, hit.depth), 0);
+  return { inside: hits.length, onInvertedBoundaryTet: hits.length - others.length, deepest: deepestOf(hits), deepestOther: deepestOf(others) };
 };
 
 console.log(`${sceneName}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${setup.params.substeps} substeps x ${setup.params.iterations} iterations; self-collision off for ${from} frames`);
@@ -88,7 +91,9 @@ for (const every of variants) for (const farSide of farSides) {
   s.v.set(tangled.v);
   s.time = tangled.time;
   const counts = [selfInside(s.x)];
-  const onInverted = [stuckAtInversions(s.x).onInvertedBoundaryTet];
+  const start = stuckAtInversions(s.x);
+  const onInverted = [start.onInvertedBoundaryTet];
+  const deepest = [start.deepest], deepestOther = [start.deepestOther];
   const inverted = [invertedTets(s.x)];
   let stepMs = 0;
   const dropped: number[] = [], contactsBuilt: number[] = [];
@@ -101,12 +106,16 @@ for (const every of variants) for (const farSide of farSides) {
     const now = stuckAtInversions(s.x);
     counts.push(now.inside);
     onInverted.push(now.onInvertedBoundaryTet);
+    deepest.push(now.deepest);
+    deepestOther.push(now.deepestOther);
     inverted.push(invertedTets(s.x));
   }
   const stuck = stuckAtInversions(s.x);
   const firstZero = counts.findIndex((_, i) => counts.slice(i).every((d) => d === 0));
   console.log(`collideEvery ${every}, farSideContacts ${farSide}: per substep ${counts.join(' ')}`);
   console.log(`  of them corners of an inverted boundary tet ${onInverted.join(' ')}; the others ${counts.map((c, i) => c - onInverted[i]).join(' ')}`);
+  const mm = (list: number[]): string => list.map((d) => (1000 * d).toFixed(2)).join(' ');
+  console.log(`  deepest (mm, distance to the nearest boundary triangle: a lower bound of the depth) ${mm(deepest)}; of the others ${mm(deepestOther)}`);
   console.log(`  inverted tets per substep ${inverted.join(' ')}`);
   console.log(`  far-side contacts dropped / contacts built per substep ${dropped.map((d, i) => `${d}/${contactsBuilt[i]}`).join(' ')}`);
   console.log(`  none left from substep ${firstZero < 0 ? `- (still ${counts[counts.length - 1]} after ${after})` : firstZero}; ${(stepMs / Math.max(1, after)).toFixed(0)} ms a substep`);
