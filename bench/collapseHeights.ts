@@ -12,6 +12,7 @@ import { CpuSolver } from '../src/sim/cpuSolver';
 import { totalEnergy, type EnergyOptions } from '../src/sim/energy';
 import { DEPENETRATION_SPEED_DEFAULT, type ConstraintType, type SolveOrder } from '../src/contract/params';
 import { kuhnLattice } from '../tests/support/kuhnLattice';
+import { speedOrOff } from '../src/runner/args';
 import { makeSetup } from '../tests/unit/sim/support/setups';
 
 function listFlag(name: string, fallback: string): number[] {
@@ -22,13 +23,10 @@ function listFlag(name: string, fallback: string): number[] {
   return values;
 }
 
+/** --depenetration-speed V|off, parsed as the runner parses it. */
 function depenetrationFlag(): number {
   const i = process.argv.indexOf('--depenetration-speed');
-  if (i < 0) return DEPENETRATION_SPEED_DEFAULT;
-  const text = process.argv[i + 1] ?? '';
-  const v = text === 'off' ? Infinity : Number(text);
-  if (!(v > 0)) throw new Error(`--depenetration-speed: expected a number > 0 (world units per second) or 'off', got "${text}"`);
-  return v;
+  return i < 0 ? DEPENETRATION_SPEED_DEFAULT : speedOrOff('depenetration-speed', process.argv[i + 1] ?? '');
 }
 
 const heights = listFlag('heights', '0.04,0.05,0.06');

@@ -197,6 +197,14 @@ function inRange(flag: string, text: string, ok: (x: number) => boolean, range: 
   return x;
 }
 
+/**
+ * A speed flag (--contact-offset-speed, --depenetration-speed): a number > 0 in world units per
+ * second, or 'off' (Infinity: no limit). Benches that take the same flag parse it here too.
+ */
+export function speedOrOff(flag: string, text: string): number {
+  return text === 'off' ? Infinity : inRange(flag, text, (x) => x > 0, "a number > 0 (world units per second) or 'off'");
+}
+
 /** 'auto', or a number that passes `ok`; any other text is refused naming both forms. */
 function autoOr(flag: string, text: string, ok: (x: number) => boolean, range: string): number | 'auto' {
   if (text === 'auto') return 'auto';
@@ -314,8 +322,8 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('self-pair-skin', (t) => (o.params.selfPairSkin = inRange('self-pair-skin', t, (x) => x >= 0, 'a number >= 0')));
   v('self-culling', (t) => (o.params.selfCulling = choice('self-culling', t, SELF_CULLING_MODES)));
   v('contact-offset', (t) => (o.params.contactOffset = autoOr('contact-offset', t, (x) => x >= 0, "a number >= 0 (world units) or 'auto'")));
-  v('contact-offset-speed', (t) => (o.params.contactOffsetSpeed = t === 'off' ? Infinity : inRange('contact-offset-speed', t, (x) => x > 0, "a number > 0 (world units per second) or 'off'")));
-  v('depenetration-speed', (t) => (o.params.depenetrationSpeed = t === 'off' ? Infinity : inRange('depenetration-speed', t, (x) => x > 0, "a number > 0 (world units per second) or 'off'")));
+  v('contact-offset-speed', (t) => (o.params.contactOffsetSpeed = speedOrOff('contact-offset-speed', t)));
+  v('depenetration-speed', (t) => (o.params.depenetrationSpeed = speedOrOff('depenetration-speed', t)));
   v('impact-substeps', (t) => (o.params.impactSubsteps = autoOr('impact-substeps', t, (x) => Number.isInteger(x) && x >= 0, "an integer >= 0 or 'auto'")));
   if (o.engine === 'cpu' && o.framesInFlight === 2) throw new UsageError('--frames-in-flight 2 needs the GPU engine: the CPU engine steps one frame at a time');
   if (o.selfCollisionFrom !== undefined && o.params.selfCollision !== undefined) {
