@@ -19,7 +19,7 @@
  * shortest path out through the tentacle's far side. On the float64 CPU reference, 56 frames each,
  * the frames ending with a vertex inside another octopus went from 4 to 1 (3 octopi), 2 to 0 (4)
  * and 2 to 1 (5), the vertices so counted from 24 to 3, the deepest from 3.8 to 1.7 mm
- * (docs/collisions.md "Far-side contacts"), at 4 more dispatches a substep.
+ * (docs/collisions.md "Far-side contacts"), at 2 more dispatches a substep.
  */
 import { defaultParams } from '../contract/params';
 import { pileScene } from './pile';

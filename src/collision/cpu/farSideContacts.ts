@@ -24,9 +24,10 @@
  */
 import { GROUP_POINT_FACE, type CpuContacts } from './contactsCpu';
 
-/** Per vertex, the shallowest contact having it as a triangle corner (-1: none), and each contact's depth: grow-only scratch. */
+/** Per vertex, the shallowest contact having it as a triangle corner (-1: none), each contact's depth, the contacts to drop: grow-only scratch. */
 let shallowest = new Int32Array(0);
 let depths = new Float64Array(0);
+let dropped = new Int32Array(0);
 
 /**
  * Drops (makes inactive) the far-side contacts among the active point-face contacts [from, to) of
@@ -34,7 +35,10 @@ let depths = new Float64Array(0);
  */
 export function dropFarSideContacts(contacts: CpuContacts, x: Float64Array, vertexCount: number, from = 0, to = contacts.count): number {
   if (shallowest.length < vertexCount) shallowest = new Int32Array(vertexCount);
-  if (depths.length < to) depths = new Float64Array(Math.max(to, 2 * depths.length));
+  if (depths.length < to) {
+    depths = new Float64Array(Math.max(to, 2 * depths.length));
+    dropped = new Int32Array(depths.length);
+  }
   shallowest.fill(-1, 0, vertexCount);
   const { pointVertex: pv, pointWeight: pw, triVertex: tv, triBary: tb, normal: nv, active, group } = contacts;
   const takesPart = (i: number): boolean => active[i] === 1 && group[i] === GROUP_POINT_FACE;
@@ -50,7 +54,7 @@ export function dropFarSideContacts(contacts: CpuContacts, x: Float64Array, vert
       if (j < 0 || depth < depths[j]) shallowest[v] = i;
     }
   }
-  const dropped: number[] = [];
+  let drops = 0;
   for (let i = from; i < to; i++) {
     if (!takesPart(i)) continue;
     for (let k = 0; k < 4; k++) {
@@ -59,12 +63,12 @@ export function dropFarSideContacts(contacts: CpuContacts, x: Float64Array, vert
       if (j < 0 || j === i || !(depths[j] < depths[i])) continue;
       const same = nv[3 * i] * nv[3 * j] + nv[3 * i + 1] * nv[3 * j + 1] + nv[3 * i + 2] * nv[3 * j + 2];
       if (same > 0) {
-        dropped.push(i);
+        dropped[drops++] = i;
         break;
       }
     }
   }
   // Dropped after the pass, so that every decision reads the same set of contacts (as the GPU's kernels).
-  for (const i of dropped) active[i] = 0;
-  return dropped.length;
+  for (let k = 0; k < drops; k++) active[dropped[k]] = 0;
+  return drops;
 }
