@@ -14,7 +14,9 @@
  *   node scripts/run-ts.mjs bench/recoverySubsteps.ts [--scene noodle-recovery|squishy-recovery]
  *     [--from F (noodle 50, squishy 75: its switch)] [--resolution R] [--substeps-after 30] [--collide-every substep,iteration] [--vertex-mass-floor R]
  *     [--far-side-contacts auto,keep (each value a run; default auto: drop in recovery mode)]
+ *     [--state FILE (the tangled state: read from FILE when it holds this scene, frame and size, else simulated and written there)]
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { COLLIDE_EVERY, FAR_SIDE_CONTACTS, type CollideEvery, type FarSideContacts } from '../src/contract/params';
 import { findScene } from '../src/scenes/registry';
 import { CpuSolver } from '../src/sim/cpuSolver';
@@ -80,7 +82,32 @@ const stuckAtInversions = (x: Float64Array): { inside: number; onInvertedBoundar
 console.log(`${sceneName}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${setup.params.substeps} substeps x ${setup.params.iterations} iterations; self-collision off for ${from} frames`);
 const t0 = performance.now();
 const tangled = new CpuSolver({ model: m, colliders: setup.colliders, handles: setup.handles, params: setup.params });
-for (let f = 0; f < from; f++) tangled.stepFrame();
+// The tangled state (x, v, time) from --state FILE when it holds this scene, size and frame
+// (the squishy ball's release takes half an hour to reach), else simulated and saved there.
+const stateFile = arg('state');
+const stateKey = `${sceneName} from ${from} resolution ${resolution ?? 'default'} floor ${floorText ?? 'default'} vertices ${m.vertexCount}`;
+if (stateFile && existsSync(stateFile) && readFileSync(stateFile).subarray(0, 256).toString('utf8').split('\n')[0] === stateKey) {
+  const bytes = readFileSync(stateFile);
+  const body = new Float64Array(bytes.buffer.slice(bytes.byteOffset + 256, bytes.byteOffset + bytes.length));
+  tangled.x.set(body.subarray(0, tangled.x.length));
+  tangled.v.set(body.subarray(tangled.x.length, tangled.x.length + tangled.v.length));
+  tangled.time = body[tangled.x.length + tangled.v.length];
+  console.log(`tangled state read from ${stateFile}`);
+} else {
+  for (let f = 0; f < from; f++) {
+    tangled.stepFrame();
+    if ((f + 1) % 10 === 0) process.stderr.write(`  frame ${f + 1}/${from} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
+  }
+  if (stateFile) {
+    const header = Buffer.alloc(256);
+    header.write(`${stateKey}\n`, 'utf8');
+    const body = new Float64Array(tangled.x.length + tangled.v.length + 1);
+    body.set(tangled.x);
+    body.set(tangled.v, tangled.x.length);
+    body[body.length - 1] = tangled.time;
+    writeFileSync(stateFile, Buffer.concat([header, Buffer.from(body.buffer)]));
+  }
+}
 console.log(`tangled after ${from} frames (${((performance.now() - t0) / 1000).toFixed(0)} s): ${selfInside(tangled.x)} self-penetrating boundary vertices`);
 
 const h = setup.params.dt / setup.params.substeps;
