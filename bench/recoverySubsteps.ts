@@ -15,6 +15,9 @@
  *     [--from F (noodle 50, squishy 75: its switch)] [--resolution R] [--substeps-after 30] [--collide-every substep,iteration] [--vertex-mass-floor R]
  *     [--far-side-contacts auto,keep (each value a run; default auto: drop in recovery mode)]
  *     [--state FILE (the tangled state: read from FILE when it holds this scene, frame and size, else simulated and written there)]
+ *     [--unfold-iterations 3,6,12: instead of the variants, from the tangled state with self-collision
+ *      still off, how many of the tets inverted there are still inverted every 5 substeps, per
+ *      material iteration count: whether the solver or the body's motion sets how fast folds undo]
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { COLLIDE_EVERY, FAR_SIDE_CONTACTS, type CollideEvery, type FarSideContacts } from '../src/contract/params';
@@ -111,6 +114,30 @@ if (stateFile && existsSync(stateFile) && readFileSync(stateFile).subarray(0, 25
 console.log(`tangled after ${from} frames (${((performance.now() - t0) / 1000).toFixed(0)} s): ${selfInside(tangled.x)} self-penetrating boundary vertices`);
 
 const h = setup.params.dt / setup.params.substeps;
+const unfoldText = arg('unfold-iterations');
+if (unfoldText !== undefined) {
+  const counts = unfoldText.split(',').map(Number);
+  for (const n of counts) if (!Number.isInteger(n) || n < 1) throw new Error(`--unfold-iterations: integers >= 1, got "${unfoldText}"`);
+  const invertedList = (x: Float64Array): number[] => {
+    const out: number[] = [];
+    for (let t = 0; t < m.tetCount; t++) if (!(tetVolume6(x, m.tets, t) > 0)) out.push(t);
+    return out;
+  };
+  const start = new Set(invertedList(tangled.x));
+  for (const iterations of counts) {
+    const s = new CpuSolver({ model: m, colliders: setup.colliders, handles: setup.handles, params: { ...setup.params, iterations, dt: h, substeps: 1, impactSubsteps: 0 } });
+    s.x.set(tangled.x);
+    s.v.set(tangled.v);
+    s.time = tangled.time;
+    const left: string[] = [];
+    for (let k = 1; k <= after; k++) {
+      s.stepFrame();
+      if (k % 5 === 0) left.push(`${k}: ${invertedList(s.x).filter((t) => start.has(t)).length}`);
+    }
+    console.log(`self-collision off, ${iterations} iterations: of the ${start.size} tets inverted at the start, still inverted at substep ${left.join(', ')}; all inverted at ${after}: ${invertedList(s.x).length}`);
+  }
+  process.exit(0);
+}
 for (const every of variants) for (const farSide of farSides) {
   const params = { ...setup.params, selfCollision: true, recovery: true, collideEvery: every, farSideContacts: farSide, dt: h, substeps: 1, impactSubsteps: 0 };
   const s = new CpuSolver({ model: m, colliders: setup.colliders, handles: setup.handles, params });
