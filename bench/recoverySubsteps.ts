@@ -63,10 +63,11 @@ if (floorText !== undefined) {
 }
 const m = setup.model;
 const selfInside = (x: Float64Array): number => countIntersections({ positions: x, tets: m.tets, tetObject: m.tetObject }).self;
-const invertedTets = (x: Float64Array): number => {
-  let k = 0;
-  for (let t = 0; t < m.tetCount; t++) if (!(tetVolume6(x, m.tets, t) > 0)) k++;
-  return k;
+/** The tets inverted at x (signed volume <= 0), ascending. */
+const invertedTets = (x: Float64Array): number[] => {
+  const out: number[] = [];
+  for (let t = 0; t < m.tetCount; t++) if (!(tetVolume6(x, m.tets, t) > 0)) out.push(t);
+  return out;
 };
 const boundary = buildSceneMesh(m);
 /** Of the self-penetrating vertices at x: how many, and how many are corners of an inverted boundary tet (section 3.5's skip). */
@@ -89,8 +90,9 @@ const tangled = new CpuSolver({ model: m, colliders: setup.colliders, handles: s
 // (the squishy ball's release takes half an hour to reach), else simulated and saved there.
 const stateFile = arg('state');
 const stateKey = `${sceneName} from ${from} resolution ${resolution ?? 'default'} floor ${floorText ?? 'default'} vertices ${m.vertexCount}`;
-if (stateFile && existsSync(stateFile) && readFileSync(stateFile).subarray(0, 256).toString('utf8').split('\n')[0] === stateKey) {
-  const bytes = readFileSync(stateFile);
+const saved = stateFile && existsSync(stateFile) ? readFileSync(stateFile) : null;
+if (saved && saved.subarray(0, 256).toString('utf8').split('\n')[0] === stateKey) {
+  const bytes = saved;
   const body = new Float64Array(bytes.buffer.slice(bytes.byteOffset + 256, bytes.byteOffset + bytes.length));
   tangled.x.set(body.subarray(0, tangled.x.length));
   tangled.v.set(body.subarray(tangled.x.length, tangled.x.length + tangled.v.length));
@@ -118,12 +120,7 @@ const unfoldText = arg('unfold-iterations');
 if (unfoldText !== undefined) {
   const counts = unfoldText.split(',').map(Number);
   for (const n of counts) if (!Number.isInteger(n) || n < 1) throw new Error(`--unfold-iterations: integers >= 1, got "${unfoldText}"`);
-  const invertedList = (x: Float64Array): number[] => {
-    const out: number[] = [];
-    for (let t = 0; t < m.tetCount; t++) if (!(tetVolume6(x, m.tets, t) > 0)) out.push(t);
-    return out;
-  };
-  const start = new Set(invertedList(tangled.x));
+  const start = new Set(invertedTets(tangled.x));
   for (const iterations of counts) {
     const s = new CpuSolver({ model: m, colliders: setup.colliders, handles: setup.handles, params: { ...setup.params, iterations, dt: h, substeps: 1, impactSubsteps: 0 } });
     s.x.set(tangled.x);
@@ -132,9 +129,9 @@ if (unfoldText !== undefined) {
     const left: string[] = [];
     for (let k = 1; k <= after; k++) {
       s.stepFrame();
-      if (k % 5 === 0) left.push(`${k}: ${invertedList(s.x).filter((t) => start.has(t)).length}`);
+      if (k % 5 === 0) left.push(`${k}: ${invertedTets(s.x).filter((t) => start.has(t)).length}`);
     }
-    console.log(`self-collision off, ${iterations} iterations: of the ${start.size} tets inverted at the start, still inverted at substep ${left.join(', ')}; all inverted at ${after}: ${invertedList(s.x).length}`);
+    console.log(`self-collision off, ${iterations} iterations: of the ${start.size} tets inverted at the start, still inverted at substep ${left.join(', ')}; all inverted at ${after}: ${invertedTets(s.x).length}`);
   }
   process.exit(0);
 }
@@ -148,7 +145,7 @@ for (const every of variants) for (const farSide of farSides) {
   const start = stuckAtInversions(s.x);
   const onInverted = [start.onInvertedBoundaryTet];
   const deepest = [start.deepest], deepestOther = [start.deepestOther];
-  const inverted = [invertedTets(s.x)];
+  const inverted = [invertedTets(s.x).length];
   let stepMs = 0;
   const dropped: number[] = [], contactsBuilt: number[] = [];
   for (let k = 0; k < after; k++) {
@@ -162,7 +159,7 @@ for (const every of variants) for (const farSide of farSides) {
     onInverted.push(now.onInvertedBoundaryTet);
     deepest.push(now.deepest);
     deepestOther.push(now.deepestOther);
-    inverted.push(invertedTets(s.x));
+    inverted.push(invertedTets(s.x).length);
   }
   const stuck = stuckAtInversions(s.x);
   const firstZero = counts.findIndex((_, i) => counts.slice(i).every((d) => d === 0));
