@@ -5,12 +5,14 @@
  * tree before the Neo-Hookean stability fix, so the same file measures that solver too:
  *
  *   node scripts/run-ts.mjs bench/cantileverIterations.ts [--resolution 24] [--young 1e6] [--iterations 1,2,4,8]
- *     [--order gauss-seidel|partitioned] [--balance valence|count]
+ *     [--order gauss-seidel|partitioned] [--balance valence|count] [--anderson-depth D]
  *
  * --order: the solve order of the runs measured (default coloured Gauss-Seidel; the reference is
  * always coloured Gauss-Seidel at 64 iterations, a converged run every order shares). --balance
  * (with --order partitioned): how the partition picks a pass for an element interior in several
  * (src/mesh/partitionedColouring.ts PartitionOptions.balance; default the model's, 'valence').
+ * --anderson-depth: the runs measured with Anderson acceleration of that depth
+ * (SolverParams.andersonDepth; the reference is always without).
  *
  *   # the solver before the stability fix (commit 7d89b6b^, the C_D / C_H constraint pair):
  *   rm -rf /tmp/prefix && mkdir /tmp/prefix && git archive 7d89b6b^ | tar -x -C /tmp/prefix
@@ -49,6 +51,10 @@ if (order !== 'gauss-seidel' && order !== 'partitioned') throw new Error(`--orde
 const balance = textFlag('balance');
 if (balance !== undefined && balance !== 'valence' && balance !== 'count') throw new Error(`--balance must be valence or count, got ${balance}`);
 
+const andersonArg = textFlag('anderson-depth');
+const andersonDepth = andersonArg === undefined ? 0 : Number(andersonArg);
+if (!Number.isInteger(andersonDepth) || andersonDepth < 0) throw new Error(`--anderson-depth must be an integer >= 0, got ${andersonArg}`);
+
 const setup = cantilever.build({ resolution });
 setup.model.materials.forEach((m) => (m.youngsModulus = young));
 updateMaterialData(setup.model);
@@ -62,13 +68,14 @@ const tip = (x: Float64Array) => {
   for (let i = 0; i < rest.length; i += 3) if (rest[i] > xmax - 0.02) { sum += x[i + 1]; n++; }
   return sum / n;
 };
-const solve = (iterations: number, solveOrder: 'gauss-seidel' | 'partitioned' = order) => {
-  const s = new CpuSolver({ ...setup, params: { ...setup.params, solveOrder, iterations } });
+const solve = (iterations: number, solveOrder: 'gauss-seidel' | 'partitioned' = order, anderson = andersonDepth) => {
+  // andersonDepth only when asked: the tree before the stability fix has no such setting.
+  const s = new CpuSolver({ ...setup, params: { ...setup.params, solveOrder, iterations, ...(anderson > 0 ? { andersonDepth: anderson } : {}) } });
   for (let f = 0; f < frames; f++) s.stepFrame();
   return s.x;
 };
-const ref = solve(64, 'gauss-seidel');
-console.log(`cantilever resolution ${resolution} (${setup.model.tetCount} tets), E ${young.toExponential(0)}, ${setup.params.substeps} substeps, ${frames} frames, order ${order}${balance ? ` (balance ${balance})` : ''}; reference: coloured Gauss-Seidel, 64 iterations, tip ${(tip(ref) * 1000).toFixed(2)} mm`);
+const ref = solve(64, 'gauss-seidel', 0);
+console.log(`cantilever resolution ${resolution} (${setup.model.tetCount} tets), E ${young.toExponential(0)}, ${setup.params.substeps} substeps, ${frames} frames, order ${order}${balance ? ` (balance ${balance})` : ''}${andersonDepth > 0 ? `, Anderson depth ${andersonDepth}` : ''}; reference: coloured Gauss-Seidel, 64 iterations, tip ${(tip(ref) * 1000).toFixed(2)} mm`);
 console.log('| iterations | tip error | worst vertex error |');
 console.log('|---|---|---|');
 for (const it of counts) {

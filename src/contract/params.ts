@@ -13,6 +13,8 @@ export type SolveOrder = 'partitioned' | 'gauss-seidel' | 'jacobi';
 export const SOLVE_ORDERS: readonly SolveOrder[] = ['partitioned', 'gauss-seidel', 'jacobi'];
 /** How the partitioned order places an element interior in several passes (src/mesh/partitionedColouring.ts PartitionOptions.balance). */
 export type PartitionBalance = 'valence' | 'count';
+/** Largest SolverParams.andersonDepth (the GPU kernel's fixed-size arrays: src/sim/andersonAcceleration.ts). */
+export const MAX_ANDERSON_DEPTH = 4;
 export const PARTITION_BALANCES: readonly PartitionBalance[] = ['valence', 'count'];
 export type ConstraintType = 'neohookean' | 'springs';
 /** How a point inside another object finds its boundary point (paper Fig. 15). */
@@ -153,6 +155,16 @@ export interface SolverParams {
    * higher than at the bounded step (neoHookeanStepLength.ts). Jacobi's steps are never lengthened.
    */
   lineSearch: boolean;
+  /**
+   * Neo-Hookean: Anderson acceleration of the material iterations (src/sim/andersonAcceleration.ts;
+   * Walker and Ni 2011, Peng et al. 2018): from the fourth iteration of a substep on, each
+   * iterate (positions and multipliers) is the combination of the last depth + 1 sweeps' outputs
+   * whose combined residual is least; 3 iterations or fewer run as without it. 0 = off; 1-4 =
+   * how many differences it remembers (2: the measured best on the stiff cantilever,
+   * docs/benchmarks.md). Costs a pass over the state per iteration (GPU: 1 dispatch an
+   * iteration, 2 from the fourth, 1 a round) and (3 + 2 depth) floats per state float.
+   */
+  andersonDepth: number;
   constraint: ConstraintType;
   /** Mass-spring compliance (m/N) of every edge. */
   springCompliance: number;
@@ -480,6 +492,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     jacobiRelaxation: 1,
     warmStart: true,
     lineSearch: true,
+    andersonDepth: 0,
     constraint: 'neohookean',
     springCompliance: 1e-4,
     friction: 0.2,
@@ -546,6 +559,7 @@ export function checkParams(p: SolverParams): void {
   if (!(Number.isFinite(p.sliverQuality) && p.sliverQuality >= 0 && p.sliverQuality < 1)) throw new RangeError(`sliverQuality (a fraction of the object's median tet quality) must be in [0, 1), got ${String(p.sliverQuality)}`);
   if (!CCD_JOB_LATENCIES.includes(p.ccdJobLatency)) throw new RangeError(`ccdJobLatency must be one of ${CCD_JOB_LATENCIES.join(', ')}, got ${String(p.ccdJobLatency)}`);
   if (!CCD_SELF_PAIR_FRAMES.includes(p.ccdSelfPairFrame)) throw new RangeError(`ccdSelfPairFrame must be one of ${CCD_SELF_PAIR_FRAMES.join(', ')}, got ${String(p.ccdSelfPairFrame)}`);
+  if (!Number.isInteger(p.andersonDepth) || p.andersonDepth < 0 || p.andersonDepth > MAX_ANDERSON_DEPTH) throw new RangeError(`andersonDepth must be an integer in [0, ${MAX_ANDERSON_DEPTH}] (0: off), got ${String(p.andersonDepth)}`);
   if (typeof p.lineSearch !== 'boolean') throw new RangeError(`lineSearch must be true or false, got ${String(p.lineSearch)}`);
   if (!Number.isInteger(p.airIterations) || p.airIterations < 1) throw new RangeError(`airIterations must be an integer >= 1, got ${p.airIterations}`);
   if (!Number.isInteger(p.airOptimizeFrames) || p.airOptimizeFrames < 0) throw new RangeError(`airOptimizeFrames must be an integer >= 0 (0: off), got ${p.airOptimizeFrames}`);

@@ -17,6 +17,7 @@ import { airContainerFor } from './airContainer';
 import { COLLIDER_STRIDE, colliderLayerAllowance, projectOutOfCollider } from './colliders';
 import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
+import { AndersonAccelerator } from './andersonAcceleration';
 import { HANDLE_STRIDE } from './handles';
 import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
 import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, type SolverParams } from '../contract/params';
@@ -100,6 +101,7 @@ export class CpuSolver {
   warmStartShare = WARM_START_SHARE;
   /** Substep length the Neo-Hookean multipliers in tetLambda were solved with (null: none since the reset, or springs ran). */
   private multipliersH: number | null = null;
+  private anderson: AndersonAccelerator | null = null;
 
   constructor(setup: SimSetup) {
     checkSetup(setup);
@@ -262,8 +264,12 @@ export class CpuSolver {
     // detecting round again on the positions of now, with no detection.
     const rounds = effectiveCollisionRounds(p);
     const detecting = effectiveDetectionRounds(p);
+    // Anderson acceleration (SolverParams.andersonDepth): each round's iterations are one
+    // fixed-point run, restarted after the collision stage moved the points between rounds.
+    const anderson = this.andersonAccelerator();
     for (let round = 0; round < rounds; round++) {
       const end = firstIterationOfRound(round + 1, rounds, p.iterations);
+      anderson?.begin(x, this.tetLambda);
       for (let it = firstIterationOfRound(round, rounds, p.iterations); it < end; it++) {
         if (p.solveOrder !== 'jacobi') this.gaussSeidel(invH2);
         else this.jacobi(invH2);
@@ -271,6 +277,7 @@ export class CpuSolver {
           if (w[i] === 0) continue;
           for (let c = 0; c < colliderCount; c++) this.collide(colliders, (s * colliderCount + c) * COLLIDER_STRIDE, i);
         }
+        anderson?.afterSweep(x, this.tetLambda);
       }
       lap('material');
       if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.substep(x, x0, w, p);
@@ -333,6 +340,14 @@ export class CpuSolver {
   /** The collision stage (null until a substep ran with collisions on). */
   get collisionStage(): CpuCollisionStage | null {
     return this.collision;
+  }
+
+  /** The accelerator of the Neo-Hookean iterations, kept while its depth stays (null: off, or springs). */
+  private andersonAccelerator(): AndersonAccelerator | null {
+    const p = this.params;
+    if (p.andersonDepth === 0 || p.constraint !== 'neohookean') return null;
+    if (this.anderson?.depth !== p.andersonDepth) this.anderson = new AndersonAccelerator(p.andersonDepth, this.model.vertexCount, this.model.tetCount, NEO_HOOKEAN_TET_STATE);
+    return this.anderson;
   }
 
   private stopObject(o: number): void {

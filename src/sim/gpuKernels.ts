@@ -19,6 +19,7 @@ import finalizeDampingCode from '../../shaders/xpbdFinalizeDamping.wgsl?raw';
 import finalizeDampPredictCode from '../../shaders/xpbdFinalizeDampPredict.wgsl?raw';
 import finalizeDampWarmCode from '../../shaders/xpbdFinalizeDampWarm.wgsl?raw';
 import springCode from '../../shaders/xpbdSpring.wgsl?raw';
+import andersonCode from '../../shaders/xpbdAnderson.wgsl?raw';
 
 export const SLOT_STRIDE = 256;
 
@@ -170,6 +171,21 @@ export function finalizeDampWarmBindings(device: GPUDevice) {
     corrections: 'storage',
   });
 }
+/** Bindings of xpbdAnderson.wgsl (Anderson acceleration of the material iterations; group 1: andersonSweepBindings). */
+export function andersonBindings(device: GPUDevice) {
+  return new BindingTable(device, 'xpbd.anderson', {
+    frame: 'uniform',
+    positions: 'storage',
+    stress: 'storage',
+    history: 'storage',
+    columns: 'storage',
+    partials: 'storage',
+  });
+}
+/** Bind group 1 of xpbdAnderson.wgsl: one sweep index's constants (a slot of a uniform buffer). */
+export function andersonSweepBindings(device: GPUDevice) {
+  return new BindingTable(device, 'xpbd.andersonSweep', { sweep: 'uniform' });
+}
 export type IntegrateBindings = ReturnType<typeof integrateBindings>;
 export type PredictWarmBindings = ReturnType<typeof predictWarmBindings>;
 export type NeoHookeanBindings = ReturnType<typeof neoHookeanBindings>;
@@ -180,6 +196,8 @@ export type DampingBindings = ReturnType<typeof dampingBindings>;
 export type FinalizeDampingBindings = ReturnType<typeof finalizeDampingBindings>;
 export type FinalizeDampPredictBindings = ReturnType<typeof finalizeDampPredictBindings>;
 export type FinalizeDampWarmBindings = ReturnType<typeof finalizeDampWarmBindings>;
+export type AndersonBindings = ReturnType<typeof andersonBindings>;
+export type AndersonSweepBindings = ReturnType<typeof andersonSweepBindings>;
 
 export class XpbdKernels {
   readonly integrate: IntegrateBindings;
@@ -192,6 +210,8 @@ export class XpbdKernels {
   readonly finalizeDamping: FinalizeDampingBindings;
   readonly finalizeDampPredictTable: FinalizeDampPredictBindings;
   readonly finalizeDampWarmTable: FinalizeDampWarmBindings;
+  readonly andersonTable: AndersonBindings;
+  readonly andersonSweepTable: AndersonSweepBindings;
   /** Bind group 1: the per-substep (or per-colour) slot, a dynamic offset into the slot buffer. */
   readonly slotLayout: GPUBindGroupLayout;
   declare readonly predict: GPUComputePipeline;
@@ -223,6 +243,10 @@ export class XpbdKernels {
   declare readonly finalizeDampPredict: GPUComputePipeline;
   /** finalizeDampObject beside the next substep's warm start of every tet (xpbdFinalizeDampWarm.wgsl). */
   declare readonly finalizeDampWarm: GPUComputePipeline;
+  /** Anderson acceleration (xpbdAnderson.wgsl): the round's first iterate, each sweep's differences and partial sums, the mix. */
+  declare readonly andersonBegin: GPUComputePipeline;
+  declare readonly andersonResidual: GPUComputePipeline;
+  declare readonly andersonMix: GPUComputePipeline;
 
   constructor(device: GPUDevice) {
     this.integrate = integrateBindings(device);
@@ -235,6 +259,8 @@ export class XpbdKernels {
     this.finalizeDamping = finalizeDampingBindings(device);
     this.finalizeDampPredictTable = finalizeDampPredictBindings(device);
     this.finalizeDampWarmTable = finalizeDampWarmBindings(device);
+    this.andersonTable = andersonBindings(device);
+    this.andersonSweepTable = andersonSweepBindings(device);
     this.slotLayout = device.createBindGroupLayout({
       label: 'xpbd.slot',
       entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: 16 } }],
@@ -272,6 +298,9 @@ export class XpbdKernels {
       finalizeDampObject: () => make('xpbdFinalizeDamping', finalizeDampingCode, 'finalizeDampObject', [this.finalizeDamping.layout]),
       finalizeDampPredict: () => make('xpbdFinalizeDampPredict', finalizeDampPredictCode, 'finalizeDampPredict', withSlot(this.finalizeDampPredictTable.layout)),
       finalizeDampWarm: () => make('xpbdFinalizeDampWarm', finalizeDampWarmCode, 'finalizeDampWarm', withSlot(this.finalizeDampWarmTable.layout)),
+      andersonBegin: () => make('xpbdAnderson', andersonCode, 'begin', [this.andersonTable.layout, this.andersonSweepTable.layout]),
+      andersonResidual: () => make('xpbdAnderson', andersonCode, 'residual', [this.andersonTable.layout, this.andersonSweepTable.layout]),
+      andersonMix: () => make('xpbdAnderson', andersonCode, 'mix', [this.andersonTable.layout, this.andersonSweepTable.layout]),
     });
   }
 }

@@ -14,7 +14,7 @@ import { makeSetup } from '../unit/sim/support/setups';
  * 1.3e-5 on the 2-unit cube after 8 frames, 3.6e-5 on the 10.6-unit twisted beam; the bounds
  * leave room for other GPUs' rounding (fused multiply-adds) and are what src/sim/README.md states.
  */
-async function maxDifference(setup: SimSetup, frames: number): Promise<{ diff: number; moved: number }> {
+async function maxDifference(setup: SimSetup, frames: number): Promise<{ diff: number; moved: number; cpuPositions: Float64Array }> {
   const ctx = await testGpu();
   const cpu = new CpuSolver(setup);
   const gpu = new GpuSolver(ctx, setup);
@@ -30,7 +30,7 @@ async function maxDifference(setup: SimSetup, frames: number): Promise<{ diff: n
     diff = Math.max(diff, Math.abs(x[i] - cpu.x[i]));
     moved = Math.max(moved, Math.abs(cpu.x[i] - setup.model.restPositions[i]));
   }
-  return { diff, moved };
+  return { diff, moved, cpuPositions: cpu.x };
 }
 
 describe('GPU XPBD step matches the CPU reference', () => {
@@ -98,5 +98,48 @@ describe('GPU XPBD step matches the CPU reference', () => {
     expect(moved).toBeGreaterThan(0.1);
     expect(moved).toBeLessThan(2);
     expect(diff).toBeLessThan(1e-4);
+  });
+
+  it('neohookean with Anderson acceleration (andersonDepth 2, 6 iterations: mixes from the fourth), stiff enough that the iterations do not converge: a cube falling onto the ground (partitioned, Jacobi) and a twisted beam with colliders; a round begins, each sweep 1 dispatch more, each mix 2', async () => {
+    const beam = loadSharedTetArrays('Beam.t');
+    const cases: [string, (andersonDepth: number) => SimSetup, number][] = [
+      ...(['partitioned', 'jacobi'] as const).map((solveOrder): [string, (d: number) => SimSetup, number] => [
+        `cube, ${solveOrder}`,
+        (andersonDepth) => makeSetup([{ ...cube, material: { youngsModulus: 2e6, poissonRatio: 0.4 } }], { dt: 1 / 60, substeps: 4, iterations: 6, solveOrder, andersonDepth }, [{ kind: 'plane', normal: [0, 1, 0], offset: -1.05 }]),
+        8,
+      ]),
+      [
+        'twisted beam',
+        (andersonDepth) => makeSetup(
+          [{ ...beam, material: { youngsModulus: 5e7, poissonRatio: 0.3 }, pin: (x) => (x < -4.5 ? 0 : x > 4.5 ? 1 : -1) }],
+          { dt: 1 / 60, substeps: 4, iterations: 6, friction: 0.3, andersonDepth },
+          [{ kind: 'box', min: [-1, -3, -3], max: [1, -1.02, 3] }],
+          [fixedHandle, twistingHandle([0, 0, 0], [1, 0, 0], 3)],
+        ),
+        6,
+      ],
+    ];
+    for (const [name, setup, frames] of cases) {
+      const { diff, moved, cpuPositions } = await maxDifference(setup(2), frames);
+      // The acceleration acted: its frames are far from the plain iterations' (the twin bound could not tell them apart otherwise).
+      const plain = new CpuSolver(setup(0));
+      for (let f = 0; f < frames; f++) plain.stepFrame();
+      const effect = cpuPositions.reduce((w, v, i) => Math.max(w, Math.abs(v - plain.x[i])), 0);
+      console.log(`Anderson depth 2, ${name}: GPU - CPU ${diff.toExponential(2)}, accelerated - plain ${effect.toExponential(2)}, moved ${moved.toExponential(2)}`);
+      expect(moved, name).toBeGreaterThan(0.05);
+      expect(diff, name).toBeLessThan(1e-4);
+      expect(effect, name).toBeGreaterThan(10 * diff);
+    }
+    // Dispatches: the same solver with the acceleration off, plus per substep 1 (begin) + 6 (the
+    // sweeps' differences) + 3 (the mixes after sweeps 3, 4 and 5).
+    const gpu = new GpuSolver(await testGpu(), makeSetup([{ ...cube, material: { youngsModulus: 2e4, poissonRatio: 0.4 } }], { dt: 1 / 60, substeps: 2, iterations: 6, andersonDepth: 2 }, [{ kind: 'plane', normal: [0, 1, 0], offset: -1.05 }]));
+    try {
+      const on = (await gpu.stepFrame()).dispatchesByPhase.material;
+      gpu.params = { ...gpu.params, andersonDepth: 0 };
+      const off = (await gpu.stepFrame()).dispatchesByPhase.material;
+      expect(on! - off!).toBe(2 * (1 + 6 + 3));
+    } finally {
+      gpu.destroy();
+    }
   });
 });

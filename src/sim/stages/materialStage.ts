@@ -28,6 +28,7 @@ import type { GpuState } from '../../contract/state';
 import type { CollidersStage } from './collidersStage';
 import type { XpbdFrame } from './xpbdFrame';
 import type { WarmStartBuffers, WarmStartedPredict } from './predictStage';
+import { MaterialAnderson } from './materialAnderson';
 
 export class MaterialStage implements GpuStage, WarmStartedPredict {
   readonly phase: PhaseName = 'material';
@@ -72,6 +73,8 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
   private readonly tetGrid: [number, number];
   /** Substep length the Neo-Hookean multipliers in tetLambda were solved with, as recorded so far (null: none since the reset, or springs ran). */
   private multipliersH: number | null = null;
+  /** Anderson acceleration of the Neo-Hookean iterations (SolverParams.andersonDepth), its buffers made on first use. */
+  private readonly anderson: MaterialAnderson;
 
   constructor(
     device: GPUDevice,
@@ -149,6 +152,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     );
     this.vertexGrid = dispatchGrid(m.vertexCount);
     this.tetGrid = dispatchGrid(m.tetCount);
+    this.anderson = new MaterialAnderson(device, kernels, frame, state.positions, this.tetLambda, m.vertexCount, m.tetCount);
     // predictWarm's vertex -> tet-corner table in one array (its kernel is at 8 storage buffers).
     const vertexTets = new Uint32Array(m.vertexTetOffsets.length + m.vertexTetCorners.length);
     vertexTets.set(m.vertexTetOffsets, 0);
@@ -326,7 +330,12 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     if (first === end) return;
     // Multipliers restart every substep, or (warm start, recorded with predict) from a share of the last substep's.
     if (!this.warmStarts() && first === 0) encoder.clearBuffer(nh ? this.tetLambda : this.edgeLambda);
+    // Anderson acceleration: each round's iterations are one fixed-point run (CpuSolver's order:
+    // begin, then after each sweep and the colliders).
+    const anderson = nh && p.andersonDepth > 0 ? this.anderson : null;
+    anderson?.prepare(p.andersonDepth, end - first);
     const pass = step.beginPass(encoder, 'material');
+    anderson?.begin(pass, step);
     const { offsets, grids, leftoverStart } = plan;
     for (let it = first; it < end; it++) {
       if (p.solveOrder === 'jacobi') {
@@ -357,12 +366,14 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
         step.countDispatches(offsets.length);
       }
       if (colliders && !collidersInCells) this.colliders.encodeInPass(pass, step);
+      anderson?.afterSweep(pass, step, it - first);
     }
     pass.end();
   }
 
   destroy(): void {
     for (const b of this.owned) b.destroy();
+    this.anderson.destroy();
   }
 }
 

@@ -28,6 +28,7 @@ describe('runner arguments', () => {
     expect(run('--scene', 'cantilever')).toEqual({ scene: 'cantilever', frames: 10, every: 1, framesInFlight: 1, engine: 'gpu', material: {}, params: {} });
     expect(run('--scene', 'cantilever', '--engine', 'cpu').engine).toBe('cpu');
     expect(run('--scene', 'cantilever', '--warm-start', 'off', '--line-search', 'on').params).toEqual({ warmStart: false, lineSearch: true });
+    expect(run('--scene', 'cantilever', '--anderson-depth', '2').params).toEqual({ andersonDepth: 2 });
   });
 
   it('bad values are refused naming the flag and the rule', () => {
@@ -38,6 +39,7 @@ describe('runner arguments', () => {
       [['--density', 'abc'], /--density must be a number, got "abc"/],
       [['--frames', '2.5'], /--frames must be an integer >= 1/],
       [['--substeps', '0'], /--substeps must be an integer >= 1/],
+      [['--anderson-depth', '5'], /--anderson-depth must be an integer in \[0, 4\] \(0: off\), got 5/],
       [['--gravity', '0,-9.81'], /--gravity needs three comma-separated numbers/],
       [['--velocity', '1,x,2'], /--velocity must be a number, got "x"/],
       [['--ground', 'maybe'], /--ground must be on or off, got "maybe"/],

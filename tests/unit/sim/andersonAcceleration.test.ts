@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { AndersonAccelerator, MIX_FROM_SWEEP } from '../../../src/sim/andersonAcceleration';
+import { cantilever } from '../../../src/scenes/cantilever';
+import { CpuSolver } from '../../../src/sim/cpuSolver';
+import { totalEnergy } from '../../../src/sim/energy';
+import { updateMaterialData } from '../../../src/sim/model';
+import { checkParams, defaultParams } from '../../../src/contract/params';
+import { columnShorteningError } from './support/settlingColumn';
+
+/**
+ * Anderson acceleration of the material iterations (SolverParams.andersonDepth): on a linear
+ * fixed-point iteration against its exact solution, and on the float64 cantilever against the
+ * converged run, with the energy law of the stiff beam. The GPU twin: tests/gpu/xpbdMatchesCpu.test.ts.
+ */
+
+describe('the accelerator on Gauss-Seidel for a 1D Poisson problem (exact solution by the Thomas algorithm)', () => {
+  // -u'' = 1 on 60 interior nodes: Gauss-Seidel's slowest mode shrinks by cos^2(pi / 61) ~ 0.997 a sweep.
+  const n = 60;
+  const rhs = new Float64Array(n).fill(1 / (n + 1) ** 2);
+  const sweep = (u: Float64Array) => {
+    for (let i = 0; i < n; i++) u[i] = 0.5 * ((i > 0 ? u[i - 1] : 0) + (i < n - 1 ? u[i + 1] : 0) + rhs[i]);
+  };
+  // Tridiagonal (-1, 2, -1) solve, elimination then back substitution.
+  const exact = (() => {
+    const c = new Float64Array(n), d = new Float64Array(n), u = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const m = 2 + (i > 0 ? c[i - 1] : 0);
+      c[i] = -1 / m;
+      d[i] = (rhs[i] + (i > 0 ? d[i - 1] : 0)) / m;
+    }
+    for (let i = n - 1; i >= 0; i--) u[i] = d[i] - (i < n - 1 ? c[i] * u[i + 1] : 0);
+    return u;
+  })();
+  const error = (u: Float64Array) => u.reduce((worst, v, i) => Math.max(worst, Math.abs(v - exact[i])), 0);
+  const run = (sweeps: number, depth: number) => {
+    const u = new Float64Array(n);
+    const none = new Float64Array(0);
+    const aa = depth > 0 ? new AndersonAccelerator(depth, n / 3, 0, 11) : null;
+    aa?.begin(u, none);
+    const errors: number[] = [];
+    for (let k = 0; k < sweeps; k++) {
+      sweep(u);
+      aa?.afterSweep(u, none);
+      errors.push(error(u));
+    }
+    return errors;
+  };
+
+  it('the same iterates until the fourth sweep, then each depth (1, 2, 4) below plain Gauss-Seidel after 20 sweeps and 20x below after 60', () => {
+    const plain = run(60, 0);
+    // The exact solution is right (it solves the system).
+    for (let i = 0; i < n; i++) expect(2 * exact[i] - (i > 0 ? exact[i - 1] : 0) - (i < n - 1 ? exact[i + 1] : 0)).toBeCloseTo(rhs[i], 14);
+    for (const depth of [1, 2, 4]) {
+      const mixed = run(60, depth);
+      expect(mixed.slice(0, MIX_FROM_SWEEP)).toEqual(plain.slice(0, MIX_FROM_SWEEP));
+      console.log(`Poisson 1D: plain ${plain[19].toExponential(2)} / ${plain[59].toExponential(2)} after 20 / 60 sweeps, Anderson depth ${depth} ${mixed[19].toExponential(2)} / ${mixed[59].toExponential(2)}`);
+      // Measured 2026-11-29: 0.47-0.50 of plain at 20 sweeps, 0.009-0.017 at 60.
+      expect(mixed[19]).toBeLessThan(0.6 * plain[19]);
+      expect(mixed[59]).toBeLessThan(0.05 * plain[59]);
+    }
+  });
+});
+
+describe('the float64 cantilever (resolution 8, 10 substeps, 11 frames from rest)', () => {
+  const frames = 11;
+  const solve = (iterations: number, andersonDepth: number, young: number) => {
+    const setup = cantilever.build({ resolution: 8 });
+    setup.model.materials.forEach((m) => (m.youngsModulus = young));
+    updateMaterialData(setup.model);
+    const s = new CpuSolver({ ...setup, params: { ...setup.params, iterations, andersonDepth } });
+    return { s, setup };
+  };
+  const positionsAfter = (iterations: number, andersonDepth: number, young = 1e7) => {
+    const { s } = solve(iterations, andersonDepth, young);
+    for (let f = 0; f < frames; f++) s.stepFrame();
+    return s.x;
+  };
+  const worst = (a: Float64Array, b: Float64Array) => a.reduce((w, v, i) => Math.max(w, Math.abs(v - b[i])), 0);
+
+  it('E 1e7: 3 iterations run exactly as without it; from 4 on it is no worse against the converged run, at 8 under half the error', () => {
+    expect(positionsAfter(3, 2)).toEqual(positionsAfter(3, 0));
+    const reference = positionsAfter(64, 0);
+    for (const iterations of [4, 6, 8]) {
+      const plain = worst(positionsAfter(iterations, 0), reference);
+      const accelerated = worst(positionsAfter(iterations, 2), reference);
+      console.log(`cantilever resolution 8, E 1e7, ${iterations} iterations: worst vertex error ${plain.toExponential(2)} plain, ${accelerated.toExponential(2)} with Anderson depth 2`);
+      expect(accelerated).toBeLessThanOrEqual(plain);
+      if (iterations === 8) expect(accelerated).toBeLessThan(0.5 * plain);
+    }
+  });
+
+  it('E 1e6, converged: the same solution as the plain iterations (the fixed point is unchanged)', () => {
+    expect(worst(positionsAfter(24, 2, 1e6), positionsAfter(64, 0, 1e6))).toBeLessThan(1e-9);
+  });
+
+  it('at E 1e8 and 8 iterations, released from rest, the clamped beam never gains motion energy (implicit Euler only dissipates)', () => {
+    const { s, setup } = solve(8, 2, 1e8);
+    const opts = { constraint: 'neohookean' as const, springCompliance: 0, gravity: setup.params.gravity };
+    const motion = () => { const e = totalEnergy(setup.model, s.x, s.v, opts); return e.kinetic + e.gravitational; };
+    const start = motion();
+    let gain = -Infinity;
+    for (let f = 0; f < 60; f++) {
+      s.stepFrame();
+      gain = Math.max(gain, motion() - start);
+    }
+    expect(gain).toBeLessThanOrEqual(0);
+  });
+});
+
+describe('a column settling on the ground under its own weight (rho g L^2 / 2E), partitioned order', () => {
+  // support/settlingColumn.ts (also materialConvergence.test.ts): the ground's projection runs in
+  // every iteration, so the accelerated map includes a contact.
+  const shorteningError = columnShorteningError;
+
+  it('4 and 6 iterations: the error against the analytic shortening falls to under half with depth 2', () => {
+    for (const iterations of [4, 6]) {
+      const plain = shorteningError(iterations, {});
+      const accelerated = shorteningError(iterations, { andersonDepth: 2 });
+      // Measured 2026-11-29: 4 iterations 0.127 -> 0.032, 6 iterations 0.038 -> 0.008.
+      console.log(`column, ${iterations} iterations: shortening error ${plain.toFixed(4)} plain, ${accelerated.toFixed(4)} with Anderson depth 2`);
+      expect(accelerated).toBeLessThan(0.5 * plain);
+    }
+  });
+});
+
+describe('andersonDepth is checked', () => {
+  it('an integer in [0, 4]', () => {
+    for (const bad of [-1, 5, 1.5, Number.NaN]) expect(() => checkParams(defaultParams({ andersonDepth: bad }))).toThrow(/andersonDepth must be an integer in \[0, 4\]/);
+    expect(() => checkParams(defaultParams({ andersonDepth: 2 }))).not.toThrow();
+  });
+});
