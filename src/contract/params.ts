@@ -157,12 +157,13 @@ export interface SolverParams {
   lineSearch: boolean;
   /**
    * Neo-Hookean: Anderson acceleration of the material iterations (src/sim/andersonAcceleration.ts;
-   * Walker and Ni 2011, Peng et al. 2018): from the fourth iteration of a substep on, each
+   * Walker and Ni 2011, Peng et al. 2018): with 4 iterations or more, from the third on, each
    * iterate (positions and multipliers) is the combination of the last depth + 1 sweeps' outputs
    * whose combined residual is least; 3 iterations or fewer run as without it. 0 = off; 1-4 =
    * how many differences it remembers (2: the measured best on the stiff cantilever,
    * docs/benchmarks.md). Costs a pass over the state per iteration (GPU: 1 dispatch an
-   * iteration, 2 from the fourth, 1 a round) and (3 + 2 depth) floats per state float.
+   * iteration, 2 from the third, 1 a round; nothing below 4 iterations) and (3 + 2 depth) floats
+   * per state float.
    */
   andersonDepth: number;
   constraint: ConstraintType;

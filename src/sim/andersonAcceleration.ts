@@ -19,12 +19,14 @@
  * its last visit: the warm start's shape test) are observations, not iterates, and are left as
  * the sweep wrote them.
  *
- * Mixing starts at the fourth sweep (MIX_FROM_SWEEP): a mix made from the first one or two
- * differences, as a run's last output, was worse than the plain sweeps on the cantilever (float64,
- * worst vertex: mixing from the second sweep, 2 iterations 1.3e-3 m against 7.6e-4; from the
- * third, 3 iterations 1.1e-3 against 5.0e-4); from the fourth it is no worse at any count from 1
- * to 16 (docs/benchmarks.md). So 3 iterations or fewer run exactly as without it. The history
- * restarts every substep, as the multipliers do, and after each collision round. Fixed points
+ * Mixing starts at the third sweep (firstMixingSweep), and only in a run of at least four: a
+ * mix made from the first two differences overshoots when nothing follows it, and as a run's last
+ * output it was worse than the plain sweeps on the cantilever (float64, worst vertex: 3
+ * iterations, 1.1e-3 m against 5.0e-4; mixing from the second sweep, 2 iterations, 1.3e-3
+ * against 7.6e-4), while with a sweep after it it was the best start measured (4 iterations:
+ * tip 3.0e-6 m against 1.3e-5 when mixing from the fourth; docs/benchmarks.md). So 3 iterations
+ * or fewer run exactly as without it. The history restarts every substep, as the multipliers
+ * do, and after each collision round. Fixed points
  * are unchanged: at convergence f = 0 and every difference vanishes.
  *
  * Cost per sweep: a pass over the state (differences, 2 x depth dot products), a depth x depth
@@ -33,8 +35,15 @@
 
 import { MAX_ANDERSON_DEPTH } from '../contract/params';
 
-/** Sweeps (0-based) before this one only record history; from it on each output is mixed. */
-export const MIX_FROM_SWEEP = 3;
+/** In a run that mixes, the first sweep (0-based) whose output is mixed; the sweeps before it only record differences. */
+export const MIX_FROM_SWEEP = 2;
+/** Runs of fewer sweeps are not mixed at all (their first mix would be their last output). */
+export const MIN_MIXING_SWEEPS = 4;
+
+/** The first sweep mixed in a run of `sweeps` sweeps (`sweeps` itself: none). */
+export function firstMixingSweep(sweeps: number): number {
+  return sweeps >= MIN_MIXING_SWEEPS ? MIX_FROM_SWEEP : sweeps;
+}
 /** Floats of a tet's multiplier state that are mixed: S, 3x3 column-major (constraintsCpu.ts NEO_HOOKEAN_TET_STATE). */
 export const MIXED_TET_FLOATS = 9;
 /** Ridge of the normal equations relative to their trace: it only matters when columns are nearly parallel (the GPU's f32 twin uses 1e-6, above its rounding). */
@@ -56,6 +65,7 @@ export class AndersonAccelerator {
   private readonly matrix: Float64Array;
   private readonly gamma: Float64Array;
   private sweep = 0;
+  private mixFrom = 0;
 
   constructor(
     readonly depth: number,
@@ -79,15 +89,16 @@ export class AndersonAccelerator {
     this.gamma = new Float64Array(depth);
   }
 
-  /** The substep's first iterate (after predict and the warm start): history cleared. */
-  begin(x: Float64Array, multipliers: Float64Array): void {
+  /** The first iterate of a run of `sweeps` sweeps (after predict and the warm start, or a collision round): history cleared. */
+  begin(x: Float64Array, multipliers: Float64Array, sweeps: number): void {
     this.gather(x, multipliers, this.z);
     this.sweep = 0;
+    this.mixFrom = firstMixingSweep(sweeps);
   }
 
   /**
    * After a sweep and the colliders: (x, multipliers) hold G(z_k). Records the differences and,
-   * from MIX_FROM_SWEEP on, overwrites them with the mixed iterate z_{k+1}.
+   * from firstMixingSweep on, overwrites them with the mixed iterate z_{k+1}.
    */
   afterSweep(x: Float64Array, multipliers: Float64Array): void {
     const { length: n, depth, z, g, f, fPrev, gPrev, dF, dG, gram } = this;
@@ -106,7 +117,7 @@ export class AndersonAccelerator {
     }
     fPrev.set(f);
     gPrev.set(g);
-    if (k < MIX_FROM_SWEEP) {
+    if (k < this.mixFrom) {
       z.set(g);
       return;
     }

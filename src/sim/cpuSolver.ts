@@ -17,7 +17,7 @@ import { airContainerFor } from './airContainer';
 import { COLLIDER_STRIDE, colliderLayerAllowance, projectOutOfCollider } from './colliders';
 import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
-import { AndersonAccelerator } from './andersonAcceleration';
+import { AndersonAccelerator, MIN_MIXING_SWEEPS } from './andersonAcceleration';
 import { HANDLE_STRIDE } from './handles';
 import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
 import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, type SolverParams } from '../contract/params';
@@ -268,16 +268,19 @@ export class CpuSolver {
     // fixed-point run, restarted after the collision stage moved the points between rounds.
     const anderson = this.andersonAccelerator();
     for (let round = 0; round < rounds; round++) {
+      const start = firstIterationOfRound(round, rounds, p.iterations);
       const end = firstIterationOfRound(round + 1, rounds, p.iterations);
-      anderson?.begin(x, this.tetLambda);
-      for (let it = firstIterationOfRound(round, rounds, p.iterations); it < end; it++) {
+      // A round too short to mix (MIN_MIXING_SWEEPS) runs without it, as on the GPU.
+      const accelerate = end - start >= MIN_MIXING_SWEEPS ? anderson : null;
+      accelerate?.begin(x, this.tetLambda, end - start);
+      for (let it = start; it < end; it++) {
         if (p.solveOrder !== 'jacobi') this.gaussSeidel(invH2);
         else this.jacobi(invH2);
         for (let i = 0; i < m.vertexCount; i++) {
           if (w[i] === 0) continue;
           for (let c = 0; c < colliderCount; c++) this.collide(colliders, (s * colliderCount + c) * COLLIDER_STRIDE, i);
         }
-        anderson?.afterSweep(x, this.tetLambda);
+        accelerate?.afterSweep(x, this.tetLambda);
       }
       lap('material');
       if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.substep(x, x0, w, p);

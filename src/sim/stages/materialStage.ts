@@ -29,6 +29,7 @@ import type { CollidersStage } from './collidersStage';
 import type { XpbdFrame } from './xpbdFrame';
 import type { WarmStartBuffers, WarmStartedPredict } from './predictStage';
 import { MaterialAnderson } from './materialAnderson';
+import { MIN_MIXING_SWEEPS } from '../andersonAcceleration';
 
 export class MaterialStage implements GpuStage, WarmStartedPredict {
   readonly phase: PhaseName = 'material';
@@ -332,10 +333,11 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     if (!this.warmStarts() && first === 0) encoder.clearBuffer(nh ? this.tetLambda : this.edgeLambda);
     // Anderson acceleration: each round's iterations are one fixed-point run (CpuSolver's order:
     // begin, then after each sweep and the colliders).
-    const anderson = nh && p.andersonDepth > 0 ? this.anderson : null;
-    anderson?.prepare(p.andersonDepth, end - first);
+    // A round too short to mix (MIN_MIXING_SWEEPS) records nothing of it.
+    const anderson = nh && p.andersonDepth > 0 && end - first >= MIN_MIXING_SWEEPS ? this.anderson : null;
+    anderson?.prepare(p.andersonDepth, p.iterations);
     const pass = step.beginPass(encoder, 'material');
-    anderson?.begin(pass, step);
+    anderson?.begin(pass, step, end - first);
     const { offsets, grids, leftoverStart } = plan;
     for (let it = first; it < end; it++) {
       if (p.solveOrder === 'jacobi') {
@@ -366,7 +368,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
         step.countDispatches(offsets.length);
       }
       if (colliders && !collidersInCells) this.colliders.encodeInPass(pass, step);
-      anderson?.afterSweep(pass, step, it - first);
+      anderson?.afterSweep(pass, step, it - first, end - first);
     }
     pass.end();
   }
