@@ -8,7 +8,7 @@
  * or the depth changes, with its bind group built once.
  */
 import { dispatchGrid, gridRowStride, storageBuffer, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
-import { firstMixingSweep, MIX_FROM_SWEEP, MIXED_TET_FLOATS } from '../andersonAcceleration';
+import { MIX_FROM_SWEEP, MIXED_TET_FLOATS } from '../andersonAcceleration';
 import type { XpbdKernels } from '../gpuKernels';
 import type { SubstepContext } from '../../contract/stage';
 import type { XpbdFrame } from './xpbdFrame';
@@ -28,12 +28,10 @@ export class MaterialAnderson {
   /** The depth the history buffers hold. */
   private capacityDepth = 0;
   private sweepSlots: GPUBuffer | null = null;
-  /** One bind group per slot of sweepSlots (bank-major). */
+  /** One bind group per sweep index's slot of sweepSlots. */
   private sweepGroups: GPUBindGroup[] = [];
   /** The depth and sweep count the slots were last written for. */
   private written = '';
-  /** Slots per bank in sweepSlots. */
-  private slotCapacity = 0;
   private group: GPUBindGroup | null = null;
   private readonly owned: GPUBuffer[] = [];
 
@@ -56,43 +54,36 @@ export class MaterialAnderson {
   /**
    * Ready for `depth` and rounds of up to `maxSweeps` sweeps: (re)allocates the history for a
    * larger depth and rewrites the sweep slots when either changed. Call before recording a frame.
-   * Two banks of slots: bank 0 for a round that mixes (firstMixingSweep), bank 1 for one that does
-   * not, so that rounds of different lengths in one frame would each read their own (today's
-   * schedules have one round of I iterations or I rounds of 1: SolverParams.collideEvery).
+   * Only rounds that mix are recorded (MaterialStage skips rounds shorter than MIN_MIXING_SWEEPS),
+   * so every round mixes from MIX_FROM_SWEEP and one slot per sweep index serves them all.
    */
   prepare(depth: number, maxSweeps: number): void {
     if (depth > this.capacityDepth) this.allocate(depth);
     if (`${depth}/${maxSweeps}` !== this.written) this.writeSlots(depth, maxSweeps);
   }
 
-  /** z = the state, before the first sweep of a round of `sweeps` sweeps (1 dispatch). */
-  begin(pass: GPUComputePassEncoder, step: SubstepContext, sweeps: number): void {
+  /** z = the state, before a round's first sweep (1 dispatch). */
+  begin(pass: GPUComputePassEncoder, step: SubstepContext): void {
     pass.setPipeline(this.kernels.andersonBegin);
     pass.setBindGroup(0, this.group!);
-    pass.setBindGroup(1, this.sweepGroup(0, sweeps));
+    pass.setBindGroup(1, this.sweepGroups[0]);
     pass.dispatchWorkgroups(this.grid[0], this.grid[1]);
     step.countDispatches(1);
   }
 
-  /** After sweep `sweep` (0-based) of a round of `sweeps` and the colliders: the differences, and from firstMixingSweep on the mix (1 or 2 dispatches). */
-  afterSweep(pass: GPUComputePassEncoder, step: SubstepContext, sweep: number, sweeps: number): void {
+  /** After sweep `sweep` (0-based) of the round and the colliders: the differences, and from MIX_FROM_SWEEP on the mix (1 or 2 dispatches). */
+  afterSweep(pass: GPUComputePassEncoder, step: SubstepContext, sweep: number): void {
     pass.setPipeline(this.kernels.andersonResidual);
     pass.setBindGroup(0, this.group!);
-    pass.setBindGroup(1, this.sweepGroup(sweep, sweeps));
+    pass.setBindGroup(1, this.sweepGroups[sweep]);
     pass.dispatchWorkgroups(this.grid[0], this.grid[1]);
-    if (sweep < firstMixingSweep(sweeps)) {
+    if (sweep < MIX_FROM_SWEEP) {
       step.countDispatches(1);
       return;
     }
     pass.setPipeline(this.kernels.andersonMix);
     pass.dispatchWorkgroups(this.grid[0], this.grid[1]);
     step.countDispatches(2);
-  }
-
-  /** The bind group of sweep `sweep`'s slot in the bank of a round of `sweeps` sweeps. */
-  private sweepGroup(sweep: number, sweeps: number): GPUBindGroup {
-    const bank = firstMixingSweep(sweeps) < sweeps ? 0 : 1;
-    return this.sweepGroups[bank * this.slotCapacity + sweep];
   }
 
   private allocate(depth: number): void {
@@ -113,29 +104,26 @@ export class MaterialAnderson {
 
   private writeSlots(depth: number, maxSweeps: number): void {
     const capacity = Math.max(1, maxSweeps);
-    if (!this.sweepSlots || capacity > this.slotCapacity) {
+    if (!this.sweepSlots || capacity > this.sweepGroups.length) {
       this.sweepSlots?.destroy();
-      this.sweepSlots = uniformBuffer(this.device, 'xpbd.anderson.sweeps', 2 * SWEEP_SLOT_BYTES * capacity);
-      this.slotCapacity = capacity;
+      this.sweepSlots = uniformBuffer(this.device, 'xpbd.anderson.sweeps', SWEEP_SLOT_BYTES * capacity);
       this.sweepGroups = [];
-      for (let i = 0; i < 2 * capacity; i++) {
-        this.sweepGroups.push(this.kernels.andersonSweepTable.group({ sweep: { buffer: this.sweepSlots, offset: SWEEP_SLOT_BYTES * i, size: 32 } }, `xpbd.anderson.sweep${i}`));
+      for (let k = 0; k < capacity; k++) {
+        this.sweepGroups.push(this.kernels.andersonSweepTable.group({ sweep: { buffer: this.sweepSlots, offset: SWEEP_SLOT_BYTES * k, size: 32 } }, `xpbd.anderson.sweep${k}`));
       }
     }
     const stride = SWEEP_SLOT_BYTES / 4;
-    const words = new Uint32Array(2 * stride * this.slotCapacity);
-    for (let bank = 0; bank < 2; bank++) {
-      for (let k = 0; k < this.slotCapacity; k++) {
-        const o = stride * (bank * this.slotCapacity + k);
-        words[o] = k >= 1 ? (k - 1) % depth : 0; // slot
-        words[o + 1] = Math.min(k, depth); // columns
-        words[o + 2] = bank === 0 && k >= MIX_FROM_SWEEP ? 1 : 0; // mix
-        words[o + 3] = k === 0 ? 1 : 0; // first
-        words[o + 4] = depth;
-        words[o + 5] = this.rowStride;
-        words[o + 6] = this.partialCount;
-        words[o + 7] = this.length;
-      }
+    const words = new Uint32Array(stride * this.sweepGroups.length);
+    for (let k = 0; k < this.sweepGroups.length; k++) {
+      const o = stride * k;
+      words[o] = k >= 1 ? (k - 1) % depth : 0; // slot
+      words[o + 1] = Math.min(k, depth); // columns
+      words[o + 2] = k >= MIX_FROM_SWEEP ? 1 : 0; // mix
+      words[o + 3] = k === 0 ? 1 : 0; // first
+      words[o + 4] = depth;
+      words[o + 5] = this.rowStride;
+      words[o + 6] = this.partialCount;
+      words[o + 7] = this.length;
     }
     this.device.queue.writeBuffer(this.sweepSlots, 0, words);
     this.written = `${depth}/${maxSweeps}`;

@@ -337,7 +337,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     const anderson = nh && p.andersonDepth > 0 && end - first >= MIN_MIXING_SWEEPS ? this.anderson : null;
     anderson?.prepare(p.andersonDepth, p.iterations);
     const pass = step.beginPass(encoder, 'material');
-    anderson?.begin(pass, step, end - first);
+    anderson?.begin(pass, step);
     const { offsets, grids, leftoverStart } = plan;
     for (let it = first; it < end; it++) {
       if (p.solveOrder === 'jacobi') {
@@ -368,7 +368,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
         step.countDispatches(offsets.length);
       }
       if (colliders && !collidersInCells) this.colliders.encodeInPass(pass, step);
-      anderson?.afterSweep(pass, step, it - first, end - first);
+      anderson?.afterSweep(pass, step, it - first);
     }
     pass.end();
   }
