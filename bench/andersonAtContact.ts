@@ -4,7 +4,7 @@
  * plain frame, all from the same state? And the same with the ground taken away, so that the
  * material alone decides the frame.
  *
- *   node scripts/run-ts.mjs bench/andersonAtContact.ts [--young 2e6] [--order partitioned|jacobi] [--from 6]
+ *   node scripts/run-ts.mjs bench/andersonAtContact.ts [--young 2e6] [--order partitioned|gauss-seidel|jacobi] [--from 6]
  *     [--iterations 6,12,64] [--anderson-depth 2] [--friction 0.2]
  *
  * Scene: the shared Cube.t (2 units wide, Poisson 0.4) dropped onto the ground plane y = -1.05,
@@ -12,6 +12,9 @@
  * 5). From that state (positions and velocities copied into fresh solvers, so every run below
  * starts its multipliers cold alike), one frame each: plain N, accelerated N, plain 64. Prints the
  * largest vertex difference (world units) of each against plain 64, on the ground and without it.
+ * Then the same frame converged (64 plain iterations) in the other Gauss-Seidel order (coloured
+ * for partitioned and back), against this order's: the plain sweeps' own answer at a contact
+ * depends on their path (docs/benchmarks.md "Anderson acceleration at a collider").
  * The float64 CPU reference; asserts nothing.
  */
 import { CpuSolver } from '../src/sim/cpuSolver';
@@ -36,8 +39,9 @@ const young = number('young', 2e6, (v) => v > 0, 'a positive number');
 const from = number('from', 6, (v) => Number.isInteger(v) && v >= 0, 'an integer >= 0');
 const depth = number('anderson-depth', 2, (v) => Number.isInteger(v) && v >= 1 && v <= 4, 'an integer in [1, 4]');
 const friction = number('friction', 0.2, (v) => v >= 0, 'a number >= 0');
-const order = text('order') ?? 'partitioned';
-if (order !== 'partitioned' && order !== 'jacobi') throw new Error(`--order must be partitioned or jacobi, got ${order}`);
+const orderArg = text('order') ?? 'partitioned';
+if (orderArg !== 'partitioned' && orderArg !== 'gauss-seidel' && orderArg !== 'jacobi') throw new Error(`--order must be partitioned, gauss-seidel or jacobi, got ${orderArg}`);
+const order: SolverParams['solveOrder'] = orderArg;
 const counts = (text('iterations') ?? '6,12,64').split(',').map(Number);
 if (!counts.every((n) => Number.isInteger(n) && n >= 1)) throw new Error(`--iterations must be a comma-separated list of positive integers, got ${text('iterations')}`);
 
@@ -45,13 +49,14 @@ const cube = loadSharedTetArrays('Cube.t');
 const ground: Collider[] = [{ kind: 'plane', normal: [0, 1, 0], offset: -1.05 }];
 const solver = (colliders: Collider[], params: Partial<SolverParams>) =>
   new CpuSolver(makeSetup([{ ...cube, material: { youngsModulus: young, poissonRatio: 0.4 } }], { dt: 1 / 60, substeps: 4, solveOrder: order, friction, ...params }, colliders));
+const otherOrder: SolverParams['solveOrder'] = order === 'partitioned' ? 'gauss-seidel' : 'partitioned';
 
 const trajectory = solver(ground, { iterations: 64 });
 for (let f = 0; f < from; f++) trajectory.stepFrame();
 
 /** One frame from the trajectory's state with these colliders and settings: the positions after it. */
-function frameFrom(colliders: Collider[], iterations: number, andersonDepth: number): Float64Array {
-  const s = solver(colliders, { iterations, andersonDepth });
+function frameFrom(colliders: Collider[], iterations: number, andersonDepth: number, solveOrder: SolverParams['solveOrder'] = order): Float64Array {
+  const s = solver(colliders, { iterations, andersonDepth, solveOrder });
   s.x.set(trajectory.x);
   s.v.set(trajectory.v);
   s.time = trajectory.time;
@@ -71,4 +76,9 @@ for (const [name, colliders] of cases) {
     const accelerated = worst(frameFrom(colliders, n, depth), reference);
     console.log(`| ${name} | ${n} | ${plain.toExponential(2)} | ${accelerated.toExponential(2)} |`);
   }
+}
+// Jacobi is far from converged at 64 iterations (the table above), so only the Gauss-Seidel orders compare.
+if (order !== 'jacobi') {
+  console.log(`\nconverged (64 plain iterations) in the ${otherOrder} order against the ${order} order, same frame:`);
+  for (const [name, colliders] of cases) console.log(`  ${name}: ${worst(frameFrom(colliders, 64, 0, otherOrder), frameFrom(colliders, 64, 0)).toExponential(2)}`);
 }
