@@ -8,7 +8,7 @@
  *     [--order gauss-seidel|partitioned] [--balance valence|count] [--anderson-depth D] [--reference coloured|same]
  *
  * --order: the solve order of the runs measured (default coloured Gauss-Seidel; the reference is
- * always coloured Gauss-Seidel at 64 iterations, a converged run every order shares). --balance
+ * coloured Gauss-Seidel at 64 iterations unless --reference same). --balance
  * (with --order partitioned): how the partition picks a pass for an element interior in several
  * (src/mesh/partitionedColouring.ts PartitionOptions.balance; default the model's, 'valence').
  * --anderson-depth: the runs measured with Anderson acceleration of that depth

@@ -19,7 +19,8 @@
  * its last visit: the warm start's shape test) are observations, not iterates, and are left as
  * the sweep wrote them.
  *
- * Mixing starts at the third sweep (firstMixingSweep), and only in a run of at least four: a
+ * Mixing starts at the third sweep (MIX_FROM_SWEEP), and only in a run of at least four
+ * (MIN_MIXING_SWEEPS: the callers, CpuSolver and MaterialStage, run shorter rounds without it): a
  * mix made from the first two differences overshoots when nothing follows it, and as a run's last
  * output it was worse than the plain sweeps on the cantilever (float64, worst vertex: 3
  * iterations, 1.1e-3 m against 5.0e-4; mixing from the second sweep, 2 iterations, 1.3e-3
@@ -46,13 +47,8 @@ import { MAX_ANDERSON_DEPTH } from '../contract/params';
 
 /** In a run that mixes, the first sweep (0-based) whose output is mixed; the sweeps before it only record differences. */
 export const MIX_FROM_SWEEP = 2;
-/** Runs of fewer sweeps are not mixed at all (their first mix would be their last output). */
+/** Runs of fewer sweeps are not accelerated at all (their first mix would be their last output): the callers skip them. */
 export const MIN_MIXING_SWEEPS = 4;
-
-/** The first sweep mixed in a run of `sweeps` sweeps (`sweeps` itself: none). */
-export function firstMixingSweep(sweeps: number): number {
-  return sweeps >= MIN_MIXING_SWEEPS ? MIX_FROM_SWEEP : sweeps;
-}
 /** Floats of a tet's multiplier state that are mixed: S, 3x3 column-major (constraintsCpu.ts NEO_HOOKEAN_TET_STATE). */
 export const MIXED_TET_FLOATS = 9;
 /** Ridge of the normal equations relative to their trace: it only matters when columns are nearly parallel (the GPU's f32 twin uses 1e-6, above its rounding). */
@@ -74,7 +70,6 @@ export class AndersonAccelerator {
   private readonly matrix: Float64Array;
   private readonly gamma: Float64Array;
   private sweep = 0;
-  private mixFrom = 0;
 
   constructor(
     readonly depth: number,
@@ -98,16 +93,15 @@ export class AndersonAccelerator {
     this.gamma = new Float64Array(depth);
   }
 
-  /** The first iterate of a run of `sweeps` sweeps (after predict and the warm start, or a collision round): history cleared. */
-  begin(x: Float64Array, multipliers: Float64Array, sweeps: number): void {
+  /** The first iterate of a run of at least MIN_MIXING_SWEEPS sweeps (after predict and the warm start, or a collision round): history cleared. */
+  begin(x: Float64Array, multipliers: Float64Array): void {
     this.gather(x, multipliers, this.z);
     this.sweep = 0;
-    this.mixFrom = firstMixingSweep(sweeps);
   }
 
   /**
    * After a sweep and the colliders: (x, multipliers) hold G(z_k). Records the differences and,
-   * from firstMixingSweep on, overwrites them with the mixed iterate z_{k+1}.
+   * from MIX_FROM_SWEEP on, overwrites them with the mixed iterate z_{k+1}.
    */
   afterSweep(x: Float64Array, multipliers: Float64Array): void {
     const { length: n, depth, z, g, f, fPrev, gPrev, dF, dG, gram } = this;
@@ -126,7 +120,7 @@ export class AndersonAccelerator {
     }
     fPrev.set(f);
     gPrev.set(g);
-    if (k < this.mixFrom) {
+    if (k < MIX_FROM_SWEEP) {
       z.set(g);
       return;
     }

@@ -272,7 +272,7 @@ export class CpuSolver {
       const end = firstIterationOfRound(round + 1, rounds, p.iterations);
       // A round too short to mix (MIN_MIXING_SWEEPS) runs without it, as on the GPU.
       const accelerate = end - start >= MIN_MIXING_SWEEPS ? anderson : null;
-      accelerate?.begin(x, this.tetLambda, end - start);
+      accelerate?.begin(x, this.tetLambda);
       for (let it = start; it < end; it++) {
         if (p.solveOrder !== 'jacobi') this.gaussSeidel(invH2);
         else this.jacobi(invH2);
