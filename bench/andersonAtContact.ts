@@ -5,7 +5,7 @@
  * material alone decides the frame.
  *
  *   node scripts/run-ts.mjs bench/andersonAtContact.ts [--young 2e6] [--order partitioned|gauss-seidel|jacobi] [--from 6]
- *     [--iterations 6,12,64] [--anderson-depth 2] [--friction 0.2]
+ *     [--iterations 6,12,64] [--anderson-depth 2] [--friction 0.2] [--collider-response projection|multiplier]
  *
  * Scene: the shared Cube.t (2 units wide, Poisson 0.4) dropped onto the ground plane y = -1.05,
  * 4 substeps a frame at 1/60 s, run with 64 plain iterations for --from frames (it lands in frame
@@ -15,10 +15,12 @@
  * Then the same frame converged (64 plain iterations) in the other Gauss-Seidel order (coloured
  * for partitioned and back), against this order's: the plain sweeps' own answer at a contact
  * depends on their path (docs/benchmarks.md "Anderson acceleration at a collider").
+ * --collider-response: how the ground acts (SolverParams.colliderResponse; default projection, the
+ * solver's default): 'multiplier' keeps the push per vertex and takes it back.
  * The float64 CPU reference; asserts nothing.
  */
 import { CpuSolver } from '../src/sim/cpuSolver';
-import type { SolverParams } from '../src/contract/params';
+import { COLLIDER_RESPONSES, type SolverParams } from '../src/contract/params';
 import type { Collider } from '../src/sim/colliders';
 import { makeSetup } from '../tests/unit/sim/support/setups';
 import { loadSharedTetArrays } from '../tests/support/sharedMeshes';
@@ -42,13 +44,16 @@ const friction = number('friction', 0.2, (v) => v >= 0, 'a number >= 0');
 const orderArg = text('order') ?? 'partitioned';
 if (orderArg !== 'partitioned' && orderArg !== 'gauss-seidel' && orderArg !== 'jacobi') throw new Error(`--order must be partitioned, gauss-seidel or jacobi, got ${orderArg}`);
 const order: SolverParams['solveOrder'] = orderArg;
+const responseArg = text('collider-response') ?? 'projection';
+if (!(COLLIDER_RESPONSES as readonly string[]).includes(responseArg)) throw new Error(`--collider-response must be one of ${COLLIDER_RESPONSES.join(', ')}, got ${responseArg}`);
+const colliderResponse = responseArg as SolverParams['colliderResponse'];
 const counts = (text('iterations') ?? '6,12,64').split(',').map(Number);
 if (!counts.every((n) => Number.isInteger(n) && n >= 1)) throw new Error(`--iterations must be a comma-separated list of positive integers, got ${text('iterations')}`);
 
 const cube = loadSharedTetArrays('Cube.t');
 const ground: Collider[] = [{ kind: 'plane', normal: [0, 1, 0], offset: -1.05 }];
 const solver = (colliders: Collider[], params: Partial<SolverParams>) =>
-  new CpuSolver(makeSetup([{ ...cube, material: { youngsModulus: young, poissonRatio: 0.4 } }], { dt: 1 / 60, substeps: 4, solveOrder: order, friction, ...params }, colliders));
+  new CpuSolver(makeSetup([{ ...cube, material: { youngsModulus: young, poissonRatio: 0.4 } }], { dt: 1 / 60, substeps: 4, solveOrder: order, friction, colliderResponse, ...params }, colliders));
 const otherOrder: SolverParams['solveOrder'] = order === 'partitioned' ? 'gauss-seidel' : 'partitioned';
 
 const trajectory = solver(ground, { iterations: 64 });
@@ -65,7 +70,7 @@ function frameFrom(colliders: Collider[], iterations: number, andersonDepth: num
 }
 const worst = (a: Float64Array, b: Float64Array) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0);
 
-console.log(`Cube.t, E ${young.toExponential(0)}, ${order}, friction ${friction}, one frame (4 substeps) from frame ${from} of a 64-iteration run; Anderson depth ${depth}`);
+console.log(`Cube.t, E ${young.toExponential(0)}, ${order}, friction ${friction}, colliders by ${colliderResponse}, one frame (4 substeps) from frame ${from} of a 64-iteration run; Anderson depth ${depth}`);
 console.log('| colliders | iterations | plain vs 64 plain | accelerated vs 64 plain |');
 console.log('|---|---|---|---|');
 const cases: [string, Collider[]][] = [['ground', ground], ['none', []]];

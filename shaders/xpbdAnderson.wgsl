@@ -2,8 +2,11 @@
 // method, and the CPU reference these kernels twin: src/sim/andersonAcceleration.ts. One thread
 // per state element: the vertices first (positions' xyz, 3 floats), then the tets (the xyz of the
 // multiplier S's three columns, 9 floats; the columns' w hold the warm start's shape test and
-// are left alone). Every state vector (z, fPrev, gPrev, the dF and dG columns) is n = 3 V + 9 T
-// floats in that order. Dispatched by src/sim/stages/materialAnderson.ts:
+// are left alone), then with Frame.colliderMultiplier and colliders the vertices again, the
+// colliders' kept multipliers (friction's correction xyz in colliderContacts[2 i], the push lambda
+// in velocities.w: 4 floats, mixed but not in the norm). Every state vector (z, fPrev, gPrev, the
+// dF and dG columns) is n = 3 V + 9 T + 4 V floats in that order (the last 4 V unused without
+// the kept multipliers). Dispatched by src/sim/stages/materialAnderson.ts:
 //   begin     once per round, before its first sweep: z = the state
 //   residual  after each sweep (and the colliders): f = g - z, the differences into column
 //             `slot`, and at a mixing sweep each workgroup's sums of dF_a . dF_c and dF_a . f
@@ -39,6 +42,8 @@ struct AndersonSweep {
 // dF columns 0 .. depth - 1, then dG columns, n floats each.
 @group(0) @binding(4) var<storage, read_write> columns: array<f32>;
 @group(0) @binding(5) var<storage, read_write> partials: array<f32>;
+@group(0) @binding(6) var<storage, read_write> velocities: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read_write> colliderContacts: array<vec4<f32>>;
 @group(1) @binding(0) var<uniform> sweep: AndersonSweep;
 
 var<workgroup> sums: array<array<f32, 14>, 64>;
@@ -62,22 +67,33 @@ fn pairIndex(a: u32, c: u32) -> u32 {
   return a * (7u - a) / 2u + c;
 }
 
-// The element's floats: its first index in a state vector and how many (3 or 9); count 0 past the end.
+// The element's floats: its first index in a state vector and how many (3, 9 or 4); count 0 past the end.
 fn elementRange(e: u32) -> vec2<u32> {
-  if (e < frame.vertexCount) { return vec2<u32>(3u * e, 3u); }
-  if (e < frame.vertexCount + frame.tetCount) { return vec2<u32>(3u * frame.vertexCount + 9u * (e - frame.vertexCount), 9u); }
+  let v = frame.vertexCount;
+  let t = frame.tetCount;
+  if (e < v) { return vec2<u32>(3u * e, 3u); }
+  if (e < v + t) { return vec2<u32>(3u * v + 9u * (e - v), 9u); }
+  if (e < 2u * v + t && frame.colliderMultiplier == 1u && frame.colliderCount > 0u) { return vec2<u32>(3u * v + 9u * t + 4u * (e - v - t), 4u); }
   return vec2<u32>(0u, 0u);
 }
 
-// Float j (< 3 for a vertex, < 9 for a tet) of element e's state.
+// Float j (< 3 for a vertex, < 9 for a tet, < 4 for a vertex's kept multiplier) of element e's state.
 fn stateValue(e: u32, j: u32) -> f32 {
-  if (e < frame.vertexCount) { return positions[e][j]; }
-  return stress[3u * (e - frame.vertexCount) + j / 3u][j % 3u];
+  let v = frame.vertexCount;
+  if (e < v) { return positions[e][j]; }
+  if (e < v + frame.tetCount) { return stress[3u * (e - v) + j / 3u][j % 3u]; }
+  let i = e - v - frame.tetCount;
+  if (j == 3u) { return velocities[i].w; }
+  return colliderContacts[2u * i][j];
 }
 
 fn setStateValue(e: u32, j: u32, value: f32) {
-  if (e < frame.vertexCount) {
+  let v = frame.vertexCount;
+  if (e < v) {
     positions[e][j] = value;
+  } else if (e >= v + frame.tetCount) {
+    let i = e - v - frame.tetCount;
+    if (j == 3u) { velocities[i].w = value; } else { colliderContacts[2u * i][j] = value; }
   } else {
     stress[3u * (e - frame.vertexCount) + j / 3u][j % 3u] = value;
   }

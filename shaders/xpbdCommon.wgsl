@@ -22,6 +22,7 @@ struct Frame {
   warmRest: f32,         // the same for the frame's other substeps
   colliderRamp: f32,     // the colliders' offset ramp per projection (colliderProjection.wgsl colliderLayerAllowance)
   touchBase: u32,        // the first vertex's collider-touch word in objectStatus (the object count; lib/colliderTouch.wgsl)
+  colliderMultiplier: u32, // 1: the colliders keep a multiplier per vertex (SolverParams.colliderResponse 'multiplier'; lib/colliderProjection.wgsl)
 }
 
 struct Slot {

@@ -19,6 +19,7 @@
 @group(0) @binding(6) var<storage, read> colliders: array<vec4<f32>>; // substeps x colliders x 3
 @group(0) @binding(7) var<storage, read> handles: array<vec4<f32>>;   // substeps x handles x 4
 @group(0) @binding(8) var<storage, read> invMass: array<f32>;
+@group(0) @binding(9) var<storage, read_write> colliderContacts: array<vec4<f32>>; // 2 a vertex (lib/colliderProjection.wgsl)
 @group(1) @binding(0) var<uniform> slot: Slot;
 
 // Object status bits (src/contract/held.ts): stopped after NaN/Inf (read back every frame), held this

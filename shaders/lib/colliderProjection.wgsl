@@ -3,7 +3,8 @@
 // of substep `substep`. Shared by collide (xpbdIntegrate.wgsl, a pass over every vertex after an
 // iteration) and the partitioned cells that project each vertex right after its last visit of
 // the iteration (xpbdNeoHookeanColliders.wgsl). The including kernel declares frame, positions,
-// prev and velocities (read_write), colliders and objectStatus (array<atomic<u32>>).
+// prev and velocities (read_write), colliders, objectStatus (array<atomic<u32>>) and
+// colliderContacts (read_write, 2 vec4 a vertex: the kept contact of Frame.colliderMultiplier).
 // A push records the collider's normal in the vertex's touch word (lib/colliderTouch.wgsl), which
 // the contacts between bodies read. CPU twin: CpuSolver.collide.
 
@@ -61,7 +62,145 @@ fn colliderLayerAllowance(c: u32, substep: u32, depth0: f32) -> f32 {
   return max(0.0, min(growth, depth0) - frame.colliderRamp);
 }
 
+// The surface of a box collider that normal n leaves through: 2 axis + 1 on the + side. Twin:
+// boxFaceOf in src/sim/colliders.ts.
+fn boxFaceOf(n: vec3<f32>) -> u32 {
+  var axis = 2u;
+  if (n.x != 0.0) { axis = 0u; } else if (n.y != 0.0) { axis = 1u; }
+  return 2u * axis + select(0u, 1u, n[axis] > 0.0);
+}
+
+struct ContactDepth {
+  normal: vec3<f32>,
+  depth: f32,   // positive inside, negative outside (the gap)
+  valid: bool,  // false: the collider is off, or the point is above a bowl's centre
+}
+
+// Signed depth of p below one surface of collider c: the plane, a box's face `face` (boxFaceOf),
+// the bowl's sphere. Twin: colliderContactDepth in src/sim/colliders.ts.
+fn colliderContactDepth(c: u32, substep: u32, face: u32, p: vec3<f32>) -> ContactDepth {
+  let base = (substep * frame.colliderCount + c) * 3u;
+  let head = colliders[base];
+  if (head.y == 0.0) { return ContactDepth(vec3<f32>(0.0), 0.0, false); }
+  let a = colliders[base + 1u];
+  let b = colliders[base + 2u];
+  let kind = u32(head.x);
+  if (kind == KIND_PLANE) { return ContactDepth(a.xyz, a.w - dot(a.xyz, p), true); }
+  if (kind == KIND_BOX) {
+    let axis = face >> 1u;
+    var n = vec3<f32>(0.0);
+    if ((face & 1u) == 1u) {
+      n[axis] = 1.0;
+      return ContactDepth(n, b[axis] - p[axis], true);
+    }
+    n[axis] = -1.0;
+    return ContactDepth(n, p[axis] - a[axis], true);
+  }
+  let q = p - a.xyz;
+  let r = length(q);
+  if (q.y >= 0.0 || r == 0.0) { return ContactDepth(vec3<f32>(0.0), 0.0, false); }
+  return ContactDepth(-q / r, r - a.w, true);
+}
+
+// Frame.colliderMultiplier (SolverParams.colliderResponse 'multiplier'): the colliders as
+// inequality constraints with a multiplier kept over the substep. The push lambda is velocities.w
+// (predict zeroes it), friction's accumulated tangential correction and the contact's code
+// (1 + 8 collider + face) are colliderContacts[2 i], the start's shift colliderContacts[2 i + 1];
+// all of it counts only while lambda > 0. Each projection moves the point by
+// max(-lambda, depth - allowance) along the contact's normal, the start by the split impulse's
+// share of lambda, and clamps friction's correction to mu x the impulse part. Twin and reasoning:
+// collideWithMultiplier in src/sim/colliderMultiplier.ts.
+fn collideVertexMultiplier(i: u32, substep: u32) {
+  let x = positions[i];
+  if (x.w == 0.0) { return; }
+  var p = x.xyz;
+  let p0First = prev[i].xyz;
+  var p0 = p0First;
+  let vel = velocities[i];
+  var lambda = vel.w;
+  var kept = colliderContacts[2u * i];
+  var shift = colliderContacts[2u * i + 1u].xyz;
+  if (!(lambda > 0.0)) {
+    lambda = 0.0;
+    kept = vec4<f32>(0.0);
+    shift = vec3<f32>(0.0);
+  }
+  var code = u32(kept.w);
+  var f = kept.xyz;
+  var touched = false;
+  var sticking = false;
+  var touchNormal = vec3<f32>(0.0);
+  for (var c = 0u; c < frame.colliderCount; c++) {
+    if (!(lambda > 0.0)) {
+      code = 0u;
+      f = vec3<f32>(0.0);
+      shift = vec3<f32>(0.0);
+    }
+    var probe = p;
+    let hit = collideOne(c, substep, &probe);
+    if (hit.w > 0.0) {
+      var face = 0u;
+      if (u32(colliders[(substep * frame.colliderCount + c) * 3u].x) == KIND_BOX) { face = boxFaceOf(hit.xyz); }
+      let here = 1u + 8u * c + face;
+      if (code != here) {
+        // A new contact: what the old one did stays (its shift is now part of the start).
+        code = here;
+        f = vec3<f32>(0.0);
+        lambda = 0.0;
+        shift = vec3<f32>(0.0);
+      }
+    } else if (code == 0u || (code - 1u) / 8u != c) {
+      continue;
+    }
+    let face = (code - 1u) % 8u;
+    let now = colliderContactDepth(c, substep, face, p);
+    if (!now.valid) { continue; }
+    let start = p0 - shift;
+    var startProbe = start;
+    let startInside = collideOne(c, substep, &startProbe).w;
+    var depth0 = 0.0;
+    if (startInside > 0.0) { depth0 = max(0.0, min(startInside, colliderContactDepth(c, substep, face, start).depth)); }
+    let allowance = colliderLayerAllowance(c, substep, depth0);
+    let delta = max(-lambda, now.depth - allowance);
+    if (delta == 0.0 && lambda == 0.0) { continue; }
+    p = p + delta * now.normal;
+    lambda = max(0.0, lambda + delta);
+    // The split impulse's shift of the start follows lambda.
+    let s = min(lambda, max(0.0, depth0 - allowance));
+    shift = s * now.normal;
+    p0 = start + shift;
+    // Coulomb friction: the correction that would cancel the substep's tangential displacement,
+    // clamped to the cone mu x the impulse part of lambda.
+    var t = (p - p0) + f;
+    t = t - dot(t, now.normal) * now.normal;
+    let tl = length(t);
+    let cone = frame.friction * (lambda - s);
+    var scale = 1.0;
+    if (tl > cone) { scale = cone / tl; }
+    let fNew = t * scale;
+    p = p - (fNew - f);
+    f = fNew;
+    if (lambda > 0.0) {
+      touched = true;
+      touchNormal = now.normal;
+      sticking = sticking || tl < cone;
+    }
+  }
+  positions[i] = vec4<f32>(p, x.w);
+  velocities[i] = vec4<f32>(vel.xyz, lambda);
+  colliderContacts[2u * i] = vec4<f32>(f, f32(code));
+  colliderContacts[2u * i + 1u] = vec4<f32>(shift, 0.0);
+  if (any(p0 != p0First)) { prev[i] = vec4<f32>(p0, prev[i].w); }
+  // A sticking contact holds the object (STATUS_HELD_NOW of src/contract/held.ts).
+  if (sticking) { atomicOr(&objectStatus[bitcast<u32>(prev[i].w)], 2u); }
+  if (touched) { atomicStore(&objectStatus[frame.touchBase + i], packTouchNormal(touchNormal)); }
+}
+
 fn collideVertex(i: u32, substep: u32) {
+  if (frame.colliderMultiplier == 1u) {
+    collideVertexMultiplier(i, substep);
+    return;
+  }
   let x = positions[i];
   if (x.w == 0.0) { return; }
   var p = x.xyz;

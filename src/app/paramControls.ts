@@ -79,6 +79,13 @@ export const SOLVER_CONTROLS: readonly ParamControl[] = [
   { kind: 'number', key: 'damping', label: 'Damping (1/s)', min: 0, max: 20, step: 0.01, help: 'damps deformation only, never the fall' },
   { kind: 'gravityY', key: 'gravity', label: 'Gravity y (m/s²)', min: -30, max: 30, step: 0.01 },
   { kind: 'number', key: 'friction', label: 'Friction (colliders and contacts)', min: 0, max: 1, step: 0.01, help: 'Coulomb friction coefficient' },
+  {
+    kind: 'choice',
+    key: 'colliderResponse',
+    label: 'Collider response',
+    options: { 'Projection (pushes kept)': 'projection', 'Multiplier (pushes taken back)': 'multiplier' },
+    help: "how the ground, boxes and bowls act after each sweep: push a point out and keep the push, or keep each vertex's push and friction as a multiplier over the substep and give back what it no longer needs (a converged contact then does not depend on the sweeps' order, and Anderson acceleration converges to the same answer)",
+  },
 ];
 
 /**

@@ -61,6 +61,23 @@ export const COLLIDE_EVERY: readonly CollideEvery[] = ['auto', 'substep', 'itera
 export type FarSideContacts = 'auto' | 'drop' | 'keep';
 export const FAR_SIDE_CONTACTS: readonly FarSideContacts[] = ['auto', 'drop', 'keep'];
 
+/**
+ * How the colliders (ground planes, boxes, bowls) act on a vertex after each material sweep
+ * (src/sim/colliderMultiplier.ts, shaders/lib/colliderProjection.wgsl). 'projection' (default):
+ * a point below the grown surface is pushed out and nothing is kept but friction's budget, so a
+ * push is never taken back and the converged state at a contact depends on the sweeps' path (two
+ * Gauss-Seidel orders end 4.35e-5 apart on a 2-unit cube, Anderson acceleration converges to a
+ * third answer). 'multiplier': the contact is an inequality constraint with a multiplier kept per
+ * vertex over the substep, the normal push lambda >= 0; each projection moves the point by
+ * max(-lambda, depth - allowance) along the normal, so it takes back what is no longer needed,
+ * friction's accumulated tangential correction is clamped to mu x the push that is an impulse
+ * (Coulomb's cone, also taken back when lambda falls), and the split impulse's start shift follows
+ * lambda. Anderson acceleration mixes lambda and the friction correction with the state
+ * (docs/collisions.md "The colliders' multiplier").
+ */
+export type ColliderResponse = 'projection' | 'multiplier';
+export const COLLIDER_RESPONSES: readonly ColliderResponse[] = ['projection', 'multiplier'];
+
 /** What 'auto' stands for: 'drop' in recovery mode, 'keep' otherwise. */
 export function effectiveFarSideContacts(p: Pick<SolverParams, 'farSideContacts' | 'recovery'>): Exclude<FarSideContacts, 'auto'> {
   return p.farSideContacts === 'auto' ? (p.recovery ? 'drop' : 'keep') : p.farSideContacts;
@@ -293,6 +310,8 @@ export interface SolverParams {
   contactDispatch: ContactDispatch;
   /** Shortest-path contacts that push a point out through the far side of a part it has crossed (FarSideContacts): 'auto' (default), 'drop' or 'keep'. */
   farSideContacts: FarSideContacts;
+  /** How the colliders act on a vertex (ColliderResponse): 'projection' (default) or 'multiplier'. */
+  colliderResponse: ColliderResponse;
   /**
    * Hybrid mode: a Pout point (free at the substep's start, so CCD's) whose start or end position
    * left the box the frame's CCD candidates were found with (its world box, or with self-collision
@@ -521,6 +540,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     collideEvery: 'auto',
     contactDispatch: 'auto',
     farSideContacts: 'auto',
+    colliderResponse: 'projection',
     escapedToDcd: true,
     ccdEveryRound: false,
     ccdObstacleGrowth: true,
@@ -548,6 +568,7 @@ export function checkParams(p: SolverParams): void {
   if (!PENETRATION_METHODS.includes(p.penetration)) throw new RangeError(`penetration must be one of ${PENETRATION_METHODS.join(', ')}, got ${String(p.penetration)}`);
   if (!Number.isInteger(p.bvhRebuildFrames) || p.bvhRebuildFrames < 0) throw new RangeError(`bvhRebuildFrames must be an integer >= 0 (0: never), got ${p.bvhRebuildFrames}`);
   if (!COLLIDE_EVERY.includes(p.collideEvery)) throw new RangeError(`collideEvery must be one of ${COLLIDE_EVERY.join(', ')}, got ${String(p.collideEvery)}`);
+  if (!COLLIDER_RESPONSES.includes(p.colliderResponse)) throw new RangeError(`colliderResponse must be one of ${COLLIDER_RESPONSES.join(', ')}, got ${String(p.colliderResponse)}`);
   if (!FAR_SIDE_CONTACTS.includes(p.farSideContacts)) throw new RangeError(`farSideContacts must be one of ${FAR_SIDE_CONTACTS.join(', ')}, got ${String(p.farSideContacts)}`);
   if (!CONTACT_DISPATCHES.includes(p.contactDispatch)) throw new RangeError(`contactDispatch must be one of ${CONTACT_DISPATCHES.join(', ')}, got ${String(p.contactDispatch)}`);
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);

@@ -31,13 +31,15 @@
  * convergence f = 0 and every difference vanishes); where the sweeps have more than one (at a
  * collider, below), which one is reached depends on the path.
  *
- * Known limit: at a collider the accelerated iteration converges to another fixed point than
- * the plain one (a cube resting on the ground, friction 0: 1.1e-5 of 2 units at 64 iterations,
- * 1.8e-9 with the ground taken away; bench/andersonAtContact.ts). The colliders' projection pushes
- * and keeps no multiplier, so the pushes a path made are part of its answer, and an extrapolated
- * iterate collects others. A ground with an accumulated multiplier clamped at 0, mixed with the
- * state, removed the gap in a throwaway (2e-8) and made 6 accelerated iterations beat 6 plain
- * ones 2.7x (docs/benchmarks.md "Anderson acceleration at a collider"); not built.
+ * At a collider: with SolverParams.colliderResponse 'projection' (the default) the accelerated
+ * iteration converges to another fixed point than the plain one (a cube resting on the ground,
+ * friction 0: 1.1e-5 of 2 units at 64 iterations, 1.8e-9 with the ground taken away;
+ * bench/andersonAtContact.ts): the projection pushes and keeps no multiplier, so the pushes a
+ * path made are part of its answer, and an extrapolated iterate collects others. With
+ * 'multiplier' the colliders' kept pushes and friction corrections (colliderMultiplier.ts) are
+ * mixed with the state (`vertexExtra`, outside the norm) and the accelerated frame ends 2e-8 from
+ * the plain one; 6 accelerated iterations are then 2.7x closer to it than 6 plain ones
+ * (docs/benchmarks.md "Anderson acceleration at a collider").
  *
  * Cost per sweep: a pass over the state (differences, 2 x depth dot products), a depth x depth
  * solve, a pass to mix; memory (3 + 2 depth) x the state's length.
@@ -77,9 +79,14 @@ export class AndersonAccelerator {
     private readonly tetCount: number,
     /** Floats per tet in the solver's multiplier array (NEO_HOOKEAN_TET_STATE). */
     private readonly tetStride: number,
+    /**
+     * Floats per vertex of a further state mixed with the rest but not in the norm: the colliders'
+     * kept multipliers (SolverParams.colliderResponse 'multiplier', COLLIDER_MULTIPLIER_STRIDE), 0 for none.
+     */
+    readonly vertexExtra = 0,
   ) {
     if (!Number.isInteger(depth) || depth < 1 || depth > MAX_ANDERSON_DEPTH) throw new RangeError(`Anderson depth must be an integer in [1, ${MAX_ANDERSON_DEPTH}], got ${depth}`);
-    this.length = 3 * vertexCount + MIXED_TET_FLOATS * tetCount;
+    this.length = 3 * vertexCount + MIXED_TET_FLOATS * tetCount + vertexExtra * vertexCount;
     const n = this.length;
     this.z = new Float64Array(n);
     this.g = new Float64Array(n);
@@ -94,8 +101,8 @@ export class AndersonAccelerator {
   }
 
   /** The first iterate of a run of at least MIN_MIXING_SWEEPS sweeps (after predict and the warm start, or a collision round): history cleared. */
-  begin(x: Float64Array, multipliers: Float64Array): void {
-    this.gather(x, multipliers, this.z);
+  begin(x: Float64Array, multipliers: Float64Array, extra?: Float64Array): void {
+    this.gather(x, multipliers, extra, this.z);
     this.sweep = 0;
   }
 
@@ -103,10 +110,10 @@ export class AndersonAccelerator {
    * After a sweep and the colliders: (x, multipliers) hold G(z_k). Records the differences and,
    * from MIX_FROM_SWEEP on, overwrites them with the mixed iterate z_{k+1}.
    */
-  afterSweep(x: Float64Array, multipliers: Float64Array): void {
+  afterSweep(x: Float64Array, multipliers: Float64Array, extra?: Float64Array): void {
     const { length: n, depth, z, g, f, fPrev, gPrev, dF, dG, gram } = this;
     const k = this.sweep++;
-    this.gather(x, multipliers, g);
+    this.gather(x, multipliers, extra, g);
     for (let i = 0; i < n; i++) f[i] = g[i] - z[i];
     if (k >= 1) {
       const slot = (k - 1) % depth;
@@ -131,7 +138,7 @@ export class AndersonAccelerator {
       for (let j = 0; j < columns; j++) s -= this.gamma[j] * dG[j * n + i];
       z[i] = s;
     }
-    this.scatter(z, x, multipliers);
+    this.scatter(z, x, multipliers, extra);
   }
 
   /** gamma = argmin || f - dF gamma || over `columns` columns: the normal equations, regularised, by Gaussian elimination (columns <= 4). */
@@ -168,19 +175,32 @@ export class AndersonAccelerator {
     return s;
   }
 
-  private gather(x: Float64Array, multipliers: Float64Array, out: Float64Array): void {
+  private gather(x: Float64Array, multipliers: Float64Array, extra: Float64Array | undefined, out: Float64Array): void {
     const p = 3 * this.vertexCount;
     out.set(x.subarray(0, p));
     for (let t = 0; t < this.tetCount; t++) {
       for (let c = 0; c < MIXED_TET_FLOATS; c++) out[p + MIXED_TET_FLOATS * t + c] = multipliers[this.tetStride * t + c];
     }
+    this.checkExtra(extra);
+    if (this.vertexExtra > 0) out.set(extra!.subarray(0, this.vertexExtra * this.vertexCount), p + MIXED_TET_FLOATS * this.tetCount);
   }
 
-  private scatter(from: Float64Array, x: Float64Array, multipliers: Float64Array): void {
+  private scatter(from: Float64Array, x: Float64Array, multipliers: Float64Array, extra: Float64Array | undefined): void {
     const p = 3 * this.vertexCount;
     x.set(from.subarray(0, p));
     for (let t = 0; t < this.tetCount; t++) {
       for (let c = 0; c < MIXED_TET_FLOATS; c++) multipliers[this.tetStride * t + c] = from[p + MIXED_TET_FLOATS * t + c];
+    }
+    if (this.vertexExtra > 0) {
+      const o = p + MIXED_TET_FLOATS * this.tetCount;
+      extra!.set(from.subarray(o, o + this.vertexExtra * this.vertexCount));
+    }
+  }
+
+  private checkExtra(extra: Float64Array | undefined): void {
+    const want = this.vertexExtra * this.vertexCount;
+    if ((extra?.length ?? 0) < want || (want === 0 && extra !== undefined)) {
+      throw new RangeError(`Anderson acceleration: built for ${this.vertexExtra} extra floats a vertex, given ${extra === undefined ? 'none' : `${extra.length} for ${this.vertexCount} vertices`}`);
     }
   }
 }

@@ -104,3 +104,41 @@ export function projectOutOfCollider(enc: ArrayLike<number>, e: number, p: Float
   p[o] += depth * n[0]; p[o + 1] += depth * n[1]; p[o + 2] += depth * n[2];
   return depth;
 }
+
+/** The surface of a box collider that normal n leaves through: 2 axis + 1 on the + side (colliderContactDepth's `face`). */
+export function boxFaceOf(n: ArrayLike<number>): number {
+  const axis = n[0] !== 0 ? 0 : n[1] !== 0 ? 1 : 2;
+  return 2 * axis + (n[axis] > 0 ? 1 : 0);
+}
+
+/**
+ * Signed depth of point p (3 numbers at p[o..]) below one surface of the encoded collider: the
+ * plane, a box's face `face` (boxFaceOf), the bowl's sphere; positive inside, negative outside
+ * (the gap), where projectOutOfCollider only sees points inside. Writes the surface's outward
+ * normal to n. A kept contact (SolverParams.colliderResponse 'multiplier') uses it to take its
+ * push back. NaN where the surface has no meaning: the collider switched off, or a point above
+ * a bowl's centre. Twin: colliderContactDepth in shaders/lib/colliderProjection.wgsl.
+ */
+export function colliderContactDepth(enc: ArrayLike<number>, e: number, face: number, p: ArrayLike<number>, o: number, n: Float64Array): number {
+  if (enc[e + 1] === 0) return NaN;
+  const kind = enc[e];
+  if (kind === COLLIDER_KIND.plane) {
+    n[0] = enc[e + 4]; n[1] = enc[e + 5]; n[2] = enc[e + 6];
+    return enc[e + 7] - (n[0] * p[o] + n[1] * p[o + 1] + n[2] * p[o + 2]);
+  }
+  if (kind === COLLIDER_KIND.box) {
+    const axis = face >> 1;
+    n[0] = 0; n[1] = 0; n[2] = 0;
+    if (face & 1) {
+      n[axis] = 1;
+      return enc[e + 8 + axis] - p[o + axis];
+    }
+    n[axis] = -1;
+    return p[o + axis] - enc[e + 4 + axis];
+  }
+  const qx = p[o] - enc[e + 4], qy = p[o + 1] - enc[e + 5], qz = p[o + 2] - enc[e + 6];
+  const r = Math.hypot(qx, qy, qz);
+  if (qy >= 0 || r === 0) return NaN;
+  n[0] = -qx / r; n[1] = -qy / r; n[2] = -qz / r;
+  return r - enc[e + 7];
+}

@@ -15,6 +15,7 @@ import { CpuCollisionStage } from '../collision/cpu/cpuCollisionStage';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import { airContainerFor } from './airContainer';
 import { COLLIDER_STRIDE, colliderLayerAllowance, projectOutOfCollider } from './colliders';
+import { COLLIDER_ANCHOR_STRIDE, COLLIDER_MULTIPLIER_STRIDE, COLLIDER_STICKING, COLLIDER_TOUCHING, collideWithMultiplier, colliderRampProjections } from './colliderMultiplier';
 import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { AndersonAccelerator, MIN_MIXING_SWEEPS } from './andersonAcceleration';
@@ -83,6 +84,13 @@ export class CpuSolver {
   private colliderRamp = Infinity;
   /** Per vertex the collider that pushed it this substep (src/contract/colliderTouch.ts): normal, flag. */
   private readonly colliderTouch: Float64Array;
+  /**
+   * Per vertex the kept collider contact of SolverParams.colliderResponse 'multiplier'
+   * (colliderMultiplier.ts): friction's correction and the normal push lambda (mixed by Anderson
+   * acceleration), and the start's shift and the contact's code. Zero at each substep's start.
+   */
+  private readonly colliderMultiplier: Float64Array;
+  private readonly colliderAnchor: Float64Array;
   /** Per vertex: friction budget mu x (normal push so far) - (tangential correction so far), this substep. */
   private readonly frictionBudget: Float64Array;
   private readonly hasHandles: Uint8Array;
@@ -123,6 +131,8 @@ export class CpuSolver {
     this.corrections = new Float64Array(Math.max(12 * m.tetCount, 6 * m.edgeCount));
     this.frictionBudget = new Float64Array(m.vertexCount);
     this.colliderTouch = new Float64Array(TOUCH_STRIDE * m.vertexCount);
+    this.colliderMultiplier = new Float64Array(COLLIDER_MULTIPLIER_STRIDE * m.vertexCount);
+    this.colliderAnchor = new Float64Array(COLLIDER_ANCHOR_STRIDE * m.vertexCount);
     this.hasHandles = objectsWithHandles(m);
     this.held = new Uint8Array(m.objectNames.length);
     this.rigid = new Float64Array(RIGID_STRIDE * m.objectNames.length);
@@ -164,7 +174,7 @@ export class CpuSolver {
     const h = p.dt / substeps;
     // The offset ramp (SolverParams.contactOffsetSpeed): the colliders are projected once per
     // material iteration (the contacts, built once per collision round, take theirs in substep()).
-    this.colliderRamp = offsetRampStep(p.contactOffsetSpeed, h, p.iterations);
+    this.colliderRamp = offsetRampStep(p.contactOffsetSpeed, h, colliderRampProjections(p));
     const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, substeps, modelContactOffset(this.model, p.contactOffset));
     this.collisionCounters = emptyCollisionCounters();
     const air = p.collisions && effectiveCollisionMode(p) === 'air' ? this.airCollisions() : null;
@@ -228,6 +238,8 @@ export class CpuSolver {
       for (let k = 0; k < 3; k++) x0[3 * i + k] = x[3 * i + k];
       this.frictionBudget[i] = 0;
       this.colliderTouch[TOUCH_STRIDE * i + 3] = 0;
+      this.colliderMultiplier.fill(0, COLLIDER_MULTIPLIER_STRIDE * i, COLLIDER_MULTIPLIER_STRIDE * (i + 1));
+      this.colliderAnchor.fill(0, COLLIDER_ANCHOR_STRIDE * i, COLLIDER_ANCHOR_STRIDE * (i + 1));
       if (this.objectStopped[m.vertexObject[i]]) continue;
       const hd = m.handleOfVertex[i];
       if (hd >= 0) {
@@ -267,20 +279,25 @@ export class CpuSolver {
     // Anderson acceleration (SolverParams.andersonDepth): each round's iterations are one
     // fixed-point run, restarted after the collision stage moved the points between rounds.
     const anderson = this.andersonAccelerator();
+    const kept = p.colliderResponse === 'multiplier' && colliderCount > 0 ? this.colliderMultiplier : undefined;
     for (let round = 0; round < rounds; round++) {
       const start = firstIterationOfRound(round, rounds, p.iterations);
       const end = firstIterationOfRound(round + 1, rounds, p.iterations);
       // A round too short to mix (MIN_MIXING_SWEEPS) runs without it, as on the GPU.
       const accelerate = end - start >= MIN_MIXING_SWEEPS ? anderson : null;
-      accelerate?.begin(x, this.tetLambda);
+      accelerate?.begin(x, this.tetLambda, kept);
       for (let it = start; it < end; it++) {
         if (p.solveOrder !== 'jacobi') this.gaussSeidel(invH2);
         else this.jacobi(invH2);
         for (let i = 0; i < m.vertexCount; i++) {
           if (w[i] === 0) continue;
-          for (let c = 0; c < colliderCount; c++) this.collide(colliders, (s * colliderCount + c) * COLLIDER_STRIDE, i);
+          for (let c = 0; c < colliderCount; c++) {
+            const e = (s * colliderCount + c) * COLLIDER_STRIDE;
+            if (kept) this.collideKept(colliders, e, c, i);
+            else this.collide(colliders, e, i);
+          }
         }
-        accelerate?.afterSweep(x, this.tetLambda);
+        accelerate?.afterSweep(x, this.tetLambda, kept);
       }
       lap('material');
       if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.substep(x, x0, w, p);
@@ -349,7 +366,11 @@ export class CpuSolver {
   private andersonAccelerator(): AndersonAccelerator | null {
     const p = this.params;
     if (p.andersonDepth === 0 || p.constraint !== 'neohookean') return null;
-    if (this.anderson?.depth !== p.andersonDepth) this.anderson = new AndersonAccelerator(p.andersonDepth, this.model.vertexCount, this.model.tetCount, NEO_HOOKEAN_TET_STATE);
+    // The colliders' kept multipliers are part of the state the iterations move (colliderMultiplier.ts).
+    const extra = p.colliderResponse === 'multiplier' && this.setup.colliders.length > 0 ? COLLIDER_MULTIPLIER_STRIDE : 0;
+    if (this.anderson?.depth !== p.andersonDepth || this.anderson.vertexExtra !== extra) {
+      this.anderson = new AndersonAccelerator(p.andersonDepth, this.model.vertexCount, this.model.tetCount, NEO_HOOKEAN_TET_STATE, extra);
+    }
     return this.anderson;
   }
 
@@ -471,6 +492,19 @@ export class CpuSolver {
     this.frictionBudget[i] = budget;
     // A sticking contact with a collider (static friction held: budget left) holds the object.
     if (budget > 0) this.held[this.model.vertexObject[i]] |= HELD_NOW;
+  }
+
+  /**
+   * SolverParams.colliderResponse 'multiplier': vertex i against one collider with its kept
+   * contact (colliderMultiplier.ts); records the touch and the held flag as collide does.
+   */
+  private collideKept(enc: Float64Array, e: number, c: number, i: number): void {
+    const r = collideWithMultiplier(enc, e, c, this.x, this.x0, i, this.colliderMultiplier, this.colliderAnchor, this.colliderRamp, this.params.friction, this.normal);
+    if (!(r & COLLIDER_TOUCHING)) return;
+    const t = TOUCH_STRIDE * i;
+    const n = this.normal;
+    this.colliderTouch[t] = n[0]; this.colliderTouch[t + 1] = n[1]; this.colliderTouch[t + 2] = n[2]; this.colliderTouch[t + 3] = 1;
+    if (r & COLLIDER_STICKING) this.held[this.model.vertexObject[i]] |= HELD_NOW;
   }
 
   /** Kinetic energy of object o (or of everything). */

@@ -35,6 +35,7 @@ export function integrateBindings(device: GPUDevice) {
     colliders: 'read-only-storage',
     handles: 'read-only-storage',
     invMass: 'read-only-storage',
+    colliderContacts: 'storage',
   });
 }
 
@@ -53,7 +54,7 @@ export function predictWarmBindings(device: GPUDevice) {
   });
 }
 
-/** Bindings of xpbdNeoHookeanColliders.wgsl (partitioned cells, then the colliders for each cell's final vertices: 8 storage buffers). */
+/** Bindings of xpbdNeoHookeanColliders.wgsl (partitioned cells, then the colliders for each cell's final vertices: 9 storage buffers). */
 export function neoHookeanCollidersBindings(device: GPUDevice) {
   return new BindingTable(device, 'xpbd.neoHookeanColliders', {
     frame: 'uniform',
@@ -65,6 +66,7 @@ export function neoHookeanCollidersBindings(device: GPUDevice) {
     velocities: 'storage',
     colliders: 'read-only-storage',
     objectStatus: 'storage',
+    colliderContacts: 'storage',
   });
 }
 
@@ -180,6 +182,8 @@ export function andersonBindings(device: GPUDevice) {
     history: 'storage',
     columns: 'storage',
     partials: 'storage',
+    velocities: 'storage',
+    colliderContacts: 'storage',
   });
 }
 /** Bind group 1 of xpbdAnderson.wgsl: one sweep index's constants (a slot of a uniform buffer). */

@@ -147,4 +147,42 @@ describe('GPU XPBD step matches the CPU reference', () => {
       gpu.destroy();
     }
   });
+
+  it("colliderResponse 'multiplier' (the colliders keep a push per vertex and take it back): a cube landing on a slope with friction, coloured and partitioned (the colliders in the cells), a cube started inside a bowl landing on a box, and with Anderson acceleration mixing the kept pushes", async () => {
+    // A plane tilted 0.3 rad about z: the cube lands on it and friction (0.3 < tan 0.3) lets it slide.
+    const slope: [number, number, number] = [Math.sin(0.3), Math.cos(0.3), 0];
+    const cases: [string, SimSetup, number, number][] = [
+      ...(['gauss-seidel', 'partitioned'] as const).map((solveOrder): [string, SimSetup, number, number] => [
+        `cube on a slope, ${solveOrder}`,
+        makeSetup([{ ...cube, material: { youngsModulus: 2e4, poissonRatio: 0.4 } }], { dt: 1 / 60, substeps: 4, iterations: 4, solveOrder, friction: 0.2, colliderResponse: 'multiplier' }, [{ kind: 'plane', normal: slope, offset: -1.1 }]),
+        10, 1e-4,
+      ]),
+      [
+        'cube on the ground, Anderson depth 2',
+        makeSetup([{ ...cube, material: { youngsModulus: 2e6, poissonRatio: 0.4 } }], { dt: 1 / 60, substeps: 4, iterations: 6, andersonDepth: 2, friction: 0.2, colliderResponse: 'multiplier' }, [{ kind: 'plane', normal: [0, 1, 0], offset: -1.05 }]),
+        8, 1e-4,
+      ],
+      [
+        'cube started inside a bowl, landing on a post (a box)',
+        // Its lower corners start 0.37 outside the bowl's radius (the split impulse's start shift),
+        // the middle of its lower face lands on the post's top face.
+        makeSetup([{ ...cube, material: { youngsModulus: 2e4, poissonRatio: 0.4 } }], { dt: 1 / 60, substeps: 4, iterations: 4, friction: 0.3, colliderResponse: 'multiplier' }, [
+          { kind: 'bowl', center: [0, 0.9, 0], radius: 2 },
+          { kind: 'box', min: [-0.4, -3, -0.4], max: [0.4, -1.05, 0.4] },
+        ]),
+        8, 1e-4,
+      ],
+    ];
+    for (const [name, setup, frames, bound] of cases) {
+      const { diff, moved, cpuPositions } = await maxDifference(setup, frames);
+      // The kept pushes acted: the frames differ from the plain projection's by far more than the twins do.
+      const projection = new CpuSolver({ ...setup, params: { ...setup.params, colliderResponse: 'projection' } });
+      for (let f = 0; f < frames; f++) projection.stepFrame();
+      const effect = cpuPositions.reduce((w, v, i) => Math.max(w, Math.abs(v - projection.x[i])), 0);
+      console.log(`colliderResponse multiplier, ${name}: GPU - CPU ${diff.toExponential(2)}, multiplier - projection ${effect.toExponential(2)}, moved ${moved.toExponential(2)}`);
+      expect(moved, name).toBeGreaterThan(0.05);
+      expect(diff, name).toBeLessThan(bound);
+      expect(effect, name).toBeGreaterThan(10 * diff);
+    }
+  });
 });

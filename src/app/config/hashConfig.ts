@@ -8,7 +8,7 @@
  * are written in JavaScript's shortest round-trip form, so decode(encode(c)) equals c exactly.
  * Decoding checks each value's type and range and throws an Error naming the key and value.
  */
-import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, CONTACT_DISPATCHES, FAR_SIDE_CONTACTS, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, COLLIDER_RESPONSES, CONTACT_DISPATCHES, FAR_SIDE_CONTACTS, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
@@ -39,6 +39,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'damping', field: 'damping', kind: 'nonnegative', help: 'deformation damping, 1/s' },
   { key: 'gravity', field: 'gravity', kind: 'vec3', help: 'gravity x,y,z, m/s²' },
   { key: 'friction', field: 'friction', kind: 'nonnegative', help: 'Coulomb friction of colliders and contacts' },
+  { key: 'colresp', field: 'colliderResponse', kind: COLLIDER_RESPONSES, help: 'how the colliders act: projection (a push is never taken back) or multiplier (each vertex keeps its push and friction over the substep, and gives back what it no longer needs)' },
   { key: 'collisions', field: 'collisions', kind: 'bool', help: 'collisions between and within bodies' },
   { key: 'self', field: 'selfCollision', kind: 'bool', help: 'self-collision' },
   { key: 'recovery', field: 'recovery', kind: 'bool', help: 'recovery mode (section 5.2)' },

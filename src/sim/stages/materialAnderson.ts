@@ -9,6 +9,7 @@
  */
 import { dispatchGrid, gridRowStride, storageBuffer, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import { MIX_FROM_SWEEP, MIXED_TET_FLOATS } from '../andersonAcceleration';
+import { COLLIDER_MULTIPLIER_STRIDE } from '../colliderMultiplier';
 import type { XpbdKernels } from '../gpuKernels';
 import type { SubstepContext } from '../../contract/stage';
 import type { XpbdFrame } from './xpbdFrame';
@@ -41,14 +42,18 @@ export class MaterialAnderson {
     private readonly frame: XpbdFrame,
     private readonly positions: GPUBuffer,
     private readonly stress: GPUBuffer,
+    private readonly velocities: GPUBuffer,
     vertexCount: number,
     tetCount: number,
   ) {
     this.device = device;
-    this.length = 3 * vertexCount + MIXED_TET_FLOATS * tetCount;
-    this.grid = dispatchGrid(vertexCount + tetCount);
+    // With colliders, room for their kept multipliers (4 floats a vertex, mixed when
+    // SolverParams.colliderResponse is 'multiplier'; the kernels skip them otherwise).
+    const keptVertices = frame.colliderCount > 0 ? vertexCount : 0;
+    this.length = 3 * vertexCount + MIXED_TET_FLOATS * tetCount + COLLIDER_MULTIPLIER_STRIDE * keptVertices;
+    this.grid = dispatchGrid(vertexCount + tetCount + keptVertices);
     this.partialCount = Math.ceil(vertexCount / WORKGROUP_SIZE);
-    this.rowStride = gridRowStride(vertexCount + tetCount);
+    this.rowStride = gridRowStride(vertexCount + tetCount + keptVertices);
   }
 
   /**
@@ -99,7 +104,7 @@ export class MaterialAnderson {
     const partials = storageBuffer(this.device, 'xpbd.anderson.partials', 4 * PARTIAL_STRIDE * Math.max(1, this.partialCount));
     this.owned.push(history, columns, partials);
     this.capacityDepth = depth;
-    this.group = this.kernels.andersonTable.group({ frame: this.frame.frame, positions: this.positions, stress: this.stress, history, columns, partials }, 'xpbd.anderson');
+    this.group = this.kernels.andersonTable.group({ frame: this.frame.frame, positions: this.positions, stress: this.stress, history, columns, partials, velocities: this.velocities, colliderContacts: this.frame.colliderContacts }, 'xpbd.anderson');
   }
 
   private writeSlots(depth: number, maxSweeps: number): void {

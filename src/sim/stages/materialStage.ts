@@ -153,7 +153,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     );
     this.vertexGrid = dispatchGrid(m.vertexCount);
     this.tetGrid = dispatchGrid(m.tetCount);
-    this.anderson = new MaterialAnderson(device, kernels, frame, state.positions, this.tetLambda, m.vertexCount, m.tetCount);
+    this.anderson = new MaterialAnderson(device, kernels, frame, state.positions, this.tetLambda, state.velocities, m.vertexCount, m.tetCount);
     // predictWarm's vertex -> tet-corner table in one array (its kernel is at 8 storage buffers).
     const vertexTets = new Uint32Array(m.vertexTetOffsets.length + m.vertexTetCorners.length);
     vertexTets.set(m.vertexTetOffsets, 0);
@@ -188,6 +188,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
           velocities: state.velocities,
           colliders,
           objectStatus: frame.objectStatus,
+          colliderContacts: frame.colliderContacts,
         }, 'xpbd.neoHookeanColliders');
       }
     });

@@ -10,6 +10,7 @@
  */
 import { dispatchGrid, gridRowStride, storageBuffer, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import { COLLIDER_STRIDE } from '../colliders';
+import { colliderRampProjections } from '../colliderMultiplier';
 import { WARM_START_SHARE } from '../constraintsCpu';
 import { SLOT_STRIDE, type XpbdKernels } from '../gpuKernels';
 import { HANDLE_STRIDE } from '../handles';
@@ -22,7 +23,7 @@ import { modelContactOffset, offsetRampStep, uniformRamp } from '../../collision
 import type { SimSetup } from '../setup';
 import { packVec4, type GpuState } from '../../contract/state';
 
-/** Size of Frame in xpbdCommon.wgsl: 21 words (touchBase the last), rounded up to its 16-byte alignment. */
+/** Size of Frame in xpbdCommon.wgsl: 22 words (colliderMultiplier the last), rounded up to its 16-byte alignment. */
 const FRAME_BYTES = 96;
 
 export class XpbdFrame {
@@ -30,6 +31,8 @@ export class XpbdFrame {
   readonly rest: GPUBuffer;
   readonly invMass: GPUBuffer;
   readonly objectStatus: GPUBuffer;
+  /** Per vertex the colliders' kept contact, 2 vec4 (SolverParams.colliderResponse 'multiplier'; lib/colliderProjection.wgsl). */
+  readonly colliderContacts: GPUBuffer;
   /** First slot of each constraint kind's static slots (KindSlots); substeps from substepSlotBase. */
   private readonly tetSlots: KindSlots;
   private readonly edgeSlots: KindSlots;
@@ -59,6 +62,10 @@ export class XpbdFrame {
     // Per object its status word (src/contract/held.ts), then per vertex its collider-touch word
     // (src/contract/colliderTouch.ts, shaders/lib/colliderTouch.wgsl; Frame.touchBase).
     this.objectStatus = storageBuffer(device, 'xpbd.objectStatus', new Uint32Array(m.objectNames.length + m.vertexCount));
+    // Per vertex the colliders' kept contact (SolverParams.colliderResponse 'multiplier';
+    // shaders/lib/colliderProjection.wgsl): friction's correction and the contact's code, then the
+    // start's shift. Read only while the vertex's push (velocities.w) is > 0, so never cleared.
+    this.colliderContacts = storageBuffer(device, 'xpbd.colliderContacts', 32 * Math.max(1, m.vertexCount));
     this.tetSlots = kindSlots(0, m.tetColouring, m.tetPartition);
     this.edgeSlots = kindSlots(this.tetSlots.end, m.edgeColouring, m.edgePartition);
     this.substepSlotBase = this.edgeSlots.end;
@@ -154,6 +161,7 @@ export class XpbdFrame {
       colliders: this.colliders,
       handles: this.handles,
       invMass: this.invMass,
+      colliderContacts: this.colliderContacts,
     });
     for (const build of this.scriptBinders) build({ colliders: this.colliders, handles: this.handles });
     this.capacity = cap;
@@ -188,8 +196,9 @@ export class XpbdFrame {
     f[17] = warmFirst;
     f[18] = WARM_START_SHARE;
     // The colliders are projected once per material iteration (CpuSolver.collide's twin).
-    f[19] = uniformRamp(offsetRampStep(p.contactOffsetSpeed, h, p.iterations));
+    f[19] = uniformRamp(offsetRampStep(p.contactOffsetSpeed, h, colliderRampProjections(p)));
     u[20] = m.objectNames.length;
+    u[21] = p.colliderResponse === 'multiplier' ? 1 : 0;
     this.device.queue.writeBuffer(this.frame, 0, buf);
   }
 
@@ -215,6 +224,7 @@ export class XpbdFrame {
     this.rest.destroy();
     this.invMass.destroy();
     this.objectStatus.destroy();
+    this.colliderContacts.destroy();
     this.colliders.destroy();
     this.handles.destroy();
     this.slots.destroy();

@@ -79,6 +79,7 @@ describe('the page URL hash', () => {
     expect(decodeHash('#depen=off', 'x').params).toEqual({ depenetrationSpeed: Infinity });
     expect(decodeHash('#depen=2', 'x').params).toEqual({ depenetrationSpeed: 2 });
     expect(decodeHash('#farside=drop', 'x').params).toEqual({ farSideContacts: 'drop' });
+    expect(decodeHash('#colresp=multiplier', 'x').params).toEqual({ colliderResponse: 'multiplier' });
     expect(() => decodeHash('#offsetspeed=0', 'x')).toThrow(/offsetspeed=0 must be off or a finite number > 0/);
   });
 

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
-import type { SolverParams } from '../../../src/contract/params';
+import { COLLIDER_RESPONSES, type SolverParams } from '../../../src/contract/params';
 import { blockSetup, centreOfMass, G, slopeGravity, type BlockOptions } from '../../support/blockScenes';
 
 /**
  * Coulomb friction of the colliders (Macklin et al. 2014, section 6.1, with the normal push
  * accumulated over the substep) on the float64 CPU reference, against the laws of a rigid
  * block: it sticks below the friction angle (tan theta < mu), slides with acceleration
- * g (sin theta - mu cos theta) above it, and from speed v stops after v^2 / (2 mu g).
+ * g (sin theta - mu cos theta) above it, and from speed v stops after v^2 / (2 mu g). Each law
+ * for both colliderResponse settings: the projection, and the kept multiplier whose friction is
+ * clamped to the cone of the push (src/sim/colliderMultiplier.ts).
  * Longer runs: bench/dampingFriction.ts.
  */
 
@@ -23,13 +25,28 @@ function bottomVertices(s: CpuSolver): number[] {
   return out;
 }
 
-describe('a block on a slope below the friction angle sticks', () => {
+/** Least-squares acceleration a of x(t) = x0 + v0 t + a t^2 / 2 over samples (t, x). */
+function fitAcceleration(t: number[], x: number[]): number {
+  // Normal equations of the 3-parameter fit, solved by Cramer's rule.
+  const S = (f: (k: number) => number) => t.reduce((acc, _, k) => acc + f(k), 0);
+  const a = [
+    [t.length, S((k) => t[k]), S((k) => t[k] ** 2 / 2)],
+    [S((k) => t[k]), S((k) => t[k] ** 2), S((k) => t[k] ** 3 / 2)],
+    [S((k) => t[k] ** 2 / 2), S((k) => t[k] ** 3 / 2), S((k) => t[k] ** 4 / 4)],
+  ];
+  const b = [S((k) => x[k]), S((k) => t[k] * x[k]), S((k) => (t[k] ** 2 / 2) * x[k])];
+  const det = (m: number[][]) => m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+  return det(a.map((row, r) => [row[0], row[1], b[r]])) / det(a);
+}
+
+for (const colliderResponse of COLLIDER_RESPONSES) {
+describe(`${colliderResponse}: a block on a slope below the friction angle sticks`, () => {
   // tan 20 deg = 0.36 < mu = 0.5. The block settles on flat ground (0.25 s), the slope is
   // ramped in (0.25 s), then its contact vertices must not move over 2 s. Before the normal
   // push was accumulated over the substep they crept: 0.51 mm (E 1e6) and 3.0 mm (E 1e7).
   /** Largest displacement along the slope of a contact vertex from 0.5 s to 2.5 s. */
   function drift(youngsModulus: number, friction: number): number {
-    const setup = blockSetup({ ...FLAT_BLOCK, youngsModulus }, { friction, damping: 2 });
+    const setup = blockSetup({ ...FLAT_BLOCK, youngsModulus }, { friction, damping: 2, colliderResponse });
     const s = new CpuSolver(setup);
     const bottom = bottomVertices(s);
     let start: number[] = [];
@@ -56,24 +73,10 @@ describe('a block on a slope below the friction angle sticks', () => {
   });
 });
 
-/** Least-squares acceleration a of x(t) = x0 + v0 t + a t^2 / 2 over samples (t, x). */
-function fitAcceleration(t: number[], x: number[]): number {
-  // Normal equations of the 3-parameter fit, solved by Cramer's rule.
-  const S = (f: (k: number) => number) => t.reduce((acc, _, k) => acc + f(k), 0);
-  const a = [
-    [t.length, S((k) => t[k]), S((k) => t[k] ** 2 / 2)],
-    [S((k) => t[k]), S((k) => t[k] ** 2), S((k) => t[k] ** 3 / 2)],
-    [S((k) => t[k] ** 2 / 2), S((k) => t[k] ** 3 / 2), S((k) => t[k] ** 4 / 4)],
-  ];
-  const b = [S((k) => x[k]), S((k) => t[k] * x[k]), S((k) => (t[k] ** 2 / 2) * x[k])];
-  const det = (m: number[][]) => m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-  return det(a.map((row, r) => [row[0], row[1], b[r]])) / det(a);
-}
-
-describe('above the friction angle the block slides with a = g (sin theta - mu cos theta)', () => {
+describe(`${colliderResponse}: above the friction angle the block slides with a = g (sin theta - mu cos theta)`, () => {
   for (const [theta, youngsModulus] of [[35, 1e6], [35, 1e7], [45, 1e6]] as const) {
     it(`${theta} deg, E = ${youngsModulus.toExponential(0)}: within 3%`, () => {
-      const setup = blockSetup({ ...FLAT_BLOCK, youngsModulus }, { friction: MU, damping: 2, gravity: slopeGravity(theta * deg) });
+      const setup = blockSetup({ ...FLAT_BLOCK, youngsModulus }, { friction: MU, damping: 2, gravity: slopeGravity(theta * deg), colliderResponse });
       const s = new CpuSolver(setup);
       const t: number[] = [], x: number[] = [];
       for (let f = 0; f < 60; f++) {
@@ -87,12 +90,12 @@ describe('above the friction angle the block slides with a = g (sin theta - mu c
   }
 });
 
-describe('a block sliding on flat ground stops after v^2 / (2 mu g)', () => {
+describe(`${colliderResponse}: a block sliding on flat ground stops after v^2 / (2 mu g)`, () => {
   // Kinetic friction spends at most mu x the substep's normal push, however many iterations
   // apply it: the distance must not depend on the iteration count.
   for (const iterations of [3, 10]) {
     it(`v = 1 m/s, mu = 0.5, ${iterations} iterations: within 3%`, () => {
-      const params: Partial<SolverParams> = { friction: MU, damping: 2, iterations };
+      const params: Partial<SolverParams> = { friction: MU, damping: 2, iterations, colliderResponse };
       const setup = blockSetup({ ...FLAT_BLOCK, youngsModulus: 1e6, velocity: [1, 0, 0] }, params);
       const s = new CpuSolver(setup);
       const x0 = centreOfMass(setup, setup.model.restPositions)[0];
@@ -109,3 +112,4 @@ describe('a block sliding on flat ground stops after v^2 / (2 mu g)', () => {
     });
   }
 });
+}
