@@ -23,6 +23,7 @@ struct Frame {
   colliderRamp: f32,     // the colliders' offset ramp per projection (colliderProjection.wgsl colliderLayerAllowance)
   touchBase: u32,        // the first vertex's collider-touch word in objectStatus (the object count; lib/colliderTouch.wgsl)
   colliderMultiplier: u32, // 1: the colliders keep a multiplier per vertex (SolverParams.colliderResponse 'multiplier'; lib/colliderProjection.wgsl)
+  colliderDepenetration: f32, // the depth a start had in a static collider that one projection may remove (colliderProjection.wgsl colliderLayerAllowance)
 }
 
 struct Slot {

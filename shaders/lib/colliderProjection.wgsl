@@ -54,12 +54,15 @@ fn collideOne(c: u32, substep: u32, p: ptr<function, vec3<f32>>) -> vec4<f32> {
 
 // How deep below collider c's grown surface a point may stay in this projection under the offset
 // ramp (SolverParams.contactOffsetSpeed): its start's gap to the real surface, clamped at 0, plus
-// the ramp; `depth0` is the start's depth below the grown surface (0 outside). The growth (the
-// thickness, a bowl's as clamped) is the collider's head.z. Twin: colliderLayerAllowance in
-// src/sim/colliders.ts.
+// the ramp; and at a static collider (head.w 1) under the depenetration speed: the start's depth
+// less what one projection may remove. `depth0` is the start's depth below the grown surface (0
+// outside). The growth (the thickness, a bowl's as clamped) is the collider's head.z. Twin:
+// colliderLayerAllowance in src/sim/colliders.ts.
 fn colliderLayerAllowance(c: u32, substep: u32, depth0: f32) -> f32 {
-  let growth = colliders[(substep * frame.colliderCount + c) * 3u].z;
-  return max(0.0, min(growth, depth0) - frame.colliderRamp);
+  let head = colliders[(substep * frame.colliderCount + c) * 3u];
+  var kept = max(0.0, min(head.z, depth0) - frame.colliderRamp);
+  if (head.w == 1.0) { kept = max(kept, depth0 - frame.colliderDepenetration); }
+  return kept;
 }
 
 // The surface of a box collider that normal n leaves through: 2 axis + 1 on the + side. Twin:

@@ -62,15 +62,16 @@ const startNormal = new Float64Array(3);
 /**
  * One projection of vertex i against collider `collider` (encoded at enc[e..]) with its kept
  * contact: multiplier[4 i ..] = (f, lambda), anchor[4 i ..] = (shift, code), both zero at the
- * substep's start. Moves x (and x0 by the split impulse's shift). `ramp` is the offset ramp's
- * step per projection (colliderLayerAllowance). Returns COLLIDER_TOUCHING when the contact pushes
+ * substep's start. Moves x (and x0 by the split impulse's shift). `ramp` and `depenetration` are
+ * the offset ramp's and the depenetration speed's steps (colliderLayerAllowance; a substep's whole
+ * step, colliderRampProjections). Returns COLLIDER_TOUCHING when the contact pushes
  * (lambda > 0; its normal in n), with COLLIDER_STICKING when friction holds the point (static).
  */
 export function collideWithMultiplier(
   enc: ArrayLike<number>, e: number, collider: number,
   x: Float64Array, x0: Float64Array, i: number,
   multiplier: Float64Array, anchor: Float64Array,
-  ramp: number, friction: number, n: Float64Array,
+  ramp: number, depenetration: number, friction: number, n: Float64Array,
 ): number {
   const o = 3 * i, a = 4 * i;
   // No push held (lambda <= 0, also where Anderson's mix took it there): no contact is kept, and
@@ -100,7 +101,7 @@ export function collideWithMultiplier(
   for (let k = 0; k < 3; k++) probe[k] = start[k];
   const startInside = projectOutOfCollider(enc, e, probe, 0, startNormal);
   const depth0 = startInside > 0 ? Math.max(0, Math.min(startInside, colliderContactDepth(enc, e, face, start, 0, startNormal))) : 0;
-  const allowance = colliderLayerAllowance(enc, e, depth0, ramp);
+  const allowance = colliderLayerAllowance(enc, e, depth0, ramp, depenetration);
   let lambda = multiplier[a + 3];
   const delta = Math.max(-lambda, depth - allowance);
   if (delta === 0 && lambda === 0) return 0;

@@ -82,6 +82,8 @@ export class CpuSolver {
   private readonly startNormal = new Float64Array(3);
   /** The colliders' offset ramp per projection this frame (offsetRampStep over the iterations). */
   private colliderRamp = Infinity;
+  /** The depth a point started with inside a static collider that one projection may remove (depenetrationSpeed; colliderLayerAllowance). */
+  private colliderDepenetration = Infinity;
   /** Per vertex the collider that pushed it this substep (src/contract/colliderTouch.ts): normal, flag. */
   private readonly colliderTouch: Float64Array;
   /**
@@ -175,6 +177,7 @@ export class CpuSolver {
     // The offset ramp (SolverParams.contactOffsetSpeed): the colliders are projected once per
     // material iteration (the contacts, built once per collision round, take theirs in substep()).
     this.colliderRamp = offsetRampStep(p.contactOffsetSpeed, h, colliderRampProjections(p));
+    this.colliderDepenetration = offsetRampStep(effectiveDepenetrationSpeed(p), h, colliderRampProjections(p));
     const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, substeps, modelContactOffset(this.model, p.contactOffset));
     this.collisionCounters = emptyCollisionCounters();
     const air = p.collisions && effectiveCollisionMode(p) === 'air' ? this.airCollisions() : null;
@@ -464,7 +467,7 @@ export class CpuSolver {
     const depth0 = Math.max(0, projectOutOfCollider(enc, e, s, 0, this.startNormal));
     // The offset ramp: a start inside the skin opens it by colliderRamp per projection; the point
     // goes back to the depth it may keep, and only the rest is a push.
-    const allowed = Math.min(depth, colliderLayerAllowance(enc, e, depth0, this.colliderRamp));
+    const allowed = Math.min(depth, colliderLayerAllowance(enc, e, depth0, this.colliderRamp, this.colliderDepenetration));
     if (allowed > 0) {
       for (let k = 0; k < 3; k++) x[3 * i + k] -= allowed * n[k];
       depth -= allowed;
@@ -499,7 +502,7 @@ export class CpuSolver {
    * contact (colliderMultiplier.ts); records the touch and the held flag as collide does.
    */
   private collideKept(enc: Float64Array, e: number, c: number, i: number): void {
-    const r = collideWithMultiplier(enc, e, c, this.x, this.x0, i, this.colliderMultiplier, this.colliderAnchor, this.colliderRamp, this.params.friction, this.normal);
+    const r = collideWithMultiplier(enc, e, c, this.x, this.x0, i, this.colliderMultiplier, this.colliderAnchor, this.colliderRamp, this.colliderDepenetration, this.params.friction, this.normal);
     if (!(r & COLLIDER_TOUCHING)) return;
     const t = TOUCH_STRIDE * i;
     const n = this.normal;

@@ -17,13 +17,13 @@ import { HANDLE_STRIDE } from '../handles';
 import type { Colouring } from '../../mesh/colouring';
 import type { Model } from '../model';
 import type { PartitionedColouring } from '../../mesh/partitionedColouring';
-import type { SolverParams } from '../../contract/params';
+import { effectiveDepenetrationSpeed, type SolverParams } from '../../contract/params';
 import { sampleScripts } from '../scripts';
 import { modelContactOffset, offsetRampStep, uniformRamp } from '../../collision/contactOffset';
 import type { SimSetup } from '../setup';
 import { packVec4, type GpuState } from '../../contract/state';
 
-/** Size of Frame in xpbdCommon.wgsl: 22 words (colliderMultiplier the last), rounded up to its 16-byte alignment. */
+/** Size of Frame in xpbdCommon.wgsl: 23 words (colliderDepenetration the last), rounded up to its 16-byte alignment. */
 const FRAME_BYTES = 96;
 
 export class XpbdFrame {
@@ -199,6 +199,7 @@ export class XpbdFrame {
     f[19] = uniformRamp(offsetRampStep(p.contactOffsetSpeed, h, colliderRampProjections(p)));
     u[20] = m.objectNames.length;
     u[21] = p.colliderResponse === 'multiplier' ? 1 : 0;
+    f[22] = uniformRamp(offsetRampStep(effectiveDepenetrationSpeed(p), h, colliderRampProjections(p)));
     this.device.queue.writeBuffer(this.frame, 0, buf);
   }
 

@@ -30,7 +30,7 @@ describe('one vertex against the ground, by hand', () => {
 
   it('pushes out what is inside, takes back what the point no longer needs, never more than it pushed', () => {
     const s = fresh(-0.01, 0.02); // started above, predicted 1 cm inside
-    const project = () => collideWithMultiplier(enc, 0, 0, s.x, s.x0, 0, s.multiplier, s.anchor, Infinity, 0, n);
+    const project = () => collideWithMultiplier(enc, 0, 0, s.x, s.x0, 0, s.multiplier, s.anchor, Infinity, Infinity, 0, n);
     expect(project()).toBe(COLLIDER_TOUCHING);
     expect(s.x[1]).toBeCloseTo(0, 15);
     expect(s.multiplier[3]).toBeCloseTo(0.01, 15);
@@ -52,7 +52,7 @@ describe('one vertex against the ground, by hand', () => {
   it('friction is the correction that cancels the tangential motion, clamped to mu x the push, and falls with it', () => {
     const s = fresh(-0.01, 0.0); // the start on the surface: the whole push is an impulse
     s.x[0] = 0.003;
-    const project = () => collideWithMultiplier(enc, 0, 0, s.x, s.x0, 0, s.multiplier, s.anchor, Infinity, 0.5, n);
+    const project = () => collideWithMultiplier(enc, 0, 0, s.x, s.x0, 0, s.multiplier, s.anchor, Infinity, Infinity, 0.5, n);
     // Cone 0.5 x 1 cm = 5 mm > 3 mm of sliding: static, all of it cancelled.
     expect(project()).toBe(COLLIDER_TOUCHING | COLLIDER_STICKING);
     expect(s.x[0]).toBeCloseTo(0, 15);
@@ -67,7 +67,7 @@ describe('one vertex against the ground, by hand', () => {
 
   it('depth the start already had moves the start with the point (split impulse), as far as lambda reaches', () => {
     const s = fresh(-0.03, -0.02); // the start 2 cm inside, predicted 3 cm inside
-    const project = () => collideWithMultiplier(enc, 0, 0, s.x, s.x0, 0, s.multiplier, s.anchor, Infinity, 0, n);
+    const project = () => collideWithMultiplier(enc, 0, 0, s.x, s.x0, 0, s.multiplier, s.anchor, Infinity, Infinity, 0, n);
     project();
     expect(s.x[1]).toBeCloseTo(0, 15);
     expect(s.x0[1]).toBeCloseTo(0, 15); // 2 cm of the 3 cm push removes the start's depth: no velocity from it
