@@ -15,8 +15,9 @@
  * Then the same frame converged (64 plain iterations) in the other Gauss-Seidel order (coloured
  * for partitioned and back), against this order's: the plain sweeps' own answer at a contact
  * depends on their path (docs/benchmarks.md "Anderson acceleration at a collider").
- * --collider-response: how the ground acts (SolverParams.colliderResponse; default projection, the
- * solver's default): 'multiplier' keeps the push per vertex and takes it back.
+ * --collider-response: how the ground acts (SolverParams.colliderResponse; default projection for
+ * every run, what the solver's 'auto' gives the plain ones): 'multiplier' keeps the push per vertex
+ * and takes it back (what 'auto' gives the accelerated ones); 'auto' gives each run its own.
  * The float64 CPU reference; asserts nothing.
  */
 import { CpuSolver } from '../src/sim/cpuSolver';

@@ -83,8 +83,8 @@ export const SOLVER_CONTROLS: readonly ParamControl[] = [
     kind: 'choice',
     key: 'colliderResponse',
     label: 'Collider response',
-    options: { 'Projection (pushes kept)': 'projection', 'Multiplier (pushes taken back)': 'multiplier' },
-    help: "how the ground, boxes and bowls act after each sweep: push a point out and keep the push, or keep each vertex's push and friction as a multiplier over the substep and give back what it no longer needs (a converged contact then does not depend on the sweeps' order, and Anderson acceleration converges to the same answer)",
+    options: { 'Auto (multiplier with Anderson acceleration)': 'auto', 'Projection (pushes kept)': 'projection', 'Multiplier (pushes taken back)': 'multiplier' },
+    help: "how the ground, boxes and bowls act after each sweep: push a point out and keep the push, or keep each vertex's push and friction as a multiplier over the substep and give back what it no longer needs (a converged contact then does not depend on the sweeps' order, and Anderson acceleration converges to the same answer); auto: the multiplier where Anderson acceleration is on, the projection otherwise",
   },
 ];
 

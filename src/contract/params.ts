@@ -73,10 +73,18 @@ export const FAR_SIDE_CONTACTS: readonly FarSideContacts[] = ['auto', 'drop', 'k
  * friction's accumulated tangential correction is clamped to mu x the push that is an impulse
  * (Coulomb's cone, also taken back when lambda falls), and the split impulse's start shift follows
  * lambda. Anderson acceleration mixes lambda and the friction correction with the state
- * (docs/collisions.md "The colliders' multiplier").
+ * (docs/collisions.md "The colliders' multiplier"). 'auto' (default): 'multiplier' where Anderson
+ * acceleration is on (andersonDepth > 0), whose answer at a contact is wrong without it, and
+ * 'projection' otherwise, whose plain sweeps converge a little faster at a contact
+ * (effectiveColliderResponse).
  */
-export type ColliderResponse = 'projection' | 'multiplier';
-export const COLLIDER_RESPONSES: readonly ColliderResponse[] = ['projection', 'multiplier'];
+export type ColliderResponse = 'auto' | 'projection' | 'multiplier';
+export const COLLIDER_RESPONSES: readonly ColliderResponse[] = ['auto', 'projection', 'multiplier'];
+
+/** What 'auto' stands for: 'multiplier' with Anderson acceleration, 'projection' without. */
+export function effectiveColliderResponse(p: Pick<SolverParams, 'colliderResponse' | 'andersonDepth'>): Exclude<ColliderResponse, 'auto'> {
+  return p.colliderResponse === 'auto' ? (p.andersonDepth > 0 ? 'multiplier' : 'projection') : p.colliderResponse;
+}
 
 /** What 'auto' stands for: 'drop' in recovery mode, 'keep' otherwise. */
 export function effectiveFarSideContacts(p: Pick<SolverParams, 'farSideContacts' | 'recovery'>): Exclude<FarSideContacts, 'auto'> {
@@ -314,7 +322,7 @@ export interface SolverParams {
   contactDispatch: ContactDispatch;
   /** Shortest-path contacts that push a point out through the far side of a part it has crossed (FarSideContacts): 'auto' (default), 'drop' or 'keep'. */
   farSideContacts: FarSideContacts;
-  /** How the colliders act on a vertex (ColliderResponse): 'projection' (default) or 'multiplier'. */
+  /** How the colliders act on a vertex (ColliderResponse): 'auto' (default), 'projection' or 'multiplier'. */
   colliderResponse: ColliderResponse;
   /**
    * Hybrid mode: a Pout point (free at the substep's start, so CCD's) whose start or end position
@@ -544,7 +552,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     collideEvery: 'auto',
     contactDispatch: 'auto',
     farSideContacts: 'auto',
-    colliderResponse: 'projection',
+    colliderResponse: 'auto',
     escapedToDcd: true,
     ccdEveryRound: false,
     ccdObstacleGrowth: true,

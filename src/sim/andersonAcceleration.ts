@@ -31,12 +31,13 @@
  * convergence f = 0 and every difference vanishes); where the sweeps have more than one (at a
  * collider, below), which one is reached depends on the path.
  *
- * At a collider: with SolverParams.colliderResponse 'projection' (the default) the accelerated
+ * At a collider: with SolverParams.colliderResponse 'projection' the accelerated
  * iteration converges to another fixed point than the plain one (a cube resting on the ground,
  * friction 0: 1.1e-5 of 2 units at 64 iterations, 1.8e-9 with the ground taken away;
  * bench/andersonAtContact.ts): the projection pushes and keeps no multiplier, so the pushes a
  * path made are part of its answer, and an extrapolated iterate collects others. With
- * 'multiplier' the colliders' kept pushes and friction corrections (colliderMultiplier.ts) are
+ * 'multiplier' (what the default 'auto' takes with the acceleration on) the colliders' kept
+ * pushes and friction corrections (colliderMultiplier.ts) are
  * mixed with the state (`vertexExtra`, outside the norm) and the accelerated frame ends 2e-8 from
  * the plain one; 6 accelerated iterations are then 2.7x closer to it than 6 plain ones
  * (docs/benchmarks.md "Anderson acceleration at a collider").

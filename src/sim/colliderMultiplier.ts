@@ -27,7 +27,7 @@
  * the first contact did and starts a new one: lambda, f and the shift are then the new contact's
  * (a corner between two colliders acts as 'projection' for the first).
  */
-import type { SolverParams } from '../contract/params';
+import { effectiveColliderResponse, type SolverParams } from '../contract/params';
 import { boxFaceOf, COLLIDER_KIND, colliderContactDepth, colliderLayerAllowance, projectOutOfCollider } from './colliders';
 
 /** Floats per vertex of the kept contact's multiplier part, mixed by Anderson acceleration: f (3), lambda. */
@@ -44,8 +44,8 @@ export const COLLIDER_STICKING = 2;
  * substep opens it by speed x h in all; a kept contact measures every projection from the
  * substep's own start, so its one step is the whole substep's.
  */
-export function colliderRampProjections(p: Pick<SolverParams, 'colliderResponse' | 'iterations'>): number {
-  return p.colliderResponse === 'multiplier' ? 1 : p.iterations;
+export function colliderRampProjections(p: Pick<SolverParams, 'colliderResponse' | 'andersonDepth' | 'iterations'>): number {
+  return effectiveColliderResponse(p) === 'multiplier' ? 1 : p.iterations;
 }
 
 /** Code of a contact with collider c through surface `face` (boxFaceOf for a box, else 0); 0 is no contact. */

@@ -21,7 +21,7 @@ import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, sprin
 import { AndersonAccelerator, MIN_MIXING_SWEEPS } from './andersonAcceleration';
 import { HANDLE_STRIDE } from './handles';
 import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
-import { checkParams, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, type SolverParams } from '../contract/params';
+import { checkParams, effectiveColliderResponse, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { TOUCH_STRIDE } from '../contract/colliderTouch';
@@ -282,7 +282,7 @@ export class CpuSolver {
     // Anderson acceleration (SolverParams.andersonDepth): each round's iterations are one
     // fixed-point run, restarted after the collision stage moved the points between rounds.
     const anderson = this.andersonAccelerator();
-    const kept = p.colliderResponse === 'multiplier' && colliderCount > 0 ? this.colliderMultiplier : undefined;
+    const kept = effectiveColliderResponse(p) === 'multiplier' && colliderCount > 0 ? this.colliderMultiplier : undefined;
     for (let round = 0; round < rounds; round++) {
       const start = firstIterationOfRound(round, rounds, p.iterations);
       const end = firstIterationOfRound(round + 1, rounds, p.iterations);
@@ -370,7 +370,7 @@ export class CpuSolver {
     const p = this.params;
     if (p.andersonDepth === 0 || p.constraint !== 'neohookean') return null;
     // The colliders' kept multipliers are part of the state the iterations move (colliderMultiplier.ts).
-    const extra = p.colliderResponse === 'multiplier' && this.setup.colliders.length > 0 ? COLLIDER_MULTIPLIER_STRIDE : 0;
+    const extra = effectiveColliderResponse(p) === 'multiplier' && this.setup.colliders.length > 0 ? COLLIDER_MULTIPLIER_STRIDE : 0;
     if (this.anderson?.depth !== p.andersonDepth || this.anderson.vertexExtra !== extra) {
       this.anderson = new AndersonAccelerator(p.andersonDepth, this.model.vertexCount, this.model.tetCount, NEO_HOOKEAN_TET_STATE, extra);
     }

@@ -39,7 +39,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'damping', field: 'damping', kind: 'nonnegative', help: 'deformation damping, 1/s' },
   { key: 'gravity', field: 'gravity', kind: 'vec3', help: 'gravity x,y,z, m/s²' },
   { key: 'friction', field: 'friction', kind: 'nonnegative', help: 'Coulomb friction of colliders and contacts' },
-  { key: 'colresp', field: 'colliderResponse', kind: COLLIDER_RESPONSES, help: 'how the colliders act: projection (a push is never taken back) or multiplier (each vertex keeps its push and friction over the substep, and gives back what it no longer needs)' },
+  { key: 'colresp', field: 'colliderResponse', kind: COLLIDER_RESPONSES, help: 'how the colliders act: projection (a push is never taken back) or multiplier (each vertex keeps its push and friction over the substep, and gives back what it no longer needs); auto: multiplier with Anderson acceleration, projection without' },
   { key: 'collisions', field: 'collisions', kind: 'bool', help: 'collisions between and within bodies' },
   { key: 'self', field: 'selfCollision', kind: 'bool', help: 'self-collision' },
   { key: 'recovery', field: 'recovery', kind: 'bool', help: 'recovery mode (section 5.2)' },

@@ -17,7 +17,7 @@ import { HANDLE_STRIDE } from '../handles';
 import type { Colouring } from '../../mesh/colouring';
 import type { Model } from '../model';
 import type { PartitionedColouring } from '../../mesh/partitionedColouring';
-import { effectiveDepenetrationSpeed, type SolverParams } from '../../contract/params';
+import { effectiveColliderResponse, effectiveDepenetrationSpeed, type SolverParams } from '../../contract/params';
 import { sampleScripts } from '../scripts';
 import { modelContactOffset, offsetRampStep, uniformRamp } from '../../collision/contactOffset';
 import type { SimSetup } from '../setup';
@@ -198,7 +198,7 @@ export class XpbdFrame {
     // The colliders are projected once per material iteration (CpuSolver.collide's twin).
     f[19] = uniformRamp(offsetRampStep(p.contactOffsetSpeed, h, colliderRampProjections(p)));
     u[20] = m.objectNames.length;
-    u[21] = p.colliderResponse === 'multiplier' ? 1 : 0;
+    u[21] = effectiveColliderResponse(p) === 'multiplier' ? 1 : 0;
     f[22] = uniformRamp(offsetRampStep(effectiveDepenetrationSpeed(p), h, colliderRampProjections(p)));
     this.device.queue.writeBuffer(this.frame, 0, buf);
   }

@@ -90,7 +90,7 @@ describe('runner arguments', () => {
     expect(run('--scene', 's', '--collide-every', 'iteration').params).toEqual({ collideEvery: 'iteration' });
     expect(run('--scene', 's', '--far-side-contacts', 'keep').params).toEqual({ farSideContacts: 'keep' });
     expect(run('--scene', 's', '--collider-response', 'multiplier').params).toEqual({ colliderResponse: 'multiplier' });
-    expect(() => run('--scene', 's', '--collider-response', 'soft')).toThrow(/--collider-response must be projection or multiplier/);
+    expect(() => run('--scene', 's', '--collider-response', 'soft')).toThrow(/--collider-response must be auto or projection or multiplier/);
     expect(run('--scene', 's', '--contact-dispatch', 'grid').params).toEqual({ contactDispatch: 'grid' });
     expect(() => run('--scene', 's', '--contact-dispatch', 'warp')).toThrow(/--contact-dispatch/);
   });

@@ -3,7 +3,7 @@ import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { collideWithMultiplier, COLLIDER_STICKING, COLLIDER_TOUCHING } from '../../../src/sim/colliderMultiplier';
 import { COLLIDER_STRIDE, encodeCollider, type Collider } from '../../../src/sim/colliders';
 import { totalEnergy } from '../../../src/sim/energy';
-import type { SolverParams, SolveOrder } from '../../../src/contract/params';
+import { defaultParams, effectiveColliderResponse, type SolverParams, type SolveOrder } from '../../../src/contract/params';
 import { kuhnLattice } from '../../support/kuhnLattice';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
 import { makeSetup } from './support/setups';
@@ -106,6 +106,18 @@ describe('a cube resting on the ground, one frame converged (64 iterations)', ()
     expect(worst(frame({ iterations: 64, solveOrder: 'gauss-seidel' }), frame({ iterations: 64, solveOrder: 'partitioned' }))).toBeLessThan(1e-5);
     const projected = contactFrame('projection');
     expect(worst(projected({ iterations: 64, solveOrder: 'gauss-seidel' }), projected({ iterations: 64, solveOrder: 'partitioned' }))).toBeGreaterThan(3e-5);
+  });
+
+  it("'auto' (the default) is the multiplier where Anderson acceleration is on and the projection where it is off: the same frames bit for bit", () => {
+    expect(defaultParams().colliderResponse).toBe('auto');
+    expect(effectiveColliderResponse({ colliderResponse: 'auto', andersonDepth: 2 })).toBe('multiplier');
+    expect(effectiveColliderResponse({ colliderResponse: 'auto', andersonDepth: 0 })).toBe('projection');
+    expect(effectiveColliderResponse({ colliderResponse: 'projection', andersonDepth: 2 })).toBe('projection');
+    const frame = contactFrame('auto');
+    const accelerated = frame({ iterations: 6, andersonDepth: 2 });
+    expect(worst(accelerated, frame({ iterations: 6, andersonDepth: 2, colliderResponse: 'multiplier' }))).toBe(0);
+    expect(worst(accelerated, frame({ iterations: 6, andersonDepth: 2, colliderResponse: 'projection' }))).toBeGreaterThan(1e-6);
+    expect(worst(frame({ iterations: 6 }), frame({ iterations: 6, colliderResponse: 'projection' }))).toBe(0);
   });
 
   it('Anderson acceleration (depth 2) converges to the plain answer and is ahead of it at 6 iterations', () => {
