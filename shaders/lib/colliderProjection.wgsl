@@ -123,7 +123,10 @@ fn collideVertexMultiplier(i: u32, substep: u32) {
   var lambda = vel.w;
   var kept = colliderContacts[2u * i];
   var shift = colliderContacts[2u * i + 1u].xyz;
+  // Written back only when something changed: most vertices touch no collider.
+  var dirty = false;
   if (!(lambda > 0.0)) {
+    dirty = lambda != 0.0 || any(kept != vec4<f32>(0.0)) || any(shift != vec3<f32>(0.0));
     lambda = 0.0;
     kept = vec4<f32>(0.0);
     shift = vec3<f32>(0.0);
@@ -148,6 +151,7 @@ fn collideVertexMultiplier(i: u32, substep: u32) {
       if (code != here) {
         // A new contact: what the old one did stays (its shift is now part of the start).
         code = here;
+        dirty = true;
         f = vec3<f32>(0.0);
         lambda = 0.0;
         shift = vec3<f32>(0.0);
@@ -166,6 +170,7 @@ fn collideVertexMultiplier(i: u32, substep: u32) {
     let allowance = colliderLayerAllowance(c, substep, depth0);
     let delta = max(-lambda, now.depth - allowance);
     if (delta == 0.0 && lambda == 0.0) { continue; }
+    dirty = true;
     p = p + delta * now.normal;
     lambda = max(0.0, lambda + delta);
     // The split impulse's shift of the start follows lambda.
@@ -189,6 +194,7 @@ fn collideVertexMultiplier(i: u32, substep: u32) {
       sticking = sticking || tl < cone;
     }
   }
+  if (!dirty) { return; }
   positions[i] = vec4<f32>(p, x.w);
   velocities[i] = vec4<f32>(vel.xyz, lambda);
   colliderContacts[2u * i] = vec4<f32>(f, f32(code));

@@ -89,7 +89,8 @@ export class CpuSolver {
   /**
    * Per vertex the kept collider contact of SolverParams.colliderResponse 'multiplier'
    * (colliderMultiplier.ts): friction's correction and the normal push lambda (mixed by Anderson
-   * acceleration), and the start's shift and the contact's code. Zero at each substep's start.
+   * acceleration), and the start's shift and the contact's code. The push is zeroed at each
+   * substep's start, which voids the rest.
    */
   private readonly colliderMultiplier: Float64Array;
   private readonly colliderAnchor: Float64Array;
@@ -241,8 +242,9 @@ export class CpuSolver {
       for (let k = 0; k < 3; k++) x0[3 * i + k] = x[3 * i + k];
       this.frictionBudget[i] = 0;
       this.colliderTouch[TOUCH_STRIDE * i + 3] = 0;
-      this.colliderMultiplier.fill(0, COLLIDER_MULTIPLIER_STRIDE * i, COLLIDER_MULTIPLIER_STRIDE * (i + 1));
-      this.colliderAnchor.fill(0, COLLIDER_ANCHOR_STRIDE * i, COLLIDER_ANCHOR_STRIDE * (i + 1));
+      // The kept collider contact counts only while its push is > 0 (colliderMultiplier.ts), as
+      // on the GPU, where predict zeroes velocities.w.
+      this.colliderMultiplier[COLLIDER_MULTIPLIER_STRIDE * i + 3] = 0;
       if (this.objectStopped[m.vertexObject[i]]) continue;
       const hd = m.handleOfVertex[i];
       if (hd >= 0) {
@@ -474,8 +476,7 @@ export class CpuSolver {
       if (depth <= 0) return;
     }
     // Pushed: the contacts between bodies treat the collider as infinite mass at this vertex.
-    const t = TOUCH_STRIDE * i;
-    this.colliderTouch[t] = n[0]; this.colliderTouch[t + 1] = n[1]; this.colliderTouch[t + 2] = n[2]; this.colliderTouch[t + 3] = 1;
+    this.recordTouch(i, n);
     const q = Math.min(depth, depth0 - allowed);
     for (let k = 0; k < 3; k++) x0[3 * i + k] += q * n[k];
     // Friction's budget grows by the push that changes velocity (an impulse); the part removing
@@ -504,10 +505,14 @@ export class CpuSolver {
   private collideKept(enc: Float64Array, e: number, c: number, i: number): void {
     const r = collideWithMultiplier(enc, e, c, this.x, this.x0, i, this.colliderMultiplier, this.colliderAnchor, this.colliderRamp, this.colliderDepenetration, this.params.friction, this.normal);
     if (!(r & COLLIDER_TOUCHING)) return;
-    const t = TOUCH_STRIDE * i;
-    const n = this.normal;
-    this.colliderTouch[t] = n[0]; this.colliderTouch[t + 1] = n[1]; this.colliderTouch[t + 2] = n[2]; this.colliderTouch[t + 3] = 1;
+    this.recordTouch(i, this.normal);
     if (r & COLLIDER_STICKING) this.held[this.model.vertexObject[i]] |= HELD_NOW;
+  }
+
+  /** Vertex i was pushed by a collider with normal n this substep (src/contract/colliderTouch.ts). */
+  private recordTouch(i: number, n: Float64Array): void {
+    const t = TOUCH_STRIDE * i;
+    this.colliderTouch[t] = n[0]; this.colliderTouch[t + 1] = n[1]; this.colliderTouch[t + 2] = n[2]; this.colliderTouch[t + 3] = 1;
   }
 
   /** Kinetic energy of object o (or of everything). */

@@ -37,7 +37,9 @@ for (const colliderResponse of ['projection', 'multiplier'] as const) {
       let fastest = 0, lowest = -Infinity;
       for (let f = 0; f < frames; f++) {
         s.stepFrame();
-        [fastest, lowest] = [Math.max(fastest, fastestAndLowest(s)[0]), fastestAndLowest(s)[1]];
+        const [now, low] = fastestAndLowest(s);
+        fastest = Math.max(fastest, now);
+        lowest = low;
       }
       return { fastest, lowest };
     };
