@@ -6,7 +6,9 @@
  * at a time (frames of dt / substeps with 1 substep, impact-adaptive substeps off so that a step
  * is one substep), and the brute-force counter (tests/support/intersectionCounter.ts, no code
  * shared with detection) gives the self-penetrating boundary vertices after each. Also per substep
- * the tets inverted (signed volume <= 0), and how many of the vertices still inside are corners of
+ * the tets inverted (signed volume <= 0), the boundary vertices on a surface triangle that crosses
+ * another of its own surface (tests/support/surfaceCrossings.ts: the surface passing through
+ * itself, what the blue tint shows; a dent of an inverted tet is not one), and how many of the vertices still inside are corners of
  * an inverted boundary tet: the points whose self queries paper 000 section 3.5 skips; the deepest of each,
  * by its distance to the nearest boundary triangle (a lower bound of its depth)
  * (docs/collisions.md "What the noodle keeps after 10 substeps").
@@ -24,6 +26,7 @@ import { COLLIDE_EVERY, FAR_SIDE_CONTACTS, type CollideEvery, type FarSideContac
 import { findScene } from '../src/scenes/registry';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { countIntersections } from '../tests/support/intersectionCounter';
+import { countSurfaceCrossings } from '../tests/support/surfaceCrossings';
 import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { tetVolume6 } from '../src/collision/cpu/tetGeometry';
 import { SQUISHY_RECOVERY_SWITCH_FRAME } from '../src/scenes/squishyRecovery';
@@ -69,6 +72,8 @@ const invertedTets = (x: Float64Array): number[] => {
   for (let t = 0; t < m.tetCount; t++) if (!(tetVolume6(x, m.tets, t) > 0)) out.push(t);
   return out;
 };
+/** Boundary vertices on a surface crossing itself (tests/support/surfaceCrossings.ts: no code shared with either counter or detection). */
+const selfCrossing = (x: Float64Array): number => countSurfaceCrossings({ positions: x, tets: m.tets, tetObject: m.tetObject }).selfVertices;
 const boundary = buildSceneMesh(m);
 /** Of the self-penetrating vertices at x: how many, and how many are corners of an inverted boundary tet (section 3.5's skip). */
 const stuckAtInversions = (x: Float64Array): { inside: number; onInvertedBoundaryTet: number; deepest: number; deepestOther: number } => {
@@ -146,6 +151,7 @@ for (const every of variants) for (const farSide of farSides) {
   const onInverted = [start.onInvertedBoundaryTet];
   const deepest = [start.deepest], deepestOther = [start.deepestOther];
   const inverted = [invertedTets(s.x).length];
+  const crossing = [selfCrossing(s.x)];
   let stepMs = 0;
   const dropped: number[] = [], contactsBuilt: number[] = [];
   for (let k = 0; k < after; k++) {
@@ -160,6 +166,7 @@ for (const every of variants) for (const farSide of farSides) {
     deepest.push(now.deepest);
     deepestOther.push(now.deepestOther);
     inverted.push(invertedTets(s.x).length);
+    crossing.push(selfCrossing(s.x));
   }
   const stuck = stuckAtInversions(s.x);
   const firstZero = counts.findIndex((_, i) => counts.slice(i).every((d) => d === 0));
@@ -168,6 +175,8 @@ for (const every of variants) for (const farSide of farSides) {
   const mm = (list: number[]): string => list.map((d) => (1000 * d).toFixed(2)).join(' ');
   console.log(`  deepest (mm, distance to the nearest boundary triangle: a lower bound of the depth) ${mm(deepest)}; of the others ${mm(deepestOther)}`);
   console.log(`  inverted tets per substep ${inverted.join(' ')}`);
+  const firstUncrossed = crossing.findIndex((_, i) => crossing.slice(i).every((d) => d === 0));
+  console.log(`  boundary vertices on a triangle crossing another of its surface, per substep ${crossing.join(' ')}; none from substep ${firstUncrossed < 0 ? '-' : firstUncrossed}`);
   console.log(`  far-side contacts dropped / contacts built per substep ${dropped.map((d, i) => `${d}/${contactsBuilt[i]}`).join(' ')}`);
   console.log(`  none left from substep ${firstZero < 0 ? `- (still ${counts[counts.length - 1]} after ${after})` : firstZero}; ${(stepMs / Math.max(1, after)).toFixed(0)} ms a substep`);
   console.log(`  after substep ${after}: ${stuck.inside} inside, ${stuck.onInvertedBoundaryTet} of them corners of an inverted boundary tet (their self queries skipped, paper 000 section 3.5)`);

@@ -7,6 +7,9 @@
  *   node scripts/run-ts.mjs scripts/countIntersections.ts DIR [--json]
  *
  * Prints one line per frame file (frame, self, inter, deepest in mesh units); --json prints JSON.
+ * Each line also gives the boundary vertices on a surface triangle that passes through another
+ * (tests/support/surfaceCrossings.ts, self / inter): the surface crossing itself, which the vertex
+ * count misses where an edge cuts through a part with both its ends outside.
  * A self hit through a face of the vertex's own tet (that tet turned inside out: an element
  * inversion, not a collision) is counted, and the line says how many of the self hits are such.
  */
@@ -14,6 +17,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseVtk } from '../src/mesh/io/vtk';
 import { countIntersections } from '../tests/support/intersectionCounter';
+import { countSurfaceCrossings } from '../tests/support/surfaceCrossings';
 
 const [dir, ...rest] = process.argv.slice(2);
 if (!dir) {
@@ -31,7 +35,7 @@ if (files.length === 0) {
   console.error(`countIntersections: no frame_NNNNNN.vtk files in ${dir}`);
   process.exit(2);
 }
-const rows: { frame: number; self: number; selfThroughOwnTet: number; inter: number; deepest: number }[] = [];
+const rows: { frame: number; self: number; selfThroughOwnTet: number; inter: number; deepest: number; selfCrossing: number; interCrossing: number }[] = [];
 for (const f of files) {
   const mesh = parseVtk(readFileSync(join(dir, f), 'utf8'), f);
   const object = mesh.cellData.object;
@@ -39,10 +43,12 @@ for (const f of files) {
     console.error(`countIntersections: ${f} has no cell array "object" (write it with the runner's --dump)`);
     process.exit(2);
   }
-  const c = countIntersections({ positions: Float64Array.from(mesh.positions), tets: mesh.tets, tetObject: Uint32Array.from(object) }, { depth: true });
-  const row = { frame: Number(f.slice(6, 12)), self: c.self, selfThroughOwnTet: c.selfThroughOwnTet, inter: c.inter, deepest: c.maxDepth };
+  const input = { positions: Float64Array.from(mesh.positions), tets: mesh.tets, tetObject: Uint32Array.from(object) };
+  const c = countIntersections(input, { depth: true });
+  const crossing = countSurfaceCrossings(input);
+  const row = { frame: Number(f.slice(6, 12)), self: c.self, selfThroughOwnTet: c.selfThroughOwnTet, inter: c.inter, deepest: c.maxDepth, selfCrossing: crossing.selfVertices, interCrossing: crossing.interVertices };
   rows.push(row);
   const through = row.selfThroughOwnTet > 0 ? ` (${row.selfThroughOwnTet} through a face of its own tet: that tet inverted)` : '';
-  if (!rest.includes('--json')) console.log(`${f}: self ${row.self}${through}, inter ${row.inter}, deepest ${row.deepest.toExponential(2)}`);
+  if (!rest.includes('--json')) console.log(`${f}: self ${row.self}${through}, inter ${row.inter}, deepest ${row.deepest.toExponential(2)}; on crossing surface triangles: self ${row.selfCrossing}, inter ${row.interCrossing}`);
 }
 if (rest.includes('--json')) console.log(JSON.stringify(rows));

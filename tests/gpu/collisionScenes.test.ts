@@ -12,6 +12,7 @@ import type { Model } from '../../src/sim/model';
 import { packVec4 } from '../../src/contract/state';
 import type { SimSetup } from '../../src/sim/setup';
 import { countIntersections } from '../support/intersectionCounter';
+import { countSurfaceCrossings } from '../support/surfaceCrossings';
 import { testGpu } from '../support/gpu';
 import { bodiesSetup, cubePart, uStrip } from '../unit/collision/scenes';
 import { frictionlessSlide, slideVelocity } from '../support/slideScene';
@@ -246,13 +247,16 @@ describe('GPU collisions in the time step', () => {
     try {
       setStart(solver, m, tangled);
       const counts = [count(m, tangled).self];
+      const crossing = [countSurfaceCrossings({ positions: tangled, tets: m.tets, tetObject: m.tetObject }).selfVertices];
       let overflows = 0;
       const dropped: number[] = [];
       for (let k = 0; k < 20; k++) {
         const r = await solver.stepFrame();
         overflows += r.collisions?.spbOverflows ?? 0;
         dropped.push(r.collisions?.farSideDropped ?? -1);
-        counts.push(count(m, await solver.readPositions()).self);
+        const x = await solver.readPositions();
+        counts.push(count(m, x).self);
+        crossing.push(countSurfaceCrossings({ positions: x, tets: m.tets, tetObject: m.tetObject }).selfVertices);
       }
       // The float64 twin's first substep from the same state: far-side contacts (recovery mode's
       // default 'drop', docs/collisions.md) dropped in its three builds.
@@ -260,9 +264,11 @@ describe('GPU collisions in the time step', () => {
       cpu.x.set(tangled);
       cpu.stepFrame();
       const cpuDropped = cpu.collisionCounters.farSideDropped;
-      console.log(`tangled U strip, recovery mode (GPU): self-penetrating boundary vertices per substep ${counts.join(' ')}; ${overflows} queries overflowed the static stacks (answered by the CPU, applied the next substep); far-side contacts dropped per substep ${dropped.join(' ')} (CPU twin, first substep: ${cpuDropped})`);
+      console.log(`tangled U strip, recovery mode (GPU): self-penetrating boundary vertices per substep ${counts.join(' ')}; on surface triangles crossing another ${crossing.join(' ')}; ${overflows} queries overflowed the static stacks (answered by the CPU, applied the next substep); far-side contacts dropped per substep ${dropped.join(' ')} (CPU twin, first substep: ${cpuDropped})`);
       expect(counts[0]).toBeGreaterThan(20);
       expect(counts.slice(10)).toEqual(new Array(11).fill(0));
+      // The surface no longer passes through itself either (tests/support/surfaceCrossings.ts).
+      expect(crossing.slice(10)).toEqual(new Array(11).fill(0));
       expect(cpuDropped).toBeGreaterThan(0);
       expect(Math.abs(dropped[0] - cpuDropped)).toBeLessThanOrEqual(Math.max(2, 0.1 * cpuDropped));
     } finally {

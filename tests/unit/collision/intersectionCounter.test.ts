@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countedBoundaryVertices, countIntersections } from '../../support/intersectionCounter';
 import { kuhnLattice } from '../../support/kuhnLattice';
+import { mergeParts as merge } from '../../support/mergeParts';
 import { rng } from '../../support/random';
 
 /**
@@ -13,20 +14,6 @@ import { rng } from '../../support/random';
 function cube(n: number, offset: [number, number, number]): { positions: number[]; tets: number[] } {
   const l = kuhnLattice(n, n, n, (i, j, k) => [i / n + offset[0], j / n + offset[1], k / n + offset[2]]);
   return { positions: Array.from(l.positions), tets: Array.from(l.tets) };
-}
-
-/** Concatenates meshes; object id per part (or the ids given). */
-function merge(parts: { positions: number[]; tets: number[] }[], objects = parts.map((_, i) => i)) {
-  const positions: number[] = [];
-  const tets: number[] = [];
-  const tetObject: number[] = [];
-  parts.forEach((p, i) => {
-    const base = positions.length / 3;
-    positions.push(...p.positions);
-    for (const t of p.tets) tets.push(t + base);
-    for (let t = 0; t < p.tets.length / 4; t++) tetObject.push(objects[i]);
-  });
-  return { positions: Float64Array.from(positions), tets: Uint32Array.from(tets), tetObject: Uint32Array.from(tetObject) };
 }
 
 // Float32 lattice coordinates: the offsets are chosen exact enough that no vertex lands on a
