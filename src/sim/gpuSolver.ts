@@ -136,6 +136,8 @@ export class GpuSolver {
   private readonly handleScripts: HandleScript[];
   /** The scene's colliders, sampled at every frame (the same array as the setup's). */
   private readonly colliderList: Collider[];
+  /** Colliders replaced by setCollider since the last frame was submitted: moving in the next one. */
+  private readonly handMovedColliders = new Set<number>();
   readonly tetBuffer: GPUBuffer;
   private readonly device: GPUDevice;
   private readonly kernels: XpbdKernels;
@@ -345,7 +347,8 @@ export class GpuSolver {
     this.collisions?.setFrameSubsteps(p);
     // Per-frame CPU state advances at submission: the scripts are sampled for this frame now.
     this.grab.beginFrame(this.time, p.dt);
-    this.xpbd.writeScripts(this.time, p);
+    this.xpbd.writeScripts(this.time, p, this.handMovedColliders);
+    this.handMovedColliders.clear();
     this.grab.endFrame();
     const slot = this.submitted % MAX_FRAMES_IN_FLIGHT;
     const readback = this.frameReadback[slot];
@@ -508,10 +511,16 @@ export class GpuSolver {
     this.handleScripts[h] = script;
   }
 
-  /** Replaces collider `c` from the next frame on (the page moves colliders with the mouse). */
+  /**
+   * Replaces collider `c` from the next frame on (the page moves colliders with the mouse). That
+   * frame it moves (sampleScripts' handMoved): it pushes what it moved into out at once, as a
+   * scripted plane does, where a static collider lets a body it holds at the start of a substep
+   * out at the depenetration speed only.
+   */
   setCollider(c: number, collider: Collider): void {
     if (!(Number.isInteger(c) && c >= 0 && c < this.colliderList.length)) throw new RangeError(`setCollider: collider ${c} is not a collider of the scene (0..${this.colliderList.length - 1})`);
     this.colliderList[c] = collider;
+    this.handMovedColliders.add(c);
   }
 
   /**

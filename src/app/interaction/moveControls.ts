@@ -3,6 +3,8 @@
  * View folder picks a collider or a pin of the scene (moveTargets.ts); a translate gizmo appears
  * on it, and dragging it moves the collider or the pin by the gizmo's translation on top of its
  * own scripted motion, from the next simulated frame (GpuSolver.setCollider / setHandleScript).
+ * A moved collider moves in that frame: it carries what it moved into at once (not at the
+ * depenetration speed of a body placed inside a static collider).
  * While the gizmo is dragged the camera does not orbit. GPU engine only (the CPU engine's scene
  * lives in its worker). Stable id for tests: #gui-move (the menu).
  */

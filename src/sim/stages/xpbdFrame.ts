@@ -203,9 +203,9 @@ export class XpbdFrame {
     this.device.queue.writeBuffer(this.frame, 0, buf);
   }
 
-  /** Colliders' and handles' poses at every substep of the frame starting at `time`. */
-  writeScripts(time: number, p: SolverParams): void {
-    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, time, p.dt / p.substeps, p.substeps, modelContactOffset(this.model, p.contactOffset));
+  /** Colliders' and handles' poses at every substep of the frame starting at `time` (`handMoved`: sampleScripts). */
+  writeScripts(time: number, p: SolverParams, handMoved?: ReadonlySet<number>): void {
+    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, time, p.dt / p.substeps, p.substeps, modelContactOffset(this.model, p.contactOffset), handMoved);
     if (scripts.colliders.length) this.device.queue.writeBuffer(this.colliders, 0, new Float32Array(scripts.colliders));
     if (scripts.handles.length) this.device.queue.writeBuffer(this.handles, 0, new Float32Array(scripts.handles));
   }
