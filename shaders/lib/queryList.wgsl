@@ -28,6 +28,7 @@ const QL_ESCAPED_INSIDE = 18u;  // ... and found inside another tet there (each 
 const QL_ESCAPED_REJECTED = 19u; // ... whose contact the build dropped: its path pushed the point onward (contactsBuild.wgsl pushesEscapedOnward)
 const QL_DETECTIONS = 20u;       // detections this frame (detection's invocation 0 adds 1; not the separate Pin pass): the substep an overflow entry records (contactsBuild.wgsl)
 const QL_FAR_SIDE_DROPPED = 21u;  // shortest-path contacts disabled as far-side contacts (contactsFarSide.wgsl dropFarSide), summed over the frame
+const QL_INVERSION_FLOOR_TETS = 22u;  // recovery mode: tets found below the inversion floor (inversionFloor.wgsl), summed over the frame's rounds
 const QL_HEADER_WORDS = 64u;
 
 const QUERY_KIND_SHIFT = 29u;

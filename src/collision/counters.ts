@@ -22,6 +22,8 @@ export interface CollisionFrameCounters {
   skipped: number;
   /** Shortest-path contacts dropped as pushing through the far side of a part (SolverParams.farSideContacts; cpu/farSideContacts.ts), summed over the builds. */
   farSideDropped: number;
+  /** Recovery mode: tets found below the inversion floor (SolverParams.inversionFloor; cpu/inversionFloor.ts) and lifted, summed over the rounds. */
+  inversionFloorTets: number;
   /** Capacity of the contact arrays this frame, and hits beyond it (they grow the capacity for the next frame). */
   contactCapacity: number;
   dropped: number;
@@ -178,6 +180,7 @@ export function emptyCollisionCounters(): CollisionFrameCounters {
     noPath: 0,
     skipped: 0,
     farSideDropped: 0,
+    inversionFloorTets: 0,
     contactCapacity: 0,
     dropped: 0,
     readbacks: 0,

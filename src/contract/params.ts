@@ -322,6 +322,17 @@ export interface SolverParams {
   contactDispatch: ContactDispatch;
   /** Shortest-path contacts that push a point out through the far side of a part it has crossed (FarSideContacts): 'auto' (default), 'drop' or 'keep'. */
   farSideContacts: FarSideContacts;
+  /**
+   * Recovery mode only: after each collision round's contacts, every tet whose volume fell below
+   * this fraction of its rest volume is lifted back to it (a hard volume constraint, Jacobi over
+   * the tets, INVERSION_FLOOR_PASSES passes, split impulse: positions and start positions move
+   * together, no velocity; src/collision/cpu/inversionFloor.ts, shaders/inversionFloor.wgsl).
+   * Recovery's strong pushes invert tets (a quarter of the squishy ball's in one substep), and the
+   * self queries of the boundary around an inverted tet are skipped (paper 000 section 3.5: "the
+   * only way ... is to resolve the inversion itself"), so without it those inversions held most of
+   * what recovery left (docs/collisions.md "The inversion floor"). Default 0.1; 0: off.
+   */
+  inversionFloor: number;
   /** How the colliders act on a vertex (ColliderResponse): 'auto' (default), 'projection' or 'multiplier'. */
   colliderResponse: ColliderResponse;
   /**
@@ -552,6 +563,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     collideEvery: 'auto',
     contactDispatch: 'auto',
     farSideContacts: 'auto',
+    inversionFloor: 0.1,
     colliderResponse: 'auto',
     escapedToDcd: true,
     ccdEveryRound: false,
@@ -582,6 +594,7 @@ export function checkParams(p: SolverParams): void {
   if (!COLLIDE_EVERY.includes(p.collideEvery)) throw new RangeError(`collideEvery must be one of ${COLLIDE_EVERY.join(', ')}, got ${String(p.collideEvery)}`);
   if (!COLLIDER_RESPONSES.includes(p.colliderResponse)) throw new RangeError(`colliderResponse must be one of ${COLLIDER_RESPONSES.join(', ')}, got ${String(p.colliderResponse)}`);
   if (!FAR_SIDE_CONTACTS.includes(p.farSideContacts)) throw new RangeError(`farSideContacts must be one of ${FAR_SIDE_CONTACTS.join(', ')}, got ${String(p.farSideContacts)}`);
+  if (!(Number.isFinite(p.inversionFloor) && p.inversionFloor >= 0 && p.inversionFloor < 1)) throw new RangeError(`inversionFloor (a fraction of each tet's rest volume) must be in [0, 1), got ${String(p.inversionFloor)}`);
   if (!CONTACT_DISPATCHES.includes(p.contactDispatch)) throw new RangeError(`contactDispatch must be one of ${CONTACT_DISPATCHES.join(', ')}, got ${String(p.contactDispatch)}`);
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (typeof p.warmStart !== 'boolean') throw new RangeError(`warmStart must be true or false, got ${String(p.warmStart)}`);

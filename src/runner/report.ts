@@ -97,6 +97,8 @@ export interface CollisionSummary {
   skipped: number;
   /** Shortest-path contacts dropped as far-side contacts (SolverParams.farSideContacts). */
   farSideDropped: number;
+  /** Recovery mode: tets lifted back to the inversion floor (SolverParams.inversionFloor), summed over the rounds. */
+  inversionFloorTets: number;
   /** Hits beyond the contact capacity (each grew the capacity for the next frame). */
   dropped: number;
   maxContactCapacity: number;
@@ -142,6 +144,7 @@ export function summarizeCollisions(frames: readonly FrameEntry[]): CollisionSum
     noPath: sum((x) => x.noPath),
     skipped: sum((x) => x.skipped),
     farSideDropped: sum((x) => x.farSideDropped ?? 0),
+    inversionFloorTets: sum((x) => x.inversionFloorTets ?? 0),
     dropped: sum((x) => x.dropped),
     maxContactCapacity: max((x) => x.contactCapacity),
     readbacks: sum((x) => x.readbacks),

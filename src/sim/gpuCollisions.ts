@@ -48,6 +48,7 @@
 import { readBufferToCpu } from '../gpu/buffers';
 import { CollisionTopologyGpu } from '../collision/gpu/collisionTopology';
 import { ContactStage } from '../collision/gpu/contactStage';
+import { InversionFloorStage } from '../collision/gpu/inversionFloorStage';
 import { DetectStage, detectionRefitsOn } from '../collision/gpu/detectStage';
 import { countersFromHeader } from '../collision/gpu/frameCounters';
 import { OVERFLOW_ENTRY_WORDS, QL, QL_HEADER_BYTES, QUERY_ID_MASK, QUERY_KIND_CENTROID, QUERY_KIND_EDGE, QUERY_KIND_SHIFT, QUERY_WORDS, QueryList, RESULT_WORDS, QUERY_EUCLIDEAN } from '../collision/gpu/queryList';
@@ -133,6 +134,8 @@ export class GpuCollisions {
   readonly detect: DetectStage;
   readonly spb: SpbStage;
   readonly contacts: ContactStage;
+  /** Recovery mode: the tets the contacts turned inside out lifted back (SolverParams.inversionFloor), after the contacts in every round. */
+  readonly inversionFloor: InversionFloorStage;
   readonly ccd: CcdStage;
   readonly ccdSchedule: CcdSchedule;
   /** Readbacks done for the fallback since the start (positions and overflow lists), and their bytes. */
@@ -205,6 +208,7 @@ export class GpuCollisions {
       this.spb.refitInDetect = true;
     }
     this.contacts = new ContactStage(device, this.topology, this.queryList, params, objectStatus);
+    this.inversionFloor = new InversionFloorStage(device, model, this.queryList, params);
     // Detection's indirect args only where a kernel of the frame reads them: the exact query and
     // the contact build dispatch directly over the list's capacity (issue 24).
     this.detect.argsReadWhen(() => this.contacts.readsQueryArgs() || (this.params().penetration ?? 'exact') !== 'exact');
@@ -334,7 +338,7 @@ export class GpuCollisions {
 
   /** The stages in stepping order (they go between material and finalize). */
   get stages(): GpuStage[] {
-    return [this.detect, this.spb, this.ccd, this.contacts];
+    return [this.detect, this.spb, this.ccd, this.contacts, this.inversionFloor];
   }
 
   /** Bytes this part adds to the frame's readback (header, the shortest path's statistics, CCD's counters and escape list). */

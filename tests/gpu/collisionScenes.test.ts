@@ -276,6 +276,58 @@ describe('GPU collisions in the time step', () => {
     }
   });
 
+  it("recovery's inversion floor: the GPU lifts the same tets as the float64 twin, moves the vertices the same, and leaves fewer tets inverted than without it", async () => {
+    const ctx = await testGpu();
+    // One cube, an interior vertex pushed 1.6 cells through its neighbours (its tets fold), in
+    // recovery mode (every vertex a query point): one substep of one iteration, so detection,
+    // the shortest path, the contacts and then the floor run once.
+    const params = (floor: number) => ({ gravity: [0, 0, 0] as [number, number, number], dt: 1 / 600, substeps: 1, iterations: 1, damping: 0, selfCollision: true, recovery: true, inversionFloor: floor });
+    const bodies = () => [{ part: cubePart(3, 0.3, [0, 0, 0]), youngsModulus: 1e5 }];
+    const rest = bodiesSetup(bodies(), params(0.1)).model.restPositions;
+    let v = 0;
+    for (let i = 0; i < rest.length / 3; i++) if (Math.hypot(rest[3 * i] - 0.1, rest[3 * i + 1] - 0.1, rest[3 * i + 2] - 0.1) < 1e-6) v = i;
+    const start = Float64Array.from(rest);
+    start[3 * v] += 0.16; start[3 * v + 1] += 0.03; start[3 * v + 2] -= 0.02;
+    const inverted = (m: Model, x: ArrayLike<number>): number => {
+      let n = 0;
+      for (let t = 0; t < m.tetCount; t++) {
+        const q = (k: number) => [0, 1, 2].map((a) => x[3 * m.tets[4 * t + k] + a] - x[3 * m.tets[4 * t] + a]);
+        const [e, f, g] = [q(1), q(2), q(3)];
+        if (!(e[0] * (f[1] * g[2] - f[2] * g[1]) - e[1] * (f[0] * g[2] - f[2] * g[0]) + e[2] * (f[0] * g[1] - f[1] * g[0]) > 0)) n++;
+      }
+      return n;
+    };
+    const run = async (floor: number) => {
+      const setup = bodiesSetup(bodies(), params(floor));
+      const solver = new GpuSolver(ctx, setup);
+      try {
+        setStart(solver, setup.model, start);
+        const r = await solver.stepFrame();
+        return { x: await solver.readPositions(), counters: r.collisions!, model: setup.model };
+      } finally {
+        solver.destroy();
+      }
+    };
+    const gpu = await run(0.1);
+    const gpuOff = await run(0);
+    const cpu = new CpuSolver(bodiesSetup(bodies(), params(0.1)));
+    cpu.x.set(start);
+    cpu.stepFrame();
+    let worst = 0, lifted = 0;
+    for (let i = 0; i < gpu.x.length; i++) {
+      worst = Math.max(worst, Math.abs(gpu.x[i] - cpu.x[i]));
+      lifted = Math.max(lifted, Math.abs(gpu.x[i] - gpuOff.x[i]));
+    }
+    const m = gpu.model;
+    console.log(`inversion floor, one recovery substep: tets below the floor GPU ${gpu.counters.inversionFloorTets} / CPU ${cpu.collisionCounters.inversionFloorTets}; inverted at the start ${inverted(m, start)}, after: floor ${inverted(m, gpu.x)}, without ${inverted(m, gpuOff.x)}; GPU against CPU ${worst.toExponential(2)}; the floor's own move ${lifted.toExponential(2)}`);
+    expect(cpu.collisionCounters.inversionFloorTets).toBeGreaterThan(3);
+    expect(Math.abs(gpu.counters.inversionFloorTets - cpu.collisionCounters.inversionFloorTets)).toBeLessThanOrEqual(1);
+    expect(gpuOff.counters.inversionFloorTets).toBe(0);
+    expect(inverted(m, gpu.x)).toBeLessThan(inverted(m, gpuOff.x));
+    expect(lifted).toBeGreaterThan(1e-3);
+    expect(worst).toBeLessThan(0.05 * lifted);
+  });
+
   it('one frame of two overlapping cubes: the GPU finds the same DCD hits and contacts as the float64 CPU reference and moves the vertices the same', async () => {
     const ctx = await testGpu();
     // DCD mode: the CPU reference is the DCD stage (the hybrid's CCD has no float64 twin in the time step).

@@ -20,6 +20,7 @@ import { buildSceneMesh } from '../sceneMesh';
 import { CpuCcd, type CcdPairsInContact } from './ccdCpu';
 import { CpuContacts } from './contactsCpu';
 import { CpuDetector } from './detectCpu';
+import { inversionFloorScratch, liftInvertedTets, restVolumes6, type InversionFloorScratch } from './inversionFloor';
 import { dropFarSideContacts } from './farSideContacts';
 import { CpuQueryList } from './queryList';
 import { CpuSpb, CpuSpbResults } from './spbCpu';
@@ -29,7 +30,7 @@ import { candidateClosingSpeed } from '../ccd/impactSubsteps';
 import { CCD_BASE_MARGIN_RATIO, laterRoundReach } from '../ccd/laterRounds';
 
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
-  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound' | 'farSideContacts'>>;
+  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound' | 'farSideContacts' | 'inversionFloor'>>;
 
 export class CpuCollisionStage {
   readonly mesh: TetMesh;
@@ -58,6 +59,8 @@ export class CpuCollisionStage {
    */
   depenetration = Infinity;
   private readonly markList = new CpuQueryList();
+  /** Recovery's inversion floor (inversionFloor.ts): 6 V_rest per tet and scratch, made on first use. */
+  private floor?: { restVolume6: Float64Array; scratch: InversionFloorScratch };
   /** closingSpeed's vec4 copies of the positions and velocities (the broad phase's layout). */
   private x4?: Float32Array;
   private v4?: Float32Array;
@@ -138,7 +141,17 @@ export class CpuCollisionStage {
       t0 = t1;
     }
     this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
+    this.liftInversions(x, x0, w, params, into);
     if (phaseMs) phaseMs.contacts += performance.now() - t0;
+  }
+
+  /** Recovery: the tets the contacts turned inside out lifted back (SolverParams.inversionFloor; inversionFloor.ts). */
+  private liftInversions(x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams, into?: CollisionFrameCounters): void {
+    if (!params.recovery || !((params.inversionFloor ?? 0) > 0)) return;
+    const m = this.mesh;
+    this.floor ??= { restVolume6: restVolumes6(this.model.restPositions, m.tets), scratch: inversionFloorScratch(m.vertexCount) };
+    const lifted = liftInvertedTets(x, x0, w, m.tets, this.floor.restVolume6, params.inversionFloor!, this.floor.scratch);
+    if (into) into.inversionFloorTets += lifted;
   }
 
   /** Whether the last step() built and solved its contacts (solveAgain's guard), and in which mode. */
@@ -214,6 +227,7 @@ export class CpuCollisionStage {
     lap('ccd');
     this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration, dcdContacts);
     this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
+    this.liftInversions(x, x0, w, params, into);
     lap('contacts');
     this.solved = true;
     this.solvedMode = mode;

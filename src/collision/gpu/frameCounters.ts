@@ -23,6 +23,7 @@ export function countersFromHeader(header: Uint32Array, capacity: number, out: C
   out.noPath = header[QL.noPath];
   out.skipped = header[QL.skipped];
   out.farSideDropped = header[QL.farSideDropped];
+  out.inversionFloorTets = header[QL.inversionFloorTets];
   out.spbOverflows = header[QL.spbOverflows];
   out.contactCapacity = capacity;
   return out;

@@ -49,6 +49,7 @@ export const QL = {
   escapedRejected: 19,
   detections: 20,
   farSideDropped: 21,
+  inversionFloorTets: 22,
 } as const;
 
 /** Query.source bits. */

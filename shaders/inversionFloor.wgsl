@@ -1,0 +1,105 @@
+// The inversion floor of recovery mode (SolverParams.inversionFloor; docs/collisions.md "The
+// inversion floor"), twin of src/collision/cpu/inversionFloor.ts: after a collision round's
+// contacts, each tet whose 6 V is below floor x 6 V_rest is lifted back by the hard volume
+// constraint C = 6 V - floor 6 V_rest >= 0, dx_i = w_i lambda grad_i C, lambda = -C / sum w_j |grad_j C|^2.
+// Jacobi with mass splitting (a vertex in u violated tets lends each 1/u of its mass: lambda =
+// -C / sum_j w_j u_j |grad_j C|^2, dx_i = w_i sum_t lambda_t grad_i C_t, which keeps linear and
+// angular momentum); one pass = three dispatches over the vertices:
+//   countFloorUses    u[v]: the vertex's tets below the floor that some corner can move; the
+//                     invocation of a tet's corner 0 counts the tet in the first pass
+//                     (QL_INVERSION_FLOOR_TETS)
+//   gatherFloorShift  shift[v] = w_v sum over those tets of lambda_t grad_v C_t (reads u of the corners)
+//   applyFloorShift   positions and start positions (prev) move by shift[v]: split impulse, no
+//                     velocity
+#include "threadIndex"
+#include "queryList"
+
+struct FloorParams {
+  vertexCount: u32,
+  rowStride: u32,
+  floor: f32,
+  countPass: u32,   // 1: this pass's gather counts the tets below the floor
+  offCorners: u32,  // topo: offsets (vertexCount + 1) at 0, corners 4t+k at offCorners, tets (4 per tet) at offTets
+  offTets: u32,
+  _pad0: u32,
+  _pad1: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: FloorParams;
+@group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> prev: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> topo: array<u32>;
+@group(0) @binding(4) var<storage, read> restVolume6: array<f32>;
+@group(0) @binding(5) var<storage, read_write> shift: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> list: QueryListRW;
+@group(0) @binding(7) var<storage, read_write> uses: array<f32>;
+
+// Tet t: its corners, C = 6 V - floor 6 V_rest, the gradient of 6 V at each corner.
+struct FloorTet { ids: vec4<u32>, c: f32, g0: vec3<f32>, g1: vec3<f32>, g2: vec3<f32>, g3: vec3<f32>, w: vec4<f32> }
+
+fn floorTet(t: u32) -> FloorTet {
+  var r: FloorTet;
+  r.ids = vec4<u32>(topo[params.offTets + 4u * t], topo[params.offTets + 4u * t + 1u], topo[params.offTets + 4u * t + 2u], topo[params.offTets + 4u * t + 3u]);
+  let pa = positions[r.ids.x];
+  let pb = positions[r.ids.y];
+  let pc = positions[r.ids.z];
+  let pd = positions[r.ids.w];
+  let e = pb.xyz - pa.xyz;
+  let f = pc.xyz - pa.xyz;
+  let g = pd.xyz - pa.xyz;
+  r.g1 = cross(f, g);
+  r.g2 = cross(g, e);
+  r.g3 = cross(e, f);
+  r.g0 = -(r.g1 + r.g2 + r.g3);
+  r.c = dot(e, r.g1) - params.floor * restVolume6[t];
+  r.w = vec4<f32>(pa.w, pb.w, pc.w, pd.w);
+  return r;
+}
+
+// Below the floor with a corner that can move.
+fn belowFloor(r: FloorTet) -> bool {
+  return r.c < 0.0 && r.w.x * dot(r.g0, r.g0) + r.w.y * dot(r.g1, r.g1) + r.w.z * dot(r.g2, r.g2) + r.w.w * dot(r.g3, r.g3) > 0.0;
+}
+
+@compute @workgroup_size(64)
+fn countFloorUses(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let v = threadIndex(gid, params.rowStride);
+  if (v >= params.vertexCount) { return; }
+  var count = 0.0;
+  for (var j = topo[v]; j < topo[v + 1u]; j++) {
+    let corner = topo[params.offCorners + j];
+    if (!belowFloor(floorTet(corner >> 2u))) { continue; }
+    count += 1.0;
+    if ((corner & 3u) == 0u && params.countPass != 0u) { atomicAdd(&list.header[QL_INVERSION_FLOOR_TETS], 1u); }
+  }
+  uses[v] = count;
+}
+
+@compute @workgroup_size(64)
+fn gatherFloorShift(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let v = threadIndex(gid, params.rowStride);
+  if (v >= params.vertexCount) { return; }
+  var sum = vec3<f32>(0.0);
+  for (var j = topo[v]; j < topo[v + 1u]; j++) {
+    let corner = topo[params.offCorners + j];
+    let r = floorTet(corner >> 2u);
+    if (!(r.c < 0.0)) { continue; }
+    let u = vec4<f32>(uses[r.ids.x], uses[r.ids.y], uses[r.ids.z], uses[r.ids.w]);
+    let denom = r.w.x * u.x * dot(r.g0, r.g0) + r.w.y * u.y * dot(r.g1, r.g1) + r.w.z * u.z * dot(r.g2, r.g2) + r.w.w * u.w * dot(r.g3, r.g3);
+    if (!(denom > 0.0)) { continue; }
+    let k = corner & 3u;
+    var mine = r.g0;
+    if (k == 1u) { mine = r.g1; } else if (k == 2u) { mine = r.g2; } else if (k == 3u) { mine = r.g3; }
+    sum += (-r.c / denom) * mine;
+  }
+  shift[v] = vec4<f32>(positions[v].w * sum, 0.0);
+}
+
+@compute @workgroup_size(64)
+fn applyFloorShift(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let v = threadIndex(gid, params.rowStride);
+  if (v >= params.vertexCount) { return; }
+  let d = shift[v].xyz;
+  positions[v] = vec4<f32>(positions[v].xyz + d, positions[v].w);
+  prev[v] = vec4<f32>(prev[v].xyz + d, prev[v].w);
+}
