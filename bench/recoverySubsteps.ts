@@ -16,6 +16,7 @@
  *   node scripts/run-ts.mjs bench/recoverySubsteps.ts [--scene noodle-recovery|squishy-recovery]
  *     [--from F (noodle 50, squishy 75: its switch)] [--resolution R] [--substeps-after 30] [--collide-every substep,iteration] [--vertex-mass-floor R]
  *     [--far-side-contacts auto,keep (each value a run; default auto: drop in recovery mode)]
+ *     [--inversion-floor 0.1,0 (each value a run; default the scene's, 0.1: SolverParams.inversionFloor)]
  *     [--state FILE (the tangled state: read from FILE when it holds this scene, frame and size, else simulated and written there)]
  *     [--unfold-iterations 3,6,12: instead of the variants, from the tangled state with self-collision
  *      still off, how many of the tets inverted there are still inverted every 5 substeps, per
@@ -54,6 +55,11 @@ for (const v of variants) if (!COLLIDE_EVERY.includes(v)) throw new Error(`--col
 const farSides = (arg('far-side-contacts') ?? 'auto').split(',') as FarSideContacts[];
 for (const f of farSides) if (!FAR_SIDE_CONTACTS.includes(f)) throw new Error(`--far-side-contacts: each of ${FAR_SIDE_CONTACTS.join(', ')}, got "${f}"`);
 const resolution = arg('resolution') === undefined ? undefined : num('resolution', 0);
+const floors = (arg('inversion-floor') ?? '').split(',').filter((t) => t !== '').map((t) => {
+  const f = Number(t);
+  if (!(Number.isFinite(f) && f >= 0 && f < 1)) throw new Error(`--inversion-floor: each a number in [0, 1), got "${t}"`);
+  return f;
+});
 
 const scene = findScene(sceneName);
 const setup = scene.build({ selfCollisionFrom: from, ...(resolution !== undefined ? { resolution } : {}) });
@@ -140,8 +146,8 @@ if (unfoldText !== undefined) {
   }
   process.exit(0);
 }
-for (const every of variants) for (const farSide of farSides) {
-  const params = { ...setup.params, selfCollision: true, recovery: true, collideEvery: every, farSideContacts: farSide, dt: h, substeps: 1, impactSubsteps: 0 };
+for (const every of variants) for (const farSide of farSides) for (const floor of floors.length > 0 ? floors : [setup.params.inversionFloor]) {
+  const params = { ...setup.params, selfCollision: true, recovery: true, collideEvery: every, farSideContacts: farSide, inversionFloor: floor, dt: h, substeps: 1, impactSubsteps: 0 };
   const s = new CpuSolver({ model: m, colliders: setup.colliders, handles: setup.handles, params });
   s.x.set(tangled.x);
   s.v.set(tangled.v);
@@ -170,7 +176,7 @@ for (const every of variants) for (const farSide of farSides) {
   }
   const stuck = stuckAtInversions(s.x);
   const firstZero = counts.findIndex((_, i) => counts.slice(i).every((d) => d === 0));
-  console.log(`collideEvery ${every}, farSideContacts ${farSide}: per substep ${counts.join(' ')}`);
+  console.log(`collideEvery ${every}, farSideContacts ${farSide}, inversionFloor ${floor}: per substep ${counts.join(' ')}`);
   console.log(`  of them corners of an inverted boundary tet ${onInverted.join(' ')}; the others ${counts.map((c, i) => c - onInverted[i]).join(' ')}`);
   const mm = (list: number[]): string => list.map((d) => (1000 * d).toFixed(2)).join(' ');
   console.log(`  deepest (mm, distance to the nearest boundary triangle: a lower bound of the depth) ${mm(deepest)}; of the others ${mm(deepestOther)}`);
