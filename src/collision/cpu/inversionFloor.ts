@@ -23,6 +23,7 @@
  * - Volume is invariant under translation and rotation (sum_i grad_i C = 0, sum_i x_i x grad_i C
  *   = 0), so with the mass splitting each pass keeps linear and angular momentum exactly.
  */
+import { tetVolume6 } from './tetGeometry';
 
 /** Jacobi passes of the floor after each collision round. */
 export const INVERSION_FLOOR_PASSES = 2;
@@ -31,35 +32,35 @@ export interface InversionFloorScratch {
   shift: Float64Array;
   /** Per vertex: its tets below the floor (that have a movable corner). */
   uses: Float64Array;
+  /** One tet's gradient of 6 V (12 numbers). */
+  grad: Float64Array;
 }
 
 export function inversionFloorScratch(vertexCount: number): InversionFloorScratch {
-  return { shift: new Float64Array(3 * vertexCount), uses: new Float64Array(vertexCount) };
+  return { shift: new Float64Array(3 * vertexCount), uses: new Float64Array(vertexCount), grad: new Float64Array(12) };
 }
 
 /** Six times the rest volume of each tet (the floor's unit). */
-export function restVolumes6(restPositions: ArrayLike<number>, tets: ArrayLike<number>): Float64Array {
+export function restVolumes6(restPositions: Float64Array, tets: Uint32Array): Float64Array {
   const out = new Float64Array(tets.length / 4);
-  for (let t = 0; t < out.length; t++) out[t] = volume6(restPositions, tets, t, null);
+  for (let t = 0; t < out.length; t++) out[t] = tetVolume6(restPositions, tets, t);
   return out;
 }
 
-/** 6 V of tet t at x; with `grad`, the gradient of 6 V at each corner (12 numbers). */
-function volume6(x: ArrayLike<number>, tets: ArrayLike<number>, t: number, grad: Float64Array | null): number {
+/** 6 V of tet t at x and, into `grad`, its gradient at each corner (12 numbers). */
+function volume6(x: ArrayLike<number>, tets: ArrayLike<number>, t: number, grad: Float64Array): number {
   const a = 3 * tets[4 * t], b = 3 * tets[4 * t + 1], c = 3 * tets[4 * t + 2], d = 3 * tets[4 * t + 3];
   const ex = x[b] - x[a], ey = x[b + 1] - x[a + 1], ez = x[b + 2] - x[a + 2];
   const fx = x[c] - x[a], fy = x[c + 1] - x[a + 1], fz = x[c + 2] - x[a + 2];
   const gx = x[d] - x[a], gy = x[d + 1] - x[a + 1], gz = x[d + 2] - x[a + 2];
   // d(6V)/db = f x g, d(6V)/dc = g x e, d(6V)/dd = e x f, d(6V)/da = -(their sum).
   const bx = fy * gz - fz * gy, by = fz * gx - fx * gz, bz = fx * gy - fy * gx;
-  if (grad) {
-    const cx = gy * ez - gz * ey, cy = gz * ex - gx * ez, cz = gx * ey - gy * ex;
-    const dx = ey * fz - ez * fy, dy = ez * fx - ex * fz, dz = ex * fy - ey * fx;
-    grad[3] = bx; grad[4] = by; grad[5] = bz;
-    grad[6] = cx; grad[7] = cy; grad[8] = cz;
-    grad[9] = dx; grad[10] = dy; grad[11] = dz;
-    grad[0] = -(bx + cx + dx); grad[1] = -(by + cy + dy); grad[2] = -(bz + cz + dz);
-  }
+  const cx = gy * ez - gz * ey, cy = gz * ex - gx * ez, cz = gx * ey - gy * ex;
+  const dx = ey * fz - ez * fy, dy = ez * fx - ex * fz, dz = ex * fy - ey * fx;
+  grad[3] = bx; grad[4] = by; grad[5] = bz;
+  grad[6] = cx; grad[7] = cy; grad[8] = cz;
+  grad[9] = dx; grad[10] = dy; grad[11] = dz;
+  grad[0] = -(bx + cx + dx); grad[1] = -(by + cy + dy); grad[2] = -(bz + cz + dz);
   return ex * bx + ey * by + ez * bz;
 }
 
@@ -80,8 +81,7 @@ export function liftInvertedTets(
   x: Float64Array, x0: Float64Array, w: ArrayLike<number>, tets: ArrayLike<number>, restVolume6: ArrayLike<number>, floor: number, scratch: InversionFloorScratch,
 ): number {
   if (!(floor > 0)) return 0;
-  const { shift, uses } = scratch;
-  const grad = new Float64Array(12);
+  const { shift, uses, grad } = scratch;
   const tetCount = restVolume6.length;
   let first = 0;
   for (let pass = 0; pass < INVERSION_FLOOR_PASSES; pass++) {
