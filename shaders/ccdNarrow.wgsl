@@ -47,6 +47,7 @@
 #include "closestPointOnTriangle"
 #include "ccd"
 #include "ccdBoxes"
+#include "pointInTet"
 
 struct CcdParams {
   vfCount: u32,
@@ -72,7 +73,11 @@ struct CcdParams {
   roundZeroAt: u32,
   /** The most pre-existing depth a build removes (SolverParams.depenetrationSpeed; contact.wgsl rampedOffset). */
   depenetration: f32,
+  offTets: u32,
+  offTriangleTet: u32,
   pad1: u32,
+  pad2: u32,
+  pad3: u32,
 }
 
 const CCD_SKIP_PIN = 1u;
@@ -96,6 +101,8 @@ const CCD_DROPPED = 18u;
 const CCD_ESCAPED = 19u;
 const CCD_SKIPPED_PIN = 20u;
 const CCD_BACK_FACE = 21u;
+/** Hybrid: a vertex directly behind a face by more than this fraction of the separation gets no contact with it (ccdCpu.ts BEHIND_FACE_REL). */
+const BEHIND_FACE_REL = 0.01;
 const CCD_MAX_COUNT = 22u;
 const CCD_TESTS = 23u;
 const CCD_EE_AT_END = 24u;
@@ -410,6 +417,12 @@ fn newContact() -> Contact {
   return c;
 }
 
+// p strictly inside tet t at the substep's start positions (tetGeometry.ts strictlyInside).
+fn insideTetAtStart(p: vec3<f32>, t: u32) -> bool {
+  let o = params.offTets + 4u * t;
+  return strictlyInside(subVolumes(p, startPosition(topo[o]), startPosition(topo[o + 1u]), startPosition(topo[o + 2u]), startPosition(topo[o + 3u])));
+}
+
 fn vertexFace(i: u32) {
   let v = candidates[2u * i];
   // A later round reads the marks first: most of its candidates end there, after one read.
@@ -437,7 +450,17 @@ fn vertexFace(i: u32) {
   // Behind the face at t0 by more than the separation: not approaching this face from outside.
   // Within it, a contact that the last substep left not fully resolved (Jacobi passes): keep it.
   let n0 = cross(b0 - a0, c0 - a0);
-  if (dot(x0 - a0, n0) < -params.separation * length(n0)) {
+  let behind = -dot(x0 - a0, n0);
+  if (behind > params.separation * length(n0)) {
+    atomicAdd(&header[CCD_BACK_FACE], 1u);
+    return;
+  }
+  // Directly behind the face (closest point inside the triangle) by more than rounding, and not
+  // inside the tet behind it: beyond a part crushed thinner than the separation, on this face's
+  // solid side. Its contact would hold the wall's thickness from growing at every build, a
+  // ratchet against the material (ccdCpu.ts BEHIND_FACE_REL).
+  if (behind > BEHIND_FACE_REL * params.separation * length(n0)
+      && closestPointOnTriangle(x0, a0, b0, c0).feature == FEATURE_FACE && !insideTetAtStart(x0, topo[params.offTriangleTet + tri])) {
     atomicAdd(&header[CCD_BACK_FACE], 1u);
     return;
   }

@@ -26,6 +26,7 @@
 #include "queryList"
 #include "spatialHash"
 #include "ccdBoxes"
+#include "pointInTet"
 
 @group(0) @binding(0) var<uniform> params: DetectParams;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
@@ -79,24 +80,6 @@ fn cornerPosition(v: u32) -> vec3<f32> {
 fn tetOf(t: u32) -> vec4<u32> {
   let o = params.offTets + 4u * t;
   return vec4<u32>(topo[o], topo[o + 1u], topo[o + 2u], topo[o + 3u]);
-}
-
-fn signedVolume6(x0: vec3<f32>, x1: vec3<f32>, x2: vec3<f32>, x3: vec3<f32>) -> f32 {
-  return dot(x1 - x0, cross(x2 - x0, x3 - x0));
-}
-
-// The four sub-volumes (x 6) with corner i replaced by p: all > 0 <=> p strictly inside a
-// positively oriented tet; each is an affine function of p.
-fn subVolumes(p: vec3<f32>, x0: vec3<f32>, x1: vec3<f32>, x2: vec3<f32>, x3: vec3<f32>) -> vec4<f32> {
-  return vec4<f32>(
-    signedVolume6(p, x1, x2, x3),
-    signedVolume6(x0, p, x2, x3),
-    signedVolume6(x0, x1, p, x3),
-    signedVolume6(x0, x1, x2, p));
-}
-
-fn strictlyInside(v: vec4<f32>) -> bool {
-  return v.x > 0.0 && v.y > 0.0 && v.z > 0.0 && v.w > 0.0;
 }
 
 fn sharesVertex(tv: vec4<u32>) -> bool {

@@ -79,12 +79,15 @@ struct ContactParams {
 // plus `step`. Shortest-path contacts (their point starts inside) take RAMP_FLOOR_DCD: the layer
 // beyond the surface opens at the ramp's speed. CCD contacts (their point starts
 // outside) take RAMP_FLOOR_CCD: a negative gap along their normal is the normal's measure (a vertex
-// beside a face's plane near its rim), and the contact keeps it where it started. Never more than
+// beside a face's plane near its rim), and the contact keeps it where it started: only a start gap
+// within one opening below zero (min(step, delta): rounding at a resting face) opens; opening one
+// further below pushed its vertex by `step` at every build against the material. Never more than
 // `depenetration` past the start gap (SolverParams.depenetrationSpeed): a pre-existing penetration
 // goes at that speed. A step or depenetration of 3e38 (the speed 'off') is no limit. Twin:
 // src/collision/contactOffset.ts rampedOffset.
 const RAMP_FLOOR_DCD = 0.0;
 const RAMP_FLOOR_CCD = -3.0e38;
 fn rampedOffset(delta: f32, gap0: f32, step: f32, floor: f32, depenetration: f32) -> f32 {
+  if (floor <= RAMP_FLOOR_CCD && gap0 < -min(step, delta)) { return gap0; }
   return min(min(delta, max(gap0, floor) + step), gap0 + depenetration);
 }

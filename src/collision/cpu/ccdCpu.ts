@@ -17,7 +17,10 @@
  *     lies on an edge or a vertex of the triangle and the vertex is in front of the face, the
  *     direction from s to the vertex (no torque: x - s parallel to n) kept inside that feature's
  *     normal cone on the surface (ccd/featureNormal.ts); none when the vertex was behind the
- *     face's plane at t0 by more than the separation;
+ *     face's plane at t0 by more than the separation, nor when it was directly behind the face
+ *     (its closest point inside the triangle) by more than BEHIND_FACE_REL of the separation
+ *     without being inside the tet behind it: it lies beyond a part thinner than the separation
+ *     (a crushed wall), on the solid side of this face;
  *   edge-edge: the closest points of the two edges (none within EE_END_PARAM of an end), n their
  *     common normal, on the side edge a was at t0 when that gap is clear (> EDGE_SIDE_MIN_REL of
  *     the separation), else on the side the surfaces' outward normals at the two edges say;
@@ -34,10 +37,22 @@ import { trianglesAcross } from '../trianglesAcross';
 import { segmentClosestParams } from '../ccd/segmentClosest';
 import type { CcdFrameCounters } from '../counters';
 import { pairBoxGap } from '../ccd/laterRounds';
+import { strictlyInside } from './tetGeometry';
 import { CpuContacts, GROUP_EDGE_EDGE, GROUP_POINT_FACE, PATH_DIRECTION_MIN_REL } from './contactsCpu';
 
 /** Edge-edge hits whose closest points lie within this parameter of an edge's end are the vertex's (ccdNarrow.wgsl). */
 export const EE_END_PARAM = 0.01;
+/**
+ * A vertex directly behind a face at t0 (its closest point inside the triangle) by more than this
+ * fraction of the separation, and not inside the tet behind the face, gets no contact with it: it
+ * lies beyond a part thinner than the separation, the other surface of a wall crushed that thin.
+ * Its contact held the wall's thickness from growing at every build (a ratchet against the
+ * material), and a GlassBox.t dropped at 30 m/s gained 2 MJ that way (docs/collisions.md "CCD
+ * contacts behind their face"). The fraction leaves rounding at a resting face (a DCD push leaves
+ * 0 +- 1e-7) its contact; a vertex that deep in the tet behind the face keeps it (ccd mode's
+ * only way to hold a penetration; in hybrid mode such a vertex is Pin, DCD's).
+ */
+export const BEHIND_FACE_REL = 0.01;
 /** An edge-edge contact takes its side from the gap at t0 only when it exceeds this fraction of the separation. */
 export const EDGE_SIDE_MIN_REL = 0.25;
 
@@ -57,6 +72,8 @@ export class CpuCcd {
   private boxes: Float32Array;
   private readonly q = new Float64Array(24);
   private readonly cpt = new Float64Array(6);
+  /** strictlyInside's 4 words. */
+  private readonly insideScratch = new Float64Array(4);
 
   /** Edge and vertex features' normals kept in their normal cones (featureNormal.ts); false: the path direction alone, as before (tests compare). */
   coneNormals = true;
@@ -159,7 +176,16 @@ export class CpuCcd {
     if (toi < 0) return;
     // Behind the face at t0 by more than the separation: not approaching this face from outside.
     const n0 = cross(q[6] - q[3], q[7] - q[4], q[8] - q[5], q[9] - q[3], q[10] - q[4], q[11] - q[5]);
-    if ((q[0] - q[3]) * n0[0] + (q[1] - q[4]) * n0[1] + (q[2] - q[5]) * n0[2] < -sep * Math.hypot(n0[0], n0[1], n0[2])) {
+    const behind = -((q[0] - q[3]) * n0[0] + (q[1] - q[4]) * n0[1] + (q[2] - q[5]) * n0[2]);
+    const n0Length = Math.hypot(n0[0], n0[1], n0[2]);
+    if (behind > sep * n0Length) {
+      counters.backFace++;
+      return;
+    }
+    // Directly behind the face by more than rounding, and not inside the tet behind it: beyond a crushed wall (BEHIND_FACE_REL).
+    if (behind > BEHIND_FACE_REL * sep * n0Length
+      && closestPointOnTriangle(q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], q[8], q[9], q[10], q[11], this.cpt) === FEATURE_FACE
+      && !strictlyInside(x0, this.mesh.tets, this.mesh.boundaryTriangleTet[f], q[0], q[1], q[2], this.insideScratch)) {
       counters.backFace++;
       return;
     }

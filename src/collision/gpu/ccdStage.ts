@@ -29,7 +29,7 @@ import { QL_HEADER_BYTES, QL_HEADER_WORDS, QUERY_WORDS } from './queryList';
 
 export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collisionMode'> & Partial<Pick<SolverParams, 'ccdEveryRound'>>;
 
-const PARAM_WORDS = 20;
+const PARAM_WORDS = 24;
 const FLAG_SKIP_PIN = 1;
 /** The own-frame boxes and references follow the world boxes in the boxes buffer: check them too. */
 const FLAG_CHECK_OWN = 2;
@@ -230,6 +230,8 @@ export class CcdStage implements GpuStage {
     floats[16] = this.laterReach;
     floats[18] = uniformRamp(this.depenetration);
     words[17] = 12 * topo.vertexCount + 4 * this.objectCount;
+    words[19] = topo.offsets.tets;
+    words[20] = topo.offsets.triangleTet;
     const later = (this.laterThisFrame = this.settings().ccdEveryRound ?? false);
     if (later) words[4] |= FLAG_MARK_ROUNDS;
     this.device.queue.writeBuffer(this.uniforms, 0, words);

@@ -13,8 +13,15 @@ describe('rampedOffset and colliderLayerAllowance: the separation one build keep
     expect(rampedOffset(0.02, 0.005, 0.001, RAMP_FLOOR_CCD)).toBeCloseTo(0.006, 12);
     // A shortest-path point starts inside: its depth goes at once, the layer opens by the step.
     expect(rampedOffset(0.02, -0.004, 0.001, RAMP_FLOOR_DCD)).toBeCloseTo(0.001, 12);
-    // A CCD point starts outside; a negative gap along its normal is kept, not pushed across.
-    expect(rampedOffset(0.02, -0.004, 0.001, RAMP_FLOOR_CCD)).toBeCloseTo(-0.003, 12);
+    // A CCD point starts outside; a negative gap along its normal is kept where it started, not
+    // pushed across, not even by the step (each build would push it again while the measure stays
+    // negative); only within one step below zero (rounding at a resting face) does the layer open.
+    expect(rampedOffset(0.02, -0.004, 0.001, RAMP_FLOOR_CCD)).toBe(-0.004);
+    expect(rampedOffset(0.02, -0.0005, 0.001, RAMP_FLOOR_CCD)).toBeCloseTo(0.0005, 12);
+    expect(rampedOffset(0.02, -1e-7, 0.001, RAMP_FLOOR_CCD)).toBeCloseTo(0.001 - 1e-7, 12);
+    // Opened at once (step Infinity): within delta below zero it opens to delta, further it is kept.
+    expect(rampedOffset(0.02, -0.01, Infinity, RAMP_FLOOR_CCD)).toBe(0.02);
+    expect(rampedOffset(0.02, -0.03, Infinity, RAMP_FLOOR_CCD)).toBe(-0.03);
     expect(rampedOffset(0.02, -0.004, Infinity, RAMP_FLOOR_DCD)).toBe(0.02);
     // The ground grown by 0.02: a start 0.015 inside the skin (5 mm above the real ground) may stay
     // 0.014 inside after a step of 0.001; a start below the real ground, 0.019 (the layer less one step).

@@ -11,6 +11,8 @@ import { defaultParams, type SolverParams } from '../../../src/contract/params';
 import type { SimSetup } from '../../../src/sim/setup';
 import { countIntersections } from '../../support/intersectionCounter';
 import { kuhnLattice } from '../../support/kuhnLattice';
+import { loadSharedTetArrays } from '../../support/sharedMeshes';
+import { meshDrop } from '../../../src/scenes/meshDrop';
 import type { PartitionBalance } from '../../../src/contract/params';
 
 export interface Part {
@@ -204,4 +206,18 @@ export function uStrip(sink: number, arm = 12, bend = 6): Part {
     const w = smoothstep((x - 0.5) / 1.5);
     return [S * x + 0.0061 * w, S * y + 0.0043 * w, S * (2 - q) - sink * w];
   });
+}
+
+/**
+ * The shared GlassBox.t (a 10 m open container, walls 0.11-0.14 m thick) thrown at 30 m/s downward,
+ * its lowest point at half its height (the runner's drop default), no damping: the impact crushes
+ * its bottom wall thinner than the CCD separation (tests/unit/collision/crushedWallEnergy.test.ts).
+ */
+export function crushedContainer(mode: SolverParams['collisionMode']): SimSetup {
+  const mesh = loadSharedTetArrays('GlassBox.t');
+  const setup = meshDrop.build({ mesh: { name: 'GlassBox.t', positions: mesh.positions, tets: mesh.tets } });
+  setup.params = { ...setup.params, collisionMode: mode, damping: 0 };
+  const v0 = setup.model.initialVelocities as Float64Array;
+  for (let i = 0; i < setup.model.vertexCount; i++) v0[3 * i + 1] = -30;
+  return setup;
 }
