@@ -101,7 +101,7 @@ const CCD_DROPPED = 18u;
 const CCD_ESCAPED = 19u;
 const CCD_SKIPPED_PIN = 20u;
 const CCD_BACK_FACE = 21u;
-/** Hybrid: a vertex directly behind a face by more than this fraction of the separation gets no contact with it (ccdCpu.ts BEHIND_FACE_REL). */
+/** A vertex directly behind a face by more than this fraction of the separation, and not inside the tet behind it, gets no contact with it (ccdCpu.ts BEHIND_FACE_REL). */
 const BEHIND_FACE_REL = 0.01;
 const CCD_MAX_COUNT = 22u;
 const CCD_TESTS = 23u;

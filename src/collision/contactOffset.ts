@@ -81,8 +81,8 @@ export function contactOffsetWarning(offset: SolverParams['contactOffset'], shor
  * (min(step, delta): rounding at a resting face) opens; one further below is held at its start
  * gap. Opening it too pushed such a vertex by `step` at every build for as long as the measure
  * stayed negative, against the material: a GlassBox.t dropped at 30 m/s crumpled with 4 such
- * contacts 3 cm "deep" and gained 21 MJ over 40 frames (docs/collisions.md "CCD contacts that
- * start behind their normal"). Infinity for `step` or `depenetration`: no limit. Twin:
+ * contacts 3 cm "deep" and gained 21 MJ over 40 frames (docs/collisions.md "Contacts across a
+ * crushed wall"). Infinity for `step` or `depenetration`: no limit. Twin:
  * shaders/lib/contact.wgsl rampedOffset.
  */
 export function rampedOffset(delta: number, gap0: number, step: number, floor: number, depenetration = Infinity): number {

@@ -47,8 +47,8 @@ export const EE_END_PARAM = 0.01;
  * fraction of the separation, and not inside the tet behind the face, gets no contact with it: it
  * lies beyond a part thinner than the separation, the other surface of a wall crushed that thin.
  * Its contact held the wall's thickness from growing at every build (a ratchet against the
- * material), and a GlassBox.t dropped at 30 m/s gained 2 MJ that way (docs/collisions.md "CCD
- * contacts behind their face"). The fraction leaves rounding at a resting face (a DCD push leaves
+ * material), and a GlassBox.t dropped at 30 m/s gained 2 MJ that way (docs/collisions.md
+ * "Contacts across a crushed wall"). The fraction leaves rounding at a resting face (a DCD push leaves
  * 0 +- 1e-7) its contact; a vertex that deep in the tet behind the face keeps it (ccd mode's
  * only way to hold a penetration; in hybrid mode such a vertex is Pin, DCD's).
  */

@@ -19,26 +19,24 @@ import { crushedContainer } from './scenes';
 
 describe('a container crushed by its impact (GlassBox.t at 30 m/s)', () => {
   for (const mode of ['hybrid', 'ccd'] as const) {
-    it(`${mode}: the total energy never rises above its running minimum by more than 1 % of the energy released, and the CCD pairs behind their faces are refused`, () => {
+    it(`${mode}: the total energy never rises above its running minimum by more than 1 % of the energy released`, () => {
       const setup = crushedContainer(mode);
       const solver = new CpuSolver(setup);
       const p = solver.params;
       const energy = (): number => totalEnergy(setup.model, solver.x, solver.v, { constraint: p.constraint, springCompliance: p.springCompliance, gravity: p.gravity }).total;
       const start = energy();
-      let lowest = start, rise = 0, backFace = 0;
+      let lowest = start, rise = 0;
       const totals: number[] = [];
       for (let f = 0; f < 50; f++) {
         solver.stepFrame();
-        backFace += solver.collisionCounters.ccd.backFace;
         const e = energy();
         totals.push(e);
         rise = Math.max(rise, e - lowest);
         lowest = Math.min(lowest, e);
       }
-      console.log(`${mode}: total energy every 5 frames (MJ) ${totals.filter((_, i) => i % 5 === 4).map((e) => (e / 1e6).toFixed(2)).join(' ')}; largest rise ${(rise / 1e6).toFixed(4)} MJ; back-face refusals ${backFace}`);
+      console.log(`${mode}: total energy every 5 frames (MJ) ${totals.filter((_, i) => i % 5 === 4).map((e) => (e / 1e6).toFixed(2)).join(' ')}; largest rise ${(rise / 1e6).toFixed(4)} MJ`);
       // The impact released energy (into the crushed wall, then the material's damping-free swing).
       expect(start - lowest).toBeGreaterThan(0.3 * start);
-      expect(backFace).toBeGreaterThan(0);
       expect(rise).toBeLessThanOrEqual(0.01 * (start - lowest));
     });
   }
