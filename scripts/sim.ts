@@ -31,7 +31,7 @@ import { buildScene, checkSceneFlags, meshFileOf, runParams, type RunParams } fr
 import { findScene, scenes } from '../src/scenes/registry';
 import { changesAt } from '../src/scenes/schedule';
 import { materialResolution, shortestEdgeOfObjects } from '../src/sim/resolution';
-import { contactOffsetWarning } from '../src/collision/contactOffset';
+import { contactOffsetNote } from '../src/collision/contactOffset';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
 import { CpuSimulation } from '../src/sim/cpuSimulation';
@@ -67,8 +67,8 @@ function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; meshFile?
   const run = runParams(setup, o);
   const first = { ...setup.params, ...run.initial };
   warnUnresolvedMaterials(setup, first);
-  const offsetWarning = contactOffsetWarning(first.contactOffset, Math.min(...shortestEdgeOfObjects(setup.model)));
-  if (offsetWarning) log(`warning: ${offsetWarning}`);
+  const offsetNote = contactOffsetNote(first.contactOffset, Math.min(...shortestEdgeOfObjects(setup.model)));
+  if (offsetNote) log(`note: ${offsetNote}`);
   reportSlivers(setup, first);
   reportLightVertices(setup, first);
   const dumper = o.dump !== undefined ? new VtkDumper(o.dump, setup.model, `${scene.name}${meshFile ? ` ${meshFile}` : ''}`) : undefined;

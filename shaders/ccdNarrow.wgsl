@@ -75,7 +75,8 @@ struct CcdParams {
   depenetration: f32,
   offTets: u32,
   offTriangleTet: u32,
-  pad1: u32,
+  /** The separation (and offset) of a pair of one object (contactOffset.ts selfContactOffset: at most `separation`). */
+  selfSeparation: f32,
   pad2: u32,
   pad3: u32,
 }
@@ -408,6 +409,12 @@ fn appendEdgeEdge(c: Contact) {
   eeContacts[slot] = c;
 }
 
+// The separation pair (v, u) comes within, and its contact's offset: the self-contacts' for two
+// vertices of one object (prev.w: the object id; ccdCpu.ts run), else the contact offset.
+fn pairSeparation(v: u32, u: u32) -> f32 {
+  return select(params.separation, params.selfSeparation, bitcast<u32>(prev[v].w) == bitcast<u32>(prev[u].w));
+}
+
 fn newContact() -> Contact {
   var c: Contact;
   c.pointVertex = vec4<u32>(CONTACT_NONE);
@@ -444,14 +451,15 @@ fn vertexFace(i: u32) {
   let a0 = startPosition(tv.x);
   let b0 = startPosition(tv.y);
   let c0 = startPosition(tv.z);
+  let separation = pairSeparation(v, tv.x);
   atomicAdd(&header[CCD_TESTS], 1u);
-  let toi = ccdVertexFace(x0, a0, b0, c0, x1, a1, b1, c1, params.separation);
+  let toi = ccdVertexFace(x0, a0, b0, c0, x1, a1, b1, c1, separation);
   if (toi < 0.0) { return; }
   // Behind the face at t0 by more than the separation: not approaching this face from outside.
   // Within it, a contact that the last substep left not fully resolved (Jacobi passes): keep it.
   let n0 = cross(b0 - a0, c0 - a0);
   let behind = -dot(x0 - a0, n0);
-  if (behind > params.separation * length(n0)) {
+  if (behind > separation * length(n0)) {
     atomicAdd(&header[CCD_BACK_FACE], 1u);
     return;
   }
@@ -459,7 +467,7 @@ fn vertexFace(i: u32) {
   // inside the tet behind it: beyond a part crushed thinner than the separation, on this face's
   // solid side. Its contact would hold the wall's thickness from growing at every build, a
   // ratchet against the material (ccdCpu.ts BEHIND_FACE_REL).
-  if (behind > BEHIND_FACE_REL * params.separation * length(n0)
+  if (behind > BEHIND_FACE_REL * separation * length(n0)
       && closestPointOnTriangle(x0, a0, b0, c0).feature == FEATURE_FACE && !insideTetAtStart(x0, topo[params.offTriangleTet + tri])) {
     atomicAdd(&header[CCD_BACK_FACE], 1u);
     return;
@@ -491,7 +499,7 @@ fn vertexFace(i: u32) {
   c.triVertex = vec4<u32>(tv, CONTACT_NONE);
   c.triBary = vec4<f32>(triangleBarycentrics(cp.point, at, bt, ct), 0.0);
   c.normal = normal;
-  c.offset = rampedOffset(params.separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD, params.depenetration);
+  c.offset = rampedOffset(separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD, params.depenetration);
   atomicAdd(&header[CCD_HITS_VF], 1u);
   markInContact(2u * i + 1u);
   appendVertexFace(c);
@@ -529,8 +537,9 @@ fn edgeEdge(i: u32) {
   let q0 = startPosition(va.y);
   let r0 = startPosition(vb.x);
   let s0 = startPosition(vb.y);
+  let separation = pairSeparation(va.x, vb.x);
   atomicAdd(&header[CCD_TESTS], 1u);
-  let toi = ccdEdgeEdge(p0, q0, r0, s0, p1, q1, r1, s1, params.separation);
+  let toi = ccdEdgeEdge(p0, q0, r0, s0, p1, q1, r1, s1, separation);
   if (toi < 0.0) { return; }
   let pt = mix(p0, p1, toi);
   let qt = mix(q0, q1, toi);
@@ -559,7 +568,7 @@ fn edgeEdge(i: u32) {
   // (after a push it is 0 +- rounding), and then edge a lies outside b's surface: n along b's
   // outward normal and against a's.
   let gap0 = dot(n, side0);
-  if (abs(gap0) > EDGE_SIDE_MIN_REL * params.separation) {
+  if (abs(gap0) > EDGE_SIDE_MIN_REL * separation) {
     if (gap0 < 0.0) { n = -n; }
   } else if (dot(n, edgeNormal(eb) - edgeNormal(ea)) < 0.0) {
     n = -n;
@@ -574,7 +583,7 @@ fn edgeEdge(i: u32) {
   c.triVertex = vec4<u32>(vb, CONTACT_NONE, CONTACT_NONE);
   c.triBary = vec4<f32>(1.0 - w.y, w.y, 0.0, 0.0);
   c.normal = n;
-  c.offset = rampedOffset(params.separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD, params.depenetration);
+  c.offset = rampedOffset(separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD, params.depenetration);
   atomicAdd(&header[CCD_HITS_EE], 1u);
   markInContact(2u * params.vfCount + 2u * i + 1u);
   appendEdgeEdge(c);

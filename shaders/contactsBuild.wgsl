@@ -189,7 +189,10 @@ fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   c.normal = normal / len;
   c.lambdaN = 0.0;
   c.frictionUsed = 0.0;
-  c.offset = rampedOffset(params.offset, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_DCD, params.depenetration);
+  // A point and a triangle of one object (prev.w: the object id) keep the self-contacts' offset
+  // (contactOffset.ts selfContactOffset; contactsCpu.ts appendDcd).
+  let delta = select(params.offset, params.selfOffset, bitcast<u32>(prev[c.pointVertex.x].w) == bitcast<u32>(prev[tv.x].w));
+  c.offset = rampedOffset(delta, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_DCD, params.depenetration);
   c.enabled = 1u;
   contacts[i] = c;
   if ((params.buildFlags & CONTACT_BUILD_FAR_SIDE) != 0u) {

@@ -72,6 +72,8 @@ struct ContactParams {
   touchBase: u32,
   /** The most pre-existing depth a build removes (SolverParams.depenetrationSpeed; rampedOffset below; 3e38: no limit). */
   depenetration: f32,
+  /** The offset a self-contact keeps (src/collision/contactOffset.ts selfContactOffset: at most `offset`). */
+  selfOffset: f32,
 }
 
 // The separation a contact keeps in this build (SolverParams.contactOffsetSpeed): delta where its

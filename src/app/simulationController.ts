@@ -34,7 +34,7 @@ import { checkParams, defaultParams, type SolverParams } from '../contract/param
 import { suggestedMaterial } from '../scenes/meshDrop';
 import { materialResolution } from '../sim/resolution';
 import { shortestTetEdge } from '../mesh/shortestTetEdge';
-import { contactOffsetWarning } from '../collision/contactOffset';
+import { contactOffsetNote } from '../collision/contactOffset';
 import { MESH_SCENE, type EngineChoice, type PageConfig, type ViewSettings } from './config/pageConfig';
 import { createEngine, gpuSolverAvailable } from './engineFactory';
 import { FrameTimings, type TimingSummary } from './frameTimings';
@@ -439,8 +439,8 @@ export class SimulationController {
     this.timings.clear();
     this.warnIfUnresolved(0);
     if (changes.contactOffset !== undefined) {
-      const offsetWarning = contactOffsetWarning(next.contactOffset, this.shortestEdge);
-      if (offsetWarning) this.parts.banner.show(offsetWarning, { kind: 'warning' });
+      const offsetNote = contactOffsetNote(next.contactOffset, this.shortestEdge);
+      if (offsetNote) this.parts.banner.show(offsetNote, { kind: 'warning' });
     }
     this.onChange?.();
     return true;

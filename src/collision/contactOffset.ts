@@ -44,26 +44,29 @@ export function meanTriangleEdge(positions: ArrayLike<number>, tris: ArrayLike<n
 }
 
 /**
- * Largest explicit contact offset, as a fraction of the smallest element edge, that runs without a
- * warning (contactOffsetWarning). Where surfaces start within delta of another body or a collider,
- * the offset ramp (SolverParams.contactOffsetSpeed) opens the layer gently at any delta. What it
- * cannot help is self-contact: at delta near an element's edge, features of one surface two rings
- * apart (not adjacent, so not excluded) lie within delta of each other, and their contacts push the
- * surface against itself. Measured (docs/collisions.md "Contact offset"), two cubes stacked 5 mm
- * apart with 0.05 m elements, 8 frames with self-collision: +4.8 % energy at most at half an element
- * (the lift's potential), +77 % at a whole one (+9.7 % with self-collision off: the lift).
- * Before the ramp, half an element gave +73 % in 3 frames and a whole one 56x.
+ * The self-contacts' thickness limit, as a fraction of the smallest element edge, before the
+ * inf-norm's reach (CONTACT_OFFSET_SELF_CAP is this over sqrt(3)). At delta near an element's edge,
+ * features of one surface two rings apart (not adjacent, so not excluded) lie within delta of each
+ * other (coplanar neighbours on a flat face among them), and their contacts would push the surface
+ * against itself: measured (docs/collisions.md "Contact offset"), two cubes stacked 5 mm apart with
+ * 0.05 m elements, 8 frames with self-collision, +77 % energy at a whole element (+9.7 % with
+ * self-collision off: the lift), and 2.4x after 12 frames. So self-contacts keep
+ * selfContactOffset, never more than CONTACT_OFFSET_SELF_CAP of the smallest element edge, while the
+ * contacts between objects and with the colliders keep the whole delta.
  */
-export const CONTACT_OFFSET_WARN_RATIO = 0.5;
+export const CONTACT_OFFSET_FEATURE_RATIO = 0.5;
 
-/** A warning when an explicit offset exceeds CONTACT_OFFSET_WARN_RATIO of the smallest element edge; null otherwise. */
-export function contactOffsetWarning(offset: SolverParams['contactOffset'], shortestEdge: number): string | null {
-  if (offset === 'auto' || !(shortestEdge > 0) || !(offset > CONTACT_OFFSET_WARN_RATIO * shortestEdge)) return null;
-  const limit = CONTACT_OFFSET_WARN_RATIO * shortestEdge;
+/**
+ * A note when an explicit offset exceeds what self-contacts keep (selfContactOffset: its cap binds);
+ * null otherwise. `shortestEdge`: the scene's smallest element edge at rest.
+ */
+export function contactOffsetNote(offset: SolverParams['contactOffset'], shortestEdge: number): string | null {
+  if (offset === 'auto' || !(shortestEdge > 0) || !(offset > CONTACT_OFFSET_SELF_CAP * shortestEdge)) return null;
+  const cap = CONTACT_OFFSET_SELF_CAP * shortestEdge;
   return (
     `contact offset ${offset} is ${(offset / shortestEdge).toFixed(2)} of the smallest element edge (${shortestEdge.toPrecision(2)}): ` +
-    `features of one surface a few elements apart come within it, so self-contacts push the surface against itself and can launch the body; ` +
-    `use at most about ${limit.toPrecision(2)} (half that edge), or 'auto'.`
+    `contacts between objects and with the colliders keep it, self-contacts keep ${cap.toPrecision(2)} ` +
+    `(${CONTACT_OFFSET_SELF_CAP.toFixed(2)} of that edge: features of one surface a few elements apart lie within a thicker layer).`
   );
 }
 
@@ -114,8 +117,8 @@ export function uniformRamp(step: number): number {
 }
 
 /**
- * The 'auto' offset's cap, as a fraction of the shortest element edge: the warning's limit
- * (CONTACT_OFFSET_WARN_RATIO) over sqrt(3), because CCD's search measures the separation in the
+ * The 'auto' offset's cap, as a fraction of the shortest element edge: half the smallest edge
+ * (CONTACT_OFFSET_FEATURE_RATIO) over sqrt(3), because CCD's search measures the separation in the
  * inf-norm (docs/collisions.md "CCD contacts"), whose reach is sqrt(3) offsets along a diagonal.
  * Where 1 % of the mean boundary edge is more, the mesh's elements vary widely in size. The case
  * that decided it: the shared GlassBox.t (mean boundary edge 10.2 m, shortest edge 0.197 m: its
@@ -126,7 +129,10 @@ export function uniformRamp(step: number): number {
  * frames. Capped, it is 0.057 m. Of the other shared meshes and built-in scenes, none reaches the
  * cap (their mean edge is at most 7.6 times their shortest; the cap binds above 29).
  */
-export const CONTACT_OFFSET_AUTO_CAP = CONTACT_OFFSET_WARN_RATIO / Math.sqrt(3);
+export const CONTACT_OFFSET_AUTO_CAP = CONTACT_OFFSET_FEATURE_RATIO / Math.sqrt(3);
+
+/** What self-contacts keep at most, as a fraction of the shortest element edge (selfContactOffset): the 'auto' cap. */
+export const CONTACT_OFFSET_SELF_CAP = CONTACT_OFFSET_AUTO_CAP;
 
 /**
  * The 'auto' contact offset of a model, world units: CONTACT_OFFSET_AUTO_RATIO of its mean boundary
@@ -135,10 +141,33 @@ export const CONTACT_OFFSET_AUTO_CAP = CONTACT_OFFSET_WARN_RATIO / Math.sqrt(3);
 export function autoContactOffset(model: SceneArrays): number {
   const known = autoOffsets.get(model);
   if (known !== undefined) return known;
-  const shortest = shortestTetEdge(model.restPositions, model.tets);
-  const value = Math.min(CONTACT_OFFSET_AUTO_RATIO * meanBoundaryEdge(model), Number.isFinite(shortest) ? CONTACT_OFFSET_AUTO_CAP * shortest : Infinity);
+  const value = Math.min(CONTACT_OFFSET_AUTO_RATIO * meanBoundaryEdge(model), CONTACT_OFFSET_AUTO_CAP * shortestEdgeAtRest(model));
   autoOffsets.set(model, value);
   return value;
+}
+
+const shortestEdges = new WeakMap<SceneArrays, number>();
+
+/** The model's shortest tet edge at rest (Infinity without tets). Computed once per model. */
+function shortestEdgeAtRest(model: SceneArrays): number {
+  let known = shortestEdges.get(model);
+  if (known === undefined) {
+    known = shortestTetEdge(model.restPositions, model.tets);
+    if (!Number.isFinite(known)) known = Infinity;
+    shortestEdges.set(model, known);
+  }
+  return known;
+}
+
+/**
+ * The thickness a self-contact keeps (a point and a triangle of one object; DCD and CCD, its
+ * separation too): delta, at most CONTACT_OFFSET_SELF_CAP of the scene's shortest element edge, so
+ * that no two features of one surface at rest lie within it (CONTACT_OFFSET_FEATURE_RATIO). 'auto' is
+ * never above it, so it binds only for a large explicit delta. Twins: shaders/contactsBuild.wgsl
+ * (ContactParams.selfOffset), shaders/ccdNarrow.wgsl (CcdParams.selfSeparation).
+ */
+export function selfContactOffset(model: SceneArrays, delta: number): number {
+  return Math.min(delta, CONTACT_OFFSET_SELF_CAP * shortestEdgeAtRest(model));
 }
 
 /** delta in world units for the model's scene. */

@@ -264,7 +264,9 @@ export interface SolverParams {
    * during the substep's motion (speculative contacts: they act only where the solve would end
    * nearer than delta). 'auto': CONTACT_OFFSET_AUTO_RATIO of the scene's mean boundary edge, at most
    * CONTACT_OFFSET_AUTO_CAP of its shortest element edge (src/collision/contactOffset.ts,
-   * docs/collisions.md "Contact offset").
+   * docs/collisions.md "Contact offset"). Self-contacts (a point and a triangle of one object) keep
+   * at most that cap at any setting (selfContactOffset): features of one surface a few elements
+   * apart lie within a thicker layer, and their contacts would push the surface against itself.
    */
   contactOffset: number | 'auto';
   /**

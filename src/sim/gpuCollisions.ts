@@ -54,7 +54,7 @@ import { countersFromHeader } from '../collision/gpu/frameCounters';
 import { OVERFLOW_ENTRY_WORDS, QL, QL_HEADER_BYTES, QUERY_ID_MASK, QUERY_KIND_CENTROID, QUERY_KIND_EDGE, QUERY_KIND_SHIFT, QUERY_WORDS, QueryList, RESULT_WORDS, QUERY_EUCLIDEAN } from '../collision/gpu/queryList';
 import { buildSceneMesh } from '../collision/sceneMesh';
 import { locateTet } from '../collision/locateTet';
-import { meanBoundaryEdge, modelContactOffset, offsetRampStep } from '../collision/contactOffset';
+import { meanBoundaryEdge, modelContactOffset, offsetRampStep, selfContactOffset } from '../collision/contactOffset';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import type { TetMesh } from '../mesh/types';
 import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../spb/meshData';
@@ -277,6 +277,8 @@ export class GpuCollisions {
     const delta = modelContactOffset(this.model, p.contactOffset);
     this.contacts.offset = delta;
     this.ccd.separation = delta;
+    // Pairs of one object keep less where delta is large against the elements (contactOffset.ts).
+    this.contacts.selfOffset = this.ccd.selfSeparation = selfContactOffset(this.model, delta);
     this.ccdSchedule.baseMargin = Math.max(2 * delta, this.marginRatio * meanBoundaryEdge(this.model));
     this.ccd.laterReach = laterRoundReach(delta, meanBoundaryEdge(this.model), this.marginRatio);
   }

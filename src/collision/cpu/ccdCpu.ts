@@ -105,8 +105,12 @@ export class CpuCcd {
    */
   run(
     x0: Float64Array, x1: Float64Array, separation: number, offset: number, selfCollision: boolean, pin: Uint8Array | null, out: CpuContacts, counters: CcdFrameCounters,
-    pairs?: CcdPairsInContact, far?: { at: Float64Array; limit: number },
+    pairs?: CcdPairsInContact, far?: { at: Float64Array; limit: number }, selfSeparation = separation,
   ): void {
+    // A pair of one object comes within at most selfSeparation (contactOffset.ts selfContactOffset),
+    // as separation and as the offset its contact keeps.
+    const selfSep = Math.min(separation, selfSeparation), selfOff = Math.min(offset, selfSeparation);
+    const objects = this.mesh.vertexObject;
     const m = this.mesh;
     const n = m.vertexCount;
     const b = this.boxes;
@@ -136,7 +140,8 @@ export class CpuCcd {
       if (inContact) continue;
       counters.tests++;
       const before = out.count;
-      this.vertexFace(x0, x1, v, f, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2], separation, offset, out, counters);
+      const self = objects[v] === objects[tris[3 * f]];
+      this.vertexFace(x0, x1, v, f, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2], self ? selfSep : separation, self ? selfOff : offset, out, counters);
       if (pairs && out.count > before) pairs.vertexFace.add(key);
     }
     const ee = cand.edgeEdge;
@@ -153,7 +158,8 @@ export class CpuCcd {
       if (inContact) continue;
       counters.tests++;
       const before = out.count;
-      this.edgeEdge(x0, x1, ea, eb, edges[2 * ea], edges[2 * ea + 1], edges[2 * eb], edges[2 * eb + 1], separation, offset, out, counters);
+      const self = objects[edges[2 * ea]] === objects[edges[2 * eb]];
+      this.edgeEdge(x0, x1, ea, eb, edges[2 * ea], edges[2 * ea + 1], edges[2 * eb], edges[2 * eb + 1], self ? selfSep : separation, self ? selfOff : offset, out, counters);
       if (pairs && out.count > before) pairs.edgeEdge.add(key);
     }
   }

@@ -149,9 +149,9 @@ export class CpuContacts {
   }
 
   /** Clears the substep's contacts, then appendDcd (one record per query index). Returns the active count. */
-  build(x: Float64Array, list: CpuQueryList, res: CpuSpbResults, offset = 0): number {
+  build(x: Float64Array, list: CpuQueryList, res: CpuSpbResults, offset = 0, selfOffset = offset): number {
     this.clear();
-    return this.appendDcd(x, list, res, offset);
+    return this.appendDcd(x, list, res, offset, selfOffset);
   }
 
   /**
@@ -161,8 +161,10 @@ export class CpuContacts {
    * on a face it is the face's normal), or, where the path is shorter than PATH_DIRECTION_MIN_REL of
    * the triangle's longest edge, the outward normal by feature (face: its normal; edge: the sum of
    * the two faces' area vectors; vertex: the sum of its faces' area vectors, eq. 6's average).
+   * `offset`: the separation kept between objects; `selfOffset` where the point and its triangle are
+   * of one object (contactOffset.ts selfContactOffset).
    */
-  appendDcd(x: Float64Array, list: CpuQueryList, res: CpuSpbResults, offset: number): number {
+  appendDcd(x: Float64Array, list: CpuQueryList, res: CpuSpbResults, offset: number, selfOffset = offset): number {
     const n = list.count;
     const { tets, boundaryEdges } = this.mesh;
     const d = this.data;
@@ -184,6 +186,8 @@ export class CpuContacts {
       }
       const f = res.triangle[q], feature = res.feature[q];
       const t0 = d.triangles[3 * f], t1 = d.triangles[3 * f + 1], t2 = d.triangles[3 * f + 2];
+      const objects = this.mesh.vertexObject;
+      if (objects && objects[this.pointVertex[4 * i]] === objects[t0]) this.offset[i] = selfOffset;
       this.triVertex[3 * i] = t0;
       this.triVertex[3 * i + 1] = t1;
       this.triVertex[3 * i + 2] = t2;

@@ -14,7 +14,7 @@ import { effectiveCollisionMode, effectiveFarSideContacts, type CollisionMode, t
 import type { SceneArrays } from '../../contract/sceneArrays';
 import type { TetMesh } from '../../mesh/types';
 import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../../spb';
-import { meanBoundaryEdge, modelContactOffset, RAMP_FLOOR_CCD, RAMP_FLOOR_DCD } from '../contactOffset';
+import { meanBoundaryEdge, modelContactOffset, RAMP_FLOOR_CCD, RAMP_FLOOR_DCD, selfContactOffset } from '../contactOffset';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../counters';
 import { buildSceneMesh } from '../sceneMesh';
 import { CpuCcd, type CcdPairsInContact } from './ccdCpu';
@@ -133,7 +133,7 @@ export class CpuCollisionStage {
       for (const v of this.mesh.boundaryVertices) {
         if (Math.max(Math.abs(x[3 * v] - at[3 * v]), Math.abs(x[3 * v + 1] - at[3 * v + 1]), Math.abs(x[3 * v + 2] - at[3 * v + 2])) > reach) counters.laterRoundBeyondReach++;
       }
-      this.ccd.run(x0, x, offset, offset, params.selfCollision, this.solvedMode === 'hybrid' ? this.pin : null, this.contacts, counters, this.ccdPairs, { at, limit: offset + 2 * reach });
+      this.ccd.run(x0, x, offset, offset, params.selfCollision, this.solvedMode === 'hybrid' ? this.pin : null, this.contacts, counters, this.ccdPairs, { at, limit: offset + 2 * reach }, selfContactOffset(this.model, offset));
       this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration, from);
       counters.laterRoundHits += this.contacts.count - from;
       const t1 = performance.now();
@@ -205,7 +205,7 @@ export class CpuCollisionStage {
       lap('detect');
       this.spb.run(list, res);
       lap('spb');
-      this.contacts.appendDcd(x, list, res, offset);
+      this.contacts.appendDcd(x, list, res, offset, selfContactOffset(this.model, offset));
       // The shortest paths that lead out through the far side of a part the point has crossed.
       if (effectiveFarSideContacts({ farSideContacts: params.farSideContacts ?? 'auto', recovery: params.recovery }) === 'drop') {
         into.farSideDropped += dropFarSideContacts(this.contacts, x, m.vertexCount);
@@ -219,7 +219,7 @@ export class CpuCollisionStage {
     const dcdContacts = this.contacts.count;
     this.ccdPairs.vertexFace.clear();
     this.ccdPairs.edgeEdge.clear();
-    if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd, this.ccdPairs);
+    if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd, this.ccdPairs, undefined, selfContactOffset(this.model, offset));
     if (mode !== 'dcd' && params.ccdEveryRound) {
       if (this.roundZero?.length !== x.length) this.roundZero = new Float64Array(x.length);
       this.roundZero.set(x);

@@ -125,6 +125,8 @@ export class CcdStage implements GpuStage {
   private generation = 0;
   /** The separation CCD keeps (world units): contacts are reported and held at this distance (set by the owner). */
   separation = 0;
+  /** The separation of a pair of one object (contactOffset.ts selfContactOffset; set by the owner; <= separation). */
+  selfSeparation = 0;
   /** How far a vertex may move in the later rounds before pairs skipped as far could be missed (collision/ccd/laterRounds.ts; set by the owner). */
   laterReach = 0;
   /** The offset layer's opening per build (contactOffset.ts offsetRampStep; set by the owner per frame; Infinity: none). */
@@ -232,6 +234,7 @@ export class CcdStage implements GpuStage {
     words[17] = 12 * topo.vertexCount + 4 * this.objectCount;
     words[19] = topo.offsets.tets;
     words[20] = topo.offsets.triangleTet;
+    floats[21] = Math.min(this.selfSeparation, this.separation);
     const later = (this.laterThisFrame = this.settings().ccdEveryRound ?? false);
     if (later) words[4] |= FLAG_MARK_ROUNDS;
     this.device.queue.writeBuffer(this.uniforms, 0, words);

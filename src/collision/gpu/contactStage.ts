@@ -66,7 +66,7 @@ export type ContactSettings = Pick<SolverParams, 'collisions' | 'friction' | 'co
 
 /** Words per contact (shaders/lib/contact.wgsl struct Contact). */
 export const CONTACT_WORDS = 24;
-const PARAM_WORDS = 20;
+const PARAM_WORDS = 24;
 
 /**
  * Metres per unit of the contacts' fixed-point correction sums (contacts.wgsl addFixed), as a
@@ -122,6 +122,8 @@ export class ContactStage implements GpuStage {
   private iterations = 0;
   /** The contact offset delta (world units) the DCD contacts keep (set by the owner before each frame). */
   offset = 0;
+  /** What a DCD self-contact keeps (contactOffset.ts selfContactOffset; set by the owner before each frame; <= offset). */
+  selfOffset = 0;
   /** The offset layer's opening per build (contactOffset.ts offsetRampStep; set by the owner per frame; Infinity: none). */
   offsetRamp = Infinity;
   /** The most pre-existing depth a build removes (contactOffset.ts offsetRampStep of effectiveDepenetrationSpeed; set by the owner per frame; Infinity: no limit). */
@@ -301,6 +303,7 @@ export class ContactStage implements GpuStage {
     new Float32Array(words.buffer)[16] = this.accumulatorUnit;
     new Float32Array(words.buffer)[17] = uniformRamp(this.offsetRamp);
     new Float32Array(words.buffer)[19] = uniformRamp(this.depenetration);
+    new Float32Array(words.buffer)[20] = Math.min(this.selfOffset, this.offset);
     words[12] = this.shared?.capacity ?? 0;
     words[13] = s.contactIterations;
     words[14] = this.sweepOwn()?.capacity ?? 0;
