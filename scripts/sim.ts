@@ -100,7 +100,7 @@ function reportLightVertices(setup: SimSetup, params: SimSetup['params']): void 
     for (let v = m.objectVertexOffsets[o]; v < m.objectVertexOffsets[o + 1]; v++) if (raised[v] > lumped[v]) mine.push(v);
     if (mine.length === 0) return;
     const shown = mine.slice(0, 12).map((v) => `${v - m.objectVertexOffsets[o]} (${(lumped[v] / raised[v]).toFixed(3)})`).join(', ');
-    log(`${name}: ${mine.length} light vertex(es) raised to ${params.vertexMassFloor} x their tet neighbours' mean mass, taken from those neighbours (--vertex-mass-floor 0 keeps the lumped masses): vertex (lumped / raised mass) ${shown}${mine.length > 12 ? ', ...' : ''}`);
+    log(`${name}: ${mine.length} light vertex(es) raised toward ${params.vertexMassFloor} x their tet neighbours' mean mass, taken from those neighbours (each keeps at least ${params.vertexMassFloor} of its own) (--vertex-mass-floor 0 keeps the lumped masses): vertex (lumped / raised mass) ${shown}${mine.length > 12 ? ', ...' : ''}`);
   });
 }
 

@@ -407,7 +407,8 @@ export interface SolverParams {
   /**
    * Light vertices raised (src/sim/vertexMassFloor.ts): each vertex's mass is at least this fraction
    * of the mean lumped mass of the vertices it shares a tet with, the difference taken from them
-   * (each object keeps its mass). A vertex in a few small tets (the shared octopus's tentacle tips:
+   * (each object keeps its mass); a donor keeps at least this fraction of its own lumped mass, and
+   * where the neighbours cannot give enough the vertex is raised less (never a negative mass). A vertex in a few small tets (the shared octopus's tentacle tips:
    * 0.22 g among neighbours of 11-32 g) is light against its tets' stiffness: pressed by a contact
    * or kicked, the material iterations swing it through its tets and their energy grows without
    * bound (the undamped octopus box: +90 J at frame 48; the tip kicked at 3 m/s: 1 mJ to 88 J).
