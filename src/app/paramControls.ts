@@ -69,7 +69,7 @@ export const SOLVER_CONTROLS: readonly ParamControl[] = [
     options: { "by the busiest vertex's load": 'valence', 'by pass size': 'count' },
     help: "partitioned order: a tet interior in several passes goes to the pass where its busiest vertex holds the fewest tets (fewer serial rounds on a GPU) or to the least loaded pass; the GPU engine is built again from the scene's start",
   },
-  { kind: 'number', key: 'jacobiRelaxation', label: 'Jacobi relaxation', min: 0.1, max: 2, step: 0.05 },
+  { kind: 'number', key: 'jacobiRelaxation', label: 'Jacobi relaxation', min: 1, max: 2, step: 0.05 },
   { kind: 'toggle', key: 'warmStart', label: 'Warm start (Gauss-Seidel)', help: 'Neo-Hookean: start each substep from half the last multipliers where a tet changed little' },
   { kind: 'number', key: 'vertexMassFloor', label: 'Light vertices raised to (× neighbours\' mass)', min: 0, max: 0.5, step: 0.01, help: "a vertex lighter than this fraction of the mean mass of its tet neighbours takes mass from them (each object keeps its mass): a light vertex pressed or kicked otherwise swings through its stiff tets and their energy explodes; 0 keeps the lumped masses" },
   { kind: 'number', key: 'sliverQuality', label: 'Sliver tets below (× median quality)', min: 0, max: 0.5, step: 0.01, help: "tets much flatter than their object's typical one keep a millionth of their stiffness: at impacts their light corners otherwise swing through them and their energy explodes; 0 keeps every tet's stiffness" },

@@ -5,7 +5,7 @@
  */
 import type { SceneSpecificOption } from '../scenes/types';
 import type { Material } from '../sim/material';
-import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, COLLIDER_RESPONSES, CONTACT_DISPATCHES, FAR_SIDE_CONTACTS, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, MAX_ANDERSON_DEPTH, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, COLLIDER_RESPONSES, CONTACT_DISPATCHES, FAR_SIDE_CONTACTS, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, MAX_ANDERSON_DEPTH, MAX_JACOBI_RELAXATION, MIN_JACOBI_RELAXATION, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../contract/params';
 
 /** A mistake on the command line; the runner prints it and exits with status 2. */
 export class UsageError extends Error {
@@ -97,7 +97,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'substeps', value: 'N', group: 'solver', help: 'substeps per frame (integer >= 1)' },
   { name: 'iterations', value: 'N', group: 'solver', help: 'constraint iterations per substep (integer >= 1)' },
   { name: 'order', value: SOLVE_ORDERS.join('|'), group: 'solver', help: 'constraint solve order (partitioned: Gauss-Seidel, one dispatch per pass)' },
-  { name: 'relaxation', value: 'W', group: 'solver', help: 'Jacobi relaxation of each constraint step (> 0, 1 = none)' },
+  { name: 'relaxation', value: 'W', group: 'solver', help: 'Jacobi relaxation of each constraint step (1 <= W <= 2, 1 = none; above 2 the passes amplify instead of converge, below 1 they leave the material unresolved and the energy rises)' },
   { name: 'partition-balance', value: PARTITION_BALANCES.join('|'), group: 'solver', help: "partitioned order: a tet interior in several passes goes to the pass where its busiest vertex holds the fewest tets (valence, default; fewer serial rounds on a GPU) or to the least loaded pass (count)" },
   { name: 'warm-start', value: 'on|off', group: 'solver', help: 'Gauss-Seidel orders: Neo-Hookean tets start each substep from half the last one\'s stress (default on)' },
   { name: 'vertex-mass-floor', value: 'R', group: 'solver', help: "each vertex's mass is raised to R x the mean lumped mass of the vertices it shares a tet with, taken from them, each of which keeps at least R of its own mass (each object keeps its mass; where the neighbours cannot give enough, the vertex is raised less): a vertex in a few small tets is light against their stiffness, and pressed or kicked the material iterations swing it through them (0 <= R < 1; default 0.1; 0 keeps the lumped masses). The run's log counts the vertices raised" },
@@ -291,7 +291,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('substeps', (t) => (o.params.substeps = positiveInteger('substeps', t)));
   v('iterations', (t) => (o.params.iterations = positiveInteger('iterations', t)));
   v('order', (t) => (o.params.solveOrder = choice('order', t, SOLVE_ORDERS)));
-  v('relaxation', (t) => (o.params.jacobiRelaxation = inRange('relaxation', t, (x) => x > 0, 'a number > 0')));
+  v('relaxation', (t) => (o.params.jacobiRelaxation = inRange('relaxation', t, (x) => x >= MIN_JACOBI_RELAXATION && x <= MAX_JACOBI_RELAXATION, `a number in [${MIN_JACOBI_RELAXATION}, ${MAX_JACOBI_RELAXATION}]`)));
   v('partition-balance', (t) => (o.params.partitionBalance = choice('partition-balance', t, PARTITION_BALANCES)));
   v('warm-start', (t) => (o.params.warmStart = onOff('warm-start', t)));
   v('line-search', (t) => (o.params.lineSearch = onOff('line-search', t)));

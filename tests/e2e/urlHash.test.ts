@@ -11,7 +11,7 @@ import { decodeHash } from '../../src/app/config/hashConfig';
 import { recordPageErrors, useServedBrowser } from './support/browser';
 
 const EVERY_SETTING =
-  '#scene=beam-twist&size=16&engine=gpu&dt=0.02&substeps=3&iterations=2&solve=jacobi&relax=0.9&constraint=springs&compliance=0.001' +
+  '#scene=beam-twist&size=16&engine=gpu&dt=0.02&substeps=3&iterations=2&solve=jacobi&relax=1.3&constraint=springs&compliance=0.001' +
   '&damping=1.5&gravity=0,-5,0&friction=0.3&collisions=0&self=0&recovery=1&inter=euclidean&penetration=ddf&mode=ccd&passes=2&bvh=10&culling=0&selfcull=plain' +
   '&epsI=0.00001&epsR=0.001&young.0=12345&poisson.0=0.25&density.0=800&tint=0&shadows=0&wire=1&points=1&paths=1&ccdview=1&bvhlevel=2';
 
@@ -61,7 +61,7 @@ describe('the URL hash', () => {
       expect(Number(shown['gui-dt'])).toBeCloseTo(0.02, 5);
       expect(Number(shown['gui-substeps'])).toBe(3);
       expect(Number(shown['gui-iterations'])).toBe(2);
-      expect(Number(shown['gui-jacobiRelaxation'])).toBeCloseTo(0.9, 5);
+      expect(Number(shown['gui-jacobiRelaxation'])).toBeCloseTo(1.3, 5);
       expect(Number(shown['gui-springCompliance'])).toBeCloseTo(0.001, 8);
       expect(Number(shown['gui-damping'])).toBeCloseTo(1.5, 5);
       expect(Number(shown['gui-gravity'])).toBeCloseTo(-5, 5);

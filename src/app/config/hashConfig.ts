@@ -8,7 +8,7 @@
  * are written in JavaScript's shortest round-trip form, so decode(encode(c)) equals c exactly.
  * Decoding checks each value's type and range and throws an Error naming the key and value.
  */
-import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, COLLIDER_RESPONSES, CONTACT_DISPATCHES, FAR_SIDE_CONTACTS, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, COLLIDER_RESPONSES, CONTACT_DISPATCHES, FAR_SIDE_CONTACTS, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, MAX_JACOBI_RELAXATION, MIN_JACOBI_RELAXATION, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
@@ -169,6 +169,9 @@ export function decodeHash(hash: string, fallbackScene: string): PageConfig {
     const text = take(p.key);
     if (text !== null) (config.params as Record<string, unknown>)[p.field] = parseValue(p.key, text, p.kind);
   }
+  // Outside it the Jacobi passes amplify or leave the material unresolved (params.ts MAX_JACOBI_RELAXATION).
+  const relax = (config.params as Partial<SolverParams>).jacobiRelaxation;
+  if (relax !== undefined && !(relax >= MIN_JACOBI_RELAXATION && relax <= MAX_JACOBI_RELAXATION)) fail('relax', String(relax), `must be in [${MIN_JACOBI_RELAXATION}, ${MAX_JACOBI_RELAXATION}]`);
   for (const v of VIEW_KEYS) {
     const text = take(v.key);
     if (text !== null) (config.view as unknown as Record<string, unknown>)[v.field] = parseValue(v.key, text, v.kind);

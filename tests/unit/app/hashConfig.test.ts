@@ -41,6 +41,7 @@ describe('the page URL hash', () => {
         else if (p.kind === 'count' || p.kind === 'int') v = 1 + Math.floor(r * 100);
         else if (p.kind === 'intOrAuto') v = r < 0.3 ? 'auto' : Math.floor(r * 100);
         else if (p.kind === 'positiveOrOff') v = r < 0.3 ? Infinity : r + 1e-6;
+        else if (p.field === 'jacobiRelaxation') v = 1 + r; // [1, 2]: MIN_ / MAX_JACOBI_RELAXATION
         else v = r * 10 ** Math.floor(random() * 10 - 5) + 1e-12;
         (c.params as Record<string, unknown>)[p.field] = v;
       }
@@ -87,6 +88,8 @@ describe('the page URL hash', () => {
     expect(() => decodeHash('#substeps=2.5', 'x')).toThrow(/substeps=2\.5 must be an integer/);
     expect(() => decodeHash('#substeps=0', 'x')).toThrow(/substeps=0 must be an integer >= 1/);
     expect(() => decodeHash('#dt=-1', 'x')).toThrow(/dt=-1 must be positive/);
+    expect(() => decodeHash('#relax=3', 'x')).toThrow(/relax=3 must be in \[1, 2\]/);
+    expect(() => decodeHash('#relax=0.5', 'x')).toThrow(/relax=0\.5 must be in \[1, 2\]/);
     expect(() => decodeHash('#mode=fast', 'x')).toThrow(/mode=fast must be one of hybrid, dcd, ccd, air/);
     expect(() => decodeHash('#self=yes', 'x')).toThrow(/self=yes must be 0 or 1/);
     expect(() => decodeHash('#gravity=0,1', 'x')).toThrow(/gravity=0,1 must be 3 finite numbers/);

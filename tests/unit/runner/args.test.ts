@@ -39,6 +39,8 @@ describe('runner arguments', () => {
       [['--density', 'abc'], /--density must be a number, got "abc"/],
       [['--frames', '2.5'], /--frames must be an integer >= 1/],
       [['--substeps', '0'], /--substeps must be an integer >= 1/],
+      [['--relaxation', '2.5'], /--relaxation must be a number in \[1, 2\], got 2\.5/],
+      [['--relaxation', '0.5'], /--relaxation must be a number in \[1, 2\], got 0\.5/],
       [['--anderson-depth', '5'], /--anderson-depth must be an integer in \[0, 4\] \(0: off\), got 5/],
       [['--gravity', '0,-9.81'], /--gravity needs three comma-separated numbers/],
       [['--velocity', '1,x,2'], /--velocity must be a number, got "x"/],
