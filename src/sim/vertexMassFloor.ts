@@ -47,37 +47,36 @@ export function raiseLightVertices(lumped: Float64Array, tets: ArrayLike<number>
     }
     start[v + 1] = list.length;
   }
-  // Per vertex: what it needs to reach the floor, and what it can give (all but `floor` of its own
-  // mass: at the default 0.1 no donor on the shared meshes or the built-in scenes gives more than
-  // 2.2 % of its mass, so the limit changes nothing there).
-  const need = new Float64Array(n), surplus = new Float64Array(n), sums = new Float64Array(n);
+  // Per vertex: what it needs to reach the floor.
+  const need = new Float64Array(n), sums = new Float64Array(n);
   for (let v = 0; v < n; v++) {
     const count = start[v + 1] - start[v];
     if (count === 0) continue;
     let sum = 0;
     for (let j = start[v]; j < start[v + 1]; j++) sum += lumped[list[j]];
     sums[v] = sum;
-    const target = (floor * sum) / count;
-    need[v] = Math.max(0, target - lumped[v]);
-    surplus[v] = (1 - floor) * lumped[v];
+    need[v] = Math.max(0, (floor * sum) / count - lumped[v]);
   }
-  // Requests: a light vertex asks its neighbours in proportion to their masses; what each donor is asked in all.
-  const asked = new Float64Array(n);
+  // A light vertex asks its neighbours in proportion to their masses; each donor gives every request
+  // the same share, 1 unless it is asked for more than all but `floor` of its own mass (at the
+  // default 0.1 no donor on the shared meshes or the built-in scenes gives more than 2.2 % of its
+  // mass, so the limit changes nothing there).
+  const share = new Float64Array(n);
   for (let v = 0; v < n; v++) {
     if (!(need[v] > 0)) continue;
-    for (let j = start[v]; j < start[v + 1]; j++) asked[list[j]] += (need[v] * lumped[list[j]]) / sums[v];
+    for (let j = start[v]; j < start[v + 1]; j++) share[list[j]] += (need[v] * lumped[list[j]]) / sums[v];
   }
-  // Each donor gives at most its surplus: every request to it scaled by the same share. Where no
-  // donor around v is short, v takes its whole need at once (the same arithmetic, bit for bit, as
-  // before the limit).
+  for (let u = 0; u < n; u++) share[u] = share[u] > (1 - floor) * lumped[u] ? ((1 - floor) * lumped[u]) / share[u] : 1;
+  // Where no donor around v is short, v takes its whole need at once (the same arithmetic, bit for
+  // bit, as before the limit); else the sum of what it was given.
   for (let v = 0; v < n; v++) {
     if (!(need[v] > 0)) continue;
     let short = false;
-    for (let j = start[v]; j < start[v + 1]; j++) if (asked[list[j]] > surplus[list[j]]) short = true;
+    for (let j = start[v]; j < start[v + 1]; j++) if (share[list[j]] < 1) short = true;
     if (!short) out[v] += need[v];
     for (let j = start[v]; j < start[v + 1]; j++) {
       const u = list[j];
-      const given = short && asked[u] > surplus[u] ? ((need[v] * lumped[u]) / sums[v]) * (surplus[u] / asked[u]) : (need[v] * lumped[u]) / sums[v];
+      const given = ((need[v] * lumped[u]) / sums[v]) * share[u];
       if (short) out[v] += given;
       out[u] -= given;
     }

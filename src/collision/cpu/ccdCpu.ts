@@ -110,8 +110,8 @@ export class CpuCcd {
     // A pair of one object comes within at most selfSeparation (contactOffset.ts selfContactOffset),
     // as separation and as the offset its contact keeps.
     const selfSep = Math.min(separation, selfSeparation), selfOff = Math.min(offset, selfSeparation);
-    const objects = this.mesh.vertexObject;
     const m = this.mesh;
+    const objects = m.vertexObject;
     const n = m.vertexCount;
     const b = this.boxes;
     for (let v = 0; v < n; v++) {

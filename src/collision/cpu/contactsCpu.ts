@@ -149,9 +149,9 @@ export class CpuContacts {
   }
 
   /** Clears the substep's contacts, then appendDcd (one record per query index). Returns the active count. */
-  build(x: Float64Array, list: CpuQueryList, res: CpuSpbResults, offset = 0, selfOffset = offset): number {
+  build(x: Float64Array, list: CpuQueryList, res: CpuSpbResults, offset = 0): number {
     this.clear();
-    return this.appendDcd(x, list, res, offset, selfOffset);
+    return this.appendDcd(x, list, res, offset);
   }
 
   /**
