@@ -64,6 +64,7 @@ function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; meshFile?
   }
   for (const w of mesh?.warnings ?? []) log(`warning: ${w}`);
   const setup = buildScene(scene, o, mesh);
+  for (const note of setup.notes ?? []) log(`note: ${note}`);
   const run = runParams(setup, o);
   const first = { ...setup.params, ...run.initial };
   warnUnresolvedMaterials(setup, first);

@@ -7,7 +7,7 @@
  */
 import { checkSchedule, withoutParams } from '../scenes/schedule';
 import { sizeProblem } from '../scenes/size';
-import type { ParamChange, SceneDefinition, SceneMesh, SceneSetup } from '../scenes/types';
+import type { ParamChange, SceneDefinition, SceneMesh, SceneOptions, SceneSetup } from '../scenes/types';
 import { setObjectMaterial } from '../sim/model';
 import { checkParams, type SolverParams } from '../contract/params';
 import { sceneFlagsGiven, UsageError, type RunOptions } from './args';
@@ -69,6 +69,15 @@ export function sizeForTetsOption(scene: SceneDefinition, o: RunOptions, mesh: S
 }
 
 /** `meshes`: the scene's shared meshes (default: read from its meshFiles). With --tets the size is searched first (sizeForTetsOption). */
+/** The step parameters the command line fixed (SceneOptions.step). */
+function fixedStep(params: Partial<SolverParams>): SceneOptions['step'] {
+  const step: NonNullable<SceneOptions['step']> = {};
+  if (params.dt !== undefined) step.dt = params.dt;
+  if (params.substeps !== undefined) step.substeps = params.substeps;
+  if (params.iterations !== undefined) step.iterations = params.iterations;
+  return step;
+}
+
 export function buildScene(scene: SceneDefinition, o: RunOptions, mesh: SceneMesh | undefined, meshes: Record<string, SceneMesh> = readSceneMeshes(scene), log?: (message: string) => void): SceneSetup {
   if (o.tets !== undefined) o = { ...o, tets: undefined, size: sizeForTetsOption(scene, o, mesh, meshes, log) };
   let setup: SceneSetup;
@@ -84,6 +93,7 @@ export function buildScene(scene: SceneDefinition, o: RunOptions, mesh: SceneMes
       speed: o.speed,
       material: o.material,
       gravity: o.params.gravity,
+      step: fixedStep(o.params),
       selfCollisionFrom: o.selfCollisionFrom,
     });
   } catch (e) {

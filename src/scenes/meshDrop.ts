@@ -10,7 +10,8 @@ import { buildModel } from '../sim/model';
 import { defaultParams, type SolverParams } from '../contract/params';
 import type { SimSetup } from '../sim/setup';
 import { placeAbove } from './place';
-import type { SceneDefinition } from './types';
+import { resolveChosenMaterial } from './resolvedBudget';
+import type { SceneDefinition, SceneSetup } from './types';
 
 export interface DropSource {
   /** xyz per vertex. */
@@ -132,7 +133,8 @@ export function meshDropScene(
  * The runner's `drop` scene: options.mesh centred in x and z with its lowest point
  * options.height above a ground plane at y = 0 (default: half the object's height), or no
  * ground with options.ground false. The material is suggestedMaterial() for the mesh's height
- * under |options.gravity|, with options.material's fields on top.
+ * under |options.gravity|, with options.material's fields on top, and substeps raised until
+ * that material is resolved (resolvedBudget.ts: a mesh of a few micrometres needs hundreds).
  */
 export const meshDrop: SceneDefinition = {
   name: 'drop',
@@ -152,6 +154,8 @@ export const meshDrop: SceneDefinition = {
     const material = { ...suggestedMaterial(b.max[1] - b.min[1], g, undefined, density), ...options.material };
     const scene = meshDropScene(mesh.name, { positions: centred, tets: mesh.tets }, material, params, placement);
     if (options.ground === false) scene.setup.colliders.length = 0;
-    return scene.setup;
+    const setup: SceneSetup = scene.setup;
+    resolveChosenMaterial(setup, options, 'drop');
+    return setup;
   },
 };

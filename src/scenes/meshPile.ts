@@ -7,6 +7,7 @@
 import { defaultParams } from '../contract/params';
 import { suggestedMaterial } from './meshDrop';
 import { pileScene } from './pile';
+import { resolveChosenMaterial } from './resolvedBudget';
 import { boundsOf } from './place';
 import { sizedValue } from './size';
 import type { SceneDefinition, SceneSize } from './types';
@@ -30,6 +31,8 @@ export const meshPile: SceneDefinition = {
     const b = boundsOf(mesh.positions);
     const material = { ...suggestedMaterial(b.max[1] - b.min[1], Math.hypot(...params.gravity), undefined, options.material?.density), ...options.material };
     const items = Array.from({ length: copies }, (_, i) => ({ name: `${mesh.name} ${i + 1}`, positions: mesh.positions, tets: mesh.tets, material }));
-    return pileScene(items, params);
+    const setup = pileScene(items, params);
+    resolveChosenMaterial(setup, options, 'mesh-pile');
+    return setup;
   },
 };

@@ -57,6 +57,13 @@ export interface SceneOptions {
   material?: Partial<Material>;
   gravity?: readonly [number, number, number];
   /**
+   * Hint: the step parameters the user fixed (the runner's --dt, --substeps, --iterations). A
+   * scene that chooses its material from the mesh's size raises its substeps until that material
+   * is resolved (scenes/resolvedBudget.ts), with these in place of its own; a fixed substep count
+   * is left as it is.
+   */
+  step?: Partial<Pick<SolverParams, 'dt' | 'substeps' | 'iterations'>>;
+  /**
    * Hint: the frame from which the user switches self-collision on (the runner's
    * --self-collision-from). The noodle scene switches recovery mode on at the same frame.
    */
@@ -80,6 +87,8 @@ export interface ParamChange {
 export interface SceneSetup extends SimSetup {
   /** Changes applied between frames, in any order (see ParamChange). */
   schedule?: ParamChange[];
+  /** What the scene chose for this run and why, in words (the runner logs each as a note). */
+  notes?: string[];
 }
 
 export interface SceneDefinition {

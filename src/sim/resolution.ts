@@ -84,3 +84,23 @@ export function materialResolution(material: Material, shortestEdge: number, par
   }
   return { kappa, waveSpeed, shortestEdge, warning };
 }
+
+/** The most substeps a scene raises its own budget to (substepsResolving); beyond it the run warns instead. */
+export const MAX_RESOLVING_SUBSTEPS = 500;
+
+/**
+ * The substeps at which `params.iterations` resolve a material (kappa <= iterations): at least
+ * params.substeps, at most `max`. For scenes that choose a mesh's material from its size (the
+ * drop and mesh-pile scenes' suggestedMaterial: E = rho g height / sag): kappa grows as
+ * 1 / sqrt(size) there (c ~ sqrt(g height), elements ~ size), so a small mesh gets a material its
+ * default 20 substeps do not resolve, and far beyond the iterations the body does not just act
+ * softer: Cube.t scaled to 2 um (kappa 38 at 20 x 3) settled on the ground with its centre of
+ * mass at a tenth of its height and 12x the drop's energy in strain, at 2 x 10^-5 m (kappa 12)
+ * at 0.31 of its start height (0.49 resolved) with 2.4x (docs/benchmarks.md "Small meshes").
+ * ceil(substeps x kappa / iterations) brings kappa to the iterations (kappa ~ h).
+ */
+export function substepsResolving(material: Material, shortestEdge: number, params: ResolutionParams, max = MAX_RESOLVING_SUBSTEPS): number {
+  const { kappa } = materialResolution(material, shortestEdge, params);
+  if (!(kappa > params.iterations)) return params.substeps;
+  return Math.max(params.substeps, Math.min(max, Math.ceil((params.substeps * kappa) / params.iterations)));
+}

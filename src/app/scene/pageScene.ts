@@ -77,6 +77,8 @@ function buildSetup(source: PageSceneSource, overrides: SceneOverrides): SceneSe
     copies: source.copies,
     material,
     gravity: params.gravity,
+    // The page sets its own budget (below) and notes an unresolved material itself.
+    step: { substeps: params.substeps },
   });
   // The pile's own parameters (collisions and self-collision on) under the mesh scene's defaults
   // and this adapter's budget, as one copy gets them: without this, copies > 1 ran at the pile's
