@@ -27,6 +27,12 @@ import type { SceneDefinition } from '../src/scenes/types';
 import { GpuSolver } from '../src/sim/gpuSolver';
 import { AIR_SOLVES, type AirSolve, type CollisionMode } from '../src/contract/params';
 import { countIntersections } from '../tests/support/intersectionCounter';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/airMesh.ts [--scene air-boxes|mesh-pile|octopus-pile|cube-stack] [--mesh FILE] [--copies 3] [--resolution 2] [--frames 360] [--modes air,hybrid] [--air-solves partitioned,coloured] [--optimize-every 4]',
+  values: ['--scene', '--mesh', '--copies', '--resolution', '--frames', '--modes', '--air-solves', '--optimize-every'],
+});
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);

@@ -4,7 +4,7 @@
  * air tets, Steiner points, recovery work and build time (this thread; the page and runner
  * build it in a worker of the pool).
  *
- *   node scripts/run-ts.mjs bench/airMeshBuild.ts [--cases cube2,cube4,cuboid,octopus4,squishy,noodle]
+ *   node scripts/run-ts.mjs bench/airMeshBuild.ts [--cases cube2,cube4,cuboid,octopus4,cubestack4,squishy,noodle]
  */
 import { buildAir } from '../src/collision/air/buildAir';
 import { readMeshFile } from '../src/runner/meshFile';
@@ -14,6 +14,12 @@ import { cubeStack } from '../src/scenes/cubeStack';
 import { squishyBowl } from '../src/scenes/squishyBowl';
 import { airContainerFor } from '../src/sim/airContainer';
 import type { SimSetup } from '../src/sim/setup';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/airMeshBuild.ts [--cases cube2,cube4,cuboid,octopus4,cubestack4,squishy,noodle]',
+  values: ['--cases'],
+});
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: string): string => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : def; };

@@ -17,6 +17,12 @@ import type { AirSolve } from '../src/contract/params';
 import type { SimSetup } from '../src/sim/setup';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { pressedAirStack } from '../tests/support/pressedAirStack';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/airSolveOrder.ts [--passes 2,4,8] [--orders partitioned,coloured,jacobi]',
+  values: ['--passes', '--orders'],
+});
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: string): string => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : def; };

@@ -15,6 +15,12 @@ import { shootSetup } from '../src/scenes/shoot';
 import { CpuSimulation } from '../src/sim/cpuSimulation';
 import { Simulation } from '../src/sim/simulation';
 import { countIntersections } from '../tests/support/intersectionCounter';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/alignedShoot.ts [--engine gpu|cpu] [--frames 8] [--speed 50] [--mesh ../shared/meshes/Cube.t] [--collision-mode hybrid|dcd|ccd]',
+  values: ['--engine', '--frames', '--speed', '--mesh', '--collision-mode'],
+});
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: string): string => {

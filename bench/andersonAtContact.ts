@@ -25,6 +25,12 @@ import { COLLIDER_RESPONSES, type SolverParams } from '../src/contract/params';
 import type { Collider } from '../src/sim/colliders';
 import { makeSetup } from '../tests/unit/sim/support/setups';
 import { loadSharedTetArrays } from '../tests/support/sharedMeshes';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/andersonAtContact.ts [--young 2e6] [--order partitioned|gauss-seidel|jacobi] [--from 6] [--iterations 6,12,64] [--anderson-depth 2] [--friction 0.2] [--collider-response projection|multiplier]',
+  values: ['--young', '--order', '--from', '--iterations', '--anderson-depth', '--friction', '--collider-response'],
+});
 
 const args = process.argv.slice(2);
 const text = (name: string): string | undefined => {

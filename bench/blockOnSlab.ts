@@ -18,6 +18,12 @@ import { CpuSolver } from '../src/sim/cpuSolver';
 import { slopeGravity } from '../tests/support/blockScenes';
 import { blockOnSlab } from '../tests/unit/collision/scenes';
 import type { SolverParams } from '../src/contract/params';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/blockOnSlab.ts [--angle 20] [--iterations 3] [--balance count|valence] [--contact-passes 3] [--contact-offset auto|METRES] [--collision-mode hybrid|dcd|ccd]',
+  values: ['--angle', '--iterations', '--balance', '--contact-passes', '--contact-offset', '--collision-mode'],
+});
 
 const args = process.argv.slice(2);
 const text = (name: string): string | undefined => {

@@ -18,6 +18,12 @@ import { randomInteriorPoint, rng } from '../tests/support/random';
 import { loadSharedTetMesh } from '../tests/support/sharedMeshes';
 import { twist } from '../tests/support/twist';
 import { packVec4 } from '../src/gpu/buffers';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/bvhRebuild.ts [--queries 2000]',
+  values: ['--queries'],
+});
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);

@@ -22,7 +22,7 @@
  *
  *   # the solver before the stability fix (commit 7d89b6b^, the C_D / C_H constraint pair):
  *   rm -rf /tmp/prefix && mkdir /tmp/prefix && git archive 7d89b6b^ | tar -x -C /tmp/prefix
- *   ln -s "$PWD/node_modules" /tmp/prefix/node_modules && cp bench/cantileverIterations.ts /tmp/prefix/bench/
+ *   ln -s "$PWD/node_modules" /tmp/prefix/node_modules && cp bench/cantileverIterations.ts bench/cli.ts /tmp/prefix/bench/
  *   (cd /tmp/prefix && node scripts/run-ts.mjs bench/cantileverIterations.ts)
  *
  * Cantilever scene (clamped 2 x 0.25 x 0.25 beam), 10 substeps, 11 frames from rest; error =
@@ -32,6 +32,12 @@
 import { cantilever } from '../src/scenes/cantilever';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { updateMaterialData } from '../src/sim/model';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/cantileverIterations.ts [--resolution 24] [--young 1e6] [--iterations 1,2,4,8] [--order gauss-seidel|partitioned] [--balance valence|count] [--anderson-depth D] [--reference coloured|same]',
+  values: ['--resolution', '--young', '--iterations', '--order', '--balance', '--anderson-depth', '--reference'],
+});
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {

@@ -54,6 +54,12 @@ import { impactFallSpeed } from './impactRamp';
 import { acquireGpu } from '../src/gpu/device';
 import { GpuSolver } from '../src/sim/gpuSolver';
 import { poolJobs } from '../src/workers/collisionJobsPool';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/ccd.ts [--cases 4@2,16@2,4@0.2,16@0.2,50@0.2] [--horizon 0.0333] [--margin 0.001] [--self-pair-skin F] [--repeat 5] [--pool N] [--sections narrow,broad,step,parts,job] [--jobs 24] [--scenarios falling,impact,landed] [--own-margin M] [--self-pair-frame own|adaptive] [--step-copies 2] [--step-frames 12] [--parts-workers 2,4,7] [--job-parts K]',
+  values: ['--cases', '--horizon', '--margin', '--self-pair-skin', '--repeat', '--pool', '--sections', '--jobs', '--scenarios', '--own-margin', '--self-pair-frame', '--step-copies', '--step-frames', '--parts-workers', '--job-parts'],
+});
 
 // This file runs as dist/node/ccd.mjs (scripts/run-ts.mjs): the project root is two folders up.
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

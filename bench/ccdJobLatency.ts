@@ -29,6 +29,12 @@ import { ccdCandidates, ccdTopologyOf, sweptCandidates, sweptVertexBoxes, type C
 import { chooseInterSlices, splitParts, type JobPartTimes } from '../src/workers/ccdJobs';
 import { CCD_BASE_MARGIN_RATIO } from '../src/collision/ccd/laterRounds';
 import { meanBoundaryEdge, modelContactOffset } from '../src/collision/contactOffset';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--frames 16,24,32,40,45,50] [--repeat 2] [--speed-caps 8,4,2] [--job-parts 4,15]',
+  values: ['--scene', '--copies', '--frames', '--repeat', '--speed-caps', '--job-parts'],
+});
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {

@@ -14,6 +14,12 @@ import { DEPENETRATION_SPEED_DEFAULT, type ConstraintType, type SolveOrder } fro
 import { kuhnLattice } from '../tests/support/kuhnLattice';
 import { speedOrOff } from '../src/runner/args';
 import { makeSetup } from '../tests/unit/sim/support/setups';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/collapseHeights.ts [--heights 0.04,0.05,0.06] [--young 1e3,1e5,1e7,1e9] [--depenetration-speed V|off]',
+  values: ['--heights', '--young', '--depenetration-speed'],
+});
 
 function listFlag(name: string, fallback: string): number[] {
   const i = process.argv.indexOf(`--${name}`);

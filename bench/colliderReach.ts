@@ -9,6 +9,12 @@
 import { colliderClosingSpeed, collidersReached, type ColliderClosingInput } from '../src/sim/colliderClosingSpeed';
 import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/colliderReach.ts [--copies 8] [--speed 2] [--repeat 200]',
+  values: ['--copies', '--speed', '--repeat'],
+});
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -27,6 +27,12 @@ import type { SubstepContext } from '../src/contract/stage';
 import { GpuState, packVec4 } from '../src/contract/state';
 import { overlappingCubes } from '../tests/support/collisionScenes';
 import { loadSharedTetArrays } from '../tests/support/sharedMeshes';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/collisionCheck.ts [--repeat 10]',
+  values: ['--repeat'],
+});
 
 const args = process.argv.slice(2);
 const repeat = Number(args[args.indexOf('--repeat') + 1] ?? 10) || 10;

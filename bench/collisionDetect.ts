@@ -16,6 +16,12 @@ import { buildModel, type SimObjectDesc } from '../src/sim/model';
 import { GpuState } from '../src/contract/state';
 import type { SubstepContext } from '../src/contract/stage';
 import { loadSharedTetArrays } from '../tests/support/sharedMeshes';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/collisionDetect.ts [--sizes 1,2,3] [--substeps 5] [--repeat 3] [--cell largest,median] [--spacing 0.8]',
+  values: ['--sizes', '--substeps', '--repeat', '--cell', '--spacing'],
+});
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: string): string => {

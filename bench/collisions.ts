@@ -47,6 +47,13 @@ import type { SimSetup } from '../src/sim/setup';
 import { Simulation, type FrameStats } from '../src/sim/simulation';
 import type { SubstepContext } from '../src/contract/stage';
 import type { GpuState } from '../src/contract/state';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/collisions.ts [--quick] [--sizes 10k,40k,100k,400k | 2,8,22,86] [--frames N] [--substeps N] [--max-wait N] [--gap G] [--drop-speed V] [--from F]',
+  values: ['--sizes', '--frames', '--substeps', '--max-wait', '--gap', '--drop-speed', '--from'],
+  switches: ['--quick'],
+});
 
 const MESH_FILE = '../shared/meshes/octopus_2KFaces.t';
 const USAGE =

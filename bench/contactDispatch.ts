@@ -15,6 +15,12 @@ import { CONTACT_DISPATCHES, type ContactDispatch } from '../src/contract/params
 import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
 import { GpuSolver } from '../src/sim/gpuSolver';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/contactDispatch.ts [--scenes octopus-box,octopus-drop] [--sizes octopus-box=8] [--frames 40] [--skip 10] [--modes grid,workgroup]',
+  values: ['--scenes', '--sizes', '--frames', '--skip', '--modes'],
+});
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -15,6 +15,12 @@ import { SelfCulling } from '../src/collision/selfCulling/selfCulling';
 import { defaultParams } from '../src/contract/params';
 import { readMeshFile } from '../src/runner/meshFile';
 import { pileScene, type PileItem } from '../src/scenes/pile';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/cullingTraversal.ts [--copies 8] [--calls 40]   (from the repository root, ../shared beside it)',
+  values: ['--copies', '--calls'],
+});
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

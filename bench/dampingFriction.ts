@@ -7,6 +7,9 @@
 import { CpuSolver } from '../src/sim/cpuSolver';
 import type { SimSetup } from '../src/sim/setup';
 import { angularMomentum, blockSetup, centreOfMass, G, slopeGravity, type BlockOptions } from '../tests/support/blockScenes';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), { usage: 'node scripts/run-ts.mjs bench/dampingFriction.ts' });
 
 const deg = Math.PI / 180;
 const FLAT_BLOCK: BlockOptions = { size: [0.5, 0.25, 0.5], cells: [2, 1, 2] };

@@ -23,6 +23,13 @@ import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
 import { Simulation, type FrameStats } from '../src/sim/simulation';
 import { detectionRefitsOn } from '../src/collision/gpu/detectStage';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/dispatches.ts [--scenes octopus-drop,octopus-box] [--frames 2] [--size N] [--max-storage-buffers N] [--hardware-plans]',
+  values: ['--scenes', '--frames', '--size', '--max-storage-buffers'],
+  switches: ['--hardware-plans'],
+});
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

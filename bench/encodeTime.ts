@@ -24,6 +24,14 @@ import { findScene } from '../src/scenes/registry';
 import { CONTACT_DISPATCHES, type SolverParams } from '../src/contract/params';
 import { Simulation, type FrameStats } from '../src/sim/simulation';
 import type { EncodeSplit } from '../src/sim/gpuSolver';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/encodeTime.ts [--copies 8] [--frames 5] [--order partitioned|gauss-seidel|jacobi] [--in-flight 1,2]\n' +
+    '  [--substeps S] [--iterations I] [--record-reps 20] [--record-only] [--settle-s 10] [--contact-dispatch auto|workgroup|grid]',
+  values: ['--copies', '--frames', '--order', '--in-flight', '--substeps', '--iterations', '--record-reps', '--settle-s', '--contact-dispatch'],
+  switches: ['--record-only'],
+});
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

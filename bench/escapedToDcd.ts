@@ -12,6 +12,12 @@ import { acquireGpu } from '../src/gpu/device';
 import { GpuSolver } from '../src/sim/gpuSolver';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { knockedCubes } from '../tests/unit/collision/scenes';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/escapedToDcd.ts [--cells 3] [--frames 4] [--speed 12] [--gap 0.1]',
+  values: ['--cells', '--frames', '--speed', '--gap'],
+});
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

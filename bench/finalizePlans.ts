@@ -26,6 +26,12 @@ import { acquireGpu } from '../src/gpu/device';
 import { findScene } from '../src/scenes/registry';
 import { Simulation } from '../src/sim/simulation';
 import type { SimSetup } from '../src/sim/setup';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/finalizePlans.ts [--sizes 16,24,default,42] [--frames 12] [--repeat 2]',
+  values: ['--sizes', '--frames', '--repeat'],
+});
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

@@ -10,6 +10,13 @@ import { buildShapeSdf, latticeSpacing, shapeCatalog } from '../src/mesh/procedu
 import { stuffIsosurface } from '../src/mesh/procedural/isosurfaceStuffing';
 import { repairManifold } from '../src/mesh/procedural/manifoldRepair';
 import { tetQuality } from '../src/mesh/procedural/quality';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/generate.ts [--runs N] [--large-only] [--no-large]',
+  values: ['--runs'],
+  switches: ['--large-only', '--no-large'],
+});
 
 const args = process.argv.slice(2);
 const runsArg = args.indexOf('--runs');

@@ -18,11 +18,17 @@ import { buildScene, runParams } from '../src/runner/sceneSetup';
 import { readMeshFile } from '../src/runner/meshFile';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { neoHookeanTetEnergy, totalEnergy } from '../src/sim/energy';
+import { checkBenchArgs } from './cli';
 
 const argv = process.argv.slice(2);
 const split = argv.indexOf('--');
 const own = split >= 0 ? argv.slice(0, split) : argv;
 const runner = split >= 0 ? argv.slice(split + 1) : [];
+// Only this bench's own flags (before `--`); the runner's after it are parseRunArgs's to judge.
+checkBenchArgs(own, {
+  usage: 'node scripts/run-ts.mjs bench/impactEnergy.ts [--frame 22] [--top 8] -- --scene drop --mesh FILE [--height 0.5] [runner flags of scripts/sim.ts]',
+  values: ['--frame', '--top'],
+});
 const flag = (name: string, fallback: string): string => {
   const i = own.indexOf(`--${name}`);
   return i >= 0 && i + 1 < own.length ? own[i + 1] : fallback;

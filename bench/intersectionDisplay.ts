@@ -27,6 +27,12 @@ import { GpuSolver } from '../src/sim/gpuSolver';
 import { packVec4 } from '../src/contract/state';
 import { IntersectionDisplay } from '../src/collision/gpu/intersectionDisplay';
 import { SPB_STATIC_CAPACITIES } from '../src/spb/settings';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: '[VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json] node scripts/run-ts.mjs bench/intersectionDisplay.ts [--copies 1,2,4] [--frames N] [--substeps N] [--repeat N]',
+  values: ['--copies', '--frames', '--substeps', '--repeat'],
+});
 
 const MESH_FILE = '../shared/meshes/octopus_2KFaces.t';
 const USAGE = 'usage: node scripts/run-ts.mjs bench/intersectionDisplay.ts [--copies 1,2,4] [--frames N] [--substeps N] [--repeat N]';

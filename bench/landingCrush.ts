@@ -14,6 +14,9 @@ import { CpuSolver } from '../src/sim/cpuSolver';
 import { totalEnergy } from '../src/sim/energy';
 import { tetVolume6 } from '../src/collision/cpu/tetGeometry';
 import { bodiesSetup, cubePart } from '../tests/unit/collision/scenes';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), { usage: 'node scripts/run-ts.mjs bench/landingCrush.ts' });
 
 interface Case { substeps: number; iterations: number; E: number; cells: number }
 

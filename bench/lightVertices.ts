@@ -23,6 +23,13 @@ import { totalEnergy } from '../src/sim/energy';
 import { lumpedMasses } from '../src/sim/model';
 import { raiseLightVertices } from '../src/sim/vertexMassFloor';
 import { SOLVE_ORDERS, type SolveOrder } from '../src/contract/params';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/lightVertices.ts [--mesh ../shared/meshes/octopus_2KFaces.t] [--floors 0,0.1] [--speeds 2,3,10,30] [--substeps 5] [--iterations 5] [--frames 10]\n' +
+    '  [--line-search on|off] [--warm-start on|off] [--order partitioned|gauss-seidel|jacobi] [--vertex V] [--scenes octopus-box,squishy-squeeze,noodle-recovery,cube-stack]',
+  values: ['--mesh', '--floors', '--speeds', '--substeps', '--iterations', '--frames', '--line-search', '--warm-start', '--order', '--vertex', '--scenes'],
+});
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string): string => {

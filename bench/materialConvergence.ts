@@ -30,6 +30,12 @@ import type { SolveOrder, SolverParams } from '../src/contract/params';
 import type { SimSetup } from '../src/sim/setup';
 import { kuhnLattice } from '../tests/support/kuhnLattice';
 import { makeSetup } from '../tests/unit/sim/support/setups';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/materialConvergence.ts [--quick] [--share-scan]',
+  switches: ['--quick', '--share-scan'],
+});
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');

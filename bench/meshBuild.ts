@@ -6,6 +6,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseGaiaT } from '../src/mesh/io/gaiaT';
 import { buildTetMesh } from '../src/mesh/tetMesh';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), { usage: 'node scripts/run-ts.mjs bench/meshBuild.ts' });
 
 const meshesDir = resolve(process.cwd(), '../shared/meshes');
 const RUNS = 20;

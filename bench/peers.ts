@@ -25,9 +25,15 @@ import type { SceneSetup } from '../src/scenes/types';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { Simulation } from '../src/sim/simulation';
 import { countIntersections } from '../tests/support/intersectionCounter';
+import { checkBenchArgs } from './cli';
 import { buildRapierScene } from './peers/rapierScene';
 
 const args = process.argv.slice(2);
+checkBenchArgs(args, {
+  usage: 'node scripts/run-ts.mjs bench/peers.ts [--scene octopus-pile] [--mesh FILE] [--size N | --copies N] [--frames 45] [--engines rapier,cpu | rapier,gpu,cpu] ' +
+    '[--substeps S] [--iterations I] [--impact-substeps N|auto] [--contact-offset-speed V|off] [--count-every 1] [--rapier-extra-substeps 0] [--rapier-radius R] [--rapier-solver constraints|fem]',
+  values: ['--scene', '--mesh', '--size', '--copies', '--frames', '--engines', '--substeps', '--iterations', '--impact-substeps', '--contact-offset-speed', '--count-every', '--rapier-extra-substeps', '--rapier-radius', '--rapier-solver'],
+});
 const arg = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;

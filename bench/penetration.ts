@@ -44,6 +44,14 @@ import { countIntersections } from '../tests/support/intersectionCounter';
 import { latticePart, uStrip } from '../tests/unit/collision/scenes';
 import { buildModel } from '../src/sim/model';
 import { defaultParams } from '../src/contract/params';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/penetration.ts\n' +
+    '  [--scenes cube-on-cuboid,beam-twist,octopus-pile,folded-strip] [--methods exact,restClosest,ddf] [--beam-resolution 20] [--beam-substeps 50] [--quick]',
+  values: ['--scenes', '--methods', '--beam-resolution', '--beam-substeps'],
+  switches: ['--quick'],
+});
 
 interface SceneRun {
   name: string;

@@ -31,6 +31,13 @@ import { countSurfaceCrossings } from '../tests/support/surfaceCrossings';
 import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { tetVolume6 } from '../src/collision/cpu/tetGeometry';
 import { SQUISHY_RECOVERY_SWITCH_FRAME } from '../src/scenes/squishyRecovery';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/recoverySubsteps.ts [--scene noodle-recovery|squishy-recovery] [--from F] [--resolution R] [--substeps-after 30] [--collide-every substep,iteration]\n' +
+    '  [--vertex-mass-floor R] [--far-side-contacts auto,keep] [--inversion-floor 0.1,0] [--state FILE] [--unfold-iterations 3,6,12]',
+  values: ['--scene', '--from', '--resolution', '--substeps-after', '--collide-every', '--vertex-mass-floor', '--far-side-contacts', '--inversion-floor', '--state', '--unfold-iterations'],
+});
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {

@@ -23,6 +23,12 @@ import type { SolverParams } from '../src/contract/params';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { det } from '../tests/support/tetOracle';
 import type { Model } from '../src/sim/model';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/run-ts.mjs bench/recoverySwitch.ts [--sink-frames 23,25,27,29] [--frames 2] [--twin cpu] [--copies 3] [--resolution 8]',
+  values: ['--sink-frames', '--frames', '--twin', '--copies', '--resolution'],
+});
 
 /** Inverted tets, kinetic energy, longest tet edge and the scene's extent. */
 function shape(m: Model, x: ArrayLike<number>, v: ArrayLike<number>): string {

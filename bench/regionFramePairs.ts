@@ -19,6 +19,12 @@ import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { pileScene } from '../src/scenes/pile';
 import { defaultParams } from '../src/contract/params';
 import { IMPACT_DEPTH, impactFallSpeed } from './impactRamp';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/regionFramePairs.ts [--speeds 2,5] [--cells 0.4,0.2,0.1,0.05] [--horizon 0.0333] [--margin 0.0078]',
+  values: ['--speeds', '--cells', '--horizon', '--margin'],
+});
 
 // This file runs as dist/node/regionFramePairs.mjs (scripts/run-ts.mjs): the project root is two folders up.
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

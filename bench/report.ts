@@ -29,6 +29,13 @@ import { findScene } from '../src/scenes/registry';
 import { planTraffic, xpbdFramePlan } from '../src/sim/traffic';
 import { endBench, liveBytes, runScene, type HarnessRun } from './frameHarness';
 import { DISPATCH_COSTS, PROJECTIONS, projectFrameMs, REFERENCE_GPUS, ROUND_LATENCY } from './projection';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/report.ts [--scenes all|KEY,KEY (default octopus-box-ccd,octopus-box-dcd,octopus-box-hybrid,noodle-recovery,octopus-pile,noodle-bowl)]\n' +
+    '  [--size small|default|paper | --tets N] [--frames 1] [--order ORDER] [--substeps N] [--iterations N] [--out FILE]',
+  values: ['--scenes', '--size', '--tets', '--frames', '--order', '--substeps', '--iterations', '--out'],
+});
 
 interface PaperRow {
   key: string;

@@ -22,7 +22,13 @@ import type { CollisionMode, SolverParams } from '../src/contract/params';
 import { Simulation } from '../src/sim/simulation';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { rigidSplit } from './restingMotion';
+import { checkBenchArgs } from './cli';
 
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/restingStack.ts [--engine cpu|gpu] [--scene cube-stack] [--copies 3] [--resolution 3] [--seconds 5] [--window 1] [--object -1]\n' +
+    '  [--damping D] [--friction MU] [--substeps S] [--iterations I] [--contact-iterations N] [--contact-offset D|auto] [--collision-mode hybrid|dcd|ccd] [--young E]',
+  values: ['--engine', '--scene', '--copies', '--resolution', '--seconds', '--window', '--object', '--damping', '--friction', '--substeps', '--iterations', '--contact-iterations', '--contact-offset', '--collision-mode', '--young'],
+});
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);

@@ -13,6 +13,12 @@
 import { writeFileSync } from 'node:fs';
 import { UsageError } from '../src/runner/args';
 import { bytesByLabel, endBench, liveBytes, runScene, type HarnessRun } from './frameHarness';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/scale.ts [--scenes A,B] [--tets N,M] [--substeps 2] [--iterations 1] [--frames 1] [--order O] [--collisions on|off] [--out FILE]',
+  values: ['--scenes', '--tets', '--substeps', '--iterations', '--frames', '--order', '--collisions', '--out'],
+});
 
 const DEFAULT_SCENES = ['octopus-box', 'octopus-pile', 'noodle-recovery', 'noodle-bowl', 'squishy-squeeze', 'squishy-bowl'];
 

@@ -13,7 +13,13 @@ import { changesAt } from '../src/scenes/schedule';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { setObjectMaterial } from '../src/sim/model';
 import { materialResolution, shortestEdgeOfObjects } from '../src/sim/resolution';
+import { checkBenchArgs } from './cli';
 
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/sceneCheck.ts [--scene octopus-box] [--size N] [--frames 30] [--every 5] [--substeps S]\n' +
+    '  [--mesh FILE] [--collisions on|off] [--young E]',
+  values: ['--scene', '--size', '--frames', '--every', '--substeps', '--mesh', '--collisions', '--young'],
+});
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);

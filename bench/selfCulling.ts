@@ -49,6 +49,14 @@ import { readMeshFile } from '../src/runner/meshFile';
 import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
 import { CpuSolver } from '../src/sim/cpuSolver';
+import { checkBenchArgs } from './cli';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/selfCulling.ts [--frames 6] [--skip 0] [--scenes rod-knot,beam-twist,noodle-bowl,squishy-squeeze,octopus-pile] [--sizes scene=N,...]\n' +
+    '  ... bench/selfCulling.ts --gpu [--scenes beam-twist] [--frames 10] [--sizes scene=N,...]',
+  values: ['--frames', '--skip', '--scenes', '--sizes'],
+  switches: ['--gpu'],
+});
 
 const flag = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);

@@ -42,7 +42,13 @@ import { collidersRunInCells } from '../src/sim/stages/materialStage';
 import { dampsPerObject, predictJoinsFinalize, warmStartJoinsFinalize } from '../src/sim/stages/finalizeStage';
 import { partitionShape, planTraffic, xpbdFramePlan } from '../src/sim/traffic';
 import { ROUND_LATENCY } from './projection';
+import { checkBenchArgs } from './cli';
 
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/solveOrders.ts [--seconds 2] [--resolution 16] [--young 1e8] [--pile-seconds 2.5] [--no-gpu]',
+  values: ['--seconds', '--resolution', '--young', '--pile-seconds'],
+  switches: ['--no-gpu'],
+});
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
   const i = args.indexOf(`--${name}`);

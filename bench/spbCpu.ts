@@ -36,7 +36,12 @@ import { loadSharedTetMesh } from '../tests/support/sharedMeshes';
 import { overlappingRing } from '../tests/gpu/spbCases';
 import { knotQueriesOf, octopusPairQueries, squeezedSquishyBallQueries, squishyBallQueries, type Queries } from '../tests/unit/spb/scenes';
 import { foldedRing, pointsNear } from '../tests/unit/spb/invertedScenes';
+import { checkBenchArgs } from './cli';
 
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/spbCpu.ts [--knotQueries 2000] [--repeat 5] [--scene knot|pair|squishy|squeezed|ring|fold|all]',
+  values: ['--knotQueries', '--repeat', '--scene'],
+});
 const args = process.argv.slice(2);
 const arg = (name: string, def: number): number => {
   const i = args.indexOf(`--${name}`);

@@ -31,7 +31,12 @@ import { storageBuffer } from '../src/gpu/buffers';
 import { loadSharedTetMesh } from '../tests/support/sharedMeshes';
 import { interiorPoints, overlappingRing, pushedPair, spbTestDevice, type QueryBatch } from '../tests/gpu/spbCases';
 import { squeezedSquishyBallQueries } from '../tests/unit/spb/scenes';
+import { checkBenchArgs } from './cli';
 
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/spbGpu.ts [--copies 40] [--repeat 3] [--scene pair|knot|ring|squeezed|all] [--ringQueries 500]',
+  values: ['--copies', '--repeat', '--scene', '--ringQueries'],
+});
 const args = process.argv.slice(2);
 const arg = (name: string, def: string): string => {
   const i = args.indexOf(`--${name}`);

@@ -15,7 +15,12 @@ import type { ConstraintType, SolveOrder } from '../src/contract/params';
 import { kuhnLattice } from '../tests/support/kuhnLattice';
 import { rng } from '../tests/support/random';
 import { makeSetup } from '../tests/unit/sim/support/setups';
+import { checkBenchArgs } from './cli';
 
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/stiffness.ts [--self-collision on|off]',
+  values: ['--self-collision'],
+});
 const selfFlag = process.argv.includes('--self-collision') ? process.argv[process.argv.indexOf('--self-collision') + 1] : 'off';
 if (selfFlag !== 'on' && selfFlag !== 'off') throw new Error(`--self-collision must be on or off, got ${selfFlag}`);
 const selfCollision = selfFlag === 'on';

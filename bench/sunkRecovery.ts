@@ -21,7 +21,13 @@ import type { CollisionMode, SolverParams } from '../src/contract/params';
 import type { Model } from '../src/sim/model';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { det } from '../tests/support/tetOracle';
+import { checkBenchArgs } from './cli';
 
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/sunkRecovery.ts [--engine cpu|gpu|both] [--copies 3] [--resolution 8] [--sink 80] [--frames 6]\n' +
+    '  [--recovery on|off] [--collision-mode hybrid|dcd] [--substeps 20] [--iterations 3] [--contact-iterations 3]',
+  values: ['--engine', '--copies', '--resolution', '--sink', '--frames', '--recovery', '--collision-mode', '--substeps', '--iterations', '--contact-iterations'],
+});
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);

@@ -13,7 +13,12 @@ import { SOLVE_ORDERS } from '../src/contract/params';
 import { collidersRunInCells } from '../src/sim/stages/materialStage';
 import { dampsPerObject, predictJoinsFinalize, warmStartJoinsFinalize } from '../src/sim/stages/finalizeStage';
 import { KERNEL_TRAFFIC, kernelBytes, partitionShape, planTraffic, xpbdClearBytes, xpbdFramePlan, type KernelName } from '../src/sim/traffic';
+import { checkBenchArgs } from './cli';
 
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/traffic.ts [--scene octopus-box] [--size N (default the scene\'s paper size)]',
+  values: ['--scene', '--size'],
+});
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: string): string => {
   const i = argv.indexOf(`--${name}`);

@@ -22,7 +22,13 @@ import { findScene } from '../src/scenes/registry';
 import { SOLVE_ORDERS, type SolverParams } from '../src/contract/params';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
+import { checkBenchArgs } from './cli';
 
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs bench/xpbd.ts [--quick] [--throughput-only] [--sizes 24,42,66] [--frames N] [--balance valence,count] [--repeat R] [--no-collisions]',
+  values: ['--sizes', '--frames', '--balance', '--repeat'],
+  switches: ['--quick', '--throughput-only', '--no-collisions'],
+});
 const quick = process.argv.includes('--quick');
 const throughputOnly = process.argv.includes('--throughput-only');
 function flag(name: string): string | undefined {
