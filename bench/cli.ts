@@ -1,9 +1,10 @@
 /**
- * The command line every benchmark shares: `--help` (or `-h`) prints its usage and exits, and an
- * option it does not know, a value missing, or a stray word is refused naming it (exit 2) before
- * anything runs. A benchmark reads its options its own way; this only makes sure that a
- * mistyped flag never runs minutes of work at the defaults and prints figures the user did not
- * ask for.
+ * The command line every benchmark shares, and scripts/countIntersections.ts and
+ * scripts/recordSelfContactFrames.ts with them: `--help` (or `-h`) prints the usage and exits,
+ * and an option the tool does not read, a value missing, or a stray word is refused naming it
+ * (exit 2) before anything runs. Each tool reads its options its own way; this only makes sure
+ * that a mistyped flag never runs minutes of work at the defaults and prints figures the user
+ * did not ask for.
  */
 
 export interface BenchCommandLine {

@@ -15,13 +15,18 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkBenchArgs } from '../bench/cli';
 import { parseVtk } from '../src/mesh/io/vtk';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { countSurfaceCrossings } from '../tests/support/surfaceCrossings';
 
-const [dir, ...rest] = process.argv.slice(2);
+const USAGE = 'node scripts/run-ts.mjs scripts/countIntersections.ts DIR [--json]';
+const argv = process.argv.slice(2);
+checkBenchArgs(argv, { usage: USAGE, switches: ['--json'], positional: 1 });
+const dir = argv.find((a) => !a.startsWith('--'));
+const json = argv.includes('--json');
 if (!dir) {
-  console.error('usage: node scripts/run-ts.mjs scripts/countIntersections.ts DIR [--json]');
+  console.error(`usage: ${USAGE}`);
   process.exit(2);
 }
 let files: string[];
@@ -49,6 +54,6 @@ for (const f of files) {
   const row = { frame: Number(f.slice(6, 12)), self: c.self, selfThroughOwnTet: c.selfThroughOwnTet, inter: c.inter, deepest: c.maxDepth, selfCrossing: crossing.selfVertices, interCrossing: crossing.interVertices };
   rows.push(row);
   const through = row.selfThroughOwnTet > 0 ? ` (${row.selfThroughOwnTet} through a face of its own tet: that tet inverted)` : '';
-  if (!rest.includes('--json')) console.log(`${f}: self ${row.self}${through}, inter ${row.inter}, deepest ${row.deepest.toExponential(2)}; on crossing surface triangles: self ${row.selfCrossing}, inter ${row.interCrossing}`);
+  if (!json) console.log(`${f}: self ${row.self}${through}, inter ${row.inter}, deepest ${row.deepest.toExponential(2)}; on crossing surface triangles: self ${row.selfCrossing}, inter ${row.interCrossing}`);
 }
-if (rest.includes('--json')) console.log(JSON.stringify(rows));
+if (json) console.log(JSON.stringify(rows));

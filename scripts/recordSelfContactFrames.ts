@@ -21,10 +21,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { checkBenchArgs } from '../bench/cli';
 import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { findScene } from '../src/scenes/registry';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { countIntersections } from '../tests/support/intersectionCounter';
+
+checkBenchArgs(process.argv.slice(2), {
+  usage: 'node scripts/run-ts.mjs scripts/recordSelfContactFrames.ts --scene NAME --size N --out FILE [--max-frames 600] [--frames 3] [--skip 0] [--collisions off|on]',
+  values: ['--scene', '--size', '--out', '--max-frames', '--frames', '--skip', '--collisions'],
+});
 
 function arg(name: string, fallback?: string): string {
   const i = process.argv.indexOf(`--${name}`);
