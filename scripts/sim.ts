@@ -32,6 +32,7 @@ import { findScene, scenes } from '../src/scenes/registry';
 import { changesAt } from '../src/scenes/schedule';
 import { materialResolution, shortestEdgeOfObjects } from '../src/sim/resolution';
 import { contactOffsetNote } from '../src/collision/contactOffset';
+import { idleFlagNotes, runParameterSets } from '../src/runner/idleFlags';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
 import { CpuSimulation } from '../src/sim/cpuSimulation';
@@ -68,6 +69,7 @@ function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; meshFile?
   const run = runParams(setup, o);
   const first = { ...setup.params, ...run.initial };
   warnUnresolvedMaterials(setup, first);
+  for (const note of idleFlagNotes(o.params, runParameterSets(first, run.schedule), o.engine)) log(`note: ${note}`);
   const offsetNote = contactOffsetNote(first.contactOffset, Math.min(...shortestEdgeOfObjects(setup.model)));
   if (offsetNote) log(`note: ${offsetNote}`);
   reportSlivers(setup, first);

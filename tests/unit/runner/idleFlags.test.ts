@@ -1,0 +1,65 @@
+/**
+ * The runner's note on flags that change nothing (src/runner/idleFlags.ts), checked against the
+ * solver itself: where the note says a flag is idle, the float64 CPU engine's run with the flag is
+ * the run without it bit for bit; where it says nothing, the flag does change the run. A Cube.t
+ * thrown at the ground (3 frames, landing, so the material, the contacts and the colliders act).
+ */
+import { describe, expect, it } from 'vitest';
+import { defaultParams, type SolverParams } from '../../../src/contract/params';
+import { idleFlagNotes, runParameterSets } from '../../../src/runner/idleFlags';
+import { meshDrop } from '../../../src/scenes/meshDrop';
+import { CpuSolver } from '../../../src/sim/cpuSolver';
+import { loadSharedTetArrays } from '../../support/sharedMeshes';
+
+function landing(params: Partial<SolverParams>): { x: Float64Array; params: SolverParams } {
+  const mesh = loadSharedTetArrays('Cube.t');
+  const setup = meshDrop.build({ mesh: { name: 'Cube.t', positions: mesh.positions, tets: mesh.tets }, height: 0.05 });
+  setup.model.initialVelocities.fill(0);
+  for (let v = 0; v < setup.model.vertexCount; v++) setup.model.initialVelocities[3 * v + 1] = -3;
+  setup.params = { ...setup.params, selfCollision: true, ...params };
+  const solver = new CpuSolver(setup);
+  for (let f = 0; f < 3; f++) solver.stepFrame();
+  return { x: Float64Array.from(solver.x), params: setup.params };
+}
+
+/** [the flag's setting, a base where the note calls it idle, a base where it acts] */
+const CASES: [string, Partial<SolverParams>, Partial<SolverParams>, Partial<SolverParams>][] = [
+  ['relaxation', { jacobiRelaxation: 1.6 }, { solveOrder: 'partitioned' }, { solveOrder: 'jacobi' }],
+  ['warm-start', { warmStart: false }, { solveOrder: 'jacobi' }, { solveOrder: 'partitioned' }],
+  ['line-search', { lineSearch: false }, { solveOrder: 'jacobi' }, { solveOrder: 'gauss-seidel' }],
+  // With the collider response fixed: under 'auto' the depth also switches the colliders to 'multiplier'.
+  ['anderson-depth', { andersonDepth: 2 }, { iterations: 3, colliderResponse: 'projection' }, { iterations: 6, colliderResponse: 'projection' }],
+];
+
+describe('flags that change nothing are named, and only those', () => {
+  for (const [flag, setting, idleBase, activeBase] of CASES) {
+    it(`--${flag}`, () => {
+      const idleOff = landing(idleBase);
+      const idleOn = landing({ ...idleBase, ...setting });
+      expect(idleFlagNotes(setting, [idleOn.params], 'cpu').join(' ')).toContain(`--${flag} changes nothing`);
+      expect(Array.from(idleOn.x)).toEqual(Array.from(idleOff.x));
+      const activeOff = landing(activeBase);
+      const activeOn = landing({ ...activeBase, ...setting });
+      expect(idleFlagNotes(setting, [activeOn.params], 'cpu')).toEqual([]);
+      let moved = 0;
+      for (let i = 0; i < activeOn.x.length; i++) moved = Math.max(moved, Math.abs(activeOn.x[i] - activeOff.x[i]));
+      expect(moved).toBeGreaterThan(0);
+    });
+  }
+
+  it('stage settings whose stage is off are named (air mode, DCD), and a depth that changes the colliders is not', () => {
+    const p = { ...defaultParams(), collisions: true };
+    expect(idleFlagNotes({ airIterations: 7 }, [{ ...p, collisionMode: 'hybrid' }], 'cpu')).toEqual(['--air-iterations changes nothing in this run: the collision mode is hybrid, not air']);
+    expect(idleFlagNotes({ airIterations: 7 }, [{ ...p, collisionMode: 'air' }], 'cpu')).toEqual([]);
+    expect(idleFlagNotes({ penetration: 'ddf' }, [{ ...p, collisionMode: 'ccd' }], 'gpu')).toEqual(['--penetration changes nothing in this run: collision mode ccd runs no DCD']);
+    expect(idleFlagNotes({ collisionMode: 'ccd' }, [{ ...p, recovery: true, collisionMode: 'ccd' }], 'gpu')).toEqual(['--collision-mode changes nothing in this run: recovery mode runs DCD for every point']);
+    expect(idleFlagNotes({ andersonDepth: 2 }, [{ ...p, iterations: 3, colliderResponse: 'auto' }], 'cpu')).toEqual([]);
+  });
+
+  it('a flag idle at the start but active after a scheduled change is not named', () => {
+    const first: SolverParams = { ...defaultParams(), collisions: true, recovery: false };
+    const sets = runParameterSets(first, [{ frame: 20, params: { recovery: true } }]);
+    expect(idleFlagNotes({ inversionFloor: 0.3 }, sets, 'gpu')).toEqual([]);
+    expect(idleFlagNotes({ inversionFloor: 0.3 }, [first], 'gpu')).toEqual(['--inversion-floor changes nothing in this run: it acts in recovery mode, which is off']);
+  });
+});
