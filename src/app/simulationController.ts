@@ -192,6 +192,11 @@ export class SimulationController {
     return this.maxInFlight;
   }
 
+  /** The engine that runs the scene ('gpu' or 'cpu'), undefined before the first is built. */
+  get engineKind(): 'gpu' | 'cpu' | undefined {
+    return this.engine?.kind;
+  }
+
   /** The parameters the next frame uses (the scene's with the user's changes). */
   get params(): SolverParams {
     const p = this.engine?.params ?? this.baseParams ?? this.scene?.setup.params;

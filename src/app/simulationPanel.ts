@@ -13,6 +13,7 @@ import type { Controller } from 'lil-gui';
 import type { CollisionMode, ConstraintType, InterObjectMode, SolveOrder, SolverParams } from '../contract/params';
 import { COLLISION_CONTROLS, SOLVER_CONTROLS, controlText, numberOrAutoTextKey, parseNumberOrAuto, parseNumberOrOff, type ParamControl } from './paramControls';
 import type { SimulationController } from './simulationController';
+import { idleSettings } from '../contract/idleSettings';
 
 export interface SimulationPanel {
   /** Re-reads the controller's values into the controls (after a new scene or a rejected value). */
@@ -38,8 +39,14 @@ export function buttonOf(c: Controller, id: string): HTMLButtonElement {
 
 type PanelState = Record<string, unknown>;
 
+/** A parameter control's element and its own tooltip (the idle reason is added to it). */
+interface ControlElement {
+  element: HTMLElement;
+  help: string;
+}
+
 /** Adds one control per row of `table` to `folder`, bound to `state` (the panel's copy of the parameters). */
-function addParamControls(folder: GUI, table: readonly ParamControl[], state: PanelState, sim: SimulationController): void {
+function addParamControls(folder: GUI, table: readonly ParamControl[], state: PanelState, sim: SimulationController, elements?: Map<keyof SolverParams, ControlElement>): void {
   for (const row of table) {
     let c: Controller;
     if (row.kind === 'number') {
@@ -61,6 +68,22 @@ function addParamControls(folder: GUI, table: readonly ParamControl[], state: Pa
     c.name(row.label);
     c.domElement.id = `gui-${row.key}`;
     if (row.help) c.domElement.title = row.help;
+    elements?.set(row.key, { element: c.domElement, help: row.help ?? '' });
+  }
+}
+
+/**
+ * Greys the controls whose setting changes nothing under the current parameters and engine
+ * (contract/idleSettings.ts), the reason in their tooltip; they stay usable, their value kept
+ * for when their stage runs again.
+ */
+function markIdleControls(elements: Map<keyof SolverParams, ControlElement>, p: SolverParams, engine: 'gpu' | 'cpu'): void {
+  const idle = idleSettings([...elements.keys()], p, engine);
+  for (const [key, { element, help }] of elements) {
+    const reason = idle.get(key);
+    element.classList.toggle('idle-setting', reason !== undefined);
+    element.dataset.idle = reason ?? '';
+    element.title = reason === undefined ? help : `${help ? `${help}\n` : ''}Changes nothing now: ${reason}`;
   }
 }
 
@@ -94,10 +117,11 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
     });
   presetCtrl.domElement.id = 'gui-preset';
 
+  const paramElements = new Map<keyof SolverParams, ControlElement>();
   const solver = folder.addFolder('Solver');
-  addParamControls(solver, SOLVER_CONTROLS, state, sim);
+  addParamControls(solver, SOLVER_CONTROLS, state, sim, paramElements);
   const collisions = folder.addFolder('Collisions');
-  addParamControls(collisions, COLLISION_CONTROLS, state, sim);
+  addParamControls(collisions, COLLISION_CONTROLS, state, sim, paramElements);
 
   const material = folder.addFolder('Material');
   let objectCtrl = material.add(state, 'object', { object: 0 }).name('Object');
@@ -144,6 +168,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
     runButton.dataset.running = String(sim.isRunning);
     runButton.dataset.activity = activity;
     for (const c of folder.controllersRecursive()) c.updateDisplay();
+    markIdleControls(paramElements, p, sim.engineKind ?? 'gpu');
   }
 
   refresh();

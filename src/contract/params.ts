@@ -15,6 +15,11 @@ export const SOLVE_ORDERS: readonly SolveOrder[] = ['partitioned', 'gauss-seidel
 export type PartitionBalance = 'valence' | 'count';
 /** Largest SolverParams.andersonDepth (the GPU kernel's fixed-size arrays: src/sim/andersonAcceleration.ts). */
 export const MAX_ANDERSON_DEPTH = 4;
+/**
+ * Runs of fewer material iterations between two collision rounds are not Anderson-accelerated
+ * (their first mix would be their last output; sim/andersonAcceleration.ts says why).
+ */
+export const MIN_MIXING_SWEEPS = 4;
 export const PARTITION_BALANCES: readonly PartitionBalance[] = ['valence', 'count'];
 export type ConstraintType = 'neohookean' | 'springs';
 /** How a point inside another object finds its boundary point (paper Fig. 15). */

@@ -84,6 +84,14 @@ describe('the URL hash', () => {
       expect({ t: shown['gui-view-tint'], sh: shown['gui-view-shadows'], w: shown['gui-view-wireframe'], p: shown['gui-view-points'], pa: shown['gui-view-paths'], c: shown['gui-view-ccd'] }).toEqual({
         t: false, sh: false, w: true, p: true, pa: true, c: true,
       });
+      // Settings that change nothing under the others are greyed with the reason (contract/idleSettings.ts):
+      // the link turns collisions off and solves with Jacobi springs.
+      const idle = await page.evaluate(() => Object.fromEntries(['gui-penetration', 'gui-airIterations', 'gui-lineSearch', 'gui-jacobiRelaxation', 'gui-substeps']
+        .map((id) => [id, document.getElementById(id)!.classList.contains('idle-setting') ? document.getElementById(id)!.dataset.idle : ''])));
+      expect(idle).toEqual({
+        'gui-penetration': 'collisions are off', 'gui-airIterations': 'collisions are off',
+        'gui-lineSearch': 'it lengthens the steps of Neo-Hookean tets and the constraint is springs', 'gui-jacobiRelaxation': '', 'gui-substeps': '',
+      });
 
       // A change in the panel lands in the hash, and the hash reloaded reproduces it (read from the
       // page's configuration: the first page already showed that a built solver gets what it holds).
