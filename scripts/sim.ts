@@ -33,6 +33,7 @@ import { changesAt } from '../src/scenes/schedule';
 import { materialResolution, shortestEdgeOfObjects } from '../src/sim/resolution';
 import { contactOffsetNote } from '../src/collision/contactOffset';
 import { idleFlagNotes, runParameterSets } from '../src/runner/idleFlags';
+import { invertedBodyNote } from '../src/runner/invertedBodyNote';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
 import { CpuSimulation } from '../src/sim/cpuSimulation';
@@ -245,6 +246,8 @@ async function run(o: RunOptions): Promise<void> {
   const bb = summary.boundingBox;
   log(`${o.frames} frames, mean ${summary.meanFrameMs.toFixed(1)} ms/frame, bbox y [${bb.min[1].toFixed(3)}, ${bb.max[1].toFixed(3)}], total energy ${initial.energy.total.toExponential(4)} -> ${final.energy.total.toExponential(4)}, non-finite ${summary.nonFiniteVertices}${summary.collisions ? `, contacts ${summary.collisions.totalContacts} (max ${summary.collisions.maxContactsPerFrame} a frame)` : ''}${dumper ? `; VTK frames in ${dumper.dir}` : ''}${o.csv !== undefined ? `; CSV in ${o.csv}` : ''}`);
   log(`Table 1 (paper 000), ${o.frames} frames:\n${table1Text(table1)}`);
+  const flat = invertedBodyNote(final.invertedTets ?? 0, setup.model.tetCount, sim.params.recovery);
+  if (flat) log(`note: frame ${o.frames}: ${flat}`);
   engine.close();
 }
 

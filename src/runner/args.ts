@@ -154,7 +154,7 @@ export function usageText(sceneNames: readonly string[]): string {
     `Runs a scene headless on WebGPU (Dawn), or on the float64 CPU reference (--engine cpu), and`,
     `writes a JSON report naming the engine: per frame, timings and`,
     `(every K frames) energy (kinetic, elastic, gravitational, total), lowest point, centre of`,
-    `mass, volume and angular momentum about the centre of mass; with collisions, per frame the`,
+    `mass, volume, inverted tets and angular momentum about the centre of mass; with collisions, per frame the`,
     `collision counters (DCD hits by kind, shortest-path queries, contacts, overflows, readbacks).`,
     '',
     `scenes: ${sceneNames.join(', ')}`,

@@ -30,6 +30,12 @@ export interface StateMeasures {
    * tet shows here long before it shows in the kinetic energy. Absent in older reports.
    */
   fastestVertex?: { speed: number; vertex: number };
+  /**
+   * Tets whose signed volume is zero or negative (every tet starts positive): a body turned
+   * inside out or flattened, e.g. by an impact faster than its material's pressure wave, which the
+   * material alone does not undo (recovery mode does). Absent in older reports.
+   */
+  invertedTets?: number;
 }
 
 export function measureState(model: Model, mass: Float64Array, x: ArrayLike<number>, v: ArrayLike<number>, params: SolverParams): StateMeasures {
@@ -75,14 +81,17 @@ export function measureState(model: Model, mass: Float64Array, x: ArrayLike<numb
     L[2] += m * (rx * vy - ry * vx);
   }
   let volume = 0;
+  let invertedTets = 0;
   const t4 = model.tets;
   for (let t = 0; t < model.tetCount; t++) {
     const a = 3 * t4[4 * t], b = 3 * t4[4 * t + 1], cc = 3 * t4[4 * t + 2], d = 3 * t4[4 * t + 3];
     const e1x = x[b] - x[a], e1y = x[b + 1] - x[a + 1], e1z = x[b + 2] - x[a + 2];
     const e2x = x[cc] - x[a], e2y = x[cc + 1] - x[a + 1], e2z = x[cc + 2] - x[a + 2];
     const e3x = x[d] - x[a], e3y = x[d + 1] - x[a + 1], e3z = x[d + 2] - x[a + 2];
-    volume += (e1x * (e2y * e3z - e2z * e3y) - e1y * (e2x * e3z - e2z * e3x) + e1z * (e2x * e3y - e2y * e3x)) / 6;
+    const tetVolume = (e1x * (e2y * e3z - e2z * e3y) - e1y * (e2x * e3z - e2z * e3x) + e1z * (e2x * e3y - e2y * e3x)) / 6;
+    volume += tetVolume;
+    if (!(tetVolume > 0)) invertedTets++;
   }
   const energy = totalEnergy(model, x, v, { constraint: params.constraint, springCompliance: params.springCompliance, gravity: params.gravity });
-  return { energy, lowestPoint: min[1], boundingBox: { min, max }, centreOfMass: c, momentum: p, angularMomentum: L, volume, totalMass, nonFiniteVertices: nonFinite, fastestVertex: fastest };
+  return { energy, lowestPoint: min[1], boundingBox: { min, max }, centreOfMass: c, momentum: p, angularMomentum: L, volume, totalMass, nonFiniteVertices: nonFinite, fastestVertex: fastest, invertedTets };
 }

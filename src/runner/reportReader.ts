@@ -104,6 +104,7 @@ function checkState(v: unknown, path: string): void {
   vec3(bb.max, `${path}.boundingBox.max`);
   for (const k of ['centreOfMass', 'momentum', 'angularMomentum']) vec3(s[k], `${path}.${k}`);
   count(s.nonFiniteVertices, `${path}.nonFiniteVertices`);
+  optional(s, 'invertedTets', path, (n, at) => count(n, at));
   optional(s, 'fastestVertex', path, (f, at) => {
     const o = obj(f, at);
     num(o.speed, `${at}.speed`, { min: 0 });
