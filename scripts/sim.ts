@@ -31,9 +31,10 @@ import { buildScene, checkSceneFlags, meshFileOf, runParams, type RunParams } fr
 import { findScene, scenes } from '../src/scenes/registry';
 import { changesAt } from '../src/scenes/schedule';
 import { materialResolution, shortestEdgeOfObjects } from '../src/sim/resolution';
-import { contactOffsetNote } from '../src/collision/contactOffset';
+import { contactOffsetNote, meanBoundaryEdge } from '../src/collision/contactOffset';
 import { idleFlagNotes, runParameterSets } from '../src/runner/idleFlags';
 import { invertedBodyNote } from '../src/runner/invertedBodyNote';
+import { impactCapNote } from '../src/runner/impactCapNote';
 import type { SimSetup } from '../src/sim/setup';
 import { Simulation } from '../src/sim/simulation';
 import { CpuSimulation } from '../src/sim/cpuSimulation';
@@ -188,6 +189,8 @@ async function run(o: RunOptions): Promise<void> {
   const frames: FrameEntry[] = [];
   let final = initial;
   let lastProgress = performance.now();
+  let impactCapNoted = false;
+  const meanEdge = meanBoundaryEdge(setup.model);
   // --frames-in-flight 2: frame f + 1 is submitted before frame f is read back (src/runner/frameLoop.ts).
   await runFrames(sim, {
     frames: o.frames,
@@ -208,6 +211,13 @@ async function run(o: RunOptions): Promise<void> {
       const state = f % o.every === 0 || f === o.frames ? await sample(f, s.time) : undefined;
       if (state) final = state;
       frames.push(frameEntry(s, state, change));
+      if (!impactCapNoted && s.closingSpeed !== undefined) {
+        const note = impactCapNote(f, s.closingSpeed, s.substeps, sim.params, meanEdge);
+        if (note) {
+          log(`note: ${note} (said once a run)`);
+          impactCapNoted = true;
+        }
+      }
       if (performance.now() - lastProgress > 2000) {
         lastProgress = performance.now();
         log(`frame ${f}/${o.frames}, t = ${s.time.toFixed(3)} s${state ? `, total energy ${state.energy.total.toExponential(4)}${state.fastestVertex ? `, fastest vertex ${state.fastestVertex.vertex} at ${state.fastestVertex.speed.toFixed(2)} m/s` : ''}` : ''}`);

@@ -111,13 +111,18 @@ export interface ImpactSubstepInput {
  */
 export function impactSubstepCount(i: ImpactSubstepInput): number {
   if (!(i.impactSubsteps > i.substeps)) return i.substeps;
-  const wanted = i.closingSpeed > 0 && i.meanEdge > 0 ? Math.ceil((i.closingSpeed * i.dt) / (IMPACT_TRAVEL_RATIO * i.meanEdge)) : 0;
+  const wanted = wantedImpactSubsteps(i.closingSpeed, i.dt, i.meanEdge);
   // A landing lasts several frames, and the closing speed measured at a frame's start can drop
   // between two of them while the body is still squashing (the part that hit has stopped, the
   // rest has not reached it yet): octopus-box went 21 -> 7 -> 21 substeps at frames 13-15 and
   // gained 0.17 J at frame 14 (docs/collisions.md "Impact-adaptive substeps").
   const floor = i.previousSubsteps !== undefined && i.previousSubsteps > i.substeps ? Math.ceil(i.previousSubsteps * IMPACT_SUBSTEP_DECAY) : 0;
   return Math.min(i.impactSubsteps, Math.max(i.substeps, wanted, floor));
+}
+
+/** Substeps at which `closingSpeed` travels IMPACT_TRAVEL_RATIO mean edges a substep (0 when nothing closes): what a frame asks for before the cap. */
+export function wantedImpactSubsteps(closingSpeed: number, dt: number, meanEdge: number): number {
+  return closingSpeed > 0 && meanEdge > 0 ? Math.ceil((closingSpeed * dt) / (IMPACT_TRAVEL_RATIO * meanEdge)) : 0;
 }
 
 /** After a frame with impact substeps, the next frame keeps at least this fraction of them. */
