@@ -49,28 +49,22 @@ import type { SubstepContext } from '../src/contract/stage';
 import type { GpuState } from '../src/contract/state';
 import { checkBenchArgs } from './cli';
 
+const USAGE =
+  'node scripts/run-ts.mjs bench/collisions.ts [--quick] [--sizes 10k,40k,100k,400k | 2,8,22,86] [--frames N] [--substeps N] [--max-wait N] [--gap G] [--drop-speed V] [--from F]';
 checkBenchArgs(process.argv.slice(2), {
-  usage: 'node scripts/run-ts.mjs bench/collisions.ts [--quick] [--sizes 10k,40k,100k,400k | 2,8,22,86] [--frames N] [--substeps N] [--max-wait N] [--gap G] [--drop-speed V] [--from F]',
+  usage: USAGE,
   values: ['--sizes', '--frames', '--substeps', '--max-wait', '--gap', '--drop-speed', '--from'],
   switches: ['--quick'],
 });
 
 const MESH_FILE = '../shared/meshes/octopus_2KFaces.t';
-const USAGE =
-  'usage: node scripts/run-ts.mjs bench/collisions.ts [--quick] [--sizes 10k,40k,100k,400k | 2,8,22,86] [--frames N] [--substeps N] [--max-wait N] [--gap G] [--drop-speed V] [--from F]';
-
 function fail(message: string): never {
-  console.error(`bench/collisions: ${message}\n${USAGE}`);
+  console.error(`bench/collisions: ${message}\nusage: ${USAGE}`);
   process.exit(2);
 }
 
-// ---------------------------------------------------------------- arguments
+// ---------------------------------------------------------------- arguments (checked above by checkBenchArgs)
 const argv = process.argv.slice(2);
-const known = new Set(['--quick', '--sizes', '--frames', '--substeps', '--max-wait', '--gap', '--drop-speed', '--from']);
-for (let i = 0; i < argv.length; i++) {
-  if (!known.has(argv[i])) fail(`unknown argument "${argv[i]}"`);
-  if (argv[i] !== '--quick') i++;
-}
 function arg(name: string): string | undefined {
   const i = argv.indexOf(`--${name}`);
   if (i < 0) return undefined;

@@ -29,21 +29,19 @@ import { IntersectionDisplay } from '../src/collision/gpu/intersectionDisplay';
 import { SPB_STATIC_CAPACITIES } from '../src/spb/settings';
 import { checkBenchArgs } from './cli';
 
+const USAGE = '[VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json] node scripts/run-ts.mjs bench/intersectionDisplay.ts [--copies 1,2,4] [--frames N] [--substeps N] [--repeat N]';
 checkBenchArgs(process.argv.slice(2), {
-  usage: '[VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json] node scripts/run-ts.mjs bench/intersectionDisplay.ts [--copies 1,2,4] [--frames N] [--substeps N] [--repeat N]',
+  usage: USAGE,
   values: ['--copies', '--frames', '--substeps', '--repeat'],
 });
 
 const MESH_FILE = '../shared/meshes/octopus_2KFaces.t';
-const USAGE = 'usage: node scripts/run-ts.mjs bench/intersectionDisplay.ts [--copies 1,2,4] [--frames N] [--substeps N] [--repeat N]';
 
 function fail(message: string): never {
-  console.error(`bench/intersectionDisplay: ${message}\n${USAGE}`);
+  console.error(`bench/intersectionDisplay: ${message}\nusage: ${USAGE}`);
   process.exit(2);
 }
-const argv = process.argv.slice(2);
-const known = new Set(['--copies', '--frames', '--substeps', '--repeat']);
-for (let i = 0; i < argv.length; i += 2) if (!known.has(argv[i])) fail(`unknown argument "${argv[i]}"`);
+const argv = process.argv.slice(2); // checked above by checkBenchArgs
 function arg(name: string): string | undefined {
   const i = argv.indexOf(`--${name}`);
   if (i < 0) return undefined;

@@ -1,9 +1,10 @@
 /**
  * The runner's note when a frame's closing speed asked for more substeps than it got
- * (impact-adaptive substeps, collision/ccd/impactSubsteps.ts) and the cap --impact-substeps bound
- * (with impact substeps off no closing speed is measured, so there is nothing to say). Such a frame lets a pair travel more than IMPACT_TRAVEL_RATIO of the
- * mean boundary edge toward each other in one substep (a Cube.t thrown at the ground at 300 m/s
- * asked for 100 and took 40, the default cap at 20 substeps).
+ * (impact-adaptive substeps, collision/ccd/impactSubsteps.ts) and the cap --impact-substeps
+ * bound; with impact substeps off no closing speed is measured, so there is nothing to say. Such
+ * a frame lets a pair travel more than IMPACT_TRAVEL_RATIO of the mean boundary edge toward each
+ * other in one substep (a Cube.t thrown at the ground at 300 m/s asked for 88 and took 40, the
+ * default cap at 20 substeps).
  */
 import { IMPACT_TRAVEL_RATIO, wantedImpactSubsteps } from '../collision/ccd/impactSubsteps';
 import { effectiveImpactSubsteps, type SolverParams } from '../contract/params';

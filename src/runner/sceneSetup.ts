@@ -68,7 +68,6 @@ export function sizeForTetsOption(scene: SceneDefinition, o: RunOptions, mesh: S
   }
 }
 
-/** `meshes`: the scene's shared meshes (default: read from its meshFiles). With --tets the size is searched first (sizeForTetsOption). */
 /** The step parameters the command line fixed (SceneOptions.step). */
 function fixedStep(params: Partial<SolverParams>): SceneOptions['step'] {
   const step: NonNullable<SceneOptions['step']> = {};
@@ -78,6 +77,7 @@ function fixedStep(params: Partial<SolverParams>): SceneOptions['step'] {
   return step;
 }
 
+/** `meshes`: the scene's shared meshes (default: read from its meshFiles). With --tets the size is searched first (sizeForTetsOption). */
 export function buildScene(scene: SceneDefinition, o: RunOptions, mesh: SceneMesh | undefined, meshes: Record<string, SceneMesh> = readSceneMeshes(scene), log?: (message: string) => void): SceneSetup {
   if (o.tets !== undefined) o = { ...o, tets: undefined, size: sizeForTetsOption(scene, o, mesh, meshes, log) };
   let setup: SceneSetup;

@@ -46,12 +46,10 @@
  * solve, a pass to mix; memory (3 + 2 depth) x the state's length.
  */
 
-import { MAX_ANDERSON_DEPTH, MIN_MIXING_SWEEPS } from '../contract/params';
+import { MAX_ANDERSON_DEPTH } from '../contract/params';
 
 /** In a run that mixes, the first sweep (0-based) whose output is mixed; the sweeps before it only record differences. */
 export const MIX_FROM_SWEEP = 2;
-/** Runs of fewer sweeps are not accelerated at all (their first mix would be their last output): the callers skip them. */
-export { MIN_MIXING_SWEEPS };
 /** Floats of a tet's multiplier state that are mixed: S, 3x3 column-major (constraintsCpu.ts NEO_HOOKEAN_TET_STATE). */
 export const MIXED_TET_FLOATS = 9;
 /** Ridge of the normal equations relative to their trace: it only matters when columns are nearly parallel (the GPU's f32 twin uses 1e-6, above its rounding). */

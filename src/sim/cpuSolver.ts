@@ -18,10 +18,10 @@ import { COLLIDER_STRIDE, colliderLayerAllowance, projectOutOfCollider } from '.
 import { COLLIDER_ANCHOR_STRIDE, COLLIDER_MULTIPLIER_STRIDE, COLLIDER_STICKING, COLLIDER_TOUCHING, collideWithMultiplier, colliderRampProjections } from './colliderMultiplier';
 import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
-import { AndersonAccelerator, MIN_MIXING_SWEEPS } from './andersonAcceleration';
+import { AndersonAccelerator } from './andersonAcceleration';
 import { HANDLE_STRIDE } from './handles';
 import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
-import { checkParams, effectiveColliderResponse, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, type SolverParams } from '../contract/params';
+import { checkParams, effectiveColliderResponse, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, MIN_MIXING_SWEEPS, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { TOUCH_STRIDE } from '../contract/colliderTouch';

@@ -21,7 +21,7 @@ import { WARM_START_SHARE } from '../constraintsCpu';
 import type { Model } from '../model';
 import { cellRanges } from '../../mesh/partitionedColouring';
 import { cellFinalVertices, type CellFinalVertices } from '../../mesh/cellFinalVertices';
-import { firstIterationOfRound, type SolverParams } from '../../contract/params';
+import { firstIterationOfRound, MIN_MIXING_SWEEPS, type SolverParams } from '../../contract/params';
 import { RestShapeKernel } from '../restShape';
 import type { GpuStage, PhaseName, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
@@ -29,7 +29,6 @@ import type { CollidersStage } from './collidersStage';
 import type { XpbdFrame } from './xpbdFrame';
 import type { WarmStartBuffers, WarmStartedPredict } from './predictStage';
 import { MaterialAnderson } from './materialAnderson';
-import { MIN_MIXING_SWEEPS } from '../andersonAcceleration';
 
 export class MaterialStage implements GpuStage, WarmStartedPredict {
   readonly phase: PhaseName = 'material';
