@@ -24,6 +24,7 @@ struct Frame {
   touchBase: u32,        // the first vertex's collider-touch word in objectStatus (the object count; lib/colliderTouch.wgsl)
   colliderMultiplier: u32, // 1: the colliders keep a multiplier per vertex (SolverParams.colliderResponse 'multiplier'; lib/colliderProjection.wgsl)
   colliderDepenetration: f32, // the depth a start had in a static collider that one projection may remove (colliderProjection.wgsl colliderLayerAllowance)
+  positionCarry: u32,    // 1: the material's in-place adds keep their rounding (SolverParams.positionCarry; lib/positionCarry.wgsl)
 }
 
 struct Slot {

@@ -46,11 +46,6 @@ fn dampingChunk(c: u32) -> vec4<u32> {
   return dampingTable[1u + dampingTable[0].x + c];
 }
 
-// neoHookeanBlock's solve order; this kernel solves no tet (solveOrdered is never called).
-fn orderedTet(n: u32) -> u32 {
-  return n;
-}
-
 @compute @workgroup_size(256)
 fn finalizeDampWarm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   // Uniform per workgroup: the damping's barriers stay in uniform control flow.

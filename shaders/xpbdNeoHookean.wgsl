@@ -16,7 +16,7 @@
 
 #include "threadIndex"
 #include "positions"
-#include "neoHookeanBlock"
+#include "neoHookeanSweep"
 #include "tetsAndTetData"
 #include "cellSweep"
 #include "neoHookeanWarmStart"
@@ -31,6 +31,7 @@
 @group(0) @binding(5) var<storage, read> colourOrder: array<u32>;
 @group(0) @binding(6) var<storage, read_write> corrections: array<vec4<f32>>; // 4 per tet
 @group(0) @binding(7) var<storage, read> cellRanges: array<u32>; // partitioned order (cellSweep)
+@group(0) @binding(8) var<storage, read_write> positionCarry: array<vec4<f32>>; // lib/positionCarry.wgsl
 @group(1) @binding(0) var<uniform> slot: Slot;
 
 // The pass's cells for lib/cellSweep.wgsl: first cell, cell count, workgroups per grid row.

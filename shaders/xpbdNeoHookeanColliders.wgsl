@@ -7,12 +7,12 @@
 // a vertex, and the projection reads and writes only that vertex, so the frames are those of
 // the separate pass after the iteration, bit for bit (tests/gpu/timeStep.test.ts). Used when
 // every vertex has such a cell (MaterialStage; else the separate pass runs).
-// 9 storage buffers (within the solver's 10, src/gpu/device.ts): the tets, the solve order, the
+// 10 storage buffers (the solver's 10, src/gpu/device.ts): the tets, the solve order, the
 // cells' ranges and the final vertices share one u32 array.
 
 #include "threadIndex"
 #include "positions"
-#include "neoHookeanBlock"
+#include "neoHookeanSweep"
 #include "cellSweep"
 #include "colliderProjection"
 
@@ -28,6 +28,7 @@
 @group(0) @binding(7) var<storage, read> colliders: array<vec4<f32>>; // substeps x colliders x 3
 @group(0) @binding(8) var<storage, read_write> objectStatus: array<atomic<u32>>;
 @group(0) @binding(9) var<storage, read_write> colliderContacts: array<vec4<f32>>; // 2 a vertex (lib/colliderProjection.wgsl)
+@group(0) @binding(10) var<storage, read_write> positionCarry: array<vec4<f32>>; // lib/positionCarry.wgsl
 @group(1) @binding(0) var<uniform> slot: Slot;         // the pass: first cell, cell count, workgroups per row
 @group(2) @binding(0) var<uniform> substepSlot: Slot;  // a: the substep (the colliders' pose)
 

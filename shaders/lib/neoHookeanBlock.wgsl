@@ -1,13 +1,13 @@
 // The stable Neo-Hookean tet block (Smith et al. 2018, eq. 14): project(t) takes one Newton step
 // of tet t's 3x3 stress multiplier S with a tangent that keeps every stiffness of dP/dF (the
-// derivation: neoHookeanCorrection in src/sim/constraintsCpu.ts, its float64 twin), and
-// solveOrdered(n) applies it in place (Gauss-Seidel). Shared by xpbdNeoHookean.wgsl (every solve
-// order) and xpbdNeoHookeanColliders.wgsl (partitioned cells with the colliders after each
-// vertex's last visit), which bind the tets differently. The including kernel declares frame,
-// positions and stress (read_write) and
+// derivation: neoHookeanCorrection in src/sim/constraintsCpu.ts, its float64 twin);
+// lib/neoHookeanSweep.wgsl applies it in place (Gauss-Seidel), lib/neoHookeanWarmStart.wgsl
+// starts a substep from it. Shared by xpbdNeoHookean.wgsl (every solve order),
+// xpbdNeoHookeanColliders.wgsl (partitioned cells with the colliders after each vertex's last
+// visit) and the finalize kernels that warm-start, which bind the tets differently. The
+// including kernel declares frame, positions and stress (read_write) and
 //   fn tetCorners(t: u32) -> vec4<u32>;  fn tetDmInv(t: u32) -> mat3x3<f32>;
-//   fn tetConstants(t: u32) -> vec4<f32> (alphaD, alphaH (<0: off), alpha, Jacobi step scale);
-//   fn orderedTet(n: u32) -> u32 (the tet at position n of the solve order).
+//   fn tetConstants(t: u32) -> vec4<f32> (alphaD, alphaH (<0: off), alpha, Jacobi step scale).
 
 #include "positions"
 
@@ -249,21 +249,4 @@ fn project(t: u32, jacobi: bool) -> Delta {
   out.d3 = w3 * (L * g3);
   out.ok = true;
   return out;
-}
-
-fn addTo(i: u32, d: vec3<f32>) {
-  let x = positions[i];
-  positions[i] = vec4<f32>(x.xyz + d, x.w);
-}
-
-// Projects the tet at orderedTet(n) and moves its vertices (Gauss-Seidel, in place).
-fn solveOrdered(n: u32) {
-  let t = orderedTet(n);
-  let d = project(t, false);
-  if (!d.ok) { return; }
-  let ids = tetCorners(t);
-  addTo(ids.x, d.d0);
-  addTo(ids.y, d.d1);
-  addTo(ids.z, d.d2);
-  addTo(ids.w, d.d3);
 }

@@ -55,6 +55,7 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
   { key: 'partitionBalance', idle: (p) => (p.solveOrder === 'partitioned' ? null : `it places tets in the partitioned order's passes and the solve order is ${p.solveOrder}`) },
   { key: 'warmStart', idle: gaussSeidelNeoHookean('it starts') },
   { key: 'lineSearch', idle: gaussSeidelNeoHookean('it lengthens the steps of') },
+  { key: 'positionCarry', idle: (p, engine) => (engine === 'cpu' ? 'the CPU engine keeps positions in float64' : gaussSeidelNeoHookean('it keeps the rounding of')(p)) },
   {
     key: 'andersonDepth',
     idle: (p) => {

@@ -6,6 +6,9 @@
  *   positions   vec4<f32> per vertex: xyz, inverse mass (0 for handles and stopped objects)
  *   prev        vec4<f32> per vertex: xyz at the start of the substep, object id (u32 bits)
  *   velocities  vec4<f32> per vertex: xyz, the substep's collider friction budget
+ *   positionCarry vec4<f32> per vertex: xyz, what the material's in-place adds rounded away
+ *               (shaders/lib/positionCarry.wgsl; below half an ulp of the position, so a kernel
+ *               that does not bind it reads the position as exact enough)
  *
  * Vertex order is the model's, which is the merged TetMesh's (collision/sceneMesh.ts).
  */
@@ -19,6 +22,7 @@ export class GpuState {
   readonly positions: GPUBuffer;
   readonly prev: GPUBuffer;
   readonly velocities: GPUBuffer;
+  readonly positionCarry: GPUBuffer;
 
   constructor(
     private readonly device: GPUDevice,
@@ -30,6 +34,7 @@ export class GpuState {
     this.positions = storageBuffer(device, 'state.positions', 16 * n, GPUBufferUsage.VERTEX);
     this.prev = storageBuffer(device, 'state.prev', 16 * n);
     this.velocities = storageBuffer(device, 'state.velocities', 16 * n);
+    this.positionCarry = storageBuffer(device, 'state.positionCarry', 16 * n);
     this.reset();
   }
 
@@ -42,6 +47,7 @@ export class GpuState {
     q.writeBuffer(this.positions, 0, packVec4(m.restPositions, n, (i) => m.invMass[i]));
     q.writeBuffer(this.prev, 0, packVec4(m.restPositions, n, (i) => objectBits[i]));
     q.writeBuffer(this.velocities, 0, packVec4(m.initialVelocities, n, () => 0));
+    q.writeBuffer(this.positionCarry, 0, new Float32Array(4 * n));
   }
 
   /** Copies `bytes` of `buffer` to the CPU: a sync point (tests, the runner's summary, dumps). */
@@ -67,5 +73,6 @@ export class GpuState {
     this.positions.destroy();
     this.prev.destroy();
     this.velocities.destroy();
+    this.positionCarry.destroy();
   }
 }

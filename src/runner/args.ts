@@ -103,6 +103,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'vertex-mass-floor', value: 'R', group: 'solver', help: "each vertex's mass is raised to R x the mean lumped mass of the vertices it shares a tet with, taken from them, each of which keeps at least R of its own mass (each object keeps its mass; where the neighbours cannot give enough, the vertex is raised less): a vertex in a few small tets is light against their stiffness, and pressed or kicked the material iterations swing it through them (0 <= R < 1; default 0.1; 0 keeps the lumped masses). The run's log counts the vertices raised" },
   { name: 'sliver-quality', value: 'Q', group: 'solver', help: "tets whose rest quality (6 sqrt(2) V / longest edge^3) is below Q x their object's median keep a millionth of their stiffness: slivers, whose light corners otherwise swing through them at impacts (0 <= Q < 1; default 0.04; 0 keeps every tet's stiffness). The run's log lists them" },
   { name: 'line-search', value: 'on|off', group: 'solver', help: 'Gauss-Seidel orders: Neo-Hookean steps lengthened to their local energy\'s minimum, at most 2x (default on)' },
+  { name: 'position-carry', value: 'on|off', group: 'solver', help: 'GPU, Gauss-Seidel orders: each tet correction\'s f32 rounding kept per vertex and added to its next, so the material keeps momentum (default on)' },
   { name: 'anderson-depth', value: 'D', group: 'solver', help: 'Neo-Hookean: Anderson acceleration of the iterations; with 4 or more, from the third of a substep each iterate mixes the last D + 1 sweeps; 0-4, default 0 (off), 2 the measured best' },
   { name: 'constraint', value: 'neohookean|springs', group: 'solver', help: 'material constraint' },
   { name: 'gravity', value: 'x,y,z', group: 'solver', help: 'gravity vector, e.g. 0,-9.81,0 (tilt it for a slope against the ground plane)' },
@@ -295,6 +296,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('partition-balance', (t) => (o.params.partitionBalance = choice('partition-balance', t, PARTITION_BALANCES)));
   v('warm-start', (t) => (o.params.warmStart = onOff('warm-start', t)));
   v('line-search', (t) => (o.params.lineSearch = onOff('line-search', t)));
+  v('position-carry', (t) => (o.params.positionCarry = onOff('position-carry', t)));
   v('anderson-depth', (t) => (o.params.andersonDepth = inRange('anderson-depth', t, (x) => Number.isInteger(x) && x >= 0 && x <= MAX_ANDERSON_DEPTH, `an integer in [0, ${MAX_ANDERSON_DEPTH}] (0: off)`)));
   v('vertex-mass-floor', (t) => (o.params.vertexMassFloor = inRange('vertex-mass-floor', t, (x) => x >= 0 && x < 1, 'a number in [0, 1)')));
   v('sliver-quality', (t) => (o.params.sliverQuality = inRange('sliver-quality', t, (x) => x >= 0 && x < 1, 'a number in [0, 1)')));

@@ -54,7 +54,7 @@ export function predictWarmBindings(device: GPUDevice) {
   });
 }
 
-/** Bindings of xpbdNeoHookeanColliders.wgsl (partitioned cells, then the colliders for each cell's final vertices: 9 storage buffers). */
+/** Bindings of xpbdNeoHookeanColliders.wgsl (partitioned cells, then the colliders for each cell's final vertices: 10 storage buffers, the solver's limit). */
 export function neoHookeanCollidersBindings(device: GPUDevice) {
   return new BindingTable(device, 'xpbd.neoHookeanColliders', {
     frame: 'uniform',
@@ -67,6 +67,7 @@ export function neoHookeanCollidersBindings(device: GPUDevice) {
     colliders: 'read-only-storage',
     objectStatus: 'storage',
     colliderContacts: 'storage',
+    positionCarry: 'storage',
   });
 }
 
@@ -81,6 +82,7 @@ export function neoHookeanBindings(device: GPUDevice) {
     colourOrder: 'read-only-storage',
     corrections: 'storage',
     cellRanges: 'read-only-storage',
+    positionCarry: 'storage',
   });
 }
 

@@ -91,7 +91,7 @@ export const KERNEL_TRAFFIC = {
   finalize: { module: 'xpbdIntegrate', per: 'vertex', broadcast: XPBD_BROADCAST, access: { positions: { read: 1 }, prev: { read: 1 }, rest: { read: 1 }, velocities: { read: 1, write: 1 } } },
   // xpbdNeoHookean.wgsl, per tet: its slot in the colour order, the tet, its 4 vertices (read and
   // written in place), tetData (Dm^-1, 3 columns, and its constants), the multiplier S (3 columns, read and written).
-  neoHookeanColour: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { colourOrder: { read: 1 }, tets: { read: 1 }, positions: { read: 4, write: 4 }, tetData: { read: 4 }, stress: { read: 3, write: 3 } } },
+  neoHookeanColour: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { colourOrder: { read: 1 }, tets: { read: 1 }, positions: { read: 4, write: 4 }, positionCarry: { read: 4, write: 4 }, tetData: { read: 4 }, stress: { read: 3, write: 3 } } },
   // Warm start (Gauss-Seidel orders with warmStart, once per substep): the tet, its 4 vertices
   // (read), Dm^-1 and the constants (tetData), S read and written, the 4 corner corrections
   // written (then gathered inside predict's kernel, predictWarm: gatherTets' bytes).
@@ -101,7 +101,7 @@ export const KERNEL_TRAFFIC = {
   // Partitioned Gauss-Seidel (lib/cellSweep.wgsl sweepCells, included by both constraint
   // modules): per element the colour kernel's traffic (its slot in the partitioned order, then
   // the same projection); per cell the words of cellRanges its workgroup reads (counted apart).
-  neoHookeanCells: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { colourOrder: { read: 1 }, tets: { read: 1 }, positions: { read: 4, write: 4 }, tetData: { read: 4 }, stress: { read: 3, write: 3 } } },
+  neoHookeanCells: { module: 'xpbdNeoHookean', per: 'tet', broadcast: ['frame'], access: { colourOrder: { read: 1 }, tets: { read: 1 }, positions: { read: 4, write: 4 }, positionCarry: { read: 4, write: 4 }, tetData: { read: 4 }, stress: { read: 3, write: 3 } } },
   neoHookeanCellRange: { module: 'xpbdNeoHookean', per: 'word of cellRanges', access: { cellRanges: { read: 1 } } },
   springCells: { module: 'xpbdSpring', per: 'edge', broadcast: ['frame'], access: { colourOrder: { read: 1 }, edges: { read: 1 }, positions: { read: 2, write: 2 }, restLength: { read: 1 }, lambda: { read: 1, write: 1 } } },
   springCellRange: { module: 'xpbdSpring', per: 'word of cellRanges', access: { cellRanges: { read: 1 } } },

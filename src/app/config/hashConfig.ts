@@ -31,6 +31,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'relax', field: 'jacobiRelaxation', kind: 'positive', help: 'Jacobi relaxation' },
   { key: 'warm', field: 'warmStart', kind: 'bool', help: 'Neo-Hookean warm start (Gauss-Seidel orders)' },
   { key: 'search', field: 'lineSearch', kind: 'bool', help: 'Neo-Hookean line search (Gauss-Seidel orders)' },
+  { key: 'carry', field: 'positionCarry', kind: 'bool', help: 'GPU: keep the f32 rounding of the material\'s position updates (momentum)' },
   { key: 'anderson', field: 'andersonDepth', kind: 'int', help: 'Anderson acceleration of the Neo-Hookean iterations: differences remembered, 0-4 (0 = off)' },
   { key: 'massfloor', field: 'vertexMassFloor', kind: 'nonnegative', help: "each vertex's mass at least this fraction of its tet neighbours' mean, taken from them (< 1); 0 = lumped masses" },
   { key: 'sliver', field: 'sliverQuality', kind: 'nonnegative', help: "sliver tets (rest quality below this fraction of their object's median, < 1) keep a millionth of their stiffness; 0 = off" },

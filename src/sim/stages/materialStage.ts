@@ -113,7 +113,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     const tetCellRanges = own(storageBuffer(device, 'xpbd.tetCellRanges', cellRanges(m.tetPartition)));
     const neoHookean = (colourOrder: GPUBuffer, label: string) =>
       k.neoHookean.group(
-        { frame: f, positions: state.positions, tets, tetData: this.tetData, stress: this.tetLambda, colourOrder, corrections: tetCorrections, cellRanges: tetCellRanges },
+        { frame: f, positions: state.positions, tets, tetData: this.tetData, stress: this.tetLambda, colourOrder, corrections: tetCorrections, cellRanges: tetCellRanges, positionCarry: state.positionCarry },
         label,
       );
     this.neoHookeanGroup = neoHookean(tetOrder, 'xpbd.neoHookean');
@@ -188,6 +188,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
           colliders,
           objectStatus: frame.objectStatus,
           colliderContacts: frame.colliderContacts,
+          positionCarry: state.positionCarry,
         }, 'xpbd.neoHookeanColliders');
       }
     });

@@ -23,7 +23,7 @@ import { modelContactOffset, offsetRampStep, uniformRamp } from '../../collision
 import type { SimSetup } from '../setup';
 import { packVec4, type GpuState } from '../../contract/state';
 
-/** Size of Frame in xpbdCommon.wgsl: 23 words (colliderDepenetration the last), rounded up to its 16-byte alignment. */
+/** Size of Frame in xpbdCommon.wgsl: 24 words (positionCarry the last), a multiple of its 16-byte alignment. */
 const FRAME_BYTES = 96;
 
 export class XpbdFrame {
@@ -200,6 +200,7 @@ export class XpbdFrame {
     u[20] = m.objectNames.length;
     u[21] = effectiveColliderResponse(p) === 'multiplier' ? 1 : 0;
     f[22] = uniformRamp(offsetRampStep(effectiveDepenetrationSpeed(p), h, colliderRampProjections(p)));
+    u[23] = p.positionCarry ? 1 : 0;
     this.device.queue.writeBuffer(this.frame, 0, buf);
   }
 

@@ -52,10 +52,10 @@ describe('WGSL layout', () => {
 });
 
 describe('bytes per invocation', () => {
-  it('Neo-Hookean tet, Gauss-Seidel: order slot, tet, 4 vertices in place, Dm^-1, constants, S', () => {
+  it('Neo-Hookean tet, Gauss-Seidel: order slot, tet, 4 vertices and their rounding carries in place, Dm^-1, constants, S', () => {
     const b = kernelBytes('neoHookeanColour', oneTet);
-    expect(b.read).toBe(U32 + V4 + 4 * V4 + 3 * V4 + V4 + 3 * V4); // 196
-    expect(b.write).toBe(4 * V4 + 3 * V4); // 112
+    expect(b.read).toBe(U32 + V4 + 4 * V4 + 4 * V4 + 3 * V4 + V4 + 3 * V4); // 260
+    expect(b.write).toBe(4 * V4 + 4 * V4 + 3 * V4); // 176
   });
 
   it('Neo-Hookean tet, Jacobi: corrections written instead of positions', () => {
@@ -96,7 +96,7 @@ describe('bytes per frame', () => {
   // finalize reads x, prev, rest, v and writes v.
   const predict = { r: 4 * V4 + U32, w: 3 * V4 };
   const finalize = { r: 4 * V4, w: V4 };
-  const tetGS = { r: 196, w: 112 };
+  const tetGS = { r: 260, w: 176 };
 
   it('one tet, Gauss-Seidel, 1 substep x 1 iteration', () => {
     const t = planTraffic(xpbdFramePlan(frame({})), oneTet);
@@ -158,7 +158,7 @@ describe('bytes per frame', () => {
     const f = frame({ mesh: twoTets, solveOrder: 'partitioned', partition: shape, substeps: 2, iterations: 3 });
     const t = planTraffic(xpbdFramePlan(f), twoTets);
     expect(t.byPhase.material.dispatches).toBe(6 * (shape.passDispatches + shape.leftoverColours));
-    // Per iteration: 2 tets x 308 B, plus the cells' range words (2 + colours + 1 u32 per cell).
+    // Per iteration: 2 tets x 436 B, plus the cells' range words (2 + colours + 1 u32 per cell).
     expect(t.byPhase.material.read).toBe(6 * (2 * tetGS.r + U32 * (3 * shape.cells + shape.cellColours)));
     expect(t.byPhase.material.write).toBe(6 * 2 * tetGS.w);
     // The two tets share three vertices, so they cannot share a round. Each is interior in every

@@ -1,0 +1,21 @@
+// Gauss-Seidel visit of one Neo-Hookean tet (lib/neoHookeanBlock.wgsl's project), its vertices
+// moved in place with their rounding carried (lib/positionCarry.wgsl). Shared by the sweeping
+// kernels, xpbdNeoHookean.wgsl (coloured and partitioned orders) and xpbdNeoHookeanColliders.wgsl;
+// the finalize kernels that only warm-start include neoHookeanBlock alone (they bind no carry).
+// The including kernel declares what neoHookeanBlock and positionCarry ask for and
+//   fn orderedTet(n: u32) -> u32 (the tet at position n of the solve order).
+
+#include "neoHookeanBlock"
+#include "positionCarry"
+
+// Projects the tet at orderedTet(n) and moves its vertices (Gauss-Seidel, in place).
+fn solveOrdered(n: u32) {
+  let t = orderedTet(n);
+  let d = project(t, false);
+  if (!d.ok) { return; }
+  let ids = tetCorners(t);
+  moveVertexCarried(ids.x, d.d0);
+  moveVertexCarried(ids.y, d.d1);
+  moveVertexCarried(ids.z, d.d2);
+  moveVertexCarried(ids.w, d.d3);
+}
