@@ -2,6 +2,7 @@
  * GPU device acquisition for the browser (navigator.gpu) and for Node (the `webgpu`
  * package, Dawn). One place for both so the simulation core runs unchanged in either.
  */
+import { GpuErrorLog } from './errorLog';
 
 export interface GpuContext {
   device: GPUDevice;
@@ -11,6 +12,8 @@ export interface GpuContext {
   /** Where the device came from, for messages and benchmark records. */
   backend: 'browser' | 'node';
   description: string;
+  /** The device's uncaptured errors (a kernel that does not compile here, a limit exceeded): the solver fails a frame that raised one. */
+  errors: GpuErrorLog;
 }
 
 /**
@@ -93,7 +96,7 @@ async function nodeGpu(): Promise<GPU> {
 
 /**
  * Storage buffers per kernel the solver needs: its widest kernels (contacts.solve, ccd.narrow,
- * xpbd.finalizeDampPredict, and detection's with the BVH refit inside) bind 10. WebGPU's default
+ * xpbd.finalizeDampPredict, xpbd.neoHookeanColliders, and detection's with the BVH refit inside) bind 10. WebGPU's default
  * is 8; browsers offer 10 or more where the platform has them (Chrome on Metal: 10).
  */
 export const SOLVER_STORAGE_BUFFERS = 10;
@@ -169,5 +172,6 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
     features: new Set(requiredFeatures),
     backend: inBrowser ? 'browser' : 'node',
     description,
+    errors: new GpuErrorLog(device),
   };
 }

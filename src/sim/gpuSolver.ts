@@ -24,6 +24,7 @@
  * (capacity growth, CCD counters, overflow answers): gpuCollisions.ts.
  */
 import { isSoftwareAdapter, type GpuContext } from '../gpu/device';
+import type { GpuErrorLog } from '../gpu/errorLog';
 import { dispatchGrid, readBufferToCpu, storageBuffer } from '../gpu/buffers';
 import { XpbdKernels } from './gpuKernels';
 import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
@@ -140,6 +141,9 @@ export class GpuSolver {
   private readonly handMovedColliders = new Set<number>();
   readonly tetBuffer: GPUBuffer;
   private readonly device: GPUDevice;
+  /** The device's uncaptured errors, and how many of them an earlier frame already reported (or were there before this solver). */
+  private readonly gpuErrors: GpuErrorLog;
+  private gpuErrorsSeen: number;
   private readonly kernels: XpbdKernels;
   private readonly xpbd: XpbdFrame;
   private readonly material: MaterialStage;
@@ -181,6 +185,8 @@ export class GpuSolver {
     checkParams(setup.params);
     const device = ctx.device;
     this.device = device;
+    this.gpuErrors = ctx.errors;
+    this.gpuErrorsSeen = ctx.errors.count;
     this.model = setup.model;
     this.params = { ...setup.params };
     // The tet constants follow the sliver threshold of the params (model.ts) before they are uploaded.
@@ -406,6 +412,7 @@ export class GpuSolver {
   ): Promise<GpuFrameResult> {
     const readback = this.frameReadback[info.slot];
     await mapped;
+    this.throwOnGpuError(info.frame);
     const words = new Uint32Array(readback.getMappedRange().slice(0));
     readback.unmap();
     const gpuPhaseMs = await this.timeStep.readTimes(info.slot);
@@ -442,6 +449,18 @@ export class GpuSolver {
       substeps: info.substeps,
       ...(info.closingSpeed !== null ? { closingSpeed: info.closingSpeed } : {}),
     };
+  }
+
+  /**
+   * Fails frame `frame` when the device raised errors since the last check: its work (or an
+   * earlier frame's, when the device reported late) was dropped, so its results mean nothing.
+   */
+  private throwOnGpuError(frame: number): void {
+    const failed = this.gpuErrors.since(this.gpuErrorsSeen);
+    if (!failed) return;
+    this.gpuErrorsSeen = this.gpuErrors.count;
+    const more = failed.count > 1 ? ` (and ${failed.count - 1} more, usually what the first one invalidated)` : '';
+    throw new Error(`WebGPU rejected the solver's work by frame ${frame}, so its frames did nothing: ${failed.first.trim()}${more}`);
   }
 
   /** The intersection display (built on first use), or null when the solver was built without collisions. */

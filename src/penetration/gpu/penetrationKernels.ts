@@ -41,6 +41,12 @@ export type DdfBuffers = Record<keyof typeof DDF_BINDINGS, GPUBuffer>;
 /** Bytes of either kernel's uniforms: rowStride, nodeCount, offOrder, offTetComponent. */
 export const PENETRATION_PARAMS_BYTES = 16;
 
+/** Compile-time constants the penetration kernels expect in front of their text. */
+export function penetrationPrelude(): string {
+  // The walk pushes at most depth + 1 nodes; surfaceBvh.ts bounds the depth (never overflows).
+  return `const NEAREST_STACK = ${BVH_STACK_CAPACITY}u;\n`;
+}
+
 /** One method's kernel: its binding table and pipeline. */
 export class PenetrationKernel<Names extends string> {
   readonly table: BindingTable<Names>;
@@ -48,8 +54,7 @@ export class PenetrationKernel<Names extends string> {
 
   constructor(device: GPUDevice, label: string, bindings: Readonly<Record<Names, 'uniform' | 'storage' | 'read-only-storage'>>, code: string) {
     this.table = new BindingTable(device, label, bindings);
-    // The walk pushes at most depth + 1 nodes; surfaceBvh.ts bounds the depth (never overflows).
-    const source = `const NEAREST_STACK = ${BVH_STACK_CAPACITY}u;\n` + withIncludes(code, `${label}.wgsl`);
+    const source = penetrationPrelude() + withIncludes(code, `${label}.wgsl`);
     this.pipeline = device.createComputePipeline({
       label,
       layout: device.createPipelineLayout({ label, bindGroupLayouts: [this.table.layout] }),

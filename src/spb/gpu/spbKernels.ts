@@ -35,7 +35,7 @@ export type SpbPrepassBuffers = Record<keyof typeof SPB_PREPASS_BINDINGS, GPUBuf
 export type SpbQueryBuffers = Record<keyof typeof SPB_QUERY_BINDINGS, GPUBuffer>;
 
 /** Compile-time constants the query shader expects in front of its text. */
-function prelude(c: Readonly<SpbCapacities>): string {
+export function spbQueryPrelude(c: Readonly<SpbCapacities>): string {
   for (const [k, v] of Object.entries(c)) {
     if (!(Number.isInteger(v) && v >= 1)) throw new RangeError(`SPB kernels: capacity ${k} must be a positive integer on the GPU, got ${v}`);
   }
@@ -55,7 +55,7 @@ export class SpbKernels {
     // Compiled on first use (gpu/lazyPipelines.ts).
     definePipelines(this, {
       prepass: () => wgslPipeline(device, 'spbPrepass', prepassCode, 'main', [this.prepassTable.layout]),
-      query: () => wgslPipeline(device, 'spbQuery', prelude(capacities) + queryCode, 'main', [this.queryTable.layout]),
+      query: () => wgslPipeline(device, 'spbQuery', spbQueryPrelude(capacities) + queryCode, 'main', [this.queryTable.layout]),
     });
   }
 }
