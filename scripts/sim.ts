@@ -16,6 +16,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { acquireGpu, GpuUnavailableError } from '../src/gpu/device';
+import { GpuRejectedError } from '../src/gpu/errorLog';
 import { parseRunArgs, usageText, UsageError, type RunOptions } from '../src/runner/args';
 import { VtkDumper } from '../src/runner/dump';
 import { measureState, type StateMeasures } from '../src/runner/measure';
@@ -267,7 +268,7 @@ try {
   else if (cmd.kind === 'list') for (const s of scenes) console.log(s.name);
   else await run(cmd.options);
 } catch (e) {
-  if (e instanceof GpuUnavailableError) {
+  if (e instanceof GpuUnavailableError || e instanceof GpuRejectedError) {
     log(e.message);
     process.exit(3);
   }

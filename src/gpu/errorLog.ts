@@ -8,6 +8,14 @@
  * so that the runner exits with it and the page shows it, instead of stepping on with frames
  * that did nothing.
  */
+/** A frame failed because the device rejected work (GpuErrorLog): a problem of this device and driver, not of the scene. */
+export class GpuRejectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GpuRejectedError';
+  }
+}
+
 export class GpuErrorLog {
   /** Errors seen so far on the device. */
   count = 0;

@@ -169,7 +169,7 @@ export function usageText(sceneNames: readonly string[]): string {
       lines.push(`  ${left.padEnd(width)}${f.help}`);
     }
   }
-  lines.push('', 'Exit status: 0 done, 2 bad option or input file, 3 no GPU adapter or GPU device lost (--engine gpu).');
+  lines.push('', 'Exit status: 0 done, 2 bad option or input file, 3 no GPU adapter, GPU device lost, or the device rejected the solver\'s work (--engine gpu).');
   return lines.join('\n');
 }
 

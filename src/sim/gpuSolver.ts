@@ -24,7 +24,7 @@
  * (capacity growth, CCD counters, overflow answers): gpuCollisions.ts.
  */
 import { isSoftwareAdapter, type GpuContext } from '../gpu/device';
-import type { GpuErrorLog } from '../gpu/errorLog';
+import { GpuRejectedError, type GpuErrorLog } from '../gpu/errorLog';
 import { dispatchGrid, readBufferToCpu, storageBuffer } from '../gpu/buffers';
 import { XpbdKernels } from './gpuKernels';
 import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
@@ -460,7 +460,7 @@ export class GpuSolver {
     if (!failed) return;
     this.gpuErrorsSeen = this.gpuErrors.count;
     const more = failed.count > 1 ? ` (and ${failed.count - 1} more, usually what the first one invalidated)` : '';
-    throw new Error(`WebGPU rejected the solver's work by frame ${frame}, so its frames did nothing: ${failed.first.trim()}${more}`);
+    throw new GpuRejectedError(`WebGPU rejected the solver's work by frame ${frame}, so its frames did nothing: ${failed.first.trim()}${more}`);
   }
 
   /** The intersection display (built on first use), or null when the solver was built without collisions. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GpuRejectedError } from '../../src/gpu/errorLog';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import { testGpu } from '../support/gpu';
 import { loadSharedTetArrays } from '../support/sharedMeshes';
@@ -19,7 +20,9 @@ describe('errors the device raises', () => {
       await solver.stepFrame();
       // An error the way a kernel that does not compile on this device raises it.
       ctx.device.createShaderModule({ label: 'notCompiling', code: '@compute @workgroup_size(1) fn main() { let x = undeclaredName; }' });
-      await expect(solver.stepFrame()).rejects.toThrow(/WebGPU rejected the solver's work by frame 1.*undeclaredName/s);
+      const failed = solver.stepFrame();
+      await expect(failed).rejects.toThrow(/WebGPU rejected the solver's work by frame 1.*undeclaredName/s);
+      await expect(failed).rejects.toBeInstanceOf(GpuRejectedError);
       const y0 = (await solver.readPositions())[1];
       await solver.stepFrame();
       // Frame 2 ran: the cube fell under gravity.
