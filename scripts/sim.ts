@@ -15,8 +15,7 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { acquireGpu, GpuUnavailableError } from '../src/gpu/device';
-import { GpuRejectedError } from '../src/gpu/errorLog';
+import { acquireGpu, GpuRejectedError, GpuUnavailableError } from '../src/gpu/device';
 import { parseRunArgs, usageText, UsageError, type RunOptions } from '../src/runner/args';
 import { VtkDumper } from '../src/runner/dump';
 import { measureState, type StateMeasures } from '../src/runner/measure';

@@ -2,7 +2,6 @@
  * GPU device acquisition for the browser (navigator.gpu) and for Node (the `webgpu`
  * package, Dawn). One place for both so the simulation core runs unchanged in either.
  */
-import { GpuErrorLog } from './errorLog';
 
 export interface GpuContext {
   device: GPUDevice;
@@ -12,8 +11,6 @@ export interface GpuContext {
   /** Where the device came from, for messages and benchmark records. */
   backend: 'browser' | 'node';
   description: string;
-  /** The device's uncaptured errors (a kernel that does not compile here, a limit exceeded): the solver fails a frame that raised one. */
-  errors: GpuErrorLog;
 }
 
 /**
@@ -30,6 +27,20 @@ export class GpuUnavailableError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'GpuUnavailableError';
+  }
+}
+
+/**
+ * A frame the device rejected: a kernel that does not compile on it, a binding past one of its
+ * limits. WebGPU raises no exception for these; the pipeline and the command buffer that records
+ * it are invalid and the frame's work is dropped, its readback stale. Pipelines are built when a
+ * frame first records them (lazyPipelines.ts), so this shows during a run. A problem of this
+ * device and driver, not of the scene (the runner exits 3, as without an adapter).
+ */
+export class GpuRejectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GpuRejectedError';
   }
 }
 
@@ -172,6 +183,5 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
     features: new Set(requiredFeatures),
     backend: inBrowser ? 'browser' : 'node',
     description,
-    errors: new GpuErrorLog(device),
   };
 }

@@ -23,8 +23,7 @@
  * the constants written for frame N + 1 do not disturb frame N. What lags by a frame on the host
  * (capacity growth, CCD counters, overflow answers): gpuCollisions.ts.
  */
-import { isSoftwareAdapter, type GpuContext } from '../gpu/device';
-import { GpuRejectedError, type GpuErrorLog } from '../gpu/errorLog';
+import { GpuRejectedError, isSoftwareAdapter, type GpuContext } from '../gpu/device';
 import { dispatchGrid, readBufferToCpu, storageBuffer } from '../gpu/buffers';
 import { XpbdKernels } from './gpuKernels';
 import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
@@ -141,9 +140,6 @@ export class GpuSolver {
   private readonly handMovedColliders = new Set<number>();
   readonly tetBuffer: GPUBuffer;
   private readonly device: GPUDevice;
-  /** The device's uncaptured errors, and how many of them an earlier frame already reported (or were there before this solver). */
-  private readonly gpuErrors: GpuErrorLog;
-  private gpuErrorsSeen: number;
   private readonly kernels: XpbdKernels;
   private readonly xpbd: XpbdFrame;
   private readonly material: MaterialStage;
@@ -185,8 +181,6 @@ export class GpuSolver {
     checkParams(setup.params);
     const device = ctx.device;
     this.device = device;
-    this.gpuErrors = ctx.errors;
-    this.gpuErrorsSeen = ctx.errors.count;
     this.model = setup.model;
     this.params = { ...setup.params };
     // The tet constants follow the sliver threshold of the params (model.ts) before they are uploaded.
@@ -348,52 +342,66 @@ export class GpuSolver {
     this.lastFrameSubsteps = substeps;
     const p = substeps === p0.substeps ? p0 : { ...p0, substeps };
     const t2 = performance.now();
-    this.xpbd.ensureCapacity(p.substeps);
-    this.xpbd.writeConstants(p, this.material.firstSubstepWarmShare(p));
-    this.collisions?.setFrameSubsteps(p);
-    // Per-frame CPU state advances at submission: the scripts are sampled for this frame now.
-    this.grab.beginFrame(this.time, p.dt);
-    this.xpbd.writeScripts(this.time, p, this.handMovedColliders);
-    this.handMovedColliders.clear();
-    this.grab.endFrame();
-    const slot = this.submitted % MAX_FRAMES_IN_FLIGHT;
-    const readback = this.frameReadback[slot];
-    const encoder = this.device.createCommandEncoder({ label: 'solver.frame' });
-    const t3 = performance.now();
-    const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s), slot, effectiveCollisionRounds(p), effectiveDetectionRounds(p));
-    const t4 = performance.now();
-    // The frame's one small readback: NaN flags and collision counters, copied in the same command buffer.
-    const objects = this.model.objectNames.length;
-    encoder.copyBufferToBuffer(this.xpbd.objectStatus, 0, readback, 0, 4 * objects);
-    this.collisions?.encodeReadback(encoder, readback, this.statusBytes);
-    const airOffset = this.statusBytes + (this.collisions?.readbackBytes ?? 0);
-    this.air?.encodeReadback(encoder, readback, airOffset);
-    const collisionRecord = this.collisions?.endRecording(encoder, this.state, slot, p.substeps) ?? null;
-    const airRecord = this.air?.endRecording(encoder, this.state, slot) ?? null;
-    // After the readback copies: the display changes nothing the frame reports.
-    if (this.showIntersections) this.intersectionDisplay?.encode(encoder, this.state);
-    const t5 = performance.now();
-    this.device.queue.submit([encoder.finish()]);
-    const t6 = performance.now();
-    const encodeMs = t6 - t0 - wait.waitMs;
-    const encodeSplitMs: EncodeSplit = { collisions: t1 - t0 - wait.waitMs, closing: t2 - t1, constants: t3 - t2, record: t4 - t3, readbacks: t5 - t4, submit: t6 - t5 };
-    const mapped = readback.mapAsync(GPUMapMode.READ);
-    // Awaited in process(), maybe after it settled (a destroyed solver): never an unhandled rejection meanwhile.
-    mapped.catch(() => undefined);
-    this.submitted += 1;
-    this.time += p.dt;
-    const frame = this.frame++;
-    const info = { record, frame, time: this.time, slot, objects, encodeMs, encodeSplitMs, blockingReadbacks: blocking, collisionRecord, airRecord, airOffset, epoch: this.epoch, closingSpeed, substeps: p.substeps };
-    const done = this.processChain.catch(() => undefined).then(() => this.process(mapped, info));
-    this.processChain = done;
-    const submittedFrame: SubmittedFrame = { frame, done };
-    this.outstanding.push(submittedFrame);
-    // Taken off the ring however it ends; its own promise carries any error to the caller.
-    done.then(
-      () => this.retire(submittedFrame),
-      () => this.retire(submittedFrame),
-    );
-    return submittedFrame;
+    // The frame's own WebGPU errors (a kernel built now that does not compile on this device), and
+    // only its own: nothing else runs on this thread until the scope is popped after the submit.
+    this.device.pushErrorScope('validation');
+    let scopeOpen = true;
+    try {
+      this.xpbd.ensureCapacity(p.substeps);
+      this.xpbd.writeConstants(p, this.material.firstSubstepWarmShare(p));
+      this.collisions?.setFrameSubsteps(p);
+      // Per-frame CPU state advances at submission: the scripts are sampled for this frame now.
+      this.grab.beginFrame(this.time, p.dt);
+      this.xpbd.writeScripts(this.time, p, this.handMovedColliders);
+      this.handMovedColliders.clear();
+      this.grab.endFrame();
+      const slot = this.submitted % MAX_FRAMES_IN_FLIGHT;
+      const readback = this.frameReadback[slot];
+      const encoder = this.device.createCommandEncoder({ label: 'solver.frame' });
+      const t3 = performance.now();
+      const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s), slot, effectiveCollisionRounds(p), effectiveDetectionRounds(p));
+      const t4 = performance.now();
+      // The frame's one small readback: NaN flags and collision counters, copied in the same command buffer.
+      const objects = this.model.objectNames.length;
+      encoder.copyBufferToBuffer(this.xpbd.objectStatus, 0, readback, 0, 4 * objects);
+      this.collisions?.encodeReadback(encoder, readback, this.statusBytes);
+      const airOffset = this.statusBytes + (this.collisions?.readbackBytes ?? 0);
+      this.air?.encodeReadback(encoder, readback, airOffset);
+      const collisionRecord = this.collisions?.endRecording(encoder, this.state, slot, p.substeps) ?? null;
+      const airRecord = this.air?.endRecording(encoder, this.state, slot) ?? null;
+      // After the readback copies: the display changes nothing the frame reports.
+      if (this.showIntersections) this.intersectionDisplay?.encode(encoder, this.state);
+      const t5 = performance.now();
+      this.device.queue.submit([encoder.finish()]);
+      const rejected = this.device.popErrorScope();
+      scopeOpen = false;
+      // Awaited in process(); never an unhandled rejection meanwhile (a lost device).
+      rejected.catch(() => undefined);
+      const t6 = performance.now();
+      const encodeMs = t6 - t0 - wait.waitMs;
+      const encodeSplitMs: EncodeSplit = { collisions: t1 - t0 - wait.waitMs, closing: t2 - t1, constants: t3 - t2, record: t4 - t3, readbacks: t5 - t4, submit: t6 - t5 };
+      const mapped = readback.mapAsync(GPUMapMode.READ);
+      // Awaited in process(), maybe after it settled (a destroyed solver): never an unhandled rejection meanwhile.
+      mapped.catch(() => undefined);
+      this.submitted += 1;
+      this.time += p.dt;
+      const frame = this.frame++;
+      const info = { rejected, record, frame, time: this.time, slot, objects, encodeMs, encodeSplitMs, blockingReadbacks: blocking, collisionRecord, airRecord, airOffset, epoch: this.epoch, closingSpeed, substeps: p.substeps };
+      const done = this.processChain.catch(() => undefined).then(() => this.process(mapped, info));
+      this.processChain = done;
+      const submittedFrame: SubmittedFrame = { frame, done };
+      this.outstanding.push(submittedFrame);
+      // Taken off the ring however it ends; its own promise carries any error to the caller.
+      done.then(
+        () => this.retire(submittedFrame),
+        () => this.retire(submittedFrame),
+      );
+      return submittedFrame;
+    } catch (error) {
+      // Recording threw: the scope is closed all the same (its answer is not this frame's to give).
+      if (scopeOpen) this.device.popErrorScope().catch(() => undefined);
+      throw error;
+    }
   }
 
   private retire(f: SubmittedFrame): void {
@@ -405,14 +413,15 @@ export class GpuSolver {
   private async process(
     mapped: Promise<void>,
     info: {
-      record: Omit<FrameRecord, 'gpuPhaseMs'>; frame: number; time: number; slot: number; objects: number;
+      rejected: Promise<GPUError | null>; record: Omit<FrameRecord, 'gpuPhaseMs'>; frame: number; time: number; slot: number; objects: number;
       encodeMs: number; encodeSplitMs: EncodeSplit; blockingReadbacks: number; collisionRecord: CollisionFrameRecord | null; epoch: number; closingSpeed: number | null; substeps: number;
       airRecord: AirFrameRecord | null; airOffset: number;
     },
   ): Promise<GpuFrameResult> {
     const readback = this.frameReadback[info.slot];
     await mapped;
-    this.throwOnGpuError(info.frame);
+    const rejected = await info.rejected;
+    if (rejected) throw new GpuRejectedError(`WebGPU rejected frame ${info.frame} of the solver, so it did nothing: ${rejected.message.trim()}`);
     const words = new Uint32Array(readback.getMappedRange().slice(0));
     readback.unmap();
     const gpuPhaseMs = await this.timeStep.readTimes(info.slot);
@@ -449,18 +458,6 @@ export class GpuSolver {
       substeps: info.substeps,
       ...(info.closingSpeed !== null ? { closingSpeed: info.closingSpeed } : {}),
     };
-  }
-
-  /**
-   * Fails frame `frame` when the device raised errors since the last check: its work (or an
-   * earlier frame's, when the device reported late) was dropped, so its results mean nothing.
-   */
-  private throwOnGpuError(frame: number): void {
-    const failed = this.gpuErrors.since(this.gpuErrorsSeen);
-    if (!failed) return;
-    this.gpuErrorsSeen = this.gpuErrors.count;
-    const more = failed.count > 1 ? ` (and ${failed.count - 1} more, usually what the first one invalidated)` : '';
-    throw new GpuRejectedError(`WebGPU rejected the solver's work by frame ${frame}, so its frames did nothing: ${failed.first.trim()}${more}`);
   }
 
   /** The intersection display (built on first use), or null when the solver was built without collisions. */
