@@ -54,6 +54,11 @@ export function predictWarmBindings(device: GPUDevice) {
   });
 }
 
+/** What an XPBD kernel's module compiles: xpbdCommon.wgsl, then the kernel's text, its includes resolved. */
+export function xpbdModuleSource(code: string, label: string): string {
+  return withIncludes(common + '\n' + code, label);
+}
+
 /** Bindings of xpbdNeoHookeanColliders.wgsl (partitioned cells, then the colliders for each cell's final vertices: 10 storage buffers, the solver's limit). */
 export function neoHookeanCollidersBindings(device: GPUDevice) {
   return new BindingTable(device, 'xpbd.neoHookeanColliders', {
@@ -274,7 +279,7 @@ export class XpbdKernels {
     const modules = new Map<string, GPUShaderModule>();
     const module = (label: string, code: string) => {
       let m = modules.get(label);
-      if (!m) modules.set(label, (m = device.createShaderModule({ label, code: withIncludes(common + '\n' + code, label) })));
+      if (!m) modules.set(label, (m = device.createShaderModule({ label, code: xpbdModuleSource(code, label) })));
       return m;
     };
     const make = (label: string, code: string, entryPoint: string, layouts: GPUBindGroupLayout[]) =>

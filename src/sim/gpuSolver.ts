@@ -343,65 +343,69 @@ export class GpuSolver {
     const p = substeps === p0.substeps ? p0 : { ...p0, substeps };
     const t2 = performance.now();
     // The frame's own WebGPU errors (a kernel built now that does not compile on this device), and
-    // only its own: nothing else runs on this thread until the scope is popped after the submit.
+    // only its own: nothing else runs on this thread between the push and the pop.
     this.device.pushErrorScope('validation');
-    let scopeOpen = true;
+    let recorded: ReturnType<GpuSolver['recordAndSubmit']>;
+    let rejected: Promise<GPUError | null>;
     try {
-      this.xpbd.ensureCapacity(p.substeps);
-      this.xpbd.writeConstants(p, this.material.firstSubstepWarmShare(p));
-      this.collisions?.setFrameSubsteps(p);
-      // Per-frame CPU state advances at submission: the scripts are sampled for this frame now.
-      this.grab.beginFrame(this.time, p.dt);
-      this.xpbd.writeScripts(this.time, p, this.handMovedColliders);
-      this.handMovedColliders.clear();
-      this.grab.endFrame();
-      const slot = this.submitted % MAX_FRAMES_IN_FLIGHT;
-      const readback = this.frameReadback[slot];
-      const encoder = this.device.createCommandEncoder({ label: 'solver.frame' });
-      const t3 = performance.now();
-      const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s), slot, effectiveCollisionRounds(p), effectiveDetectionRounds(p));
-      const t4 = performance.now();
-      // The frame's one small readback: NaN flags and collision counters, copied in the same command buffer.
-      const objects = this.model.objectNames.length;
-      encoder.copyBufferToBuffer(this.xpbd.objectStatus, 0, readback, 0, 4 * objects);
-      this.collisions?.encodeReadback(encoder, readback, this.statusBytes);
-      const airOffset = this.statusBytes + (this.collisions?.readbackBytes ?? 0);
-      this.air?.encodeReadback(encoder, readback, airOffset);
-      const collisionRecord = this.collisions?.endRecording(encoder, this.state, slot, p.substeps) ?? null;
-      const airRecord = this.air?.endRecording(encoder, this.state, slot) ?? null;
-      // After the readback copies: the display changes nothing the frame reports.
-      if (this.showIntersections) this.intersectionDisplay?.encode(encoder, this.state);
-      const t5 = performance.now();
-      this.device.queue.submit([encoder.finish()]);
-      const rejected = this.device.popErrorScope();
-      scopeOpen = false;
-      // Awaited in process(); never an unhandled rejection meanwhile (a lost device).
+      recorded = this.recordAndSubmit(p);
+    } finally {
+      rejected = this.device.popErrorScope();
+      // Awaited in process(); never an unhandled rejection meanwhile (a lost device, or recording threw).
       rejected.catch(() => undefined);
-      const t6 = performance.now();
-      const encodeMs = t6 - t0 - wait.waitMs;
-      const encodeSplitMs: EncodeSplit = { collisions: t1 - t0 - wait.waitMs, closing: t2 - t1, constants: t3 - t2, record: t4 - t3, readbacks: t5 - t4, submit: t6 - t5 };
-      const mapped = readback.mapAsync(GPUMapMode.READ);
-      // Awaited in process(), maybe after it settled (a destroyed solver): never an unhandled rejection meanwhile.
-      mapped.catch(() => undefined);
-      this.submitted += 1;
-      this.time += p.dt;
-      const frame = this.frame++;
-      const info = { rejected, record, frame, time: this.time, slot, objects, encodeMs, encodeSplitMs, blockingReadbacks: blocking, collisionRecord, airRecord, airOffset, epoch: this.epoch, closingSpeed, substeps: p.substeps };
-      const done = this.processChain.catch(() => undefined).then(() => this.process(mapped, info));
-      this.processChain = done;
-      const submittedFrame: SubmittedFrame = { frame, done };
-      this.outstanding.push(submittedFrame);
-      // Taken off the ring however it ends; its own promise carries any error to the caller.
-      done.then(
-        () => this.retire(submittedFrame),
-        () => this.retire(submittedFrame),
-      );
-      return submittedFrame;
-    } catch (error) {
-      // Recording threw: the scope is closed all the same (its answer is not this frame's to give).
-      if (scopeOpen) this.device.popErrorScope().catch(() => undefined);
-      throw error;
     }
+    const { slot, readback, record, objects, airOffset, collisionRecord, airRecord, t3, t4, t5 } = recorded;
+    const t6 = performance.now();
+    const encodeMs = t6 - t0 - wait.waitMs;
+    const encodeSplitMs: EncodeSplit = { collisions: t1 - t0 - wait.waitMs, closing: t2 - t1, constants: t3 - t2, record: t4 - t3, readbacks: t5 - t4, submit: t6 - t5 };
+    const mapped = readback.mapAsync(GPUMapMode.READ);
+    // Awaited in process(), maybe after it settled (a destroyed solver): never an unhandled rejection meanwhile.
+    mapped.catch(() => undefined);
+    this.submitted += 1;
+    this.time += p.dt;
+    const frame = this.frame++;
+    const info = { rejected, record, frame, time: this.time, slot, objects, encodeMs, encodeSplitMs, blockingReadbacks: blocking, collisionRecord, airRecord, airOffset, epoch: this.epoch, closingSpeed, substeps: p.substeps };
+    const done = this.processChain.catch(() => undefined).then(() => this.process(mapped, info));
+    this.processChain = done;
+    const submittedFrame: SubmittedFrame = { frame, done };
+    this.outstanding.push(submittedFrame);
+    // Taken off the ring however it ends; its own promise carries any error to the caller.
+    done.then(
+      () => this.retire(submittedFrame),
+      () => this.retire(submittedFrame),
+    );
+    return submittedFrame;
+  }
+
+  /** The frame's uploads, recording and submit (submitNow, inside its error scope), with the times between. */
+  private recordAndSubmit(p: SolverParams) {
+    this.xpbd.ensureCapacity(p.substeps);
+    this.xpbd.writeConstants(p, this.material.firstSubstepWarmShare(p));
+    this.collisions?.setFrameSubsteps(p);
+    // Per-frame CPU state advances at submission: the scripts are sampled for this frame now.
+    this.grab.beginFrame(this.time, p.dt);
+    this.xpbd.writeScripts(this.time, p, this.handMovedColliders);
+    this.handMovedColliders.clear();
+    this.grab.endFrame();
+    const slot = this.submitted % MAX_FRAMES_IN_FLIGHT;
+    const readback = this.frameReadback[slot];
+    const encoder = this.device.createCommandEncoder({ label: 'solver.frame' });
+    const t3 = performance.now();
+    const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s), slot, effectiveCollisionRounds(p), effectiveDetectionRounds(p));
+    const t4 = performance.now();
+    // The frame's one small readback: NaN flags and collision counters, copied in the same command buffer.
+    const objects = this.model.objectNames.length;
+    encoder.copyBufferToBuffer(this.xpbd.objectStatus, 0, readback, 0, 4 * objects);
+    this.collisions?.encodeReadback(encoder, readback, this.statusBytes);
+    const airOffset = this.statusBytes + (this.collisions?.readbackBytes ?? 0);
+    this.air?.encodeReadback(encoder, readback, airOffset);
+    const collisionRecord = this.collisions?.endRecording(encoder, this.state, slot, p.substeps) ?? null;
+    const airRecord = this.air?.endRecording(encoder, this.state, slot) ?? null;
+    // After the readback copies: the display changes nothing the frame reports.
+    if (this.showIntersections) this.intersectionDisplay?.encode(encoder, this.state);
+    const t5 = performance.now();
+    this.device.queue.submit([encoder.finish()]);
+    return { slot, readback, record, objects, airOffset, collisionRecord, airRecord, t3, t4, t5 };
   }
 
   private retire(f: SubmittedFrame): void {
@@ -420,10 +424,11 @@ export class GpuSolver {
   ): Promise<GpuFrameResult> {
     const readback = this.frameReadback[info.slot];
     await mapped;
+    const words = new Uint32Array(readback.getMappedRange().slice(0));
+    // Unmapped before any rejection below: a later frame copies into this slot again.
+    readback.unmap();
     const rejected = await info.rejected;
     if (rejected) throw new GpuRejectedError(`WebGPU rejected frame ${info.frame} of the solver, so it did nothing: ${rejected.message.trim()}`);
-    const words = new Uint32Array(readback.getMappedRange().slice(0));
-    readback.unmap();
     const gpuPhaseMs = await this.timeStep.readTimes(info.slot);
     let collisions: CollisionFrameCounters | null = null;
     if (this.collisions && info.collisionRecord && info.epoch === this.epoch) {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { withIncludes } from '../../src/gpu/wgsl';
 import { penetrationPrelude } from '../../src/penetration/gpu/penetrationKernels';
+import { xpbdModuleSource } from '../../src/sim/gpuKernels';
 import { spbQueryPrelude } from '../../src/spb/gpu/spbKernels';
 import { SPB_STATIC_CAPACITIES } from '../../src/spb/settings';
 import { testGpu } from '../support/gpu';
 
 /**
  * Every kernel module under shaders/ compiles on the device, its includes resolved and its
- * prelude prepended as the pipelines do (the XPBD kernels get xpbdCommon.wgsl, src/sim/gpuKernels.ts;
+ * prelude prepended as the pipelines do (the XPBD kernels get xpbdCommon.wgsl, xpbdModuleSource;
  * the shortest path's and the penetration queries' their stack capacities).
  * Why: pipelines are built lazily (src/gpu/lazyPipelines.ts), so a module that no longer
  * compiles (a snippet gaining a binding that one of its includers lacks) otherwise shows only as
@@ -15,26 +16,24 @@ import { testGpu } from '../support/gpu';
  */
 const kernels = import.meta.glob('../../shaders/*.wgsl', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
-/** What the kernel's pipeline puts in front of its text, by module name. */
-function prelude(module: string, common: string): string {
-  if (module.startsWith('xpbd')) return common + '\n';
-  if (module === 'spbQuery') return spbQueryPrelude(SPB_STATIC_CAPACITIES);
-  if (module === 'ddfQuery' || module === 'restClosestQuery') return penetrationPrelude();
-  return '';
+/** The module's source as its pipeline builds it, by module name. */
+function moduleSource(module: string, code: string): string {
+  if (module.startsWith('xpbd')) return xpbdModuleSource(code, module);
+  if (module === 'spbQuery') return withIncludes(spbQueryPrelude(SPB_STATIC_CAPACITIES) + code, module);
+  if (module === 'ddfQuery' || module === 'restClosestQuery') return penetrationPrelude() + withIncludes(code, module);
+  return withIncludes(code, module);
 }
 
 describe('WGSL kernels', () => {
   it('every module under shaders/ compiles without an error message', async () => {
     const { device } = await testGpu();
     const name = (path: string) => path.slice(path.lastIndexOf('/') + 1, -'.wgsl'.length);
-    const common = Object.entries(kernels).find(([p]) => name(p) === 'xpbdCommon')![1];
     const failures: string[] = [];
     let compiled = 0;
     for (const [path, code] of Object.entries(kernels)) {
       const label = name(path);
       if (label === 'xpbdCommon') continue;
-      const source = withIncludes(prelude(label, common) + code, label);
-      const info = await device.createShaderModule({ label, code: source }).getCompilationInfo();
+      const info = await device.createShaderModule({ label, code: moduleSource(label, code) }).getCompilationInfo();
       for (const m of info.messages) if (m.type === 'error') failures.push(`${label}.wgsl (with its includes) line ${m.lineNum}: ${m.message}`);
       compiled++;
     }
