@@ -11,6 +11,14 @@
  * --top tets by elastic energy (the energy measure's constants, softened slivers included), with
  * det F, their rest quality over their object's median and their corners' speeds; then the fastest
  * vertices with the flattest (rest quality) and most compressed (det F) of their tets.
+ *
+ * --inside: also, per substep, the boundary vertices inside another object (the brute-force
+ * counter of tests/support/intersectionCounter.ts, no code shared with detection), with their
+ * depths, and the frame's collision counters so far (CCD hits, DCD hits between objects, far-side
+ * contacts dropped): which substep let a vertex in and whether a contact then held it
+ * (docs/collisions.md "A vertex left inside another octopus, traced"). --traced-params JSON:
+ * solver parameters for the traced frame only (e.g. '{"farSideContacts":"keep"}'), so that a
+ * setting is compared on the same state.
  */
 import { parseRunArgs } from '../src/runner/args';
 import { findScene } from '../src/scenes/registry';
@@ -18,6 +26,7 @@ import { buildScene, runParams } from '../src/runner/sceneSetup';
 import { readMeshFile } from '../src/runner/meshFile';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { neoHookeanTetEnergy, totalEnergy } from '../src/sim/energy';
+import { countIntersections } from '../tests/support/intersectionCounter';
 import { checkBenchArgs } from './cli';
 
 const argv = process.argv.slice(2);
@@ -26,8 +35,9 @@ const own = split >= 0 ? argv.slice(0, split) : argv;
 const runner = split >= 0 ? argv.slice(split + 1) : [];
 // Only this bench's own flags (before `--`); the runner's after it are parseRunArgs's to judge.
 checkBenchArgs(own, {
-  usage: 'node scripts/run-ts.mjs bench/impactEnergy.ts [--frame 22] [--top 8] -- --scene drop --mesh FILE [--height 0.5] [runner flags of scripts/sim.ts]',
-  values: ['--frame', '--top'],
+  usage: 'node scripts/run-ts.mjs bench/impactEnergy.ts [--frame 22] [--top 8] [--inside] [--traced-params JSON] -- --scene drop --mesh FILE [--height 0.5] [runner flags of scripts/sim.ts]',
+  values: ['--frame', '--top', '--traced-params'],
+  switches: ['--inside'],
 });
 const flag = (name: string, fallback: string): string => {
   const i = own.indexOf(`--${name}`);
@@ -37,6 +47,13 @@ const frame = Number(flag('frame', '22'));
 const top = Number(flag('top', '8'));
 if (!(Number.isInteger(frame) && frame >= 1)) throw new Error(`--frame: expected an integer >= 1, got ${flag('frame', '')}`);
 if (!(Number.isInteger(top) && top >= 0)) throw new Error(`--top: expected an integer >= 0, got ${flag('top', '')}`);
+const inside = own.includes('--inside');
+let tracedParams: Record<string, unknown> = {};
+try {
+  tracedParams = JSON.parse(flag('traced-params', '{}'));
+} catch (e) {
+  throw new Error(`--traced-params: expected a JSON object of solver parameters, got ${flag('traced-params', '')} (${(e as Error).message})`);
+}
 
 const parsed = parseRunArgs(runner);
 if (parsed.kind !== 'run') throw new Error('give the runner flags of a run after --, e.g. -- --scene drop --mesh FILE --height 0.5');
@@ -51,13 +68,28 @@ const energy = () => totalEnergy(m, solver.x, solver.v, { constraint: p.constrai
 const j = (x: number): string => x.toFixed(2);
 
 for (let f = 1; f < frame; f++) solver.stepFrame();
+if (Object.keys(tracedParams).length > 0) {
+  // checkParams (in stepFrame) refuses a bad key's value; an unknown key would pass unread.
+  for (const key of Object.keys(tracedParams)) if (!(key in p)) throw new Error(`--traced-params: ${key} is not a solver parameter`);
+  solver.params = { ...solver.params, ...tracedParams };
+}
+/** Vertices inside another object now: "id depth_mm" each (the counter's depth: a lower bound). */
+const insideOthers = (): string => {
+  const c = countIntersections({ positions: solver.x, tets: m.tets, tetObject: m.tetObject }, { depth: true, self: false });
+  return `${c.inter} inside another object${c.inter > 0 ? ` (${c.hits.filter((h) => !h.self).map((h) => `${h.vertex} ${(1000 * h.depth).toFixed(2)} mm`).join(', ')})` : ''}`;
+};
 const e0 = energy();
+if (inside) console.log(`at the frame's start: ${insideOthers()}`);
 console.log(`${scene.name}, CPU engine, frame ${frame}: before it kinetic ${j(e0.kinetic)}, elastic ${j(e0.elastic)}, gravitational ${j(e0.gravitational)}, total ${j(e0.total)} J`);
 console.log('substep | kinetic | elastic | gravitational | total (J)');
 let substep = 0;
 solver.onSubstep = () => {
   const e = energy();
   console.log(`${substep++} | ${j(e.kinetic)} | ${j(e.elastic)} | ${j(e.gravitational)} | ${j(e.total)}`);
+  if (inside) {
+    const c = solver.collisionCounters;
+    console.log(`    ${insideOthers()}; so far this frame: CCD hits ${c.ccd.hitsVertexFace} vertex-face, ${c.ccd.hitsEdgeEdge} edge-edge; DCD hits between objects ${c.dcdHits.vertexInter} vertex, ${c.dcdHits.edgeInter} edge; far-side contacts dropped ${c.farSideDropped}`);
+  }
 };
 solver.stepFrame();
 solver.onSubstep = undefined;

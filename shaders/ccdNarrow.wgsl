@@ -573,11 +573,13 @@ fn edgeEdge(i: u32) {
   } else if (dot(n, edgeNormal(eb) - edgeNormal(ea)) < 0.0) {
     n = -n;
   }
-  // n in b's cone and -n in a's (mutualEdgeCone); where they do not meet, n stays (counted).
+  // n in b's cone and -n in a's (mutualEdgeCone); where they do not meet, n stays (counted), and
+  // only this round solves the contact (CONTACT_DETECTING_ROUND_ONLY).
   let mutual = mutualEdgeCone(ea, eb, n, toi);
   if (mutual.w > 0.5) { atomicAdd(&header[CCD_EE_APART], 1u); }
   n = mutual.xyz;
   var c = newContact();
+  if (mutual.w > 0.5) { c.enabled = CONTACT_DETECTING_ROUND_ONLY; }
   c.pointVertex = vec4<u32>(va, CONTACT_NONE, CONTACT_NONE);
   c.pointWeight = vec4<f32>(1.0 - w.x, w.x, 0.0, 0.0);
   c.triVertex = vec4<u32>(vb, CONTACT_NONE, CONTACT_NONE);
@@ -650,4 +652,14 @@ fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
       }
     }
   }
+}
+
+// A later round of SolverParams.collideEvery 'contacts', before its own CCD (if any): the edge-edge
+// contacts that only the round that made them solves are disabled (lib/contact.wgsl
+// CONTACT_DETECTING_ROUND_ONLY). One invocation per record up to the capacity.
+@compute @workgroup_size(64)
+fn retireDetectingRoundOnly(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x;
+  if (i >= min(atomicLoad(&eeHeader[CCD_COUNT]), params.capacity)) { return; }
+  if (eeContacts[i].enabled == CONTACT_DETECTING_ROUND_ONLY) { eeContacts[i].enabled = 0u; }
 }

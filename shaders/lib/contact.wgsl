@@ -24,6 +24,14 @@ struct Contact {
 
 const CONTACT_NONE = 0xffffffffu;
 
+// `enabled` of a contact that only the collision round that made it solves: an edge-edge CCD
+// contact whose edges' normal cones do not meet (ccdNarrow.wgsl mutualEdgeCone), kept with the
+// edges' common perpendicular, which is no separating direction of the surfaces. Solved again in
+// the later rounds of SolverParams.collideEvery 'contacts' it braked a frictionless slide; the
+// later rounds retire it (ccdNarrow.wgsl retireDetectingRoundOnly; CPU twin contactsCpu.ts
+// ACTIVE_DETECTING_ROUND_ONLY). Every kernel that solves contacts treats it as enabled.
+const CONTACT_DETECTING_ROUND_ONLY = 2u;
+
 // Mass splitting by use (contacts.wgsl): per vertex, counts hold S_v = the sum of the weights
 // (point weight or barycentric) the vertex has in the substep's contacts, in fixed point.
 const CONTACT_WEIGHT_UNIT = 65536.0;

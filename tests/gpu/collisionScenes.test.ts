@@ -215,7 +215,7 @@ describe('GPU collisions in the time step', () => {
     }
   });
 
-  it('a block sliding without friction on a flat slab keeps its speed: above 98% of 2.5 m/s after 0.25 s once a substep, 93% with contacts after every iteration, as the CPU twin (CCD normals in both features\' cones, featureNormal.ts, mutualCone.ts)', async () => {
+  it('a block sliding without friction on a flat slab keeps its speed: above 98.5% of 2.5 m/s after 0.25 s once a substep and with contacts after every iteration, as the CPU twin (CCD normals in both features\' cones, featureNormal.ts, mutualCone.ts)', async () => {
     const ctx = await testGpu();
     for (const collideEvery of ['substep', 'contacts'] as const) {
       const setup = frictionlessSlide();
@@ -229,7 +229,9 @@ describe('GPU collisions in the time step', () => {
         }
         const end = count(setup.model, await solver.readPositions());
         console.log(`frictionless slide (GPU, ${collideEvery}): ${speeds.map((v) => v.toFixed(3)).join(' ')}; inside at the end ${end.inter}`);
-        expect(speeds[speeds.length - 1]).toBeGreaterThan((collideEvery === 'substep' ? 0.98 : 0.93) * 2.5);
+        // Measured 2.475 both ways; with 'contacts' 2.455 while the later rounds solved apart edge
+        // pairs again (the CPU twin 2.369; docs/collisions.md "Apart pairs in the later rounds").
+        expect(speeds[speeds.length - 1]).toBeGreaterThan(0.985 * 2.5);
         expect(end.inter).toBe(0);
       } finally {
         solver.destroy();

@@ -38,7 +38,7 @@ import { segmentClosestParams } from '../ccd/segmentClosest';
 import type { CcdFrameCounters } from '../counters';
 import { pairBoxGap } from '../ccd/laterRounds';
 import { strictlyInside } from './tetGeometry';
-import { CpuContacts, GROUP_EDGE_EDGE, GROUP_POINT_FACE, PATH_DIRECTION_MIN_REL } from './contactsCpu';
+import { ACTIVE_DETECTING_ROUND_ONLY, CpuContacts, GROUP_EDGE_EDGE, GROUP_POINT_FACE, PATH_DIRECTION_MIN_REL } from './contactsCpu';
 
 /** Edge-edge hits whose closest points lie within this parameter of an edge's end are the vertex's (ccdNarrow.wgsl). */
 export const EE_END_PARAM = 0.01;
@@ -258,15 +258,19 @@ export class CpuCcd {
       const out2 = this.edgeNormal(x1, eb).map((c, k) => c - this.edgeNormal(x1, ea)[k]);
       if (dot(n, out2) < 0) n = n.map((c) => -c);
     }
+    let apart = false;
     if (this.mutualCones) {
       // n in b's cone and -n in a's (mutualCone.ts): an internal edge of a flat surface has one
-      // normal. Where the two cones do not meet, n stays (docs/collisions.md "Mutual cones").
+      // normal. Where the two cones do not meet, n stays (docs/collisions.md "Mutual cones"), and
+      // only this round solves the contact (ACTIVE_DETECTING_ROUND_ONLY).
       const nn = this.nEdge;
       nn[0] = n[0]; nn[1] = n[1]; nn[2] = n[2];
-      if (mutualEdgeCone(this.cone, ea, eb, nn, (i, k) => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k])) === 'apart') counters.edgeEdgeApart++;
+      apart = mutualEdgeCone(this.cone, ea, eb, nn, (i, k) => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k])) === 'apart';
+      if (apart) counters.edgeEdgeApart++;
       n = [nn[0], nn[1], nn[2]];
     }
-    out.append(GROUP_EDGE_EDGE, offset, [a0, a1], [1 - wa, wa], [b0, b1], [1 - wb, wb], n[0], n[1], n[2]);
+    const made = out.append(GROUP_EDGE_EDGE, offset, [a0, a1], [1 - wa, wa], [b0, b1], [1 - wb, wb], n[0], n[1], n[2]);
+    if (apart) out.active[made] = ACTIVE_DETECTING_ROUND_ONLY;
     counters.hitsEdgeEdge++;
   }
 

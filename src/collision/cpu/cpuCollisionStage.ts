@@ -122,6 +122,8 @@ export class CpuCollisionStage {
   ): void {
     if (!params.collisions || !this.solved || !allFinite(x, x0)) return;
     let t0 = performance.now();
+    // Before this round's CCD appends: the contacts only their own round solves (apart edge pairs).
+    this.contacts.retireDetectingRoundOnly();
     if ((params.ccdEveryRound ?? false) && this.solvedMode !== 'dcd' && this.roundZero) {
       const offset = this.offsetOf(params);
       const from = this.contacts.count;

@@ -114,6 +114,8 @@ export class CcdStage implements GpuStage {
   readonly perRound = true;
   private readonly table;
   declare private readonly pipeline: GPUComputePipeline;
+  /** Disables the edge-edge contacts only their own round solves (ccdNarrow.wgsl retireDetectingRoundOnly). */
+  declare private readonly retirePipeline: GPUComputePipeline;
   private readonly uniforms: GPUBuffer;
   /** The later rounds' uniforms (FLAG_LATER_ROUND; SolverParams.ccdEveryRound). */
   private readonly laterUniforms: GPUBuffer;
@@ -164,6 +166,7 @@ export class CcdStage implements GpuStage {
     // Compiled on first use (gpu/lazyPipelines.ts).
     definePipelines(this, {
       pipeline: () => wgslPipeline(device, 'ccd.narrow', code, 'ccdNarrow', [this.table.layout]),
+      retirePipeline: () => wgslPipeline(device, 'ccd.retire', code, 'retireDetectingRoundOnly', [this.table.layout]),
     });
     this.uniforms = uniformBuffer(device, 'ccd.params', 4 * PARAM_WORDS);
     this.laterUniforms = uniformBuffer(device, 'ccd.laterParams', 4 * PARAM_WORDS);
@@ -298,7 +301,7 @@ export class CcdStage implements GpuStage {
     // A round that only solves the contacts again keeps the detecting round's CCD contacts, and
     // with SolverParams.ccdEveryRound adds those of pairs that came within the offset since.
     if (resolvesOnly(step)) {
-      if (this.laterThisFrame) this.encodeLaterRound(encoder, state, step);
+      this.encodeLaterRound(encoder, state, step);
       return;
     }
     encoder.clearBuffer(this.vertexFace.header, 0, 4);
@@ -315,21 +318,36 @@ export class CcdStage implements GpuStage {
   }
 
   /**
-   * A later round (SolverParams.ccdEveryRound): the candidates again, on the motion from the
-   * substep's start to now, appending to the substep's contacts (no clear) and skipping the pairs
-   * already in contact or far apart where the detecting round tested them; then each boundary
-   * vertex's move since (beyond the reach: counted). The boxes were checked by the detecting round.
+   * A later round: first the edge-edge contacts that only their own round solves are disabled
+   * (lib/contact.wgsl CONTACT_DETECTING_ROUND_ONLY; once a substep, in its first later round, unless
+   * later rounds make contacts too). Then, with SolverParams.ccdEveryRound, the candidates again,
+   * on the motion from the substep's start to now, appending to the substep's contacts (no clear)
+   * and skipping the pairs already in contact or far apart where the detecting round tested them;
+   * then each boundary vertex's move since (beyond the reach: counted). The boxes were checked by
+   * the detecting round.
    */
   private encodeLaterRound(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
-    const points = this.vfCount + this.eeCount + this.topology.boundaryVertexCount;
     if (this.vfCount + this.eeCount === 0) return;
+    const retire = this.eeCount > 0 && (this.laterThisFrame || step.round === step.detectRounds);
+    if (!retire && !this.laterThisFrame) return;
     const pass = step.beginPass(encoder, 'ccd', 'ccd.laterRound');
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, this.bindGroup(state, true));
-    const [x, y] = dispatchGrid(points);
-    pass.dispatchWorkgroups(x, y);
+    let dispatches = 0;
+    if (retire) {
+      pass.setPipeline(this.retirePipeline);
+      pass.setBindGroup(0, this.bindGroup(state));
+      pass.dispatchWorkgroups(Math.ceil(this.capacity / WORKGROUP_SIZE));
+      dispatches++;
+    }
+    if (this.laterThisFrame) {
+      const points = this.vfCount + this.eeCount + this.topology.boundaryVertexCount;
+      pass.setPipeline(this.pipeline);
+      pass.setBindGroup(0, this.bindGroup(state, true));
+      const [x, y] = dispatchGrid(points);
+      pass.dispatchWorkgroups(x, y);
+      dispatches++;
+    }
     pass.end();
-    step.countDispatches(1);
+    step.countDispatches(dispatches);
   }
 
   /**

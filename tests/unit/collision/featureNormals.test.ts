@@ -93,15 +93,16 @@ describe('a block sliding without friction on a flat slab keeps its speed (no fo
     return speeds;
   }
 
-  it('2.5 m/s for 0.25 s over the slab\'s internal edges: above 98% of it at the end once a substep, above 93% with contacts after every iteration (hybrid, offset auto, float64 CPU)', () => {
+  it('2.5 m/s for 0.25 s over the slab\'s internal edges: above 98.5% of it at the end, once a substep and with contacts after every iteration (hybrid, offset auto, float64 CPU)', () => {
     const speeds = run(true, 'substep');
     const coupled = run(true, 'contacts');
     const without = run(false, 'substep');
     console.log(`frictionless slide (CPU): once a substep ${speeds.map((v) => v.toFixed(3)).join(' ')}; after every iteration ${coupled.map((v) => v.toFixed(3)).join(' ')}; without the cone rules ${without.map((v) => v.toFixed(3)).join(' ')}`);
     expect(speeds[speeds.length - 1]).toBeGreaterThan(0.98 * 2.5);
-    // Measured 2.369 (2.036 before the point side's cone): what is left is edge-edge contacts
-    // whose two cones do not meet, which keep their own normal (docs/collisions.md "Mutual cones").
-    expect(coupled[coupled.length - 1]).toBeGreaterThan(0.93 * 2.5);
+    // Measured 2.475 (2.369 while the later rounds solved the edge-edge contacts whose two cones
+    // do not meet again, with their own normal; 2.036 before the point side's cone): such a
+    // contact is solved by its own round only (docs/collisions.md "Apart pairs in the later rounds").
+    expect(coupled[coupled.length - 1]).toBeGreaterThan(0.985 * 2.5);
     // The check can fail: without the rules the internal edges brake it (measured 1.66 m/s).
     expect(without[without.length - 1]).toBeLessThan(0.8 * 2.5);
   });
