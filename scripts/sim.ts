@@ -71,7 +71,7 @@ function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; meshFile?
   const run = runParams(setup, o);
   const first = { ...setup.params, ...run.initial };
   warnUnresolvedMaterials(setup, first);
-  for (const note of idleFlagNotes(o.params, runParameterSets(first, run.schedule), o.engine)) log(`note: ${note}`);
+  for (const note of idleFlagNotes(o.params, runParameterSets(first, run.schedule), o.engine, setup.model.objectNames.length)) log(`note: ${note}`);
   const offsetNote = contactOffsetNote(first.contactOffset, Math.min(...shortestEdgeOfObjects(setup.model)));
   if (offsetNote) log(`note: ${offsetNote}`);
   reportSlivers(setup, first);
@@ -114,7 +114,7 @@ function warnUnresolvedMaterials(setup: SimSetup, params: SimSetup['params']): v
   const m = setup.model;
   const shortest = shortestEdgeOfObjects(m);
   m.objectNames.forEach((name, o) => {
-    const { warning } = materialResolution(m.materials[o], shortest[o], params);
+    const { warning } = materialResolution(m.materials[o], shortest[o], { ...params, objects: m.objectNames.length });
     if (warning) log(`warning: ${name}: ${warning}`);
   });
 }

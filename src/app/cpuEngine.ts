@@ -102,8 +102,8 @@ export class CpuEngine implements SimulationEngine {
       counters: {
         dispatches: 0, constraintIterations: result.substeps * p.iterations, readbacks: 0,
         substeps: result.substeps, ...(result.closingSpeed !== undefined ? { closingSpeed: result.closingSpeed } : {}),
-        collisionRounds: effectiveCollisionRounds(p),
-        detectionRounds: effectiveDetectionRounds(p),
+        collisionRounds: effectiveCollisionRounds(p, this.model.objectNames.length),
+        detectionRounds: effectiveDetectionRounds(p, this.model.objectNames.length),
       },
       ...(result.collisions ? { collisions: result.collisions } : {}),
     };

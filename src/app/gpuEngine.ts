@@ -235,8 +235,8 @@ export class GpuEngine implements SimulationEngine {
       // On impact a frame takes more than p.substeps (impactSubsteps): the page's Table 1 and recordings show it.
       substeps: result.substeps,
       ...(result.closingSpeed !== undefined ? { closingSpeed: result.closingSpeed } : {}),
-      collisionRounds: effectiveCollisionRounds(p),
-      detectionRounds: effectiveDetectionRounds(p),
+      collisionRounds: effectiveCollisionRounds(p, this.solver.model.objectNames.length),
+      detectionRounds: effectiveDetectionRounds(p, this.solver.model.objectNames.length),
     };
     const common = { wallMs, counters, ...(result.collisions ? { collisions: result.collisions } : {}) };
     if (result.gpuPhaseMs) {

@@ -548,7 +548,7 @@ export class SimulationController {
   private warnIfUnresolved(object: number): void {
     const material = this.objects[object]?.material;
     if (!material || !(this.shortestEdge > 0)) return;
-    const { warning } = materialResolution(material, this.shortestEdge, this.params);
+    const { warning } = materialResolution(material, this.shortestEdge, { ...this.params, objects: this.objects.length });
     if (warning) this.parts.banner.show(warning, { kind: 'warning' });
   }
 

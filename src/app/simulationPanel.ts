@@ -73,12 +73,12 @@ function addParamControls(folder: GUI, table: readonly ParamControl[], state: Pa
 }
 
 /**
- * Greys the controls whose setting changes nothing under the current parameters and engine
- * (contract/idleSettings.ts), the reason in their tooltip; they stay usable, their value kept
+ * Greys the controls whose setting changes nothing under the current parameters, engine and
+ * number of objects (contract/idleSettings.ts), the reason in their tooltip; they stay usable, their value kept
  * for when their stage runs again.
  */
-function markIdleControls(elements: Map<keyof SolverParams, ControlElement>, p: SolverParams, engine: 'gpu' | 'cpu'): void {
-  const idle = idleSettings([...elements.keys()], p, engine);
+function markIdleControls(elements: Map<keyof SolverParams, ControlElement>, p: SolverParams, engine: 'gpu' | 'cpu', objects: number): void {
+  const idle = idleSettings([...elements.keys()], p, engine, objects);
   for (const [key, { element, help }] of elements) {
     const reason = idle.get(key);
     element.classList.toggle('idle-setting', reason !== undefined);
@@ -168,7 +168,7 @@ export function createSimulationPanel(gui: GUI, sim: SimulationController): Simu
     runButton.dataset.running = String(sim.isRunning);
     runButton.dataset.activity = activity;
     for (const c of folder.controllersRecursive()) c.updateDisplay();
-    markIdleControls(paramElements, p, sim.engineKind ?? 'gpu');
+    markIdleControls(paramElements, p, sim.engineKind ?? 'gpu', sim.objects.length);
   }
 
   refresh();

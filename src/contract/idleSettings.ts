@@ -14,8 +14,8 @@ export type EngineKind = 'gpu' | 'cpu';
 
 export interface IdleRule {
   key: keyof SolverParams;
-  /** Why the setting does nothing under p, or null where it acts. */
-  idle(p: SolverParams, engine: EngineKind): string | null;
+  /** Why the setting does nothing under p (in a model of `objects` objects), or null where it acts. */
+  idle(p: SolverParams, engine: EngineKind, objects: number): string | null;
 }
 
 const collisionsOff = (p: SolverParams): string | null => (p.collisions ? null : 'collisions are off');
@@ -43,8 +43,8 @@ const gaussSeidelNeoHookean = (what: string) => (p: SolverParams): string | null
   p.constraint !== 'neohookean' ? `${what} Neo-Hookean tets and the constraint is ${p.constraint}` : p.solveOrder === 'jacobi' ? `${what} Neo-Hookean tets in the Gauss-Seidel orders and the order is jacobi` : null;
 
 /** The longest run of material iterations between two collision rounds (the acceleration restarts at each). */
-function longestRun(p: SolverParams): number {
-  const rounds = effectiveCollisionRounds(p);
+function longestRun(p: SolverParams, objects: number): number {
+  const rounds = effectiveCollisionRounds(p, objects);
   return Math.ceil(p.iterations / rounds);
 }
 
@@ -58,11 +58,11 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
   { key: 'positionCarry', idle: (p, engine) => (engine === 'cpu' ? 'the CPU engine keeps positions in float64' : gaussSeidelNeoHookean('it keeps the rounding of')(p)) },
   {
     key: 'andersonDepth',
-    idle: (p) => {
+    idle: (p, _engine, objects) => {
       // With --collider-response auto it also switches the colliders to 'multiplier' (effectiveColliderResponse): not idle then.
       if (p.andersonDepth === 0 || p.colliderResponse === 'auto') return null;
       if (p.constraint !== 'neohookean') return `it accelerates Neo-Hookean tets and the constraint is ${p.constraint}`;
-      const run = longestRun(p);
+      const run = longestRun(p, objects);
       return run < MIN_MIXING_SWEEPS ? `it mixes runs of at least ${MIN_MIXING_SWEEPS} iterations between collision rounds, and this run's are ${run}` : null;
     },
   },
@@ -77,7 +77,7 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
   { key: 'farSideContacts', idle: noDcd },
   { key: 'inversionFloor', idle: (p) => noDcd(p) ?? (p.recovery ? null : 'it acts in recovery mode, which is off') },
   { key: 'escapedToDcd', idle: (p, engine) => (engine === 'cpu' ? "nothing escapes the CPU engine's CCD (exact boxes every substep)" : noCcd(p) ?? (effectiveCollisionMode(p) === 'hybrid' ? null : 'it acts in hybrid mode')) },
-  { key: 'ccdEveryRound', idle: (p) => noCcd(p) ?? (effectiveCollideEvery(p) === 'contacts' ? null : `it acts with collide-every contacts and this run's is ${effectiveCollideEvery(p)}`) },
+  { key: 'ccdEveryRound', idle: (p, _engine, objects) => noCcd(p) ?? (effectiveCollideEvery(p, objects) === 'contacts' ? null : `it acts with collide-every contacts and this run's is ${effectiveCollideEvery(p, objects)}`) },
   { key: 'ccdObstacleGrowth', idle: (p, engine) => (engine === 'cpu' ? GPU_BROAD_PHASE : noSelfCcd(p)) },
   { key: 'ccdJobLatency', idle: (p, engine) => (engine === 'cpu' ? GPU_BROAD_PHASE : noCcd(p)) },
   { key: 'selfCulling', idle: (p, engine) => (engine === 'cpu' ? GPU_BROAD_PHASE : noSelfCcd(p)) },
@@ -89,12 +89,12 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
   { key: 'airSolve', idle: notAir },
 ];
 
-/** The settings among `keys` that change nothing under p, with the reason. */
-export function idleSettings(keys: readonly (keyof SolverParams)[], p: SolverParams, engine: EngineKind): Map<keyof SolverParams, string> {
+/** The settings among `keys` that change nothing under p in a model of `objects` objects, with the reason. */
+export function idleSettings(keys: readonly (keyof SolverParams)[], p: SolverParams, engine: EngineKind, objects: number): Map<keyof SolverParams, string> {
   const idle = new Map<keyof SolverParams, string>();
   for (const rule of IDLE_SETTINGS) {
     if (!keys.includes(rule.key)) continue;
-    const reason = rule.idle(p, engine);
+    const reason = rule.idle(p, engine, objects);
     if (reason !== null) idle.set(rule.key, reason);
   }
   return idle;

@@ -21,13 +21,14 @@ const FLAG_OF: Partial<Record<keyof SolverParams, string>> = {
 
 /**
  * Notes for the flags in `given` (the parameters the command line set) that are idle in every one
- * of `runs` (the run's parameter sets: the first frame's, then after each scheduled change).
+ * of `runs` (the run's parameter sets: the first frame's, then after each scheduled change), for a
+ * scene of `objects` objects.
  */
-export function idleFlagNotes(given: Partial<SolverParams>, runs: readonly SolverParams[], engine: EngineKind): string[] {
+export function idleFlagNotes(given: Partial<SolverParams>, runs: readonly SolverParams[], engine: EngineKind, objects: number): string[] {
   const notes: string[] = [];
   for (const rule of IDLE_SETTINGS) {
     if (given[rule.key] === undefined || runs.length === 0) continue;
-    const reasons = runs.map((p) => rule.idle(p, engine));
+    const reasons = runs.map((p) => rule.idle(p, engine, objects));
     if (reasons.every((r) => r !== null)) notes.push(`--${FLAG_OF[rule.key] ?? String(rule.key)} changes nothing in this run: ${reasons[0]}`);
   }
   return notes;

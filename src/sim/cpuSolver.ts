@@ -279,8 +279,8 @@ export class CpuSolver {
     // r runs iterations [r I / R, (r + 1) I / R), then the collision stage; R = 1 by default.
     // Rounds from `detecting` on (collideEvery 'contacts') solve the contacts of the last
     // detecting round again on the positions of now, with no detection.
-    const rounds = effectiveCollisionRounds(p);
-    const detecting = effectiveDetectionRounds(p);
+    const rounds = effectiveCollisionRounds(p, m.objectNames.length);
+    const detecting = effectiveDetectionRounds(p, m.objectNames.length);
     // Anderson acceleration (SolverParams.andersonDepth): each round's iterations are one
     // fixed-point run, restarted after the collision stage moved the points between rounds.
     const anderson = this.andersonAccelerator();

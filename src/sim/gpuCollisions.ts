@@ -289,7 +289,7 @@ export class GpuCollisions {
    * impact substeps included): contacts are built once per collision round.
    */
   setFrameSubsteps(p: Readonly<SolverParams>): void {
-    const h = p.dt / p.substeps, builds = effectiveDetectionRounds(p);
+    const h = p.dt / p.substeps, builds = effectiveDetectionRounds(p, this.model.objectNames.length);
     const step = offsetRampStep(p.contactOffsetSpeed, h, builds);
     this.contacts.offsetRamp = step;
     this.ccd.offsetRamp = step;

@@ -391,7 +391,7 @@ export class GpuSolver {
     const readback = this.frameReadback[slot];
     const encoder = this.device.createCommandEncoder({ label: 'solver.frame' });
     const t3 = performance.now();
-    const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s), slot, effectiveCollisionRounds(p), effectiveDetectionRounds(p));
+    const record = this.timeStep.encodeFrame(encoder, p.substeps, (s) => this.xpbd.substepOffset(s), slot, effectiveCollisionRounds(p, this.model.objectNames.length), effectiveDetectionRounds(p, this.model.objectNames.length));
     const t4 = performance.now();
     // The frame's one small readback: NaN flags and collision counters, copied in the same command buffer.
     const objects = this.model.objectNames.length;

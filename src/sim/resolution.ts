@@ -43,11 +43,14 @@ export function shortestEdgeOfObjects(model: Model): Float64Array {
  */
 function contactSchedule(p: ResolutionParams): 'once' | 'coupled' | null {
   if (p.collisions !== true || p.collideEvery === undefined || p.recovery === undefined || p.collisionMode === undefined || p.collisionMode === 'air') return null;
-  return effectiveCollisionRounds({ ...p, collisions: true, collideEvery: p.collideEvery, recovery: p.recovery, collisionMode: p.collisionMode }) === 1 ? 'once' : 'coupled';
+  return effectiveCollisionRounds({ ...p, collisions: true, collideEvery: p.collideEvery, recovery: p.recovery, collisionMode: p.collisionMode }, p.objects ?? 1) === 1 ? 'once' : 'coupled';
 }
 
-/** The step and, where known, the collision schedule (contactSchedule). */
-export type ResolutionParams = Pick<SolverParams, 'dt' | 'substeps' | 'iterations'> & Partial<Pick<SolverParams, 'collisions' | 'collideEvery' | 'recovery' | 'collisionMode'>>;
+/**
+ * The step and, where known, the collision schedule (contactSchedule) and the scene's number of
+ * objects, which 'auto' reads (effectiveCollideEvery; taken as 1 where not given).
+ */
+export type ResolutionParams = Pick<SolverParams, 'dt' | 'substeps' | 'iterations'> & Partial<Pick<SolverParams, 'collisions' | 'collideEvery' | 'recovery' | 'collisionMode'>> & { objects?: number };
 
 export function materialResolution(material: Material, shortestEdge: number, params: ResolutionParams): MaterialResolution {
   const { mu, lambda } = lameFromYoung(material.youngsModulus, material.poissonRatio);

@@ -210,8 +210,8 @@ export class Simulation {
       substeps: r.substeps,
       ...(r.closingSpeed !== undefined ? { closingSpeed: r.closingSpeed } : {}),
       iterations: p.iterations,
-      collisionRounds: effectiveCollisionRounds(p),
-      detectionRounds: effectiveDetectionRounds(p),
+      collisionRounds: effectiveCollisionRounds(p, this.setup.model.objectNames.length),
+      detectionRounds: effectiveDetectionRounds(p, this.setup.model.objectNames.length),
       constraintIterations: elements * p.iterations * r.substeps,
       stopped,
     };

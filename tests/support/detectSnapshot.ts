@@ -1,5 +1,5 @@
 import { storageBuffer } from '../../src/gpu/buffers';
-import type { GpuStage, PhaseName } from '../../src/contract/stage';
+import { resolvesOnly, type GpuStage, type PhaseName, type SubstepContext } from '../../src/contract/stage';
 import type { GpuState } from '../../src/contract/state';
 
 /**
@@ -19,7 +19,10 @@ export class DetectSnapshot implements GpuStage {
     this.end = storageBuffer(device, 'test.detectEnd', bytes);
   }
 
-  encode(encoder: GPUCommandEncoder, state: GpuState): void {
+  encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
+    // A round that only solves the contacts again (collideEvery 'contacts') detects nothing: the
+    // snapshot stays the detecting round's.
+    if (resolvesOnly(step)) return;
     encoder.copyBufferToBuffer(state.prev, 0, this.start, 0, this.bytes);
     encoder.copyBufferToBuffer(state.positions, 0, this.end, 0, this.bytes);
   }

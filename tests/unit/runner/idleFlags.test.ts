@@ -36,11 +36,11 @@ describe('flags that change nothing are named, and only those', () => {
     it(`--${flag}`, () => {
       const idleOff = landing(idleBase);
       const idleOn = landing({ ...idleBase, ...setting });
-      expect(idleFlagNotes(setting, [idleOn.params], 'cpu').join(' ')).toContain(`--${flag} changes nothing`);
+      expect(idleFlagNotes(setting, [idleOn.params], 'cpu', 1).join(' ')).toContain(`--${flag} changes nothing`);
       expect(Array.from(idleOn.x)).toEqual(Array.from(idleOff.x));
       const activeOff = landing(activeBase);
       const activeOn = landing({ ...activeBase, ...setting });
-      expect(idleFlagNotes(setting, [activeOn.params], 'cpu')).toEqual([]);
+      expect(idleFlagNotes(setting, [activeOn.params], 'cpu', 1)).toEqual([]);
       let moved = 0;
       for (let i = 0; i < activeOn.x.length; i++) moved = Math.max(moved, Math.abs(activeOn.x[i] - activeOff.x[i]));
       expect(moved).toBeGreaterThan(0);
@@ -49,17 +49,23 @@ describe('flags that change nothing are named, and only those', () => {
 
   it('stage settings whose stage is off are named (air mode, DCD), and a depth that changes the colliders is not', () => {
     const p = { ...defaultParams(), collisions: true };
-    expect(idleFlagNotes({ airIterations: 7 }, [{ ...p, collisionMode: 'hybrid' }], 'cpu')).toEqual(['--air-iterations changes nothing in this run: the collision mode is hybrid, not air']);
-    expect(idleFlagNotes({ airIterations: 7 }, [{ ...p, collisionMode: 'air' }], 'cpu')).toEqual([]);
-    expect(idleFlagNotes({ penetration: 'ddf' }, [{ ...p, collisionMode: 'ccd' }], 'gpu')).toEqual(['--penetration changes nothing in this run: collision mode ccd runs no DCD']);
-    expect(idleFlagNotes({ collisionMode: 'ccd' }, [{ ...p, recovery: true, collisionMode: 'ccd' }], 'gpu')).toEqual(['--collision-mode changes nothing in this run: recovery mode runs DCD for every point']);
-    expect(idleFlagNotes({ andersonDepth: 2 }, [{ ...p, iterations: 3, colliderResponse: 'auto' }], 'cpu')).toEqual([]);
+    expect(idleFlagNotes({ airIterations: 7 }, [{ ...p, collisionMode: 'hybrid' }], 'cpu', 1)).toEqual(['--air-iterations changes nothing in this run: the collision mode is hybrid, not air']);
+    expect(idleFlagNotes({ airIterations: 7 }, [{ ...p, collisionMode: 'air' }], 'cpu', 1)).toEqual([]);
+    expect(idleFlagNotes({ penetration: 'ddf' }, [{ ...p, collisionMode: 'ccd' }], 'gpu', 1)).toEqual(['--penetration changes nothing in this run: collision mode ccd runs no DCD']);
+    expect(idleFlagNotes({ collisionMode: 'ccd' }, [{ ...p, recovery: true, collisionMode: 'ccd' }], 'gpu', 1)).toEqual(['--collision-mode changes nothing in this run: recovery mode runs DCD for every point']);
+    expect(idleFlagNotes({ andersonDepth: 2 }, [{ ...p, iterations: 3, colliderResponse: 'auto' }], 'cpu', 1)).toEqual([]);
+  });
+
+  it("CCD in every round acts where 'auto' solves the contacts after every iteration: two or more objects", () => {
+    const p = { ...defaultParams(), collisions: true, collideEvery: 'auto' as const };
+    expect(idleFlagNotes({ ccdEveryRound: true }, [p], 'cpu', 1)).toEqual(["--ccd-every-round changes nothing in this run: it acts with collide-every contacts and this run's is substep"]);
+    expect(idleFlagNotes({ ccdEveryRound: true }, [p], 'cpu', 2)).toEqual([]);
   });
 
   it('a flag idle at the start but active after a scheduled change is not named', () => {
     const first: SolverParams = { ...defaultParams(), collisions: true, recovery: false };
     const sets = runParameterSets(first, [{ frame: 20, params: { recovery: true } }]);
-    expect(idleFlagNotes({ inversionFloor: 0.3 }, sets, 'gpu')).toEqual([]);
-    expect(idleFlagNotes({ inversionFloor: 0.3 }, [first], 'gpu')).toEqual(['--inversion-floor changes nothing in this run: it acts in recovery mode, which is off']);
+    expect(idleFlagNotes({ inversionFloor: 0.3 }, sets, 'gpu', 1)).toEqual([]);
+    expect(idleFlagNotes({ inversionFloor: 0.3 }, [first], 'gpu', 1)).toEqual(['--inversion-floor changes nothing in this run: it acts in recovery mode, which is off']);
   });
 });
