@@ -120,8 +120,8 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     kind: 'choice',
     key: 'collideEvery',
     label: 'Collisions run',
-    options: { 'Auto (every iteration in recovery, contacts between bodies)': 'auto', 'Once a substep': 'substep', 'After every iteration (paper)': 'iteration', 'Contacts after every iteration': 'contacts' },
-    help: "detection, shortest path, CCD and contacts once after the material iterations, or after each of them (the authors' schedule: resolves tangles in fewer substeps at more dispatches); or detection once and the contact passes after every iteration (bodies resting on each other keep their energy); Auto: after every iteration in recovery mode, contacts after every iteration with two or more bodies, once a substep for one",
+    options: { 'Auto (every iteration in recovery or DCD, contacts between bodies)': 'auto', 'Once a substep': 'substep', 'After every iteration (paper)': 'iteration', 'Contacts after every iteration': 'contacts' },
+    help: "detection, shortest path, CCD and contacts once after the material iterations, or after each of them (the authors' schedule: resolves tangles in fewer substeps at more dispatches); or detection once and the contact passes after every iteration (bodies resting on each other keep their energy); Auto: after every iteration in recovery mode and with DCD only between two or more bodies, contacts after every iteration with two or more bodies otherwise, once a substep for one",
   },
   {
     kind: 'choice',
