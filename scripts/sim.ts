@@ -40,6 +40,7 @@ import { Simulation } from '../src/sim/simulation';
 import { CpuSimulation } from '../src/sim/cpuSimulation';
 import { effectiveCollisionMode, paramsJsonReplacer } from '../src/contract/params';
 import { runnerCcdPool } from '../src/runner/ccdWorkerBundle';
+import { isAirMeshError } from '../src/collision/air/airMeshError';
 
 function log(message: string): void {
   console.error(`sim: ${message}`);
@@ -270,6 +271,12 @@ try {
   if (e instanceof GpuUnavailableError || e instanceof GpuRejectedError) {
     log(e.message);
     process.exit(3);
+  }
+  if (isAirMeshError(e)) {
+    // Bad input for air mode (objects touching at rest, a surface the mesher cannot recover): the
+    // message names the object and element; the other collision modes take the scene as it is.
+    log(`${e.message} (--collision-mode air needs an air mesh between the objects; the other collision modes run this scene)`);
+    process.exit(2);
   }
   if (!(e instanceof UsageError)) throw e;
   log(e.message);

@@ -120,8 +120,8 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     kind: 'choice',
     key: 'collideEvery',
     label: 'Collisions run',
-    options: { 'Auto (every iteration in recovery or DCD, contacts between bodies)': 'auto', 'Once a substep': 'substep', 'After every iteration (paper)': 'iteration', 'Contacts after every iteration': 'contacts' },
-    help: "detection, shortest path, CCD and contacts once after the material iterations, or after each of them (the authors' schedule: resolves tangles in fewer substeps at more dispatches); or detection once and the contact passes after every iteration (bodies resting on each other keep their energy); Auto: after every iteration in recovery mode and with DCD only between two or more bodies, contacts after every iteration with two or more bodies otherwise, once a substep for one",
+    options: { 'Auto (every iteration in recovery, air or DCD; contacts between bodies)': 'auto', 'Once a substep': 'substep', 'After every iteration (paper)': 'iteration', 'Contacts after every iteration': 'contacts' },
+    help: "detection, shortest path, CCD and contacts once after the material iterations, or after each of them (the authors' schedule: resolves tangles in fewer substeps at more dispatches); or detection once and the contact passes after every iteration (bodies resting on each other keep their energy); Auto: after every iteration in recovery mode, in air mode (paper 004) and with DCD only between two or more bodies, contacts after every iteration with two or more bodies otherwise, once a substep for one",
   },
   {
     kind: 'choice',
@@ -155,7 +155,7 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     options: { 'Auto (one workgroup up to 512 contacts)': 'auto', 'One workgroup (barriers)': 'workgroup', 'Grid (count, solve, apply)': 'grid' },
     help: 'the contact passes as three dispatches each over the whole list, or swept by one workgroup between storage barriers (fewer dependent dispatches; same Jacobi passes)',
   },
-  { kind: 'number', key: 'airIterations', label: 'Air passes (air mode)', min: 1, max: 20, step: 1, help: 'air mode: passes over the air tets\' constraints (eq. 2) per substep' },
+  { kind: 'number', key: 'airIterations', label: 'Air passes (air mode)', min: 1, max: 20, step: 1, help: 'air mode: passes over the air tets\' constraints (eq. 2) each time they run: after every material iteration under Auto (paper 004), once a substep under Once a substep' },
   { kind: 'number', key: 'airOptimizeFrames', label: 'Air optimisation every (frames, 0 = off)', min: 0, max: 60, step: 1, help: 'air mode: edge and multi-face removal (section 3.3) in a worker every this many frames' },
   {
     kind: 'choice',

@@ -70,7 +70,7 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
   { key: 'selfCollision', idle: collisionsOff },
   { key: 'recovery', idle: (p) => collisionsOff(p) ?? (p.collisionMode === 'air' ? 'air mode has no recovery mode' : null) },
   { key: 'collisionMode', idle: (p) => collisionsOff(p) ?? (p.recovery && p.collisionMode !== 'air' && p.collisionMode !== 'dcd' ? 'recovery mode runs DCD for every point' : null) },
-  { key: 'collideEvery', idle: (p) => collisionsOff(p) ?? (p.collisionMode === 'air' ? 'air mode runs its constraints once a substep' : null) },
+  { key: 'collideEvery', idle: (p) => collisionsOff(p) },
   { key: 'contactIterations', idle: (p) => collisionsOff(p) ?? (p.collisionMode === 'air' ? 'air mode makes no contacts' : null) },
   { key: 'interObject', idle: noDcd },
   { key: 'penetration', idle: noDcd },

@@ -46,8 +46,8 @@ export const COLLISION_MODES: readonly CollisionMode[] = ['hybrid', 'dcd', 'ccd'
  * once, after the first material iteration, and the contact passes on those contacts after every
  * iteration (the contacts coupled with the material at the cost of their passes only; as
  * position-based solvers that detect once a step and project contacts in every iteration).
- * 'auto': 'iteration' in recovery mode, 'contacts' where two or more objects can meet ('iteration'
- * with DCD only), 'substep' for one object (effectiveCollideEvery).
+ * 'auto': 'iteration' in recovery and air mode, 'contacts' where two or more objects can meet
+ * ('iteration' with DCD only), 'substep' for one object (effectiveCollideEvery).
  */
 export type CollideEvery = 'auto' | 'substep' | 'iteration' | 'contacts';
 export const COLLIDE_EVERY: readonly CollideEvery[] = ['auto', 'substep', 'iteration', 'contacts'];
@@ -323,8 +323,8 @@ export interface SolverParams {
   /**
    * Collision rounds per substep (CollideEvery): 'iteration' runs detection, the shortest path,
    * CCD and the contacts after each material iteration, 'substep' once after all of them, 'auto'
-   * (default) 'iteration' in recovery mode, 'contacts' with two or more objects ('iteration' with
-   * collisionMode 'dcd') and 'substep' for one (effectiveCollideEvery).
+   * (default) 'iteration' in recovery and air mode, 'contacts' with two or more objects ('iteration'
+   * with collisionMode 'dcd') and 'substep' for one (effectiveCollideEvery).
    * Measured on the tangled U-strip (CPU reference,
    * selfRecovery.test.ts): once a substep left it tangled until substep 15, every iteration
    * resolved it by substep 8 (paper Fig. 17: within 10), docs/collisions.md "Recovery".
@@ -449,11 +449,11 @@ export function effectiveCollisionMode(p: Pick<SolverParams, 'collisionMode' | '
 /**
  * Collision rounds in one substep for these parameters and a model of `objects` objects: the
  * material iterations are split into this many runs, each followed by the collision stages (1:
- * the collision stages once, after all the iterations). Air mode runs its volume constraints once
- * a substep (1); collisions off: 1.
+ * the collision stages once, after all the iterations); collisions off: 1. Air mode's volume
+ * constraints are its collision stage.
  */
 export function effectiveCollisionRounds(p: Pick<SolverParams, 'collideEvery' | 'recovery' | 'iterations' | 'collisions' | 'collisionMode'>, objects: number): number {
-  if (!p.collisions || p.collisionMode === 'air') return 1;
+  if (!p.collisions) return 1;
   return effectiveCollideEvery(p, objects) === 'substep' ? 1 : p.iterations;
 }
 
@@ -470,7 +470,12 @@ export function effectiveCollisionRounds(p: Pick<SolverParams, 'collideEvery' | 
  * contacts did not gain energy where measured (the noodle in its bowl), and the octopus drop is
  * issue 24's dispatch budget (the later rounds add the contact passes and a CCD dispatch). What
  * 'contacts' leaves: a point that the later iterations carry into a surface waits for the next
- * substep's detection (SolverParams.ccdEveryRound tests it in every round). With DCD only
+ * substep's detection (SolverParams.ccdEveryRound tests it in every round). Air mode takes
+ * 'iteration' (its constraint passes after every material iteration, where paper 004 section 3.2
+ * runs them, "last within each iteration"; 'contacts' there is the same, it detects nothing):
+ * once a substep, three stacked cubes with damping and friction off gained 8.9 J, 32 % of the
+ * energy released (float64; after every iteration never above the running minimum; docs/collisions.md
+ * "Air mode: its constraints after every iteration"). With DCD only
  * (collisionMode 'dcd') bodies get 'iteration': DCD makes a contact only for a point already
  * inside, so under 'contacts' a point the later iterations carry in has none until the next
  * substep, and stacked bodies gained energy again (float64, damping and friction off: three cubes
@@ -480,19 +485,20 @@ export function effectiveCollisionRounds(p: Pick<SolverParams, 'collideEvery' | 
  */
 export function effectiveCollideEvery(p: Pick<SolverParams, 'collideEvery' | 'recovery' | 'collisionMode'>, objects: number): Exclude<CollideEvery, 'auto'> {
   if (p.collideEvery !== 'auto') return p.collideEvery;
-  if (p.recovery) return 'iteration';
+  if (p.recovery || p.collisionMode === 'air') return 'iteration';
   if (objects < 2) return 'substep';
   return p.collisionMode === 'dcd' ? 'iteration' : 'contacts';
 }
 
 /**
  * How many of a substep's collision rounds (effectiveCollisionRounds) detect: all of them, or
- * with collideEvery 'contacts' only the first; the later rounds solve that round's contacts again
+ * with collideEvery 'contacts' only the first (air mode, which detects nothing, runs its
+ * constraint passes in every round); the later rounds solve that round's contacts again
  * (their records stay, each pass reads the positions of now). Contacts are built once per
  * detecting round (the offset ramp's builds, contactOffset.ts offsetRampStep).
  */
 export function effectiveDetectionRounds(p: Pick<SolverParams, 'collideEvery' | 'recovery' | 'iterations' | 'collisions' | 'collisionMode'>, objects: number): number {
-  return effectiveCollideEvery(p, objects) === 'contacts' ? 1 : effectiveCollisionRounds(p, objects);
+  return effectiveCollideEvery(p, objects) === 'contacts' && p.collisionMode !== 'air' ? 1 : effectiveCollisionRounds(p, objects);
 }
 
 /**

@@ -102,6 +102,16 @@ describe('runner command line', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${bad}:5: Tet record needs an id and 4 vertex ids, found 4 values`);
   });
+
+  it('an air mesh that cannot be built for the scene exits 2 naming the object and the triangle (the error crosses the build worker)', () => {
+    // Three turned cubes 5 mm apart at resolution 4: the general mesher cannot recover an edge of
+    // the second cube's bottom face in the thin air under it (docs/collisions.md "Air mode").
+    const r = sim(['--scene', 'cube-stack', '--copies', '3', '--resolution', '4', '--collision-mode', 'air', '--frames', '1', '--out', join(dir, 'air.json')]);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/sim: air mesh: object 1 \(cube 2\) boundary triangle \(vertices \d+, \d+, \d+; face of its tet \d+, near object 1 \(cube 2\) vertex \d+ at \(/);
+    expect(r.stderr).toContain('the other collision modes run this scene');
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+  });
 });
 
 describe('runner physics', () => {

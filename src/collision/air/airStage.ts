@@ -1,7 +1,9 @@
 /**
  * The 'air' stage of the GPU time step (paper 004 eq. 2; shaders/airConstraint.wgsl, float64 twin
- * airConstraintCpu.ts): after the material iterations, `airIterations` passes over the air tets
- * in the Gauss-Seidel order `airSolve` names, then one dispatch counting the tets still inverted.
+ * airConstraintCpu.ts): after each material iteration (SolverParams.collideEvery 'auto' in air
+ * mode; paper 004 section 3.2 runs the air constraints last within each iteration) or once after
+ * all of them ('substep'), `airIterations` passes over the air tets in the Gauss-Seidel order
+ * `airSolve` names, then, in the substep's last round, one dispatch counting the tets still inverted.
  * 'partitioned' (default): up to 4,096 air tets the greedy colouring swept by one workgroup, its
  * colours between storage barriers (lib/cellSweep.wgsl): one dispatch a pass, the coloured order
  * tet for tet; larger air meshes the material solve's partitioned order
@@ -204,19 +206,25 @@ export class AirStage implements GpuStage {
     pass.setBindGroup(0, this.bindGroup(state, solve));
     const plan = this.plan[solve];
     let bound: boolean | undefined;
+    // The counters are per substep in every schedule (SolverParams.collideEvery runs this stage
+    // after each material iteration, paper 004 section 3.2): the first pass of the substep's first
+    // round counts what it finds inverted, and the count after the passes runs in its last round.
+    const first = step.round === 0, last = step.round === step.rounds - 1;
     for (let it = 0; it < settings.airIterations; it++) {
       for (const d of plan) {
         if (bound !== d.sweep) pass.setPipeline(d.sweep ? this.sweepPipeline : this.solvePipeline);
         bound = d.sweep;
-        pass.setBindGroup(1, this.slotGroup, [(it === 0 ? d.slot + 1 : d.slot) * SLOT_STRIDE]);
+        pass.setBindGroup(1, this.slotGroup, [(it === 0 && first ? d.slot + 1 : d.slot) * SLOT_STRIDE]);
         pass.dispatchWorkgroups(d.grid[0], d.grid[1]);
       }
     }
-    pass.setPipeline(this.countPipeline);
-    pass.setBindGroup(1, this.slotGroup, [0]);
-    const grid = dispatchGrid(this.tetCount);
-    pass.dispatchWorkgroups(grid[0], grid[1]);
-    step.countDispatches(settings.airIterations * plan.length + 1);
+    if (last) {
+      pass.setPipeline(this.countPipeline);
+      pass.setBindGroup(1, this.slotGroup, [0]);
+      const grid = dispatchGrid(this.tetCount);
+      pass.dispatchWorkgroups(grid[0], grid[1]);
+    }
+    step.countDispatches(settings.airIterations * plan.length + (last ? 1 : 0));
     pass.end();
   }
 

@@ -23,6 +23,7 @@
 import type { SceneArrays } from '../../contract/sceneArrays';
 import { airTetCount, orient6, type AirMesh, type AirMeshStats, type AirSpec } from './airMesh';
 import { AirMeshEditor } from './optimizeAirMesh';
+import { AirMeshError } from './airMeshError';
 
 /** Kuhn's six tets of a cube: paths from corner 0 to corner 7 (corner bits x = 1, y = 2, z = 4), as hexGridBox.ts. */
 const KUHN = [
@@ -74,7 +75,7 @@ export function buildAirMesh(model: AirModel, spec: AirSpec): BuiltAirMesh {
   for (let v = 0; v < model.vertexCount; v++) {
     for (let a = 0; a < 3; a++) {
       const c = (x[3 * v + a] - lo[a]) / cell;
-      if (!(c >= -ON_LATTICE && c <= n[a] + ON_LATTICE)) throw new RangeError(`air mesh: ${where(v)} is outside the air container [${spec.min.join(', ')}] - [${spec.max.join(', ')}]`);
+      if (!(c >= -ON_LATTICE && c <= n[a] + ON_LATTICE)) throw new AirMeshError(`air mesh: ${where(v)} is outside the air container [${spec.min.join(', ')}] - [${spec.max.join(', ')}]`);
     }
   }
   // The objects' boundary faces, and their vertices on lattice points.
@@ -89,11 +90,11 @@ export function buildAirMesh(model: AirModel, spec: AirSpec): BuiltAirMesh {
         const r = (x[3 * v + a] - lo[a]) / cell;
         c[a] = Math.round(r);
         if (Math.abs(r - c[a]) > ON_LATTICE) {
-          throw new RangeError(`air mesh: ${where(v)} is a boundary vertex off the air lattice (spacing ${cell} from [${spec.min.join(', ')}]); air mode needs objects meshed on that lattice (grid boxes of the same spacing)`);
+          throw new AirMeshError(`air mesh: ${where(v)} is a boundary vertex off the air lattice (spacing ${cell} from [${spec.min.join(', ')}]); air mode needs objects meshed on that lattice (grid boxes of the same spacing)`);
         }
       }
       const g = gid(c[0], c[1], c[2]);
-      if (modelOfLattice[g] >= 0) throw new RangeError(`air mesh: ${where(v)} and ${where(modelOfLattice[g])} are at the same lattice point: objects may not touch in the rest state`);
+      if (modelOfLattice[g] >= 0) throw new AirMeshError(`air mesh: ${where(v)} and ${where(modelOfLattice[g])} are at the same lattice point: objects may not touch in the rest state`);
       modelOfLattice[g] = v;
       latticeOfModel[v] = g;
     }
@@ -163,14 +164,14 @@ export function buildAirMesh(model: AirModel, spec: AirSpec): BuiltAirMesh {
 
 function latticeOf(spec: AirSpec): { n: [number, number, number]; cell: number; lo: readonly [number, number, number] } {
   const cell = spec.cell;
-  if (!(cell > 0) || !Number.isFinite(cell)) throw new RangeError(`air mesh: cell (lattice spacing) must be a finite number > 0, got ${cell}`);
+  if (!(cell > 0) || !Number.isFinite(cell)) throw new AirMeshError(`air mesh: cell (lattice spacing) must be a finite number > 0, got ${cell}`);
   const n: [number, number, number] = [0, 0, 0];
   for (let a = 0; a < 3; a++) {
     const r = (spec.max[a] - spec.min[a]) / cell;
     n[a] = Math.round(r);
-    if (!(n[a] >= 1) || Math.abs(r - n[a]) > ON_LATTICE) throw new RangeError(`air mesh: container side ${'xyz'[a]} (${fmt(spec.min[a])} to ${fmt(spec.max[a])}) is not a whole number (>= 1) of cells of ${cell}`);
+    if (!(n[a] >= 1) || Math.abs(r - n[a]) > ON_LATTICE) throw new AirMeshError(`air mesh: container side ${'xyz'[a]} (${fmt(spec.min[a])} to ${fmt(spec.max[a])}) is not a whole number (>= 1) of cells of ${cell}`);
   }
-  if ((n[0] + 1) * (n[1] + 1) * (n[2] + 1) > 1 << 24) throw new RangeError(`air mesh: lattice of ${n.join(' x ')} cells is too large (at most 2^24 lattice points); use a larger cell`);
+  if ((n[0] + 1) * (n[1] + 1) * (n[2] + 1) > 1 << 24) throw new AirMeshError(`air mesh: lattice of ${n.join(' x ')} cells is too large (at most 2^24 lattice points); use a larger cell`);
   return { n, cell, lo: spec.min };
 }
 
@@ -265,7 +266,7 @@ function checkConformity(
     const key = ma >= 0 && mb >= 0 && mc >= 0 ? faceKey(ma, mb, mc, model.vertexCount) : undefined;
     if (key === undefined || !modelFaces.has(key)) {
       const cx = (lp[3 * a] + lp[3 * b] + lp[3 * c]) / 3, cy = (lp[3 * a + 1] + lp[3 * b + 1] + lp[3 * c + 1]) / 3, cz = (lp[3 * a + 2] + lp[3 * b + 2] + lp[3 * c + 2]) / 3;
-      throw new RangeError(`air mesh: the air's face centred at (${fmt(cx)}, ${fmt(cy)}, ${fmt(cz)}) is no object's boundary triangle: the objects are not meshed on the air lattice (grid boxes of its spacing on its points)`);
+      throw new AirMeshError(`air mesh: the air's face centred at (${fmt(cx)}, ${fmt(cy)}, ${fmt(cz)}) is no object's boundary triangle: the objects are not meshed on the air lattice (grid boxes of its spacing on its points)`);
     }
     matched.add(key);
   }
@@ -274,7 +275,7 @@ function checkConformity(
     const [a, b, c] = f.vertices.map((v) => latticeOfModel[v]);
     if (a >= 0 && b >= 0 && c >= 0 && (onHull[a] & onHull[b] & onHull[c]) !== 0) continue;
     const o = model.tetObject[f.tet];
-    throw new RangeError(`air mesh: object ${o} (${model.objectNames[o]}) boundary triangle of tet ${f.tet - model.objectTetOffsets[o]} (${where(f.vertices[0])}) is not a face of the air: the object is not meshed on the air lattice`);
+    throw new AirMeshError(`air mesh: object ${o} (${model.objectNames[o]}) boundary triangle of tet ${f.tet - model.objectTetOffsets[o]} (${where(f.vertices[0])}) is not a face of the air: the object is not meshed on the air lattice`);
   }
 }
 

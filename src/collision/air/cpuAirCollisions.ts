@@ -1,6 +1,7 @@
 /**
  * Air mode in the float64 CPU reference (sim/cpuSolver.ts): the air mesh built once, its
- * constraints projected every substep after the material iterations, and the mesh optimisation
+ * constraints projected after each material iteration (or once a substep after all of them:
+ * SolverParams.collideEvery; the CPU solver calls substep() once a collision round), and the mesh optimisation
  * run in the same thread every `airOptimizeFrames` frames, its result installed before the next
  * frame (the GPU solver runs it in a worker: gpuAirCollisions.ts).
  */
@@ -55,13 +56,15 @@ export class CpuAirCollisions {
     this.frameCounters = emptyAirCounters({ ...this.stats, airTets: this.mesh.tets.length / 4 }, this.orders.colouring.colourCount, airPassDispatches(this.orders, solve));
   }
 
-  /** One substep's constraint passes on positions x (edited in place; x0 the substep's start, for friction). */
-  substep(x: Float64Array, x0: ArrayLike<number>, w: ArrayLike<number>, p: Readonly<SolverParams>): void {
+  /** One collision round's constraint passes on positions x (edited in place; x0 the substep's start, for friction); round `round` of `rounds` in the substep. */
+  substep(x: Float64Array, x0: ArrayLike<number>, w: ArrayLike<number>, p: Readonly<SolverParams>, round = 0, rounds = 1): void {
     const c = p.airSolve === 'jacobi'
       ? this.constraint.projectJacobi(x, w, p.airIterations, this.points, p.friction, x0)
       : this.constraint.project(x, w, p.airIterations, this.points, p.friction, x0, p.airSolve);
-    this.frameCounters.inverted += c.inverted;
-    this.frameCounters.invertedAfter += c.invertedAfter;
+    // Per substep, as the counters say: found inverted by its first round's first pass, still
+    // inverted after its last round's last pass.
+    if (round === 0) this.frameCounters.inverted += c.inverted;
+    if (round === rounds - 1) this.frameCounters.invertedAfter += c.invertedAfter;
   }
 
   /** After frame `frame` (0-based): the optimisation when due; returns the frame's counters. */

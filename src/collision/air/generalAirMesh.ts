@@ -29,6 +29,7 @@ import type { AirModel, BuiltAirMesh } from './buildAirMesh';
 import { AIR_PARTICLE_MASS_RATIO } from './buildAirMesh';
 import { AirMeshEditor } from './optimizeAirMesh';
 import { FACE_OF, Tetrahedralization } from './tetrahedralization';
+import { AirMeshError } from './airMeshError';
 
 /** The container of a general air mesh: an axis-aligned box holding every object, and its wall points' spacing. */
 export interface AirBox {
@@ -58,7 +59,7 @@ export function buildGeneralAirMesh(model: AirModel, box: AirBox): BuiltAirMesh 
   for (let v = 0; v < model.vertexCount; v++) {
     for (let a = 0; a < 3; a++) {
       const c = x[3 * v + a];
-      if (!(c > box.min[a] && c < box.max[a])) throw new RangeError(`air mesh: ${where(v)} is not strictly inside the air container [${box.min.map(fmt).join(', ')}] - [${box.max.map(fmt).join(', ')}]`);
+      if (!(c > box.min[a] && c < box.max[a])) throw new AirMeshError(`air mesh: ${where(v)} is not strictly inside the air container [${box.min.map(fmt).join(', ')}] - [${box.max.map(fmt).join(', ')}]`);
     }
   }
   const faces = objectBoundary(model);
@@ -69,7 +70,7 @@ export function buildGeneralAirMesh(model: AirModel, box: AirBox): BuiltAirMesh 
     if (checked[v]) continue;
     checked[v] = 1;
     const o = locate(x[3 * v], x[3 * v + 1], x[3 * v + 2], model.vertexObject[v]);
-    if (o >= 0) throw new RangeError(`air mesh: ${where(v)} lies inside or on object ${o} (${model.objectNames[o]}): objects must be apart in the rest state for air between them`);
+    if (o >= 0) throw new AirMeshError(`air mesh: ${where(v)} lies inside or on object ${o} (${model.objectNames[o]}): objects must be apart in the rest state for air between them`);
   }
   // Wall grid.
   const n = [0, 1, 2].map((a) => Math.max(1, Math.min(MAX_WALL_POINTS_PER_SIDE, Math.round((box.max[a] - box.min[a]) / box.wallSpacing))));
@@ -113,8 +114,8 @@ export function buildGeneralAirMesh(model: AirModel, box: AirBox): BuiltAirMesh 
       const m = modelOfPoint[id];
       const other = coincident(tz, id);
       const what = m >= 0 ? where(m) : `wall point (${fmt(tz.xyz[3 * id])}, ${fmt(tz.xyz[3 * id + 1])}, ${fmt(tz.xyz[3 * id + 2])})`;
-      if (other >= 0) throw new RangeError(`air mesh: ${what} coincides with ${modelOfPoint[other] >= 0 ? where(modelOfPoint[other]) : 'a wall point'}: objects may not touch each other or the container in the rest state`);
-      throw new RangeError(`air mesh: ${what} could not be inserted into the Delaunay tetrahedralization`);
+      if (other >= 0) throw new AirMeshError(`air mesh: ${what} coincides with ${modelOfPoint[other] >= 0 ? where(modelOfPoint[other]) : 'a wall point'}: objects may not touch each other or the container in the rest state`);
+      throw new AirMeshError(`air mesh: ${what} could not be inserted into the Delaunay tetrahedralization`);
     }
     last = tz.vertexTet[id] >= 0 ? tz.vertexTet[id] : undefined;
   }
@@ -158,7 +159,7 @@ export function buildGeneralAirMesh(model: AirModel, box: AirBox): BuiltAirMesh 
     const f = faces[tzFaces.findIndex((g) => g === failure.face || (g[0] === failure.face[0] && g[1] === failure.face[1] && g[2] === failure.face[2]))];
     const o = model.tetObject[f.tet];
     const local = f.vertices.map((v) => v - model.objectVertexOffsets[o]);
-    throw new RangeError(
+    throw new AirMeshError(
       `air mesh: object ${o} (${model.objectNames[o]}) boundary triangle (vertices ${local.join(', ')}; face of its tet ${f.tet - model.objectTetOffsets[o]}, near ${where(f.vertices[0])}) ` +
       `cannot be made a face of the air: ${failure.reason}`,
     );
@@ -178,7 +179,7 @@ export function buildGeneralAirMesh(model: AirModel, box: AirBox): BuiltAirMesh 
     const [a, b, c] = tzFaces[i];
     if (airFaceUses.get(tz.faceKey(a, b, c)) !== 1) {
       const o = model.tetObject[faces[i].tet];
-      throw new RangeError(`air mesh: object ${o} (${model.objectNames[o]}) boundary triangle near ${where(faces[i].vertices[0])} has air on ${airFaceUses.get(tz.faceKey(a, b, c)) ?? 0} sides: its surface is not closed or meets another object's`);
+      throw new AirMeshError(`air mesh: object ${o} (${model.objectNames[o]}) boundary triangle near ${where(faces[i].vertices[0])} has air on ${airFaceUses.get(tz.faceKey(a, b, c)) ?? 0} sides: its surface is not closed or meets another object's`);
     }
   }
   // Air vertex ids: model vertices keep theirs, container points then Steiner points follow.
@@ -268,9 +269,9 @@ export function buildGeneralAirMesh(model: AirModel, box: AirBox): BuiltAirMesh 
 
 function checkBox(box: AirBox): void {
   for (let a = 0; a < 3; a++) {
-    if (!(Number.isFinite(box.min[a]) && Number.isFinite(box.max[a]) && box.max[a] > box.min[a])) throw new RangeError(`air mesh: container side ${'xyz'[a]} (${box.min[a]} to ${box.max[a]}) must be finite with max > min`);
+    if (!(Number.isFinite(box.min[a]) && Number.isFinite(box.max[a]) && box.max[a] > box.min[a])) throw new AirMeshError(`air mesh: container side ${'xyz'[a]} (${box.min[a]} to ${box.max[a]}) must be finite with max > min`);
   }
-  if (!(box.wallSpacing > 0) || !Number.isFinite(box.wallSpacing)) throw new RangeError(`air mesh: wall spacing must be a finite number > 0, got ${box.wallSpacing}`);
+  if (!(box.wallSpacing > 0) || !Number.isFinite(box.wallSpacing)) throw new AirMeshError(`air mesh: wall spacing must be a finite number > 0, got ${box.wallSpacing}`);
 }
 
 function lerp(box: AirBox, a: number, s: number): number {
