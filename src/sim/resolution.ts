@@ -37,12 +37,12 @@ export function shortestEdgeOfObjects(model: Model): Float64Array {
 }
 
 /**
- * When the parameters solve contacts (collisions on, not air mode): 'once' a substep after all
+ * When the parameters solve contacts (collisions on; air mode's constraints are its contacts): 'once' a substep after all
  * the material iterations (one collision round), or 'coupled' after every iteration ('contacts',
  * 'iteration'); null when they are off or the parameters do not say.
  */
 function contactSchedule(p: ResolutionParams): 'once' | 'coupled' | null {
-  if (p.collisions !== true || p.collideEvery === undefined || p.recovery === undefined || p.collisionMode === undefined || p.collisionMode === 'air') return null;
+  if (p.collisions !== true || p.collideEvery === undefined || p.recovery === undefined || p.collisionMode === undefined) return null;
   return effectiveCollisionRounds({ ...p, collisions: true, collideEvery: p.collideEvery, recovery: p.recovery, collisionMode: p.collisionMode }, p.objects ?? 1) === 1 ? 'once' : 'coupled';
 }
 
@@ -58,6 +58,25 @@ export function materialResolution(material: Material, shortestEdge: number, par
   const h = params.dt / params.substeps;
   const kappa = (waveSpeed * h) / shortestEdge;
   let warning: string | null = null;
+  const contacts = contactSchedule(params);
+  const bodies = (params.objects ?? 1) >= 2;
+  const contactIterations = Math.ceil(CONTACT_ITERATIONS_PER_KAPPA * kappa);
+  if (kappa <= params.iterations && bodies && contacts === 'coupled' && params.iterations < CONTACT_ITERATIONS_PER_KAPPA * kappa) {
+    // The material converges, but not the contacts coupled with it: bodies resting on each other
+    // gain energy (docs/collisions.md "Contacts need about 3 iterations per element crossed").
+    const substeps = Math.ceil((params.substeps * CONTACT_ITERATIONS_PER_KAPPA * kappa) / params.iterations);
+    warning =
+      `Bodies resting on each other can gain energy through their contacts at ${params.substeps} substeps x ${params.iterations} iterations: ` +
+      `a pressure wave crosses ${kappa.toFixed(1)} of the smallest elements (${shortestEdge.toPrecision(2)} m) per substep, and contacts solved with the material ` +
+      `hold stacked bodies' energy from about ${CONTACT_ITERATIONS_PER_KAPPA} iterations per element crossed; use about ${contactIterations} iterations or ${substeps} substeps.`;
+  } else if (kappa <= params.iterations && bodies && contacts === 'once') {
+    // Once a substep, bodies resting on each other gained energy at every kappa measured, down to
+    // 0.62 (docs/collisions.md "Contacts after every iteration by default between bodies").
+    warning =
+      `Bodies resting on each other can gain energy through contacts solved once a substep, after the material, which gives back as speed the surface they dent ` +
+      `(three stacked cubes at a wave of 0.8 elements a substep: +44 % of the energy they released); the contacts solved after every iteration (collide-every contacts, the default between bodies) ` +
+      `with about ${contactIterations} iterations hold it.`;
+  }
   if (kappa > params.iterations) {
     const substeps = Math.ceil((params.substeps * kappa) / params.iterations);
     const iterations = Math.ceil(kappa);
@@ -66,7 +85,6 @@ export function materialResolution(material: Material, shortestEdge: number, par
       `a pressure wave crosses ${kappa.toFixed(1)} of the smallest elements (${shortestEdge.toPrecision(2)} m) per substep. ` +
       `The material stays stable, but the body acts softer than set and impacts leave brief elastic transients; ` +
       `use about ${substeps} substeps or ${iterations} iterations to resolve it.`;
-    const contacts = contactSchedule(params);
     if (contacts === 'once') {
       // Contacts solved after the material dent the surface layer, and a stiff material gives the
       // dent back as speed: two stiff cubes stacked at kappa 4.6 gained 86 % of their energy in a
@@ -78,15 +96,26 @@ export function materialResolution(material: Material, shortestEdge: number, par
       warning +=
         ` Where stiff bodies rest on each other, contacts solved once a substep can gain energy as the material restores the surface they dent, ` +
         `and more iterations do not stop it: about ${Math.ceil(params.substeps * kappa)} substeps (the wave within one element a substep) do, ` +
-        `or the contacts solved after every iteration (collide-every contacts) with about ${Math.ceil(kappa) + 1} iterations.`;
+        `or the contacts solved after every iteration (collide-every contacts) with about ${contactIterations} iterations.`;
     } else if (contacts === 'coupled') {
-      // Coupled with the material, the contacts of that stack held within 2 % from kappa + 1
-      // iterations on (+16 % at 3, +3.4 % at 5, +1.5 % at 6 for kappa 4.6).
-      warning += ` Where stiff bodies rest on each other, their contacts can gain energy below about ${Math.ceil(kappa) + 1} iterations.`;
+      // Coupled with the material, contacts held three stacked cubes' energy within 1 % over 40
+      // frames from about 3 iterations per element the wave crosses (kappa 1.0, 1.5, 2.5: 3, 5,
+      // 8 iterations; fewer: +12 %, +3.4 %, +8.5 %); two cubes over 3 frames held within 2 % from
+      // kappa + 1 (docs/collisions.md "Contacts need about 3 iterations per element crossed").
+      warning += ` Where stiff bodies rest on each other, their contacts can gain energy below about ${contactIterations} iterations.`;
     }
   }
   return { kappa, waveSpeed, shortestEdge, warning };
 }
+
+/**
+ * Iterations a substep, per element a pressure wave crosses in it (kappa), from which contacts solved
+ * with the material (collideEvery 'contacts' or 'iteration') held three stacked cubes' energy within
+ * 1 % of what they released over 40 frames (float64, damping and friction off; resolution 4, kappa
+ * 2.47 / 1.54 / 1.03 at 5 / 8 / 12 substeps: 8 / 5 / 3 iterations held, 6 / 4 / 2 rose 8.5 / 3.4 /
+ * 12 %).
+ */
+export const CONTACT_ITERATIONS_PER_KAPPA = 3;
 
 /** The most substeps a scene raises its own budget to (substepsResolving); beyond it the run warns instead. */
 export const MAX_RESOLVING_SUBSTEPS = 500;

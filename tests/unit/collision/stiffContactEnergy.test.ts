@@ -44,16 +44,18 @@ describe('stiff bodies in contact at a long substep', () => {
     expect(worstRise({ dt: 0.1, collideEvery: 'substep', substeps: advised }, 3)).toBeLessThan(0.01);
   });
 
-  it("with the contacts solved after every material iteration ('contacts', detection once a substep) at the iterations the warning advises, the energy never rises above its running minimum by 2 %", () => {
+  it("with the contacts solved after every material iteration ('contacts', detection once a substep) at the iterations the warning advises, the energy never rises above its running minimum by 1 % (at 6, by 2 %)", () => {
     const setup = findScene('cube-stack').build({ copies: 2 });
     const params = { ...setup.params, dt: 0.1, collideEvery: 'substep' as const };
     const warning = materialResolution(setup.model.materials[0], shortestEdgeOfObjects(setup.model)[0], params).warning ?? '';
     const advised = Number(/collide-every contacts\) with about (\d+) iterations/.exec(warning)?.[1]);
-    expect(advised).toBe(6);
+    // About 3 iterations per element the wave crosses (CONTACT_ITERATIONS_PER_KAPPA; kappa 4.63).
+    expect(advised).toBe(14);
     // Measured at 20 x 6: 1,245 -> 1,263 -> 1,234 -> 1,234 J (+1.5 % in frame 1), the same as
     // detecting after every iteration ('iteration'); once a substep at the same 6 iterations: +80 %.
-    expect(worstRise({ dt: 0.1, iterations: advised, collideEvery: 'contacts' }, 3)).toBeLessThan(0.02);
-    expect(worstRise({ dt: 0.1, iterations: advised, collideEvery: 'substep' }, 1)).toBeGreaterThan(0.5);
+    expect(worstRise({ dt: 0.1, iterations: 6, collideEvery: 'contacts' }, 3)).toBeLessThan(0.02);
+    expect(worstRise({ dt: 0.1, iterations: advised, collideEvery: 'contacts' }, 3)).toBeLessThan(0.01);
+    expect(worstRise({ dt: 0.1, iterations: 6, collideEvery: 'substep' }, 1)).toBeGreaterThan(0.5);
   });
 
   it("three cubes stacked at the scene's own step (kappa 0.77) with damping and friction off: under the default schedule (contacts after every iteration between bodies) the energy never rises above its running minimum by 1 % of what it released; once a substep it does", () => {
