@@ -305,7 +305,7 @@ export class CpuSolver {
         accelerate?.afterSweep(x, this.tetLambda, kept);
       }
       lap('material');
-      if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.substep(x, x0, w, p, round, rounds);
+      if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.round(x, x0, w, p, round, rounds);
       else if (p.collisions && round >= detecting && this.collision) this.collision.solveAgain(x, x0, w, p, this.phaseMs, this.held, this.colliderTouch, this.collisionCounters);
       else if (p.collisions) {
         this.collision ??= new CpuCollisionStage(m);

@@ -145,7 +145,7 @@ export class GpuSolver {
   private readonly material: MaterialStage;
   /** The collision stages and their per-frame host work, or null (GpuSolverOptions.collisions false). */
   readonly collisions: GpuCollisions | null;
-  /** Air mode (collision/air/): the air stage after the material iterations, or null when the setup has no air container. */
+  /** Air mode (collision/air/): the air stage after the material iterations (each of them under collideEvery 'auto'), or null when the setup has no air container. */
   readonly air: GpuAirCollisions | null;
   /** Per frame slot: the staging buffer of the frame's readback (NaN flags, then the collision counters). */
   private readonly frameReadback: GPUBuffer[];

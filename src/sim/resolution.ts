@@ -61,22 +61,6 @@ export function materialResolution(material: Material, shortestEdge: number, par
   const contacts = contactSchedule(params);
   const bodies = (params.objects ?? 1) >= 2;
   const contactIterations = Math.ceil(CONTACT_ITERATIONS_PER_KAPPA * kappa);
-  if (kappa <= params.iterations && bodies && contacts === 'coupled' && params.iterations < CONTACT_ITERATIONS_PER_KAPPA * kappa) {
-    // The material converges, but not the contacts coupled with it: bodies resting on each other
-    // gain energy (docs/collisions.md "Contacts need about 3 iterations per element crossed").
-    const substeps = Math.ceil((params.substeps * CONTACT_ITERATIONS_PER_KAPPA * kappa) / params.iterations);
-    warning =
-      `Bodies resting on each other can gain energy through their contacts at ${params.substeps} substeps x ${params.iterations} iterations: ` +
-      `a pressure wave crosses ${kappa.toFixed(1)} of the smallest elements (${shortestEdge.toPrecision(2)} m) per substep, and contacts solved with the material ` +
-      `hold stacked bodies' energy from about ${CONTACT_ITERATIONS_PER_KAPPA} iterations per element crossed; use about ${contactIterations} iterations or ${substeps} substeps.`;
-  } else if (kappa <= params.iterations && bodies && contacts === 'once') {
-    // Once a substep, bodies resting on each other gained energy at every kappa measured, down to
-    // 0.62 (docs/collisions.md "Contacts after every iteration by default between bodies").
-    warning =
-      `Bodies resting on each other can gain energy through contacts solved once a substep, after the material, which gives back as speed the surface they dent ` +
-      `(three stacked cubes at a wave of 0.8 elements a substep: +44 % of the energy they released); the contacts solved after every iteration (collide-every contacts, the default between bodies) ` +
-      `with about ${contactIterations} iterations hold it.`;
-  }
   if (kappa > params.iterations) {
     const substeps = Math.ceil((params.substeps * kappa) / params.iterations);
     const iterations = Math.ceil(kappa);
@@ -104,6 +88,21 @@ export function materialResolution(material: Material, shortestEdge: number, par
       // kappa + 1 (docs/collisions.md "Contacts need about 3 iterations per element crossed").
       warning += ` Where stiff bodies rest on each other, their contacts can gain energy below about ${contactIterations} iterations.`;
     }
+  } else if (bodies && contacts === 'coupled' && params.iterations < CONTACT_ITERATIONS_PER_KAPPA * kappa) {
+    // The material converges, but not the contacts coupled with it: bodies resting on each other
+    // gain energy (docs/collisions.md "Contacts need about 3 iterations per element crossed").
+    const substeps = Math.ceil((params.substeps * CONTACT_ITERATIONS_PER_KAPPA * kappa) / params.iterations);
+    warning =
+      `Bodies resting on each other can gain energy through their contacts at ${params.substeps} substeps x ${params.iterations} iterations: ` +
+      `a pressure wave crosses ${kappa.toFixed(1)} of the smallest elements (${shortestEdge.toPrecision(2)} m) per substep, and contacts solved with the material ` +
+      `hold stacked bodies' energy from about ${CONTACT_ITERATIONS_PER_KAPPA} iterations per element crossed; use about ${contactIterations} iterations or ${substeps} substeps.`;
+  } else if (bodies && contacts === 'once') {
+    // Once a substep, bodies resting on each other gained energy at every kappa measured, down to
+    // 0.62 (docs/collisions.md "Contacts after every iteration by default between bodies").
+    warning =
+      `Bodies resting on each other can gain energy through contacts solved once a substep, after the material, which gives back as speed the surface they dent ` +
+      `(three stacked cubes at a wave of 0.8 elements a substep: +44 % of the energy they released); the contacts solved after every iteration (collide-every contacts, the default between bodies) ` +
+      `with about ${contactIterations} iterations hold it.`;
   }
   return { kappa, waveSpeed, shortestEdge, warning };
 }

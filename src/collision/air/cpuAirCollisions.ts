@@ -1,7 +1,7 @@
 /**
  * Air mode in the float64 CPU reference (sim/cpuSolver.ts): the air mesh built once, its
  * constraints projected after each material iteration (or once a substep after all of them:
- * SolverParams.collideEvery; the CPU solver calls substep() once a collision round), and the mesh optimisation
+ * SolverParams.collideEvery; the CPU solver calls round() once a collision round), and the mesh optimisation
  * run in the same thread every `airOptimizeFrames` frames, its result installed before the next
  * frame (the GPU solver runs it in a worker: gpuAirCollisions.ts).
  */
@@ -57,7 +57,7 @@ export class CpuAirCollisions {
   }
 
   /** One collision round's constraint passes on positions x (edited in place; x0 the substep's start, for friction); round `round` of `rounds` in the substep. */
-  substep(x: Float64Array, x0: ArrayLike<number>, w: ArrayLike<number>, p: Readonly<SolverParams>, round = 0, rounds = 1): void {
+  round(x: Float64Array, x0: ArrayLike<number>, w: ArrayLike<number>, p: Readonly<SolverParams>, round = 0, rounds = 1): void {
     const c = p.airSolve === 'jacobi'
       ? this.constraint.projectJacobi(x, w, p.airIterations, this.points, p.friction, x0)
       : this.constraint.project(x, w, p.airIterations, this.points, p.friction, x0, p.airSolve);
