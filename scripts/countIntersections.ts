@@ -6,7 +6,8 @@
  *
  *   node scripts/run-ts.mjs scripts/countIntersections.ts DIR [--json]
  *
- * Prints one line per frame file (frame, self, inter, deepest in mesh units); --json prints JSON.
+ * Prints one line per frame file (frame, self, inter, deepest in mesh units), then a summary line
+ * (the frames ending with a vertex inside another object, and inside its own); --json prints JSON.
  * Each line also gives the boundary vertices on a surface triangle that passes through another
  * (tests/support/surfaceCrossings.ts, self / inter): the surface crossing itself, which the vertex
  * count misses where an edge cuts through a part with both its ends outside.
@@ -57,3 +58,22 @@ for (const f of files) {
   if (!json) console.log(`${f}: self ${row.self}${through}, inter ${row.inter}, deepest ${row.deepest.toExponential(2)}; on crossing surface triangles: self ${row.selfCrossing}, inter ${row.interCrossing}`);
 }
 if (json) console.log(JSON.stringify(rows));
+else console.log(summaryLine(rows));
+
+/**
+ * What a run's check reads off the lines above in one line: the frames that end with a boundary
+ * vertex inside another object (issue 19's "none at the end of any frame"), those with a self hit
+ * that is not an inverted own tet, and those whose surfaces cross with no vertex inside.
+ */
+function summaryLine(all: typeof rows): string {
+  const list = (picked: typeof rows, count: (r: (typeof rows)[number]) => number): string =>
+    picked.length === 0 ? 'none' : picked.map((r) => `${r.frame} (${count(r)})`).join(', ');
+  const inter = all.filter((r) => r.inter > 0);
+  const selfHits = (r: (typeof rows)[number]): number => r.self - r.selfThroughOwnTet;
+  const self = all.filter((r) => selfHits(r) > 0);
+  const crossingOnly = all.filter((r) => r.inter === 0 && selfHits(r) === 0 && r.selfCrossing + r.interCrossing > 0);
+  const deepest = all.reduce((d, r) => Math.max(d, r.deepest), 0);
+  return `${all.length} frames; ending with a vertex inside another object: ${list(inter, (r) => r.inter)}; ` +
+    `with a vertex inside its own object (not through an inverted own tet): ${list(self, selfHits)}; ` +
+    `surfaces crossing with no such vertex: ${crossingOnly.length} frames; deepest ${deepest.toExponential(2)}`;
+}
