@@ -518,6 +518,18 @@ fn edgeNormal(e: u32) -> vec3<f32> {
   return sum;
 }
 
+// Whether the surfaces at boundary edges a and b face each other: their summed outward normals more
+// than acos(APART_FACING_MIN_COS) apart (ccdCpu.ts surfacesFace); a degenerate sum counts as facing.
+// An apart edge pair between surfaces that do not face each other (a block's side face over a slab)
+// pushes along one of them: its later rounds would brake a slide.
+const APART_FACING_MIN_COS = 0.1;
+fn surfacesFace(a: u32, b: u32) -> bool {
+  let ma = edgeNormal(a);
+  let mb = edgeNormal(b);
+  let l = length(ma) * length(mb);
+  return !(l > 0.0) || -dot(ma, mb) > APART_FACING_MIN_COS * l;
+}
+
 fn edgeEdge(i: u32) {
   let ea = candidates[2u * params.vfCount + 2u * i];
   if ((params.flags & CCD_LATER_ROUND) != 0u && laterRoundSkips(2u * params.vfCount + 2u * i + 1u)) { return; }
@@ -574,12 +586,13 @@ fn edgeEdge(i: u32) {
     n = -n;
   }
   // n in b's cone and -n in a's (mutualEdgeCone); where they do not meet, n stays (counted), and
-  // only this round solves the contact (CONTACT_DETECTING_ROUND_ONLY).
+  // where the two surfaces do not face each other either, only this round solves the contact
+  // (CONTACT_DETECTING_ROUND_ONLY; surfacesFace).
   let mutual = mutualEdgeCone(ea, eb, n, toi);
   if (mutual.w > 0.5) { atomicAdd(&header[CCD_EE_APART], 1u); }
   n = mutual.xyz;
   var c = newContact();
-  if (mutual.w > 0.5) { c.enabled = CONTACT_DETECTING_ROUND_ONLY; }
+  if (mutual.w > 0.5 && !surfacesFace(ea, eb)) { c.enabled = CONTACT_DETECTING_ROUND_ONLY; }
   c.pointVertex = vec4<u32>(va, CONTACT_NONE, CONTACT_NONE);
   c.pointWeight = vec4<f32>(1.0 - w.x, w.x, 0.0, 0.0);
   c.triVertex = vec4<u32>(vb, CONTACT_NONE, CONTACT_NONE);

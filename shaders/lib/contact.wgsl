@@ -25,8 +25,9 @@ struct Contact {
 const CONTACT_NONE = 0xffffffffu;
 
 // `enabled` of a contact that only the collision round that made it solves: an edge-edge CCD
-// contact whose edges' normal cones do not meet (ccdNarrow.wgsl mutualEdgeCone), kept with the
-// edges' common perpendicular, which is no separating direction of the surfaces. Solved again in
+// contact whose edges' normal cones do not meet (ccdNarrow.wgsl mutualEdgeCone) between surfaces
+// that do not face each other (ccdNarrow.wgsl surfacesFace), kept with the edges' common
+// perpendicular, which is no separating direction of the surfaces. Solved again in
 // the later rounds of SolverParams.collideEvery 'contacts' it braked a frictionless slide; the
 // later rounds retire it (ccdNarrow.wgsl retireDetectingRoundOnly; CPU twin contactsCpu.ts
 // ACTIVE_DETECTING_ROUND_ONLY). Every kernel that solves contacts treats it as enabled.

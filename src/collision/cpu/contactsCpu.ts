@@ -50,7 +50,8 @@ export const FRICTION_RELAXATION = 1.5;
 /**
  * `active` of a contact that only the round that made it solves (shaders/lib/contact.wgsl
  * CONTACT_DETECTING_ROUND_ONLY): an edge-edge CCD contact whose two edges' normal cones do not
- * meet (mutualCone.ts 'apart'), kept with the edges' common perpendicular, which is no separating
+ * meet (mutualCone.ts 'apart') between surfaces that do not face each other (ccdCpu.ts
+ * APART_FACING_MIN_COS), kept with the edges' common perpendicular, which is no separating
  * direction of the surfaces. Solved again in the later rounds of SolverParams.collideEvery
  * 'contacts' (on records whose closest-point parameters are fixed), its push along the slide braked
  * a frictionless block on a flat slab from 2.5 to 2.369 m/s in 0.25 s; solved in its own round
