@@ -26,8 +26,8 @@ export const PRESETS: Record<string, Partial<SolverParams>> = {
   // with the contact schedule the octopus-box scene was measured at (src/scenes/octopusBox.ts): the
   // contacts after every iteration (at this long substep once a substep let tentacle tips into another
   // octopus) and 5 passes (3 left vertices inside another octopus in a tangled pile; 2 fewer still),
-  // and the far-side contacts dropped (fewer frames ending with a vertex inside another octopus).
-  'real-time': { substeps: 5, iterations: 5, contactIterations: 5, collideEvery: 'contacts', farSideContacts: 'drop', collisionMode: 'hybrid', bvhRebuildFrames: 60, culling: true },
+  // the far-side contacts dropped and CCD in every round (fewer frames ending with a vertex inside another octopus).
+  'real-time': { substeps: 5, iterations: 5, contactIterations: 5, collideEvery: 'contacts', ccdEveryRound: true, farSideContacts: 'drop', collisionMode: 'hybrid', bvhRebuildFrames: 60, culling: true },
   accurate: { substeps: 40, iterations: 4, contactIterations: 4, collisionMode: 'hybrid', bvhRebuildFrames: 10, culling: true },
 };
 

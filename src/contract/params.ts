@@ -373,12 +373,13 @@ export interface SolverParams {
    * detecting round than the later rounds can close, collision/ccd/laterRounds.ts, is skipped).
    * Without it a free point that the later iterations carry into another body gets its contact only
    * in the next substep (a squeezed cube springing into another: 1.1 mm inside at the substep's
-   * end, none with it; tests/unit/collision/ccdEveryRound.test.ts). False (default): on the
-   * 4-octopus box it did not reduce the frames ending with a vertex inside another octopus (56
-   * frames: one in each of 3 H100 runs either way; two on the float64 reference either way), and
-   * it cost 1.8-2.1x the narrow phase's GPU time once the pile lands (one dispatch a later round
-   * over every candidate: 260.7 -> 551.7 ms a frame over 20 M candidates on the H100).
-   * docs/collisions.md "CCD in every round".
+   * end, none with it; tests/unit/collision/ccdEveryRound.test.ts). False (default), true in the
+   * octopus-box scene: since apart edge pairs between facing surfaces keep their contacts, the
+   * 56-frame float64 runs of 3 and 4 octopi end no frame with a vertex inside another octopus with
+   * it, 2 each without (5 octopi: 4 frames against 3). It costs 1.6x the reference's frame time and,
+   * once the pile lands, 1.8-2.1x the narrow phase's GPU time (one dispatch a later round over every
+   * candidate: 260.7 -> 551.7 ms a frame over 20 M candidates on the H100, measured before the facing
+   * rule). docs/collisions.md "CCD in every round" and "CCD in every round, with the facing rule".
    */
   ccdEveryRound: boolean;
   /**
