@@ -1,8 +1,9 @@
 // Far-side contacts (SolverParams.farSideContacts 'drop'; docs/collisions.md "Far-side contacts"),
 // the twin of src/collision/cpu/farSideContacts.ts: a shortest-path contact i is disabled when one
 // of its point vertices v (weight > 0) is a triangle corner (barycentric > 0) of the shallowest
-// contact j having v as a corner, j pushes the same way (n_i . n_j > 0) and j is shallower (depth =
-// (s - x) . n at the build's positions). A point that has crossed more than half of a part has its
+// contact j having v as a corner, j pushes the same way (n_i . n_j > 0), j is shallower (depth =
+// (s - x) . n at the build's positions) and j's point belongs to the object of i's triangle (the
+// part i's point crossed; a third body pressing through the same corner says nothing about it). A point that has crossed more than half of a part has its
 // exact path out through that part's far side, the same way as the contacts of the other part's
 // points around it push: the two cannot both be right, and the shallower path is the one that
 // undoes the overlap.
@@ -24,6 +25,12 @@
 @group(0) @binding(2) var<storage, read_write> list: QueryListRW;
 @group(0) @binding(3) var<storage, read_write> contacts: array<Contact>;
 @group(0) @binding(4) var<storage, read_write> farSide: array<atomic<u32>>;
+// The positions at the substep's start; w holds the vertex's object id (contract/state.ts).
+@group(0) @binding(5) var<storage, read> prev: array<vec4<f32>>;
+
+fn vertexObject(v: u32) -> u32 {
+  return bitcast<u32>(prev[v].w);
+}
 
 // This build's contacts: [0, count).
 fn builtCount() -> u32 {
@@ -76,6 +83,8 @@ fn isFarSide(i: u32, c: Contact, count: u32) -> bool {
     if (j == i || j >= count || winnerMark <= mark) { continue; }
     let cj = contactGeometry(j);
     if (!isTriangleCorner(cj, v) || farSideMark(cj) != winnerMark) { continue; }
+    // Only a point of the part that i's point crossed (i's triangle's object) pulls it back.
+    if (vertexObject(cj.pointVertex.x) != vertexObject(c.triVertex.x)) { continue; }
     if (dot(c.normal, cj.normal) > 0.0) { return true; }
   }
   return false;

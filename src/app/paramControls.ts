@@ -145,7 +145,7 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     key: 'farSideContacts',
     label: 'Far-side contacts',
     options: { 'Auto (drop in recovery)': 'auto', 'Drop': 'drop', 'Keep (paper)': 'keep' },
-    help: "a point that has crossed more than half of a part has its shortest path out through the far side, pushing the same way as the other part's points around it: drop such a contact when a shallower contact at the point pushes the same way, or keep every contact",
+    help: "a point that has crossed more than half of a part has its shortest path out through the far side, pushing the same way as the other part's points around it: drop such a contact when a shallower contact of that part's points at the point pushes the same way, or keep every contact",
   },
   { kind: 'number', key: 'inversionFloor', label: 'Inversion floor (recovery, × rest volume)', min: 0, max: 0.5, step: 0.01, help: "recovery mode: after each round's contacts, tets whose volume fell below this fraction of their rest volume are lifted back to it (no velocity added), so the inversions recovery's pushes make do not switch off the self queries around them (paper section 3.5); 0 = off" },
   {

@@ -192,16 +192,16 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     for (let k = 0; k < 3; k++) expect(Math.abs(rec[12 + k] - bary[k])).toBeLessThan(1e-6);
   });
 
-  it('far-side contacts (farSideContacts drop): a contact is dropped under a shallower corner contact pushing the same way, kept when it pushes the other way or is deeper, and not compared with an older build\'s corner contact', async () => {
+  it('far-side contacts (farSideContacts drop): a contact is dropped under a shallower corner contact of a point of the crossed part pushing the same way, kept when it pushes the other way, is deeper or is of another object, and not compared with an older build\'s corner contact', async () => {
     const { model, v, s: sFace } = pointOnFace();
     const h = await harness(model, { farSideContacts: 'drop' });
     const ctx = await testGpu();
     const { tri: top } = topTriangle(h.mesh, sFace);
     const x0 = await h.state.readPositions();
     const at = (i: number) => [x0[3 * i], x0[3 * i + 1], x0[3 * i + 2]];
-    const vertexAt = (p: number[]) => {
-      for (let i = 0; i < model.objectVertexOffsets[1]; i++) if (Math.hypot(x0[3 * i] - p[0], x0[3 * i + 1] - p[1], x0[3 * i + 2] - p[2]) < 1e-6) return i;
-      throw new Error(`no vertex of the big cube at ${p}`);
+    const vertexAt = (p: number[], object = 0) => {
+      for (let i = model.objectVertexOffsets[object]; i < model.objectVertexOffsets[object + 1]; i++) if (Math.hypot(x0[3 * i] - p[0], x0[3 * i + 1] - p[1], x0[3 * i + 2] - p[2]) < 1e-6) return i;
+      throw new Error(`no vertex of object ${object} at ${p}`);
     };
     // A boundary triangle of the small cube with v as its corner k (the vertex feature k puts barycentric 1 there).
     let cornerTri = -1, corner = -1;
@@ -237,6 +237,10 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
     // The other way, or deeper: both stay.
     expect(await build([cornerContact(topU, false), deep])).toEqual({ enabled: [1, 1], dropped: 0 });
     expect(await build([cornerContact(bottomU, true), deep])).toEqual({ enabled: [1, 1], dropped: 0 });
+    // A shallower corner contact pushing the same way whose point is not of the part v crossed (the
+    // big cube) but of another object (here the small cube's own top corner, depth -0.2): v's own
+    // path stays (only the crossed part's points pull it back).
+    expect(await build([cornerContact(vertexAt([0.5, 1.15, 0.55], 1), true), deep])).toEqual({ enabled: [1, 1], dropped: 0 });
     // Keep: nothing is dropped.
     h.settings.farSideContacts = 'keep';
     expect(await build([cornerContact(topU, true), deep])).toEqual({ enabled: [1, 1], dropped: 0 });

@@ -210,7 +210,7 @@ export class CpuCollisionStage {
       this.contacts.appendDcd(x, list, res, offset, selfContactOffset(this.model, offset));
       // The shortest paths that lead out through the far side of a part the point has crossed.
       if (effectiveFarSideContacts({ farSideContacts: params.farSideContacts ?? 'auto', recovery: params.recovery }) === 'drop') {
-        into.farSideDropped += dropFarSideContacts(this.contacts, x, m.vertexCount);
+        into.farSideDropped += dropFarSideContacts(this.contacts, x, m.vertexCount, 0, this.contacts.count, m.vertexObject);
       }
     } else {
       list.clear();

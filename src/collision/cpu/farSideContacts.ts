@@ -15,8 +15,11 @@
  *
  * The rule: contact i is dropped when one of its point vertices v (weight > 0) is a triangle corner
  * (barycentric > 0) of another contact j with n_i . n_j > 0 and depth_j < depth_i, where j is the
- * shallowest contact having v as a corner (lowest index among equal depths) and depth = (s - x) . n
- * at the build's positions (-C without the offset). Only the shortest-path (DCD) point-face contacts
+ * shallowest contact having v as a corner (lowest index among equal depths), depth = (s - x) . n
+ * at the build's positions (-C without the offset), and j's point belongs to the object of i's
+ * triangle: the part p crossed (docs/collisions.md "Far-side contacts between two parts only"; a
+ * third body pressing on p's part through the same corner dropped p's own contact in a pile, and p
+ * sank 8 mm). Only the shortest-path (DCD) point-face contacts
  * of one build, records [from, to), take part, as on the GPU (its DCD records are a list of their
  * own); CCD's contacts are not shortest paths. Comparing with the shallowest corner contact alone,
  * not with every one, is what the GPU does in two atomic passes; the float64 probes of the noodle
@@ -31,9 +34,10 @@ let dropped = new Int32Array(0);
 
 /**
  * Drops (makes inactive) the far-side contacts among the active point-face contacts [from, to) of
- * `contacts` at positions x, the positions they were built at. Returns how many it dropped.
+ * `contacts` at positions x, the positions they were built at. `vertexObject`: each vertex's object
+ * (absent: one object). Returns how many it dropped.
  */
-export function dropFarSideContacts(contacts: CpuContacts, x: Float64Array, vertexCount: number, from = 0, to = contacts.count): number {
+export function dropFarSideContacts(contacts: CpuContacts, x: Float64Array, vertexCount: number, from = 0, to = contacts.count, vertexObject?: Uint32Array): number {
   if (shallowest.length < vertexCount) shallowest = new Int32Array(vertexCount);
   if (depths.length < to) {
     depths = new Float64Array(Math.max(to, 2 * depths.length));
@@ -61,6 +65,9 @@ export function dropFarSideContacts(contacts: CpuContacts, x: Float64Array, vert
       if (!(pw[4 * i + k] > 0)) continue;
       const j = shallowest[pv[4 * i + k]];
       if (j < 0 || j === i || !(depths[j] < depths[i])) continue;
+      // Only a point of the part that i's point crossed pulls it back (in a pile, a third body's
+      // contact through the same corner says nothing about i's path).
+      if (vertexObject && vertexObject[pv[4 * j]] !== vertexObject[tv[3 * i]]) continue;
       const same = nv[3 * i] * nv[3 * j] + nv[3 * i + 1] * nv[3 * j + 1] + nv[3 * i + 2] * nv[3 * j + 2];
       if (same > 0) {
         dropped[drops++] = i;

@@ -392,7 +392,7 @@ export class ContactStage implements GpuStage {
     }
     let dispatches = build ? 1 : 0;
     if (build && this.dropFarSide) {
-      dispatches += this.farSide.encode(pass, { params: this.uniforms, positions: state.positions, list: this.queryList.list, contacts: this.contacts }, this.queryList.capacity);
+      dispatches += this.farSide.encode(pass, { params: this.uniforms, positions: state.positions, list: this.queryList.list, contacts: this.contacts, prev: state.prev }, this.queryList.capacity);
     }
     if (this.sweeping && this.sources.length <= 1) dispatches += this.encodeSweep(pass, groups.sweep, sharing, ownGroups.length > 0);
     else dispatches += this.encodeGrid(pass, groups, sharing, ownGroups);

@@ -23,6 +23,8 @@ export interface FarSideBuffers {
   positions: GPUBuffer;
   list: GPUBuffer;
   contacts: GPUBuffer;
+  /** The substep's start positions, the object ids in w. */
+  prev: GPUBuffer;
 }
 
 export class FarSideContacts {
@@ -35,7 +37,7 @@ export class FarSideContacts {
 
   constructor(device: GPUDevice, vertexCount: number) {
     this.table = new BindingTable(device, 'contacts.farSide', {
-      params: 'uniform', positions: 'read-only-storage', list: 'storage', contacts: 'storage', farSide: 'storage',
+      params: 'uniform', positions: 'read-only-storage', list: 'storage', contacts: 'storage', farSide: 'storage', prev: 'read-only-storage',
     });
     // Compiled on first use (gpu/lazyPipelines.ts): a run that never drops never builds them.
     definePipelines(this, {
@@ -47,7 +49,7 @@ export class FarSideContacts {
 
   private group(b: FarSideBuffers): GPUBindGroup {
     const c = this.cached;
-    if (c && c.buffers.params === b.params && c.buffers.positions === b.positions && c.buffers.list === b.list && c.buffers.contacts === b.contacts) return c.group;
+    if (c && c.buffers.params === b.params && c.buffers.positions === b.positions && c.buffers.list === b.list && c.buffers.contacts === b.contacts && c.buffers.prev === b.prev) return c.group;
     const group = this.table.group({ ...b, farSide: this.words });
     this.cached = { buffers: { ...b }, group };
     return group;

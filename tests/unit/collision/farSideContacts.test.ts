@@ -13,8 +13,8 @@ import { kuhnLattice } from '../../support/kuhnLattice';
  *
  * The rule, on contacts written by hand at hand-placed points (expected drops from the rule's
  * statement): a shortest-path contact i is dropped when one of its point vertices is a triangle
- * corner of the shallowest contact j at that vertex, j pushes the same way (n_i . n_j > 0) and is
- * shallower (depth (s - x) . n).
+ * corner of the shallowest contact j at that vertex, j pushes the same way (n_i . n_j > 0), is
+ * shallower (depth (s - x) . n) and its point belongs to the object of i's triangle.
  *
  * What it is for, against the brute-force counter (no code shared with detection or contacts):
  * the tangled noodle of paper Fig. 17 (the scene noodle-recovery at its smallest resolution, 935
@@ -40,17 +40,17 @@ function place(x: Float64Array, v: number, p: [number, number, number]): void {
  * point q (vertex 7 or 8) at height `qz` below or above it has a contact j onto it with normal
  * `nz` (depth (s - q) . n), s at barycentrics `bary` (vertex 0 first).
  */
-function scene(qz: number, nz: 1 | -1, bary: [number, number, number] = [0.2, 0.4, 0.4]) {
+function scene(qz: number, nz: 1 | -1, bary: [number, number, number] = [0.2, 0.4, 0.4], q = 7) {
   const { contacts, x } = records();
   place(x, 0, [0, 0, 0]);
   place(x, 1, [1, 0, 0]);
   place(x, 2, [0, 1, 0]);
   for (const [v, p] of [[4, [-1, -1, 0.3]], [5, [2, -1, 0.3]], [6, [-1, 2, 0.3]]] as const) place(x, v, [p[0], p[1], p[2]]);
   const s = [bary[1], bary[2], 0];
-  place(x, 7, [s[0], s[1], qz]);
+  place(x, q, [s[0], s[1], qz]);
   // i: vertex 0 onto (4, 5, 6) at s = (0, 0, 0.3), barycentrics of (0, 0) in that triangle.
   const i = contacts.append(GROUP_POINT_FACE, 0, [0], [1], [4, 5, 6], [1 / 3, 1 / 3, 1 / 3], 0, 0, 1);
-  const j = contacts.append(GROUP_POINT_FACE, 0, [7], [1], [0, 1, 2], bary, 0, 0, nz);
+  const j = contacts.append(GROUP_POINT_FACE, 0, [q], [1], [0, 1, 2], bary, 0, 0, nz);
   return { contacts, x, i, j };
 }
 
@@ -88,6 +88,19 @@ describe('far-side contacts: the rule', () => {
     contacts.append(GROUP_POINT_FACE, 0, [0], [1], [4, 5, 6], [1 / 3, 1 / 3, 1 / 3], 0, 0, 1);
     contacts.append(GROUP_EDGE_EDGE, 0, [7], [1], [0, 1], [0.5, 0.5], 0, 0, 1);
     expect(dropFarSideContacts(contacts, x, 12)).toBe(0);
+  });
+
+  it('between two parts only: a shallower same-way contact of a third object\'s point keeps the contact', () => {
+    // Objects: A = vertices 0-3 (vertex 0 and the triangle (0, 1, 2)), B = 4-7 (i's triangle
+    // (4, 5, 6), and q = 7), C = 8-11. In a pile, C may press on A through the corner 0 while 0 sits
+    // just inside B: C's contact says nothing about 0's path out of B.
+    const objects = Uint32Array.from([0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]);
+    const partner = scene(-0.1, 1, undefined, 7);
+    expect(dropFarSideContacts(partner.contacts, partner.x, 12, 0, partner.contacts.count, objects)).toBe(1);
+    expect(partner.contacts.active[partner.i]).toBe(0);
+    const third = scene(-0.1, 1, undefined, 8);
+    expect(dropFarSideContacts(third.contacts, third.x, 12, 0, third.contacts.count, objects)).toBe(0);
+    expect([third.contacts.active[third.i], third.contacts.active[third.j]]).toEqual([1, 1]);
   });
 
   it('a tet centroid point (weights 1/4) is dropped through any of its corners', () => {
