@@ -3,10 +3,10 @@
 // of its point vertices v (weight > 0) is a triangle corner (barycentric > 0) of the shallowest
 // contact j having v as a corner, j pushes the same way (n_i . n_j > 0), j is shallower (depth =
 // (s - x) . n at the build's positions) and j's point belongs to the object of i's triangle (the
-// part i's point crossed; a third body pressing through the same corner says nothing about it). A point that has crossed more than half of a part has its
-// exact path out through that part's far side, the same way as the contacts of the other part's
-// points around it push: the two cannot both be right, and the shallower path is the one that
-// undoes the overlap.
+// part i's point crossed; a third body pressing through the same corner says nothing about it).
+// A point that has crossed more than half of a part has its exact path out through that part's far
+// side, the same way as the contacts of the other part's points around it push: the two cannot both
+// be right, and the shallower path is the one that undoes the overlap.
 // Per build (src/collision/gpu/contactStage.ts), the words of lib/farSideMark.wgsl:
 //   buildContacts    (contactsBuild.wgsl) per contact: atomicMax of its mark at its triangle corners
 //   farSideWinners   per contact: at the corners where its mark is the largest, its index and mark

@@ -17,10 +17,10 @@
  * (barycentric > 0) of another contact j with n_i . n_j > 0 and depth_j < depth_i, where j is the
  * shallowest contact having v as a corner (lowest index among equal depths), depth = (s - x) . n
  * at the build's positions (-C without the offset), and j's point belongs to the object of i's
- * triangle: the part p crossed (docs/collisions.md "Far-side contacts between two parts only"; a
- * third body pressing on p's part through the same corner dropped p's own contact in a pile, and p
- * sank 8 mm). Only the shortest-path (DCD) point-face contacts
- * of one build, records [from, to), take part, as on the GPU (its DCD records are a list of their
+ * triangle: the part p crossed (docs/collisions.md "Far-side contacts between two parts only": the
+ * rule's argument is about two overlapping parts, and a third body pressing on p's part through the
+ * same corner says nothing about p's path). Only the shortest-path (DCD) point-face contacts of one
+ * build, records [from, to), take part, as on the GPU (its DCD records are a list of their
  * own); CCD's contacts are not shortest paths. Comparing with the shallowest corner contact alone,
  * not with every one, is what the GPU does in two atomic passes; the float64 probes of the noodle
  * gave the same counts within the run-to-run spread either way (docs/collisions.md).
