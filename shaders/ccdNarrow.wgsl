@@ -42,6 +42,7 @@
 // earlier): no contact.
 #include "threadIndex"
 #include "positions"
+#include "vertexObject"
 #include "contact"
 #include "contactStartGap"
 #include "closestPointOnTriangle"
@@ -412,7 +413,7 @@ fn appendEdgeEdge(c: Contact) {
 // The separation pair (v, u) comes within, and its contact's offset: the self-contacts' for two
 // vertices of one object (prev.w: the object id; ccdCpu.ts run), else the contact offset.
 fn pairSeparation(v: u32, u: u32) -> f32 {
-  return select(params.separation, params.selfSeparation, bitcast<u32>(prev[v].w) == bitcast<u32>(prev[u].w));
+  return select(params.separation, params.selfSeparation, vertexObject(v) == vertexObject(u));
 }
 
 fn newContact() -> Contact {
@@ -606,7 +607,7 @@ fn edgeEdge(i: u32) {
 
 // How far outside its own-frame box it lay at t0 or t1 (0 inside; lib/ccdBoxes.wgsl).
 fn ownFrameExcess(v: u32) -> f32 {
-  let o = bitcast<u32>(prev[v].w);
+  let o = vertexObject(v);
   let reference = ownFrameReference(o, params.vertexCount);
   return ownFrameBoxExcess(v, o, params.vertexCount, startPosition(v), vertexPosition(v), startPosition(reference), vertexPosition(reference));
 }
@@ -652,7 +653,7 @@ fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
       if (own > 0.0) {
         atomicAdd(&header[CCD_ESCAPED_SELF], 1u);
         atomicMax(&header[CCD_ESCAPE_DISTANCE_SELF], bitcast<u32>(own));
-        let bit = bitcast<u32>(prev[v].w) % 64u;
+        let bit = vertexObject(v) % 64u;
         atomicOr(&header[CCD_ESCAPED_SELF_OBJECTS + bit / 32u], 1u << (bit % 32u));
       }
     }

@@ -32,6 +32,7 @@
 // Accumulators: fixed-point sums in atomic<u32> (addFixed below; WGSL has no float atomics).
 #include "threadIndex"
 #include "positions"
+#include "vertexObject"
 #include "queryList"
 #include "contact"
 #include "contactSeparation"
@@ -265,7 +266,7 @@ fn solveContact(y: u32, i: u32, mark: bool) {
   storeSums(y, i, c);
   // Pushed this substep and friction budget left (sticking): it holds (src/contract/held.ts).
   if (c.lambdaN > 0.0 && params.friction * c.lambdaN - c.frictionUsed > 0.0) {
-    holdThroughContact(bitcast<u32>(prev[c.pointVertex.x].w), bitcast<u32>(prev[c.triVertex.x].w));
+    holdThroughContact(vertexObject(c.pointVertex.x), vertexObject(c.triVertex.x));
   }
   if (all(corr == vec3<f32>(0.0))) { return; }
   for (var k = 0u; k < 4u; k++) {

@@ -14,6 +14,7 @@
 // CPU fallback. With CONTACT_BUILD_FAR_SIDE each enabled contact also marks its triangle corners with
 // its depth (lib/farSideMark.wgsl) for contactsFarSide.wgsl.
 #include "positions"
+#include "vertexObject"
 #include "queryList"
 #include "spbResult"
 #include "contact"
@@ -191,7 +192,7 @@ fn buildContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
   c.frictionUsed = 0.0;
   // A point and a triangle of one object (prev.w: the object id) keep the self-contacts' offset
   // (contactOffset.ts selfContactOffset; contactsCpu.ts appendDcd).
-  let delta = select(params.offset, params.selfOffset, bitcast<u32>(prev[c.pointVertex.x].w) == bitcast<u32>(prev[tv.x].w));
+  let delta = select(params.offset, params.selfOffset, vertexObject(c.pointVertex.x) == vertexObject(tv.x));
   c.offset = rampedOffset(delta, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_DCD, params.depenetration);
   c.enabled = 1u;
   contacts[i] = c;

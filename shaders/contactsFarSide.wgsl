@@ -28,9 +28,7 @@
 // The positions at the substep's start; w holds the vertex's object id (contract/state.ts).
 @group(0) @binding(5) var<storage, read> prev: array<vec4<f32>>;
 
-fn vertexObject(v: u32) -> u32 {
-  return bitcast<u32>(prev[v].w);
-}
+#include "vertexObject"
 
 // This build's contacts: [0, count).
 fn builtCount() -> u32 {

@@ -23,6 +23,7 @@
 // (DETECT_ESCAPES, lib/ccdBoxes.wgsl) is tested at the end too: CCD may have missed its crossing.
 #include "threadIndex"
 #include "positions"
+#include "vertexObject"
 #include "queryList"
 #include "spatialHash"
 #include "ccdBoxes"
@@ -224,7 +225,7 @@ fn vertexEscaped(v: u32) -> bool {
   let end = vertexPosition(v);
   if (leftWorldBox(v, start, end)) { return true; }
   if ((params.flags & DETECT_ESCAPES_OWN) == 0u) { return false; }
-  let o = bitcast<u32>(prev[v].w);
+  let o = vertexObject(v);
   let r = ownFrameReference(o, params.vertexCount);
   return leftOwnFrameBox(v, o, params.vertexCount, start, end, prev[r].xyz, vertexPosition(r));
 }

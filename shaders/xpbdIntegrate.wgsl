@@ -55,6 +55,6 @@ fn applyMass(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (i >= frame.vertexCount) { return; }
   let x = positions[i];
   var w = invMass[i];
-  if ((atomicLoad(&objectStatus[bitcast<u32>(prev[i].w)]) & STATUS_STOPPED) != 0u) { w = 0.0; }
+  if ((atomicLoad(&objectStatus[vertexObject(i)]) & STATUS_STOPPED) != 0u) { w = 0.0; }
   positions[i] = vec4<f32>(x.xyz, w);
 }

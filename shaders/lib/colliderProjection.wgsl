@@ -9,6 +9,7 @@
 // the contacts between bodies read. CPU twin: CpuSolver.collide.
 
 #include "colliderTouch"
+#include "vertexObject"
 
 const KIND_PLANE: u32 = 1u;
 const KIND_BOX: u32 = 2u;
@@ -201,7 +202,7 @@ fn collideVertexMultiplier(i: u32, substep: u32) {
   colliderContacts[2u * i + 1u] = vec4<f32>(shift, 0.0);
   if (any(p0 != p0First)) { prev[i] = vec4<f32>(p0, prev[i].w); }
   // A sticking contact holds the object (STATUS_HELD_NOW of src/contract/held.ts).
-  if (sticking) { atomicOr(&objectStatus[bitcast<u32>(prev[i].w)], 2u); }
+  if (sticking) { atomicOr(&objectStatus[vertexObject(i)], 2u); }
   if (touched) { atomicStore(&objectStatus[frame.touchBase + i], packTouchNormal(touchNormal)); }
 }
 
@@ -257,6 +258,6 @@ fn collideVertex(i: u32, substep: u32) {
   if (any(start != p0)) { prev[i] = vec4<f32>(start, prev[i].w); }
   // A sticking contact with a collider (static friction held: budget left) holds the object
   // (bit 2, STATUS_HELD_NOW of src/contract/held.ts).
-  if (touched && budget > 0.0) { atomicOr(&objectStatus[bitcast<u32>(prev[i].w)], 2u); }
+  if (touched && budget > 0.0) { atomicOr(&objectStatus[vertexObject(i)], 2u); }
   if (touched) { atomicStore(&objectStatus[frame.touchBase + i], packTouchNormal(touchNormal)); }
 }

@@ -2,6 +2,8 @@
 // and the NaN/Inf guard. Shared by finalize (xpbdIntegrate.wgsl) and the fused finalize + damping
 // reduction (xpbdFinalizeDamping.wgsl). The including kernel declares frame, positions, prev,
 // velocities (read_write), rest and objectStatus (array<atomic<u32>>). CPU twin: cpuSolver.ts.
+#include "vertexObject"
+
 fn finalizeVertex(i: u32) {
   let x = positions[i];
   let p = prev[i];
@@ -20,7 +22,7 @@ fn finalizeVertex(i: u32) {
     if (!finite3(back)) { back = rest[i].xyz; }
     positions[i] = vec4<f32>(back, 0.0);
     velocities[i] = vec4<f32>(0.0);
-    atomicOr(&objectStatus[bitcast<u32>(p.w)], 1u); // STATUS_STOPPED: bit 1 of src/contract/held.ts's status word
+    atomicOr(&objectStatus[objectIdBits(p.w)], 1u); // STATUS_STOPPED: bit 1 of src/contract/held.ts's status word
     return;
   }
   velocities[i] = vec4<f32>(v, 0.0);

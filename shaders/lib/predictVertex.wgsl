@@ -5,12 +5,14 @@
 // (xpbdPredictWarm.wgsl). The including kernel declares frame, slot, positions, prev and
 // velocities (read_write), rest, handles and objectStatus (array<atomic<u32>>). CPU twin:
 // cpuSolver.ts. It also clears the vertex's collider-touch word for the substep (lib/colliderTouch.wgsl).
+#include "vertexObject"
+
 fn predictVertex(i: u32) {
   atomicStore(&objectStatus[frame.touchBase + i], 0u);
   var x = positions[i];
   let p = prev[i];
   prev[i] = vec4<f32>(x.xyz, p.w);
-  let obj = bitcast<u32>(p.w);
+  let obj = objectIdBits(p.w);
   if ((atomicLoad(&objectStatus[obj]) & 1u) != 0u) { // STATUS_STOPPED (src/contract/held.ts)
     // A stopped object stays frozen where it was last finite.
     positions[i] = vec4<f32>(x.xyz, 0.0);
