@@ -1,0 +1,130 @@
+/**
+ * Two octopi thrown at each other, counted for edges through the other body after every substep
+ * (issue 19; docs/collisions.md "Edges that turn under a ridge"). The shared octopus
+ * (octopus_2KFaces.t) twice, centred on the x axis 2 % of its size apart, the second turned
+ * --turn radians about y and lifted --lift of its size, flying at --speed m/s each toward the
+ * other; the octopus box's settings (5 substeps x 5 iterations, contacts after every iteration,
+ * CCD in every round, far-side contacts dropped, damping 0.5, friction 0.2) without gravity or
+ * box, on the float64 CPU reference. After every substep a brute-force test (its own boundary,
+ * its own orientation predicate, no code shared with src/) counts the boundary edges of one
+ * octopus that pass through a boundary triangle of the other; after every frame also the
+ * boundary vertices inside the other (tests/support/intersectionCounter.ts) and the solver's DCD
+ * hits between the two.
+ *
+ *   node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14]
+ */
+import { readFileSync } from 'node:fs';
+import { parseGaiaT } from '../src/mesh/io/gaiaT';
+import { buildModel } from '../src/sim/model';
+import { defaultParams } from '../src/contract/params';
+import { CpuSolver } from '../src/sim/cpuSolver';
+import { turnedAboutY } from '../src/scenes/place';
+import { countIntersections } from '../tests/support/intersectionCounter';
+import { checkBenchArgs } from './cli';
+
+const USAGE = 'node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14]';
+const argv = process.argv.slice(2);
+checkBenchArgs(argv, { usage: USAGE, values: ['--speed', '--turn', '--lift', '--frames'] });
+function numberArg(name: string, fallback: number): number {
+  const i = argv.indexOf(name);
+  if (i < 0) return fallback;
+  const v = Number(argv[i + 1]);
+  if (!Number.isFinite(v)) throw new Error(`${name}: expected a number, got "${argv[i + 1]}"`);
+  return v;
+}
+const speed = numberArg('--speed', 3), turn = numberArg('--turn', 1), lift = numberArg('--lift', 0.1), frames = numberArg('--frames', 14);
+if (!(frames >= 1 && Number.isInteger(frames))) throw new Error(`--frames: expected a positive whole number, got ${frames}`);
+
+const file = '../shared/meshes/octopus_2KFaces.t';
+const mesh = parseGaiaT(readFileSync(file, 'utf8'), file);
+const p = Float64Array.from(mesh.positions);
+const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+for (let i = 0; i < p.length; i += 3) for (let k = 0; k < 3; k++) { min[k] = Math.min(min[k], p[i + k]); max[k] = Math.max(max[k], p[i + k]); }
+for (let i = 0; i < p.length; i += 3) for (let k = 0; k < 3; k++) p[i + k] -= (min[k] + max[k]) / 2;
+const size = Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
+const half = (max[0] - min[0]) / 2 + 0.02 * size;
+const material = { youngsModulus: 2e5, poissonRatio: 0.4, density: 1000 };
+const model = buildModel([
+  { name: 'octopus A', positions: turnedAboutY(p, 0, [-half, 0, 0]), tets: mesh.tets, material, velocity: [speed, 0, 0] },
+  { name: 'octopus B', positions: turnedAboutY(p, turn, [half, lift * size, 0]), tets: mesh.tets, material, velocity: [-speed, 0, 0] },
+]);
+const params = defaultParams({
+  dt: 1 / 60, substeps: 5, iterations: 5, gravity: [0, 0, 0], friction: 0.2, damping: 0.5, collisions: true, selfCollision: true,
+  collideEvery: 'contacts', ccdEveryRound: true, contactIterations: 5, farSideContacts: 'drop',
+});
+const solver = new CpuSolver({ model, colliders: [], handles: [], params });
+
+// The brute force's own boundary: faces of exactly one tet, and their edges.
+const faces = new Map<string, number[]>();
+const T = model.tets;
+for (let t = 0; t < T.length / 4; t++) {
+  for (const f of [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]]) {
+    const ids = f.map((j) => T[4 * t + j]);
+    const key = [...ids].sort((a, b) => a - b).join(',');
+    if (faces.has(key)) faces.delete(key);
+    else faces.set(key, ids);
+  }
+}
+const tris = [...faces.values()];
+const edges = new Map<string, [number, number]>();
+for (const t of tris) for (let j = 0; j < 3; j++) { const u = t[j], v = t[(j + 1) % 3]; edges.set(u < v ? `${u},${v}` : `${v},${u}`, [u, v]); }
+const objectOf = new Int32Array(model.vertexCount);
+for (let t = 0; t < T.length / 4; t++) for (let c = 0; c < 4; c++) objectOf[T[4 * t + c]] = model.tetObject[t];
+
+function orient(x: ArrayLike<number>, a: number, b: number, c: number, d: number): number {
+  const ax = x[3 * a], ay = x[3 * a + 1], az = x[3 * a + 2];
+  const bx = x[3 * b] - ax, by = x[3 * b + 1] - ay, bz = x[3 * b + 2] - az;
+  const cx = x[3 * c] - ax, cy = x[3 * c + 1] - ay, cz = x[3 * c + 2] - az;
+  const dx = x[3 * d] - ax, dy = x[3 * d + 1] - ay, dz = x[3 * d + 2] - az;
+  return bx * (cy * dz - cz * dy) - by * (cx * dz - cz * dx) + bz * (cx * dy - cy * dx);
+}
+
+/** Boundary edges of one octopus that pass through a boundary triangle of the other. */
+function edgesThroughOther(x: ArrayLike<number>): number {
+  const box = tris.map((t) => {
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (const v of t) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], x[3 * v + k]); hi[k] = Math.max(hi[k], x[3 * v + k]); }
+    return [lo, hi];
+  });
+  let count = 0;
+  for (const [u, v] of edges.values()) {
+    const lo = [0, 1, 2].map((k) => Math.min(x[3 * u + k], x[3 * v + k])), hi = [0, 1, 2].map((k) => Math.max(x[3 * u + k], x[3 * v + k]));
+    for (let i = 0; i < tris.length; i++) {
+      const t = tris[i];
+      if (objectOf[t[0]] === objectOf[u]) continue;
+      const [l, h] = box[i];
+      if (l[0] > hi[0] || h[0] < lo[0] || l[1] > hi[1] || h[1] < lo[1] || l[2] > hi[2] || h[2] < lo[2]) continue;
+      const s1 = orient(x, t[0], t[1], t[2], u), s2 = orient(x, t[0], t[1], t[2], v);
+      if (!(s1 * s2 < 0)) continue;
+      const e0 = orient(x, u, v, t[0], t[1]), e1 = orient(x, u, v, t[1], t[2]), e2 = orient(x, u, v, t[2], t[0]);
+      if ((e0 > 0 && e1 > 0 && e2 > 0) || (e0 < 0 && e1 < 0 && e2 < 0)) { count++; break; }
+    }
+  }
+  return count;
+}
+
+console.log(`two octopi head-on at ${speed} m/s each, the second turned ${turn} rad and lifted ${lift} of its size (${model.vertexCount} vertices; float64 CPU reference)`);
+let substepEdges = 0, substepsWithEdges = 0, frameEndEdges = 0, framesInside = 0, dcdVertex = 0, dcdEdge = 0;
+let frameSubsteps: number[] = [];
+solver.onSubstep = () => {
+  const n = edgesThroughOther(solver.x);
+  frameSubsteps.push(n);
+  substepEdges += n;
+  if (n > 0) substepsWithEdges++;
+};
+console.log('frame | substeps | edges through the other, per substep with any | at the frame end | vertices inside the other | DCD hits between the two, vertex / edge');
+for (let f = 0; f < frames; f++) {
+  frameSubsteps = [];
+  solver.stepFrame();
+  const x = Float64Array.from(solver.x);
+  const inside = countIntersections({ positions: x, tets: model.tets, tetObject: model.tetObject }).inter;
+  const atEnd = frameSubsteps[frameSubsteps.length - 1] ?? 0;
+  const h = solver.collisionCounters.dcdHits;
+  frameEndEdges += atEnd;
+  if (inside > 0) framesInside++;
+  dcdVertex += h.vertexInter;
+  dcdEdge += h.edgeInter;
+  const withEdges = frameSubsteps.map((n, k) => (n > 0 ? `${k}:${n}` : '')).filter(Boolean).join(' ');
+  console.log(`${f + 1} | ${frameSubsteps.length} | ${withEdges || '-'} | ${atEnd} | ${inside} | ${h.vertexInter} / ${h.edgeInter}`);
+}
+console.log(`total: ${substepEdges} edges through the other over ${substepsWithEdges} substeps; ${frameEndEdges} at frame ends; ${framesInside} frames ending with a vertex inside the other; DCD hits between the two ${dcdVertex} / ${dcdEdge}`);
