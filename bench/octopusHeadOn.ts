@@ -5,8 +5,8 @@
  * --turn radians about y and lifted --lift of its size, flying at --speed m/s each toward the
  * other; the octopus box's settings (5 substeps x 5 iterations, contacts after every iteration,
  * CCD in every round, far-side contacts dropped, damping 0.5, friction 0.2) without gravity or
- * box, on the float64 CPU reference. After every substep a brute-force test (its own boundary,
- * its own orientation predicate, no code shared with src/) counts the boundary edges of one
+ * box, on the float64 CPU reference. After every substep a brute-force test (its own boundary and
+ * tests/support/surfaceCrossings.ts's segment-triangle test, no code shared with src/) counts the boundary edges of one
  * octopus that pass through a boundary triangle of the other; after every frame also the
  * boundary vertices inside the other (tests/support/intersectionCounter.ts) and the solver's DCD
  * hits between the two.
@@ -20,6 +20,7 @@ import { defaultParams } from '../src/contract/params';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { turnedAboutY } from '../src/scenes/place';
 import { countIntersections } from '../tests/support/intersectionCounter';
+import { segmentCrossesTriangle } from '../tests/support/surfaceCrossings';
 import { checkBenchArgs } from './cli';
 
 const USAGE = 'node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14]';
@@ -71,14 +72,6 @@ for (const t of tris) for (let j = 0; j < 3; j++) { const u = t[j], v = t[(j + 1
 const objectOf = new Int32Array(model.vertexCount);
 for (let t = 0; t < T.length / 4; t++) for (let c = 0; c < 4; c++) objectOf[T[4 * t + c]] = model.tetObject[t];
 
-function orient(x: ArrayLike<number>, a: number, b: number, c: number, d: number): number {
-  const ax = x[3 * a], ay = x[3 * a + 1], az = x[3 * a + 2];
-  const bx = x[3 * b] - ax, by = x[3 * b + 1] - ay, bz = x[3 * b + 2] - az;
-  const cx = x[3 * c] - ax, cy = x[3 * c + 1] - ay, cz = x[3 * c + 2] - az;
-  const dx = x[3 * d] - ax, dy = x[3 * d + 1] - ay, dz = x[3 * d + 2] - az;
-  return bx * (cy * dz - cz * dy) - by * (cx * dz - cz * dx) + bz * (cx * dy - cy * dx);
-}
-
 /** Boundary edges of one octopus that pass through a boundary triangle of the other. */
 function edgesThroughOther(x: ArrayLike<number>): number {
   const box = tris.map((t) => {
@@ -94,10 +87,7 @@ function edgesThroughOther(x: ArrayLike<number>): number {
       if (objectOf[t[0]] === objectOf[u]) continue;
       const [l, h] = box[i];
       if (l[0] > hi[0] || h[0] < lo[0] || l[1] > hi[1] || h[1] < lo[1] || l[2] > hi[2] || h[2] < lo[2]) continue;
-      const s1 = orient(x, t[0], t[1], t[2], u), s2 = orient(x, t[0], t[1], t[2], v);
-      if (!(s1 * s2 < 0)) continue;
-      const e0 = orient(x, u, v, t[0], t[1]), e1 = orient(x, u, v, t[1], t[2]), e2 = orient(x, u, v, t[2], t[0]);
-      if ((e0 > 0 && e1 > 0 && e2 > 0) || (e0 < 0 && e1 < 0 && e2 < 0)) { count++; break; }
+      if (segmentCrossesTriangle(x, u, v, t[0], t[1], t[2])) { count++; break; }
     }
   }
   return count;

@@ -52,7 +52,7 @@ function orient(p: ArrayLike<number>, a: number, b: number, c: number, d: number
 }
 
 /** Segment pq passes through the interior of triangle abc. */
-function segmentCrossesTriangle(x: ArrayLike<number>, p: number, q: number, a: number, b: number, c: number): boolean {
+export function segmentCrossesTriangle(x: ArrayLike<number>, p: number, q: number, a: number, b: number, c: number): boolean {
   const sp = orient(x, a, b, c, p), sq = orient(x, a, b, c, q);
   if (!((sp > 0 && sq < 0) || (sp < 0 && sq > 0))) return false;
   const e0 = orient(x, p, q, a, b), e1 = orient(x, p, q, b, c), e2 = orient(x, p, q, c, a);
