@@ -19,6 +19,7 @@ import { buildModel } from '../src/sim/model';
 import { defaultParams } from '../src/contract/params';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { turnedAboutY } from '../src/scenes/place';
+import { centredAt } from '../src/scenes/impact';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { segmentCrossesTriangle } from '../tests/support/surfaceCrossings';
 import { checkBenchArgs } from './cli';
@@ -38,12 +39,9 @@ if (!(frames >= 1 && Number.isInteger(frames))) throw new Error(`--frames: expec
 
 const file = '../shared/meshes/octopus_2KFaces.t';
 const mesh = parseGaiaT(readFileSync(file, 'utf8'), file);
-const p = Float64Array.from(mesh.positions);
-const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-for (let i = 0; i < p.length; i += 3) for (let k = 0; k < 3; k++) { min[k] = Math.min(min[k], p[i + k]); max[k] = Math.max(max[k], p[i + k]); }
-for (let i = 0; i < p.length; i += 3) for (let k = 0; k < 3; k++) p[i + k] -= (min[k] + max[k]) / 2;
-const size = Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
-const half = (max[0] - min[0]) / 2 + 0.02 * size;
+const { positions: p, extent } = centredAt(mesh.positions, [0, 0, 0]);
+const size = Math.max(...extent);
+const half = extent[0] / 2 + 0.02 * size;
 const material = { youngsModulus: 2e5, poissonRatio: 0.4, density: 1000 };
 const model = buildModel([
   { name: 'octopus A', positions: turnedAboutY(p, 0, [-half, 0, 0]), tets: mesh.tets, material, velocity: [speed, 0, 0] },
