@@ -43,6 +43,7 @@
 #include "threadIndex"
 #include "positions"
 #include "vertexObject"
+#include "pinMark"
 #include "contact"
 #include "contactStartGap"
 #include "closestPointOnTriangle"
@@ -88,6 +89,8 @@ const CCD_LATER_ROUND = 4u;
 // The detecting round of a substep whose later rounds run CCD: it marks the candidates and keeps
 // the positions it tested.
 const CCD_MARK_ROUNDS = 8u;
+// SolverParams.pinByKind: CCD_SKIP_PIN skips a Pin point's pairs of its mark's kind only (pinMark.wgsl).
+const CCD_PIN_BY_KIND = 16u;
 // The high bit of a candidate's second word (a triangle or edge id): the pair has a contact this substep.
 const CANDIDATE_IN_CONTACT = 0x80000000u;
 // The next bit: the pair was farther apart at the detecting round than the later rounds can close
@@ -436,7 +439,7 @@ fn vertexFace(i: u32) {
   // A later round reads the marks first: most of its candidates end there, after one read.
   if ((params.flags & CCD_LATER_ROUND) != 0u && laterRoundSkips(2u * i + 1u)) { return; }
   let tri = candidates[2u * i + 1u] & CANDIDATE_ID;
-  if ((params.flags & CCD_SKIP_PIN) != 0u && pin[v] != 0u) {
+  if ((params.flags & CCD_SKIP_PIN) != 0u && (pin[v] & pinSkips(vertexObject(v) == vertexObject(topo[params.offTriangles + 3u * tri]), (params.flags & CCD_PIN_BY_KIND) != 0u)) != 0u) {
     // The detecting round's skips only (the later rounds skip the same pairs again).
     if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_PIN], 1u); }
     return;
@@ -535,7 +538,8 @@ fn edgeEdge(i: u32) {
   let ea = candidates[2u * params.vfCount + 2u * i];
   if ((params.flags & CCD_LATER_ROUND) != 0u && laterRoundSkips(2u * params.vfCount + 2u * i + 1u)) { return; }
   let eb = candidates[2u * params.vfCount + 2u * i + 1u] & CANDIDATE_ID;
-  if ((params.flags & CCD_SKIP_PIN) != 0u && (pin[params.vertexCount + ea] != 0u || pin[params.vertexCount + eb] != 0u)) {
+  let sameObject = vertexObject(topo[params.offBoundaryEdges + 2u * ea]) == vertexObject(topo[params.offBoundaryEdges + 2u * eb]);
+  if ((params.flags & CCD_SKIP_PIN) != 0u && ((pin[params.vertexCount + ea] | pin[params.vertexCount + eb]) & pinSkips(sameObject, (params.flags & CCD_PIN_BY_KIND) != 0u)) != 0u) {
     if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_PIN], 1u); }
     return;
   }

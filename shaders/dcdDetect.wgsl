@@ -24,6 +24,7 @@
 #include "threadIndex"
 #include "positions"
 #include "vertexObject"
+#include "pinMark"
 #include "queryList"
 #include "spatialHash"
 #include "ccdBoxes"
@@ -290,6 +291,11 @@ fn setUpPoint(index: u32) -> bool {
   return true;
 }
 
+// The object of tet t (the object of its first corner).
+fn tetObject(t: u32) -> u32 {
+  return topo[params.offVertexObject + topo[params.offTets + 4u * t]];
+}
+
 @compute @workgroup_size(64)
 fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
   detectPoint(threadIndex(gid, params.queryRowStride));
@@ -324,8 +330,9 @@ fn detectPoint(id: u32) {
     if (!setUpPoint(id)) { return; }
     var pinned = true;
     if (gPinIndex != NONE) {
-      pinned = findTet(min(gA, gB), max(gA, gB)) != NONE;
-      pin[gPinIndex] = select(0u, 1u, pinned);
+      let found = findTet(min(gA, gB), max(gA, gB));
+      pinned = found != NONE;
+      pin[gPinIndex] = select(0u, pinMarkOf(pinned && tetObject(found) != gObject), pinned);
       if (pinned) { atomicAdd(&list.header[QL_PIN], 1u); }
     }
     gAtStart = false;
@@ -343,12 +350,12 @@ fn detectPoint(id: u32) {
   if (escaped) { atomicAdd(&list.header[QL_ESCAPED_INSIDE], 1u); }
   if ((params.flags & DETECT_MARK_PIN) != 0u) {
     if (gPinIndex != NONE) {
-      pin[gPinIndex] = 1u;
+      pin[gPinIndex] = pinMarkOf(tetObject(t) != gObject);
       atomicAdd(&list.header[QL_PIN], 1u);
     }
     return;
   }
-  let inter = topo[params.offVertexObject + topo[params.offTets + 4u * t]] != gObject;
+  let inter = tetObject(t) != gObject;
   atomicAdd(&list.header[QL_HITS + 2u * gKind + select(0u, 1u, inter)], 1u);
   var source = gSourceId | (gKind << QUERY_KIND_SHIFT);
   if (inter && (params.flags & DETECT_EUCLIDEAN) != 0u) { source |= QUERY_EUCLIDEAN; }

@@ -139,6 +139,7 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
   },
   { kind: 'toggle', key: 'ccdObstacleGrowth', label: 'CCD boxes grow for landings', help: "the same-object CCD boxes of a body that may meet a collider or another body grow along their relative speed: a landing body's lower part stops while the rest falls on; off: only escapes widen them" },
   { kind: 'toggle', key: 'ccdEveryRound', label: 'CCD in every round (collide contacts)', help: "with collide-every contacts, the rounds that only solve the contacts again first run CCD's narrow phase again, so a free point that the later material iterations carry into another body gets its contact in that substep" },
+  { kind: 'toggle', key: 'pinByKind', label: 'Pin by kind (hybrid)', help: "a point inside a tet at the substep's start skips in CCD only the pairs of that tet's kind: a vertex pressed into a dent of its own body still meets other bodies through CCD; off (default): every pair of a Pin point goes to DCD (Alg. 5 as written)" },
   { kind: 'toggle', key: 'escapedToDcd', label: 'Escaped points to DCD (hybrid)', help: 'a free point that left the box its CCD candidates were found with is tested like a Pin point at the substep end, so a crossing CCD could miss is resolved in that substep' },
   {
     kind: 'choice',

@@ -78,6 +78,7 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
   { key: 'inversionFloor', idle: (p) => noDcd(p) ?? (p.recovery ? null : 'it acts in recovery mode, which is off') },
   { key: 'escapedToDcd', idle: (p, engine) => (engine === 'cpu' ? "nothing escapes the CPU engine's CCD (exact boxes every substep)" : noCcd(p) ?? (effectiveCollisionMode(p) === 'hybrid' ? null : 'it acts in hybrid mode')) },
   { key: 'ccdEveryRound', idle: (p, _engine, objects) => noCcd(p) ?? (effectiveCollideEvery(p, objects) === 'contacts' ? null : `it acts with collide-every contacts and this run's is ${effectiveCollideEvery(p, objects)}`) },
+  { key: 'pinByKind', idle: (p) => noCcd(p) ?? (effectiveCollisionMode(p) === 'hybrid' ? null : 'it acts in hybrid mode') },
   { key: 'ccdObstacleGrowth', idle: (p, engine) => (engine === 'cpu' ? GPU_BROAD_PHASE : noSelfCcd(p)) },
   { key: 'ccdJobLatency', idle: (p, engine) => (engine === 'cpu' ? GPU_BROAD_PHASE : noCcd(p)) },
   { key: 'selfCulling', idle: (p, engine) => (engine === 'cpu' ? GPU_BROAD_PHASE : noSelfCcd(p)) },

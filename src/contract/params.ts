@@ -383,6 +383,18 @@ export interface SolverParams {
    */
   ccdEveryRound: boolean;
   /**
+   * Hybrid (supplement Alg. 5): a point found inside a tet at the substep's start (Pin) skips in
+   * CCD only the pairs of the kind of that tet: a point inside its own body (a dent, a fold)
+   * still meets other bodies through CCD, and a point inside another body still meets its own.
+   * Alg. 5 takes every pair of a Pin point from CCD, so a self-intersecting body shot at a thin
+   * slab ends with edges through it (tests/unit/collision/pinByKind.test.ts), and two octopi
+   * head-on at 5-6 m/s pass 7 % more edges through each other (bench/octopusHeadOn.ts). False
+   * (default): Alg. 5 as written, because in the octopus boxes (single 56-frame float64 runs of 3,
+   * 4 and 5 octopi) it ended 12 vertex-frames inside another octopus against 3 without it.
+   * docs/collisions.md "Pin by kind".
+   */
+  pinByKind: boolean;
+  /**
    * CCD's own-frame boxes (pairs within one object) of a body that may meet a collider or another
    * body within the job's horizon grow along their relative speed (collision/ccd/obstacleGrowth.ts):
    * a landing body's vertices stop while its own frame falls on, which the boxes did not hold; on
@@ -621,6 +633,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     colliderResponse: 'auto',
     escapedToDcd: true,
     ccdEveryRound: false,
+    pinByKind: false,
     ccdObstacleGrowth: true,
     ccdSelfPairFrame: 'adaptive',
     ccdJobLatency: 'auto',
@@ -654,6 +667,7 @@ export function checkParams(p: SolverParams): void {
   if (typeof p.warmStart !== 'boolean') throw new RangeError(`warmStart must be true or false, got ${String(p.warmStart)}`);
   if (typeof p.escapedToDcd !== 'boolean') throw new RangeError(`escapedToDcd must be true or false, got ${String(p.escapedToDcd)}`);
   if (typeof p.ccdEveryRound !== 'boolean') throw new RangeError(`ccdEveryRound must be true or false, got ${String(p.ccdEveryRound)}`);
+  if (typeof p.pinByKind !== 'boolean') throw new RangeError(`pinByKind must be true or false, got ${String(p.pinByKind)}`);
   if (typeof p.ccdObstacleGrowth !== 'boolean') throw new RangeError(`ccdObstacleGrowth must be true or false, got ${String(p.ccdObstacleGrowth)}`);
   if (!PARTITION_BALANCES.includes(p.partitionBalance)) throw new RangeError(`partitionBalance must be one of ${PARTITION_BALANCES.join(', ')}, got ${String(p.partitionBalance)}`);
   if (!(Number.isFinite(p.vertexMassFloor) && p.vertexMassFloor >= 0 && p.vertexMassFloor < 1)) throw new RangeError(`vertexMassFloor (a fraction of the mean mass of a vertex's tet neighbours) must be in [0, 1), got ${String(p.vertexMassFloor)}`);

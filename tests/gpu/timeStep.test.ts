@@ -16,6 +16,7 @@ import { bodiesSetup, cubePart } from '../unit/collision/scenes';
 import { DetectSnapshot } from '../support/detectSnapshot';
 import { countIntersections } from '../support/intersectionCounter';
 import { detectionRefitsOn, REFIT_IN_DETECTION_STORAGE_BUFFERS } from '../../src/collision/gpu/detectStage';
+import { PIN_INTER } from '../../src/collision/pinMark';
 
 /**
  * The stepping owner (src/sim/timeStep.ts): the solver's stage list and the dispatches each
@@ -148,7 +149,7 @@ async function stepPairWithSameContacts(ctx: GpuContext, a: GpuSolver, b: GpuSol
  * The hybrid's Pin flags of the last substep (DetectStage.pin) against the brute-force
  * intersection counter (tests/support/intersectionCounter.ts, float64, no code shared with
  * dcdDetect.wgsl) on its start positions (copied by DetectSnapshot): a boundary vertex strictly
- * inside another object's positively oriented tet is Pin, any other is not.
+ * inside another object's positively oriented tet is Pin with the inter-object mark, any other is not.
  */
 async function pinAgainstOracle(ctx: GpuContext, solver: GpuSolver, snapshot: DetectSnapshot): Promise<{ flagged: number; wrong: string[] }> {
   const m = solver.model;
@@ -160,7 +161,8 @@ async function pinAgainstOracle(ctx: GpuContext, solver: GpuSolver, snapshot: De
   const wrong: string[] = [];
   for (const v of solver.collisions!.mesh.boundaryVertices) {
     if (pin[v] !== 0) flagged++;
-    if ((pin[v] !== 0) !== inside.has(v)) wrong.push(`vertex ${v}: pin ${pin[v]}, inside by the counter ${inside.has(v)}`);
+    // Inside another object: the mark of an inter-object hit (src/collision/pinMark.ts PIN_INTER).
+    if (pin[v] !== (inside.has(v) ? PIN_INTER : 0)) wrong.push(`vertex ${v}: pin ${pin[v]}, inside by the counter ${inside.has(v)}`);
   }
   return { flagged, wrong };
 }

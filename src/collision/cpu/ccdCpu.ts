@@ -39,6 +39,7 @@ import type { CcdFrameCounters } from '../counters';
 import { pairBoxGap } from '../ccd/laterRounds';
 import { strictlyInside } from './tetGeometry';
 import { ACTIVE_DETECTING_ROUND_ONLY, CpuContacts, GROUP_EDGE_EDGE, GROUP_POINT_FACE, PATH_DIRECTION_MIN_REL } from './contactsCpu';
+import { pinSkips } from '../pinMark';
 
 /**
  * An edge-edge CCD contact whose two normal cones do not meet (mutualCone.ts 'apart') keeps its
@@ -91,6 +92,8 @@ export class CpuCcd {
 
   /** Edge and vertex features' normals kept in their normal cones (featureNormal.ts); false: the path direction alone, as before (tests compare). */
   coneNormals = true;
+  /** SolverParams.pinByKind: a Pin point skips only the pairs of its mark's kind (pinMark.ts); false: all its pairs (Alg. 5 as written). */
+  pinByKind = false;
   /** The mutual normal cone rule (mutualCone.ts); false: the triangle side's cone alone, as before (tests compare). */
   mutualCones = true;
   private readonly cone: MutualConeTopology;
@@ -145,16 +148,16 @@ export class CpuCcd {
       const v = vf[i], f = vf[i + 1];
       const key = v * triangleCount + f;
       const inContact = pairs?.vertexFace.has(key) ?? false;
+      const self = objects[v] === objects[tris[3 * f]];
       // A later round (`far`) skips pairs in contact or far first, and counts no Pin skips (the GPU's order).
       if (far && (inContact || pairBoxGap(far.at, v, v, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2]) > far.limit)) continue;
-      if (pin && pin[v]) {
+      if (pin && (pin[v] & pinSkips(self, this.pinByKind))) {
         if (!far) counters.skippedPin++;
         continue;
       }
       if (inContact) continue;
       counters.tests++;
       const before = out.count;
-      const self = objects[v] === objects[tris[3 * f]];
       this.vertexFace(x0, x1, v, f, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2], self ? selfSep : separation, self ? selfOff : offset, out, counters);
       if (pairs && out.count > before) pairs.vertexFace.add(key);
     }
@@ -164,15 +167,15 @@ export class CpuCcd {
       const ea = ee[i], eb = ee[i + 1];
       const key = ea * edgeCount + eb;
       const inContact = pairs?.edgeEdge.has(key) ?? false;
+      const self = objects[edges[2 * ea]] === objects[edges[2 * eb]];
       if (far && (inContact || pairBoxGap(far.at, edges[2 * ea], edges[2 * ea + 1], edges[2 * eb], edges[2 * eb + 1], edges[2 * eb + 1]) > far.limit)) continue;
-      if (pin && (pin[n + ea] || pin[n + eb])) {
+      if (pin && ((pin[n + ea] | pin[n + eb]) & pinSkips(self, this.pinByKind))) {
         if (!far) counters.skippedPin++;
         continue;
       }
       if (inContact) continue;
       counters.tests++;
       const before = out.count;
-      const self = objects[edges[2 * ea]] === objects[edges[2 * eb]];
       this.edgeEdge(x0, x1, ea, eb, edges[2 * ea], edges[2 * ea + 1], edges[2 * eb], edges[2 * eb + 1], self ? selfSep : separation, self ? selfOff : offset, out, counters);
       if (pairs && out.count > before) pairs.edgeEdge.add(key);
     }

@@ -30,7 +30,7 @@ import { candidateClosingSpeed } from '../ccd/impactSubsteps';
 import { CCD_BASE_MARGIN_RATIO, laterRoundReach } from '../ccd/laterRounds';
 
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
-  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound' | 'farSideContacts' | 'inversionFloor'>>;
+  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound' | 'pinByKind' | 'farSideContacts' | 'inversionFloor'>>;
 
 export class CpuCollisionStage {
   readonly mesh: TetMesh;
@@ -135,6 +135,7 @@ export class CpuCollisionStage {
       for (const v of this.mesh.boundaryVertices) {
         if (Math.max(Math.abs(x[3 * v] - at[3 * v]), Math.abs(x[3 * v + 1] - at[3 * v + 1]), Math.abs(x[3 * v + 2] - at[3 * v + 2])) > reach) counters.laterRoundBeyondReach++;
       }
+      this.ccd.pinByKind = params.pinByKind ?? false;
       this.ccd.run(x0, x, offset, offset, params.selfCollision, this.solvedMode === 'hybrid' ? this.pin : null, this.contacts, counters, this.ccdPairs, { at, limit: offset + 2 * reach }, selfContactOffset(this.model, offset));
       this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration, from);
       counters.laterRoundHits += this.contacts.count - from;
@@ -221,6 +222,7 @@ export class CpuCollisionStage {
     const dcdContacts = this.contacts.count;
     this.ccdPairs.vertexFace.clear();
     this.ccdPairs.edgeEdge.clear();
+    this.ccd.pinByKind = params.pinByKind ?? false;
     if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd, this.ccdPairs, undefined, selfContactOffset(this.model, offset));
     if (mode !== 'dcd' && params.ccdEveryRound) {
       if (this.roundZero?.length !== x.length) this.roundZero = new Float64Array(x.length);

@@ -17,6 +17,7 @@
 import type { TetMesh } from '../../mesh/types';
 import { KIND_CENTROID, KIND_EDGE, KIND_SHIFT, KIND_VERTEX, SOURCE_INDEX_MASK, type CpuQueryList } from './queryList';
 import { TetGrid } from './tetGrid';
+import { PIN_INTER, PIN_SELF } from '../pinMark';
 import { clipSegment, strictlyInside, tetVolume6 } from './tetGeometry';
 
 export interface DetectOptions {
@@ -62,8 +63,10 @@ export class CpuDetector {
     pin.fill(0);
     for (let i = 0; i < scratch.count; i++) {
       const s = scratch.source[i], kind = (s >>> KIND_SHIFT) & 3, id = s & SOURCE_INDEX_MASK;
-      if (kind === KIND_VERTEX) pin[id] = 1;
-      else if (kind === KIND_EDGE) pin[n + id] = 1;
+      const object = this.mesh.vertexObject[kind === KIND_EDGE ? this.mesh.boundaryEdges[2 * id] : id];
+      const mark = this.mesh.tetObject[scratch.tet[i]] === object ? PIN_SELF : PIN_INTER;
+      if (kind === KIND_VERTEX) pin[id] = mark;
+      else if (kind === KIND_EDGE) pin[n + id] = mark;
     }
     return scratch.count;
   }

@@ -78,6 +78,7 @@ export interface BodyDesc {
   part: Part;
   velocity?: [number, number, number];
   youngsModulus?: number;
+  density?: number;
 }
 
 /** A solver setup of soft bodies (one object each), no colliders unless given. */
@@ -87,7 +88,7 @@ export function bodiesSetup(bodies: BodyDesc[], params: Partial<SolverParams>, c
       name: `body${i}`,
       positions: b.part.positions,
       tets: b.part.tets,
-      material: { youngsModulus: b.youngsModulus ?? 1e5, poissonRatio: 0.3, density: 1000 },
+      material: { youngsModulus: b.youngsModulus ?? 1e5, poissonRatio: 0.3, density: b.density ?? 1000 },
       velocity: b.velocity,
     })),
   );
@@ -220,4 +221,36 @@ export function crushedContainer(mode: SolverParams['collisionMode']): SimSetup 
   const v0 = setup.model.initialVelocities as Float64Array;
   for (let i = 0; i < setup.model.vertexCount; i++) v0[3 * i + 1] = -30;
   return setup;
+}
+
+/** Parts joined into one part (one object): overlapping parts make a body that intersects itself. */
+export function joinedParts(parts: Part[]): Part {
+  const positions = new Float64Array(parts.reduce((n, p) => n + p.positions.length, 0));
+  const tets = new Uint32Array(parts.reduce((n, p) => n + p.tets.length, 0));
+  let at = 0, t = 0;
+  for (const p of parts) {
+    positions.set(p.positions, at);
+    for (let k = 0; k < p.tets.length; k++) tets[t + k] = p.tets[k] + at / 3;
+    at += p.positions.length;
+    t += p.tets.length;
+  }
+  return { positions, tets };
+}
+
+/**
+ * A body that intersects itself flies at a heavy thin slab (SolverParams.pinByKind): two 10 cm
+ * cubes (2 cells a side) joined as one object, the second offset by (4, 7.5, 6) cm, so that a
+ * corner of each lies strictly inside the other (Pin points of a self hit, none on a lattice
+ * face). The slab, 1 cm thick and 1000 times denser, stands 1 cm ahead of the body's front at
+ * x = 15-16 cm, across both cubes. No gravity, no damping, no friction, one substep (no impact substeps), hybrid: in
+ * the frame the body moves 10 cm, through the slab unless every boundary point meets it.
+ */
+export function dentedBodyAtSlab(params: Partial<SolverParams>): { setup: SimSetup; slabFarFace: number } {
+  const body = joinedParts([cubePart(2, 0.1, [0, 0, 0]), cubePart(2, 0.1, [0.04, 0.075, 0.06])]);
+  const slab = latticePart([1, 4, 4], (u, v, w) => [0.15 + 0.01 * u, -0.01 + 0.05 * v, -0.01 + 0.05 * w]);
+  const setup = bodiesSetup(
+    [{ part: body, velocity: [6, 0, 0] }, { part: slab, density: 1e6 }],
+    { dt: 1 / 60, substeps: 1, impactSubsteps: 1, iterations: 2, gravity: [0, 0, 0], damping: 0, friction: 0, collisions: true, selfCollision: true, collisionMode: 'hybrid', ...params },
+  );
+  return { setup, slabFarFace: 0.16 };
 }
