@@ -389,8 +389,8 @@ export interface SolverParams {
    * Alg. 5 takes every pair of a Pin point from CCD, so a self-intersecting body shot at a thin
    * slab ends with edges through it (tests/unit/collision/pinByKind.test.ts), and two octopi
    * head-on at 5-6 m/s pass 7 % more edges through each other (bench/octopusHeadOn.ts). False
-   * (default): Alg. 5 as written, because in the octopus boxes (single 56-frame float64 runs of 3,
-   * 4 and 5 octopi) it ended 12 vertex-frames inside another octopus against 3 without it.
+   * (default): Alg. 5 as written, because in the octopus boxes (six single 56-frame float64 runs
+   * of 3, 4 and 5 octopi) it ended 14 vertex-frames inside another octopus against 8 without it.
    * docs/collisions.md "Pin by kind".
    */
   pinByKind: boolean;
