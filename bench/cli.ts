@@ -63,3 +63,17 @@ export function checkBenchArgs(argv: readonly string[], spec: BenchCommandLine):
   console.error(`${problem}\nusage: ${spec.usage}`);
   process.exit(2);
 }
+
+/**
+ * The value of an on|off option (`--name on` / `--name off`; `fallback` when absent) as a
+ * boolean. Anything else is refused naming the option and the word, so that `--recovery of`
+ * never runs the bench with the setting silently off.
+ */
+export function onOffArg(argv: readonly string[], name: string, fallback: boolean): boolean {
+  const i = argv.indexOf(name);
+  if (i < 0) return fallback;
+  const word = argv[i + 1];
+  if (word === 'on') return true;
+  if (word === 'off') return false;
+  throw new Error(`${name} must be on or off, got ${word === undefined ? 'nothing' : `"${word}"`}`);
+}

@@ -23,7 +23,7 @@ import { totalEnergy } from '../src/sim/energy';
 import { lumpedMasses } from '../src/sim/model';
 import { raiseLightVertices } from '../src/sim/vertexMassFloor';
 import { SOLVE_ORDERS, type SolveOrder } from '../src/contract/params';
-import { checkBenchArgs } from './cli';
+import { checkBenchArgs, onOffArg } from './cli';
 
 checkBenchArgs(process.argv.slice(2), {
   usage: 'node scripts/run-ts.mjs bench/lightVertices.ts [--mesh ../shared/meshes/octopus_2KFaces.t] [--floors 0,0.1] [--speeds 2,3,10,30] [--substeps 5] [--iterations 5] [--frames 10]\n' +
@@ -41,11 +41,7 @@ const numbers = (name: string, fallback: string): number[] => flag(name, fallbac
   if (!(Number.isFinite(n) && n >= 0)) throw new Error(`--${name}: numbers >= 0 separated by commas, got "${t}"`);
   return n;
 });
-const onOff = (name: string): boolean => {
-  const t = flag(name, 'on');
-  if (t !== 'on' && t !== 'off') throw new Error(`--${name} must be on or off, got "${t}"`);
-  return t === 'on';
-};
+const onOff = (name: string): boolean => onOffArg(argv, `--${name}`, true);
 const floors = numbers('floors', '0,0.1');
 const order = flag('order', 'partitioned') as SolveOrder;
 if (!SOLVE_ORDERS.includes(order)) throw new Error(`--order must be one of ${SOLVE_ORDERS.join(', ')}, got "${order}"`);

@@ -24,7 +24,7 @@ import { turnedAboutY } from '../src/scenes/place';
 import { centredAt } from '../src/scenes/impact';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { segmentCrossesTriangle } from '../tests/support/surfaceCrossings';
-import { checkBenchArgs } from './cli';
+import { checkBenchArgs, onOffArg } from './cli';
 
 const USAGE = 'node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off]';
 const argv = process.argv.slice(2);
@@ -37,8 +37,7 @@ function numberArg(name: string, fallback: number): number {
   return v;
 }
 const speed = numberArg('--speed', 3), turn = numberArg('--turn', 1), lift = numberArg('--lift', 0.1), frames = numberArg('--frames', 14);
-const pinArg = argv.indexOf('--pin-by-kind') >= 0 ? argv[argv.indexOf('--pin-by-kind') + 1] : 'off';
-if (pinArg !== 'on' && pinArg !== 'off') throw new Error(`--pin-by-kind: expected on or off, got "${pinArg}"`);
+const pinByKind = onOffArg(argv, '--pin-by-kind', false);
 if (!(frames >= 1 && Number.isInteger(frames))) throw new Error(`--frames: expected a positive whole number, got ${frames}`);
 
 const file = '../shared/meshes/octopus_2KFaces.t';
@@ -53,7 +52,7 @@ const model = buildModel([
 ]);
 const params = defaultParams({
   dt: 1 / 60, substeps: 5, iterations: 5, gravity: [0, 0, 0], friction: 0.2, damping: 0.5, collisions: true, selfCollision: true,
-  collideEvery: 'contacts', ccdEveryRound: true, contactIterations: 5, farSideContacts: 'drop', pinByKind: pinArg === 'on',
+  collideEvery: 'contacts', ccdEveryRound: true, contactIterations: 5, farSideContacts: 'drop', pinByKind,
 });
 const solver = new CpuSolver({ model, colliders: [], handles: [], params });
 

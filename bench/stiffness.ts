@@ -15,15 +15,13 @@ import type { ConstraintType, SolveOrder } from '../src/contract/params';
 import { kuhnLattice } from '../tests/support/kuhnLattice';
 import { rng } from '../tests/support/random';
 import { makeSetup } from '../tests/unit/sim/support/setups';
-import { checkBenchArgs } from './cli';
+import { checkBenchArgs, onOffArg } from './cli';
 
 checkBenchArgs(process.argv.slice(2), {
   usage: 'node scripts/run-ts.mjs bench/stiffness.ts [--self-collision on|off]',
   values: ['--self-collision'],
 });
-const selfFlag = process.argv.includes('--self-collision') ? process.argv[process.argv.indexOf('--self-collision') + 1] : 'off';
-if (selfFlag !== 'on' && selfFlag !== 'off') throw new Error(`--self-collision must be on or off, got ${selfFlag}`);
-const selfCollision = selfFlag === 'on';
+const selfCollision = onOffArg(process.argv.slice(2), '--self-collision', false);
 
 const CELLS = 4;
 const EDGE = 0.1;
@@ -52,7 +50,7 @@ function run(kind: 'free' | 'drop', E: number, solveOrder: SolveOrder, constrain
   return { total: total / start, motion: motion / start };
 }
 
-console.log(`self-collision ${selfFlag}`);
+console.log(`self-collision ${selfCollision ? 'on' : 'off'}`);
 for (const kind of ['free', 'drop'] as const) {
   console.log(`\n## ${kind === 'free' ? 'Free cube, random 1 cm/s' : 'Cube dropped 5 cm, frictionless ground'}: max over frames / start`);
   console.log('| constraint | order | substeps | ' + [1e3, 1e5, 1e7, 1e9, 1e10].map((e) => `E ${e.toExponential(0)} total / motion`).join(' | ') + ' |');

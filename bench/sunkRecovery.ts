@@ -21,7 +21,7 @@ import type { CollisionMode, SolverParams } from '../src/contract/params';
 import type { Model } from '../src/sim/model';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { det } from '../tests/support/tetOracle';
-import { checkBenchArgs } from './cli';
+import { checkBenchArgs, onOffArg } from './cli';
 
 checkBenchArgs(process.argv.slice(2), {
   usage: 'node scripts/run-ts.mjs bench/sunkRecovery.ts [--engine cpu|gpu|both] [--copies 3] [--resolution 8] [--sink 80] [--frames 6]\n' +
@@ -41,7 +41,7 @@ const build = () => meshPile.build({ mesh: { name: 'ball', positions: ball.posit
 const sinking: Partial<SolverParams> = { collisions: false, recovery: false, substeps: 2, iterations: 2, contactIterations: 3, collisionMode: 'dcd' };
 const after: Partial<SolverParams> = {
   collisions: true,
-  recovery: (arg('recovery') ?? 'on') === 'on',
+  recovery: onOffArg(args, '--recovery', true),
   collisionMode: (arg('collision-mode') ?? 'dcd') as CollisionMode,
   substeps: num('substeps', 20),
   iterations: num('iterations', 3),

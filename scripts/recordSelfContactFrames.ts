@@ -21,7 +21,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { checkBenchArgs } from '../bench/cli';
+import { checkBenchArgs, onOffArg } from '../bench/cli';
 import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { findScene } from '../src/scenes/registry';
 import { CpuSolver } from '../src/sim/cpuSolver';
@@ -45,7 +45,7 @@ const maxFrames = Number(arg('max-frames', '600'));
 const keep = Number(arg('frames', '3'));
 const skip = Number(arg('skip', '0'));
 const out = arg('out');
-const collisions = arg('collisions', 'off') === 'on';
+const collisions = onOffArg(process.argv.slice(2), '--collisions', false);
 const setup = findScene(sceneName).build({ size });
 setup.params.collisions = collisions;
 const solver = new CpuSolver(setup);

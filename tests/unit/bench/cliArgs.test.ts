@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { benchArgsProblem, type BenchCommandLine } from '../../../bench/cli';
+import { benchArgsProblem, onOffArg, type BenchCommandLine } from '../../../bench/cli';
 
 const spec: BenchCommandLine = { usage: 'bench/x.ts [--frames N] [--scene S] [--quiet]', values: ['--frames', '--scene'], switches: ['--quiet'] };
 
@@ -41,5 +41,21 @@ describe('bench command line', () => {
     }
     const unchecked = files.filter((f) => !libraries.has(f) && !/checkBenchArgs\(/.test(readFileSync(`bench/${f}`, 'utf8')));
     expect(unchecked).toEqual([]);
+  });
+
+  it('reads an on|off option as a boolean and refuses any other word, naming it', () => {
+    expect(onOffArg(['--recovery', 'on'], '--recovery', false)).toBe(true);
+    expect(onOffArg(['--frames', '3', '--recovery', 'off'], '--recovery', true)).toBe(false);
+    expect(onOffArg(['--frames', '3'], '--recovery', true)).toBe(true);
+    expect(onOffArg([], '--recovery', false)).toBe(false);
+    expect(() => onOffArg(['--recovery', 'of'], '--recovery', true)).toThrow('--recovery must be on or off, got "of"');
+    expect(() => onOffArg(['--recovery'], '--recovery', true)).toThrow('--recovery must be on or off, got nothing');
+  });
+
+  it('no benchmark or script compares an on|off option by hand (a typo there would read as off)', () => {
+    const dirs = ['bench', 'scripts'];
+    const byHand = dirs.flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.ts') && !(d === 'bench' && f === 'cli.ts'))
+      .filter((f) => /=== 'on'|!== 'off'/.test(readFileSync(`${d}/${f}`, 'utf8'))).map((f) => `${d}/${f}`));
+    expect(byHand).toEqual([]);
   });
 });
