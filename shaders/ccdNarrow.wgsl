@@ -16,8 +16,9 @@
 //                               translation common to all of an object's vertices keeps every pair's
 //                               relative position, so inside those boxes no pair is missed.
 // Later rounds (SolverParams.ccdEveryRound, collideEvery 'contacts'; CCD_LATER_ROUND): the rounds
-// that only solve the contacts again first run this kernel again over the same candidates, on the
-// motion from the substep's start to after their material iterations, appending to the substep's
+// that only solve the contacts again first run this kernel again over the candidates that the
+// detecting round listed as near (markForLaterRounds; every candidate when the list overflowed), on
+// the motion from the substep's start to after their material iterations, appending to the substep's
 // contacts (the count is not cleared) and leaving the boxes' checks to the detecting round. They
 // skip a pair that already has a contact in the substep (CANDIDATE_IN_CONTACT, set by the round
 // whose test made it) or that was farther apart where the detecting round tested it than the later
@@ -50,38 +51,7 @@
 #include "ccd"
 #include "ccdBoxes"
 #include "pointInTet"
-
-struct CcdParams {
-  vfCount: u32,
-  eeCount: u32,
-  boundaryVertexCount: u32,
-  rowStride: u32,
-  flags: u32,            // CCD_SKIP_PIN
-  capacity: u32,         // contact records
-  vertexCount: u32,
-  separation: f32,
-  offTriangles: u32,
-  offBoundaryEdges: u32,
-  offBoundaryVertices: u32,
-  offEdgeTriangles: u32,
-  offTriangleAcross: u32,
-  offVtOffsets: u32,
-  offVtList: u32,
-  /** The offset layer's opening per build (SolverParams.contactOffsetSpeed; contact.wgsl rampedOffset). */
-  offsetRamp: f32,
-  /** CCD_MARK_ROUNDS / CCD_LATER_ROUND: how far a vertex may move in the later rounds (collision/ccd/laterRounds.ts). */
-  laterReach: f32,
-  /** The float in `boxes` where the detecting round's positions start (4 per vertex). */
-  roundZeroAt: u32,
-  /** The most pre-existing depth a build removes (SolverParams.depenetrationSpeed; contact.wgsl rampedOffset). */
-  depenetration: f32,
-  offTets: u32,
-  offTriangleTet: u32,
-  /** The separation (and offset) of a pair of one object (contactOffset.ts selfContactOffset: at most `separation`). */
-  selfSeparation: f32,
-  pad2: u32,
-  pad3: u32,
-}
+#include "ccdParams"
 
 const CCD_SKIP_PIN = 1u;
 const CCD_CHECK_OWN = 2u;
@@ -134,6 +104,8 @@ const CCD_ESCAPE_LIST_CAPACITY = 4096u;
 // then the boundary vertices a later round found beyond the reach (counters.ccd.laterRoundBeyondReach).
 const CCD_LATER_ROUND_HITS = CCD_ESCAPE_LIST + 2u * CCD_ESCAPE_LIST_CAPACITY;
 const CCD_LATER_ROUND_BEYOND = CCD_LATER_ROUND_HITS + 1u;
+// Then the near list's lengths summed over the substeps (counters.ccd.laterRoundListed).
+const CCD_LATER_ROUND_LISTED = CCD_LATER_ROUND_HITS + 2u;
 // Edge-edge hits whose closest points lie within this parameter of an edge's end are left to the
 // vertex-triangle pairs of that end.
 const EE_END_PARAM = 0.01;
@@ -379,10 +351,18 @@ fn laterRoundSkips(w: u32) -> bool {
 }
 
 // The detecting round of a substep whose later rounds test again (CCD_MARK_ROUNDS): candidate word
-// w's far bit from `gap` (the pair's box gap now), its contact bit cleared.
+// w's far bit from `gap` (the pair's box gap now), its contact bit cleared. A pair that is not far
+// goes on the near list (its index w / 2, vertex-triangle pairs first), which the later rounds
+// dispatch over instead of every candidate (ccdNearArgs.wgsl; past its room they scan them all).
 fn markForLaterRounds(w: u32, gap: f32) {
   var marked = candidates[w] & CANDIDATE_ID;
-  if (gap > params.separation + 2.0 * params.laterReach) { marked = marked | CANDIDATE_FAR; }
+  if (gap > params.separation + 2.0 * params.laterReach) {
+    marked = marked | CANDIDATE_FAR;
+  } else {
+    let slot = atomicAdd(&eeHeader[CCD_NEAR_COUNT], 1u);
+    if (slot < params.nearCapacity) { candidates[params.nearAt + slot] = w / 2u; }
+    atomicAdd(&header[CCD_LATER_ROUND_LISTED], 1u);
+  }
   candidates[w] = marked;
 }
 
@@ -616,8 +596,36 @@ fn ownFrameExcess(v: u32) -> f32 {
   return ownFrameBoxExcess(v, o, params.vertexCount, startPosition(v), vertexPosition(v), startPosition(reference), vertexPosition(reference));
 }
 
+// A later round (CCD_LATER_ROUND), dispatched indirectly by ccdNearArgs.wgsl: the pairs of the
+// near list (or, when it overflowed, every candidate, as the detecting round), then each boundary
+// vertex's move since the detecting round (laterRounds.ts: beyond the reach, counted).
+fn laterRound(index: u32) {
+  let listed = atomicLoad(&eeHeader[CCD_NEAR_COUNT]);
+  let fromList = listed <= params.nearCapacity;
+  let pairs = select(params.vfCount + params.eeCount, listed, fromList);
+  if (index < pairs) {
+    let p = select(index, candidates[params.nearAt + index], fromList);
+    if (p < params.vfCount) {
+      vertexFace(p);
+    } else {
+      edgeEdge(p - params.vfCount);
+    }
+    return;
+  }
+  let i = index - pairs;
+  if (i >= params.boundaryVertexCount) { return; }
+  let v = topo[params.offBoundaryVertices + i];
+  let r = params.roundZeroAt + 4u * v;
+  let moved = abs(vertexPosition(v) - vec3<f32>(boxes[r], boxes[r + 1u], boxes[r + 2u]));
+  if (max(moved.x, max(moved.y, moved.z)) > params.laterReach) { atomicAdd(&header[CCD_LATER_ROUND_BEYOND], 1u); }
+}
+
 @compute @workgroup_size(64)
 fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
+  if ((params.flags & CCD_LATER_ROUND) != 0u) {
+    laterRound(threadIndex(gid, CCD_LATER_ROW_STRIDE));
+    return;
+  }
   var i = threadIndex(gid, params.rowStride);
   if (i < params.vfCount) {
     vertexFace(i);
@@ -629,14 +637,6 @@ fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
     return;
   }
   i -= params.eeCount;
-  if (i < params.boundaryVertexCount && (params.flags & CCD_LATER_ROUND) != 0u) {
-    // A later round: how far the vertex moved since the detecting round saw it (laterRounds.ts).
-    let v = topo[params.offBoundaryVertices + i];
-    let r = params.roundZeroAt + 4u * v;
-    let moved = abs(vertexPosition(v) - vec3<f32>(boxes[r], boxes[r + 1u], boxes[r + 2u]));
-    if (max(moved.x, max(moved.y, moved.z)) > params.laterReach) { atomicAdd(&header[CCD_LATER_ROUND_BEYOND], 1u); }
-    return;
-  }
   if (i < params.boundaryVertexCount) {
     let v = topo[params.offBoundaryVertices + i];
     if ((params.flags & CCD_MARK_ROUNDS) != 0u) {

@@ -78,6 +78,12 @@ export interface CcdFrameCounters {
    * pairs skipped there as far apart may have been missed. Zero without SolverParams.ccdEveryRound.
    */
   laterRoundBeyondReach: number;
+  /**
+   * The near lists' lengths, summed over the substeps: the pairs each detecting round found within
+   * the later rounds' reach (src/collision/ccd/laterRounds.ts), which the later rounds test again
+   * instead of every candidate. Zero without SolverParams.ccdEveryRound.
+   */
+  laterRoundListed: number;
   /** Edge-edge hits whose closest points lie at an edge's end (left to that vertex's vertex-triangle pairs). */
   edgeEdgeAtEnd: number;
   /** Edge-edge hits whose two edges' normal cones do not meet (mutualCone.ts): made with their own normal, perpendicular to both edges. */
@@ -162,7 +168,7 @@ export interface CcdFrameCounters {
 
 export function emptyCcdCounters(): CcdFrameCounters {
   return {
-    candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, laterRoundHits: 0, laterRoundBeyondReach: 0, backFace: 0, edgeEdgeAtEnd: 0, edgeEdgeApart: 0,
+    candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, laterRoundHits: 0, laterRoundBeyondReach: 0, laterRoundListed: 0, backFace: 0, edgeEdgeAtEnd: 0, edgeEdgeApart: 0,
     capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, escapedTested: 0, escapedInside: 0, escapedRejected: 0, margin: 0, selfMargin: 0, escapeDistance: 0, escapeDistanceSelf: 0, selfGrowth: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0, selfWorldFrame: 0, interPairs: 0, interSlices: 0,
     selfPairsBefore: 0, selfPairsAfter: 0, selfCulledFraction: 0, selfConesMs: 0, selfTraversalMs: 0, selfFilterMs: 0, selfDeviationEscapes: 0,
   };

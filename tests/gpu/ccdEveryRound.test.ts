@@ -22,9 +22,10 @@ import { momentum, springingCube, springingFaceAfter } from '../unit/collision/s
 const ON_SURFACE = 1e-5;
 
 /** One frame of springingCube on the GPU from its squeezed start: the frame's record, end positions and velocities (float64 copies), and the setup. */
-async function squeezedFrame(ctx: GpuContext, wallAt: number, params: Partial<SolverParams>, farCube = false) {
+async function squeezedFrame(ctx: GpuContext, wallAt: number, params: Partial<SolverParams>, farCube = false, nearListLimit?: number) {
   const { setup, squeezeA } = springingCube(wallAt, params, 0.7, farCube);
   const solver = new GpuSolver(ctx, setup);
+  if (nearListLimit !== undefined) solver.collisions!.ccd.nearListLimit = nearListLimit;
   try {
     const vec4 = new Float32Array(await readBuffer(ctx, solver.positionBuffer));
     squeezeA(vec4, 4);
@@ -69,8 +70,9 @@ describe('CCD in every collision round on the GPU (collideEvery contacts)', () =
     expect(on.hits).toEqual([]);
     // In each of the 4 later rounds the retirement of the edge-edge contacts only their own round
     // solves, then one narrow-phase dispatch; without the switch the retirement alone, in the
-    // first later round (docs/collisions.md "Apart pairs in the later rounds").
-    expect(on.dispatches - off.dispatches).toBe(4 * 2 - 1);
+    // first later round (docs/collisions.md "Apart pairs in the later rounds"); with it also the
+    // later rounds' grid over the near list, once a substep.
+    expect(on.dispatches - off.dispatches).toBe(4 * 2 - 1 + 1);
     for (const r of runs) expect(r.drift).toBeLessThan(1e-4);
     // Both twins count the boundary vertices that moved beyond the later rounds' reach (the far
     // pairs' bound, collision/ccd/laterRounds.ts): the springing faces do here.
@@ -97,5 +99,35 @@ describe('CCD in every collision round on the GPU (collideEvery contacts)', () =
     expect(later).toBeGreaterThan(0);
     expect(later).toBeLessThan(4 * detecting);
     expect(inside).toBe(0);
+  }, 120_000);
+
+  it('the later rounds run over the near list the detecting round built: the same tests and contacts as scanning every candidate (a list of no room), over fewer pairs, nothing inside', async () => {
+    const ctx = await testGpu();
+    const wallAt = (springingFaceAfter(1) + springingFaceAfter(5)) / 2;
+    const runs = [];
+    for (const nearListLimit of [undefined, 0]) {
+      const { setup, frame, x } = await squeezedFrame(ctx, wallAt, { ccdEveryRound: true }, true, nearListLimit);
+      const c = frame.collisions!.ccd;
+      runs.push({ nearListLimit, c, x, inside: insideHits(setup, x).length });
+    }
+    const [list, scan] = runs;
+    const candidates = list.c.candidatesVertexFace + list.c.candidatesEdgeEdge;
+    console.log(runs.map((r) => `near list ${r.nearListLimit === 0 ? 'of no room (scan)' : 'default'}: listed ${r.c.laterRoundListed} of ${candidates} candidates; tests ${r.c.tests}, hits ${r.c.hitsVertexFace} + ${r.c.hitsEdgeEdge} (${r.c.laterRoundHits} in later rounds); ${r.inside} vertices inside`).join('\n'));
+    // The third cube's pairs are far: the list holds fewer pairs than the candidates, and the
+    // detecting round lists the same pairs whether or not the list has room.
+    expect(list.c.laterRoundListed).toBeGreaterThan(0);
+    expect(list.c.laterRoundListed).toBeLessThan(candidates);
+    expect(scan.c.laterRoundListed).toBe(list.c.laterRoundListed);
+    expect(list.c.tests).toBe(scan.c.tests);
+    expect(list.c.laterRoundHits).toBeGreaterThan(0);
+    expect(list.c.laterRoundHits).toBe(scan.c.laterRoundHits);
+    expect([list.c.hitsVertexFace, list.c.hitsEdgeEdge]).toEqual([scan.c.hitsVertexFace, scan.c.hitsEdgeEdge]);
+    expect(list.c.laterRoundBeyondReach).toBe(scan.c.laterRoundBeyondReach);
+    let most = 0;
+    for (let i = 0; i < list.x.length; i++) most = Math.max(most, Math.abs(list.x[i] - scan.x[i]));
+    // Contacts appended in another order (atomics) solve in another order: f32 rounding apart.
+    expect(most).toBeLessThan(1e-5);
+    expect(list.inside).toBe(0);
+    expect(scan.inside).toBe(0);
   }, 120_000);
 });

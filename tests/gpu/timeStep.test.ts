@@ -203,14 +203,15 @@ describe('TimeStep: stages over one state', () => {
       // Detection once, the contacts after every iteration ('contacts'): the later rounds record
       // the contact passes only, with no build (one dispatch a substep fewer than a round of its own),
       // after CCD's retirement of the edge-edge contacts only round 0 solves and its narrow phase
-      // again with ccdEveryRound (two dispatches a round; docs/collisions.md "Apart pairs in the later rounds").
+      // again with ccdEveryRound (two dispatches a round; docs/collisions.md "Apart pairs in the later rounds"),
+      // whose grid over the near list the detecting round sizes (one more dispatch there; "The later rounds' near list").
       solver.params = { ...solver.params, collideEvery: 'contacts', ccdEveryRound: true };
       r = await solver.stepFrame();
       if (r.gpuPhaseMs) expect(r.passes.slice(0, 10)).toEqual(['predict', 'material', 'detect', 'spb', 'ccd', 'contacts', 'material', 'ccd', 'contacts', 'material']);
       const contactsOnly = byPhase(r);
       expect(contactsOnly.material).toBe(once.material);
       for (const phase of ['detect', 'spb'] as const) expect(contactsOnly[phase]).toBe(once[phase]);
-      expect(contactsOnly.ccd).toBe((1 + 2 * 2) * once.ccd!);
+      expect(contactsOnly.ccd).toBe((2 + 2 * 2) * once.ccd!);
       expect(contactsOnly.contacts).toBe(3 * once.contacts! - 2 * 2);
       solver.params = { ...solver.params, ccdEveryRound: false };
       r = await solver.stepFrame();

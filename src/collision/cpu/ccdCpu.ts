@@ -81,10 +81,23 @@ export interface CcdPairsInContact {
   edgeEdge: Set<number>;
 }
 
+/**
+ * The pairs a detecting round found within the later rounds' reach (SolverParams.ccdEveryRound;
+ * ccd/laterRounds.ts), flat: vertex, triangle, ... and edge a, edge b, .... The later rounds test
+ * these again (CpuCcd.runListed) instead of finding candidates anew.
+ */
+export interface CcdNearList {
+  vertexFace: number[];
+  edgeEdge: number[];
+}
+
 export class CpuCcd {
   readonly topology: CcdTopology;
   private readonly mesh: TetMesh;
+  private readonly objects: Uint32Array;
   private boxes: Float32Array;
+  /** With a near list: the boxes grown by the later rounds' reach. */
+  private wideBoxes = new Float32Array(0);
   private readonly q = new Float64Array(24);
   private readonly cpt = new Float64Array(6);
   /** strictlyInside's 4 words. */
@@ -108,6 +121,7 @@ export class CpuCcd {
       boundaryEdgeTriangles: mesh.boundaryEdgeTriangles,
     };
     this.topology = ccdTopologyOf(mesh);
+    this.objects = mesh.vertexObject;
     this.boxes = new Float32Array(6 * mesh.vertexCount);
   }
 
@@ -117,20 +131,98 @@ export class CpuCcd {
    * 1 per vertex, then per boundary edge (at vertexCount + e), for points penetrating at the
    * substep's start: their pairs are skipped (DCD's). Adds to `counters`. `pairs`: the pairs given
    * a contact are added to it, and pairs already in it are skipped (after the Pin test, as the GPU).
-   * `far` (a later round, ccd/laterRounds.ts): pairs whose box gap at positions `far.at` exceeds
-   * `far.limit` are skipped too, and the Pin skips are not counted again.
+   * `near` (the detecting round of a substep whose later rounds run CCD, ccd/laterRounds.ts): the
+   * pairs not skipped by Pin whose box gap at x1 is at most `near.limit` go on `near.list`, from
+   * candidates of boxes grown by `near.reach` too, so that the list holds every pair that the later
+   * rounds' own boxes could meet while no vertex moves farther than the reach (the GPU's near list,
+   * ccdNarrow.wgsl markForLaterRounds); this round still tests only the pairs its own boxes meet.
    */
   run(
     x0: Float64Array, x1: Float64Array, separation: number, offset: number, selfCollision: boolean, pin: Uint8Array | null, out: CpuContacts, counters: CcdFrameCounters,
-    pairs?: CcdPairsInContact, far?: { at: Float64Array; limit: number }, selfSeparation = separation,
+    pairs?: CcdPairsInContact, selfSeparation = separation, near?: { reach: number; limit: number; list: CcdNearList },
   ): void {
-    // A pair of one object comes within at most selfSeparation (contactOffset.ts selfContactOffset),
-    // as separation and as the offset its contact keeps.
-    const selfSep = Math.min(separation, selfSeparation), selfOff = Math.min(offset, selfSeparation);
     const m = this.mesh;
-    const objects = m.vertexObject;
-    const n = m.vertexCount;
+    const b = this.sweptBoxes(x0, x1, separation);
+    let boxes = b;
+    if (near) {
+      boxes = this.wideBoxes.length === b.length ? this.wideBoxes : (this.wideBoxes = new Float32Array(b.length));
+      const n = m.vertexCount;
+      for (let v = 0; v < n; v++) {
+        for (let k = 0; k < 3; k++) {
+          const a = x0[3 * v + k], c = x1[3 * v + k];
+          boxes[6 * v + k] = roundDown(Math.min(a, c) - separation - near.reach);
+          boxes[6 * v + 3 + k] = roundUp(Math.max(a, c) + separation + near.reach);
+        }
+      }
+      near.list.vertexFace.length = 0;
+      near.list.edgeEdge.length = 0;
+    }
+    const cand = ccdCandidates(this.topology, boxes, selfCollision ? 'all' : 'inter');
+    const tris = m.boundaryTriangles, edges = m.boundaryEdges;
+    const vf = cand.vertexFace, ee = cand.edgeEdge;
+    let vfTested = 0, eeTested = 0;
+    for (let i = 0; i < vf.length; i += 2) {
+      const v = vf[i], f = vf[i + 1];
+      const ta = tris[3 * f], tb = tris[3 * f + 1], tc = tris[3 * f + 2];
+      // With `near` the candidates come from the grown boxes: this round tests those its own boxes meet.
+      const meets = !near || boxesMeet(b, v, v, ta, tb, tc);
+      if (meets) vfTested++;
+      if (pin && (pin[v] & pinSkips(this.objects[v] === this.objects[ta], this.pinByKind))) {
+        if (meets) counters.skippedPin++;
+        continue;
+      }
+      if (near && pairBoxGap(x1, v, v, ta, tb, tc) <= near.limit) near.list.vertexFace.push(v, f);
+      if (meets) this.testVertexFace(x0, x1, v, f, separation, offset, selfSeparation, out, counters, pairs);
+    }
+    for (let i = 0; i < ee.length; i += 2) {
+      const ea = ee[i], eb = ee[i + 1];
+      const a0 = edges[2 * ea], a1 = edges[2 * ea + 1], b0 = edges[2 * eb], b1 = edges[2 * eb + 1];
+      const meets = !near || boxesMeet(b, a0, a1, b0, b1, b1);
+      if (meets) eeTested++;
+      if (pin && ((pin[m.vertexCount + ea] | pin[m.vertexCount + eb]) & pinSkips(this.objects[a0] === this.objects[b0], this.pinByKind))) {
+        if (meets) counters.skippedPin++;
+        continue;
+      }
+      if (near && pairBoxGap(x1, a0, a1, b0, b1, b1) <= near.limit) near.list.edgeEdge.push(ea, eb);
+      if (meets) this.testEdgeEdge(x0, x1, ea, eb, separation, offset, selfSeparation, out, counters, pairs);
+    }
+    counters.candidatesVertexFace = Math.max(counters.candidatesVertexFace, vfTested);
+    counters.candidatesEdgeEdge = Math.max(counters.candidatesEdgeEdge, eeTested);
+    if (near) counters.laterRoundListed += (near.list.vertexFace.length + near.list.edgeEdge.length) / 2;
+  }
+
+  /**
+   * A later round of a substep whose later rounds run CCD (SolverParams.ccdEveryRound): the pairs
+   * of the detecting round's near list (run's `near`) again, on the motion x0 -> x1 from the
+   * substep's start to now, those already in contact skipped (`pairs`) and those whose boxes of this
+   * motion do not meet left untested (they cannot come within the separation), the rest as run
+   * tests them. No broad phase: the GPU's later rounds dispatch over its near list likewise.
+   */
+  runListed(
+    x0: Float64Array, x1: Float64Array, separation: number, offset: number, out: CpuContacts, counters: CcdFrameCounters,
+    pairs: CcdPairsInContact, list: CcdNearList, selfSeparation = separation,
+  ): void {
+    const m = this.mesh;
+    const b = this.sweptBoxes(x0, x1, separation);
+    const tris = m.boundaryTriangles, edges = m.boundaryEdges;
+    const triangleCount = tris.length / 3, edgeCount = edges.length / 2;
+    const vf = list.vertexFace, ee = list.edgeEdge;
+    for (let i = 0; i < vf.length; i += 2) {
+      const v = vf[i], f = vf[i + 1];
+      if (pairs.vertexFace.has(v * triangleCount + f) || !boxesMeet(b, v, v, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2])) continue;
+      this.testVertexFace(x0, x1, v, f, separation, offset, selfSeparation, out, counters, pairs);
+    }
+    for (let i = 0; i < ee.length; i += 2) {
+      const ea = ee[i], eb = ee[i + 1];
+      if (pairs.edgeEdge.has(ea * edgeCount + eb) || !boxesMeet(b, edges[2 * ea], edges[2 * ea + 1], edges[2 * eb], edges[2 * eb + 1], edges[2 * eb + 1])) continue;
+      this.testEdgeEdge(x0, x1, ea, eb, separation, offset, selfSeparation, out, counters, pairs);
+    }
+  }
+
+  /** Each vertex's box: the hull of its positions in x0 and x1 grown by `separation`, rounded outward to f32 (this.boxes). */
+  private sweptBoxes(x0: Float64Array, x1: Float64Array, separation: number): Float32Array {
     const b = this.boxes;
+    const n = this.mesh.vertexCount;
     for (let v = 0; v < n; v++) {
       for (let k = 0; k < 3; k++) {
         const a = x0[3 * v + k], c = x1[3 * v + k];
@@ -138,47 +230,40 @@ export class CpuCcd {
         b[6 * v + 3 + k] = roundUp(Math.max(a, c) + separation);
       }
     }
-    const cand = ccdCandidates(this.topology, b, selfCollision ? 'all' : 'inter');
-    counters.candidatesVertexFace = Math.max(counters.candidatesVertexFace, cand.vertexFace.length / 2);
-    counters.candidatesEdgeEdge = Math.max(counters.candidatesEdgeEdge, cand.edgeEdge.length / 2);
-    const tris = m.boundaryTriangles;
-    const triangleCount = tris.length / 3, edgeCount = m.boundaryEdges.length / 2;
-    const vf = cand.vertexFace;
-    for (let i = 0; i < vf.length; i += 2) {
-      const v = vf[i], f = vf[i + 1];
-      const key = v * triangleCount + f;
-      const inContact = pairs?.vertexFace.has(key) ?? false;
-      const self = objects[v] === objects[tris[3 * f]];
-      // A later round (`far`) skips pairs in contact or far first, and counts no Pin skips (the GPU's order).
-      if (far && (inContact || pairBoxGap(far.at, v, v, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2]) > far.limit)) continue;
-      if (pin && (pin[v] & pinSkips(self, this.pinByKind))) {
-        if (!far) counters.skippedPin++;
-        continue;
-      }
-      if (inContact) continue;
-      counters.tests++;
-      const before = out.count;
-      this.vertexFace(x0, x1, v, f, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2], self ? selfSep : separation, self ? selfOff : offset, out, counters);
-      if (pairs && out.count > before) pairs.vertexFace.add(key);
-    }
-    const ee = cand.edgeEdge;
-    const edges = m.boundaryEdges;
-    for (let i = 0; i < ee.length; i += 2) {
-      const ea = ee[i], eb = ee[i + 1];
-      const key = ea * edgeCount + eb;
-      const inContact = pairs?.edgeEdge.has(key) ?? false;
-      const self = objects[edges[2 * ea]] === objects[edges[2 * eb]];
-      if (far && (inContact || pairBoxGap(far.at, edges[2 * ea], edges[2 * ea + 1], edges[2 * eb], edges[2 * eb + 1], edges[2 * eb + 1]) > far.limit)) continue;
-      if (pin && ((pin[n + ea] | pin[n + eb]) & pinSkips(self, this.pinByKind))) {
-        if (!far) counters.skippedPin++;
-        continue;
-      }
-      if (inContact) continue;
-      counters.tests++;
-      const before = out.count;
-      this.edgeEdge(x0, x1, ea, eb, edges[2 * ea], edges[2 * ea + 1], edges[2 * eb], edges[2 * eb + 1], self ? selfSep : separation, self ? selfOff : offset, out, counters);
-      if (pairs && out.count > before) pairs.edgeEdge.add(key);
-    }
+    return b;
+  }
+
+  /**
+   * The narrow phase of vertex v against boundary triangle f, unless `pairs` already holds it (then
+   * recorded there when it makes a contact). A pair of one object comes within at most
+   * selfSeparation (contactOffset.ts selfContactOffset), as separation and as the offset its
+   * contact keeps.
+   */
+  private testVertexFace(
+    x0: Float64Array, x1: Float64Array, v: number, f: number, separation: number, offset: number, selfSeparation: number, out: CpuContacts, counters: CcdFrameCounters, pairs?: CcdPairsInContact,
+  ): void {
+    const tris = this.mesh.boundaryTriangles;
+    const key = v * (tris.length / 3) + f;
+    if (pairs?.vertexFace.has(key)) return;
+    const self = this.objects[v] === this.objects[tris[3 * f]];
+    counters.tests++;
+    const before = out.count;
+    this.vertexFace(x0, x1, v, f, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2], self ? Math.min(separation, selfSeparation) : separation, self ? Math.min(offset, selfSeparation) : offset, out, counters);
+    if (pairs && out.count > before) pairs.vertexFace.add(key);
+  }
+
+  /** The narrow phase of boundary edges ea and eb, as testVertexFace. */
+  private testEdgeEdge(
+    x0: Float64Array, x1: Float64Array, ea: number, eb: number, separation: number, offset: number, selfSeparation: number, out: CpuContacts, counters: CcdFrameCounters, pairs?: CcdPairsInContact,
+  ): void {
+    const edges = this.mesh.boundaryEdges;
+    const key = ea * (edges.length / 2) + eb;
+    if (pairs?.edgeEdge.has(key)) return;
+    const self = this.objects[edges[2 * ea]] === this.objects[edges[2 * eb]];
+    counters.tests++;
+    const before = out.count;
+    this.edgeEdge(x0, x1, ea, eb, edges[2 * ea], edges[2 * ea + 1], edges[2 * eb], edges[2 * eb + 1], self ? Math.min(separation, selfSeparation) : separation, self ? Math.min(offset, selfSeparation) : offset, out, counters);
+    if (pairs && out.count > before) pairs.edgeEdge.add(key);
   }
 
   private load(x0: Float64Array, x1: Float64Array, a: number, b: number, c: number, d: number): Float64Array {
@@ -328,4 +413,18 @@ function dot(a: readonly number[], b: readonly number[]): number {
 
 function dist(a: readonly number[], b: readonly number[]): number {
   return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+
+/**
+ * Whether the union of the boxes of vertices a and b meets the union of those of c, d and e (an id
+ * repeated where a feature has fewer), inclusive as the broad phase's overlap (f32Round.ts): the
+ * pair is one of ccdCandidates' on these boxes, topology aside.
+ */
+function boxesMeet(boxes: Float32Array, a: number, b: number, c: number, d: number, e: number): boolean {
+  for (let k = 0; k < 3; k++) {
+    const loA = Math.min(boxes[6 * a + k], boxes[6 * b + k]), hiA = Math.max(boxes[6 * a + 3 + k], boxes[6 * b + 3 + k]);
+    const loB = Math.min(boxes[6 * c + k], boxes[6 * d + k], boxes[6 * e + k]), hiB = Math.max(boxes[6 * c + 3 + k], boxes[6 * d + 3 + k], boxes[6 * e + 3 + k]);
+    if (!(loA <= hiB && loB <= hiA)) return false;
+  }
+  return true;
 }

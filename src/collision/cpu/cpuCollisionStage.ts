@@ -17,7 +17,7 @@ import { createSpbMeshData, updateSpbMeshData, type SpbMeshData } from '../../sp
 import { meanBoundaryEdge, modelContactOffset, RAMP_FLOOR_CCD, RAMP_FLOOR_DCD, selfContactOffset } from '../contactOffset';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../counters';
 import { buildSceneMesh } from '../sceneMesh';
-import { CpuCcd, type CcdPairsInContact } from './ccdCpu';
+import { CpuCcd, type CcdNearList, type CcdPairsInContact } from './ccdCpu';
 import { CpuContacts } from './contactsCpu';
 import { CpuDetector } from './detectCpu';
 import { inversionFloorScratch, liftInvertedTets, restVolumes6, type InversionFloorScratch } from './inversionFloor';
@@ -128,15 +128,14 @@ export class CpuCollisionStage {
       const offset = this.offsetOf(params);
       const from = this.contacts.count;
       const counters = into?.ccd ?? emptyCollisionCounters().ccd;
-      // Pairs far apart where round 0 tested them are skipped (ccd/laterRounds.ts); a boundary
-      // vertex that moved beyond the reach since is counted.
+      // Only the pairs round 0 found within the reach (its near list, ccd/laterRounds.ts); a
+      // boundary vertex that moved beyond the reach since is counted.
       const reach = laterRoundReach(offset, this.meanEdge);
       const at = this.roundZero;
       for (const v of this.mesh.boundaryVertices) {
         if (Math.max(Math.abs(x[3 * v] - at[3 * v]), Math.abs(x[3 * v + 1] - at[3 * v + 1]), Math.abs(x[3 * v + 2] - at[3 * v + 2])) > reach) counters.laterRoundBeyondReach++;
       }
-      this.ccd.pinByKind = params.pinByKind ?? false;
-      this.ccd.run(x0, x, offset, offset, params.selfCollision, this.solvedMode === 'hybrid' ? this.pin : null, this.contacts, counters, this.ccdPairs, { at, limit: offset + 2 * reach }, selfContactOffset(this.model, offset));
+      this.ccd.runListed(x0, x, offset, offset, this.contacts, counters, this.ccdPairs, this.nearPairs, selfContactOffset(this.model, offset));
       this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration, from);
       counters.laterRoundHits += this.contacts.count - from;
       const t1 = performance.now();
@@ -164,6 +163,8 @@ export class CpuCollisionStage {
   private roundZero?: Float64Array;
   /** The CCD pairs given a contact in this substep (solveAgain's later-round CCD skips them). */
   private readonly ccdPairs: CcdPairsInContact = { vertexFace: new Set(), edgeEdge: new Set() };
+  /** With ccdEveryRound: the pairs round 0 found within the later rounds' reach, which they test again. */
+  private readonly nearPairs: CcdNearList = { vertexFace: [], edgeEdge: [] };
 
   /**
    * One substep at positions x (corrected in place); x0: positions at the substep's start, w:
@@ -223,7 +224,10 @@ export class CpuCollisionStage {
     this.ccdPairs.vertexFace.clear();
     this.ccdPairs.edgeEdge.clear();
     this.ccd.pinByKind = params.pinByKind ?? false;
-    if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd, this.ccdPairs, undefined, selfContactOffset(this.model, offset));
+    // With ccdEveryRound, round 0 also lists the pairs the later rounds test again (ccd/laterRounds.ts).
+    const reach = laterRoundReach(offset, this.meanEdge);
+    const near = params.ccdEveryRound ? { reach, limit: offset + 2 * reach, list: this.nearPairs } : undefined;
+    if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd, this.ccdPairs, selfContactOffset(this.model, offset), near);
     if (mode !== 'dcd' && params.ccdEveryRound) {
       if (this.roundZero?.length !== x.length) this.roundZero = new Float64Array(x.length);
       this.roundZero.set(x);

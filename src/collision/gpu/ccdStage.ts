@@ -14,6 +14,7 @@
  * Header words (frame sums, read back with the frame's counters): see CCD_* in ccdNarrow.wgsl.
  */
 import code from '../../../shaders/ccdNarrow.wgsl?raw';
+import nearArgsCode from '../../../shaders/ccdNearArgs.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
 import { dispatchGrid, gridRowStride, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import { definePipelines, wgslPipeline } from '../../gpu/lazyPipelines';
@@ -52,10 +53,21 @@ export const ESCAPE_LIST_FIRST_WORD = QL_HEADER_WORDS + QUERY_WORDS;
 export const ESCAPE_LIST_CAPACITY = 4096;
 export const ESCAPE_LIST_WORDS = 2 * ESCAPE_LIST_CAPACITY;
 /**
- * Words after the escape list, read back with it: the contacts the later rounds added and the
- * vertices they found beyond the reach (ccdNarrow.wgsl CCD_LATER_ROUND_HITS, CCD_LATER_ROUND_BEYOND).
+ * Words after the escape list, read back with it: the contacts the later rounds added, the
+ * vertices they found beyond the reach and the near lists' lengths (ccdNarrow.wgsl
+ * CCD_LATER_ROUND_HITS, CCD_LATER_ROUND_BEYOND, CCD_LATER_ROUND_LISTED).
  */
-export const CCD_TAIL_WORDS = 2;
+export const CCD_TAIL_WORDS = 3;
+/**
+ * The near list's room as a share of the candidates' room (pairs; ccdNarrow.wgsl markForLaterRounds):
+ * 2 more bytes a pair of that room on the 8 of the pair itself. On the 4-octopus box the detecting
+ * round lists 35-37 % of the candidates while the octopi fall (their own near neighbours) and 3-18 %
+ * once they land (docs/collisions.md "The later rounds' near list"); the room is at least half the
+ * candidates. Past it the later rounds scan every candidate, as before the list.
+ */
+export const NEAR_LIST_SHARE = 1 / 2;
+/** Words of the edge-edge list's header the detecting round clears: the count and the near list's length (ccdParams.wgsl CCD_NEAR_COUNT). */
+const EE_HEADER_CLEARED_BYTES = 8;
 const W = {
   hitsVertexFace: 0, hitsEdgeEdge: 1, dropped: 2, escaped: 3, skippedPin: 4, backFace: 5, maxCount: 6, tests: 7, edgeEdgeAtEnd: 8, escapedSelf: 9, escapedSelfObjects: 10,
   escapeDistance: 12, escapeDistanceSelf: 13, escapeListCount: 14, edgeEdgeApart: 15,
@@ -118,6 +130,18 @@ export class CcdStage implements GpuStage {
   declare private readonly pipeline: GPUComputePipeline;
   /** Disables the edge-edge contacts only their own round solves (ccdNarrow.wgsl retireDetectingRoundOnly). */
   declare private readonly retirePipeline: GPUComputePipeline;
+  /** The later rounds' indirect grid over the near list (ccdNearArgs.wgsl). */
+  declare private readonly nearArgsPipeline: GPUComputePipeline;
+  private readonly nearArgsTable;
+  /** [x, y, 1] of the later rounds' ccdNarrow dispatches, written once a substep by the detecting round. */
+  private readonly nearArgs: GPUBuffer;
+  /**
+   * The most pairs the near list holds (default: NEAR_LIST_SHARE of the candidates' room); with more
+   * near pairs the later rounds scan every candidate. 0: always scan (tests compare the two).
+   */
+  nearListLimit?: number;
+  /** The near list's room in the current candidates buffer (pairs), and where it starts (words). */
+  private nearRoom = 0;
   private readonly uniforms: GPUBuffer;
   /** The later rounds' uniforms (FLAG_LATER_ROUND; SolverParams.ccdEveryRound). */
   private readonly laterUniforms: GPUBuffer;
@@ -148,7 +172,7 @@ export class CcdStage implements GpuStage {
   private checkOwn = false;
   private pending?: CcdFrameInput;
   private current?: CcdFrameInput;
-  private group?: { key: string; positions: GPUBuffer; prev: GPUBuffer; group: GPUBindGroup; later: GPUBindGroup };
+  private group?: { key: string; positions: GPUBuffer; prev: GPUBuffer; group: GPUBindGroup; later: GPUBindGroup; nearArgs: GPUBindGroup };
   private running = false;
   /** SolverParams.ccdEveryRound as beginFrame read it: the frame's uniforms and later rounds follow it. */
   private laterThisFrame = false;
@@ -169,7 +193,10 @@ export class CcdStage implements GpuStage {
     definePipelines(this, {
       pipeline: () => wgslPipeline(device, 'ccd.narrow', code, 'ccdNarrow', [this.table.layout]),
       retirePipeline: () => wgslPipeline(device, 'ccd.retire', code, 'retireDetectingRoundOnly', [this.table.layout]),
+      nearArgsPipeline: () => wgslPipeline(device, 'ccd.nearArgs', nearArgsCode, 'nearArgs', [this.nearArgsTable.layout]),
     });
+    this.nearArgsTable = new BindingTable(device, 'ccd.nearArgs', { params: 'uniform', eeHeader: 'read-only-storage', args: 'storage' });
+    this.nearArgs = device.createBuffer({ label: 'ccd.nearArgs', size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT });
     this.uniforms = uniformBuffer(device, 'ccd.params', 4 * PARAM_WORDS);
     this.laterUniforms = uniformBuffer(device, 'ccd.laterParams', 4 * PARAM_WORDS);
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
@@ -240,6 +267,8 @@ export class CcdStage implements GpuStage {
     words[19] = topo.offsets.tets;
     words[20] = topo.offsets.triangleTet;
     floats[21] = Math.min(this.selfSeparation, this.separation);
+    words[22] = Math.min(this.nearRoom, Math.max(0, Math.floor(this.nearListLimit ?? Infinity)));
+    words[23] = 2 * this.candidateCapacity;
     const later = (this.laterThisFrame = this.settings().ccdEveryRound ?? false);
     if (later) words[4] |= FLAG_MARK_ROUNDS;
     this.device.queue.writeBuffer(this.uniforms, 0, words);
@@ -248,7 +277,7 @@ export class CcdStage implements GpuStage {
       this.device.queue.writeBuffer(this.laterUniforms, 0, words);
     }
     encoder.clearBuffer(this.vertexFace.header);
-    encoder.clearBuffer(this.edgeEdge.header, 0, 4);
+    encoder.clearBuffer(this.edgeEdge.header, 0, EE_HEADER_CLEARED_BYTES);
   }
 
   private upload(input: CcdFrameInput): void {
@@ -262,9 +291,11 @@ export class CcdStage implements GpuStage {
     if (!this.candidates || this.candidateCapacity < words) {
       this.candidates?.destroy();
       this.candidateCapacity = Math.max(1024, 2 ** Math.ceil(Math.log2(Math.max(1, words))));
+      // The pairs (2 words each), then the near list (1 word a pair) for the later rounds.
+      this.nearRoom = Math.floor(NEAR_LIST_SHARE * this.candidateCapacity);
       this.candidates = this.device.createBuffer({
         label: 'ccd.candidates',
-        size: 8 * this.candidateCapacity,
+        size: 8 * this.candidateCapacity + 4 * this.nearRoom,
         usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
       });
       this.group = undefined;
@@ -293,7 +324,10 @@ export class CcdStage implements GpuStage {
         candidates: this.candidates!, boxes: this.boxes, header: this.vertexFace.header, contacts: this.vertexFace.contacts,
         eeHeader: this.edgeEdge.header, eeContacts: this.edgeEdge.contacts,
       };
-      this.group = { key, positions: state.positions, prev: state.prev, group: this.table.group(entries), later: this.table.group({ ...entries, params: this.laterUniforms }) };
+      this.group = {
+        key, positions: state.positions, prev: state.prev, group: this.table.group(entries), later: this.table.group({ ...entries, params: this.laterUniforms }),
+        nearArgs: this.nearArgsTable.group({ params: this.uniforms, eeHeader: this.edgeEdge.header, args: this.nearArgs }),
+      };
     }
     return later ? this.group.later : this.group.group;
   }
@@ -307,7 +341,7 @@ export class CcdStage implements GpuStage {
       return;
     }
     encoder.clearBuffer(this.vertexFace.header, 0, 4);
-    encoder.clearBuffer(this.edgeEdge.header, 0, 4);
+    encoder.clearBuffer(this.edgeEdge.header, 0, EE_HEADER_CLEARED_BYTES);
     const points = this.vfCount + this.eeCount + this.topology.boundaryVertexCount;
     if (points === 0) return;
     const pass = step.beginPass(encoder, 'ccd', 'ccd.narrow');
@@ -315,18 +349,25 @@ export class CcdStage implements GpuStage {
     pass.setBindGroup(0, this.bindGroup(state));
     const [x, y] = dispatchGrid(points);
     pass.dispatchWorkgroups(x, y);
+    if (this.laterThisFrame) {
+      // The later rounds' grid over the near list this round just built (ccdNearArgs.wgsl).
+      pass.setPipeline(this.nearArgsPipeline);
+      pass.setBindGroup(0, this.group!.nearArgs);
+      pass.dispatchWorkgroups(1);
+    }
     pass.end();
-    step.countDispatches(1);
+    step.countDispatches(this.laterThisFrame ? 2 : 1);
   }
 
   /**
    * A later round: first the edge-edge contacts that only their own round solves are disabled
    * (lib/contact.wgsl CONTACT_DETECTING_ROUND_ONLY; once a substep, in its first later round, unless
-   * later rounds make contacts too). Then, with SolverParams.ccdEveryRound, the candidates again,
-   * on the motion from the substep's start to now, appending to the substep's contacts (no clear)
-   * and skipping the pairs already in contact or far apart where the detecting round tested them;
-   * then each boundary vertex's move since (beyond the reach: counted). The boxes were checked by
-   * the detecting round.
+   * later rounds make contacts too). Then, with SolverParams.ccdEveryRound, the near list's pairs
+   * (those the detecting round found within the later rounds' reach; every candidate when the list
+   * overflowed) again, on the motion from the substep's start to now, appending to the substep's
+   * contacts (no clear) and skipping the pairs already in contact; then each boundary vertex's move
+   * since (beyond the reach: counted). One indirect dispatch sized by the detecting round
+   * (ccdNearArgs.wgsl). The boxes were checked by the detecting round.
    */
   private encodeLaterRound(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
     if (this.vfCount + this.eeCount === 0) return;
@@ -341,11 +382,9 @@ export class CcdStage implements GpuStage {
       dispatches++;
     }
     if (this.laterThisFrame) {
-      const points = this.vfCount + this.eeCount + this.topology.boundaryVertexCount;
       pass.setPipeline(this.pipeline);
       pass.setBindGroup(0, this.bindGroup(state, true));
-      const [x, y] = dispatchGrid(points);
-      pass.dispatchWorkgroups(x, y);
+      pass.dispatchWorkgroupsIndirect(this.nearArgs, 0);
       dispatches++;
     }
     pass.end();
@@ -411,6 +450,7 @@ export class CcdStage implements GpuStage {
     c.edgeEdgeApart = words[W.edgeEdgeApart];
     c.laterRoundHits = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS] ?? 0;
     c.laterRoundBeyondReach = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 1] ?? 0;
+    c.laterRoundListed = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 2] ?? 0;
     c.dropped = words[W.dropped];
     c.escaped = words[W.escaped];
     c.escapedSelf = words[W.escapedSelf];
@@ -460,6 +500,7 @@ export class CcdStage implements GpuStage {
     this.edgeEdge.destroy();
     this.candidates?.destroy();
     this.boxes.destroy();
+    this.nearArgs.destroy();
   }
 }
 
