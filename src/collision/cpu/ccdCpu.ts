@@ -8,6 +8,8 @@
  * its candidates every substep from the motion itself: each vertex's box is the hull of its start
  * and end positions grown by the separation, so a pair whose linear motions come within the
  * separation always has overlapping boxes (ccdCandidates, broadPhase.ts). Nothing can escape.
+ * With SolverParams.ccdEveryRound the later rounds search no candidates: they test the pairs the
+ * detecting round listed within their reach (run's `near`, runListed), as the GPU's do.
  *
  * Narrow phase per candidate (src/collision/ccd/separationCcd.ts, the float64 twin of
  * shaders/lib/ccd.wgsl): the first time the pair comes within the separation over the motion from
@@ -142,18 +144,11 @@ export class CpuCcd {
     pairs?: CcdPairsInContact, selfSeparation = separation, near?: { reach: number; limit: number; list: CcdNearList },
   ): void {
     const m = this.mesh;
-    const b = this.sweptBoxes(x0, x1, separation);
+    const b = sweptBoxes(x0, x1, separation, this.boxes);
     let boxes = b;
     if (near) {
-      boxes = this.wideBoxes.length === b.length ? this.wideBoxes : (this.wideBoxes = new Float32Array(b.length));
-      const n = m.vertexCount;
-      for (let v = 0; v < n; v++) {
-        for (let k = 0; k < 3; k++) {
-          const a = x0[3 * v + k], c = x1[3 * v + k];
-          boxes[6 * v + k] = roundDown(Math.min(a, c) - separation - near.reach);
-          boxes[6 * v + 3 + k] = roundUp(Math.max(a, c) + separation + near.reach);
-        }
-      }
+      if (this.wideBoxes.length !== b.length) this.wideBoxes = new Float32Array(b.length);
+      boxes = sweptBoxes(x0, x1, separation + near.reach, this.wideBoxes);
       near.list.vertexFace.length = 0;
       near.list.edgeEdge.length = 0;
     }
@@ -203,7 +198,7 @@ export class CpuCcd {
     pairs: CcdPairsInContact, list: CcdNearList, selfSeparation = separation,
   ): void {
     const m = this.mesh;
-    const b = this.sweptBoxes(x0, x1, separation);
+    const b = sweptBoxes(x0, x1, separation, this.boxes);
     const tris = m.boundaryTriangles, edges = m.boundaryEdges;
     const triangleCount = tris.length / 3, edgeCount = edges.length / 2;
     const vf = list.vertexFace, ee = list.edgeEdge;
@@ -217,20 +212,6 @@ export class CpuCcd {
       if (pairs.edgeEdge.has(ea * edgeCount + eb) || !boxesMeet(b, edges[2 * ea], edges[2 * ea + 1], edges[2 * eb], edges[2 * eb + 1], edges[2 * eb + 1])) continue;
       this.testEdgeEdge(x0, x1, ea, eb, separation, offset, selfSeparation, out, counters, pairs);
     }
-  }
-
-  /** Each vertex's box: the hull of its positions in x0 and x1 grown by `separation`, rounded outward to f32 (this.boxes). */
-  private sweptBoxes(x0: Float64Array, x1: Float64Array, separation: number): Float32Array {
-    const b = this.boxes;
-    const n = this.mesh.vertexCount;
-    for (let v = 0; v < n; v++) {
-      for (let k = 0; k < 3; k++) {
-        const a = x0[3 * v + k], c = x1[3 * v + k];
-        b[6 * v + k] = roundDown(Math.min(a, c) - separation);
-        b[6 * v + 3 + k] = roundUp(Math.max(a, c) + separation);
-      }
-    }
-    return b;
   }
 
   /**
@@ -427,4 +408,17 @@ function boxesMeet(boxes: Float32Array, a: number, b: number, c: number, d: numb
     if (!(loA <= hiB && loB <= hiA)) return false;
   }
   return true;
+}
+
+/** Each vertex's box into `b` (6 floats a vertex): the hull of its positions in x0 and x1 grown by `grow`, rounded outward to f32. */
+function sweptBoxes(x0: Float64Array, x1: Float64Array, grow: number, b: Float32Array): Float32Array {
+  const n = b.length / 6;
+  for (let v = 0; v < n; v++) {
+    for (let k = 0; k < 3; k++) {
+      const a = x0[3 * v + k], c = x1[3 * v + k];
+      b[6 * v + k] = roundDown(Math.min(a, c) - grow);
+      b[6 * v + 3 + k] = roundUp(Math.max(a, c) + grow);
+    }
+  }
+  return b;
 }

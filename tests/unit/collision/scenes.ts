@@ -40,18 +40,9 @@ export interface Scene {
 
 /** Parts concatenated; object id per part (or as given). */
 export function sceneOf(parts: Part[], objects: number[] = parts.map((_, i) => i)): Scene {
-  const count = parts.reduce((n, p) => n + p.positions.length / 3, 0);
-  const x = new Float64Array(3 * count);
-  const tets: number[] = [];
-  const ids: number[] = [];
-  let base = 0;
-  parts.forEach((p, i) => {
-    x.set(p.positions, 3 * base);
-    for (const t of p.tets) tets.push(t + base);
-    for (let t = 0; t < p.tets.length / 4; t++) ids.push(objects[i]);
-    base += p.positions.length / 3;
-  });
-  const { mesh } = buildTetMesh({ positions: Float32Array.from(x), tets: Uint32Array.from(tets) }, { objectIds: Uint32Array.from(ids) });
+  const { positions: x, tets } = joinedParts(parts);
+  const ids = parts.flatMap((p, i) => new Array<number>(p.tets.length / 4).fill(objects[i]));
+  const { mesh } = buildTetMesh({ positions: Float32Array.from(x), tets }, { objectIds: Uint32Array.from(ids) });
   return { mesh, x };
 }
 
