@@ -101,6 +101,53 @@ fn loadContact(y: u32, i: u32) -> Contact {
   return contacts3[i];
 }
 
+// Edge-edge contacts' points follow their edges (docs/collisions.md "Edge-edge contacts follow
+// their edges"; CPU twin CpuContacts.followEdgePoints): where the two edges' lines are nearest at
+// parameters inside both edges at the positions now, those parameters become the points' weights;
+// nearly parallel edges (|u x v|^2 <= 1e-6 |u|^2 |v|^2) or lines nearest beyond an end keep them.
+// Fixed at the time of impact's parameters, the points of two edges that turn and slide within the
+// substep meet the contact while the edges pass through each other elsewhere along them. An
+// edge-edge contact is the one with two point and two triangle vertices (ccdNarrow.wgsl).
+fn followEdgePoints(c: Contact) -> Contact {
+  var f = c;
+  if (c.triVertex[2] != CONTACT_NONE || c.triVertex[1] == CONTACT_NONE || c.pointVertex[1] == CONTACT_NONE || c.pointVertex[2] != CONTACT_NONE) { return f; }
+  let a0 = vertexPosition(c.pointVertex[0]);
+  let b0 = vertexPosition(c.triVertex[0]);
+  let u = vertexPosition(c.pointVertex[1]) - a0;
+  let v = vertexPosition(c.triVertex[1]) - b0;
+  let r = a0 - b0;
+  let uu = dot(u, u);
+  let uv = dot(u, v);
+  let vv = dot(v, v);
+  let ur = dot(u, r);
+  let vr = dot(v, r);
+  let m = cross(u, v);
+  let den = dot(m, m);
+  if (!(den > EDGE_FOLLOW_MIN_SIN2 * uu * vv)) { return f; }
+  let sa = (uv * vr - vv * ur) / den;
+  let sb = (uu * vr - uv * ur) / den;
+  if (!(sa >= 0.0 && sa <= 1.0 && sb >= 0.0 && sb <= 1.0)) { return f; }
+  f.pointWeight = vec4<f32>(1.0 - sa, sa, 0.0, 0.0);
+  f.triBary = vec4<f32>(1.0 - sb, sb, 0.0, 0.0);
+  return f;
+}
+
+const EDGE_FOLLOW_MIN_SIN2: f32 = 1e-6;
+
+// The followed weights of edge-edge contact i of list y (solveContact), for the next pass and round.
+fn storeWeights(y: u32, i: u32, c: Contact) {
+  if (y == 0u) {
+    contacts[i].pointWeight = c.pointWeight;
+    contacts[i].triBary = c.triBary;
+  } else if (y == 1u) {
+    contacts2[i].pointWeight = c.pointWeight;
+    contacts2[i].triBary = c.triBary;
+  } else {
+    contacts3[i].pointWeight = c.pointWeight;
+    contacts3[i].triBary = c.triBary;
+  }
+}
+
 // The solve's running sums of contact i of list y.
 fn storeSums(y: u32, i: u32, c: Contact) {
   if (y == 0u) {
@@ -162,8 +209,9 @@ fn contactGap(c: Contact) -> f32 {
 // Each pass first (contact i of list y): the use S_v of every vertex in the contacts violated
 // now, and friction's use F_v in those violated or that pushed earlier in the substep.
 fn countContact(y: u32, i: u32) {
-  let c = loadContact(y, i);
-  if (c.enabled == 0u) { return; }
+  let stored = loadContact(y, i);
+  if (stored.enabled == 0u) { return; }
+  let c = followEdgePoints(stored);
   let violated = contactGap(c) < 0.0;
   if (!violated && !(c.lambdaN > 0.0)) { return; }
   let word = useWord(y);
@@ -191,10 +239,12 @@ fn countContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
 // The Jacobi step of contact i of list y; `mark`: flag the vertices it moves (CONTACT_TOUCHED in
 // their use word) for sweepContacts' apply, which visits the contacts' vertices, not all vertices.
 fn solveContact(y: u32, i: u32, mark: bool) {
-  var c = loadContact(y, i);
+  let stored = loadContact(y, i);
+  if (stored.enabled == 0u) { return; }
+  var c = followEdgePoints(stored);
   let word = useWord(y);
   let fword = frictionWord(word);
-  if (c.enabled == 0u) { return; }
+  if (any(c.pointWeight != stored.pointWeight) || any(c.triBary != stored.triBary)) { storeWeights(y, i, c); }
   var x = vec3<f32>(0.0);
   var xPrev = vec3<f32>(0.0);
   var s = vec3<f32>(0.0);

@@ -111,6 +111,8 @@ export class CpuCcd {
   pinByKind = false;
   /** The mutual normal cone rule (mutualCone.ts); false: the triangle side's cone alone, as before (tests compare). */
   mutualCones = true;
+  /** An apart edge-edge pair of surfaces that face each other keeps its contact in the later rounds (surfacesFace); false: every apart pair's contact is its own round's only (tests compare: facingApartPairs.test.ts). */
+  facingApartKept = true;
   private readonly cone: MutualConeTopology;
   private readonly u = new Float64Array(3);
   private readonly nT = new Float64Array(3);
@@ -354,7 +356,7 @@ export class CpuCcd {
       n = [nn[0], nn[1], nn[2]];
     }
     const made = out.append(GROUP_EDGE_EDGE, offset, [a0, a1], [1 - wa, wa], [b0, b1], [1 - wb, wb], n[0], n[1], n[2]);
-    if (apart && !this.surfacesFace(x1, ea, eb)) out.active[made] = ACTIVE_DETECTING_ROUND_ONLY;
+    if (apart && !(this.facingApartKept && this.surfacesFace(x1, ea, eb))) out.active[made] = ACTIVE_DETECTING_ROUND_ONLY;
     counters.hitsEdgeEdge++;
   }
 

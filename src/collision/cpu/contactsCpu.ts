@@ -7,7 +7,8 @@
  * n the direction of the path, (s - x) / |s - x|, or the feature's normal where the path is too
  * short to give one) and CCD (src/collision/cpu/ccdCpu.ts). Group 0 holds the point-face contacts
  * (DCD's and CCD's vertex-triangle ones), group 1 CCD's edge-edge contacts, solved as a group of
- * their own after group 0 in every pass (as the GPU). Projected with XPBD in `contactIterations`
+ * their own after group 0 in every pass (as the GPU), their points moved along the two edges to the
+ * lines' nearest points before each pass (followEdgePoints). Projected with XPBD in `contactIterations`
  * Jacobi passes: every contact of a group reads the positions at the group's start, each contact's
  * step is scaled by denom / sum(g_v w_v S_v), S_v the sum of v's weights over the group's contacts
  * violated at that start (mass splitting by use in the denominator), and the corrections are
@@ -48,12 +49,19 @@ export const PATH_DIRECTION_MIN_REL = 1e-3;
 export const FRICTION_RELAXATION = 1.5;
 
 /**
+ * Edges nearer parallel than this squared sine of their angle keep their contact's weights
+ * (CpuContacts.followEdgePoints; shaders/contacts.wgsl EDGE_FOLLOW_MIN_SIN2): their lines' nearest
+ * points are ill-defined, and along them any pair is as near.
+ */
+export const EDGE_FOLLOW_MIN_SIN2 = 1e-6;
+
+/**
  * `active` of a contact that only the round that made it solves (shaders/lib/contact.wgsl
  * CONTACT_DETECTING_ROUND_ONLY): an edge-edge CCD contact whose two edges' normal cones do not
  * meet (mutualCone.ts 'apart') between surfaces that do not face each other (ccdCpu.ts
  * APART_FACING_MIN_COS), kept with the edges' common perpendicular, which is no separating
  * direction of the surfaces. Solved again in the later rounds of SolverParams.collideEvery
- * 'contacts' (on records whose closest-point parameters are fixed), its push along the slide braked
+ * 'contacts' (on records whose closest-point parameters were then fixed), its push along the slide braked
  * a frictionless block on a flat slab from 2.5 to 2.369 m/s in 0.25 s; solved in its own round
  * only, 2.475 (docs/collisions.md "Apart pairs in the later rounds"). The later rounds retire it
  * (retireDetectingRoundOnly); every other rule treats it as active (1).
@@ -77,6 +85,11 @@ export class CpuContacts {
   lambdaN = new Float64Array(64);
   frictionUsed = new Float64Array(64);
   active = new Uint8Array(64);
+  /**
+   * Edge-edge contacts' points follow their edges in every pass (followEdgePoints); false: fixed at
+   * the time of impact's parameters, as before (tests compare: edgeContactsFollow.test.ts).
+   */
+  followEdges = true;
   /** Per vertex, this pass: the sum of its weights over the contacts violated at the pass's start (its use, S_v). */
   readonly vertexContacts: Float64Array;
   /**
@@ -362,6 +375,35 @@ export class CpuContacts {
   }
 
   /**
+   * Edge-edge contacts' points follow their edges (docs/collisions.md "Edge-edge contacts follow
+   * their edges"; GPU twin shaders/contacts.wgsl followEdgePoints): before each pass of the group,
+   * where the two edges' lines are nearest at parameters inside both edges at x, those parameters
+   * become the points' weights; nearly parallel edges (|u x v|^2 <= EDGE_FOLLOW_MIN_SIN2 |u|^2 |v|^2)
+   * and lines nearest beyond an end keep the weights they have. Fixed at the time of impact's
+   * parameters, the points of two edges that turn and slide within the substep met the contact
+   * (C >= 0) while the edges passed through each other elsewhere along them.
+   */
+  private followEdgePoints(x: Float64Array): void {
+    const { pointVertex: pv, pointWeight: pw, triVertex: tv, triBary: tb } = this;
+    for (let i = 0; i < this.count; i++) {
+      if (!this.active[i] || this.group[i] !== GROUP_EDGE_EDGE) continue;
+      const a0 = 3 * pv[4 * i], a1 = 3 * pv[4 * i + 1], b0 = 3 * tv[3 * i], b1 = 3 * tv[3 * i + 1];
+      const ux = x[a1] - x[a0], uy = x[a1 + 1] - x[a0 + 1], uz = x[a1 + 2] - x[a0 + 2];
+      const vx = x[b1] - x[b0], vy = x[b1 + 1] - x[b0 + 1], vz = x[b1 + 2] - x[b0 + 2];
+      const rx = x[a0] - x[b0], ry = x[a0 + 1] - x[b0 + 1], rz = x[a0 + 2] - x[b0 + 2];
+      const uu = ux * ux + uy * uy + uz * uz, uv = ux * vx + uy * vy + uz * vz, vv = vx * vx + vy * vy + vz * vz;
+      const ur = ux * rx + uy * ry + uz * rz, vr = vx * rx + vy * ry + vz * rz;
+      const mx = uy * vz - uz * vy, my = uz * vx - ux * vz, mz = ux * vy - uy * vx;
+      const den = mx * mx + my * my + mz * mz;
+      if (!(den > EDGE_FOLLOW_MIN_SIN2 * uu * vv)) continue;
+      const sa = (uv * vr - vv * ur) / den, sb = (uu * vr - uv * ur) / den;
+      if (!(sa >= 0 && sa <= 1 && sb >= 0 && sb <= 1)) continue;
+      pw[4 * i] = 1 - sa; pw[4 * i + 1] = sa;
+      tb[3 * i] = 1 - sb; tb[3 * i + 1] = sb;
+    }
+  }
+
+  /**
    * `held` (per object, src/contract/held.ts): a contact that pushed and still has friction budget after
    * its step (sticking) holds each of its two objects if the other was held in the last substep.
    */
@@ -370,6 +412,7 @@ export class CpuContacts {
     const accPrev = this.accPrev;
     const { pointVertex: pv, pointWeight: pw, triVertex: tv, triBary: tb, normal: nv } = this;
     const n: [number, number, number] = [0, 0, 0];
+    if (g === GROUP_EDGE_EDGE && this.followEdges) this.followEdgePoints(x);
     this.countUses(x, g);
     for (let i = 0; i < this.count; i++) {
       if (!this.active[i] || this.group[i] !== g) continue;

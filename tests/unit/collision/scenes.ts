@@ -10,6 +10,9 @@ import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { defaultParams, type SolverParams } from '../../../src/contract/params';
 import type { SimSetup } from '../../../src/sim/setup';
 import { countIntersections } from '../../support/intersectionCounter';
+import { countSurfaceCrossings } from '../../support/surfaceCrossings';
+import { totalEnergy } from '../../../src/sim/energy';
+import type { CpuCollisionStage } from '../../../src/collision/cpu/cpuCollisionStage';
 import { kuhnLattice } from '../../support/kuhnLattice';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
 import { meshDrop } from '../../../src/scenes/meshDrop';
@@ -244,4 +247,97 @@ export function dentedBodyAtSlab(params: Partial<SolverParams>): { setup: SimSet
     { dt: 1 / 60, substeps: 1, impactSubsteps: 1, iterations: 2, gravity: [0, 0, 0], damping: 0, friction: 0, collisions: true, selfCollision: true, collisionMode: 'hybrid', ...params },
   );
   return { setup, slabFarFace: 0.16 };
+}
+
+/** `part` turned by `angle` radians about unit-or-not `axis` through `centre` (Rodrigues). */
+export function turnedPart(part: Part, axis: readonly [number, number, number], angle: number, centre: readonly [number, number, number]): Part {
+  const l = Math.hypot(axis[0], axis[1], axis[2]);
+  const [x, y, z] = [axis[0] / l, axis[1] / l, axis[2] / l];
+  const c = Math.cos(angle), s = Math.sin(angle), t = 1 - c;
+  const r = [t * x * x + c, t * x * y - s * z, t * x * z + s * y, t * x * y + s * z, t * y * y + c, t * y * z - s * x, t * x * z - s * y, t * y * z + s * x, t * z * z + c];
+  const positions = new Float64Array(part.positions.length);
+  for (let i = 0; i < positions.length; i += 3) {
+    const u = part.positions[i] - centre[0], v = part.positions[i + 1] - centre[1], w = part.positions[i + 2] - centre[2];
+    for (let k = 0; k < 3; k++) positions[i + k] = centre[k] + r[3 * k] * u + r[3 * k + 1] * v + r[3 * k + 2] * w;
+  }
+  return { positions, tets: part.tets };
+}
+
+/** How turnedCubesHeadOn turns and places its two cubes: axis x, y, z and angle of each, and B's lowest corner before turning. */
+export interface HeadOnTurns { a: [number, number, number, number]; b: [number, number, number, number]; bAt: [number, number, number] }
+
+/**
+ * Two 10 cm cubes of 2 cells a side, each turned about its centre (`turns`), B's lowest corner at
+ * `turns.bAt` before turning (A's at the origin), thrown at each other along x at `speed` m/s each:
+ * no gravity, damping or friction; the octopus box's schedule (5 substeps x 5 iterations, contacts
+ * after every iteration, CCD in every round), hybrid, E 1e5; `params` overrides the rest.
+ */
+export function turnedCubesHeadOn(turns: HeadOnTurns, speed: number, params: Partial<SolverParams> = {}): SimSetup {
+  const a = turnedPart(cubePart(2, 0.1, [0, 0, 0]), [turns.a[0], turns.a[1], turns.a[2]], turns.a[3], [0.05, 0.05, 0.05]);
+  const at = turns.bAt;
+  const b = turnedPart(cubePart(2, 0.1, at), [turns.b[0], turns.b[1], turns.b[2]], turns.b[3], [at[0] + 0.05, at[1] + 0.05, at[2] + 0.05]);
+  return bodiesSetup([{ part: a, velocity: [speed, 0, 0] }, { part: b, velocity: [-speed, 0, 0] }], {
+    gravity: [0, 0, 0], substeps: 5, iterations: 5, damping: 0, friction: 0, collisionMode: 'hybrid', selfCollision: false,
+    collideEvery: 'contacts', ccdEveryRound: true, ...params,
+  });
+}
+
+/**
+ * Turns of turnedCubesHeadOn, drawn at random, where edge-edge contacts whose points stay at the
+ * time of impact's parameters let edges of one cube through the other (edgeContactsFollow tests).
+ */
+export const EDGE_THROUGH_TURNS: HeadOnTurns[] = [
+  { a: [-0.04, -0.311, 0.2419, 2.2526], b: [-0.3828, -0.2942, -0.0277, 1.65], bAt: [0.2, 0.0179, 0.0082] },
+  { a: [-0.4958, -0.2028, 0.464, 2.2488], b: [0.1035, 0.292, 0.4693, 1.8143], bAt: [0.2, -0.0083, -0.0029] },
+  { a: [-0.2237, -0.1487, -0.425, 2.2469], b: [0.3466, -0.4149, 0.2177, 0.3256], bAt: [0.2, -0.0015, 0.0115] },
+  { a: [0.0484, -0.0946, -0.3139, 2.245], b: [-0.4102, -0.1218, -0.0338, 1.9785], bAt: [0.2, 0.0054, -0.014] },
+  { a: [0.1391, -0.4098, -0.2769, 1.1972], b: [0.3375, 0.3093, -0.1177, 0.4351], bAt: [0.2, 0.0077, 0.0041] },
+];
+
+/** What headOnRun measured: crossing pairs between the cubes after every substep, and the laws. */
+export interface HeadOnRun {
+  crossings: number[];
+  /** Largest rise of total energy above its running minimum beyond 1% of what was released (and 1e-6 of the start); <= 0 keeps the law. */
+  worstRise: number;
+  /** Largest |total momentum| over one cube's momentum at the start. */
+  worstMomentum: number;
+  /** Vertices inside the other cube, summed over the frame ends. */
+  inside: number;
+  edgeEdgeHits: number;
+  edgeEdgeApart: number;
+  released: number;
+}
+
+/**
+ * turnedCubesHeadOn at 3 m/s, impact substeps off, for 3 frames on the float64 reference, counted
+ * by brute force after every substep (tests/support/surfaceCrossings.ts) and every frame (the
+ * inside counter, momentum, kinetic + Neo-Hookean energy). `configure` sets the collision stage's
+ * switches after each substep: the stage is built in the first, before the cubes are near (no
+ * contact before the third).
+ */
+export function headOnRun(turns: HeadOnTurns, configure: (stage: CpuCollisionStage) => void): HeadOnRun {
+  const s = new CpuSolver(turnedCubesHeadOn(turns, 3, { impactSubsteps: 0 }));
+  const m = s.model;
+  const opts = { constraint: s.params.constraint, springCompliance: s.params.springCompliance, gravity: s.params.gravity };
+  let bodyMomentum = 0;
+  for (let i = m.objectVertexOffsets[0]; i < m.objectVertexOffsets[1]; i++) bodyMomentum += 3 / m.invMass[i];
+  const e0 = totalEnergy(m, s.x, s.v, opts).total;
+  const crossings: number[] = [];
+  s.onSubstep = () => {
+    configure(s.collisionStage!);
+    crossings.push(countSurfaceCrossings({ positions: s.x, tets: m.tets, tetObject: m.tetObject }).interPairs);
+  };
+  let low = e0, worstRise = -Infinity, worstMomentum = 0, inside = 0, edgeEdgeHits = 0, edgeEdgeApart = 0;
+  for (let f = 0; f < 3; f++) {
+    s.stepFrame();
+    edgeEdgeHits += s.collisionCounters.ccd.hitsEdgeEdge;
+    edgeEdgeApart += s.collisionCounters.ccd.edgeEdgeApart;
+    const e = totalEnergy(m, s.x, s.v, opts).total;
+    worstRise = Math.max(worstRise, e - low - 0.01 * (e0 - low) - 1e-6 * e0);
+    low = Math.min(low, e);
+    const p = momentum(m, s.v);
+    worstMomentum = Math.max(worstMomentum, Math.hypot(p[0], p[1], p[2]) / bodyMomentum);
+    inside += countOn(m, s.x).inter;
+  }
+  return { crossings, worstRise, worstMomentum, inside, edgeEdgeHits, edgeEdgeApart, released: e0 - low };
 }
