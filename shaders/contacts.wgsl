@@ -134,7 +134,8 @@ fn followEdgePoints(c: Contact) -> Contact {
 
 const EDGE_FOLLOW_MIN_SIN2: f32 = 1e-6;
 
-// The followed weights of edge-edge contact i of list y (solveContact), for the next pass and round.
+// The followed weights of edge-edge contact i of list y (countContact), for this pass's solve and
+// the next passes and rounds.
 fn storeWeights(y: u32, i: u32, c: Contact) {
   if (y == 0u) {
     contacts[i].pointWeight = c.pointWeight;
@@ -211,7 +212,9 @@ fn contactGap(c: Contact) -> f32 {
 fn countContact(y: u32, i: u32) {
   let stored = loadContact(y, i);
   if (stored.enabled == 0u) { return; }
+  // The followed weights are stored here, once a pass; the solve after this count reads them.
   let c = followEdgePoints(stored);
+  if (any(c.pointWeight != stored.pointWeight) || any(c.triBary != stored.triBary)) { storeWeights(y, i, c); }
   let violated = contactGap(c) < 0.0;
   if (!violated && !(c.lambdaN > 0.0)) { return; }
   let word = useWord(y);
@@ -239,12 +242,11 @@ fn countContacts(@builtin(global_invocation_id) gid: vec3<u32>) {
 // The Jacobi step of contact i of list y; `mark`: flag the vertices it moves (CONTACT_TOUCHED in
 // their use word) for sweepContacts' apply, which visits the contacts' vertices, not all vertices.
 fn solveContact(y: u32, i: u32, mark: bool) {
-  let stored = loadContact(y, i);
-  if (stored.enabled == 0u) { return; }
-  var c = followEdgePoints(stored);
+  // Its edge-edge weights were followed and stored by this pass's count (countContact).
+  var c = loadContact(y, i);
+  if (c.enabled == 0u) { return; }
   let word = useWord(y);
   let fword = frictionWord(word);
-  if (any(c.pointWeight != stored.pointWeight) || any(c.triBary != stored.triBary)) { storeWeights(y, i, c); }
   var x = vec3<f32>(0.0);
   var xPrev = vec3<f32>(0.0);
   var s = vec3<f32>(0.0);
