@@ -296,6 +296,38 @@ fn tetObject(t: u32) -> u32 {
   return topo[params.offVertexObject + topo[params.offTets + 4u * t]];
 }
 
+// Whether tet t, found for the current point (its query point in gBestHit), is another object's
+// and an inverted tet of that object also holds the point (a fold). Such a hit does not make the
+// point Pin: the signed count of an object's tets holding a point is the winding number of its
+// surface, so a point outside it that a positive tet holds lies in an inverted one too, as where
+// an impact pushed boundary tets inside out (CPU twin: CpuDetector.inInvertedTet in
+// markPenetrating; docs/collisions.md "Pin marks in folds").
+fn inOthersFold(t: u32) -> bool {
+  let o = tetObject(t);
+  if (o == gObject) { return false; }
+  let p = gBestHit;
+  return invertedHolds(heads[hashSlot(hashCellOf(p, params.invCellSize), params.tableMask)], p, o)
+    || invertedHolds(heads[params.tableMask + 1u + HASH_OVERSIZED], p, o);
+}
+
+// Whether an inverted tet of object o in the hash list from `first` holds p strictly.
+fn invertedHolds(first: u32, p: vec3<f32>, o: u32) -> bool {
+  var e = first;
+  for (var steps = 0u; e != 0u && steps < params.poolCapacity; steps++) {
+    let entry = pool[e - 1u];
+    if (all(p >= entry.lo) && all(p <= entry.hi) && tetObject(entry.tet) == o) {
+      let tv = tetOf(entry.tet);
+      let x0 = cornerPosition(tv.x);
+      let x1 = cornerPosition(tv.y);
+      let x2 = cornerPosition(tv.z);
+      let x3 = cornerPosition(tv.w);
+      if (signedVolume6(x0, x1, x2, x3) < 0.0 && all(subVolumes(p, x0, x1, x2, x3) < vec4<f32>(0.0))) { return true; }
+    }
+    e = entry.next;
+  }
+  return false;
+}
+
 @compute @workgroup_size(64)
 fn detect(@builtin(global_invocation_id) gid: vec3<u32>) {
   detectPoint(threadIndex(gid, params.queryRowStride));
@@ -331,7 +363,9 @@ fn detectPoint(id: u32) {
     var pinned = true;
     if (gPinIndex != NONE) {
       let found = findTet(min(gA, gB), max(gA, gB));
-      pinned = found != NONE;
+      let inFold = found != NONE && inOthersFold(found);
+      if (inFold) { atomicAdd(&list.header[QL_PIN_IN_FOLD], 1u); }
+      pinned = found != NONE && !inFold;
       pin[gPinIndex] = select(0u, pinMarkOf(pinned && tetObject(found) != gObject), pinned);
       if (pinned) { atomicAdd(&list.header[QL_PIN], 1u); }
     }
@@ -350,8 +384,12 @@ fn detectPoint(id: u32) {
   if (escaped) { atomicAdd(&list.header[QL_ESCAPED_INSIDE], 1u); }
   if ((params.flags & DETECT_MARK_PIN) != 0u) {
     if (gPinIndex != NONE) {
-      pin[gPinIndex] = pinMarkOf(tetObject(t) != gObject);
-      atomicAdd(&list.header[QL_PIN], 1u);
+      if (inOthersFold(t)) {
+        atomicAdd(&list.header[QL_PIN_IN_FOLD], 1u);
+      } else {
+        pin[gPinIndex] = pinMarkOf(tetObject(t) != gObject);
+        atomicAdd(&list.header[QL_PIN], 1u);
+      }
     }
     return;
   }

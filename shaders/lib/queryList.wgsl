@@ -29,6 +29,7 @@ const QL_ESCAPED_REJECTED = 19u; // ... whose contact the build dropped: its pat
 const QL_DETECTIONS = 20u;       // detections this frame (detection's invocation 0 adds 1; not the separate Pin pass): the substep an overflow entry records (contactsBuild.wgsl)
 const QL_FAR_SIDE_DROPPED = 21u;  // shortest-path contacts disabled as far-side contacts (contactsFarSide.wgsl dropFarSide), summed over the frame
 const QL_INVERSION_FLOOR_TETS = 22u;  // recovery mode: tets found below the inversion floor (inversionFloor.wgsl), summed over the frame's rounds
+const QL_PIN_IN_FOLD = 23u;       // hybrid: points inside another object's tet at their substep's start left Pout, an inverted tet of it holding them too (dcdDetect.wgsl inOthersFold)
 const QL_HEADER_WORDS = 64u;
 
 const QUERY_KIND_SHIFT = 29u;

@@ -42,6 +42,12 @@ export interface CollisionFrameCounters {
   /** Hybrid (supplement Alg. 5 line 1): boundary points penetrating at their substep's start (Pin), and free ones (Pout), summed over the substeps. */
   pin: number;
   pout: number;
+  /**
+   * Hybrid: of the points found inside another object's tet at their substep's start, those left
+   * Pout because an inverted tet of that object holds them too (a fold: they may lie outside its
+   * surface; docs/collisions.md "Pin marks in folds"), summed over the substeps; counted in pout.
+   */
+  pinInFold: number;
   /** Continuous detection (zero when the mode has none). */
   ccd: CcdFrameCounters;
   /** Surface BVH rebuilds installed before this frame (worker job), and the job's time in its worker (ms). */
@@ -195,6 +201,7 @@ export function emptyCollisionCounters(): CollisionFrameCounters {
     penetration: 'exact',
     pin: 0,
     pout: 0,
+    pinInFold: 0,
     ccd: emptyCcdCounters(),
     bvhRebuilds: 0,
     bvhRebuildMs: 0,

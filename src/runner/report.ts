@@ -107,6 +107,7 @@ export interface CollisionSummary {
   /** Hybrid: points penetrating at their substep's start (Pin) and free ones (Pout), summed. */
   pin: number;
   pout: number;
+  pinInFold: number;
   /** CCD: candidate pairs (mean per frame), contacts by kind, boxes left (escapes), the broad-phase job's time and the frame's wait for it (ms, mean and max). */
   ccd: {
     meanCandidates: number;
@@ -151,6 +152,7 @@ export function summarizeCollisions(frames: readonly FrameEntry[]): CollisionSum
     readbackBytes: sum((x) => x.readbackBytes),
     pin: sum((x) => x.pin ?? 0),
     pout: sum((x) => x.pout ?? 0),
+    pinInFold: sum((x) => x.pinInFold ?? 0),
     ccd: {
       meanCandidates: sum((x) => (x.ccd ? x.ccd.candidatesVertexFace + x.ccd.candidatesEdgeEdge : 0)) / c.length,
       hitsVertexFace: sum((x) => x.ccd?.hitsVertexFace ?? 0),

@@ -437,6 +437,7 @@ export class GpuCollisions {
     this.contacts.recentContactsPerSubstep = (counters.contacts + counters.ccd.hitsVertexFace + counters.ccd.hitsEdgeEdge) / Math.max(1, rec.substeps);
     if (mode === 'hybrid') {
       counters.pin = header[QL.pin];
+      counters.pinInFold = header[QL.pinInFold];
       counters.ccd.escapedTested = header[QL.escapedTested];
       counters.ccd.escapedInside = header[QL.escapedInside];
       counters.ccd.escapedRejected = header[QL.escapedRejected];

@@ -11,6 +11,8 @@ import { GpuState, packVec4 } from '../../src/contract/state';
 import { overlappingCubes, overlappingRing, plainSubstep } from '../support/collisionScenes';
 import { runDcdOracle, type OraclePoint } from '../support/dcdOracle';
 import { readBuffer, testGpu } from '../support/gpu';
+import { outwardBoundary, windingNumber } from '../support/windingNumber';
+import { bodiesSetup, foldedCubeAndProbes } from '../unit/collision/scenes';
 
 /**
  * The GPU detection (spatial hash + DCD kernels) against a brute-force float64 oracle
@@ -47,16 +49,17 @@ const defaults: DetectSettings = { collisions: true, selfCollision: true, recove
 async function detect(
   model: Model,
   settings: Partial<DetectSettings> = {},
-  opts: { capacity?: number; poolCapacity?: number; cellSize?: number | 'largest'; positions?: Float32Array } = {},
+  opts: { capacity?: number; poolCapacity?: number; cellSize?: number | 'largest'; positions?: Float32Array; start?: Float32Array; separatePinPass?: boolean } = {},
 ): Promise<Run> {
   const { device } = await testGpu();
   const mesh = buildSceneMesh(model);
   const state = new GpuState(device, model);
   if (opts.positions) device.queue.writeBuffer(state.positions, 0, packVec4(opts.positions, model.vertexCount, (i) => model.invMass[i]));
+  if (opts.start) device.queue.writeBuffer(state.prev, 0, packVec4(opts.start, model.vertexCount, (i) => model.invMass[i]));
   const topology = new CollisionTopologyGpu(device, mesh);
   const list = new QueryList(device, opts.capacity ?? 4096);
   const s = { ...defaults, ...settings };
-  const stage = new DetectStage(device, topology, list, () => s, { poolCapacity: opts.poolCapacity, cellSize: opts.cellSize });
+  const stage = new DetectStage(device, topology, list, () => s, { poolCapacity: opts.poolCapacity, cellSize: opts.cellSize, separatePinPass: opts.separatePinPass });
   const run = async (substeps = 1): Promise<Run> => {
     const encoder = device.createCommandEncoder();
     stage.beginFrame(encoder);
@@ -236,6 +239,32 @@ describe('GPU discrete detection (spatial hash + DCD) against a brute-force orac
     expect(r.queries.some((q) => q.kind === 0 && q.id === v)).toBe(false);
     expect(r.queries.some((q) => q.kind === 1 && (m.boundaryEdges[2 * q.id] === v || m.boundaryEdges[2 * q.id + 1] === v))).toBe(false);
     expect(r.queries.length).toBeGreaterThan(0);
+  });
+
+  it("hybrid Pin marks (Alg. 5 line 1): a point is Pin only inside the other body's surface, not in its fold outside it", async () => {
+    // docs/collisions.md "Pin marks in folds"; the truth: the winding number of the cube's surface
+    // (tests/support/windingNumber.ts). The CPU twin is tests/unit/collision/pinInFolds.test.ts.
+    const { rest, x } = foldedCubeAndProbes();
+    const model = bodiesSetup(rest.map((part) => ({ part })), {}).model;
+    const dented = Float32Array.from(x);
+    const surface = outwardBoundary(rest[0].tets, rest[0].positions);
+    const cubeVertices = rest[0].positions.length / 3;
+    // The fused pass (DETECT_PIN_AND_TEST) and the separate one (DETECT_MARK_PIN).
+    for (const separatePinPass of [false, true]) {
+      const r = await detect(model, { collisionMode: 'hybrid' }, { positions: dented, start: dented, separatePinPass });
+      const pin = new Uint32Array(await readBuffer(await testGpu(), r.stage.pin, 4 * model.vertexCount));
+      let outsideInFold = 0, inside = 0;
+      for (let v = cubeVertices; v < model.vertexCount; v++) {
+        const w = windingNumber(surface, x, [x[3 * v], x[3 * v + 1], x[3 * v + 2]]);
+        expect(pin[v] !== 0, `separate pass ${separatePinPass}, vertex ${v}: winding ${w.toFixed(3)}, pin ${pin[v]}`).toBe(Math.abs(w) > 0.5);
+        if (Math.abs(w) > 0.5) inside++;
+        else outsideInFold++;
+      }
+      expect(inside).toBe(4);
+      expect(outsideInFold).toBe(4);
+      // Counted (counters.pinInFold): the pit's corners and the edges a positive tet holds.
+      expect(r.header[QL.pinInFold]).toBeGreaterThanOrEqual(4);
+    }
   });
 
   it('the CPU reference (src/collision/cpu) finds the same query points (f32-ambiguous ones aside) and Euclidean bits', async () => {

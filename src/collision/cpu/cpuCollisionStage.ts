@@ -200,6 +200,7 @@ export class CpuCollisionStage {
       // Alg. 5 line 1: the points penetrating at the substep's start.
       const pinned = this.detector.markPenetrating(x0, opts, this.pin, this.markList);
       into.pin += pinned;
+      into.pinInFold += this.detector.pinInFoldCount;
       into.pout += m.boundaryVertices.length + m.boundaryEdges.length / 2 - pinned;
     }
     if (mode !== 'ccd') {

@@ -11,14 +11,15 @@
  * - one query per point: the containing tet of smallest id; an edge: the crossing whose centre is
  *   closest to the edge's midpoint (section 4), ties to the smallest tet id; as the GPU kernel;
  * - hybrid mode (supplement Alg. 5): markPenetrating at the substep's start flags the points
- *   already inside another tet (Pin), and detection after the material solve tests only those;
+ *   already inside another tet (Pin), except inside another object's tet and an inverted tet of
+ *   that object (a fold), and detection after the material solve tests only those;
  * - inter-object queries carry the euclidean bit when the Fig. 15 switch is on.
  */
 import type { TetMesh } from '../../mesh/types';
 import { KIND_CENTROID, KIND_EDGE, KIND_SHIFT, KIND_VERTEX, SOURCE_INDEX_MASK, type CpuQueryList } from './queryList';
 import { TetGrid } from './tetGrid';
 import { PIN_INTER, PIN_SELF } from '../pinMark';
-import { clipSegment, strictlyInside, tetVolume6 } from './tetGeometry';
+import { clipSegment, strictlyInside, subVolumes, tetVolume6 } from './tetGeometry';
 
 export interface DetectOptions {
   selfCollision: boolean;
@@ -53,22 +54,47 @@ export class CpuDetector {
   }
 
   /**
+   * A point inside another object's tet that also lies inside an inverted tet of that object (a
+   * fold) is not Pin (markPenetrating); true: Pin as any other hit, Alg. 5 as written (tests compare).
+   */
+  pinInFolds = false;
+  /** The last markPenetrating's points left Pout in a fold (counters.pinInFold). */
+  pinInFoldCount = 0;
+
+  /**
    * Hybrid, Alg. 5 line 1: flags the boundary vertices (pin[v]) and boundary edges
    * (pin[vertexCount + e]) that are inside another tet at positions x under the detection rules.
-   * Returns the number flagged.
+   * Returns the number flagged. A hit in another object's tet is not flagged when the point also
+   * lies inside an inverted tet of that object. The signed count of an object's tets that hold a
+   * point (+1 a positive tet, -1 an inverted one) is the winding number of its surface there, so a
+   * point outside the surface that a positive tet holds lies in an inverted one too: an impact
+   * pushes boundary tets inside out, and the tets behind them then reach past the surface (traced
+   * head-on at 6 m/s: an edge inside such tets over 0.37-0.42 of its length, through no triangle of
+   * the other octopus, was Pin, and Pin took every CCD pair of it, so the other's edges passed
+   * through it; docs/collisions.md "Pin marks in folds"). Left Pout, the point's pairs stay in CCD,
+   * which tests the surface itself. Inside a fold a point may still be inside the surface (two
+   * positive tets and one inverted hold it); it is left to CCD as well. The GPU's twin is
+   * dcdDetect.wgsl inInvertedTet.
    */
   markPenetrating(x: Float64Array, opts: DetectOptions, pin: Uint8Array, scratch: CpuQueryList): number {
     const n = this.mesh.vertexCount;
     this.detect(x, { ...opts, only: undefined }, scratch);
     pin.fill(0);
+    let pinned = scratch.count;
+    this.pinInFoldCount = 0;
     for (let i = 0; i < scratch.count; i++) {
       const s = scratch.source[i], kind = (s >>> KIND_SHIFT) & 3, id = s & SOURCE_INDEX_MASK;
       const object = this.mesh.vertexObject[kind === KIND_EDGE ? this.mesh.boundaryEdges[2 * id] : id];
       const mark = this.mesh.tetObject[scratch.tet[i]] === object ? PIN_SELF : PIN_INTER;
+      if (mark === PIN_INTER && !this.pinInFolds && this.inInvertedTet(x, scratch.px[i], scratch.py[i], scratch.pz[i], this.mesh.tetObject[scratch.tet[i]])) {
+        pinned--;
+        this.pinInFoldCount++;
+        continue;
+      }
       if (kind === KIND_VERTEX) pin[id] = mark;
       else if (kind === KIND_EDGE) pin[n + id] = mark;
     }
-    return scratch.count;
+    return pinned;
   }
 
   detect(x: Float64Array, opts: DetectOptions, out: CpuQueryList): void {
@@ -95,6 +121,20 @@ export class CpuDetector {
     if (!(this.volume6[t] > 0)) return 0;
     if (this.mesh.tetObject[t] === object) return selfAllowed ? 1 : 0;
     return 2;
+  }
+
+  /** Whether a tet of `object` inverted at positions x (volume6 of the last detect) holds point p strictly. */
+  private inInvertedTet(x: Float64Array, px: number, py: number, pz: number, object: number): boolean {
+    const m = this.mesh, g = this.grid, s = this.scratch;
+    const cell = g.cellOf(px, py, pz);
+    if (cell < 0) return false;
+    for (let j = g.cellStart[cell]; j < g.cellStart[cell + 1]; j++) {
+      const t = g.cellTets[j];
+      if (!(this.volume6[t] < 0) || m.tetObject[t] !== object || !this.inBox(t, px, py, pz)) continue;
+      subVolumes(x, m.tets, t, px, py, pz, s, 0);
+      if (s[0] < 0 && s[1] < 0 && s[2] < 0 && s[3] < 0) return true;
+    }
+    return false;
   }
 
   private hasCorner(t: number, v: number): boolean {

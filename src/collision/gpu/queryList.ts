@@ -50,6 +50,7 @@ export const QL = {
   detections: 20,
   farSideDropped: 21,
   inversionFloorTets: 22,
+  pinInFold: 23,
 } as const;
 
 /** Query.source bits. */

@@ -249,6 +249,31 @@ export function dentedBodyAtSlab(params: Partial<SolverParams>): { setup: SimSet
   return { setup, slabFarFace: 0.16 };
 }
 
+/**
+ * A 10 cm cube of 2 cells (object 0) whose top face's centre vertex is pushed 7 cm down into it,
+ * past the cube's centre: 6 of its tets turn inside out, and the tets around the centre reach
+ * past the pit's walls (a fold). Two tets of 2 mm: object 1 in the pit (outside the cube's surface,
+ * yet its first corner strictly inside a positive tet of the cube), object 2 inside the cube away
+ * from the fold. `rest`: the parts at rest (the cube not dented); `x`: the dented positions, the
+ * parts joined in that order (pinInFolds tests).
+ */
+export function foldedCubeAndProbes(): { rest: Part[]; x: Float64Array } {
+  const cube = cubePart(2, 0.1, [0, 0, 0]);
+  const probe = (at: [number, number, number]): Part => ({
+    positions: Float64Array.from([at, [at[0] + 0.002, at[1], at[2]], [at[0], at[1] + 0.002, at[2]], [at[0], at[1], at[2] + 0.002]].flat()),
+    tets: Uint32Array.from([0, 1, 2, 3]),
+  });
+  const rest = [cube, probe([0.053, 0.045, 0.054]), probe([0.021, 0.012, 0.031])];
+  const { positions: x } = joinedParts(rest);
+  // The top face's centre vertex (lattice vertex (1, 2, 1)).
+  let top = -1;
+  for (let v = 0; v < cube.positions.length / 3; v++) {
+    if (Math.abs(x[3 * v] - 0.05) < 1e-9 && Math.abs(x[3 * v + 1] - 0.1) < 1e-9 && Math.abs(x[3 * v + 2] - 0.05) < 1e-9) top = v;
+  }
+  x[3 * top + 1] = 0.03;
+  return { rest, x };
+}
+
 /** `part` turned by `angle` radians about unit-or-not `axis` through `centre` (Rodrigues). */
 export function turnedPart(part: Part, axis: readonly [number, number, number], angle: number, centre: readonly [number, number, number]): Part {
   const l = Math.hypot(axis[0], axis[1], axis[2]);
