@@ -74,27 +74,25 @@ export class CpuDetector {
    * through it; docs/collisions.md "Pin marks in folds"). Left Pout, the point's pairs stay in CCD,
    * which tests the surface itself. Inside a fold a point may still be inside the surface (two
    * positive tets and one inverted hold it); it is left to CCD as well. The GPU's twin is
-   * dcdDetect.wgsl inInvertedTet.
+   * dcdDetect.wgsl inOthersFold.
    */
   markPenetrating(x: Float64Array, opts: DetectOptions, pin: Uint8Array, scratch: CpuQueryList): number {
     const n = this.mesh.vertexCount;
     this.detect(x, { ...opts, only: undefined }, scratch);
     pin.fill(0);
-    let pinned = scratch.count;
     this.pinInFoldCount = 0;
     for (let i = 0; i < scratch.count; i++) {
       const s = scratch.source[i], kind = (s >>> KIND_SHIFT) & 3, id = s & SOURCE_INDEX_MASK;
       const object = this.mesh.vertexObject[kind === KIND_EDGE ? this.mesh.boundaryEdges[2 * id] : id];
       const mark = this.mesh.tetObject[scratch.tet[i]] === object ? PIN_SELF : PIN_INTER;
       if (mark === PIN_INTER && !this.pinInFolds && this.inInvertedTet(x, scratch.px[i], scratch.py[i], scratch.pz[i], this.mesh.tetObject[scratch.tet[i]])) {
-        pinned--;
         this.pinInFoldCount++;
         continue;
       }
       if (kind === KIND_VERTEX) pin[id] = mark;
       else if (kind === KIND_EDGE) pin[n + id] = mark;
     }
-    return pinned;
+    return scratch.count - this.pinInFoldCount;
   }
 
   detect(x: Float64Array, opts: DetectOptions, out: CpuQueryList): void {
