@@ -61,6 +61,8 @@ const CCD_LATER_ROUND = 4u;
 const CCD_MARK_ROUNDS = 8u;
 // SolverParams.pinByKind: CCD_SKIP_PIN skips a Pin point's pairs of its mark's kind only (pinMark.wgsl).
 const CCD_PIN_BY_KIND = 16u;
+// SolverParams.ccdEdgeInterior: edge-edge CCD searches the edges' interiors (src/collision/ccd/interiorEdges.ts).
+const CCD_EDGE_INTERIOR = 32u;
 // The high bit of a candidate's second word (a triangle or edge id): the pair has a contact this substep.
 const CANDIDATE_IN_CONTACT = 0x80000000u;
 // The next bit: the pair was farther apart at the detecting round than the later rounds can close
@@ -106,8 +108,9 @@ const CCD_LATER_ROUND_HITS = CCD_ESCAPE_LIST + 2u * CCD_ESCAPE_LIST_CAPACITY;
 const CCD_LATER_ROUND_BEYOND = CCD_LATER_ROUND_HITS + 1u;
 // Then the near list's lengths summed over the substeps (counters.ccd.laterRoundListed).
 const CCD_LATER_ROUND_LISTED = CCD_LATER_ROUND_HITS + 2u;
-// Edge-edge hits whose closest points lie within this parameter of an edge's end are left to the
-// vertex-triangle pairs of that end.
+// Over whole edges, hits whose closest points lie within this parameter of an edge's end are left
+// to the vertex-triangle pairs of that end; with CCD_EDGE_INTERIOR each edge is searched over
+// [EE_END_PARAM, 1 - EE_END_PARAM] (src/collision/ccd/interiorEdges.ts).
 const EE_END_PARAM = 0.01;
 // An edge-edge contact takes its side from the gap at t0 only when that gap exceeds this fraction
 // of the separation; else from the surfaces' normals (src/collision/cpu/ccdCpu.ts EDGE_SIDE_MIN_REL).
@@ -514,6 +517,11 @@ fn surfacesFace(a: u32, b: u32) -> bool {
   return !(l > 0.0) || -dot(ma, mb) > APART_FACING_MIN_COS * l;
 }
 
+// The point of edge a-b at parameter `cut` from a: the end a of the searched part (cut 0: a itself).
+fn cutPoint(a: vec3<f32>, b: vec3<f32>, cut: f32) -> vec3<f32> {
+  return mix(a, b, cut);
+}
+
 fn edgeEdge(i: u32) {
   let ea = candidates[2u * params.vfCount + 2u * i];
   if ((params.flags & CCD_LATER_ROUND) != 0u && laterRoundSkips(2u * params.vfCount + 2u * i + 1u)) { return; }
@@ -536,24 +544,38 @@ fn edgeEdge(i: u32) {
   let s0 = startPosition(vb.y);
   let separation = pairSeparation(va.x, vb.x);
   atomicAdd(&header[CCD_TESTS], 1u);
-  let toi = ccdEdgeEdge(p0, q0, r0, s0, p1, q1, r1, s1, separation);
+  // With CCD_EDGE_INTERIOR over the edges' interiors (src/collision/ccd/interiorEdges.ts): each
+  // edge cut to its parameters [EE_END_PARAM, 1 - EE_END_PARAM] at both ends of the substep, so the
+  // first time is the first time two points inside both edges come within the separation.
+  let interior = (params.flags & CCD_EDGE_INTERIOR) != 0u;
+  let e = select(0.0, EE_END_PARAM, interior);
+  let toi = ccdEdgeEdge(cutPoint(p0, q0, e), cutPoint(q0, p0, e), cutPoint(r0, s0, e), cutPoint(s0, r0, e),
+                        cutPoint(p1, q1, e), cutPoint(q1, p1, e), cutPoint(r1, s1, e), cutPoint(s1, r1, e), separation);
   if (toi < 0.0) { return; }
   let pt = mix(p0, p1, toi);
   let qt = mix(q0, q1, toi);
   let rt = mix(r0, r1, toi);
   let st = mix(s0, s1, toi);
-  let w = segmentClosestParams(pt, qt, rt, st);
-  // Closest points at an end of either edge are a vertex's contact, which its vertex-triangle
-  // pairs carry with the right normal; the edges' cross product there is no separating direction
-  // (near a vertex-vertex touch it points anywhere) and such contacts fought the vertex's own.
-  if (min(w.x, w.y) <= EE_END_PARAM || max(w.x, w.y) >= 1.0 - EE_END_PARAM) {
+  let cut = segmentClosestParams(cutPoint(pt, qt, e), cutPoint(qt, pt, e), cutPoint(rt, st, e), cutPoint(st, rt, e));
+  let w = e + (1.0 - 2.0 * e) * cut;
+  // Over whole edges, closest points at an end of either edge are a vertex's contact, which its
+  // vertex-triangle pairs carry with the right normal; the edges' cross product there is no
+  // separating direction (near a vertex-vertex touch it points anywhere) and such contacts fought
+  // the vertex's own.
+  if (!interior && (min(w.x, w.y) <= EE_END_PARAM || max(w.x, w.y) >= 1.0 - EE_END_PARAM)) {
     atomicAdd(&header[CCD_EE_AT_END], 1u);
     return;
   }
   // The side edge a was on at t0, at the same edge parameters.
   let side0 = mix(p0, q0, w.x) - mix(r0, s0, w.y);
+  // At an end of the interior (a vertex's neighbourhood) the lines' common perpendicular need not
+  // separate the edges; the gap between the closest points does, where it is clear.
+  let gapNow = mix(pt, qt, w.x) - mix(rt, st, w.y);
+  let atInteriorEnd = interior && (min(cut.x, cut.y) <= 0.0 || max(cut.x, cut.y) >= 1.0);
   var n = cross(qt - pt, st - rt);
-  if (!(dot(n, n) > 1e-12 * dot(qt - pt, qt - pt) * dot(st - rt, st - rt))) {
+  if (atInteriorEnd && dot(gapNow, gapNow) > (EDGE_SIDE_MIN_REL * separation) * (EDGE_SIDE_MIN_REL * separation)) {
+    n = gapNow;
+  } else if (!(dot(n, n) > 1e-12 * dot(qt - pt, qt - pt) * dot(st - rt, st - rt))) {
     // Parallel edges: along the gap between them, now or at t0.
     n = mix(pt, qt, w.x) - mix(rt, st, w.y);
     if (!(dot(n, n) > 0.0)) { n = side0; }
@@ -585,6 +607,7 @@ fn edgeEdge(i: u32) {
   c.normal = n;
   c.offset = rampedOffset(separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD, params.depenetration);
   atomicAdd(&header[CCD_HITS_EE], 1u);
+  if (atInteriorEnd) { atomicAdd(&header[CCD_EE_AT_END], 1u); }
   markInContact(2u * params.vfCount + 2u * i + 1u);
   appendEdgeEdge(c);
 }

@@ -90,7 +90,7 @@ export interface CcdFrameCounters {
    * instead of every candidate. Zero without SolverParams.ccdEveryRound.
    */
   laterRoundListed: number;
-  /** Edge-edge hits whose closest points lie at an edge's end (left to that vertex's vertex-triangle pairs). */
+  /** Edge-edge pairs at an end: over whole edges the hits left to an end's vertex-triangle pairs; with SolverParams.ccdEdgeInterior the contacts made at an end of an edge's searched interior (ccd/interiorEdges.ts; n from the gap between the closest points where it is clear). */
   edgeEdgeAtEnd: number;
   /** Edge-edge hits whose two edges' normal cones do not meet (mutualCone.ts): made with their own normal, perpendicular to both edges. */
   edgeEdgeApart: number;

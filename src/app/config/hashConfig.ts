@@ -50,6 +50,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'escapedtodcd', field: 'escapedToDcd', kind: 'bool', help: 'hybrid: free points that left their CCD box get the DCD test at the substep end' },
   { key: 'ccdeveryround', field: 'ccdEveryRound', kind: 'bool', help: 'collide contacts: CCD again in the rounds that only solve the contacts, on the motion from the substep start' },
   { key: 'pinbykind', field: 'pinByKind', kind: 'bool', help: 'hybrid: a Pin point skips in CCD only the pairs of the kind of tet it is inside (own body or another)' },
+  { key: 'ccdedgeinterior', field: 'ccdEdgeInterior', kind: 'bool', help: "edge-edge CCD searches the edges' interiors, so edges that turn about a vertex near the other edge still get their contact" },
   { key: 'ccdobstaclegrowth', field: 'ccdObstacleGrowth', kind: 'bool', help: 'CCD same-object boxes of a body that may meet a collider or another body grow along their relative speed' },
   { key: 'ccdlatency', field: 'ccdJobLatency', kind: CCD_JOB_LATENCIES, help: "frames between CCD's broad-phase snapshot and the frame it serves: 1 overlaps the job with a frame (boxes hold two frames' motion), 0 makes the frame wait (one frame's); auto: 0 while frames wait for their jobs anyway" },
   { key: 'ccdselfframe', field: 'ccdSelfPairFrame', kind: CCD_SELF_PAIR_FRAMES, help: 'CCD same-object pairs joined per object in the frame with the smaller boxes, own or world (adaptive), or always in the own frame' },

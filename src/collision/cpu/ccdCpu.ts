@@ -23,9 +23,12 @@
  *     (its closest point inside the triangle) by more than BEHIND_FACE_REL of the separation
  *     without being inside the tet behind it: it lies beyond a part thinner than the separation
  *     (a crushed wall), on the solid side of this face;
- *   edge-edge: the closest points of the two edges (none within EE_END_PARAM of an end), n their
- *     common normal, on the side edge a was at t0 when that gap is clear (> EDGE_SIDE_MIN_REL of
- *     the separation), else on the side the surfaces' outward normals at the two edges say;
+ *   edge-edge: the closest points of the two edges (none within EE_END_PARAM of an end; with
+ *     SolverParams.ccdEdgeInterior searched over the edges' interiors, ccd/interiorEdges.ts, and at
+ *     an end of an interior n is the gap between the closest points where it exceeds
+ *     EDGE_SIDE_MIN_REL of the separation), n their common normal, on the side edge a was at t0
+ *     when that gap is clear (> EDGE_SIDE_MIN_REL of the separation), else on the side the
+ *     surfaces' outward normals at the two edges say;
  *   both: n also in the point side's cone (ccd/mutualCone.ts: a vertex or an internal edge of a
  *     flat surface has one normal).
  */
@@ -37,6 +40,7 @@ import { featureConeNormal } from '../ccd/featureNormal';
 import { mutualEdgeCone, mutualVertexCone, type MutualConeTopology } from '../ccd/mutualCone';
 import { trianglesAcross } from '../trianglesAcross';
 import { segmentClosestParams } from '../ccd/segmentClosest';
+import { EE_END_PARAM, interiorEdgeParams, interiorEdgeQuery } from '../ccd/interiorEdges';
 import type { CcdFrameCounters } from '../counters';
 import { pairBoxGap } from '../ccd/laterRounds';
 import { strictlyInside } from './tetGeometry';
@@ -57,8 +61,6 @@ import { pinSkips } from '../pinMark';
  */
 export const APART_FACING_MIN_COS = 0.1;
 
-/** Edge-edge hits whose closest points lie within this parameter of an edge's end are the vertex's (ccdNarrow.wgsl). */
-export const EE_END_PARAM = 0.01;
 /**
  * A vertex directly behind a face at t0 (its closest point inside the triangle) by more than this
  * fraction of the separation, and not inside the tet behind the face, gets no contact with it: it
@@ -101,6 +103,7 @@ export class CpuCcd {
   /** With a near list: the boxes grown by the later rounds' reach. */
   private wideBoxes = new Float32Array(0);
   private readonly q = new Float64Array(24);
+  private readonly qInterior = new Float64Array(24);
   private readonly cpt = new Float64Array(6);
   /** strictlyInside's 4 words. */
   private readonly insideScratch = new Float64Array(4);
@@ -113,6 +116,8 @@ export class CpuCcd {
   mutualCones = true;
   /** An apart edge-edge pair of surfaces that face each other keeps its contact in the later rounds (surfacesFace); false: every apart pair's contact is its own round's only (tests compare: facingApartPairs.test.ts). */
   facingApartKept = true;
+  /** SolverParams.ccdEdgeInterior: edge-edge CCD searches the edges' interiors (interiorEdgeQuery); false: whole edges, and a pair first near at an end is left to its vertex's pairs. */
+  interiorEdges = false;
   private readonly cone: MutualConeTopology;
   private readonly u = new Float64Array(3);
   private readonly nT = new Float64Array(3);
@@ -313,20 +318,34 @@ export class CpuCcd {
 
   private edgeEdge(x0: Float64Array, x1: Float64Array, ea: number, eb: number, a0: number, a1: number, b0: number, b1: number, sep: number, offset: number, out: CpuContacts, counters: CcdFrameCounters): void {
     const q = this.load(x0, x1, a0, a1, b0, b1);
-    const toi = ccdWithin(false, q, sep);
-    if (toi < 0) return;
+    let toi: number, wa: number, wb: number, atInteriorEnd = false;
     const at = (j: number): number[] => [0, 1, 2].map((k) => q[3 * j + k] + toi * (q[12 + 3 * j + k] - q[3 * j + k]));
-    const pt = at(0), qt = at(1), rt = at(2), st = at(3);
-    const [wa, wb] = segmentClosestParams(pt, qt, rt, st);
-    if (Math.min(wa, wb) <= EE_END_PARAM || Math.max(wa, wb) >= 1 - EE_END_PARAM) {
-      counters.edgeEdgeAtEnd++;
-      return;
+    if (this.interiorEdges) {
+      const qi = interiorEdgeQuery(q, this.qInterior);
+      toi = ccdWithin(false, qi, sep);
+      if (toi < 0) return;
+      [wa, wb, atInteriorEnd] = interiorEdgeParams(qi, toi);
+    } else {
+      toi = ccdWithin(false, q, sep);
+      if (toi < 0) return;
+      [wa, wb] = segmentClosestParams(at(0), at(1), at(2), at(3));
+      if (Math.min(wa, wb) <= EE_END_PARAM || Math.max(wa, wb) >= 1 - EE_END_PARAM) {
+        counters.edgeEdgeAtEnd++;
+        return;
+      }
     }
+    const pt = at(0), qt = at(1), rt = at(2), st = at(3);
     // The gap between the two closest points at t0.
     const side0 = [0, 1, 2].map((k) => q[k] + wa * (q[3 + k] - q[k]) - (q[6 + k] + wb * (q[9 + k] - q[6 + k])));
     const ua = [qt[0] - pt[0], qt[1] - pt[1], qt[2] - pt[2]], ub = [st[0] - rt[0], st[1] - rt[1], st[2] - rt[2]];
     let n = cross(ua[0], ua[1], ua[2], ub[0], ub[1], ub[2]);
-    if (!(dot(n, n) > 1e-12 * dot(ua, ua) * dot(ub, ub))) {
+    // At an end of the searched interior (a vertex's neighbourhood) the lines' common perpendicular
+    // need not separate the edges (near a vertex-vertex touch it points anywhere); the gap between
+    // the closest points does, where it is clear.
+    const gapNow = [0, 1, 2].map((k) => pt[k] + wa * ua[k] - (rt[k] + wb * ub[k]));
+    if (atInteriorEnd && dot(gapNow, gapNow) > (EDGE_SIDE_MIN_REL * sep) ** 2) {
+      n = gapNow;
+    } else if (!(dot(n, n) > 1e-12 * dot(ua, ua) * dot(ub, ub))) {
       // Parallel edges: along the gap between them, now or at t0.
       n = [0, 1, 2].map((k) => pt[k] + wa * ua[k] - (rt[k] + wb * ub[k]));
       if (!(dot(n, n) > 0)) n = side0;
@@ -355,6 +374,7 @@ export class CpuCcd {
       if (apart) counters.edgeEdgeApart++;
       n = [nn[0], nn[1], nn[2]];
     }
+    if (atInteriorEnd) counters.edgeEdgeAtEnd++;
     const made = out.append(GROUP_EDGE_EDGE, offset, [a0, a1], [1 - wa, wa], [b0, b1], [1 - wb, wb], n[0], n[1], n[2]);
     if (apart && !(this.facingApartKept && this.surfacesFace(x1, ea, eb))) out.active[made] = ACTIVE_DETECTING_ROUND_ONLY;
     counters.hitsEdgeEdge++;

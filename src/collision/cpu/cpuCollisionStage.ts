@@ -30,7 +30,7 @@ import { candidateClosingSpeed } from '../ccd/impactSubsteps';
 import { CCD_BASE_MARGIN_RATIO, laterRoundReach } from '../ccd/laterRounds';
 
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
-  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound' | 'pinByKind' | 'farSideContacts' | 'inversionFloor'>>;
+  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound' | 'pinByKind' | 'ccdEdgeInterior' | 'farSideContacts' | 'inversionFloor'>>;
 
 export class CpuCollisionStage {
   readonly mesh: TetMesh;
@@ -225,6 +225,7 @@ export class CpuCollisionStage {
     this.ccdPairs.vertexFace.clear();
     this.ccdPairs.edgeEdge.clear();
     this.ccd.pinByKind = params.pinByKind ?? false;
+    this.ccd.interiorEdges = params.ccdEdgeInterior ?? false;
     // With ccdEveryRound, round 0 also lists the pairs the later rounds test again (ccd/laterRounds.ts).
     const reach = laterRoundReach(offset, this.meanEdge);
     const near = params.ccdEveryRound ? { reach, limit: offset + 2 * reach, list: this.nearPairs } : undefined;

@@ -28,7 +28,7 @@ import type { CollisionTopologyGpu } from './collisionTopology';
 import { CONTACT_WORDS, type ContactSource } from './contactStage';
 import { QL_HEADER_BYTES, QL_HEADER_WORDS, QUERY_WORDS } from './queryList';
 
-export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collisionMode'> & Partial<Pick<SolverParams, 'ccdEveryRound' | 'pinByKind'>>;
+export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collisionMode'> & Partial<Pick<SolverParams, 'ccdEveryRound' | 'pinByKind' | 'ccdEdgeInterior'>>;
 
 const PARAM_WORDS = 24;
 const FLAG_SKIP_PIN = 1;
@@ -40,6 +40,8 @@ const FLAG_LATER_ROUND = 4;
 const FLAG_MARK_ROUNDS = 8;
 /** SolverParams.pinByKind (ccdNarrow.wgsl CCD_PIN_BY_KIND): a Pin point skips only the pairs of its mark's kind. */
 const FLAG_PIN_BY_KIND = 16;
+/** SolverParams.ccdEdgeInterior (ccdNarrow.wgsl CCD_EDGE_INTERIOR): edge-edge CCD searches the edges' interiors. */
+const FLAG_EDGE_INTERIOR = 32;
 /** Header words read back per frame: [CCD_HITS_VF, CCD_ESCAPE_LIST_COUNT] of ccdNarrow.wgsl. */
 export const CCD_COUNTER_FIRST = 16;
 export const CCD_COUNTER_WORDS = 16;
@@ -257,7 +259,7 @@ export class CcdStage implements GpuStage {
     const words = new Uint32Array(PARAM_WORDS);
     const floats = new Float32Array(words.buffer);
     words.set([this.vfCount, this.eeCount, topo.boundaryVertexCount, gridRowStride(points),
-      (effectiveCollisionMode(s) === 'hybrid' ? FLAG_SKIP_PIN | ((s.pinByKind ?? false) ? FLAG_PIN_BY_KIND : 0) : 0) | (this.checkOwn ? FLAG_CHECK_OWN : 0), this.capacity, topo.vertexCount]);
+      (effectiveCollisionMode(s) === 'hybrid' ? FLAG_SKIP_PIN | ((s.pinByKind ?? false) ? FLAG_PIN_BY_KIND : 0) : 0) | (this.checkOwn ? FLAG_CHECK_OWN : 0) | ((s.ccdEdgeInterior ?? false) ? FLAG_EDGE_INTERIOR : 0), this.capacity, topo.vertexCount]);
     floats[7] = this.separation;
     words.set([topo.offsets.triangles, topo.offsets.boundaryEdges, topo.offsets.boundaryVertices, topo.offsets.edgeTriangles, topo.offsets.triangleAcross, topo.offsets.vtOffsets, topo.offsets.vtList], 8);
     floats[15] = uniformRamp(this.offsetRamp);

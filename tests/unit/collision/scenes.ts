@@ -366,3 +366,39 @@ export function headOnRun(turns: HeadOnTurns, configure: (stage: CpuCollisionSta
   }
   return { crossings, worstRise, worstMomentum, inside, edgeEdgeHits, edgeEdgeApart, released: e0 - low };
 }
+
+/** One tet of the 4 points, its corners ordered to a positive volume. */
+function orientedTet(p: number[][]): Part {
+  const [a, b, c, d] = p;
+  const e = (i: number) => [b[i] - a[i], c[i] - a[i], d[i] - a[i]];
+  const [x, y, z] = [e(0), e(1), e(2)];
+  const vol = x[0] * (y[1] * z[2] - y[2] * z[1]) - x[1] * (y[0] * z[2] - y[2] * z[0]) + x[2] * (y[0] * z[1] - y[1] * z[0]);
+  return { positions: Float64Array.from(p.flat()), tets: Uint32Array.from(vol > 0 ? [0, 1, 2, 3] : [0, 2, 1, 3]) };
+}
+
+/** The tipping tet of ridgeAndTippingEdge at the edge's angle theta (from +x toward +y) with P at p: P, Q, and two vertices above the edge. */
+function tippingTet(p: number[], theta: number): number[][] {
+  const L = 0.04, d = [Math.cos(theta), Math.sin(theta), 0], up = [-Math.sin(theta), Math.cos(theta), 0];
+  const q = p.map((c, k) => c + L * d[k]);
+  const mid = p.map((c, k) => 0.5 * (c + q[k]) + 0.03 * up[k]);
+  return [p, q, [mid[0], mid[1], mid[2] + 0.015], [mid[0], mid[1], mid[2] - 0.015]];
+}
+
+/** The contact offset of ridgeAndTippingEdge's motion: P starts 0.5 mm from the ridge, within it. */
+export const RIDGE_CONTACT_OFFSET = 0.001;
+
+/**
+ * A tet whose top edge is a ridge along z (faces y = -|x| beside it, 10 cm long) and a tet whose
+ * 4 cm edge PQ starts with P 0.5 mm from the ridge, rising away at 35 degrees, and ends (`end`,
+ * the second part's 4 vertices, a rigid motion of its start) slid 1.4 mm and tipped 40 degrees,
+ * across the ridge 1.1 mm below its top with P and Q just outside the two slopes
+ * (tests/unit/collision/interiorEdges.test.ts).
+ */
+export function ridgeAndTippingEdge(): { parts: Part[]; end: Float64Array } {
+  const ridge = [[0, 0, -0.05], [0, 0, 0.05], [-0.05, -0.05, 0], [0.05, -0.05, 0]];
+  const deg = Math.PI / 180;
+  const start = orientedTet(tippingTet([-0.0004, 0.0003, 0], 35 * deg));
+  const end = orientedTet(tippingTet([-0.0015, -0.001, 0], -5 * deg));
+  if (start.tets.join() !== end.tets.join()) throw new Error('ridgeAndTippingEdge: the motion turned the tet inside out');
+  return { parts: [orientedTet(ridge), start], end: end.positions };
+}
