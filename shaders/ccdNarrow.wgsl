@@ -577,8 +577,7 @@ fn edgeEdge(i: u32) {
     n = gapNow;
   } else if (!(dot(n, n) > 1e-12 * dot(qt - pt, qt - pt) * dot(st - rt, st - rt))) {
     // Parallel edges: along the gap between them, now or at t0.
-    n = mix(pt, qt, w.x) - mix(rt, st, w.y);
-    if (!(dot(n, n) > 0.0)) { n = side0; }
+    n = select(side0, gapNow, dot(gapNow, gapNow) > 0.0);
   }
   let len = length(n);
   if (!(len > 0.0)) { return; }

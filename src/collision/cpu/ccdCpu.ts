@@ -347,8 +347,7 @@ export class CpuCcd {
       n = gapNow;
     } else if (!(dot(n, n) > 1e-12 * dot(ua, ua) * dot(ub, ub))) {
       // Parallel edges: along the gap between them, now or at t0.
-      n = [0, 1, 2].map((k) => pt[k] + wa * ua[k] - (rt[k] + wb * ub[k]));
-      if (!(dot(n, n) > 0)) n = side0;
+      n = dot(gapNow, gapNow) > 0 ? gapNow : side0;
     }
     const len = Math.hypot(n[0], n[1], n[2]);
     if (!(len > 0)) return;

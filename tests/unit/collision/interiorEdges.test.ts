@@ -43,6 +43,26 @@ function ridgeCrossing(interiorEdges: boolean) {
   return { crossings, edgeEdge, atEnd: counters.ccd.edgeEdgeAtEnd };
 }
 
+/**
+ * The smallest inf-norm distance at time t between points of edge a (q's points 0, 1) and edge b
+ * (2, 3) inside their ends, over an (n + 1) x (n + 1) grid of parameters in [EE_END_PARAM,
+ * 1 - EE_END_PARAM]; q as ccdWithin's (the points at t = 0, then at t = 1).
+ */
+function nearestInside(q: number[], t: number, n: number): number {
+  const p = (j: number, k: number) => q[3 * j + k] + t * (q[12 + 3 * j + k] - q[3 * j + k]);
+  const param = (i: number) => EE_END_PARAM + (1 - 2 * EE_END_PARAM) * (i / n);
+  let best = Infinity;
+  for (let iu = 0; iu <= n; iu++) {
+    for (let iw = 0; iw <= n; iw++) {
+      const u = param(iu), w = param(iw);
+      let d = 0;
+      for (let k = 0; k < 3; k++) d = Math.max(d, Math.abs(p(0, k) + u * (p(1, k) - p(0, k)) - p(2, k) - w * (p(3, k) - p(2, k))));
+      best = Math.min(best, d);
+    }
+  }
+  return best;
+}
+
 describe('edge-edge CCD searches the edges inside their ends', () => {
   it('an edge swept down through a ridge while its end stays beside it gets its contact, and no edge passes through', () => {
     const inside = ridgeCrossing(true);
@@ -59,29 +79,17 @@ describe('edge-edge CCD searches the edges inside their ends', () => {
 
   it('the first time is when two points inside both edges first come within the separation (brute-force sampling)', () => {
     const rand = rng(24);
-    let hits = 0, atEndOverWhole = 0;
+    let hits = 0, earlierOverWhole = 0;
     for (let trial = 0; trial < 30; trial++) {
       const q = Array.from({ length: 24 }, () => rand() * 0.01);
       // Each point moves up to 1 cm, so many pairs meet within the substep.
       for (let i = 12; i < 24; i++) q[i] = q[i - 12] + (rand() - 0.5) * 0.02;
       const sep = 0.001;
       const toi = ccdWithin(false, interiorEdgeQuery(q, new Float64Array(24)), sep);
-      // Oracle: the inf-norm distance of points inside both edges, sampled over time and both parameters.
-      const N = 40, T = 200;
+      // Oracle: the first sampled time at which sampled points inside both edges are within the separation.
+      const T = 200;
       let first = -1;
-      for (let it = 0; it <= T && first < 0; it++) {
-        const t = it / T;
-        const p = (j: number, k: number) => q[3 * j + k] + t * (q[12 + 3 * j + k] - q[3 * j + k]);
-        for (let iu = 0; iu <= N && first < 0; iu++) {
-          const u = EE_END_PARAM + (1 - 2 * EE_END_PARAM) * (iu / N);
-          for (let iw = 0; iw <= N; iw++) {
-            const v = EE_END_PARAM + (1 - 2 * EE_END_PARAM) * (iw / N);
-            let d = 0;
-            for (let k = 0; k < 3; k++) d = Math.max(d, Math.abs(p(0, k) + u * (p(1, k) - p(0, k)) - p(2, k) - v * (p(3, k) - p(2, k))));
-            if (d <= sep) { first = t; break; }
-          }
-        }
-      }
+      for (let it = 0; it <= T && first < 0; it++) if (nearestInside(q, it / T, 40) <= sep) first = it / T;
       if (first >= 0) {
         hits++;
         // Never later than a sampled contact (no contact is missed) ...
@@ -91,23 +99,11 @@ describe('edge-edge CCD searches the edges inside their ends', () => {
       if (toi >= 0) {
         // ... and two points inside both edges are within the separation then (up to the grid's
         // spacing: edges within 3 cm per axis, 1/400 of each; and the search's time tolerance).
-        const t = toi;
-        const p = (j: number, k: number) => q[3 * j + k] + t * (q[12 + 3 * j + k] - q[3 * j + k]);
-        let best = Infinity;
-        for (let iu = 0; iu <= 400; iu++) {
-          const u = EE_END_PARAM + (1 - 2 * EE_END_PARAM) * (iu / 400);
-          for (let iw = 0; iw <= 400; iw++) {
-            const v = EE_END_PARAM + (1 - 2 * EE_END_PARAM) * (iw / 400);
-            let d = 0;
-            for (let k = 0; k < 3; k++) d = Math.max(d, Math.abs(p(0, k) + u * (p(1, k) - p(0, k)) - p(2, k) - v * (p(3, k) - p(2, k))));
-            best = Math.min(best, d);
-          }
-        }
-        expect(best).toBeLessThanOrEqual(sep + 0.06 / 400 + 1e-5);
-        if (ccdWithin(false, q, sep) < toi) atEndOverWhole++;
+        expect(nearestInside(q, toi, 400)).toBeLessThanOrEqual(sep + 0.06 / 400 + 1e-5);
+        if (ccdWithin(false, q, sep) < toi) earlierOverWhole++;
       }
     }
-    console.log(`${hits} of 30 random pairs come within the separation inside their ends; ${atEndOverWhole} were within it earlier over whole edges`);
+    console.log(`${hits} of 30 random pairs come within the separation inside their ends; ${earlierOverWhole} were within it earlier over whole edges`);
     expect(hits).toBeGreaterThan(10);
   });
 });
