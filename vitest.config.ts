@@ -20,6 +20,7 @@ export default defineConfig({
         test: {
           name: 'gpu',
           include: ['tests/gpu/**/*.test.ts'],
+          globalSetup: ['tests/gpu/support/runtimeDirSetup.ts'],
           testTimeout: 300_000,
           hookTimeout: 120_000,
           // Dawn is one native instance per process; run GPU files one after another.

@@ -1,10 +1,14 @@
 /**
  * Node cannot load a TypeScript worker entry, so the runner, tests and benchmarks bundle it once
- * per process with Vite in SSR mode (every import inlined, so the bundle runs from a temporary
- * folder) and start pool workers from the bundle: the real entry, the real pool, real threads.
+ * per process with Vite in SSR mode (every import inlined, so the bundle runs from any folder)
+ * and start pool workers from the bundle: the real entry, the real pool, real threads.
+ *
+ * The bundle is kept by its content's hash in node_modules/.cache/worker-bundles: a process is
+ * often ended by a signal (the test runner's workers are), so a folder per process would never
+ * be removed; processes that bundle the same code at once rename identical files onto one name.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const bundles = new Map<string, Promise<string>>();
@@ -25,22 +29,34 @@ export function nodeWorkerBundle(root: string, entry: string): Promise<string> {
         return path;
       }
       const { build } = await import('vite');
-      const outDir = mkdtempSync(join(tmpdir(), `${name}-`));
-      await build({
-        root,
-        logLevel: 'warn',
-        configFile: false,
-        build: {
-          ssr: key,
-          outDir,
-          emptyOutDir: false,
-          target: 'node20',
-          minify: false,
-          rollupOptions: { output: { entryFileNames: `${name}.mjs`, format: 'es' } },
-        },
-        ssr: { noExternal: true },
-      });
-      return join(outDir, `${name}.mjs`);
+      const cacheDir = resolve(root, 'node_modules/.cache/worker-bundles');
+      mkdirSync(cacheDir, { recursive: true });
+      const outDir = mkdtempSync(join(cacheDir, `${name}-build-`));
+      try {
+        await build({
+          root,
+          logLevel: 'warn',
+          configFile: false,
+          // Only the worker's code: the project's public/ folder has nothing a worker loads.
+          publicDir: false,
+          build: {
+            ssr: key,
+            outDir,
+            emptyOutDir: false,
+            target: 'node20',
+            minify: false,
+            rollupOptions: { output: { entryFileNames: `${name}.mjs`, format: 'es' } },
+          },
+          ssr: { noExternal: true },
+        });
+        const built = join(outDir, `${name}.mjs`);
+        const hash = createHash('sha256').update(readFileSync(built)).digest('hex').slice(0, 16);
+        const file = join(cacheDir, `${name}-${hash}.mjs`);
+        renameSync(built, file);
+        return file;
+      } finally {
+        rmSync(outDir, { recursive: true, force: true });
+      }
     })();
     bundles.set(key, bundle);
   }

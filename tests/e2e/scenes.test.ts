@@ -21,7 +21,7 @@
  * scene switched to in the same page reuses them (1-2 s). Cheap settings where the check allows:
  * 1 substep x 1 iteration, collisions off, no shadows, no tint.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Download, Page } from 'playwright-core';
@@ -60,6 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await page?.close();
+  if (downloadDir) rmSync(downloadDir, { recursive: true, force: true });
 });
 
 type Status = Record<string, string>;

@@ -10,13 +10,13 @@
  * energy 2.4x the drop's. The scene now takes 81 substeps and rests where the law says. A mesh of
  * ordinary size keeps the default, and a stiffness or substep count the user fixed is left alone.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { meshDrop } from '../../../src/scenes/meshDrop';
 import { meshPile } from '../../../src/scenes/meshPile';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { defaultParams } from '../../../src/contract/params';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseRunArgs } from '../../../src/runner/args';
@@ -78,7 +78,9 @@ describe('scenes that choose their material resolve it', () => {
 
   it("the runner: the scene's substeps unless --substeps or --young is given; --iterations enters the count", () => {
     // Cube.t's records with the coordinates scaled to a 20 um cube, as a user's file would hold them.
-    const file = join(mkdtempSync(join(tmpdir(), 'resolved-')), 'cube20um.t');
+    const folder = mkdtempSync(join(tmpdir(), 'resolved-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const file = join(folder, 'cube20um.t');
     writeFileSync(file, readFileSync('../shared/meshes/Cube.t', 'utf8').replace(/^(Vertex \d+) (\S+) (\S+) (\S+)/gm, (_, head, x, y, z) => `${head} ${x * 1e-5} ${y * 1e-5} ${z * 1e-5}`));
     const substepsOf = (...flags: string[]) => {
       const c = parseRunArgs(['--scene', 'drop', '--mesh', file, ...flags]);

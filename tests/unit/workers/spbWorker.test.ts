@@ -4,7 +4,9 @@
  * here, query by query, on this thread (shortestPathToBoundary with a dynamic workspace), and the
  * overflowed queries are the ones the static twin with tiny capacities really flags.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   QUERY_FOUND,
   QUERY_NONE,
@@ -184,6 +186,7 @@ describe('SpbWorkerFallback: overflowed queries answered in pool workers', () =>
 
   it('a worker that fails to start rejects the batch with its reason', async () => {
     const file = brokenWorkerFile('spb worker bundle is corrupt');
+    onTestFinished(() => rmSync(dirname(file), { recursive: true, force: true }));
     pool = new WorkerPool<SpbWorkerApi>(() => nodePoolWorker(file), 1);
     const fallback = new SpbWorkerFallback(pool);
     await expect(fallback.answerOverflowed({ ...batch, positionsVersion: 5 })).rejects.toThrow(/worker failed: .*spb worker bundle is corrupt/);
