@@ -24,8 +24,8 @@ const SUMS: u32 = 14u;
 const RIDGE: f32 = 1e-6;
 
 struct AndersonSweep {
-  slot: u32,         // column of this sweep's differences ((sweep - 1) % depth); unused at sweep 0
-  columns: u32,      // columns holding differences after this sweep (min(sweep, depth))
+  slot: u32,         // column of this sweep's differences (src/sim/andersonAcceleration.ts andersonSchedule); unused at sweep 0
+  columns: u32,      // columns 0 .. columns - 1 mixed after this sweep: the latest differences (andersonSchedule)
   mix: u32,          // 1: this sweep's output is mixed (sweep >= MIX_FROM_SWEEP)
   first: u32,        // 1: sweep 0 (no differences yet)
   depth: u32,

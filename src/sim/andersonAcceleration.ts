@@ -50,6 +50,49 @@ import { MAX_ANDERSON_DEPTH } from '../contract/params';
 
 /** In a run that mixes, the first sweep (0-based) whose output is mixed; the sweeps before it only record differences. */
 export const MIX_FROM_SWEEP = 2;
+/**
+ * Differences a mix uses before FULL_DEPTH_FROM_SWEEP: the two latest. A deeper history from the
+ * start fits the first sweeps' fast modes and overshoots on them (cantilever, float64, worst
+ * vertex at 4 iterations: depth 3 or 4 throughout 6.4e-4 m, depth 2 9.9e-5), while late in a long
+ * run it fits the slow modes better (12 iterations, each against its own 64: depth 2 1.4e-6,
+ * two columns and then 4 from the sixth sweep 8.1e-7; docs/benchmarks.md "Anderson depth that grows").
+ */
+export const EARLY_COLUMNS = 2;
+/** The first sweep (0-based) whose mix may use all `depth` differences. */
+export const FULL_DEPTH_FROM_SWEEP = 6;
+
+/**
+ * Where sweep k's difference is stored and how many stored differences its mix uses: the
+ * columns in use are always slots 0 .. columns - 1 and hold the latest differences. Up to depth
+ * EARLY_COLUMNS this is a plain ring, (k - 1) % depth. A deeper history holds the two latest in
+ * slots 0-1 until FULL_DEPTH_FROM_SWEEP, then fills slots 2 .. depth - 1 and from there on
+ * overwrites the oldest. The GPU twin writes the same schedule into its per-sweep constants
+ * (stages/materialAnderson.ts), so the two engines mix the same columns.
+ */
+export function andersonSchedule(depth: number, sweep: number): { slot: number; columns: number } {
+  if (sweep < 1) return { slot: 0, columns: 0 };
+  if (depth <= EARLY_COLUMNS) return { slot: (sweep - 1) % depth, columns: Math.min(sweep, depth) };
+  // Replay the ring: the age of each slot's difference (the sweep that wrote it; -1 empty).
+  const writtenAt = new Array<number>(depth).fill(-1);
+  let slot = 0;
+  let columns = 0;
+  for (let k = 1; k <= sweep; k++) {
+    if (k < FULL_DEPTH_FROM_SWEEP) {
+      slot = (k - 1) % EARLY_COLUMNS;
+      columns = Math.min(k, EARLY_COLUMNS);
+    } else {
+      const empty = writtenAt.indexOf(-1);
+      if (empty >= 0) slot = empty;
+      else {
+        slot = 0;
+        for (let j = 1; j < depth; j++) if (writtenAt[j] < writtenAt[slot]) slot = j;
+      }
+      columns = Math.min(depth, writtenAt.filter((t) => t >= 0).length + (writtenAt[slot] < 0 ? 1 : 0));
+    }
+    writtenAt[slot] = k;
+  }
+  return { slot, columns };
+}
 /** Floats of a tet's multiplier state that are mixed: S, 3x3 column-major (constraintsCpu.ts NEO_HOOKEAN_TET_STATE). */
 export const MIXED_TET_FLOATS = 9;
 /** Ridge of the normal equations relative to their trace: it only matters when columns are nearly parallel (the GPU's f32 twin uses 1e-6, above its rounding). */
@@ -114,14 +157,13 @@ export class AndersonAccelerator {
     const k = this.sweep++;
     this.gather(x, multipliers, extra, g);
     for (let i = 0; i < n; i++) f[i] = g[i] - z[i];
+    const { slot, columns } = andersonSchedule(depth, k);
     if (k >= 1) {
-      const slot = (k - 1) % depth;
       const o = slot * n;
       for (let i = 0; i < n; i++) {
         dF[o + i] = f[i] - fPrev[i];
         dG[o + i] = g[i] - gPrev[i];
       }
-      const columns = Math.min(k, depth);
       for (let j = 0; j < columns; j++) gram[slot * depth + j] = gram[j * depth + slot] = this.dot(dF, o, dF, j * n);
     }
     fPrev.set(f);
@@ -130,7 +172,6 @@ export class AndersonAccelerator {
       z.set(g);
       return;
     }
-    const columns = Math.min(k, depth);
     this.solve(columns);
     for (let i = 0; i < n; i++) {
       let s = g[i];

@@ -8,7 +8,7 @@
  * or the depth changes, with its bind group built once.
  */
 import { dispatchGrid, gridRowStride, storageBuffer, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
-import { MIX_FROM_SWEEP, MIXED_TET_FLOATS } from '../andersonAcceleration';
+import { andersonSchedule, MIX_FROM_SWEEP, MIXED_TET_FLOATS } from '../andersonAcceleration';
 import { COLLIDER_MULTIPLIER_STRIDE } from '../colliderMultiplier';
 import type { XpbdKernels } from '../gpuKernels';
 import type { SubstepContext } from '../../contract/stage';
@@ -121,8 +121,9 @@ export class MaterialAnderson {
     const words = new Uint32Array(stride * this.sweepGroups.length);
     for (let k = 0; k < this.sweepGroups.length; k++) {
       const o = stride * k;
-      words[o] = k >= 1 ? (k - 1) % depth : 0; // slot
-      words[o + 1] = Math.min(k, depth); // columns
+      const { slot, columns } = andersonSchedule(depth, k);
+      words[o] = slot;
+      words[o + 1] = columns;
       words[o + 2] = k >= MIX_FROM_SWEEP ? 1 : 0; // mix
       words[o + 3] = k === 0 ? 1 : 0; // first
       words[o + 4] = depth;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AndersonAccelerator, MIX_FROM_SWEEP } from '../../../src/sim/andersonAcceleration';
+import { AndersonAccelerator, andersonSchedule, EARLY_COLUMNS, FULL_DEPTH_FROM_SWEEP, MIX_FROM_SWEEP } from '../../../src/sim/andersonAcceleration';
 import { cantilever } from '../../../src/scenes/cantilever';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { totalEnergy } from '../../../src/sim/energy';
@@ -61,6 +61,28 @@ describe('the accelerator on Gauss-Seidel for a 1D Poisson problem (exact soluti
   });
 });
 
+describe('the schedule of the stored differences (andersonSchedule, both engines)', () => {
+  it('each mix uses slots 0 .. columns - 1, which hold exactly the latest differences: two before the full-depth sweep, then up to the depth; a plain ring up to depth 2', () => {
+    for (let depth = 1; depth <= 4; depth++) {
+      // Replay the stores: slot -> the sweep whose difference it holds.
+      const held = new Array<number>(depth).fill(-1);
+      for (let sweep = 1; sweep <= 40; sweep++) {
+        const { slot, columns } = andersonSchedule(depth, sweep);
+        expect(slot).toBeGreaterThanOrEqual(0);
+        expect(slot).toBeLessThan(Math.max(columns, 1));
+        held[slot] = sweep;
+        // Before the full-depth sweep two are kept; from it on one more a sweep, up to the depth.
+        const kept = sweep < FULL_DEPTH_FROM_SWEEP ? EARLY_COLUMNS : EARLY_COLUMNS + sweep - FULL_DEPTH_FROM_SWEEP + 1;
+        expect(columns, `depth ${depth}, sweep ${sweep}`).toBe(Math.min(sweep, depth, kept));
+        const used = held.slice(0, columns).sort((a, b) => b - a);
+        expect(used, `depth ${depth}, sweep ${sweep}`).toEqual(Array.from({ length: columns }, (_, j) => sweep - j));
+        if (depth <= EARLY_COLUMNS) expect(slot).toBe((sweep - 1) % depth);
+      }
+      expect(andersonSchedule(depth, 0).columns).toBe(0);
+    }
+  });
+});
+
 describe('the float64 cantilever (resolution 8, 10 substeps, 11 frames from rest)', () => {
   const frames = 11;
   const solve = (iterations: number, andersonDepth: number, young: number) => {
@@ -87,6 +109,14 @@ describe('the float64 cantilever (resolution 8, 10 substeps, 11 frames from rest
       expect(accelerated).toBeLessThanOrEqual(plain);
       if (iterations === 8) expect(accelerated).toBeLessThan(0.5 * plain);
     }
+  });
+
+  it('depths 3 and 4 mix exactly as depth 2 up to the full-depth sweep, and differ after it', () => {
+    expect(FULL_DEPTH_FROM_SWEEP).toBe(6);
+    const depth2 = positionsAfter(6, 2);
+    expect(positionsAfter(6, 3)).toEqual(depth2);
+    expect(positionsAfter(6, 4)).toEqual(depth2);
+    expect(worst(positionsAfter(8, 4), positionsAfter(8, 2))).toBeGreaterThan(0);
   });
 
   it('E 1e6, converged: the plain iterations\' solution, to well below f32 resolution (its own path\'s converged state differs only at second order)', () => {
