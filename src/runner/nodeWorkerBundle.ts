@@ -8,10 +8,25 @@
  * be removed; processes that bundle the same code at once rename identical files onto one name.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const bundles = new Map<string, Promise<string>>();
+
+/** node_modules/.cache/worker-bundles, or where that cannot be written (a read-only checkout), a fixed folder in the system's temporary folder. */
+function bundleCacheDir(root: string): string {
+  for (const dir of [resolve(root, 'node_modules/.cache/worker-bundles'), join(tmpdir(), 'softbody-worker-bundles')]) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      accessSync(dir, constants.W_OK);
+      return dir;
+    } catch {
+      // try the next
+    }
+  }
+  throw new Error(`no writable folder for the worker bundle: neither ${resolve(root, 'node_modules/.cache/worker-bundles')} nor ${join(tmpdir(), 'softbody-worker-bundles')}`);
+}
 
 /** Path of the bundled worker entry `entry` (relative to `root`, the project's root folder), built on first call. */
 export function nodeWorkerBundle(root: string, entry: string): Promise<string> {
@@ -29,8 +44,7 @@ export function nodeWorkerBundle(root: string, entry: string): Promise<string> {
         return path;
       }
       const { build } = await import('vite');
-      const cacheDir = resolve(root, 'node_modules/.cache/worker-bundles');
-      mkdirSync(cacheDir, { recursive: true });
+      const cacheDir = bundleCacheDir(root);
       const outDir = mkdtempSync(join(cacheDir, `${name}-build-`));
       try {
         await build({
