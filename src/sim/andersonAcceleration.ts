@@ -58,7 +58,7 @@ export const MIX_FROM_SWEEP = 2;
  * two columns and then 4 from the sixth sweep 8.1e-7; docs/benchmarks.md "Anderson depth that grows").
  */
 export const EARLY_COLUMNS = 2;
-/** The first sweep (0-based) whose mix may use all `depth` differences. */
+/** The first sweep (0-based) whose difference is kept beside the two latest: from it on the history grows to `depth`. */
 export const FULL_DEPTH_FROM_SWEEP = 6;
 
 /**
@@ -75,23 +75,20 @@ export function andersonSchedule(depth: number, sweep: number): { slot: number; 
   // Replay the ring: the age of each slot's difference (the sweep that wrote it; -1 empty).
   const writtenAt = new Array<number>(depth).fill(-1);
   let slot = 0;
-  let columns = 0;
   for (let k = 1; k <= sweep; k++) {
-    if (k < FULL_DEPTH_FROM_SWEEP) {
-      slot = (k - 1) % EARLY_COLUMNS;
-      columns = Math.min(k, EARLY_COLUMNS);
-    } else {
-      const empty = writtenAt.indexOf(-1);
-      if (empty >= 0) slot = empty;
-      else {
+    if (k < FULL_DEPTH_FROM_SWEEP) slot = (k - 1) % EARLY_COLUMNS;
+    else {
+      // An empty slot first, else the oldest difference's.
+      slot = writtenAt.indexOf(-1);
+      if (slot < 0) {
         slot = 0;
         for (let j = 1; j < depth; j++) if (writtenAt[j] < writtenAt[slot]) slot = j;
       }
-      columns = Math.min(depth, writtenAt.filter((t) => t >= 0).length + (writtenAt[slot] < 0 ? 1 : 0));
     }
     writtenAt[slot] = k;
   }
-  return { slot, columns };
+  // Every stored difference is one of the latest: the mix uses them all.
+  return { slot, columns: writtenAt.filter((t) => t >= 0).length };
 }
 /** Floats of a tet's multiplier state that are mixed: S, 3x3 column-major (constraintsCpu.ts NEO_HOOKEAN_TET_STATE). */
 export const MIXED_TET_FLOATS = 9;
