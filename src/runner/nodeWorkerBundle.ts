@@ -16,7 +16,8 @@ const bundles = new Map<string, Promise<string>>();
 
 /** node_modules/.cache/worker-bundles, or where that cannot be written (a read-only checkout), a fixed folder in the system's temporary folder. */
 function bundleCacheDir(root: string): string {
-  for (const dir of [resolve(root, 'node_modules/.cache/worker-bundles'), join(tmpdir(), 'softbody-worker-bundles')]) {
+  const candidates = [resolve(root, 'node_modules/.cache/worker-bundles'), join(tmpdir(), 'softbody-worker-bundles')];
+  for (const dir of candidates) {
     try {
       mkdirSync(dir, { recursive: true });
       accessSync(dir, constants.W_OK);
@@ -25,7 +26,7 @@ function bundleCacheDir(root: string): string {
       // try the next
     }
   }
-  throw new Error(`no writable folder for the worker bundle: neither ${resolve(root, 'node_modules/.cache/worker-bundles')} nor ${join(tmpdir(), 'softbody-worker-bundles')}`);
+  throw new Error(`no writable folder for the worker bundle: neither ${candidates.join(' nor ')}`);
 }
 
 /** Path of the bundled worker entry `entry` (relative to `root`, the project's root folder), built on first call. */
