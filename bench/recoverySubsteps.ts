@@ -9,7 +9,9 @@
  * the tets inverted (signed volume <= 0), the boundary vertices on a surface triangle that crosses
  * another of its own surface (tests/support/surfaceCrossings.ts: the surface passing through
  * itself, what the blue tint shows; a dent of an inverted tet is not one), and how many of the vertices still inside are corners of
- * an inverted boundary tet: the points whose self queries paper 000 section 3.5 skips; the deepest of each,
+ * an inverted boundary tet: the points whose self queries paper 000 section 3.5 skips; how many of
+ * them were inside after the previous substep too and how many have been inside since the switch
+ * (the same vertices held, or new ones coming in); the deepest of each,
  * by its distance to the nearest boundary triangle (a lower bound of its depth)
  * (docs/collisions.md "What the noodle keeps after 10 substeps").
  *
@@ -89,7 +91,7 @@ const invertedTets = (x: Float64Array): number[] => {
 const selfCrossing = (x: Float64Array): number => countSurfaceCrossings({ positions: x, tets: m.tets, tetObject: m.tetObject }).selfVertices;
 const boundary = buildSceneMesh(m);
 /** Of the self-penetrating vertices at x: how many, and how many are corners of an inverted boundary tet (section 3.5's skip). */
-const stuckAtInversions = (x: Float64Array): { inside: number; onInvertedBoundaryTet: number; deepest: number; deepestOther: number } => {
+const stuckAtInversions = (x: Float64Array): { inside: number; onInvertedBoundaryTet: number; deepest: number; deepestOther: number; vertices: Set<number> } => {
   const onInverted = new Uint8Array(m.vertexCount);
   for (let f = 0; f < boundary.boundaryTriangleTet.length; f++) {
     if (tetVolume6(x, m.tets, boundary.boundaryTriangleTet[f]) > 0) continue;
@@ -98,7 +100,7 @@ const stuckAtInversions = (x: Float64Array): { inside: number; onInvertedBoundar
   const hits = countIntersections({ positions: x, tets: m.tets, tetObject: m.tetObject }, { depth: true }).hits.filter((hit) => hit.self);
   const others = hits.filter((hit) => !onInverted[hit.vertex]);
   const deepestOf = (list: typeof hits): number => list.reduce((d, hit) => Math.max(d, hit.depth), 0);
-  return { inside: hits.length, onInvertedBoundaryTet: hits.length - others.length, deepest: deepestOf(hits), deepestOther: deepestOf(others) };
+  return { inside: hits.length, onInvertedBoundaryTet: hits.length - others.length, deepest: deepestOf(hits), deepestOther: deepestOf(others), vertices: new Set(hits.map((hit) => hit.vertex)) };
 };
 
 console.log(`${sceneName}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${setup.params.substeps} substeps x ${setup.params.iterations} iterations; self-collision off for ${from} frames`);
@@ -163,6 +165,9 @@ for (const every of variants) for (const farSide of farSides) for (const floor o
   const start = stuckAtInversions(s.x);
   const onInverted = [start.onInvertedBoundaryTet];
   const deepest = [start.deepest], deepestOther = [start.deepestOther];
+  // Of the vertices inside after each substep, those inside after the previous one too, and those inside after every substep so far.
+  const retained: (number | string)[] = ['-'], always: (number | string)[] = ['-'];
+  let previous = start.vertices, throughout = start.vertices;
   const inverted = [invertedTets(s.x).length];
   const crossing = [selfCrossing(s.x)];
   let stepMs = 0;
@@ -178,6 +183,10 @@ for (const every of variants) for (const farSide of farSides) for (const floor o
     onInverted.push(now.onInvertedBoundaryTet);
     deepest.push(now.deepest);
     deepestOther.push(now.deepestOther);
+    retained.push([...now.vertices].filter((v) => previous.has(v)).length);
+    throughout = new Set([...throughout].filter((v) => now.vertices.has(v)));
+    always.push(throughout.size);
+    previous = now.vertices;
     inverted.push(invertedTets(s.x).length);
     crossing.push(selfCrossing(s.x));
   }
@@ -185,6 +194,7 @@ for (const every of variants) for (const farSide of farSides) for (const floor o
   const firstZero = counts.findIndex((_, i) => counts.slice(i).every((d) => d === 0));
   console.log(`collideEvery ${every}, farSideContacts ${farSide}, inversionFloor ${floor}: per substep ${counts.join(' ')}`);
   console.log(`  of them corners of an inverted boundary tet ${onInverted.join(' ')}; the others ${counts.map((c, i) => c - onInverted[i]).join(' ')}`);
+  console.log(`  of them inside after the previous substep too ${retained.join(' ')}; inside at the switch and after every substep since ${always.join(' ')}`);
   const mm = (list: number[]): string => list.map((d) => (1000 * d).toFixed(2)).join(' ');
   console.log(`  deepest (mm, distance to the nearest boundary triangle: a lower bound of the depth) ${mm(deepest)}; of the others ${mm(deepestOther)}`);
   console.log(`  inverted tets per substep ${inverted.join(' ')}`);
