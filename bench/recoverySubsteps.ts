@@ -90,7 +90,7 @@ const invertedTets = (x: Float64Array): number[] => {
 /** Boundary vertices on a surface crossing itself (tests/support/surfaceCrossings.ts: no code shared with either counter or detection). */
 const selfCrossing = (x: Float64Array): number => countSurfaceCrossings({ positions: x, tets: m.tets, tetObject: m.tetObject }).selfVertices;
 const boundary = buildSceneMesh(m);
-/** Of the self-penetrating vertices at x: how many, and how many are corners of an inverted boundary tet (section 3.5's skip). */
+/** Of the self-penetrating vertices at x: how many, which, and how many are corners of an inverted boundary tet (section 3.5's skip). */
 const stuckAtInversions = (x: Float64Array): { inside: number; onInvertedBoundaryTet: number; deepest: number; deepestOther: number; vertices: Set<number> } => {
   const onInverted = new Uint8Array(m.vertexCount);
   for (let f = 0; f < boundary.boundaryTriangleTet.length; f++) {
