@@ -1,7 +1,8 @@
-// The inversion floor of recovery mode (SolverParams.inversionFloor; docs/collisions.md "The
+// The inversion floor (SolverParams.inversionFloor, sliverFloor; docs/collisions.md "The
 // inversion floor"), twin of src/collision/cpu/inversionFloor.ts: after a collision round's
-// contacts, each tet whose 6 V is below floor x 6 V_rest is lifted back by the hard volume
-// constraint C = 6 V - floor 6 V_rest >= 0, dx_i = w_i lambda grad_i C, lambda = -C / sum w_j |grad_j C|^2.
+// contacts, each tet the floor holds (every tet in recovery mode, the slivers otherwise: floor6[t]
+// = floor x 6 V_rest, NOT_FLOORED for the others) whose 6 V is below floor6[t] is lifted back by
+// the hard volume constraint C = 6 V - floor 6 V_rest >= 0, dx_i = w_i lambda grad_i C, lambda = -C / sum w_j |grad_j C|^2.
 // Jacobi with mass splitting (a vertex in u violated tets lends each 1/u of its mass: lambda =
 // -C / sum_j w_j u_j |grad_j C|^2, dx_i = w_i sum_t lambda_t grad_i C_t, which keeps linear and
 // angular momentum); one pass = three dispatches over the vertices:
@@ -11,28 +12,40 @@
 //   gatherFloorShift  shift[v] = w_v sum over those tets of lambda_t grad_v C_t (reads u of the corners)
 //   applyFloorShift   positions and start positions (prev) move by shift[v]: split impulse, no
 //                     velocity
+// Outside recovery the floor holds the slivers only (sliverFloor), once a substep, in one dispatch
+// of one workgroup: liftSliversByColour, Gauss-Seidel (each tet with its corners' full masses)
+// colour by colour, a colour's tets at once (they share no corner), SLIVER_FLOOR_SWEEPS sweeps.
+// Twin: liftSlivers in inversionFloor.ts, which goes through the same order one tet at a time.
 #include "threadIndex"
 #include "queryList"
 
 struct FloorParams {
   vertexCount: u32,
   rowStride: u32,
-  floor: f32,
   countPass: u32,   // 1: this pass's gather counts the tets below the floor
   offCorners: u32,  // topo: offsets (vertexCount + 1) at 0, corners 4t+k at offCorners, tets (4 per tet) at offTets
   offTets: u32,
   _pad0: u32,
   _pad1: u32,
+  _pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: FloorParams;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> prev: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> topo: array<u32>;
-@group(0) @binding(4) var<storage, read> restVolume6: array<f32>;
+@group(0) @binding(4) var<storage, read> floor6: array<f32>;
+
+// floor6 of a tet the floor does not hold: -3e38 (inversionFloorStage.ts NOT_FLOORED).
+fn floored(t: u32) -> bool { return floor6[t] > -1e38; }
 @group(0) @binding(5) var<storage, read_write> shift: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read_write> list: QueryListRW;
 @group(0) @binding(7) var<storage, read_write> uses: array<f32>;
+// [colours, colourStart (colours + 1), tets in colour order] (inversionFloor.ts colourSlivers).
+@group(0) @binding(8) var<storage, read> sliverOrder: array<u32>;
+
+const SLIVER_FLOOR_SWEEPS = 8u;  // inversionFloor.ts SLIVER_FLOOR_SWEEPS
+const SLIVER_LANES = 64u;
 
 // Tet t: its corners, C = 6 V - floor 6 V_rest, the gradient of 6 V at each corner.
 struct FloorTet { ids: vec4<u32>, c: f32, g0: vec3<f32>, g1: vec3<f32>, g2: vec3<f32>, g3: vec3<f32>, w: vec4<f32> }
@@ -51,7 +64,7 @@ fn floorTet(t: u32) -> FloorTet {
   r.g2 = cross(g, e);
   r.g3 = cross(e, f);
   r.g0 = -(r.g1 + r.g2 + r.g3);
-  r.c = dot(e, r.g1) - params.floor * restVolume6[t];
+  r.c = dot(e, r.g1) - floor6[t];
   r.w = vec4<f32>(pa.w, pb.w, pc.w, pd.w);
   return r;
 }
@@ -68,7 +81,7 @@ fn countFloorUses(@builtin(global_invocation_id) gid: vec3<u32>) {
   var count = 0.0;
   for (var j = topo[v]; j < topo[v + 1u]; j++) {
     let corner = topo[params.offCorners + j];
-    if (!belowFloor(floorTet(corner >> 2u))) { continue; }
+    if (!floored(corner >> 2u) || !belowFloor(floorTet(corner >> 2u))) { continue; }
     count += 1.0;
     if ((corner & 3u) == 0u && params.countPass != 0u) { atomicAdd(&list.header[QL_INVERSION_FLOOR_TETS], 1u); }
   }
@@ -82,6 +95,7 @@ fn gatherFloorShift(@builtin(global_invocation_id) gid: vec3<u32>) {
   var sum = vec3<f32>(0.0);
   for (var j = topo[v]; j < topo[v + 1u]; j++) {
     let corner = topo[params.offCorners + j];
+    if (!floored(corner >> 2u)) { continue; }
     let r = floorTet(corner >> 2u);
     if (!(r.c < 0.0)) { continue; }
     let u = vec4<f32>(uses[r.ids.x], uses[r.ids.y], uses[r.ids.z], uses[r.ids.w]);
@@ -102,4 +116,36 @@ fn applyFloorShift(@builtin(global_invocation_id) gid: vec3<u32>) {
   let d = shift[v].xyz;
   positions[v] = vec4<f32>(positions[v].xyz + d, positions[v].w);
   prev[v] = vec4<f32>(prev[v].xyz + d, prev[v].w);
+}
+
+@compute @workgroup_size(64)
+fn liftSliversByColour(@builtin(local_invocation_index) lane: u32) {
+  let colours = sliverOrder[0];
+  let first = 2u + colours;
+  for (var sweep = 0u; sweep < SLIVER_FLOOR_SWEEPS; sweep++) {
+    for (var c = 0u; c < colours; c++) {
+      for (var i = sliverOrder[1u + c] + lane; i < sliverOrder[2u + c]; i += SLIVER_LANES) {
+        let r = floorTet(sliverOrder[first + i]);
+        if (!(r.c < 0.0)) { continue; }
+        let denom = r.w.x * dot(r.g0, r.g0) + r.w.y * dot(r.g1, r.g1) + r.w.z * dot(r.g2, r.g2) + r.w.w * dot(r.g3, r.g3);
+        if (!(denom > 0.0)) { continue; }
+        if (sweep == 0u) { atomicAdd(&list.header[QL_INVERSION_FLOOR_TETS], 1u); }
+        let lambda = -r.c / denom;
+        let d0 = r.w.x * lambda * r.g0;
+        let d1 = r.w.y * lambda * r.g1;
+        let d2 = r.w.z * lambda * r.g2;
+        let d3 = r.w.w * lambda * r.g3;
+        positions[r.ids.x] = vec4<f32>(positions[r.ids.x].xyz + d0, r.w.x);
+        positions[r.ids.y] = vec4<f32>(positions[r.ids.y].xyz + d1, r.w.y);
+        positions[r.ids.z] = vec4<f32>(positions[r.ids.z].xyz + d2, r.w.z);
+        positions[r.ids.w] = vec4<f32>(positions[r.ids.w].xyz + d3, r.w.w);
+        prev[r.ids.x] = vec4<f32>(prev[r.ids.x].xyz + d0, prev[r.ids.x].w);
+        prev[r.ids.y] = vec4<f32>(prev[r.ids.y].xyz + d1, prev[r.ids.y].w);
+        prev[r.ids.z] = vec4<f32>(prev[r.ids.z].xyz + d2, prev[r.ids.z].w);
+        prev[r.ids.w] = vec4<f32>(prev[r.ids.w].xyz + d3, prev[r.ids.w].w);
+      }
+      // The next colour reads corners this one moved.
+      storageBarrier();
+    }
+  }
 }

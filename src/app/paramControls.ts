@@ -149,7 +149,8 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     options: { 'Auto (drop in recovery)': 'auto', 'Drop': 'drop', 'Keep (paper)': 'keep' },
     help: "a point that has crossed more than half of a part has its shortest path out through the far side, pushing the same way as the other part's points around it: drop such a contact when a shallower contact of that part's points at the point pushes the same way, or keep every contact",
   },
-  { kind: 'number', key: 'inversionFloor', label: 'Inversion floor (recovery, × rest volume)', min: 0, max: 0.5, step: 0.01, help: "recovery mode: after each round's contacts, tets whose volume fell below this fraction of their rest volume are lifted back to it (no velocity added), so the inversions recovery's pushes make do not switch off the self queries around them (paper section 3.5); 0 = off" },
+  { kind: 'number', key: 'inversionFloor', label: 'Inversion floor (× rest volume)', min: 0, max: 0.5, step: 0.01, help: "recovery mode: after each round's contacts, tets whose volume fell below this fraction of their rest volume are lifted back to it (no velocity added), so the inversions recovery's pushes make do not switch off the self queries around them (paper section 3.5); 0 = off" },
+  { kind: 'toggle', key: 'sliverFloor', label: 'Sliver floor (outside recovery)', help: "once a substep, sliver tets (see 'Sliver tets below') whose volume fell below the inversion floor are lifted back to it, no velocity added: a sliver keeps a millionth of its stiffness, so an impact that turns it inside out would leave its faces crossing the surface" },
   {
     kind: 'choice',
     key: 'contactDispatch',

@@ -22,7 +22,7 @@ export interface CollisionFrameCounters {
   skipped: number;
   /** Shortest-path contacts dropped as pushing through the far side of a part (SolverParams.farSideContacts; cpu/farSideContacts.ts), summed over the builds. */
   farSideDropped: number;
-  /** Recovery mode: tets found below the inversion floor (SolverParams.inversionFloor; cpu/inversionFloor.ts) and lifted, summed over the rounds. */
+  /** Tets found below the inversion floor (SolverParams.inversionFloor; cpu/inversionFloor.ts) and lifted, summed over the rounds: any tet in recovery mode, the slivers outside it (sliverFloor). */
   inversionFloorTets: number;
   /** Capacity of the contact arrays this frame, and hits beyond it (they grow the capacity for the next frame). */
   contactCapacity: number;

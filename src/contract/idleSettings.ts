@@ -37,6 +37,9 @@ const noCcd = (p: SolverParams): string | null => {
 
 const noSelfCcd = (p: SolverParams): string | null => noCcd(p) ?? (p.selfCollision ? null : 'self-collision is off');
 
+/** The inversion floor runs in the shortest-path collision stages (every mode but air). */
+const noFloor = (p: SolverParams): string | null => collisionsOff(p) ?? (effectiveCollisionMode(p) === 'air' ? 'air mode has no inversion floor' : null);
+
 const notAir = (p: SolverParams): string | null => collisionsOff(p) ?? (p.collisionMode === 'air' ? null : `the collision mode is ${p.collisionMode}, not air`);
 
 const gaussSeidelNeoHookean = (what: string) => (p: SolverParams): string | null =>
@@ -75,7 +78,8 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
   { key: 'interObject', idle: noDcd },
   { key: 'penetration', idle: noDcd },
   { key: 'farSideContacts', idle: noDcd },
-  { key: 'inversionFloor', idle: (p) => noDcd(p) ?? (p.recovery ? null : 'it acts in recovery mode, which is off') },
+  { key: 'inversionFloor', idle: (p) => noFloor(p) ?? (p.recovery || (p.sliverFloor && p.sliverQuality > 0) ? null : 'it acts in recovery mode, or on the sliver tets with sliver-floor on') },
+  { key: 'sliverFloor', idle: (p) => noFloor(p) ?? (p.recovery ? 'recovery mode floors every tet' : p.inversionFloor > 0 ? (p.sliverQuality > 0 ? null : 'sliver-quality is 0: no tet is a sliver') : 'the inversion floor is 0') },
   { key: 'escapedToDcd', idle: (p, engine) => (engine === 'cpu' ? "nothing escapes the CPU engine's CCD (exact boxes every substep)" : noCcd(p) ?? (effectiveCollisionMode(p) === 'hybrid' ? null : 'it acts in hybrid mode')) },
   { key: 'ccdEveryRound', idle: (p, _engine, objects) => noCcd(p) ?? (effectiveCollideEvery(p, objects) === 'contacts' ? null : `it acts with collide-every contacts and this run's is ${effectiveCollideEvery(p, objects)}`) },
   { key: 'pinByKind', idle: (p) => noCcd(p) ?? (effectiveCollisionMode(p) === 'hybrid' ? null : 'it acts in hybrid mode') },

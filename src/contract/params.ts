@@ -342,16 +342,28 @@ export interface SolverParams {
   /** Shortest-path contacts that push a point out through the far side of a part it has crossed (FarSideContacts): 'auto' (default), 'drop' or 'keep'. */
   farSideContacts: FarSideContacts;
   /**
-   * Recovery mode only: after each collision round's contacts, every tet whose volume fell below
-   * this fraction of its rest volume is lifted back to it (a hard volume constraint, Jacobi over
-   * the tets, INVERSION_FLOOR_PASSES passes, split impulse: positions and start positions move
-   * together, no velocity; src/collision/cpu/inversionFloor.ts, shaders/inversionFloor.wgsl).
+   * Recovery mode: after each collision round's contacts, every tet whose volume fell below
+   * this fraction of its rest volume is lifted back to it; outside recovery, the sliver tets once a
+   * substep (sliverFloor). A hard volume constraint, Jacobi over the tets, INVERSION_FLOOR_PASSES passes, split impulse: positions and start positions move
+   * together, no velocity (src/collision/cpu/inversionFloor.ts, shaders/inversionFloor.wgsl).
    * Recovery's strong pushes invert tets (a quarter of the squishy ball's in one substep), and the
    * self queries of the boundary around an inverted tet are skipped (paper 000 section 3.5: "the
    * only way ... is to resolve the inversion itself"), so without it those inversions held most of
    * what recovery left (docs/collisions.md "The inversion floor"). Default 0.1; 0: off.
    */
   inversionFloor: number;
+  /**
+   * Outside recovery mode, the inversion floor holds the sliver tets (below sliverQuality): once a
+   * substep, after its last collision round's contacts, every sliver whose volume fell below
+   * inversionFloor x its rest volume is lifted back to it (the same hard volume constraint, split
+   * impulse, no velocity). A sliver keeps a millionth of its stiffness (SLIVER_STIFFNESS), so once
+   * an impact turns it inside out nothing turns it back: in the default octopus box, tets 4049, 4068
+   * and 3317 of the shared octopus stayed inverted 2-5 frames, their faces crossing the triangles
+   * at their flipped corner (docs/collisions.md "Softened slivers stay inverted"). Acts where
+   * collisions run, with inversionFloor > 0 and sliverQuality > 0; recovery mode floors every tet
+   * in every round instead. Default true.
+   */
+  sliverFloor: boolean;
   /** How the colliders act on a vertex (ColliderResponse): 'auto' (default), 'projection' or 'multiplier'. */
   colliderResponse: ColliderResponse;
   /**
@@ -645,6 +657,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     contactDispatch: 'auto',
     farSideContacts: 'auto',
     inversionFloor: 0.1,
+    sliverFloor: true,
     colliderResponse: 'auto',
     escapedToDcd: true,
     ccdEveryRound: false,
@@ -681,6 +694,7 @@ export function checkParams(p: SolverParams): void {
   if (!CONTACT_DISPATCHES.includes(p.contactDispatch)) throw new RangeError(`contactDispatch must be one of ${CONTACT_DISPATCHES.join(', ')}, got ${String(p.contactDispatch)}`);
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (typeof p.warmStart !== 'boolean') throw new RangeError(`warmStart must be true or false, got ${String(p.warmStart)}`);
+  if (typeof p.sliverFloor !== 'boolean') throw new RangeError(`sliverFloor must be true or false, got ${String(p.sliverFloor)}`);
   if (typeof p.escapedToDcd !== 'boolean') throw new RangeError(`escapedToDcd must be true or false, got ${String(p.escapedToDcd)}`);
   if (typeof p.ccdEveryRound !== 'boolean') throw new RangeError(`ccdEveryRound must be true or false, got ${String(p.ccdEveryRound)}`);
   if (typeof p.pinByKind !== 'boolean') throw new RangeError(`pinByKind must be true or false, got ${String(p.pinByKind)}`);

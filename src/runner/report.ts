@@ -97,7 +97,7 @@ export interface CollisionSummary {
   skipped: number;
   /** Shortest-path contacts dropped as far-side contacts (SolverParams.farSideContacts). */
   farSideDropped: number;
-  /** Recovery mode: tets lifted back to the inversion floor (SolverParams.inversionFloor), summed over the rounds. */
+  /** Tets lifted back to the inversion floor (SolverParams.inversionFloor), summed over the rounds: any tet in recovery mode, the slivers outside it (sliverFloor). */
   inversionFloorTets: number;
   /** Hits beyond the contact capacity (each grew the capacity for the next frame). */
   dropped: number;

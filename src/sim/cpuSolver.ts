@@ -11,6 +11,7 @@
  * consistent with the multipliers.
  */
 import { CpuAirCollisions } from '../collision/air/cpuAirCollisions';
+import { colourSlivers } from '../collision/cpu/inversionFloor';
 import { CpuCollisionStage } from '../collision/cpu/cpuCollisionStage';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import { airContainerFor } from './airContainer';
@@ -20,7 +21,7 @@ import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { AndersonAccelerator } from './andersonAcceleration';
 import { HANDLE_STRIDE } from './handles';
-import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
+import { setPartitionBalance, setSliverQuality, setVertexMassFloor, sliverTets, type Model } from './model';
 import { checkParams, effectiveColliderResponse, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, MIN_MIXING_SWEEPS, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
@@ -316,6 +317,12 @@ export class CpuSolver {
       }
       clock = performance.now();
     }
+    // Outside recovery, the slivers an impact turned inside out lifted back once a substep
+    // (SolverParams.sliverFloor; recovery lifted every tet in every round).
+    if (p.collisions && this.collision && effectiveCollisionMode(p) !== 'air') {
+      this.collision.liftSlivers(x, x0, w, p, this.sliverList(), this.collisionCounters);
+      lap('contacts');
+    }
     // 4. Velocities, NaN/Inf guard. A free vertex's velocity is its predicted one plus the
     // corrections' share, v~ + (x - x~) / h with x~ = x0 + h v~: the same as (x - x0) / h, but
     // in f32 (the GPU twin) it does not round the whole substep's displacement, which at 20
@@ -363,6 +370,14 @@ export class CpuSolver {
   }
 
   /** The collision stage (null until a substep ran with collisions on). */
+  /** The sliver tets at the model's sliver threshold (sliverTets) in the floor's colour order, remade when the threshold changes. */
+  private slivers?: { quality: number; tets: Uint32Array };
+  private sliverList(): Uint32Array {
+    const q = this.model.sliverQuality;
+    if (this.slivers?.quality !== q) this.slivers = { quality: q, tets: colourSlivers(this.model.tets, sliverTets(this.model)).order };
+    return this.slivers.tets;
+  }
+
   get collisionStage(): CpuCollisionStage | null {
     return this.collision;
   }

@@ -20,7 +20,7 @@ import { buildSceneMesh } from '../sceneMesh';
 import { CpuCcd, type CcdNearList, type CcdPairsInContact } from './ccdCpu';
 import { CpuContacts } from './contactsCpu';
 import { CpuDetector } from './detectCpu';
-import { inversionFloorScratch, liftInvertedTets, restVolumes6, type InversionFloorScratch } from './inversionFloor';
+import { inversionFloorScratch, liftInvertedTets, liftSlivers, restVolumes6, type InversionFloorScratch } from './inversionFloor';
 import { dropFarSideContacts } from './farSideContacts';
 import { CpuQueryList } from './queryList';
 import { CpuSpb, CpuSpbResults } from './spbCpu';
@@ -153,6 +153,22 @@ export class CpuCollisionStage {
     const m = this.mesh;
     this.floor ??= { restVolume6: restVolumes6(this.model.restPositions, m.tets), scratch: inversionFloorScratch(m.vertexCount) };
     const lifted = liftInvertedTets(x, x0, w, m.tets, this.floor.restVolume6, params.inversionFloor!, this.floor.scratch);
+    if (into) into.inversionFloorTets += lifted;
+  }
+
+  /**
+   * Outside recovery, once a substep after its last collision round: the sliver tets `slivers`
+   * (ascending ids) below the inversion floor lifted back (SolverParams.sliverFloor; recovery
+   * floors every tet in every round instead). Skipped, as step() is, on a non-finite state.
+   */
+  liftSlivers(
+    x: Float64Array, x0: Float64Array, w: Float64Array, params: Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor'>,
+    slivers: ArrayLike<number>, into?: CollisionFrameCounters,
+  ): void {
+    if (!params.collisions || params.recovery || !params.sliverFloor || !(params.inversionFloor > 0) || slivers.length === 0 || !allFinite(x, x0)) return;
+    const m = this.mesh;
+    this.floor ??= { restVolume6: restVolumes6(this.model.restPositions, m.tets), scratch: inversionFloorScratch(m.vertexCount) };
+    const lifted = liftSlivers(x, x0, w, m.tets, this.floor.restVolume6, params.inversionFloor, slivers, this.floor.scratch.grad);
     if (into) into.inversionFloorTets += lifted;
   }
 

@@ -121,3 +121,86 @@ export function liftInvertedTets(
   }
   return first;
 }
+
+/**
+ * The slivers in colours: no two tets of a colour share a corner, so the GPU lifts a colour's tets
+ * at once and its result is the CPU's one-after-another order (liftSlivers). `order`: the tets,
+ * colour by colour (ascending ids within one); `colourStart`: where each colour starts, and the
+ * count at the end. Greedy, in ascending id order.
+ */
+export interface SliverColours {
+  order: Uint32Array;
+  colourStart: Uint32Array;
+}
+
+export function colourSlivers(tets: ArrayLike<number>, slivers: ArrayLike<number>): SliverColours {
+  const colourOf = new Int32Array(slivers.length).fill(-1);
+  const cornerColours = new Map<number, Set<number>>();
+  let colours = 0;
+  for (let i = 0; i < slivers.length; i++) {
+    const t = slivers[i];
+    const taken = new Set<number>();
+    for (let k = 0; k < 4; k++) for (const c of cornerColours.get(tets[4 * t + k]) ?? []) taken.add(c);
+    let c = 0;
+    while (taken.has(c)) c++;
+    colourOf[i] = c;
+    colours = Math.max(colours, c + 1);
+    for (let k = 0; k < 4; k++) {
+      const v = tets[4 * t + k];
+      if (!cornerColours.has(v)) cornerColours.set(v, new Set());
+      cornerColours.get(v)!.add(c);
+    }
+  }
+  const colourStart = new Uint32Array(colours + 1);
+  for (let i = 0; i < slivers.length; i++) colourStart[colourOf[i] + 1]++;
+  for (let c = 0; c < colours; c++) colourStart[c + 1] += colourStart[c];
+  const order = new Uint32Array(slivers.length);
+  const next = colourStart.slice(0, colours);
+  for (let i = 0; i < slivers.length; i++) order[next[colourOf[i]]++] = slivers[i];
+  return { order, colourStart };
+}
+
+/** Gauss-Seidel sweeps of the sliver floor (liftSlivers). */
+export const SLIVER_FLOOR_SWEEPS = 8;
+
+/**
+ * The sliver floor outside recovery (SolverParams.sliverFloor): the listed tets (the slivers, a few
+ * per body, in colourSlivers' order) below floor x their rest volume lifted back to it, one after
+ * another (Gauss-Seidel, each with its corners' full masses; the GPU lifts a colour at once, the
+ * same result), SLIVER_FLOOR_SWEEPS sweeps or until a sweep finds none below; x0
+ * shifted alike (split impulse). Not Jacobi as the recovery floor: slivers come in flat clusters
+ * that share corners, and lifting one flips its neighbour (the shared octopus's tets 4049 and
+ * 4068: Jacobi's two passes lifted 4068 and left 4049, above its floor before, at -1.6 x its rest
+ * volume). Each projection keeps linear and angular momentum, as a Jacobi pass does. Returns the
+ * listed tets below the floor at the first sweep (the counters' inversionFloorTets).
+ */
+export function liftSlivers(
+  x: Float64Array, x0: Float64Array, w: ArrayLike<number>, tets: ArrayLike<number>, restVolume6: ArrayLike<number>, floor: number, slivers: ArrayLike<number>, grad: Float64Array,
+): number {
+  if (!(floor > 0)) return 0;
+  let first = 0;
+  for (let sweep = 0; sweep < SLIVER_FLOOR_SWEEPS; sweep++) {
+    let below = 0;
+    for (let i = 0; i < slivers.length; i++) {
+      const t = slivers[i];
+      const c = volume6(x, tets, t, grad) - floor * restVolume6[t];
+      if (!(c < 0)) continue;
+      let denom = 0;
+      for (let k = 0; k < 4; k++) denom += w[tets[4 * t + k]] * (grad[3 * k] ** 2 + grad[3 * k + 1] ** 2 + grad[3 * k + 2] ** 2);
+      if (!(denom > 0)) continue;
+      below++;
+      const lambda = -c / denom;
+      for (let k = 0; k < 4; k++) {
+        const v = tets[4 * t + k];
+        for (let j = 0; j < 3; j++) {
+          const d = w[v] * lambda * grad[3 * k + j];
+          x[3 * v + j] += d;
+          x0[3 * v + j] += d;
+        }
+      }
+    }
+    if (sweep === 0) first = below;
+    if (below === 0) break;
+  }
+  return first;
+}

@@ -1,11 +1,15 @@
 /**
- * Recovery mode's inversion floor on the GPU (SolverParams.inversionFloor; shaders/inversionFloor.wgsl,
- * CPU twin src/collision/cpu/inversionFloor.ts): after each collision round's contacts, the tets the
- * contacts turned inside out are lifted back to floor x their rest volume, INVERSION_FLOOR_PASSES
- * Jacobi passes (mass splitting) of three dispatches over the vertices (uses, gather, apply), split
- * impulse (positions and start positions move together). Active only in recovery mode with a floor > 0; it counts the tets
- * below the floor in the query list's header (QL.inversionFloorTets), read back with the frame's
- * other collision counters.
+ * The inversion floor on the GPU (SolverParams.inversionFloor, sliverFloor; shaders/inversionFloor.wgsl,
+ * CPU twin src/collision/cpu/inversionFloor.ts): the tets below floor x their rest volume are lifted
+ * back to it, INVERSION_FLOOR_PASSES Jacobi passes (mass splitting) of three dispatches over the
+ * vertices (uses, gather, apply), split impulse (positions and start positions move together).
+ * Recovery mode: every tet, after each collision round's contacts (6 dispatches a round). Otherwise,
+ * with sliverFloor: the sliver tets (relative quality below sliverQuality) after the substep's last
+ * round only, Gauss-Seidel by colour in one workgroup (liftSliversByColour, one dispatch a substep;
+ * CPU twin liftSlivers), none where the scene has no sliver. Each tet's floor
+ * (floor x 6 V_rest, or NOT_FLOORED for the tets it does not hold) is uploaded when the settings
+ * change. It counts the tets below the floor in the query list's header (QL.inversionFloorTets),
+ * read back with the frame's other collision counters.
  */
 import floorCode from '../../../shaders/inversionFloor.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
@@ -15,19 +19,43 @@ import type { SolverParams } from '../../contract/params';
 import type { GpuStage, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import type { SceneArrays } from '../../contract/sceneArrays';
-import { INVERSION_FLOOR_PASSES, restVolumes6 } from '../cpu/inversionFloor';
+import { colourSlivers, INVERSION_FLOOR_PASSES, restVolumes6 } from '../cpu/inversionFloor';
 import type { QueryList } from './queryList';
 
 const PARAM_WORDS = 8;
 /** Uniform slots: the counting first pass, the others. */
 const SLOT_BYTES = 256;
 
-export type InversionFloorSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor'>;
+export type InversionFloorSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor' | 'sliverQuality'>;
 
-/** The vertex -> tet-corner CSR and the tets the gather walks (Model's vertexTetOffsets / vertexTetCorners). */
+/**
+ * The vertex -> tet-corner CSR and the tets the gather walks (Model's vertexTetOffsets /
+ * vertexTetCorners), and each tet's rest quality over its object's median (the slivers).
+ */
 export interface FloorTopology {
   vertexTetOffsets: Uint32Array;
   vertexTetCorners: Uint32Array;
+  relativeQuality: Float64Array;
+}
+
+/** A tet's floor when the floor does not hold it (shaders/inversionFloor.wgsl skips it): -3e38, finite in f32. */
+export const NOT_FLOORED = -3e38;
+const NOT_FLOORED_F32 = Math.fround(NOT_FLOORED);
+
+/**
+ * Each tet's floor in units of 6 V: floor x 6 V_rest for the tets the settings floor (every tet in
+ * recovery mode; the slivers with sliverFloor), NOT_FLOORED for the others; null when none is held.
+ */
+export function tetFloors(restVolume6: Float64Array, relativeQuality: Float64Array, s: Readonly<InversionFloorSettings>): Float32Array<ArrayBuffer> | null {
+  if (!s.collisions || !(s.inversionFloor > 0)) return null;
+  const out = new Float32Array(restVolume6.length).fill(NOT_FLOORED);
+  let held = 0;
+  for (let t = 0; t < restVolume6.length; t++) {
+    if (!s.recovery && !(s.sliverFloor && relativeQuality[t] < s.sliverQuality)) continue;
+    out[t] = s.inversionFloor * restVolume6[t];
+    held++;
+  }
+  return held > 0 ? out : null;
 }
 
 export class InversionFloorStage implements GpuStage {
@@ -36,7 +64,14 @@ export class InversionFloorStage implements GpuStage {
   private readonly table;
   private readonly uniforms: GPUBuffer;
   private readonly topo: GPUBuffer;
-  private readonly restVolume6: GPUBuffer;
+  private readonly floor6: GPUBuffer;
+  private readonly restVolume6: Float64Array;
+  private readonly relativeQuality: Float64Array;
+  /** The slivers in colour order for liftSliversByColour: [colours, colourStart (colours + 1), tets]. */
+  private readonly sliverOrder: GPUBuffer;
+  private readonly tets: Uint32Array;
+  /** The settings the uploaded floors were made for, and whether any tet is held. */
+  private floorsFor?: { key: string; held: boolean };
   private readonly shift: GPUBuffer;
   private readonly uses: GPUBuffer;
   private readonly vertexCount: number;
@@ -45,6 +80,7 @@ export class InversionFloorStage implements GpuStage {
   declare private readonly countPipeline: GPUComputePipeline;
   declare private readonly gatherPipeline: GPUComputePipeline;
   declare private readonly applyPipeline: GPUComputePipeline;
+  declare private readonly sliverPipeline: GPUComputePipeline;
   private cached?: { positions: GPUBuffer; prev: GPUBuffer; list: GPUBuffer; groups: GPUBindGroup[] };
 
   constructor(
@@ -56,12 +92,14 @@ export class InversionFloorStage implements GpuStage {
     const n = scene.vertexCount;
     this.vertexCount = n;
     this.table = new BindingTable(device, 'contacts.inversionFloor', {
-      params: 'uniform', positions: 'storage', prev: 'storage', topo: 'read-only-storage', restVolume6: 'read-only-storage', shift: 'storage', list: 'storage', uses: 'storage',
+      params: 'uniform', positions: 'storage', prev: 'storage', topo: 'read-only-storage', floor6: 'read-only-storage', shift: 'storage', list: 'storage', uses: 'storage',
+      sliverOrder: 'read-only-storage',
     });
     definePipelines(this, {
       countPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.count', floorCode, 'countFloorUses', [this.table.layout]),
       gatherPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.gather', floorCode, 'gatherFloorShift', [this.table.layout]),
       applyPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.apply', floorCode, 'applyFloorShift', [this.table.layout]),
+      sliverPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.slivers', floorCode, 'liftSliversByColour', [this.table.layout]),
     });
     const offsets = scene.vertexTetOffsets, corners = scene.vertexTetCorners;
     const words = new Uint32Array(offsets.length + corners.length + scene.tets.length);
@@ -69,28 +107,53 @@ export class InversionFloorStage implements GpuStage {
     words.set(corners, offsets.length);
     words.set(scene.tets, offsets.length + corners.length);
     this.topo = storageBuffer(device, 'contacts.inversionFloor.topo', words);
-    this.restVolume6 = storageBuffer(device, 'contacts.inversionFloor.restVolume6', new Float32Array(restVolumes6(scene.restPositions, scene.tets)));
+    this.restVolume6 = restVolumes6(scene.restPositions, scene.tets);
+    this.relativeQuality = scene.relativeQuality;
+    this.tets = scene.tets;
+    // At most one colour per sliver: 2 + 2 words per tet cover any threshold.
+    this.sliverOrder = device.createBuffer({ label: 'contacts.inversionFloor.sliverOrder', size: 4 * (2 + 2 * scene.tetCount), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    this.floor6 = device.createBuffer({ label: 'contacts.inversionFloor.floor6', size: Math.max(16, 4 * scene.tetCount), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
     this.shift = device.createBuffer({ label: 'contacts.inversionFloor.shift', size: Math.max(16, 16 * n), usage: GPUBufferUsage.STORAGE });
     this.uses = device.createBuffer({ label: 'contacts.inversionFloor.uses', size: Math.max(16, 4 * n), usage: GPUBufferUsage.STORAGE });
     this.uniforms = uniformBuffer(device, 'contacts.inversionFloor.params', 2 * SLOT_BYTES);
     this.layout = { offCorners: offsets.length, offTets: offsets.length + corners.length };
   }
 
-  active(): boolean {
+  /** Uploads each tet's floor when the settings changed; whether the floor holds any tet. */
+  private floorsHeld(): boolean {
     const s = this.settings();
-    return s.collisions && s.recovery && s.inversionFloor > 0;
+    const key = `${s.collisions} ${s.recovery} ${s.inversionFloor} ${s.sliverFloor} ${s.sliverQuality}`;
+    if (this.floorsFor?.key !== key) {
+      const floors = tetFloors(this.restVolume6, this.relativeQuality, s);
+      if (floors) this.device.queue.writeBuffer(this.floor6, 0, floors);
+      if (floors && !s.recovery) {
+        const slivers: number[] = [];
+        for (let t = 0; t < floors.length; t++) if (floors[t] !== NOT_FLOORED_F32) slivers.push(t);
+        const { order, colourStart } = colourSlivers(this.tets, slivers);
+        const words = new Uint32Array(1 + colourStart.length + order.length);
+        words[0] = colourStart.length - 1;
+        words.set(colourStart, 1);
+        words.set(order, 1 + colourStart.length);
+        this.device.queue.writeBuffer(this.sliverOrder, 0, words);
+      }
+      this.floorsFor = { key, held: floors !== null };
+    }
+    return this.floorsFor.held;
+  }
+
+  active(): boolean {
+    return this.floorsHeld();
   }
 
   beginFrame(): void {
+    this.floorsHeld();
     const words = new Uint32Array(PARAM_WORDS);
-    const floats = new Float32Array(words.buffer);
     for (let slot = 0; slot < 2; slot++) {
       words[0] = this.vertexCount;
       words[1] = gridRowStride(this.vertexCount);
-      floats[2] = this.settings().inversionFloor;
-      words[3] = slot === 0 ? 1 : 0;
-      words[4] = this.layout.offCorners;
-      words[5] = this.layout.offTets;
+      words[2] = slot === 0 ? 1 : 0;
+      words[3] = this.layout.offCorners;
+      words[4] = this.layout.offTets;
       this.device.queue.writeBuffer(this.uniforms, slot * SLOT_BYTES, words);
     }
   }
@@ -101,7 +164,8 @@ export class InversionFloorStage implements GpuStage {
     if (c && c.positions === state.positions && c.prev === state.prev && c.list === list) return c.groups;
     const groups = [0, 1].map((slot) => this.table.group({
       params: { buffer: this.uniforms, offset: slot * SLOT_BYTES, size: 4 * PARAM_WORDS },
-      positions: state.positions, prev: state.prev, topo: this.topo, restVolume6: this.restVolume6, shift: this.shift, list, uses: this.uses,
+      positions: state.positions, prev: state.prev, topo: this.topo, floor6: this.floor6, shift: this.shift, list, uses: this.uses,
+      sliverOrder: this.sliverOrder,
     }));
     this.cached = { positions: state.positions, prev: state.prev, list, groups };
     return groups;
@@ -109,6 +173,17 @@ export class InversionFloorStage implements GpuStage {
 
   encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
     const groups = this.groups(state);
+    // Outside recovery the slivers once a substep, after its last round (the CPU twin: CpuSolver).
+    if (!this.settings().recovery) {
+      if (step.round !== step.rounds - 1) return;
+      const pass = step.beginPass(encoder, 'contacts', 'contacts.inversionFloor.slivers');
+      pass.setBindGroup(0, groups[0]);
+      pass.setPipeline(this.sliverPipeline);
+      pass.dispatchWorkgroups(1);
+      pass.end();
+      step.countDispatches?.(1);
+      return;
+    }
     const [gx, gy] = dispatchGrid(this.vertexCount);
     const pass = step.beginPass(encoder, 'contacts', 'contacts.inversionFloor');
     for (let k = 0; k < INVERSION_FLOOR_PASSES; k++) {
@@ -127,7 +202,8 @@ export class InversionFloorStage implements GpuStage {
   destroy(): void {
     this.uniforms.destroy();
     this.topo.destroy();
-    this.restVolume6.destroy();
+    this.floor6.destroy();
+    this.sliverOrder.destroy();
     this.shift.destroy();
     this.uses.destroy();
   }

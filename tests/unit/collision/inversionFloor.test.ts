@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inversionFloorScratch, liftInvertedTets, restVolumes6 } from '../../../src/collision/cpu/inversionFloor';
 import { kuhnLattice } from '../../support/kuhnLattice';
+import { displacementMomentum } from '../../support/displacementMomentum';
 import { rng } from '../../support/random';
 
 /**
@@ -48,15 +49,7 @@ describe('inversion floor', () => {
     const worst = (y: Float64Array) => Math.min(...tetList.map((t) => vol6(y, t)));
     expect(worst(x)).toBeGreaterThan(worst(xBefore));
     // Linear and angular momentum of the displacement: zero (up to rounding of the sizes involved).
-    const p = [0, 0, 0], L = [0, 0, 0];
-    let scale = 0;
-    for (let i = 0; i < n; i++) {
-      const d = [0, 1, 2].map((k) => mass[i] * (x[3 * i + k] - xBefore[3 * i + k]));
-      const q = [0, 1, 2].map((k) => xBefore[3 * i + k]);
-      for (let k = 0; k < 3; k++) p[k] += d[k];
-      L[0] += q[1] * d[2] - q[2] * d[1]; L[1] += q[2] * d[0] - q[0] * d[2]; L[2] += q[0] * d[1] - q[1] * d[0];
-      scale += Math.hypot(...d);
-    }
+    const { p, L, scale } = displacementMomentum(mass, xBefore, x);
     expect(scale).toBeGreaterThan(1e-3);
     for (let k = 0; k < 3; k++) expect(Math.abs(p[k])).toBeLessThan(1e-12 + 1e-9 * scale);
     // Angular momentum: each pass keeps it exactly about its own start positions; measured about
