@@ -199,7 +199,7 @@ describe('runner physics', () => {
   it('--gravity and --velocity reach the solver (TetGen pair; the npm script finds SwiftShader itself)', () => {
     const env = existsSync('/usr/lib/chromium/vk_swiftshader_icd.json') ? { VK_ICD_FILENAMES: undefined } : {};
     const r = runReport('push', ['--scene', 'drop', '--mesh', '../shared/meshes/octopus_2KFaces.1.node', '--ground', 'off',
-      '--gravity', '4,0,0', '--velocity', '0,0.5,-1.5', '--damping', '0', '--substeps', '5', '--frames', '3', '--every', '3'], (a) => npmSim(a, env));
+      '--gravity', '4,0,0', '--velocity', '0,0.5,-1.5', '--damping', '0', '--substeps', '5', '--frames', '3', '--every', '3', ...NOTHING_TO_COLLIDE], (a) => npmSim(a, env));
     expect(r.params.gravity).toEqual([4, 0, 0]);
     const f = r.frames[2];
     const h = r.params.dt / r.params.substeps;
