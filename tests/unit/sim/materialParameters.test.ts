@@ -17,7 +17,7 @@ describe("a column settling under its own weight on frictionless ground", () => 
   const W = 0.25, L = 1, E = 1e6, rho = 1000, g = 9.81;
   const lat = kuhnLattice(2, 8, 2, (u, v, w) => [(u / 2) * W, (v / 8) * L, (w / 2) * W]);
 
-  for (const nu of [0, 0.2, 0.3, 0.45, 0.49]) {
+  for (const nu of [0, 0.3, 0.45, 0.49]) {
     it(`Poisson ${nu}: shortening rho g L^2 / (2E) and volume change (1 - 2 nu) x mean axial strain, within 3%`, () => {
       // 40 substeps keep c h / dx small, so the settled state is the converged static one;
       // damping (deformation only) settles it in 2 s.
