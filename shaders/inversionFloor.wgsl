@@ -35,9 +35,6 @@ struct FloorParams {
 @group(0) @binding(2) var<storage, read_write> prev: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> topo: array<u32>;
 @group(0) @binding(4) var<storage, read> floor6: array<f32>;
-
-// floor6 of a tet the floor does not hold: -3e38 (inversionFloorStage.ts NOT_FLOORED).
-fn floored(t: u32) -> bool { return floor6[t] > -1e38; }
 @group(0) @binding(5) var<storage, read_write> shift: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read_write> list: QueryListRW;
 @group(0) @binding(7) var<storage, read_write> uses: array<f32>;
@@ -46,6 +43,9 @@ fn floored(t: u32) -> bool { return floor6[t] > -1e38; }
 
 const SLIVER_FLOOR_SWEEPS = 8u;  // inversionFloor.ts SLIVER_FLOOR_SWEEPS
 const SLIVER_LANES = 64u;
+
+// floor6 of a tet the floor does not hold: -3e38 (inversionFloorStage.ts NOT_FLOORED).
+fn floored(t: u32) -> bool { return floor6[t] > -1e38; }
 
 // Tet t: its corners, C = 6 V - floor 6 V_rest, the gradient of 6 V at each corner.
 struct FloorTet { ids: vec4<u32>, c: f32, g0: vec3<f32>, g1: vec3<f32>, g2: vec3<f32>, g3: vec3<f32>, w: vec4<f32> }
@@ -118,7 +118,7 @@ fn applyFloorShift(@builtin(global_invocation_id) gid: vec3<u32>) {
   prev[v] = vec4<f32>(prev[v].xyz + d, prev[v].w);
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(SLIVER_LANES)
 fn liftSliversByColour(@builtin(local_invocation_index) lane: u32) {
   let colours = sliverOrder[0];
   let first = 2u + colours;

@@ -369,7 +369,6 @@ export class CpuSolver {
     return this.air;
   }
 
-  /** The collision stage (null until a substep ran with collisions on). */
   /** The sliver tets at the model's sliver threshold (sliverTets) in the floor's colour order, remade when the threshold changes. */
   private slivers?: { quality: number; tets: Uint32Array };
   private sliverList(): Uint32Array {
@@ -378,6 +377,7 @@ export class CpuSolver {
     return this.slivers.tets;
   }
 
+  /** The collision stage (null until a substep ran with collisions on). */
   get collisionStage(): CpuCollisionStage | null {
     return this.collision;
   }

@@ -158,7 +158,7 @@ export class CpuCollisionStage {
 
   /**
    * Outside recovery, once a substep after its last collision round: the sliver tets `slivers`
-   * (ascending ids) below the inversion floor lifted back (SolverParams.sliverFloor; recovery
+   * (in colourSlivers' order) below the inversion floor lifted back (SolverParams.sliverFloor; recovery
    * floors every tet in every round instead). Skipped, as step() is, on a non-finite state.
    */
   liftSlivers(
