@@ -54,3 +54,10 @@ export function relativeTetQuality(positions: ArrayLike<number>, tets: Uint32Arr
   }
   return out;
 }
+
+/** The slivers: the tets whose relative quality (relativeTetQuality) is below `threshold`, ascending. */
+export function sliversBelow(relativeQuality: ArrayLike<number>, threshold: number): number[] {
+  const out: number[] = [];
+  for (let t = 0; t < relativeQuality.length; t++) if (relativeQuality[t] < threshold) out.push(t);
+  return out;
+}

@@ -8,7 +8,7 @@ import { greedyColouring, type Colouring } from '../mesh/colouring';
 import { partitionedColouring, type PartitionedColouring } from '../mesh/partitionedColouring';
 import { lameFromYoung, neoHookeanConstants, neoHookeanLame, type Lame, type Material } from './material';
 import { computeRestShapeCpu } from './restShapeCpu';
-import { relativeTetQuality } from '../mesh/tetQuality';
+import { relativeTetQuality, sliversBelow } from '../mesh/tetQuality';
 import { defaultParams, type PartitionBalance } from '../contract/params';
 import { raiseLightVertices } from './vertexMassFloor';
 
@@ -100,9 +100,7 @@ export const SLIVER_STIFFNESS = 1e-6;
 
 /** The tets the model treats as slivers (relative quality below model.sliverQuality), ascending. */
 export function sliverTets(model: Model): number[] {
-  const out: number[] = [];
-  for (let t = 0; t < model.tetCount; t++) if (model.relativeQuality[t] < model.sliverQuality) out.push(t);
-  return out;
+  return sliversBelow(model.relativeQuality, model.sliverQuality);
 }
 
 /** Sets the sliver threshold (SolverParams.sliverQuality) and, when it changes, the tet constants; true when it changed them. */

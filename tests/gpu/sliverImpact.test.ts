@@ -7,20 +7,16 @@
  * 149.1 -> 232.1 J on SwiftShader); with it, 150.8 -> 62.7 J over 8 frames, never rising.
  */
 import { describe, expect, it } from 'vitest';
-import { meshDrop } from '../../src/scenes/meshDrop';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import { totalEnergy } from '../../src/sim/energy';
 import { sliverTets } from '../../src/sim/model';
 import { testGpu } from '../support/gpu';
-import { loadSharedTetArrays } from '../support/sharedMeshes';
+import { thrownOctopus } from '../support/thrownOctopus';
 
 describe('sliver tets at an impact on the GPU', () => {
   it('the shared octopus thrown onto the ground gains no energy', async () => {
-    const mesh = loadSharedTetArrays('octopus_2KFaces.t');
-    const setup = meshDrop.build({ mesh: { name: 'octopus_2KFaces.t', positions: mesh.positions, tets: mesh.tets }, height: 0.01 });
-    setup.params = { ...setup.params, collisions: false, damping: 0 };
-    const v0 = setup.model.initialVelocities as Float64Array;
-    for (let i = 0; i < setup.model.vertexCount; i++) v0[3 * i + 1] = -5;
+    const setup = thrownOctopus({ collisions: false });
+    const v0 = setup.model.initialVelocities;
     const ctx = await testGpu();
     const gpu = new GpuSolver(ctx, setup, { collisions: false });
     expect(sliverTets(setup.model).length).toBeGreaterThan(10);

@@ -20,6 +20,7 @@ import type { GpuStage, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import type { SceneArrays } from '../../contract/sceneArrays';
 import { colourSlivers, INVERSION_FLOOR_PASSES, restVolumes6 } from '../cpu/inversionFloor';
+import { sliversBelow } from '../../mesh/tetQuality';
 import type { QueryList } from './queryList';
 
 const PARAM_WORDS = 8;
@@ -40,22 +41,18 @@ export interface FloorTopology {
 
 /** A tet's floor when the floor does not hold it (shaders/inversionFloor.wgsl skips it): -3e38, finite in f32. */
 export const NOT_FLOORED = -3e38;
-const NOT_FLOORED_F32 = Math.fround(NOT_FLOORED);
 
 /**
  * Each tet's floor in units of 6 V: floor x 6 V_rest for the tets the settings floor (every tet in
- * recovery mode; the slivers with sliverFloor), NOT_FLOORED for the others; null when none is held.
+ * recovery mode; `slivers` with sliverFloor), NOT_FLOORED for the others; null when none is held.
  */
-export function tetFloors(restVolume6: Float64Array, relativeQuality: Float64Array, s: Readonly<InversionFloorSettings>): Float32Array<ArrayBuffer> | null {
+export function tetFloors(restVolume6: Float64Array, slivers: readonly number[], s: Readonly<InversionFloorSettings>): Float32Array<ArrayBuffer> | null {
   if (!s.collisions || !(s.inversionFloor > 0)) return null;
+  if (s.recovery) return Float32Array.from(restVolume6, (v) => s.inversionFloor * v);
+  if (!s.sliverFloor || slivers.length === 0) return null;
   const out = new Float32Array(restVolume6.length).fill(NOT_FLOORED);
-  let held = 0;
-  for (let t = 0; t < restVolume6.length; t++) {
-    if (!s.recovery && !(s.sliverFloor && relativeQuality[t] < s.sliverQuality)) continue;
-    out[t] = s.inversionFloor * restVolume6[t];
-    held++;
-  }
-  return held > 0 ? out : null;
+  for (const t of slivers) out[t] = s.inversionFloor * restVolume6[t];
+  return out;
 }
 
 export class InversionFloorStage implements GpuStage {
@@ -124,11 +121,10 @@ export class InversionFloorStage implements GpuStage {
     const s = this.settings();
     const key = `${s.collisions} ${s.recovery} ${s.inversionFloor} ${s.sliverFloor} ${s.sliverQuality}`;
     if (this.floorsFor?.key !== key) {
-      const floors = tetFloors(this.restVolume6, this.relativeQuality, s);
+      const slivers = sliversBelow(this.relativeQuality, s.sliverQuality);
+      const floors = tetFloors(this.restVolume6, slivers, s);
       if (floors) this.device.queue.writeBuffer(this.floor6, 0, floors);
       if (floors && !s.recovery) {
-        const slivers: number[] = [];
-        for (let t = 0; t < floors.length; t++) if (floors[t] !== NOT_FLOORED_F32) slivers.push(t);
         const { order, colourStart } = colourSlivers(this.tets, slivers);
         const words = new Uint32Array(1 + colourStart.length + order.length);
         words[0] = colourStart.length - 1;

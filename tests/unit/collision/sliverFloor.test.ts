@@ -18,6 +18,7 @@ import { sliverTets } from '../../../src/sim/model';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
 import { displacementMomentum } from '../../support/displacementMomentum';
 import { rng } from '../../support/random';
+import { thrownOctopus } from '../../support/thrownOctopus';
 
 /** 6 V by the determinant, written out here (not the module's). */
 function vol6(x: ArrayLike<number>, tets: ArrayLike<number>, t: number): number {
@@ -106,11 +107,7 @@ describe('the sliver floor', () => {
 
   it('the shared octopus thrown onto the ground: with the floor no sliver ends a frame inside out and the energy never rises; without, slivers stay inverted', () => {
     const run = (sliverFloor: boolean) => {
-      const mesh = loadSharedTetArrays('octopus_2KFaces.t');
-      const setup = meshDrop.build({ mesh: { name: 'octopus_2KFaces.t', positions: mesh.positions, tets: mesh.tets }, height: 0.01 });
-      setup.params = { ...setup.params, collisions: true, damping: 0, sliverFloor };
-      const v0 = setup.model.initialVelocities as Float64Array;
-      for (let i = 0; i < setup.model.vertexCount; i++) v0[3 * i + 1] = -5;
+      const setup = thrownOctopus({ collisions: true, sliverFloor });
       const solver = new CpuSolver(setup);
       const m = setup.model;
       const slivers = sliverTets(m);
