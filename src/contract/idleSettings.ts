@@ -39,6 +39,8 @@ const noSelfCcd = (p: SolverParams): string | null => noCcd(p) ?? (p.selfCollisi
 
 /** The inversion floor runs in the shortest-path collision stages (every mode but air). */
 const noFloor = (p: SolverParams): string | null => collisionsOff(p) ?? (effectiveCollisionMode(p) === 'air' ? 'air mode has no inversion floor' : null);
+/** The quality below which the sliver floor holds a tet (collision/cpu/inversionFloor.ts flooredTets). */
+const floorQuality = (p: SolverParams): number => Math.max(p.sliverQuality, p.sliverFloorQuality);
 
 const notAir = (p: SolverParams): string | null => collisionsOff(p) ?? (p.collisionMode === 'air' ? null : `the collision mode is ${p.collisionMode}, not air`);
 
@@ -78,8 +80,14 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
   { key: 'interObject', idle: noDcd },
   { key: 'penetration', idle: noDcd },
   { key: 'farSideContacts', idle: noDcd },
-  { key: 'inversionFloor', idle: (p) => noFloor(p) ?? (p.recovery || (p.sliverFloor && p.sliverQuality > 0) ? null : 'it acts in recovery mode, or on the sliver tets with sliver-floor on') },
-  { key: 'sliverFloor', idle: (p) => noFloor(p) ?? (p.recovery ? 'recovery mode floors every tet' : p.inversionFloor > 0 ? (p.sliverQuality > 0 ? null : 'sliver-quality is 0: no tet is a sliver') : 'the inversion floor is 0') },
+  { key: 'inversionFloor', idle: (p) => noFloor(p) ?? (p.recovery || (p.sliverFloor && floorQuality(p) > 0) ? null : 'it acts in recovery mode, or on the sliver tets with sliver-floor on') },
+  { key: 'sliverFloor', idle: (p) => noFloor(p) ?? (p.recovery ? 'recovery mode floors every tet' : p.inversionFloor > 0 ? (floorQuality(p) > 0 ? null : 'sliver-quality and sliver-floor-quality are 0: the floor holds no tet') : 'the inversion floor is 0') },
+  {
+    key: 'sliverFloorQuality',
+    idle: (p) =>
+      noFloor(p) ??
+      (p.recovery ? 'recovery mode floors every tet' : !p.sliverFloor ? 'sliver-floor is off' : !(p.inversionFloor > 0) ? 'the inversion floor is 0' : p.sliverFloorQuality <= p.sliverQuality ? 'it is not above sliver-quality, whose slivers the floor holds anyway' : null),
+  },
   { key: 'escapedToDcd', idle: (p, engine) => (engine === 'cpu' ? "nothing escapes the CPU engine's CCD (exact boxes every substep)" : noCcd(p) ?? (effectiveCollisionMode(p) === 'hybrid' ? null : 'it acts in hybrid mode')) },
   { key: 'ccdEveryRound', idle: (p, _engine, objects) => noCcd(p) ?? (effectiveCollideEvery(p, objects) === 'contacts' ? null : `it acts with collide-every contacts and this run's is ${effectiveCollideEvery(p, objects)}`) },
   { key: 'pinByKind', idle: (p) => noCcd(p) ?? (effectiveCollisionMode(p) === 'hybrid' ? null : 'it acts in hybrid mode') },

@@ -364,6 +364,16 @@ export interface SolverParams {
    * in every round instead. Default true.
    */
   sliverFloor: boolean;
+  /**
+   * With sliverFloor, the floor also holds the tets above the softened slivers whose rest quality
+   * is still below this fraction of their object's median: it holds every tet below
+   * max(sliverQuality, sliverFloorQuality). Such a tet keeps its full stiffness, but at an impact
+   * the material iterations do not always turn it back before the frame ends: in 56 frames of the
+   * default octopus box, tet 2255 of the shared octopus (relative quality 0.045) ended 10 frames
+   * inverted (docs/benchmarks.md "The floor's own quality threshold"). Same range as sliverQuality;
+   * default 0 (the floor holds the softened slivers only).
+   */
+  sliverFloorQuality: number;
   /** How the colliders act on a vertex (ColliderResponse): 'auto' (default), 'projection' or 'multiplier'. */
   colliderResponse: ColliderResponse;
   /**
@@ -658,6 +668,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     farSideContacts: 'auto',
     inversionFloor: 0.1,
     sliverFloor: true,
+    sliverFloorQuality: 0,
     colliderResponse: 'auto',
     escapedToDcd: true,
     ccdEveryRound: false,
@@ -695,6 +706,7 @@ export function checkParams(p: SolverParams): void {
   if (!COLLISION_MODES.includes(p.collisionMode)) throw new RangeError(`collisionMode must be one of ${COLLISION_MODES.join(', ')}, got ${String(p.collisionMode)}`);
   if (typeof p.warmStart !== 'boolean') throw new RangeError(`warmStart must be true or false, got ${String(p.warmStart)}`);
   if (typeof p.sliverFloor !== 'boolean') throw new RangeError(`sliverFloor must be true or false, got ${String(p.sliverFloor)}`);
+  if (!(Number.isFinite(p.sliverFloorQuality) && p.sliverFloorQuality >= 0 && p.sliverFloorQuality < 1)) throw new RangeError(`sliverFloorQuality (a fraction of the object's median tet quality) must be in [0, 1), got ${String(p.sliverFloorQuality)}`);
   if (typeof p.escapedToDcd !== 'boolean') throw new RangeError(`escapedToDcd must be true or false, got ${String(p.escapedToDcd)}`);
   if (typeof p.ccdEveryRound !== 'boolean') throw new RangeError(`ccdEveryRound must be true or false, got ${String(p.ccdEveryRound)}`);
   if (typeof p.pinByKind !== 'boolean') throw new RangeError(`pinByKind must be true or false, got ${String(p.pinByKind)}`);

@@ -11,7 +11,7 @@
  * consistent with the multipliers.
  */
 import { CpuAirCollisions } from '../collision/air/cpuAirCollisions';
-import { colourSlivers } from '../collision/cpu/inversionFloor';
+import { colourSlivers, flooredTets } from '../collision/cpu/inversionFloor';
 import { CpuCollisionStage } from '../collision/cpu/cpuCollisionStage';
 import { emptyCollisionCounters, type CollisionFrameCounters } from '../collision/counters';
 import { airContainerFor } from './airContainer';
@@ -21,7 +21,7 @@ import { colliderClosingSpeed } from './colliderClosingSpeed';
 import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { AndersonAccelerator } from './andersonAcceleration';
 import { HANDLE_STRIDE } from './handles';
-import { setPartitionBalance, setSliverQuality, setVertexMassFloor, sliverTets, type Model } from './model';
+import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
 import { checkParams, effectiveColliderResponse, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, MIN_MIXING_SWEEPS, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
@@ -369,11 +369,11 @@ export class CpuSolver {
     return this.air;
   }
 
-  /** The sliver tets at the model's sliver threshold (sliverTets) in the floor's colour order, remade when the threshold changes. */
+  /** The tets the sliver floor holds (flooredTets) in the floor's colour order, remade when a threshold changes. */
   private slivers?: { quality: number; tets: Uint32Array };
   private sliverList(): Uint32Array {
-    const q = this.model.sliverQuality;
-    if (this.slivers?.quality !== q) this.slivers = { quality: q, tets: colourSlivers(this.model.tets, sliverTets(this.model)).order };
+    const q = Math.max(this.params.sliverQuality, this.params.sliverFloorQuality);
+    if (this.slivers?.quality !== q) this.slivers = { quality: q, tets: colourSlivers(this.model.tets, flooredTets(this.model.relativeQuality, this.params)).order };
     return this.slivers.tets;
   }
 

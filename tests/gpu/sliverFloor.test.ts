@@ -5,7 +5,9 @@
  * of the other three, the body (soft: 1 Pa) at rest with no gravity, one substep with collisions on. With the
  * floor every sliver ends the substep at about the floor (signed volumes computed here); off (on
  * the CPU engine), the reflected ones stay inverted, so the check can fail; the lifted corners
- * land where the CPU engine's liftSlivers puts them.
+ * land where the CPU engine's liftSlivers puts them. With the floor's own threshold
+ * (sliverFloorQuality 0.07) it holds the low-quality tets below it too, and not those above
+ * (relative qualities computed here).
  */
 import { describe, expect, it } from 'vitest';
 import { meshDrop } from '../../src/scenes/meshDrop';
@@ -14,66 +16,40 @@ import { GpuSolver } from '../../src/sim/gpuSolver';
 import { sliverTets } from '../../src/sim/model';
 import type { SimSetup } from '../../src/sim/setup';
 import { readBuffer, testGpu } from '../support/gpu';
+import { reflectCorners, relativeQualityOracle, signedVolume6 as vol6 } from '../support/invertedTets';
 import { loadSharedTetArrays } from '../support/sharedMeshes';
 
-function vol6(x: ArrayLike<number>, tets: ArrayLike<number>, t: number): number {
-  const p = (k: number) => [0, 1, 2].map((j) => x[3 * tets[4 * t + k] + j]);
-  const [a, b, c, d] = [p(0), p(1), p(2), p(3)];
-  const u = b.map((v, k) => v - a[k]), v = c.map((q, k) => q - a[k]), w = d.map((q, k) => q - a[k]);
-  return u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0]);
-}
-
-function setup(sliverFloor: boolean): SimSetup {
+function setup(sliverFloor: boolean, sliverFloorQuality = 0): SimSetup {
   const mesh = loadSharedTetArrays('octopus_2KFaces.t');
   // Soft (1 Pa) so that in one substep the material barely moves the reflected corners: what
   // turns them back is the floor alone.
   const s = meshDrop.build({ mesh: { name: 'octopus_2KFaces.t', positions: mesh.positions, tets: mesh.tets }, height: 0.5, material: { youngsModulus: 1 } });
-  s.params = { ...s.params, collisions: true, gravity: [0, 0, 0], substeps: 1, damping: 0, sliverFloor };
+  s.params = { ...s.params, collisions: true, gravity: [0, 0, 0], substeps: 1, damping: 0, sliverFloor, sliverQuality: 0.04, sliverFloorQuality };
   return s;
 }
 
-/** The rest positions with corner 3 of each chosen sliver reflected through its other corners' plane. */
-function invertSlivers(s: SimSetup): { x: Float64Array; inverted: number[] } {
-  const m = s.model;
-  const x = Float64Array.from(m.restPositions);
-  const used = new Set<number>();
-  const inverted: number[] = [];
-  for (const t of sliverTets(m)) {
-    const ids = [0, 1, 2, 3].map((k) => m.tets[4 * t + k]);
-    if (ids.some((v) => used.has(v))) continue;
-    ids.forEach((v) => used.add(v));
-    const p = (v: number) => [0, 1, 2].map((j) => x[3 * v + j]);
-    const [a, b, c, d] = ids.map(p);
-    const e = b.map((q, j) => q - a[j]), f = c.map((q, j) => q - a[j]);
-    const n = [e[1] * f[2] - e[2] * f[1], e[2] * f[0] - e[0] * f[2], e[0] * f[1] - e[1] * f[0]];
-    const nn = Math.hypot(...n);
-    const h = ((d[0] - a[0]) * n[0] + (d[1] - a[1]) * n[1] + (d[2] - a[2]) * n[2]) / nn;
-    for (let j = 0; j < 3; j++) x[3 * ids[3] + j] -= (2 * h * n[j]) / nn;
-    inverted.push(t);
+/** One frame of the GPU engine from positions x (at rest: start positions the same); its positions and the tets it lifted. */
+async function gpuFrame(ctx: Awaited<ReturnType<typeof testGpu>>, s: SimSetup, x: Float64Array): Promise<{ x: Float32Array; lifted: number }> {
+  const gpu = new GpuSolver(ctx, s);
+  try {
+    // The state's layout: xyz and the inverse mass per vertex, for positions and start positions.
+    const raw = new Float32Array(await readBuffer(ctx, gpu.positionBuffer));
+    for (let v = 0; v < s.model.vertexCount; v++) for (let j = 0; j < 3; j++) raw[4 * v + j] = x[3 * v + j];
+    ctx.device.queue.writeBuffer(gpu.positionBuffer, 0, raw);
+    ctx.device.queue.writeBuffer(gpu.prevBuffer, 0, raw);
+    const r = await gpu.stepFrame();
+    return { x: await gpu.readPositions(), lifted: r.collisions?.inversionFloorTets ?? 0 };
+  } finally {
+    gpu.destroy();
   }
-  return { x, inverted };
 }
 
 describe('the sliver floor on the GPU', () => {
   it("inside-out slivers of the shared octopus come back to the floor in one substep, where the CPU engine's lift puts them; off, they stay inverted", async () => {
-    const ctx = await testGpu();
     const s = setup(true);
     const model = s.model;
-    const { x, inverted: chosen } = invertSlivers(s);
-    const gpu = new GpuSolver(ctx, s);
-    let gpuX: Float32Array, gpuLifted: number;
-    try {
-      // The state's layout: xyz and the inverse mass per vertex, for positions and start positions.
-      const raw = new Float32Array(await readBuffer(ctx, gpu.positionBuffer));
-      for (let v = 0; v < model.vertexCount; v++) for (let j = 0; j < 3; j++) raw[4 * v + j] = x[3 * v + j];
-      ctx.device.queue.writeBuffer(gpu.positionBuffer, 0, raw);
-      ctx.device.queue.writeBuffer(gpu.prevBuffer, 0, raw);
-      const r = await gpu.stepFrame();
-      gpuX = await gpu.readPositions();
-      gpuLifted = r.collisions?.inversionFloorTets ?? 0;
-    } finally {
-      gpu.destroy();
-    }
+    const { x, inverted: chosen } = reflectCorners(model.restPositions, model.tets, sliverTets(model));
+    const { x: gpuX, lifted: gpuLifted } = await gpuFrame(await testGpu(), s, x);
     // The CPU engine from the same start, with the floor (the twin) and without.
     const cpuRun = (on: boolean): CpuSolver => {
       const c = setup(on);
@@ -109,5 +85,26 @@ describe('the sliver floor on the GPU', () => {
     console.log(`largest GPU - CPU difference at their corners ${worst.toExponential(2)} m, largest lift ${lift.toExponential(2)} m`);
     expect(lift).toBeGreaterThan(0);
     expect(worst).toBeLessThan(Math.max(1e-6, 0.05 * lift));
+  });
+
+  it("with its own threshold the floor lifts the inside-out tets below it and leaves those above, as the CPU engine does", async () => {
+    const s = setup(true, 0.07);
+    const model = s.model;
+    const quality = relativeQualityOracle(model.restPositions, model.tets);
+    const low = quality.map((q, t) => ({ q, t })).filter((e) => e.q < 0.1).sort((a, b) => a.q - b.q).map((e) => e.t);
+    const { x, inverted } = reflectCorners(model.restPositions, model.tets, low);
+    const { x: gpuX, lifted: gpuLifted } = await gpuFrame(await testGpu(), s, x);
+    const cpu = new CpuSolver(setup(true, 0.07));
+    cpu.x.set(x);
+    cpu.x0.set(x);
+    cpu.stepFrame();
+    const ratio = (t: number) => vol6(gpuX, model.tets, t) / vol6(model.restPositions, model.tets, t);
+    const held = inverted.filter((t) => quality[t] < 0.07), above = inverted.filter((t) => quality[t] >= 0.07);
+    console.log(`${held.length} inside-out tets below 0.07 (of them ${held.filter((t) => quality[t] < 0.04).length} slivers), ${above.length} in 0.07-0.1; GPU: lowest volume / rest of those held ${Math.min(...held.map(ratio)).toFixed(3)}, ${above.filter((t) => ratio(t) < 0).length} above still inverted; lifted ${gpuLifted} (CPU ${cpu.collisionCounters.inversionFloorTets})`);
+    expect(held.filter((t) => quality[t] >= 0.04).length).toBeGreaterThan(5);
+    expect(above.length).toBeGreaterThan(5);
+    for (const t of held) expect(ratio(t)).toBeGreaterThan(0.8 * s.params.inversionFloor);
+    expect(above.filter((t) => ratio(t) < 0).length).toBeGreaterThan(0.8 * above.length);
+    expect(gpuLifted).toBe(cpu.collisionCounters.inversionFloorTets);
   });
 });

@@ -23,6 +23,8 @@
  * - Volume is invariant under translation and rotation (sum_i grad_i C = 0, sum_i x_i x grad_i C
  *   = 0), so with the mass splitting each pass keeps linear and angular momentum exactly.
  */
+import type { SolverParams } from '../../contract/params';
+import { sliversBelow } from '../../mesh/tetQuality';
 import { tetVolume6 } from './tetGeometry';
 
 /** Jacobi passes of the floor after each collision round. */
@@ -120,6 +122,16 @@ export function liftInvertedTets(
     }
   }
   return first;
+}
+
+/**
+ * The tets the sliver floor holds (SolverParams.sliverFloor), ascending: relative rest quality
+ * below max(sliverQuality, sliverFloorQuality), so the softened slivers always and, with
+ * sliverFloorQuality above them, the low-quality tets that keep their stiffness. Both engines'
+ * floors take their list from here.
+ */
+export function flooredTets(relativeQuality: ArrayLike<number>, p: Pick<SolverParams, 'sliverQuality' | 'sliverFloorQuality'>): number[] {
+  return sliversBelow(relativeQuality, Math.max(p.sliverQuality, p.sliverFloorQuality));
 }
 
 /**

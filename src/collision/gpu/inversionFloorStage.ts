@@ -4,7 +4,8 @@
  * back to it, INVERSION_FLOOR_PASSES Jacobi passes (mass splitting) of three dispatches over the
  * vertices (uses, gather, apply), split impulse (positions and start positions move together).
  * Recovery mode: every tet, after each collision round's contacts (6 dispatches a round). Otherwise,
- * with sliverFloor: the sliver tets (relative quality below sliverQuality) after the substep's last
+ * with sliverFloor: the sliver tets (flooredTets: relative quality below sliverQuality, or
+ * sliverFloorQuality when that is higher) after the substep's last
  * round only, Gauss-Seidel by colour in one workgroup (liftSliversByColour, one dispatch a substep;
  * CPU twin liftSlivers), none where the scene has no sliver. Each tet's floor
  * (floor x 6 V_rest, or NOT_FLOORED for the tets it does not hold) is uploaded when the settings
@@ -19,15 +20,14 @@ import type { SolverParams } from '../../contract/params';
 import type { GpuStage, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import type { SceneArrays } from '../../contract/sceneArrays';
-import { colourSlivers, INVERSION_FLOOR_PASSES, restVolumes6 } from '../cpu/inversionFloor';
-import { sliversBelow } from '../../mesh/tetQuality';
+import { colourSlivers, flooredTets, INVERSION_FLOOR_PASSES, restVolumes6 } from '../cpu/inversionFloor';
 import type { QueryList } from './queryList';
 
 const PARAM_WORDS = 8;
 /** Uniform slots: the counting first pass, the others. */
 const SLOT_BYTES = 256;
 
-export type InversionFloorSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor' | 'sliverQuality'>;
+export type InversionFloorSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor' | 'sliverQuality' | 'sliverFloorQuality'>;
 
 /**
  * The vertex -> tet-corner CSR and the tets the gather walks (Model's vertexTetOffsets /
@@ -119,9 +119,9 @@ export class InversionFloorStage implements GpuStage {
   /** Uploads each tet's floor when the settings changed; whether the floor holds any tet. */
   private floorsHeld(): boolean {
     const s = this.settings();
-    const key = `${s.collisions} ${s.recovery} ${s.inversionFloor} ${s.sliverFloor} ${s.sliverQuality}`;
+    const key = `${s.collisions} ${s.recovery} ${s.inversionFloor} ${s.sliverFloor} ${s.sliverQuality} ${s.sliverFloorQuality}`;
     if (this.floorsFor?.key !== key) {
-      const slivers = sliversBelow(this.relativeQuality, s.sliverQuality);
+      const slivers = flooredTets(this.relativeQuality, s);
       const floors = tetFloors(this.restVolume6, slivers, s);
       if (floors) this.device.queue.writeBuffer(this.floor6, 0, floors);
       if (floors && !s.recovery) {

@@ -7,7 +7,10 @@
  *     impulse), and nothing outside the cluster moves;
  *   - the shared octopus (a real mesh made by others, 20 slivers) thrown onto the ground at 5 m/s
  *     with collisions on: with the floor no sliver ends a frame inside out and the total energy
- *     never rises; with it off its slivers 4049 and 4068 end the landing frame inverted.
+ *     never rises; with it off its slivers 4049 and 4068 end the landing frame inverted;
+ *   - the floor's own threshold (SolverParams.sliverFloorQuality): of the shared octopus's tets
+ *     turned inside out, those whose relative quality (computed here) is below the larger of the
+ *     two thresholds come back to the floor in one substep, and the others stay inside out.
  */
 import { describe, expect, it } from 'vitest';
 import { colourSlivers, liftSlivers, restVolumes6 } from '../../../src/collision/cpu/inversionFloor';
@@ -15,18 +18,11 @@ import { meshDrop } from '../../../src/scenes/meshDrop';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { totalEnergy } from '../../../src/sim/energy';
 import { sliverTets } from '../../../src/sim/model';
+import { reflectCorners, relativeQualityOracle, signedVolume6 as vol6 } from '../../support/invertedTets';
 import { loadSharedTetArrays } from '../../support/sharedMeshes';
 import { displacementMomentum } from '../../support/displacementMomentum';
 import { rng } from '../../support/random';
 import { thrownOctopus } from '../../support/thrownOctopus';
-
-/** 6 V by the determinant, written out here (not the module's). */
-function vol6(x: ArrayLike<number>, tets: ArrayLike<number>, t: number): number {
-  const p = (k: number) => [0, 1, 2].map((j) => x[3 * tets[4 * t + k] + j]);
-  const [a, b, c, d] = [p(0), p(1), p(2), p(3)];
-  const u = b.map((v, k) => v - a[k]), v = c.map((q, k) => q - a[k]), w = d.map((q, k) => q - a[k]);
-  return u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0]);
-}
 
 describe('the sliver floor', () => {
   it('colours: every sliver once, no two tets of a colour sharing a corner (the shared octopus, and random tets of it)', () => {
@@ -135,5 +131,44 @@ describe('the sliver floor', () => {
     expect(on.released).toBeGreaterThan(5);
     expect(on.rise).toBeLessThanOrEqual(0.01 * on.released);
     expect(off.inverted.flat().length).toBeGreaterThan(0);
+  });
+
+  it("the floor's own threshold: inside-out tets of the shared octopus below max(sliverQuality, sliverFloorQuality) come back, the ones above stay inverted", () => {
+    const mesh = loadSharedTetArrays('octopus_2KFaces.t');
+    const build = (sliverFloorQuality: number) => {
+      // Soft (1 Pa), no gravity, one substep: what turns a tet back is the floor alone.
+      const s = meshDrop.build({ mesh: { name: 'octopus_2KFaces.t', positions: mesh.positions, tets: mesh.tets }, height: 0.5, material: { youngsModulus: 1 } });
+      s.params = { ...s.params, collisions: true, gravity: [0, 0, 0], substeps: 1, damping: 0, sliverFloor: true, sliverQuality: 0.04, sliverFloorQuality };
+      return s;
+    };
+    const model = build(0).model;
+    const quality = relativeQualityOracle(model.restPositions, model.tets);
+    // The softened slivers and the low-quality tets above them, flattest first.
+    const low = quality.map((q, t) => ({ q, t })).filter((e) => e.q < 0.12).sort((a, b) => a.q - b.q).map((e) => e.t);
+    const { x, inverted } = reflectCorners(model.restPositions, model.tets, low);
+    const floor = build(0).params.inversionFloor;
+    const run = (sliverFloorQuality: number) => {
+      const cpu = new CpuSolver(build(sliverFloorQuality));
+      cpu.x.set(x);
+      cpu.x0.set(x);
+      cpu.stepFrame();
+      const ratio = inverted.map((t) => vol6(cpu.x, model.tets, t) / vol6(model.restPositions, model.tets, t));
+      return { ratio, lifted: cpu.collisionCounters.inversionFloorTets };
+    };
+    const bands = { slivers: inverted.filter((t) => quality[t] < 0.04).length, '0.04-0.07': inverted.filter((t) => quality[t] >= 0.04 && quality[t] < 0.07).length, '0.07-0.1': inverted.filter((t) => quality[t] >= 0.07 && quality[t] < 0.1).length, '0.1-0.12': inverted.filter((t) => quality[t] >= 0.1).length };
+    console.log(`shared octopus, tets turned inside out by relative quality: ${JSON.stringify(bands)}`);
+    for (const n of Object.values(bands)) expect(n).toBeGreaterThan(2);
+    // Thresholds below the slivers' (the floor still holds them), between the bands, and above them.
+    for (const threshold of [0, 0.02, 0.07, 0.1]) {
+      const { ratio, lifted } = run(threshold);
+      const holds = Math.max(0.04, threshold);
+      const held = inverted.map((t, i) => ({ q: quality[t], r: ratio[i] })).filter((e) => e.q < holds);
+      const left = inverted.map((t, i) => ({ q: quality[t], r: ratio[i] })).filter((e) => e.q >= holds);
+      console.log(`sliverFloorQuality ${threshold}: ${lifted} lifted; held ${held.length}, lowest volume / rest ${Math.min(...held.map((e) => e.r)).toFixed(3)}; above the threshold ${left.length}, ${left.filter((e) => e.r < 0).length} still inverted`);
+      for (const e of held) expect(e.r).toBeGreaterThan(0.8 * floor);
+      expect(lifted).toBeGreaterThanOrEqual(held.length);
+      // Above the threshold the floor does not act; the soft material and the contacts turn few back.
+      expect(left.filter((e) => e.r < 0).length).toBeGreaterThan(0.8 * left.length);
+    }
   });
 });

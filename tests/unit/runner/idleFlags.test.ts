@@ -62,6 +62,21 @@ describe('flags that change nothing are named, and only those', () => {
     expect(idleFlagNotes({ ccdEveryRound: true }, [p], 'cpu', 2)).toEqual([]);
   });
 
+  it("the sliver floor's own threshold acts only above sliver-quality, with the floor on and outside recovery", () => {
+    const p = { ...defaultParams(), collisions: true, recovery: false, sliverFloor: true, sliverQuality: 0.04 };
+    expect(idleFlagNotes({ sliverFloorQuality: 0.1 }, [{ ...p, sliverFloorQuality: 0.1 }], 'cpu', 1)).toEqual([]);
+    expect(idleFlagNotes({ sliverFloorQuality: 0.03 }, [{ ...p, sliverFloorQuality: 0.03 }], 'gpu', 1)).toEqual([
+      '--sliver-floor-quality changes nothing in this run: it is not above sliver-quality, whose slivers the floor holds anyway',
+    ]);
+    expect(idleFlagNotes({ sliverFloorQuality: 0.1 }, [{ ...p, sliverFloor: false, sliverFloorQuality: 0.1 }], 'gpu', 1)).toEqual(['--sliver-floor-quality changes nothing in this run: sliver-floor is off']);
+    expect(idleFlagNotes({ sliverFloorQuality: 0.1 }, [{ ...p, recovery: true, sliverFloorQuality: 0.1 }], 'gpu', 1)).toEqual(['--sliver-floor-quality changes nothing in this run: recovery mode floors every tet']);
+    // With no softened sliver the floor still acts on the tets below its own threshold.
+    expect(idleFlagNotes({ sliverFloor: true }, [{ ...p, sliverQuality: 0, sliverFloorQuality: 0.1 }], 'gpu', 1)).toEqual([]);
+    expect(idleFlagNotes({ sliverFloor: true }, [{ ...p, sliverQuality: 0, sliverFloorQuality: 0 }], 'gpu', 1)).toEqual([
+      '--sliver-floor changes nothing in this run: sliver-quality and sliver-floor-quality are 0: the floor holds no tet',
+    ]);
+  });
+
   it('a flag idle at the start but active after a scheduled change is not named', () => {
     const first: SolverParams = { ...defaultParams(), collisions: true, recovery: false, sliverFloor: false };
     const sets = runParameterSets(first, [{ frame: 20, params: { recovery: true } }]);
