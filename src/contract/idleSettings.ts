@@ -8,7 +8,7 @@
  * against the CPU engine in tests/unit/runner/idleFlags.test.ts (an idle setting leaves the run
  * bit for bit).
  */
-import { effectiveCollideEvery, effectiveCollisionMode, effectiveCollisionRounds, MIN_MIXING_SWEEPS, type SolverParams } from './params';
+import { effectiveCollideEvery, effectiveCollisionMode, effectiveCollisionRounds, MIN_MIXING_SWEEPS, sliverFloorThreshold, type SolverParams } from './params';
 
 export type EngineKind = 'gpu' | 'cpu';
 
@@ -39,8 +39,6 @@ const noSelfCcd = (p: SolverParams): string | null => noCcd(p) ?? (p.selfCollisi
 
 /** The inversion floor runs in the shortest-path collision stages (every mode but air). */
 const noFloor = (p: SolverParams): string | null => collisionsOff(p) ?? (effectiveCollisionMode(p) === 'air' ? 'air mode has no inversion floor' : null);
-/** The quality below which the sliver floor holds a tet (collision/cpu/inversionFloor.ts flooredTets). */
-const floorQuality = (p: SolverParams): number => Math.max(p.sliverQuality, p.sliverFloorQuality);
 
 const notAir = (p: SolverParams): string | null => collisionsOff(p) ?? (p.collisionMode === 'air' ? null : `the collision mode is ${p.collisionMode}, not air`);
 
@@ -80,8 +78,8 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
   { key: 'interObject', idle: noDcd },
   { key: 'penetration', idle: noDcd },
   { key: 'farSideContacts', idle: noDcd },
-  { key: 'inversionFloor', idle: (p) => noFloor(p) ?? (p.recovery || (p.sliverFloor && floorQuality(p) > 0) ? null : 'it acts in recovery mode, or on the sliver tets with sliver-floor on') },
-  { key: 'sliverFloor', idle: (p) => noFloor(p) ?? (p.recovery ? 'recovery mode floors every tet' : p.inversionFloor > 0 ? (floorQuality(p) > 0 ? null : 'sliver-quality and sliver-floor-quality are 0: the floor holds no tet') : 'the inversion floor is 0') },
+  { key: 'inversionFloor', idle: (p) => noFloor(p) ?? (p.recovery || (p.sliverFloor && sliverFloorThreshold(p) > 0) ? null : 'it acts in recovery mode, or on the sliver tets with sliver-floor on') },
+  { key: 'sliverFloor', idle: (p) => noFloor(p) ?? (p.recovery ? 'recovery mode floors every tet' : p.inversionFloor > 0 ? (sliverFloorThreshold(p) > 0 ? null : 'sliver-quality and sliver-floor-quality are 0: the floor holds no tet') : 'the inversion floor is 0') },
   {
     key: 'sliverFloorQuality',
     idle: (p) =>

@@ -92,6 +92,11 @@ export function effectiveColliderResponse(p: Pick<SolverParams, 'colliderRespons
   return p.colliderResponse === 'auto' ? (p.andersonDepth > 0 ? 'multiplier' : 'projection') : p.colliderResponse;
 }
 
+/** The rest quality (a fraction of the object's median) below which the sliver floor holds a tet: the softened slivers always, and sliverFloorQuality's tets when it is higher. */
+export function sliverFloorThreshold(p: Pick<SolverParams, 'sliverQuality' | 'sliverFloorQuality'>): number {
+  return Math.max(p.sliverQuality, p.sliverFloorQuality);
+}
+
 /** What 'auto' stands for: 'drop' in recovery mode, 'keep' otherwise. */
 export function effectiveFarSideContacts(p: Pick<SolverParams, 'farSideContacts' | 'recovery'>): Exclude<FarSideContacts, 'auto'> {
   return p.farSideContacts === 'auto' ? (p.recovery ? 'drop' : 'keep') : p.farSideContacts;

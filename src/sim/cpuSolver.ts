@@ -22,7 +22,7 @@ import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, sprin
 import { AndersonAccelerator } from './andersonAcceleration';
 import { HANDLE_STRIDE } from './handles';
 import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
-import { checkParams, effectiveColliderResponse, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, MIN_MIXING_SWEEPS, type SolverParams } from '../contract/params';
+import { checkParams, effectiveColliderResponse, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, MIN_MIXING_SWEEPS, sliverFloorThreshold, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { TOUCH_STRIDE } from '../contract/colliderTouch';
@@ -372,7 +372,7 @@ export class CpuSolver {
   /** The tets the sliver floor holds (flooredTets) in the floor's colour order, remade when a threshold changes. */
   private slivers?: { quality: number; tets: Uint32Array };
   private sliverList(): Uint32Array {
-    const q = Math.max(this.params.sliverQuality, this.params.sliverFloorQuality);
+    const q = sliverFloorThreshold(this.params);
     if (this.slivers?.quality !== q) this.slivers = { quality: q, tets: colourSlivers(this.model.tets, flooredTets(this.model.relativeQuality, this.params)).order };
     return this.slivers.tets;
   }

@@ -2,13 +2,11 @@
  * Tets turned inside out on purpose, and their shape quality written out here (not the solver's
  * mesh/tetQuality.ts), for the sliver floor's tests on a real mesh.
  */
+import { det } from './tetOracle';
 
-/** 6 V of tet t at x (3 per vertex), by the determinant. */
+/** 6 V of tet t at x (3 per vertex), by tetOracle's determinant. */
 export function signedVolume6(x: ArrayLike<number>, tets: ArrayLike<number>, t: number): number {
-  const p = (k: number) => [0, 1, 2].map((j) => x[3 * tets[4 * t + k] + j]);
-  const [a, b, c, d] = [p(0), p(1), p(2), p(3)];
-  const u = b.map((v, k) => v - a[k]), v = c.map((q, k) => q - a[k]), w = d.map((q, k) => q - a[k]);
-  return u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0]);
+  return det(x, tets[4 * t], tets[4 * t + 1], tets[4 * t + 2], tets[4 * t + 3]);
 }
 
 /**

@@ -23,7 +23,7 @@
  * - Volume is invariant under translation and rotation (sum_i grad_i C = 0, sum_i x_i x grad_i C
  *   = 0), so with the mass splitting each pass keeps linear and angular momentum exactly.
  */
-import type { SolverParams } from '../../contract/params';
+import { sliverFloorThreshold, type SolverParams } from '../../contract/params';
 import { sliversBelow } from '../../mesh/tetQuality';
 import { tetVolume6 } from './tetGeometry';
 
@@ -126,12 +126,11 @@ export function liftInvertedTets(
 
 /**
  * The tets the sliver floor holds (SolverParams.sliverFloor), ascending: relative rest quality
- * below max(sliverQuality, sliverFloorQuality), so the softened slivers always and, with
- * sliverFloorQuality above them, the low-quality tets that keep their stiffness. Both engines'
- * floors take their list from here.
+ * below sliverFloorThreshold, so the softened slivers always and, with sliverFloorQuality above
+ * them, the low-quality tets that keep their stiffness. Both engines' floors take their list from here.
  */
 export function flooredTets(relativeQuality: ArrayLike<number>, p: Pick<SolverParams, 'sliverQuality' | 'sliverFloorQuality'>): number[] {
-  return sliversBelow(relativeQuality, Math.max(p.sliverQuality, p.sliverFloorQuality));
+  return sliversBelow(relativeQuality, sliverFloorThreshold(p));
 }
 
 /**
