@@ -5,7 +5,7 @@
  * tree before the Neo-Hookean stability fix, so the same file measures that solver too:
  *
  *   node scripts/run-ts.mjs bench/cantileverIterations.ts [--resolution 24] [--young 1e6] [--iterations 1,2,4,8]
- *     [--order gauss-seidel|partitioned] [--balance valence|count] [--anderson-depth D] [--reference coloured|same]
+ *     [--order gauss-seidel|partitioned] [--balance valence|count] [--anderson-depth D] [--anderson-line-search-sweeps N] [--reference coloured|same]
  *
  * --order: the solve order of the runs measured (default coloured Gauss-Seidel; the reference is
  * coloured Gauss-Seidel at 64 iterations unless --reference same). --balance
@@ -13,6 +13,8 @@
  * (src/mesh/partitionedColouring.ts PartitionOptions.balance; default the model's, 'valence').
  * --anderson-depth: the runs measured with Anderson acceleration of that depth
  * (SolverParams.andersonDepth; the reference is without it unless --reference same).
+ * --anderson-line-search-sweeps: SolverParams.andersonLineSearchSweeps of the accelerated runs
+ * (default the solver's; 1000: the search in every sweep).
  * --reference: coloured (default): coloured Gauss-Seidel without acceleration at 64 iterations;
  * same: the measured runs' own order and acceleration at 64 iterations, i.e. each method against
  * the state it converges to. XPBD's converged state depends on the path a little (each step moves
@@ -35,8 +37,8 @@ import { updateMaterialData } from '../src/sim/model';
 import { checkBenchArgs } from './cli';
 
 checkBenchArgs(process.argv.slice(2), {
-  usage: 'node scripts/run-ts.mjs bench/cantileverIterations.ts [--resolution 24] [--young 1e6] [--iterations 1,2,4,8] [--order gauss-seidel|partitioned] [--balance valence|count] [--anderson-depth D] [--reference coloured|same]',
-  values: ['--resolution', '--young', '--iterations', '--order', '--balance', '--anderson-depth', '--reference'],
+  usage: 'node scripts/run-ts.mjs bench/cantileverIterations.ts [--resolution 24] [--young 1e6] [--iterations 1,2,4,8] [--order gauss-seidel|partitioned] [--balance valence|count] [--anderson-depth D] [--anderson-line-search-sweeps N] [--reference coloured|same]',
+  values: ['--resolution', '--young', '--iterations', '--order', '--balance', '--anderson-depth', '--anderson-line-search-sweeps', '--reference'],
 });
 
 const args = process.argv.slice(2);
@@ -69,6 +71,9 @@ if (referenceKind !== 'coloured' && referenceKind !== 'same') throw new Error(`-
 const andersonArg = textFlag('anderson-depth');
 const andersonDepth = andersonArg === undefined ? 0 : Number(andersonArg);
 if (!Number.isInteger(andersonDepth) || andersonDepth < 0) throw new Error(`--anderson-depth must be an integer >= 0, got ${andersonArg}`);
+const searchedArg = textFlag('anderson-line-search-sweeps');
+const searchedSweeps = searchedArg === undefined ? undefined : Number(searchedArg);
+if (searchedSweeps !== undefined && !(Number.isInteger(searchedSweeps) && searchedSweeps >= 0)) throw new Error(`--anderson-line-search-sweeps must be an integer >= 0, got ${searchedArg}`);
 
 const setup = cantilever.build({ resolution });
 setup.model.materials.forEach((m) => (m.youngsModulus = young));
@@ -85,13 +90,13 @@ const tip = (x: Float64Array) => {
 };
 const solve = (iterations: number, solveOrder: 'gauss-seidel' | 'partitioned' = order, anderson = andersonDepth) => {
   // andersonDepth only when asked: the tree before the stability fix has no such setting.
-  const s = new CpuSolver({ ...setup, params: { ...setup.params, solveOrder, iterations, ...(anderson > 0 ? { andersonDepth: anderson } : {}) } });
+  const s = new CpuSolver({ ...setup, params: { ...setup.params, solveOrder, iterations, ...(anderson > 0 ? { andersonDepth: anderson } : {}), ...(searchedSweeps !== undefined ? { andersonLineSearchSweeps: searchedSweeps } : {}) } });
   for (let f = 0; f < frames; f++) s.stepFrame();
   return s.x;
 };
 const ref = referenceKind === 'same' ? solve(64) : solve(64, 'gauss-seidel', 0);
 const refName = referenceKind === 'same' ? 'the same order and acceleration' : 'coloured Gauss-Seidel';
-console.log(`cantilever resolution ${resolution} (${setup.model.tetCount} tets), E ${young.toExponential(0)}, ${setup.params.substeps} substeps, ${frames} frames, order ${order}${balance ? ` (balance ${balance})` : ''}${andersonDepth > 0 ? `, Anderson depth ${andersonDepth}` : ''}; reference: ${refName}, 64 iterations, tip ${(tip(ref) * 1000).toFixed(2)} mm`);
+console.log(`cantilever resolution ${resolution} (${setup.model.tetCount} tets), E ${young.toExponential(0)}, ${setup.params.substeps} substeps, ${frames} frames, order ${order}${balance ? ` (balance ${balance})` : ''}${andersonDepth > 0 ? `, Anderson depth ${andersonDepth}${searchedSweeps !== undefined ? `, searched sweeps ${searchedSweeps}` : ''}` : ''}; reference: ${refName}, 64 iterations, tip ${(tip(ref) * 1000).toFixed(2)} mm`);
 console.log('| iterations | tip error | worst vertex error |');
 console.log('|---|---|---|');
 for (const it of counts) {

@@ -58,7 +58,7 @@ fn solveColour(@builtin(global_invocation_id) gid: vec3<u32>) {
 fn solveJacobi(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = threadIndex(gid, frame.elementStride);
   if (t >= frame.tetCount) { return; }
-  let d = project(t, true);
+  let d = project(t, true, STEP_BOUNDED);
   if (!d.ok) {
     corrections[4u * t] = vec4<f32>(0.0);
     corrections[4u * t + 1u] = vec4<f32>(0.0);

@@ -133,7 +133,8 @@ fn localEnergyChange(t: f32, p: StepProducts, ic: f32, alphaD: f32, hydro: bool,
   return e;
 }
 
-// Line search of the Gauss-Seidel step L (frame.lineSearch; Y = L B): the minimum along L of the tet's
+// Line search of the Gauss-Seidel step L (project's search: frame.lineSearch, not in an accelerated run's
+// late sweeps; Y = L B): the minimum along L of the tet's
 // local energy's quadratic model with the exact Hessian, clamped to [1, MAX_STEP_LENGTH] and kept
 // only when the exact local energy there is no higher than at 1. Derivation and measurements:
 // neoHookeanStepLength in src/sim/neoHookeanStepLength.ts.
@@ -162,7 +163,14 @@ fn stepLength(F: mat3x3<f32>, cofF: mat3x3<f32>, detF: f32, ic: f32, R: mat3x3<f
 // Jacobi: the step (multiplier S and corrections alike) is scaled by the relaxation / mean
 // vertex count (constants.w) and xpbdGather.wgsl sums the corrections. The relaxation must
 // scale the multiplier too, or the positions solve the problem for masses / relaxation.
-fn project(t: u32, jacobi: bool) -> Delta {
+// lengthen: how the Gauss-Seidel step is lengthened (src/contract/params.ts lineSearchInSweep):
+// STEP_BOUNDED not at all, STEP_SEARCH by stepLength (the length kept in the w of the tet's third
+// stress column, 1 where the tet is too stiff to search), STEP_REUSE by the length kept there
+// (1 where it holds 0: not searched this substep; the warm start and the clear zero it).
+const STEP_BOUNDED = 0u;
+const STEP_SEARCH = 1u;
+const STEP_REUSE = 2u;
+fn project(t: u32, jacobi: bool, lengthen: u32) -> Delta {
   var out: Delta;
   out.ok = false;
   let ids = tetCorners(t);
@@ -232,17 +240,24 @@ fn project(t: u32, jacobi: bool) -> Delta {
   let omega = torqueFreeOmega(L, F, N);
   L = L - crossColumns(omega, F * N);
   let trB = B[0].x + B[1].y + B[2].z;
-  if (!jacobi && frame.lineSearch != 0u && trB / alphaD <= ACCELERATION_MAX_STIFFNESS_RATIO) {
+  let kept = stress[3u * t + 2u].w;
+  var length = 1.0;
+  if (!jacobi && lengthen == STEP_SEARCH && trB / alphaD <= ACCELERATION_MAX_STIFFNESS_RATIO) {
     // Y = L B = (D - Omega F - L) / q where q B is large (L B loses L's small stiff component to
     // rounding: a sliver gained energy), the product where it is small. Twin: constraintsCpu.ts.
     var Y = L * B;
     if (q * trB >= 1.0) { Y = (D - crossColumns(omega, F) - L) * (1.0 / q); }
-    L = L * stepLength(F, PH, detF, ic, R, L, Y, alphaD, hydro, alphaH);
+    length = stepLength(F, PH, detF, ic, R, L, Y, alphaD, hydro, alphaH);
+  } else if (!jacobi && lengthen == STEP_REUSE && kept > 0.0) {
+    // A fixed scale of the bounded step: the sweep stays smooth in the state, as Anderson
+    // acceleration's secant model needs (SolverParams.andersonLineSearchSweeps).
+    length = kept;
   }
+  L = L * length;
   // w: det F and ||F||^2 at this visit, the next substep's warm start's test (warmStart).
   stress[3u * t] = vec4<f32>(S[0] + L[0], detF);
   stress[3u * t + 1u] = vec4<f32>(S[1] + L[1], ic);
-  stress[3u * t + 2u] = vec4<f32>(S[2] + L[2], 0.0);
+  stress[3u * t + 2u] = vec4<f32>(S[2] + L[2], length);
   out.d0 = w0 * (L * g0);
   out.d1 = w1 * (L * g1);
   out.d2 = w2 * (L * g2);

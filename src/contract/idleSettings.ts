@@ -69,6 +69,18 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
       return run < MIN_MIXING_SWEEPS ? `it mixes runs of at least ${MIN_MIXING_SWEEPS} iterations between collision rounds, and this run's are ${run}` : null;
     },
   },
+  {
+    key: 'andersonLineSearchSweeps',
+    idle: (p, _engine, objects) => {
+      if (p.andersonDepth === 0) return 'Anderson acceleration is off (anderson-depth 0)';
+      if (!p.lineSearch) return 'the line search is off';
+      const nh = gaussSeidelNeoHookean('it shortens the line search of')(p);
+      if (nh) return nh;
+      const run = longestRun(p, objects);
+      if (run < MIN_MIXING_SWEEPS) return `the acceleration mixes runs of at least ${MIN_MIXING_SWEEPS} iterations between collision rounds, and this run's are ${run}`;
+      return run <= p.andersonLineSearchSweeps ? `this run's ${run} iterations between collision rounds all search their step lengths` : null;
+    },
+  },
   { key: 'contactDispatch', idle: (p, engine) => (engine === 'cpu' ? 'the CPU engine has one contact path' : collisionsOff(p) ?? (p.collisionMode === 'air' ? 'air mode makes no contacts' : null)) },
   { key: 'selfCollision', idle: collisionsOff },
   { key: 'recovery', idle: (p) => collisionsOff(p) ?? (p.collisionMode === 'air' ? 'air mode has no recovery mode' : null) },

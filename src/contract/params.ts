@@ -92,6 +92,17 @@ export function effectiveColliderResponse(p: Pick<SolverParams, 'colliderRespons
   return p.colliderResponse === 'auto' ? (p.andersonDepth > 0 ? 'multiplier' : 'projection') : p.colliderResponse;
 }
 
+/**
+ * How the Gauss-Seidel Neo-Hookean steps of sweep `sweep` (0-based within its run of
+ * iterations) are lengthened: not at all without lineSearch; by the line search ('search'); in
+ * a run Anderson acceleration mixes (`accelerated`), from sweep andersonLineSearchSweeps on, by
+ * the length each tet's last search found ('reuse'). Both engines' material solves ask it per sweep.
+ */
+export function lineSearchInSweep(p: Pick<SolverParams, 'lineSearch' | 'andersonLineSearchSweeps'>, accelerated: boolean, sweep: number): false | 'search' | 'reuse' {
+  if (!p.lineSearch) return false;
+  return accelerated && sweep >= p.andersonLineSearchSweeps ? 'reuse' : 'search';
+}
+
 /** The rest quality (a fraction of the object's median) below which the sliver floor holds a tet: the softened slivers always, and sliverFloorQuality's tets when it is higher. */
 export function sliverFloorThreshold(p: Pick<SolverParams, 'sliverQuality' | 'sliverFloorQuality'>): number {
   return Math.max(p.sliverQuality, p.sliverFloorQuality);
@@ -212,6 +223,22 @@ export interface SolverParams {
    * per state float.
    */
   andersonDepth: number;
+  /**
+   * In a run that Anderson acceleration mixes (andersonDepth > 0, MIN_MIXING_SWEEPS or more
+   * iterations between collision rounds), how many sweeps search lineSearch's step length; the
+   * later ones reuse the length each tet's last search found (lineSearchInSweep). The search
+   * scales a tet's step by t* = <R, L B> / curvature, a ratio of two quadratic forms of the tet's
+   * residual R: it depends on R's direction, not its size, so a searched sweep is not
+   * differentiable at its fixed point, and the secant model the mixing fits does not hold there.
+   * With a fixed length per tet the sweep is smooth again and keeps the search's longer steps.
+   * Stiff cantilever (float64, depth 4, worst vertex against its own 64 iterations, at 8 / 12 /
+   * 16 / 24 iterations): searched throughout 1.0e-5 / 8.1e-7 / 1.5e-7 / 3.3e-8; 6 (default)
+   * 1.1e-5 / 7.3e-7 / 9.9e-8 / 7.1e-10, every count within 2x of the solver before the stability
+   * fix (docs/benchmarks.md "Anderson acceleration: searched lengths reused"). Integer >= 0; 0
+   * reuses nothing searched (the bounded steps alone); at or above the iterations, the search in
+   * every sweep, as before.
+   */
+  andersonLineSearchSweeps: number;
   constraint: ConstraintType;
   /** Mass-spring compliance (m/N) of every edge. */
   springCompliance: number;
@@ -644,6 +671,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     lineSearch: true,
     positionCarry: true,
     andersonDepth: 0,
+    andersonLineSearchSweeps: 6,
     constraint: 'neohookean',
     springCompliance: 1e-4,
     friction: 0.2,
@@ -723,6 +751,7 @@ export function checkParams(p: SolverParams): void {
   if (!CCD_JOB_LATENCIES.includes(p.ccdJobLatency)) throw new RangeError(`ccdJobLatency must be one of ${CCD_JOB_LATENCIES.join(', ')}, got ${String(p.ccdJobLatency)}`);
   if (!CCD_SELF_PAIR_FRAMES.includes(p.ccdSelfPairFrame)) throw new RangeError(`ccdSelfPairFrame must be one of ${CCD_SELF_PAIR_FRAMES.join(', ')}, got ${String(p.ccdSelfPairFrame)}`);
   if (!Number.isInteger(p.andersonDepth) || p.andersonDepth < 0 || p.andersonDepth > MAX_ANDERSON_DEPTH) throw new RangeError(`andersonDepth must be an integer in [0, ${MAX_ANDERSON_DEPTH}] (0: off), got ${String(p.andersonDepth)}`);
+  if (!Number.isInteger(p.andersonLineSearchSweeps) || p.andersonLineSearchSweeps < 0) throw new RangeError(`andersonLineSearchSweeps must be an integer >= 0, got ${String(p.andersonLineSearchSweeps)}`);
   if (typeof p.lineSearch !== 'boolean') throw new RangeError(`lineSearch must be true or false, got ${String(p.lineSearch)}`);
   if (typeof p.positionCarry !== 'boolean') throw new RangeError(`positionCarry must be true or false, got ${String(p.positionCarry)}`);
   if (!Number.isInteger(p.airIterations) || p.airIterations < 1) throw new RangeError(`airIterations must be an integer >= 1, got ${p.airIterations}`);

@@ -105,6 +105,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'line-search', value: 'on|off', group: 'solver', help: 'Gauss-Seidel orders: Neo-Hookean steps lengthened to their local energy\'s minimum, at most 2x (default on)' },
   { name: 'position-carry', value: 'on|off', group: 'solver', help: 'GPU, Gauss-Seidel orders: each tet correction\'s f32 rounding kept per vertex and added to its next, so the material keeps momentum (default on)' },
   { name: 'anderson-depth', value: 'D', group: 'solver', help: 'Neo-Hookean: Anderson acceleration of the iterations; with 4 or more, from the third of a substep each iterate mixes the latest sweeps, two differences before the sixth iteration and up to D from it; 0-4, default 0 (off); 2-4 run alike up to 6 iterations, 4 converged best from 8 (stiff cantilever, docs/benchmarks.md)' },
+  { name: 'anderson-line-search-sweeps', value: 'N', group: 'solver', help: "with --anderson-depth > 0 and --line-search on: the first N sweeps of each accelerated run search each tet's step length, the later ones reuse the length its last search found (the searched length depends on the residual's direction, so near the solution searched sweeps are not smooth and the mixing stalls; stiff cantilever at 16 iterations: 9.9e-8 m from its converged run with 6, 1.5e-7 searching throughout); integer >= 0, default 6; 0: the bounded steps alone; at or above --iterations the search runs in every sweep" },
   { name: 'constraint', value: 'neohookean|springs', group: 'solver', help: 'material constraint' },
   { name: 'gravity', value: 'x,y,z', group: 'solver', help: 'gravity vector, e.g. 0,-9.81,0 (tilt it for a slope against the ground plane)' },
   { name: 'damping', value: 'D', group: 'solver', help: 'damping rate of deformation in 1/s (>= 0): velocity relative to the rigid motion x max(0, 1 - D h) per substep' },
@@ -302,6 +303,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedCommand {
   v('line-search', (t) => (o.params.lineSearch = onOff('line-search', t)));
   v('position-carry', (t) => (o.params.positionCarry = onOff('position-carry', t)));
   v('anderson-depth', (t) => (o.params.andersonDepth = inRange('anderson-depth', t, (x) => Number.isInteger(x) && x >= 0 && x <= MAX_ANDERSON_DEPTH, `an integer in [0, ${MAX_ANDERSON_DEPTH}] (0: off)`)));
+  v('anderson-line-search-sweeps', (t) => (o.params.andersonLineSearchSweeps = inRange('anderson-line-search-sweeps', t, (x) => Number.isInteger(x) && x >= 0, 'an integer >= 0')));
   v('vertex-mass-floor', (t) => (o.params.vertexMassFloor = inRange('vertex-mass-floor', t, (x) => x >= 0 && x < 1, 'a number in [0, 1)')));
   v('sliver-quality', (t) => (o.params.sliverQuality = inRange('sliver-quality', t, (x) => x >= 0 && x < 1, 'a number in [0, 1)')));
   v('constraint', (t) => (o.params.constraint = choice('constraint', t, ['neohookean', 'springs'] as const)));

@@ -11,7 +11,7 @@ import type { SolverParams } from '../contract/params';
 /** The command-line flag of each setting a rule covers (runner/args.ts). */
 const FLAG_OF: Partial<Record<keyof SolverParams, string>> = {
   jacobiRelaxation: 'relaxation', partitionBalance: 'partition-balance', warmStart: 'warm-start', lineSearch: 'line-search', positionCarry: 'position-carry',
-  andersonDepth: 'anderson-depth', contactDispatch: 'contact-dispatch', selfCollision: 'self-collision', recovery: 'recovery',
+  andersonDepth: 'anderson-depth', andersonLineSearchSweeps: 'anderson-line-search-sweeps', contactDispatch: 'contact-dispatch', selfCollision: 'self-collision', recovery: 'recovery',
   collisionMode: 'collision-mode', collideEvery: 'collide-every', contactIterations: 'contact-iterations', interObject: 'inter-object',
   penetration: 'penetration', farSideContacts: 'far-side-contacts', inversionFloor: 'inversion-floor', sliverFloor: 'sliver-floor', sliverFloorQuality: 'sliver-floor-quality', escapedToDcd: 'escaped-to-dcd',
   ccdEveryRound: 'ccd-every-round', pinByKind: 'pin-by-kind', ccdEdgeInterior: 'ccd-edge-interior', ccdObstacleGrowth: 'ccd-obstacle-growth', ccdJobLatency: 'ccd-job-latency', selfCulling: 'self-culling',

@@ -187,7 +187,11 @@ function keepAngularMomentum(L: Float64Array, F: Float64Array, N: Float64Array, 
  * were: without it a free stiff cube's angular momentum drifted in flight and each impact
  * spun it up (10 cm cube dropped 5 cm, E = 1e9, 20 substeps: motion energy 5.3x the drop's).
  * With lineSearch (Gauss-Seidel only) the torque-free step is then lengthened by up to 2x where
- * the bound made it short (neoHookeanStepLength.ts).
+ * the bound made it short (neoHookeanStepLength.ts): 'search' finds the length and writes it to
+ * stepLengths[t] (1 where the tet is too stiff to search), 'reuse' scales the step by the length
+ * stepLengths[t] holds (1 where it holds 0: not searched this substep), without searching
+ * (SolverParams.andersonLineSearchSweeps: an accelerated run's later sweeps), 'bounded' (false)
+ * takes the bounded step alone. The GPU keeps the length in the w of the tet's third stress column.
  * Writes the 4 vertex corrections (12 numbers) to dx and accumulates S in
  * lambda[9t .. 9t+8]. Returns false (no correction) when all four vertices are fixed.
  */
@@ -209,6 +213,12 @@ function gradientsAndF(model: Model, x: Float64Array, t: number): void {
   }
 }
 
+/**
+ * How a Gauss-Seidel Neo-Hookean step is lengthened (neoHookeanCorrection): false, the bounded
+ * step; true or 'search', the line search; 'reuse', the length the tet's last search found.
+ */
+export type NeoHookeanStepLength = boolean | 'search' | 'reuse';
+
 export function neoHookeanCorrection(
   model: Model,
   x: Float64Array,
@@ -218,7 +228,8 @@ export function neoHookeanCorrection(
   invDtSq: number,
   dx: Float64Array,
   jacobiRelaxation = 0,
-  lineSearch = false,
+  lineSearch: NeoHookeanStepLength = false,
+  stepLengths?: Float64Array,
 ): boolean {
   const tets = model.tets;
   const i0 = tets[4 * t], i1 = tets[4 * t + 1], i2 = tets[4 * t + 2], i3 = tets[4 * t + 3];
@@ -310,7 +321,7 @@ export function neoHookeanCorrection(
     for (let i = 0; i < 9; i++) L[i] *= sc;
   }
   const trB = B[0] + B[4] + B[8];
-  const search = lineSearch && jacobiRelaxation === 0 && trB / alphaD <= ACCELERATION_MAX_STIFFNESS_RATIO;
+  const search = (lineSearch === true || lineSearch === 'search') && jacobiRelaxation === 0 && trB / alphaD <= ACCELERATION_MAX_STIFFNESS_RATIO;
   keepAngularMomentum(L, F, K, search ? OMEGA_F : undefined);
   // Gauss-Seidel with lineSearch: the torque-free step lengthened where the bound was loose
   // (neoHookeanStepLength.ts; a multiple of a torque-free step is torque-free). Never in Jacobi,
@@ -327,6 +338,14 @@ export function neoHookeanCorrection(
       mulSym(L, B, Y);
     }
     const len = neoHookeanStepLength(F, P_H, detF, ic, R, L, Y, alphaD, hydro, alphaH);
+    if (stepLengths) stepLengths[t] = len;
+    if (len !== 1) for (let i = 0; i < 9; i++) L[i] *= len;
+  } else if (lineSearch === 'search' && stepLengths) {
+    stepLengths[t] = 1;
+  } else if (lineSearch === 'reuse' && jacobiRelaxation === 0 && stepLengths) {
+    // The length this tet's last search found: a fixed scale of the bounded step, so the sweep
+    // stays smooth in the state (what Anderson acceleration's secant model needs).
+    const len = stepLengths[t] > 0 ? stepLengths[t] : 1;
     if (len !== 1) for (let i = 0; i < 9; i++) L[i] *= len;
   }
   for (let i = 0; i < 9; i++) lambda[base + i] += L[i];

@@ -18,11 +18,11 @@ import { airContainerFor } from './airContainer';
 import { COLLIDER_STRIDE, colliderLayerAllowance, projectOutOfCollider } from './colliders';
 import { COLLIDER_ANCHOR_STRIDE, COLLIDER_MULTIPLIER_STRIDE, COLLIDER_STICKING, COLLIDER_TOUCHING, collideWithMultiplier, colliderRampProjections } from './colliderMultiplier';
 import { colliderClosingSpeed } from './colliderClosingSpeed';
-import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
+import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, type NeoHookeanStepLength, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { AndersonAccelerator } from './andersonAcceleration';
 import { HANDLE_STRIDE } from './handles';
 import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
-import { checkParams, effectiveColliderResponse, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, MIN_MIXING_SWEEPS, sliverFloorThreshold, type SolverParams } from '../contract/params';
+import { checkParams, effectiveColliderResponse, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, lineSearchInSweep, MIN_MIXING_SWEEPS, sliverFloorThreshold, type SolverParams } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { TOUCH_STRIDE } from '../contract/colliderTouch';
@@ -111,6 +111,8 @@ export class CpuSolver {
    * always uses WARM_START_SHARE.
    */
   warmStartShare = WARM_START_SHARE;
+  /** Per tet the line search's step length in this substep (neoHookeanCorrection 'search' / 'reuse'). */
+  private readonly stepLengths: Float64Array;
   /** Substep length the Neo-Hookean multipliers in tetLambda were solved with (null: none since the reset, or springs ran). */
   private multipliersH: number | null = null;
   private anderson: AndersonAccelerator | null = null;
@@ -130,6 +132,7 @@ export class CpuSolver {
     this.v = new Float64Array(3 * m.vertexCount);
     this.w = new Float64Array(m.vertexCount);
     this.tetLambda = new Float64Array(NEO_HOOKEAN_TET_STATE * m.tetCount);
+    this.stepLengths = new Float64Array(m.tetCount);
     this.edgeLambda = new Float64Array(m.edgeCount);
     this.objectStopped = new Uint8Array(m.objectNames.length);
     this.corrections = new Float64Array(Math.max(12 * m.tetCount, 6 * m.edgeCount));
@@ -268,6 +271,9 @@ export class CpuSolver {
     if (p.constraint === 'neohookean') {
       if (warm) this.gather(true);
       else this.tetLambda.fill(0);
+      // The line search's lengths are found anew every substep (andersonLineSearchSweeps), as
+      // the GPU's warm start and clear zero them.
+      this.stepLengths.fill(0);
       this.multipliersH = h;
     } else {
       this.edgeLambda.fill(0);
@@ -293,7 +299,7 @@ export class CpuSolver {
       const accelerate = end - start >= MIN_MIXING_SWEEPS ? anderson : null;
       accelerate?.begin(x, this.tetLambda, kept);
       for (let it = start; it < end; it++) {
-        if (p.solveOrder !== 'jacobi') this.gaussSeidel(invH2);
+        if (p.solveOrder !== 'jacobi') this.gaussSeidel(invH2, lineSearchInSweep(p, accelerate !== null, it - start));
         else this.jacobi(invH2);
         for (let i = 0; i < m.vertexCount; i++) {
           if (w[i] === 0) continue;
@@ -399,14 +405,15 @@ export class CpuSolver {
     this.messages.push(nonFiniteMessage(this.model, o, this.frame));
   }
 
-  private gaussSeidel(invH2: number): void {
+  /** One Gauss-Seidel sweep; `lineSearch`: how the Neo-Hookean steps are lengthened (lineSearchInSweep). */
+  private gaussSeidel(invH2: number, lineSearch: NeoHookeanStepLength): void {
     const m = this.model;
     const { x, w, dx } = this;
     if (this.params.constraint === 'neohookean') {
       const { order } = this.params.solveOrder === 'partitioned' ? m.tetPartition : m.tetColouring;
       for (let n = 0; n < order.length; n++) {
         const t = order[n];
-        if (!neoHookeanCorrection(m, x, w, t, this.tetLambda, invH2, dx, 0, this.params.lineSearch)) continue;
+        if (!neoHookeanCorrection(m, x, w, t, this.tetLambda, invH2, dx, 0, lineSearch, this.stepLengths)) continue;
         for (let c = 0; c < 4; c++) { const vi = m.tets[4 * t + c]; for (let k = 0; k < 3; k++) x[3 * vi + k] += dx[3 * c + k]; }
       }
     } else {

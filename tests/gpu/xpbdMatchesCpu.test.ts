@@ -6,6 +6,7 @@ import type { SimSetup } from '../../src/sim/setup';
 import { testGpu } from '../support/gpu';
 import { loadSharedTetArrays } from '../support/sharedMeshes';
 import { makeSetup } from '../unit/sim/support/setups';
+import { defaultParams } from '../../src/contract/params';
 
 /**
  * The GPU solver (f32) against the CPU reference (f64) with the same inputs: same colouring
@@ -148,11 +149,11 @@ describe('GPU XPBD step matches the CPU reference', () => {
     }
   });
 
-  it('Anderson depth 4 over 10 iterations on a twisted beam at E 5e8 (two differences until the sixth sweep, then up to four: andersonSchedule) matches the CPU reference and differs from depth 2', async () => {
+  it('Anderson depth 4 over 10 iterations on a twisted beam at E 5e8 (two differences until the sixth sweep, then up to four: andersonSchedule; from the seventh sweep each tet reuses its searched step length: andersonLineSearchSweeps) matches the CPU reference and differs from depth 2 and from searching in every sweep', async () => {
     const beam = loadSharedTetArrays('Beam.t');
-    const setup = (andersonDepth: number) => makeSetup(
+    const setup = (andersonDepth: number, andersonLineSearchSweeps = defaultParams().andersonLineSearchSweeps) => makeSetup(
       [{ ...beam, material: { youngsModulus: 5e8, poissonRatio: 0.3 }, pin: (x) => (x < -4.5 ? 0 : x > 4.5 ? 1 : -1) }],
-      { dt: 1 / 60, substeps: 4, iterations: 10, friction: 0.3, andersonDepth },
+      { dt: 1 / 60, substeps: 4, iterations: 10, friction: 0.3, andersonDepth, andersonLineSearchSweeps },
       [{ kind: 'box', min: [-1, -3, -3], max: [1, -1.02, 3] }],
       [fixedHandle, twistingHandle([0, 0, 0], [1, 0, 0], 3)],
     );
@@ -161,10 +162,14 @@ describe('GPU XPBD step matches the CPU reference', () => {
     const depth2 = new CpuSolver(setup(2));
     for (let f = 0; f < frames; f++) depth2.stepFrame();
     const effect = cpuPositions.reduce((w, v, i) => Math.max(w, Math.abs(v - depth2.x[i])), 0);
-    console.log(`Anderson depth 4, 10 iterations, twisted beam: GPU - CPU ${diff.toExponential(2)}, depth 4 - depth 2 ${effect.toExponential(2)}, moved ${moved.toExponential(2)}`);
+    const searched = new CpuSolver(setup(4, 10));
+    for (let f = 0; f < frames; f++) searched.stepFrame();
+    const reuseEffect = cpuPositions.reduce((w, v, i) => Math.max(w, Math.abs(v - searched.x[i])), 0);
+    console.log(`Anderson depth 4, 10 iterations, twisted beam: GPU - CPU ${diff.toExponential(2)}, depth 4 - depth 2 ${effect.toExponential(2)}, lengths reused - searched ${reuseEffect.toExponential(2)}, moved ${moved.toExponential(2)}`);
     expect(moved).toBeGreaterThan(0.05);
     expect(diff).toBeLessThan(1e-4);
     expect(effect).toBeGreaterThan(10 * diff);
+    expect(reuseEffect).toBeGreaterThan(10 * diff);
   });
 
   it("colliderResponse 'multiplier' (the colliders keep a push per vertex and take it back): a cube landing on a slope with friction, coloured and partitioned (the colliders in the cells), a cube started inside a bowl landing on a box, and with Anderson acceleration mixing the kept pushes", async () => {

@@ -33,6 +33,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'search', field: 'lineSearch', kind: 'bool', help: 'Neo-Hookean line search (Gauss-Seidel orders)' },
   { key: 'carry', field: 'positionCarry', kind: 'bool', help: 'GPU: keep the f32 rounding of the material\'s position updates (momentum)' },
   { key: 'anderson', field: 'andersonDepth', kind: 'int', help: 'Anderson acceleration of the Neo-Hookean iterations: differences remembered, 0-4 (0 = off)' },
+  { key: 'andersonls', field: 'andersonLineSearchSweeps', kind: 'int', help: 'with anderson > 0: sweeps of each accelerated run that search their step lengths; the later ones reuse them' },
   { key: 'massfloor', field: 'vertexMassFloor', kind: 'nonnegative', help: "each vertex's mass at least this fraction of its tet neighbours' mean, taken from them (< 1); 0 = lumped masses" },
   { key: 'sliver', field: 'sliverQuality', kind: 'nonnegative', help: "sliver tets (rest quality below this fraction of their object's median, < 1) keep a millionth of their stiffness; 0 = off" },
   { key: 'constraint', field: 'constraint', kind: ['neohookean', 'springs'], help: 'material constraint' },

@@ -21,7 +21,7 @@ import { WARM_START_SHARE } from '../constraintsCpu';
 import type { Model } from '../model';
 import { cellRanges } from '../../mesh/partitionedColouring';
 import { cellFinalVertices, type CellFinalVertices } from '../../mesh/cellFinalVertices';
-import { firstIterationOfRound, MIN_MIXING_SWEEPS, type SolverParams } from '../../contract/params';
+import { firstIterationOfRound, lineSearchInSweep, MIN_MIXING_SWEEPS, type SolverParams } from '../../contract/params';
 import { RestShapeKernel } from '../restShape';
 import type { GpuStage, PhaseName, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
@@ -223,8 +223,8 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
    * use, then reused: recording allocates nothing per substep): per dispatch its slot's dynamic
    * offset and grid, and where the leftover colours start (their pipeline differs).
    */
-  private plan(order: SolverParams['solveOrder'], constraint: SolverParams['constraint']): IterationPlan {
-    const key = `${order}/${constraint}`;
+  private plan(order: SolverParams['solveOrder'], constraint: SolverParams['constraint'], reuse = false): IterationPlan {
+    const key = `${order}/${constraint}${reuse ? '/reuse' : ''}`;
     const cached = this.plans.get(key);
     if (cached) return cached;
     const m = this.model;
@@ -240,13 +240,13 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     if (order === 'partitioned') {
       const partition = nh ? m.tetPartition : m.edgePartition;
       partition.passes.forEach((cells, g) => {
-        if (cells.cellCount > 0) add(this.frame.passOffset(constraint, g), cells.cellCount * WORKGROUP_SIZE);
+        if (cells.cellCount > 0) add(this.frame.passOffset(constraint, g, reuse), cells.cellCount * WORKGROUP_SIZE);
       });
       leftoverStart = offsets.length;
-      for (let c = 0; c < partition.leftoverColourCount; c++) add(this.frame.leftoverOffset(constraint, c), partition.leftoverOffsets[c + 1] - partition.leftoverOffsets[c]);
+      for (let c = 0; c < partition.leftoverColourCount; c++) add(this.frame.leftoverOffset(constraint, c, reuse), partition.leftoverOffsets[c + 1] - partition.leftoverOffsets[c]);
     } else if (order === 'gauss-seidel') {
       const colouring = nh ? m.tetColouring : m.edgeColouring;
-      for (let c = 0; c < colouring.colourCount; c++) add(this.frame.colourOffset(constraint, c), colouring.offsets[c + 1] - colouring.offsets[c]);
+      for (let c = 0; c < colouring.colourCount; c++) add(this.frame.colourOffset(constraint, c, reuse), colouring.offsets[c + 1] - colouring.offsets[c]);
     }
     const plan: IterationPlan = { offsets: Uint32Array.from(offsets), grids: Uint32Array.from(grids), leftoverStart, elementGrid: dispatchGrid(nh ? m.tetCount : m.edgeCount) };
     this.plans.set(key, plan);
@@ -339,8 +339,11 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     anderson?.prepare(p.andersonDepth, p.iterations);
     const pass = step.beginPass(encoder, 'material');
     anderson?.begin(pass, step);
-    const { offsets, grids, leftoverStart } = plan;
+    // An accelerated run's later sweeps reuse each tet's searched step length
+    // (SolverParams.andersonLineSearchSweeps): the same dispatches on the slots whose d says so.
+    const reusePlan = anderson && p.lineSearch && nh ? this.plan(p.solveOrder, p.constraint, true) : plan;
     for (let it = first; it < end; it++) {
+      const { offsets, grids, leftoverStart } = lineSearchInSweep(p, anderson !== null, it - first) === 'reuse' ? reusePlan : plan;
       if (p.solveOrder === 'jacobi') {
         pass.setPipeline(nh ? k.neoHookeanJacobi : k.springJacobi);
         pass.setBindGroup(0, group);

@@ -35,6 +35,8 @@ export class XpbdFrame {
   readonly colliderContacts: GPUBuffer;
   /** First slot of each constraint kind's static slots (KindSlots); substeps from substepSlotBase. */
   private readonly tetSlots: KindSlots;
+  /** The tets' slots again with d = 1: each tet's searched step length reused (an accelerated run's later sweeps, SolverParams.andersonLineSearchSweeps). */
+  private readonly tetReuseSlots: KindSlots;
   private readonly edgeSlots: KindSlots;
   readonly substepSlotBase: number;
   private slots!: GPUBuffer;
@@ -67,7 +69,8 @@ export class XpbdFrame {
     // start's shift. Read only while the vertex's push (velocities.w) is > 0, so never cleared.
     this.colliderContacts = storageBuffer(device, 'xpbd.colliderContacts', 32 * Math.max(1, m.vertexCount));
     this.tetSlots = kindSlots(0, m.tetColouring, m.tetPartition);
-    this.edgeSlots = kindSlots(this.tetSlots.end, m.edgeColouring, m.edgePartition);
+    this.tetReuseSlots = kindSlots(this.tetSlots.end, m.tetColouring, m.tetPartition);
+    this.edgeSlots = kindSlots(this.tetReuseSlots.end, m.edgeColouring, m.edgePartition);
     this.substepSlotBase = this.edgeSlots.end;
     this.ensureCapacity(setup.params.substeps);
   }
@@ -101,23 +104,27 @@ export class XpbdFrame {
     return (this.substepSlotBase + s) * SLOT_STRIDE;
   }
 
-  /** Dynamic offset of colour `c` of the tets (neohookean) or the edges (springs). */
-  colourOffset(constraint: SolverParams['constraint'], c: number): number {
-    return (this.slotsOf(constraint).colours + c) * SLOT_STRIDE;
+  /**
+   * Dynamic offset of colour `c` of the tets (neohookean) or the edges (springs). `reuse`: the
+   * tets' slot whose sweep reuses each tet's searched step length (slot.d = 1; lib/neoHookeanSweep.wgsl).
+   */
+  colourOffset(constraint: SolverParams['constraint'], c: number, reuse = false): number {
+    return (this.slotsOf(constraint, reuse).colours + c) * SLOT_STRIDE;
   }
 
-  /** Dynamic offset of pass `g` of the partitioned order (cells of the pass: a, count: b, workgroups per grid row: c). */
-  passOffset(constraint: SolverParams['constraint'], g: number): number {
-    return (this.slotsOf(constraint).passes + g) * SLOT_STRIDE;
+  /** Dynamic offset of pass `g` of the partitioned order (cells of the pass: a, count: b, workgroups per grid row: c); `reuse` as colourOffset. */
+  passOffset(constraint: SolverParams['constraint'], g: number, reuse = false): number {
+    return (this.slotsOf(constraint, reuse).passes + g) * SLOT_STRIDE;
   }
 
-  /** Dynamic offset of leftover colour `c` of the partitioned order (a colour range, as colourOffset). */
-  leftoverOffset(constraint: SolverParams['constraint'], c: number): number {
-    return (this.slotsOf(constraint).leftovers + c) * SLOT_STRIDE;
+  /** Dynamic offset of leftover colour `c` of the partitioned order (a colour range, as colourOffset); `reuse` as colourOffset. */
+  leftoverOffset(constraint: SolverParams['constraint'], c: number, reuse = false): number {
+    return (this.slotsOf(constraint, reuse).leftovers + c) * SLOT_STRIDE;
   }
 
-  private slotsOf(constraint: SolverParams['constraint']): KindSlots {
-    return constraint === 'neohookean' ? this.tetSlots : this.edgeSlots;
+  private slotsOf(constraint: SolverParams['constraint'], reuse: boolean): KindSlots {
+    if (constraint !== 'neohookean') return this.edgeSlots;
+    return reuse ? this.tetReuseSlots : this.tetSlots;
   }
 
   /** (Re)creates the per-substep buffers, and the groups that bind them, when the substep count grows. */
@@ -134,19 +141,20 @@ export class XpbdFrame {
     const slotCount = this.substepSlotBase + cap;
     this.slots = device.createBuffer({ label: 'xpbd.slots', size: slotCount * SLOT_STRIDE, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     const words = new Uint32Array((slotCount * SLOT_STRIDE) / 4);
-    const put = (slot: number, a: number, b: number, c: number) => words.set([a, b, c, 0], (slot * SLOT_STRIDE) / 4);
-    const colourSlots = (offsets: Uint32Array, base: number) => {
-      for (let c = 0; c + 1 < offsets.length; c++) {
-        const count = offsets[c + 1] - offsets[c];
-        put(base + c, offsets[c], count, gridRowStride(count));
-      }
-    };
-    const writeKind = (slots: KindSlots, colouring: Colouring, partition: PartitionedColouring) => {
+    const put = (slot: number, a: number, b: number, c: number, d = 0) => words.set([a, b, c, d], (slot * SLOT_STRIDE) / 4);
+    const writeKind = (slots: KindSlots, colouring: Colouring, partition: PartitionedColouring, d = 0) => {
+      const colourSlots = (offsets: Uint32Array, base: number) => {
+        for (let c = 0; c + 1 < offsets.length; c++) {
+          const count = offsets[c + 1] - offsets[c];
+          put(base + c, offsets[c], count, gridRowStride(count), d);
+        }
+      };
       colourSlots(colouring.offsets, slots.colours);
-      partition.passes.forEach((pass, g) => put(slots.passes + g, pass.cellBase, pass.cellCount, dispatchGrid(pass.cellCount * WORKGROUP_SIZE)[0]));
+      partition.passes.forEach((pass, g) => put(slots.passes + g, pass.cellBase, pass.cellCount, dispatchGrid(pass.cellCount * WORKGROUP_SIZE)[0], d));
       colourSlots(partition.leftoverOffsets, slots.leftovers);
     };
     writeKind(this.tetSlots, m.tetColouring, m.tetPartition);
+    writeKind(this.tetReuseSlots, m.tetColouring, m.tetPartition, 1);
     writeKind(this.edgeSlots, m.edgeColouring, m.edgePartition);
     for (let s = 0; s < cap; s++) put(this.substepSlotBase + s, s, 0, 0);
     device.queue.writeBuffer(this.slots, 0, words);

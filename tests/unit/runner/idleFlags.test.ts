@@ -29,6 +29,7 @@ const CASES: [string, Partial<SolverParams>, Partial<SolverParams>, Partial<Solv
   ['line-search', { lineSearch: false }, { solveOrder: 'jacobi' }, { solveOrder: 'gauss-seidel' }],
   // With the collider response fixed: under 'auto' the depth also switches the colliders to 'multiplier'.
   ['anderson-depth', { andersonDepth: 2 }, { iterations: 3, colliderResponse: 'projection' }, { iterations: 6, colliderResponse: 'projection' }],
+  ['anderson-line-search-sweeps', { andersonLineSearchSweeps: 2 }, { iterations: 8, andersonDepth: 0 }, { iterations: 8, andersonDepth: 2, colliderResponse: 'projection' }],
 ];
 
 describe('flags that change nothing are named, and only those', () => {
@@ -75,6 +76,15 @@ describe('flags that change nothing are named, and only those', () => {
     expect(idleFlagNotes({ sliverFloor: true }, [{ ...p, sliverQuality: 0, sliverFloorQuality: 0 }], 'gpu', 1)).toEqual([
       '--sliver-floor changes nothing in this run: sliver-quality and sliver-floor-quality are 0: the floor holds no tet',
     ]);
+  });
+
+  it("the searched sweeps of Anderson acceleration act only on accelerated runs longer than them, with the line search on", () => {
+    const p = { ...defaultParams(), andersonDepth: 4, iterations: 8, solveOrder: 'partitioned' as const };
+    const flag = '--anderson-line-search-sweeps changes nothing in this run: ';
+    expect(idleFlagNotes({ andersonLineSearchSweeps: 4 }, [{ ...p, andersonLineSearchSweeps: 4 }], 'gpu', 1)).toEqual([]);
+    expect(idleFlagNotes({ andersonLineSearchSweeps: 8 }, [{ ...p, andersonLineSearchSweeps: 8 }], 'gpu', 1)).toEqual([`${flag}this run's 8 iterations between collision rounds all search their step lengths`]);
+    expect(idleFlagNotes({ andersonLineSearchSweeps: 4 }, [{ ...p, lineSearch: false, andersonLineSearchSweeps: 4 }], 'gpu', 1)).toEqual([`${flag}the line search is off`]);
+    expect(idleFlagNotes({ andersonLineSearchSweeps: 4 }, [{ ...p, solveOrder: 'jacobi', andersonLineSearchSweeps: 4 }], 'gpu', 1)).toEqual([`${flag}it shortens the line search of Neo-Hookean tets in the Gauss-Seidel orders and the order is jacobi`]);
   });
 
   it('a flag idle at the start but active after a scheduled change is not named', () => {
