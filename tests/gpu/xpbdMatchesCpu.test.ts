@@ -170,6 +170,12 @@ describe('GPU XPBD step matches the CPU reference', () => {
     expect(diff).toBeLessThan(1e-4);
     expect(effect).toBeGreaterThan(10 * diff);
     expect(reuseEffect).toBeGreaterThan(10 * diff);
+    // The coloured order's reuse slots (one dispatch a colour) as well as the partitioned passes'.
+    const coloured = setup(4);
+    coloured.params = { ...coloured.params, solveOrder: 'gauss-seidel' };
+    const colouredRun = await maxDifference(coloured, frames);
+    console.log(`the same, coloured Gauss-Seidel: GPU - CPU ${colouredRun.diff.toExponential(2)}`);
+    expect(colouredRun.diff).toBeLessThan(1e-4);
   });
 
   it("colliderResponse 'multiplier' (the colliders keep a push per vertex and take it back): a cube landing on a slope with friction, coloured and partitioned (the colliders in the cells), a cube started inside a bowl landing on a box, and with Anderson acceleration mixing the kept pushes", async () => {
