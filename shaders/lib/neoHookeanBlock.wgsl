@@ -133,8 +133,7 @@ fn localEnergyChange(t: f32, p: StepProducts, ic: f32, alphaD: f32, hydro: bool,
   return e;
 }
 
-// Line search of the Gauss-Seidel step L (project's search: frame.lineSearch, not in an accelerated run's
-// late sweeps; Y = L B): the minimum along L of the tet's
+// Line search of the Gauss-Seidel step L (project's STEP_SEARCH; Y = L B): the minimum along L of the tet's
 // local energy's quadratic model with the exact Hessian, clamped to [1, MAX_STEP_LENGTH] and kept
 // only when the exact local energy there is no higher than at 1. Derivation and measurements:
 // neoHookeanStepLength in src/sim/neoHookeanStepLength.ts.
@@ -240,7 +239,6 @@ fn project(t: u32, jacobi: bool, lengthen: u32) -> Delta {
   let omega = torqueFreeOmega(L, F, N);
   L = L - crossColumns(omega, F * N);
   let trB = B[0].x + B[1].y + B[2].z;
-  let kept = stress[3u * t + 2u].w;
   var length = 1.0;
   if (!jacobi && lengthen == STEP_SEARCH && trB / alphaD <= ACCELERATION_MAX_STIFFNESS_RATIO) {
     // Y = L B = (D - Omega F - L) / q where q B is large (L B loses L's small stiff component to
@@ -248,10 +246,11 @@ fn project(t: u32, jacobi: bool, lengthen: u32) -> Delta {
     var Y = L * B;
     if (q * trB >= 1.0) { Y = (D - crossColumns(omega, F) - L) * (1.0 / q); }
     length = stepLength(F, PH, detF, ic, R, L, Y, alphaD, hydro, alphaH);
-  } else if (!jacobi && lengthen == STEP_REUSE && kept > 0.0) {
+  } else if (!jacobi && lengthen == STEP_REUSE) {
     // A fixed scale of the bounded step: the sweep stays smooth in the state, as Anderson
     // acceleration's secant model needs (SolverParams.andersonLineSearchSweeps).
-    length = kept;
+    let kept = stress[3u * t + 2u].w;
+    if (kept > 0.0) { length = kept; }
   }
   L = L * length;
   // w: det F and ||F||^2 at this visit, the next substep's warm start's test (warmStart).

@@ -74,7 +74,7 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
     idle: (p, _engine, objects) => {
       if (p.andersonDepth === 0) return 'Anderson acceleration is off (anderson-depth 0)';
       if (!p.lineSearch) return 'the line search is off';
-      const nh = gaussSeidelNeoHookean('it shortens the line search of')(p);
+      const nh = gaussSeidelNeoHookean('it reuses the searched step lengths of')(p);
       if (nh) return nh;
       const run = longestRun(p, objects);
       if (run < MIN_MIXING_SWEEPS) return `the acceleration mixes runs of at least ${MIN_MIXING_SWEEPS} iterations between collision rounds, and this run's are ${run}`;

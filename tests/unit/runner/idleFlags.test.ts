@@ -84,7 +84,7 @@ describe('flags that change nothing are named, and only those', () => {
     expect(idleFlagNotes({ andersonLineSearchSweeps: 4 }, [{ ...p, andersonLineSearchSweeps: 4 }], 'gpu', 1)).toEqual([]);
     expect(idleFlagNotes({ andersonLineSearchSweeps: 8 }, [{ ...p, andersonLineSearchSweeps: 8 }], 'gpu', 1)).toEqual([`${flag}this run's 8 iterations between collision rounds all search their step lengths`]);
     expect(idleFlagNotes({ andersonLineSearchSweeps: 4 }, [{ ...p, lineSearch: false, andersonLineSearchSweeps: 4 }], 'gpu', 1)).toEqual([`${flag}the line search is off`]);
-    expect(idleFlagNotes({ andersonLineSearchSweeps: 4 }, [{ ...p, solveOrder: 'jacobi', andersonLineSearchSweeps: 4 }], 'gpu', 1)).toEqual([`${flag}it shortens the line search of Neo-Hookean tets in the Gauss-Seidel orders and the order is jacobi`]);
+    expect(idleFlagNotes({ andersonLineSearchSweeps: 4 }, [{ ...p, solveOrder: 'jacobi', andersonLineSearchSweeps: 4 }], 'gpu', 1)).toEqual([`${flag}it reuses the searched step lengths of Neo-Hookean tets in the Gauss-Seidel orders and the order is jacobi`]);
   });
 
   it('a flag idle at the start but active after a scheduled change is not named', () => {
