@@ -27,7 +27,7 @@
 // Dm^-1 (3 columns per tet), then per tet alphaD, alphaH (<0: off), alpha (rest volume ratio),
 // Jacobi step scale (MaterialStage: one array, so that xpbdNeoHookeanColliders.wgsl fits 8 buffers).
 @group(0) @binding(3) var<storage, read> tetData: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read_write> stress: array<vec4<f32>>; // S: 3 columns per tet (xyz)
+@group(0) @binding(4) var<storage, read_write> stress: array<vec4<f32>>; // S: 3 columns per tet (xyz); w: det F, I_C at the last visit, the searched step length (lib/neoHookeanBlock.wgsl)
 @group(0) @binding(5) var<storage, read> colourOrder: array<u32>;
 @group(0) @binding(6) var<storage, read_write> corrections: array<vec4<f32>>; // 4 per tet
 @group(0) @binding(7) var<storage, read> cellRanges: array<u32>; // partitioned order (cellSweep)

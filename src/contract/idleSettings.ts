@@ -51,6 +51,12 @@ function longestRun(p: SolverParams, objects: number): number {
   return Math.ceil(p.iterations / rounds);
 }
 
+/** Why Anderson acceleration mixes nothing here: no run of iterations between collision rounds reaches MIN_MIXING_SWEEPS (null when one does). */
+function runsTooShortToMix(p: SolverParams, objects: number): string | null {
+  const run = longestRun(p, objects);
+  return run < MIN_MIXING_SWEEPS ? `the acceleration mixes runs of at least ${MIN_MIXING_SWEEPS} iterations between collision rounds, and this run's are ${run}` : null;
+}
+
 const GPU_BROAD_PHASE = "the CPU engine finds CCD's candidates from each substep's own motion, with no worker job";
 
 export const IDLE_SETTINGS: readonly IdleRule[] = [
@@ -65,8 +71,7 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
       // With --collider-response auto it also switches the colliders to 'multiplier' (effectiveColliderResponse): not idle then.
       if (p.andersonDepth === 0 || p.colliderResponse === 'auto') return null;
       if (p.constraint !== 'neohookean') return `it accelerates Neo-Hookean tets and the constraint is ${p.constraint}`;
-      const run = longestRun(p, objects);
-      return run < MIN_MIXING_SWEEPS ? `it mixes runs of at least ${MIN_MIXING_SWEEPS} iterations between collision rounds, and this run's are ${run}` : null;
+      return runsTooShortToMix(p, objects);
     },
   },
   {
@@ -76,8 +81,9 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
       if (!p.lineSearch) return 'the line search is off';
       const nh = gaussSeidelNeoHookean('it reuses the searched step lengths of')(p);
       if (nh) return nh;
+      const short = runsTooShortToMix(p, objects);
+      if (short) return short;
       const run = longestRun(p, objects);
-      if (run < MIN_MIXING_SWEEPS) return `the acceleration mixes runs of at least ${MIN_MIXING_SWEEPS} iterations between collision rounds, and this run's are ${run}`;
       return run <= p.andersonLineSearchSweeps ? `this run's ${run} iterations between collision rounds all search their step lengths` : null;
     },
   },

@@ -92,13 +92,16 @@ export function effectiveColliderResponse(p: Pick<SolverParams, 'colliderRespons
   return p.colliderResponse === 'auto' ? (p.andersonDepth > 0 ? 'multiplier' : 'projection') : p.colliderResponse;
 }
 
+/** How a Gauss-Seidel Neo-Hookean step is lengthened: false, not at all (the bounded step); 'search', the line search; 'reuse', the length the tet's last search found. */
+export type StepLengthening = false | 'search' | 'reuse';
+
 /**
  * How the Gauss-Seidel Neo-Hookean steps of sweep `sweep` (0-based within its run of
  * iterations) are lengthened: not at all without lineSearch; by the line search ('search'); in
  * a run Anderson acceleration mixes (`accelerated`), from sweep andersonLineSearchSweeps on, by
  * the length each tet's last search found ('reuse'). Both engines' material solves ask it per sweep.
  */
-export function lineSearchInSweep(p: Pick<SolverParams, 'lineSearch' | 'andersonLineSearchSweeps'>, accelerated: boolean, sweep: number): false | 'search' | 'reuse' {
+export function lineSearchInSweep(p: Pick<SolverParams, 'lineSearch' | 'andersonLineSearchSweeps'>, accelerated: boolean, sweep: number): StepLengthening {
   if (!p.lineSearch) return false;
   return accelerated && sweep >= p.andersonLineSearchSweeps ? 'reuse' : 'search';
 }

@@ -4,6 +4,7 @@
  */
 import type { Model } from './model';
 import { neoHookeanStepLength } from './neoHookeanStepLength';
+import type { StepLengthening } from '../contract/params';
 
 // Scratch space reused by every call (the reference runs long tests; no per-tet allocation).
 const F = new Float64Array(9);
@@ -190,8 +191,8 @@ function keepAngularMomentum(L: Float64Array, F: Float64Array, N: Float64Array, 
  * the bound made it short (neoHookeanStepLength.ts): 'search' finds the length and writes it to
  * stepLengths[t] (1 where the tet is too stiff to search), 'reuse' scales the step by the length
  * stepLengths[t] holds (1 where it holds 0: not searched this substep), without searching
- * (SolverParams.andersonLineSearchSweeps: an accelerated run's later sweeps), 'bounded' (false)
- * takes the bounded step alone. The GPU keeps the length in the w of the tet's third stress column.
+ * (SolverParams.andersonLineSearchSweeps: an accelerated run's later sweeps), false takes the
+ * bounded step alone. The GPU keeps the length in the w of the tet's third stress column.
  * Writes the 4 vertex corrections (12 numbers) to dx and accumulates S in
  * lambda[9t .. 9t+8]. Returns false (no correction) when all four vertices are fixed.
  */
@@ -213,12 +214,6 @@ function gradientsAndF(model: Model, x: Float64Array, t: number): void {
   }
 }
 
-/**
- * How a Gauss-Seidel Neo-Hookean step is lengthened (neoHookeanCorrection): false, the bounded
- * step; true or 'search', the line search; 'reuse', the length the tet's last search found.
- */
-export type NeoHookeanStepLength = boolean | 'search' | 'reuse';
-
 export function neoHookeanCorrection(
   model: Model,
   x: Float64Array,
@@ -228,7 +223,7 @@ export function neoHookeanCorrection(
   invDtSq: number,
   dx: Float64Array,
   jacobiRelaxation = 0,
-  lineSearch: NeoHookeanStepLength = false,
+  lineSearch: StepLengthening = false,
   stepLengths?: Float64Array,
 ): boolean {
   const tets = model.tets;
@@ -321,11 +316,12 @@ export function neoHookeanCorrection(
     for (let i = 0; i < 9; i++) L[i] *= sc;
   }
   const trB = B[0] + B[4] + B[8];
-  const search = (lineSearch === true || lineSearch === 'search') && jacobiRelaxation === 0 && trB / alphaD <= ACCELERATION_MAX_STIFFNESS_RATIO;
+  const search = lineSearch === 'search' && jacobiRelaxation === 0 && trB / alphaD <= ACCELERATION_MAX_STIFFNESS_RATIO;
   keepAngularMomentum(L, F, K, search ? OMEGA_F : undefined);
   // Gauss-Seidel with lineSearch: the torque-free step lengthened where the bound was loose
   // (neoHookeanStepLength.ts; a multiple of a torque-free step is torque-free). Never in Jacobi,
   // whose blocks move at once from the same positions.
+  let len = 1;
   if (search) {
     // Y = L B, the change of F per unit step. L = D N with D = R - (sH / alphaH) cof F - Omega F
     // and N = (I + q B)^-1, so L B = D (I - N) / q = (D - L) / q exactly. Where q B is large (a
@@ -337,17 +333,14 @@ export function neoHookeanCorrection(
     } else {
       mulSym(L, B, Y);
     }
-    const len = neoHookeanStepLength(F, P_H, detF, ic, R, L, Y, alphaD, hydro, alphaH);
-    if (stepLengths) stepLengths[t] = len;
-    if (len !== 1) for (let i = 0; i < 9; i++) L[i] *= len;
-  } else if (lineSearch === 'search' && stepLengths) {
-    stepLengths[t] = 1;
-  } else if (lineSearch === 'reuse' && jacobiRelaxation === 0 && stepLengths) {
+    len = neoHookeanStepLength(F, P_H, detF, ic, R, L, Y, alphaD, hydro, alphaH);
+  } else if (lineSearch === 'reuse' && jacobiRelaxation === 0 && stepLengths && stepLengths[t] > 0) {
     // The length this tet's last search found: a fixed scale of the bounded step, so the sweep
     // stays smooth in the state (what Anderson acceleration's secant model needs).
-    const len = stepLengths[t] > 0 ? stepLengths[t] : 1;
-    if (len !== 1) for (let i = 0; i < 9; i++) L[i] *= len;
+    len = stepLengths[t];
   }
+  if (lineSearch === 'search' && stepLengths) stepLengths[t] = len;
+  if (len !== 1) for (let i = 0; i < 9; i++) L[i] *= len;
   for (let i = 0; i < 9; i++) lambda[base + i] += L[i];
   // The shape at this visit, for the next substep's warm start (neoHookeanWarmStart).
   lambda[base + 9] = detF;

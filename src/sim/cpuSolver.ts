@@ -18,11 +18,11 @@ import { airContainerFor } from './airContainer';
 import { COLLIDER_STRIDE, colliderLayerAllowance, projectOutOfCollider } from './colliders';
 import { COLLIDER_ANCHOR_STRIDE, COLLIDER_MULTIPLIER_STRIDE, COLLIDER_STICKING, COLLIDER_TOUCHING, collideWithMultiplier, colliderRampProjections } from './colliderMultiplier';
 import { colliderClosingSpeed } from './colliderClosingSpeed';
-import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, type NeoHookeanStepLength, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
+import { NEO_HOOKEAN_TET_STATE, neoHookeanCorrection, neoHookeanWarmStart, springCorrection, WARM_START_SHARE } from './constraintsCpu';
 import { AndersonAccelerator } from './andersonAcceleration';
 import { HANDLE_STRIDE } from './handles';
 import { setPartitionBalance, setSliverQuality, setVertexMassFloor, type Model } from './model';
-import { checkParams, effectiveColliderResponse, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, lineSearchInSweep, MIN_MIXING_SWEEPS, sliverFloorThreshold, type SolverParams } from '../contract/params';
+import { checkParams, effectiveColliderResponse, effectiveCollisionMode, effectiveCollisionRounds, effectiveDepenetrationSpeed, effectiveDetectionRounds, effectiveImpactSubsteps, firstIterationOfRound, lineSearchInSweep, MIN_MIXING_SWEEPS, sliverFloorThreshold, type SolverParams, type StepLengthening } from '../contract/params';
 import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDamping';
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { TOUCH_STRIDE } from '../contract/colliderTouch';
@@ -406,7 +406,7 @@ export class CpuSolver {
   }
 
   /** One Gauss-Seidel sweep; `lineSearch`: how the Neo-Hookean steps are lengthened (lineSearchInSweep). */
-  private gaussSeidel(invH2: number, lineSearch: NeoHookeanStepLength): void {
+  private gaussSeidel(invH2: number, lineSearch: StepLengthening): void {
     const m = this.model;
     const { x, w, dx } = this;
     if (this.params.constraint === 'neohookean') {
