@@ -23,9 +23,12 @@
  *     [--unfold-iterations 3,6,12: instead of the variants, from the tangled state with self-collision
  *      still off, how many of the tets inverted there are still inverted every 5 substeps, per
  *      material iteration count: whether the solver or the body's motion sets how fast folds undo]
+ *     [-- runner flags: solver and collision flags of scripts/sim.ts (e.g. --contact-iterations 8,
+ *      --iterations 10) for the recovery runs only, after the tangled state; not the step's own
+ *      (--dt, --substeps, --impact-substeps: one substep a step) nor this bench's variants]
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { COLLIDE_EVERY, FAR_SIDE_CONTACTS, type CollideEvery, type FarSideContacts } from '../src/contract/params';
+import { COLLIDE_EVERY, FAR_SIDE_CONTACTS, type CollideEvery, type FarSideContacts, type SolverParams } from '../src/contract/params';
 import { findScene } from '../src/scenes/registry';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { countIntersections } from '../tests/support/intersectionCounter';
@@ -33,15 +36,47 @@ import { countSurfaceCrossings } from '../tests/support/surfaceCrossings';
 import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { tetVolume6 } from '../src/collision/cpu/tetGeometry';
 import { SQUISHY_RECOVERY_SWITCH_FRAME } from '../src/scenes/squishyRecovery';
+import { parseRunArgs, sceneFlagsGiven } from '../src/runner/args';
 import { checkBenchArgs } from './cli';
 
-checkBenchArgs(process.argv.slice(2), {
+/**
+ * The solver and collision flags after `--` (the runner's own parser and checks), for the recovery
+ * runs. Refused: scene and material flags (the tangled state is built without them), the step's
+ * own (every step is one substep of the scene's), and what this bench's variants set.
+ */
+function recoveryRunFlags(sceneName: string, runnerArgs: readonly string[]): Partial<SolverParams> {
+  if (runnerArgs.length === 0) return {};
+  const parsed = parseRunArgs(['--scene', sceneName, ...runnerArgs]);
+  if (parsed.kind !== 'run') throw new Error('after --: solver and collision flags of scripts/sim.ts, e.g. -- --contact-iterations 8');
+  const o = parsed.options;
+  const materialFlags: Record<string, string> = { youngsModulus: 'young', poissonRatio: 'poisson', density: 'density' };
+  const sceneFlags = [
+    ...sceneFlagsGiven(o), ...Object.keys(o.material).map((k) => materialFlags[k] ?? k),
+    ...(['size', 'tets', 'velocity'] as const).filter((k) => o[k] !== undefined), ...(o.selfCollisionFrom !== undefined ? ['self-collision-from'] : []),
+  ];
+  if (sceneFlags.length > 0) throw new Error(`after --: only solver and collision flags; --${sceneFlags.join(', --')} would change the tangled state itself`);
+  const runFlags = [o.frames !== 10 && 'frames', o.every !== 1 && 'every', o.framesInFlight !== 1 && 'frames-in-flight', o.engine !== 'gpu' && 'engine', o.out && 'out', o.csv && 'csv', o.dump && 'dump'].filter(Boolean);
+  if (runFlags.length > 0) throw new Error(`after --: only solver and collision flags; --${runFlags.join(', --')} belong to the runner's own runs (this bench runs the float64 engine, one substep a step)`);
+  const taken: Partial<Record<keyof SolverParams, string>> = {
+    dt: '--dt: one step is one substep of the scene', substeps: '--substeps: one step is one substep of the scene', impactSubsteps: '--impact-substeps: one step is one substep',
+    collideEvery: "--collide-every: give it before --, one run per value", farSideContacts: "--far-side-contacts: give it before --, one run per value", inversionFloor: "--inversion-floor: give it before --, one run per value",
+    selfCollision: '--self-collision: the recovery runs switch it on', recovery: '--recovery: the recovery runs switch it on',
+  };
+  for (const key of Object.keys(o.params) as (keyof SolverParams)[]) {
+    if (taken[key]) throw new Error(`after --: ${taken[key]}`);
+  }
+  return o.params;
+}
+
+const argv = process.argv.slice(2);
+const split = argv.indexOf('--');
+const args = split >= 0 ? argv.slice(0, split) : argv;
+checkBenchArgs(args, {
   usage: 'node scripts/run-ts.mjs bench/recoverySubsteps.ts [--scene noodle-recovery|squishy-recovery] [--from F] [--resolution R] [--substeps-after 30] [--collide-every substep,iteration]\n' +
-    '  [--vertex-mass-floor R] [--far-side-contacts auto,keep] [--inversion-floor 0.1,0] [--state FILE] [--unfold-iterations 3,6,12]',
+    '  [--vertex-mass-floor R] [--far-side-contacts auto,keep] [--inversion-floor 0.1,0] [--state FILE] [--unfold-iterations 3,6,12] [-- solver and collision flags of scripts/sim.ts]',
   values: ['--scene', '--from', '--resolution', '--substeps-after', '--collide-every', '--vertex-mass-floor', '--far-side-contacts', '--inversion-floor', '--state', '--unfold-iterations'],
 });
 
-const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
@@ -69,6 +104,8 @@ const floors = (arg('inversion-floor') ?? '').split(',').filter((t) => t !== '')
   if (!(Number.isFinite(f) && f >= 0 && f < 1)) throw new Error(`--inversion-floor: each a number in [0, 1), got "${t}"`);
   return f;
 });
+
+const recoveryFlags = recoveryRunFlags(sceneName, split >= 0 ? argv.slice(split + 1) : []);
 
 const scene = findScene(sceneName);
 const setup = scene.build({ selfCollisionFrom: from, ...(resolution !== undefined ? { resolution } : {}) });
@@ -104,6 +141,7 @@ const stuckAtInversions = (x: Float64Array): { inside: number; onInvertedBoundar
 };
 
 console.log(`${sceneName}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${setup.params.substeps} substeps x ${setup.params.iterations} iterations; self-collision off for ${from} frames`);
+if (Object.keys(recoveryFlags).length > 0) console.log(`the recovery runs also take ${JSON.stringify(recoveryFlags)}`);
 const t0 = performance.now();
 const tangled = new CpuSolver({ model: m, colliders: setup.colliders, handles: setup.handles, params: setup.params });
 // The tangled state (x, v, time) from --state FILE when it holds this scene, size and frame
@@ -156,7 +194,7 @@ if (unfoldText !== undefined) {
   process.exit(0);
 }
 for (const every of variants) for (const farSide of farSides) for (const floor of floors.length > 0 ? floors : [setup.params.inversionFloor]) {
-  const params = { ...setup.params, selfCollision: true, recovery: true, collideEvery: every, farSideContacts: farSide, inversionFloor: floor, dt: h, substeps: 1, impactSubsteps: 0 };
+  const params = { ...setup.params, ...recoveryFlags, selfCollision: true, recovery: true, collideEvery: every, farSideContacts: farSide, inversionFloor: floor, dt: h, substeps: 1, impactSubsteps: 0 };
   const s = new CpuSolver({ model: m, colliders: setup.colliders, handles: setup.handles, params });
   s.x.set(tangled.x);
   s.v.set(tangled.v);
