@@ -318,7 +318,7 @@ export class CpuSolver {
       const liftingSlivers = round === rounds - 1 && p.collisions && effectiveCollisionMode(p) !== 'air';
       if (liftingSlivers) {
         (this.collision ??= new CpuCollisionStage(m)).liftSlivers(x, x0, w, p, this.sliverList(), this.collisionCounters);
-        lap('contacts');
+        lap('material');
       }
       if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.round(x, x0, w, p, round, rounds);
       else if (p.collisions && round >= detecting && this.collision) this.collision.solveAgain(x, x0, w, p, this.phaseMs, this.held, this.colliderTouch, this.collisionCounters);

@@ -31,7 +31,7 @@ const PARAM_WORDS = 8;
 /** Uniform slots: the counting first pass, the others. */
 const SLOT_BYTES = 256;
 
-export type InversionFloorSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor' | 'sliverQuality' | 'sliverFloorQuality'>;
+export type InversionFloorSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor' | 'sliverQuality' | 'sliverFloorQuality'> & Partial<Pick<SolverParams, 'collisionMode'>>;
 
 /**
  * The vertex -> tet-corner CSR and the tets the gather walks (Model's vertexTetOffsets /
@@ -85,7 +85,9 @@ export class InversionFloorStage implements GpuStage {
   declare private readonly sliverShiftPipeline: GPUComputePipeline;
   /**
    * Outside recovery: the sliver lift, before the last round's collision stages (gpuCollisions.ts
-   * lists it first); this stage moves the start positions after that round's contacts.
+   * lists it first); this stage moves the start positions after that round's contacts. Its phase is
+   * the material's: it is the slivers' volume floor, right after the round's material iterations
+   * (and so the phases keep their order in timings and counters). Not in air mode, as on the CPU.
    */
   readonly beforeCollisions: GpuStage;
   private cached?: { positions: GPUBuffer; prev: GPUBuffer; list: GPUBuffer; groups: GPUBindGroup[] };
@@ -106,13 +108,13 @@ export class InversionFloorStage implements GpuStage {
       countPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.count', floorCode, 'countFloorUses', [this.table.layout]),
       gatherPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.gather', floorCode, 'gatherFloorShift', [this.table.layout]),
       applyPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.apply', floorCode, 'applyFloorShift', [this.table.layout]),
-      sliverPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.slivers', floorCode, 'liftSliversByColour', [this.table.layout]),
+      sliverPipeline: () => wgslPipeline(device, 'material.sliverFloor', floorCode, 'liftSliversByColour', [this.table.layout]),
       sliverShiftPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.sliverShift', floorCode, 'applySliverShift', [this.table.layout]),
     });
     this.beforeCollisions = {
-      phase: 'contacts',
+      phase: 'material',
       perRound: true,
-      active: () => this.floorsHeld() && !this.settings().recovery,
+      active: () => this.floorsHeld() && !this.settings().recovery && this.settings().collisionMode !== 'air',
       encode: (encoder, state, step) => this.liftSlivers(encoder, state, step),
     };
     const offsets = scene.vertexTetOffsets, corners = scene.vertexTetCorners;
@@ -187,7 +189,7 @@ export class InversionFloorStage implements GpuStage {
   /** Outside recovery, in the substep's last round before its collision stages: the slivers lifted, the moves kept in `shift` (the CPU twin: CpuSolver). */
   private liftSlivers(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
     if (step.round !== step.rounds - 1) return;
-    const pass = step.beginPass(encoder, 'contacts', 'contacts.inversionFloor.slivers');
+    const pass = step.beginPass(encoder, 'material', 'material.sliverFloor');
     pass.setBindGroup(0, this.groups(state)[0]);
     pass.setPipeline(this.sliverPipeline);
     pass.dispatchWorkgroups(1);
@@ -199,7 +201,7 @@ export class InversionFloorStage implements GpuStage {
     const groups = this.groups(state);
     // Outside recovery, after the last round's contacts: the start positions take the sliver lift's moves.
     if (!this.settings().recovery) {
-      if (step.round !== step.rounds - 1) return;
+      if (step.round !== step.rounds - 1 || this.settings().collisionMode === 'air') return;
       const [gx, gy] = dispatchGrid(this.vertexCount);
       const pass = step.beginPass(encoder, 'contacts', 'contacts.inversionFloor.sliverShift');
       pass.setBindGroup(0, groups[0]);
