@@ -12,12 +12,9 @@
 //   gatherFloorShift  shift[v] = w_v sum over those tets of lambda_t grad_v C_t (reads u of the corners)
 //   applyFloorShift   positions and start positions (prev) move by shift[v]: split impulse, no
 //                     velocity
-// Outside recovery the floor holds the slivers only (sliverFloor), once a substep, before the
-// collision stages of its last round, in one dispatch of one workgroup: liftSliversByColour,
-// Gauss-Seidel (each tet with its corners' full masses) colour by colour, a colour's tets at once
-// (they share no corner), SLIVER_FLOOR_SWEEPS sweeps. It moves the positions only and adds each
-// move to shift; applySliverShift moves the start positions by shift after that round's contacts
-// (and clears it), so CCD tests the lift as motion and the lift still adds no velocity.
+// Outside recovery the floor holds the slivers only (sliverFloor), once a substep, in one dispatch
+// of one workgroup: liftSliversByColour, Gauss-Seidel (each tet with its corners' full masses)
+// colour by colour, a colour's tets at once (they share no corner), SLIVER_FLOOR_SWEEPS sweeps.
 // Twin: liftSlivers in inversionFloor.ts, which goes through the same order one tet at a time.
 #include "threadIndex"
 #include "queryList"
@@ -119,19 +116,6 @@ fn applyFloorShift(@builtin(global_invocation_id) gid: vec3<u32>) {
   let d = shift[v].xyz;
   positions[v] = vec4<f32>(positions[v].xyz + d, positions[v].w);
   prev[v] = vec4<f32>(prev[v].xyz + d, prev[v].w);
-  // Zero again for the sliver floor, which adds to shift.
-  shift[v] = vec4<f32>(0.0);
-}
-
-// The sliver lift's moves (shift) given to the start positions after the last round's contacts.
-@compute @workgroup_size(64)
-fn applySliverShift(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let v = threadIndex(gid, params.rowStride);
-  if (v >= params.vertexCount) { return; }
-  let d = shift[v].xyz;
-  if (all(d == vec3<f32>(0.0))) { return; }
-  prev[v] = vec4<f32>(prev[v].xyz + d, prev[v].w);
-  shift[v] = vec4<f32>(0.0);
 }
 
 @compute @workgroup_size(SLIVER_LANES)
@@ -155,10 +139,10 @@ fn liftSliversByColour(@builtin(local_invocation_index) lane: u32) {
         positions[r.ids.y] = vec4<f32>(positions[r.ids.y].xyz + d1, r.w.y);
         positions[r.ids.z] = vec4<f32>(positions[r.ids.z].xyz + d2, r.w.z);
         positions[r.ids.w] = vec4<f32>(positions[r.ids.w].xyz + d3, r.w.w);
-        shift[r.ids.x] = vec4<f32>(shift[r.ids.x].xyz + d0, 0.0);
-        shift[r.ids.y] = vec4<f32>(shift[r.ids.y].xyz + d1, 0.0);
-        shift[r.ids.z] = vec4<f32>(shift[r.ids.z].xyz + d2, 0.0);
-        shift[r.ids.w] = vec4<f32>(shift[r.ids.w].xyz + d3, 0.0);
+        prev[r.ids.x] = vec4<f32>(prev[r.ids.x].xyz + d0, prev[r.ids.x].w);
+        prev[r.ids.y] = vec4<f32>(prev[r.ids.y].xyz + d1, prev[r.ids.y].w);
+        prev[r.ids.z] = vec4<f32>(prev[r.ids.z].xyz + d2, prev[r.ids.z].w);
+        prev[r.ids.w] = vec4<f32>(prev[r.ids.w].xyz + d3, prev[r.ids.w].w);
       }
       // The next colour reads corners this one moved.
       storageBarrier();

@@ -389,11 +389,9 @@ export interface SolverParams {
   inversionFloor: number;
   /**
    * Outside recovery mode, the inversion floor holds the sliver tets (below sliverQuality): once a
-   * substep, before its last collision round's collision stages, every sliver whose volume fell
-   * below inversionFloor x its rest volume is lifted back to it (the same hard volume constraint),
-   * and the start positions take the lift after that round's contacts (split impulse, no velocity),
-   * so that CCD tests the lift as motion (docs/collisions.md "The sliver lift before the last
-   * round's collisions"). A sliver keeps a millionth of its stiffness (SLIVER_STIFFNESS), so once
+   * substep, after its last collision round's contacts, every sliver whose volume fell below
+   * inversionFloor x its rest volume is lifted back to it (the same hard volume constraint, split
+   * impulse, no velocity). A sliver keeps a millionth of its stiffness (SLIVER_STIFFNESS), so once
    * an impact turns it inside out nothing turns it back: in the default octopus box, tets 4049, 4068
    * and 3317 of the shared octopus stayed inverted 2-5 frames, their faces crossing the triangles
    * at their flipped corner (docs/collisions.md "Softened slivers stay inverted"). Acts where

@@ -312,14 +312,6 @@ export class CpuSolver {
         accelerate?.afterSweep(x, this.tetLambda, kept);
       }
       lap('material');
-      // Outside recovery, in the last round: the slivers an impact turned inside out lifted back
-      // before its collision stage, their start positions moved after it (SolverParams.sliverFloor;
-      // recovery lifts every tet after every round's contacts instead).
-      const liftingSlivers = round === rounds - 1 && p.collisions && effectiveCollisionMode(p) !== 'air';
-      if (liftingSlivers) {
-        (this.collision ??= new CpuCollisionStage(m)).liftSlivers(x, x0, w, p, this.sliverList(), this.collisionCounters);
-        lap('material');
-      }
       if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.round(x, x0, w, p, round, rounds);
       else if (p.collisions && round >= detecting && this.collision) this.collision.solveAgain(x, x0, w, p, this.phaseMs, this.held, this.colliderTouch, this.collisionCounters);
       else if (p.collisions) {
@@ -329,8 +321,13 @@ export class CpuSolver {
         this.collision.step(x, x0, w, p, this.collisionCounters, this.phaseMs, this.held, round, this.colliderTouch);
         this.collisionCounters.ccd.horizon = h;
       }
-      if (liftingSlivers) this.collision!.settleSliverLift(x0);
       clock = performance.now();
+    }
+    // Outside recovery, the slivers an impact turned inside out lifted back once a substep
+    // (SolverParams.sliverFloor; recovery lifted every tet in every round).
+    if (p.collisions && this.collision && effectiveCollisionMode(p) !== 'air') {
+      this.collision.liftSlivers(x, x0, w, p, this.sliverList(), this.collisionCounters);
+      lap('contacts');
     }
     // 4. Velocities, NaN/Inf guard. A free vertex's velocity is its predicted one plus the
     // corrections' share, v~ + (x - x~) / h with x~ = x0 + h v~: the same as (x - x0) / h, but

@@ -340,7 +340,7 @@ export class GpuCollisions {
 
   /** The stages in stepping order (they go between material and finalize). */
   get stages(): GpuStage[] {
-    return [this.inversionFloor.beforeCollisions, this.detect, this.spb, this.ccd, this.contacts, this.inversionFloor];
+    return [this.detect, this.spb, this.ccd, this.contacts, this.inversionFloor];
   }
 
   /** Bytes this part adds to the frame's readback (header, the shortest path's statistics, CCD's counters and escape list). */

@@ -157,15 +157,9 @@ export class CpuCollisionStage {
   }
 
   /**
-   * Outside recovery, once a substep, before its last round's collision stage: the sliver tets
-   * `slivers` (in colourSlivers' order) below the inversion floor lifted back (SolverParams.sliverFloor;
-   * recovery floors every tet in every round instead). Only the positions x move here; the moves
-   * wait in `sliverShift` for settleSliverLift, after that round's contacts, to move the start
-   * positions x0 too. So the round's CCD, which tests the motion from x0 to x, sees the lift, and
-   * the lift still adds no velocity (split impulse). Lifted after the contacts with x0 at once, a
-   * sliver's corner went through the other body with no contact, where CCD never looked
-   * (docs/collisions.md "The sliver lift before the last round's collisions"). Skipped, as step()
-   * is, on a non-finite state. GPU twin: InversionFloorStage.beforeCollisions and applySliverShift.
+   * Outside recovery, once a substep after its last collision round: the sliver tets `slivers`
+   * (in colourSlivers' order) below the inversion floor lifted back (SolverParams.sliverFloor; recovery
+   * floors every tet in every round instead). Skipped, as step() is, on a non-finite state.
    */
   liftSlivers(
     x: Float64Array, x0: Float64Array, w: Float64Array, params: Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor'>,
@@ -174,24 +168,9 @@ export class CpuCollisionStage {
     if (!params.collisions || params.recovery || !params.sliverFloor || !(params.inversionFloor > 0) || slivers.length === 0 || !allFinite(x, x0)) return;
     const m = this.mesh;
     this.floor ??= { restVolume6: restVolumes6(this.model.restPositions, m.tets), scratch: inversionFloorScratch(m.vertexCount) };
-    const shift = (this.sliverShift ??= new Float64Array(3 * m.vertexCount));
-    const lifted = liftSlivers(x, shift, w, m.tets, this.floor.restVolume6, params.inversionFloor, slivers, this.floor.scratch.grad);
-    this.sliverShifted = lifted > 0;
+    const lifted = liftSlivers(x, x0, w, m.tets, this.floor.restVolume6, params.inversionFloor, slivers, this.floor.scratch.grad);
     if (into) into.inversionFloorTets += lifted;
   }
-
-  /** After the round that liftSlivers went before: the start positions x0 take the lift's moves (and the moves are cleared). */
-  settleSliverLift(x0: Float64Array): void {
-    if (!this.sliverShifted || !this.sliverShift) return;
-    const shift = this.sliverShift;
-    for (let i = 0; i < shift.length; i++) x0[i] += shift[i];
-    shift.fill(0);
-    this.sliverShifted = false;
-  }
-
-  /** liftSlivers' moves of the positions, which settleSliverLift gives to the start positions. */
-  private sliverShift?: Float64Array;
-  private sliverShifted = false;
 
   /** Whether the last step() built and solved its contacts (solveAgain's guard), and in which mode. */
   private solved = false;

@@ -5,13 +5,9 @@
  * vertices (uses, gather, apply), split impulse (positions and start positions move together).
  * Recovery mode: every tet, after each collision round's contacts (6 dispatches a round). Otherwise,
  * with sliverFloor: the sliver tets (flooredTets: relative quality below sliverQuality, or
- * sliverFloorQuality when that is higher) in the substep's last round only, Gauss-Seidel by colour
- * in one workgroup (liftSliversByColour; CPU twin liftSlivers): `beforeCollisions`, a stage of its
- * own, lifts the positions before that round's collision stages and keeps the moves in `shift`;
- * this stage gives them to the start positions after the round's contacts (applySliverShift), so
- * that CCD tests the lift as motion and the lift adds no velocity (docs/collisions.md "The sliver
- * lift before the last round's collisions"). Two dispatches a substep, none where the scene has
- * no sliver. Each tet's floor
+ * sliverFloorQuality when that is higher) after the substep's last
+ * round only, Gauss-Seidel by colour in one workgroup (liftSliversByColour, one dispatch a substep;
+ * CPU twin liftSlivers), none where the scene has no sliver. Each tet's floor
  * (floor x 6 V_rest, or NOT_FLOORED for the tets it does not hold) is uploaded when the settings
  * change. It counts the tets below the floor in the query list's header (QL.inversionFloorTets),
  * read back with the frame's other collision counters.
@@ -31,7 +27,7 @@ const PARAM_WORDS = 8;
 /** Uniform slots: the counting first pass, the others. */
 const SLOT_BYTES = 256;
 
-export type InversionFloorSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor' | 'sliverQuality' | 'sliverFloorQuality'> & Partial<Pick<SolverParams, 'collisionMode'>>;
+export type InversionFloorSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor' | 'sliverQuality' | 'sliverFloorQuality'>;
 
 /**
  * The vertex -> tet-corner CSR and the tets the gather walks (Model's vertexTetOffsets /
@@ -82,14 +78,6 @@ export class InversionFloorStage implements GpuStage {
   declare private readonly gatherPipeline: GPUComputePipeline;
   declare private readonly applyPipeline: GPUComputePipeline;
   declare private readonly sliverPipeline: GPUComputePipeline;
-  declare private readonly sliverShiftPipeline: GPUComputePipeline;
-  /**
-   * Outside recovery: the sliver lift, before the last round's collision stages (gpuCollisions.ts
-   * lists it first); this stage moves the start positions after that round's contacts. Its phase is
-   * the material's: it is the slivers' volume floor, right after the round's material iterations
-   * (and so the phases keep their order in timings and counters). Not in air mode, as on the CPU.
-   */
-  readonly beforeCollisions: GpuStage;
   private cached?: { positions: GPUBuffer; prev: GPUBuffer; list: GPUBuffer; groups: GPUBindGroup[] };
 
   constructor(
@@ -108,15 +96,8 @@ export class InversionFloorStage implements GpuStage {
       countPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.count', floorCode, 'countFloorUses', [this.table.layout]),
       gatherPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.gather', floorCode, 'gatherFloorShift', [this.table.layout]),
       applyPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.apply', floorCode, 'applyFloorShift', [this.table.layout]),
-      sliverPipeline: () => wgslPipeline(device, 'material.sliverFloor', floorCode, 'liftSliversByColour', [this.table.layout]),
-      sliverShiftPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.sliverShift', floorCode, 'applySliverShift', [this.table.layout]),
+      sliverPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.slivers', floorCode, 'liftSliversByColour', [this.table.layout]),
     });
-    this.beforeCollisions = {
-      phase: 'material',
-      perRound: true,
-      active: () => this.floorsHeld() && !this.settings().recovery && this.settings().collisionMode !== 'air',
-      encode: (encoder, state, step) => this.liftSlivers(encoder, state, step),
-    };
     const offsets = scene.vertexTetOffsets, corners = scene.vertexTetCorners;
     const words = new Uint32Array(offsets.length + corners.length + scene.tets.length);
     words.set(offsets, 0);
@@ -186,27 +167,15 @@ export class InversionFloorStage implements GpuStage {
     return groups;
   }
 
-  /** Outside recovery, in the substep's last round before its collision stages: the slivers lifted, the moves kept in `shift` (the CPU twin: CpuSolver). */
-  private liftSlivers(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
-    if (step.round !== step.rounds - 1) return;
-    const pass = step.beginPass(encoder, 'material', 'material.sliverFloor');
-    pass.setBindGroup(0, this.groups(state)[0]);
-    pass.setPipeline(this.sliverPipeline);
-    pass.dispatchWorkgroups(1);
-    pass.end();
-    step.countDispatches?.(1);
-  }
-
   encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
     const groups = this.groups(state);
-    // Outside recovery, after the last round's contacts: the start positions take the sliver lift's moves.
+    // Outside recovery the slivers once a substep, after its last round (the CPU twin: CpuSolver).
     if (!this.settings().recovery) {
-      if (step.round !== step.rounds - 1 || this.settings().collisionMode === 'air') return;
-      const [gx, gy] = dispatchGrid(this.vertexCount);
-      const pass = step.beginPass(encoder, 'contacts', 'contacts.inversionFloor.sliverShift');
+      if (step.round !== step.rounds - 1) return;
+      const pass = step.beginPass(encoder, 'contacts', 'contacts.inversionFloor.slivers');
       pass.setBindGroup(0, groups[0]);
-      pass.setPipeline(this.sliverShiftPipeline);
-      pass.dispatchWorkgroups(gx, gy);
+      pass.setPipeline(this.sliverPipeline);
+      pass.dispatchWorkgroups(1);
       pass.end();
       step.countDispatches?.(1);
       return;

@@ -136,11 +136,9 @@ describe('the sliver floor', () => {
   it("the floor's own threshold: inside-out tets of the shared octopus below max(sliverQuality, sliverFloorQuality) come back, the ones above stay inverted", () => {
     const mesh = loadSharedTetArrays('octopus_2KFaces.t');
     const build = (sliverFloorQuality: number) => {
-      // Soft (1 Pa), no gravity, one substep, no self-collision (the lift comes before the round's
-      // contacts, which would push the corners that the reflection put through their own body):
-      // what turns a tet back is the floor alone.
+      // Soft (1 Pa), no gravity, one substep: what turns a tet back is the floor alone.
       const s = meshDrop.build({ mesh: { name: 'octopus_2KFaces.t', positions: mesh.positions, tets: mesh.tets }, height: 0.5, material: { youngsModulus: 1 } });
-      s.params = { ...s.params, collisions: true, selfCollision: false, gravity: [0, 0, 0], substeps: 1, damping: 0, sliverFloor: true, sliverQuality: 0.04, sliverFloorQuality };
+      s.params = { ...s.params, collisions: true, gravity: [0, 0, 0], substeps: 1, damping: 0, sliverFloor: true, sliverQuality: 0.04, sliverFloorQuality };
       return s;
     };
     const model = build(0).model;
