@@ -36,7 +36,7 @@ import { countSurfaceCrossings } from '../tests/support/surfaceCrossings';
 import { buildSceneMesh } from '../src/collision/sceneMesh';
 import { tetVolume6 } from '../src/collision/cpu/tetGeometry';
 import { SQUISHY_RECOVERY_SWITCH_FRAME } from '../src/scenes/squishyRecovery';
-import { parseRunArgs, sceneFlagsGiven } from '../src/runner/args';
+import { FLAGS, parseRunArgs } from '../src/runner/args';
 import { checkBenchArgs } from './cli';
 
 /**
@@ -46,17 +46,14 @@ import { checkBenchArgs } from './cli';
  */
 function recoveryRunFlags(sceneName: string, runnerArgs: readonly string[]): Partial<SolverParams> {
   if (runnerArgs.length === 0) return {};
+  // Only the runner's solver and collision flags (its own FLAGS table says which group each is in).
+  const others = runnerArgs.filter((a) => a.startsWith('--')).map((a) => FLAGS.find((f) => `--${f.name}` === a)).filter((f) => f && f.group !== 'solver' && f.group !== 'collisions');
+  if (others.length > 0) throw new Error(`after --: only solver and collision flags of scripts/sim.ts; ${others.map((f) => `--${f!.name}`).join(', ')} would change the tangled state or belong to the runner's own runs`);
   const parsed = parseRunArgs(['--scene', sceneName, ...runnerArgs]);
   if (parsed.kind !== 'run') throw new Error('after --: solver and collision flags of scripts/sim.ts, e.g. -- --contact-iterations 8');
   const o = parsed.options;
-  const materialFlags: Record<string, string> = { youngsModulus: 'young', poissonRatio: 'poisson', density: 'density' };
-  const sceneFlags = [
-    ...sceneFlagsGiven(o), ...Object.keys(o.material).map((k) => materialFlags[k] ?? k),
-    ...(['size', 'tets', 'velocity'] as const).filter((k) => o[k] !== undefined), ...(o.selfCollisionFrom !== undefined ? ['self-collision-from'] : []),
-  ];
-  if (sceneFlags.length > 0) throw new Error(`after --: only solver and collision flags; --${sceneFlags.join(', --')} would change the tangled state itself`);
-  const runFlags = [o.frames !== 10 && 'frames', o.every !== 1 && 'every', o.framesInFlight !== 1 && 'frames-in-flight', o.engine !== 'gpu' && 'engine', o.out && 'out', o.csv && 'csv', o.dump && 'dump'].filter(Boolean);
-  if (runFlags.length > 0) throw new Error(`after --: only solver and collision flags; --${runFlags.join(', --')} belong to the runner's own runs (this bench runs the float64 engine, one substep a step)`);
+  // A collision flag that sets the scene's schedule, not a parameter: the bench's --from is that.
+  if (o.selfCollisionFrom !== undefined) throw new Error("after --: --self-collision-from: this bench's --from is where self-collision switches on");
   const taken: Partial<Record<keyof SolverParams, string>> = {
     dt: '--dt: one step is one substep of the scene', substeps: '--substeps: one step is one substep of the scene', impactSubsteps: '--impact-substeps: one step is one substep',
     collideEvery: "--collide-every: give it before --, one run per value", farSideContacts: "--far-side-contacts: give it before --, one run per value", inversionFloor: "--inversion-floor: give it before --, one run per value",
