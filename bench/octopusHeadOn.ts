@@ -11,15 +11,16 @@
  * boundary vertices inside the other (tests/support/intersectionCounter.ts) and the solver's DCD
  * hits between the two.
  *
- *   node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off]
+ *   node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off] [--sliver-lift after-contacts|with-contacts]
  *
  * --pin-by-kind: SolverParams.pinByKind (default off, as the solver's).
  * --ccd-edge-interior: SolverParams.ccdEdgeInterior (default off, as the solver's).
+ * --sliver-lift: SolverParams.sliverLift (default after-contacts, as the solver's).
  */
 import { readFileSync } from 'node:fs';
 import { parseGaiaT } from '../src/mesh/io/gaiaT';
 import { buildModel } from '../src/sim/model';
-import { defaultParams } from '../src/contract/params';
+import { defaultParams, SLIVER_LIFTS, type SliverLift } from '../src/contract/params';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { turnedAboutY } from '../src/scenes/place';
 import { centredAt } from '../src/scenes/impact';
@@ -27,9 +28,9 @@ import { countIntersections } from '../tests/support/intersectionCounter';
 import { segmentCrossesTriangle } from '../tests/support/surfaceCrossings';
 import { checkBenchArgs, onOffArg } from './cli';
 
-const USAGE = 'node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off]';
+const USAGE = 'node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off] [--sliver-lift after-contacts|with-contacts]';
 const argv = process.argv.slice(2);
-checkBenchArgs(argv, { usage: USAGE, values: ['--speed', '--turn', '--lift', '--frames', '--pin-by-kind', '--ccd-edge-interior'] });
+checkBenchArgs(argv, { usage: USAGE, values: ['--speed', '--turn', '--lift', '--frames', '--pin-by-kind', '--ccd-edge-interior', '--sliver-lift'] });
 function numberArg(name: string, fallback: number): number {
   const i = argv.indexOf(name);
   if (i < 0) return fallback;
@@ -40,6 +41,9 @@ function numberArg(name: string, fallback: number): number {
 const speed = numberArg('--speed', 3), turn = numberArg('--turn', 1), lift = numberArg('--lift', 0.1), frames = numberArg('--frames', 14);
 const pinByKind = onOffArg(argv, '--pin-by-kind', false);
 const ccdEdgeInterior = onOffArg(argv, '--ccd-edge-interior', false);
+const sliverLiftAt = argv.indexOf('--sliver-lift');
+const sliverLift = sliverLiftAt < 0 ? 'after-contacts' : argv[sliverLiftAt + 1];
+if (!(SLIVER_LIFTS as readonly string[]).includes(sliverLift)) throw new Error(`--sliver-lift: expected one of ${SLIVER_LIFTS.join(', ')}, got "${sliverLift}"`);
 if (!(frames >= 1 && Number.isInteger(frames))) throw new Error(`--frames: expected a positive whole number, got ${frames}`);
 
 const file = '../shared/meshes/octopus_2KFaces.t';
@@ -54,7 +58,7 @@ const model = buildModel([
 ]);
 const params = defaultParams({
   dt: 1 / 60, substeps: 5, iterations: 5, gravity: [0, 0, 0], friction: 0.2, damping: 0.5, collisions: true, selfCollision: true,
-  collideEvery: 'contacts', ccdEveryRound: true, contactIterations: 5, farSideContacts: 'drop', pinByKind, ccdEdgeInterior,
+  collideEvery: 'contacts', ccdEveryRound: true, contactIterations: 5, farSideContacts: 'drop', pinByKind, ccdEdgeInterior, sliverLift: sliverLift as SliverLift,
 });
 const solver = new CpuSolver({ model, colliders: [], handles: [], params });
 

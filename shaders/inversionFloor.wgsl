@@ -12,9 +12,14 @@
 //   gatherFloorShift  shift[v] = w_v sum over those tets of lambda_t grad_v C_t (reads u of the corners)
 //   applyFloorShift   positions and start positions (prev) move by shift[v]: split impulse, no
 //                     velocity
-// Outside recovery the floor holds the slivers only (sliverFloor), once a substep, in one dispatch
-// of one workgroup: liftSliversByColour, Gauss-Seidel (each tet with its corners' full masses)
-// colour by colour, a colour's tets at once (they share no corner), SLIVER_FLOOR_SWEEPS sweeps.
+// Outside recovery the floor holds the slivers only (sliverFloor), in one dispatch of one
+// workgroup: liftSliversByColour, Gauss-Seidel (each tet with its corners' full masses) colour by
+// colour, a colour's tets at once (they share no corner), SLIVER_FLOOR_SWEEPS sweeps. With
+// sliverLift 'after-contacts' once a substep after its last round's contacts, the start positions
+// moved with the positions; with 'with-contacts' (sliverIntoShift) before that round's collision
+// stages and before each contact pass after the first, the moves summed in shift, which
+// applySliverShift gives to the start positions after the round's contacts. Only the uniform slot
+// with countPass counts (the lift after the contacts, or the one before the collision stages).
 // Twin: liftSlivers in inversionFloor.ts, which goes through the same order one tet at a time.
 #include "threadIndex"
 #include "queryList"
@@ -25,7 +30,7 @@ struct FloorParams {
   countPass: u32,   // 1: this pass's gather counts the tets below the floor
   offCorners: u32,  // topo: offsets (vertexCount + 1) at 0, corners 4t+k at offCorners, tets (4 per tet) at offTets
   offTets: u32,
-  _pad0: u32,
+  sliverIntoShift: u32,  // 1: liftSliversByColour adds its moves to shift instead of prev (sliverLift 'with-contacts')
   _pad1: u32,
   _pad2: u32,
 }
@@ -116,6 +121,20 @@ fn applyFloorShift(@builtin(global_invocation_id) gid: vec3<u32>) {
   let d = shift[v].xyz;
   positions[v] = vec4<f32>(positions[v].xyz + d, positions[v].w);
   prev[v] = vec4<f32>(prev[v].xyz + d, prev[v].w);
+  // Zero again: the sliver lift with the contacts adds to shift (if the settings leave recovery).
+  shift[v] = vec4<f32>(0.0);
+}
+
+// sliverLift 'with-contacts', after the last round's contacts: the start positions take the sliver
+// lifts' moves (summed in shift), which are cleared; split impulse, no velocity.
+@compute @workgroup_size(64)
+fn applySliverShift(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let v = threadIndex(gid, params.rowStride);
+  if (v >= params.vertexCount) { return; }
+  let d = shift[v].xyz;
+  if (all(d == vec3<f32>(0.0))) { return; }
+  prev[v] = vec4<f32>(prev[v].xyz + d, prev[v].w);
+  shift[v] = vec4<f32>(0.0);
 }
 
 @compute @workgroup_size(SLIVER_LANES)
@@ -129,7 +148,7 @@ fn liftSliversByColour(@builtin(local_invocation_index) lane: u32) {
         if (!(r.c < 0.0)) { continue; }
         let denom = r.w.x * dot(r.g0, r.g0) + r.w.y * dot(r.g1, r.g1) + r.w.z * dot(r.g2, r.g2) + r.w.w * dot(r.g3, r.g3);
         if (!(denom > 0.0)) { continue; }
-        if (sweep == 0u) { atomicAdd(&list.header[QL_INVERSION_FLOOR_TETS], 1u); }
+        if (sweep == 0u && params.countPass != 0u) { atomicAdd(&list.header[QL_INVERSION_FLOOR_TETS], 1u); }
         let lambda = -r.c / denom;
         let d0 = r.w.x * lambda * r.g0;
         let d1 = r.w.y * lambda * r.g1;
@@ -139,10 +158,17 @@ fn liftSliversByColour(@builtin(local_invocation_index) lane: u32) {
         positions[r.ids.y] = vec4<f32>(positions[r.ids.y].xyz + d1, r.w.y);
         positions[r.ids.z] = vec4<f32>(positions[r.ids.z].xyz + d2, r.w.z);
         positions[r.ids.w] = vec4<f32>(positions[r.ids.w].xyz + d3, r.w.w);
-        prev[r.ids.x] = vec4<f32>(prev[r.ids.x].xyz + d0, prev[r.ids.x].w);
-        prev[r.ids.y] = vec4<f32>(prev[r.ids.y].xyz + d1, prev[r.ids.y].w);
-        prev[r.ids.z] = vec4<f32>(prev[r.ids.z].xyz + d2, prev[r.ids.z].w);
-        prev[r.ids.w] = vec4<f32>(prev[r.ids.w].xyz + d3, prev[r.ids.w].w);
+        if (params.sliverIntoShift != 0u) {
+          shift[r.ids.x] = vec4<f32>(shift[r.ids.x].xyz + d0, 0.0);
+          shift[r.ids.y] = vec4<f32>(shift[r.ids.y].xyz + d1, 0.0);
+          shift[r.ids.z] = vec4<f32>(shift[r.ids.z].xyz + d2, 0.0);
+          shift[r.ids.w] = vec4<f32>(shift[r.ids.w].xyz + d3, 0.0);
+        } else {
+          prev[r.ids.x] = vec4<f32>(prev[r.ids.x].xyz + d0, prev[r.ids.x].w);
+          prev[r.ids.y] = vec4<f32>(prev[r.ids.y].xyz + d1, prev[r.ids.y].w);
+          prev[r.ids.z] = vec4<f32>(prev[r.ids.z].xyz + d2, prev[r.ids.z].w);
+          prev[r.ids.w] = vec4<f32>(prev[r.ids.w].xyz + d3, prev[r.ids.w].w);
+        }
       }
       // The next colour reads corners this one moved.
       storageBarrier();

@@ -152,6 +152,13 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
   },
   { kind: 'number', key: 'inversionFloor', label: 'Inversion floor (× rest volume)', min: 0, max: 0.5, step: 0.01, help: "recovery mode: after each round's contacts, tets whose volume fell below this fraction of their rest volume are lifted back to it (no velocity added), so the inversions recovery's pushes make do not switch off the self queries around them (paper section 3.5); 0 = off" },
   { kind: 'toggle', key: 'sliverFloor', label: 'Sliver floor (outside recovery)', help: "once a substep, sliver tets (see 'Sliver tets below') whose volume fell below the inversion floor are lifted back to it, no velocity added: a sliver keeps a millionth of its stiffness, so an impact that turns it inside out would leave its faces crossing the surface" },
+  {
+    kind: 'choice',
+    key: 'sliverLift',
+    label: 'Sliver lift',
+    options: { 'After the contacts': 'after-contacts', 'With the contacts': 'with-contacts' },
+    help: "where the sliver floor lifts in the substep's last round: after the contacts (the floor has the last word, but collision detection never sees the lift, so a lifted corner can pass through another body at a fast impact) or with them (before detection and before each later contact pass, so CCD and the contacts answer what it moved; a few dispatches more a substep)",
+  },
   { kind: 'number', key: 'sliverFloorQuality', label: 'Sliver floor holds tets below (× median quality)', min: 0, max: 0.5, step: 0.01, help: "with the sliver floor on, it also holds the tets flatter than this fraction of their object's typical one, though they keep their stiffness (the floor holds every tet below the larger of this and 'Sliver tets below'): an impact can turn such a tet inside out and the material does not always turn it back within the frame; 0 = the softened slivers only" },
   {
     kind: 'choice',

@@ -99,6 +99,12 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
   { key: 'inversionFloor', idle: (p) => noFloor(p) ?? (p.recovery || (p.sliverFloor && sliverFloorThreshold(p) > 0) ? null : 'it acts in recovery mode, or on the sliver tets with sliver-floor on') },
   { key: 'sliverFloor', idle: (p) => noFloor(p) ?? (p.recovery ? 'recovery mode floors every tet' : p.inversionFloor > 0 ? (sliverFloorThreshold(p) > 0 ? null : 'sliver-quality and sliver-floor-quality are 0: the floor holds no tet') : 'the inversion floor is 0') },
   {
+    key: 'sliverLift',
+    idle: (p) =>
+      noFloor(p) ??
+      (p.recovery ? 'recovery mode floors every tet after every round' : !p.sliverFloor ? 'sliver-floor is off' : !(p.inversionFloor > 0) ? 'the inversion floor is 0' : sliverFloorThreshold(p) > 0 ? null : 'sliver-quality and sliver-floor-quality are 0: the floor holds no tet'),
+  },
+  {
     key: 'sliverFloorQuality',
     idle: (p) =>
       noFloor(p) ??

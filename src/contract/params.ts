@@ -66,6 +66,9 @@ export const COLLIDE_EVERY: readonly CollideEvery[] = ['auto', 'substep', 'itera
  */
 export type FarSideContacts = 'auto' | 'drop' | 'keep';
 export const FAR_SIDE_CONTACTS: readonly FarSideContacts[] = ['auto', 'drop', 'keep'];
+/** Where the sliver floor lifts, outside recovery (SolverParams.sliverLift). */
+export type SliverLift = 'after-contacts' | 'with-contacts';
+export const SLIVER_LIFTS: readonly SliverLift[] = ['after-contacts', 'with-contacts'];
 
 /**
  * How the colliders (ground planes, boxes, bowls) act on a vertex after each material sweep
@@ -409,6 +412,20 @@ export interface SolverParams {
    * default 0 (the floor holds the softened slivers only).
    */
   sliverFloorQuality: number;
+  /**
+   * Where the sliver floor (sliverFloor) lifts, in the substep's last collision round.
+   * 'after-contacts' (default): once, after the round's contacts, the positions and the start
+   * positions together, so the floor has the last word; CCD, which tests the motion from the start
+   * positions, never sees the lift, and a lifted corner or a swung edge can pass through another
+   * body with no contact. 'with-contacts': the positions alone, before the round's collision stages
+   * (so CCD tests the lift as motion) and again before each of its contact passes after the first
+   * (so the contacts answer what the lift moved), the start positions taking the moves after the
+   * contacts (still no velocity). Two octopi head-on (bench/octopusHeadOn.ts, float64) went through
+   * each other several times less with it; on the GPU it costs a dispatch more a substep and one
+   * more a contact pass after the first, and the contact passes run as grid dispatches in that
+   * round (docs/collisions.md "The sliver lift with the contacts").
+   */
+  sliverLift: SliverLift;
   /** How the colliders act on a vertex (ColliderResponse): 'auto' (default), 'projection' or 'multiplier'. */
   colliderResponse: ColliderResponse;
   /**
@@ -705,6 +722,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     inversionFloor: 0.1,
     sliverFloor: true,
     sliverFloorQuality: 0,
+    sliverLift: 'after-contacts',
     colliderResponse: 'auto',
     escapedToDcd: true,
     ccdEveryRound: false,
@@ -736,6 +754,7 @@ export function checkParams(p: SolverParams): void {
   if (!Number.isInteger(p.bvhRebuildFrames) || p.bvhRebuildFrames < 0) throw new RangeError(`bvhRebuildFrames must be an integer >= 0 (0: never), got ${p.bvhRebuildFrames}`);
   if (!COLLIDE_EVERY.includes(p.collideEvery)) throw new RangeError(`collideEvery must be one of ${COLLIDE_EVERY.join(', ')}, got ${String(p.collideEvery)}`);
   if (!COLLIDER_RESPONSES.includes(p.colliderResponse)) throw new RangeError(`colliderResponse must be one of ${COLLIDER_RESPONSES.join(', ')}, got ${String(p.colliderResponse)}`);
+  if (!SLIVER_LIFTS.includes(p.sliverLift)) throw new RangeError(`sliverLift must be one of ${SLIVER_LIFTS.join(', ')}, got ${String(p.sliverLift)}`);
   if (!FAR_SIDE_CONTACTS.includes(p.farSideContacts)) throw new RangeError(`farSideContacts must be one of ${FAR_SIDE_CONTACTS.join(', ')}, got ${String(p.farSideContacts)}`);
   if (!(Number.isFinite(p.inversionFloor) && p.inversionFloor >= 0 && p.inversionFloor < 1)) throw new RangeError(`inversionFloor (a fraction of each tet's rest volume) must be in [0, 1), got ${String(p.inversionFloor)}`);
   if (!CONTACT_DISPATCHES.includes(p.contactDispatch)) throw new RangeError(`contactDispatch must be one of ${CONTACT_DISPATCHES.join(', ')}, got ${String(p.contactDispatch)}`);

@@ -312,6 +312,13 @@ export class CpuSolver {
         accelerate?.afterSweep(x, this.tetLambda, kept);
       }
       lap('material');
+      // sliverLift 'with-contacts': in the last round the slivers are lifted before its collision
+      // stage and between its contact passes, the start positions moved after it.
+      const liftingWithContacts = round === rounds - 1 && p.collisions && p.sliverLift === 'with-contacts' && effectiveCollisionMode(p) !== 'air';
+      if (liftingWithContacts) {
+        (this.collision ??= new CpuCollisionStage(m)).beginSliverLift(x, x0, w, p, this.sliverList(), this.collisionCounters);
+        lap('material');
+      }
       if (p.collisions && effectiveCollisionMode(p) === 'air') this.air!.round(x, x0, w, p, round, rounds);
       else if (p.collisions && round >= detecting && this.collision) this.collision.solveAgain(x, x0, w, p, this.phaseMs, this.held, this.colliderTouch, this.collisionCounters);
       else if (p.collisions) {
@@ -321,10 +328,11 @@ export class CpuSolver {
         this.collision.step(x, x0, w, p, this.collisionCounters, this.phaseMs, this.held, round, this.colliderTouch);
         this.collisionCounters.ccd.horizon = h;
       }
+      if (liftingWithContacts) this.collision!.endSliverLift(x0);
       clock = performance.now();
     }
     // Outside recovery, the slivers an impact turned inside out lifted back once a substep
-    // (SolverParams.sliverFloor; recovery lifted every tet in every round).
+    // (SolverParams.sliverFloor, sliverLift 'after-contacts'; recovery lifted every tet in every round).
     if (p.collisions && this.collision && effectiveCollisionMode(p) !== 'air') {
       this.collision.liftSlivers(x, x0, w, p, this.sliverList(), this.collisionCounters);
       lap('contacts');

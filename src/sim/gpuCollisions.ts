@@ -209,6 +209,7 @@ export class GpuCollisions {
     }
     this.contacts = new ContactStage(device, this.topology, this.queryList, params, objectStatus);
     this.inversionFloor = new InversionFloorStage(device, model, this.queryList, params);
+    this.contacts.betweenPasses = this.inversionFloor.betweenPasses;
     // Detection's indirect args only where a kernel of the frame reads them: the exact query and
     // the contact build dispatch directly over the list's capacity (issue 24).
     this.detect.argsReadWhen(() => this.contacts.readsQueryArgs() || (this.params().penetration ?? 'exact') !== 'exact');
@@ -338,9 +339,9 @@ export class GpuCollisions {
     );
   }
 
-  /** The stages in stepping order (they go between material and finalize). */
+  /** The stages in stepping order (they go between material and finalize; the sliver lift before the collision stages acts with sliverLift 'with-contacts' only). */
   get stages(): GpuStage[] {
-    return [this.detect, this.spb, this.ccd, this.contacts, this.inversionFloor];
+    return [this.inversionFloor.beforeCollisions, this.detect, this.spb, this.ccd, this.contacts, this.inversionFloor];
   }
 
   /** Bytes this part adds to the frame's readback (header, the shortest path's statistics, CCD's counters and escape list). */

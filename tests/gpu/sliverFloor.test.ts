@@ -7,7 +7,10 @@
  * the CPU engine), the reflected ones stay inverted, so the check can fail; the lifted corners
  * land where the CPU engine's liftSlivers puts them. With the floor's own threshold
  * (sliverFloorQuality 0.07) it holds the low-quality tets below it too, and not those above
- * (relative qualities computed here).
+ * (relative qualities computed here). With sliverLift 'with-contacts', a sliver apex lifted toward
+ * another body (tests/support/sliverUnderBox.ts) ends outside it by a brute-force point-in-tet
+ * test, the sliver right side out, near where the CPU engine puts it; lifted after the contacts
+ * (the CPU engine's test shows) it passes into the body.
  */
 import { describe, expect, it } from 'vitest';
 import { meshDrop } from '../../src/scenes/meshDrop';
@@ -18,6 +21,7 @@ import type { SimSetup } from '../../src/sim/setup';
 import { readBuffer, testGpu } from '../support/gpu';
 import { reflectCorners, relativeQualityOracle, signedVolume6 as vol6 } from '../support/invertedTets';
 import { loadSharedTetArrays } from '../support/sharedMeshes';
+import { pointInTet, sliverUnderBox } from '../support/sliverUnderBox';
 
 function setup(sliverFloor: boolean, sliverFloorQuality = 0): SimSetup {
   const mesh = loadSharedTetArrays('octopus_2KFaces.t');
@@ -106,5 +110,26 @@ describe('the sliver floor on the GPU', () => {
     for (const t of held) expect(ratio(t)).toBeGreaterThan(0.8 * s.params.inversionFloor);
     expect(above.filter((t) => ratio(t) < 0).length).toBeGreaterThan(0.8 * above.length);
     expect(gpuLifted).toBe(cpu.collisionCounters.inversionFloorTets);
+  });
+
+  it("with the contacts, a sliver apex lifted toward another body stops at its face: CCD and the contacts see the lift, as on the CPU engine", async () => {
+    const { setup: s, start, apex, boxTets } = sliverUnderBox('with-contacts');
+    const model = s.model;
+    const { x, lifted } = await gpuFrame(await testGpu(), s, start);
+    const gpuX = Float64Array.from(x);
+    const p = [0, 1, 2].map((k) => gpuX[3 * apex + k]);
+    const inBox = boxTets.filter((t) => pointInTet(gpuX, model.tets, t, p));
+    const cpu = new CpuSolver(s);
+    cpu.x.set(start);
+    cpu.x0.set(start);
+    cpu.stepFrame();
+    const startLowest = Math.min(...boxTets.flatMap((t) => [0, 1, 2, 3].map((k) => start[3 * model.tets[4 * t + k] + 1])));
+    const ratio = vol6(gpuX, model.tets, 0) / vol6(model.restPositions, model.tets, 0);
+    console.log(`GPU: apex y = ${(p[1] * 1000).toFixed(4)} mm, CPU ${(cpu.x[3 * apex + 1] * 1000).toFixed(4)} mm (the box started at ${(startLowest * 1000).toFixed(4)} mm); lifted ${lifted}; sliver volume / rest ${ratio.toFixed(3)}; inside the box's tets ${inBox.join(', ') || 'none'}`);
+    expect(lifted).toBe(1);
+    expect(p[1]).toBeGreaterThan(startLowest);
+    expect(inBox).toEqual([]);
+    expect(ratio).toBeGreaterThan(0);
+    expect(Math.abs(p[1] - cpu.x[3 * apex + 1])).toBeLessThan(1e-6);
   });
 });

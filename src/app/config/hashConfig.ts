@@ -8,7 +8,7 @@
  * are written in JavaScript's shortest round-trip form, so decode(encode(c)) equals c exactly.
  * Decoding checks each value's type and range and throws an Error naming the key and value.
  */
-import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, COLLIDER_RESPONSES, CONTACT_DISPATCHES, FAR_SIDE_CONTACTS, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, MAX_JACOBI_RELAXATION, MIN_JACOBI_RELAXATION, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, COLLIDER_RESPONSES, CONTACT_DISPATCHES, FAR_SIDE_CONTACTS, SLIVER_LIFTS, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, MAX_JACOBI_RELAXATION, MIN_JACOBI_RELAXATION, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
@@ -58,6 +58,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'invfloor', field: 'inversionFloor', kind: 'nonnegative', help: "recovery mode: tets below this fraction of their rest volume (< 1) are lifted back to it after each round's contacts (outside recovery the slivers, with sliverfloor); 0 = off" },
   { key: 'sliverfloor', field: 'sliverFloor', kind: 'bool', help: 'outside recovery: sliver tets below the inversion floor are lifted back to it once a substep' },
   { key: 'sliverfloorq', field: 'sliverFloorQuality', kind: 'nonnegative', help: "with sliverfloor: the floor also holds tets whose rest quality is below this fraction of their object's median (< 1), though above the slivers; 0 = the slivers only" },
+  { key: 'sliverlift', field: 'sliverLift', kind: SLIVER_LIFTS, help: "where the sliver floor lifts in the substep's last round: after-contacts (the floor has the last word; CCD never sees the lift) or with-contacts (before the collision stages and each later contact pass, so CCD and the contacts see it)" },
   { key: 'farside', field: 'farSideContacts', kind: FAR_SIDE_CONTACTS, help: 'shortest-path contacts that lead out through the far side of a part the point has crossed: drop (when a shallower contact of the points of that part pushes the same way at the point) or keep; auto: drop in recovery mode' },
   { key: 'contactdispatch', field: 'contactDispatch', kind: CONTACT_DISPATCHES, help: 'contact passes as count / solve / apply dispatches (grid) or swept in one workgroup (workgroup); auto: workgroup up to 512 contacts a substep' },
   { key: 'mode', field: 'collisionMode', kind: COLLISION_MODES, help: 'detection: hybrid, dcd or ccd (Fig. 9), or air (air mesh, paper 004)' },

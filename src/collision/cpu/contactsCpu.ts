@@ -344,14 +344,22 @@ export class CpuContacts {
   }
 
   /**
+   * Set by CpuCollisionStage for the substep's last round with sliverLift 'with-contacts': the
+   * sliver lift on the positions, run between the contact passes (GPU twin: ContactStage.betweenPasses).
+   */
+  betweenPasses?: () => void;
+
+  /**
    * `passes` Jacobi passes over the active contacts at positions x; x0: the substep's start
    * positions (friction's motion), w: inverse masses. Each pass: the point-face group, then the
-   * edge-edge group, each from the positions the previous one left.
+   * edge-edge group, each from the positions the previous one left. `betweenPasses`, when set, runs
+   * before each pass after the first (the sliver lift with the contacts, SolverParams.sliverLift).
    */
   solve(x: Float64Array, x0: Float64Array, w: Float64Array, friction: number, passes: number, held?: Uint8Array, touch?: Float64Array): void {
     let groups = 0;
     for (let i = 0; i < this.count; i++) if (this.active[i]) groups |= 1 << this.group[i];
     for (let pass = 0; pass < passes; pass++) {
+      if (pass > 0) this.betweenPasses?.();
       for (const g of [GROUP_POINT_FACE, GROUP_EDGE_EDGE]) if (groups & (1 << g)) this.solveGroup(x, x0, w, friction, g, held, touch);
     }
   }

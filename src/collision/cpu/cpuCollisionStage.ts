@@ -159,18 +159,56 @@ export class CpuCollisionStage {
   /**
    * Outside recovery, once a substep after its last collision round: the sliver tets `slivers`
    * (in colourSlivers' order) below the inversion floor lifted back (SolverParams.sliverFloor; recovery
-   * floors every tet in every round instead). Skipped, as step() is, on a non-finite state.
+   * floors every tet in every round instead). Skipped, as step() is, on a non-finite state. With
+   * sliverLift 'with-contacts' the lift is beginSliverLift's instead, and this does nothing.
    */
   liftSlivers(
-    x: Float64Array, x0: Float64Array, w: Float64Array, params: Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor'>,
-    slivers: ArrayLike<number>, into?: CollisionFrameCounters,
+    x: Float64Array, x0: Float64Array, w: Float64Array, params: SliverLiftParams, slivers: ArrayLike<number>, into?: CollisionFrameCounters,
   ): void {
-    if (!params.collisions || params.recovery || !params.sliverFloor || !(params.inversionFloor > 0) || slivers.length === 0 || !allFinite(x, x0)) return;
-    const m = this.mesh;
-    this.floor ??= { restVolume6: restVolumes6(this.model.restPositions, m.tets), scratch: inversionFloorScratch(m.vertexCount) };
-    const lifted = liftSlivers(x, x0, w, m.tets, this.floor.restVolume6, params.inversionFloor, slivers, this.floor.scratch.grad);
+    if (params.sliverLift === 'with-contacts' || !this.floorsSlivers(x, x0, params, slivers)) return;
+    const lifted = liftSlivers(x, x0, w, this.mesh.tets, this.floor!.restVolume6, params.inversionFloor, slivers, this.floor!.scratch.grad);
     if (into) into.inversionFloorTets += lifted;
   }
+
+  /**
+   * sliverLift 'with-contacts', in the substep's last round before its collision stage: the
+   * slivers lifted on the positions x alone, the moves summed in `sliverShift`, so that the round's
+   * CCD (the motion from x0 to x) tests the lift; the contacts then lift them again before each of
+   * their passes after the first (CpuContacts.betweenPasses), so each pass answers what the lift
+   * moved. endSliverLift gives the moves to x0 after the round (split impulse: no velocity). Only
+   * this first lift counts in inversionFloorTets, as on the GPU. GPU twin: InversionFloorStage's
+   * beforeCollisions, betweenPasses and its encode (applySliverShift).
+   */
+  beginSliverLift(x: Float64Array, x0: Float64Array, w: Float64Array, params: SliverLiftParams, slivers: ArrayLike<number>, into?: CollisionFrameCounters): void {
+    if (params.sliverLift !== 'with-contacts' || !this.floorsSlivers(x, x0, params, slivers)) return;
+    const shift = (this.sliverShift ??= new Float64Array(x.length));
+    const { tets } = this.mesh, { restVolume6, scratch } = this.floor!, floor = params.inversionFloor;
+    const lifted = liftSlivers(x, shift, w, tets, restVolume6, floor, slivers, scratch.grad);
+    if (into) into.inversionFloorTets += lifted;
+    this.contacts.betweenPasses = () => void liftSlivers(x, shift, w, tets, restVolume6, floor, slivers, scratch.grad);
+    this.sliverLifting = true;
+  }
+
+  /** After the round beginSliverLift went before: x0 takes the lift's moves, which are cleared. */
+  endSliverLift(x0: Float64Array): void {
+    if (!this.sliverLifting) return;
+    const shift = this.sliverShift!;
+    for (let i = 0; i < shift.length; i++) x0[i] += shift[i];
+    shift.fill(0);
+    this.contacts.betweenPasses = undefined;
+    this.sliverLifting = false;
+  }
+
+  /** Whether the sliver floor acts on this state (and its rest volumes are ready). */
+  private floorsSlivers(x: Float64Array, x0: Float64Array, params: SliverLiftParams, slivers: ArrayLike<number>): boolean {
+    if (!params.collisions || params.recovery || !params.sliverFloor || !(params.inversionFloor > 0) || slivers.length === 0 || !allFinite(x, x0)) return false;
+    this.floor ??= { restVolume6: restVolumes6(this.model.restPositions, this.mesh.tets), scratch: inversionFloorScratch(this.mesh.vertexCount) };
+    return true;
+  }
+
+  /** sliverLift 'with-contacts': the lift's moves of x since beginSliverLift, which endSliverLift gives to x0. */
+  private sliverShift?: Float64Array;
+  private sliverLifting = false;
 
   /** Whether the last step() built and solved its contacts (solveAgain's guard), and in which mode. */
   private solved = false;
@@ -285,6 +323,8 @@ export class CpuCollisionStage {
 }
 
 /** Whether every coordinate of x and x0 is finite (the solver's guard stops the object otherwise). */
+type SliverLiftParams = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor'> & Partial<Pick<SolverParams, 'sliverLift'>>;
+
 function allFinite(x: Float64Array, x0: Float64Array): boolean {
   for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i]) || !Number.isFinite(x0[i])) return false;
   return true;

@@ -21,7 +21,9 @@
  * apply: 2 contact dispatches a substep instead of 20 (build, args, 3 x 6) in hybrid mode. The
  * kernels' layout binds 10 storage buffers (the third list's two only for the sweep), as CCD's
  * narrow phase already does (the device asks for the adapter's limit).
- * With more than one group of its own the passes run as grid dispatches.
+ * With more than one group of its own the passes run as grid dispatches, and so they do in the
+ * rounds where `betweenPasses` acts (SolverParams.sliverLift 'with-contacts': the sliver lift
+ * before each pass after the first, one dispatch each).
  * Uniforms (friction, capacities, topology offsets) are written once per frame in beginFrame.
  * The contact array has the query list's capacity; its bind groups follow the list's generation.
  *
@@ -50,6 +52,15 @@ import { CONTACT_BUILD_FAR_SIDE, FarSideContacts } from './farSideContacts';
 import { QL, QL_HEADER_WORDS, QUERY_WORDS, RESULT_WORDS, type QueryList } from './queryList';
 
 /** Contacts built by another stage (CCD), solved with the DCD ones. */
+
+/** What ContactStage runs before each contact pass after the first (the sliver lift with the contacts: InversionFloorStage.betweenPasses). */
+export interface BetweenContactPasses {
+  /** Whether it runs in this round. */
+  active(step: SubstepContext): boolean;
+  /** Encodes it into the contacts' compute pass; returns its dispatches. The pass's pipeline and bind group are left changed. */
+  encode(pass: GPUComputePassEncoder, state: GpuState): number;
+}
+
 export interface ContactSource {
   /** Query-list-shaped header: the substep's contact count at word QL.count (min'd with capacity). */
   readonly header: GPUBuffer;
@@ -136,6 +147,11 @@ export class ContactStage implements GpuStage {
     sweep: GPUBindGroup[][];
   };
   /** Whether this frame's passes run in one workgroup (SolverParams.contactDispatch), set in beginFrame. */
+  /**
+   * Run before each pass after the first where it is active (gpuCollisions.ts sets it: the sliver
+   * lift with the contacts, InversionFloorStage.betweenPasses; CPU twin CpuContacts.betweenPasses).
+   */
+  betweenPasses?: BetweenContactPasses;
   private sweeping = false;
   /** Whether this frame's builds drop far-side contacts (SolverParams.farSideContacts), set in beginFrame. */
   private dropFarSide = false;
@@ -394,8 +410,11 @@ export class ContactStage implements GpuStage {
     if (build && this.dropFarSide) {
       dispatches += this.farSide.encode(pass, { params: this.uniforms, positions: state.positions, list: this.queryList.list, contacts: this.contacts, prev: state.prev }, this.queryList.capacity);
     }
-    if (this.sweeping && this.sources.length <= 1) dispatches += this.encodeSweep(pass, groups.sweep, sharing, ownGroups.length > 0);
-    else dispatches += this.encodeGrid(pass, groups, sharing, ownGroups);
+    // The sliver lift between the passes (sliverLift 'with-contacts', last round) needs the passes
+    // as dispatches of their own: the grid.
+    const between = this.betweenPasses?.active(step) ? this.betweenPasses : undefined;
+    if (this.sweeping && this.sources.length <= 1 && !between) dispatches += this.encodeSweep(pass, groups.sweep, sharing, ownGroups.length > 0);
+    else dispatches += this.encodeGrid(pass, groups, sharing, ownGroups, between, state);
     if (step.substep === 0 && step.round === 0 && this.injectedCount > 0) {
       // The CPU's answers, after the substep's own contacts: same kernels over their own list.
       pass.end();
@@ -441,7 +460,10 @@ export class ContactStage implements GpuStage {
   }
 
   /** The passes as count / solve / apply dispatches over the lists and the vertices. Returns the dispatches. */
-  private encodeGrid(pass: GPUComputePassEncoder, groups: NonNullable<typeof this.groups>, sharing: boolean, ownGroups: { group: GPUBindGroup; workgroups: number }[]): number {
+  private encodeGrid(
+    pass: GPUComputePassEncoder, groups: NonNullable<typeof this.groups>, sharing: boolean, ownGroups: { group: GPUBindGroup; workgroups: number }[],
+    between: BetweenContactPasses | undefined, state: GpuState,
+  ): number {
     // With a shared source: one count and one solve dispatch cover both lists ([x, 2, 1]).
     let args = this.queryList.args;
     if (sharing) {
@@ -454,7 +476,9 @@ export class ContactStage implements GpuStage {
     // Each pass: counts of the contacts violated now, then the Jacobi solve, then apply (which
     // zeroes the counts): DCD and the shared source together, then each own-count group.
     // No call repeats the pipeline or group already set (JavaScript encode time, issue 11).
+    let betweenDispatches = 0;
     for (let k = 0; k < this.iterations; k++) {
+      if (k > 0 && between) betweenDispatches += between.encode(pass, state);
       pass.setPipeline(this.countPipeline);
       pass.setBindGroup(0, groups.solve);
       pass.dispatchWorkgroupsIndirect(args, 0);
@@ -472,7 +496,7 @@ export class ContactStage implements GpuStage {
         pass.dispatchWorkgroups(ax, ay);
       }
     }
-    return (sharing ? 1 : 0) + (3 + 3 * ownGroups.length) * this.iterations;
+    return (sharing ? 1 : 0) + (3 + 3 * ownGroups.length) * this.iterations + betweenDispatches;
   }
 
   private sourceGroup(s: (typeof this.sources)[number], state: GpuState): GPUBindGroup {

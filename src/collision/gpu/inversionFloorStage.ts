@@ -5,9 +5,14 @@
  * vertices (uses, gather, apply), split impulse (positions and start positions move together).
  * Recovery mode: every tet, after each collision round's contacts (6 dispatches a round). Otherwise,
  * with sliverFloor: the sliver tets (flooredTets: relative quality below sliverQuality, or
- * sliverFloorQuality when that is higher) after the substep's last
- * round only, Gauss-Seidel by colour in one workgroup (liftSliversByColour, one dispatch a substep;
- * CPU twin liftSlivers), none where the scene has no sliver. Each tet's floor
+ * sliverFloorQuality when that is higher) in the substep's last round only, Gauss-Seidel by colour
+ * in one workgroup (liftSliversByColour; CPU twin liftSlivers), none where the scene has no sliver.
+ * sliverLift 'after-contacts': after that round's contacts, one dispatch a substep, positions and
+ * start positions together. 'with-contacts': `beforeCollisions`, a stage of its own, lifts the
+ * positions before the round's collision stages, `betweenPasses` again before each contact pass
+ * after the first (ContactStage calls it), the moves summed in `shift`; this stage gives them to the
+ * start positions after the contacts (applySliverShift): 2 + (contactIterations - 1) dispatches a
+ * substep (docs/collisions.md "The sliver lift with the contacts"). Each tet's floor
  * (floor x 6 V_rest, or NOT_FLOORED for the tets it does not hold) is uploaded when the settings
  * change. It counts the tets below the floor in the query list's header (QL.inversionFloorTets),
  * read back with the frame's other collision counters.
@@ -21,13 +26,15 @@ import type { GpuStage, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import type { SceneArrays } from '../../contract/sceneArrays';
 import { colourSlivers, flooredTets, INVERSION_FLOOR_PASSES, restVolumes6 } from '../cpu/inversionFloor';
+import type { BetweenContactPasses } from './contactStage';
 import type { QueryList } from './queryList';
 
 const PARAM_WORDS = 8;
 /** Uniform slots: the counting first pass, the others. */
 const SLOT_BYTES = 256;
 
-export type InversionFloorSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor' | 'sliverQuality' | 'sliverFloorQuality'>;
+export type InversionFloorSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor' | 'sliverQuality' | 'sliverFloorQuality'> &
+  Partial<Pick<SolverParams, 'sliverLift'>>;
 
 /**
  * The vertex -> tet-corner CSR and the tets the gather walks (Model's vertexTetOffsets /
@@ -78,6 +85,16 @@ export class InversionFloorStage implements GpuStage {
   declare private readonly gatherPipeline: GPUComputePipeline;
   declare private readonly applyPipeline: GPUComputePipeline;
   declare private readonly sliverPipeline: GPUComputePipeline;
+  declare private readonly sliverShiftPipeline: GPUComputePipeline;
+  /**
+   * sliverLift 'with-contacts': the sliver lift on the positions before the last round's collision
+   * stages (gpuCollisions.ts lists it first). Its phase is the material's: it is the slivers' volume
+   * floor right after the round's material iterations (and the phases keep their order in timings
+   * and counters). CPU twin: CpuCollisionStage.beginSliverLift.
+   */
+  readonly beforeCollisions: GpuStage;
+  /** sliverLift 'with-contacts': the sliver lift again before each contact pass after the first of the last round (ContactStage.betweenPasses). */
+  readonly betweenPasses: BetweenContactPasses;
   private cached?: { positions: GPUBuffer; prev: GPUBuffer; list: GPUBuffer; groups: GPUBindGroup[] };
 
   constructor(
@@ -97,7 +114,32 @@ export class InversionFloorStage implements GpuStage {
       gatherPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.gather', floorCode, 'gatherFloorShift', [this.table.layout]),
       applyPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.apply', floorCode, 'applyFloorShift', [this.table.layout]),
       sliverPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.slivers', floorCode, 'liftSliversByColour', [this.table.layout]),
+      sliverShiftPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.sliverShift', floorCode, 'applySliverShift', [this.table.layout]),
     });
+    this.beforeCollisions = {
+      phase: 'material',
+      perRound: true,
+      active: () => this.liftsWithContacts(),
+      encode: (encoder, state, step) => {
+        if (step.round !== step.rounds - 1) return;
+        const pass = step.beginPass(encoder, 'material', 'material.sliverFloor');
+        pass.setBindGroup(0, this.groups(state)[0]);
+        pass.setPipeline(this.sliverPipeline);
+        pass.dispatchWorkgroups(1);
+        pass.end();
+        step.countDispatches?.(1);
+      },
+    };
+    this.betweenPasses = {
+      active: (step) => step.round === step.rounds - 1 && this.liftsWithContacts(),
+      // Slot 1: these lifts do not count (the CPU counts the first lift only).
+      encode: (pass, state) => {
+        pass.setBindGroup(0, this.groups(state)[1]);
+        pass.setPipeline(this.sliverPipeline);
+        pass.dispatchWorkgroups(1);
+        return 1;
+      },
+    };
     const offsets = scene.vertexTetOffsets, corners = scene.vertexTetCorners;
     const words = new Uint32Array(offsets.length + corners.length + scene.tets.length);
     words.set(offsets, 0);
@@ -141,6 +183,12 @@ export class InversionFloorStage implements GpuStage {
     return this.floorsHeld();
   }
 
+  /** Outside recovery, with sliverLift 'with-contacts' and a sliver held (air mode: GpuSolver's contact settings have collisions off, so nothing is held). */
+  private liftsWithContacts(): boolean {
+    const s = this.settings();
+    return s.sliverLift === 'with-contacts' && !s.recovery && this.floorsHeld();
+  }
+
   beginFrame(): void {
     this.floorsHeld();
     const words = new Uint32Array(PARAM_WORDS);
@@ -150,6 +198,7 @@ export class InversionFloorStage implements GpuStage {
       words[2] = slot === 0 ? 1 : 0;
       words[3] = this.layout.offCorners;
       words[4] = this.layout.offTets;
+      words[5] = this.settings().sliverLift === 'with-contacts' ? 1 : 0;
       this.device.queue.writeBuffer(this.uniforms, slot * SLOT_BYTES, words);
     }
   }
@@ -169,14 +218,25 @@ export class InversionFloorStage implements GpuStage {
 
   encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
     const groups = this.groups(state);
-    // Outside recovery the slivers once a substep, after its last round (the CPU twin: CpuSolver).
+    // Outside recovery, after the substep's last round's contacts: with sliverLift 'after-contacts'
+    // the slivers lifted (the CPU twin: CpuSolver), with 'with-contacts' the start positions given
+    // the moves of the lifts before and during the contacts (CpuCollisionStage.endSliverLift).
     if (!this.settings().recovery) {
       if (step.round !== step.rounds - 1) return;
-      const pass = step.beginPass(encoder, 'contacts', 'contacts.inversionFloor.slivers');
-      pass.setBindGroup(0, groups[0]);
-      pass.setPipeline(this.sliverPipeline);
-      pass.dispatchWorkgroups(1);
-      pass.end();
+      if (this.liftsWithContacts()) {
+        const [gx, gy] = dispatchGrid(this.vertexCount);
+        const pass = step.beginPass(encoder, 'contacts', 'contacts.inversionFloor.sliverShift');
+        pass.setBindGroup(0, groups[0]);
+        pass.setPipeline(this.sliverShiftPipeline);
+        pass.dispatchWorkgroups(gx, gy);
+        pass.end();
+      } else {
+        const pass = step.beginPass(encoder, 'contacts', 'contacts.inversionFloor.slivers');
+        pass.setBindGroup(0, groups[0]);
+        pass.setPipeline(this.sliverPipeline);
+        pass.dispatchWorkgroups(1);
+        pass.end();
+      }
       step.countDispatches?.(1);
       return;
     }

@@ -1,0 +1,57 @@
+/**
+ * A sliver lifted toward another body (SolverParams.sliverLift; docs/collisions.md "The sliver lift
+ * with the contacts"). Body A: a regular tet and a sliver (0.5 mm tall over a 10 cm base) sharing its
+ * base face, the sliver turned inside out (its apex 2 mm below the base). Body B: a 1 cm box whose
+ * bottom face lies 0.02 mm above the base, over the apex. With the floor at half the rest volume
+ * (inversionFloor 0.5) the lift takes the apex about 0.17 mm above the base, through B's bottom
+ * face. No gravity, no velocity, no self-collision, one substep of one iteration: what can stop the
+ * apex is a contact for the lift's motion.
+ */
+import { defaultParams, type SliverLift } from '../../src/contract/params';
+import { buildModel } from '../../src/sim/model';
+import type { SimSetup } from '../../src/sim/setup';
+import { signedVolume6 } from './invertedTets';
+import { kuhnLattice } from './kuhnLattice';
+
+export interface SliverUnderBox {
+  setup: SimSetup;
+  /** The start positions (the sliver inside out). */
+  start: Float64Array;
+  apex: number;
+  /** B's tets. */
+  boxTets: number[];
+}
+
+export function sliverUnderBox(sliverLift: SliverLift): SliverUnderBox {
+  const base = [[0, 0, 0], [0.1, 0, 0], [0.05, 0, 0.0866]];
+  const c = [0.05, 0, 0.0866 / 3];
+  const soft = { youngsModulus: 1e4, poissonRatio: 0.3, density: 1000 };
+  // Both tets positive at rest: the regular one below the base, the sliver above it.
+  const a = { name: 'A', positions: Float64Array.from([...base.flat(), c[0], 5e-4, c[2], c[0], -0.0816, c[2]]), tets: Uint32Array.from([0, 2, 1, 3, 0, 1, 2, 4]), material: soft };
+  const box = kuhnLattice(1, 1, 1, (u, v, w) => [c[0] - 5e-3 + 1e-2 * u, 2e-5 + 3e-3 * v, c[2] - 5e-3 + 1e-2 * w]);
+  const model = buildModel([a, { name: 'B', positions: Float64Array.from(box.positions), tets: box.tets, material: soft }]);
+  const params = defaultParams({
+    dt: 1 / 60, substeps: 1, iterations: 1, gravity: [0, 0, 0], damping: 0, friction: 0, collisions: true, selfCollision: false,
+    sliverFloor: true, sliverLift, inversionFloor: 0.5, contactOffset: 1e-5, impactSubsteps: 0,
+  });
+  const apex = 3;
+  const start = Float64Array.from(model.restPositions);
+  start[3 * apex + 1] = -2e-3;
+  const boxTets = Array.from({ length: model.tetCount }, (_, t) => t).filter((t) => model.tetObject[t] === 1);
+  return { setup: { model, colliders: [], handles: [], params }, start, apex, boxTets };
+}
+
+/** Point p strictly inside tet t at x: the tet's four signed volumes with p in place of one corner share the tet's sign (brute force). */
+export function pointInTet(x: ArrayLike<number>, tets: ArrayLike<number>, t: number, p: readonly number[]): boolean {
+  const n = x.length / 3;
+  const withP = new Float64Array(x.length + 3);
+  withP.set(x);
+  withP.set(p, 3 * n);
+  const corners = [0, 1, 2, 3].map((k) => tets[4 * t + k]);
+  const whole = Math.sign(signedVolume6(withP, corners, 0));
+  return corners.every((_, k) => {
+    const swapped = corners.slice();
+    swapped[k] = n;
+    return Math.sign(signedVolume6(withP, swapped, 0)) === whole;
+  });
+}
