@@ -27,7 +27,7 @@
 struct FloorParams {
   vertexCount: u32,
   rowStride: u32,
-  countPass: u32,   // 1: this pass's gather counts the tets below the floor
+  countPass: u32,   // 1: this pass's count (or the sliver lift's first sweep) counts the tets below the floor
   offCorners: u32,  // topo: offsets (vertexCount + 1) at 0, corners 4t+k at offCorners, tets (4 per tet) at offTets
   offTets: u32,
   sliverIntoShift: u32,  // 1: liftSliversByColour adds its moves to shift instead of prev (sliverLift 'with-contacts')
@@ -121,7 +121,8 @@ fn applyFloorShift(@builtin(global_invocation_id) gid: vec3<u32>) {
   let d = shift[v].xyz;
   positions[v] = vec4<f32>(positions[v].xyz + d, positions[v].w);
   prev[v] = vec4<f32>(prev[v].xyz + d, prev[v].w);
-  // Zero again: the sliver lift with the contacts adds to shift (if the settings leave recovery).
+  // Zero again: outside recovery the sliver lift with the contacts adds its moves to shift, and the
+  // settings can leave recovery between frames.
   shift[v] = vec4<f32>(0.0);
 }
 

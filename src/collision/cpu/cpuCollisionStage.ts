@@ -322,9 +322,10 @@ export class CpuCollisionStage {
   }
 }
 
-/** Whether every coordinate of x and x0 is finite (the solver's guard stops the object otherwise). */
+/** The settings the sliver floor reads (sliverLift: 'after-contacts' where absent). */
 type SliverLiftParams = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor'> & Partial<Pick<SolverParams, 'sliverLift'>>;
 
+/** Whether every coordinate of x and x0 is finite (the solver's guard stops the object otherwise). */
 function allFinite(x: Float64Array, x0: Float64Array): boolean {
   for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i]) || !Number.isFinite(x0[i])) return false;
   return true;

@@ -51,8 +51,6 @@ import type { CollisionTopologyGpu } from './collisionTopology';
 import { CONTACT_BUILD_FAR_SIDE, FarSideContacts } from './farSideContacts';
 import { QL, QL_HEADER_WORDS, QUERY_WORDS, RESULT_WORDS, type QueryList } from './queryList';
 
-/** Contacts built by another stage (CCD), solved with the DCD ones. */
-
 /** What ContactStage runs before each contact pass after the first (the sliver lift with the contacts: InversionFloorStage.betweenPasses). */
 export interface BetweenContactPasses {
   /** Whether it runs in this round. */
@@ -61,6 +59,7 @@ export interface BetweenContactPasses {
   encode(pass: GPUComputePassEncoder, state: GpuState): number;
 }
 
+/** Contacts built by another stage (CCD), solved with the DCD ones. */
 export interface ContactSource {
   /** Query-list-shaped header: the substep's contact count at word QL.count (min'd with capacity). */
   readonly header: GPUBuffer;
@@ -146,12 +145,12 @@ export class ContactStage implements GpuStage {
     /** The sweep's groups by [the shared list bound as list2 (else empty)][the own-count source as list3 (else empty)]. */
     sweep: GPUBindGroup[][];
   };
-  /** Whether this frame's passes run in one workgroup (SolverParams.contactDispatch), set in beginFrame. */
   /**
    * Run before each pass after the first where it is active (gpuCollisions.ts sets it: the sliver
    * lift with the contacts, InversionFloorStage.betweenPasses; CPU twin CpuContacts.betweenPasses).
    */
   betweenPasses?: BetweenContactPasses;
+  /** Whether this frame's passes run in one workgroup (SolverParams.contactDispatch), set in beginFrame. */
   private sweeping = false;
   /** Whether this frame's builds drop far-side contacts (SolverParams.farSideContacts), set in beginFrame. */
   private dropFarSide = false;
