@@ -422,8 +422,8 @@ export interface SolverParams {
    * (so the contacts answer what the lift moved), the start positions taking the moves after the
    * contacts (still no velocity). Two octopi head-on (bench/octopusHeadOn.ts, float64) went through
    * each other several times less with it; on the GPU it costs a dispatch more a substep and one
-   * more a contact pass after the first, and the contact passes run as grid dispatches in that
-   * round (docs/collisions.md "The sliver lift with the contacts").
+   * more a contact pass after the first, and the one-workgroup sweep of the contacts runs one pass
+   * a dispatch in that round (docs/collisions.md "The sliver lift with the contacts").
    */
   sliverLift: SliverLift;
   /** How the colliders act on a vertex (ColliderResponse): 'auto' (default), 'projection' or 'multiplier'. */

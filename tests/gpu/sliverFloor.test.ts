@@ -10,7 +10,8 @@
  * (relative qualities computed here). With sliverLift 'with-contacts', a sliver apex lifted toward
  * another body (tests/support/sliverUnderBox.ts) ends outside it by a brute-force point-in-tet
  * test, the sliver right side out, near where the CPU engine puts it; lifted after the contacts
- * (the CPU engine's test shows) it passes into the body.
+ * (the CPU engine's test shows) it passes into the body; the contacts' one-workgroup sweep, run a
+ * pass at a time with the lift between, gives the frame of the grid dispatches in fewer dispatches.
  */
 import { describe, expect, it } from 'vitest';
 import { meshDrop } from '../../src/scenes/meshDrop';
@@ -32,8 +33,11 @@ function setup(sliverFloor: boolean, sliverFloorQuality = 0): SimSetup {
   return s;
 }
 
-/** One frame of the GPU engine from positions x (at rest: start positions the same); its positions and the tets it lifted. */
-async function gpuFrame(ctx: Awaited<ReturnType<typeof testGpu>>, s: SimSetup, x: Float64Array): Promise<{ x: Float32Array; lifted: number }> {
+/**
+ * One frame of the GPU engine from positions x (at rest: start positions the same); its positions,
+ * the tets it lifted, its contacts (DCD and CCD) and its contact-phase dispatches.
+ */
+async function gpuFrame(ctx: Awaited<ReturnType<typeof testGpu>>, s: SimSetup, x: Float64Array): Promise<{ x: Float32Array; lifted: number; contacts: number; contactDispatches: number }> {
   const gpu = new GpuSolver(ctx, s);
   try {
     // The state's layout: xyz and the inverse mass per vertex, for positions and start positions.
@@ -42,7 +46,11 @@ async function gpuFrame(ctx: Awaited<ReturnType<typeof testGpu>>, s: SimSetup, x
     ctx.device.queue.writeBuffer(gpu.positionBuffer, 0, raw);
     ctx.device.queue.writeBuffer(gpu.prevBuffer, 0, raw);
     const r = await gpu.stepFrame();
-    return { x: await gpu.readPositions(), lifted: r.collisions?.inversionFloorTets ?? 0 };
+    const c = r.collisions;
+    return {
+      x: await gpu.readPositions(), lifted: c?.inversionFloorTets ?? 0,
+      contacts: c ? c.contacts + c.ccd.hitsVertexFace + c.ccd.hitsEdgeEdge : 0, contactDispatches: r.dispatchesByPhase.contacts ?? 0,
+    };
   } finally {
     gpu.destroy();
   }
@@ -131,5 +139,23 @@ describe('the sliver floor on the GPU', () => {
     expect(inBox).toEqual([]);
     expect(ratio).toBeGreaterThan(0);
     expect(Math.abs(p[1] - cpu.x[3 * apex + 1])).toBeLessThan(1e-6);
+  });
+
+  it('with the contacts, the one-workgroup sweep (a sweep a pass, the lift between) gives the frame of the grid dispatches, in fewer dispatches', async () => {
+    const ctx = await testGpu();
+    const run = (contactDispatch: 'workgroup' | 'grid') => {
+      const { setup: s, start } = sliverUnderBox('with-contacts');
+      s.params = { ...s.params, contactDispatch };
+      return gpuFrame(ctx, s, start);
+    };
+    const swept = await run('workgroup');
+    const grid = await run('grid');
+    let diff = 0;
+    for (let i = 0; i < swept.x.length; i++) diff = Math.max(diff, Math.abs(swept.x[i] - grid.x[i]));
+    console.log(`sweep: ${swept.contactDispatches} contact-phase dispatches, grid ${grid.contactDispatches}; contacts (DCD and CCD) ${swept.contacts} / ${grid.contacts}; largest position difference ${diff.toExponential(2)} m`);
+    expect(swept.contacts).toBeGreaterThan(0);
+    expect(swept.contacts).toBe(grid.contacts);
+    expect(diff).toBeLessThan(1e-6);
+    expect(swept.contactDispatches).toBeLessThan(grid.contactDispatches);
   });
 });

@@ -21,9 +21,9 @@
  * apply: 2 contact dispatches a substep instead of 20 (build, args, 3 x 6) in hybrid mode. The
  * kernels' layout binds 10 storage buffers (the third list's two only for the sweep), as CCD's
  * narrow phase already does (the device asks for the adapter's limit).
- * With more than one group of its own the passes run as grid dispatches, and so they do in the
- * rounds where `betweenPasses` acts (SolverParams.sliverLift 'with-contacts': the sliver lift
- * before each pass after the first, one dispatch each).
+ * With more than one group of its own the passes run as grid dispatches. In the rounds where
+ * `betweenPasses` acts (SolverParams.sliverLift 'with-contacts': the sliver lift before each pass
+ * after the first, one dispatch each) the sweep runs one pass a dispatch (`onePassUniforms`).
  * Uniforms (friction, capacities, topology offsets) are written once per frame in beginFrame.
  * The contact array has the query list's capacity; its bind groups follow the list's generation.
  *
@@ -112,6 +112,8 @@ export class ContactStage implements GpuStage {
   declare private readonly applyPipeline: GPUComputePipeline;
   declare private readonly sweepPipeline: GPUComputePipeline;
   private readonly uniforms: GPUBuffer;
+  /** `uniforms` with one sweep pass (sweepPasses 1), for the sweep with `betweenPasses` between its passes. */
+  private readonly onePassUniforms: GPUBuffer;
   /**
    * Per vertex ACCUMULATOR_WORDS u32 words, zero between passes: the pass's correction of x
    * (0-2) and of the start position (4-6) in fixed point, the vertex's use S_v in the pass's
@@ -144,6 +146,8 @@ export class ContactStage implements GpuStage {
     key: string; positions: GPUBuffer; prev: GPUBuffer; build: GPUBindGroup; solve: GPUBindGroup; args?: GPUBindGroup;
     /** The sweep's groups by [the shared list bound as list2 (else empty)][the own-count source as list3 (else empty)]. */
     sweep: GPUBindGroup[][];
+    /** The same over `onePassUniforms`: a sweep of one pass (with `betweenPasses` acting between the sweeps). */
+    sweepOnePass: GPUBindGroup[][];
   };
   /**
    * Run before each pass after the first where it is active (gpuCollisions.ts sets it: the sliver
@@ -232,6 +236,7 @@ export class ContactStage implements GpuStage {
       sweepPipeline: () => wgslPipeline(device, 'contacts.sweep', solveCode, 'sweepContacts', [this.solveTable.layout]),
     });
     this.uniforms = uniformBuffer(device, 'contacts.params', 4 * PARAM_WORDS);
+    this.onePassUniforms = uniformBuffer(device, 'contacts.params.onePass', 4 * PARAM_WORDS);
     this.farSide = new FarSideContacts(device, topology.vertexCount);
     const n = topology.vertexCount;
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
@@ -325,8 +330,9 @@ export class ContactStage implements GpuStage {
     words[15] = (this.escapePin && this.escapesTested() ? CONTACT_BUILD_ESCAPED_BACKWARD : 0) | (this.dropFarSide ? CONTACT_BUILD_FAR_SIDE : 0);
     words[18] = this.objectCount;
     this.device.queue.writeBuffer(this.uniforms, 0, words);
-    words[15] = 0;
     words[13] = 1;
+    this.device.queue.writeBuffer(this.onePassUniforms, 0, words);
+    words[15] = 0;
     words[14] = 0;
     // Groups of their own: one list each (y = 0 only), their own count word.
     words[10] = OWN_COUNT_WORD;
@@ -372,19 +378,22 @@ export class ContactStage implements GpuStage {
       }),
       args: shared?.contacts ? this.argsTable.group({ params: this.uniforms, list: list.list, list2, args: this.sharedArgs }) : undefined,
       sweep: [],
+      sweepOnePass: [],
     };
     const own = this.sweepOwn();
-    for (const second of [true, false]) {
-      const row: GPUBindGroup[] = [];
-      for (const third of [true, false]) {
-        row.push(this.solveTable.group({
-          params: this.uniforms, positions: state.positions, prev: state.prev, list: list.list, contacts: this.contacts,
-          acc: this.accumulators, status: this.objectStatus,
-          list2: second ? list2 : this.emptyList, contacts2: second ? (shared?.contacts ?? this.emptyContacts) : this.emptyContacts,
-          list3: third && own ? own.header : this.emptyList, contacts3: third && own ? own.contacts : this.emptyContacts3,
-        }));
+    for (const [params, into] of [[this.uniforms, this.groups.sweep], [this.onePassUniforms, this.groups.sweepOnePass]] as const) {
+      for (const second of [true, false]) {
+        const row: GPUBindGroup[] = [];
+        for (const third of [true, false]) {
+          row.push(this.solveTable.group({
+            params, positions: state.positions, prev: state.prev, list: list.list, contacts: this.contacts,
+            acc: this.accumulators, status: this.objectStatus,
+            list2: second ? list2 : this.emptyList, contacts2: second ? (shared?.contacts ?? this.emptyContacts) : this.emptyContacts,
+            list3: third && own ? own.header : this.emptyList, contacts3: third && own ? own.contacts : this.emptyContacts3,
+          }));
+        }
+        into.push(row);
       }
-      this.groups.sweep.push(row);
     }
     return this.groups;
   }
@@ -410,9 +419,9 @@ export class ContactStage implements GpuStage {
       dispatches += this.farSide.encode(pass, { params: this.uniforms, positions: state.positions, list: this.queryList.list, contacts: this.contacts, prev: state.prev }, this.queryList.capacity);
     }
     // The sliver lift between the passes (sliverLift 'with-contacts', last round) needs the passes
-    // as dispatches of their own: the grid.
+    // as dispatches of their own: one sweep a pass, or the grid.
     const between = this.betweenPasses?.active(step) ? this.betweenPasses : undefined;
-    if (this.sweeping && this.sources.length <= 1 && !between) dispatches += this.encodeSweep(pass, groups.sweep, sharing, ownGroups.length > 0);
+    if (this.sweeping && this.sources.length <= 1) dispatches += this.encodeSweep(pass, groups, sharing, ownGroups.length > 0, between, state);
     else dispatches += this.encodeGrid(pass, groups, sharing, ownGroups, between, state);
     if (step.substep === 0 && step.round === 0 && this.injectedCount > 0) {
       // The CPU's answers, after the substep's own contacts: same kernels over their own list.
@@ -444,13 +453,29 @@ export class ContactStage implements GpuStage {
 
   /**
    * Every pass in one dispatch of one workgroup (sweepContacts): the main group (DCD's contacts and
-   * the shared source), then the own-count source, in each pass. Returns the dispatches (1).
+   * the shared source), then the own-count source, in each pass. With `between`, one sweep of one
+   * pass each, `between` before each after the first. Returns the dispatches (1, or the passes plus
+   * between's).
    */
-  private encodeSweep(pass: GPUComputePassEncoder, sweep: GPUBindGroup[][], sharing: boolean, own: boolean): number {
-    pass.setPipeline(this.sweepPipeline);
-    pass.setBindGroup(0, sweep[sharing ? 0 : 1][own ? 0 : 1]);
-    pass.dispatchWorkgroups(1);
-    return 1;
+  private encodeSweep(
+    pass: GPUComputePassEncoder, groups: NonNullable<typeof this.groups>, sharing: boolean, own: boolean, between: BetweenContactPasses | undefined, state: GpuState,
+  ): number {
+    if (!between) {
+      pass.setPipeline(this.sweepPipeline);
+      pass.setBindGroup(0, groups.sweep[sharing ? 0 : 1][own ? 0 : 1]);
+      pass.dispatchWorkgroups(1);
+      return 1;
+    }
+    const group = groups.sweepOnePass[sharing ? 0 : 1][own ? 0 : 1];
+    let dispatches = 0;
+    for (let k = 0; k < this.iterations; k++) {
+      if (k > 0) dispatches += between.encode(pass, state);
+      pass.setPipeline(this.sweepPipeline);
+      pass.setBindGroup(0, group);
+      pass.dispatchWorkgroups(1);
+      dispatches++;
+    }
+    return dispatches;
   }
 
   /** The source with counts of its own that the sweep solves as its third list (one at most; with more the passes run as grid dispatches). */
@@ -528,6 +553,7 @@ export class ContactStage implements GpuStage {
   destroy(): void {
     this.ownStatus?.destroy();
     this.uniforms.destroy();
+    this.onePassUniforms.destroy();
     for (const s of this.sources) s.uniforms.destroy();
     this.accumulators.destroy();
     this.sharedArgs.destroy();

@@ -12,7 +12,8 @@
  * positions before the round's collision stages, `betweenPasses` again before each contact pass
  * after the first (ContactStage calls it), the moves summed in `shift`; this stage gives them to the
  * start positions after the contacts (applySliverShift): 2 + (contactIterations - 1) dispatches a
- * substep (docs/collisions.md "The sliver lift with the contacts"). Each tet's floor
+ * substep, and the contacts' sweep one pass a dispatch (docs/collisions.md "The sliver lift with
+ * the contacts"). Each tet's floor
  * (floor x 6 V_rest, or NOT_FLOORED for the tets it does not hold) is uploaded when the settings
  * change. It counts the tets below the floor in the query list's header (QL.inversionFloorTets),
  * read back with the frame's other collision counters.
