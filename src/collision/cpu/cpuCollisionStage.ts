@@ -183,9 +183,10 @@ export class CpuCollisionStage {
     if (params.sliverLift !== 'with-contacts' || !this.floorsSlivers(x, x0, params, slivers)) return;
     const shift = (this.sliverShift ??= new Float64Array(x.length));
     const { tets } = this.mesh, { restVolume6, scratch } = this.floor!, floor = params.inversionFloor;
-    const lifted = liftSlivers(x, shift, w, tets, restVolume6, floor, slivers, scratch.grad);
+    const lift = () => liftSlivers(x, shift, w, tets, restVolume6, floor, slivers, scratch.grad);
+    const lifted = lift();
     if (into) into.inversionFloorTets += lifted;
-    this.contacts.betweenPasses = () => void liftSlivers(x, shift, w, tets, restVolume6, floor, slivers, scratch.grad);
+    this.contacts.betweenPasses = () => void lift();
     this.sliverLifting = true;
   }
 
