@@ -42,7 +42,7 @@ const speed = numberArg('--speed', 3), turn = numberArg('--turn', 1), lift = num
 const pinByKind = onOffArg(argv, '--pin-by-kind', false);
 const ccdEdgeInterior = onOffArg(argv, '--ccd-edge-interior', false);
 const sliverLiftAt = argv.indexOf('--sliver-lift');
-const sliverLift = sliverLiftAt < 0 ? 'after-contacts' : argv[sliverLiftAt + 1];
+const sliverLift = sliverLiftAt < 0 ? defaultParams().sliverLift : argv[sliverLiftAt + 1];
 if (!(SLIVER_LIFTS as readonly string[]).includes(sliverLift)) throw new Error(`--sliver-lift: expected one of ${SLIVER_LIFTS.join(', ')}, got "${sliverLift}"`);
 if (!(frames >= 1 && Number.isInteger(frames))) throw new Error(`--frames: expected a positive whole number, got ${frames}`);
 

@@ -138,6 +138,17 @@ fn applySliverShift(@builtin(global_invocation_id) gid: vec3<u32>) {
   shift[v] = vec4<f32>(0.0);
 }
 
+// The sliver lift's move d of vertex v for the start positions: at once (sliverLift
+// 'after-contacts'), or summed in shift for applySliverShift after the round's contacts
+// ('with-contacts').
+fn liftStart(v: u32, d: vec3<f32>) {
+  if (params.sliverIntoShift != 0u) {
+    shift[v] = vec4<f32>(shift[v].xyz + d, 0.0);
+  } else {
+    prev[v] = vec4<f32>(prev[v].xyz + d, prev[v].w);
+  }
+}
+
 @compute @workgroup_size(SLIVER_LANES)
 fn liftSliversByColour(@builtin(local_invocation_index) lane: u32) {
   let colours = sliverOrder[0];
@@ -159,17 +170,10 @@ fn liftSliversByColour(@builtin(local_invocation_index) lane: u32) {
         positions[r.ids.y] = vec4<f32>(positions[r.ids.y].xyz + d1, r.w.y);
         positions[r.ids.z] = vec4<f32>(positions[r.ids.z].xyz + d2, r.w.z);
         positions[r.ids.w] = vec4<f32>(positions[r.ids.w].xyz + d3, r.w.w);
-        if (params.sliverIntoShift != 0u) {
-          shift[r.ids.x] = vec4<f32>(shift[r.ids.x].xyz + d0, 0.0);
-          shift[r.ids.y] = vec4<f32>(shift[r.ids.y].xyz + d1, 0.0);
-          shift[r.ids.z] = vec4<f32>(shift[r.ids.z].xyz + d2, 0.0);
-          shift[r.ids.w] = vec4<f32>(shift[r.ids.w].xyz + d3, 0.0);
-        } else {
-          prev[r.ids.x] = vec4<f32>(prev[r.ids.x].xyz + d0, prev[r.ids.x].w);
-          prev[r.ids.y] = vec4<f32>(prev[r.ids.y].xyz + d1, prev[r.ids.y].w);
-          prev[r.ids.z] = vec4<f32>(prev[r.ids.z].xyz + d2, prev[r.ids.z].w);
-          prev[r.ids.w] = vec4<f32>(prev[r.ids.w].xyz + d3, prev[r.ids.w].w);
-        }
+        liftStart(r.ids.x, d0);
+        liftStart(r.ids.y, d1);
+        liftStart(r.ids.z, d2);
+        liftStart(r.ids.w, d3);
       }
       // The next colour reads corners this one moved.
       storageBarrier();

@@ -124,22 +124,15 @@ export class InversionFloorStage implements GpuStage {
       encode: (encoder, state, step) => {
         if (step.round !== step.rounds - 1) return;
         const pass = step.beginPass(encoder, 'material', 'material.sliverFloor');
-        pass.setBindGroup(0, this.groups(state)[0]);
-        pass.setPipeline(this.sliverPipeline);
-        pass.dispatchWorkgroups(1);
+        const dispatches = this.encodeSliverLift(pass, this.groups(state)[0]);
         pass.end();
-        step.countDispatches?.(1);
+        step.countDispatches?.(dispatches);
       },
     };
     this.betweenPasses = {
       active: (step) => step.round === step.rounds - 1 && this.liftsWithContacts(),
       // Slot 1: these lifts do not count (the CPU counts the first lift only).
-      encode: (pass, state) => {
-        pass.setBindGroup(0, this.groups(state)[1]);
-        pass.setPipeline(this.sliverPipeline);
-        pass.dispatchWorkgroups(1);
-        return 1;
-      },
+      encode: (pass, state) => this.encodeSliverLift(pass, this.groups(state)[1]),
     };
     const offsets = scene.vertexTetOffsets, corners = scene.vertexTetCorners;
     const words = new Uint32Array(offsets.length + corners.length + scene.tets.length);
@@ -182,6 +175,17 @@ export class InversionFloorStage implements GpuStage {
 
   active(): boolean {
     return this.floorsHeld();
+  }
+
+  /**
+   * The sliver lift (liftSliversByColour, one workgroup) into `pass` with uniform slot `group`
+   * (slot 0 counts the tets below the floor, slot 1 does not). Returns its dispatches (1).
+   */
+  private encodeSliverLift(pass: GPUComputePassEncoder, group: GPUBindGroup): number {
+    pass.setBindGroup(0, group);
+    pass.setPipeline(this.sliverPipeline);
+    pass.dispatchWorkgroups(1);
+    return 1;
   }
 
   /** Outside recovery, with sliverLift 'with-contacts' and a sliver held (air mode: GpuSolver's contact settings have collisions off, so nothing is held). */
@@ -233,9 +237,7 @@ export class InversionFloorStage implements GpuStage {
         pass.end();
       } else {
         const pass = step.beginPass(encoder, 'contacts', 'contacts.inversionFloor.slivers');
-        pass.setBindGroup(0, groups[0]);
-        pass.setPipeline(this.sliverPipeline);
-        pass.dispatchWorkgroups(1);
+        this.encodeSliverLift(pass, groups[0]);
         pass.end();
       }
       step.countDispatches?.(1);
