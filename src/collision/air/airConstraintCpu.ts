@@ -341,18 +341,8 @@ export class AirConstraintCpu {
     if (!(C < 0)) return false;
     const m = this.mesh;
     const nv = m.modelVertexCount;
-    const p = this.p;
-    const e1x = p[3] - p[0], e1y = p[4] - p[1], e1z = p[5] - p[2];
-    const e2x = p[6] - p[0], e2y = p[7] - p[1], e2z = p[8] - p[2];
-    const e3x = p[9] - p[0], e3y = p[10] - p[1], e3z = p[11] - p[2];
-    // grad_1 = e2 x e3, grad_2 = e3 x e1, grad_3 = e1 x e2, grad_0 = -(sum).
-    const g = [
-      0, 0, 0,
-      e2y * e3z - e2z * e3y, e2z * e3x - e2x * e3z, e2x * e3y - e2y * e3x,
-      e3y * e1z - e3z * e1y, e3z * e1x - e3x * e1z, e3x * e1y - e3y * e1x,
-      e1y * e2z - e1z * e2y, e1z * e2x - e1x * e2z, e1x * e2y - e1y * e2x,
-    ];
-    for (let a = 0; a < 3; a++) g[a] = -(g[3 + a] + g[6 + a] + g[9 + a]);
+    // grad_1 = e2 x e3, grad_2 = e3 x e1, grad_3 = e1 x e2, grad_0 = -(sum), of the tet det() gathered.
+    const g = this.gradients();
     let denom = 0;
     for (let k = 0; k < 4; k++) {
       const v = m.tets[4 * t + k];
