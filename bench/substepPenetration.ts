@@ -121,6 +121,8 @@ for (let f = 0; f < o.frames; f++) {
     console.log(`| ${f + 1} | ${t.substeps} | ${t.inter} (${t.interVertices}) | ${t.interDeepest.toExponential(2)} | ${frameEndInter > 0 ? `yes (${frameEndInter})` : 'no'} | ${t.self} (${t.selfVertices}) | ${t.inverted} |`);
   }
 }
+// An object the solver's guard stopped (a coordinate not finite) is frozen: its counts stop meaning motion.
+for (const message of sim.stoppedMessages) console.log(`stopped: ${message}`);
 console.log(
   `total over ${total.substeps} substeps of ${o.frames - countFrom} frames: ${total.inter} end with a vertex inside another object (${total.interVertices} vertex-substeps, deepest ${total.interDeepest.toExponential(2)}), ` +
     `${framesEnding} of them a frame's last; ${total.self} with a vertex inside its own object (${total.selfVertices}); ${total.inverted} with a vertex through its own inverted tet`,
