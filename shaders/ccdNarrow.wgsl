@@ -598,13 +598,16 @@ fn edgeEdge(i: u32) {
   if (mutual.w > 0.5) { atomicAdd(&header[CCD_EE_APART], 1u); }
   n = mutual.xyz;
   var c = newContact();
-  if (mutual.w > 0.5 && !surfacesFace(ea, eb)) { c.enabled = CONTACT_DETECTING_ROUND_ONLY; }
+  // A pair whose normal is no separating direction keeps the thin layer of self-contacts, enough to
+  // stop the crossing (twin of ccdCpu.ts edgeEdge, docs/collisions.md "Contact offset by kind").
+  let detectingRoundOnly = mutual.w > 0.5 && !surfacesFace(ea, eb);
+  if (detectingRoundOnly) { c.enabled = CONTACT_DETECTING_ROUND_ONLY; }
   c.pointVertex = vec4<u32>(va, CONTACT_NONE, CONTACT_NONE);
   c.pointWeight = vec4<f32>(1.0 - w.x, w.x, 0.0, 0.0);
   c.triVertex = vec4<u32>(vb, CONTACT_NONE, CONTACT_NONE);
   c.triBary = vec4<f32>(1.0 - w.y, w.y, 0.0, 0.0);
   c.normal = n;
-  c.offset = rampedOffset(separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD, params.depenetration);
+  c.offset = rampedOffset(select(separation, min(separation, params.selfSeparation), detectingRoundOnly), contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD, params.depenetration);
   atomicAdd(&header[CCD_HITS_EE], 1u);
   if (atInteriorEnd) { atomicAdd(&header[CCD_EE_AT_END], 1u); }
   markInContact(2u * params.vfCount + 2u * i + 1u);

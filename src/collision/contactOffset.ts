@@ -1,22 +1,37 @@
 /**
  * The contact thickness delta (SolverParams.contactOffset; docs/collisions.md "Contact offset"):
  * every contact is solved to (x - s) . n >= delta, colliders included, and CCD reports pairs that
- * come within delta. 'auto' scales with the scene: a fraction of its mean boundary edge at rest, so
- * a resting contact's residual (a few Jacobi passes leave some) sits inside the skin instead of
- * inside the other body, at any mesh scale; capped by the scene's shortest element edge, so that
- * features of one surface never come within it (CONTACT_OFFSET_AUTO_CAP). The GPU and the CPU
- * engines take it from here.
+ * come within delta. 'auto' scales with the scene: a fraction of its mean boundary edge at rest (3 %
+ * between objects, 1 % for self-contacts and the colliders), so a resting contact's residual (a
+ * few Jacobi passes leave some) sits inside the skin instead of inside the other body, at any mesh
+ * scale; capped by the scene's shortest element edge, so that features of one surface never come
+ * within it (CONTACT_OFFSET_AUTO_CAP). The GPU and the CPU engines take it from here.
  */
 import { computeFaceTopology } from '../mesh/faceTopology';
 import { shortestTetEdge } from '../mesh/shortestTetEdge';
 import type { SceneArrays } from '../contract/sceneArrays';
 import type { SolverParams } from '../contract/params';
 
-/** 'auto' contact offset as a fraction of the scene's mean boundary edge. */
-export const CONTACT_OFFSET_AUTO_RATIO = 0.01;
+/**
+ * 'auto' contact offset between objects, as a fraction of the scene's mean boundary edge. 3 %, not
+ * the 1 % of self-contacts and colliders: ranked by the per-substep count on the five 3-octopus
+ * boxes (docs/collisions.md "Contact offset by kind"), a vertex ended a substep inside another
+ * octopus 50 times at 1 %, 14 at 2.9 % and 1 at 5.1 % for all contacts; self-contacts at that
+ * thickness tripled the vertices through their own inverted tets (58 -> 192), so they keep 1 %
+ * (CONTACT_OFFSET_AUTO_SELF_RATIO). Not 5 %: a block resting on a slab below the friction angle
+ * crept 0.133 mm in 2 s at 2 material iterations (the law allows 0.1; 0.035 at 3 %).
+ */
+export const CONTACT_OFFSET_AUTO_RATIO = 0.03;
+
+/**
+ * 'auto' offset of self-contacts (a point and a triangle of one object) and of the colliders, as a
+ * fraction of the mean boundary edge. The colliders are projected in every material iteration, so
+ * their thin layer is not what lets a pile through, and a thicker one would float every resting
+ * body visibly above the ground (3 % of an element edge: 17 mm under `Cube.t`'s 2-unit cube).
+ */
+export const CONTACT_OFFSET_AUTO_SELF_RATIO = 0.01;
 
 const meanEdges = new WeakMap<SceneArrays, number>();
-const autoOffsets = new WeakMap<SceneArrays, number>();
 
 /**
  * Mean length of the model's boundary edges at rest (every boundary edge lies on two boundary
@@ -126,8 +141,9 @@ export function uniformRamp(step: number): number {
  * Each inner rim corner lies 0.139 m beside a coplanar rim triangle, within the inf-norm reach once
  * the mesh is turned, and the contacts (the flat rim's one normal, a gap of 0) pushed the rim out
  * of its plane every substep: a turned copy falling freely gained 22 kJ of elastic energy in 2
- * frames. Capped, it is 0.057 m. Of the other shared meshes and built-in scenes, none reaches the
- * cap (their mean edge is at most 7.6 times their shortest; the cap binds above 29).
+ * frames. Capped, it is 0.057 m. The cap binds where the mean boundary edge is more than 9.6 times
+ * the shortest element edge between objects (3 %) and 29 times for self-contacts (1 %): of the
+ * shared meshes and built-in scenes only GlassBox.t (52; all others 7.6 or less).
  */
 export const CONTACT_OFFSET_AUTO_CAP = CONTACT_OFFSET_FEATURE_RATIO / Math.sqrt(3);
 
@@ -135,15 +151,16 @@ export const CONTACT_OFFSET_AUTO_CAP = CONTACT_OFFSET_FEATURE_RATIO / Math.sqrt(
 export const CONTACT_OFFSET_SELF_CAP = CONTACT_OFFSET_AUTO_CAP;
 
 /**
- * The 'auto' contact offset of a model, world units: CONTACT_OFFSET_AUTO_RATIO of its mean boundary
- * edge at rest, at most CONTACT_OFFSET_AUTO_CAP of its shortest element edge. Computed once per model.
+ * The 'auto' contact offset of a model between objects, world units: CONTACT_OFFSET_AUTO_RATIO of
+ * its mean boundary edge at rest, at most CONTACT_OFFSET_AUTO_CAP of its shortest element edge.
  */
 export function autoContactOffset(model: SceneArrays): number {
-  const known = autoOffsets.get(model);
-  if (known !== undefined) return known;
-  const value = Math.min(CONTACT_OFFSET_AUTO_RATIO * meanBoundaryEdge(model), CONTACT_OFFSET_AUTO_CAP * shortestEdgeAtRest(model));
-  autoOffsets.set(model, value);
-  return value;
+  return Math.min(CONTACT_OFFSET_AUTO_RATIO * meanBoundaryEdge(model), CONTACT_OFFSET_AUTO_CAP * shortestEdgeAtRest(model));
+}
+
+/** The 'auto' offset of the model's self-contacts and colliders: CONTACT_OFFSET_AUTO_SELF_RATIO of its mean boundary edge, capped as autoContactOffset. */
+export function autoSelfContactOffset(model: SceneArrays): number {
+  return Math.min(CONTACT_OFFSET_AUTO_SELF_RATIO * meanBoundaryEdge(model), CONTACT_OFFSET_AUTO_CAP * shortestEdgeAtRest(model));
 }
 
 const shortestEdges = new WeakMap<SceneArrays, number>();
@@ -161,16 +178,26 @@ function shortestEdgeAtRest(model: SceneArrays): number {
 
 /**
  * The thickness a self-contact keeps (a point and a triangle of one object; DCD and CCD, its
- * separation too): delta, at most CONTACT_OFFSET_SELF_CAP of the scene's shortest element edge, so
- * that no two features of one surface at rest lie within it (CONTACT_OFFSET_FEATURE_RATIO). 'auto' is
- * never above it, so it binds only for a large explicit delta. Twins: shaders/contactsBuild.wgsl
+ * separation too) at the setting `offset`: 'auto' autoSelfContactOffset; an explicit delta, at most
+ * CONTACT_OFFSET_SELF_CAP of the scene's shortest element edge, so that no two features of one
+ * surface at rest lie within it (CONTACT_OFFSET_FEATURE_RATIO). Twins: shaders/contactsBuild.wgsl
  * (ContactParams.selfOffset), shaders/ccdNarrow.wgsl (CcdParams.selfSeparation).
  */
-export function selfContactOffset(model: SceneArrays, delta: number): number {
-  return Math.min(delta, CONTACT_OFFSET_SELF_CAP * shortestEdgeAtRest(model));
+export function selfContactOffset(model: SceneArrays, offset: SolverParams['contactOffset']): number {
+  if (offset === 'auto') return autoSelfContactOffset(model);
+  return Math.min(offset, CONTACT_OFFSET_SELF_CAP * shortestEdgeAtRest(model));
 }
 
-/** delta in world units for the model's scene. */
+/** delta in world units for the model's scene: what contacts between objects keep. */
 export function modelContactOffset(model: SceneArrays, p: SolverParams['contactOffset']): number {
   return p === 'auto' ? autoContactOffset(model) : p;
+}
+
+/**
+ * The colliders' thickness (the layer a point keeps above a collider) at the setting `p`: 'auto'
+ * CONTACT_OFFSET_AUTO_SELF_RATIO of the mean boundary edge (autoSelfContactOffset), an explicit
+ * delta as it is.
+ */
+export function colliderContactOffset(model: SceneArrays, p: SolverParams['contactOffset']): number {
+  return p === 'auto' ? autoSelfContactOffset(model) : p;
 }

@@ -316,11 +316,13 @@ export interface SolverParams {
    * Contact thickness delta (world units): every contact, DCD or CCD, self or between objects or
    * with a collider, is solved to (x - s) . n >= delta, and CCD reports pairs that come within delta
    * during the substep's motion (speculative contacts: they act only where the solve would end
-   * nearer than delta). 'auto': CONTACT_OFFSET_AUTO_RATIO of the scene's mean boundary edge, at most
-   * CONTACT_OFFSET_AUTO_CAP of its shortest element edge (src/collision/contactOffset.ts,
-   * docs/collisions.md "Contact offset"). Self-contacts (a point and a triangle of one object) keep
-   * at most that cap at any setting (selfContactOffset): features of one surface a few elements
-   * apart lie within a thicker layer, and their contacts would push the surface against itself.
+   * nearer than delta). 'auto': CONTACT_OFFSET_AUTO_RATIO (3 %) of the scene's mean boundary edge
+   * between objects, CONTACT_OFFSET_AUTO_SELF_RATIO (1 %) for self-contacts and the colliders,
+   * each at most CONTACT_OFFSET_AUTO_CAP of its shortest element edge (src/collision/contactOffset.ts,
+   * docs/collisions.md "Contact offset" and "Contact offset by kind"). Self-contacts (a point and a
+   * triangle of one object) keep at most that cap at any setting (selfContactOffset): features of
+   * one surface a few elements apart lie within a thicker layer, and their contacts would push the
+   * surface against itself.
    */
   contactOffset: number | 'auto';
   /**

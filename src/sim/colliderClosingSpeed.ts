@@ -29,7 +29,7 @@ export interface ColliderClosingInput {
   /** Seconds ahead: the frame about to run (dt), or more when the state is older than its start. */
   horizon: number;
   gravity: Vec3;
-  /** The colliders' thickness (the contact offset in world units, modelContactOffset). */
+  /** The colliders' thickness (the contact offset in world units, colliderContactOffset). */
   thickness: number;
   positions: ArrayLike<number>;
   velocities: ArrayLike<number>;

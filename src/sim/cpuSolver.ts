@@ -27,7 +27,7 @@ import { dampDeformation, objectsWithHandles, RIGID_STRIDE } from './rigidDampin
 import { ageHeld, HELD_NOW, wholeBodyDamping } from '../contract/held';
 import { TOUCH_STRIDE } from '../contract/colliderTouch';
 import { sampleScripts } from './scripts';
-import { modelContactOffset, offsetRampStep } from '../collision/contactOffset';
+import { colliderContactOffset, offsetRampStep } from '../collision/contactOffset';
 import { checkSetup, nonFiniteMessage, type SimSetup } from './setup';
 import { impactSubstepCount } from '../collision/ccd/impactSubsteps';
 
@@ -183,7 +183,7 @@ export class CpuSolver {
     // material iteration (the contacts, built once per collision round, take theirs in substep()).
     this.colliderRamp = offsetRampStep(p.contactOffsetSpeed, h, colliderRampProjections(p));
     this.colliderDepenetration = offsetRampStep(effectiveDepenetrationSpeed(p), h, colliderRampProjections(p));
-    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, substeps, modelContactOffset(this.model, p.contactOffset));
+    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, this.time, h, substeps, colliderContactOffset(this.model, p.contactOffset));
     this.collisionCounters = emptyCollisionCounters();
     const air = p.collisions && effectiveCollisionMode(p) === 'air' ? this.airCollisions() : null;
     air?.beginFrame(p.airSolve);
@@ -213,7 +213,7 @@ export class CpuSolver {
     this.collision ??= new CpuCollisionStage(this.model);
     // The bodies' candidates and the colliders' surfaces (colliderClosingSpeed.ts): a landing on the ground is an impact too.
     const onColliders = colliderClosingSpeed({
-      colliders: this.setup.colliders, time: this.time, horizon: p.dt, gravity: p.gravity, thickness: modelContactOffset(this.model, p.contactOffset),
+      colliders: this.setup.colliders, time: this.time, horizon: p.dt, gravity: p.gravity, thickness: colliderContactOffset(this.model, p.contactOffset),
       positions: this.x, velocities: this.v, stride: 3, vertexCount: this.model.vertexCount, inverseMass: this.w,
     });
     this.closingSpeed = Math.max(this.collision.closingSpeed(this.x, this.v, p), onColliders);

@@ -278,8 +278,8 @@ export class GpuCollisions {
     const delta = modelContactOffset(this.model, p.contactOffset);
     this.contacts.offset = delta;
     this.ccd.separation = delta;
-    // Pairs of one object keep less where delta is large against the elements (contactOffset.ts).
-    this.contacts.selfOffset = this.ccd.selfSeparation = selfContactOffset(this.model, delta);
+    // Pairs of one object keep less: 'auto' its own ratio, an explicit delta at most the feature cap (contactOffset.ts).
+    this.contacts.selfOffset = this.ccd.selfSeparation = selfContactOffset(this.model, p.contactOffset);
     this.ccdSchedule.baseMargin = Math.max(2 * delta, this.marginRatio * meanBoundaryEdge(this.model));
     this.ccd.laterReach = laterRoundReach(delta, meanBoundaryEdge(this.model), this.marginRatio);
   }

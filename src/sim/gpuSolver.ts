@@ -39,7 +39,7 @@ import { VertexGrab } from './vertexGrab';
 import type { Collider } from './colliders';
 import { colliderClosingSpeed, collidersReached } from './colliderClosingSpeed';
 import type { StateSnapshot } from '../collision/ccd/ccdSchedule';
-import { modelContactOffset } from '../collision/contactOffset';
+import { colliderContactOffset } from '../collision/contactOffset';
 import type { HandleScript } from './handles';
 import { TimeStep, type FrameRecord } from './timeStep';
 import { GpuCollisions, type CollisionFrameRecord, type GpuCollisionOptions } from './gpuCollisions';
@@ -216,7 +216,7 @@ export class GpuSolver {
     // CCD's own-frame boxes of a body that may land on a collider grow along its speed (obstacleGrowth.ts).
     // The colliders are taken at the solver's time, up to the frames in flight after the snapshot's.
     const collidersReachedBy = (snapshot: StateSnapshot, horizon: number): Uint8Array | null => (this.colliderList.length === 0 ? null : collidersReached({
-      colliders: this.colliderList, time: this.time, horizon, gravity: this.params.gravity, thickness: modelContactOffset(this.model, this.params.contactOffset),
+      colliders: this.colliderList, time: this.time, horizon, gravity: this.params.gravity, thickness: colliderContactOffset(this.model, this.params.contactOffset),
       positions: snapshot.positions, velocities: snapshot.velocities, stride: 4, vertexCount: m.vertexCount, inverseMass: m.invMass,
     }));
     const given = options.collisions === false ? null : options.collisions ?? {};
@@ -302,7 +302,7 @@ export class GpuSolver {
     if (!state || this.colliderList.length === 0) return candidates;
     const before = state.framesBefore * p.dt;
     const onColliders = colliderClosingSpeed({
-      colliders: this.colliderList, time: this.time - before, horizon: before + p.dt, gravity: p.gravity, thickness: modelContactOffset(this.model, p.contactOffset),
+      colliders: this.colliderList, time: this.time - before, horizon: before + p.dt, gravity: p.gravity, thickness: colliderContactOffset(this.model, p.contactOffset),
       positions: state.snapshot.positions, velocities: state.snapshot.velocities, stride: 4, vertexCount: this.model.vertexCount, inverseMass: this.model.invMass,
     });
     return Math.max(candidates, onColliders);

@@ -1,4 +1,4 @@
-import { modelContactOffset } from '../../src/collision/contactOffset';
+import { colliderContactOffset } from '../../src/collision/contactOffset';
 import { describe, expect, it } from 'vitest';
 import { generateShape } from '../../src/mesh/procedural/catalog';
 import { CpuSolver } from '../../src/sim/cpuSolver';
@@ -108,7 +108,7 @@ describe('GPU physics', () => {
       lows.push(m);
     });
     // Resting, the lowest point sits at the contact offset (issue 19), not at 0: apexes are 1 mm above it.
-    const resting = modelContactOffset(setup.model, setup.params.contactOffset);
+    const resting = colliderContactOffset(setup.model, setup.params.contactOffset);
     expect(Math.min(...lows)).toBeGreaterThan(-1e-5);
     // Apexes of the lowest point between contacts: below the 0.2 m drop, each below the last.
     const apexes = lows.filter((y, f) => f > 0 && f + 1 < lows.length && y > resting + 1e-3 && y >= lows[f - 1] && y > lows[f + 1]);

@@ -116,6 +116,8 @@ export class CpuCcd {
   mutualCones = true;
   /** An apart edge-edge pair of surfaces that face each other keeps its contact in the later rounds (surfacesFace); false: every apart pair's contact is its own round's only (tests compare: facingApartPairs.test.ts). */
   facingApartKept = true;
+  /** What an apart pair solved in its detecting round only keeps at most: the run's selfSeparation (contactOffset.ts selfContactOffset). */
+  private apartOffset = Infinity;
   /** SolverParams.ccdEdgeInterior: edge-edge CCD searches the edges' interiors (interiorEdgeQuery); false: whole edges, and a pair first near at an end is left to its vertex's pairs. */
   interiorEdges = false;
   private readonly cone: MutualConeTopology;
@@ -150,6 +152,7 @@ export class CpuCcd {
     x0: Float64Array, x1: Float64Array, separation: number, offset: number, selfCollision: boolean, pin: Uint8Array | null, out: CpuContacts, counters: CcdFrameCounters,
     pairs?: CcdPairsInContact, selfSeparation = separation, near?: { reach: number; limit: number; list: CcdNearList },
   ): void {
+    this.apartOffset = selfSeparation;
     const m = this.mesh;
     const b = sweptBoxes(x0, x1, separation, this.boxes);
     let boxes = b;
@@ -204,6 +207,7 @@ export class CpuCcd {
     x0: Float64Array, x1: Float64Array, separation: number, offset: number, out: CpuContacts, counters: CcdFrameCounters,
     pairs: CcdPairsInContact, list: CcdNearList, selfSeparation = separation,
   ): void {
+    this.apartOffset = selfSeparation;
     const m = this.mesh;
     const b = sweptBoxes(x0, x1, separation, this.boxes);
     const tris = m.boundaryTriangles, edges = m.boundaryEdges;
@@ -374,8 +378,12 @@ export class CpuCcd {
       n = [nn[0], nn[1], nn[2]];
     }
     if (atInteriorEnd) counters.edgeEdgeAtEnd++;
-    const made = out.append(GROUP_EDGE_EDGE, offset, [a0, a1], [1 - wa, wa], [b0, b1], [1 - wb, wb], n[0], n[1], n[2]);
-    if (apart && !(this.facingApartKept && this.surfacesFace(x1, ea, eb))) out.active[made] = ACTIVE_DETECTING_ROUND_ONLY;
+    const detectingRoundOnly = apart && !(this.facingApartKept && this.surfacesFace(x1, ea, eb));
+    // Its normal (the common perpendicular) is no separating direction of the surfaces: it keeps
+    // the thin layer of self-contacts, enough to stop the crossing it is there for, and the facing
+    // contacts open the thicker one between objects (docs/collisions.md "Contact offset by kind").
+    const made = out.append(GROUP_EDGE_EDGE, detectingRoundOnly ? Math.min(offset, this.apartOffset) : offset, [a0, a1], [1 - wa, wa], [b0, b1], [1 - wb, wb], n[0], n[1], n[2]);
+    if (detectingRoundOnly) out.active[made] = ACTIVE_DETECTING_ROUND_ONLY;
     counters.hitsEdgeEdge++;
   }
 

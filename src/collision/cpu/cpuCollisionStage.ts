@@ -82,6 +82,11 @@ export class CpuCollisionStage {
     return modelContactOffset(this.model, params.contactOffset ?? 0);
   }
 
+  /** What a contact of one object keeps for these parameters (contactOffset.ts selfContactOffset). */
+  selfOffsetOf(params: CollisionStageParams): number {
+    return selfContactOffset(this.model, params.contactOffset ?? 0);
+  }
+
   /**
    * The closing speed of the frame about to start (impactSubsteps.ts): the broad phase the GPU's
    * worker runs (sweptCandidates, boxes over one frame at the GPU's base margin), on positions x
@@ -135,7 +140,7 @@ export class CpuCollisionStage {
       for (const v of this.mesh.boundaryVertices) {
         if (Math.max(Math.abs(x[3 * v] - at[3 * v]), Math.abs(x[3 * v + 1] - at[3 * v + 1]), Math.abs(x[3 * v + 2] - at[3 * v + 2])) > reach) counters.laterRoundBeyondReach++;
       }
-      this.ccd.runListed(x0, x, offset, offset, this.contacts, counters, this.ccdPairs, this.nearPairs, selfContactOffset(this.model, offset));
+      this.ccd.runListed(x0, x, offset, offset, this.contacts, counters, this.ccdPairs, this.nearPairs, this.selfOffsetOf(params));
       this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration, from);
       counters.laterRoundHits += this.contacts.count - from;
       const t1 = performance.now();
@@ -265,7 +270,7 @@ export class CpuCollisionStage {
       lap('detect');
       this.spb.run(list, res);
       lap('spb');
-      this.contacts.appendDcd(x, list, res, offset, selfContactOffset(this.model, offset));
+      this.contacts.appendDcd(x, list, res, offset, this.selfOffsetOf(params));
       // The shortest paths that lead out through the far side of a part the point has crossed.
       if (effectiveFarSideContacts({ farSideContacts: params.farSideContacts ?? 'auto', recovery: params.recovery }) === 'drop') {
         into.farSideDropped += dropFarSideContacts(this.contacts, x, m.vertexCount, 0, this.contacts.count, m.vertexObject);
@@ -284,7 +289,7 @@ export class CpuCollisionStage {
     // With ccdEveryRound, round 0 also lists the pairs the later rounds test again (ccd/laterRounds.ts).
     const reach = laterRoundReach(offset, this.meanEdge);
     const near = params.ccdEveryRound ? { reach, limit: offset + 2 * reach, list: this.nearPairs } : undefined;
-    if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd, this.ccdPairs, selfContactOffset(this.model, offset), near);
+    if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd, this.ccdPairs, this.selfOffsetOf(params), near);
     if (mode !== 'dcd' && params.ccdEveryRound) {
       if (this.roundZero?.length !== x.length) this.roundZero = new Float64Array(x.length);
       this.roundZero.set(x);

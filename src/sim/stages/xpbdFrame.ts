@@ -19,7 +19,7 @@ import type { Model } from '../model';
 import type { PartitionedColouring } from '../../mesh/partitionedColouring';
 import { effectiveColliderResponse, effectiveDepenetrationSpeed, type SolverParams } from '../../contract/params';
 import { sampleScripts } from '../scripts';
-import { modelContactOffset, offsetRampStep, uniformRamp } from '../../collision/contactOffset';
+import { colliderContactOffset, offsetRampStep, uniformRamp } from '../../collision/contactOffset';
 import type { SimSetup } from '../setup';
 import { packVec4, type GpuState } from '../../contract/state';
 
@@ -214,7 +214,7 @@ export class XpbdFrame {
 
   /** Colliders' and handles' poses at every substep of the frame starting at `time` (`handMoved`: sampleScripts). */
   writeScripts(time: number, p: SolverParams, handMoved?: ReadonlySet<number>): void {
-    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, time, p.dt / p.substeps, p.substeps, modelContactOffset(this.model, p.contactOffset), handMoved);
+    const scripts = sampleScripts(this.setup.colliders, this.setup.handles, time, p.dt / p.substeps, p.substeps, colliderContactOffset(this.model, p.contactOffset), handMoved);
     if (scripts.colliders.length) this.device.queue.writeBuffer(this.colliders, 0, new Float32Array(scripts.colliders));
     if (scripts.handles.length) this.device.queue.writeBuffer(this.handles, 0, new Float32Array(scripts.handles));
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTACT_OFFSET_SELF_CAP, contactOffsetNote, selfContactOffset } from '../../../src/collision/contactOffset';
+import { colliderContactOffset, CONTACT_OFFSET_SELF_CAP, contactOffsetNote, modelContactOffset, selfContactOffset } from '../../../src/collision/contactOffset';
 import { findScene } from '../../../src/scenes/registry';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { totalEnergy } from '../../../src/sim/energy';
@@ -27,6 +27,31 @@ describe('contactOffsetNote and selfContactOffset: an explicit offset against th
     expect(selfContactOffset(run.model, 0.001)).toBe(0.001);
     expect(selfContactOffset(run.model, 0.05)).toBeCloseTo(CONTACT_OFFSET_SELF_CAP * shortest, 12);
     expect(selfContactOffset(run.model, 0)).toBe(0);
+  });
+
+  it("'auto' by kind: 3 % of the mean boundary edge between objects, 1 % for self-contacts and the colliders; an explicit offset is the same for all (below the cap)", () => {
+    const run = findScene('cube-stack').build({ copies: 2 });
+    // The mean boundary edge by brute force: the tet faces that occur once, each edge of each.
+    const { restPositions: x, tets } = run.model;
+    const faces = new Map<string, number[]>();
+    for (let t = 0; t < tets.length; t += 4) {
+      for (const [a, b, c] of [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]) {
+        const f = [tets[t + a], tets[t + b], tets[t + c]];
+        const key = [...f].sort((p, q) => p - q).join(',');
+        if (faces.has(key)) faces.delete(key);
+        else faces.set(key, f);
+      }
+    }
+    let sum = 0;
+    for (const f of faces.values()) for (let k = 0; k < 3; k++) {
+      const p = f[k], q = f[(k + 1) % 3];
+      sum += Math.hypot(x[3 * p] - x[3 * q], x[3 * p + 1] - x[3 * q + 1], x[3 * p + 2] - x[3 * q + 2]);
+    }
+    const mean = sum / (3 * faces.size);
+    expect(modelContactOffset(run.model, 'auto')).toBeCloseTo(0.03 * mean, 12);
+    expect(selfContactOffset(run.model, 'auto')).toBeCloseTo(0.01 * mean, 12);
+    expect(colliderContactOffset(run.model, 'auto')).toBeCloseTo(0.01 * mean, 12);
+    for (const at of [modelContactOffset, selfContactOffset, colliderContactOffset]) expect(at(run.model, 0.002)).toBe(0.002);
   });
 });
 
