@@ -50,6 +50,24 @@ export class GpuState {
     q.writeBuffer(this.positionCarry, 0, new Float32Array(4 * n));
   }
 
+  /**
+   * Sets every vertex's position, and its substep-start position, to `x` (xyz per vertex), keeping
+   * each buffer's w: the inverse mass in the positions, the object id in prev. Writing a vec4 copy
+   * of the positions into prev instead gives every vertex its inverse mass's bits as its object id,
+   * so pairs of one object read as pairs of two (their contact offset and self-collision rules).
+   * The inverse masses are the model's: a start state, written before frames run (as reset()).
+   */
+  writePositions(x: ArrayLike<number>): void {
+    const m = this.model;
+    const n = this.vertexCount;
+    if (x.length !== 3 * n) throw new RangeError(`writePositions: expected ${3 * n} coordinates (3 per vertex of ${n}), got ${x.length}`);
+    const objectBits = new Float32Array(new Uint32Array(m.vertexObject).buffer);
+    const q = this.device.queue;
+    q.writeBuffer(this.positions, 0, packVec4(x, n, (i) => m.invMass[i]));
+    q.writeBuffer(this.prev, 0, packVec4(x, n, (i) => objectBits[i]));
+    q.writeBuffer(this.positionCarry, 0, new Float32Array(4 * n));
+  }
+
   /** Copies `bytes` of `buffer` to the CPU: a sync point (tests, the runner's summary, dumps). */
   private read(buffer: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
     return readBufferToCpu(this.device, buffer, bytes, 'state.readback');

@@ -569,6 +569,15 @@ export class GpuSolver {
     return readBufferToCpu(this.device, buffer, size, 'solver.readback');
   }
 
+  /**
+   * A start state from positions x (xyz per vertex): the positions and the substep-start positions
+   * both x, with the model's inverse masses and object ids kept (GpuState.writePositions).
+   * Velocities stay as they are.
+   */
+  writePositions(x: ArrayLike<number>): void {
+    this.state.writePositions(x);
+  }
+
   /** xyz per vertex (a sync point: tests, the runner's summary). */
   readPositions(): Promise<Float32Array> {
     return this.state.readPositions();

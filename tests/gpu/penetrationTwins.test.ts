@@ -21,7 +21,6 @@ import { buildSceneMesh } from '../../src/collision/sceneMesh';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import { buildModel } from '../../src/sim/model';
 import { defaultParams } from '../../src/contract/params';
-import { packVec4 } from '../../src/contract/state';
 import { createSpbMeshData, updateSpbMeshData } from '../../src/spb/meshData';
 import { QUERY_FOUND } from '../../src/spb/query';
 import { cubePart, latticePart } from '../unit/collision/scenes';
@@ -74,9 +73,8 @@ describe('rest-pose methods: the GPU time step against the float64 twin on a fra
     const targets = new PenetrationTargets(mesh, m.restPositions);
     for (const method of ['restClosest', 'ddf'] as const satisfies readonly PenetrationMethod[]) {
       solver.params = { ...solver.params, penetration: method };
-      const vec4 = packVec4(posed, m.vertexCount, (i) => m.invMass[i]);
-      ctx.device.queue.writeBuffer(solver.positionBuffer, 0, vec4);
-      ctx.device.queue.writeBuffer(solver.prevBuffer, 0, vec4);
+      // Positions and start positions, each buffer's w (inverse mass, object id) kept.
+      solver.writePositions(posed);
       const frame = await solver.stepFrame();
       const c = solver.collisions!;
       const list = new Uint32Array(await readBuffer(ctx, c.queryList.list));

@@ -19,7 +19,7 @@ import { CpuSolver } from '../../src/sim/cpuSolver';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import { sliverTets } from '../../src/sim/model';
 import type { SimSetup } from '../../src/sim/setup';
-import { readBuffer, testGpu } from '../support/gpu';
+import { testGpu } from '../support/gpu';
 import { reflectCorners, relativeQualityOracle, signedVolume6 as vol6 } from '../support/invertedTets';
 import { loadSharedTetArrays } from '../support/sharedMeshes';
 import { pointInTet, sliverUnderBox } from '../support/sliverUnderBox';
@@ -40,11 +40,8 @@ function setup(sliverFloor: boolean, sliverFloorQuality = 0): SimSetup {
 async function gpuFrame(ctx: Awaited<ReturnType<typeof testGpu>>, s: SimSetup, x: Float64Array): Promise<{ x: Float32Array; lifted: number; contacts: number; contactDispatches: number }> {
   const gpu = new GpuSolver(ctx, s);
   try {
-    // The state's layout: xyz and the inverse mass per vertex, for positions and start positions.
-    const raw = new Float32Array(await readBuffer(ctx, gpu.positionBuffer));
-    for (let v = 0; v < s.model.vertexCount; v++) for (let j = 0; j < 3; j++) raw[4 * v + j] = x[3 * v + j];
-    ctx.device.queue.writeBuffer(gpu.positionBuffer, 0, raw);
-    ctx.device.queue.writeBuffer(gpu.prevBuffer, 0, raw);
+    // Positions and start positions x, each buffer's w (inverse mass, object id) kept.
+    gpu.writePositions(x);
     const r = await gpu.stepFrame();
     const c = r.collisions;
     return {
