@@ -73,8 +73,16 @@ describe('rest-pose methods: the GPU time step against the float64 twin on a fra
     const targets = new PenetrationTargets(mesh, m.restPositions);
     for (const method of ['restClosest', 'ddf'] as const satisfies readonly PenetrationMethod[]) {
       solver.params = { ...solver.params, penetration: method };
-      // Positions and start positions, each buffer's w (inverse mass, object id) kept.
+      // Positions and start positions, each buffer's w (inverse mass, object id) kept: the
+      // detection tells self from inter-object queries by the ids (two objects here).
       solver.writePositions(posed);
+      const prev = await readBuffer(ctx, solver.prevBuffer), pos = new Float32Array(await readBuffer(ctx, solver.positionBuffer));
+      const ids = new Uint32Array(prev), prevXyz = new Float32Array(prev);
+      for (let v = 0; v < m.vertexCount; v++) {
+        expect(ids[4 * v + 3]).toBe(m.vertexObject[v]);
+        expect(pos[4 * v + 3]).toBe(Math.fround(m.invMass[v]));
+        for (let k = 0; k < 3; k++) expect(prevXyz[4 * v + k]).toBe(Math.fround(posed[3 * v + k]));
+      }
       const frame = await solver.stepFrame();
       const c = solver.collisions!;
       const list = new Uint32Array(await readBuffer(ctx, c.queryList.list));
