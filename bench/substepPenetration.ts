@@ -15,7 +15,12 @@
  *   node scripts/run-ts.mjs bench/substepPenetration.ts [--count-from 30] -- --scene octopus-box --copies 3 --frames 44 [any runner flag]
  *
  * --count-from F: count the substeps of frames F+1, F+2, ... (frames completed before the frame
- * starts; default 0: every frame). The flags after `--` are the runner's (`npm run sim -- --help`);
+ * starts; default 0: every frame). --trace inter|self|all: after each counted substep, one line
+ * per vertex inside another object (inter), inside its own (self: through its own inverted tet
+ * included, so marked) or both, with what the collision stage did for it in that substep: its Pin
+ * mark, its vertex query (found with the path's length, skipped by section 3.5, none), and the
+ * contacts on it as a point (offset, gap, normal) and at its triangles (bench/vertexTrace.ts). The
+ * query is the substep's detecting round's; the contacts are those of its last round. The flags after `--` are the runner's (`npm run sim -- --help`);
  * --engine must be cpu or absent, and the runner's output flags (--out, --dump, --csv) are refused.
  * Prints one line per counted frame with a failure, then the totals.
  */
@@ -27,8 +32,9 @@ import { changesAt } from '../src/scenes/schedule';
 import { CpuSimulation } from '../src/sim/cpuSimulation';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { checkBenchArgs } from './cli';
+import { vertexTraceLine } from './vertexTrace';
 
-const USAGE = 'node scripts/run-ts.mjs bench/substepPenetration.ts [--count-from F] -- --scene NAME [runner flags of scripts/sim.ts: npm run sim -- --help]';
+const USAGE = 'node scripts/run-ts.mjs bench/substepPenetration.ts [--count-from F] [--trace inter|self|all] -- --scene NAME [runner flags of scripts/sim.ts: npm run sim -- --help]';
 
 function fail(message: string): never {
   console.error(`substepPenetration: ${message}\nusage: ${USAGE}`);
@@ -40,10 +46,13 @@ const split = argv.indexOf('--');
 const own = split >= 0 ? argv.slice(0, split) : argv;
 const runnerArgs = split >= 0 ? argv.slice(split + 1) : [];
 // Only this bench's own flags (before `--`); the runner's after it are parseRunArgs's to judge.
-checkBenchArgs(own, { usage: USAGE, values: ['--count-from'] });
+checkBenchArgs(own, { usage: USAGE, values: ['--count-from', '--trace'] });
 const at = own.indexOf('--count-from');
 const countFrom = at >= 0 ? Number(own[at + 1]) : 0;
 if (!(Number.isInteger(countFrom) && countFrom >= 0)) fail(`--count-from: expected a whole number >= 0, got "${own[at + 1]}"`);
+const traceAt = own.indexOf('--trace');
+const trace = traceAt >= 0 ? own[traceAt + 1] : 'none';
+if (!['none', 'inter', 'self', 'all'].includes(trace)) fail(`--trace: expected inter, self or all, got "${trace}"`);
 let parsed;
 try {
   parsed = parseRunArgs(runnerArgs);
@@ -85,9 +94,15 @@ const total = empty();
 let frameTally = empty();
 let frameEndInter = 0;
 let counting = false;
-solver.onSubstep = () => {
+let frameNumber = 0;
+solver.onSubstep = (substep) => {
   if (!counting) return;
   const c = countIntersections({ positions: solver.x, tets: m.tets, tetObject: m.tetObject }, { depth: true });
+  for (const h of c.hits) {
+    if (trace === 'none' || (trace === 'inter' && h.self) || (trace === 'self' && !h.self)) continue;
+    const line = vertexTraceLine(solver.collisionStage, solver.x, m.vertexObject, h.vertex, h.tet, m.tetObject[h.tet], h.depth);
+    console.log(`  frame ${frameNumber} substep ${substep + 1}: ${line}${h.throughOwnTet ? ' (through its own inverted tet)' : ''}`);
+  }
   let inter = 0, deepest = 0, self = 0, inverted = 0;
   for (const h of c.hits) {
     if (!h.self) { inter++; deepest = Math.max(deepest, h.depth); } else if (h.throughOwnTet) inverted++; else self++;
@@ -112,6 +127,7 @@ for (let f = 0; f < o.frames; f++) {
   const change = changesAt(run.schedule, f);
   if (change) sim.setParams(change);
   counting = f >= countFrom;
+  frameNumber = f + 1;
   frameTally = empty();
   frameEndInter = 0;
   await sim.stepFrame();

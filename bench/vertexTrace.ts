@@ -1,0 +1,55 @@
+/**
+ * One line per penetrating vertex of what the float64 collision stage did for it in the substep
+ * just solved (bench/substepPenetration.ts --trace): its Pin mark (hybrid: penetrating at the
+ * substep's start), its own vertex query (found, with the path's length; skipped by paper section
+ * 3.5 because a boundary tet at it is inverted; overflowed; none made) and the contacts acting on
+ * it, as a point (with their offset, gap C = (x - s) . n - offset and normal) and as a triangle
+ * corner of other points' contacts. Reads the stage; changes nothing.
+ */
+import type { CpuCollisionStage } from '../src/collision/cpu/cpuCollisionStage';
+import { KIND_VERTEX, sourceIndex, sourceKind } from '../src/collision/cpu/queryList';
+import { QUERY_FOUND, QUERY_OVERFLOW, QUERY_SKIPPED } from '../src/spb/query';
+
+const mm = (metres: number): string => (1000 * metres).toFixed(3);
+
+/** Its vertex query's outcome in words ("no query": detection made none for it this substep). */
+function queryOf(stage: Readonly<CpuCollisionStage>, v: number): string {
+  const q = stage.queries, r = stage.results;
+  for (let i = 0; i < q.count; i++) {
+    if (sourceKind(q.source[i]) !== KIND_VERTEX || sourceIndex(q.source[i]) !== v) continue;
+    const status = r.status[i];
+    if (status === QUERY_FOUND) return `query found, path ${mm(Math.hypot(r.s[3 * i] - q.px[i], r.s[3 * i + 1] - q.py[i], r.s[3 * i + 2] - q.pz[i]))} mm`;
+    if (status === QUERY_SKIPPED) return 'query skipped (section 3.5: a boundary tet at it is inverted)';
+    if (status === QUERY_OVERFLOW) return 'query overflowed';
+    return 'query found no path';
+  }
+  return 'no query';
+}
+
+/** The active contacts with v as a point (offset, gap, normal, the other side's object) and how many have it as a triangle corner. */
+function contactsOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: number, vertexObject: Uint32Array): string {
+  const c = stage.contacts;
+  const asPoint: string[] = [];
+  let asCorner = 0;
+  for (let i = 0; i < c.count; i++) {
+    if (!c.active[i]) continue;
+    let weight = 0;
+    for (let k = 0; k < 4; k++) if (c.pointVertex[4 * i + k] === v) weight = c.pointWeight[4 * i + k];
+    let corner = false;
+    for (let k = 0; k < 3; k++) if (c.triVertex[3 * i + k] === v && c.triBary[3 * i + k] > 0) corner = true;
+    if (corner) asCorner++;
+    if (!(weight > 0)) continue;
+    const n = [0, 1, 2].map((k) => c.normal[3 * i + k].toFixed(2)).join(', ');
+    asPoint.push(`${weight < 1 ? `weight ${weight.toFixed(2)}, ` : ''}against object ${vertexObject[c.triVertex[3 * i]]}: offset ${mm(c.offset[i])}, gap ${mm(c.gap(x, i))} mm, n (${n})`);
+  }
+  return `${asPoint.length} contacts as a point${asPoint.length ? ` [${asPoint.join('; ')}]` : ''}, ${asCorner} at its triangles`;
+}
+
+/** The trace line of vertex v (of object `object`) found inside tet `tet` of object `tetObject`, `depth` deep (world units). */
+export function vertexTraceLine(
+  stage: Readonly<CpuCollisionStage> | null, x: Float64Array, vertexObject: Uint32Array, v: number, tet: number, tetObject: number, depth: number,
+): string {
+  const head = `vertex ${v} (object ${vertexObject[v]}) in tet ${tet} of object ${tetObject}, ${mm(depth)} mm deep`;
+  if (!stage) return `${head}; no collision stage yet`;
+  return `${head}; Pin ${stage.pin[v] ? 'yes' : 'no'}; ${queryOf(stage, v)}; ${contactsOf(stage, x, v, vertexObject)}`;
+}
