@@ -155,12 +155,17 @@ export const CONTACT_OFFSET_SELF_CAP = CONTACT_OFFSET_AUTO_CAP;
  * its mean boundary edge at rest, at most CONTACT_OFFSET_AUTO_CAP of its shortest element edge.
  */
 export function autoContactOffset(model: SceneArrays): number {
-  return Math.min(CONTACT_OFFSET_AUTO_RATIO * meanBoundaryEdge(model), CONTACT_OFFSET_AUTO_CAP * shortestEdgeAtRest(model));
+  return cappedAutoOffset(model, CONTACT_OFFSET_AUTO_RATIO);
 }
 
 /** The 'auto' offset of the model's self-contacts and colliders: CONTACT_OFFSET_AUTO_SELF_RATIO of its mean boundary edge, capped as autoContactOffset. */
 export function autoSelfContactOffset(model: SceneArrays): number {
-  return Math.min(CONTACT_OFFSET_AUTO_SELF_RATIO * meanBoundaryEdge(model), CONTACT_OFFSET_AUTO_CAP * shortestEdgeAtRest(model));
+  return cappedAutoOffset(model, CONTACT_OFFSET_AUTO_SELF_RATIO);
+}
+
+/** `ratio` of the model's mean boundary edge at rest, at most CONTACT_OFFSET_AUTO_CAP of its shortest element edge. */
+function cappedAutoOffset(model: SceneArrays, ratio: number): number {
+  return Math.min(ratio * meanBoundaryEdge(model), CONTACT_OFFSET_AUTO_CAP * shortestEdgeAtRest(model));
 }
 
 const shortestEdges = new WeakMap<SceneArrays, number>();

@@ -40,14 +40,8 @@ export class GpuState {
 
   /** Rest positions, the model's inverse masses and initial velocities. */
   reset(): void {
-    const m = this.model;
-    const n = this.vertexCount;
-    const objectBits = new Float32Array(new Uint32Array(m.vertexObject).buffer);
-    const q = this.device.queue;
-    q.writeBuffer(this.positions, 0, packVec4(m.restPositions, n, (i) => m.invMass[i]));
-    q.writeBuffer(this.prev, 0, packVec4(m.restPositions, n, (i) => objectBits[i]));
-    q.writeBuffer(this.velocities, 0, packVec4(m.initialVelocities, n, () => 0));
-    q.writeBuffer(this.positionCarry, 0, new Float32Array(4 * n));
+    this.writePositions(this.model.restPositions);
+    this.device.queue.writeBuffer(this.velocities, 0, packVec4(this.model.initialVelocities, this.vertexCount, () => 0));
   }
 
   /**
@@ -55,7 +49,7 @@ export class GpuState {
    * each buffer's w: the inverse mass in the positions, the object id in prev. Writing a vec4 copy
    * of the positions into prev instead gives every vertex its inverse mass's bits as its object id,
    * so pairs of one object read as pairs of two (their contact offset and self-collision rules).
-   * The inverse masses are the model's: a start state, written before frames run (as reset()).
+   * The inverse masses are the model's: a start state, written before frames run (reset() writes the rest positions through it).
    */
   writePositions(x: ArrayLike<number>): void {
     const m = this.model;
