@@ -3,6 +3,7 @@
  * boundary vertices, and per-vertex CSR lists of incident triangles and neighbours.
  */
 import { hash3, tableSizeFor } from './faceTopology';
+import { vertexIncidence } from './vertexIncidence';
 import { listIds } from './errors';
 import { IssueCollector, describeTet, type MeshSourceInfo } from './validate';
 
@@ -88,18 +89,13 @@ export function computeBoundaryTopology(
   const boundaryEdges = edgeVerts.slice(0, 2 * edgeCount);
   const boundaryEdgeTriangles = new Uint32Array(edgeTris.subarray(0, 2 * edgeCount));
 
-  const vertexTriangleOffsets = new Uint32Array(vertexCount + 1);
-  for (let i = 0; i < triangles.length; i++) vertexTriangleOffsets[triangles[i] + 1]++;
-  for (let v = 0; v < vertexCount; v++) vertexTriangleOffsets[v + 1] += vertexTriangleOffsets[v];
-  const vertexTriangles = new Uint32Array(triangles.length);
-  const fill = vertexTriangleOffsets.slice(0, vertexCount);
-  for (let i = 0; i < triangles.length; i++) vertexTriangles[fill[triangles[i]]++] = (i / 3) | 0;
+  const { offsets: vertexTriangleOffsets, ids: vertexTriangles } = vertexIncidence(triangles, 3, vertexCount);
 
   const vertexNeighborOffsets = new Uint32Array(vertexCount + 1);
   for (let i = 0; i < boundaryEdges.length; i++) vertexNeighborOffsets[boundaryEdges[i] + 1]++;
   for (let v = 0; v < vertexCount; v++) vertexNeighborOffsets[v + 1] += vertexNeighborOffsets[v];
   const vertexNeighbors = new Uint32Array(boundaryEdges.length);
-  fill.set(vertexNeighborOffsets.subarray(0, vertexCount));
+  const fill = vertexNeighborOffsets.slice(0, vertexCount);
   for (let e = 0; e < edgeCount; e++) {
     const a = boundaryEdges[2 * e], b = boundaryEdges[2 * e + 1];
     vertexNeighbors[fill[a]++] = b;

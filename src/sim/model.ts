@@ -11,6 +11,7 @@ import { computeRestShapeCpu } from './restShapeCpu';
 import { relativeTetQuality, sliversBelow } from '../mesh/tetQuality';
 import { defaultParams, type PartitionBalance } from '../contract/params';
 import { raiseLightVertices } from './vertexMassFloor';
+import { vertexIncidence } from '../mesh/vertexIncidence';
 
 export interface SimObjectDesc {
   name: string;
@@ -125,17 +126,6 @@ export function setPartitionBalance(model: Model, balance: PartitionBalance): bo
   return true;
 }
 
-function csr(elements: Uint32Array, arity: number, vertexCount: number): { offsets: Uint32Array; corners: Uint32Array } {
-  const offsets = new Uint32Array(vertexCount + 1);
-  for (let i = 0; i < elements.length; i++) offsets[elements[i] + 1]++;
-  for (let v = 0; v < vertexCount; v++) offsets[v + 1] += offsets[v];
-  const cursor = offsets.slice(0, vertexCount);
-  const corners = new Uint32Array(elements.length);
-  for (let i = 0; i < elements.length; i++) corners[cursor[elements[i]]++] = i;
-  void arity;
-  return { offsets, corners };
-}
-
 /** Unique edges of the tets (sorted by key), each as (min, max). */
 function tetEdges(tets: Uint32Array, vertexCount: number): Uint32Array {
   const pairs = [0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3];
@@ -217,8 +207,9 @@ export function buildModel(objects: readonly SimObjectDesc[]): Model {
   }
   const fixed = new Uint8Array(vertexCount);
   for (let v = 0; v < vertexCount; v++) fixed[v] = handleOfVertex[v] >= 0 ? 1 : 0;
-  const tetCsr = csr(tets, 4, vertexCount);
-  const edgeCsr = csr(edges, 2, vertexCount);
+  // Per vertex its tet corners (4 t + k) and edge ends (2 e + k): arity 1, each corner its own entry.
+  const tetCsr = vertexIncidence(tets, 1, vertexCount);
+  const edgeCsr = vertexIncidence(edges, 1, vertexCount);
   const edgeJacobiScale = new Float64Array(edgeCount);
   for (let e = 0; e < edgeCount; e++) {
     const a = edges[2 * e], b = edges[2 * e + 1];
@@ -248,9 +239,9 @@ export function buildModel(objects: readonly SimObjectDesc[]): Model {
     tetPartition: partitionedColouring(tets, 4, restPositions, vertexCount, fixed, { balance: defaultParams({}).partitionBalance }),
     edgePartition: partitionedColouring(edges, 2, restPositions, vertexCount, fixed, { balance: defaultParams({}).partitionBalance }),
     vertexTetOffsets: tetCsr.offsets,
-    vertexTetCorners: tetCsr.corners,
+    vertexTetCorners: tetCsr.ids,
     vertexEdgeOffsets: edgeCsr.offsets,
-    vertexEdgeCorners: edgeCsr.corners,
+    vertexEdgeCorners: edgeCsr.ids,
     materials: objects.map((o) => ({ ...o.material })),
     tetConstants: new Float64Array(4 * tetCount),
     invMass: new Float64Array(vertexCount),

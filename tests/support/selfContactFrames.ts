@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import type { CcdTopology } from '../../src/collision/ccd/broadPhase';
+import { vertexIncidence } from '../../src/mesh/vertexIncidence';
 import { surfaceOf } from './openSurfaces';
 
 export interface SelfContactFrames {
@@ -43,13 +44,7 @@ export function readSelfContactFrames(scene: string): SelfContactFrames {
   const keys = new Set<string>();
   for (let t = 0; t < tets.length; t += 4) keys.add([...tets.subarray(t, t + 4)].sort((a, b) => a - b).join(','));
   // The element topology CCD's candidates read (pairs within one tet are none).
-  const n = h.vertices;
-  const vertexTetOffsets = new Uint32Array(n + 1);
-  for (let i = 0; i < tets.length; i++) vertexTetOffsets[tets[i] + 1]++;
-  for (let v = 0; v < n; v++) vertexTetOffsets[v + 1] += vertexTetOffsets[v];
-  const fill = vertexTetOffsets.slice(0, n);
-  const vertexTets = new Uint32Array(tets.length);
-  for (let i = 0; i < tets.length; i++) vertexTets[fill[tets[i]]++] = i >> 2;
+  const { offsets: vertexTetOffsets, ids: vertexTets } = vertexIncidence(tets, 4, h.vertices);
   return {
     scene: h.scene, size: h.size, frame0: h.frame0, dt: h.dt, meanEdge: h.meanEdge,
     topology: { ...surface.topology, tets, vertexTetOffsets, vertexTets },

@@ -19,6 +19,7 @@
 
 import { unionCornerBoxes } from './cornerBoxes';
 import type { TetMesh } from '../../mesh/types';
+import { vertexIncidence } from '../../mesh/vertexIncidence';
 import { buildBoxHash, cellRanges, crossJoin, gridFrame, selfJoin, tableSize, type CellRanges, type GridFrame, type JoinGroups } from './boxHash';
 import { overlap, roundDown, roundUp } from './f32Round';
 import { dropCulled, type CulledNodes } from './culledPairs';
@@ -50,12 +51,7 @@ export interface CcdTopology {
 /** The CCD view of a tet mesh (e.g. the scene mesh, sceneMesh.ts): its boundary, arrays shared, not copied. */
 export function ccdTopologyOf(mesh: TetMesh): CcdTopology {
   const n = mesh.vertexCount, tets = mesh.tets;
-  const vertexTetOffsets = new Uint32Array(n + 1);
-  for (let i = 0; i < tets.length; i++) vertexTetOffsets[tets[i] + 1]++;
-  for (let v = 0; v < n; v++) vertexTetOffsets[v + 1] += vertexTetOffsets[v];
-  const fill = vertexTetOffsets.slice(0, n);
-  const vertexTets = new Uint32Array(tets.length);
-  for (let i = 0; i < tets.length; i++) vertexTets[fill[tets[i]]++] = i >> 2;
+  const { offsets: vertexTetOffsets, ids: vertexTets } = vertexIncidence(tets, 4, n);
   return {
     vertexCount: n, boundaryVertices: mesh.boundaryVertices, triangles: mesh.boundaryTriangles, edges: mesh.boundaryEdges, vertexObject: mesh.vertexObject,
     tets, vertexTetOffsets, vertexTets,

@@ -25,6 +25,7 @@
  */
 
 import { unionCornerBoxes } from './cornerBoxes';
+import { vertexIncidence } from '../../mesh/vertexIncidence';
 import type { CulledNodes } from './culledPairs';
 import { edgeEdgeOneTet, edgeOpposites, triangleOpposites, vertexFaceOneTet } from './tetPairs';
 import type { CcdCandidates, CcdTopology } from './broadPhase';
@@ -139,16 +140,6 @@ interface JoinTables {
 
 const tablesCache = new WeakMap<CcdTopology, JoinTables>();
 
-/** The elements incident to each vertex (CSR) of `corners`, `per` vertices an element. */
-function incidence(corners: Uint32Array, per: number, vertexCount: number): { start: Uint32Array; ids: Uint32Array } {
-  const start = new Uint32Array(vertexCount + 1);
-  for (let i = 0; i < corners.length; i++) start[corners[i] + 1]++;
-  for (let v = 0; v < vertexCount; v++) start[v + 1] += start[v];
-  const at = start.slice(0, vertexCount), ids = new Uint32Array(corners.length);
-  for (let i = 0; i < corners.length; i++) ids[at[corners[i]]++] = Math.floor(i / per);
-  return { start, ids };
-}
-
 /**
  * Per id below `count`, the column numbers local[e] of the elements e among its candidates that
  * `skip(id, e)` says it makes no pair with, ascending and each once. `near(id, out)` writes the
@@ -197,7 +188,7 @@ function joinTables(topo: CcdTopology): JoinTables {
     for (let k = edgeGroups.start[o]; k < edgeGroups.start[o + 1]; k++) edgeLocal[edgeGroups.ids[k]] = k - edgeGroups.start[o];
   }
   const opposite = triangleOpposites(topo), edgeOpp = edgeOpposites(topo);
-  const vertexTriangles = incidence(tri, 3, n), vertexEdges = incidence(edges, 2, n);
+  const vertexTriangles = vertexIncidence(tri, 3, n), vertexEdges = vertexIncidence(edges, 2, n);
   const { tets, vertexTetOffsets: off, vertexTets: list } = topo;
   // A vertex's candidates: the triangles at it, and those at one vertex of each face opposite it
   // in its tets (a triangle that is one tet with it is such a face, so it is at each of its corners).
@@ -205,7 +196,7 @@ function joinTables(topo: CcdTopology): JoinTables {
     if (!isBoundary[v]) return 0;
     let m = 0;
     const around = (u: number): void => {
-      for (let j = vertexTriangles.start[u]; j < vertexTriangles.start[u + 1]; j++) out[m++] = vertexTriangles.ids[j];
+      for (let j = vertexTriangles.offsets[u]; j < vertexTriangles.offsets[u + 1]; j++) out[m++] = vertexTriangles.ids[j];
     };
     around(v);
     if (tets && off && list) {
@@ -220,7 +211,7 @@ function joinTables(topo: CcdTopology): JoinTables {
   const edgeSkip = skipLists(edgeCount, edgeCount, (ea, out) => {
     let m = 0;
     const around = (u: number): void => {
-      for (let j = vertexEdges.start[u]; j < vertexEdges.start[u + 1]; j++) out[m++] = vertexEdges.ids[j];
+      for (let j = vertexEdges.offsets[u]; j < vertexEdges.offsets[u + 1]; j++) out[m++] = vertexEdges.ids[j];
     };
     around(edges[2 * ea]);
     around(edges[2 * ea + 1]);

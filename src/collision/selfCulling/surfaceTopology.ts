@@ -13,6 +13,7 @@
  * surface whose node boundaries are edge loops.
  */
 import type { CcdTopology } from '../ccd/broadPhase';
+import { vertexIncidence } from '../../mesh/vertexIncidence';
 
 export interface CullingSurface {
   vertexCount: number;
@@ -48,12 +49,7 @@ export function cullingSurfaceOf(topo: CcdTopology): CullingSurface {
   const { triangles, edges, vertexObject } = topo;
   const n = topo.vertexCount;
   const triangleCount = triangles.length / 3, edgeCount = edges.length / 2;
-  const vertexTriangleOffsets = new Uint32Array(n + 1);
-  for (let i = 0; i < triangles.length; i++) vertexTriangleOffsets[triangles[i] + 1]++;
-  for (let v = 0; v < n; v++) vertexTriangleOffsets[v + 1] += vertexTriangleOffsets[v];
-  const fill = vertexTriangleOffsets.slice(0, n);
-  const vertexTriangles = new Uint32Array(triangles.length);
-  for (let i = 0; i < triangles.length; i++) vertexTriangles[fill[triangles[i]]++] = (i / 3) | 0;
+  const { offsets: vertexTriangleOffsets, ids: vertexTriangles } = vertexIncidence(triangles, 3, n);
 
   const triangleObject = new Uint32Array(triangleCount);
   let objectCount = 0;
