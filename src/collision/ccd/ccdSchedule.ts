@@ -140,16 +140,9 @@ export interface ScheduledInput {
   closingState?: { snapshot: StateSnapshot; framesBefore: number };
 }
 
-interface Job {
+/** A job in flight: the boxes and margins it was swept with, as ScheduledInput gives them to the frame it serves. */
+interface Job extends Pick<ScheduledInput, 'boxes' | 'own' | 'margin' | 'ownMargin' | 'ownMargins' | 'ownGrowth' | 'vertexMargins' | 'horizon'> {
   key: string;
-  boxes: Float32Array;
-  own?: { boxes: Float32Array; references: Uint32Array };
-  margin: number;
-  ownMargin: number;
-  ownMargins?: Float64Array;
-  ownGrowth?: ArrayLike<number>;
-  vertexMargins?: Float32Array;
-  horizon: number;
   /** The frame whose end state the job's snapshot is (frame - 1 for a job run at frame's start). */
   from: number;
   snapshot: StateSnapshot;
