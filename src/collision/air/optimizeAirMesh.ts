@@ -25,6 +25,7 @@
  */
 import { orderAirTets, type AirOrder } from './airConstraintCpu';
 import { airVertexCount, orient6, tetQuality, type AirMesh } from './airMesh';
+import { triangulateEdgeRing } from './edgeRingTriangulation';
 
 export interface AirOptimizeJob {
   mesh: AirMesh;
@@ -263,36 +264,15 @@ export class AirMeshEditor {
     if (v !== ring[0] || new Set(ring).size !== m) return null;
     const old = this.worst(around);
     const p = this.p;
-    const chordFree = (i: number, j: number) => j - i === 1 || (i === 0 && j === m - 1) || !this.hasEdge(ring[i], ring[j]);
-    // Klincsek: Q[i][j] best worst quality of the polygon ring[i..j] closed by chord (i, j).
-    const Q = Array.from({ length: m }, () => new Float64Array(m).fill(-Infinity));
-    const K = Array.from({ length: m }, () => new Int32Array(m).fill(-1));
-    for (let i = 0; i + 1 < m; i++) Q[i][i + 1] = Infinity;
-    for (let len = 2; len < m; len++) {
-      for (let i = 0; i + len < m; i++) {
-        const j = i + len;
-        if (!chordFree(i, j)) continue;
-        for (let k = i + 1; k < j; k++) {
-          const sub = Math.min(Q[i][k], Q[k][j]);
-          if (!(sub > old)) continue;
-          const qa = tetQuality(p, a, ring[i], ring[k], ring[j]);
-          const qb = tetQuality(p, b, ring[i], ring[j], ring[k]);
-          const q = Math.min(sub, qa, qb);
-          if (q > Q[i][j]) { Q[i][j] = q; K[i][j] = k; }
-        }
-      }
-    }
-    const q = Q[0][m - 1];
+    // The ring's best triangulation, no diagonal along an edge the air mesh already has.
+    const best = triangulateEdgeRing(
+      a, b, ring, old,
+      (i, k, j) => Math.min(tetQuality(p, a, ring[i], ring[k], ring[j]), tetQuality(p, b, ring[i], ring[j], ring[k])),
+      (i, j) => !this.hasEdge(ring[i], ring[j]),
+    );
+    if (!best) return null;
+    const q = best.quality, added = best.tets;
     if (!(q > 0 && q > old + GAIN)) return null;
-    const added: number[][] = [];
-    const emit = (i: number, j: number): void => {
-      if (j - i < 2) return;
-      const k = K[i][j];
-      added.push([a, ring[i], ring[k], ring[j]], [b, ring[i], ring[j], ring[k]]);
-      emit(i, k);
-      emit(k, j);
-    };
-    emit(0, m - 1);
     return { kind: 'edge', removed: around, added, quality: q };
   }
 

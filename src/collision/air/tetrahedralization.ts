@@ -15,6 +15,7 @@
  * the hull).
  */
 import { insphere, orient3d } from 'robust-predicates';
+import { triangulateEdgeRing } from './edgeRingTriangulation';
 
 /** Numeric key of an unordered vertex triple when base^3 fits a double, else a string. */
 export type FaceKey = number | string;
@@ -445,35 +446,16 @@ export class Tetrahedralization {
     const r = this.edgeRing(a, b);
     if (!r || r.ring.length > maxRing) return false;
     if (this.removesProtected(r.tets)) return false;
-    const ring = r.ring, m = ring.length;
-    const Q = Array.from({ length: m }, () => new Float64Array(m).fill(-Infinity));
-    const K = Array.from({ length: m }, () => new Int32Array(m).fill(-1));
-    for (let i = 0; i + 1 < m; i++) Q[i][i + 1] = Infinity;
-    for (let len = 2; len < m; len++) {
-      for (let i = 0; i + len < m; i++) {
-        const j = i + len;
-        for (let k = i + 1; k < j; k++) {
-          const sub = Math.min(Q[i][k], Q[k][j]);
-          if (!(sub > 0)) continue;
-          const x = ring[i], y = ring[k], z = ring[j];
-          if (avoid && avoid(x, y, z)) continue;
-          // With (a, b, r_i, r_{i+1}) positive, (a, x, y, z) and (b, x, z, y) are the new tets.
-          if (!(this.orient(a, x, y, z) > 0) || !(this.orient(b, x, z, y) > 0)) continue;
-          const q = Math.min(sub, this.quality(a, x, y, z), this.quality(b, x, z, y));
-          if (q > Q[i][j]) { Q[i][j] = q; K[i][j] = k; }
-        }
-      }
-    }
-    if (!(Q[0][m - 1] > 0)) return false;
-    const added: number[][] = [];
-    const emit = (i: number, j: number): void => {
-      if (j - i < 2) return;
-      const k = K[i][j];
-      added.push([a, ring[i], ring[k], ring[j]], [b, ring[i], ring[j], ring[k]]);
-      emit(i, k);
-      emit(k, j);
-    };
-    emit(0, m - 1);
+    const ring = r.ring;
+    const best = triangulateEdgeRing(a, b, ring, 0, (i, k, j) => {
+      const x = ring[i], y = ring[k], z = ring[j];
+      if (avoid && avoid(x, y, z)) return -Infinity;
+      // With (a, b, r_i, r_{i+1}) positive, (a, x, y, z) and (b, x, z, y) are the new tets.
+      if (!(this.orient(a, x, y, z) > 0) || !(this.orient(b, x, z, y) > 0)) return -Infinity;
+      return Math.min(this.quality(a, x, y, z), this.quality(b, x, z, y));
+    });
+    if (!best) return false;
+    const added = best.tets;
     this.replace(r.tets, added);
     return true;
   }
