@@ -23,7 +23,7 @@
 import type { SceneArrays } from '../../contract/sceneArrays';
 import { airTetCount, orient6, type AirMesh, type AirMeshStats, type AirSpec } from './airMesh';
 import { AirMeshEditor } from './optimizeAirMesh';
-import { AirMeshError } from './airMeshError';
+import { AirMeshError, describeVertex, formatNumber as fmt } from './airMeshError';
 
 /** Kuhn's six tets of a cube: paths from corner 0 to corner 7 (corner bits x = 1, y = 2, z = 4), as hexGridBox.ts. */
 const KUHN = [
@@ -67,10 +67,7 @@ export function buildAirMesh(model: AirModel, spec: AirSpec): BuiltAirMesh {
     onHull[g] = (i === 0 ? 1 : 0) | (i === nx ? 2 : 0) | (j === 0 ? 4 : 0) | (j === ny ? 8 : 0) | (k === 0 ? 16 : 0) | (k === nz ? 32 : 0);
   }
   const x = model.restPositions;
-  const where = (v: number) => {
-    const o = model.vertexObject[v];
-    return `object ${o} (${model.objectNames[o]}) vertex ${v - model.objectVertexOffsets[o]} at (${fmt(x[3 * v])}, ${fmt(x[3 * v + 1])}, ${fmt(x[3 * v + 2])})`;
-  };
+  const where = (v: number) => describeVertex(model, v);
   // Every model vertex inside the container.
   for (let v = 0; v < model.vertexCount; v++) {
     for (let a = 0; a < 3; a++) {
@@ -173,10 +170,6 @@ function latticeOf(spec: AirSpec): { n: [number, number, number]; cell: number; 
   }
   if ((n[0] + 1) * (n[1] + 1) * (n[2] + 1) > 1 << 24) throw new AirMeshError(`air mesh: lattice of ${n.join(' x ')} cells is too large (at most 2^24 lattice points); use a larger cell`);
   return { n, cell, lo: spec.min };
-}
-
-function fmt(v: number): string {
-  return Number(v.toPrecision(6)).toString();
 }
 
 interface Face {

@@ -29,7 +29,7 @@ import type { AirModel, BuiltAirMesh } from './buildAirMesh';
 import { AIR_PARTICLE_MASS_RATIO } from './buildAirMesh';
 import { AirMeshEditor } from './optimizeAirMesh';
 import { FACE_OF, Tetrahedralization } from './tetrahedralization';
-import { AirMeshError } from './airMeshError';
+import { AirMeshError, describeVertex, formatNumber as fmt } from './airMeshError';
 
 /** The container of a general air mesh: an axis-aligned box holding every object, and its wall points' spacing. */
 export interface AirBox {
@@ -52,10 +52,7 @@ export function buildGeneralAirMesh(model: AirModel, box: AirBox): BuiltAirMesh 
   const t0 = performance.now();
   checkBox(box);
   const x = model.restPositions;
-  const where = (v: number) => {
-    const o = model.vertexObject[v];
-    return `object ${o} (${model.objectNames[o]}) vertex ${v - model.objectVertexOffsets[o]} at (${fmt(x[3 * v])}, ${fmt(x[3 * v + 1])}, ${fmt(x[3 * v + 2])})`;
-  };
+  const where = (v: number) => describeVertex(model, v);
   for (let v = 0; v < model.vertexCount; v++) {
     for (let a = 0; a < 3; a++) {
       const c = x[3 * v + a];
@@ -276,10 +273,6 @@ function checkBox(box: AirBox): void {
 
 function lerp(box: AirBox, a: number, s: number): number {
   return s === 1 ? box.max[a] : box.min[a] + s * (box.max[a] - box.min[a]);
-}
-
-function fmt(v: number): string {
-  return Number(v.toPrecision(6)).toString();
 }
 
 interface BoundaryFace {
