@@ -45,7 +45,7 @@ function contactsOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: numb
   return `${asPoint.length} contacts as a point${asPoint.length ? ` [${asPoint.join('; ')}]` : ''}, ${asCorner} at its triangles`;
 }
 
-/** The trace line of vertex v (of object `object`) found inside tet `tet` of object `tetObject`, `depth` deep (world units). */
+/** The trace line of vertex v found inside tet `tet` of object `tetObject`, `depth` deep (world units). */
 export function vertexTraceLine(
   stage: Readonly<CpuCollisionStage> | null, x: Float64Array, vertexObject: Uint32Array, v: number, tet: number, tetObject: number, depth: number,
 ): string {
