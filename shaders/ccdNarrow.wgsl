@@ -108,6 +108,8 @@ const CCD_LATER_ROUND_HITS = CCD_ESCAPE_LIST + 2u * CCD_ESCAPE_LIST_CAPACITY;
 const CCD_LATER_ROUND_BEYOND = CCD_LATER_ROUND_HITS + 1u;
 // Then the near list's lengths summed over the substeps (counters.ccd.laterRoundListed).
 const CCD_LATER_ROUND_LISTED = CCD_LATER_ROUND_HITS + 2u;
+// Exit contacts of released vertices (SolverParams.pinRelease; counters.ccd.exitContacts).
+const CCD_EXIT_CONTACTS = CCD_LATER_ROUND_HITS + 3u;
 // Over whole edges, hits whose closest points lie within this parameter of an edge's end are left
 // to the vertex-triangle pairs of that end; with CCD_EDGE_INTERIOR each edge is searched over
 // [EE_END_PARAM, 1 - EE_END_PARAM] (src/collision/ccd/interiorEdges.ts).
@@ -440,24 +442,33 @@ fn vertexFace(i: u32) {
   let c0 = startPosition(tv.z);
   let separation = pairSeparation(v, tv.x);
   atomicAdd(&header[CCD_TESTS], 1u);
-  let toi = ccdVertexFace(x0, a0, b0, c0, x1, a1, b1, c1, separation);
+  var toi = ccdVertexFace(x0, a0, b0, c0, x1, a1, b1, c1, separation);
   if (toi < 0.0) { return; }
-  // Behind the face at t0 by more than the separation: not approaching this face from outside.
-  // Within it, a contact that the last substep left not fully resolved (Jacobi passes): keep it.
   let n0 = cross(b0 - a0, c0 - a0);
   let behind = -dot(x0 - a0, n0);
-  if (behind > separation * length(n0)) {
-    atomicAdd(&header[CCD_BACK_FACE], 1u);
-    return;
-  }
-  // Directly behind the face (closest point inside the triangle) by more than rounding, and not
-  // inside the tet behind it: beyond a part crushed thinner than the separation, on this face's
-  // solid side. Its contact would hold the wall's thickness from growing at every build, a
-  // ratchet against the material (ccdCpu.ts BEHIND_FACE_REL).
-  if (behind > BEHIND_FACE_REL * separation * length(n0)
-      && closestPointOnTriangle(x0, a0, b0, c0).feature == FEATURE_FACE && !insideTetAtStart(x0, topo[params.offTriangleTet + tri])) {
-    atomicAdd(&header[CCD_BACK_FACE], 1u);
-    return;
+  // An exit (SolverParams.pinRelease): a released vertex (dcdDetect.wgsl), behind the face at t0
+  // beyond rounding and in front of it at t1, came out through it; its contact is taken at t1,
+  // where the vertex is outside (ccdCpu.ts vertexFace).
+  let exit = (params.flags & CCD_SKIP_PIN) != 0u && pin[v] == PIN_RELEASED && behind > BEHIND_FACE_REL * separation * length(n0)
+    && dot(x1 - a1, cross(b1 - a1, c1 - a1)) > 0.0;
+  if (exit) {
+    toi = 1.0;
+  } else {
+    // Behind the face at t0 by more than the separation: not approaching this face from outside.
+    // Within it, a contact that the last substep left not fully resolved (Jacobi passes): keep it.
+    if (behind > separation * length(n0)) {
+      atomicAdd(&header[CCD_BACK_FACE], 1u);
+      return;
+    }
+    // Directly behind the face (closest point inside the triangle) by more than rounding, and not
+    // inside the tet behind it: beyond a part crushed thinner than the separation, on this face's
+    // solid side. Its contact would hold the wall's thickness from growing at every build, a
+    // ratchet against the material (ccdCpu.ts BEHIND_FACE_REL).
+    if (behind > BEHIND_FACE_REL * separation * length(n0)
+        && closestPointOnTriangle(x0, a0, b0, c0).feature == FEATURE_FACE && !insideTetAtStart(x0, topo[params.offTriangleTet + tri])) {
+      atomicAdd(&header[CCD_BACK_FACE], 1u);
+      return;
+    }
   }
   let xt = mix(x0, x1, toi);
   let at = mix(a0, a1, toi);
@@ -486,8 +497,11 @@ fn vertexFace(i: u32) {
   c.triVertex = vec4<u32>(tv, CONTACT_NONE);
   c.triBary = vec4<f32>(triangleBarycentrics(cp.point, at, bt, ct), 0.0);
   c.normal = normal;
-  c.offset = rampedOffset(separation, contactStartGap(c), params.offsetRamp, RAMP_FLOOR_CCD, params.depenetration);
+  // An exit contact's offset opens from the gap at t1 (the vertex outside), the others' from t0.
+  let gap0 = select(contactStartGap(c), dot(xt - cp.point, normal), exit);
+  c.offset = rampedOffset(separation, gap0, params.offsetRamp, RAMP_FLOOR_CCD, params.depenetration);
   atomicAdd(&header[CCD_HITS_VF], 1u);
+  if (exit) { atomicAdd(&header[CCD_EXIT_CONTACTS], 1u); }
   markInContact(2u * i + 1u);
   appendVertexFace(c);
 }

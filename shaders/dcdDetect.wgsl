@@ -380,7 +380,16 @@ fn detectPoint(id: u32) {
   let escaped = gPinIndex != NONE && (params.flags & (DETECT_PIN_AND_TEST | DETECT_ONLY_PIN)) != 0u && pin[gPinIndex] == 0u;
   if (escaped) { atomicAdd(&list.header[QL_ESCAPED_TESTED], 1u); }
   let t = findTet(min(gA, gB), max(gA, gB));
-  if (t == NONE) { return; }
+  if (t == NONE) {
+    // SolverParams.pinRelease: a Pin vertex that the material carried out of every tet goes to
+    // CCD (CPU twin: cpuCollisionStage.ts releasePins). Edges keep their marks (their CCD side
+    // comes from the start, inside).
+    if ((params.flags & DETECT_PIN_RELEASE) != 0u && gKind == QUERY_KIND_VERTEX && (pin[gPinIndex] & (PIN_SELF | PIN_INTER)) != 0u) {
+      pin[gPinIndex] = PIN_RELEASED;
+      atomicAdd(&list.header[QL_PIN_RELEASED], 1u);
+    }
+    return;
+  }
   if (escaped) { atomicAdd(&list.header[QL_ESCAPED_INSIDE], 1u); }
   if ((params.flags & DETECT_MARK_PIN) != 0u) {
     if (gPinIndex != NONE) {

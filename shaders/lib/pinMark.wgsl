@@ -3,6 +3,8 @@
 // skips a Pin point's pairs of that kind only (docs/collisions.md "Pin by kind").
 const PIN_SELF = 1u;
 const PIN_INTER = 2u;
+// SolverParams.pinRelease: Pin at the start, in no tet at detection (pinMark.ts PIN_RELEASED).
+const PIN_RELEASED = 4u;
 fn pinMarkOf(inter: bool) -> u32 {
   return select(PIN_SELF, PIN_INTER, inter);
 }

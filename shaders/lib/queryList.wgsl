@@ -30,6 +30,7 @@ const QL_DETECTIONS = 20u;       // detections this frame (detection's invocatio
 const QL_FAR_SIDE_DROPPED = 21u;  // shortest-path contacts disabled as far-side contacts (contactsFarSide.wgsl dropFarSide), summed over the frame
 const QL_INVERSION_FLOOR_TETS = 22u;  // recovery mode: tets found below the inversion floor (inversionFloor.wgsl), summed over the frame's rounds
 const QL_PIN_IN_FOLD = 23u;       // hybrid: points inside another object's tet at their substep's start left Pout, an inverted tet of it holding them too (dcdDetect.wgsl inOthersFold)
+const QL_PIN_RELEASED = 24u;       // hybrid with pinRelease: Pin vertices found in no tet at detection, marked PIN_RELEASED (dcdDetect.wgsl)
 const QL_HEADER_WORDS = 64u;
 
 const QUERY_KIND_SHIFT = 29u;

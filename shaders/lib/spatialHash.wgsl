@@ -61,6 +61,9 @@ const DETECT_ESCAPES_OWN = 128u;
 // The hash build also takes the shortest path's per-tet measures (lib/tetMeasures.wgsl) from the
 // same corners: the spb stage then skips its prepass dispatch.
 const DETECT_MEASURE_TETS = 256u;
+// Hybrid with SolverParams.pinRelease: a boundary vertex Pin at the start that the test at the end
+// finds in no tet is marked PIN_RELEASED (lib/pinMark.wgsl), so that CCD takes its pairs.
+const DETECT_PIN_RELEASE = 512u;
 
 const HASH_COUNTERS = 4u;
 const HASH_TAKEN = 0u;

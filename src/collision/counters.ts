@@ -48,6 +48,11 @@ export interface CollisionFrameCounters {
    * surface; docs/collisions.md "Pin marks in folds"), summed over the substeps; counted in pout.
    */
   pinInFold: number;
+  /**
+   * Hybrid with SolverParams.pinRelease: boundary vertices Pin at their substep's start that
+   * detection found in no tet (released to CCD, pinMark.ts PIN_RELEASED), summed over the detections.
+   */
+  pinReleased: number;
   /** Continuous detection (zero when the mode has none). */
   ccd: CcdFrameCounters;
   /** Surface BVH rebuilds installed before this frame (worker job), and the job's time in its worker (ms). */
@@ -73,6 +78,12 @@ export interface CcdFrameCounters {
   hitsVertexFace: number;
   hitsEdgeEdge: number;
   backFace: number;
+  /**
+   * SolverParams.pinRelease: vertex-face contacts of released vertices with a face whose plane they
+   * crossed from behind on their way out (exit contacts, taken at the motion's end), counted in
+   * hitsVertexFace too.
+   */
+  exitContacts: number;
   /**
    * Of the hits, those that the later rounds of collideEvery 'contacts' added (SolverParams.ccdEveryRound:
    * CCD again on the motion from the substep's start, pairs already in contact skipped), summed over the substeps.
@@ -174,7 +185,7 @@ export interface CcdFrameCounters {
 
 export function emptyCcdCounters(): CcdFrameCounters {
   return {
-    candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, laterRoundHits: 0, laterRoundBeyondReach: 0, laterRoundListed: 0, backFace: 0, edgeEdgeAtEnd: 0, edgeEdgeApart: 0,
+    candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, laterRoundHits: 0, laterRoundBeyondReach: 0, laterRoundListed: 0, backFace: 0, exitContacts: 0, edgeEdgeAtEnd: 0, edgeEdgeApart: 0,
     capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, escapedTested: 0, escapedInside: 0, escapedRejected: 0, margin: 0, selfMargin: 0, escapeDistance: 0, escapeDistanceSelf: 0, selfGrowth: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0, selfWorldFrame: 0, interPairs: 0, interSlices: 0,
     selfPairsBefore: 0, selfPairsAfter: 0, selfCulledFraction: 0, selfConesMs: 0, selfTraversalMs: 0, selfFilterMs: 0, selfDeviationEscapes: 0,
   };
@@ -202,6 +213,7 @@ export function emptyCollisionCounters(): CollisionFrameCounters {
     pin: 0,
     pout: 0,
     pinInFold: 0,
+    pinReleased: 0,
     ccd: emptyCcdCounters(),
     bvhRebuilds: 0,
     bvhRebuildMs: 0,

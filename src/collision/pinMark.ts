@@ -9,6 +9,14 @@
  */
 export const PIN_SELF = 1;
 export const PIN_INTER = 2;
+/**
+ * SolverParams.pinRelease: a boundary vertex that was Pin at the substep's start but lies in no
+ * tet when detection looks after the material iterations (the first iteration carried it out). It
+ * has no shortest-path query, so CCD takes its pairs again (no skip: the mark is neither kind), and
+ * holds it outside the faces it left through (ccdCpu.ts, "exit contacts"; docs/collisions.md
+ * "A Pin point outside at detection").
+ */
+export const PIN_RELEASED = 4;
 
 /** The Pin marks that take a CCD pair of one object (`self`) or of two from CCD. */
 export function pinSkips(self: boolean, byKind: boolean): number {

@@ -473,6 +473,18 @@ export interface SolverParams {
    */
   pinByKind: boolean;
   /**
+   * Hybrid (supplement Alg. 5): a boundary vertex that was Pin at the substep's start but that
+   * detection, after the material iterations, finds in no tet (the first iteration carried it
+   * out) is released (pinMark.ts PIN_RELEASED): CCD tests its pairs, and a face whose plane it
+   * crossed from behind to in front on its way out becomes an exit contact taken at the end of
+   * the motion, its offset opening from the gap there, which holds it outside in the later rounds.
+   * Alg. 5 as written leaves such a point with neither a shortest-path contact (no tet holds it)
+   * nor CCD (it is Pin), so the later iterations could carry it back in, deeper than it started
+   * (traced on the 4-octopus box: 3.9 and 6.0 mm). False: Alg. 5 as written.
+   * docs/collisions.md "A Pin point outside at detection".
+   */
+  pinRelease: boolean;
+  /**
    * Edge-edge CCD searches the edges' interiors (src/collision/ccd/interiorEdges.ts): each edge cut
    * 1 % short of its ends, so the first time is the first time two points inside both edges come
    * within the separation, and a pair first near at a vertex still gets its contact when the
@@ -729,6 +741,7 @@ export function defaultParams(overrides: Partial<SolverParams> = {}): SolverPara
     escapedToDcd: true,
     ccdEveryRound: false,
     pinByKind: false,
+    pinRelease: false,
     ccdEdgeInterior: false,
     ccdObstacleGrowth: true,
     ccdSelfPairFrame: 'adaptive',
@@ -766,6 +779,7 @@ export function checkParams(p: SolverParams): void {
   if (!(Number.isFinite(p.sliverFloorQuality) && p.sliverFloorQuality >= 0 && p.sliverFloorQuality < 1)) throw new RangeError(`sliverFloorQuality (a fraction of the object's median tet quality) must be in [0, 1), got ${String(p.sliverFloorQuality)}`);
   if (typeof p.escapedToDcd !== 'boolean') throw new RangeError(`escapedToDcd must be true or false, got ${String(p.escapedToDcd)}`);
   if (typeof p.ccdEveryRound !== 'boolean') throw new RangeError(`ccdEveryRound must be true or false, got ${String(p.ccdEveryRound)}`);
+  if (typeof p.pinRelease !== 'boolean') throw new RangeError(`pinRelease must be true or false, got ${String(p.pinRelease)}`);
   if (typeof p.pinByKind !== 'boolean') throw new RangeError(`pinByKind must be true or false, got ${String(p.pinByKind)}`);
   if (typeof p.ccdEdgeInterior !== 'boolean') throw new RangeError(`ccdEdgeInterior must be true or false, got ${String(p.ccdEdgeInterior)}`);
   if (typeof p.ccdObstacleGrowth !== 'boolean') throw new RangeError(`ccdObstacleGrowth must be true or false, got ${String(p.ccdObstacleGrowth)}`);

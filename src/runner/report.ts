@@ -108,6 +108,9 @@ export interface CollisionSummary {
   pin: number;
   pout: number;
   pinInFold: number;
+  /** Hybrid with pinRelease: Pin vertices found in no tet at detection (released to CCD), and the exit contacts CCD gave them, summed. */
+  pinReleased: number;
+  exitContacts: number;
   /** CCD: candidate pairs (mean per frame), contacts by kind, boxes left (escapes), the broad-phase job's time and the frame's wait for it (ms, mean and max). */
   ccd: {
     meanCandidates: number;
@@ -153,6 +156,8 @@ export function summarizeCollisions(frames: readonly FrameEntry[]): CollisionSum
     pin: sum((x) => x.pin ?? 0),
     pout: sum((x) => x.pout ?? 0),
     pinInFold: sum((x) => x.pinInFold ?? 0),
+    pinReleased: sum((x) => x.pinReleased ?? 0),
+    exitContacts: sum((x) => x.ccd?.exitContacts ?? 0),
     ccd: {
       meanCandidates: sum((x) => (x.ccd ? x.ccd.candidatesVertexFace + x.ccd.candidatesEdgeEdge : 0)) / c.length,
       hitsVertexFace: sum((x) => x.ccd?.hitsVertexFace ?? 0),

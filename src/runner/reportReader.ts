@@ -59,11 +59,11 @@ function optional(o: Obj, key: string, path: string, check: (v: unknown, path: s
 const DCD_HITS = ['vertexSelf', 'vertexInter', 'edgeSelf', 'edgeInter', 'centroidSelf', 'centroidInter'] as const;
 const COLLISION_COUNTS = [
   'spbQueries', 'bvhCandidates', 'traversals', 'tetsVisited', 'spbOverflows', 'contacts', 'noPath', 'skipped', 'farSideDropped', 'inversionFloorTets',
-  'contactCapacity', 'dropped', 'readbacks', 'readbackBytes', 'pin', 'pout', 'pinInFold', 'bvhRebuilds',
+  'contactCapacity', 'dropped', 'readbacks', 'readbackBytes', 'pin', 'pout', 'pinInFold', 'pinReleased', 'bvhRebuilds',
 ] as const satisfies readonly NumberKeys<CollisionFrameCounters>[];
 const COLLISION_MS = ['bvhRebuildMs'] as const satisfies readonly NumberKeys<CollisionFrameCounters>[];
 const CCD_COUNTS = [
-  'candidatesVertexFace', 'candidatesEdgeEdge', 'tests', 'skippedPin', 'hitsVertexFace', 'hitsEdgeEdge', 'laterRoundHits', 'laterRoundBeyondReach', 'laterRoundListed', 'backFace',
+  'candidatesVertexFace', 'candidatesEdgeEdge', 'tests', 'skippedPin', 'hitsVertexFace', 'hitsEdgeEdge', 'laterRoundHits', 'laterRoundBeyondReach', 'laterRoundListed', 'backFace', 'exitContacts',
   'edgeEdgeAtEnd', 'edgeEdgeApart', 'capacity', 'dropped', 'escaped', 'escapedSelf', 'escapedSelfObjects', 'escapedTested', 'escapedInside', 'escapedRejected', 'selfListsReused', 'selfListsRebuilt', 'selfWorldFrame', 'interPairs', 'interSlices', 'selfPairsBefore', 'selfPairsAfter', 'selfDeviationEscapes',
 ] as const satisfies readonly NumberKeys<CcdFrameCounters>[];
 /**

@@ -439,6 +439,7 @@ export class GpuCollisions {
     if (mode === 'hybrid') {
       counters.pin = header[QL.pin];
       counters.pinInFold = header[QL.pinInFold];
+      counters.pinReleased = header[QL.pinReleased];
       counters.ccd.escapedTested = header[QL.escapedTested];
       counters.ccd.escapedInside = header[QL.escapedInside];
       counters.ccd.escapedRejected = header[QL.escapedRejected];

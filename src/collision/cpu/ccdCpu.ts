@@ -22,7 +22,10 @@
  *     face's plane at t0 by more than the separation, nor when it was directly behind the face
  *     (its closest point inside the triangle) by more than BEHIND_FACE_REL of the separation
  *     without being inside the tet behind it: it lies beyond a part thinner than the separation
- *     (a crushed wall), on the solid side of this face;
+ *     (a crushed wall), on the solid side of this face; but a vertex released from Pin
+ *     (SolverParams.pinRelease, pinMark.ts PIN_RELEASED) that was behind the face at t0 and is in
+ *     front of it at t1 came out through it: an exit contact, taken at t1 (s, n and the gap its
+ *     offset opens from all at t1, where the vertex is outside);
  *   edge-edge: the closest points of the two edges (none within EE_END_PARAM of an end; with
  *     SolverParams.ccdEdgeInterior searched over the edges' interiors, ccd/interiorEdges.ts, and at
  *     an end of an interior n is the gap between the closest points where it exceeds
@@ -45,7 +48,7 @@ import type { CcdFrameCounters } from '../counters';
 import { pairBoxGap } from '../ccd/laterRounds';
 import { strictlyInside } from './tetGeometry';
 import { ACTIVE_DETECTING_ROUND_ONLY, CpuContacts, GROUP_EDGE_EDGE, GROUP_POINT_FACE, PATH_DIRECTION_MIN_REL } from './contactsCpu';
-import { pinSkips } from '../pinMark';
+import { PIN_RELEASED, pinSkips } from '../pinMark';
 
 /**
  * An edge-edge CCD contact whose two normal cones do not meet (mutualCone.ts 'apart') keeps its
@@ -108,6 +111,14 @@ export class CpuCcd {
   /** strictlyInside's 4 words. */
   private readonly insideScratch = new Float64Array(4);
 
+  /**
+   * The exit contacts (pinRelease) the last run or runListed appended, ascending contact ids: their
+   * offsets open from the gap at the motion's end (CpuCollisionStage ramps them).
+   */
+  readonly exitContacts: number[] = [];
+  /** The Pin marks of the substep (run's `pin`), read for PIN_RELEASED in this and the later rounds; null: none. */
+  private pinMarks: Uint8Array | null = null;
+
   /** Edge and vertex features' normals kept in their normal cones (featureNormal.ts); false: the path direction alone, as before (tests compare). */
   coneNormals = true;
   /** SolverParams.pinByKind: a Pin point skips only the pairs of its mark's kind (pinMark.ts); false: all its pairs (Alg. 5 as written). */
@@ -153,6 +164,8 @@ export class CpuCcd {
     pairs?: CcdPairsInContact, selfSeparation = separation, near?: { reach: number; limit: number; list: CcdNearList },
   ): void {
     this.apartOffset = selfSeparation;
+    this.pinMarks = pin;
+    this.exitContacts.length = 0;
     const m = this.mesh;
     const b = sweptBoxes(x0, x1, separation, this.boxes);
     let boxes = b;
@@ -208,6 +221,7 @@ export class CpuCcd {
     pairs: CcdPairsInContact, list: CcdNearList, selfSeparation = separation,
   ): void {
     this.apartOffset = selfSeparation;
+    this.exitContacts.length = 0;
     const m = this.mesh;
     const b = sweptBoxes(x0, x1, separation, this.boxes);
     const tris = m.boundaryTriangles, edges = m.boundaryEdges;
@@ -272,22 +286,30 @@ export class CpuCcd {
 
   private vertexFace(x0: Float64Array, x1: Float64Array, v: number, f: number, a: number, b: number, c: number, sep: number, offset: number, out: CpuContacts, counters: CcdFrameCounters): void {
     const q = this.load(x0, x1, v, a, b, c);
-    const toi = ccdWithin(true, q, sep);
+    let toi = ccdWithin(true, q, sep);
     if (toi < 0) return;
-    // Behind the face at t0 by more than the separation: not approaching this face from outside.
     const n0 = cross(q[6] - q[3], q[7] - q[4], q[8] - q[5], q[9] - q[3], q[10] - q[4], q[11] - q[5]);
     const behind = -((q[0] - q[3]) * n0[0] + (q[1] - q[4]) * n0[1] + (q[2] - q[5]) * n0[2]);
     const n0Length = Math.hypot(n0[0], n0[1], n0[2]);
-    if (behind > sep * n0Length) {
-      counters.backFace++;
-      return;
-    }
-    // Directly behind the face by more than rounding, and not inside the tet behind it: beyond a crushed wall (BEHIND_FACE_REL).
-    if (behind > BEHIND_FACE_REL * sep * n0Length
-      && closestPointOnTriangle(q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], q[8], q[9], q[10], q[11], this.cpt) === FEATURE_FACE
-      && !strictlyInside(x0, this.mesh.tets, this.mesh.boundaryTriangleTet[f], q[0], q[1], q[2], this.insideScratch)) {
-      counters.backFace++;
-      return;
+    // An exit (pinRelease): a released vertex, behind the face at t0 beyond rounding and in front of
+    // it at t1, came out through it. Its contact is taken at t1, where the vertex is outside, so
+    // that the later rounds cannot carry it back through this face.
+    const exit = behind > BEHIND_FACE_REL * sep * n0Length && this.pinMarks !== null && this.pinMarks[v] === PIN_RELEASED && inFrontAtEnd(q);
+    if (exit) {
+      toi = 1;
+    } else {
+      // Behind the face at t0 by more than the separation: not approaching this face from outside.
+      if (behind > sep * n0Length) {
+        counters.backFace++;
+        return;
+      }
+      // Directly behind the face by more than rounding, and not inside the tet behind it: beyond a crushed wall (BEHIND_FACE_REL).
+      if (behind > BEHIND_FACE_REL * sep * n0Length
+        && closestPointOnTriangle(q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], q[8], q[9], q[10], q[11], this.cpt) === FEATURE_FACE
+        && !strictlyInside(x0, this.mesh.tets, this.mesh.boundaryTriangleTet[f], q[0], q[1], q[2], this.insideScratch)) {
+        counters.backFace++;
+        return;
+      }
     }
     const at = (j: number, k: number): number => q[3 * j + k] + toi * (q[12 + 3 * j + k] - q[3 * j + k]);
     const xt = [at(0, 0), at(0, 1), at(0, 2)], pa = [at(1, 0), at(1, 1), at(1, 2)], pb = [at(2, 0), at(2, 1), at(2, 2)], pc = [at(3, 0), at(3, 1), at(3, 2)];
@@ -316,8 +338,12 @@ export class CpuCcd {
       if (this.mutualCones) mutualVertexCone(this.cone, v, f, feature, u, pos);
       nx = u[0]; ny = u[1]; nz = u[2];
     }
-    out.append(GROUP_POINT_FACE, offset, [v], [1], [a, b, c], [cpt[3], cpt[4], cpt[5]], nx, ny, nz);
+    const made = out.append(GROUP_POINT_FACE, offset, [v], [1], [a, b, c], [cpt[3], cpt[4], cpt[5]], nx, ny, nz);
     counters.hitsVertexFace++;
+    if (exit) {
+      this.exitContacts.push(made);
+      counters.exitContacts++;
+    }
   }
 
   private edgeEdge(x0: Float64Array, x1: Float64Array, ea: number, eb: number, a0: number, a1: number, b0: number, b1: number, sep: number, offset: number, out: CpuContacts, counters: CcdFrameCounters): void {
@@ -411,6 +437,12 @@ export class CpuCcd {
     }
     return s;
   }
+}
+
+/** Whether the vertex (q[12..14]) lies strictly in front of the triangle's plane (q[15..23]) at t1 (load's layout). */
+function inFrontAtEnd(q: Float64Array): boolean {
+  const n = cross(q[18] - q[15], q[19] - q[16], q[20] - q[17], q[21] - q[15], q[22] - q[16], q[23] - q[17]);
+  return (q[12] - q[15]) * n[0] + (q[13] - q[16]) * n[1] + (q[14] - q[17]) * n[2] > 0;
 }
 
 function cross(ax: number, ay: number, az: number, bx: number, by: number, bz: number): number[] {

@@ -273,14 +273,23 @@ export class CpuContacts {
    * goes by at most `depenetration`. x0: the substep's start positions. Both Infinity: every offset
    * stays.
    */
-  rampOffsets(x0: Float64Array, step: number, floor: number, depenetration: number, from = 0, to = this.count): void {
+  rampOffsets(x0: Float64Array, step: number, floor: number, depenetration: number, from = 0, to = this.count, skip: readonly number[] = []): void {
     if (!(step < Infinity) && !(depenetration < Infinity)) return;
+    // `skip`: ascending contact ids ramped elsewhere (exit contacts, ccdCpu.ts, from their end positions).
+    let k = 0;
     for (let i = from; i < to; i++) {
-      if (!this.active[i]) continue;
-      const delta = this.offset[i];
-      // gap() + delta: (q - r) . n at the substep's start, before any offset.
-      this.offset[i] = rampedOffset(delta, this.gap(x0, i) + delta, step, floor, depenetration);
+      while (k < skip.length && skip[k] < i) k++;
+      if (k < skip.length && skip[k] === i) continue;
+      this.rampOffset(i, x0, step, floor, depenetration);
     }
+  }
+
+  /** rampOffsets for contact i alone, its starting gap read at positions `start`. */
+  rampOffset(i: number, start: Float64Array, step: number, floor: number, depenetration: number): void {
+    if (!this.active[i] || (!(step < Infinity) && !(depenetration < Infinity))) return;
+    const delta = this.offset[i];
+    // gap() + delta: (q - r) . n at `start`, before any offset.
+    this.offset[i] = rampedOffset(delta, this.gap(start, i) + delta, step, floor, depenetration);
   }
 
   /** Contacts of group g (active ones), for the counters. */

@@ -22,7 +22,8 @@ import { CpuContacts } from './contactsCpu';
 import { CpuDetector } from './detectCpu';
 import { inversionFloorScratch, liftInvertedTets, liftSlivers, restVolumes6, type InversionFloorScratch } from './inversionFloor';
 import { dropFarSideContacts } from './farSideContacts';
-import { CpuQueryList } from './queryList';
+import { CpuQueryList, KIND_SHIFT, KIND_VERTEX, SOURCE_INDEX_MASK } from './queryList';
+import { PIN_INTER, PIN_RELEASED, PIN_SELF } from '../pinMark';
 import { CpuSpb, CpuSpbResults } from './spbCpu';
 import { PenetrationTargets } from '../../penetration/penetrationTargets';
 import { sweptCandidates } from '../ccd/broadPhase';
@@ -30,7 +31,7 @@ import { candidateClosingSpeed } from '../ccd/impactSubsteps';
 import { CCD_BASE_MARGIN_RATIO, laterRoundReach } from '../ccd/laterRounds';
 
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
-  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound' | 'pinByKind' | 'ccdEdgeInterior' | 'farSideContacts' | 'inversionFloor'>>;
+  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound' | 'pinByKind' | 'pinRelease' | 'ccdEdgeInterior' | 'farSideContacts' | 'inversionFloor'>>;
 
 export class CpuCollisionStage {
   readonly mesh: TetMesh;
@@ -141,7 +142,9 @@ export class CpuCollisionStage {
         if (Math.max(Math.abs(x[3 * v] - at[3 * v]), Math.abs(x[3 * v + 1] - at[3 * v + 1]), Math.abs(x[3 * v + 2] - at[3 * v + 2])) > reach) counters.laterRoundBeyondReach++;
       }
       this.ccd.runListed(x0, x, offset, offset, this.contacts, counters, this.ccdPairs, this.nearPairs, this.selfOffsetOf(params));
-      this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration, from);
+      const exits = this.ccd.exitContacts;
+      this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration, from, this.contacts.count, exits);
+      for (const i of exits) this.contacts.rampOffset(i, x, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration);
       counters.laterRoundHits += this.contacts.count - from;
       const t1 = performance.now();
       if (phaseMs) phaseMs.ccd += t1 - t0;
@@ -267,6 +270,7 @@ export class CpuCollisionStage {
       updateSpbMeshData(this.data, x);
       this.spb.configure(params);
       this.detector.detect(x, { ...opts, only: mode === 'hybrid' ? this.pin : undefined }, list);
+      if (mode === 'hybrid' && (params.pinRelease ?? false)) into.pinReleased += releasePins(this.pin, list, m.boundaryVertices);
       lap('detect');
       this.spb.run(list, res);
       lap('spb');
@@ -290,12 +294,15 @@ export class CpuCollisionStage {
     const reach = laterRoundReach(offset, this.meanEdge);
     const near = params.ccdEveryRound ? { reach, limit: offset + 2 * reach, list: this.nearPairs } : undefined;
     if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd, this.ccdPairs, this.selfOffsetOf(params), near);
+    // Exit contacts (pinRelease) open from the gap at the end of the motion CCD tested, where their point is outside.
+    const exits = this.ccd.exitContacts;
     if (mode !== 'dcd' && params.ccdEveryRound) {
       if (this.roundZero?.length !== x.length) this.roundZero = new Float64Array(x.length);
       this.roundZero.set(x);
     }
     lap('ccd');
-    this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration, dcdContacts);
+    this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration, dcdContacts, this.contacts.count, exits);
+    for (const i of exits) this.contacts.rampOffset(i, x, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration);
     this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
     this.liftInversions(x, x0, w, params, into);
     lap('contacts');
@@ -330,6 +337,32 @@ export class CpuCollisionStage {
 
 /** The settings the sliver floor reads (sliverLift: 'after-contacts' where absent). */
 type SliverLiftParams = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor'> & Partial<Pick<SolverParams, 'sliverLift'>>;
+
+/**
+ * SolverParams.pinRelease, after a hybrid detection of the Pin points (`list`, its queries): the
+ * boundary vertices marked Pin (either kind) that no query names, found in no tet, become
+ * PIN_RELEASED, so that CCD takes their pairs. Returns how many. Boundary edges keep their marks:
+ * an edge's CCD side comes from its gap at the start, which for an edge that was inside points
+ * back in. GPU twin: dcdDetect.wgsl (DETECT_PIN_RELEASE).
+ */
+function releasePins(pin: Uint8Array, list: CpuQueryList, boundaryVertices: ArrayLike<number>): number {
+  // A bit above the marks flags the queried vertices for the scan (cleared by it).
+  const QUERIED = 0x80;
+  for (let i = 0; i < list.count; i++) {
+    const s = list.source[i];
+    if (((s >>> KIND_SHIFT) & 3) === KIND_VERTEX) pin[s & SOURCE_INDEX_MASK] |= QUERIED;
+  }
+  let released = 0;
+  for (let i = 0; i < boundaryVertices.length; i++) {
+    const v = boundaryVertices[i];
+    if (pin[v] & QUERIED) pin[v] &= ~QUERIED;
+    else if (pin[v] & (PIN_SELF | PIN_INTER)) {
+      pin[v] = PIN_RELEASED;
+      released++;
+    }
+  }
+  return released;
+}
 
 /** Whether every coordinate of x and x0 is finite (the solver's guard stops the object otherwise). */
 function allFinite(x: Float64Array, x0: Float64Array): boolean {

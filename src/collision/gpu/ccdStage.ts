@@ -57,9 +57,10 @@ export const ESCAPE_LIST_WORDS = 2 * ESCAPE_LIST_CAPACITY;
 /**
  * Words after the escape list, read back with it: the contacts the later rounds added, the
  * vertices they found beyond the reach and the near lists' lengths (ccdNarrow.wgsl
- * CCD_LATER_ROUND_HITS, CCD_LATER_ROUND_BEYOND, CCD_LATER_ROUND_LISTED).
+ * CCD_LATER_ROUND_HITS, CCD_LATER_ROUND_BEYOND, CCD_LATER_ROUND_LISTED) and the exit contacts
+ * (CCD_EXIT_CONTACTS, SolverParams.pinRelease).
  */
-export const CCD_TAIL_WORDS = 3;
+export const CCD_TAIL_WORDS = 4;
 /**
  * The near list's room as a share of the candidates' room (pairs; ccdNarrow.wgsl markForLaterRounds):
  * 2 more bytes a pair of that room on the 8 of the pair itself. On the 4-octopus box the detecting
@@ -453,6 +454,7 @@ export class CcdStage implements GpuStage {
     c.laterRoundHits = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS] ?? 0;
     c.laterRoundBeyondReach = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 1] ?? 0;
     c.laterRoundListed = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 2] ?? 0;
+    c.exitContacts = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 3] ?? 0;
     c.dropped = words[W.dropped];
     c.escaped = words[W.escaped];
     c.escapedSelf = words[W.escapedSelf];

@@ -39,7 +39,7 @@ import type { QueryList } from './queryList';
 import { SpatialHash, type SpatialHashOptions } from './spatialHash';
 
 /** The switches detection reads (SolverParams' collision settings). */
-export type DetectSettings = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject'> & Partial<Pick<SolverParams, 'collisionMode' | 'escapedToDcd'>>;
+export type DetectSettings = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject'> & Partial<Pick<SolverParams, 'collisionMode' | 'escapedToDcd' | 'pinRelease'>>;
 
 /**
  * The shortest path's per-tet measures (shaders/lib/tetMeasures.wgsl; SpbGpuMesh), which the hash
@@ -76,6 +76,7 @@ const DETECT_PIN_AND_TEST = 32;
 const DETECT_ESCAPES = 64;
 const DETECT_ESCAPES_OWN = 128;
 const DETECT_MEASURE_TETS = 256;
+const DETECT_PIN_RELEASE = 512;
 const PARAM_WORDS = 24;
 /** Workgroups per row of the dispatches that also refit (FUSED_GRID_ROW, lib/spatialHash.wgsl). */
 const FUSED_GRID_ROW = 65535;
@@ -279,7 +280,8 @@ export class DetectStage implements GpuStage {
     const base = words[FLAGS];
     // Hybrid with CCD's boxes of this frame: free points that left them are tested at the end.
     const checks = this.mode === 'hybrid' && (s.escapedToDcd ?? true) ? this.escapeSource?.escapeChecks() : undefined;
-    const escapes = (checks?.world ? DETECT_ESCAPES : 0) | (checks?.world && checks.own ? DETECT_ESCAPES_OWN : 0);
+    const escapes = (checks?.world ? DETECT_ESCAPES : 0) | (checks?.world && checks.own ? DETECT_ESCAPES_OWN : 0)
+      | (this.mode === 'hybrid' && (s.pinRelease ?? false) ? DETECT_PIN_RELEASE : 0);
     this.escapesTestedThisFrame = checks?.world ?? false;
     // The separate Pin pass hashes the start positions: it measures nothing.
     words[FLAGS] = base | DETECT_MARK_PIN;

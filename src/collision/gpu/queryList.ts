@@ -51,6 +51,7 @@ export const QL = {
   farSideDropped: 21,
   inversionFloorTets: 22,
   pinInFold: 23,
+  pinReleased: 24,
 } as const;
 
 /** Query.source bits. */
