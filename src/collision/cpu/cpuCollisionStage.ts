@@ -295,7 +295,7 @@ export class CpuCollisionStage {
     const near = params.ccdEveryRound ? { reach, limit: offset + 2 * reach, list: this.nearPairs } : undefined;
     if (mode !== 'dcd') this.ccd.run(x0, x, offset, offset, params.selfCollision, mode === 'hybrid' ? this.pin : null, this.contacts, into.ccd, this.ccdPairs, this.selfOffsetOf(params), near);
     // Exit contacts (pinRelease) open from the gap at the end of the motion CCD tested, where their point is outside.
-    const exits = this.ccd.exitContacts;
+    const exits = mode !== 'dcd' ? this.ccd.exitContacts : [];
     if (mode !== 'dcd' && params.ccdEveryRound) {
       if (this.roundZero?.length !== x.length) this.roundZero = new Float64Array(x.length);
       this.roundZero.set(x);

@@ -29,10 +29,10 @@ function nextPowerOfTwo(n: number): number {
   return 2 ** Math.ceil(Math.log2(Math.max(1, n)));
 }
 
-/** Per tet, the largest axis extent of its box (xyz positions). */
-function tetExtents(tets: Uint32Array, positions: ArrayLike<number>): Float64Array {
+/** Per tet, its axis-aligned box (xyz positions): lo x, y, z, then hi x, y, z. */
+function tetBoxes(tets: Uint32Array, positions: ArrayLike<number>): Float64Array {
   const n = tets.length / 4;
-  const extent = new Float64Array(n);
+  const boxes = new Float64Array(6 * n);
   for (let t = 0; t < n; t++) {
     for (let k = 0; k < 3; k++) {
       let lo = Infinity, hi = -Infinity;
@@ -41,8 +41,19 @@ function tetExtents(tets: Uint32Array, positions: ArrayLike<number>): Float64Arr
         if (x < lo) lo = x;
         if (x > hi) hi = x;
       }
-      if (hi - lo > extent[t]) extent[t] = hi - lo;
+      boxes[6 * t + k] = lo;
+      boxes[6 * t + 3 + k] = hi;
     }
+  }
+  return boxes;
+}
+
+/** Per tet, the largest axis extent of its box (xyz positions). */
+function tetExtents(tets: Uint32Array, positions: ArrayLike<number>): Float64Array {
+  const boxes = tetBoxes(tets, positions);
+  const extent = new Float64Array(tets.length / 4);
+  for (let t = 0; t < extent.length; t++) {
+    for (let k = 0; k < 3; k++) extent[t] = Math.max(extent[t], boxes[6 * t + 3 + k] - boxes[6 * t + k]);
   }
   return extent;
 }
@@ -62,18 +73,11 @@ export function medianTetExtent(tets: Uint32Array, positions: ArrayLike<number>)
 
 /** Pool entries the hash needs for `positions` (as the kernel counts them, in f64). */
 export function hashEntriesNeeded(tets: Uint32Array, positions: ArrayLike<number>, cellSize: number): number {
+  const boxes = tetBoxes(tets, positions);
   let entries = 0;
   for (let t = 0; t < tets.length / 4; t++) {
     let cells = 1;
-    for (let k = 0; k < 3; k++) {
-      let lo = Infinity, hi = -Infinity;
-      for (let c = 0; c < 4; c++) {
-        const x = positions[3 * tets[4 * t + c] + k];
-        if (x < lo) lo = x;
-        if (x > hi) hi = x;
-      }
-      cells *= Math.floor(hi / cellSize) - Math.floor(lo / cellSize) + 1;
-    }
+    for (let k = 0; k < 3; k++) cells *= Math.floor(boxes[6 * t + 3 + k] / cellSize) - Math.floor(boxes[6 * t + k] / cellSize) + 1;
     entries += cells > HASH_MAX_CELLS_PER_AXIS ** 3 ? 1 : cells;
   }
   return entries;
