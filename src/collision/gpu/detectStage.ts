@@ -280,16 +280,16 @@ export class DetectStage implements GpuStage {
     const base = words[FLAGS];
     // Hybrid with CCD's boxes of this frame: free points that left them are tested at the end.
     const checks = this.mode === 'hybrid' && (s.escapedToDcd ?? true) ? this.escapeSource?.escapeChecks() : undefined;
-    const escapes = (checks?.world ? DETECT_ESCAPES : 0) | (checks?.world && checks.own ? DETECT_ESCAPES_OWN : 0)
+    const hybridTests = (checks?.world ? DETECT_ESCAPES : 0) | (checks?.world && checks.own ? DETECT_ESCAPES_OWN : 0)
       | (this.mode === 'hybrid' && (s.pinRelease ?? false) ? DETECT_PIN_RELEASE : 0);
     this.escapesTestedThisFrame = checks?.world ?? false;
     // The separate Pin pass hashes the start positions: it measures nothing.
     words[FLAGS] = base | DETECT_MARK_PIN;
     this.device.queue.writeBuffer(this.markUniforms, 0, words);
     const measure = this.measureTarget ? DETECT_MEASURE_TETS : 0;
-    words[FLAGS] = base | DETECT_PIN_AND_TEST | escapes | measure;
+    words[FLAGS] = base | DETECT_PIN_AND_TEST | hybridTests | measure;
     this.device.queue.writeBuffer(this.pinAndTestUniforms, 0, words);
-    words[FLAGS] = base | (this.mode === 'hybrid' ? DETECT_ONLY_PIN | escapes : 0) | measure;
+    words[FLAGS] = base | (this.mode === 'hybrid' ? DETECT_ONLY_PIN | hybridTests : 0) | measure;
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     this.queryList.beginFrame(encoder);
   }
