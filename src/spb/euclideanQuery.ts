@@ -3,11 +3,11 @@
  * for inter-object pairs" switch): the nearest boundary point among the triangles of p's tet's
  * connected component, with no path validity (no traversal, culling, zero-length rule or
  * skipping at inverted vertices). The excluded triangles (exclusion.ts) stay excluded. One pass
- * of the nearest-first BVH walk of query.ts, its radius shrinking to every nearer candidate.
+ * of the nearest-first BVH walk (bvhWalk.ts), its radius shrinking to every nearer candidate.
  */
 import { closestPointOnTriangle } from '../geometry/closestPointOnTriangle';
-import { BVH_COUNT, BVH_LINK, BVH_NODE_WORDS } from '../bvh/surfaceBvh';
-import { boxDistance2 } from './boxDistance';
+import { BVH_COUNT, BVH_LINK } from '../bvh/surfaceBvh';
+import { beginBvhWalk, nextBvhLeaf, WALK_DONE, WALK_OVERFLOW } from './bvhWalk';
 import { excludesTriangle } from './exclusion';
 import type { SpbMeshData } from './meshData';
 import { STAT_BVH_CANDIDATES, type SpbWorkspace } from './workspace';
@@ -24,44 +24,20 @@ const QUERY_OVERFLOW = 2;
 export function nearestInComponent(data: SpbMeshData, ws: SpbWorkspace, px: number, py: number, pz: number, tet: number, e1: number, e2: number): number {
   const x = data.positions;
   const tris = data.triangles;
-  const nodes = data.bvh.nodes;
   const words = data.bvh.nodeWords;
   const order = data.bvh.triangleOrder;
   const cpt = ws.cpt;
   const stats = ws.stats;
   const component = data.tetComponent[tet];
   let r2 = Infinity;
-  let top = 0;
-  if (data.bvh.nodeCount > 0) {
-    ws.bvhStack[0] = 0;
-    ws.bvhDist[0] = boxDistance2(nodes, 0, px, py, pz);
-    top = 1;
-  }
-  while (top > 0) {
-    top--;
-    if (ws.bvhDist[top] >= r2) continue;
-    const o = ws.bvhStack[top] * BVH_NODE_WORDS;
-    const count = words[o + BVH_COUNT];
+  beginBvhWalk(data, ws, px, py, pz);
+  for (;;) {
+    const o = nextBvhLeaf(data, ws, px, py, pz, r2, 0);
+    if (o === WALK_OVERFLOW) return QUERY_OVERFLOW;
+    if (o === WALK_DONE) break;
     const link = words[o + BVH_LINK];
-    if (count === 0) {
-      const dl = boxDistance2(nodes, link * BVH_NODE_WORDS, px, py, pz);
-      const dr = boxDistance2(nodes, (link + 1) * BVH_NODE_WORDS, px, py, pz);
-      const nearFirst = dl <= dr;
-      const dFar = nearFirst ? dr : dl;
-      const dNear = nearFirst ? dl : dr;
-      if (dFar < r2) {
-        if (top >= ws.bvhStack.length && !ws.growBvhStack()) return QUERY_OVERFLOW;
-        ws.bvhStack[top] = nearFirst ? link + 1 : link;
-        ws.bvhDist[top++] = dFar;
-      }
-      if (dNear < r2) {
-        if (top >= ws.bvhStack.length && !ws.growBvhStack()) return QUERY_OVERFLOW;
-        ws.bvhStack[top] = nearFirst ? link : link + 1;
-        ws.bvhDist[top++] = dNear;
-      }
-      continue;
-    }
-    for (let k = link; k < link + count; k++) {
+    const end = link + words[o + BVH_COUNT];
+    for (let k = link; k < end; k++) {
       const f = order[k];
       stats[STAT_BVH_CANDIDATES]++;
       if (data.triangleComponent[f] !== component) continue;

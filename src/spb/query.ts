@@ -31,16 +31,16 @@
  * no zero-length rule, no skipping at inverted vertices); the excluded triangles stay excluded.
  * One pass of the same BVH walk, the radius shrinking to every nearer candidate.
  *
- * The BVH walk is inlined (the layout of src/bvh/surfaceBvh.ts) so that its stack is one of the
- * workspace's: fixed in the static twin (overflow flagged), growing in the dynamic version.
+ * The BVH walk (bvhWalk.ts, shared with the Euclidean mode) keeps its stack in the workspace:
+ * fixed in the static twin (overflow flagged), growing in the dynamic version.
  */
 import { closestPointOnTriangle, FEATURE_FACE } from '../geometry/closestPointOnTriangle';
-import { BVH_COUNT, BVH_LINK, BVH_NODE_WORDS } from '../bvh/surfaceBvh';
+import { BVH_COUNT, BVH_LINK } from '../bvh/surfaceBvh';
+import { beginBvhWalk, nextBvhLeaf, WALK_DONE, WALK_OVERFLOW } from './bvhWalk';
 import { isFeasible } from './feasibleRegion';
 import type { SpbMeshData } from './meshData';
 import { SPB_DESCENT_FAILURES, SPB_SEARCH_GROWTH2, SPB_SEARCH_SKIP2, SPB_SEARCH_START2, type SpbTolerances } from './settings';
 import { cullingClearance2, exactClearance2 } from './cullingGuard';
-import { boxDistance2, boxFarDistance2 } from './boxDistance';
 import { nearestInComponent } from './euclideanQuery';
 import { excludesTriangle } from './exclusion';
 import { descend } from './surfaceDescent';
@@ -120,7 +120,6 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
 
   const x = data.positions;
   const tris = data.triangles;
-  const nodes = data.bvh.nodes;
   const words = data.bvh.nodeWords;
   const order = data.bvh.triangleOrder;
   const cpt = ws.cpt;
@@ -149,44 +148,14 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
     // Boxes entirely within half the previous radius hold only candidates already tested (the
     // margin keeps this exact under rounding: their d2 is far below lo2, never near it).
     const inner2 = SPB_SEARCH_SKIP2 * lo2;
-    let top = 0;
-    // Each stacked node carries its box distance (computed when its parent was opened).
-    if (data.bvh.nodeCount > 0) {
-      ws.bvhStack[0] = 0;
-      ws.bvhDist[0] = boxDistance2(nodes, 0, px, py, pz);
-      top = 1;
-    }
-    while (top > 0) {
-      top--;
-      const o = ws.bvhStack[top] * BVH_NODE_WORDS;
-      if (ws.bvhDist[top] >= r2) { // the radius shrank since the push
-        cut = true;
-        continue;
-      }
-      if (inner2 > 0 && boxFarDistance2(nodes, o, px, py, pz) < inner2) continue;
-      const count = words[o + BVH_COUNT];
+    beginBvhWalk(data, ws, px, py, pz);
+    for (;;) {
+      const o = nextBvhLeaf(data, ws, px, py, pz, r2, inner2);
+      if (o === WALK_OVERFLOW) return QUERY_OVERFLOW;
+      if (o === WALK_DONE) break;
       const link = words[o + BVH_LINK];
-      if (count === 0) {
-        const dl = boxDistance2(nodes, link * BVH_NODE_WORDS, px, py, pz);
-        const dr = boxDistance2(nodes, (link + 1) * BVH_NODE_WORDS, px, py, pz);
-        // Push the farther child first so the nearer one is visited first.
-        const nearFirst = dl <= dr;
-        const far = nearFirst ? link + 1 : link;
-        const dFar = nearFirst ? dr : dl;
-        const dNear = nearFirst ? dl : dr;
-        if (dFar < r2) {
-          if (top >= ws.bvhStack.length && !ws.growBvhStack()) return QUERY_OVERFLOW;
-          ws.bvhStack[top] = far;
-          ws.bvhDist[top++] = dFar;
-        } else cut = true;
-        if (dNear < r2) {
-          if (top >= ws.bvhStack.length && !ws.growBvhStack()) return QUERY_OVERFLOW;
-          ws.bvhStack[top] = nearFirst ? link : link + 1;
-          ws.bvhDist[top++] = dNear;
-        } else cut = true;
-        continue;
-      }
-      for (let k = link; k < link + count; k++) {
+      const end = link + words[o + BVH_COUNT];
+      for (let k = link; k < end; k++) {
         const f = order[k];
         if (data.triangleComponent[f] !== component) { // another piece: no element traversal reaches p
           stats[STAT_BVH_CANDIDATES]++;
@@ -244,6 +213,7 @@ function run(data: SpbMeshData, ws: SpbWorkspace, cfg: SpbQueryConfig, px: numbe
         }
       }
     }
+    if (ws.walkCut) cut = true;
     // The unbounded pass was the last: what it cut has d2 = Infinity or NaN, never a path.
     if (ws.resultTriangle >= 0 || !cut || hi2 === Infinity) break;
     lo2 = hi2;

@@ -27,6 +27,10 @@ export class SpbWorkspace {
   bvhStack: Int32Array;
   /** Squared box distance of each stacked BVH node (computed at the push, checked at the pop). */
   bvhDist: Float64Array;
+  /** The BVH walk's stack height (bvhWalk.ts). */
+  walkTop = 0;
+  /** Whether the radius left out a box since the walk began (bvhWalk.ts). */
+  walkCut = false;
   /** Exit face that leads to the tet at the same depth: parentTet * 4 + localFace, or -1 - entryFace for the start tet. */
   faceStack: Int32Array;
   tetStack: Int32Array;
