@@ -24,7 +24,7 @@
  */
 
 import { closestPointOnTriangle } from '../../geometry/closestPointOnTriangle';
-import { segmentClosestParams } from './segmentClosest';
+import { segmentClosestParamsInto } from './segmentClosest';
 
 const MAX_CHECKS = 4096;
 const STACK_BOXES = 64;
@@ -65,6 +65,7 @@ function difference(vertexFace: boolean, q: ArrayLike<number>): void {
 }
 
 const cpt = new Float64Array(6);
+const ab = new Float64Array(2); // closest parameters on the two edges
 
 function infNorm(o: number): number {
   return Math.max(Math.abs(diff[o]), Math.abs(diff[o + 1]), Math.abs(diff[o + 2]));
@@ -88,7 +89,8 @@ function withinAt(o: number, vertexFace: boolean, q: ArrayLike<number>, sep: num
     closestPointOnTriangle(q[o], q[o + 1], q[o + 2], q[o + 3], q[o + 4], q[o + 5], q[o + 6], q[o + 7], q[o + 8], q[o + 9], q[o + 10], q[o + 11], cpt);
     return Math.abs(q[o] - cpt[0]) <= sep && Math.abs(q[o + 1] - cpt[1]) <= sep && Math.abs(q[o + 2] - cpt[2]) <= sep;
   }
-  const [a, b] = segmentClosestParams([q[o], q[o + 1], q[o + 2]], [q[o + 3], q[o + 4], q[o + 5]], [q[o + 6], q[o + 7], q[o + 8]], [q[o + 9], q[o + 10], q[o + 11]]);
+  segmentClosestParamsInto(q[o], q[o + 1], q[o + 2], q[o + 3], q[o + 4], q[o + 5], q[o + 6], q[o + 7], q[o + 8], q[o + 9], q[o + 10], q[o + 11], ab);
+  const a = ab[0], b = ab[1];
   for (let k = o; k < o + 3; k++) {
     const pa = q[k] + a * (q[3 + k] - q[k]), pb = q[6 + k] + b * (q[9 + k] - q[6 + k]);
     if (!(Math.abs(pa - pb) <= sep)) return false;
@@ -123,7 +125,7 @@ export function ccdWithin(vertexFace: boolean, q: ArrayLike<number>, separation:
   const lu = Math.max(infNorm(3), infNorm(12));
   const lw = Math.max(infNorm(6), infNorm(15));
   let lt = 0;
-  for (const o of [0, 3, 6]) lt += Math.max(Math.abs(diff[9 + o] - diff[o]), Math.abs(diff[10 + o] - diff[o + 1]), Math.abs(diff[11 + o] - diff[o + 2]));
+  for (let o = 0; o < 9; o += 3) lt += Math.max(Math.abs(diff[9 + o] - diff[o]), Math.abs(diff[10 + o] - diff[o + 1]), Math.abs(diff[11 + o] - diff[o + 2]));
   const delta = Math.max(2 * errMax, IMAGE_TOL_REL * Math.max(lu, lw));
   const acc = sep + delta;
   // Fourth direction: cross(e1_0 + e1_1, e2_0 + e2_1), scaled to |n|_inf = 1.
@@ -149,33 +151,42 @@ export function ccdWithin(vertexFace: boolean, q: ArrayLike<number>, separation:
     if (t0 >= best) continue;
     checks++;
     if (vertexFace && u0 + w0 > 1) continue;
-    // The 8 corner values and their hulls (per axis, and along n).
-    let loN = Infinity, hiN = -Infinity;
-    lo[0] = lo[1] = lo[2] = Infinity;
-    hi[0] = hi[1] = hi[2] = -Infinity;
-    for (let it = 0; it < 2; it++) {
-      const t = it === 0 ? t0 : t1;
+    // The 8 corner values and their hulls, axis by axis (a box is dropped at the first axis whose
+    // hull excludes the separation), then along n. F at (u, w) is one line in t for both ends of
+    // the box: F_0 and F_1 once per (u, w).
+    const s0 = 1 - t0, s1 = 1 - t1;
+    let dropped = false;
+    for (let k = 0; k < 3 && !dropped; k++) {
+      let loK = Infinity, hiK = -Infinity;
       for (let iu = 0; iu < 2; iu++) {
         const u = iu === 0 ? u0 : u1;
         for (let iw = 0; iw < 2; iw++) {
           const w = iw === 0 ? w0 : w1;
-          const c = 3 * (4 * it + 2 * iu + iw);
-          let dotN = 0;
-          for (let k = 0; k < 3; k++) {
-            const f0 = diff[k] - u * diff[3 + k] - w * diff[6 + k];
-            const f1 = diff[9 + k] - u * diff[12 + k] - w * diff[15 + k];
-            const v = (1 - t) * f0 + t * f1;
-            corner[c + k] = v;
-            if (v < lo[k]) lo[k] = v;
-            if (v > hi[k]) hi[k] = v;
-          }
-          dotN = nx * corner[c] + ny * corner[c + 1] + nz * corner[c + 2];
-          if (dotN < loN) loN = dotN;
-          if (dotN > hiN) hiN = dotN;
+          const c0 = 3 * (2 * iu + iw) + k; // corner (t0, u, w), axis k; (t1, u, w) is 12 further
+          const f0 = diff[k] - u * diff[3 + k] - w * diff[6 + k];
+          const f1 = diff[9 + k] - u * diff[12 + k] - w * diff[15 + k];
+          const v0 = s0 * f0 + t0 * f1;
+          const v1 = s1 * f0 + t1 * f1;
+          corner[c0] = v0;
+          corner[c0 + 12] = v1;
+          if (v0 < loK) loK = v0;
+          if (v0 > hiK) hiK = v0;
+          if (v1 < loK) loK = v1;
+          if (v1 > hiK) hiK = v1;
         }
       }
+      lo[k] = loK;
+      hi[k] = hiK;
+      dropped = loK > thr[k] || hiK < -thr[k];
     }
-    if (lo[0] > thr[0] || lo[1] > thr[1] || lo[2] > thr[2] || hi[0] < -thr[0] || hi[1] < -thr[1] || hi[2] < -thr[2] || loN > thrN || hiN < -thrN) continue;
+    if (dropped) continue;
+    let loN = Infinity, hiN = -Infinity;
+    for (let c = 0; c < 24; c += 3) {
+      const dotN = nx * corner[c] + ny * corner[c + 1] + nz * corner[c + 2];
+      if (dotN < loN) loN = dotN;
+      if (dotN > hiN) hiN = dotN;
+    }
+    if (loN > thrN || hiN < -thrN) continue;
     if (nearCorner(0, vertexFace, u0, u1, w0, w1, acc)) {
       best = Math.min(best, t0);
       continue;
