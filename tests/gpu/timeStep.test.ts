@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dispatchGrid, gridRowStride, storageBuffer, uniformBuffer } from '../../src/gpu/buffers';
 import { BindingTable } from '../../src/gpu/bindingTable';
-import { acquireGpu, isSoftwareAdapter, type GpuContext } from '../../src/gpu/device';
+import { isSoftwareAdapter, type GpuContext } from '../../src/gpu/device';
 import { withIncludes } from '../../src/gpu/wgsl';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import type { SimSetup } from '../../src/sim/setup';
@@ -560,22 +560,14 @@ describe('TimeStep: stages over one state', () => {
   });
 
   it('the BVH refit inside the hash build\'s and detection\'s dispatches on a device of 10 storage buffers per kernel (Chrome on Metal): every node the bounds of its triangles at the positions detection saw, the frames of the separate refit (same contacts, 1e-6), 2 dispatches fewer a substep', async () => {
-    const adapterLimit = (await testGpu()).adapter.limits.maxStorageBuffersPerShaderStage;
-    if (adapterLimit < 10) {
-      console.log(`refit in detection: this adapter allows ${adapterLimit} storage buffers per kernel, ${REFIT_IN_DETECTION_STORAGE_BUFFERS} needed; the separate refit runs (not tested here)`);
-      return;
-    }
-    // A device of its own capped at 10 (SwiftShader offers 12): WebGPU validation itself rejects a
-    // kernel binding an 11th storage buffer (the error scopes below and in stepPairWithSameContacts).
-    const ctx = await acquireGpu({ maxStorageBuffersPerShaderStage: 10 });
-    try {
-      expect(ctx.device.limits.maxStorageBuffersPerShaderStage).toBe(10);
-      expect(REFIT_IN_DETECTION_STORAGE_BUFFERS).toBeLessThanOrEqual(10);
-      expect(detectionRefitsOn(ctx.device)).toBe(true);
-      await refitInDetectionChecks(ctx);
-    } finally {
-      ctx.device.destroy();
-    }
+    // The tests' device is capped at 10 (tests/support/gpu.ts; SwiftShader offers 12): WebGPU
+    // validation itself rejects a kernel binding an 11th storage buffer (the error scopes below and
+    // in stepPairWithSameContacts).
+    const ctx = await testGpu();
+    expect(ctx.device.limits.maxStorageBuffersPerShaderStage).toBe(10);
+    expect(REFIT_IN_DETECTION_STORAGE_BUFFERS).toBeLessThanOrEqual(10);
+    expect(detectionRefitsOn(ctx.device)).toBe(true);
+    await refitInDetectionChecks(ctx);
   });
 
   /** The fused refit's checks on `ctx`'s device (which has detectionRefitsOn). */

@@ -1,13 +1,21 @@
-import { acquireGpu, type GpuContext } from '../../src/gpu/device';
+import { acquireGpu, SOLVER_STORAGE_BUFFERS, type GpuContext } from '../../src/gpu/device';
 
 let shared: Promise<GpuContext> | undefined;
 
 /**
  * One device per test process (Dawn is a native singleton). Fails, never skips, when no
  * adapter exists, with the message naming what to install.
+ *
+ * The device is the smallest the solver supports: SOLVER_STORAGE_BUFFERS (10) storage buffers per
+ * kernel, Chrome on Metal's limit, where SwiftShader and most Vulkan drivers offer more. WebGPU
+ * validation then rejects any kernel of any test that binds an 11th, and the plans that need the
+ * most (the BVH refit inside detection) are the ones tested; with more on offer the solver picks the
+ * same plans. One device also means each pipeline compiles once for the whole GPU project (a second
+ * device of 10 for one test compiled the collision kernels again: about 20 s on SwiftShader).
  */
 export function testGpu(): Promise<GpuContext> {
   shared ??= acquireGpu({
+    maxStorageBuffersPerShaderStage: SOLVER_STORAGE_BUFFERS,
     onLost: (reason) => {
       throw new Error(`GPU device lost during tests: ${reason}`);
     },
