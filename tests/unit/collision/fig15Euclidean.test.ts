@@ -12,10 +12,12 @@ import { bodiesSetup, latticePart } from './scenes';
  * pushing towards it does not resolve the penetration. Scene: the folded slab of the SPB tests
  * (lower arm z in [-0.5, 0.5]; the upper arm folded back and sunk to z in [-0.1, 0.9] over x >= 3),
  * self-collision off so the fold stays as built, and a thin plate (another object) that has
- * tunnelled into the lower arm at z in [-0.3, -0.25], below the upper arm. Its vertices are 0.2-0.25
- * above the lower arm's bottom face (their valid path out) but 0.15-0.2 below the upper arm's
+ * tunnelled into the lower arm at z in [-0.29, -0.24], below the upper arm. Its vertices are 0.21-0.26
+ * above the lower arm's bottom face (their valid path out) but 0.14-0.19 below the upper arm's
  * inner face, whose outward normal points down: C = (p - s) . n > 0 there, the contact is
- * "satisfied" and nothing moves. Measured by the brute-force counter (plate vertices inside the slab)
+ * "satisfied" and nothing moves. (At z = -0.3 the two faces were equally near, 0.2 each, and which
+ * one the Euclidean query took depended on the boundary's numbering: renumbered along a
+ * space-filling curve, it took the bottom face and the plate left.) Measured by the brute-force counter (plate vertices inside the slab)
  * per substep: exact 18 18 18 6 0 ..., euclidean 18 after every one of 12 substeps.
  */
 
@@ -24,9 +26,9 @@ const CELLS = { armCells: 24, bendCells: 8, thicknessCells: 2, widthCells: 2 };
 function run(mode: 'exact' | 'euclidean') {
   const slab = latticePart([2 * CELLS.armCells + CELLS.bendCells, CELLS.thicknessCells, CELLS.widthCells], foldedSlabMap(CELLS));
   // Off the slab's lattice planes (x multiples of 0.25, y of 0.5), so no vertex is on a tet face.
-  const plate = latticePart([2, 2, 1], (u, v, w) => [4.23 + 0.23 * u, 0.33 + 0.16 * v, -0.3 + 0.05 * w]);
+  const plate = latticePart([2, 2, 1], (u, v, w) => [4.23 + 0.23 * u, 0.33 + 0.16 * v, -0.29 + 0.05 * w]);
   const setup = bodiesSetup([{ part: slab, youngsModulus: 1e6 }, { part: plate, youngsModulus: 1e6 }], {
-    // The plate starts 0.2 inside: removed at once (no depenetration speed), as in the figure;
+    // The plate starts 0.21 inside: removed at once (no depenetration speed), as in the figure;
     // the test is about which way the push goes.
     gravity: [0, 0, 0], dt: 1 / 600, substeps: 1, damping: 0, selfCollision: false, interObject: mode, depenetrationSpeed: Infinity,
   });
