@@ -10,9 +10,12 @@
  * Per mode: the tet's volume over its rest volume after each frame (1, 2, 5, 10, ... frames), the
  * mesh's Neo-Hookean energy at the end (0 at rest), and the boundary triangles crossing another
  * of the same surface at the end (tests/support/surfaceCrossings.ts, brute force).
+ * --ccd-skip-inverted on (SolverParams.ccdSkipInverted) leaves CCD's self pairs at the inverted tet
+ * out, and the hybrid and CCD modes turn it back like DCD.
  *
  *   node scripts/run-ts.mjs bench/heldInversion.ts [--mesh ../shared/meshes/teapotContainer.t]
  *     [--tet T] [--corner 0..3] [--modes hybrid,ccd,dcd] [--frames 30] [--self-collision on|off]
+ *     [--ccd-skip-inverted on|off]
  *
  * --tet: default the boundary tet of lowest rest quality that keeps its stiffness (relative
  * quality at or above SolverParams.sliverQuality), the kind an impact flattens and turns.
@@ -26,9 +29,9 @@ import type { CollisionMode } from '../src/contract/params';
 import { countSurfaceCrossings } from '../tests/support/surfaceCrossings';
 import { checkBenchArgs, onOffArg } from './cli';
 
-const USAGE = 'node scripts/run-ts.mjs bench/heldInversion.ts [--mesh FILE] [--tet T] [--corner 0..3] [--modes hybrid,ccd,dcd] [--frames 30] [--self-collision on|off]';
+const USAGE = 'node scripts/run-ts.mjs bench/heldInversion.ts [--mesh FILE] [--tet T] [--corner 0..3] [--modes hybrid,ccd,dcd] [--frames 30] [--self-collision on|off] [--ccd-skip-inverted on|off]';
 const argv = process.argv.slice(2);
-checkBenchArgs(argv, { usage: USAGE, values: ['--mesh', '--tet', '--corner', '--modes', '--frames', '--self-collision'] });
+checkBenchArgs(argv, { usage: USAGE, values: ['--mesh', '--tet', '--corner', '--modes', '--frames', '--self-collision', '--ccd-skip-inverted'] });
 const arg = (name: string, fallback: string): string => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1]! : fallback;
@@ -38,6 +41,7 @@ const corner = Number(arg('corner', '0'));
 const frames = Number(arg('frames', '30'));
 const modes = arg('modes', 'hybrid,ccd,dcd').split(',') as CollisionMode[];
 const selfCollision = onOffArg(argv, '--self-collision', true);
+const ccdSkipInverted = onOffArg(argv, '--ccd-skip-inverted', false);
 if (!(Number.isInteger(corner) && corner >= 0 && corner <= 3)) throw new Error(`--corner: expected 0-3, got ${arg('corner', '')}`);
 if (!(Number.isInteger(frames) && frames >= 1)) throw new Error(`--frames: expected an integer >= 1, got ${arg('frames', '')}`);
 for (const m of modes) if (!['hybrid', 'ccd', 'dcd'].includes(m)) throw new Error(`--modes: expected hybrid, ccd or dcd, got ${m}`);
@@ -45,7 +49,7 @@ const mesh = readMeshFile(meshFile);
 
 function build(mode: CollisionMode): CpuSolver {
   const setup = findScene('drop').build({ mesh, height: 1 });
-  setup.params = { ...setup.params, gravity: [0, 0, 0], collisionMode: mode, selfCollision };
+  setup.params = { ...setup.params, gravity: [0, 0, 0], collisionMode: mode, selfCollision, ccdSkipInverted };
   return new CpuSolver(setup);
 }
 
@@ -102,7 +106,7 @@ if (tet < 0) {
   if (tet < 0) process.exit(0);
 }
 if (!(Number.isInteger(tet) && tet >= 0 && tet < probe.tetCount)) throw new Error(`--tet: expected a tet id below ${probe.tetCount}, got ${arg('tet', '')}`);
-console.log(`${meshFile}: tet ${tet} (corners ${Array.from(probe.tets.subarray(4 * tet, 4 * tet + 4))}, relative quality ${probe.relativeQuality[tet]!.toFixed(3)}), corner ${corner} moved through the others' plane to -0.2 of its rest volume; no gravity; self-collision ${selfCollision ? 'on' : 'off'}`);
+console.log(`${meshFile}: tet ${tet} (corners ${Array.from(probe.tets.subarray(4 * tet, 4 * tet + 4))}, relative quality ${probe.relativeQuality[tet]!.toFixed(3)}), corner ${corner} moved through the others' plane to -0.2 of its rest volume; no gravity; self-collision ${selfCollision ? 'on' : 'off'}; ccd-skip-inverted ${ccdSkipInverted ? 'on' : 'off'}`);
 
 const checkpoints = new Set([1, 2, 5, 10, 20, 30, 50, 100, frames]);
 for (const mode of modes) {

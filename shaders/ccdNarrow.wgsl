@@ -63,6 +63,9 @@ const CCD_MARK_ROUNDS = 8u;
 const CCD_PIN_BY_KIND = 16u;
 // SolverParams.ccdEdgeInterior: edge-edge CCD searches the edges' interiors (src/collision/ccd/interiorEdges.ts).
 const CCD_EDGE_INTERIOR = 32u;
+// SolverParams.ccdSkipInverted: same-object pairs with a vertex on a boundary triangle whose tet is
+// inverted at the substep's start are left out (startInvertedBoundaryVertex).
+const CCD_SKIP_INVERTED = 64u;
 // The high bit of a candidate's second word (a triangle or edge id): the pair has a contact this substep.
 const CANDIDATE_IN_CONTACT = 0x80000000u;
 // The next bit: the pair was farther apart at the detecting round than the later rounds can close
@@ -110,6 +113,9 @@ const CCD_LATER_ROUND_BEYOND = CCD_LATER_ROUND_HITS + 1u;
 const CCD_LATER_ROUND_LISTED = CCD_LATER_ROUND_HITS + 2u;
 // Exit contacts of released vertices (SolverParams.pinRelease; counters.ccd.exitContacts).
 const CCD_EXIT_CONTACTS = CCD_LATER_ROUND_HITS + 3u;
+// Same-object pairs left out at tets inverted at the substep's start (SolverParams.ccdSkipInverted;
+// counters.ccd.skippedInverted).
+const CCD_SKIPPED_INVERTED = CCD_LATER_ROUND_HITS + 4u;
 // Over whole edges, hits whose closest points lie within this parameter of an edge's end are left
 // to the vertex-triangle pairs of that end; with CCD_EDGE_INTERIOR each edge is searched over
 // [EE_END_PARAM, 1 - EE_END_PARAM] (src/collision/ccd/interiorEdges.ts).
@@ -146,6 +152,20 @@ const PATH_DIRECTION_MIN_REL = 1e-3;
 
 fn startPosition(v: u32) -> vec3<f32> {
   return prev[v].xyz;
+}
+
+// Paper section 3.5 carried over to CCD (SolverParams.ccdSkipInverted; ccdCpu.ts
+// startInvertedBoundaryVertices): v is a corner of a boundary triangle whose tet is inverted at the
+// substep's start. Turning such a tet back moves the triangles of its fold back through each other,
+// which CCD would stop.
+fn startInvertedBoundaryVertex(v: u32) -> bool {
+  let fanEnd = topo[params.offVtOffsets + v + 1u];
+  for (var j = topo[params.offVtOffsets + v]; j < fanEnd; j++) {
+    let t = params.offTets + 4u * topo[params.offTriangleTet + topo[params.offVtList + j]];
+    let a = startPosition(topo[t]);
+    if (dot(cross(startPosition(topo[t + 1u]) - a, startPosition(topo[t + 2u]) - a), startPosition(topo[t + 3u]) - a) <= 0.0) { return true; }
+  }
+  return false;
 }
 
 // Vertex v at time toi of the substep's linear motion.
@@ -431,6 +451,11 @@ fn vertexFace(i: u32) {
   }
   let o = params.offTriangles + 3u * tri;
   let tv = vec3<u32>(topo[o], topo[o + 1u], topo[o + 2u]);
+  if ((params.flags & CCD_SKIP_INVERTED) != 0u && vertexObject(v) == vertexObject(tv.x)
+    && (startInvertedBoundaryVertex(v) || startInvertedBoundaryVertex(tv.x) || startInvertedBoundaryVertex(tv.y) || startInvertedBoundaryVertex(tv.z))) {
+    if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_INVERTED], 1u); }
+    return;
+  }
   let x1 = vertexPosition(v);
   let a1 = vertexPosition(tv.x);
   let b1 = vertexPosition(tv.y);
@@ -547,6 +572,11 @@ fn edgeEdge(i: u32) {
   }
   let va = vec2<u32>(topo[params.offBoundaryEdges + 2u * ea], topo[params.offBoundaryEdges + 2u * ea + 1u]);
   let vb = vec2<u32>(topo[params.offBoundaryEdges + 2u * eb], topo[params.offBoundaryEdges + 2u * eb + 1u]);
+  if ((params.flags & CCD_SKIP_INVERTED) != 0u && sameObject
+    && (startInvertedBoundaryVertex(va.x) || startInvertedBoundaryVertex(va.y) || startInvertedBoundaryVertex(vb.x) || startInvertedBoundaryVertex(vb.y))) {
+    if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_INVERTED], 1u); }
+    return;
+  }
   let p1 = vertexPosition(va.x);
   let q1 = vertexPosition(va.y);
   let r1 = vertexPosition(vb.x);

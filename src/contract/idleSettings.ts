@@ -114,6 +114,7 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
   { key: 'ccdEveryRound', idle: (p, _engine, objects) => noCcd(p) ?? (effectiveCollideEvery(p, objects) === 'contacts' ? null : `it acts with collide-every contacts and this run's is ${effectiveCollideEvery(p, objects)}`) },
   { key: 'pinRelease', idle: (p) => noCcd(p) ?? (effectiveCollisionMode(p) === 'hybrid' ? null : 'it acts in hybrid mode') },
   { key: 'pinByKind', idle: (p) => noCcd(p) ?? (effectiveCollisionMode(p) === 'hybrid' ? null : 'it acts in hybrid mode') },
+  { key: 'ccdSkipInverted', idle: (p) => noSelfCcd(p) },
   { key: 'ccdEdgeInterior', idle: (p) => noCcd(p) },
   { key: 'ccdObstacleGrowth', idle: (p, engine) => (engine === 'cpu' ? GPU_BROAD_PHASE : noSelfCcd(p)) },
   { key: 'ccdJobLatency', idle: (p, engine) => (engine === 'cpu' ? GPU_BROAD_PHASE : noCcd(p)) },

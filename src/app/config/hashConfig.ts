@@ -51,6 +51,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'escapedtodcd', field: 'escapedToDcd', kind: 'bool', help: 'hybrid: free points that left their CCD box get the DCD test at the substep end' },
   { key: 'ccdeveryround', field: 'ccdEveryRound', kind: 'bool', help: 'collide contacts: CCD again in the rounds that only solve the contacts, on the motion from the substep start' },
   { key: 'pinrelease', field: 'pinRelease', kind: 'bool', help: 'hybrid: a Pin vertex found in no tet at detection goes to CCD, which holds it outside the faces it left through' },
+  { key: 'ccdskipinv', field: 'ccdSkipInverted', kind: 'bool', help: "CCD leaves out same-object pairs at a boundary tet inverted at the substep's start, so the material can turn it back (section 3.5's skip, carried over)" },
   { key: 'pinbykind', field: 'pinByKind', kind: 'bool', help: 'hybrid: a Pin point skips in CCD only the pairs of the kind of tet it is inside (own body or another)' },
   { key: 'ccdedgeinterior', field: 'ccdEdgeInterior', kind: 'bool', help: "edge-edge CCD searches the edges' interiors, so edges that turn about a vertex near the other edge still get their contact" },
   { key: 'ccdobstaclegrowth', field: 'ccdObstacleGrowth', kind: 'bool', help: 'CCD same-object boxes of a body that may meet a collider or another body grow along their relative speed' },

@@ -46,7 +46,7 @@ import { segmentClosestParams } from '../ccd/segmentClosest';
 import { EE_END_PARAM, interiorEdgeParams, interiorEdgeQuery } from '../ccd/interiorEdges';
 import type { CcdFrameCounters } from '../counters';
 import { pairBoxGap } from '../ccd/laterRounds';
-import { strictlyInside } from './tetGeometry';
+import { strictlyInside, tetVolume6 } from './tetGeometry';
 import { ACTIVE_DETECTING_ROUND_ONLY, CpuContacts, GROUP_EDGE_EDGE, GROUP_POINT_FACE, PATH_DIRECTION_MIN_REL } from './contactsCpu';
 import { PIN_RELEASED, pinSkips } from '../pinMark';
 
@@ -131,6 +131,14 @@ export class CpuCcd {
   private apartOffset = Infinity;
   /** SolverParams.ccdEdgeInterior: edge-edge CCD searches the edges' interiors (interiorEdgeQuery); false: whole edges, and a pair first near at an end is left to its vertex's pairs. */
   interiorEdges = false;
+  /**
+   * SolverParams.ccdSkipInverted: same-object pairs with a vertex on a boundary triangle whose tet is
+   * inverted at the substep's start are left out (startInvertedBoundaryVertices; the GPU's
+   * ccdNarrow.wgsl startInvertedBoundaryVertex); false: every pair is tested.
+   */
+  skipInverted = false;
+  /** Per vertex, 1 where startInvertedBoundaryVertices marked it this substep. */
+  private readonly startInverted: Uint8Array;
   private readonly cone: MutualConeTopology;
   private readonly u = new Float64Array(3);
   private readonly nT = new Float64Array(3);
@@ -145,6 +153,25 @@ export class CpuCcd {
     this.topology = ccdTopologyOf(mesh);
     this.objects = mesh.vertexObject;
     this.boxes = new Float32Array(6 * mesh.vertexCount);
+    this.startInverted = new Uint8Array(mesh.vertexCount);
+  }
+
+  /**
+   * Paper section 3.5 carried over to CCD (skipInverted): marks the corners of every boundary
+   * triangle whose tet is inverted (6 V <= 0) at the substep's start `x0`. Turning such a tet back
+   * moves the two boundary triangles of the fold it makes back through each other, which CCD would
+   * take for a collision and stop, so the material never turns it back (docs/collisions.md "An
+   * inverted tet held by CCD"). Judged at the start: after the first material iteration the tet is
+   * often positive for a moment, and CCD still stops the motion from x0.
+   */
+  private startInvertedBoundaryVertices(x0: Float64Array): Uint8Array {
+    const m = this.mesh, out = this.startInverted;
+    out.fill(0);
+    for (let f = 0; f < m.boundaryTriangleTet.length; f++) {
+      if (tetVolume6(x0, m.tets, m.boundaryTriangleTet[f]) > 0) continue;
+      out[m.boundaryTriangles[3 * f]] = out[m.boundaryTriangles[3 * f + 1]] = out[m.boundaryTriangles[3 * f + 2]] = 1;
+    }
+    return out;
   }
 
   /**
@@ -177,6 +204,7 @@ export class CpuCcd {
     }
     const cand = ccdCandidates(this.topology, boxes, selfCollision ? 'all' : 'inter');
     const tris = m.boundaryTriangles, edges = m.boundaryEdges;
+    const inverted = this.skipInverted && selfCollision ? this.startInvertedBoundaryVertices(x0) : null;
     const vf = cand.vertexFace, ee = cand.edgeEdge;
     let vfTested = 0, eeTested = 0;
     for (let i = 0; i < vf.length; i += 2) {
@@ -189,6 +217,10 @@ export class CpuCcd {
         if (meets) counters.skippedPin++;
         continue;
       }
+      if (inverted && this.objects[v] === this.objects[ta] && (inverted[v] | inverted[ta] | inverted[tb] | inverted[tc])) {
+        if (meets) counters.skippedInverted++;
+        continue;
+      }
       if (near && pairBoxGap(x1, v, v, ta, tb, tc) <= near.limit) near.list.vertexFace.push(v, f);
       if (meets) this.testVertexFace(x0, x1, v, f, separation, offset, selfSeparation, out, counters, pairs);
     }
@@ -199,6 +231,10 @@ export class CpuCcd {
       if (meets) eeTested++;
       if (pin && ((pin[m.vertexCount + ea] | pin[m.vertexCount + eb]) & pinSkips(this.objects[a0] === this.objects[b0], this.pinByKind))) {
         if (meets) counters.skippedPin++;
+        continue;
+      }
+      if (inverted && this.objects[a0] === this.objects[b0] && (inverted[a0] | inverted[a1] | inverted[b0] | inverted[b1])) {
+        if (meets) counters.skippedInverted++;
         continue;
       }
       if (near && pairBoxGap(x1, a0, a1, b0, b1, b1) <= near.limit) near.list.edgeEdge.push(ea, eb);

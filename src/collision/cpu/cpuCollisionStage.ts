@@ -31,7 +31,7 @@ import { candidateClosingSpeed } from '../ccd/impactSubsteps';
 import { CCD_BASE_MARGIN_RATIO, laterRoundReach } from '../ccd/laterRounds';
 
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
-  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound' | 'pinByKind' | 'pinRelease' | 'ccdEdgeInterior' | 'farSideContacts' | 'inversionFloor'>>;
+  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound' | 'pinByKind' | 'pinRelease' | 'ccdSkipInverted' | 'ccdEdgeInterior' | 'farSideContacts' | 'inversionFloor'>>;
 
 export class CpuCollisionStage {
   readonly mesh: TetMesh;
@@ -289,6 +289,7 @@ export class CpuCollisionStage {
     this.ccdPairs.vertexFace.clear();
     this.ccdPairs.edgeEdge.clear();
     this.ccd.pinByKind = params.pinByKind ?? false;
+    this.ccd.skipInverted = params.ccdSkipInverted ?? false;
     this.ccd.interiorEdges = params.ccdEdgeInterior ?? false;
     // With ccdEveryRound, round 0 also lists the pairs the later rounds test again (ccd/laterRounds.ts).
     const reach = laterRoundReach(offset, this.meanEdge);

@@ -28,7 +28,7 @@ import type { CollisionTopologyGpu } from './collisionTopology';
 import { CONTACT_WORDS, type ContactSource } from './contactStage';
 import { QL_HEADER_BYTES, QL_HEADER_WORDS, QUERY_WORDS } from './queryList';
 
-export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collisionMode'> & Partial<Pick<SolverParams, 'ccdEveryRound' | 'pinByKind' | 'ccdEdgeInterior'>>;
+export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collisionMode'> & Partial<Pick<SolverParams, 'ccdEveryRound' | 'pinByKind' | 'ccdEdgeInterior' | 'ccdSkipInverted'>>;
 
 const PARAM_WORDS = 24;
 const FLAG_SKIP_PIN = 1;
@@ -42,6 +42,8 @@ const FLAG_MARK_ROUNDS = 8;
 const FLAG_PIN_BY_KIND = 16;
 /** SolverParams.ccdEdgeInterior (ccdNarrow.wgsl CCD_EDGE_INTERIOR): edge-edge CCD searches the edges' interiors. */
 const FLAG_EDGE_INTERIOR = 32;
+/** SolverParams.ccdSkipInverted (ccdNarrow.wgsl CCD_SKIP_INVERTED): same-object pairs at a tet inverted at the substep's start are left out. */
+const FLAG_SKIP_INVERTED = 64;
 /** Header words read back per frame: [CCD_HITS_VF, CCD_ESCAPE_LIST_COUNT] of ccdNarrow.wgsl. */
 export const CCD_COUNTER_FIRST = 16;
 export const CCD_COUNTER_WORDS = 16;
@@ -58,9 +60,10 @@ export const ESCAPE_LIST_WORDS = 2 * ESCAPE_LIST_CAPACITY;
  * Words after the escape list, read back with it: the contacts the later rounds added, the
  * vertices they found beyond the reach and the near lists' lengths (ccdNarrow.wgsl
  * CCD_LATER_ROUND_HITS, CCD_LATER_ROUND_BEYOND, CCD_LATER_ROUND_LISTED) and the exit contacts
- * (CCD_EXIT_CONTACTS, SolverParams.pinRelease).
+ * (CCD_EXIT_CONTACTS, SolverParams.pinRelease), and the pairs left out at inverted tets
+ * (CCD_SKIPPED_INVERTED, SolverParams.ccdSkipInverted).
  */
-export const CCD_TAIL_WORDS = 4;
+export const CCD_TAIL_WORDS = 5;
 /**
  * The near list's room as a share of the candidates' room (pairs; ccdNarrow.wgsl markForLaterRounds):
  * 2 more bytes a pair of that room on the 8 of the pair itself. On the 4-octopus box the detecting
@@ -260,7 +263,7 @@ export class CcdStage implements GpuStage {
     const words = new Uint32Array(PARAM_WORDS);
     const floats = new Float32Array(words.buffer);
     words.set([this.vfCount, this.eeCount, topo.boundaryVertexCount, gridRowStride(points),
-      (effectiveCollisionMode(s) === 'hybrid' ? FLAG_SKIP_PIN | ((s.pinByKind ?? false) ? FLAG_PIN_BY_KIND : 0) : 0) | (this.checkOwn ? FLAG_CHECK_OWN : 0) | ((s.ccdEdgeInterior ?? false) ? FLAG_EDGE_INTERIOR : 0), this.capacity, topo.vertexCount]);
+      (effectiveCollisionMode(s) === 'hybrid' ? FLAG_SKIP_PIN | ((s.pinByKind ?? false) ? FLAG_PIN_BY_KIND : 0) : 0) | (this.checkOwn ? FLAG_CHECK_OWN : 0) | ((s.ccdEdgeInterior ?? false) ? FLAG_EDGE_INTERIOR : 0) | ((s.ccdSkipInverted ?? false) ? FLAG_SKIP_INVERTED : 0), this.capacity, topo.vertexCount]);
     floats[7] = this.separation;
     words.set([topo.offsets.triangles, topo.offsets.boundaryEdges, topo.offsets.boundaryVertices, topo.offsets.edgeTriangles, topo.offsets.triangleAcross, topo.offsets.vtOffsets, topo.offsets.vtList], 8);
     floats[15] = uniformRamp(this.offsetRamp);
@@ -455,6 +458,7 @@ export class CcdStage implements GpuStage {
     c.laterRoundBeyondReach = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 1] ?? 0;
     c.laterRoundListed = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 2] ?? 0;
     c.exitContacts = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 3] ?? 0;
+    c.skippedInverted = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 4] ?? 0;
     c.dropped = words[W.dropped];
     c.escaped = words[W.escaped];
     c.escapedSelf = words[W.escapedSelf];
