@@ -26,6 +26,7 @@ import { findScene } from '../src/scenes/registry';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { neoHookeanEnergy } from '../src/sim/energy';
 import type { CollisionMode } from '../src/contract/params';
+import { flipTetCorner, tetVolume6Of } from '../tests/support/flippedTet';
 import { countSurfaceCrossings } from '../tests/support/surfaceCrossings';
 import { checkBenchArgs, onOffArg } from './cli';
 
@@ -53,31 +54,12 @@ function build(mode: CollisionMode): CpuSolver {
   return new CpuSolver(setup);
 }
 
-/** 6 x the signed volume of tet t at x. */
-function volume6(tets: Uint32Array, x: ArrayLike<number>, t: number): number {
-  const i = (k: number) => tets[4 * t + k]!;
-  const d = (a: number, b: number) => [0, 1, 2].map((k) => x[3 * b + k]! - x[3 * a + k]!);
-  const [u, v, w] = [d(i(0), i(1)), d(i(0), i(2)), d(i(0), i(3))];
-  return u[0]! * (v[1]! * w[2]! - v[2]! * w[1]!) - u[1]! * (v[0]! * w[2]! - v[2]! * w[0]!) + u[2]! * (v[0]! * w[1]! - v[1]! * w[0]!);
-}
+const volume6 = (tets: Uint32Array, x: ArrayLike<number>, t: number): number => tetVolume6Of(tets, x, t);
 
 const probe = build('dcd').model;
 
-/** Tet t's `corner` moved through the plane of its other three corners, to -0.2 of its volume, in x (and x0). */
-function flip(tets: Uint32Array, x: Float64Array, x0: Float64Array, t: number): void {
-  const ids = Array.from(tets.subarray(4 * t, 4 * t + 4));
-  const p = ids[corner]!, o = ids.filter((_, k) => k !== corner);
-  const a = [0, 1, 2].map((k) => x[3 * o[0]! + k]!);
-  const e1 = [0, 1, 2].map((k) => x[3 * o[1]! + k]! - a[k]!), e2 = [0, 1, 2].map((k) => x[3 * o[2]! + k]! - a[k]!);
-  const n = [e1[1]! * e2[2]! - e1[2]! * e2[1]!, e1[2]! * e2[0]! - e1[0]! * e2[2]!, e1[0]! * e2[1]! - e1[1]! * e2[0]!];
-  const nl = Math.hypot(n[0]!, n[1]!, n[2]!);
-  const dist = [0, 1, 2].reduce((sum, k) => sum + ((x[3 * p + k]! - a[k]!) * n[k]!) / nl, 0);
-  // Moved 1.2 x its distance to the plane, through it: the volume goes from V to -0.2 V (linear in the corner).
-  for (let k = 0; k < 3; k++) {
-    x[3 * p + k] = x[3 * p + k]! - (1.2 * dist * n[k]!) / nl;
-    x0[3 * p + k] = x[3 * p + k]!;
-  }
-}
+/** Tet t's `corner` moved through the plane of its other three corners, to -0.2 of its volume (tests/support/flippedTet.ts). */
+const flip = (tets: Uint32Array, x: Float64Array, x0: Float64Array, t: number): void => flipTetCorner(tets, x, x0, t, corner);
 
 let tet = Number(arg('tet', '-1'));
 if (tet < 0) {
