@@ -3,8 +3,8 @@
  * the ones already inside), checked every frame by the brute-force intersection counter
  * (tests/support/intersectionCounter.ts, no code shared with detection or CCD):
  *   - the shared Cube.t shot at 50 m/s at a fixed wall 4 cm thick (the shoot scene): hybrid and
- *     CCD only never have a vertex inside the wall and the cube rebounds; DCD only at the same
- *     substeps has cube vertices inside the wall (the checks can fail);
+ *     CCD only never have a vertex inside the wall, and the cube rebounds (hybrid); DCD only at the
+ *     same substeps has cube vertices inside the wall (the checks can fail);
  *   - two Cube.t head-on at 30 m/s each (the head-on scene): likewise, and the bodies rebound;
  *   - paper Fig. 9: penetrations already there at a substep's start (what an unresolved solve
  *     leaves) persist under CCD only, which cannot see them, and are resolved by the hybrid.
@@ -68,22 +68,26 @@ async function run(setup: SimSetup, mode: CollisionMode, frames: number, substep
 }
 
 describe('no tunnelling with CCD (issue 9)', () => {
-  it('a cube shot at 50 m/s at a 4 cm wall: hybrid and CCD only never inside the wall and rebound; DCD only gets inside', async () => {
+  it('a cube shot at 50 m/s at a 4 cm wall: hybrid and CCD only never inside the wall, and the hybrid rebounds; DCD only gets inside', async () => {
     const build = () => findScene('shoot').build({ mesh: CUBE, speed: 50 });
     const wallFront = -0.02; // Cube.t is 2 long: the wall is 2 % of that thick, centred at x = 0
     // 3 frames: the front reaches the wall in the second (1 m at 50 m/s) and the rebound is over
     // by the third's end. Measured (5 frames): hybrid and CCD hit the wall in frames 2 and 3 only,
     // the hybrid's mean vx 50, -1.7, -28.4, -28.6, -28.3 m/s; DCD 15 vertices inside and the front
     // at x = 0.375 in frame 2.
+    // CCD only and the latency-0 hybrid run 2 frames: the impact is the second (their hits are
+    // there) and the rebound, checked on the hybrid, is the third. In this scene no point is ever
+    // inside the wall at a substep's start, so the hybrid's free points take CCD's path throughout;
+    // measured over 3 frames the three runs ended alike (front -0.0315 m, end vx -24.4 m/s).
     const hybrid = await run(build(), 'hybrid', 3, 10);
-    const ccd = await run(build(), 'ccd', 3, 10);
+    const ccd = await run(build(), 'ccd', 2, 10);
     // DCD alone with its contacts once a substep, the schedule under which it lets the cube in. With
     // them after every iteration ('contacts', what 'auto' takes between bodies) it held the front
     // at x = 0.032, past the wall's front but not through it (docs/collisions.md "Contacts after
     // every iteration by default between bodies").
     const dcd = await run(build(), 'dcd', 3, 10, { collideEvery: 'substep' });
     // The hybrid with CCD's job started for the next frame (ccdJobLatency '0'): boxes over one frame's motion.
-    const waiting = await run(build(), 'hybrid', 3, 10, { ccdJobLatency: '0' });
+    const waiting = await run(build(), 'hybrid', 2, 10, { ccdJobLatency: '0' });
     console.log(`shoot 50 m/s, 10 substeps: inside per frame hybrid [${hybrid.inside}] ccd [${ccd.inside}] dcd [${dcd.inside}] hybrid at latency 0 [${waiting.inside}]; ` +
       `front reached x = ${hybrid.maxX.toFixed(4)} / ${ccd.maxX.toFixed(4)} / ${dcd.maxX.toFixed(4)} / ${waiting.maxX.toFixed(4)} (wall front ${wallFront}); ` +
       `end vx ${hybrid.endVx.toFixed(1)} / ${ccd.endVx.toFixed(1)} / ${dcd.endVx.toFixed(1)} / ${waiting.endVx.toFixed(1)} m/s`);
@@ -94,8 +98,8 @@ describe('no tunnelling with CCD (issue 9)', () => {
       expect(r.ccdHits).toBeGreaterThan(0);
       expect(Math.max(...r.inside)).toBe(0);
       expect(r.maxX).toBeLessThan(wallFront);
-      expect(r.endVx).toBeLessThan(-10);
     }
+    expect(hybrid.endVx).toBeLessThan(-10);
     expect(Math.max(...dcd.inside)).toBeGreaterThan(0);
     expect(dcd.maxX).toBeGreaterThan(0.1);
   });
