@@ -47,6 +47,7 @@ import { EE_END_PARAM, interiorEdgeParams, interiorEdgeQuery } from '../ccd/inte
 import type { CcdFrameCounters } from '../counters';
 import { pairBoxGap } from '../ccd/laterRounds';
 import { strictlyInside, tetVolume6 } from './tetGeometry';
+import { markInvertedBoundaryVertices } from './invertedBoundary';
 import { ACTIVE_DETECTING_ROUND_ONLY, CpuContacts, GROUP_EDGE_EDGE, GROUP_POINT_FACE, PATH_DIRECTION_MIN_REL } from './contactsCpu';
 import { PIN_RELEASED, pinSkips } from '../pinMark';
 
@@ -165,13 +166,9 @@ export class CpuCcd {
    * often positive for a moment, and CCD still stops the motion from x0.
    */
   private startInvertedBoundaryVertices(x0: Float64Array): Uint8Array {
-    const m = this.mesh, out = this.startInverted;
-    out.fill(0);
-    for (let f = 0; f < m.boundaryTriangleTet.length; f++) {
-      if (tetVolume6(x0, m.tets, m.boundaryTriangleTet[f]) > 0) continue;
-      out[m.boundaryTriangles[3 * f]] = out[m.boundaryTriangles[3 * f + 1]] = out[m.boundaryTriangles[3 * f + 2]] = 1;
-    }
-    return out;
+    const tets = this.mesh.tets;
+    markInvertedBoundaryVertices(this.mesh, (t) => tetVolume6(x0, tets, t), this.startInverted);
+    return this.startInverted;
   }
 
   /**

@@ -20,6 +20,7 @@ import { KIND_CENTROID, KIND_EDGE, KIND_SHIFT, KIND_VERTEX, SOURCE_INDEX_MASK, t
 import { TetGrid } from './tetGrid';
 import { PIN_INTER, PIN_SELF } from '../pinMark';
 import { clipSegment, strictlyInside, subVolumes, tetVolume6 } from './tetGeometry';
+import { markInvertedBoundaryVertices } from './invertedBoundary';
 
 export interface DetectOptions {
   selfCollision: boolean;
@@ -101,11 +102,7 @@ export class CpuDetector {
     if (opts.only && opts.only.length !== m.vertexCount + m.boundaryEdges.length / 2) throw new RangeError(`detect: 'only' has ${opts.only.length} flags, expected ${m.vertexCount + m.boundaryEdges.length / 2} (vertices, then boundary edges)`);
     out.clear();
     for (let t = 0; t < m.tetCount; t++) this.volume6[t] = tetVolume6(x, m.tets, t);
-    this.invertedVertex.fill(0);
-    for (let f = 0; f < m.boundaryTriangleTet.length; f++) {
-      if (this.volume6[m.boundaryTriangleTet[f]] > 0) continue;
-      for (let k = 0; k < 3; k++) this.invertedVertex[m.boundaryTriangles[3 * f + k]] = 1;
-    }
+    markInvertedBoundaryVertices(m, (t) => this.volume6[t], this.invertedVertex);
     this.grid.build(x, m.tets);
     const only = opts.only;
     if (opts.recovery) for (let v = 0; v < m.vertexCount; v++) this.vertexPoint(x, v, opts, out);
