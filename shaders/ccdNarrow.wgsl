@@ -113,8 +113,8 @@ const CCD_LATER_ROUND_BEYOND = CCD_LATER_ROUND_HITS + 1u;
 const CCD_LATER_ROUND_LISTED = CCD_LATER_ROUND_HITS + 2u;
 // Exit contacts of released vertices (SolverParams.pinRelease; counters.ccd.exitContacts).
 const CCD_EXIT_CONTACTS = CCD_LATER_ROUND_HITS + 3u;
-// Same-object pairs left out at tets inverted at the substep's start (SolverParams.ccdSkipInverted;
-// counters.ccd.skippedInverted).
+// Same-object pairs that met but were left out at tets inverted at the substep's start
+// (SolverParams.ccdSkipInverted; counters.ccd.skippedInverted).
 const CCD_SKIPPED_INVERTED = CCD_LATER_ROUND_HITS + 4u;
 // Over whole edges, hits whose closest points lie within this parameter of an edge's end are left
 // to the vertex-triangle pairs of that end; with CCD_EDGE_INTERIOR each edge is searched over
@@ -157,7 +157,10 @@ fn startPosition(v: u32) -> vec3<f32> {
 // Paper section 3.5 carried over to CCD (SolverParams.ccdSkipInverted; ccdCpu.ts
 // startInvertedBoundaryVertices): v is a corner of a boundary triangle whose tet is inverted at the
 // substep's start. Turning such a tet back moves the triangles of its fold back through each other,
-// which CCD would stop.
+// which CCD would stop. Asked only for the same-object pairs that meet within the substep (after
+// the root test), not for every candidate: the same contacts are left out, and the walk (up to four
+// vertex-triangle fans of tet volumes, about 200 reads a pair) runs per contact instead of per
+// candidate. The CPU twin marks the vertices once a round and skips before its test.
 fn startInvertedBoundaryVertex(v: u32) -> bool {
   let fanEnd = topo[params.offVtOffsets + v + 1u];
   for (var j = topo[params.offVtOffsets + v]; j < fanEnd; j++) {
@@ -451,11 +454,6 @@ fn vertexFace(i: u32) {
   }
   let o = params.offTriangles + 3u * tri;
   let tv = vec3<u32>(topo[o], topo[o + 1u], topo[o + 2u]);
-  if ((params.flags & CCD_SKIP_INVERTED) != 0u && vertexObject(v) == vertexObject(tv.x)
-    && (startInvertedBoundaryVertex(v) || startInvertedBoundaryVertex(tv.x) || startInvertedBoundaryVertex(tv.y) || startInvertedBoundaryVertex(tv.z))) {
-    if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_INVERTED], 1u); }
-    return;
-  }
   let x1 = vertexPosition(v);
   let a1 = vertexPosition(tv.x);
   let b1 = vertexPosition(tv.y);
@@ -469,6 +467,11 @@ fn vertexFace(i: u32) {
   atomicAdd(&header[CCD_TESTS], 1u);
   var toi = ccdVertexFace(x0, a0, b0, c0, x1, a1, b1, c1, separation);
   if (toi < 0.0) { return; }
+  if ((params.flags & CCD_SKIP_INVERTED) != 0u && vertexObject(v) == vertexObject(tv.x)
+    && (startInvertedBoundaryVertex(v) || startInvertedBoundaryVertex(tv.x) || startInvertedBoundaryVertex(tv.y) || startInvertedBoundaryVertex(tv.z))) {
+    if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_INVERTED], 1u); }
+    return;
+  }
   let n0 = cross(b0 - a0, c0 - a0);
   let behind = -dot(x0 - a0, n0);
   // An exit (SolverParams.pinRelease): a released vertex (dcdDetect.wgsl), behind the face at t0
@@ -572,11 +575,6 @@ fn edgeEdge(i: u32) {
   }
   let va = vec2<u32>(topo[params.offBoundaryEdges + 2u * ea], topo[params.offBoundaryEdges + 2u * ea + 1u]);
   let vb = vec2<u32>(topo[params.offBoundaryEdges + 2u * eb], topo[params.offBoundaryEdges + 2u * eb + 1u]);
-  if ((params.flags & CCD_SKIP_INVERTED) != 0u && sameObject
-    && (startInvertedBoundaryVertex(va.x) || startInvertedBoundaryVertex(va.y) || startInvertedBoundaryVertex(vb.x) || startInvertedBoundaryVertex(vb.y))) {
-    if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_INVERTED], 1u); }
-    return;
-  }
   let p1 = vertexPosition(va.x);
   let q1 = vertexPosition(va.y);
   let r1 = vertexPosition(vb.x);
@@ -596,6 +594,11 @@ fn edgeEdge(i: u32) {
   let toi = ccdEdgeEdge(cutPoint(p0, q0, e), cutPoint(q0, p0, e), cutPoint(r0, s0, e), cutPoint(s0, r0, e),
                         cutPoint(p1, q1, e), cutPoint(q1, p1, e), cutPoint(r1, s1, e), cutPoint(s1, r1, e), separation);
   if (toi < 0.0) { return; }
+  if ((params.flags & CCD_SKIP_INVERTED) != 0u && sameObject
+    && (startInvertedBoundaryVertex(va.x) || startInvertedBoundaryVertex(va.y) || startInvertedBoundaryVertex(vb.x) || startInvertedBoundaryVertex(vb.y))) {
+    if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_INVERTED], 1u); }
+    return;
+  }
   let pt = mix(p0, p1, toi);
   let qt = mix(q0, q1, toi);
   let rt = mix(r0, r1, toi);

@@ -74,7 +74,12 @@ export interface CcdFrameCounters {
    */
   tests: number;
   skippedPin: number;
-  /** Same-object pairs left out at tets inverted at the substep's start (SolverParams.ccdSkipInverted), in the detecting rounds. */
+  /**
+   * Same-object pairs left out at tets inverted at the substep's start (SolverParams.ccdSkipInverted),
+   * in the detecting rounds. The CPU engine counts every candidate so marked (it skips before the
+   * test); the GPU only those that met within the substep, i.e. the contacts left out (it judges
+   * after the root test, ccdNarrow.wgsl startInvertedBoundaryVertex).
+   */
   skippedInverted: number;
   /** Contacts found by CCD, by kind, summed over the substeps; hits behind the face at the start (no contact made). */
   hitsVertexFace: number;

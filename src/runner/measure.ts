@@ -32,8 +32,9 @@ export interface StateMeasures {
   fastestVertex?: { speed: number; vertex: number };
   /**
    * Tets whose signed volume is zero or negative (every tet starts positive): a body turned
-   * inside out or flattened, e.g. by an impact faster than its material's pressure wave, which the
-   * material alone does not undo (recovery mode does). Absent in older reports.
+   * inside out or flattened, e.g. by an impact faster than its material's pressure wave (held so
+   * when CCD stops its folds unfolding, SolverParams.ccdSkipInverted off; recovery mode undoes it
+   * too). Absent in older reports.
    */
   invertedTets?: number;
 }
