@@ -51,6 +51,7 @@
 #include "ccd"
 #include "ccdBoxes"
 #include "pointInTet"
+#include "invertedBoundaryFan"
 #include "ccdParams"
 
 const CCD_SKIP_PIN = 1u;
@@ -64,7 +65,7 @@ const CCD_PIN_BY_KIND = 16u;
 // SolverParams.ccdEdgeInterior: edge-edge CCD searches the edges' interiors (src/collision/ccd/interiorEdges.ts).
 const CCD_EDGE_INTERIOR = 32u;
 // SolverParams.ccdSkipInverted: same-object pairs with a vertex on a boundary triangle whose tet is
-// inverted at the substep's start are left out (startInvertedBoundaryVertex).
+// inverted at the substep's start are left out (lib/invertedBoundaryFan.wgsl).
 const CCD_SKIP_INVERTED = 64u;
 // The high bit of a candidate's second word (a triangle or edge id): the pair has a contact this substep.
 const CANDIDATE_IN_CONTACT = 0x80000000u;
@@ -155,20 +156,15 @@ fn startPosition(v: u32) -> vec3<f32> {
 }
 
 // Paper section 3.5 carried over to CCD (SolverParams.ccdSkipInverted; ccdCpu.ts
-// startInvertedBoundaryVertices): v is a corner of a boundary triangle whose tet is inverted at the
-// substep's start. Turning such a tet back moves the triangles of its fold back through each other,
-// which CCD would stop. Asked only for the same-object pairs that meet within the substep (after
-// the root test), not for every candidate: the same contacts are left out, and the walk (up to four
-// vertex-triangle fans of tet volumes, about 200 reads a pair) runs per contact instead of per
-// candidate. The CPU twin marks the vertices once a round and skips before its test.
-fn startInvertedBoundaryVertex(v: u32) -> bool {
-  let fanEnd = topo[params.offVtOffsets + v + 1u];
-  for (var j = topo[params.offVtOffsets + v]; j < fanEnd; j++) {
-    let t = params.offTets + 4u * topo[params.offTriangleTet + topo[params.offVtList + j]];
-    let a = startPosition(topo[t]);
-    if (dot(cross(startPosition(topo[t + 1u]) - a, startPosition(topo[t + 2u]) - a), startPosition(topo[t + 3u]) - a) <= 0.0) { return true; }
-  }
-  return false;
+// startInvertedBoundaryVertices; lib/invertedBoundaryFan.wgsl): pairs of one object with a vertex
+// on a boundary triangle whose tet is inverted at the substep's start are left out. Turning such
+// a tet back moves the triangles of its fold back through each other, which CCD would stop. Asked
+// only for the same-object pairs that meet within the substep (after the root test), not for
+// every candidate: the same contacts are left out, and the walk (up to four vertex-triangle fans,
+// about 200 reads a pair) runs per contact instead of per candidate. The CPU twin marks the
+// vertices once a round and skips before its test.
+fn fanPosition(v: u32) -> vec3<f32> {
+  return startPosition(v);
 }
 
 // Vertex v at time toi of the substep's linear motion.
@@ -468,7 +464,7 @@ fn vertexFace(i: u32) {
   var toi = ccdVertexFace(x0, a0, b0, c0, x1, a1, b1, c1, separation);
   if (toi < 0.0) { return; }
   if ((params.flags & CCD_SKIP_INVERTED) != 0u && vertexObject(v) == vertexObject(tv.x)
-    && (startInvertedBoundaryVertex(v) || startInvertedBoundaryVertex(tv.x) || startInvertedBoundaryVertex(tv.y) || startInvertedBoundaryVertex(tv.z))) {
+    && (invertedBoundaryFan(v) || invertedBoundaryFan(tv.x) || invertedBoundaryFan(tv.y) || invertedBoundaryFan(tv.z))) {
     if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_INVERTED], 1u); }
     return;
   }
@@ -595,7 +591,7 @@ fn edgeEdge(i: u32) {
                         cutPoint(p1, q1, e), cutPoint(q1, p1, e), cutPoint(r1, s1, e), cutPoint(s1, r1, e), separation);
   if (toi < 0.0) { return; }
   if ((params.flags & CCD_SKIP_INVERTED) != 0u && sameObject
-    && (startInvertedBoundaryVertex(va.x) || startInvertedBoundaryVertex(va.y) || startInvertedBoundaryVertex(vb.x) || startInvertedBoundaryVertex(vb.y))) {
+    && (invertedBoundaryFan(va.x) || invertedBoundaryFan(va.y) || invertedBoundaryFan(vb.x) || invertedBoundaryFan(vb.y))) {
     if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_INVERTED], 1u); }
     return;
   }

@@ -29,6 +29,7 @@
 #include "spatialHash"
 #include "ccdBoxes"
 #include "pointInTet"
+#include "invertedBoundaryFan"
 
 @group(0) @binding(0) var<uniform> params: DetectParams;
 @group(0) @binding(1) var<storage, read> positions: array<vec4<f32>>;
@@ -97,12 +98,10 @@ fn tetInverted(t: u32) -> bool {
   return !(signedVolume6(cornerPosition(tv.x), cornerPosition(tv.y), cornerPosition(tv.z), cornerPosition(tv.w)) > 0.0);
 }
 
-// Section 3.5: a vertex with a boundary triangle on an inverted tet gets no self query.
-fn invertedBoundaryVertex(v: u32) -> bool {
-  for (var j = topo[params.offVtOffsets + v]; j < topo[params.offVtOffsets + v + 1u]; j++) {
-    if (tetInverted(topo[params.offTriangleTet + topo[params.offVtList + j]])) { return true; }
-  }
-  return false;
+// Section 3.5 (lib/invertedBoundaryFan.wgsl): a vertex with a boundary triangle on an inverted
+// tet gets no self query; measured where this dispatch detects.
+fn fanPosition(v: u32) -> vec3<f32> {
+  return cornerPosition(v);
 }
 
 // The rules for tet t and the current point; on acceptance gHit / gParam hold the query point.
@@ -256,7 +255,7 @@ fn setUpPoint(index: u32) -> bool {
     gA = cornerPosition(v);
     gB = gA;
     gObject = topo[params.offVertexObject + v];
-    gSelfAllowed = selfOn && !invertedBoundaryVertex(v);
+    gSelfAllowed = selfOn && !invertedBoundaryFan(v);
     gExclude = i32(v);
     gSourceId = v;
     gPinIndex = v;
@@ -270,7 +269,7 @@ fn setUpPoint(index: u32) -> bool {
     gA = cornerPosition(a);
     gB = cornerPosition(b);
     gObject = topo[params.offVertexObject + a];
-    gSelfAllowed = selfOn && !invertedBoundaryVertex(a) && !invertedBoundaryVertex(b);
+    gSelfAllowed = selfOn && !invertedBoundaryFan(a) && !invertedBoundaryFan(b);
     gExclude = i32(a);
     gExclude2 = i32(b);
     gSourceId = id;

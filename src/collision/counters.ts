@@ -78,7 +78,7 @@ export interface CcdFrameCounters {
    * Same-object pairs left out at tets inverted at the substep's start (SolverParams.ccdSkipInverted),
    * in the detecting rounds. The CPU engine counts every candidate so marked (it skips before the
    * test); the GPU only those that met within the substep, i.e. the contacts left out (it judges
-   * after the root test, ccdNarrow.wgsl startInvertedBoundaryVertex).
+   * after the root test, ccdNarrow.wgsl, lib/invertedBoundaryFan.wgsl).
    */
   skippedInverted: number;
   /** Contacts found by CCD, by kind, summed over the substeps; hits behind the face at the start (no contact made). */

@@ -1,5 +1,5 @@
 /**
- * SolverParams.ccdSkipInverted on the GPU (shaders/ccdNarrow.wgsl startInvertedBoundaryVertex;
+ * SolverParams.ccdSkipInverted on the GPU (shaders/ccdNarrow.wgsl with lib/invertedBoundaryFan.wgsl;
  * docs/collisions.md "An inverted tet held by CCD"), the state of the float64 test
  * (tests/unit/collision/ccdSkipInverted.test.ts): the shared teapot container at rest, no gravity,
  * flat boundary tet 805 turned inside out to -0.2 of its volume, which folds the surface. One frame

@@ -135,7 +135,7 @@ export class CpuCcd {
   /**
    * SolverParams.ccdSkipInverted: same-object pairs with a vertex on a boundary triangle whose tet is
    * inverted at the substep's start are left out (startInvertedBoundaryVertices; the GPU's
-   * ccdNarrow.wgsl startInvertedBoundaryVertex); false: every pair is tested.
+   * ccdNarrow.wgsl, lib/invertedBoundaryFan.wgsl); false: every pair is tested.
    */
   skipInverted = false;
   /** Per vertex, 1 where startInvertedBoundaryVertices marked it this substep. */

@@ -2,7 +2,7 @@
  * Paper section 3.5's set: the corners of every boundary triangle whose tet is inverted (6 V <= 0).
  * Detection skips their self queries (detectCpu.ts, at the positions it detects at); CCD with
  * SolverParams.ccdSkipInverted skips their same-object pairs (ccdCpu.ts, at the substep's start).
- * GPU twins: dcdDetect.wgsl invertedBoundaryVertex and ccdNarrow.wgsl startInvertedBoundaryVertex.
+ * GPU twin: shaders/lib/invertedBoundaryFan.wgsl, one vertex at a time (dcdDetect.wgsl and ccdNarrow.wgsl include it).
  */
 import type { TetMesh } from '../../mesh/types';
 
