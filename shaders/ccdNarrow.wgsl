@@ -73,6 +73,8 @@ const CANDIDATE_IN_CONTACT = 0x80000000u;
 // (collision/ccd/laterRounds.ts): they skip it.
 const CANDIDATE_FAR = 0x40000000u;
 const CANDIDATE_ID = 0x3fffffffu;
+// No candidate pair for this invocation (ccdNarrow).
+const NO_PAIR = 0xffffffffu;
 
 // Header words (a query-list-shaped header: the contact solve reads the count at word 0).
 const CCD_COUNT = 0u;        // contacts this substep (may exceed the capacity)
@@ -464,7 +466,7 @@ fn vertexFace(i: u32) {
   var toi = ccdVertexFace(x0, a0, b0, c0, x1, a1, b1, c1, separation);
   if (toi < 0.0) { return; }
   if ((params.flags & CCD_SKIP_INVERTED) != 0u && vertexObject(v) == vertexObject(tv.x)
-    && (invertedBoundaryFan(v) || invertedBoundaryFan(tv.x) || invertedBoundaryFan(tv.y) || invertedBoundaryFan(tv.z))) {
+    && anyInvertedBoundaryFan(vec4<u32>(v, tv), 4u)) {
     if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_INVERTED], 1u); }
     return;
   }
@@ -591,7 +593,7 @@ fn edgeEdge(i: u32) {
                         cutPoint(p1, q1, e), cutPoint(q1, p1, e), cutPoint(r1, s1, e), cutPoint(s1, r1, e), separation);
   if (toi < 0.0) { return; }
   if ((params.flags & CCD_SKIP_INVERTED) != 0u && sameObject
-    && (invertedBoundaryFan(va.x) || invertedBoundaryFan(va.y) || invertedBoundaryFan(vb.x) || invertedBoundaryFan(vb.y))) {
+    && anyInvertedBoundaryFan(vec4<u32>(va, vb), 4u)) {
     if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_INVERTED], 1u); }
     return;
   }
@@ -666,77 +668,82 @@ fn ownFrameExcess(v: u32) -> f32 {
 
 // A later round (CCD_LATER_ROUND), dispatched indirectly by ccdNearArgs.wgsl: the pairs of the
 // near list (or, when it overflowed, every candidate, as the detecting round), then each boundary
-// vertex's move since the detecting round (laterRounds.ts: beyond the reach, counted).
-fn laterRound(index: u32) {
+// vertex's move since the detecting round (laterRounds.ts: beyond the reach, counted). Returns the
+// candidate pair the invocation tests (vertex-face ones first, then edge-edge), or NO_PAIR.
+fn laterRoundPair(index: u32) -> u32 {
   let listed = atomicLoad(&eeHeader[CCD_NEAR_COUNT]);
   let fromList = listed <= params.nearCapacity;
   let pairs = select(params.vfCount + params.eeCount, listed, fromList);
   if (index < pairs) {
-    let p = select(index, candidates[params.nearAt + index], fromList);
-    if (p < params.vfCount) {
-      vertexFace(p);
-    } else {
-      edgeEdge(p - params.vfCount);
-    }
-    return;
+    return select(index, candidates[params.nearAt + index], fromList);
   }
   let i = index - pairs;
-  if (i >= params.boundaryVertexCount) { return; }
+  if (i >= params.boundaryVertexCount) { return NO_PAIR; }
   let v = topo[params.offBoundaryVertices + i];
   let r = params.roundZeroAt + 4u * v;
   let moved = abs(vertexPosition(v) - vec3<f32>(boxes[r], boxes[r + 1u], boxes[r + 2u]));
   if (max(moved.x, max(moved.y, moved.z)) > params.laterReach) { atomicAdd(&header[CCD_LATER_ROUND_BEYOND], 1u); }
+  return NO_PAIR;
 }
 
+// The detecting round's invocations past the pairs: boundary vertex i's escape from the boxes its
+// candidates were found with (and, with CCD_MARK_ROUNDS, its position for the later rounds).
+fn checkEscape(i: u32) {
+  let v = topo[params.offBoundaryVertices + i];
+  if ((params.flags & CCD_MARK_ROUNDS) != 0u) {
+    let r = params.roundZeroAt + 4u * v;
+    let p = vertexPosition(v);
+    boxes[r] = p.x;
+    boxes[r + 1u] = p.y;
+    boxes[r + 2u] = p.z;
+  }
+  let world = worldBoxExcess(v, startPosition(v), vertexPosition(v));
+  if (world > 0.0) {
+    atomicAdd(&header[CCD_ESCAPED], 1u);
+    atomicMax(&header[CCD_ESCAPE_DISTANCE], bitcast<u32>(world));
+  }
+  var own = 0.0;
+  if ((params.flags & CCD_CHECK_OWN) != 0u) {
+    own = ownFrameExcess(v);
+    if (own > 0.0) {
+      atomicAdd(&header[CCD_ESCAPED_SELF], 1u);
+      atomicMax(&header[CCD_ESCAPE_DISTANCE_SELF], bitcast<u32>(own));
+      let bit = vertexObject(v) % 64u;
+      atomicOr(&header[CCD_ESCAPED_SELF_OBJECTS + bit / 32u], 1u << (bit % 32u));
+    }
+  }
+  let excess = max(world, own);
+  if (excess > 0.0) {
+    let slot = atomicAdd(&header[CCD_ESCAPE_LIST_COUNT], 1u);
+    if (slot < CCD_ESCAPE_LIST_CAPACITY) {
+      atomicStore(&header[CCD_ESCAPE_LIST + 2u * slot], v);
+      atomicStore(&header[CCD_ESCAPE_LIST + 2u * slot + 1u], bitcast<u32>(excess));
+    }
+  }
+}
+
+// Each of vertexFace and edgeEdge is called from one place only: a software adapter (SwiftShader,
+// where the tests run) inlines every call and pays for the whole inlined body in every workgroup,
+// even where every invocation has returned (a copy per call site doubled the dispatch's time).
 @compute @workgroup_size(64)
 fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
+  var pair = NO_PAIR;
   if ((params.flags & CCD_LATER_ROUND) != 0u) {
-    laterRound(threadIndex(gid, CCD_LATER_ROW_STRIDE));
-    return;
+    pair = laterRoundPair(threadIndex(gid, CCD_LATER_ROW_STRIDE));
+  } else {
+    let i = threadIndex(gid, params.rowStride);
+    let pairs = params.vfCount + params.eeCount;
+    if (i < pairs) {
+      pair = i;
+    } else if (i - pairs < params.boundaryVertexCount) {
+      checkEscape(i - pairs);
+    }
   }
-  var i = threadIndex(gid, params.rowStride);
-  if (i < params.vfCount) {
-    vertexFace(i);
-    return;
-  }
-  i -= params.vfCount;
-  if (i < params.eeCount) {
-    edgeEdge(i);
-    return;
-  }
-  i -= params.eeCount;
-  if (i < params.boundaryVertexCount) {
-    let v = topo[params.offBoundaryVertices + i];
-    if ((params.flags & CCD_MARK_ROUNDS) != 0u) {
-      let r = params.roundZeroAt + 4u * v;
-      let p = vertexPosition(v);
-      boxes[r] = p.x;
-      boxes[r + 1u] = p.y;
-      boxes[r + 2u] = p.z;
-    }
-    let world = worldBoxExcess(v, startPosition(v), vertexPosition(v));
-    if (world > 0.0) {
-      atomicAdd(&header[CCD_ESCAPED], 1u);
-      atomicMax(&header[CCD_ESCAPE_DISTANCE], bitcast<u32>(world));
-    }
-    var own = 0.0;
-    if ((params.flags & CCD_CHECK_OWN) != 0u) {
-      own = ownFrameExcess(v);
-      if (own > 0.0) {
-        atomicAdd(&header[CCD_ESCAPED_SELF], 1u);
-        atomicMax(&header[CCD_ESCAPE_DISTANCE_SELF], bitcast<u32>(own));
-        let bit = vertexObject(v) % 64u;
-        atomicOr(&header[CCD_ESCAPED_SELF_OBJECTS + bit / 32u], 1u << (bit % 32u));
-      }
-    }
-    let excess = max(world, own);
-    if (excess > 0.0) {
-      let slot = atomicAdd(&header[CCD_ESCAPE_LIST_COUNT], 1u);
-      if (slot < CCD_ESCAPE_LIST_CAPACITY) {
-        atomicStore(&header[CCD_ESCAPE_LIST + 2u * slot], v);
-        atomicStore(&header[CCD_ESCAPE_LIST + 2u * slot + 1u], bitcast<u32>(excess));
-      }
-    }
+  if (pair == NO_PAIR) { return; }
+  if (pair < params.vfCount) {
+    vertexFace(pair);
+  } else {
+    edgeEdge(pair - params.vfCount);
   }
 }
 

@@ -17,3 +17,13 @@ fn invertedBoundaryFan(v: u32) -> bool {
   }
   return false;
 }
+
+// Whether any of the first `count` vertices of `corners` is such a vertex, in order. One call
+// site for the walk, however many corners a kernel asks about: a software adapter (SwiftShader)
+// inlines each call and pays for every inlined copy in every workgroup.
+fn anyInvertedBoundaryFan(corners: vec4<u32>, count: u32) -> bool {
+  for (var k = 0u; k < count; k++) {
+    if (invertedBoundaryFan(corners[k])) { return true; }
+  }
+  return false;
+}
