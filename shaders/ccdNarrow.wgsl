@@ -197,42 +197,46 @@ fn clampToArc(n1: vec3<f32>, n2: vec3<f32>, u: vec3<f32>) -> vec3<f32> {
 // only inside that feature's normal cone on the surface; an internal edge between coplanar
 // triangles is no corner (src/collision/ccd/featureNormal.ts, the float64 twin, says why).
 fn featureConeNormal(t: u32, feature: u32, x: vec3<f32>, nT: vec3<f32>, u: vec3<f32>, toi: f32) -> vec3<f32> {
-  if (feature >= 3u && feature <= 5u) {
-    let n = triangleNormalAt(topo[params.offTriangleAcross + 3u * t + (feature - 3u)], toi);
-    if (!(dot(n, n) > 0.0)) { return u; }
-    return clampToArc(nT, n, u);
-  }
-  if (feature > 2u) { return u; }
-  let v = topo[params.offTriangles + 3u * t + feature];
-  let pv = positionAt(v, toi);
-  let xv = x - pv;
-  let fanFirst = topo[params.offVtOffsets + v];
-  let fanEnd = topo[params.offVtOffsets + v + 1u];
-  var farVertex = 0xffffffffu;
-  var farDot = 0.0;
-  for (var j = fanFirst; j < fanEnd; j++) {
-    let g = topo[params.offVtList + j];
-    for (var k = 0u; k < 3u; k++) {
-      let w = topo[params.offTriangles + 3u * g + k];
-      if (w == v) { continue; }
-      let e = positionAt(w, toi) - pv;
-      let el = length(e);
-      var along = 0.0;
-      if (el > 0.0) { along = dot(xv, e) / el; }
-      if (along > farDot) { farDot = along; farVertex = w; }
-    }
-  }
-  if (farVertex == 0xffffffffu) { return u; }
+  // The cone's two bounding normals: an edge's, t's own (nT) and the one across the edge; a
+  // vertex's, those of the two fan triangles at the fan vertex farthest along x - v.
   var t1 = 0xffffffffu;
   var t2 = 0xffffffffu;
-  for (var j = fanFirst; j < fanEnd; j++) {
-    let g = topo[params.offVtList + j];
-    let o = params.offTriangles + 3u * g;
-    if (topo[o] != farVertex && topo[o + 1u] != farVertex && topo[o + 2u] != farVertex) { continue; }
-    if (t1 == 0xffffffffu) { t1 = g; } else { t2 = g; break; }
+  if (feature >= 3u && feature <= 5u) {
+    t2 = topo[params.offTriangleAcross + 3u * t + (feature - 3u)];
+  } else if (feature <= 2u) {
+    let v = topo[params.offTriangles + 3u * t + feature];
+    let pv = positionAt(v, toi);
+    let xv = x - pv;
+    let fanFirst = topo[params.offVtOffsets + v];
+    let fanEnd = topo[params.offVtOffsets + v + 1u];
+    var farVertex = 0xffffffffu;
+    var farDot = 0.0;
+    for (var j = fanFirst; j < fanEnd; j++) {
+      let g = topo[params.offVtList + j];
+      for (var k = 0u; k < 3u; k++) {
+        let w = topo[params.offTriangles + 3u * g + k];
+        if (w == v) { continue; }
+        let e = positionAt(w, toi) - pv;
+        let el = length(e);
+        var along = 0.0;
+        if (el > 0.0) { along = dot(xv, e) / el; }
+        if (along > farDot) { farDot = along; farVertex = w; }
+      }
+    }
+    if (farVertex == 0xffffffffu) { return u; }
+    for (var j = fanFirst; j < fanEnd; j++) {
+      let g = topo[params.offVtList + j];
+      let o = params.offTriangles + 3u * g;
+      if (topo[o] != farVertex && topo[o + 1u] != farVertex && topo[o + 2u] != farVertex) { continue; }
+      if (t1 == 0xffffffffu) { t1 = g; } else { t2 = g; break; }
+    }
+    if (t2 == 0xffffffffu) { return u; }
+  } else {
+    return u;
   }
-  if (t2 == 0xffffffffu) { return u; }
-  let n1 = triangleNormalAt(t1, toi);
+  // One call site each (a software adapter pays for every inlined copy: see ccdNarrow).
+  var n1 = nT;
+  if (t1 != 0xffffffffu) { n1 = triangleNormalAt(t1, toi); }
   let n2 = triangleNormalAt(t2, toi);
   if (!(dot(n1, n1) > 0.0) || !(dot(n2, n2) > 0.0)) { return u; }
   return clampToArc(n1, n2, u);
@@ -277,32 +281,56 @@ fn nearestFanNormal(v: u32, d: vec3<f32>, toi: f32) -> vec3<f32> {
   return out;
 }
 
-// d moved into the normal cone of triangle t's feature when outside it (zero when it cannot tell).
-fn clampToTriangleFeature(t: u32, feature: u32, d: vec3<f32>, toi: f32) -> vec3<f32> {
-  let nT = triangleNormalAt(t, toi);
-  if (!(dot(nT, nT) > 0.0)) { return vec3<f32>(0.0); }
-  if (feature == 6u) { return nT; }
-  if (feature >= 3u && feature <= 5u) {
-    let n = triangleNormalAt(topo[params.offTriangleAcross + 3u * t + (feature - 3u)], toi);
-    if (!(dot(n, n) > 0.0)) { return vec3<f32>(0.0); }
-    return clampToArc(nT, n, d);
-  }
-  if (feature > 2u) { return vec3<f32>(0.0); }
-  let v = topo[params.offTriangles + 3u * t + feature];
-  if (vertexConeContains(v, d, toi)) { return d; }
-  return nearestFanNormal(v, d, toi);
-}
-
 // Vertex v on triangle t's feature with normal u (from s toward v, in the feature's cone): where -u
 // leaves v's cone, the nearest of v's normals, reversed and clamped into the feature's cone, when
-// that lies in both cones; else u.
+// that lies in both cones; else u. Three cone questions in turn, through one call site each of
+// vertexConeContains and nearestFanNormal (a software adapter pays for every inlined copy):
+//   step 0: is -u in v's cone (then u)? else m = v's normal nearest -u, and c = -m clamped into
+//           the feature's cone: a face's normal, an edge's arc, or for a vertex w of t step 1;
+//   step 1: c = -m when it is in w's cone, else w's normal nearest -m;
+//   step 2: c when -c is in v's cone, else u.
 fn mutualVertexCone(v: u32, t: u32, feature: u32, u: vec3<f32>, toi: f32) -> vec3<f32> {
-  if (vertexConeContains(v, -u, toi)) { return u; }
-  let m = nearestFanNormal(v, -u, toi);
-  if (!(dot(m, m) > 0.0)) { return u; }
-  let c = clampToTriangleFeature(t, feature, -m, toi);
-  if (!(dot(c, c) > 0.0) || !vertexConeContains(v, -c, toi)) { return u; }
-  return c;
+  var m = vec3<f32>(0.0);
+  var c = vec3<f32>(0.0);
+  var step = 0u;
+  loop {
+    var q = v;
+    var d = -u;
+    if (step == 1u) {
+      q = topo[params.offTriangles + 3u * t + feature];
+      d = -m;
+    } else if (step == 2u) {
+      if (!(dot(c, c) > 0.0)) { return u; }
+      d = -c;
+    }
+    let inside = vertexConeContains(q, d, toi);
+    if (step == 2u) { return select(u, c, inside); }
+    if (step == 0u && inside) { return u; }
+    var nearest = d;
+    if (!inside) { nearest = nearestFanNormal(q, d, toi); }
+    if (step == 1u) {
+      c = nearest;
+      step = 2u;
+      continue;
+    }
+    m = nearest;
+    if (!(dot(m, m) > 0.0)) { return u; }
+    let nT = triangleNormalAt(t, toi);
+    if (!(dot(nT, nT) > 0.0)) { return u; }
+    if (feature == 6u) {
+      c = nT;
+    } else if (feature >= 3u && feature <= 5u) {
+      let n = triangleNormalAt(topo[params.offTriangleAcross + 3u * t + (feature - 3u)], toi);
+      if (!(dot(n, n) > 0.0)) { return u; }
+      c = clampToArc(nT, n, -m);
+    } else if (feature > 2u) {
+      return u;
+    } else {
+      step = 1u;
+      continue;
+    }
+    step = 2u;
+  }
 }
 
 // Unit normal of boundary edge e's triangle j (0 or 1).
@@ -320,14 +348,20 @@ fn arcContains(n1: vec3<f32>, n2: vec3<f32>, d: vec3<f32>) -> bool {
 // opposite lies in a's) and the opposite of -n clamped into a's (when it lies in b's); w = 1 when
 // neither (the cones do not meet), xyz then n (perpendicular to both edges: no work when they slide).
 fn mutualEdgeCone(a: u32, b: u32, n: vec3<f32>, toi: f32) -> vec4<f32> {
-  let a1 = edgeFaceNormal(a, 0u, toi);
-  let a2 = edgeFaceNormal(a, 1u, toi);
-  let b1 = edgeFaceNormal(b, 0u, toi);
-  let b2 = edgeFaceNormal(b, 1u, toi);
-  if (!(dot(a1, a1) > 0.0) || !(dot(a2, a2) > 0.0) || !(dot(b1, b1) > 0.0) || !(dot(b2, b2) > 0.0)) { return vec4<f32>(n, 0.0); }
-  if (arcContains(b1, b2, n) && arcContains(a1, a2, -n)) { return vec4<f32>(n, 0.0); }
+  // a's two face normals, then b's (one call site: a software adapter pays for every inlined copy).
+  var faces: array<vec3<f32>, 4>;
+  for (var k = 0u; k < 4u; k++) {
+    faces[k] = edgeFaceNormal(select(a, b, k >= 2u), k % 2u, toi);
+    if (!(dot(faces[k], faces[k]) > 0.0)) { return vec4<f32>(n, 0.0); }
+  }
+  let a1 = faces[0];
+  let a2 = faces[1];
+  let b1 = faces[2];
+  let b2 = faces[3];
+  // arcContains(b1, b2, n) and arcContains(a1, a2, -n), from the clamps they take.
   let intoB = clampToArc(b1, b2, n);
   let fromA = -clampToArc(a1, a2, -n);
+  if (dot(intoB, n) >= cos(CONE_TOLERANCE) && dot(fromA, n) >= cos(CONE_TOLERANCE)) { return vec4<f32>(n, 0.0); }
   let intoBMeets = arcContains(a1, a2, -intoB);
   if (arcContains(b1, b2, fromA) && (!intoBMeets || dot(fromA, n) > dot(intoB, n))) { return vec4<f32>(fromA, 0.0); }
   if (intoBMeets) { return vec4<f32>(intoB, 0.0); }
@@ -440,15 +474,28 @@ fn insideTetAtStart(p: vec3<f32>, t: u32) -> bool {
   return strictlyInside(subVolumes(p, startPosition(topo[o]), startPosition(topo[o + 1u]), startPosition(topo[o + 2u]), startPosition(topo[o + 3u])));
 }
 
-fn vertexFace(i: u32) {
+// A pair's motion over the substep for CCD (ccdSolve), prepared per kind so that the solve, the
+// section 3.5 skip and the rest have one call site each (a software adapter pays for every
+// inlined copy: see ccdNarrow). `tested` false: the pair was skipped before the test.
+struct PairMotion {
+  tested: bool,
+  // Vertex-face: the vertex, then the triangle's corners; edge-edge: edge a's ends, then b's.
+  corners: vec4<u32>,
+  diff: CcdDiff,
+  separation: f32,
+}
+
+fn vertexFaceMotion(i: u32) -> PairMotion {
+  var m: PairMotion;
+  m.tested = false;
   let v = candidates[2u * i];
   // A later round reads the marks first: most of its candidates end there, after one read.
-  if ((params.flags & CCD_LATER_ROUND) != 0u && laterRoundSkips(2u * i + 1u)) { return; }
+  if ((params.flags & CCD_LATER_ROUND) != 0u && laterRoundSkips(2u * i + 1u)) { return m; }
   let tri = candidates[2u * i + 1u] & CANDIDATE_ID;
   if ((params.flags & CCD_SKIP_PIN) != 0u && (pin[v] & pinSkips(vertexObject(v) == vertexObject(topo[params.offTriangles + 3u * tri]), (params.flags & CCD_PIN_BY_KIND) != 0u)) != 0u) {
     // The detecting round's skips only (the later rounds skip the same pairs again).
     if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_PIN], 1u); }
-    return;
+    return m;
   }
   let o = params.offTriangles + 3u * tri;
   let tv = vec3<u32>(topo[o], topo[o + 1u], topo[o + 2u]);
@@ -457,19 +504,27 @@ fn vertexFace(i: u32) {
   let b1 = vertexPosition(tv.y);
   let c1 = vertexPosition(tv.z);
   if ((params.flags & CCD_MARK_ROUNDS) != 0u) { markForLaterRounds(2u * i + 1u, boxGap(x1, x1, a1, b1, c1)); }
+  m.tested = true;
+  m.corners = vec4<u32>(v, tv);
+  m.diff = ccdVertexFaceDiff(startPosition(v), startPosition(tv.x), startPosition(tv.y), startPosition(tv.z), x1, a1, b1, c1);
+  m.separation = pairSeparation(v, tv.x);
+  return m;
+}
+
+// The contact of vertex-face pair i, which comes within `separation` at toi (ccdSolve), if any.
+fn vertexFaceContact(i: u32, corners: vec4<u32>, separation: f32, time: f32) {
+  var toi = time;
+  let v = corners.x;
+  let tv = corners.yzw;
+  let tri = candidates[2u * i + 1u] & CANDIDATE_ID;
+  let x1 = vertexPosition(v);
+  let a1 = vertexPosition(tv.x);
+  let b1 = vertexPosition(tv.y);
+  let c1 = vertexPosition(tv.z);
   let x0 = startPosition(v);
   let a0 = startPosition(tv.x);
   let b0 = startPosition(tv.y);
   let c0 = startPosition(tv.z);
-  let separation = pairSeparation(v, tv.x);
-  atomicAdd(&header[CCD_TESTS], 1u);
-  var toi = ccdVertexFace(x0, a0, b0, c0, x1, a1, b1, c1, separation);
-  if (toi < 0.0) { return; }
-  if ((params.flags & CCD_SKIP_INVERTED) != 0u && vertexObject(v) == vertexObject(tv.x)
-    && anyInvertedBoundaryFan(vec4<u32>(v, tv), 4u)) {
-    if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_INVERTED], 1u); }
-    return;
-  }
   let n0 = cross(b0 - a0, c0 - a0);
   let behind = -dot(x0 - a0, n0);
   // An exit (SolverParams.pinRelease): a released vertex (dcdDetect.wgsl), behind the face at t0
@@ -562,14 +617,16 @@ fn cutPoint(a: vec3<f32>, b: vec3<f32>, cut: f32) -> vec3<f32> {
   return mix(a, b, cut);
 }
 
-fn edgeEdge(i: u32) {
+fn edgeEdgeMotion(i: u32) -> PairMotion {
+  var m: PairMotion;
+  m.tested = false;
   let ea = candidates[2u * params.vfCount + 2u * i];
-  if ((params.flags & CCD_LATER_ROUND) != 0u && laterRoundSkips(2u * params.vfCount + 2u * i + 1u)) { return; }
+  if ((params.flags & CCD_LATER_ROUND) != 0u && laterRoundSkips(2u * params.vfCount + 2u * i + 1u)) { return m; }
   let eb = candidates[2u * params.vfCount + 2u * i + 1u] & CANDIDATE_ID;
   let sameObject = vertexObject(topo[params.offBoundaryEdges + 2u * ea]) == vertexObject(topo[params.offBoundaryEdges + 2u * eb]);
   if ((params.flags & CCD_SKIP_PIN) != 0u && ((pin[params.vertexCount + ea] | pin[params.vertexCount + eb]) & pinSkips(sameObject, (params.flags & CCD_PIN_BY_KIND) != 0u)) != 0u) {
     if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_PIN], 1u); }
-    return;
+    return m;
   }
   let va = vec2<u32>(topo[params.offBoundaryEdges + 2u * ea], topo[params.offBoundaryEdges + 2u * ea + 1u]);
   let vb = vec2<u32>(topo[params.offBoundaryEdges + 2u * eb], topo[params.offBoundaryEdges + 2u * eb + 1u]);
@@ -582,21 +639,39 @@ fn edgeEdge(i: u32) {
   let q0 = startPosition(va.y);
   let r0 = startPosition(vb.x);
   let s0 = startPosition(vb.y);
-  let separation = pairSeparation(va.x, vb.x);
-  atomicAdd(&header[CCD_TESTS], 1u);
   // With CCD_EDGE_INTERIOR over the edges' interiors (src/collision/ccd/interiorEdges.ts): each
   // edge cut to its parameters [EE_END_PARAM, 1 - EE_END_PARAM] at both ends of the substep, so the
   // first time is the first time two points inside both edges come within the separation.
+  let e = edgeCut();
+  m.tested = true;
+  m.corners = vec4<u32>(va, vb);
+  m.diff = ccdEdgeEdgeDiff(cutPoint(p0, q0, e), cutPoint(q0, p0, e), cutPoint(r0, s0, e), cutPoint(s0, r0, e),
+                           cutPoint(p1, q1, e), cutPoint(q1, p1, e), cutPoint(r1, s1, e), cutPoint(s1, r1, e));
+  m.separation = pairSeparation(va.x, vb.x);
+  return m;
+}
+
+// How far CCD_EDGE_INTERIOR cuts each edge at both ends (0: whole edges).
+fn edgeCut() -> f32 {
+  return select(0.0, EE_END_PARAM, (params.flags & CCD_EDGE_INTERIOR) != 0u);
+}
+
+// The contact of edge-edge pair i, which comes within `separation` at toi (ccdSolve), if any.
+fn edgeEdgeContact(i: u32, corners: vec4<u32>, separation: f32, toi: f32) {
+  let ea = candidates[2u * params.vfCount + 2u * i];
+  let eb = candidates[2u * params.vfCount + 2u * i + 1u] & CANDIDATE_ID;
+  let va = corners.xy;
+  let vb = corners.zw;
+  let p1 = vertexPosition(va.x);
+  let q1 = vertexPosition(va.y);
+  let r1 = vertexPosition(vb.x);
+  let s1 = vertexPosition(vb.y);
+  let p0 = startPosition(va.x);
+  let q0 = startPosition(va.y);
+  let r0 = startPosition(vb.x);
+  let s0 = startPosition(vb.y);
   let interior = (params.flags & CCD_EDGE_INTERIOR) != 0u;
-  let e = select(0.0, EE_END_PARAM, interior);
-  let toi = ccdEdgeEdge(cutPoint(p0, q0, e), cutPoint(q0, p0, e), cutPoint(r0, s0, e), cutPoint(s0, r0, e),
-                        cutPoint(p1, q1, e), cutPoint(q1, p1, e), cutPoint(r1, s1, e), cutPoint(s1, r1, e), separation);
-  if (toi < 0.0) { return; }
-  if ((params.flags & CCD_SKIP_INVERTED) != 0u && sameObject
-    && anyInvertedBoundaryFan(vec4<u32>(va, vb), 4u)) {
-    if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_INVERTED], 1u); }
-    return;
-  }
+  let e = edgeCut();
   let pt = mix(p0, p1, toi);
   let qt = mix(q0, q1, toi);
   let rt = mix(r0, r1, toi);
@@ -722,7 +797,7 @@ fn checkEscape(i: u32) {
   }
 }
 
-// Each of vertexFace and edgeEdge is called from one place only: a software adapter (SwiftShader,
+// Each kind's preparation and contact, CCD's solve and the section 3.5 walk are called from one place only: a software adapter (SwiftShader,
 // where the tests run) inlines every call and pays for the whole inlined body in every workgroup,
 // even where every invocation has returned (a copy per call site doubled the dispatch's time).
 @compute @workgroup_size(64)
@@ -740,10 +815,29 @@ fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
   }
   if (pair == NO_PAIR) { return; }
-  if (pair < params.vfCount) {
-    vertexFace(pair);
+  let isVertexFace = pair < params.vfCount;
+  let i = select(pair - params.vfCount, pair, isVertexFace);
+  var m: PairMotion;
+  if (isVertexFace) {
+    m = vertexFaceMotion(i);
   } else {
-    edgeEdge(pair - params.vfCount);
+    m = edgeEdgeMotion(i);
+  }
+  if (!m.tested) { return; }
+  atomicAdd(&header[CCD_TESTS], 1u);
+  let toi = ccdSolve(m.diff, isVertexFace, m.separation);
+  if (toi < 0.0) { return; }
+  // The other member's first vertex: the triangle's, or edge b's.
+  let other = select(m.corners.z, m.corners.y, isVertexFace);
+  if ((params.flags & CCD_SKIP_INVERTED) != 0u && vertexObject(m.corners.x) == vertexObject(other)
+    && anyInvertedBoundaryFan(m.corners, 4u)) {
+    if ((params.flags & CCD_LATER_ROUND) == 0u) { atomicAdd(&header[CCD_SKIPPED_INVERTED], 1u); }
+    return;
+  }
+  if (isVertexFace) {
+    vertexFaceContact(i, m.corners, m.separation, toi);
+  } else {
+    edgeEdgeContact(i, m.corners, m.separation, toi);
   }
 }
 

@@ -2,7 +2,7 @@
  * The GPU twin of tests/unit/collision/crushedWallEnergy.test.ts: the shared GlassBox.t thrown onto
  * the ground at 30 m/s crushes its bottom wall thinner than the CCD separation, and the CCD pairs
  * of inner-surface vertices directly behind the outer faces across it get no contact
- * (ccdNarrow.wgsl vertexFace, BEHIND_FACE_REL; contact.wgsl rampedOffset keeps a negative start gap
+ * (ccdNarrow.wgsl vertexFaceContact, BEHIND_FACE_REL; contact.wgsl rampedOffset keeps a negative start gap
  * where it started). Before, SwiftShader's run rose from 22.9 to 44.7 MJ over the 40 frames after
  * the impact, as the CPU reference did; now both fall to 13.9 MJ and never rise. Hybrid, the default.
  */

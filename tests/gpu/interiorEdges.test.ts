@@ -1,5 +1,5 @@
 /**
- * Edge-edge CCD over the edges' interiors on the GPU (SolverParams.ccdEdgeInterior) (shaders/ccdNarrow.wgsl edgeEdge; docs/
+ * Edge-edge CCD over the edges' interiors on the GPU (SolverParams.ccdEdgeInterior) (shaders/ccdNarrow.wgsl edgeEdgeMotion, edgeEdgeContact; docs/
  * collisions.md "Edges searched inside their ends"): the scene of the float64 test
  * (tests/unit/collision/interiorEdges.test.ts, scenes.ts ridgeAndTippingEdge), an edge that tips
  * through a ridge over one substep while its end P stays beside the ridge, run as a frame of one
