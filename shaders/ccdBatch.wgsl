@@ -8,6 +8,10 @@
 
 struct Params { count: u32, kind: u32, separation: f32, rowStride: u32 }
 
+// The time step's order on a software adapter (ccdNarrow.wgsl ccdSweep): the motion's boxes first
+// (lib/ccd.wgsl ccdMotionBoxesApart), the solve only for pairs they leave. Tests compare both ways.
+override apartFirst: bool = false;
+
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> queries: array<f32>;
 @group(0) @binding(2) var<storage, read_write> toi: array<f32>;
@@ -29,6 +33,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let q1 = queryPoint(i, 5u);
   let q2 = queryPoint(i, 6u);
   let q3 = queryPoint(i, 7u);
+  if (apartFirst && ccdMotionBoxesApart(p0, p1, p2, p3, q0, q1, q2, q3, params.kind == 0u, params.separation)) {
+    toi[i] = -1.0;
+    return;
+  }
   if (params.kind == 0u) {
     toi[i] = ccdVertexFace(p0, p1, p2, p3, q0, q1, q2, q3, params.separation);
   } else {

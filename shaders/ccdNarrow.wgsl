@@ -67,6 +67,10 @@ const CCD_EDGE_INTERIOR = 32u;
 // SolverParams.ccdSkipInverted: same-object pairs with a vertex on a boundary triangle whose tet is
 // inverted at the substep's start are left out (lib/invertedBoundaryFan.wgsl).
 const CCD_SKIP_INVERTED = 64u;
+// The detecting round's solve over the list that ccdSweep made (a software adapter: CcdStage
+// substepBoxes): the sweep already marked, counted and checked the boxes, so this pass only solves.
+// Later rounds too (with CCD_LATER_ROUND): ccdSweep over the near list, then the solve over its list.
+const CCD_FROM_LIST = 128u;
 // The high bit of a candidate's second word (a triangle or edge id): the pair has a contact this substep.
 const CANDIDATE_IN_CONTACT = 0x80000000u;
 // The next bit: the pair was farther apart at the detecting round than the later rounds can close
@@ -119,6 +123,12 @@ const CCD_EXIT_CONTACTS = CCD_LATER_ROUND_HITS + 3u;
 // Same-object pairs that met but were left out at tets inverted at the substep's start
 // (SolverParams.ccdSkipInverted; counters.ccd.skippedInverted).
 const CCD_SKIPPED_INVERTED = CCD_LATER_ROUND_HITS + 4u;
+// Of the tests, the pairs whose boxes over the motion were apart (lib/ccd.wgsl ccdMotionBoxesApart;
+// counters.ccd.motionBoxesApart): no solve.
+const CCD_MOTION_APART = CCD_LATER_ROUND_HITS + 5u;
+// The length of ccdSweep's list of the pairs left to solve: a word of the edge-edge list's header
+// past those its readers read, cleared by the host before each sweep.
+const CCD_SOLVE_COUNT = 43u;
 // Over whole edges, hits whose closest points lie within this parameter of an edge's end are left
 // to the vertex-triangle pairs of that end; with CCD_EDGE_INTERIOR each edge is searched over
 // [EE_END_PARAM, 1 - EE_END_PARAM] (src/collision/ccd/interiorEdges.ts).
@@ -152,6 +162,11 @@ const PATH_DIRECTION_MIN_REL = 1e-3;
 // with 3 with the groups apart.
 @group(0) @binding(9) var<storage, read_write> eeHeader: array<atomic<u32>>;
 @group(0) @binding(10) var<storage, read_write> eeContacts: array<Contact>;
+// ccdSweep only, which writes no contact: in its bind group binding 10 holds the indirect grid [x, y,
+// z] of the solve over its list (x = min(workgroups, 65535), as CCD_LATER_ROW_STRIDE; cleared by
+// the host before each sweep). A buffer of its own: the solve reads its grid from it, and a
+// dispatch may not read its grid from a buffer it binds for writing.
+@group(0) @binding(10) var<storage, read_write> solveGrid: array<atomic<u32>, 3>;
 
 fn startPosition(v: u32) -> vec3<f32> {
   return prev[v].xyz;
@@ -426,6 +441,12 @@ fn markForLaterRounds(w: u32, gap: f32) {
   candidates[w] = marked;
 }
 
+// The detecting round marks each candidate for the later rounds (CCD_MARK_ROUNDS), in its sweep
+// where it has one (a solve over the sweep's list, CCD_FROM_LIST, marks only its contacts).
+fn marksLaterRounds() -> bool {
+  return (params.flags & (CCD_MARK_ROUNDS | CCD_FROM_LIST)) == CCD_MARK_ROUNDS;
+}
+
 // Candidate word w's pair made a contact: marked for the later rounds, counted when it is theirs.
 fn markInContact(w: u32) {
   if ((params.flags & (CCD_LATER_ROUND | CCD_MARK_ROUNDS)) == 0u) { return; }
@@ -483,6 +504,8 @@ struct PairMotion {
   corners: vec4<u32>,
   diff: CcdDiff,
   separation: f32,
+  // The boxes over the motion are apart (lib/ccd.wgsl ccdMotionBoxesApart): the solve cannot hit.
+  apart: bool,
 }
 
 fn vertexFaceMotion(i: u32) -> PairMotion {
@@ -503,11 +526,16 @@ fn vertexFaceMotion(i: u32) -> PairMotion {
   let a1 = vertexPosition(tv.x);
   let b1 = vertexPosition(tv.y);
   let c1 = vertexPosition(tv.z);
-  if ((params.flags & CCD_MARK_ROUNDS) != 0u) { markForLaterRounds(2u * i + 1u, boxGap(x1, x1, a1, b1, c1)); }
+  if (marksLaterRounds()) { markForLaterRounds(2u * i + 1u, boxGap(x1, x1, a1, b1, c1)); }
   m.tested = true;
   m.corners = vec4<u32>(v, tv);
-  m.diff = ccdVertexFaceDiff(startPosition(v), startPosition(tv.x), startPosition(tv.y), startPosition(tv.z), x1, a1, b1, c1);
+  let x0 = startPosition(v);
+  let a0 = startPosition(tv.x);
+  let b0 = startPosition(tv.y);
+  let c0 = startPosition(tv.z);
+  m.diff = ccdVertexFaceDiff(x0, a0, b0, c0, x1, a1, b1, c1);
   m.separation = pairSeparation(v, tv.x);
+  m.apart = ccdMotionBoxesApart(x0, a0, b0, c0, x1, a1, b1, c1, true, m.separation);
   return m;
 }
 
@@ -634,7 +662,7 @@ fn edgeEdgeMotion(i: u32) -> PairMotion {
   let q1 = vertexPosition(va.y);
   let r1 = vertexPosition(vb.x);
   let s1 = vertexPosition(vb.y);
-  if ((params.flags & CCD_MARK_ROUNDS) != 0u) { markForLaterRounds(2u * params.vfCount + 2u * i + 1u, boxGap(p1, q1, r1, s1, s1)); }
+  if (marksLaterRounds()) { markForLaterRounds(2u * params.vfCount + 2u * i + 1u, boxGap(p1, q1, r1, s1, s1)); }
   let p0 = startPosition(va.x);
   let q0 = startPosition(va.y);
   let r0 = startPosition(vb.x);
@@ -648,6 +676,8 @@ fn edgeEdgeMotion(i: u32) -> PairMotion {
   m.diff = ccdEdgeEdgeDiff(cutPoint(p0, q0, e), cutPoint(q0, p0, e), cutPoint(r0, s0, e), cutPoint(s0, r0, e),
                            cutPoint(p1, q1, e), cutPoint(q1, p1, e), cutPoint(r1, s1, e), cutPoint(s1, r1, e));
   m.separation = pairSeparation(va.x, vb.x);
+  // The whole edges' boxes hold the cut edges' (CCD_EDGE_INTERIOR).
+  m.apart = ccdMotionBoxesApart(p0, q0, r0, s0, p1, q1, r1, s1, false, m.separation);
   return m;
 }
 
@@ -797,13 +827,32 @@ fn checkEscape(i: u32) {
   }
 }
 
+// Counts a pair's test (the motion's boxes first, lib/ccd.wgsl ccdMotionBoxesApart): true when
+// the boxes settle it apart, so the solve is not run.
+fn countMotionTest(apart: bool) -> bool {
+  atomicAdd(&header[CCD_TESTS], 1u);
+  if (apart) { atomicAdd(&header[CCD_MOTION_APART], 1u); }
+  return apart;
+}
+
+// The pair at `index` of ccdSweep's list (CCD_FROM_LIST), or NO_PAIR past its length.
+fn listedPair(index: u32) -> u32 {
+  if (index < atomicLoad(&eeHeader[CCD_SOLVE_COUNT])) { return candidates[params.solveAt + index]; }
+  return NO_PAIR;
+}
+
 // Each kind's preparation and contact, CCD's solve and the section 3.5 walk are called from one place only: a software adapter (SwiftShader,
 // where the tests run) inlines every call and pays for the whole inlined body in every workgroup,
 // even where every invocation has returned (a copy per call site doubled the dispatch's time).
+// For the same reason a software adapter runs the detecting round in two dispatches (CcdStage
+// substepBoxes): ccdSweep over every candidate, whose body is small, then this kernel over the pairs
+// it left (CCD_FROM_LIST), an indirect grid the sweep sized.
 @compute @workgroup_size(64)
 fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
   var pair = NO_PAIR;
-  if ((params.flags & CCD_LATER_ROUND) != 0u) {
+  if ((params.flags & CCD_FROM_LIST) != 0u) {
+    pair = listedPair(threadIndex(gid, CCD_LATER_ROW_STRIDE));
+  } else if ((params.flags & CCD_LATER_ROUND) != 0u) {
     pair = laterRoundPair(threadIndex(gid, CCD_LATER_ROW_STRIDE));
   } else {
     let i = threadIndex(gid, params.rowStride);
@@ -824,7 +873,8 @@ fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
     m = edgeEdgeMotion(i);
   }
   if (!m.tested) { return; }
-  atomicAdd(&header[CCD_TESTS], 1u);
+  // A listed pair was counted, and found not apart, by the sweep.
+  if ((params.flags & CCD_FROM_LIST) == 0u && countMotionTest(m.apart)) { return; }
   let toi = ccdSolve(m.diff, isVertexFace, m.separation);
   if (toi < 0.0) { return; }
   // The other member's first vertex: the triangle's, or edge b's.
@@ -838,6 +888,46 @@ fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
     vertexFaceContact(i, m.corners, m.separation, toi);
   } else {
     edgeEdgeContact(i, m.corners, m.separation, toi);
+  }
+}
+
+// A round on a software adapter (CcdStage substepBoxes), first of its two dispatches: everything
+// ccdNarrow's round does but the solve and the contacts (the detecting round's Pin skips, marks for
+// the later rounds and boxes' escape checks; a later round's skips and reach count; the tests'
+// counts), and the pairs whose boxes over the motion are not apart go to a list for ccdNarrow
+// (CCD_FROM_LIST). The grid of that dispatch grows with the list: the invocation that opens a
+// workgroup's worth of it raises [x, y].
+@compute @workgroup_size(64)
+fn ccdSweep(@builtin(global_invocation_id) gid: vec3<u32>) {
+  var pair = NO_PAIR;
+  var i = 0u;
+  if ((params.flags & CCD_LATER_ROUND) != 0u) {
+    i = threadIndex(gid, CCD_LATER_ROW_STRIDE);
+    pair = laterRoundPair(i);
+  } else {
+    i = threadIndex(gid, params.rowStride);
+    let pairs = params.vfCount + params.eeCount;
+    if (i < pairs) {
+      pair = i;
+    } else if (i - pairs < params.boundaryVertexCount) {
+      checkEscape(i - pairs);
+    }
+  }
+  if (i == 0u) { atomicStore(&solveGrid[2], 1u); }
+  if (pair == NO_PAIR) { return; }
+  var m: PairMotion;
+  if (pair < params.vfCount) {
+    m = vertexFaceMotion(pair);
+  } else {
+    m = edgeEdgeMotion(pair - params.vfCount);
+  }
+  if (!m.tested || countMotionTest(m.apart)) { return; }
+  let slot = atomicAdd(&eeHeader[CCD_SOLVE_COUNT], 1u);
+  candidates[params.solveAt + slot] = pair;
+  if (slot % 64u == 0u) {
+    let group = slot / 64u;
+    atomicMax(&solveGrid[0], min(group + 1u, 65535u));
+    atomicMax(&solveGrid[1], group / 65535u + 1u);
   }
 }
 

@@ -313,6 +313,42 @@ fn ccdSolve(q: CcdDiff, vertexFace: bool, separation: f32) -> f32 {
   return select(-1.0, best, best <= 1.0);
 }
 
+// Whether ccdSolve cannot report contact for this motion because the two primitives' boxes over it
+// lie farther apart than any contact it accepts (points in the CPU API's order: vertex-face v, f0,
+// f1, f2; edge-edge ea, eb, ec, ed; at t = 0, then t = 1). A cheap test a kernel may put before the
+// solve (shaders/ccdNarrow.wgsl ccdSweep); it never drops a pair the solve would call a contact:
+//   Every point of the domain (u, w in the triangle or on the edges, t in [0, 1]) is a convex
+//   combination of the inputs, so it lies in its primitive's box over the motion, and |F|_inf there is
+//   at least the boxes' gap on every axis. The solve accepts a box only where an in-domain corner has
+//   computed |F^|_inf <= separation + delta, or where the box's hull passed the drop test and its image
+//   is at most 3 delta + 2^-20 (Lt + Lu + Lw) wide (header: rules a-d), so some in-domain point has
+//   exact |F|_inf <= separation + 2 err + 3 delta + 2^-20 (Lt + Lu + Lw). With M = max |coordinate|:
+//   D <= 2M, err <= 4.92e-6 M, delta <= 2e-5 M, Lt <= 12 M, Lu, Lw <= 2 M, so that is below separation +
+//   8.5e-5 M. The gap computed in f32 is within 2^-23 * 2M of the gap of the inputs (min and max are
+//   exact), so a computed gap above separation + 2e-4 M (rounded up) rules every accepted box out.
+//   Only the search's budget (CCD_MAX_CHECKS: undecided boxes count as hits) could answer a hit for
+//   such a pair, and that answer would be a false positive of a pair provably apart.
+// Inputs beyond CCD_MAX_COORD are never called apart (the solve answers a conservative hit there).
+const CCD_APART_SLACK_REL: f32 = 2e-4;
+fn ccdMotionBoxesApart(a0: vec3<f32>, b0: vec3<f32>, c0: vec3<f32>, d0: vec3<f32>,
+                       a1: vec3<f32>, b1: vec3<f32>, c1: vec3<f32>, d1: vec3<f32>, vertexFace: bool, separation: f32) -> bool {
+  // The second point belongs to the triangle (vertex-face) or to the first edge (edge-edge).
+  let bLo = min(b0, b1);
+  let bHi = max(b0, b1);
+  let lo1 = select(min(min(a0, a1), bLo), min(a0, a1), vertexFace);
+  let hi1 = select(max(max(a0, a1), bHi), max(a0, a1), vertexFace);
+  let cdLo = min(min(c0, c1), min(d0, d1));
+  let cdHi = max(max(c0, c1), max(d0, d1));
+  let lo2 = select(cdLo, min(cdLo, bLo), vertexFace);
+  let hi2 = select(cdHi, max(cdHi, bHi), vertexFace);
+  let gaps = max(lo2 - hi1, lo1 - hi2);
+  let m3 = max(max(max(abs(a0), abs(b0)), max(abs(c0), abs(d0))), max(max(abs(a1), abs(b1)), max(abs(c1), abs(d1))));
+  let m = max(m3.x, max(m3.y, m3.z));
+  if (!(m <= CCD_MAX_COORD)) { return false; }
+  let thr = (max(separation, 0.0) + CCD_APART_SLACK_REL * m + CCD_ERR_ABS) * 1.00000095367431640625; // (1 + 2^-20)
+  return max(gaps.x, max(gaps.y, gaps.z)) > thr;
+}
+
 // Conservative first time of contact in [0,1] under linear motion from t=0 to t=1, or -1.0 when no contact can occur.
 // "Contact" means the primitives come within `separation` (>= 0, world units, per-axis inf-norm of the contact function F) of each other.
 fn ccdVertexFace(v0: vec3<f32>, fa0: vec3<f32>, fb0: vec3<f32>, fc0: vec3<f32>,

@@ -32,6 +32,8 @@ struct CcdParams {
   nearCapacity: u32,
   /** The word in `candidates` where the near list starts (after the capacity's pairs). */
   nearAt: u32,
+  /** The word in `candidates` where ccdSweep's list of the pairs left to solve starts (after the near list's room). */
+  solveAt: u32,
 }
 
 // The near list's length in this substep (the pairs the detecting round found within the later

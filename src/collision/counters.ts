@@ -81,6 +81,13 @@ export interface CcdFrameCounters {
    * after the root test, ccdNarrow.wgsl, lib/invertedBoundaryFan.wgsl).
    */
   skippedInverted: number;
+  /**
+   * Of the tests, the pairs whose boxes over the substep's motion (the round's, from its start) were
+   * apart by more than any contact the solve accepts, so the solve did not run (GPU:
+   * lib/ccd.wgsl ccdMotionBoxesApart; the float64 engine's candidates come from per-substep boxes
+   * already, and it counts 0).
+   */
+  motionBoxesApart: number;
   /** Contacts found by CCD, by kind, summed over the substeps; hits behind the face at the start (no contact made). */
   hitsVertexFace: number;
   hitsEdgeEdge: number;
@@ -192,7 +199,7 @@ export interface CcdFrameCounters {
 
 export function emptyCcdCounters(): CcdFrameCounters {
   return {
-    candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, skippedInverted: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, laterRoundHits: 0, laterRoundBeyondReach: 0, laterRoundListed: 0, backFace: 0, exitContacts: 0, edgeEdgeAtEnd: 0, edgeEdgeApart: 0,
+    candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, skippedInverted: 0, motionBoxesApart: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, laterRoundHits: 0, laterRoundBeyondReach: 0, laterRoundListed: 0, backFace: 0, exitContacts: 0, edgeEdgeAtEnd: 0, edgeEdgeApart: 0,
     capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, escapedTested: 0, escapedInside: 0, escapedRejected: 0, margin: 0, selfMargin: 0, escapeDistance: 0, escapeDistanceSelf: 0, selfGrowth: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0, selfWorldFrame: 0, interPairs: 0, interSlices: 0,
     selfPairsBefore: 0, selfPairsAfter: 0, selfCulledFraction: 0, selfConesMs: 0, selfTraversalMs: 0, selfFilterMs: 0, selfDeviationEscapes: 0,
   };

@@ -93,6 +93,8 @@ export interface GpuCollisionOptions {
   separatePrepass?: boolean;
   /** The BVH refit's dispatches in the spb stage, as before issue 24 (not inside the hash build's and detection's; for the tests that compare the plans, and the default on devices with fewer than 10 storage buffers per kernel). */
   separateRefit?: boolean;
+  /** The adapter emulates a GPU on the CPU: CCD's detecting round sweeps the candidates' substep boxes first (CcdStage.substepBoxes). */
+  softwareAdapter?: boolean;
 }
 
 /** Words of the shortest path's statistics copied per frame (src/spb/workspace.ts STAT_NAMES fit in it). */
@@ -213,7 +215,7 @@ export class GpuCollisions {
     // Detection's indirect args only where a kernel of the frame reads them: the exact query and
     // the contact build dispatch directly over the list's capacity (issue 24).
     this.detect.argsReadWhen(() => this.contacts.readsQueryArgs() || (this.params().penetration ?? 'exact') !== 'exact');
-    this.ccd = new CcdStage(device, this.topology, this.detect.pin, params, Math.max(1024, Math.ceil(boundaryPoints / 8)));
+    this.ccd = new CcdStage(device, this.topology, this.detect.pin, params, Math.max(1024, Math.ceil(boundaryPoints / 8)), options.softwareAdapter ?? false);
     this.detect.watchEscapes(this.ccd);
     this.contacts.checkEscapedWith(this.detect.pin, () => this.detect.escapesTestedThisFrame);
     this.contacts.addSource(this.ccd.vertexFace);

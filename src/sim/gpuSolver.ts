@@ -221,7 +221,7 @@ export class GpuSolver {
     }));
     const given = options.collisions === false ? null : options.collisions ?? {};
     this.collisions = given === null ? null
-      : new GpuCollisions(device, m, contactParams, { ...given, ccdSchedule: { collidersReached: collidersReachedBy, ...given.ccdSchedule } }, MAX_FRAMES_IN_FLIGHT, this.xpbd.objectStatus);
+      : new GpuCollisions(device, m, contactParams, { softwareAdapter: isSoftwareAdapter(ctx), ...given, ccdSchedule: { collidersReached: collidersReachedBy, ...given.ccdSchedule } }, MAX_FRAMES_IN_FLIGHT, this.xpbd.objectStatus);
     for (const stage of this.collisions?.stages ?? []) this.timeStep.insertBefore('finalize', stage);
     // Every scene can run air mode (the general mesher when it has no lattice container); nothing is built until it does.
     this.air = new GpuAirCollisions(device, m, (mesher) => airContainerFor(setup, mesher), params, this.collisions?.workerJobs.optimizeAir, MAX_FRAMES_IN_FLIGHT, this.collisions?.workerJobs.buildAir);

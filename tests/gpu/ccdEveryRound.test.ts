@@ -22,16 +22,19 @@ import { momentum, springingCube, springingFaceAfter } from '../unit/collision/s
 const ON_SURFACE = 1e-5;
 
 /** One frame of springingCube on the GPU from its squeezed start: the frame's record, end positions and velocities (float64 copies), and the setup. */
-async function squeezedFrame(ctx: GpuContext, wallAt: number, params: Partial<SolverParams>, farCube = false, nearListLimit?: number) {
+async function squeezedFrame(ctx: GpuContext, wallAt: number, params: Partial<SolverParams>, farCube = false, nearListLimit?: number, substepBoxes?: boolean) {
   const { setup, squeezeA } = springingCube(wallAt, params, 0.7, farCube);
   const solver = new GpuSolver(ctx, setup);
   if (nearListLimit !== undefined) solver.collisions!.ccd.nearListLimit = nearListLimit;
+  if (substepBoxes !== undefined) solver.collisions!.ccd.substepBoxes = substepBoxes;
   try {
     const vec4 = new Float32Array(await readBuffer(ctx, solver.positionBuffer));
     squeezeA(vec4, 4);
     ctx.device.queue.writeBuffer(solver.positionBuffer, 0, vec4);
     const frame = await solver.stepFrame();
-    return { setup, squeezeA, frame, x: Float64Array.from(await solver.readPositions()), v: Float64Array.from(await solver.readVelocities()) };
+    // On a software adapter each CCD round sweeps the candidates' boxes first (CcdStage.substepBoxes): one dispatch more a round.
+    const sweeps = solver.collisions!.ccd.substepBoxes ? 1 : 0;
+    return { setup, squeezeA, frame, sweeps, x: Float64Array.from(await solver.readPositions()), v: Float64Array.from(await solver.readVelocities()) };
   } finally {
     solver.destroy();
   }
@@ -48,7 +51,7 @@ describe('CCD in every collision round on the GPU (collideEvery contacts)', () =
     const wallAt = (springingFaceAfter(1) + springingFaceAfter(5)) / 2;
     const runs = [];
     for (const ccdEveryRound of [true, false]) {
-      const { setup, squeezeA, frame, x, v } = await squeezedFrame(ctx, wallAt, { ccdEveryRound });
+      const { setup, squeezeA, frame, sweeps, x, v } = await squeezedFrame(ctx, wallAt, { ccdEveryRound });
       const m = setup.model;
       const hits = insideHits(setup, x);
       const p = momentum(m, v);
@@ -57,7 +60,7 @@ describe('CCD in every collision round on the GPU (collideEvery contacts)', () =
       const cpu = new CpuSolver(springingCube(wallAt, { ccdEveryRound }).setup);
       squeezeA(cpu.x, 3);
       cpu.stepFrame();
-      runs.push({ ccdEveryRound, hits, ccd: frame.collisions!.ccd, cpu: cpu.collisionCounters.ccd, drift: Math.hypot(...p) / scale, dispatches: frame.dispatchesByPhase?.ccd ?? 0 });
+      runs.push({ ccdEveryRound, hits, ccd: frame.collisions!.ccd, cpu: cpu.collisionCounters.ccd, drift: Math.hypot(...p) / scale, dispatches: frame.dispatchesByPhase?.ccd ?? 0, sweeps });
     }
     console.log(runs.map((r) => `ccdEveryRound ${r.ccdEveryRound}: ${r.hits.length} vertices inside (deepest ${Math.max(0, ...r.hits.map((h) => h.depth)).toExponential(2)} m); GPU CCD hits ${r.ccd.hitsVertexFace} + ${r.ccd.hitsEdgeEdge}, ${r.ccd.laterRoundHits} in later rounds (float64: ${r.cpu.hitsVertexFace} + ${r.cpu.hitsEdgeEdge}, ${r.cpu.laterRoundHits}); ccd dispatches ${r.dispatches}; momentum ${r.drift.toExponential(1)} of sum m|v|`).join('\n'));
     const [on, off] = runs;
@@ -69,10 +72,11 @@ describe('CCD in every collision round on the GPU (collideEvery contacts)', () =
     expect(on.ccd.laterRoundHits).toBe(on.ccd.hitsVertexFace + on.ccd.hitsEdgeEdge);
     expect(on.hits).toEqual([]);
     // In each of the 4 later rounds the retirement of the edge-edge contacts only their own round
-    // solves, then one narrow-phase dispatch; without the switch the retirement alone, in the
-    // first later round (docs/collisions.md "Apart pairs in the later rounds"); with it also the
-    // later rounds' grid over the near list, once a substep.
-    expect(on.dispatches - off.dispatches).toBe(4 * 2 - 1 + 1);
+    // solves, then one narrow-phase dispatch (with a sweep before it on a software adapter);
+    // without the switch the retirement alone, in the first later round (docs/collisions.md "Apart
+    // pairs in the later rounds"); with it also the later rounds' grid over the near list, once a substep.
+    expect(on.sweeps).toBe(off.sweeps);
+    expect(on.dispatches - off.dispatches).toBe(4 * (2 + on.sweeps) - 1 + 1);
     for (const r of runs) expect(r.drift).toBeLessThan(1e-4);
     // Both twins count the boundary vertices that moved beyond the later rounds' reach (the far
     // pairs' bound, collision/ccd/laterRounds.ts): the springing faces do here.
@@ -129,5 +133,31 @@ describe('CCD in every collision round on the GPU (collideEvery contacts)', () =
     expect(most).toBeLessThan(1e-5);
     expect(list.inside).toBe(0);
     expect(scan.inside).toBe(0);
+  }, 120_000);
+
+  it("each round's sweep of the motion's boxes (a software adapter's plan) and one narrow-phase dispatch (a GPU's) give the same tests, apart pairs, hits and contacts, and only the solve's grid differs", async () => {
+    const ctx = await testGpu();
+    const wallAt = (springingFaceAfter(1) + springingFaceAfter(5)) / 2;
+    const runs = [];
+    for (const substepBoxes of [true, false]) {
+      const { setup, frame, x } = await squeezedFrame(ctx, wallAt, { ccdEveryRound: true }, true, undefined, substepBoxes);
+      runs.push({ substepBoxes, c: frame.collisions!.ccd, x, dispatches: frame.dispatchesByPhase?.ccd ?? 0, inside: insideHits(setup, x).length });
+    }
+    const [swept, direct] = runs;
+    console.log(runs.map((r) => `${r.substepBoxes ? 'sweep, then solve' : 'one dispatch'}: tests ${r.c.tests} (boxes apart ${r.c.motionBoxesApart}), hits ${r.c.hitsVertexFace} + ${r.c.hitsEdgeEdge} (${r.c.laterRoundHits} in later rounds); ccd dispatches ${r.dispatches}; ${r.inside} vertices inside`).join('\n'));
+    // The third cube 2 cm away: most of its pairs' boxes are apart over a substep.
+    expect(direct.c.motionBoxesApart).toBeGreaterThan(0);
+    expect(direct.c.motionBoxesApart).toBeLessThan(direct.c.tests);
+    for (const k of ['tests', 'motionBoxesApart', 'skippedPin', 'hitsVertexFace', 'hitsEdgeEdge', 'laterRoundHits', 'laterRoundListed', 'laterRoundBeyondReach', 'escaped'] as const) {
+      expect(swept.c[k], k).toBe(direct.c[k]);
+    }
+    // One sweep more in the detecting round and in each of the 4 later rounds.
+    expect(swept.dispatches - direct.dispatches).toBe(5);
+    let most = 0;
+    for (let i = 0; i < swept.x.length; i++) most = Math.max(most, Math.abs(swept.x[i] - direct.x[i]));
+    // Contacts appended in another order (atomics) solve in another order: f32 rounding apart.
+    expect(most).toBeLessThan(1e-5);
+    expect(swept.inside).toBe(0);
+    expect(direct.inside).toBe(0);
   }, 120_000);
 });

@@ -11,6 +11,16 @@
  * before the frame is recorded and beginFrame uploads them (8 bytes per pair, 24 per vertex for
  * the boxes): no readback and no CPU round trip inside the frame.
  *
+ * On a software adapter (SwiftShader, which the tests and GPU-less runs use) the detecting round
+ * takes two dispatches (`substepBoxes`): ccdSweep over every candidate (the Pin skips, the later
+ * rounds' marks, the boxes' escape checks, and the pair's boxes over the substep's motion), then
+ * ccdNarrow's solve over the pairs those boxes leave, an indirect grid the sweep sizes. Such an
+ * adapter runs every invocation through the whole inlined kernel, so a candidate that the box test
+ * settles costs there what a solved one does (docs/benchmarks.md "Where SwiftShader spends the GPU
+ * tests' CCD time"); on a GPU an invocation runs only what it reaches, and one dispatch stays.
+ * The same tests, hits and contacts either way (lib/ccd.wgsl ccdMotionBoxesApart never drops a pair
+ * the solve would hit).
+ *
  * Header words (frame sums, read back with the frame's counters): see CCD_* in ccdNarrow.wgsl.
  */
 import code from '../../../shaders/ccdNarrow.wgsl?raw';
@@ -30,7 +40,7 @@ import { QL_HEADER_BYTES, QL_HEADER_WORDS, QUERY_WORDS } from './queryList';
 
 export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collisionMode'> & Partial<Pick<SolverParams, 'ccdEveryRound' | 'pinByKind' | 'ccdEdgeInterior' | 'ccdSkipInverted'>>;
 
-const PARAM_WORDS = 24;
+const PARAM_WORDS = 28;
 const FLAG_SKIP_PIN = 1;
 /** The own-frame boxes and references follow the world boxes in the boxes buffer: check them too. */
 const FLAG_CHECK_OWN = 2;
@@ -44,6 +54,8 @@ const FLAG_PIN_BY_KIND = 16;
 const FLAG_EDGE_INTERIOR = 32;
 /** SolverParams.ccdSkipInverted (ccdNarrow.wgsl CCD_SKIP_INVERTED): same-object pairs at a tet inverted at the substep's start are left out. */
 const FLAG_SKIP_INVERTED = 64;
+/** The detecting round's solve over ccdSweep's list (ccdNarrow.wgsl CCD_FROM_LIST; `substepBoxes`). */
+const FLAG_FROM_LIST = 128;
 /** Header words read back per frame: [CCD_HITS_VF, CCD_ESCAPE_LIST_COUNT] of ccdNarrow.wgsl. */
 export const CCD_COUNTER_FIRST = 16;
 export const CCD_COUNTER_WORDS = 16;
@@ -61,9 +73,10 @@ export const ESCAPE_LIST_WORDS = 2 * ESCAPE_LIST_CAPACITY;
  * vertices they found beyond the reach and the near lists' lengths (ccdNarrow.wgsl
  * CCD_LATER_ROUND_HITS, CCD_LATER_ROUND_BEYOND, CCD_LATER_ROUND_LISTED) and the exit contacts
  * (CCD_EXIT_CONTACTS, SolverParams.pinRelease), and the pairs left out at inverted tets
- * (CCD_SKIPPED_INVERTED, SolverParams.ccdSkipInverted).
+ * (CCD_SKIPPED_INVERTED, SolverParams.ccdSkipInverted), and the tests whose boxes over the motion
+ * were apart (CCD_MOTION_APART).
  */
-export const CCD_TAIL_WORDS = 5;
+export const CCD_TAIL_WORDS = 6;
 /**
  * The near list's room as a share of the candidates' room (pairs; ccdNarrow.wgsl markForLaterRounds):
  * 2 more bytes a pair of that room on the 8 of the pair itself. On the 4-octopus box the detecting
@@ -74,6 +87,8 @@ export const CCD_TAIL_WORDS = 5;
 export const NEAR_LIST_SHARE = 1 / 2;
 /** Words of the edge-edge list's header the detecting round clears: the count and the near list's length (ccdParams.wgsl CCD_NEAR_COUNT). */
 const EE_HEADER_CLEARED_BYTES = 8;
+/** ccdNarrow.wgsl CCD_SOLVE_COUNT: the byte of the edge-edge header where the sweep's list length lies. */
+const SOLVE_COUNT_BYTE = 4 * 43;
 const W = {
   hitsVertexFace: 0, hitsEdgeEdge: 1, dropped: 2, escaped: 3, skippedPin: 4, backFace: 5, maxCount: 6, tests: 7, edgeEdgeAtEnd: 8, escapedSelf: 9, escapedSelfObjects: 10,
   escapeDistance: 12, escapeDistanceSelf: 13, escapeListCount: 14, edgeEdgeApart: 15,
@@ -134,6 +149,8 @@ export class CcdStage implements GpuStage {
   readonly perRound = true;
   private readonly table;
   declare private readonly pipeline: GPUComputePipeline;
+  /** The detecting round's first dispatch on a software adapter (ccdNarrow.wgsl ccdSweep; `substepBoxes`). */
+  declare private readonly sweepPipeline: GPUComputePipeline;
   /** Disables the edge-edge contacts only their own round solves (ccdNarrow.wgsl retireDetectingRoundOnly). */
   declare private readonly retirePipeline: GPUComputePipeline;
   /** The later rounds' indirect grid over the near list (ccdNearArgs.wgsl). */
@@ -141,6 +158,8 @@ export class CcdStage implements GpuStage {
   private readonly nearArgsTable;
   /** [x, y, 1] of the later rounds' ccdNarrow dispatches, written once a substep by the detecting round. */
   private readonly nearArgs: GPUBuffer;
+  /** [x, y, 1] of the solve over ccdSweep's list (`substepBoxes`), which the sweep raises as the list grows (ccdNarrow.wgsl solveGrid). */
+  private readonly solveGrid: GPUBuffer;
   /**
    * The most pairs the near list holds (default: NEAR_LIST_SHARE of the candidates' room); with more
    * near pairs the later rounds scan every candidate. 0: always scan (tests compare the two).
@@ -151,6 +170,15 @@ export class CcdStage implements GpuStage {
   private readonly uniforms: GPUBuffer;
   /** The later rounds' uniforms (FLAG_LATER_ROUND; SolverParams.ccdEveryRound). */
   private readonly laterUniforms: GPUBuffer;
+  /** The solves over ccdSweep's list (FLAG_FROM_LIST): the detecting round's, the later rounds'. */
+  private readonly listUniforms: GPUBuffer;
+  private readonly laterListUniforms: GPUBuffer;
+  /**
+   * The detecting round as ccdSweep and then the solve over the pairs whose boxes over the substep's
+   * motion are not apart (two dispatches), instead of one ccdNarrow dispatch over every candidate.
+   * Default: on a software adapter only (the constructor's `softwareAdapter`); read each substep.
+   */
+  substepBoxes: boolean;
   /** Vertex-triangle contacts (their header also holds the frame counters from word 16); they share the DCD contacts' counts. */
   readonly vertexFace: CcdContactList;
   /** Edge-edge contacts, with counts of their own (solved as a group after the point-face contacts, ccdNarrow.wgsl). */
@@ -178,7 +206,10 @@ export class CcdStage implements GpuStage {
   private checkOwn = false;
   private pending?: CcdFrameInput;
   private current?: CcdFrameInput;
-  private group?: { key: string; positions: GPUBuffer; prev: GPUBuffer; group: GPUBindGroup; later: GPUBindGroup; nearArgs: GPUBindGroup };
+  private group?: {
+    key: string; positions: GPUBuffer; prev: GPUBuffer; group: GPUBindGroup; later: GPUBindGroup; list: GPUBindGroup; sweep: GPUBindGroup;
+    laterSweep: GPUBindGroup; laterList: GPUBindGroup; nearArgs: GPUBindGroup;
+  };
   private running = false;
   /** SolverParams.ccdEveryRound as beginFrame read it: the frame's uniforms and later rounds follow it. */
   private laterThisFrame = false;
@@ -189,7 +220,9 @@ export class CcdStage implements GpuStage {
     private readonly pin: GPUBuffer,
     private readonly settings: () => Readonly<CcdSettings>,
     initialCapacity = 1024,
+    softwareAdapter = false,
   ) {
+    this.substepBoxes = softwareAdapter;
     this.table = new BindingTable(device, 'ccd.narrow', {
       params: 'uniform', positions: 'read-only-storage', prev: 'read-only-storage', topo: 'read-only-storage', pin: 'read-only-storage',
       candidates: 'storage', boxes: 'storage', header: 'storage', contacts: 'storage',
@@ -198,13 +231,17 @@ export class CcdStage implements GpuStage {
     // Compiled on first use (gpu/lazyPipelines.ts).
     definePipelines(this, {
       pipeline: () => wgslPipeline(device, 'ccd.narrow', code, 'ccdNarrow', [this.table.layout]),
+      sweepPipeline: () => wgslPipeline(device, 'ccd.sweep', code, 'ccdSweep', [this.table.layout]),
       retirePipeline: () => wgslPipeline(device, 'ccd.retire', code, 'retireDetectingRoundOnly', [this.table.layout]),
       nearArgsPipeline: () => wgslPipeline(device, 'ccd.nearArgs', nearArgsCode, 'nearArgs', [this.nearArgsTable.layout]),
     });
     this.nearArgsTable = new BindingTable(device, 'ccd.nearArgs', { params: 'uniform', eeHeader: 'read-only-storage', args: 'storage' });
     this.nearArgs = device.createBuffer({ label: 'ccd.nearArgs', size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT });
+    this.solveGrid = device.createBuffer({ label: 'ccd.solveGrid', size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_DST });
     this.uniforms = uniformBuffer(device, 'ccd.params', 4 * PARAM_WORDS);
     this.laterUniforms = uniformBuffer(device, 'ccd.laterParams', 4 * PARAM_WORDS);
+    this.listUniforms = uniformBuffer(device, 'ccd.listParams', 4 * PARAM_WORDS);
+    this.laterListUniforms = uniformBuffer(device, 'ccd.laterListParams', 4 * PARAM_WORDS);
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
     this.vertexFace = new CcdContactList(device, 'ccd.vertexFace', this, ESCAPE_LIST_WORDS + CCD_TAIL_WORDS);
     this.edgeEdge = new CcdContactList(device, 'ccd.edgeEdge', this);
@@ -275,12 +312,19 @@ export class CcdStage implements GpuStage {
     floats[21] = Math.min(this.selfSeparation, this.separation);
     words[22] = Math.min(this.nearRoom, Math.max(0, Math.floor(this.nearListLimit ?? Infinity)));
     words[23] = 2 * this.candidateCapacity;
+    words[24] = 2 * this.candidateCapacity + this.nearRoom;
+    const detectFlags = words[4];
     const later = (this.laterThisFrame = this.settings().ccdEveryRound ?? false);
     if (later) words[4] |= FLAG_MARK_ROUNDS;
     this.device.queue.writeBuffer(this.uniforms, 0, words);
+    // The solve over the sweep's list (the sweep made the candidates' marks; the solve marks its contacts).
+    words[4] |= FLAG_FROM_LIST;
+    this.device.queue.writeBuffer(this.listUniforms, 0, words);
     if (later) {
-      words[4] = (words[4] & ~FLAG_MARK_ROUNDS) | FLAG_LATER_ROUND;
+      words[4] = detectFlags | FLAG_LATER_ROUND;
       this.device.queue.writeBuffer(this.laterUniforms, 0, words);
+      words[4] |= FLAG_FROM_LIST;
+      this.device.queue.writeBuffer(this.laterListUniforms, 0, words);
     }
     encoder.clearBuffer(this.vertexFace.header);
     encoder.clearBuffer(this.edgeEdge.header, 0, EE_HEADER_CLEARED_BYTES);
@@ -297,11 +341,12 @@ export class CcdStage implements GpuStage {
     if (!this.candidates || this.candidateCapacity < words) {
       this.candidates?.destroy();
       this.candidateCapacity = Math.max(1024, 2 ** Math.ceil(Math.log2(Math.max(1, words))));
-      // The pairs (2 words each), then the near list (1 word a pair) for the later rounds.
+      // The pairs (2 words each), then the near list (1 word a pair) for the later rounds, then
+      // the sweep's list of the pairs left to solve (1 word a pair; `substepBoxes`).
       this.nearRoom = Math.floor(NEAR_LIST_SHARE * this.candidateCapacity);
       this.candidates = this.device.createBuffer({
         label: 'ccd.candidates',
-        size: 8 * this.candidateCapacity + 4 * this.nearRoom,
+        size: 8 * this.candidateCapacity + 4 * this.nearRoom + 4 * this.candidateCapacity,
         usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
       });
       this.group = undefined;
@@ -321,8 +366,8 @@ export class CcdStage implements GpuStage {
     }
   }
 
-  /** The detecting round's bind group, or with `later` the later rounds' (their uniforms). */
-  private bindGroup(state: GpuState, later = false): GPUBindGroup {
+  /** The detecting round's bind group, or the later rounds', the sweep's or the solve's over the sweep's list. */
+  private bindGroup(state: GpuState, round: 'detect' | 'later' | 'list' | 'sweep' | 'laterSweep' | 'laterList' = 'detect'): GPUBindGroup {
     const key = `${this.generation}/${this.candidateCapacity}`;
     if (!(this.group && this.group.key === key && this.group.positions === state.positions && this.group.prev === state.prev)) {
       const entries = {
@@ -332,10 +377,15 @@ export class CcdStage implements GpuStage {
       };
       this.group = {
         key, positions: state.positions, prev: state.prev, group: this.table.group(entries), later: this.table.group({ ...entries, params: this.laterUniforms }),
+        list: this.table.group({ ...entries, params: this.listUniforms }),
+        // ccdSweep writes no contact: its binding 10 holds the solve's grid (ccdNarrow.wgsl solveGrid).
+        sweep: this.table.group({ ...entries, eeContacts: this.solveGrid }),
+        laterSweep: this.table.group({ ...entries, params: this.laterUniforms, eeContacts: this.solveGrid }),
+        laterList: this.table.group({ ...entries, params: this.laterListUniforms }),
         nearArgs: this.nearArgsTable.group({ params: this.uniforms, eeHeader: this.edgeEdge.header, args: this.nearArgs }),
       };
     }
-    return later ? this.group.later : this.group.group;
+    return round === 'detect' ? this.group.group : this.group[round];
   }
 
   encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
@@ -350,11 +400,19 @@ export class CcdStage implements GpuStage {
     encoder.clearBuffer(this.edgeEdge.header, 0, EE_HEADER_CLEARED_BYTES);
     const points = this.vfCount + this.eeCount + this.topology.boundaryVertexCount;
     if (points === 0) return;
+    const sweep = this.substepBoxes;
+    // The solve's grid and the list's length start at 0 (ccdSweep raises them; z it sets to 1).
+    if (sweep) this.clearSolveList(encoder);
     const pass = step.beginPass(encoder, 'ccd', 'ccd.narrow');
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, this.bindGroup(state));
+    pass.setPipeline(sweep ? this.sweepPipeline : this.pipeline);
+    pass.setBindGroup(0, this.bindGroup(state, sweep ? 'sweep' : 'detect'));
     const [x, y] = dispatchGrid(points);
     pass.dispatchWorkgroups(x, y);
+    if (sweep) {
+      pass.setPipeline(this.pipeline);
+      pass.setBindGroup(0, this.bindGroup(state, 'list'));
+      pass.dispatchWorkgroupsIndirect(this.solveGrid, 0);
+    }
     if (this.laterThisFrame) {
       // The later rounds' grid over the near list this round just built (ccdNearArgs.wgsl).
       pass.setPipeline(this.nearArgsPipeline);
@@ -362,7 +420,13 @@ export class CcdStage implements GpuStage {
       pass.dispatchWorkgroups(1);
     }
     pass.end();
-    step.countDispatches(this.laterThisFrame ? 2 : 1);
+    step.countDispatches(1 + (sweep ? 1 : 0) + (this.laterThisFrame ? 1 : 0));
+  }
+
+  /** The sweep's list empty and the solve's grid at 0 (ccdSweep raises it; z it sets to 1). */
+  private clearSolveList(encoder: GPUCommandEncoder): void {
+    encoder.clearBuffer(this.solveGrid);
+    encoder.clearBuffer(this.edgeEdge.header, SOLVE_COUNT_BYTE, 4);
   }
 
   /**
@@ -373,12 +437,15 @@ export class CcdStage implements GpuStage {
    * overflowed) again, on the motion from the substep's start to now, appending to the substep's
    * contacts (no clear) and skipping the pairs already in contact; then each boundary vertex's move
    * since (beyond the reach: counted). One indirect dispatch sized by the detecting round
-   * (ccdNearArgs.wgsl). The boxes were checked by the detecting round.
+   * (ccdNearArgs.wgsl), or with `substepBoxes` a sweep over that grid and the solve over the pairs
+   * it left. The boxes were checked by the detecting round.
    */
   private encodeLaterRound(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
     if (this.vfCount + this.eeCount === 0) return;
     const retire = this.eeCount > 0 && (this.laterThisFrame || step.round === step.detectRounds);
     if (!retire && !this.laterThisFrame) return;
+    const sweep = this.laterThisFrame && this.substepBoxes;
+    if (sweep) this.clearSolveList(encoder);
     const pass = step.beginPass(encoder, 'ccd', 'ccd.laterRound');
     let dispatches = 0;
     if (retire) {
@@ -387,9 +454,17 @@ export class CcdStage implements GpuStage {
       pass.dispatchWorkgroups(Math.ceil(this.capacity / WORKGROUP_SIZE));
       dispatches++;
     }
-    if (this.laterThisFrame) {
+    if (sweep) {
+      pass.setPipeline(this.sweepPipeline);
+      pass.setBindGroup(0, this.bindGroup(state, 'laterSweep'));
+      pass.dispatchWorkgroupsIndirect(this.nearArgs, 0);
       pass.setPipeline(this.pipeline);
-      pass.setBindGroup(0, this.bindGroup(state, true));
+      pass.setBindGroup(0, this.bindGroup(state, 'laterList'));
+      pass.dispatchWorkgroupsIndirect(this.solveGrid, 0);
+      dispatches += 2;
+    } else if (this.laterThisFrame) {
+      pass.setPipeline(this.pipeline);
+      pass.setBindGroup(0, this.bindGroup(state, 'later'));
       pass.dispatchWorkgroupsIndirect(this.nearArgs, 0);
       dispatches++;
     }
@@ -459,6 +534,7 @@ export class CcdStage implements GpuStage {
     c.laterRoundListed = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 2] ?? 0;
     c.exitContacts = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 3] ?? 0;
     c.skippedInverted = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 4] ?? 0;
+    c.motionBoxesApart = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 5] ?? 0;
     c.dropped = words[W.dropped];
     c.escaped = words[W.escaped];
     c.escapedSelf = words[W.escapedSelf];
@@ -504,11 +580,14 @@ export class CcdStage implements GpuStage {
   destroy(): void {
     this.uniforms.destroy();
     this.laterUniforms.destroy();
+    this.listUniforms.destroy();
+    this.laterListUniforms.destroy();
     this.vertexFace.destroy();
     this.edgeEdge.destroy();
     this.candidates?.destroy();
     this.boxes.destroy();
     this.nearArgs.destroy();
+    this.solveGrid.destroy();
   }
 }
 

@@ -24,6 +24,11 @@ export interface CcdBatchOptions {
    * default) is the conservative kernel; 0 removes the widening to show that it matters.
    */
   errorScale?: number;
+  /**
+   * Test the motion's boxes first (lib/ccd.wgsl ccdMotionBoxesApart) and solve only the pairs they
+   * leave, as the time step's narrow phase does on a software adapter (ccdNarrow.wgsl ccdSweep).
+   */
+  apartFirst?: boolean;
 }
 
 interface Kernel {
@@ -31,12 +36,13 @@ interface Kernel {
   pipeline: GPUComputePipeline;
 }
 
-const kernels = new WeakMap<GPUDevice, Map<number, Kernel>>();
+const kernels = new WeakMap<GPUDevice, Map<string, Kernel>>();
 
-function kernel(device: GPUDevice, errorScale: number): Kernel {
+function kernel(device: GPUDevice, errorScale: number, apartFirst: boolean): Kernel {
   let byScale = kernels.get(device);
   if (!byScale) kernels.set(device, (byScale = new Map()));
-  let k = byScale.get(errorScale);
+  const key = `${errorScale}/${apartFirst}`;
+  let k = byScale.get(key);
   if (!k) {
     const table = new BindingTable(device, 'ccdBatch', CCD_BATCH_BINDINGS);
     const pipeline = device.createComputePipeline({
@@ -45,11 +51,11 @@ function kernel(device: GPUDevice, errorScale: number): Kernel {
       compute: {
         module: device.createShaderModule({ label: 'ccdBatch.wgsl', code: withIncludes(code, 'ccdBatch.wgsl') }),
         entryPoint: 'main',
-        constants: errorScale === 1 ? {} : { ccdErrorScale: errorScale },
+        constants: { ...(errorScale === 1 ? {} : { ccdErrorScale: errorScale }), ...(apartFirst ? { apartFirst: 1 } : {}) },
       },
     });
     k = { table, pipeline };
-    byScale.set(errorScale, k);
+    byScale.set(key, k);
   }
   return k;
 }
@@ -86,7 +92,7 @@ export async function runCcdBatchGpu(
   validate(kind, queries, separation);
   const count = queries.length / 24;
   if (count === 0) return new Float32Array(0);
-  const { table, pipeline } = kernel(device, options.errorScale ?? 1);
+  const { table, pipeline } = kernel(device, options.errorScale ?? 1, options.apartFirst ?? false);
   const params = uniformBuffer(device, 'ccdBatch.params', 16);
   const words = new ArrayBuffer(16);
   new Uint32Array(words, 0, 2).set([count, kind === 'vertex-face' ? 0 : 1]);
