@@ -7,7 +7,8 @@
  *     [--scenes octopus-drop,octopus-box] [--frames 2] [--size N] [--max-storage-buffers N] [--hardware-plans]
  *
  * --hardware-plans: on a software adapter, record the plans a hardware one records
- * (FinalizeStage.warmStartNextSubstep, off by default on software adapters, where it is slow):
+ * (FinalizeStage.warmStartNextSubstep, off by default on software adapters, where it is slow;
+ * CcdStage.substepBoxes, on there: CCD's rounds in one dispatch each):
  * the counts a GPU's runner reports. The frames are the same either way.
  *
  * --max-storage-buffers N (>= 10): a device with at most N storage buffers per kernel (Chrome on
@@ -60,7 +61,11 @@ for (const name of sceneNames) {
   const setup = scene.build({ ...(size !== undefined ? { size } : {}), meshes: readSceneMeshes(scene) });
   const sim = new Simulation(ctx, setup, { collisions: { workerJobs: pool.factory } });
   const finalize = sim.solver.timeStep.stages.find((st) => st.phase === 'finalize') as unknown as { warmStartNextSubstep?: boolean };
-  if (hardwarePlans) finalize.warmStartNextSubstep = true;
+  if (hardwarePlans) {
+    finalize.warmStartNextSubstep = true;
+    // One CCD dispatch a round, not the sweep and the solve (CcdStage.substepBoxes).
+    if (sim.solver.collisions) sim.solver.collisions.ccd.substepBoxes = false;
+  }
   let last: FrameStats | undefined;
   for (let f = 0; f < frames; f++) last = await sim.stepFrame();
   const s = last!;
