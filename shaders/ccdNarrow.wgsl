@@ -844,9 +844,9 @@ fn listedPair(index: u32) -> u32 {
 // Each kind's preparation and contact, CCD's solve and the section 3.5 walk are called from one place only: a software adapter (SwiftShader,
 // where the tests run) inlines every call and pays for the whole inlined body in every workgroup,
 // even where every invocation has returned (a copy per call site doubled the dispatch's time).
-// For the same reason a software adapter runs the detecting round in two dispatches (CcdStage
-// substepBoxes): ccdSweep over every candidate, whose body is small, then this kernel over the pairs
-// it left (CCD_FROM_LIST), an indirect grid the sweep sized.
+// For the same reason a software adapter runs each round in two dispatches (CcdStage
+// substepBoxes): ccdSweep over the round's candidates, whose body is small, then this kernel over
+// the pairs it left (CCD_FROM_LIST), an indirect grid the sweep sized.
 @compute @workgroup_size(64)
 fn ccdNarrow(@builtin(global_invocation_id) gid: vec3<u32>) {
   var pair = NO_PAIR;

@@ -11,10 +11,11 @@
  * before the frame is recorded and beginFrame uploads them (8 bytes per pair, 24 per vertex for
  * the boxes): no readback and no CPU round trip inside the frame.
  *
- * On a software adapter (SwiftShader, which the tests and GPU-less runs use) the detecting round
- * takes two dispatches (`substepBoxes`): ccdSweep over every candidate (the Pin skips, the later
- * rounds' marks, the boxes' escape checks, and the pair's boxes over the substep's motion), then
- * ccdNarrow's solve over the pairs those boxes leave, an indirect grid the sweep sizes. Such an
+ * Every test first compares the pair's boxes over the motion (lib/ccd.wgsl ccdMotionBoxesApart).
+ * On a software adapter (SwiftShader, which the tests and GPU-less runs use) each round takes two
+ * dispatches (`substepBoxes`): ccdSweep over the round's candidates (the Pin skips, the later
+ * rounds' marks, the boxes' escape checks, and that box test), then ccdNarrow's solve over the
+ * pairs the boxes leave, an indirect grid the sweep sizes. Such an
  * adapter runs every invocation through the whole inlined kernel, so a candidate that the box test
  * settles costs there what a solved one does (docs/benchmarks.md "Where SwiftShader spends the GPU
  * tests' CCD time"); on a GPU an invocation runs only what it reaches, and one dispatch stays.
