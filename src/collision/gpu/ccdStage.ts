@@ -55,7 +55,7 @@ const FLAG_PIN_BY_KIND = 16;
 const FLAG_EDGE_INTERIOR = 32;
 /** SolverParams.ccdSkipInverted (ccdNarrow.wgsl CCD_SKIP_INVERTED): same-object pairs at a tet inverted at the substep's start are left out. */
 const FLAG_SKIP_INVERTED = 64;
-/** The detecting round's solve over ccdSweep's list (ccdNarrow.wgsl CCD_FROM_LIST; `substepBoxes`). */
+/** A round's solve over ccdSweep's list (ccdNarrow.wgsl CCD_FROM_LIST; `substepBoxes`). */
 const FLAG_FROM_LIST = 128;
 /** Header words read back per frame: [CCD_HITS_VF, CCD_ESCAPE_LIST_COUNT] of ccdNarrow.wgsl. */
 export const CCD_COUNTER_FIRST = 16;
@@ -150,7 +150,7 @@ export class CcdStage implements GpuStage {
   readonly perRound = true;
   private readonly table;
   declare private readonly pipeline: GPUComputePipeline;
-  /** The detecting round's first dispatch on a software adapter (ccdNarrow.wgsl ccdSweep; `substepBoxes`). */
+  /** Each round's first dispatch on a software adapter (ccdNarrow.wgsl ccdSweep; `substepBoxes`). */
   declare private readonly sweepPipeline: GPUComputePipeline;
   /** Disables the edge-edge contacts only their own round solves (ccdNarrow.wgsl retireDetectingRoundOnly). */
   declare private readonly retirePipeline: GPUComputePipeline;
@@ -175,11 +175,15 @@ export class CcdStage implements GpuStage {
   private readonly listUniforms: GPUBuffer;
   private readonly laterListUniforms: GPUBuffer;
   /**
-   * The detecting round as ccdSweep and then the solve over the pairs whose boxes over the substep's
-   * motion are not apart (two dispatches), instead of one ccdNarrow dispatch over every candidate.
-   * Default: on a software adapter only (the constructor's `softwareAdapter`); read each substep.
+   * Each round as ccdSweep and then the solve over the pairs whose boxes over the substep's motion
+   * are not apart (two dispatches), instead of one ccdNarrow dispatch over its candidates. Default:
+   * on a software adapter only (the constructor's `softwareAdapter`). Read at each upload (the
+   * sweep's list needs room in the candidates buffer, 4 bytes a pair, left out otherwise) and each
+   * round (a round without that room takes one dispatch).
    */
   substepBoxes: boolean;
+  /** The sweep's list's room in the current candidates buffer (pairs; 0 without `substepBoxes`). */
+  private solveRoom = 0;
   /** Vertex-triangle contacts (their header also holds the frame counters from word 16); they share the DCD contacts' counts. */
   readonly vertexFace: CcdContactList;
   /** Edge-edge contacts, with counts of their own (solved as a group after the point-face contacts, ccdNarrow.wgsl). */
@@ -339,15 +343,16 @@ export class CcdStage implements GpuStage {
     this.vfCount = vf.length / 2;
     this.eeCount = ee.length / 2;
     const words = this.vfCount + this.eeCount;
-    if (!this.candidates || this.candidateCapacity < words) {
+    if (!this.candidates || this.candidateCapacity < words || (this.substepBoxes && this.solveRoom < this.candidateCapacity)) {
       this.candidates?.destroy();
       this.candidateCapacity = Math.max(1024, 2 ** Math.ceil(Math.log2(Math.max(1, words))));
       // The pairs (2 words each), then the near list (1 word a pair) for the later rounds, then
       // the sweep's list of the pairs left to solve (1 word a pair; `substepBoxes`).
       this.nearRoom = Math.floor(NEAR_LIST_SHARE * this.candidateCapacity);
+      this.solveRoom = this.substepBoxes ? this.candidateCapacity : 0;
       this.candidates = this.device.createBuffer({
         label: 'ccd.candidates',
-        size: 8 * this.candidateCapacity + 4 * this.nearRoom + 4 * this.candidateCapacity,
+        size: 8 * this.candidateCapacity + 4 * this.nearRoom + 4 * this.solveRoom,
         usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
       });
       this.group = undefined;
@@ -401,7 +406,7 @@ export class CcdStage implements GpuStage {
     encoder.clearBuffer(this.edgeEdge.header, 0, EE_HEADER_CLEARED_BYTES);
     const points = this.vfCount + this.eeCount + this.topology.boundaryVertexCount;
     if (points === 0) return;
-    const sweep = this.substepBoxes;
+    const sweep = this.sweeps();
     // The solve's grid and the list's length start at 0 (ccdSweep raises them; z it sets to 1).
     if (sweep) this.clearSolveList(encoder);
     const pass = step.beginPass(encoder, 'ccd', 'ccd.narrow');
@@ -422,6 +427,11 @@ export class CcdStage implements GpuStage {
     }
     pass.end();
     step.countDispatches(1 + (sweep ? 1 : 0) + (this.laterThisFrame ? 1 : 0));
+  }
+
+  /** This round runs as ccdSweep and the solve over its list: asked for, and the list has room for every candidate. */
+  private sweeps(): boolean {
+    return this.substepBoxes && this.solveRoom >= this.vfCount + this.eeCount;
   }
 
   /** The sweep's list empty and the solve's grid at 0 (ccdSweep raises it; z it sets to 1). */
@@ -445,7 +455,7 @@ export class CcdStage implements GpuStage {
     if (this.vfCount + this.eeCount === 0) return;
     const retire = this.eeCount > 0 && (this.laterThisFrame || step.round === step.detectRounds);
     if (!retire && !this.laterThisFrame) return;
-    const sweep = this.laterThisFrame && this.substepBoxes;
+    const sweep = this.laterThisFrame && this.sweeps();
     if (sweep) this.clearSolveList(encoder);
     const pass = step.beginPass(encoder, 'ccd', 'ccd.laterRound');
     let dispatches = 0;
