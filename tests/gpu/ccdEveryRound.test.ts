@@ -40,6 +40,18 @@ async function squeezedFrame(ctx: GpuContext, wallAt: number, params: Partial<So
   }
 }
 
+/**
+ * Two plans of the same frame end alike: positions within f32 rounding (contacts appended in
+ * another order, by atomics, solve in another order) and nothing inside in either.
+ */
+function expectSameEnds(a: { x: Float64Array; inside: number }, b: { x: Float64Array; inside: number }): void {
+  let most = 0;
+  for (let i = 0; i < a.x.length; i++) most = Math.max(most, Math.abs(a.x[i] - b.x[i]));
+  expect(most).toBeLessThan(1e-5);
+  expect(a.inside).toBe(0);
+  expect(b.inside).toBe(0);
+}
+
 /** Boundary vertices deeper than ON_SURFACE inside another tet (the brute-force counter). */
 function insideHits(setup: SimSetup, x: Float64Array) {
   return countIntersections({ positions: x, tets: setup.model.tets, tetObject: setup.model.tetObject }, { depth: true }).hits.filter((h) => h.depth > ON_SURFACE);
@@ -127,12 +139,7 @@ describe('CCD in every collision round on the GPU (collideEvery contacts)', () =
     expect(list.c.laterRoundHits).toBe(scan.c.laterRoundHits);
     expect([list.c.hitsVertexFace, list.c.hitsEdgeEdge]).toEqual([scan.c.hitsVertexFace, scan.c.hitsEdgeEdge]);
     expect(list.c.laterRoundBeyondReach).toBe(scan.c.laterRoundBeyondReach);
-    let most = 0;
-    for (let i = 0; i < list.x.length; i++) most = Math.max(most, Math.abs(list.x[i] - scan.x[i]));
-    // Contacts appended in another order (atomics) solve in another order: f32 rounding apart.
-    expect(most).toBeLessThan(1e-5);
-    expect(list.inside).toBe(0);
-    expect(scan.inside).toBe(0);
+    expectSameEnds(list, scan);
   }, 120_000);
 
   it("each round's sweep of the motion's boxes (a software adapter's plan) and one narrow-phase dispatch (a GPU's) give the same tests, apart pairs, hits and contacts, and only the solve's grid differs", async () => {
@@ -153,11 +160,6 @@ describe('CCD in every collision round on the GPU (collideEvery contacts)', () =
     }
     // One sweep more in the detecting round and in each of the 4 later rounds.
     expect(swept.dispatches - direct.dispatches).toBe(5);
-    let most = 0;
-    for (let i = 0; i < swept.x.length; i++) most = Math.max(most, Math.abs(swept.x[i] - direct.x[i]));
-    // Contacts appended in another order (atomics) solve in another order: f32 rounding apart.
-    expect(most).toBeLessThan(1e-5);
-    expect(swept.inside).toBe(0);
-    expect(direct.inside).toBe(0);
+    expectSameEnds(swept, direct);
   }, 120_000);
 });
