@@ -37,9 +37,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     toi[i] = -1.0;
     return;
   }
-  if (params.kind == 0u) {
-    toi[i] = ccdVertexFace(p0, p1, p2, p3, q0, q1, q2, q3, params.separation);
+  // One ccdSolve call site: a software adapter pays for every inlined copy of it, whichever branch runs
+  // (docs/architecture.md, "One call site for each heavy WGSL function in a kernel").
+  let vertexFace = params.kind == 0u;
+  var diff: CcdDiff;
+  if (vertexFace) {
+    diff = ccdVertexFaceDiff(p0, p1, p2, p3, q0, q1, q2, q3);
   } else {
-    toi[i] = ccdEdgeEdge(p0, p1, p2, p3, q0, q1, q2, q3, params.separation);
+    diff = ccdEdgeEdgeDiff(p0, p1, p2, p3, q0, q1, q2, q3);
   }
+  toi[i] = ccdSolve(diff, vertexFace, params.separation);
 }
