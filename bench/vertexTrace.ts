@@ -1,10 +1,11 @@
 /**
  * One line per penetrating vertex of what the float64 collision stage did for it in the substep
  * just solved (bench/substepPenetration.ts --trace): its Pin mark (hybrid: penetrating at the
- * substep's start), its own vertex query (found, with the path's length; skipped by paper section
- * 3.5 because a boundary tet at it is inverted; overflowed; none made) and the contacts acting on
- * it, as a point (with their offset, gap C = (x - s) . n - offset and normal) and as a triangle
- * corner of other points' contacts. Reads the stage; changes nothing.
+ * substep's start), its own vertex query (found, with the path's length and how far the point has
+ * moved since detection; skipped by paper section 3.5 because a boundary tet at it is inverted;
+ * overflowed; none made) and the contacts acting on it, as a point (with their offset, gap
+ * C = (x - s) . n - offset and normal) and as a triangle corner of other points' contacts. Reads
+ * the stage; changes nothing.
  */
 import type { CpuCollisionStage } from '../src/collision/cpu/cpuCollisionStage';
 import { KIND_VERTEX, sourceIndex, sourceKind } from '../src/collision/cpu/queryList';
@@ -13,12 +14,15 @@ import { QUERY_FOUND, QUERY_OVERFLOW, QUERY_SKIPPED } from '../src/spb/query';
 const mm = (metres: number): string => (1000 * metres).toFixed(3);
 
 /** Its vertex query's outcome in words ("no query": detection made none for it this substep). */
-function queryOf(stage: Readonly<CpuCollisionStage>, v: number): string {
+function queryOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: number): string {
   const q = stage.queries, r = stage.results;
   for (let i = 0; i < q.count; i++) {
     if (sourceKind(q.source[i]) !== KIND_VERTEX || sourceIndex(q.source[i]) !== v) continue;
     const status = r.status[i];
-    if (status === QUERY_FOUND) return `query found, path ${mm(Math.hypot(r.s[3 * i] - q.px[i], r.s[3 * i + 1] - q.py[i], r.s[3 * i + 2] - q.pz[i]))} mm`;
+    // Where the point was at detection against where it is now: whether the path was long because
+    // the point was deep then, or because its way out leaves by a farther face.
+    const moved = Math.hypot(x[3 * v] - q.px[i], x[3 * v + 1] - q.py[i], x[3 * v + 2] - q.pz[i]);
+    if (status === QUERY_FOUND) return `query found, path ${mm(Math.hypot(r.s[3 * i] - q.px[i], r.s[3 * i + 1] - q.py[i], r.s[3 * i + 2] - q.pz[i]))} mm, the point ${mm(moved)} mm from where it was at detection`;
     if (status === QUERY_SKIPPED) return 'query skipped (section 3.5: a boundary tet at it is inverted)';
     if (status === QUERY_OVERFLOW) return 'query overflowed';
     return 'query found no path';
@@ -51,5 +55,5 @@ export function vertexTraceLine(
 ): string {
   const head = `vertex ${v} (object ${vertexObject[v]}) in tet ${tet} of object ${tetObject}, ${mm(depth)} mm deep`;
   if (!stage) return `${head}; no collision stage yet`;
-  return `${head}; Pin ${stage.pin[v] ? 'yes' : 'no'}; ${queryOf(stage, v)}; ${contactsOf(stage, x, v, vertexObject)}`;
+  return `${head}; Pin ${stage.pin[v] ? 'yes' : 'no'}; ${queryOf(stage, x, v)}; ${contactsOf(stage, x, v, vertexObject)}`;
 }
