@@ -34,7 +34,7 @@ const setup = scene.build({ size, meshes: readSceneMeshes(scene), mesh });
 if (arg('substeps')) setup.params = { ...setup.params, substeps: Number(arg('substeps')) };
 const m = setup.model;
 console.log(`${scene.name} size ${size}: ${m.vertexCount} vertices, ${m.tetCount} tets, ${m.objectNames.length} objects; dt ${setup.params.dt} x ${setup.params.substeps} substeps x ${setup.params.iterations}`);
-const shortest = shortestEdgeOfObjects(m);
+const shortest = shortestEdgeOfObjects(m, true);
 m.objectNames.forEach((name, o) => {
   const { warning } = materialResolution(m.materials[o], shortest[o], setup.params);
   if (warning) console.log(`warning: ${name}: ${warning}`);

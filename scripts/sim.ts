@@ -113,7 +113,7 @@ function reportLightVertices(setup: SimSetup, params: SimSetup['params']): void 
 /** Says when an object is stiffer than the substeps and iterations resolve (src/sim/resolution.ts). */
 function warnUnresolvedMaterials(setup: SimSetup, params: SimSetup['params']): void {
   const m = setup.model;
-  const shortest = shortestEdgeOfObjects(m);
+  const shortest = shortestEdgeOfObjects(m, true);
   m.objectNames.forEach((name, o) => {
     const { warning } = materialResolution(m.materials[o], shortest[o], { ...params, objects: m.objectNames.length });
     if (warning) log(`warning: ${name}: ${warning}`);

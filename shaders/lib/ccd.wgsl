@@ -1,5 +1,6 @@
 // Conservative continuous collision detection (CCD) narrow phase in f32: vertex-face and edge-edge.
-// Included by name (`#include "ccd"`); no bindings. Public functions: ccdVertexFace, ccdEdgeEdge.
+// Included by name (`#include "ccd"`); no bindings. Public functions: ccdVertexFaceDiff / ccdEdgeEdgeDiff
+// (a query in difference form), ccdSolve (its first time of contact) and ccdMotionBoxesApart (the cheap test first).
 //
 // Method: inclusion-based bisection after Wang, Ferguson, Schneider, Jiang, Attene & Panozzo 2021, "A Large
 // Scale Benchmark and an Inclusion-Based Algorithm for Continuous Collision Detection" (TOG), Sec. 4; our own
@@ -179,7 +180,12 @@ fn ccdCorner(q: CcdDiff, t: f32, u: f32, w: f32) -> vec3<f32> {
   return ccdMix(ccdFj(q.g0, q.e10, q.e20, u, w), ccdFj(q.g1, q.e11, q.e21, u, w), t);
 }
 
-// The search of the header on a query in difference form.
+// The search of the header on a query in difference form (ccdVertexFaceDiff, or ccdEdgeEdgeDiff with edge
+// A = (ea, eb), edge B = (ec, ed)): the conservative first time of contact in [0,1] under linear motion from
+// t=0 to t=1, never after the exact one, or -1.0 when no contact can occur. "Contact" means the primitives
+// come within `separation` (>= 0, world units, per-axis inf-norm of the contact function F) of each other.
+// Kernels build the difference first and call this once for both pair kinds (a second call site doubles
+// the inlined search, which a software adapter pays for in every dispatch: ccdBatch.wgsl, ccdNarrow.wgsl).
 fn ccdSolve(q: CcdDiff, vertexFace: bool, separation: f32) -> f32 {
   if (max(q.m.x, max(q.m.y, q.m.z)) > CCD_MAX_COORD) { return 0.0; }
   let g0 = q.g0;
@@ -347,17 +353,4 @@ fn ccdMotionBoxesApart(a0: vec3<f32>, b0: vec3<f32>, c0: vec3<f32>, d0: vec3<f32
   if (!(m <= CCD_MAX_COORD)) { return false; }
   let thr = (max(separation, 0.0) + CCD_APART_SLACK_REL * m + CCD_ERR_ABS) * 1.00000095367431640625; // (1 + 2^-20)
   return max(gaps.x, max(gaps.y, gaps.z)) > thr;
-}
-
-// Conservative first time of contact in [0,1] under linear motion from t=0 to t=1, or -1.0 when no contact can occur.
-// "Contact" means the primitives come within `separation` (>= 0, world units, per-axis inf-norm of the contact function F) of each other.
-fn ccdVertexFace(v0: vec3<f32>, fa0: vec3<f32>, fb0: vec3<f32>, fc0: vec3<f32>,
-                 v1: vec3<f32>, fa1: vec3<f32>, fb1: vec3<f32>, fc1: vec3<f32>, separation: f32) -> f32 {
-  return ccdSolve(ccdVertexFaceDiff(v0, fa0, fb0, fc0, v1, fa1, fb1, fc1), true, separation);
-}
-
-// Edge A = (ea, eb), edge B = (ec, ed); same contract as ccdVertexFace.
-fn ccdEdgeEdge(ea0: vec3<f32>, eb0: vec3<f32>, ec0: vec3<f32>, ed0: vec3<f32>,
-               ea1: vec3<f32>, eb1: vec3<f32>, ec1: vec3<f32>, ed1: vec3<f32>, separation: f32) -> f32 {
-  return ccdSolve(ccdEdgeEdgeDiff(ea0, eb0, ec0, ed0, ea1, eb1, ec1, ed1), false, separation);
 }

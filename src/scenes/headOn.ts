@@ -2,12 +2,14 @@
  * Two copies of a mesh meeting head-on (issue 9, paper 000 Fig. 12 spirit): the mesh (--mesh,
  * default the shared Cube.t) twice, half its length apart along x, flying toward each other at
  * --speed each (default 30 m/s), the second copy shifted across by 5 % of its size so that the
- * contact is not perfectly face-on. No gravity, no ground.
+ * contact is not perfectly face-on. No gravity, no ground. The material is as stiff as the speed
+ * asks (impact.ts), and the iterations are raised until it is resolved (resolvedBudget.ts).
  */
 import { buildModel } from '../sim/model';
 import { defaultParams } from '../contract/params';
 import { centredAt, checkSpeed, impactMaterial } from './impact';
-import type { SceneDefinition } from './types';
+import { resolveChosenMaterial } from './resolvedBudget';
+import type { SceneDefinition, SceneSetup } from './types';
 
 export const HEAD_ON_DEFAULT_SPEED = 30;
 
@@ -28,16 +30,18 @@ export const headOn: SceneDefinition = {
     const half = 0.75 * lx;
     const a = centredAt(mesh.positions, [-half, 0, 0]);
     const b = centredAt(mesh.positions, [half, 0.05 * ly, 0.05 * lz]);
-    const material = impactMaterial(speed);
+    const material = { ...impactMaterial(speed, options.material?.density), ...options.material };
     const model = buildModel([
       { name: `${mesh.name} A`, positions: a.positions, tets: mesh.tets, material, velocity: [speed, 0, 0] },
       { name: `${mesh.name} B`, positions: b.positions, tets: mesh.tets, material, velocity: [-speed, 0, 0] },
     ]);
-    return {
+    const setup: SceneSetup = {
       model,
       colliders: [],
       handles: [],
       params: defaultParams({ gravity: options.gravity ? [...options.gravity] : [0, 0, 0], damping: 0, friction: 0.2, collisions: true, selfCollision: true }),
     };
+    resolveChosenMaterial(setup, options, 'head-on', 'iterations');
+    return setup;
   },
 };

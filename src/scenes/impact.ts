@@ -8,7 +8,8 @@
 import type { Material } from '../sim/material';
 import { boundsOf } from './place';
 
-export function impactMaterial(speed: number, density = 1000): Material {
+/** `density` undefined: water's, 1000 kg/m^3 (a user's --density is the scene's rho). */
+export function impactMaterial(speed: number, density: number = 1000): Material {
   return { youngsModulus: Math.max(1e4, Number((10 * density * speed * speed).toPrecision(2))), poissonRatio: 0.3, density };
 }
 

@@ -2,7 +2,9 @@
  * A mesh shot at a fixed thin wall (issue 9's tunnelling test, paper 000 Fig. 9 spirit): the
  * mesh (--mesh, default the shared Cube.t) flies along +x at --speed (default 50 m/s) toward a
  * wall at x = 0 whose thickness is 2 % of the mesh's length along x, three times its largest
- * extent across, every vertex pinned (a fixed handle). It starts half its length away from the
+ * extent across, every vertex pinned (a fixed handle). Both are as stiff as the speed asks
+ * (impact.ts), and the iterations are raised until the shot body resolves that stiffness
+ * (resolvedBudget.ts). It starts half its length away from the
  * wall. No gravity and no ground (--gravity adds gravity). With DCD alone and per-substep motion
  * beyond the wall's thickness the mesh passes through; CCD catches the first contact.
  */
@@ -11,7 +13,9 @@ import { fixedHandle } from '../sim/handles';
 import { buildModel } from '../sim/model';
 import { defaultParams } from '../contract/params';
 import { centredAt, checkSpeed, impactMaterial } from './impact';
-import type { SceneDefinition, SceneMesh } from './types';
+import { resolveChosenMaterial } from './resolvedBudget';
+import type { SceneDefinition, SceneMesh, SceneSetup } from './types';
+import type { Material } from '../sim/material';
 import type { SimSetup } from '../sim/setup';
 
 export const SHOOT_DEFAULT_SPEED = 50;
@@ -24,7 +28,7 @@ const WALL_THICKNESS_RATIO = 0.02;
  * its grid lines (vertex-on-vertex and edge-on-edge hits: issue 19's degenerate alignment, which
  * tests/unit/collision/alignedShoot.test.ts and bench/alignedShoot.ts run).
  */
-export function shootSetup(mesh: SceneMesh, speed: number, gravity?: readonly number[], alignedGrid = false): SimSetup {
+export function shootSetup(mesh: SceneMesh, speed: number, gravity?: readonly number[], alignedGrid = false, materialFields: Partial<Material> = {}): SimSetup {
   checkSpeed('shoot', speed);
   const probe = centredAt(mesh.positions, [0, 0, 0]);
   const [lx, ly, lz] = probe.extent;
@@ -36,9 +40,10 @@ export function shootSetup(mesh: SceneMesh, speed: number, gravity?: readonly nu
   const cell = across / WALL_CELLS;
   const wall = hexGridBox([thickness, across, across], [1, WALL_CELLS, WALL_CELLS], alignedGrid ? [0, 0, 0] : [0, 0.37 * cell, 0.21 * cell]);
   const wallVertices = wall.positions.length / 3;
+  const material = { ...impactMaterial(speed, materialFields.density), ...materialFields };
   const model = buildModel([
-    { name: mesh.name, positions: body.positions, tets: mesh.tets, material: impactMaterial(speed), velocity: [speed, 0, 0] },
-    { name: 'wall', positions: wall.positions, tets: wall.tets, material: impactMaterial(speed), handleOfVertex: new Int32Array(wallVertices) },
+    { name: mesh.name, positions: body.positions, tets: mesh.tets, material, velocity: [speed, 0, 0] },
+    { name: 'wall', positions: wall.positions, tets: wall.tets, material, handleOfVertex: new Int32Array(wallVertices) },
   ]);
   return {
     model,
@@ -60,6 +65,8 @@ export const shoot: SceneDefinition = {
   build(options = {}) {
     const mesh = options.mesh;
     if (!mesh) throw new Error('shoot needs a mesh (--mesh FILE; the runner defaults to ../shared/meshes/Cube.t)');
-    return shootSetup(mesh, options.speed ?? SHOOT_DEFAULT_SPEED, options.gravity);
+    const setup: SceneSetup = shootSetup(mesh, options.speed ?? SHOOT_DEFAULT_SPEED, options.gravity, false, options.material);
+    resolveChosenMaterial(setup, options, 'shoot', 'iterations');
+    return setup;
   },
 };

@@ -26,11 +26,18 @@ export interface MaterialResolution {
   warning: string | null;
 }
 
-/** Shortest rest edge of each object of a model (from its edge list). */
-export function shortestEdgeOfObjects(model: Model): Float64Array {
+/**
+ * Shortest rest edge of each object of a model (from its edge list). `deformingOnly`: only the
+ * edges with a free end (an edge between two pinned vertices never deforms, so no pressure wave
+ * crosses it); an object pinned whole then gets Infinity, i.e. kappa 0: the shoot scene's wall,
+ * thin and stiff, otherwise read as unresolved on every run.
+ */
+export function shortestEdgeOfObjects(model: Model, deformingOnly = false): Float64Array {
   const shortest = new Float64Array(model.objectNames.length).fill(Infinity);
   for (let e = 0; e < model.edgeCount; e++) {
-    const o = model.vertexObject[model.edges[2 * e]];
+    const a = model.edges[2 * e];
+    if (deformingOnly && model.handleOfVertex[a] >= 0 && model.handleOfVertex[model.edges[2 * e + 1]] >= 0) continue;
+    const o = model.vertexObject[a];
     shortest[o] = Math.min(shortest[o], model.edgeRestLength[e]);
   }
   return shortest;
@@ -134,4 +141,32 @@ export function substepsResolving(material: Material, shortestEdge: number, para
   const { kappa } = materialResolution(material, shortestEdge, params);
   if (!(kappa > params.iterations)) return params.substeps;
   return Math.max(params.substeps, Math.min(max, Math.ceil((params.substeps * kappa) / params.iterations)));
+}
+
+/** The most iterations a scene raises its own budget to (budgetResolving 'iterations'); substeps take the rest. */
+export const MAX_RESOLVING_ITERATIONS = 30;
+
+/**
+ * The budget at which a material is resolved (kappa <= iterations), raising one lever:
+ * 'substeps' as substepsResolving; 'iterations' up to ceil(kappa), at most `maxIterations`, and
+ * past that the substeps for what is left (kappa ~ h). Iterations are the cheaper lever where
+ * collisions run: each substep pays for detection, the shortest-path queries and CCD whatever its
+ * iterations, and the impact-adaptive substeps scale with the substeps ('auto': twice them). On the
+ * shared 2K octopus shot at 50 m/s (kappa 23.9 at 20 x 3) 24 iterations held the energy that 3
+ * and 10 gained (docs/benchmarks.md "Impact scenes resolve the material they choose").
+ */
+export function budgetResolving(
+  material: Material,
+  shortestEdge: number,
+  params: ResolutionParams,
+  lever: 'substeps' | 'iterations',
+  maxIterations = MAX_RESOLVING_ITERATIONS,
+  maxSubsteps = MAX_RESOLVING_SUBSTEPS,
+): { substeps: number; iterations: number } {
+  if (lever === 'substeps') return { substeps: substepsResolving(material, shortestEdge, params, maxSubsteps), iterations: params.iterations };
+  const { kappa } = materialResolution(material, shortestEdge, params);
+  if (!(kappa > params.iterations)) return { substeps: params.substeps, iterations: params.iterations };
+  const iterations = Math.max(params.iterations, Math.min(maxIterations, Math.ceil(kappa)));
+  const substeps = Math.max(params.substeps, Math.min(maxSubsteps, Math.ceil((params.substeps * kappa) / iterations)));
+  return { substeps, iterations };
 }
