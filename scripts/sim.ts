@@ -15,7 +15,8 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { acquireGpu, GpuRejectedError, GpuUnavailableError } from '../src/gpu/device';
+import { acquireGpu, GpuRejectedError, GpuUnavailableError, isSoftwareAdapter } from '../src/gpu/device';
+import { softwareAdapterNote } from '../src/runner/softwareAdapterNote';
 import { parseRunArgs, usageText, UsageError, type RunOptions } from '../src/runner/args';
 import { VtkDumper } from '../src/runner/dump';
 import { measureState, type StateMeasures } from '../src/runner/measure';
@@ -142,6 +143,8 @@ async function startEngine(o: RunOptions, setup: SimSetup, first: SimSetup['para
   // CCD's broad phase and the BVH rebuilds run in a pool of worker threads when the run starts with
   // collisions on and either of them (hybrid or ccd mode, a rebuild cadence); otherwise (or if a
   // schedule turns them on later) on this thread.
+  const softwareNote = softwareAdapterNote(isSoftwareAdapter(ctx), ctx.description);
+  if (softwareNote) log(`note: ${softwareNote}`);
   const usesWorkers = first.collisions && (effectiveCollisionMode(first) !== 'dcd' || first.bvhRebuildFrames > 0);
   const ccdPool = usesWorkers ? await runnerCcdPool(process.cwd()) : undefined;
   if (ccdPool) log(`collision jobs (CCD broad phase, BVH rebuilds) in ${ccdPool.size} worker thread(s)`);
@@ -269,7 +272,7 @@ try {
   else await run(cmd.options);
 } catch (e) {
   if (e instanceof GpuUnavailableError || e instanceof GpuRejectedError) {
-    log(e.message);
+    log(`${e.message} (--engine cpu runs every scene on the float64 CPU reference, with no GPU or driver)`);
     process.exit(3);
   }
   if (isAirMeshError(e)) {

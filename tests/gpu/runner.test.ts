@@ -123,6 +123,8 @@ describe('runner physics', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr.split('\n').filter((line) => /^\s*error\b/i.test(line))).toEqual([]);
     expect([...runtimeDirs()].filter((n) => !before.has(n))).toEqual([]);
+    // The suite runs on SwiftShader: the runner says so and names the faster engine for it.
+    expect(r.stderr).toMatch(/note: the GPU engine runs on a software adapter \(.*SwiftShader.*\).*--engine cpu/);
   });
 
   it('free fall of a shared mesh: centre of mass, energy, volume; VTK frames read back', () => {
