@@ -6,10 +6,11 @@
  * soft (sim/resolution.ts substepsResolving). The impact scenes (shoot, head-on) size it to the
  * speed (impact.ts impactMaterial: E = 10 rho V^2), so kappa grows as the speed over the mesh's
  * smallest element, and a fine mesh shot at 50 m/s gains energy at the impact (the shared 2K
- * octopus: kappa 23.9, 3.5x its energy at 3 iterations). Such a scene raises its own budget to
+ * octopus: kappa 23.9, 3.8x its energy at 3 iterations). Such a scene raises its own budget to
  * resolve what it chose, as it would pick any other default for the mesh; a stiffness or the
  * count it would raise that the user fixed is left alone (the runner then warns where it is not
- * resolved), and the other count the user fixed is resolved with. Objects pinned whole (the shoot scene's wall) never deform and are not counted.
+ * resolved), and the other count the user fixed is resolved with. Objects pinned whole (the
+ * shoot scene's wall) never deform and are not counted.
  */
 import { budgetResolving, MAX_RESOLVING_ITERATIONS, MAX_RESOLVING_SUBSTEPS, shortestEdgeOfObjects } from '../sim/resolution';
 import type { SceneOptions, SceneSetup } from './types';
