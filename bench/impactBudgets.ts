@@ -10,8 +10,10 @@ import { readMeshFile } from '../src/runner/meshFile';
 import { findScene } from '../src/scenes/registry';
 import { defaultParams } from '../src/contract/params';
 import { materialResolution, shortestEdgeOfObjects } from '../src/sim/resolution';
+import { checkBenchArgs } from './cli';
 
 const args = process.argv.slice(2);
+checkBenchArgs(args, { usage: 'node scripts/run-ts.mjs bench/impactBudgets.ts [--meshes A.t,B.t] [--speed V]', values: ['--meshes', '--speed'] });
 const arg = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
