@@ -140,11 +140,11 @@ async function startEngine(o: RunOptions, setup: SimSetup, first: SimSetup['para
       process.exit(3);
     },
   });
+  const softwareNote = softwareAdapterNote(isSoftwareAdapter(ctx), ctx.description);
+  if (softwareNote) log(`note: ${softwareNote}`);
   // CCD's broad phase and the BVH rebuilds run in a pool of worker threads when the run starts with
   // collisions on and either of them (hybrid or ccd mode, a rebuild cadence); otherwise (or if a
   // schedule turns them on later) on this thread.
-  const softwareNote = softwareAdapterNote(isSoftwareAdapter(ctx), ctx.description);
-  if (softwareNote) log(`note: ${softwareNote}`);
   const usesWorkers = first.collisions && (effectiveCollisionMode(first) !== 'dcd' || first.bvhRebuildFrames > 0);
   const ccdPool = usesWorkers ? await runnerCcdPool(process.cwd()) : undefined;
   if (ccdPool) log(`collision jobs (CCD broad phase, BVH rebuilds) in ${ccdPool.size} worker thread(s)`);
