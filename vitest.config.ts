@@ -10,7 +10,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
-          testTimeout: 120_000,
+          // A guard against hangs, not a speed limit: npm test runs this suite beside the GPU suite
+          // (scripts/test.mjs), which slows the longest tests (about 80 s alone) by half again.
+          testTimeout: 300_000,
           // A worker on every core (vitest's default leaves one to its own process, which waits):
           // on a 2-core machine the suite took 642 s with one worker, 455 s with two.
           maxWorkers: availableParallelism(),

@@ -3,8 +3,9 @@
 // adapter, SwiftShader when no GPU), end-to-end tests (the built page in headless Chromium).
 // Ends with one plain line "N passed, N failed" summing every suite; exits non-zero on any failure.
 // Usage: node scripts/test.mjs [typecheck|unit|gpu|e2e ...]   (default: all)
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -49,14 +50,44 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-function vitestSuite(project, env = {}) {
+const vitestArgs = (project, json) => ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`];
+
+function reportPath(project) {
   const json = join(outDir, `${project}.json`);
   rmSync(json, { force: true });
-  const status = run(
-    'npx',
-    ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`],
-    env,
-  );
+  return json;
+}
+
+function vitestSuite(project, env = {}) {
+  const json = reportPath(project);
+  tally(project, json, run('npx', vitestArgs(project, json), env));
+}
+
+/**
+ * A suite run beside another: its output goes to test-results/<project>.log, printed whole when
+ * it ends, so the two suites' lines do not interleave. Resolves to its report's path and exit status.
+ */
+function vitestSuiteBeside(project, env = {}) {
+  const json = reportPath(project);
+  const log = join(outDir, `${project}.log`);
+  const fd = openSync(log, 'w');
+  return new Promise((resolve) => {
+    const child = spawn('npx', vitestArgs(project, json), { cwd: root, stdio: ['ignore', fd, fd], env: { ...process.env, ...env } });
+    child.on('error', (e) => {
+      console.log(`[test] suite ${project} could not start: ${e.message}`);
+      resolve({ json, status: 1 });
+    });
+    child.on('close', (code) => {
+      closeSync(fd);
+      console.log(`[test] suite ${project} (run beside the other), its output:`);
+      process.stdout.write(readFileSync(log, 'utf8'));
+      resolve({ json, status: code ?? 1 });
+    });
+  });
+}
+
+/** Adds a suite's counts from its JSON report; a suite with no report, or failing with no failed test, counts as a failure. */
+function tally(project, json, status) {
   if (!existsSync(json)) {
     console.log(`[test] suite ${project} produced no report (exit ${status}): counted as 1 failure`);
     failed += 1;
@@ -84,13 +115,23 @@ if (want('typecheck')) {
   if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) === 0) passed += 1;
   else failed += 1;
 }
-if (want('unit')) vitestSuite('unit');
-if (want('gpu')) {
-  // Dawn picks the Vulkan driver from this variable; set here, not in a test, because
-  // vitest's workers copy the environment at start. A real GPU's driver wins when
-  // SPB_REAL_GPU=1 is set.
-  const env = process.env.SPB_REAL_GPU === '1' ? {} : { VK_ICD_FILENAMES: SWIFTSHADER_ICD };
-  vitestSuite('gpu', env);
+// Dawn picks the Vulkan driver from this variable; set here, not in a test, because
+// vitest's workers copy the environment at start. A real GPU's driver wins when
+// SPB_REAL_GPU=1 is set.
+const gpuEnv = process.env.SPB_REAL_GPU === '1' ? {} : { VK_ICD_FILENAMES: SWIFTSHADER_ICD };
+// The unit and GPU suites run at the same time where there are cores for both: the GPU suite runs
+// its files one after another in one process (vitest.config.ts) and keeps about 1.5 of 2 cores
+// busy on SwiftShader, the unit suite fills what it leaves. SPB_TEST_SERIAL=1 runs them in turn.
+const beside = want('unit') && want('gpu') && availableParallelism() >= 2 && process.env.SPB_TEST_SERIAL !== '1';
+if (beside) {
+  console.log('[test] unit and GPU suites at the same time (SPB_TEST_SERIAL=1 runs them in turn); the GPU suite\'s output follows when it ends');
+  const gpu = vitestSuiteBeside('gpu', gpuEnv);
+  vitestSuite('unit');
+  const { json, status } = await gpu;
+  tally('gpu', json, status);
+} else {
+  if (want('unit')) vitestSuite('unit');
+  if (want('gpu')) vitestSuite('gpu', gpuEnv);
 }
 if (want('e2e')) {
   console.log('[test] building the page (vite build)');

@@ -85,8 +85,14 @@ async function giveHeadlessProcessRuntimeDir(): Promise<void> {
   proc.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 }
 
-async function nodeGpu(): Promise<GPU> {
-  if (nodeGpuInstance) return nodeGpuInstance;
+/** The robustness nodeGpuInstance was made with (Dawn takes its toggles once, at the instance). */
+let nodeGpuRobust = true;
+
+async function nodeGpu(robust: boolean): Promise<GPU> {
+  if (nodeGpuInstance) {
+    if (robust !== nodeGpuRobust) throw new Error(`acquireGpu: this process's Dawn instance was made with robustness ${nodeGpuRobust ? 'on' : 'off'}; a device with it ${robust ? 'on' : 'off'} needs another process`);
+    return nodeGpuInstance;
+  }
   await giveHeadlessProcessRuntimeDir();
   // Imported lazily and by a name the browser bundle never resolves.
   const moduleName = 'webgpu';
@@ -101,7 +107,10 @@ async function nodeGpu(): Promise<GPU> {
   // Dawn quantizes timestamp queries by default (a browser's guard against timing attacks), to
   // 2^16 ns: a short pass then reads 0 or 65.5 us. The benchmarks' per-phase GPU times need the
   // real ones; Node runs no untrusted content.
-  nodeGpuInstance = dawn.create(['disable-dawn-features=timestamp_quantization']);
+  const flags = ['disable-dawn-features=timestamp_quantization'];
+  if (!robust) flags.push('enable-dawn-features=disable_robustness');
+  nodeGpuInstance = dawn.create(flags);
+  nodeGpuRobust = robust;
   return nodeGpuInstance;
 }
 
@@ -140,13 +149,22 @@ export interface AcquireOptions {
    * device gets the default.
    */
   maxStorageBuffersPerShaderStage?: number;
+  /**
+   * Node only (a browser always keeps it): false makes Dawn compile the kernels without robust
+   * buffer access, the clamp it puts on every storage access so that an index out of bounds stays
+   * inside the buffer. Every kernel here checks its own indices, so the results are the same; an
+   * access out of bounds is then a fault or garbage a test sees instead of a clamped read. The GPU
+   * tests take it: on SwiftShader two of their files ran in 51 s instead of 62 (tests/support/gpu.ts).
+   * Default true. One Dawn instance per process: every call in a process must ask the same.
+   */
+  robustness?: boolean;
 }
 
 export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuContext> {
   const inBrowser = typeof navigator !== 'undefined' && 'gpu' in navigator && typeof window !== 'undefined';
   let gpu: GPU | undefined;
   if (inBrowser) gpu = navigator.gpu;
-  else if (typeof process !== 'undefined' && process.versions?.node) gpu = await nodeGpu();
+  else if (typeof process !== 'undefined' && process.versions?.node) gpu = await nodeGpu(options.robustness ?? true);
   if (!gpu) {
     throw new GpuUnavailableError(
       'This browser has no WebGPU. The simulator needs Chrome or Edge 113+, or a recent Firefox or Safari with WebGPU enabled.',

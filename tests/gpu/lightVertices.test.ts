@@ -48,7 +48,9 @@ async function kick(vertexMassFloor: number): Promise<{ start: number; peak: num
   const p = gpu.params;
   const energy = (x: ArrayLike<number>, v: ArrayLike<number>): number => totalEnergy(m, x, v, { constraint: p.constraint, springCompliance: p.springCompliance, gravity: p.gravity }).total;
   const totals: number[] = [];
-  for (let f = 0; f < 6; f++) {
+  // 3 frames: the plain masses rose in the first (measured over 6: 2.8 mJ -> 7.2 J at frame 1, 72 J
+  // at frame 3), the raised ones fell every frame.
+  for (let f = 0; f < 3; f++) {
     await gpu.stepFrame();
     const x = await gpu.readPositions(), v = await gpu.readVelocities();
     for (let i = 0; i < x.length; i++) expect(Number.isFinite(x[i]) && Number.isFinite(v[i])).toBe(true);

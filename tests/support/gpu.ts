@@ -12,10 +12,16 @@ let shared: Promise<GpuContext> | undefined;
  * most (the BVH refit inside detection) are the ones tested; with more on offer the solver picks the
  * same plans. One device also means each pipeline compiles once for the whole GPU project (a second
  * device of 10 for one test compiled the collision kernels again: about 20 s on SwiftShader).
+ *
+ * Without Dawn's robust buffer access (acquireGpu's `robustness`): the kernels check their own
+ * indices, and an access out of bounds should fault or show, not be clamped away. On SwiftShader
+ * contacts.test.ts and sliverImpact.test.ts took 51 s instead of 62 (skipping WebGPU's validation
+ * as well gave 41 s, but the tests rely on validation: framesInFlight, spbBvhRebuild, timeStep).
  */
 export function testGpu(): Promise<GpuContext> {
   shared ??= acquireGpu({
     maxStorageBuffersPerShaderStage: SOLVER_STORAGE_BUFFERS,
+    robustness: false,
     onLost: (reason) => {
       throw new Error(`GPU device lost during tests: ${reason}`);
     },

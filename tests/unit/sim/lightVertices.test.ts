@@ -7,8 +7,10 @@
  * material iterations, with the plain lumped masses, swing it through them: at 3 m/s the total
  * grows from about a millijoule to 88 J. With the light vertices raised that kick never rises.
  * The floor does not make every kick safe (which kicks rise is chaotic in the speed): over 3-12 m/s
- * in steps of 1 the lumped masses rise in 9 of 10 kicks, by up to 3.2e6 times the kick's energy,
- * the raised ones in 4 of 10, by at most 15 times (docs/collisions.md "Light vertices").
+ * in steps of 1 the lumped masses rose in 9 of 10 kicks, by up to 3.2e6 times the kick's energy,
+ * the raised ones in 4 of 10, by at most 15 times (docs/collisions.md "Light vertices"). The test
+ * kicks at every other of those speeds (3-11 m/s in steps of 2), half the time: measured there
+ * 5 of 5 and 2 of 5, by up to 1.2e6 and 15 times.
  * The masses themselves are checked against an oracle that shares no code with the model: each
  * object's mass is its density times its rest volume, and every vertex reaches the floor of
  * its neighbours' lumped mean, both computed here from the tets.
@@ -105,12 +107,12 @@ describe('light vertices', () => {
     expect(plain.peak).toBeGreaterThan(100 * plain.start);
   });
 
-  it('kicks at 3-12 m/s: with the floor fewer rise, and by orders of magnitude less', () => {
-    const speeds = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+  it('kicks at 3-11 m/s: with the floor fewer rise, and by orders of magnitude less', () => {
+    const speeds = [3, 5, 7, 9, 11];
     const sweep = (floor: number) => speeds.map((speed) => { const k = kick(floor, speed); return k.peak / k.start; });
     const raised = sweep(0.1), plain = sweep(0);
     const rises = (r: number[]) => r.filter((x) => x > 1 + 1e-6).length;
-    console.log(`peak over kick energy, 3-12 m/s: floor 0.1 ${raised.map((x) => x.toPrecision(3)).join(' ')}; floor 0 ${plain.map((x) => x.toPrecision(3)).join(' ')}`);
+    console.log(`peak over kick energy, 3-11 m/s: floor 0.1 ${raised.map((x) => x.toPrecision(3)).join(' ')}; floor 0 ${plain.map((x) => x.toPrecision(3)).join(' ')}`);
     expect(Math.max(...plain)).toBeGreaterThan(1e5);
     expect(Math.max(...raised)).toBeLessThan(1e3);
     expect(rises(raised)).toBeLessThan(rises(plain));
