@@ -52,8 +52,9 @@ describe('a free cube with random 1 cm/s velocities, no gravity', () => {
   function run(E: number, solveOrder: SolveOrder, constraint: ConstraintType, substeps: number) {
     const lat = cube(0);
     const springCompliance = springComplianceFor(E);
+    // The law is the material's: body contacts off (a free cube moving 1 cm/s never meets itself).
     const setup = makeSetup([{ positions: lat.positions, tets: lat.tets, material: { youngsModulus: E, poissonRatio: 0.3, density: 1000 } }], {
-      substeps, gravity: [0, 0, 0], solveOrder, constraint, springCompliance,
+      substeps, gravity: [0, 0, 0], solveOrder, constraint, springCompliance, collisions: false,
     });
     const s = new CpuSolver(setup);
     const r = rng(7);
