@@ -414,17 +414,25 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
       const gpuStart = new Float32Array(await readBuffer(await testGpu(), h.state.prev));
       // The CPU stage from the same list and answers, at the same (f32) positions.
       const { x, start } = cpuSolved(h, qs, x0, prev);
-      let worst = 0, moved = 0, worstStart = 0, movedStart = 0;
+      let worst = 0, moved = 0, worstStart = 0, movedStart = 0, gpuMovedStart = 0, gpuMoved = 0, worstAt = -1;
       for (let i = 0; i < x.length; i++) {
         worst = Math.max(worst, Math.abs(gpu[i] - x[i]));
         moved = Math.max(moved, Math.abs(x[i] - x0[i]));
+        gpuMoved = Math.max(gpuMoved, Math.abs(gpu[i] - x0[i]));
         // The split impulse moves the start positions of contacts that were already penetrating.
         const g = gpuStart[4 * Math.floor(i / 3) + (i % 3)];
-        worstStart = Math.max(worstStart, Math.abs(g - start[i]));
+        if (Math.abs(g - start[i]) > worstStart) { worstStart = Math.abs(g - start[i]); worstAt = i; }
         movedStart = Math.max(movedStart, Math.abs(start[i] - prev[i]));
+        gpuMovedStart = Math.max(gpuMovedStart, Math.abs(g - prev[i]));
       }
+      // Once (1 CI run in about 20, not reproduced in 14 runs alone nor over 60 orders of the
+      // detected queries) the start positions differed by 2.6e-3: what the GPU moved is named so
+      // that the next such run says whether it moved nothing, or one vertex differently.
+      const v = Math.floor(worstAt / 3);
+      const atVertex = worstAt < 0 ? '' : `vertex ${v} (${qs.filter((q) => q.p.some((c, d) => Math.abs(c - x0[3 * v + d]) < 1e-7)).length} queries at it): start GPU ${gpuStart[4 * v + (worstAt % 3)]}, CPU ${start[worstAt]}, before ${prev[worstAt]}`;
+      const diagnosis = `${n} contacts; largest start change GPU ${gpuMovedStart.toExponential(2)}, CPU ${movedStart.toExponential(2)}; largest position change GPU ${gpuMoved.toExponential(2)}, CPU ${moved.toExponential(2)}; positions differ by ${worst.toExponential(2)}; worst start at ${atVertex}`;
       expect(movedStart).toBeGreaterThan(1e-3);
-      expect(worstStart).toBeLessThan(1e-5);
+      expect(worstStart, diagnosis).toBeLessThan(1e-5);
       summary.push(`${n} contacts, friction 0.4, 3 passes, ${contactDispatch} dispatch: GPU vs CPU positions differ by ${worst.toExponential(2)} at most (largest correction ${moved.toFixed(4)})`);
       expect(moved).toBeGreaterThan(0.01);
       expect(worst).toBeLessThan(1e-5);
