@@ -51,7 +51,8 @@ describe('GPU physics', () => {
     const beam = loadSharedTetArrays('Beam.t');
     const tip = async (iterations: number, youngsModulus: number) => {
       const body: TestBody = { ...beam, material: { youngsModulus, poissonRatio: 0.3, density: 100 }, pin: (px) => (px < -0.9 ? 0 : -1) };
-      const setup = makeSetup([body], { substeps: 3, iterations, damping: 10 }, [], [fixedHandle]);
+      // Body contacts off on both sides: run() builds the GPU solver without them.
+      const setup = makeSetup([body], { substeps: 3, iterations, damping: 10, collisions: false }, [], [fixedHandle]);
       const { x } = await run(setup, 30);
       const cpu = new CpuSolver(setup);
       for (let f = 0; f < 30; f++) cpu.stepFrame();
@@ -133,9 +134,10 @@ describe('GPU physics', () => {
     );
     const v0 = totalVolume(setup.model.restPositions, setup.model.tets);
     let flattest = Infinity;
-    // 60 frames (1 s): released at 0.6 s, its volume back within 2% by 0.7 s and within 0.5% from
-    // 0.9 s (measured over 90 frames: 0.25% at 1 s, 0.01% at 1.5 s).
-    const { x } = await run(setup, 60, (xs, t) => {
+    // 45 frames (0.75 s): released at 0.6 s, its volume back within 2% by 0.7 s and within 0.5%
+    // from 0.9 s (measured over 90 frames: 0.25% at 1 s, 0.01% at 1.5 s); the test stops at 0.75 s,
+    // 9 frames after the release, a quarter of its time on SwiftShader less than at 1 s.
+    const { x } = await run(setup, 45, (xs, t) => {
       let top = -Infinity;
       for (let i = 1; i < xs.length; i += 3) top = Math.max(top, xs[i]);
       if (t < release) flattest = Math.min(flattest, top);
