@@ -90,6 +90,8 @@ describe('GPU collisions in the time step', () => {
     // 2 x 2 x 2 cells a cube (27 vertices): the same stack as 3 x 3 x 3 at half the time; measured
     // at both: nothing inside after any frame (in hybrid, CCD only and DCD only), the top at
     // 0.565-0.618 m through its bounces; with collisions off 81 mm deep and the top at 0.2 m.
+    // 24 frames (0.4 s; 40 before): the landings are in the first frames. Measured at 24: 10,406
+    // contacts, nothing inside after any frame, the top at 0.593 m.
     const setup: SimSetup = bodiesSetup(
       [
         { part: cubePart(2, 0.2, [0, 0.005, 0]) },
@@ -104,7 +106,7 @@ describe('GPU collisions in the time step', () => {
       const m = setup.model;
       let deepest = 0;
       let contacts = 0;
-      for (let f = 0; f < 40; f++) {
+      for (let f = 0; f < 24; f++) {
         const r = await solver.stepFrame();
         expect([...r.objectStatus]).toEqual([0, 0, 0]);
         contacts += contactsOf(r.collisions);
@@ -114,7 +116,7 @@ describe('GPU collisions in the time step', () => {
       const x = await solver.readPositions();
       let top = 0;
       for (let v = m.objectVertexOffsets[2]; v < m.objectVertexOffsets[3]; v++) top = Math.max(top, x[3 * v + 1]);
-      console.log(`three stacked cubes (GPU): ${contacts} contacts over 40 frames, deepest penetration after any frame ${(deepest * 1000).toFixed(3)} mm, top at ${top.toFixed(3)} m`);
+      console.log(`three stacked cubes (GPU): ${contacts} contacts over 24 frames, deepest penetration after any frame ${(deepest * 1000).toFixed(3)} mm, top at ${top.toFixed(3)} m`);
       expect(contacts).toBeGreaterThan(100);
       expect(deepest).toBeLessThan(2.5e-3);
       // Resting on each other: the top cube's top near 3 x 0.2 m (not sunk through, not flung).
