@@ -429,7 +429,7 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
       // detected queries) the start positions differed by 2.6e-3: what the GPU moved is named so
       // that the next such run says whether it moved nothing, or one vertex differently.
       const v = Math.floor(worstAt / 3);
-      const atVertex = worstAt < 0 ? '' : `vertex ${v} (${qs.filter((q) => q.p.some((c, d) => Math.abs(c - x0[3 * v + d]) < 1e-7)).length} queries at it): start GPU ${gpuStart[4 * v + (worstAt % 3)]}, CPU ${start[worstAt]}, before ${prev[worstAt]}`;
+      const atVertex = worstAt < 0 ? '' : `vertex ${v} (${qs.filter((q) => q.p.every((c, d) => Math.abs(c - x0[3 * v + d]) < 1e-7)).length} queries at it): start GPU ${gpuStart[4 * v + (worstAt % 3)]}, CPU ${start[worstAt]}, before ${prev[worstAt]}`;
       const diagnosis = `${n} contacts; largest start change GPU ${gpuMovedStart.toExponential(2)}, CPU ${movedStart.toExponential(2)}; largest position change GPU ${gpuMoved.toExponential(2)}, CPU ${moved.toExponential(2)}; positions differ by ${worst.toExponential(2)}; worst start at ${atVertex}`;
       expect(movedStart).toBeGreaterThan(1e-3);
       expect(worstStart, diagnosis).toBeLessThan(1e-5);

@@ -135,8 +135,8 @@ describe('GPU physics', () => {
     const v0 = totalVolume(setup.model.restPositions, setup.model.tets);
     let flattest = Infinity;
     // 45 frames (0.75 s): released at 0.6 s, its volume back within 2% by 0.7 s and within 0.5%
-    // from 0.9 s (measured over 90 frames: 0.25% at 1 s, 0.01% at 1.5 s); the test stops at 0.75 s,
-    // 9 frames after the release, a quarter of its time on SwiftShader less than at 1 s.
+    // from 0.9 s (measured over 90 frames: 0.25% at 1 s, 0.01% at 1.5 s). The test stops at 0.75 s,
+    // 9 frames after the release: a quarter fewer frames than running to 1 s.
     const { x } = await run(setup, 45, (xs, t) => {
       let top = -Infinity;
       for (let i = 1; i < xs.length; i += 3) top = Math.max(top, xs[i]);
