@@ -425,8 +425,8 @@ describe('GPU contacts (eq. 6, Jacobi with momentum-conserving corrections, Coul
         movedStart = Math.max(movedStart, Math.abs(start[i] - prev[i]));
         gpuMovedStart = Math.max(gpuMovedStart, Math.abs(g - prev[i]));
       }
-      // Once (1 CI run in about 20, not reproduced in 14 runs alone nor over 60 orders of the
-      // detected queries) the start positions differed by 2.6e-3: what the GPU moved is named so
+      // Once (the clean-clone CI at ca7d5c2; not reproduced in 14 runs alone, 8 after timeStep.test.ts,
+      // nor over 60 orders of the detected queries) the start positions differed by 2.6e-3: what the GPU moved is named so
       // that the next such run says whether it moved nothing, or one vertex differently.
       const v = Math.floor(worstAt / 3);
       const atVertex = worstAt < 0 ? '' : `vertex ${v} (${qs.filter((q) => q.p.every((c, d) => Math.abs(c - x0[3 * v + d]) < 1e-7)).length} queries at it): start GPU ${gpuStart[4 * v + (worstAt % 3)]}, CPU ${start[worstAt]}, before ${prev[worstAt]}`;
