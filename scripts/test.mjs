@@ -121,26 +121,33 @@ if (want('typecheck')) {
 const gpuEnv = process.env.SPB_REAL_GPU === '1' ? {} : { VK_ICD_FILENAMES: SWIFTSHADER_ICD };
 // The unit and GPU suites run at the same time where there are cores for both: the GPU suite runs
 // its files one after another in one process (vitest.config.ts) and keeps about 1.5 of 2 cores
-// busy on SwiftShader, the unit suite fills what it leaves. SPB_TEST_SERIAL=1 runs them in turn.
+// busy on SwiftShader, the unit suite fills what it leaves. The end-to-end suite starts when the
+// unit suite ends, beside the GPU suite's last files (the unit suite ended about 90 s before the GPU
+// suite in the CI at 31f5352). SPB_TEST_SERIAL=1 runs them in turn.
 const beside = want('unit') && want('gpu') && availableParallelism() >= 2 && process.env.SPB_TEST_SERIAL !== '1';
-if (beside) {
-  console.log('[test] unit and GPU suites at the same time (SPB_TEST_SERIAL=1 runs them in turn); the GPU suite\'s output follows when it ends');
-  const gpu = vitestSuiteBeside('gpu', gpuEnv);
-  vitestSuite('unit');
-  const { json, status } = await gpu;
-  tally('gpu', json, status);
-} else {
-  if (want('unit')) vitestSuite('unit');
-  if (want('gpu')) vitestSuite('gpu', gpuEnv);
-}
-if (want('e2e')) {
+
+function e2eSuite() {
   console.log('[test] building the page (vite build)');
-  if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) {
+  // --emptyOutDir false: dist/node holds the runner's bundle, which GPU tests may be running now.
+  if (run('npx', ['vite', 'build', '--logLevel', 'warn', '--emptyOutDir', 'false']) !== 0) {
     console.log('[test] vite build failed: e2e suite counted as 1 failure');
     failed += 1;
   } else {
     vitestSuite('e2e');
   }
+}
+
+if (beside) {
+  console.log('[test] unit and GPU suites at the same time, then e2e beside the GPU suite (SPB_TEST_SERIAL=1 runs them in turn); the GPU suite\'s output follows when it ends');
+  const gpu = vitestSuiteBeside('gpu', gpuEnv);
+  vitestSuite('unit');
+  if (want('e2e')) e2eSuite();
+  const { json, status } = await gpu;
+  tally('gpu', json, status);
+} else {
+  if (want('unit')) vitestSuite('unit');
+  if (want('gpu')) vitestSuite('gpu', gpuEnv);
+  if (want('e2e')) e2eSuite();
 }
 
 const skippedText = skipped > 0 ? `, ${skipped} skipped` : '';

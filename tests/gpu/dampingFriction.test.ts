@@ -86,8 +86,9 @@ describe('GPU damping slows deformation, not rigid motion', () => {
 describe('GPU friction', () => {
   const FLAT_BLOCK = { size: [0.5, 0.25, 0.5], cells: [2, 1, 2] } as { size: [number, number, number]; cells: [number, number, number] };
 
-  for (const youngsModulus of [1e6, 1e7]) {
-    // Before the normal push was accumulated over the substep: 0.13 mm (E 1e6), 0.75 mm (1e7).
+  // The stiffer block only: before the normal push was accumulated over the substep it crept most
+  // (0.75 mm; 0.13 mm at E 1e6). The float64 reference holds both over 2 s (tests/unit/sim/friction.test.ts).
+  for (const youngsModulus of [1e7]) {
     it(`a block on a 20 deg slope, mu 0.5, E = ${youngsModulus.toExponential(0)}: contact vertices drift < 0.1 mm over 0.5 s`, async () => {
       const setup = blockSetup({ ...FLAT_BLOCK, youngsModulus }, { substeps: 20, solveOrder: 'gauss-seidel', friction: 0.5, damping: 2 });
       const bottom: number[] = [];
