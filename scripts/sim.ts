@@ -68,7 +68,7 @@ function prepare(o: RunOptions): { setup: SimSetup; sceneName: string; meshFile?
     throw new UsageError(`${e.message} (scene ${scene.name} reads it by default, from the project root; --mesh FILE gives another)`);
   }
   for (const w of mesh?.warnings ?? []) log(`warning: ${w}`);
-  const setup = buildScene(scene, o, mesh);
+  const setup = buildScene(scene, o, mesh, undefined, log);
   for (const note of setup.notes ?? []) log(`note: ${note}`);
   const run = runParams(setup, o);
   const first = { ...setup.params, ...run.initial };

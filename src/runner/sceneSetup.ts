@@ -59,7 +59,14 @@ export function sizeForTetsOption(scene: SceneDefinition, o: RunOptions, mesh: S
   const range = scene.size;
   if (o.tets === undefined || !range) throw new UsageError(`scene ${scene.name}: --tets needs a scene with a size`);
   try {
-    const choice = sizeForTets(scene.name, range, o.tets, (size) => buildScene(scene, { ...o, tets: undefined, size }, mesh, meshes).model.tetCount);
+    const choice = sizeForTets(scene.name, range, o.tets, (size) => {
+      const started = performance.now();
+      const tets = buildScene(scene, { ...o, tets: undefined, size }, mesh, meshes).model.tetCount;
+      // Progress for the long searches (a build of 1M tets takes about 100 s); the quick ones stay quiet.
+      const seconds = (performance.now() - started) / 1000;
+      if (seconds >= 2) log?.(`--tets ${o.tets}: size ${size} has ${tets} tets (built in ${seconds.toFixed(0)} s to count them)`);
+      return tets;
+    });
     log?.(`--tets ${o.tets}: size ${choice.size} (${range.label}) has ${choice.tets} tets (${choice.probes} sizes built to find it)`);
     return choice.size;
   } catch (e) {

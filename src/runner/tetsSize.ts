@@ -38,7 +38,11 @@ export function sizeForTets(scene: string, range: Pick<SceneSize, 'min' | 'max' 
 
   let lo = 0;
   const tlo0 = at(0);
-  if (target < tlo0) throw outside();
+  // Below the smallest size the refusal needs that count only: building the largest to name it
+  // took 100 s on octopus-box (1M tets at size 256) before a user was told their count was too small.
+  if (target < tlo0) {
+    throw new TetsRangeError(`--tets ${target}: scene ${scene} starts at ${tlo0} tets (size ${range.min}, its smallest; the largest is size ${sizeOf(K)}); give a count of at least ${tlo0}`);
+  }
   if (target === tlo0 || K === 0) {
     if (target > tlo0) throw outside();
     return { size: range.min, tets: tlo0, probes: memo.size };

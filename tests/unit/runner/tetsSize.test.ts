@@ -51,7 +51,10 @@ describe('--tets: size search', () => {
   it('a count outside the reachable range is refused naming the range and sizes', () => {
     const range = { min: 2, max: 10, step: 1, option: 'copies' as const };
     expect(() => sizeForTets('octopus-box', range, 100, (s) => 1000 * s)).toThrow(TetsRangeError);
-    expect(() => sizeForTets('octopus-box', range, 100, (s) => 1000 * s)).toThrow('--tets 100: scene octopus-box reaches 2000 tets (size 2) to 10000 tets (size 10)');
+    // Below the range only the smallest size is built: the refusal must not wait for the largest.
+    const built: number[] = [];
+    expect(() => sizeForTets('octopus-box', range, 100, (s) => (built.push(s), 1000 * s))).toThrow('--tets 100: scene octopus-box starts at 2000 tets (size 2, its smallest; the largest is size 10); give a count of at least 2000');
+    expect(built).toEqual([2]);
     expect(() => sizeForTets('octopus-box', range, 10001, (s) => 1000 * s)).toThrow('reaches 2000 tets (size 2) to 10000 tets (size 10)');
     expect(sizeForTets('octopus-box', range, 10000, (s) => 1000 * s).size).toBe(10);
     expect(sizeForTets('octopus-box', range, 2000, (s) => 1000 * s).size).toBe(2);
@@ -76,6 +79,6 @@ describe('--tets on the command line', () => {
     expect(setup.model.tetCount).toBe(tets(size));
     for (const n of [size - 1, size + 1]) expect(Math.abs(tets(n) - 9500)).toBeGreaterThanOrEqual(Math.abs(setup.model.tetCount - 9500));
     expect(messages.join('\n')).toMatch(new RegExp(`--tets 9500: size ${size} \\(cubes\\) has ${setup.model.tetCount} tets`));
-    expect(() => buildScene(scene, options('--scene', 'cube-stack', '--tets', '10'), undefined), 'below one cube').toThrow(/--tets 10: scene cube-stack reaches \d+ tets \(size 1\) to \d+ tets \(size 64\)/);
+    expect(() => buildScene(scene, options('--scene', 'cube-stack', '--tets', '10'), undefined), 'below one cube').toThrow(/--tets 10: scene cube-stack starts at \d+ tets \(size 1, its smallest; the largest is size 64\)/);
   });
 });
