@@ -64,26 +64,31 @@ function vitestSuite(project, env = {}) {
 }
 
 /**
- * A suite run beside another: its output goes to test-results/<project>.log, printed whole when
- * it ends, so the two suites' lines do not interleave. Resolves to its report's path and exit status.
+ * A command run beside the others: its output goes to test-results/<name>.log, printed whole when
+ * it ends, so its lines do not interleave with theirs. Resolves to its exit status.
  */
-function vitestSuiteBeside(project, env = {}) {
-  const json = reportPath(project);
-  const log = join(outDir, `${project}.log`);
+function runBeside(name, cmd, args, env = {}) {
+  const log = join(outDir, `${name}.log`);
   const fd = openSync(log, 'w');
   return new Promise((resolve) => {
-    const child = spawn('npx', vitestArgs(project, json), { cwd: root, stdio: ['ignore', fd, fd], env: { ...process.env, ...env } });
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', fd, fd], env: { ...process.env, ...env } });
     child.on('error', (e) => {
-      console.log(`[test] suite ${project} could not start: ${e.message}`);
-      resolve({ json, status: 1 });
+      console.log(`[test] ${name} could not start: ${e.message}`);
+      resolve(1);
     });
     child.on('close', (code) => {
       closeSync(fd);
-      console.log(`[test] suite ${project} (run beside the other), its output:`);
+      console.log(`[test] ${name} (run beside the others), its output:`);
       process.stdout.write(readFileSync(log, 'utf8'));
-      resolve({ json, status: code ?? 1 });
+      resolve(code ?? 1);
     });
   });
+}
+
+/** A vitest suite run beside another (runBeside). Resolves to its report's path and exit status. */
+async function vitestSuiteBeside(project, env = {}) {
+  const json = reportPath(project);
+  return { json, status: await runBeside(project, 'npx', vitestArgs(project, json), env) };
 }
 
 /** Adds a suite's counts from its JSON report; a suite with no report, or failing with no failed test, counts as a failure. */
@@ -110,10 +115,13 @@ function tally(project, json, status) {
 
 ensureSystemPackages();
 
+// The type check (about 20 s, one core and a half) runs beside the test suites where there are
+// two cores or more; its result is counted when it ends.
+const typecheckArgs = ['tsc', '--noEmit', '-p', 'tsconfig.json'];
+let typecheck = Promise.resolve(null);
 if (want('typecheck')) {
   console.log('[test] type check (tsc --noEmit)');
-  if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) === 0) passed += 1;
-  else failed += 1;
+  typecheck = availableParallelism() >= 2 && process.env.SPB_TEST_SERIAL !== '1' ? runBeside('typecheck', 'npx', typecheckArgs) : Promise.resolve(run('npx', typecheckArgs));
 }
 // Dawn picks the Vulkan driver from this variable; set here, not in a test, because
 // vitest's workers copy the environment at start. A real GPU's driver wins when
@@ -148,6 +156,12 @@ if (beside) {
   if (want('unit')) vitestSuite('unit');
   if (want('gpu')) vitestSuite('gpu', gpuEnv);
   if (want('e2e')) e2eSuite();
+}
+
+const typecheckStatus = await typecheck;
+if (typecheckStatus !== null) {
+  if (typecheckStatus === 0) passed += 1;
+  else failed += 1;
 }
 
 const skippedText = skipped > 0 ? `, ${skipped} skipped` : '';
