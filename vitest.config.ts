@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Three suites: unit (pure TypeScript), gpu (real WGSL through Dawn on any adapter),
-// e2e (the built page in headless Chromium). scripts/test.mjs runs them in order.
+// e2e (the built page in headless Chromium). scripts/test.mjs runs them, side by side where there are two cores.
 export default defineConfig({
   test: {
     projects: [
