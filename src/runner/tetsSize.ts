@@ -51,6 +51,13 @@ export function sizeForTets(scene: string, range: Pick<SceneSize, 'min' | 'max' 
   let hi = K;
   let thi: number | undefined;
   const exponent = range.option === 'copies' ? 1 : 3;
+  // A count the first guess puts at or past the largest size: build the largest first. Above the
+  // range that is the one build the refusal needs (the bracket search built the size below it
+  // first: two builds of about 1M tets, 100 s each, on octopus-box); within it, it closes the bracket.
+  if (Math.round((sizeOf(0) * Math.pow(target / tlo0, 1 / exponent) - range.min) / range.step) >= K) {
+    thi = at(K);
+    if (target > thi) throw outside();
+  }
   for (let probe = 1; hi - lo > 1; probe++) {
     let k: number;
     if (probe % 3 === 0) {

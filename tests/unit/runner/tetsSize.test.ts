@@ -55,7 +55,13 @@ describe('--tets: size search', () => {
     const built: number[] = [];
     expect(() => sizeForTets('octopus-box', range, 100, (s) => (built.push(s), 1000 * s))).toThrow('--tets 100: scene octopus-box starts at 2000 tets (size 2, its smallest; the largest is size 10); give a count of at least 2000');
     expect(built).toEqual([2]);
-    expect(() => sizeForTets('octopus-box', range, 10001, (s) => 1000 * s)).toThrow('reaches 2000 tets (size 2) to 10000 tets (size 10)');
+    // Above it the largest is built once, right after the smallest (not after the size below it).
+    built.length = 0;
+    expect(() => sizeForTets('octopus-box', range, 10001, (s) => (built.push(s), 1000 * s))).toThrow('reaches 2000 tets (size 2) to 10000 tets (size 10)');
+    expect(built).toEqual([2, 10]);
+    built.length = 0;
+    expect(() => sizeForTets('octopus-box', { min: 1, max: 256, step: 1, option: 'copies' }, 5e6, (s) => (built.push(s), 4069 * s))).toThrow('reaches 4069 tets (size 1) to 1041664 tets (size 256)');
+    expect(built).toEqual([1, 256]);
     expect(sizeForTets('octopus-box', range, 10000, (s) => 1000 * s).size).toBe(10);
     expect(sizeForTets('octopus-box', range, 2000, (s) => 1000 * s).size).toBe(2);
   });
