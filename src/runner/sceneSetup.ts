@@ -8,7 +8,7 @@
 import { checkSchedule, withoutParams } from '../scenes/schedule';
 import { sizeProblem } from '../scenes/size';
 import type { ParamChange, SceneDefinition, SceneMesh, SceneOptions, SceneSetup } from '../scenes/types';
-import { setObjectMaterial } from '../sim/model';
+import { setObjectMaterials } from '../sim/model';
 import { checkParams, type SolverParams } from '../contract/params';
 import { sceneFlagsGiven, UsageError, type RunOptions } from './args';
 import { readMeshFile } from './meshFile';
@@ -108,12 +108,10 @@ export function buildScene(scene: SceneDefinition, o: RunOptions, mesh: SceneMes
   }
   const model = setup.model;
   if (Object.keys(o.material).length > 0) {
-    for (let obj = 0; obj < model.materials.length; obj++) {
-      try {
-        setObjectMaterial(model, obj, { ...model.materials[obj], ...o.material });
-      } catch (e) {
-        throw new UsageError((e as Error).message);
-      }
+    try {
+      setObjectMaterials(model, model.materials.map((m, obj) => [obj, { ...m, ...o.material }] as const));
+    } catch (e) {
+      throw new UsageError((e as Error).message);
     }
   }
   if (o.velocity) {

@@ -315,7 +315,20 @@ export function setVertexMassFloor(model: Model, floor: number): boolean {
 
 /** Sets one object's material (Young's modulus, Poisson ratio, density) and refreshes derived data. */
 export function setObjectMaterial(model: Model, object: number, material: Material): void {
-  if (!(object >= 0 && object < model.materials.length)) throw new RangeError(`no object ${object}`);
-  model.materials[object] = { ...material };
+  setObjectMaterials(model, [[object, material]]);
+}
+
+/**
+ * Sets several objects' materials and refreshes the derived data once: the refresh covers the whole
+ * model, so one call per object made a pile's build quadratic (the runner's --young on 256 octopi:
+ * 95 s instead of 8).
+ */
+export function setObjectMaterials(model: Model, changes: ReadonlyArray<readonly [object: number, material: Material]>): void {
+  // Checked before any is set, so a bad change leaves the model as it was.
+  for (const [object, material] of changes) {
+    if (!(Number.isInteger(object) && object >= 0 && object < model.materials.length)) throw new RangeError(`no object ${object}`);
+    if (!(material.density > 0)) throw new RangeError(`object ${object} (${model.objectNames[object]}): density must be positive, got ${material.density}`);
+  }
+  for (const [object, material] of changes) model.materials[object] = { ...material };
   updateMaterialData(model);
 }

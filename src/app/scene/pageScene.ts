@@ -10,7 +10,7 @@ import { meshPile } from '../../scenes/meshPile';
 import { boundsOf } from '../../scenes/place';
 import { dropPlacement, meshDropScene, suggestedMaterial } from '../../scenes/meshDrop';
 import type { Material } from '../../sim/material';
-import { setObjectMaterial } from '../../sim/model';
+import { setObjectMaterials } from '../../sim/model';
 import { checkParams, defaultParams, type SolverParams } from '../../contract/params';
 
 /** A registry scene, or the mesh on screen (`copies` of it). Plain data: it crosses to the CPU worker. */
@@ -96,11 +96,13 @@ export function buildPageScene(source: PageSceneSource, overrides: SceneOverride
   checkParams(params);
   setup.params = params;
   const model = setup.model;
+  const changes: [number, Material][] = [];
   for (const [key, fields] of Object.entries(overrides.materials)) {
     const object = Number(key);
     if (object >= model.objectNames.length) continue; // a link made for a scene with more objects
-    setObjectMaterial(model, object, { ...model.materials[object]!, ...fields });
+    changes.push([object, { ...model.materials[object]!, ...fields }]);
   }
+  if (changes.length > 0) setObjectMaterials(model, changes);
   return { setup, ...placementOf(setup) };
 }
 
