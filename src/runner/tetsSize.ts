@@ -39,7 +39,8 @@ export function sizeForTets(scene: string, range: Pick<SceneSize, 'min' | 'max' 
   let lo = 0;
   const tlo0 = at(0);
   // Below the smallest size the refusal needs that count only: building the largest to name it
-  // took 100 s on octopus-box (1M tets at size 256) before a user was told their count was too small.
+  // (1M tets on octopus-box: 8 s, and 95 s with a material given before setObjectMaterials) kept a
+  // user waiting to hear that their count was too small.
   if (target < tlo0) {
     throw new TetsRangeError(`--tets ${target}: scene ${scene} starts at ${tlo0} tets (size ${range.min}, its smallest; the largest is size ${sizeOf(K)}); give a count of at least ${tlo0}`);
   }
@@ -53,7 +54,7 @@ export function sizeForTets(scene: string, range: Pick<SceneSize, 'min' | 'max' 
   const exponent = range.option === 'copies' ? 1 : 3;
   // A count the first guess puts at or past the largest size: build the largest first. Above the
   // range that is the one build the refusal needs (the bracket search built the size below it
-  // first: two builds of about 1M tets, 100 s each, on octopus-box); within it, it closes the bracket.
+  // first: two builds of about 1M tets on octopus-box); within it, it closes the bracket.
   if (Math.round((sizeOf(0) * Math.pow(target / tlo0, 1 / exponent) - range.min) / range.step) >= K) {
     thi = at(K);
     if (target > thi) throw outside();
