@@ -76,20 +76,23 @@
 //  overflow in differences); a larger M returns 0.0 (a conservative hit at t = 0). WGSL lets
 //  implementations assume no NaN or infinity, so non-finite inputs must be rejected before upload.
 //
-// Tolerances: delta = max(2 max_k err_k, 1e-5 max(Lu, Lw)) (a relative image tolerance; Lu, Lw are the
+// Tolerances: delta = max(2 max_k err_k, 1e-5 max(Lu, Lw), 0.02 separation) (a relative image tolerance,
+// at least 2 % of the separation so that a hit's box is not split down to 1e-5 of the edge; the
+// separation is an inf-norm distance, so this moves the contact set less than its definition; Lu, Lw are the
 // primitives' edge lengths, inf-norm, Lt = |g_1 - g_0| + |e1_1 - e1_0| + |e2_1 - e2_0|). At the reported toi
 // some (u, w) of the accepted box has |F|_inf <= separation + 2 err + 3 delta (+ 2^-20 (Lt + Lu + Lw) where a
 // side stopped at level 20), or (rule c) some point has |F|_inf <= separation + delta + err at toi + 2^-14:
 // the primitives are that close at (or just after) toi. For a contact approached at speed s = |dF/dt|,
 // t* - toi <= max((2 err + 3 delta) / s, 2^-14); below 1e-4 for unit-size primitives near the origin closing
-// at s >= 1 (err ~ 7e-6, delta ~ 1.5e-5). Hits are false positives only for such near misses (or when the
-// check budget runs out).
+// at s >= 1 (err ~ 7e-6, delta ~ 1.5e-5), or 0.06 separation / s where 2 % of the separation is the
+// larger. Hits are false positives only for such near misses (or when the check budget runs out).
 
 const CCD_STACK: u32 = 64u;
 const CCD_MAX_CHECKS: u32 = 4096u;
 const CCD_T_TOL: f32 = 6.103515625e-5; // 2^-14: t-width of a box accepted on a near contact at its upper t
 const CCD_MAX_LEVEL: u32 = 20u; // no side is split below 2^-20 (far inside f32's exact dyadics, 2^-24)
 const CCD_IMAGE_TOL_REL: f32 = 1e-5;
+const CCD_SEPARATION_TOL_REL: f32 = 0.02; // delta >= 2 % of the separation (separationCcd.ts SEPARATION_TOL_REL)
 const CCD_ERR_INPUT: f32 = 1.2e-7; // >= 2^-23 (1 + 2^-22): input rounding, term (b)
 const CCD_ERR_ARITH: f32 = 2.4e-6; // >= 20 * 2^-23: arithmetic, term (a)
 const CCD_ERR_ABS: f32 = 1e-35; // underflow / flushed subnormals
@@ -201,7 +204,7 @@ fn ccdSolve(q: CcdDiff, vertexFace: bool, separation: f32) -> f32 {
   let lu = max(ccdInfNorm(e10), ccdInfNorm(e11));
   let lw = max(ccdInfNorm(e20), ccdInfNorm(e21));
   let lt = ccdInfNorm(g1 - g0) + ccdInfNorm(e11 - e10) + ccdInfNorm(e21 - e20);
-  let delta = max(2.0 * errMax, CCD_IMAGE_TOL_REL * max(lu, lw));
+  let delta = max(max(2.0 * errMax, CCD_IMAGE_TOL_REL * max(lu, lw)), CCD_SEPARATION_TOL_REL * sep);
   let acc = vec3<f32>(sep + delta);
   let n = ccdNormal(q);
   let thrN = ccdNormalThreshold(q, n, err, sep);
@@ -329,9 +332,10 @@ fn ccdSolve(q: CcdDiff, vertexFace: bool, separation: f32) -> f32 {
 //   computed |F^|_inf <= separation + delta, or where the box's hull passed the drop test and its image
 //   is at most 3 delta + 2^-20 (Lt + Lu + Lw) wide (header: rules a-d), so some in-domain point has
 //   exact |F|_inf <= separation + 2 err + 3 delta + 2^-20 (Lt + Lu + Lw). With M = max |coordinate|:
-//   D <= 2M, err <= 4.92e-6 M, delta <= 2e-5 M, Lt <= 12 M, Lu, Lw <= 2 M, so that is below separation +
-//   8.5e-5 M. The gap computed in f32 is within 2^-23 * 2M of the gap of the inputs (min and max are
-//   exact), so a computed gap above separation + 2e-4 M (rounded up) rules every accepted box out.
+//   D <= 2M, err <= 4.92e-6 M, delta <= 2e-5 M + 0.02 separation, Lt <= 12 M, Lu, Lw <= 2 M, so that is
+//   below 1.06 separation + 8.5e-5 M. The gap computed in f32 is within 2^-23 * 2M of the gap of the
+//   inputs (min and max are exact), so a computed gap above 1.06 separation + 2e-4 M (rounded up) rules
+//   every accepted box out.
 //   Only the search's budget (CCD_MAX_CHECKS: undecided boxes count as hits) could answer a hit for
 //   such a pair, and that answer would be a false positive of a pair provably apart.
 // Inputs beyond CCD_MAX_COORD are never called apart (the solve answers a conservative hit there).
@@ -351,6 +355,6 @@ fn ccdMotionBoxesApart(a0: vec3<f32>, b0: vec3<f32>, c0: vec3<f32>, d0: vec3<f32
   let m3 = max(max(max(abs(a0), abs(b0)), max(abs(c0), abs(d0))), max(max(abs(a1), abs(b1)), max(abs(c1), abs(d1))));
   let m = max(m3.x, max(m3.y, m3.z));
   if (!(m <= CCD_MAX_COORD)) { return false; }
-  let thr = (max(separation, 0.0) + CCD_APART_SLACK_REL * m + CCD_ERR_ABS) * 1.00000095367431640625; // (1 + 2^-20)
+  let thr = ((1.0 + 3.0 * CCD_SEPARATION_TOL_REL) * max(separation, 0.0) + CCD_APART_SLACK_REL * m + CCD_ERR_ABS) * 1.00000095367431640625; // (1 + 2^-20)
   return max(gaps.x, max(gaps.y, gaps.z)) > thr;
 }
