@@ -68,11 +68,11 @@ const tri = [
 const TOI_TOL = 1e-4;
 
 /**
- * A hit no later than the exact first contact, and early by at most TOI_TOL, or by 0.06 separation /
- * speed where 2 % of the separation is the image tolerance (the header's (2 err + 3 delta) / s).
+ * A hit no later than the exact first contact, and early by at most TOI_TOL plus 0.06 separation /
+ * speed: the header's (2 err + 3 delta) / s, delta at least 2 % of the separation.
  */
 function expectToi(toi: number, exact: number, label: string, separation = 0, speed = 1): void {
-  const tol = Math.max(TOI_TOL, 0.06 * separation / speed + TOI_TOL / 2);
+  const tol = TOI_TOL + 0.06 * separation / speed;
   expect(toi, `${label}: a hit`).toBeGreaterThanOrEqual(0);
   expect(toi, `${label}: not after the exact first contact ${exact}`).toBeLessThanOrEqual(exact);
   expect(exact - toi, `${label}: within ${tol} of ${exact}`).toBeLessThanOrEqual(tol);

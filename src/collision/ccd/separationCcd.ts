@@ -37,11 +37,11 @@ const IMAGE_TOL_REL = 1e-5;
 /**
  * delta is also at least this fraction of the separation (shaders/lib/ccd.wgsl CCD_SEPARATION_TOL_REL):
  * a pair that comes within 1.02 x the separation may be a hit, and a hit's box is no longer split until
- * a corner lies within 1e-5 of the edge length of the separation. The separation is an inf-norm
+ * a corner lies within the separation plus 1e-5 of the edge length. The separation is an inf-norm
  * distance (up to sqrt 3 x that in Euclidean length), so this moves the contact set by less than its
  * own definition already does. Measured on the 3-cube stack (resolution 4, 25 frames): 57 M box checks
- * -> 9.5 M, ccdWithin 26 s -> 5.5 s, the whole run 50 s -> 28 s (docs/benchmarks.md "A hit's search
- * resolved to a fraction of the separation").
+ * -> 9.5 M, the runner's CCD phase 30.5 s -> 8.9 s and its whole run 54 s -> 32 s (docs/benchmarks.md
+ * "A hit's search resolved to a fraction of the separation").
  */
 const SEPARATION_TOL_REL = 0.02;
 const ERR_ARITH = 24 * 2 ** -53;
