@@ -10,8 +10,8 @@
  * the hull of its 8 corner values (exact for a multilinear F), widened by the rounding bound below,
  * excludes [-separation, separation] on an axis, or when the hull of n.F does (n: the triangle's
  * normal or the edges' common normal, summed over t = 0, 1). Otherwise it is a hit at its t0 when a
- * domain corner at its lower t is a near contact (|F|_inf <= separation + delta, delta the larger of
- * 1e-5 of the edge length and 2 % of the separation), when its image fits
+ * domain corner at its lower t is a near contact (|F|_inf <= separation + delta, delta the largest of
+ * twice the rounding bound, 1e-5 of the edge length and 2 % of the separation), when its image fits
  * within separation + delta, when it is small, or when a corner at its upper t is a near contact and t
  * is resolved; else it is split across its side with the largest width x Lipschitz bound.
  *
