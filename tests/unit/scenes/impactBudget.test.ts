@@ -8,7 +8,8 @@
  *
  * The truth here shares no code with sim/resolution.ts: the P-wave speed of linear elasticity,
  * c = sqrt(E (1 - nu) / (rho (1 + nu) (1 - 2 nu))), and the shortest edge found by brute force
- * over every tet's six edges.
+ * over every tet's six edges. A scene that raises its iterations also runs CCD in every collision
+ * round (the later iterations carry points after the first round's CCD), unless the run says otherwise.
  */
 import { describe, expect, it } from 'vitest';
 import { findScene } from '../../../src/scenes/registry';
@@ -64,12 +65,16 @@ describe('the impact scenes resolve the material they choose for the speed', () 
   it('head-on raises both copies alike; the cube keeps 20 x 3, its pinned wall counting for nothing', () => {
     const pair = findScene('head-on').build({ mesh: readMeshFile(OCTOPUS), speed: 30 });
     expect(pair.params.iterations).toBe(Math.ceil(Math.max(kappaOf(pair, 0), kappaOf(pair, 1))));
+    // Raised iterations carry points after the first round's CCD: the scene tests every round.
+    expect(pair.params.ccdEveryRound).toBe(true);
+    expect(pair.notes?.join(' ')).toMatch(/CCD runs in every collision round/);
     const cube = findScene('shoot').build({ mesh: readMeshFile(CUBE) });
     expect(kappaOf(cube, 0)).toBeLessThan(3);
     // The wall is thin (2 % of the cube) and as stiff: by its own edges it would ask for more, but
     // every vertex of it is pinned, so no wave crosses it.
     expect(kappaOf(cube, 1)).toBeGreaterThan(3);
     expect(cube.params.iterations).toBe(3);
+    expect(cube.params.ccdEveryRound).toBe(false);
     expect(cube.notes).toBeUndefined();
   });
 
@@ -84,7 +89,12 @@ describe('the impact scenes resolve the material they choose for the speed', () 
 
   it('through the runner: --iterations and --young are kept, --substeps is resolved with, --density sets rho', () => {
     const base = ['--scene', 'shoot', '--mesh', OCTOPUS];
-    expect(runnerScene(...base, '--iterations', '4').params.iterations).toBe(4);
+    const fixed = runnerScene(...base, '--iterations', '4');
+    expect(fixed.params.iterations).toBe(4);
+    // The user's budget: nothing raised, CCD in the first round as the flags say.
+    expect(fixed.params.ccdEveryRound).toBe(false);
+    expect(runnerScene(...base).params.ccdEveryRound).toBe(true);
+    expect(runnerScene(...base, '--ccd-every-round', 'off').params.ccdEveryRound).toBe(false);
     const soft = runnerScene(...base, '--young', '1e5');
     expect(soft.params.iterations).toBe(3);
     expect(soft.model.materials[0].youngsModulus).toBe(1e5);
