@@ -454,8 +454,8 @@ export interface SolverParams {
    * end, none with it; tests/unit/collision/ccdEveryRound.test.ts). False (default), true where a
    * scene raises its iterations for the material it chose (scenes/resolvedBudget.ts: the shared 2K
    * octopus head-on at 30 m/s, 15 iterations, ended frame 3 with a vertex inside the other without
-   * it, none with it) and in the octopus-box scene: since apart edge pairs between facing surfaces keep their contacts, the
-   * 56-frame float64 runs of 3 and 4 octopi end no frame with a vertex inside another octopus with
+   * it, none with it) and in the octopus-box scene: since apart edge pairs between facing
+   * surfaces keep their contacts, the 56-frame float64 runs of 3 and 4 octopi end no frame with a vertex inside another octopus with
    * it, 2 each without (5 octopi: 4 frames against 3). It costs 1.6x the reference's frame time and,
    * once the pile lands, 1.8-2.1x the narrow phase's GPU time (one dispatch a later round over every
    * candidate: 260.7 -> 551.7 ms a frame over 20 M candidates on the H100, measured before the facing
