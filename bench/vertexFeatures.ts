@@ -1,0 +1,116 @@
+/**
+ * What kind of boundary vertex a traced one is: for vertices of a mesh file (the ids a trace or
+ * the brute-force counter named; in a scene of N copies of the mesh, global id v is vertex
+ * v mod (the mesh's vertex count) of its copy), its tets, its lumped mass, the interior solid
+ * angle of the mesh at it (the sum of its tets' solid angles at that corner, over 4 pi: 0.5 on a
+ * flat patch, near 0 at a needle's tip, above 0.5 in a crease) and its worst tet's quality over
+ * the mesh's median (the sliver rule's measure, SolverParams.sliverQuality), each with its rank
+ * among the mesh's boundary vertices (the fraction below it). Prints figures; asserts nothing.
+ *
+ *   node scripts/run-ts.mjs bench/vertexFeatures.ts --mesh FILE --vertices v1,v2,... [--rare F]
+ *
+ * --rare F (default 0.02): the summary counts the listed vertices that fall in the lowest F of
+ * the boundary vertices by mass, by solid angle or by worst quality, against the at most 3 F of
+ * them that vertices drawn at random would give.
+ */
+import { readMeshFile } from '../src/runner/meshFile';
+import { tetQuality } from '../src/mesh/tetQuality';
+import { tetVolume6 } from '../src/collision/cpu/tetGeometry';
+import { countedBoundaryVertices } from '../tests/support/intersectionCounter';
+import { defaultParams } from '../src/contract/params';
+import { checkBenchArgs } from './cli';
+
+const USAGE = 'node scripts/run-ts.mjs bench/vertexFeatures.ts --mesh FILE --vertices v1,v2,... [--rare F]';
+checkBenchArgs(process.argv.slice(2), { usage: USAGE, values: ['--mesh', '--vertices', '--rare'] });
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function fail(why: string): never {
+  console.error(`vertexFeatures: ${why}\nusage: ${USAGE}`);
+  process.exit(2);
+}
+
+const meshPath = flag('mesh') ?? fail('--mesh FILE is required');
+const listed = (flag('vertices') ?? fail('--vertices v1,v2,... is required')).split(',').map((s) => {
+  const v = Number(s);
+  if (!Number.isInteger(v) || v < 0) fail(`--vertices: "${s}" is not a vertex id (an integer >= 0)`);
+  return v;
+});
+const rare = Number(flag('rare') ?? '0.02');
+if (!(rare > 0 && rare < 1)) fail(`--rare must be a fraction in (0, 1), got ${flag('rare')}`);
+
+let mesh;
+try {
+  mesh = readMeshFile(meshPath);
+} catch (e) {
+  fail((e as Error).message);
+}
+const P = Float64Array.from(mesh.positions), T = Uint32Array.from(mesh.tets);
+const vertexCount = P.length / 3, tetCount = T.length / 4;
+
+/** Solid angle of tet t at its corner k (Van Oosterom and Strackee), in steradians. */
+function cornerSolidAngle(t: number, k: number): number {
+  const o = T[4 * t + k];
+  const e: number[][] = [];
+  for (let j = 0; j < 4; j++) {
+    if (j === k) continue;
+    const q = T[4 * t + j];
+    e.push([P[3 * q] - P[3 * o], P[3 * q + 1] - P[3 * o + 1], P[3 * q + 2] - P[3 * o + 2]]);
+  }
+  const [a, b, c] = e;
+  const la = Math.hypot(a[0], a[1], a[2]), lb = Math.hypot(b[0], b[1], b[2]), lc = Math.hypot(c[0], c[1], c[2]);
+  const dot = (x: number[], y: number[]): number => x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+  const triple = a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
+  return 2 * Math.atan2(Math.abs(triple), la * lb * lc + dot(a, b) * lc + dot(a, c) * lb + dot(b, c) * la);
+}
+
+const quality = Float64Array.from({ length: tetCount }, (_, t) => tetQuality(P, T, t));
+const medianQuality = Float64Array.from(quality).sort()[tetCount >> 1];
+const tetsAt = new Uint32Array(vertexCount), mass = new Float64Array(vertexCount), solid = new Float64Array(vertexCount);
+const worstQuality = new Float64Array(vertexCount).fill(Infinity);
+for (let t = 0; t < tetCount; t++) {
+  const quarter = Math.abs(tetVolume6(P, T, t)) / 24;
+  for (let k = 0; k < 4; k++) {
+    const v = T[4 * t + k];
+    tetsAt[v]++;
+    mass[v] += quarter;
+    solid[v] += cornerSolidAngle(t, k);
+    worstQuality[v] = Math.min(worstQuality[v], quality[t] / medianQuality);
+  }
+}
+const boundary = Array.from(countedBoundaryVertices(T, vertexCount));
+const onBoundary = new Uint8Array(vertexCount);
+for (const v of boundary) onBoundary[v] = 1;
+
+/** Fraction of the boundary vertices whose value is below v's. */
+function rank(values: Float64Array | Uint32Array, v: number): number {
+  let below = 0;
+  for (const u of boundary) if (values[u] < values[v]) below++;
+  return below / boundary.length;
+}
+
+const medianMass = Float64Array.from(boundary, (v) => mass[v]).sort()[boundary.length >> 1];
+console.log(`${meshPath}: ${vertexCount} vertices (${boundary.length} on the boundary), ${tetCount} tets; median boundary lumped mass ${medianMass.toExponential(2)} (volume units)`);
+console.log('vertex (id in the mesh) | tets | lumped mass / median (rank) | solid angle / 4 pi (rank) | worst tet quality / median (rank)');
+let rareCount = 0;
+for (const global of listed) {
+  const v = global % vertexCount;
+  const id = global === v ? `${v}` : `${global} (${v})`;
+  if (!onBoundary[v]) {
+    console.log(`${id} | ${tetsAt[v]} | not a boundary vertex`);
+    continue;
+  }
+  const r = [rank(mass, v), rank(solid, v), rank(worstQuality, v)];
+  if (r.some((x) => x < rare)) rareCount++;
+  console.log(`${id} | ${tetsAt[v]} | ${(mass[v] / medianMass).toFixed(3)} (${r[0].toFixed(3)}) | ${(solid[v] / (4 * Math.PI)).toFixed(3)} (${r[1].toFixed(3)}) | ${worstQuality[v].toFixed(3)} (${r[2].toFixed(3)})`);
+}
+const needles = boundary.filter((v) => solid[v] / (4 * Math.PI) < 0.05).length;
+console.log(`${rareCount} of ${listed.length} listed vertices are in the lowest ${rare} of the boundary by mass, solid angle or worst quality (vertices drawn at random: at most ${(3 * rare * listed.length).toFixed(1)} of ${listed.length} expected); boundary vertices with a solid angle below 0.05 x 4 pi (needle tips): ${needles}`);
+// The sliver rule's default (SolverParams.sliverQuality): such tets keep a millionth of their stiffness.
+const sliver = defaultParams().sliverQuality;
+const atSliver = (v: number): boolean => worstQuality[v] < sliver;
+const listedAtSliver = listed.filter((g) => onBoundary[g % vertexCount] && atSliver(g % vertexCount)).length;
+console.log(`corners of a softened sliver (a tet below ${sliver} x the median quality): ${listedAtSliver} of the ${listed.length} listed, ${boundary.filter(atSliver).length} of the ${boundary.length} boundary vertices`);
