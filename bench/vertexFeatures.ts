@@ -7,7 +7,11 @@
  * the mesh's median (the sliver rule's measure, SolverParams.sliverQuality), each with its rank
  * among the mesh's boundary vertices (the fraction below it). Prints figures; asserts nothing.
  *
- *   node scripts/run-ts.mjs bench/vertexFeatures.ts --mesh FILE --vertices v1,v2,... [--rare F]
+ *   node scripts/run-ts.mjs bench/vertexFeatures.ts --mesh FILE (--vertices v1,v2,... | --dump DIR) [--rare F]
+ *
+ * --dump DIR (a run's `--dump`, of a scene whose objects are all copies of FILE): the vertices are
+ * those the brute-force counter (tests/support/intersectionCounter.ts) finds inside another object
+ * at the end of any dumped frame, each listed once with the frames it ends inside.
  *
  * --rare F (default 0.02): the summary counts the listed vertices that fall in the lowest F of
  * the boundary vertices by mass, by solid angle or by worst quality, against the at most 3 F of
@@ -16,12 +20,15 @@
 import { readMeshFile } from '../src/runner/meshFile';
 import { tetQuality } from '../src/mesh/tetQuality';
 import { tetVolume6 } from '../src/collision/cpu/tetGeometry';
-import { countedBoundaryVertices } from '../tests/support/intersectionCounter';
+import { countIntersections, countedBoundaryVertices } from '../tests/support/intersectionCounter';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defaultParams } from '../src/contract/params';
+import { parseVtk } from '../src/mesh/io/vtk';
 import { checkBenchArgs } from './cli';
 
-const USAGE = 'node scripts/run-ts.mjs bench/vertexFeatures.ts --mesh FILE --vertices v1,v2,... [--rare F]';
-checkBenchArgs(process.argv.slice(2), { usage: USAGE, values: ['--mesh', '--vertices', '--rare'] });
+const USAGE = 'node scripts/run-ts.mjs bench/vertexFeatures.ts --mesh FILE (--vertices v1,v2,... | --dump DIR) [--rare F]';
+checkBenchArgs(process.argv.slice(2), { usage: USAGE, values: ['--mesh', '--vertices', '--dump', '--rare'] });
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,11 +41,42 @@ function fail(why: string): never {
 }
 
 const meshPath = flag('mesh') ?? fail('--mesh FILE is required');
-const listed = (flag('vertices') ?? fail('--vertices v1,v2,... is required')).split(',').map((s) => {
+/** Per listed vertex (global id), the dumped frames it ended inside another object (--dump). */
+const framesInside = new Map<number, number[]>();
+/** Vertices of the dumped scene (--dump): a whole number of copies of the mesh. */
+let dumpedVertexCount = 0;
+const dumpDir = flag('dump');
+if ((dumpDir === undefined) === (flag('vertices') === undefined)) fail('give either --vertices v1,v2,... or --dump DIR');
+const listed = dumpDir !== undefined ? vertexIdsInside(dumpDir) : flag('vertices')!.split(',').map((s) => {
   const v = Number(s);
   if (!Number.isInteger(v) || v < 0) fail(`--vertices: "${s}" is not a vertex id (an integer >= 0)`);
   return v;
 });
+
+/** The vertices found inside another object at the end of any frame of the dump, in order of id. */
+function vertexIdsInside(dir: string): number[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => /^frame_\d+\.vtk$/.test(f)).sort();
+  } catch (e) {
+    fail(`cannot read --dump ${dir}: ${(e as Error).message}`);
+  }
+  if (files.length === 0) fail(`--dump ${dir} holds no frame_NNNNNN.vtk files (write them with the runner's --dump)`);
+  for (const f of files) {
+    const dumped = parseVtk(readFileSync(join(dir, f), 'utf8'), f);
+    dumpedVertexCount = dumped.positions.length / 3;
+    const object = dumped.cellData.object ?? fail(`${f} has no cell array "object" (write it with the runner's --dump)`);
+    const count = countIntersections({ positions: Float64Array.from(dumped.positions), tets: dumped.tets, tetObject: Uint32Array.from(object) });
+    for (const hit of count.hits) {
+      if (hit.self) continue;
+      const frames = framesInside.get(hit.vertex) ?? [];
+      frames.push(Number(f.slice(6, 12)));
+      framesInside.set(hit.vertex, frames);
+    }
+  }
+  console.log(`${dir}: ${files.length} frames; ${framesInside.size} vertices end a frame inside another object`);
+  return [...framesInside.keys()].sort((a, b) => a - b);
+}
 const rare = Number(flag('rare') ?? '0.02');
 if (!(rare > 0 && rare < 1)) fail(`--rare must be a fraction in (0, 1), got ${flag('rare')}`);
 
@@ -50,6 +88,7 @@ try {
 }
 const P = Float64Array.from(mesh.positions), T = Uint32Array.from(mesh.tets);
 const vertexCount = P.length / 3, tetCount = T.length / 4;
+if (dumpedVertexCount % vertexCount !== 0) fail(`--dump ${dumpDir}: its ${dumpedVertexCount} vertices are not copies of ${meshPath}'s ${vertexCount} (give the mesh the scene copied)`);
 
 /** Solid angle of tet t at its corner k (Van Oosterom and Strackee), in steradians. */
 function cornerSolidAngle(t: number, k: number): number {
@@ -98,7 +137,8 @@ console.log('vertex (id in the mesh) | tets | lumped mass / median (rank) | soli
 let rareCount = 0;
 for (const global of listed) {
   const v = global % vertexCount;
-  const id = global === v ? `${v}` : `${global} (${v})`;
+  const frames = framesInside.get(global);
+  const id = (global === v ? `${v}` : `${global} (${v})`) + (frames ? ` [frames ${frames.join(' ')}]` : '');
   if (!onBoundary[v]) {
     console.log(`${id} | ${tetsAt[v]} | not a boundary vertex`);
     continue;
