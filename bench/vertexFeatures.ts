@@ -17,14 +17,15 @@
  * the boundary vertices by mass, by solid angle or by worst quality, against the at most 3 F of
  * them that vertices drawn at random would give.
  */
-import { readMeshFile } from '../src/runner/meshFile';
-import { tetQuality } from '../src/mesh/tetQuality';
-import { tetVolume6 } from '../src/collision/cpu/tetGeometry';
-import { countIntersections, countedBoundaryVertices } from '../tests/support/intersectionCounter';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultParams } from '../src/contract/params';
 import { parseVtk } from '../src/mesh/io/vtk';
+import { computeVertexMasses } from '../src/mesh/mass';
+import { buildTetMesh } from '../src/mesh/tetMesh';
+import { relativeTetQuality } from '../src/mesh/tetQuality';
+import { readMeshFile } from '../src/runner/meshFile';
+import { countIntersections, countedBoundaryVertices } from '../tests/support/intersectionCounter';
 import { checkBenchArgs } from './cli';
 
 const USAGE = 'node scripts/run-ts.mjs bench/vertexFeatures.ts --mesh FILE (--vertices v1,v2,... | --dump DIR) [--rare F]';
@@ -106,18 +107,18 @@ function cornerSolidAngle(t: number, k: number): number {
   return 2 * Math.atan2(Math.abs(triple), la * lb * lc + dot(a, b) * lc + dot(a, c) * lb + dot(b, c) * la);
 }
 
-const quality = Float64Array.from({ length: tetCount }, (_, t) => tetQuality(P, T, t));
-const medianQuality = Float64Array.from(quality).sort()[tetCount >> 1];
-const tetsAt = new Uint32Array(vertexCount), mass = new Float64Array(vertexCount), solid = new Float64Array(vertexCount);
+// The sliver rule's own measure (quality over the object's median) and the solver's lumped masses
+// (unit density), on the mesh as the runner builds it.
+const relativeQuality = relativeTetQuality(P, T, new Uint32Array(tetCount), 1);
+const mass = computeVertexMasses(buildTetMesh({ positions: Float32Array.from(P), tets: T }).mesh, 1);
+const tetsAt = new Uint32Array(vertexCount), solid = new Float64Array(vertexCount);
 const worstQuality = new Float64Array(vertexCount).fill(Infinity);
 for (let t = 0; t < tetCount; t++) {
-  const quarter = Math.abs(tetVolume6(P, T, t)) / 24;
   for (let k = 0; k < 4; k++) {
     const v = T[4 * t + k];
     tetsAt[v]++;
-    mass[v] += quarter;
     solid[v] += cornerSolidAngle(t, k);
-    worstQuality[v] = Math.min(worstQuality[v], quality[t] / medianQuality);
+    worstQuality[v] = Math.min(worstQuality[v], relativeQuality[t]);
   }
 }
 const boundary = Array.from(countedBoundaryVertices(T, vertexCount));
@@ -125,7 +126,7 @@ const onBoundary = new Uint8Array(vertexCount);
 for (const v of boundary) onBoundary[v] = 1;
 
 /** Fraction of the boundary vertices whose value is below v's. */
-function rank(values: Float64Array | Uint32Array, v: number): number {
+function rank(values: Float64Array | Float32Array, v: number): number {
   let below = 0;
   for (const u of boundary) if (values[u] < values[v]) below++;
   return below / boundary.length;
