@@ -8,10 +8,11 @@
  * box, on the float64 CPU reference. After every substep a brute-force test (its own boundary and
  * tests/support/surfaceCrossings.ts's segment-triangle test, no code shared with src/) counts the boundary edges of one
  * octopus that pass through a boundary triangle of the other; after every frame also the
- * boundary vertices inside the other (tests/support/intersectionCounter.ts) and the solver's DCD
- * hits between the two.
+ * boundary vertices inside the other (tests/support/intersectionCounter.ts; their ids in the mesh),
+ * the tets inside out (signed volume against the rest one; of them the slivers, SolverParams.sliverQuality)
+ * and the solver's DCD hits between the two.
  *
- *   node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off] [--sliver-lift after-contacts|with-contacts]
+ *   node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off] [--sliver-lift after-contacts|holding-contacts|with-contacts]
  *
  * --pin-by-kind: SolverParams.pinByKind (default off, as the solver's).
  * --ccd-edge-interior: SolverParams.ccdEdgeInterior (default off, as the solver's).
@@ -19,16 +20,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseGaiaT } from '../src/mesh/io/gaiaT';
-import { buildModel } from '../src/sim/model';
+import { buildModel, sliverTets } from '../src/sim/model';
 import { defaultParams, SLIVER_LIFTS, type SliverLift } from '../src/contract/params';
 import { CpuSolver } from '../src/sim/cpuSolver';
 import { turnedAboutY } from '../src/scenes/place';
 import { centredAt } from '../src/scenes/impact';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { segmentCrossesTriangle } from '../tests/support/surfaceCrossings';
+import { signedVolume6 } from '../tests/support/invertedTets';
 import { checkBenchArgs, onOffArg } from './cli';
 
-const USAGE = 'node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off] [--sliver-lift after-contacts|with-contacts]';
+const USAGE = 'node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off] [--sliver-lift after-contacts|holding-contacts|with-contacts]';
 const argv = process.argv.slice(2);
 checkBenchArgs(argv, { usage: USAGE, values: ['--speed', '--turn', '--lift', '--frames', '--pin-by-kind', '--ccd-edge-interior', '--sliver-lift'] });
 function numberArg(name: string, fallback: number): number {
@@ -103,25 +105,44 @@ function edgesThroughOther(x: ArrayLike<number>): number {
 console.log(`two octopi head-on at ${speed} m/s each, the second turned ${turn} rad and lifted ${lift} of its size (${model.vertexCount} vertices; float64 CPU reference)`);
 let substepEdges = 0, substepsWithEdges = 0, frameEndEdges = 0, framesInside = 0, dcdVertex = 0, dcdEdge = 0;
 let frameSubsteps: number[] = [];
+let invertedTets = 0, invertedSlivers = 0, framesInverted = 0;
+const slivers = new Set(sliverTets(model));
+/** Tets inside out at x (the sign of 6 V against the rest one), and of them the slivers. */
+function insideOut(x: ArrayLike<number>): { tets: number; slivers: number } {
+  let tets = 0, ofSlivers = 0;
+  for (let t = 0; t < model.tetCount; t++) {
+    if (signedVolume6(x, T, t) * signedVolume6(model.restPositions, T, t) >= 0) continue;
+    tets++;
+    if (slivers.has(t)) ofSlivers++;
+  }
+  return { tets, slivers: ofSlivers };
+}
 solver.onSubstep = () => {
   const n = edgesThroughOther(solver.x);
   frameSubsteps.push(n);
   substepEdges += n;
   if (n > 0) substepsWithEdges++;
 };
-console.log('frame | substeps | edges through the other, per substep with any | at the frame end | vertices inside the other | DCD hits between the two, vertex / edge');
+console.log('frame | substeps | edges through the other, per substep with any | at the frame end | vertices inside the other (mesh ids, octopus) | tets inside out (slivers) | DCD hits between the two, vertex / edge');
 for (let f = 0; f < frames; f++) {
   frameSubsteps = [];
   solver.stepFrame();
   const x = Float64Array.from(solver.x);
-  const inside = countIntersections({ positions: x, tets: model.tets, tetObject: model.tetObject }).inter;
+  const count = countIntersections({ positions: x, tets: model.tets, tetObject: model.tetObject });
+  const inside = count.inter;
+  // Which vertices: their ids in the mesh (for bench/vertexFeatures.ts --vertices) and their octopus.
+  const insideIds = count.hits.filter((hit) => !hit.self).map((hit) => `${hit.vertex % (mesh.positions.length / 3)}${'AB'[objectOf[hit.vertex]]}`);
   const atEnd = frameSubsteps[frameSubsteps.length - 1] ?? 0;
+  const inverted = insideOut(x);
+  invertedTets += inverted.tets;
+  invertedSlivers += inverted.slivers;
+  if (inverted.tets > 0) framesInverted++;
   const h = solver.collisionCounters.dcdHits;
   frameEndEdges += atEnd;
   if (inside > 0) framesInside++;
   dcdVertex += h.vertexInter;
   dcdEdge += h.edgeInter;
   const withEdges = frameSubsteps.map((n, k) => (n > 0 ? `${k}:${n}` : '')).filter(Boolean).join(' ');
-  console.log(`${f + 1} | ${frameSubsteps.length} | ${withEdges || '-'} | ${atEnd} | ${inside} | ${h.vertexInter} / ${h.edgeInter}`);
+  console.log(`${f + 1} | ${frameSubsteps.length} | ${withEdges || '-'} | ${atEnd} | ${inside}${inside > 0 ? ` (${insideIds.join(' ')})` : ''} | ${inverted.tets} (${inverted.slivers}) | ${h.vertexInter} / ${h.edgeInter}`);
 }
-console.log(`total: ${substepEdges} edges through the other over ${substepsWithEdges} substeps; ${frameEndEdges} at frame ends; ${framesInside} frames ending with a vertex inside the other; DCD hits between the two ${dcdVertex} / ${dcdEdge}`);
+console.log(`total: ${substepEdges} edges through the other over ${substepsWithEdges} substeps; ${frameEndEdges} at frame ends; ${framesInside} frames ending with a vertex inside the other; ${invertedTets} tets inside out at frame ends over ${framesInverted} frames, ${invertedSlivers} of them slivers; DCD hits between the two ${dcdVertex} / ${dcdEdge}`);

@@ -65,6 +65,8 @@ const ACC_WORDS = 10u;
 // Macklin et al. 2014's over-relaxation of a contact's share of the slide
 // (src/collision/cpu/contactsCpu.ts FRICTION_RELAXATION).
 const FRICTION_RELAXATION = 1.5;
+// A pushed vertex's least weight in its contact (src/collision/cpu/contactsCpu.ts PUSHED_WEIGHT).
+const PUSHED_WEIGHT = 0.5;
 
 const STATUS_HELD_NOW: u32 = 2u;
 const STATUS_HELD_BEFORE: u32 = 4u;
@@ -321,10 +323,14 @@ fn solveContact(y: u32, i: u32, mark: bool) {
     holdThroughContact(vertexObject(c.pointVertex.x), vertexObject(c.triVertex.x));
   }
   if (all(corr == vec3<f32>(0.0))) { return; }
+  // A normal push marks its vertices nearest the contact (weight >= PUSHED_WEIGHT) for the sliver
+  // lift 'holding-contacts' (lib/colliderTouch.wgsl; CpuContacts.pushed).
+  let pushed = C < 0.0;
   for (var k = 0u; k < 4u; k++) {
     let v = c.pointVertex[k];
     let w = c.pointWeight[k];
     if (v == CONTACT_NONE || w == 0.0) { continue; }
+    if (pushed && w >= PUSHED_WEIGHT) { atomicOr(&status[params.touchBase + v], CONTACT_PUSHED); }
     addCorrection(v, touchCorrection(vertexInverseMass(v) * w * corr, pointTouch[k], normal, 1.0));
     addStartCorrection(v, touchCorrection(vertexInverseMass(v) * w * startCorr, pointTouch[k], normal, 1.0));
     if (mark) { atomicOr(&acc[ACC_WORDS * v + word], CONTACT_TOUCHED); }
@@ -333,6 +339,7 @@ fn solveContact(y: u32, i: u32, mark: bool) {
     let b = c.triBary[k];
     if (b == 0.0) { continue; }
     let v = c.triVertex[k];
+    if (pushed && b >= PUSHED_WEIGHT) { atomicOr(&status[params.touchBase + v], CONTACT_PUSHED); }
     addCorrection(v, touchCorrection(-vertexInverseMass(v) * b * corr, triTouch[k], normal, -1.0));
     addStartCorrection(v, touchCorrection(-vertexInverseMass(v) * b * startCorr, triTouch[k], normal, -1.0));
     if (mark) { atomicOr(&acc[ACC_WORDS * v + word], CONTACT_TOUCHED); }

@@ -18,7 +18,9 @@
 // sliverLift 'after-contacts' once a substep after its last round's contacts, the start positions
 // moved with the positions; with 'with-contacts' (sliverIntoShift) before that round's collision
 // stages and before each contact pass after the first, the moves summed in shift, which
-// applySliverShift gives to the start positions after the round's contacts. Only the uniform slot
+// applySliverShift gives to the start positions after the round's contacts; with 'holding-contacts'
+// as 'after-contacts', the corners a contact pushed this substep held still (inverse mass 0, their
+// CONTACT_PUSHED touch bit). Only the uniform slot
 // with countPass counts (the lift after the contacts, or the one before the collision stages).
 // Twin: liftSlivers in inversionFloor.ts, which goes through the same order one tet at a time.
 #include "threadIndex"
@@ -31,8 +33,8 @@ struct FloorParams {
   offCorners: u32,  // topo: offsets (vertexCount + 1) at 0, corners 4t+k at offCorners, tets (4 per tet) at offTets
   offTets: u32,
   sliverIntoShift: u32,  // 1: liftSliversByColour adds its moves to shift instead of prev (sliverLift 'with-contacts')
-  _pad1: u32,
-  _pad2: u32,
+  holdPushed: u32,       // 1: liftSliversByColour holds still the vertices a contact pushed this substep (sliverLift 'holding-contacts')
+  touchBase: u32,        // the first vertex's touch word in status (lib/colliderTouch.wgsl)
 }
 
 @group(0) @binding(0) var<uniform> params: FloorParams;
@@ -45,6 +47,11 @@ struct FloorParams {
 @group(0) @binding(7) var<storage, read_write> uses: array<f32>;
 // [colours, colourStart (colours + 1), tets in colour order] (inversionFloor.ts colourSlivers).
 @group(0) @binding(8) var<storage, read> sliverOrder: array<u32>;
+// The solver's status words: per vertex at touchBase + v its touch word, whose CONTACT_PUSHED bit
+// the contacts set (lib/colliderTouch.wgsl; read here only, not included: the flag is bit 30).
+@group(0) @binding(9) var<storage, read> status: array<u32>;
+
+const CONTACT_PUSHED_BIT = 0x40000000u;  // lib/colliderTouch.wgsl CONTACT_PUSHED
 
 const SLIVER_FLOOR_SWEEPS = 8u;  // inversionFloor.ts SLIVER_FLOOR_SWEEPS
 const SLIVER_LANES = 64u;
@@ -72,6 +79,14 @@ fn floorTet(t: u32) -> FloorTet {
   r.c = dot(e, r.g1) - floor6[t];
   r.w = vec4<f32>(pa.w, pb.w, pc.w, pd.w);
   return r;
+}
+
+// sliverLift 'holding-contacts': inverse mass 0 at the corners a contact pushed this substep.
+fn heldByContacts(r: FloorTet) -> vec4<f32> {
+  if (params.holdPushed == 0u) { return r.w; }
+  let b = params.touchBase;
+  let pushed = vec4<u32>(status[b + r.ids.x], status[b + r.ids.y], status[b + r.ids.z], status[b + r.ids.w]) & vec4<u32>(CONTACT_PUSHED_BIT);
+  return select(r.w, vec4<f32>(0.0), pushed != vec4<u32>(0u));
 }
 
 // Below the floor with a corner that can move.
@@ -156,8 +171,9 @@ fn liftSliversByColour(@builtin(local_invocation_index) lane: u32) {
   for (var sweep = 0u; sweep < SLIVER_FLOOR_SWEEPS; sweep++) {
     for (var c = 0u; c < colours; c++) {
       for (var i = sliverOrder[1u + c] + lane; i < sliverOrder[2u + c]; i += SLIVER_LANES) {
-        let r = floorTet(sliverOrder[first + i]);
+        var r = floorTet(sliverOrder[first + i]);
         if (!(r.c < 0.0)) { continue; }
+        r.w = heldByContacts(r);
         let denom = r.w.x * dot(r.g0, r.g0) + r.w.y * dot(r.g1, r.g1) + r.w.z * dot(r.g2, r.g2) + r.w.w * dot(r.g3, r.g3);
         if (!(denom > 0.0)) { continue; }
         if (sweep == 0u && params.countPass != 0u) { atomicAdd(&list.header[QL_INVERSION_FLOOR_TETS], 1u); }
@@ -166,10 +182,10 @@ fn liftSliversByColour(@builtin(local_invocation_index) lane: u32) {
         let d1 = r.w.y * lambda * r.g1;
         let d2 = r.w.z * lambda * r.g2;
         let d3 = r.w.w * lambda * r.g3;
-        positions[r.ids.x] = vec4<f32>(positions[r.ids.x].xyz + d0, r.w.x);
-        positions[r.ids.y] = vec4<f32>(positions[r.ids.y].xyz + d1, r.w.y);
-        positions[r.ids.z] = vec4<f32>(positions[r.ids.z].xyz + d2, r.w.z);
-        positions[r.ids.w] = vec4<f32>(positions[r.ids.w].xyz + d3, r.w.w);
+        positions[r.ids.x] += vec4<f32>(d0, 0.0);
+        positions[r.ids.y] += vec4<f32>(d1, 0.0);
+        positions[r.ids.z] += vec4<f32>(d2, 0.0);
+        positions[r.ids.w] += vec4<f32>(d3, 0.0);
         liftStart(r.ids.x, d0);
         liftStart(r.ids.y, d1);
         liftStart(r.ids.z, d2);

@@ -203,7 +203,11 @@ fn collideVertexMultiplier(i: u32, substep: u32) {
   if (any(p0 != p0First)) { prev[i] = vec4<f32>(p0, prev[i].w); }
   // A sticking contact holds the object (STATUS_HELD_NOW of src/contract/held.ts).
   if (sticking) { atomicOr(&objectStatus[vertexObject(i)], 2u); }
-  if (touched) { atomicStore(&objectStatus[frame.touchBase + i], packTouchNormal(touchNormal)); }
+  if (touched) {
+    // The new normal; the contacts' CONTACT_PUSHED bit kept.
+    atomicAnd(&objectStatus[frame.touchBase + i], CONTACT_PUSHED);
+    atomicOr(&objectStatus[frame.touchBase + i], packTouchNormal(touchNormal));
+  }
 }
 
 fn collideVertex(i: u32, substep: u32) {
@@ -259,5 +263,9 @@ fn collideVertex(i: u32, substep: u32) {
   // A sticking contact with a collider (static friction held: budget left) holds the object
   // (bit 2, STATUS_HELD_NOW of src/contract/held.ts).
   if (touched && budget > 0.0) { atomicOr(&objectStatus[vertexObject(i)], 2u); }
-  if (touched) { atomicStore(&objectStatus[frame.touchBase + i], packTouchNormal(touchNormal)); }
+  if (touched) {
+    // The new normal; the contacts' CONTACT_PUSHED bit kept.
+    atomicAnd(&objectStatus[frame.touchBase + i], CONTACT_PUSHED);
+    atomicOr(&objectStatus[frame.touchBase + i], packTouchNormal(touchNormal));
+  }
 }

@@ -1,12 +1,16 @@
 // Vertices pressed against a collider (src/contract/colliderTouch.ts): one u32 per vertex in the
 // object status buffer, after its object words (word touchBase + v), 0 when no collider pushed the
 // vertex this substep, else TOUCH_FLAG with the collider's outward normal packed octahedrally in
-// 2 x 15 bits (within 2e-4 rad). Predict clears it, every collider push sets it (the last push's
-// normal kept), and the contacts between bodies read it: a vertex they would push into that
+// 2 x 15 bits (within 2e-4 rad), and bit 30 CONTACT_PUSHED. Predict clears it, every collider push
+// sets it (the last push's normal kept), and the contacts between bodies read it: a vertex they would push into that
 // collider moves with inverse mass w (I - b b^T). The including kernel declares objectStatus as
 // array<atomic<u32>> (the contacts: status).
 
 const TOUCH_FLAG: u32 = 0x80000000u;
+// Bit 30 of the word: a contact between bodies pushed the vertex this substep (shaders/contacts.wgsl
+// solveContact sets it; the sliver lift 'holding-contacts' holds such a vertex still,
+// shaders/inversionFloor.wgsl). A collider's push keeps it. Twin: CpuContacts.pushed.
+const CONTACT_PUSHED: u32 = 0x40000000u;
 const TOUCH_STEPS: f32 = 32767.0;
 
 fn touchSignNotZero(v: vec2<f32>) -> vec2<f32> {

@@ -158,8 +158,8 @@ export const COLLISION_CONTROLS: readonly ParamControl[] = [
     kind: 'choice',
     key: 'sliverLift',
     label: 'Sliver lift',
-    options: { 'After the contacts': 'after-contacts', 'With the contacts': 'with-contacts' },
-    help: "where the sliver floor lifts in the substep's last round: after the contacts (the floor has the last word, but collision detection never sees the lift, so a lifted corner can pass through another body at a fast impact) or with them (before detection and before each later contact pass, so CCD and the contacts answer what it moved; a few dispatches more a substep)",
+    options: { 'After the contacts': 'after-contacts', 'After the contacts, their corners held': 'holding-contacts', 'With the contacts': 'with-contacts' },
+    help: "where the sliver floor lifts in the substep's last round: after the contacts (the floor has the last word, but collision detection never sees the lift, so a lifted corner can pass through another body at a fast impact), after them holding still every vertex a contact pushed in the substep (only a sliver's free corners move), or with them (before detection and before each later contact pass, so CCD and the contacts answer what it moved; a few dispatches more a substep)",
   },
   { kind: 'number', key: 'sliverFloorQuality', label: 'Sliver floor holds tets below (× median quality)', min: 0, max: 0.5, step: 0.01, help: "with the sliver floor on, it also holds the tets flatter than this fraction of their object's typical one, though they keep their stiffness (the floor holds every tet below the larger of this and 'Sliver tets below'): an impact can turn such a tet inside out and the material does not always turn it back within the frame; 0 = the softened slivers only" },
   {

@@ -61,3 +61,9 @@ export function unpackTouchNormal(word: number): [number, number, number] {
   const l = Math.hypot(px, py, z);
   return [px / l, py / l, z / l];
 }
+
+/**
+ * Bit 30 of the GPU's touch word: a contact between bodies pushed the vertex this substep
+ * (shaders/lib/colliderTouch.wgsl CONTACT_PUSHED; the CPU's twin is CpuContacts.pushed).
+ */
+export const CONTACT_PUSHED = 0x40000000;

@@ -67,8 +67,8 @@ export const COLLIDE_EVERY: readonly CollideEvery[] = ['auto', 'substep', 'itera
 export type FarSideContacts = 'auto' | 'drop' | 'keep';
 export const FAR_SIDE_CONTACTS: readonly FarSideContacts[] = ['auto', 'drop', 'keep'];
 /** Where the sliver floor lifts, outside recovery (SolverParams.sliverLift). */
-export type SliverLift = 'after-contacts' | 'with-contacts';
-export const SLIVER_LIFTS: readonly SliverLift[] = ['after-contacts', 'with-contacts'];
+export type SliverLift = 'after-contacts' | 'holding-contacts' | 'with-contacts';
+export const SLIVER_LIFTS: readonly SliverLift[] = ['after-contacts', 'holding-contacts', 'with-contacts'];
 
 /**
  * How the colliders (ground planes, boxes, bowls) act on a vertex after each material sweep
@@ -419,7 +419,11 @@ export interface SolverParams {
    * 'after-contacts' (default): once, after the round's contacts, the positions and the start
    * positions together, so the floor has the last word; CCD, which tests the motion from the start
    * positions, never sees the lift, and a lifted corner or a swung edge can pass through another
-   * body with no contact. 'with-contacts': the positions alone, before the round's collision stages
+   * body with no contact. 'holding-contacts': as 'after-contacts', but every vertex that a contact
+   * pushed in the substep is held still (inverse mass 0 in the lift), so only a sliver's free
+   * corners move and the lift cannot carry a corner the contacts just placed back through the
+   * other body; a sliver whose four corners were all pushed is not lifted (docs/collisions.md "The
+   * sliver lift holding the contacts' corners"). 'with-contacts': the positions alone, before the round's collision stages
    * (so CCD tests the lift as motion) and again before each of its contact passes after the first
    * (so the contacts answer what the lift moved), the start positions taking the moves after the
    * contacts (still no velocity). Two octopi head-on (bench/octopusHeadOn.ts, float64) went through

@@ -210,7 +210,7 @@ export class GpuCollisions {
       this.spb.refitInDetect = true;
     }
     this.contacts = new ContactStage(device, this.topology, this.queryList, params, objectStatus);
-    this.inversionFloor = new InversionFloorStage(device, model, this.queryList, params);
+    this.inversionFloor = new InversionFloorStage(device, model, this.queryList, params, this.contacts.pushedMarks);
     this.contacts.betweenPasses = this.inversionFloor.betweenPasses;
     // Detection's indirect args only where a kernel of the frame reads them: the exact query and
     // the contact build dispatch directly over the list's capacity (issue 24).

@@ -12,6 +12,10 @@
  * test, the sliver right side out, near where the CPU engine puts it; lifted after the contacts
  * (the CPU engine's test shows) it passes into the body; the contacts' one-workgroup sweep, run a
  * pass at a time with the lift between, gives the frame of the grid dispatches in fewer dispatches.
+ * With sliverLift 'holding-contacts', an apex that a contact pushes out of the other body (its
+ * CONTACT_PUSHED touch bit) is held still while the free corners lift the sliver to the floor: it
+ * ends outside the body, as on the CPU engine, where every corner free carries it back in
+ * (tests/unit/collision/sliverLiftHolding.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { meshDrop } from '../../src/scenes/meshDrop';
@@ -22,7 +26,7 @@ import type { SimSetup } from '../../src/sim/setup';
 import { testGpu } from '../support/gpu';
 import { reflectCorners, relativeQualityOracle, signedVolume6 as vol6 } from '../support/invertedTets';
 import { loadSharedTetArrays } from '../support/sharedMeshes';
-import { pointInTet, sliverUnderBox } from '../support/sliverUnderBox';
+import { cpuFrameFrom, pointInTet, sliverUnderBox } from '../support/sliverUnderBox';
 
 function setup(sliverFloor: boolean, sliverFloorQuality = 0): SimSetup {
   const mesh = loadSharedTetArrays('octopus_2KFaces.t');
@@ -124,10 +128,7 @@ describe('the sliver floor on the GPU', () => {
     const gpuX = Float64Array.from(x);
     const p = [0, 1, 2].map((k) => gpuX[3 * apex + k]);
     const inBox = boxTets.filter((t) => pointInTet(gpuX, model.tets, t, p));
-    const cpu = new CpuSolver(s);
-    cpu.x.set(start);
-    cpu.x0.set(start);
-    cpu.stepFrame();
+    const cpu = cpuFrameFrom(s, start);
     const startLowest = Math.min(...boxTets.flatMap((t) => [0, 1, 2, 3].map((k) => start[3 * model.tets[4 * t + k] + 1])));
     const ratio = vol6(gpuX, model.tets, 0) / vol6(model.restPositions, model.tets, 0);
     console.log(`GPU: apex y = ${(p[1] * 1000).toFixed(4)} mm, CPU ${(cpu.x[3 * apex + 1] * 1000).toFixed(4)} mm (the box started at ${(startLowest * 1000).toFixed(4)} mm); lifted ${lifted}; sliver volume / rest ${ratio.toFixed(3)}; inside the box's tets ${inBox.join(', ') || 'none'}`);
@@ -135,6 +136,24 @@ describe('the sliver floor on the GPU', () => {
     expect(p[1]).toBeGreaterThan(startLowest);
     expect(inBox).toEqual([]);
     expect(ratio).toBeGreaterThan(0);
+    expect(Math.abs(p[1] - cpu.x[3 * apex + 1])).toBeLessThan(1e-6);
+  });
+
+  it("holding the contacts' corners, an apex a contact pushed out of another body stays out while the free corners lift the sliver to the floor, as on the CPU engine", async () => {
+    const { setup: s, start, apex, boxTets } = sliverUnderBox('holding-contacts', 3e-5);
+    const model = s.model;
+    const { x, lifted } = await gpuFrame(await testGpu(), s, start);
+    const gpuX = Float64Array.from(x);
+    const p = [0, 1, 2].map((k) => gpuX[3 * apex + k]);
+    const cpu = cpuFrameFrom(s, start);
+    const ratio = vol6(gpuX, model.tets, 0) / vol6(model.restPositions, model.tets, 0);
+    const inBox = boxTets.filter((t) => pointInTet(gpuX, model.tets, t, p));
+    const startInBox = boxTets.filter((t) => pointInTet(start, model.tets, t, [0, 1, 2].map((k) => start[3 * apex + k])));
+    console.log(`GPU: apex y = ${(p[1] * 1000).toFixed(4)} mm, CPU ${(cpu.x[3 * apex + 1] * 1000).toFixed(4)} mm; inside the box's tets ${inBox.join(', ') || 'none'} (at the start ${startInBox.join(', ')}); lifted ${lifted}; sliver volume / rest ${ratio.toFixed(3)}`);
+    expect(startInBox.length).toBeGreaterThan(0);
+    expect(lifted).toBe(1);
+    expect(inBox).toEqual([]);
+    expect(ratio).toBeGreaterThan(0.99 * s.params.inversionFloor);
     expect(Math.abs(p[1] - cpu.x[3 * apex + 1])).toBeLessThan(1e-6);
   });
 

@@ -5,9 +5,11 @@
  * bottom face lies 0.02 mm above the base, over the apex. With the floor at half the rest volume
  * (inversionFloor 0.5) the lift takes the apex about 0.17 mm above the base, through B's bottom
  * face. No gravity, no velocity, no self-collision, one substep of one iteration: what can stop the
- * apex is a contact for the lift's motion.
+ * apex is a contact for the lift's motion. `apexY` moves the apex's start (for the lift holding the
+ * contacts' corners: just inside B, where a contact pushes it out before the lift).
  */
 import { defaultParams, type SliverLift } from '../../src/contract/params';
+import { CpuSolver } from '../../src/sim/cpuSolver';
 import { buildModel } from '../../src/sim/model';
 import type { SimSetup } from '../../src/sim/setup';
 import { signedVolume6 } from './invertedTets';
@@ -22,7 +24,7 @@ export interface SliverUnderBox {
   boxTets: number[];
 }
 
-export function sliverUnderBox(sliverLift: SliverLift): SliverUnderBox {
+export function sliverUnderBox(sliverLift: SliverLift, apexY = -2e-3): SliverUnderBox {
   const base = [[0, 0, 0], [0.1, 0, 0], [0.05, 0, 0.0866]];
   const c = [0.05, 0, 0.0866 / 3];
   const soft = { youngsModulus: 1e4, poissonRatio: 0.3, density: 1000 };
@@ -36,7 +38,7 @@ export function sliverUnderBox(sliverLift: SliverLift): SliverUnderBox {
   });
   const apex = 3;
   const start = Float64Array.from(model.restPositions);
-  start[3 * apex + 1] = -2e-3;
+  start[3 * apex + 1] = apexY;
   const boxTets = Array.from({ length: model.tetCount }, (_, t) => t).filter((t) => model.tetObject[t] === 1);
   return { setup: { model, colliders: [], handles: [], params }, start, apex, boxTets };
 }
@@ -54,4 +56,13 @@ export function pointInTet(x: ArrayLike<number>, tets: ArrayLike<number>, t: num
     swapped[k] = n;
     return Math.sign(signedVolume6(withP, swapped, 0)) === whole;
   });
+}
+
+/** One frame of the float64 engine from positions `start` at rest (start positions the same). */
+export function cpuFrameFrom(setup: SimSetup, start: Float64Array): CpuSolver {
+  const solver = new CpuSolver(setup);
+  solver.x.set(start);
+  solver.x0.set(start);
+  solver.stepFrame();
+  return solver;
 }

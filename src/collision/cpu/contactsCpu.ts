@@ -68,6 +68,15 @@ export const EDGE_FOLLOW_MIN_SIN2 = 1e-6;
  */
 export const ACTIVE_DETECTING_ROUND_ONLY = 2;
 
+/**
+ * A vertex counts as pushed (CpuContacts.pushed) where its weight in the pushing contact is at least
+ * this: the point's or the triangle's vertex nearest the contact. An edge that crosses a face near
+ * one end marks that end only; marking every corner with a weight held the far ends of a sliver's
+ * edges too, and a sliver whose four corners are held cannot be lifted
+ * (tests/unit/collision/sliverLiftHolding.test.ts). GPU twin: contacts.wgsl PUSHED_WEIGHT.
+ */
+export const PUSHED_WEIGHT = 0.5;
+
 export class CpuContacts {
   count = 0;
   /** 4 per contact: point vertices (-1 unused) and their weights wp. */
@@ -97,6 +106,14 @@ export class CpuContacts {
    * at the pass's start, or pushed earlier this substep: lambdaN > 0): friction's own use F_v.
    */
   readonly vertexFrictionContacts: Float64Array;
+  /**
+   * Per vertex: 1 once a contact pushed it (a normal step, dlambda > 0) with a weight of at least
+   * PUSHED_WEIGHT in the contact (its point's or its triangle's vertex nearest the contact), until the
+   * collision stage's liftSlivers clears them at the substep's end; the sliver lift
+   * 'holding-contacts' holds these still (GPU twin: CONTACT_PUSHED in the vertex's touch word,
+   * shaders/lib/colliderTouch.wgsl).
+   */
+  readonly pushed: Uint8Array;
   private readonly acc: Float64Array;
   /** Per vertex: the pass's shift of the start positions (split impulse), applied with acc. */
   private readonly accPrev: Float64Array;
@@ -109,6 +126,7 @@ export class CpuContacts {
     this.data = data;
     this.vertexContacts = new Float64Array(mesh.vertexCount);
     this.vertexFrictionContacts = new Float64Array(mesh.vertexCount);
+    this.pushed = new Uint8Array(mesh.vertexCount);
     this.acc = new Float64Array(3 * mesh.vertexCount);
     this.accPrev = new Float64Array(3 * mesh.vertexCount);
   }
@@ -511,14 +529,17 @@ export class CpuContacts {
       if (dl === 0 && dt === 0) continue;
       // Point vertices move along +n dl - t dt, triangle vertices the opposite way.
       const gx = nx * dl - tx * dt, gy = ny * dl - ty * dt, gz = nz * dl - tz * dt;
+      const pushes = dl > 0;
       for (let k = 0; k < 4; k++) {
         const wp = pw[4 * i + k];
         if (wp === 0) continue;
+        if (pushes && wp >= PUSHED_WEIGHT) this.pushed[pv[4 * i + k]] = 1;
         this.addShare(pv[4 * i + k], w[pv[4 * i + k]] * wp, gx, gy, gz, n, recover, 1, touch);
       }
       for (let k = 0; k < 3; k++) {
         const b = tb[3 * i + k];
         if (b === 0) continue;
+        if (pushes && b >= PUSHED_WEIGHT) this.pushed[tv[3 * i + k]] = 1;
         this.addShare(tv[3 * i + k], -w[tv[3 * i + k]] * b, gx, gy, gz, n, recover, -1, touch);
       }
     }

@@ -168,12 +168,23 @@ export class CpuCollisionStage {
    * Outside recovery, once a substep after its last collision round: the sliver tets `slivers`
    * (in colourSlivers' order) below the inversion floor lifted back (SolverParams.sliverFloor; recovery
    * floors every tet in every round instead). Skipped, as step() is, on a non-finite state. With
-   * sliverLift 'with-contacts' the lift is beginSliverLift's instead, and this does nothing.
+   * sliverLift 'with-contacts' the lift is beginSliverLift's instead, and this does nothing; with
+   * 'holding-contacts' the vertices a contact pushed in the substep (CpuContacts.pushed) lift with
+   * inverse mass 0. Ends the substep's marks of pushed vertices either way (the GPU's predict clears
+   * its touch words).
    */
   liftSlivers(
     x: Float64Array, x0: Float64Array, w: Float64Array, params: SliverLiftParams, slivers: ArrayLike<number>, into?: CollisionFrameCounters,
   ): void {
-    if (params.sliverLift === 'with-contacts' || !this.floorsSlivers(x, x0, params, slivers)) return;
+    const pushed = this.contacts.pushed;
+    const lifting = params.sliverLift !== 'with-contacts' && this.floorsSlivers(x, x0, params, slivers);
+    if (lifting && params.sliverLift === 'holding-contacts') {
+      const held = (this.heldInverseMass ??= new Float64Array(w.length));
+      for (let i = 0; i < w.length; i++) held[i] = pushed[i] ? 0 : w[i];
+      w = held;
+    }
+    pushed.fill(0);
+    if (!lifting) return;
     const lifted = liftSlivers(x, x0, w, this.mesh.tets, this.floor!.restVolume6, params.inversionFloor, slivers, this.floor!.scratch.grad);
     if (into) into.inversionFloorTets += lifted;
   }
@@ -218,6 +229,8 @@ export class CpuCollisionStage {
   /** sliverLift 'with-contacts': the lift's moves of x since beginSliverLift, which endSliverLift gives to x0. */
   private sliverShift?: Float64Array;
   private sliverLifting = false;
+  /** sliverLift 'holding-contacts': the lift's inverse masses, 0 at the vertices a contact pushed this substep. */
+  private heldInverseMass?: Float64Array;
 
   /** Whether the last step() built and solved its contacts (solveAgain's guard), and in which mode. */
   private solved = false;

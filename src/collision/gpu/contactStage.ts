@@ -191,6 +191,14 @@ export class ContactStage implements GpuStage {
   private injectedCount = 0;
   private readonly objectStatus: GPUBuffer;
   private readonly ownStatus?: GPUBuffer;
+  /**
+   * Where the contacts mark the vertices they pushed this substep: the status buffer and its first
+   * vertex's touch word, whose CONTACT_PUSHED bit solveContact sets (shaders/lib/colliderTouch.wgsl;
+   * the sliver lift 'holding-contacts' reads it).
+   */
+  get pushedMarks(): { status: GPUBuffer; touchBase: number } {
+    return { status: this.objectStatus, touchBase: this.objectCount };
+  }
   /** Objects of the mesh: the first vertex's collider-touch word in the status buffer (ContactParams.touchBase). */
   private readonly objectCount: number;
   /** The source solved in the DCD contacts' dispatches (sharing their counts), if any. */

@@ -13,7 +13,8 @@
  * after the first (ContactStage calls it), the moves summed in `shift`; this stage gives them to the
  * start positions after the contacts (applySliverShift): 2 + (contactIterations - 1) dispatches a
  * substep, and the contacts' sweep one pass a dispatch (docs/collisions.md "The sliver lift with
- * the contacts"). Each tet's floor
+ * the contacts"). 'holding-contacts': as 'after-contacts', the vertices a contact pushed this
+ * substep (their touch words' CONTACT_PUSHED bit, set by the contacts) held still. Each tet's floor
  * (floor x 6 V_rest, or NOT_FLOORED for the tets it does not hold) is uploaded when the settings
  * change. It counts the tets below the floor in the query list's header (QL.inversionFloorTets),
  * read back with the frame's other collision counters.
@@ -103,12 +104,14 @@ export class InversionFloorStage implements GpuStage {
     scene: SceneArrays & FloorTopology,
     private readonly queryList: QueryList,
     private readonly settings: () => Readonly<InversionFloorSettings>,
+    /** The contacts' status buffer and its first vertex's touch word (ContactStage.pushedMarks), for sliverLift 'holding-contacts'. */
+    private readonly pushedMarks: { status: GPUBuffer; touchBase: number },
   ) {
     const n = scene.vertexCount;
     this.vertexCount = n;
     this.table = new BindingTable(device, 'contacts.inversionFloor', {
       params: 'uniform', positions: 'storage', prev: 'storage', topo: 'read-only-storage', floor6: 'read-only-storage', shift: 'storage', list: 'storage', uses: 'storage',
-      sliverOrder: 'read-only-storage',
+      sliverOrder: 'read-only-storage', status: 'read-only-storage',
     });
     definePipelines(this, {
       countPipeline: () => wgslPipeline(device, 'contacts.inversionFloor.count', floorCode, 'countFloorUses', [this.table.layout]),
@@ -204,6 +207,8 @@ export class InversionFloorStage implements GpuStage {
       words[3] = this.layout.offCorners;
       words[4] = this.layout.offTets;
       words[5] = this.settings().sliverLift === 'with-contacts' ? 1 : 0;
+      words[6] = this.settings().sliverLift === 'holding-contacts' ? 1 : 0;
+      words[7] = this.pushedMarks.touchBase;
       this.device.queue.writeBuffer(this.uniforms, slot * SLOT_BYTES, words);
     }
   }
@@ -215,7 +220,7 @@ export class InversionFloorStage implements GpuStage {
     const groups = [0, 1].map((slot) => this.table.group({
       params: { buffer: this.uniforms, offset: slot * SLOT_BYTES, size: 4 * PARAM_WORDS },
       positions: state.positions, prev: state.prev, topo: this.topo, floor6: this.floor6, shift: this.shift, list, uses: this.uses,
-      sliverOrder: this.sliverOrder,
+      sliverOrder: this.sliverOrder, status: this.pushedMarks.status,
     }));
     this.cached = { positions: state.positions, prev: state.prev, list, groups };
     return groups;
@@ -224,7 +229,7 @@ export class InversionFloorStage implements GpuStage {
   encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
     const groups = this.groups(state);
     // Outside recovery, after the substep's last round's contacts: with sliverLift 'after-contacts'
-    // the slivers lifted (the CPU twin: CpuSolver), with 'with-contacts' the start positions given
+    // or 'holding-contacts' the slivers lifted (the CPU twin: CpuSolver), with 'with-contacts' the start positions given
     // the moves of the lifts before and during the contacts (CpuCollisionStage.endSliverLift).
     if (!this.settings().recovery) {
       if (step.round !== step.rounds - 1) return;

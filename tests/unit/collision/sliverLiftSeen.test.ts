@@ -8,18 +8,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SliverLift } from '../../../src/contract/params';
-import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { sliverTets } from '../../../src/sim/model';
 import { signedVolume6 as vol6 } from '../../support/invertedTets';
-import { pointInTet, sliverUnderBox } from '../../support/sliverUnderBox';
+import { cpuFrameFrom, pointInTet, sliverUnderBox } from '../../support/sliverUnderBox';
 
 function liftOnce(sliverLift: SliverLift) {
   const { setup, start, apex, boxTets } = sliverUnderBox(sliverLift);
   const model = setup.model;
-  const solver = new CpuSolver(setup);
-  solver.x.set(start);
-  solver.x0.set(start);
-  solver.stepFrame();
+  const solver = cpuFrameFrom(setup, start);
   const p = [0, 1, 2].map((k) => solver.x[3 * apex + k]);
   const lowest = (x: ArrayLike<number>) => Math.min(...boxTets.flatMap((t) => [0, 1, 2, 3].map((k) => x[3 * model.tets[4 * t + k] + 1])));
   return { model, start, p, inBox: boxTets.filter((t) => pointInTet(solver.x, model.tets, t, p)), boxStart: lowest(start), lifted: solver.collisionCounters.inversionFloorTets, solver };
