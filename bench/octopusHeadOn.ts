@@ -107,11 +107,12 @@ let substepEdges = 0, substepsWithEdges = 0, frameEndEdges = 0, framesInside = 0
 let frameSubsteps: number[] = [];
 let invertedTets = 0, invertedSlivers = 0, framesInverted = 0;
 const slivers = new Set(sliverTets(model));
+const restVolume6 = Float64Array.from({ length: model.tetCount }, (_, t) => signedVolume6(model.restPositions, T, t));
 /** Tets inside out at x (the sign of 6 V against the rest one), and of them the slivers. */
 function insideOut(x: ArrayLike<number>): { tets: number; slivers: number } {
   let tets = 0, ofSlivers = 0;
   for (let t = 0; t < model.tetCount; t++) {
-    if (signedVolume6(x, T, t) * signedVolume6(model.restPositions, T, t) >= 0) continue;
+    if (signedVolume6(x, T, t) * restVolume6[t] >= 0) continue;
     tets++;
     if (slivers.has(t)) ofSlivers++;
   }

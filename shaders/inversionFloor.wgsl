@@ -25,6 +25,7 @@
 // Twin: liftSlivers in inversionFloor.ts, which goes through the same order one tet at a time.
 #include "threadIndex"
 #include "queryList"
+#include "colliderTouch"
 
 struct FloorParams {
   vertexCount: u32,
@@ -48,10 +49,8 @@ struct FloorParams {
 // [colours, colourStart (colours + 1), tets in colour order] (inversionFloor.ts colourSlivers).
 @group(0) @binding(8) var<storage, read> sliverOrder: array<u32>;
 // The solver's status words: per vertex at touchBase + v its touch word, whose CONTACT_PUSHED bit
-// the contacts set (lib/colliderTouch.wgsl; read here only, not included: the flag is bit 30).
+// the contacts set (lib/colliderTouch.wgsl); read here only.
 @group(0) @binding(9) var<storage, read> status: array<u32>;
-
-const CONTACT_PUSHED_BIT = 0x40000000u;  // lib/colliderTouch.wgsl CONTACT_PUSHED
 
 const SLIVER_FLOOR_SWEEPS = 8u;  // inversionFloor.ts SLIVER_FLOOR_SWEEPS
 const SLIVER_LANES = 64u;
@@ -85,7 +84,7 @@ fn floorTet(t: u32) -> FloorTet {
 fn heldByContacts(r: FloorTet) -> vec4<f32> {
   if (params.holdPushed == 0u) { return r.w; }
   let b = params.touchBase;
-  let pushed = vec4<u32>(status[b + r.ids.x], status[b + r.ids.y], status[b + r.ids.z], status[b + r.ids.w]) & vec4<u32>(CONTACT_PUSHED_BIT);
+  let pushed = vec4<u32>(status[b + r.ids.x], status[b + r.ids.y], status[b + r.ids.z], status[b + r.ids.w]) & vec4<u32>(CONTACT_PUSHED);
   return select(r.w, vec4<f32>(0.0), pushed != vec4<u32>(0u));
 }
 
