@@ -20,7 +20,8 @@
 // stages and before each contact pass after the first, the moves summed in shift, which
 // applySliverShift gives to the start positions after the round's contacts; with 'holding-contacts'
 // as 'after-contacts', the corners a contact pushed this substep held still (inverse mass 0, their
-// CONTACT_PUSHED touch bit). Only the uniform slot
+// CONTACT_PUSHED touch bit), then as many sweeps with every corner free for the slivers still
+// below the floor (those whose corners were all pushed). Only the uniform slot
 // with countPass counts (the lift after the contacts, or the one before the collision stages).
 // Twin: liftSlivers in inversionFloor.ts, which goes through the same order one tet at a time.
 #include "threadIndex"
@@ -167,31 +168,37 @@ fn liftStart(v: u32, d: vec3<f32>) {
 fn liftSliversByColour(@builtin(local_invocation_index) lane: u32) {
   let colours = sliverOrder[0];
   let first = 2u + colours;
-  for (var sweep = 0u; sweep < SLIVER_FLOOR_SWEEPS; sweep++) {
-    for (var c = 0u; c < colours; c++) {
-      for (var i = sliverOrder[1u + c] + lane; i < sliverOrder[2u + c]; i += SLIVER_LANES) {
-        var r = floorTet(sliverOrder[first + i]);
-        if (!(r.c < 0.0)) { continue; }
-        r.w = heldByContacts(r);
-        let denom = r.w.x * dot(r.g0, r.g0) + r.w.y * dot(r.g1, r.g1) + r.w.z * dot(r.g2, r.g2) + r.w.w * dot(r.g3, r.g3);
-        if (!(denom > 0.0)) { continue; }
-        if (sweep == 0u && params.countPass != 0u) { atomicAdd(&list.header[QL_INVERSION_FLOOR_TETS], 1u); }
-        let lambda = -r.c / denom;
-        let d0 = r.w.x * lambda * r.g0;
-        let d1 = r.w.y * lambda * r.g1;
-        let d2 = r.w.z * lambda * r.g2;
-        let d3 = r.w.w * lambda * r.g3;
-        positions[r.ids.x] += vec4<f32>(d0, 0.0);
-        positions[r.ids.y] += vec4<f32>(d1, 0.0);
-        positions[r.ids.z] += vec4<f32>(d2, 0.0);
-        positions[r.ids.w] += vec4<f32>(d3, 0.0);
-        liftStart(r.ids.x, d0);
-        liftStart(r.ids.y, d1);
-        liftStart(r.ids.z, d2);
-        liftStart(r.ids.w, d3);
+  // Holding the pushed corners, a second round of sweeps with every corner free lifts the slivers
+  // the held ones left below the floor (all corners pushed): CpuCollisionStage.liftSlivers.
+  let rounds = select(1u, 2u, params.holdPushed != 0u);
+  for (var liftRound = 0u; liftRound < rounds; liftRound++) {
+    for (var sweep = 0u; sweep < SLIVER_FLOOR_SWEEPS; sweep++) {
+      for (var c = 0u; c < colours; c++) {
+        for (var i = sliverOrder[1u + c] + lane; i < sliverOrder[2u + c]; i += SLIVER_LANES) {
+          var r = floorTet(sliverOrder[first + i]);
+          if (!(r.c < 0.0)) { continue; }
+          // Counted with every corner's own mass, held or not (inversionFloor.ts liftSlivers).
+          if (liftRound == 0u && sweep == 0u && params.countPass != 0u && belowFloor(r)) { atomicAdd(&list.header[QL_INVERSION_FLOOR_TETS], 1u); }
+          if (liftRound == 0u) { r.w = heldByContacts(r); }
+          let denom = r.w.x * dot(r.g0, r.g0) + r.w.y * dot(r.g1, r.g1) + r.w.z * dot(r.g2, r.g2) + r.w.w * dot(r.g3, r.g3);
+          if (!(denom > 0.0)) { continue; }
+          let lambda = -r.c / denom;
+          let d0 = r.w.x * lambda * r.g0;
+          let d1 = r.w.y * lambda * r.g1;
+          let d2 = r.w.z * lambda * r.g2;
+          let d3 = r.w.w * lambda * r.g3;
+          positions[r.ids.x] += vec4<f32>(d0, 0.0);
+          positions[r.ids.y] += vec4<f32>(d1, 0.0);
+          positions[r.ids.z] += vec4<f32>(d2, 0.0);
+          positions[r.ids.w] += vec4<f32>(d3, 0.0);
+          liftStart(r.ids.x, d0);
+          liftStart(r.ids.y, d1);
+          liftStart(r.ids.z, d2);
+          liftStart(r.ids.w, d3);
+        }
+        // The next colour reads corners this one moved.
+        storageBarrier();
       }
-      // The next colour reads corners this one moved.
-      storageBarrier();
     }
   }
 }

@@ -422,7 +422,8 @@ export interface SolverParams {
    * body with no contact. 'holding-contacts': as 'after-contacts', but every vertex that a contact
    * pushed in the substep is held still (inverse mass 0 in the lift), so only a sliver's free
    * corners move and the lift cannot carry a corner the contacts just placed back through the
-   * other body; a sliver whose four corners were all pushed is not lifted (docs/collisions.md "The
+   * other body; the slivers still below the floor after that (their four corners all pushed) are
+   * lifted again with every corner free, as 'after-contacts' lifts them (docs/collisions.md "The
    * sliver lift holding the contacts' corners"). 'with-contacts': the positions alone, before the round's collision stages
    * (so CCD tests the lift as motion) and again before each of its contact passes after the first
    * (so the contacts answer what the lift moved), the start positions taking the moves after the

@@ -15,7 +15,8 @@
  * With sliverLift 'holding-contacts', an apex that a contact pushes out of the other body (its
  * CONTACT_PUSHED touch bit) is held still while the free corners lift the sliver to the floor: it
  * ends outside the body, as on the CPU engine, where every corner free carries it back in
- * (tests/unit/collision/sliverLiftHolding.test.ts).
+ * (tests/unit/collision/sliverLiftHolding.test.ts), and a sliver whose four corners were all pushed
+ * still ends at the floor, lifted with them free.
  */
 import { describe, expect, it } from 'vitest';
 import { meshDrop } from '../../src/scenes/meshDrop';
@@ -155,6 +156,23 @@ describe('the sliver floor on the GPU', () => {
     expect(inBox).toEqual([]);
     expect(ratio).toBeGreaterThan(0.99 * s.params.inversionFloor);
     expect(Math.abs(p[1] - cpu.x[3 * apex + 1])).toBeLessThan(1e-6);
+  });
+
+  it("holding the contacts' corners, a sliver whose four corners the contacts all pushed still ends at the floor, as on the CPU engine", async () => {
+    const { setup: s, start } = sliverUnderBox('holding-contacts', 2.5e-5, 3e-5, true);
+    const model = s.model;
+    const { x, lifted } = await gpuFrame(await testGpu(), s, start);
+    const gpuX = Float64Array.from(x);
+    const cpu = cpuFrameFrom(s, start);
+    const rest = vol6(model.restPositions, model.tets, 0);
+    const ratio = vol6(gpuX, model.tets, 0) / rest;
+    let diff = 0;
+    for (let i = 0; i < gpuX.length; i++) diff = Math.max(diff, Math.abs(gpuX[i] - cpu.x[i]));
+    console.log(`GPU: sliver volume / rest ${(vol6(start, model.tets, 0) / rest).toFixed(3)} at the start, ${ratio.toFixed(3)} after the substep (CPU ${(vol6(cpu.x, model.tets, 0) / rest).toFixed(3)}); lifted ${lifted} (CPU ${cpu.collisionCounters.inversionFloorTets}); largest position difference from the CPU ${diff.toExponential(2)} m`);
+    expect(vol6(start, model.tets, 0)).toBeLessThan(0);
+    expect(ratio).toBeGreaterThan(0.99 * s.params.inversionFloor);
+    expect(lifted).toBe(cpu.collisionCounters.inversionFloorTets);
+    expect(diff).toBeLessThan(1e-6);
   });
 
   it('with the contacts, the one-workgroup sweep (a sweep a pass, the lift between) gives the frame of the grid dispatches, in fewer dispatches', async () => {

@@ -6,7 +6,9 @@
  * (inversionFloor 0.5) the lift takes the apex about 0.17 mm above the base, through B's bottom
  * face. No gravity, no velocity, no self-collision, one substep of one iteration: what can stop the
  * apex is a contact for the lift's motion. `apexY` moves the apex's start (for the lift holding the
- * contacts' corners: just inside B, where a contact pushes it out before the lift).
+ * contacts' corners: just inside B, where a contact pushes it out before the lift). `baseY` moves the
+ * base's three corners at the start, and `coverBase` widens B over the whole base (12 cm), so that
+ * with both inside B a contact pushes all four of the sliver's corners.
  */
 import { defaultParams, type SliverLift } from '../../src/contract/params';
 import { CpuSolver } from '../../src/sim/cpuSolver';
@@ -24,13 +26,14 @@ export interface SliverUnderBox {
   boxTets: number[];
 }
 
-export function sliverUnderBox(sliverLift: SliverLift, apexY = -2e-3): SliverUnderBox {
+export function sliverUnderBox(sliverLift: SliverLift, apexY = -2e-3, baseY = 0, coverBase = false): SliverUnderBox {
   const base = [[0, 0, 0], [0.1, 0, 0], [0.05, 0, 0.0866]];
   const c = [0.05, 0, 0.0866 / 3];
   const soft = { youngsModulus: 1e4, poissonRatio: 0.3, density: 1000 };
   // Both tets positive at rest: the regular one below the base, the sliver above it.
   const a = { name: 'A', positions: Float64Array.from([...base.flat(), c[0], 5e-4, c[2], c[0], -0.0816, c[2]]), tets: Uint32Array.from([0, 2, 1, 3, 0, 1, 2, 4]), material: soft };
-  const box = kuhnLattice(1, 1, 1, (u, v, w) => [c[0] - 5e-3 + 1e-2 * u, 2e-5 + 3e-3 * v, c[2] - 5e-3 + 1e-2 * w]);
+  const half = coverBase ? 0.06 : 5e-3;
+  const box = kuhnLattice(1, 1, 1, (u, v, w) => [c[0] - half + 2 * half * u, 2e-5 + 3e-3 * v, c[2] - half + 2 * half * w]);
   const model = buildModel([a, { name: 'B', positions: Float64Array.from(box.positions), tets: box.tets, material: soft }]);
   const params = defaultParams({
     dt: 1 / 60, substeps: 1, iterations: 1, gravity: [0, 0, 0], damping: 0, friction: 0, collisions: true, selfCollision: false,
@@ -39,6 +42,7 @@ export function sliverUnderBox(sliverLift: SliverLift, apexY = -2e-3): SliverUnd
   const apex = 3;
   const start = Float64Array.from(model.restPositions);
   start[3 * apex + 1] = apexY;
+  for (let k = 0; k < 3; k++) start[3 * k + 1] = baseY;
   const boxTets = Array.from({ length: model.tetCount }, (_, t) => t).filter((t) => model.tetObject[t] === 1);
   return { setup: { model, colliders: [], handles: [], params }, start, apex, boxTets };
 }

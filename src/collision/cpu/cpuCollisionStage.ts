@@ -170,7 +170,7 @@ export class CpuCollisionStage {
    * floors every tet in every round instead). Skipped, as step() is, on a non-finite state. With
    * sliverLift 'with-contacts' the lift is beginSliverLift's instead, and this does nothing; with
    * 'holding-contacts' the vertices a contact pushed in the substep (CpuContacts.pushed) lift with
-   * inverse mass 0. Ends the substep's marks of pushed vertices either way (the GPU's predict clears
+   * inverse mass 0, then what that leaves below the floor with every corner free. Ends the substep's marks of pushed vertices either way (the GPU's predict clears
    * its touch words).
    */
   liftSlivers(
@@ -178,14 +178,18 @@ export class CpuCollisionStage {
   ): void {
     const pushed = this.contacts.pushed;
     const lifting = params.sliverLift !== 'with-contacts' && this.floorsSlivers(x, x0, params, slivers);
+    let held: Float64Array | undefined;
     if (lifting && params.sliverLift === 'holding-contacts') {
-      const held = (this.heldInverseMass ??= new Float64Array(w.length));
+      held = (this.heldInverseMass ??= new Float64Array(w.length));
       for (let i = 0; i < w.length; i++) held[i] = pushed[i] ? 0 : w[i];
-      w = held;
     }
     pushed.fill(0);
     if (!lifting) return;
-    const lifted = liftSlivers(x, x0, w, this.mesh.tets, this.floor!.restVolume6, params.inversionFloor, slivers, this.floor!.scratch.grad);
+    // Holding: a sliver whose every corner a contact pushed cannot lift with them held, and one left
+    // inside out hides the boundary around it from the self queries and the Pin marks (paper section
+    // 3.5), so a vertex pressed into its own body there stays in; liftSlivers lifts what the held
+    // sweeps leave below the floor again with every corner free.
+    const lifted = liftSlivers(x, x0, w, this.mesh.tets, this.floor!.restVolume6, params.inversionFloor, slivers, this.floor!.scratch.grad, held);
     if (into) into.inversionFloorTets += lifted;
   }
 

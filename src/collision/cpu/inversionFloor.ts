@@ -183,35 +183,48 @@ export const SLIVER_FLOOR_SWEEPS = 8;
  * that share corners, and lifting one flips its neighbour (the shared octopus's tets 4049 and
  * 4068: Jacobi's two passes lifted 4068 and left 4049, above its floor before, at -1.6 x its rest
  * volume). Each projection keeps linear and angular momentum, as a Jacobi pass does. Returns the
- * listed tets below the floor at the first sweep (the counters' inversionFloorTets).
+ * listed tets below the floor at the first sweep (the counters' inversionFloorTets). `held`: the
+ * inverse masses of sliverLift 'holding-contacts' (GPU twin: liftSliversByColour's second round).
  */
 export function liftSlivers(
   x: Float64Array, x0: Float64Array, w: ArrayLike<number>, tets: ArrayLike<number>, restVolume6: ArrayLike<number>, floor: number, slivers: ArrayLike<number>, grad: Float64Array,
+  held?: ArrayLike<number>,
 ): number {
   if (!(floor > 0)) return 0;
   let first = 0;
-  for (let sweep = 0; sweep < SLIVER_FLOOR_SWEEPS; sweep++) {
-    let below = 0;
-    for (let i = 0; i < slivers.length; i++) {
-      const t = slivers[i];
-      const c = volume6(x, tets, t, grad) - floor * restVolume6[t];
-      if (!(c < 0)) continue;
-      let denom = 0;
-      for (let k = 0; k < 4; k++) denom += w[tets[4 * t + k]] * (grad[3 * k] ** 2 + grad[3 * k + 1] ** 2 + grad[3 * k + 2] ** 2);
-      if (!(denom > 0)) continue;
-      below++;
-      const lambda = -c / denom;
-      for (let k = 0; k < 4; k++) {
-        const v = tets[4 * t + k];
-        for (let j = 0; j < 3; j++) {
-          const d = w[v] * lambda * grad[3 * k + j];
-          x[3 * v + j] += d;
-          x0[3 * v + j] += d;
+  // With `held` (sliverLift 'holding-contacts': 0 at the corners a contact pushed), the sweeps lift
+  // with those masses, then as many with `w` lift the slivers they left below the floor (every
+  // corner pushed). Counted as without: below the floor with a corner `w` can move, at the first sweep.
+  const rounds = held ? 2 : 1;
+  for (let round = 0; round < rounds; round++) {
+    const mass = held && round === 0 ? held : w;
+    for (let sweep = 0; sweep < SLIVER_FLOOR_SWEEPS; sweep++) {
+      let below = 0;
+      for (let i = 0; i < slivers.length; i++) {
+        const t = slivers[i];
+        const c = volume6(x, tets, t, grad) - floor * restVolume6[t];
+        if (!(c < 0)) continue;
+        let denom = 0, free = 0;
+        for (let k = 0; k < 4; k++) {
+          const g2 = grad[3 * k] ** 2 + grad[3 * k + 1] ** 2 + grad[3 * k + 2] ** 2;
+          denom += mass[tets[4 * t + k]] * g2;
+          free += w[tets[4 * t + k]] * g2;
+        }
+        if (round === 0 && sweep === 0 && free > 0) first++;
+        if (!(denom > 0)) continue;
+        below++;
+        const lambda = -c / denom;
+        for (let k = 0; k < 4; k++) {
+          const v = tets[4 * t + k];
+          for (let j = 0; j < 3; j++) {
+            const d = mass[v] * lambda * grad[3 * k + j];
+            x[3 * v + j] += d;
+            x0[3 * v + j] += d;
+          }
         }
       }
+      if (below === 0) break;
     }
-    if (sweep === 0) first = below;
-    if (below === 0) break;
   }
   return first;
 }

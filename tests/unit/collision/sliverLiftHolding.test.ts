@@ -7,7 +7,10 @@
  * moves the sliver's free corners only: the apex ends outside the body by a brute-force
  * point-in-tet test and the sliver at the floor. Lifted after the contacts with every corner free
  * ('after-contacts', the default), the lift carries the apex back into the body, so the check can
- * fail. The lift moves positions and start positions together, so neither adds velocity.
+ * fail. The lift moves positions and start positions together, so neither adds velocity. A sliver
+ * whose four corners a contact pushed cannot lift with them held; those still below the floor lift
+ * again with every corner free, so none is left inside out (which would hide the boundary around it
+ * from the self queries, paper section 3.5).
  */
 import { describe, expect, it } from 'vitest';
 import type { SliverLift } from '../../../src/contract/params';
@@ -47,6 +50,22 @@ describe('the sliver lift holding the contacts\' corners', () => {
     expect(held.inBox).toEqual([]);
     expect(held.ratio).toBeGreaterThan(0.99 * floor);
     expect(free.inBox.length).toBeGreaterThan(0);
+  });
+
+  it('a sliver whose four corners the contacts all pushed still ends at the floor: what the held lift leaves below it lifts with every corner free', () => {
+    // The base 0.01 mm and the apex 0.005 mm inside a box over the whole base: inside out (the apex
+    // below the base), and each corner's own contact pushes it out of the box.
+    const { setup, start, boxTets } = sliverUnderBox('holding-contacts', 2.5e-5, 3e-5, true);
+    const model = setup.model;
+    const corners = [0, 1, 2, 3].map((k) => model.tets[k]);
+    const startInside = corners.filter((v) => boxTets.some((t) => pointInTet(start, model.tets, t, [0, 1, 2].map((k) => start[3 * v + k]))));
+    const rest = vol6(model.restPositions, model.tets, 0);
+    const solver = cpuFrameFrom(setup, start);
+    const ratio = vol6(solver.x, model.tets, 0) / rest;
+    console.log(`corners inside the box at the start: ${startInside.length} of 4; sliver volume / rest ${(vol6(start, model.tets, 0) / rest).toFixed(3)} at the start, ${ratio.toFixed(3)} after the substep (floor ${setup.params.inversionFloor}); lifted ${solver.collisionCounters.inversionFloorTets}`);
+    expect(startInside).toEqual(corners);
+    expect(vol6(start, model.tets, 0)).toBeLessThan(0);
+    expect(ratio).toBeGreaterThan(0.99 * setup.params.inversionFloor);
   });
 
   it('holding the apex, the lift adds no velocity: every vertex moves its start position as far as its position', () => {
