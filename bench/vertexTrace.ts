@@ -1,8 +1,8 @@
 /**
  * One line per penetrating vertex of what the float64 collision stage did for it in the substep
  * just solved (bench/substepPenetration.ts --trace): its Pin mark (hybrid: penetrating at the
- * substep's start), whether the last detection found it at an inverted boundary tet (section 3.5:
- * then it gets no self query), its own vertex query (found, with the path's length and how far the point has
+ * substep's start), whether it was at an inverted boundary tet at the substep's start or at its last
+ * detection (section 3.5: then it gets no self Pin mark or query), its own vertex query (found, with the path's length and how far the point has
  * moved since detection; skipped by paper section 3.5 because a boundary tet at it is inverted;
  * overflowed; none made) and the contacts acting on it, as a point (with their offset, gap
  * C = (x - s) . n - offset and normal) and as a triangle corner of other points' contacts. Reads
@@ -56,8 +56,12 @@ export function vertexTraceLine(
 ): string {
   const head = `vertex ${v} (object ${vertexObject[v]}) in tet ${tet} of object ${tetObject}, ${mm(depth)} mm deep`;
   if (!stage) return `${head}; no collision stage yet`;
-  // Section 3.5's mark at the last detection: a vertex with a boundary triangle of an inverted tet
-  // gets no self query (and is never Pin for a self hit), so its self-intersection waits for the tet.
-  const inverted = stage.detector.invertedVertex[v] ? '; at an inverted boundary tet (section 3.5: no self query)' : '';
+  // Section 3.5's mark: a vertex with a boundary triangle of an inverted tet gets no self query and
+  // no self Pin mark, so its self-intersection waits for the tet. At the substep's start (where Pin
+  // is marked) and at its last detection.
+  const d = stage.detector;
+  const inverted = d.invertedAtMark[v] || d.invertedVertex[v]
+    ? `; at an inverted boundary tet (section 3.5: no self Pin or query) ${d.invertedAtMark[v] ? 'at the start' : ''}${d.invertedAtMark[v] && d.invertedVertex[v] ? ' and ' : ''}${d.invertedVertex[v] ? 'at the last detection' : ''}`
+    : '';
   return `${head}; Pin ${stage.pin[v] ? 'yes' : 'no'}${inverted}; ${queryOf(stage, x, v)}; ${contactsOf(stage, x, v, vertexObject)}`;
 }

@@ -40,8 +40,10 @@ export class CpuDetector {
   readonly grid = new TetGrid();
   /** Six times the signed volume per tet (current positions). */
   readonly volume6: Float64Array;
-  /** 1 for a vertex with a boundary triangle of an inverted tet. */
+  /** 1 for a vertex with a boundary triangle of an inverted tet (the last detect's positions). */
   readonly invertedVertex: Uint8Array;
+  /** invertedVertex as the last markPenetrating found it (the substep's start, where section 3.5 withholds self Pin marks); read by traces. */
+  readonly invertedAtMark: Uint8Array;
   private readonly stamps: Uint32Array;
   private stamp = 0;
   private readonly scratch = new Float64Array(8);
@@ -51,6 +53,7 @@ export class CpuDetector {
     this.mesh = mesh;
     this.volume6 = new Float64Array(mesh.tetCount);
     this.invertedVertex = new Uint8Array(mesh.vertexCount);
+    this.invertedAtMark = new Uint8Array(mesh.vertexCount);
     this.stamps = new Uint32Array(mesh.tetCount);
   }
 
@@ -80,6 +83,7 @@ export class CpuDetector {
   markPenetrating(x: Float64Array, opts: DetectOptions, pin: Uint8Array, scratch: CpuQueryList): number {
     const n = this.mesh.vertexCount;
     this.detect(x, { ...opts, only: undefined }, scratch);
+    this.invertedAtMark.set(this.invertedVertex);
     pin.fill(0);
     this.pinInFoldCount = 0;
     for (let i = 0; i < scratch.count; i++) {
