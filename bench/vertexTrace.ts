@@ -1,10 +1,10 @@
 /**
  * One line per penetrating vertex of what the float64 collision stage did for it in the substep
  * just solved (bench/substepPenetration.ts --trace): its Pin mark (hybrid: penetrating at the
- * substep's start), whether it was at an inverted boundary tet at the substep's start or at its last
- * detection (section 3.5: then it gets no self Pin mark or query), its own vertex query (found, with the path's length and how far the point has
- * moved since detection; skipped by paper section 3.5 because a boundary tet at it is inverted;
- * overflowed; none made) and the contacts acting on it, as a point (with their offset, gap
+ * substep's start), whether it was at an inverted boundary tet at the substep's start or at its
+ * last detection (section 3.5: then it gets no self Pin mark or query), its own vertex query
+ * (found, with the path's length and how far the point has moved since detection; skipped by paper
+ * section 3.5 because a boundary tet at it is inverted; overflowed; none made) and the contacts acting on it, as a point (with their offset, gap
  * C = (x - s) . n - offset and normal) and as a triangle corner of other points' contacts. Reads
  * the stage; changes nothing.
  */

@@ -170,8 +170,8 @@ export class CpuCollisionStage {
    * floors every tet in every round instead). Skipped, as step() is, on a non-finite state. With
    * sliverLift 'with-contacts' the lift is beginSliverLift's instead, and this does nothing; with
    * 'holding-contacts' the vertices a contact pushed in the substep (CpuContacts.pushed) lift with
-   * inverse mass 0, then what that leaves below the floor with every corner free. Ends the substep's marks of pushed vertices either way (the GPU's predict clears
-   * its touch words).
+   * inverse mass 0, then what that leaves below the floor with every corner free. Ends the
+   * substep's marks of pushed vertices either way (the GPU's predict clears its touch words).
    */
   liftSlivers(
     x: Float64Array, x0: Float64Array, w: Float64Array, params: SliverLiftParams, slivers: ArrayLike<number>, into?: CollisionFrameCounters,
