@@ -34,7 +34,11 @@ export function touchInverseMass(w: number, touch: Float64Array | undefined, v: 
   return d < 0 ? w * (1 - d * d) : w;
 }
 
-/** The GPU's touch word flag (shaders/lib/colliderTouch.wgsl TOUCH_FLAG). */
+/**
+ * The GPU's touch word flag (shaders/lib/colliderTouch.wgsl TOUCH_FLAG). Bit 30 of the word is the
+ * contacts' CONTACT_PUSHED mark, which no host code reads (the CPU engine's twin is
+ * CpuContacts.pushed); the normal's 2 x 15 bits lie below it.
+ */
 export const TOUCH_FLAG = 0x80000000;
 const TOUCH_STEPS = 32767;
 
@@ -61,9 +65,3 @@ export function unpackTouchNormal(word: number): [number, number, number] {
   const l = Math.hypot(px, py, z);
   return [px / l, py / l, z / l];
 }
-
-/**
- * Bit 30 of the GPU's touch word: a contact between bodies pushed the vertex this substep
- * (shaders/lib/colliderTouch.wgsl CONTACT_PUSHED; the CPU's twin is CpuContacts.pushed).
- */
-export const CONTACT_PUSHED = 0x40000000;
