@@ -324,8 +324,8 @@ fn solveContact(y: u32, i: u32, mark: bool) {
   }
   if (all(corr == vec3<f32>(0.0))) { return; }
   // A normal push marks its vertices nearest the contact (weight >= PUSHED_WEIGHT) for the sliver
-  // lift 'holding-contacts' (lib/colliderTouch.wgsl; CpuContacts.pushed).
-  let pushed = C < 0.0;
+  // lift 'holding-contacts' (lib/colliderTouch.wgsl; CpuContacts.pushed), its only reader.
+  let pushed = C < 0.0 && params.markPushed != 0u;
   for (var k = 0u; k < 4u; k++) {
     let v = c.pointVertex[k];
     let w = c.pointWeight[k];

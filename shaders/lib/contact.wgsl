@@ -83,6 +83,8 @@ struct ContactParams {
   depenetration: f32,
   /** The offset a self-contact keeps (src/collision/contactOffset.ts selfContactOffset: at most `offset`). */
   selfOffset: f32,
+  /** 1: a normal push marks its vertices CONTACT_PUSHED (SolverParams.sliverLift 'holding-contacts', their only reader); 0: no mark. */
+  markPushed: u32,
 }
 
 // The separation a contact keeps in this build (SolverParams.contactOffsetSpeed): delta where its

@@ -111,9 +111,14 @@ export class CpuContacts {
    * PUSHED_WEIGHT in the contact (its point's or its triangle's vertex nearest the contact), until the
    * collision stage's liftSlivers clears them at the substep's end; the sliver lift
    * 'holding-contacts' holds these still (GPU twin: CONTACT_PUSHED in the vertex's touch word,
-   * shaders/lib/colliderTouch.wgsl).
+   * shaders/lib/colliderTouch.wgsl). Marked only while `markPushed`.
    */
   readonly pushed: Uint8Array;
+  /**
+   * Whether the passes mark `pushed`: set by the collision stage for sliverLift 'holding-contacts',
+   * the only reader (the GPU twin skips its atomicOr the same way: ContactParams.markPushed).
+   */
+  markPushed = false;
   private readonly acc: Float64Array;
   /** Per vertex: the pass's shift of the start positions (split impulse), applied with acc. */
   private readonly accPrev: Float64Array;
@@ -529,7 +534,7 @@ export class CpuContacts {
       if (dl === 0 && dt === 0) continue;
       // Point vertices move along +n dl - t dt, triangle vertices the opposite way.
       const gx = nx * dl - tx * dt, gy = ny * dl - ty * dt, gz = nz * dl - tz * dt;
-      const pushes = dl > 0;
+      const pushes = this.markPushed && dl > 0;
       for (let k = 0; k < 4; k++) {
         const wp = pw[4 * i + k];
         if (wp === 0) continue;

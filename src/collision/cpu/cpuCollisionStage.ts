@@ -31,7 +31,7 @@ import { candidateClosingSpeed } from '../ccd/impactSubsteps';
 import { CCD_BASE_MARGIN_RATIO, laterRoundReach } from '../ccd/laterRounds';
 
 export type CollisionStageParams = Pick<SolverParams, 'collisions' | 'selfCollision' | 'recovery' | 'interObject' | 'contactIterations' | 'friction'> &
-  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound' | 'pinByKind' | 'pinRelease' | 'ccdSkipInverted' | 'ccdEdgeInterior' | 'farSideContacts' | 'inversionFloor'>>;
+  Partial<Pick<SolverParams, 'culling' | 'epsI' | 'epsR' | 'collisionMode' | 'contactOffset' | 'penetration' | 'ccdEveryRound' | 'pinByKind' | 'pinRelease' | 'ccdSkipInverted' | 'ccdEdgeInterior' | 'farSideContacts' | 'inversionFloor' | 'sliverLift'>>;
 
 export class CpuCollisionStage {
   readonly mesh: TetMesh;
@@ -150,6 +150,7 @@ export class CpuCollisionStage {
       if (phaseMs) phaseMs.ccd += t1 - t0;
       t0 = t1;
     }
+    this.contacts.markPushed = params.sliverLift === 'holding-contacts';
     this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
     this.liftInversions(x, x0, w, params, into);
     if (phaseMs) phaseMs.contacts += performance.now() - t0;
@@ -321,6 +322,7 @@ export class CpuCollisionStage {
     lap('ccd');
     this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration, dcdContacts, this.contacts.count, exits);
     for (const i of exits) this.contacts.rampOffset(i, x, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration);
+    this.contacts.markPushed = params.sliverLift === 'holding-contacts';
     this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
     this.liftInversions(x, x0, w, params, into);
     lap('contacts');

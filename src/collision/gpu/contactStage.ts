@@ -72,7 +72,7 @@ export interface ContactSource {
   workgroups(): number;
 }
 
-export type ContactSettings = Pick<SolverParams, 'collisions' | 'friction' | 'contactIterations'> & Partial<Pick<SolverParams, 'recovery' | 'contactDispatch' | 'farSideContacts'>>;
+export type ContactSettings = Pick<SolverParams, 'collisions' | 'friction' | 'contactIterations'> & Partial<Pick<SolverParams, 'recovery' | 'contactDispatch' | 'farSideContacts' | 'sliverLift'>>;
 
 /** Words per contact (shaders/lib/contact.wgsl struct Contact). */
 export const CONTACT_WORDS = 24;
@@ -337,6 +337,7 @@ export class ContactStage implements GpuStage {
     words[14] = this.sweepOwn()?.capacity ?? 0;
     words[15] = (this.escapePin && this.escapesTested() ? CONTACT_BUILD_ESCAPED_BACKWARD : 0) | (this.dropFarSide ? CONTACT_BUILD_FAR_SIDE : 0);
     words[18] = this.objectCount;
+    words[21] = s.sliverLift === 'holding-contacts' ? 1 : 0;
     this.device.queue.writeBuffer(this.uniforms, 0, words);
     words[13] = 1;
     this.device.queue.writeBuffer(this.onePassUniforms, 0, words);
