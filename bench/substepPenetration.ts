@@ -20,7 +20,10 @@
  * included, so marked) or both, with what the collision stage did for it in that substep: its Pin
  * mark, its vertex query (found with the path's length, skipped by section 3.5, none), and the
  * contacts on it as a point (offset, gap, normal) and at its triangles (bench/vertexTrace.ts). The
- * query is the substep's detecting round's; the contacts are those of its last round. The flags after `--` are the runner's (`npm run sim -- --help`);
+ * query is the substep's detecting round's; the contacts are those of its last round. --lift-moves:
+ * per counted frame, what the sliver floor's lift after the contacts did (bench/sliverLiftMoves.ts:
+ * slivers lifted, of them lifted in the substep before too, the largest corner move and the moves
+ * farther than the contact offset), and at the end the slivers lifted most. The flags after `--` are the runner's (`npm run sim -- --help`);
  * --engine must be cpu or absent, and the runner's output flags (--out, --dump, --csv) are refused.
  * Prints one line per counted frame with a failure, then the totals.
  */
@@ -33,8 +36,9 @@ import { CpuSimulation } from '../src/sim/cpuSimulation';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { checkBenchArgs } from './cli';
 import { vertexTraceLine } from './vertexTrace';
+import { watchSliverLift, type LiftWatch } from './sliverLiftMoves';
 
-const USAGE = 'node scripts/run-ts.mjs bench/substepPenetration.ts [--count-from F] [--trace inter|self|all] -- --scene NAME [runner flags of scripts/sim.ts: npm run sim -- --help]';
+const USAGE = 'node scripts/run-ts.mjs bench/substepPenetration.ts [--count-from F] [--trace inter|self|all] [--lift-moves] -- --scene NAME [runner flags of scripts/sim.ts: npm run sim -- --help]';
 
 function fail(message: string): never {
   console.error(`substepPenetration: ${message}\nusage: ${USAGE}`);
@@ -46,7 +50,8 @@ const split = argv.indexOf('--');
 const own = split >= 0 ? argv.slice(0, split) : argv;
 const runnerArgs = split >= 0 ? argv.slice(split + 1) : [];
 // Only this bench's own flags (before `--`); the runner's after it are parseRunArgs's to judge.
-checkBenchArgs(own, { usage: USAGE, values: ['--count-from', '--trace'] });
+checkBenchArgs(own, { usage: USAGE, values: ['--count-from', '--trace'], switches: ['--lift-moves'] });
+const liftMoves = own.includes('--lift-moves');
 const at = own.indexOf('--count-from');
 const countFrom = at >= 0 ? Number(own[at + 1]) : 0;
 if (!(Number.isInteger(countFrom) && countFrom >= 0)) fail(`--count-from: expected a whole number >= 0, got "${own[at + 1]}"`);
@@ -95,7 +100,12 @@ let frameTally = empty();
 let frameEndInter = 0;
 let counting = false;
 let frameNumber = 0;
+// Assigned in the substep callback (so not narrowed to null here).
+let lift = null as LiftWatch | null;
 solver.onSubstep = (substep) => {
+  // The collision stage exists from the first substep with collisions on; the lift is watched
+  // from the counted frames on (a substep later at the latest).
+  if (liftMoves && counting && !lift && solver.collisionStage) lift = watchSliverLift(solver.collisionStage, m);
   if (!counting) return;
   const c = countIntersections({ positions: solver.x, tets: m.tets, tetObject: m.tetObject }, { depth: true });
   for (const h of c.hits) {
@@ -136,9 +146,18 @@ for (let f = 0; f < o.frames; f++) {
   if (counting && (t.inter > 0 || t.self > 0 || t.inverted > 0)) {
     console.log(`| ${f + 1} | ${t.substeps} | ${t.inter} (${t.interVertices}) | ${t.interDeepest.toExponential(2)} | ${frameEndInter > 0 ? `yes (${frameEndInter})` : 'no'} | ${t.self} (${t.selfVertices}) | ${t.inverted} |`);
   }
+  const l = lift?.takeFrame();
+  if (l && l.lifts > 0) {
+    console.log(`  frame ${f + 1} sliver lift: ${l.lifts} slivers lifted over the substeps, ${l.again} of them lifted in the substep before too; largest corner move ${(1000 * l.largestMove).toFixed(2)} mm; ${l.movesOverOffset} of ${l.cornerMoves} corner moves farther than the contact offset`);
+  }
 }
 // An object the solver's guard stopped (a coordinate not finite) is frozen: its counts stop meaning motion.
 for (const message of sim.stoppedMessages) console.log(`stopped: ${message}`);
+if (lift) {
+  console.log('| sliver (tet of its object) | substeps lifted | of them lifted in the substep before too | largest corner move (mm) | lowest volume before a lift (x rest) |');
+  console.log('|---|---|---|---|---|');
+  for (const row of lift.summary(10)) console.log(row);
+}
 console.log(
   `total over ${total.substeps} substeps of ${o.frames - countFrom} frames: ${total.inter} end with a vertex inside another object (${total.interVertices} vertex-substeps, deepest ${total.interDeepest.toExponential(2)}), ` +
     `${framesEnding} of them a frame's last; ${total.self} with a vertex inside its own object (${total.selfVertices}); ${total.inverted} with a vertex through its own inverted tet`,
