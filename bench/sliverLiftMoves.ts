@@ -9,17 +9,9 @@
  * CpuCollisionStage.liftSlivers; changes nothing.
  */
 import type { CpuCollisionStage } from '../src/collision/cpu/cpuCollisionStage';
+import { tetVolume6 } from '../src/collision/cpu/tetGeometry';
 
 const mm = (metres: number): string => (1000 * metres).toFixed(2);
-
-/** Six times the signed volume of tet t at positions p. */
-function volume6(p: Float64Array, tets: Uint32Array, t: number): number {
-  const a = 3 * tets[4 * t], b = 3 * tets[4 * t + 1], c = 3 * tets[4 * t + 2], d = 3 * tets[4 * t + 3];
-  const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-  const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-  const wx = p[d] - p[a], wy = p[d + 1] - p[a + 1], wz = p[d + 2] - p[a + 2];
-  return ux * (vy * wz - vz * wy) - uy * (vx * wz - vz * wx) + uz * (vx * wy - vy * wx);
-}
 
 interface SliverTally { lifts: number; again: number; largestMove: number; lowest: number }
 export interface LiftFrame { lifts: number; again: number; largestMove: number; movesOverOffset: number; cornerMoves: number }
@@ -52,7 +44,7 @@ export function watchSliverLift(
     before.clear();
     for (let i = 0; i < slivers.length; i++) {
       const t = slivers[i];
-      const relative = volume6(x, tets, t) / (6 * restVolume[t]);
+      const relative = tetVolume6(x, tets, t) / (6 * restVolume[t]);
       if (relative < floor) below.push(t);
       for (let k = 0; k < 4; k++) {
         const v = tets[4 * t + k];
