@@ -150,10 +150,15 @@ export class CpuCollisionStage {
       if (phaseMs) phaseMs.ccd += t1 - t0;
       t0 = t1;
     }
-    this.contacts.markPushed = params.sliverLift === 'holding-contacts';
-    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
+    this.solveContacts(x, x0, w, params, held, touch);
     this.liftInversions(x, x0, w, params, into);
     if (phaseMs) phaseMs.contacts += performance.now() - t0;
+  }
+
+  /** The contact passes; they mark the vertices they push only for sliverLift 'holding-contacts', the marks' one reader. */
+  private solveContacts(x: Float64Array, x0: Float64Array, w: Float64Array, params: CollisionStageParams, held?: Uint8Array, touch?: Float64Array): void {
+    this.contacts.markPushed = params.sliverLift === 'holding-contacts';
+    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
   }
 
   /** Recovery: the tets the contacts turned inside out lifted back (SolverParams.inversionFloor; inversionFloor.ts). */
@@ -322,8 +327,7 @@ export class CpuCollisionStage {
     lap('ccd');
     this.contacts.rampOffsets(x0, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration, dcdContacts, this.contacts.count, exits);
     for (const i of exits) this.contacts.rampOffset(i, x, this.offsetRamp, RAMP_FLOOR_CCD, this.depenetration);
-    this.contacts.markPushed = params.sliverLift === 'holding-contacts';
-    this.contacts.solve(x, x0, w, params.friction, params.contactIterations, held, touch);
+    this.solveContacts(x, x0, w, params, held, touch);
     this.liftInversions(x, x0, w, params, into);
     lap('contacts');
     this.solved = true;
