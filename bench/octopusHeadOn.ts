@@ -12,11 +12,12 @@
  * the tets inside out (signed volume against the rest one; of them the slivers, SolverParams.sliverQuality)
  * and the solver's DCD hits between the two.
  *
- *   node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off] [--sliver-lift after-contacts|holding-contacts|with-contacts]
+ *   node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off] [--sliver-lift after-contacts|holding-contacts|with-contacts] [--sliver-floor-in-sweeps on|off]
  *
  * --pin-by-kind: SolverParams.pinByKind (default off, as the solver's).
  * --ccd-edge-interior: SolverParams.ccdEdgeInterior (default off, as the solver's).
  * --sliver-lift: SolverParams.sliverLift (default after-contacts, as the solver's).
+ * --sliver-floor-in-sweeps: SolverParams.sliverFloorInSweeps (default off, as the solver's).
  */
 import { readFileSync } from 'node:fs';
 import { parseGaiaT } from '../src/mesh/io/gaiaT';
@@ -30,9 +31,9 @@ import { segmentCrossesTriangle } from '../tests/support/surfaceCrossings';
 import { signedVolume6 } from '../tests/support/invertedTets';
 import { checkBenchArgs, onOffArg } from './cli';
 
-const USAGE = 'node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off] [--sliver-lift after-contacts|holding-contacts|with-contacts]';
+const USAGE = 'node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off] [--sliver-lift after-contacts|holding-contacts|with-contacts] [--sliver-floor-in-sweeps on|off]';
 const argv = process.argv.slice(2);
-checkBenchArgs(argv, { usage: USAGE, values: ['--speed', '--turn', '--lift', '--frames', '--pin-by-kind', '--ccd-edge-interior', '--sliver-lift'] });
+checkBenchArgs(argv, { usage: USAGE, values: ['--speed', '--turn', '--lift', '--frames', '--pin-by-kind', '--ccd-edge-interior', '--sliver-lift', '--sliver-floor-in-sweeps'] });
 function numberArg(name: string, fallback: number): number {
   const i = argv.indexOf(name);
   if (i < 0) return fallback;
@@ -43,6 +44,7 @@ function numberArg(name: string, fallback: number): number {
 const speed = numberArg('--speed', 3), turn = numberArg('--turn', 1), lift = numberArg('--lift', 0.1), frames = numberArg('--frames', 14);
 const pinByKind = onOffArg(argv, '--pin-by-kind', false);
 const ccdEdgeInterior = onOffArg(argv, '--ccd-edge-interior', false);
+const sliverFloorInSweeps = onOffArg(argv, '--sliver-floor-in-sweeps', defaultParams().sliverFloorInSweeps);
 const sliverLiftAt = argv.indexOf('--sliver-lift');
 const sliverLift = sliverLiftAt < 0 ? defaultParams().sliverLift : argv[sliverLiftAt + 1];
 if (!(SLIVER_LIFTS as readonly string[]).includes(sliverLift)) throw new Error(`--sliver-lift: expected one of ${SLIVER_LIFTS.join(', ')}, got "${sliverLift}"`);
@@ -60,7 +62,7 @@ const model = buildModel([
 ]);
 const params = defaultParams({
   dt: 1 / 60, substeps: 5, iterations: 5, gravity: [0, 0, 0], friction: 0.2, damping: 0.5, collisions: true, selfCollision: true,
-  collideEvery: 'contacts', ccdEveryRound: true, contactIterations: 5, farSideContacts: 'drop', pinByKind, ccdEdgeInterior, sliverLift: sliverLift as SliverLift,
+  collideEvery: 'contacts', ccdEveryRound: true, contactIterations: 5, farSideContacts: 'drop', pinByKind, ccdEdgeInterior, sliverLift: sliverLift as SliverLift, sliverFloorInSweeps,
 });
 const solver = new CpuSolver({ model, colliders: [], handles: [], params });
 

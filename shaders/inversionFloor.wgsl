@@ -16,12 +16,14 @@
 // workgroup: liftSliversByColour, Gauss-Seidel (each tet with its corners' full masses) colour by
 // colour, a colour's tets at once (they share no corner), SLIVER_FLOOR_SWEEPS sweeps. With
 // sliverLift 'after-contacts' once a substep after its last round's contacts, the start positions
-// moved with the positions; with 'with-contacts' (sliverIntoShift) before that round's collision
+// moved with the positions; with 'with-contacts' (startMoves SHIFT) before that round's collision
 // stages and before each contact pass after the first, the moves summed in shift, which
 // applySliverShift gives to the start positions after the round's contacts; with 'holding-contacts'
 // as 'after-contacts', the corners a contact pushed this substep held still (inverse mass 0, their
 // CONTACT_PUSHED touch bit), then as many sweeps with every corner free for the slivers still
-// below the floor (those whose corners were all pushed). Only the uniform slot
+// below the floor (those whose corners were all pushed). With sliverFloorInSweeps the same lift
+// runs after every material sweep too (MaterialStage), on the positions alone (startMoves NONE):
+// a constraint of the material solve, its moves become velocity. Only the uniform slot
 // with countPass counts (the lift after the contacts, or the one before the collision stages).
 // Twin: liftSlivers in inversionFloor.ts, which goes through the same order one tet at a time.
 #include "threadIndex"
@@ -34,7 +36,7 @@ struct FloorParams {
   countPass: u32,   // 1: this pass's count (or the sliver lift's first sweep) counts the tets below the floor
   offCorners: u32,  // topo: offsets (vertexCount + 1) at 0, corners 4t+k at offCorners, tets (4 per tet) at offTets
   offTets: u32,
-  sliverIntoShift: u32,  // 1: liftSliversByColour adds its moves to shift instead of prev (sliverLift 'with-contacts')
+  startMoves: u32,       // where liftSliversByColour's moves go besides the positions: START_MOVES_* (inversionFloorStage.ts StartMoves)
   holdPushed: u32,       // 1: liftSliversByColour holds still the vertices a contact pushed this substep (sliverLift 'holding-contacts')
   touchBase: u32,        // the first vertex's touch word in status (lib/colliderTouch.wgsl)
 }
@@ -53,6 +55,11 @@ struct FloorParams {
 // the contacts set (lib/colliderTouch.wgsl); read here only.
 @group(0) @binding(9) var<storage, read> status: array<u32>;
 
+// FloorParams.startMoves: the start positions (prev) move with the positions (sliverLift
+// 'after-contacts', 'holding-contacts'), the moves are summed in shift (sliverLift 'with-contacts'),
+// or the positions move alone (sliverFloorInSweeps, inside the material sweeps).
+const START_MOVES_PREV = 0u;
+const START_MOVES_SHIFT = 1u;
 const SLIVER_FLOOR_SWEEPS = 8u;  // inversionFloor.ts SLIVER_FLOOR_SWEEPS
 const SLIVER_LANES = 64u;
 
@@ -154,12 +161,12 @@ fn applySliverShift(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 
 // The sliver lift's move d of vertex v for the start positions: at once (sliverLift
-// 'after-contacts'), or summed in shift for applySliverShift after the round's contacts
-// ('with-contacts').
+// 'after-contacts'), summed in shift for applySliverShift after the round's contacts
+// ('with-contacts'), or none (inside the material sweeps).
 fn liftStart(v: u32, d: vec3<f32>) {
-  if (params.sliverIntoShift != 0u) {
+  if (params.startMoves == START_MOVES_SHIFT) {
     shift[v] = vec4<f32>(shift[v].xyz + d, 0.0);
-  } else {
+  } else if (params.startMoves == START_MOVES_PREV) {
     prev[v] = vec4<f32>(prev[v].xyz + d, prev[v].w);
   }
 }

@@ -98,12 +98,8 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
   { key: 'farSideContacts', idle: noDcd },
   { key: 'inversionFloor', idle: (p) => noFloor(p) ?? (p.recovery || (p.sliverFloor && sliverFloorThreshold(p) > 0) ? null : 'it acts in recovery mode, or on the sliver tets with sliver-floor on') },
   { key: 'sliverFloor', idle: (p) => noFloor(p) ?? (p.recovery ? 'recovery mode floors every tet' : p.inversionFloor > 0 ? (sliverFloorThreshold(p) > 0 ? null : 'sliver-quality and sliver-floor-quality are 0: the floor holds no tet') : 'the inversion floor is 0') },
-  {
-    key: 'sliverLift',
-    idle: (p) =>
-      noFloor(p) ??
-      (p.recovery ? 'recovery mode floors every tet after every round' : !p.sliverFloor ? 'sliver-floor is off' : !(p.inversionFloor > 0) ? 'the inversion floor is 0' : sliverFloorThreshold(p) > 0 ? null : 'sliver-quality and sliver-floor-quality are 0: the floor holds no tet'),
-  },
+  { key: 'sliverLift', idle: sliverLiftIdle },
+  { key: 'sliverFloorInSweeps', idle: sliverLiftIdle },
   {
     key: 'sliverFloorQuality',
     idle: (p) =>
@@ -136,4 +132,10 @@ export function idleSettings(keys: readonly (keyof SolverParams)[], p: SolverPar
     if (reason !== null) idle.set(rule.key, reason);
   }
   return idle;
+}
+
+/** Why the sliver lift's settings (sliverLift, sliverFloorInSweeps) change nothing, or null. */
+function sliverLiftIdle(p: SolverParams): string | null {
+  return noFloor(p) ??
+    (p.recovery ? 'recovery mode floors every tet after every round' : !p.sliverFloor ? 'sliver-floor is off' : !(p.inversionFloor > 0) ? 'the inversion floor is 0' : sliverFloorThreshold(p) > 0 ? null : 'sliver-quality and sliver-floor-quality are 0: the floor holds no tet');
 }

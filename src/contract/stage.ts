@@ -71,3 +71,15 @@ export interface GpuStage {
   joinsNext?(first: GpuStage): boolean;
   destroy?(): void;
 }
+
+/**
+ * Work MaterialStage encodes into its pass after every material sweep (the colliders' projection
+ * included), before Anderson acceleration mixes the sweep: the sliver lift of
+ * SolverParams.sliverFloorInSweeps (InversionFloorStage.afterSweep).
+ */
+export interface AfterMaterialSweep {
+  /** Whether it runs in this substep. */
+  active(): boolean;
+  /** Encodes it into the material's compute pass; returns its dispatches. The pass's pipeline and bind group 0 are left changed. */
+  encode(pass: GPUComputePassEncoder, state: GpuState): number;
+}

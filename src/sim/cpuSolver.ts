@@ -292,6 +292,8 @@ export class CpuSolver {
     // fixed-point run, restarted after the collision stage moved the points between rounds.
     const anderson = this.andersonAccelerator();
     const kept = effectiveColliderResponse(p) === 'multiplier' && colliderCount > 0 ? this.colliderMultiplier : undefined;
+    // SolverParams.sliverFloorInSweeps: the slivers held at the floor after every sweep too.
+    const floorInSweeps = p.collisions && p.sliverFloorInSweeps && effectiveCollisionMode(p) !== 'air' ? (this.collision ??= new CpuCollisionStage(m)) : null;
     for (let round = 0; round < rounds; round++) {
       const start = firstIterationOfRound(round, rounds, p.iterations);
       const end = firstIterationOfRound(round + 1, rounds, p.iterations);
@@ -309,6 +311,7 @@ export class CpuSolver {
             else this.collide(colliders, e, i);
           }
         }
+        floorInSweeps?.liftSliversInSweep(x, x0, w, p, this.sliverList());
         accelerate?.afterSweep(x, this.tetLambda, kept);
       }
       lap('material');

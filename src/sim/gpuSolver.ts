@@ -223,6 +223,8 @@ export class GpuSolver {
     this.collisions = given === null ? null
       : new GpuCollisions(device, m, contactParams, { softwareAdapter: isSoftwareAdapter(ctx), ...given, ccdSchedule: { collidersReached: collidersReachedBy, ...given.ccdSchedule } }, MAX_FRAMES_IN_FLIGHT, this.xpbd.objectStatus);
     for (const stage of this.collisions?.stages ?? []) this.timeStep.insertBefore('finalize', stage);
+    // sliverFloorInSweeps: the sliver lift inside the material pass, after every sweep.
+    if (this.collisions) this.material.afterSweep = this.collisions.inversionFloor.afterSweep;
     // Every scene can run air mode (the general mesher when it has no lattice container); nothing is built until it does.
     this.air = new GpuAirCollisions(device, m, (mesher) => airContainerFor(setup, mesher), params, this.collisions?.workerJobs.optimizeAir, MAX_FRAMES_IN_FLIGHT, this.collisions?.workerJobs.buildAir);
     this.timeStep.insertAfter('material', this.air);

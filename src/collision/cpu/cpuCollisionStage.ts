@@ -200,6 +200,17 @@ export class CpuCollisionStage {
   }
 
   /**
+   * SolverParams.sliverFloorInSweeps, after each material sweep (CpuSolver): the slivers below the
+   * floor lifted on the positions alone, as a hard constraint of the material solve (its moves
+   * become velocity, as the material's do). Not counted: inversionFloorTets counts the lift after
+   * the contacts (or before them, 'with-contacts'), as on the GPU. GPU twin: InversionFloorStage.afterSweep.
+   */
+  liftSliversInSweep(x: Float64Array, x0: Float64Array, w: Float64Array, params: SliverLiftParams, slivers: ArrayLike<number>): void {
+    if (!params.sliverFloorInSweeps || !this.floorsSlivers(x, x0, params, slivers)) return;
+    liftSlivers(x, null, w, this.mesh.tets, this.floor!.restVolume6, params.inversionFloor, slivers, this.floor!.scratch.grad);
+  }
+
+  /**
    * sliverLift 'with-contacts', in the substep's last round before its collision stage: the
    * slivers lifted on the positions x alone, the moves summed in `sliverShift`, so that the round's
    * CCD (the motion from x0 to x) tests the lift; the contacts then lift them again before each of
@@ -359,8 +370,8 @@ export class CpuCollisionStage {
   }
 }
 
-/** The settings the sliver floor reads (sliverLift: 'after-contacts' where absent). */
-type SliverLiftParams = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor'> & Partial<Pick<SolverParams, 'sliverLift'>>;
+/** The settings the sliver floor reads (sliverLift: 'after-contacts', sliverFloorInSweeps: false where absent). */
+type SliverLiftParams = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor'> & Partial<Pick<SolverParams, 'sliverLift' | 'sliverFloorInSweeps'>>;
 
 /**
  * SolverParams.pinRelease, after a hybrid detection of the Pin points (`list`, its queries): the

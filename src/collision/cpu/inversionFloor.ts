@@ -185,9 +185,10 @@ export const SLIVER_FLOOR_SWEEPS = 8;
  * volume). Each projection keeps linear and angular momentum, as a Jacobi pass does. Returns the
  * listed tets below the floor at the first sweep (the counters' inversionFloorTets). `held`: the
  * inverse masses of sliverLift 'holding-contacts' (GPU twin: liftSliversByColour's second round).
+ * `x0` null: the positions alone (SolverParams.sliverFloorInSweeps, inside the material sweeps).
  */
 export function liftSlivers(
-  x: Float64Array, x0: Float64Array, w: ArrayLike<number>, tets: ArrayLike<number>, restVolume6: ArrayLike<number>, floor: number, slivers: ArrayLike<number>, grad: Float64Array,
+  x: Float64Array, x0: Float64Array | null, w: ArrayLike<number>, tets: ArrayLike<number>, restVolume6: ArrayLike<number>, floor: number, slivers: ArrayLike<number>, grad: Float64Array,
   held?: ArrayLike<number>,
 ): number {
   if (!(floor > 0)) return 0;
@@ -219,7 +220,7 @@ export function liftSlivers(
           for (let j = 0; j < 3; j++) {
             const d = mass[v] * lambda * grad[3 * k + j];
             x[3 * v + j] += d;
-            x0[3 * v + j] += d;
+            if (x0) x0[3 * v + j] += d;
           }
         }
       }

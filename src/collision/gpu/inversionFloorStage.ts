@@ -14,7 +14,9 @@
  * start positions after the contacts (applySliverShift): 2 + (contactIterations - 1) dispatches a
  * substep, and the contacts' sweep one pass a dispatch (docs/collisions.md "The sliver lift with
  * the contacts"). 'holding-contacts': as 'after-contacts', the vertices a contact pushed this
- * substep (their touch words' CONTACT_PUSHED bit, set by the contacts) held still. Each tet's floor
+ * substep (their touch words' CONTACT_PUSHED bit, set by the contacts) held still. With
+ * sliverFloorInSweeps, `afterSweep` lifts the slivers on the positions alone after every material
+ * sweep too (MaterialStage encodes it into its pass: one dispatch an iteration). Each tet's floor
  * (floor x 6 V_rest, or NOT_FLOORED for the tets it does not hold) is uploaded when the settings
  * change. It counts the tets below the floor in the query list's header (QL.inversionFloorTets),
  * read back with the frame's other collision counters.
@@ -24,7 +26,7 @@ import { BindingTable } from '../../gpu/bindingTable';
 import { dispatchGrid, gridRowStride, storageBuffer, uniformBuffer } from '../../gpu/buffers';
 import { definePipelines, wgslPipeline } from '../../gpu/lazyPipelines';
 import type { SolverParams } from '../../contract/params';
-import type { GpuStage, SubstepContext } from '../../contract/stage';
+import type { AfterMaterialSweep, GpuStage, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import type { SceneArrays } from '../../contract/sceneArrays';
 import { colourSlivers, flooredTets, INVERSION_FLOOR_PASSES, restVolumes6 } from '../cpu/inversionFloor';
@@ -32,11 +34,14 @@ import type { BetweenContactPasses } from './contactStage';
 import type { QueryList } from './queryList';
 
 const PARAM_WORDS = 8;
-/** Uniform slots: the counting first pass, the others. */
+/** Uniform slots: the counting first pass, the others, the lift inside the material sweeps. */
 const SLOT_BYTES = 256;
+const SLOTS = 3;
+/** Where the sliver lift's moves go besides the positions (FloorParams.startMoves, shaders/inversionFloor.wgsl START_MOVES_*). */
+const StartMoves = { prev: 0, shift: 1, none: 2 } as const;
 
 export type InversionFloorSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'inversionFloor' | 'sliverFloor' | 'sliverQuality' | 'sliverFloorQuality'> &
-  Partial<Pick<SolverParams, 'sliverLift'>>;
+  Partial<Pick<SolverParams, 'sliverLift' | 'sliverFloorInSweeps'>>;
 
 /**
  * The vertex -> tet-corner CSR and the tets the gather walks (Model's vertexTetOffsets /
@@ -97,6 +102,8 @@ export class InversionFloorStage implements GpuStage {
   readonly beforeCollisions: GpuStage;
   /** sliverLift 'with-contacts': the sliver lift again before each contact pass after the first of the last round (ContactStage.betweenPasses). */
   readonly betweenPasses: BetweenContactPasses;
+  /** sliverFloorInSweeps: the sliver lift on the positions alone after every material sweep (MaterialStage.afterSweep). CPU twin: CpuCollisionStage.liftSliversInSweep. */
+  readonly afterSweep: AfterMaterialSweep;
   private cached?: { positions: GPUBuffer; prev: GPUBuffer; list: GPUBuffer; groups: GPUBindGroup[] };
 
   constructor(
@@ -137,6 +144,13 @@ export class InversionFloorStage implements GpuStage {
       // Slot 1: these lifts do not count (the CPU counts the first lift only).
       encode: (pass, state) => this.encodeSliverLift(pass, this.groups(state)[1]),
     };
+    this.afterSweep = {
+      active: () => {
+        const s = this.settings();
+        return (s.sliverFloorInSweeps ?? false) && !s.recovery && this.floorsHeld();
+      },
+      encode: (pass, state) => this.encodeSliverLift(pass, this.groups(state)[2]),
+    };
     const offsets = scene.vertexTetOffsets, corners = scene.vertexTetCorners;
     const words = new Uint32Array(offsets.length + corners.length + scene.tets.length);
     words.set(offsets, 0);
@@ -151,7 +165,7 @@ export class InversionFloorStage implements GpuStage {
     this.floor6 = device.createBuffer({ label: 'contacts.inversionFloor.floor6', size: Math.max(16, 4 * scene.tetCount), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
     this.shift = device.createBuffer({ label: 'contacts.inversionFloor.shift', size: Math.max(16, 16 * n), usage: GPUBufferUsage.STORAGE });
     this.uses = device.createBuffer({ label: 'contacts.inversionFloor.uses', size: Math.max(16, 4 * n), usage: GPUBufferUsage.STORAGE });
-    this.uniforms = uniformBuffer(device, 'contacts.inversionFloor.params', 2 * SLOT_BYTES);
+    this.uniforms = uniformBuffer(device, 'contacts.inversionFloor.params', SLOTS * SLOT_BYTES);
     this.layout = { offCorners: offsets.length, offTets: offsets.length + corners.length };
   }
 
@@ -182,7 +196,8 @@ export class InversionFloorStage implements GpuStage {
 
   /**
    * The sliver lift (liftSliversByColour, one workgroup) into `pass` with uniform slot `group`
-   * (slot 0 counts the tets below the floor, slot 1 does not). Returns its dispatches (1).
+   * (slot 0 counts the tets below the floor, slot 1 does not, slot 2 moves the positions alone and
+   * holds nothing: the lift inside the material sweeps). Returns its dispatches (1).
    */
   private encodeSliverLift(pass: GPUComputePassEncoder, group: GPUBindGroup): number {
     pass.setBindGroup(0, group);
@@ -200,14 +215,16 @@ export class InversionFloorStage implements GpuStage {
   beginFrame(): void {
     this.floorsHeld();
     const words = new Uint32Array(PARAM_WORDS);
-    for (let slot = 0; slot < 2; slot++) {
+    const lift = this.settings().sliverLift;
+    for (let slot = 0; slot < SLOTS; slot++) {
+      const inSweeps = slot === 2;
       words[0] = this.vertexCount;
       words[1] = gridRowStride(this.vertexCount);
       words[2] = slot === 0 ? 1 : 0;
       words[3] = this.layout.offCorners;
       words[4] = this.layout.offTets;
-      words[5] = this.settings().sliverLift === 'with-contacts' ? 1 : 0;
-      words[6] = this.settings().sliverLift === 'holding-contacts' ? 1 : 0;
+      words[5] = inSweeps ? StartMoves.none : lift === 'with-contacts' ? StartMoves.shift : StartMoves.prev;
+      words[6] = !inSweeps && lift === 'holding-contacts' ? 1 : 0;
       words[7] = this.pushedMarks.touchBase;
       this.device.queue.writeBuffer(this.uniforms, slot * SLOT_BYTES, words);
     }
@@ -217,7 +234,7 @@ export class InversionFloorStage implements GpuStage {
     const c = this.cached;
     const list = this.queryList.list;
     if (c && c.positions === state.positions && c.prev === state.prev && c.list === list) return c.groups;
-    const groups = [0, 1].map((slot) => this.table.group({
+    const groups = Array.from({ length: SLOTS }, (_, slot) => this.table.group({
       params: { buffer: this.uniforms, offset: slot * SLOT_BYTES, size: 4 * PARAM_WORDS },
       positions: state.positions, prev: state.prev, topo: this.topo, floor6: this.floor6, shift: this.shift, list, uses: this.uses,
       sliverOrder: this.sliverOrder, status: this.pushedMarks.status,

@@ -23,7 +23,7 @@ import { cellRanges } from '../../mesh/partitionedColouring';
 import { cellFinalVertices, type CellFinalVertices } from '../../mesh/cellFinalVertices';
 import { firstIterationOfRound, lineSearchInSweep, MIN_MIXING_SWEEPS, type SolverParams } from '../../contract/params';
 import { RestShapeKernel } from '../restShape';
-import type { GpuStage, PhaseName, SubstepContext } from '../../contract/stage';
+import type { AfterMaterialSweep, GpuStage, PhaseName, SubstepContext } from '../../contract/stage';
 import type { GpuState } from '../../contract/state';
 import type { CollidersStage } from './collidersStage';
 import type { XpbdFrame } from './xpbdFrame';
@@ -75,6 +75,8 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
   private multipliersH: number | null = null;
   /** Anderson acceleration of the Neo-Hookean iterations (SolverParams.andersonDepth), its buffers made on first use. */
   private readonly anderson: MaterialAnderson;
+  /** Encoded after every sweep (and the colliders), before Anderson's mixing: the sliver lift of sliverFloorInSweeps (GpuSolver sets it when collisions are built). */
+  afterSweep?: AfterMaterialSweep;
 
   constructor(
     device: GPUDevice,
@@ -315,7 +317,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     pass.dispatchWorkgroups(this.vertexGrid[0], this.vertexGrid[1]);
   }
 
-  encode(encoder: GPUCommandEncoder, _state: GpuState, step: SubstepContext): void {
+  encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
     const p = this.params();
     const k = this.kernels;
     const nh = p.constraint === 'neohookean';
@@ -337,6 +339,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
     // A round too short to mix (MIN_MIXING_SWEEPS) records nothing of it.
     const anderson = nh && p.andersonDepth > 0 && end - first >= MIN_MIXING_SWEEPS ? this.anderson : null;
     anderson?.prepare(p.andersonDepth, p.iterations);
+    const lift = this.afterSweep?.active() ? this.afterSweep : null;
     const pass = step.beginPass(encoder, 'material');
     anderson?.begin(pass, step);
     // An accelerated run's later sweeps reuse each tet's searched step length
@@ -372,6 +375,7 @@ export class MaterialStage implements GpuStage, WarmStartedPredict {
         step.countDispatches(offsets.length);
       }
       if (colliders && !collidersInCells) this.colliders.encodeInPass(pass, step);
+      if (lift) step.countDispatches(lift.encode(pass, state));
       anderson?.afterSweep(pass, step, it - first);
     }
     pass.end();

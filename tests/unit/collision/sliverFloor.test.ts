@@ -8,6 +8,10 @@
  *   - the shared octopus (a real mesh made by others, 20 slivers) thrown onto the ground at 5 m/s
  *     with collisions on: with the floor no sliver ends a frame inside out and the total energy
  *     never rises; with it off its slivers 4049 and 4068 end the landing frame inverted;
+ *   - with the floor in every material sweep too (SolverParams.sliverFloorInSweeps; the lift on the
+ *     positions alone moves the corners the lift with x0 moves), the thrown octopus ends no frame
+ *     with a sliver inverted and its energy never rises, and the lift after the contacts finds its
+ *     slivers at a quarter of the depth below the floor, or less, that it finds without;
  *   - the floor's own threshold (SolverParams.sliverFloorQuality): of the shared octopus's tets
  *     turned inside out, those whose relative quality (computed here) is below the larger of the
  *     two thresholds come back to the floor in one substep, and the others stay inside out.
@@ -95,42 +99,67 @@ describe('the sliver floor', () => {
     for (let k = 0; k < 3; k++) expect(Math.abs(L[k])).toBeLessThan(1e-6 * scale);
     // Split impulse: x - x0 (the substep's velocity) is what it was.
     for (let i = 0; i < x.length; i++) expect((x[i] - x0[i]) / 1e-3).toBeCloseTo(velocity[i], 6);
+    // On the positions alone (x0 null: sliverFloorInSweeps, inside the material sweeps): the same
+    // corners, the start positions left where they were, so the lift is the substep's velocity.
+    const alone = Float64Array.from(before);
+    liftSlivers(alone, null, w, tetArr, rest6, floor, order, new Float64Array(12));
+    expect(alone).toEqual(x);
     // Above the floor already: nothing moves.
     const again = Float64Array.from(x);
     expect(liftSlivers(again, Float64Array.from(x0), w, tetArr, rest6, 0.5 * floor, order, new Float64Array(12))).toBe(0);
     expect(again).toEqual(x);
   });
 
-  it('the shared octopus thrown onto the ground: with the floor no sliver ends a frame inside out and the energy never rises; without, slivers stay inverted', () => {
-    const run = (sliverFloor: boolean) => {
-      const setup = thrownOctopus({ collisions: true, sliverFloor });
+  it('the shared octopus thrown onto the ground: with the floor no sliver ends a frame inside out and the energy never rises; without, slivers stay inverted; in every material sweep too, the lift after the contacts finds them far less deep', () => {
+    const run = (sliverFloor: boolean, sliverFloorInSweeps = false) => {
+      const setup = thrownOctopus({ collisions: true, sliverFloor, sliverFloorInSweeps });
       const solver = new CpuSolver(setup);
       const m = setup.model;
       const slivers = sliverTets(m);
+      const rest6 = slivers.map((t) => vol6(m.restPositions, m.tets, t));
       const energy = () => totalEnergy(m, solver.x, solver.v, { constraint: solver.params.constraint, springCompliance: solver.params.springCompliance, gravity: solver.params.gravity }).total;
       const start = energy();
       let lowest = start, rise = 0, lifted = 0;
       const inverted: number[][] = [];
+      // What the lift after the contacts finds in the landing frame: the lowest sliver volume / rest
+      // volume as it starts (volumes computed here), per substep.
+      const found: number[] = [];
       // Frame 2 is the landing: the lowest tentacles reach the ground in the first.
       for (let f = 0; f < 2; f++) {
         solver.stepFrame();
+        const stage = solver.collisionStage!;
+        if (f === 0) {
+          const lift = stage.liftSlivers.bind(stage);
+          stage.liftSlivers = (x, x0, w, params, list, into) => {
+            found.push(Math.min(...slivers.map((t, i) => vol6(x, m.tets, t) / rest6[i])));
+            lift(x, x0, w, params, list, into);
+          };
+        }
         lifted += solver.collisionCounters.inversionFloorTets;
         const e = energy();
         rise = Math.max(rise, e - lowest);
         lowest = Math.min(lowest, e);
         inverted.push(slivers.filter((t) => !(vol6(solver.x, m.tets, t) > 0)));
       }
-      return { inverted, rise, released: start - lowest, lifted, slivers: slivers.length };
+      return { inverted, rise, released: start - lowest, lifted, slivers: slivers.length, deepest: Math.min(...found) };
     };
     const on = run(true);
     const off = run(false);
-    console.log(`octopus thrown at 5 m/s, ${on.slivers} slivers: inverted at frame ends with the floor ${JSON.stringify(on.inverted)} (${on.lifted} lifts, energy rise ${on.rise.toFixed(4)} J of ${on.released.toFixed(2)} J released), without ${JSON.stringify(off.inverted)}`);
+    const inSweeps = run(true, true);
+    console.log(`octopus thrown at 5 m/s, ${on.slivers} slivers: inverted at frame ends with the floor ${JSON.stringify(on.inverted)} (${on.lifted} lifts, energy rise ${on.rise.toFixed(4)} J of ${on.released.toFixed(2)} J released), without ${JSON.stringify(off.inverted)}, with it in every sweep too ${JSON.stringify(inSweeps.inverted)} (energy rise ${inSweeps.rise.toFixed(4)} J of ${inSweeps.released.toFixed(2)} J); the lowest sliver volume / rest the lift after the contacts found in the landing frame: ${on.deepest.toFixed(3)}, in every sweep too ${inSweeps.deepest.toFixed(3)}`);
     expect(on.slivers).toBeGreaterThan(10);
     expect(on.inverted.flat()).toEqual([]);
     expect(on.lifted).toBeGreaterThan(0);
     expect(on.released).toBeGreaterThan(5);
     expect(on.rise).toBeLessThanOrEqual(0.01 * on.released);
     expect(off.inverted.flat().length).toBeGreaterThan(0);
+    // In every sweep too: the same laws, and the material no longer pulls the slivers back deep
+    // inside out between the lifts after the contacts (the tug of war, docs/collisions.md).
+    expect(inSweeps.inverted.flat()).toEqual([]);
+    expect(inSweeps.released).toBeGreaterThan(5);
+    expect(inSweeps.rise).toBeLessThanOrEqual(0.01 * inSweeps.released);
+    expect(on.deepest).toBeLessThan(-1);
+    expect(inSweeps.deepest).toBeGreaterThan(on.deepest / 4);
   });
 
   it("the floor's own threshold: inside-out tets of the shared octopus below max(sliverQuality, sliverFloorQuality) come back, the ones above stay inverted", () => {
