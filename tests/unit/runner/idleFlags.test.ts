@@ -76,6 +76,10 @@ describe('flags that change nothing are named, and only those', () => {
     expect(idleFlagNotes({ sliverFloor: true }, [{ ...p, sliverQuality: 0, sliverFloorQuality: 0 }], 'gpu', 1)).toEqual([
       '--sliver-floor changes nothing in this run: sliver-quality and sliver-floor-quality are 0: the floor holds no tet',
     ]);
+    // The lift inside the material sweeps acts where the lift after the contacts does.
+    expect(idleFlagNotes({ sliverFloorInSweeps: true }, [{ ...p, sliverFloorInSweeps: true }], 'cpu', 1)).toEqual([]);
+    expect(idleFlagNotes({ sliverFloorInSweeps: true }, [{ ...p, sliverFloor: false, sliverFloorInSweeps: true }], 'gpu', 1)).toEqual(['--sliver-floor-in-sweeps changes nothing in this run: sliver-floor is off']);
+    expect(idleFlagNotes({ sliverFloorInSweeps: true }, [{ ...p, collisionMode: 'air', sliverFloorInSweeps: true }], 'gpu', 1)).toEqual(['--sliver-floor-in-sweeps changes nothing in this run: air mode has no inversion floor']);
   });
 
   it("the searched sweeps of Anderson acceleration act only on accelerated runs longer than them, with the line search on", () => {
