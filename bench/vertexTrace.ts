@@ -3,7 +3,8 @@
  * just solved (bench/substepPenetration.ts --trace): its Pin mark (hybrid: penetrating at the
  * substep's start), whether it was at an inverted boundary tet at the substep's start or at its
  * last detection (section 3.5: then it gets no self Pin mark or query), its own vertex query
- * (found, with the path's length and how far the point has moved since detection; skipped by paper
+ * (found, with the path's length, how far the point has moved since detection and whether its contact
+ * is active or was dropped; skipped by paper
  * section 3.5 because a boundary tet at it is inverted; overflowed; none made) and the contacts acting on it, as a point (with their offset, gap
  * C = (x - s) . n - offset and normal) and as a triangle corner of other points' contacts. Reads
  * the stage; changes nothing.
@@ -23,7 +24,11 @@ function queryOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: number)
     // Where the point was at detection against where it is now: whether the path was long because
     // the point was deep then, or because its way out leaves by a farther face.
     const moved = Math.hypot(x[3 * v] - q.px[i], x[3 * v + 1] - q.py[i], x[3 * v + 2] - q.pz[i]);
-    if (status === QUERY_FOUND) return `query found, path ${mm(Math.hypot(r.s[3 * i] - q.px[i], r.s[3 * i + 1] - q.py[i], r.s[3 * i + 2] - q.pz[i]))} mm, the point ${mm(moved)} mm from where it was at detection`;
+    // Detection's contacts come first, one record per query (CpuContacts.appendDcd): record i is
+    // this query's, inactive where the far-side rule dropped it or it had no normal.
+    const c = stage.contacts;
+    const contact = i < c.count && c.pointVertex[4 * i] === v ? (c.active[i] ? 'its contact active' : 'its contact inactive (dropped by the far-side rule, or no normal)') : 'no contact of its own';
+    if (status === QUERY_FOUND) return `query found, path ${mm(Math.hypot(r.s[3 * i] - q.px[i], r.s[3 * i + 1] - q.py[i], r.s[3 * i + 2] - q.pz[i]))} mm, the point ${mm(moved)} mm from where it was at detection, ${contact}`;
     if (status === QUERY_SKIPPED) return 'query skipped (section 3.5: a boundary tet at it is inverted)';
     if (status === QUERY_OVERFLOW) return 'query overflowed';
     return 'query found no path';
