@@ -44,13 +44,13 @@ export function watchSliverLift(
     before.clear();
     for (let i = 0; i < slivers.length; i++) {
       const t = slivers[i];
-      const relative = tetVolume6(x, tets, t) / (6 * restVolume[t]);
-      if (relative < floor) below.push(t);
       for (let k = 0; k < 4; k++) {
         const v = tets[4 * t + k];
         before.set(v, [x[3 * v], x[3 * v + 1], x[3 * v + 2]]);
       }
+      const relative = tetVolume6(x, tets, t) / (6 * restVolume[t]);
       if (relative < floor) {
+        below.push(t);
         const s = perTet.get(t) ?? { lifts: 0, again: 0, largestMove: 0, lowest: Infinity };
         s.lowest = Math.min(s.lowest, relative);
         perTet.set(t, s);

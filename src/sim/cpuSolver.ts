@@ -311,7 +311,7 @@ export class CpuSolver {
             else this.collide(colliders, e, i);
           }
         }
-        floorInSweeps?.liftSliversInSweep(x, x0, w, p, this.sliverList());
+        floorInSweeps?.liftSliversInSweep(x, w, p, this.sliverList());
         accelerate?.afterSweep(x, this.tetLambda, kept);
       }
       lap('material');

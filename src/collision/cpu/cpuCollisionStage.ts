@@ -203,10 +203,12 @@ export class CpuCollisionStage {
    * SolverParams.sliverFloorInSweeps, after each material sweep (CpuSolver): the slivers below the
    * floor lifted on the positions alone, as a hard constraint of the material solve (its moves
    * become velocity, as the material's do). Not counted: inversionFloorTets counts the lift after
-   * the contacts (or before them, 'with-contacts'), as on the GPU. GPU twin: InversionFloorStage.afterSweep.
+   * the contacts (or before them, 'with-contacts'), as on the GPU. No scan of the state for
+   * non-finite values in every sweep: a sliver with such a corner has no volume below the floor, so
+   * the lift leaves it, as the GPU's does. GPU twin: InversionFloorStage.afterSweep.
    */
-  liftSliversInSweep(x: Float64Array, x0: Float64Array, w: Float64Array, params: SliverLiftParams, slivers: ArrayLike<number>): void {
-    if (!params.sliverFloorInSweeps || !this.floorsSlivers(x, x0, params, slivers)) return;
+  liftSliversInSweep(x: Float64Array, w: Float64Array, params: SliverLiftParams, slivers: ArrayLike<number>): void {
+    if (!params.sliverFloorInSweeps || !this.floorHolds(params, slivers)) return;
     liftSlivers(x, null, w, this.mesh.tets, this.floor!.restVolume6, params.inversionFloor, slivers, this.floor!.scratch.grad);
   }
 
@@ -242,7 +244,12 @@ export class CpuCollisionStage {
 
   /** Whether the sliver floor acts on this state (and its rest volumes are ready). */
   private floorsSlivers(x: Float64Array, x0: Float64Array, params: SliverLiftParams, slivers: ArrayLike<number>): boolean {
-    if (!params.collisions || params.recovery || !params.sliverFloor || !(params.inversionFloor > 0) || slivers.length === 0 || !allFinite(x, x0)) return false;
+    return this.floorHolds(params, slivers) && allFinite(x, x0);
+  }
+
+  /** Whether the settings have the sliver floor hold `slivers` (and its rest volumes are ready). */
+  private floorHolds(params: SliverLiftParams, slivers: ArrayLike<number>): boolean {
+    if (!params.collisions || params.recovery || !params.sliverFloor || !(params.inversionFloor > 0) || slivers.length === 0) return false;
     this.floor ??= { restVolume6: restVolumes6(this.model.restPositions, this.mesh.tets), scratch: inversionFloorScratch(this.mesh.vertexCount) };
     return true;
   }
