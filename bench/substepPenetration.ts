@@ -19,7 +19,8 @@
  * per vertex inside another object (inter), inside its own (self: through its own inverted tet
  * included, so marked) or both, with what the collision stage did for it in that substep: its Pin
  * mark, its vertex query (found with the path's length, skipped by section 3.5, none), and the
- * contacts on it as a point (offset, gap, normal) and at its triangles (bench/vertexTrace.ts). The
+ * contacts on it as a point (offset, gap, normal) and at its triangles (bench/vertexTrace.ts), and at the end
+ * the traced vertex-substeps summed by what held them (TraceCause). The
  * query is the substep's detecting round's; the contacts are those of its last round. --lift-moves:
  * per counted frame, what the sliver floor's lift after the contacts did (bench/sliverLiftMoves.ts:
  * slivers lifted, of them lifted in the substep before too, the largest corner move and the moves
@@ -35,7 +36,7 @@ import { changesAt } from '../src/scenes/schedule';
 import { CpuSimulation } from '../src/sim/cpuSimulation';
 import { countIntersections } from '../tests/support/intersectionCounter';
 import { checkBenchArgs } from './cli';
-import { vertexTraceLine } from './vertexTrace';
+import { TRACE_CAUSES, vertexTrace, type TraceCause } from './vertexTrace';
 import { watchSliverLift, type LiftWatch } from './sliverLiftMoves';
 
 const USAGE = 'node scripts/run-ts.mjs bench/substepPenetration.ts [--count-from F] [--trace inter|self|all] [--lift-moves] -- --scene NAME [runner flags of scripts/sim.ts: npm run sim -- --help]';
@@ -102,6 +103,8 @@ let counting = false;
 let frameNumber = 0;
 // Assigned in the substep callback (so not narrowed to null here).
 let lift = null as LiftWatch | null;
+/** --trace: the traced vertex-substeps per cause, [inside another object, inside its own]. */
+const causes = new Map<TraceCause, [number, number]>(TRACE_CAUSES.map((k) => [k, [0, 0]]));
 solver.onSubstep = (substep) => {
   // The collision stage exists from the first substep with collisions on; the lift is watched
   // from the counted frames on (a substep later at the latest).
@@ -110,8 +113,10 @@ solver.onSubstep = (substep) => {
   const c = countIntersections({ positions: solver.x, tets: m.tets, tetObject: m.tetObject }, { depth: true });
   for (const h of c.hits) {
     if (trace === 'none' || (trace === 'inter' && h.self) || (trace === 'self' && !h.self)) continue;
-    const line = vertexTraceLine(solver.collisionStage, solver.x, m.vertexObject, h.vertex, h.tet, m.tetObject[h.tet], h.depth);
+    const { line, cause } = vertexTrace(solver.collisionStage, solver.x, m.vertexObject, h.vertex, h.tet, m.tetObject[h.tet], h.depth);
     console.log(`  frame ${frameNumber} substep ${substep + 1}: ${line}${h.throughOwnTet ? ' (through its own inverted tet)' : ''}`);
+    // Summed as the counts are: a vertex through its own inverted tet is an inversion, not counted inside its own.
+    if (cause && !h.throughOwnTet) causes.get(cause)![h.self ? 1 : 0]++;
   }
   let inter = 0, deepest = 0, self = 0, inverted = 0;
   for (const h of c.hits) {
@@ -157,6 +162,11 @@ if (lift) {
   console.log('| sliver (tet of its object) | substeps lifted | of them lifted in the substep before too | largest corner move (mm) | lowest volume before a lift (x rest) |');
   console.log('|---|---|---|---|---|');
   for (const row of lift.summary(10)) console.log(row);
+}
+if (trace !== 'none') {
+  console.log('| what held the traced vertex-substeps (bench/vertexTrace.ts) | inside another object | inside its own |');
+  console.log('|---|---|---|');
+  for (const [cause, [inter, self]] of causes) console.log(`| ${cause} | ${trace === 'self' ? '-' : inter} | ${trace === 'inter' ? '-' : self} |`);
 }
 console.log(
   `total over ${total.substeps} substeps of ${o.frames - countFrom} frames: ${total.inter} end with a vertex inside another object (${total.interVertices} vertex-substeps, deepest ${total.interDeepest.toExponential(2)}), ` +

@@ -6,8 +6,8 @@
  * (found, with the path's length, how far the point has moved since detection and whether its contact
  * is active or was dropped; skipped by paper
  * section 3.5 because a boundary tet at it is inverted; overflowed; none made) and the contacts acting on it, as a point (with their offset, gap
- * C = (x - s) . n - offset and normal) and as a triangle corner of other points' contacts. Reads
- * the stage; changes nothing.
+ * C = (x - s) . n - offset and normal) and as a triangle corner of other points' contacts; and the
+ * cause that held it (TraceCause), which the bench sums. Reads the stage; changes nothing.
  */
 import type { CpuCollisionStage } from '../src/collision/cpu/cpuCollisionStage';
 import { KIND_VERTEX, sourceIndex, sourceKind } from '../src/collision/cpu/queryList';
@@ -15,8 +15,18 @@ import { QUERY_FOUND, QUERY_OVERFLOW, QUERY_SKIPPED } from '../src/spb/query';
 
 const mm = (metres: number): string => (1000 * metres).toFixed(3);
 
-/** Its vertex query's outcome in words ("no query": detection made none for it this substep). */
-function queryOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: number): string {
+/**
+ * What left a traced vertex inside, by what the stage did for it (the split of docs/collisions.md
+ * "Where the vertices inside their own octopus come from"): at an inverted boundary tet (paper
+ * section 3.5: no self query), its own query found with its contact active but the vertex not yet
+ * out, found with its contact dropped by the far-side rule, found with no normal, and no query (or
+ * one skipped, overflowed or with no path).
+ */
+export type TraceCause = 'inverted boundary tet' | 'contact active, not yet out' | 'contact dropped by the far-side rule' | 'contact with no normal' | 'query without a contact' | 'no query';
+export const TRACE_CAUSES: readonly TraceCause[] = ['inverted boundary tet', 'contact active, not yet out', 'contact dropped by the far-side rule', 'contact with no normal', 'query without a contact', 'no query'];
+
+/** Its vertex query's outcome in words ("no query": detection made none for it this substep) and as a cause. */
+function queryOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: number): { words: string; cause: TraceCause } {
   const q = stage.queries, r = stage.results;
   for (let i = 0; i < q.count; i++) {
     if (sourceKind(q.source[i]) !== KIND_VERTEX || sourceIndex(q.source[i]) !== v) continue;
@@ -25,15 +35,19 @@ function queryOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: number)
     // the point was deep then, or because its way out leaves by a farther face.
     const moved = Math.hypot(x[3 * v] - q.px[i], x[3 * v + 1] - q.py[i], x[3 * v + 2] - q.pz[i]);
     // Detection's contacts come first, one record per query (CpuContacts.appendDcd): record i is
-    // this query's, inactive where the far-side rule dropped it or it had no normal.
+    // this query's, inactive where it had no normal (appendDcd leaves the normal 0) or where the
+    // far-side rule dropped it (dropFarSideContacts keeps the normal).
     const c = stage.contacts;
-    const contact = i < c.count && c.pointVertex[4 * i] === v ? (c.active[i] ? 'its contact active' : 'its contact inactive (dropped by the far-side rule, or no normal)') : 'no contact of its own';
-    if (status === QUERY_FOUND) return `query found, path ${mm(Math.hypot(r.s[3 * i] - q.px[i], r.s[3 * i + 1] - q.py[i], r.s[3 * i + 2] - q.pz[i]))} mm, the point ${mm(moved)} mm from where it was at detection, ${contact}`;
-    if (status === QUERY_SKIPPED) return 'query skipped (section 3.5: a boundary tet at it is inverted)';
-    if (status === QUERY_OVERFLOW) return 'query overflowed';
-    return 'query found no path';
+    const own = i < c.count && c.pointVertex[4 * i] === v;
+    const hasNormal = own && (c.normal[3 * i] !== 0 || c.normal[3 * i + 1] !== 0 || c.normal[3 * i + 2] !== 0);
+    const cause: TraceCause = !own ? 'query without a contact' : c.active[i] ? 'contact active, not yet out' : hasNormal ? 'contact dropped by the far-side rule' : 'contact with no normal';
+    const contact = !own ? 'no contact of its own' : c.active[i] ? 'its contact active' : hasNormal ? 'its contact inactive (dropped by the far-side rule)' : 'its contact inactive (no normal)';
+    if (status === QUERY_FOUND) return { words: `query found, path ${mm(Math.hypot(r.s[3 * i] - q.px[i], r.s[3 * i + 1] - q.py[i], r.s[3 * i + 2] - q.pz[i]))} mm, the point ${mm(moved)} mm from where it was at detection, ${contact}`, cause };
+    if (status === QUERY_SKIPPED) return { words: 'query skipped (section 3.5: a boundary tet at it is inverted)', cause: 'no query' };
+    if (status === QUERY_OVERFLOW) return { words: 'query overflowed', cause: 'no query' };
+    return { words: 'query found no path', cause: 'no query' };
   }
-  return 'no query';
+  return { words: 'no query', cause: 'no query' };
 }
 
 /** The active contacts with v as a point (offset, gap, normal, the other side's object) and how many have it as a triangle corner. */
@@ -55,18 +69,23 @@ function contactsOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: numb
   return `${asPoint.length} contacts as a point${asPoint.length ? ` [${asPoint.join('; ')}]` : ''}, ${asCorner} at its triangles`;
 }
 
-/** The trace line of vertex v found inside tet `tet` of object `tetObject`, `depth` deep (world units). */
-export function vertexTraceLine(
+/** The trace line of vertex v found inside tet `tet` of object `tetObject`, `depth` deep (world units), and its cause (TraceCause; null before the collision stage exists). */
+export function vertexTrace(
   stage: Readonly<CpuCollisionStage> | null, x: Float64Array, vertexObject: Uint32Array, v: number, tet: number, tetObject: number, depth: number,
-): string {
+): { line: string; cause: TraceCause | null } {
   const head = `vertex ${v} (object ${vertexObject[v]}) in tet ${tet} of object ${tetObject}, ${mm(depth)} mm deep`;
-  if (!stage) return `${head}; no collision stage yet`;
+  if (!stage) return { line: `${head}; no collision stage yet`, cause: null };
   // Section 3.5's mark: a vertex with a boundary triangle of an inverted tet gets no self query and
   // no self Pin mark, so its self-intersection waits for the tet. At the substep's start (where Pin
   // is marked) and at its last detection.
   const d = stage.detector;
-  const inverted = d.invertedAtMark[v] || d.invertedVertex[v]
+  const atInverted = d.invertedAtMark[v] || d.invertedVertex[v];
+  const inverted = atInverted
     ? `; at an inverted boundary tet (section 3.5: no self Pin or query) ${d.invertedAtMark[v] ? 'at the start' : ''}${d.invertedAtMark[v] && d.invertedVertex[v] ? ' and ' : ''}${d.invertedVertex[v] ? 'at the last detection' : ''}`
     : '';
-  return `${head}; Pin ${stage.pin[v] ? 'yes' : 'no'}${inverted}; ${queryOf(stage, x, v)}; ${contactsOf(stage, x, v, vertexObject)}`;
+  const query = queryOf(stage, x, v);
+  return {
+    line: `${head}; Pin ${stage.pin[v] ? 'yes' : 'no'}${inverted}; ${query.words}; ${contactsOf(stage, x, v, vertexObject)}`,
+    cause: atInverted ? 'inverted boundary tet' : query.cause,
+  };
 }
