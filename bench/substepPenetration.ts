@@ -113,7 +113,7 @@ solver.onSubstep = (substep) => {
   const c = countIntersections({ positions: solver.x, tets: m.tets, tetObject: m.tetObject }, { depth: true });
   for (const h of c.hits) {
     if (trace === 'none' || (trace === 'inter' && h.self) || (trace === 'self' && !h.self)) continue;
-    const { line, cause } = vertexTrace(solver.collisionStage, solver.x, m.vertexObject, h.vertex, h.tet, m.tetObject[h.tet], h.depth);
+    const { line, cause } = vertexTrace(solver.collisionStage, solver.x, m.vertexObject, h.vertex, h.tet, m.tetObject[h.tet], h.inverted, h.depth);
     console.log(`  frame ${frameNumber} substep ${substep + 1}: ${line}${h.throughOwnTet ? ' (through its own inverted tet)' : ''}`);
     // Summed as the counts are: a vertex through its own inverted tet is an inversion, not counted inside its own.
     if (cause && !h.throughOwnTet) causes.get(cause)![h.self ? 1 : 0]++;

@@ -20,10 +20,17 @@ const mm = (metres: number): string => (1000 * metres).toFixed(3);
  * "Where the vertices inside their own octopus come from"): at an inverted boundary tet (paper
  * section 3.5: no self query), its own query found with its contact active but the vertex not yet
  * out, found with its contact dropped by the far-side rule, found with no normal, and no query (or
- * one skipped, overflowed or with no path).
+ * one skipped, overflowed or with no path), told apart by whether the tet the counter found it in
+ * is inverted: detection tests a point against tets right side out only (docs/collisions.md "Query
+ * points and detection rules"), so a point whose containing tets are all inside out gets none.
  */
-export type TraceCause = 'inverted boundary tet' | 'contact active, not yet out' | 'contact dropped by the far-side rule' | 'contact with no normal' | 'query without a contact' | 'no query';
-export const TRACE_CAUSES: readonly TraceCause[] = ['inverted boundary tet', 'contact active, not yet out', 'contact dropped by the far-side rule', 'contact with no normal', 'query without a contact', 'no query'];
+export type TraceCause =
+  | 'inverted boundary tet' | 'contact active, not yet out' | 'contact dropped by the far-side rule' | 'contact with no normal' | 'query without a contact'
+  | 'no query, inside an inverted tet' | 'no query';
+export const TRACE_CAUSES: readonly TraceCause[] = [
+  'inverted boundary tet', 'contact active, not yet out', 'contact dropped by the far-side rule', 'contact with no normal', 'query without a contact',
+  'no query, inside an inverted tet', 'no query',
+];
 
 /** Its vertex query's outcome in words ("no query": detection made none for it this substep) and as a cause. */
 function queryOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: number): { words: string; cause: TraceCause } {
@@ -41,7 +48,7 @@ function queryOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: number)
     const own = i < c.count && c.pointVertex[4 * i] === v;
     const hasNormal = own && (c.normal[3 * i] !== 0 || c.normal[3 * i + 1] !== 0 || c.normal[3 * i + 2] !== 0);
     const cause: TraceCause = !own ? 'query without a contact' : c.active[i] ? 'contact active, not yet out' : hasNormal ? 'contact dropped by the far-side rule' : 'contact with no normal';
-    const contact = !own ? 'no contact of its own' : c.active[i] ? 'its contact active' : hasNormal ? 'its contact inactive (dropped by the far-side rule)' : 'its contact inactive (no normal)';
+    const contact = { 'query without a contact': 'no contact of its own', 'contact active, not yet out': 'its contact active', 'contact dropped by the far-side rule': 'its contact inactive (dropped by the far-side rule)' }[cause as string] ?? 'its contact inactive (no normal)';
     if (status === QUERY_FOUND) return { words: `query found, path ${mm(Math.hypot(r.s[3 * i] - q.px[i], r.s[3 * i + 1] - q.py[i], r.s[3 * i + 2] - q.pz[i]))} mm, the point ${mm(moved)} mm from where it was at detection, ${contact}`, cause };
     if (status === QUERY_SKIPPED) return { words: 'query skipped (section 3.5: a boundary tet at it is inverted)', cause: 'no query' };
     if (status === QUERY_OVERFLOW) return { words: 'query overflowed', cause: 'no query' };
@@ -69,11 +76,15 @@ function contactsOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: numb
   return `${asPoint.length} contacts as a point${asPoint.length ? ` [${asPoint.join('; ')}]` : ''}, ${asCorner} at its triangles`;
 }
 
-/** The trace line of vertex v found inside tet `tet` of object `tetObject`, `depth` deep (world units), and its cause (TraceCause; null before the collision stage exists). */
+/**
+ * The trace line of vertex v found inside tet `tet` of object `tetObject` (`tetInverted`: that tet
+ * is inside out), `depth` deep (world units), and its cause (TraceCause; null before the collision
+ * stage exists).
+ */
 export function vertexTrace(
-  stage: Readonly<CpuCollisionStage> | null, x: Float64Array, vertexObject: Uint32Array, v: number, tet: number, tetObject: number, depth: number,
+  stage: Readonly<CpuCollisionStage> | null, x: Float64Array, vertexObject: Uint32Array, v: number, tet: number, tetObject: number, tetInverted: boolean, depth: number,
 ): { line: string; cause: TraceCause | null } {
-  const head = `vertex ${v} (object ${vertexObject[v]}) in tet ${tet} of object ${tetObject}, ${mm(depth)} mm deep`;
+  const head = `vertex ${v} (object ${vertexObject[v]}) in ${tetInverted ? 'inverted ' : ''}tet ${tet} of object ${tetObject}, ${mm(depth)} mm deep`;
   if (!stage) return { line: `${head}; no collision stage yet`, cause: null };
   // Section 3.5's mark: a vertex with a boundary triangle of an inverted tet gets no self query and
   // no self Pin mark, so its self-intersection waits for the tet. At the substep's start (where Pin
@@ -86,6 +97,6 @@ export function vertexTrace(
   const query = queryOf(stage, x, v);
   return {
     line: `${head}; Pin ${stage.pin[v] ? 'yes' : 'no'}${inverted}; ${query.words}; ${contactsOf(stage, x, v, vertexObject)}`,
-    cause: atInverted ? 'inverted boundary tet' : query.cause,
+    cause: atInverted ? 'inverted boundary tet' : query.cause === 'no query' && tetInverted ? 'no query, inside an inverted tet' : query.cause,
   };
 }
