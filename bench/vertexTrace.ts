@@ -17,23 +17,24 @@ const mm = (metres: number): string => (1000 * metres).toFixed(3);
 
 /**
  * What left a traced vertex inside, by what the stage did for it (the split of docs/collisions.md
- * "Where the vertices inside their own octopus come from"): at an inverted boundary tet (paper
- * section 3.5: no self query), its own query found with its contact active but the vertex not yet
- * out, found with its contact dropped by the far-side rule, found with no normal, and no query (or
+ * "Where the vertices inside their own octopus come from"): inside its own object at an inverted
+ * boundary tet (paper section 3.5: no self query); its own query found, with its contact active
+ * but the vertex not yet out, dropped by the far-side rule, or without a normal; and no query (or
  * one skipped, overflowed or with no path), told apart by whether the tet the counter found it in
- * is inverted: detection tests a point against tets right side out only (docs/collisions.md "Query
- * points and detection rules"), so a point whose containing tets are all inside out gets none.
+ * is inverted (detection tests a point against tets right side out only: docs/collisions.md "Query
+ * points and detection rules") and, if not, by its hybrid mark: Pin (inside at the substep's
+ * start, so DCD's) or free (CCD's to catch).
  */
 export type TraceCause =
   | 'inverted boundary tet' | 'contact active, not yet out' | 'contact dropped by the far-side rule' | 'contact with no normal' | 'query without a contact'
-  | 'no query, inside an inverted tet' | 'no query';
+  | 'no query, inside an inverted tet' | 'no query, Pin' | 'no query, free (CCD)';
 export const TRACE_CAUSES: readonly TraceCause[] = [
   'inverted boundary tet', 'contact active, not yet out', 'contact dropped by the far-side rule', 'contact with no normal', 'query without a contact',
-  'no query, inside an inverted tet', 'no query',
+  'no query, inside an inverted tet', 'no query, Pin', 'no query, free (CCD)',
 ];
 
-/** Its vertex query's outcome in words ("no query": detection made none for it this substep) and as a cause. */
-function queryOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: number): { words: string; cause: TraceCause } {
+/** Its vertex query's outcome in words ("no query": detection made none for it this substep) and as a cause (null: no query answered). */
+function queryOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: number): { words: string; cause: TraceCause | null } {
   const q = stage.queries, r = stage.results;
   for (let i = 0; i < q.count; i++) {
     if (sourceKind(q.source[i]) !== KIND_VERTEX || sourceIndex(q.source[i]) !== v) continue;
@@ -48,13 +49,13 @@ function queryOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: number)
     const own = i < c.count && c.pointVertex[4 * i] === v;
     const hasNormal = own && (c.normal[3 * i] !== 0 || c.normal[3 * i + 1] !== 0 || c.normal[3 * i + 2] !== 0);
     const cause: TraceCause = !own ? 'query without a contact' : c.active[i] ? 'contact active, not yet out' : hasNormal ? 'contact dropped by the far-side rule' : 'contact with no normal';
-    const contact = { 'query without a contact': 'no contact of its own', 'contact active, not yet out': 'its contact active', 'contact dropped by the far-side rule': 'its contact inactive (dropped by the far-side rule)' }[cause as string] ?? 'its contact inactive (no normal)';
+    const contact = !own ? 'no contact of its own' : `its contact ${c.active[i] ? 'active' : `inactive (${hasNormal ? 'dropped by the far-side rule' : 'no normal'})`}`;
     if (status === QUERY_FOUND) return { words: `query found, path ${mm(Math.hypot(r.s[3 * i] - q.px[i], r.s[3 * i + 1] - q.py[i], r.s[3 * i + 2] - q.pz[i]))} mm, the point ${mm(moved)} mm from where it was at detection, ${contact}`, cause };
-    if (status === QUERY_SKIPPED) return { words: 'query skipped (section 3.5: a boundary tet at it is inverted)', cause: 'no query' };
-    if (status === QUERY_OVERFLOW) return { words: 'query overflowed', cause: 'no query' };
-    return { words: 'query found no path', cause: 'no query' };
+    if (status === QUERY_SKIPPED) return { words: 'query skipped (section 3.5: a boundary tet at it is inverted)', cause: null };
+    if (status === QUERY_OVERFLOW) return { words: 'query overflowed', cause: null };
+    return { words: 'query found no path', cause: null };
   }
-  return { words: 'no query', cause: 'no query' };
+  return { words: 'no query', cause: null };
 }
 
 /** The active contacts with v as a point (offset, gap, normal, the other side's object) and how many have it as a triangle corner. */
@@ -97,6 +98,7 @@ export function vertexTrace(
   const query = queryOf(stage, x, v);
   return {
     line: `${head}; Pin ${stage.pin[v] ? 'yes' : 'no'}${inverted}; ${query.words}; ${contactsOf(stage, x, v, vertexObject)}`,
-    cause: atInverted ? 'inverted boundary tet' : query.cause === 'no query' && tetInverted ? 'no query, inside an inverted tet' : query.cause,
+    // Section 3.5 skips self queries only: a vertex inside another object keeps its query there.
+    cause: atInverted && tetObject === vertexObject[v] ? 'inverted boundary tet' : query.cause ?? (tetInverted ? 'no query, inside an inverted tet' : stage.pin[v] ? 'no query, Pin' : 'no query, free (CCD)'),
   };
 }
