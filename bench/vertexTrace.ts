@@ -25,13 +25,11 @@ const mm = (metres: number): string => (1000 * metres).toFixed(3);
  * points and detection rules") and, if not, by its hybrid mark: Pin (inside at the substep's
  * start, so DCD's) or free (CCD's to catch).
  */
-export type TraceCause =
-  | 'inverted boundary tet' | 'contact active, not yet out' | 'contact dropped by the far-side rule' | 'contact with no normal' | 'query without a contact'
-  | 'no query, inside an inverted tet' | 'no query, Pin' | 'no query, free (CCD)';
-export const TRACE_CAUSES: readonly TraceCause[] = [
+export const TRACE_CAUSES = [
   'inverted boundary tet', 'contact active, not yet out', 'contact dropped by the far-side rule', 'contact with no normal', 'query without a contact',
   'no query, inside an inverted tet', 'no query, Pin', 'no query, free (CCD)',
-];
+] as const;
+export type TraceCause = (typeof TRACE_CAUSES)[number];
 
 /** Its vertex query's outcome in words ("no query": detection made none for it this substep) and as a cause (null: no query answered). */
 function queryOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: number): { words: string; cause: TraceCause | null } {
