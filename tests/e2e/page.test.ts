@@ -136,12 +136,39 @@ describe('the page', () => {
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const png = decodePng(await page.locator('#viewport canvas').screenshot());
     await style.evaluate((el) => (el as HTMLElement).remove());
-    // The panel covers the right 250 px of the 960: the free part's middle is x 0.1-0.6 of the canvas.
+    // The panel covers the right 300 px of the 960 (page.css --panel-width): the free part's middle is x 0.1-0.6 of the canvas.
     const middle = countRegion(png, BACKGROUND_COLOR, { x0: 0.15, x1: 0.55, y0: 0.3, y1: 0.7 });
     const corner = countRegion(png, BACKGROUND_COLOR, { x0: 0, x1: 0.08, y0: 0, y1: 0.08 });
     // The top corner sees only the sky: it must be the background colour, or the comparison is meaningless.
     expect(corner.background / corner.total).toBeGreaterThan(0.95);
     expect(middle.object / middle.total, `object pixels in the middle: ${JSON.stringify(middle)}`).toBeGreaterThan(0.1);
+  });
+
+  it("every control in the panel shows its name and its whole value field inside the panel, the two side by side", async () => {
+    // lil-gui keeps a name on one line and lets a long one push its widget: "Light vertices raised to
+    // (× neighbours' mass)" once hid its own number field past the panel's edge (page.css wraps names).
+    await waitForMeshDrawn(page, 120_000, errors);
+    const bad = await page.evaluate(() => {
+      const panel = document.querySelector('.lil-gui.lil-root')!.getBoundingClientRect();
+      const out: string[] = [];
+      let checked = 0;
+      for (const row of document.querySelectorAll<HTMLElement>('.lil-controller')) {
+        if (row.offsetParent === null) continue; // in a closed folder or hidden
+        const name = row.querySelector('.lil-name')!.getBoundingClientRect();
+        for (const field of row.querySelectorAll<HTMLElement>('.lil-widget input, .lil-widget select')) {
+          if (field.offsetParent === null) continue;
+          const r = field.getBoundingClientRect();
+          checked++;
+          const label = row.querySelector('.lil-name')!.textContent;
+          if (r.left < panel.left - 0.5 || r.right > panel.right + 0.5) out.push(`${label}: field ${r.left.toFixed(0)}-${r.right.toFixed(0)} outside the panel ${panel.left.toFixed(0)}-${panel.right.toFixed(0)}`);
+          if (field.getAttribute('type') !== 'checkbox' && r.width < 30) out.push(`${label}: field only ${r.width.toFixed(0)} px wide`);
+          if (name.right > r.left + 0.5) out.push(`${label}: name reaches ${name.right.toFixed(0)}, over its field at ${r.left.toFixed(0)}`);
+        }
+      }
+      return { out, checked };
+    });
+    expect(bad.checked, 'controls with a value field').toBeGreaterThan(10);
+    expect(bad.out).toEqual([]);
   });
 
   it('statistics describe the mesh and change when another shape is chosen in the GUI', async () => {
