@@ -154,12 +154,12 @@ describe('the page', () => {
       let checked = 0;
       for (const row of document.querySelectorAll<HTMLElement>('.lil-controller')) {
         if (row.offsetParent === null) continue; // in a closed folder or hidden
-        const name = row.querySelector('.lil-name')!.getBoundingClientRect();
+        const nameElement = row.querySelector('.lil-name')!;
+        const name = nameElement.getBoundingClientRect(), label = nameElement.textContent;
         for (const field of row.querySelectorAll<HTMLElement>('.lil-widget input, .lil-widget select')) {
           if (field.offsetParent === null) continue;
           const r = field.getBoundingClientRect();
           checked++;
-          const label = row.querySelector('.lil-name')!.textContent;
           if (r.left < panel.left - 0.5 || r.right > panel.right + 0.5) out.push(`${label}: field ${r.left.toFixed(0)}-${r.right.toFixed(0)} outside the panel ${panel.left.toFixed(0)}-${panel.right.toFixed(0)}`);
           if (field.getAttribute('type') !== 'checkbox' && r.width < 30) out.push(`${label}: field only ${r.width.toFixed(0)} px wide`);
           if (name.right > r.left + 0.5) out.push(`${label}: name reaches ${name.right.toFixed(0)}, over its field at ${r.left.toFixed(0)}`);
