@@ -47,7 +47,9 @@ function queryOf(stage: Readonly<CpuCollisionStage>, x: Float64Array, v: number)
     const own = i < c.count && c.pointVertex[4 * i] === v;
     const hasNormal = own && (c.normal[3 * i] !== 0 || c.normal[3 * i + 1] !== 0 || c.normal[3 * i + 2] !== 0);
     const cause: TraceCause = !own ? 'query without a contact' : c.active[i] ? 'contact active, not yet out' : hasNormal ? 'contact dropped by the far-side rule' : 'contact with no normal';
-    const contact = !own ? 'no contact of its own' : `its contact ${c.active[i] ? 'active' : `inactive (${hasNormal ? 'dropped by the far-side rule' : 'no normal'})`}`;
+    const contact = cause === 'query without a contact' ? 'no contact of its own'
+      : cause === 'contact active, not yet out' ? 'its contact active'
+        : `its contact inactive (${cause === 'contact with no normal' ? 'no normal' : 'dropped by the far-side rule'})`;
     if (status === QUERY_FOUND) return { words: `query found, path ${mm(Math.hypot(r.s[3 * i] - q.px[i], r.s[3 * i + 1] - q.py[i], r.s[3 * i + 2] - q.pz[i]))} mm, the point ${mm(moved)} mm from where it was at detection, ${contact}`, cause };
     if (status === QUERY_SKIPPED) return { words: 'query skipped (section 3.5: a boundary tet at it is inverted)', cause: null };
     if (status === QUERY_OVERFLOW) return { words: 'query overflowed', cause: null };
