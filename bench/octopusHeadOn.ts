@@ -12,11 +12,11 @@
  * the tets inside out (signed volume against the rest one; of them the slivers, SolverParams.sliverQuality)
  * and the solver's DCD hits between the two.
  *
- *   node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off] [--sliver-lift after-contacts|holding-contacts|with-contacts] [--sliver-floor-in-sweeps on|off]
+ *   node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off] [--sliver-lift after-contacts|clipped-to-contacts|holding-contacts|with-contacts] [--sliver-floor-in-sweeps on|off]
  *
  * --pin-by-kind: SolverParams.pinByKind (default off, as the solver's).
  * --ccd-edge-interior: SolverParams.ccdEdgeInterior (default off, as the solver's).
- * --sliver-lift: SolverParams.sliverLift (default after-contacts, as the solver's).
+ * --sliver-lift: SolverParams.sliverLift (default clipped-to-contacts, as the solver's).
  * --sliver-floor-in-sweeps: SolverParams.sliverFloorInSweeps (default off, as the solver's).
  */
 import { readFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ import { segmentCrossesTriangle } from '../tests/support/surfaceCrossings';
 import { signedVolume6 } from '../tests/support/invertedTets';
 import { checkBenchArgs, onOffArg } from './cli';
 
-const USAGE = 'node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off] [--sliver-lift after-contacts|holding-contacts|with-contacts] [--sliver-floor-in-sweeps on|off]';
+const USAGE = 'node scripts/run-ts.mjs bench/octopusHeadOn.ts [--speed 3] [--turn 1] [--lift 0.1] [--frames 14] [--pin-by-kind on|off] [--ccd-edge-interior on|off] [--sliver-lift after-contacts|clipped-to-contacts|holding-contacts|with-contacts] [--sliver-floor-in-sweeps on|off]';
 const argv = process.argv.slice(2);
 checkBenchArgs(argv, { usage: USAGE, values: ['--speed', '--turn', '--lift', '--frames', '--pin-by-kind', '--ccd-edge-interior', '--sliver-lift', '--sliver-floor-in-sweeps'] });
 function numberArg(name: string, fallback: number): number {

@@ -37,6 +37,7 @@
 #include "contact"
 #include "contactSeparation"
 #include "colliderTouch"
+#include "pushDirection"
 
 @group(0) @binding(0) var<uniform> params: ContactParams;
 @group(0) @binding(1) var<storage, read_write> positions: array<vec4<f32>>;
@@ -432,5 +433,35 @@ fn sweepContacts(@builtin(local_invocation_index) lane: u32) {
   for (var k = 0u; k < params.sweepPasses; k++) {
     sweepGroup(lane, 0u, n.x, n.x + n.y);
     if (n.z > 0u) { sweepGroup(lane, 2u, n.z, n.z); }
+  }
+}
+
+// Adds `bits` (pushDirectionBits of a signed normal) to vertex v's push direction.
+fn addPushDirection(v: u32, bits: vec3<u32>) {
+  let word = pushDirectionWord(params.touchBase, params.vertexCount, v);
+  atomicAdd(&status[word], bits.x);
+  atomicAdd(&status[word + 1u], bits.y);
+  atomicAdd(&status[word + 2u], bits.z);
+}
+
+// The sliver lift 'clipped-to-contacts' (lib/pushDirection.wgsl), once after the substep's last
+// round's passes, in one workgroup over the bound lists: each enabled contact between two bodies
+// adds its normal to its point's vertices' push directions and subtracts it from its triangle's,
+// those with a weight > 0 (CPU twin CpuContacts.sumPushDirections). Predict cleared the words.
+@compute @workgroup_size(256)
+fn sumPushDirections(@builtin(local_invocation_index) lane: u32) {
+  for (var y = 0u; y < 3u; y++) {
+    let n = listCount(y);
+    for (var i = lane; i < n; i += SWEEP_LANES) {
+      let c = loadContact(y, i);
+      if (c.enabled == 0u || vertexObject(c.pointVertex.x) == vertexObject(c.triVertex.x)) { continue; }
+      let bits = pushDirectionBits(c.normal);
+      for (var k = 0u; k < 4u; k++) {
+        if (c.pointVertex[k] != CONTACT_NONE && c.pointWeight[k] != 0.0) { addPushDirection(c.pointVertex[k], bits); }
+      }
+      for (var k = 0u; k < 3u; k++) {
+        if (c.triBary[k] != 0.0) { addPushDirection(c.triVertex[k], vec3<u32>(0u) - bits); }
+      }
+    }
   }
 }

@@ -21,7 +21,9 @@
 // applySliverShift gives to the start positions after the round's contacts; with 'holding-contacts'
 // as 'after-contacts', the corners a contact pushed this substep held still (inverse mass 0, their
 // CONTACT_PUSHED touch bit), then as many sweeps with every corner free for the slivers still
-// below the floor (those whose corners were all pushed). With sliverFloorInSweeps the same lift
+// below the floor (those whose corners were all pushed); with 'clipped-to-contacts' as
+// 'after-contacts', each corner's gradient kept off the way the contacts between bodies pushed it
+// this substep (its push-direction words, lib/pushDirection.wgsl). With sliverFloorInSweeps the same lift
 // runs after every material sweep too (MaterialStage), on the positions alone (startMoves NONE):
 // a constraint of the material solve, its moves become velocity. Only the uniform slot
 // with countPass counts (the lift after the contacts, or the one before the collision stages).
@@ -29,6 +31,7 @@
 #include "threadIndex"
 #include "queryList"
 #include "colliderTouch"
+#include "pushDirection"
 
 struct FloorParams {
   vertexCount: u32,
@@ -39,6 +42,7 @@ struct FloorParams {
   startMoves: u32,       // where liftSliversByColour's moves go besides the positions: START_MOVES_* (inversionFloorStage.ts StartMoves)
   holdPushed: u32,       // 1: liftSliversByColour holds still the vertices a contact pushed this substep (sliverLift 'holding-contacts')
   touchBase: u32,        // the first vertex's touch word in status (lib/colliderTouch.wgsl)
+  clipPushes: u32,       // 1: liftSliversByColour keeps each corner's move off the way contacts between bodies pushed it this substep (sliverLift 'clipped-to-contacts'; lib/pushDirection.wgsl)
 }
 
 @group(0) @binding(0) var<uniform> params: FloorParams;
@@ -171,6 +175,14 @@ fn liftStart(v: u32, d: vec3<f32>) {
   }
 }
 
+// Corner v's volume gradient g kept off the way the contacts between bodies pushed v this
+// substep (lib/pushDirection.wgsl; twin keepGradientOffPush in inversionFloor.ts): the lift moves
+// the corner along w lambda g, lambda > 0, and the clipped g also enters the denominator.
+fn gradientOffPush(v: u32, g: vec3<f32>) -> vec3<f32> {
+  let word = pushDirectionWord(params.touchBase, params.vertexCount, v);
+  return keptOffPush(g, pushDirectionOf(vec3<u32>(status[word], status[word + 1u], status[word + 2u])));
+}
+
 @compute @workgroup_size(SLIVER_LANES)
 fn liftSliversByColour(@builtin(local_invocation_index) lane: u32) {
   let colours = sliverOrder[0];
@@ -187,6 +199,12 @@ fn liftSliversByColour(@builtin(local_invocation_index) lane: u32) {
           // Counted with every corner's own mass, held or not (inversionFloor.ts liftSlivers).
           if (liftRound == 0u && sweep == 0u && params.countPass != 0u && belowFloor(r)) { atomicAdd(&list.header[QL_INVERSION_FLOOR_TETS], 1u); }
           if (liftRound == 0u) { r.w = heldByContacts(r); }
+          if (params.clipPushes != 0u) {
+            r.g0 = gradientOffPush(r.ids.x, r.g0);
+            r.g1 = gradientOffPush(r.ids.y, r.g1);
+            r.g2 = gradientOffPush(r.ids.z, r.g2);
+            r.g3 = gradientOffPush(r.ids.w, r.g3);
+          }
           let denom = r.w.x * dot(r.g0, r.g0) + r.w.y * dot(r.g1, r.g1) + r.w.z * dot(r.g2, r.g2) + r.w.w * dot(r.g3, r.g3);
           if (!(denom > 0.0)) { continue; }
           let lambda = -r.c / denom;

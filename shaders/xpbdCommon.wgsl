@@ -25,6 +25,7 @@ struct Frame {
   colliderMultiplier: u32, // 1: the colliders keep a multiplier per vertex (SolverParams.colliderResponse 'multiplier'; lib/colliderProjection.wgsl)
   colliderDepenetration: f32, // the depth a start had in a static collider that one projection may remove (colliderProjection.wgsl colliderLayerAllowance)
   positionCarry: u32,    // 1: the material's in-place adds keep their rounding (SolverParams.positionCarry; lib/positionCarry.wgsl)
+  pushDirections: u32,   // 1: predict clears the vertices' push-direction words (SolverParams.sliverLift 'clipped-to-contacts'; lib/pushDirection.wgsl)
 }
 
 struct Slot {

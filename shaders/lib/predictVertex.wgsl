@@ -4,11 +4,19 @@
 // predict (xpbdIntegrate.wgsl) and predict with the warm start's corrections
 // (xpbdPredictWarm.wgsl). The including kernel declares frame, slot, positions, prev and
 // velocities (read_write), rest, handles and objectStatus (array<atomic<u32>>). CPU twin:
-// cpuSolver.ts. It also clears the vertex's collider-touch word for the substep (lib/colliderTouch.wgsl).
+// cpuSolver.ts. It also clears the vertex's collider-touch word for the substep (lib/colliderTouch.wgsl),
+// and its push-direction words where the sliver lift reads them (lib/pushDirection.wgsl).
 #include "vertexObject"
+#include "pushDirection"
 
 fn predictVertex(i: u32) {
   atomicStore(&objectStatus[frame.touchBase + i], 0u);
+  if (frame.pushDirections != 0u) {
+    let word = pushDirectionWord(frame.touchBase, frame.vertexCount, i);
+    atomicStore(&objectStatus[word], 0u);
+    atomicStore(&objectStatus[word + 1u], 0u);
+    atomicStore(&objectStatus[word + 2u], 0u);
+  }
   var x = positions[i];
   let p = prev[i];
   prev[i] = vec4<f32>(x.xyz, p.w);

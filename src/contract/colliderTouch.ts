@@ -23,6 +23,16 @@
 export const TOUCH_STRIDE = 4;
 
 /**
+ * Words of the GPU solver's status buffer: per object its status word (src/contract/held.ts), then
+ * per vertex its collider-touch word (shaders/lib/colliderTouch.wgsl; the first at the object
+ * count, Frame.touchBase), then per vertex the three push-direction words of the sliver lift
+ * 'clipped-to-contacts' (shaders/lib/pushDirection.wgsl).
+ */
+export function solverStatusWords(objectCount: number, vertexCount: number): number {
+  return objectCount + 4 * vertexCount;
+}
+
+/**
  * The inverse mass of vertex v along a contact's normal n, moving by `side` (+1: the point's
  * vertices, which the push moves along +n; -1: the triangle's, along -n): w (1 - (s n . b)^2) when
  * v rests on a collider of normal b and the push would move it into that collider, else w.

@@ -335,7 +335,7 @@ export class CpuSolver {
       clock = performance.now();
     }
     // Outside recovery, the slivers an impact turned inside out lifted back once a substep
-    // (SolverParams.sliverFloor, sliverLift 'after-contacts'; recovery lifted every tet in every round).
+    // (SolverParams.sliverFloor, sliverLift 'after-contacts' or 'clipped-to-contacts'; recovery lifted every tet in every round).
     if (p.collisions && this.collision && effectiveCollisionMode(p) !== 'air') {
       this.collision.liftSlivers(x, x0, w, p, this.sliverList(), this.collisionCounters);
       lap('contacts');

@@ -212,6 +212,7 @@ export class GpuCollisions {
     this.contacts = new ContactStage(device, this.topology, this.queryList, params, objectStatus);
     this.inversionFloor = new InversionFloorStage(device, model, this.queryList, params, this.contacts.pushedMarks);
     this.contacts.betweenPasses = this.inversionFloor.betweenPasses;
+    this.contacts.pushDirectionsWanted = () => this.inversionFloor.clipsToPushes();
     // Detection's indirect args only where a kernel of the frame reads them: the exact query and
     // the contact build dispatch directly over the list's capacity (issue 24).
     this.detect.argsReadWhen(() => this.contacts.readsQueryArgs() || (this.params().penetration ?? 'exact') !== 'exact');

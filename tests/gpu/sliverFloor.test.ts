@@ -16,7 +16,12 @@
  * CONTACT_PUSHED touch bit) is held still while the free corners lift the sliver to the floor: it
  * ends outside the body, as on the CPU engine, where every corner free carries it back in
  * (tests/unit/collision/sliverLiftHolding.test.ts), and a sliver whose four corners were all pushed
- * still ends at the floor, lifted with them free. In every material sweep (sliverFloorInSweeps)
+ * still ends at the floor, lifted with them free. With sliverLift 'clipped-to-contacts', the
+ * contacts sum the way they push each vertex out of the other body (its push-direction words) and
+ * the lift keeps every corner's gradient off it: the pushed apex ends outside the body and the sliver
+ * at the floor, and where all four corners were pushed, none of them ends inside and the sliver
+ * reaches the floor, as on the CPU engine (tests/unit/collision/sliverLiftClipped.test.ts, where
+ * every corner free carries the apex back in). In every material sweep (sliverFloorInSweeps)
  * the reflected slivers end at the floor too, the lift moving the positions alone: each lifted
  * corner's velocity is its move over the substep (from rest, no gravity or damping), where the lift
  * after the contacts leaves them nearly still; the corners land where the CPU engine puts them, in
@@ -221,6 +226,29 @@ describe('the sliver floor on the GPU', () => {
     expect(ratio).toBeGreaterThan(0.99 * s.params.inversionFloor);
     expect(lifted).toBe(cpu.collisionCounters.inversionFloorTets);
     expect(diff).toBeLessThan(1e-6);
+  });
+
+  it("clipped to the contacts' pushes, an apex pushed out of another body stays out and a sliver whose four corners were pushed reaches the floor with none inside, as on the CPU engine", async () => {
+    const ctx = await testGpu();
+    for (const [apexY, baseY, coverBase] of [[3e-5, 0, false], [2.5e-5, 3e-5, true]] as const) {
+      const { setup: s, start, boxTets } = sliverUnderBox('clipped-to-contacts', apexY, baseY, coverBase);
+      const model = s.model;
+      const { x, lifted } = await gpuFrame(ctx, s, start);
+      const gpuX = Float64Array.from(x);
+      const cpu = cpuFrameFrom(s, start);
+      const corners = [0, 1, 2, 3].map((k) => model.tets[k]);
+      const inside = (at: ArrayLike<number>) => corners.filter((v) => boxTets.some((t) => pointInTet(at, model.tets, t, [0, 1, 2].map((k) => at[3 * v + k]))));
+      const rest = vol6(model.restPositions, model.tets, 0);
+      const ratio = vol6(gpuX, model.tets, 0) / rest;
+      let diff = 0;
+      for (let i = 0; i < gpuX.length; i++) diff = Math.max(diff, Math.abs(gpuX[i] - cpu.x[i]));
+      console.log(`GPU, ${coverBase ? 'four corners' : 'the apex'} inside at the start (${inside(start).length}): corners inside after ${inside(gpuX).join(', ') || 'none'}; sliver volume / rest ${ratio.toFixed(3)} (CPU ${(vol6(cpu.x, model.tets, 0) / rest).toFixed(3)}); lifted ${lifted}; largest position difference from the CPU ${diff.toExponential(2)} m`);
+      expect(inside(start).length).toBe(coverBase ? 4 : 1);
+      expect(lifted).toBe(1);
+      expect(inside(gpuX)).toEqual([]);
+      expect(ratio).toBeGreaterThan(0.99 * s.params.inversionFloor);
+      expect(diff).toBeLessThan(1e-6);
+    }
   });
 
   it('with the contacts, the one-workgroup sweep (a sweep a pass, the lift between) gives the frame of the grid dispatches, in fewer dispatches', async () => {

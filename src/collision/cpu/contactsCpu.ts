@@ -119,6 +119,15 @@ export class CpuContacts {
    * the only reader (the GPU twin skips its atomicOr the same way: ContactParams.markPushed).
    */
   markPushed = false;
+  /**
+   * Per vertex (3 numbers): the sum of the signed unit normals of the active contacts between two
+   * bodies (point and triangle of different objects) that it is part of, +n on the point's
+   * vertices, -n on the triangle's (each vertex with a weight > 0): the way those contacts hold it.
+   * Filled by sumPushDirections for the sliver lift 'clipped-to-contacts', its only reader (GPU
+   * twin: contacts.wgsl sumPushDirections, into the push-direction words of the status buffer,
+   * shaders/lib/pushDirection.wgsl).
+   */
+  readonly pushDirection: Float64Array;
   private readonly acc: Float64Array;
   /** Per vertex: the pass's shift of the start positions (split impulse), applied with acc. */
   private readonly accPrev: Float64Array;
@@ -132,6 +141,7 @@ export class CpuContacts {
     this.vertexContacts = new Float64Array(mesh.vertexCount);
     this.vertexFrictionContacts = new Float64Array(mesh.vertexCount);
     this.pushed = new Uint8Array(mesh.vertexCount);
+    this.pushDirection = new Float64Array(3 * mesh.vertexCount);
     this.acc = new Float64Array(3 * mesh.vertexCount);
     this.accPrev = new Float64Array(3 * mesh.vertexCount);
   }
@@ -394,6 +404,33 @@ export class CpuContacts {
       if (pass > 0) this.betweenPasses?.();
       for (const g of [GROUP_POINT_FACE, GROUP_EDGE_EDGE]) if (groups & (1 << g)) this.solveGroup(x, x0, w, friction, g, held, touch);
     }
+  }
+
+  /**
+   * pushDirection from the contacts as they stand (the sliver lift 'clipped-to-contacts' calls it
+   * after the substep's last round): cleared, then each active contact between two bodies adds its
+   * normal to its point's vertices and subtracts it from its triangle's, those with a weight > 0.
+   */
+  sumPushDirections(): Float64Array {
+    const d = this.pushDirection, objects = this.mesh.vertexObject;
+    d.fill(0);
+    if (!objects) return d;
+    const pv = this.pointVertex, pw = this.pointWeight, tv = this.triVertex, tb = this.triBary;
+    for (let i = 0; i < this.count; i++) {
+      if (!this.active[i] || objects[pv[4 * i]] === objects[tv[3 * i]]) continue;
+      const nx = this.normal[3 * i], ny = this.normal[3 * i + 1], nz = this.normal[3 * i + 2];
+      for (let k = 0; k < 4; k++) {
+        const v = pv[4 * i + k];
+        if (v < 0 || pw[4 * i + k] === 0) continue;
+        d[3 * v] += nx; d[3 * v + 1] += ny; d[3 * v + 2] += nz;
+      }
+      for (let k = 0; k < 3; k++) {
+        const v = tv[3 * i + k];
+        if (v < 0 || tb[3 * i + k] === 0) continue;
+        d[3 * v] -= nx; d[3 * v + 1] -= ny; d[3 * v + 2] -= nz;
+      }
+    }
+    return d;
   }
 
   /**

@@ -176,8 +176,10 @@ export class CpuCollisionStage {
    * floors every tet in every round instead). Skipped, as step() is, on a non-finite state. With
    * sliverLift 'with-contacts' the lift is beginSliverLift's instead, and this does nothing; with
    * 'holding-contacts' the vertices a contact pushed in the substep (CpuContacts.pushed) lift with
-   * inverse mass 0, then what that leaves below the floor with every corner free. Ends the
-   * substep's marks of pushed vertices either way (the GPU's predict clears its touch words).
+   * inverse mass 0, then what that leaves below the floor with every corner free; with
+   * 'clipped-to-contacts' each corner's gradient is kept off the way the last round's active
+   * contacts between bodies hold it (CpuContacts.sumPushDirections). Ends the substep's marks of
+   * pushed vertices either way (the GPU's predict clears its touch words).
    */
   liftSlivers(
     x: Float64Array, x0: Float64Array, w: Float64Array, params: SliverLiftParams, slivers: ArrayLike<number>, into?: CollisionFrameCounters,
@@ -195,7 +197,8 @@ export class CpuCollisionStage {
     // inside out hides the boundary around it from the self queries and the Pin marks (paper section
     // 3.5), so a vertex pressed into its own body there stays in; liftSlivers lifts what the held
     // sweeps leave below the floor again with every corner free.
-    const lifted = liftSlivers(x, x0, w, this.mesh.tets, this.floor!.restVolume6, params.inversionFloor, slivers, this.floor!.scratch.grad, held);
+    const pushDirection = params.sliverLift === 'clipped-to-contacts' ? this.contacts.sumPushDirections() : undefined;
+    const lifted = liftSlivers(x, x0, w, this.mesh.tets, this.floor!.restVolume6, params.inversionFloor, slivers, this.floor!.scratch.grad, held, pushDirection);
     if (into) into.inversionFloorTets += lifted;
   }
 

@@ -171,6 +171,25 @@ export function colourSlivers(tets: ArrayLike<number>, slivers: ArrayLike<number
   return { order, colourStart };
 }
 
+/**
+ * Corner k's volume gradient in `grad` kept off the way the contacts pushed vertex v (liftSlivers'
+ * pushDirection, m its sum there): g <- g - min(0, g . m^) m^, m^ = m / |m|, nothing where no push
+ * was summed. The lift moves a corner along w lambda g with lambda > 0 (the tet is below its
+ * floor), so the clipped gradient moves it nowhere against m; as the constraint's gradient it also
+ * enters the denominator, as a collider's w (I - b b^T) does (src/contract/colliderTouch.ts), so one
+ * projection still meets the linearised floor with the corners that can move.
+ */
+function keepGradientOffPush(grad: Float64Array, k: number, pushDirection: ArrayLike<number>, v: number): void {
+  const mx = pushDirection[3 * v], my = pushDirection[3 * v + 1], mz = pushDirection[3 * v + 2];
+  const m2 = mx * mx + my * my + mz * mz;
+  const along = grad[3 * k] * mx + grad[3 * k + 1] * my + grad[3 * k + 2] * mz;
+  if (!(m2 > 0) || !(along < 0)) return;
+  const f = along / m2;
+  grad[3 * k] -= f * mx;
+  grad[3 * k + 1] -= f * my;
+  grad[3 * k + 2] -= f * mz;
+}
+
 /** Gauss-Seidel sweeps of the sliver floor (liftSlivers). */
 export const SLIVER_FLOOR_SWEEPS = 8;
 
@@ -186,10 +205,15 @@ export const SLIVER_FLOOR_SWEEPS = 8;
  * listed tets below the floor at the first sweep (the counters' inversionFloorTets). `held`: the
  * inverse masses of sliverLift 'holding-contacts' (GPU twin: liftSliversByColour's second round).
  * `x0` null: the positions alone (SolverParams.sliverFloorInSweeps, inside the material sweeps).
+ * `pushDirection` (sliverLift 'clipped-to-contacts'; CpuContacts.pushDirection, 3 per vertex): each
+ * corner's gradient loses its part against the corner's sum m (keepGradientOffPush), so the lift
+ * cannot carry it back the way the contacts between bodies pushed it this substep. The projection
+ * then keeps neither momentum, as holding a corner does not; its moves stay a split impulse (no
+ * velocity). GPU twin: liftSliversByColour with clipPushes.
  */
 export function liftSlivers(
   x: Float64Array, x0: Float64Array | null, w: ArrayLike<number>, tets: ArrayLike<number>, restVolume6: ArrayLike<number>, floor: number, slivers: ArrayLike<number>, grad: Float64Array,
-  held?: ArrayLike<number>,
+  held?: ArrayLike<number>, pushDirection?: ArrayLike<number>,
 ): number {
   if (!(floor > 0)) return 0;
   let first = 0;
@@ -207,9 +231,10 @@ export function liftSlivers(
         if (!(c < 0)) continue;
         let denom = 0, free = 0;
         for (let k = 0; k < 4; k++) {
-          const g2 = grad[3 * k] ** 2 + grad[3 * k + 1] ** 2 + grad[3 * k + 2] ** 2;
-          denom += mass[tets[4 * t + k]] * g2;
-          free += w[tets[4 * t + k]] * g2;
+          const v = tets[4 * t + k];
+          free += w[v] * (grad[3 * k] ** 2 + grad[3 * k + 1] ** 2 + grad[3 * k + 2] ** 2);
+          if (pushDirection) keepGradientOffPush(grad, k, pushDirection, v);
+          denom += mass[v] * (grad[3 * k] ** 2 + grad[3 * k + 1] ** 2 + grad[3 * k + 2] ** 2);
         }
         if (round === 0 && sweep === 0 && free > 0) first++;
         if (!(denom > 0)) continue;

@@ -41,6 +41,7 @@ import buildCode from '../../../shaders/contactsBuild.wgsl?raw';
 import solveCode from '../../../shaders/contacts.wgsl?raw';
 import argsCode from '../../../shaders/contactsArgs.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
+import { solverStatusWords } from '../../contract/colliderTouch';
 import { meanTriangleEdge, uniformRamp } from '../contactOffset';
 import { dispatchGrid, gridRowStride, uniformBuffer } from '../../gpu/buffers';
 import { definePipelines, wgslPipeline } from '../../gpu/lazyPipelines';
@@ -111,6 +112,7 @@ export class ContactStage implements GpuStage {
   declare private readonly countPipeline: GPUComputePipeline;
   declare private readonly applyPipeline: GPUComputePipeline;
   declare private readonly sweepPipeline: GPUComputePipeline;
+  declare private readonly pushDirectionPipeline: GPUComputePipeline;
   private readonly uniforms: GPUBuffer;
   /** `uniforms` with one sweep pass (sweepPasses 1), for the sweep with `betweenPasses` between its passes. */
   private readonly onePassUniforms: GPUBuffer;
@@ -154,6 +156,12 @@ export class ContactStage implements GpuStage {
    * lift with the contacts, InversionFloorStage.betweenPasses; CPU twin CpuContacts.betweenPasses).
    */
   betweenPasses?: BetweenContactPasses;
+  /**
+   * Whether the sliver lift reads the push directions this frame (gpuCollisions.ts sets it:
+   * InversionFloorStage.clipsToPushes, sliverLift 'clipped-to-contacts' with slivers to lift): then,
+   * in a model of two or more objects, the substep's last round ends with sumPushDirections.
+   */
+  pushDirectionsWanted?: () => boolean;
   /** Whether this frame's passes run in one workgroup (SolverParams.contactDispatch), set in beginFrame. */
   private sweeping = false;
   /** Whether this frame's builds drop far-side contacts (SolverParams.farSideContacts), set in beginFrame. */
@@ -217,10 +225,10 @@ export class ContactStage implements GpuStage {
      */
     objectStatus?: GPUBuffer,
   ) {
-    // Its object words, then one collider-touch word per vertex (src/contract/colliderTouch.ts;
-    // all 0 in a buffer of its own: no collider).
+    // Its object words, then per vertex its collider-touch word and push-direction words
+    // (src/contract/colliderTouch.ts solverStatusWords; all 0 in a buffer of its own: no collider).
     this.objectCount = topology.mesh.vertexObject.reduce((a, o) => Math.max(a, o), 0) + 1;
-    this.ownStatus = objectStatus ? undefined : device.createBuffer({ label: 'contacts.objectStatus', size: Math.max(16, 4 * (this.objectCount + topology.vertexCount)), usage: GPUBufferUsage.STORAGE });
+    this.ownStatus = objectStatus ? undefined : device.createBuffer({ label: 'contacts.objectStatus', size: Math.max(16, 4 * solverStatusWords(this.objectCount, topology.vertexCount)), usage: GPUBufferUsage.STORAGE });
     this.objectStatus = objectStatus ?? this.ownStatus!;
     const meanEdge = meanTriangleEdge(topology.mesh.positions, topology.mesh.boundaryTriangles);
     this.accumulatorUnit = ACCUMULATOR_UNIT_RATIO * (meanEdge > 0 && Number.isFinite(meanEdge) ? meanEdge : 1);
@@ -242,6 +250,7 @@ export class ContactStage implements GpuStage {
       countPipeline: () => wgslPipeline(device, 'contacts.count', solveCode, 'countContacts', [this.solveTable.layout]),
       applyPipeline: () => wgslPipeline(device, 'contacts.apply', solveCode, 'applyContacts', [this.solveTable.layout]),
       sweepPipeline: () => wgslPipeline(device, 'contacts.sweep', solveCode, 'sweepContacts', [this.solveTable.layout]),
+      pushDirectionPipeline: () => wgslPipeline(device, 'contacts.pushDirections', solveCode, 'sumPushDirections', [this.solveTable.layout]),
     });
     this.uniforms = uniformBuffer(device, 'contacts.params', 4 * PARAM_WORDS);
     this.onePassUniforms = uniformBuffer(device, 'contacts.params.onePass', 4 * PARAM_WORDS);
@@ -432,6 +441,7 @@ export class ContactStage implements GpuStage {
     const between = this.betweenPasses?.active(step) ? this.betweenPasses : undefined;
     if (this.sweeping && this.sources.length <= 1) dispatches += this.encodeSweep(pass, groups, sharing, ownGroups.length > 0, between, state);
     else dispatches += this.encodeGrid(pass, groups, sharing, ownGroups, between, state);
+    if (step.round === step.rounds - 1 && this.objectCount > 1 && this.pushDirectionsWanted?.()) dispatches += this.encodePushDirections(pass, groups, sharing, ownGroups);
     if (step.substep === 0 && step.round === 0 && this.injectedCount > 0) {
       // The CPU's answers, after the substep's own contacts: same kernels over their own list.
       pass.end();
@@ -485,6 +495,27 @@ export class ContactStage implements GpuStage {
       dispatches++;
     }
     return dispatches;
+  }
+
+  /**
+   * The sliver lift 'clipped-to-contacts': after the last round's passes, each list's enabled
+   * contacts between two bodies summed into their vertices' push-direction words
+   * (sumPushDirections, one workgroup a bind group: the sweep's group, which binds the shared list
+   * and a lone own-count source, then each further source's). Returns the dispatches.
+   */
+  private encodePushDirections(
+    pass: GPUComputePassEncoder, groups: NonNullable<typeof this.groups>, sharing: boolean, ownGroups: { group: GPUBindGroup }[],
+  ): number {
+    const third = this.sources.length <= 1 && ownGroups.length > 0;
+    pass.setPipeline(this.pushDirectionPipeline);
+    pass.setBindGroup(0, groups.sweep[sharing ? 0 : 1][third ? 0 : 1]);
+    pass.dispatchWorkgroups(1);
+    if (third) return 1;
+    for (const g of ownGroups) {
+      pass.setBindGroup(0, g.group);
+      pass.dispatchWorkgroups(1);
+    }
+    return 1 + ownGroups.length;
   }
 
   /** The source with counts of its own that the sweep solves as its third list (one at most; with more the passes run as grid dispatches). */

@@ -14,7 +14,10 @@
  * start positions after the contacts (applySliverShift): 2 + (contactIterations - 1) dispatches a
  * substep, and the contacts' sweep one pass a dispatch (docs/collisions.md "The sliver lift with
  * the contacts"). 'holding-contacts': as 'after-contacts', the vertices a contact pushed this
- * substep (their touch words' CONTACT_PUSHED bit, set by the contacts) held still. With
+ * substep (their touch words' CONTACT_PUSHED bit, set by the contacts) held still.
+ * 'clipped-to-contacts' (the default): as 'after-contacts', each corner's gradient kept off the way
+ * the last round's contacts between bodies push it (its push-direction words in the status buffer,
+ * summed by ContactStage's sumPushDirections, cleared by predict: shaders/lib/pushDirection.wgsl). With
  * sliverFloorInSweeps, `afterSweep` lifts the slivers on the positions alone after every material
  * sweep too (MaterialStage encodes it into its pass: one dispatch an iteration). Each tet's floor
  * (floor x 6 V_rest, or NOT_FLOORED for the tets it does not hold) is uploaded when the settings
@@ -33,7 +36,7 @@ import { colourSlivers, flooredTets, INVERSION_FLOOR_PASSES, restVolumes6 } from
 import type { BetweenContactPasses } from './contactStage';
 import type { QueryList } from './queryList';
 
-const PARAM_WORDS = 8;
+const PARAM_WORDS = 12;
 /** Uniform slots: the counting first pass, the others, the lift inside the material sweeps. */
 const SLOT_BYTES = 256;
 const SLOTS = 3;
@@ -111,7 +114,7 @@ export class InversionFloorStage implements GpuStage {
     scene: SceneArrays & FloorTopology,
     private readonly queryList: QueryList,
     private readonly settings: () => Readonly<InversionFloorSettings>,
-    /** The contacts' status buffer and its first vertex's touch word (ContactStage.pushedMarks), for sliverLift 'holding-contacts'. */
+    /** The contacts' status buffer and its first vertex's touch word (ContactStage.pushedMarks), for sliverLift 'holding-contacts' and 'clipped-to-contacts'. */
     private readonly pushedMarks: { status: GPUBuffer; touchBase: number },
   ) {
     const n = scene.vertexCount;
@@ -206,6 +209,12 @@ export class InversionFloorStage implements GpuStage {
     return 1;
   }
 
+  /** Outside recovery, with sliverLift 'clipped-to-contacts' and a sliver held: the lift reads the push directions (ContactStage.pushDirectionsWanted). */
+  clipsToPushes(): boolean {
+    const s = this.settings();
+    return s.sliverLift === 'clipped-to-contacts' && !s.recovery && this.floorsHeld();
+  }
+
   /** Outside recovery, with sliverLift 'with-contacts' and a sliver held (air mode: GpuSolver's contact settings have collisions off, so nothing is held). */
   private liftsWithContacts(): boolean {
     const s = this.settings();
@@ -226,6 +235,7 @@ export class InversionFloorStage implements GpuStage {
       words[5] = inSweeps ? StartMoves.none : lift === 'with-contacts' ? StartMoves.shift : StartMoves.prev;
       words[6] = !inSweeps && lift === 'holding-contacts' ? 1 : 0;
       words[7] = this.pushedMarks.touchBase;
+      words[8] = !inSweeps && lift === 'clipped-to-contacts' ? 1 : 0;
       this.device.queue.writeBuffer(this.uniforms, slot * SLOT_BYTES, words);
     }
   }
@@ -245,8 +255,8 @@ export class InversionFloorStage implements GpuStage {
 
   encode(encoder: GPUCommandEncoder, state: GpuState, step: SubstepContext): void {
     const groups = this.groups(state);
-    // Outside recovery, after the substep's last round's contacts: with sliverLift 'after-contacts'
-    // or 'holding-contacts' the slivers lifted (the CPU twin: CpuSolver), with 'with-contacts' the start positions given
+    // Outside recovery, after the substep's last round's contacts: with sliverLift 'after-contacts',
+    // 'clipped-to-contacts' or 'holding-contacts' the slivers lifted (the CPU twin: CpuSolver), with 'with-contacts' the start positions given
     // the moves of the lifts before and during the contacts (CpuCollisionStage.endSliverLift).
     if (!this.settings().recovery) {
       if (step.round !== step.rounds - 1) return;

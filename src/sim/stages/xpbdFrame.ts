@@ -22,9 +22,10 @@ import { sampleScripts } from '../scripts';
 import { colliderContactOffset, offsetRampStep, uniformRamp } from '../../collision/contactOffset';
 import type { SimSetup } from '../setup';
 import { packVec4, type GpuState } from '../../contract/state';
+import { solverStatusWords } from '../../contract/colliderTouch';
 
 /** Size of Frame in xpbdCommon.wgsl: 24 words (positionCarry the last), a multiple of its 16-byte alignment. */
-const FRAME_BYTES = 96;
+const FRAME_BYTES = 112;
 
 export class XpbdFrame {
   readonly frame: GPUBuffer;
@@ -62,8 +63,9 @@ export class XpbdFrame {
     this.rest = storageBuffer(device, 'xpbd.rest', packVec4(m.restPositions, m.vertexCount, (i) => handleBits[i]));
     this.invMass = storageBuffer(device, 'xpbd.invMass', new Float32Array(m.invMass));
     // Per object its status word (src/contract/held.ts), then per vertex its collider-touch word
-    // (src/contract/colliderTouch.ts, shaders/lib/colliderTouch.wgsl; Frame.touchBase).
-    this.objectStatus = storageBuffer(device, 'xpbd.objectStatus', new Uint32Array(m.objectNames.length + m.vertexCount));
+    // (src/contract/colliderTouch.ts, shaders/lib/colliderTouch.wgsl; Frame.touchBase) and its
+    // push-direction words (shaders/lib/pushDirection.wgsl): solverStatusWords.
+    this.objectStatus = storageBuffer(device, 'xpbd.objectStatus', new Uint32Array(solverStatusWords(m.objectNames.length, m.vertexCount)));
     // Per vertex the colliders' kept contact (SolverParams.colliderResponse 'multiplier';
     // shaders/lib/colliderProjection.wgsl): friction's correction and the contact's code, then the
     // start's shift. Read only while the vertex's push (velocities.w) is > 0, so never cleared.
@@ -209,6 +211,8 @@ export class XpbdFrame {
     u[21] = effectiveColliderResponse(p) === 'multiplier' ? 1 : 0;
     f[22] = uniformRamp(offsetRampStep(effectiveDepenetrationSpeed(p), h, colliderRampProjections(p)));
     u[23] = p.positionCarry ? 1 : 0;
+    // Only two bodies make the contacts whose push directions the lift reads (ContactStage.encodePushDirections).
+    u[24] = p.sliverLift === 'clipped-to-contacts' && m.objectNames.length > 1 ? 1 : 0;
     this.device.queue.writeBuffer(this.frame, 0, buf);
   }
 
@@ -226,7 +230,7 @@ export class XpbdFrame {
 
   /** Clears the per-object stopped flags. */
   clearObjectStatus(): void {
-    this.device.queue.writeBuffer(this.objectStatus, 0, new Uint32Array(this.model.objectNames.length + this.model.vertexCount));
+    this.device.queue.writeBuffer(this.objectStatus, 0, new Uint32Array(solverStatusWords(this.model.objectNames.length, this.model.vertexCount)));
   }
 
   destroy(): void {
