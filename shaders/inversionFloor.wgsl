@@ -22,8 +22,8 @@
 // as 'after-contacts', the corners a contact pushed this substep held still (inverse mass 0, their
 // CONTACT_PUSHED touch bit), then as many sweeps with every corner free for the slivers still
 // below the floor (those whose corners were all pushed); with 'clipped-to-contacts' as
-// 'after-contacts', each corner's gradient kept off the way the contacts between bodies pushed it
-// this substep (its push-direction words, lib/pushDirection.wgsl). With sliverFloorInSweeps the same lift
+// 'after-contacts', each corner's gradient kept off the way the last round's contacts between
+// bodies push it (its push-direction words, lib/pushDirection.wgsl). With sliverFloorInSweeps the same lift
 // runs after every material sweep too (MaterialStage), on the positions alone (startMoves NONE):
 // a constraint of the material solve, its moves become velocity. Only the uniform slot
 // with countPass counts (the lift after the contacts, or the one before the collision stages).
@@ -42,7 +42,7 @@ struct FloorParams {
   startMoves: u32,       // where liftSliversByColour's moves go besides the positions: START_MOVES_* (inversionFloorStage.ts StartMoves)
   holdPushed: u32,       // 1: liftSliversByColour holds still the vertices a contact pushed this substep (sliverLift 'holding-contacts')
   touchBase: u32,        // the first vertex's touch word in status (lib/colliderTouch.wgsl)
-  clipPushes: u32,       // 1: liftSliversByColour keeps each corner's move off the way contacts between bodies pushed it this substep (sliverLift 'clipped-to-contacts'; lib/pushDirection.wgsl)
+  clipPushes: u32,       // 1: liftSliversByColour keeps each corner's gradient off the way the last round's contacts between bodies push it (sliverLift 'clipped-to-contacts'; lib/pushDirection.wgsl)
 }
 
 @group(0) @binding(0) var<uniform> params: FloorParams;
@@ -175,8 +175,8 @@ fn liftStart(v: u32, d: vec3<f32>) {
   }
 }
 
-// Corner v's volume gradient g kept off the way the contacts between bodies pushed v this
-// substep (lib/pushDirection.wgsl; twin keepGradientOffPush in inversionFloor.ts): the lift moves
+// Corner v's volume gradient g kept off the way the last round's contacts between bodies push v
+// (lib/pushDirection.wgsl; twin keepGradientOffPush in inversionFloor.ts): the lift moves
 // the corner along w lambda g, lambda > 0, and the clipped g also enters the denominator.
 fn gradientOffPush(v: u32, g: vec3<f32>) -> vec3<f32> {
   let word = pushDirectionWord(params.touchBase, params.vertexCount, v);

@@ -207,7 +207,7 @@ export const SLIVER_FLOOR_SWEEPS = 8;
  * `x0` null: the positions alone (SolverParams.sliverFloorInSweeps, inside the material sweeps).
  * `pushDirection` (sliverLift 'clipped-to-contacts'; CpuContacts.pushDirection, 3 per vertex): each
  * corner's gradient loses its part against the corner's sum m (keepGradientOffPush), so the lift
- * cannot carry it back the way the contacts between bodies pushed it this substep. The projection
+ * cannot carry it back against the way the last round's contacts between bodies push it. The projection
  * then keeps neither momentum, as holding a corner does not; its moves stay a split impulse (no
  * velocity). GPU twin: liftSliversByColour with clipPushes.
  */
