@@ -36,7 +36,7 @@ import type { SimSetup } from '../../src/sim/setup';
 import { testGpu } from '../support/gpu';
 import { reflectCorners, relativeQualityOracle, signedVolume6 as vol6 } from '../support/invertedTets';
 import { loadSharedTetArrays } from '../support/sharedMeshes';
-import { cpuFrameFrom, pointInTet, sliverUnderBox } from '../support/sliverUnderBox';
+import { cpuFrameFrom, pointInTet, sliverCornersInside, sliverUnderBox } from '../support/sliverUnderBox';
 
 function setup(sliverFloor: boolean, sliverFloorQuality = 0, sliverFloorInSweeps = false): SimSetup {
   const mesh = loadSharedTetArrays('octopus_2KFaces.t');
@@ -236,8 +236,7 @@ describe('the sliver floor on the GPU', () => {
       const { x, lifted } = await gpuFrame(ctx, s, start);
       const gpuX = Float64Array.from(x);
       const cpu = cpuFrameFrom(s, start);
-      const corners = [0, 1, 2, 3].map((k) => model.tets[k]);
-      const inside = (at: ArrayLike<number>) => corners.filter((v) => boxTets.some((t) => pointInTet(at, model.tets, t, [0, 1, 2].map((k) => at[3 * v + k]))));
+      const inside = (at: ArrayLike<number>) => sliverCornersInside(at, model.tets, boxTets);
       const rest = vol6(model.restPositions, model.tets, 0);
       const ratio = vol6(gpuX, model.tets, 0) / rest;
       let diff = 0;

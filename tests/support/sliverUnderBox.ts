@@ -62,6 +62,12 @@ export function pointInTet(x: ArrayLike<number>, tets: ArrayLike<number>, t: num
   });
 }
 
+/** The sliver's corners (tet 0's) at x that lie inside one of B's tets `boxTets`, by pointInTet. */
+export function sliverCornersInside(x: ArrayLike<number>, tets: ArrayLike<number>, boxTets: readonly number[]): number[] {
+  const corners = [0, 1, 2, 3].map((k) => tets[k]);
+  return corners.filter((v) => boxTets.some((t) => pointInTet(x, tets, t, [0, 1, 2].map((k) => x[3 * v + k]))));
+}
+
 /** One frame of the float64 engine from positions `start` at rest (start positions the same). */
 export function cpuFrameFrom(setup: SimSetup, start: Float64Array): CpuSolver {
   const solver = new CpuSolver(setup);

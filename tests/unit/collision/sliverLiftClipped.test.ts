@@ -14,7 +14,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SliverLift } from '../../../src/contract/params';
 import { signedVolume6 as vol6 } from '../../support/invertedTets';
-import { cpuFrameFrom, pointInTet, sliverUnderBox } from '../../support/sliverUnderBox';
+import { cpuFrameFrom, sliverCornersInside, sliverUnderBox } from '../../support/sliverUnderBox';
 
 /** The apex 0.03 mm above the base: 0.01 mm inside the box, whose bottom face is at 0.02 mm. */
 const APEX_Y = 3e-5;
@@ -23,8 +23,7 @@ function liftOnce(sliverLift: SliverLift, apexY = APEX_Y, baseY = 0, coverBase =
   const { setup, start, boxTets } = sliverUnderBox(sliverLift, apexY, baseY, coverBase);
   const model = setup.model;
   const solver = cpuFrameFrom(setup, start);
-  const corners = [0, 1, 2, 3].map((k) => model.tets[k]);
-  const inBox = (x: ArrayLike<number>) => corners.filter((v) => boxTets.some((t) => pointInTet(x, model.tets, t, [0, 1, 2].map((k) => x[3 * v + k]))));
+  const inBox = (x: ArrayLike<number>) => sliverCornersInside(x, model.tets, boxTets);
   const rest = vol6(model.restPositions, model.tets, 0);
   return {
     setup, solver, start,
