@@ -731,6 +731,10 @@ export class SimulationController {
     this.lastLanded = fromRun ? now : undefined;
     const timed: FrameReport = { ...report, wallMs };
     this.timings.add(timed);
+    // What the frame went on without (a worker job failed, CCD pairs over the GPU's buffer): the
+    // runner prints these per frame; the page shows the latest frame's.
+    const warnings = report.collisions?.warnings ?? [];
+    if (warnings.length > 0) this.parts.banner.show(warnings.join('\n'), { kind: 'warning' });
     // The status line shows the frame as it lands, before the recorder and the overlays take it:
     // a recording's last frame builds its files there, and a status shown after that work put
     // the frame's landing (what a reader of the page times) up to 170 ms late on a loaded machine.

@@ -69,6 +69,12 @@ export interface CcdFrameCounters {
   candidatesVertexFace: number;
   candidatesEdgeEdge: number;
   /**
+   * Pairs of the broad phase left out of the frame's CCD because they did not fit one GPU buffer
+   * (collision/gpu/candidateRoom.ts; the counts above are those the GPU tested). Their points get
+   * contacts once inside, as in DCD. Always 0 on the CPU engine, which has no such limit.
+   */
+  candidatesLeftOut: number;
+  /**
    * Narrow-phase tests run, summed over the substeps and, with SolverParams.ccdEveryRound, the later
    * rounds; pairs with a Pin point skipped in hybrid mode (counted in the detecting rounds only).
    */
@@ -199,7 +205,7 @@ export interface CcdFrameCounters {
 
 export function emptyCcdCounters(): CcdFrameCounters {
   return {
-    candidatesVertexFace: 0, candidatesEdgeEdge: 0, tests: 0, skippedPin: 0, skippedInverted: 0, motionBoxesApart: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, laterRoundHits: 0, laterRoundBeyondReach: 0, laterRoundListed: 0, backFace: 0, exitContacts: 0, edgeEdgeAtEnd: 0, edgeEdgeApart: 0,
+    candidatesVertexFace: 0, candidatesEdgeEdge: 0, candidatesLeftOut: 0, tests: 0, skippedPin: 0, skippedInverted: 0, motionBoxesApart: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, laterRoundHits: 0, laterRoundBeyondReach: 0, laterRoundListed: 0, backFace: 0, exitContacts: 0, edgeEdgeAtEnd: 0, edgeEdgeApart: 0,
     capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, escapedTested: 0, escapedInside: 0, escapedRejected: 0, margin: 0, selfMargin: 0, escapeDistance: 0, escapeDistanceSelf: 0, selfGrowth: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0, selfWorldFrame: 0, interPairs: 0, interSlices: 0,
     selfPairsBefore: 0, selfPairsAfter: 0, selfCulledFraction: 0, selfConesMs: 0, selfTraversalMs: 0, selfFilterMs: 0, selfDeviationEscapes: 0,
   };

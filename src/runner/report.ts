@@ -120,6 +120,8 @@ export interface CollisionSummary {
     laterRoundHits: number;
     escaped: number;
     dropped: number;
+    /** Broad-phase pairs left out of the CCD of their frame, over the GPU's buffer limit (counters.ccd.candidatesLeftOut). */
+    candidatesLeftOut: number;
     meanJobMs: number;
     maxJobMs: number;
     meanWaitMs: number;
@@ -165,6 +167,7 @@ export function summarizeCollisions(frames: readonly FrameEntry[]): CollisionSum
       laterRoundHits: sum((x) => x.ccd?.laterRoundHits ?? 0),
       escaped: sum((x) => x.ccd?.escaped ?? 0),
       dropped: sum((x) => x.ccd?.dropped ?? 0),
+      candidatesLeftOut: sum((x) => x.ccd?.candidatesLeftOut ?? 0),
       meanJobMs: sum((x) => x.ccd?.jobMs ?? 0) / c.length,
       maxJobMs: max((x) => x.ccd?.jobMs ?? 0),
       meanWaitMs: sum((x) => x.ccd?.waitMs ?? 0) / c.length,

@@ -433,6 +433,7 @@ export class GpuCollisions {
     counters.penetration = p.penetration;
     const ccdWords = words.subarray(QL_HEADER_BYTES / 4 + SPB_STATS_WORDS);
     counters.ccd = this.ccd.afterFrame(ccdWords, rec.ccd);
+    if (counters.ccd.candidatesLeftOut > 0) this.pendingWarnings.push(this.ccd.leftOutWarning(counters.ccd));
     if (deviation) counters.ccd.selfDeviationEscapes = deviation.escapes;
     this.ccdSchedule.noteEscapes(counters.ccd.escaped, counters.ccd.escapedSelf, this.ccd.ownEscapeFlags(ccdWords), rec.ccd.input, {
       world: counters.ccd.escapeDistance, own: counters.ccd.escapeDistanceSelf,

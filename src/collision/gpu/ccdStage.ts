@@ -38,6 +38,7 @@ import { uniformRamp } from '../contactOffset';
 import type { CollisionTopologyGpu } from './collisionTopology';
 import { CONTACT_WORDS, type ContactSource } from './contactStage';
 import { QL_HEADER_BYTES, QL_HEADER_WORDS, QUERY_WORDS } from './queryList';
+import { candidateLayout, candidateRoomWithin, keptCandidates, storageBufferLimit } from './candidateRoom';
 
 export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collisionMode'> & Partial<Pick<SolverParams, 'ccdEveryRound' | 'pinByKind' | 'ccdEdgeInterior' | 'ccdSkipInverted'>>;
 
@@ -78,14 +79,6 @@ export const ESCAPE_LIST_WORDS = 2 * ESCAPE_LIST_CAPACITY;
  * were apart (CCD_MOTION_APART).
  */
 export const CCD_TAIL_WORDS = 6;
-/**
- * The near list's room as a share of the candidates' room (pairs; ccdNarrow.wgsl markForLaterRounds):
- * 2 more bytes a pair of that room on the 8 of the pair itself. On the 4-octopus box the detecting
- * round lists 35-37 % of the candidates while the octopi fall (their own near neighbours) and 3-18 %
- * once they land (docs/collisions.md "The later rounds' near list"); the room is at least half the
- * candidates. Past it the later rounds scan every candidate, as before the list.
- */
-export const NEAR_LIST_SHARE = 1 / 2;
 /** Words of the edge-edge list's header the detecting round clears: the count and the near list's length (ccdParams.wgsl CCD_NEAR_COUNT). */
 const EE_HEADER_CLEARED_BYTES = 8;
 /** ccdNarrow.wgsl CCD_SOLVE_COUNT: the byte of the edge-edge header where the sweep's list length lies. */
@@ -190,6 +183,8 @@ export class CcdStage implements GpuStage {
   readonly edgeEdge: CcdContactList;
   capacity = 0;
   private generation = 0;
+  /** The most bytes of one buffer bound whole as storage on this device (candidateRoom.ts storageBufferLimit). */
+  private readonly storageLimit: number;
   /** The separation CCD keeps (world units): contacts are reported and held at this distance (set by the owner). */
   separation = 0;
   /** The separation of a pair of one object (contactOffset.ts selfContactOffset; set by the owner; <= separation). */
@@ -202,6 +197,14 @@ export class CcdStage implements GpuStage {
   depenetration = Infinity;
   private candidates?: GPUBuffer;
   private candidateCapacity = 0;
+  /**
+   * The most candidate pairs the GPU gets a frame: what one `ccd.candidates` buffer holds within
+   * this device's maxBufferSize and maxStorageBufferBindingSize (candidateRoom.ts). A frame's pairs
+   * beyond it are left out of its CCD and counted (counters.ccd.candidatesLeftOut). Tests set it lower.
+   */
+  maxCandidatePairs: number;
+  /** Pairs of the current input left out (over maxCandidatePairs). */
+  private candidatesLeftOut = 0;
   /** The boxes of the current candidates (shaders/lib/ccdBoxes.wgsl), also read by detection (EscapeBoxes). */
   readonly boxes: GPUBuffer;
   private vfCount = 0;
@@ -228,6 +231,8 @@ export class CcdStage implements GpuStage {
     softwareAdapter = false,
   ) {
     this.substepBoxes = softwareAdapter;
+    this.storageLimit = storageBufferLimit(device.limits);
+    this.maxCandidatePairs = candidateRoomWithin(this.storageLimit, softwareAdapter);
     this.table = new BindingTable(device, 'ccd.narrow', {
       params: 'uniform', positions: 'read-only-storage', prev: 'read-only-storage', topo: 'read-only-storage', pin: 'read-only-storage',
       candidates: 'storage', boxes: 'storage', header: 'storage', contacts: 'storage',
@@ -258,7 +263,9 @@ export class CcdStage implements GpuStage {
   }
 
   private allocateContacts(capacity: number): void {
-    this.capacity = Math.min(MAX_CAPACITY, capacity);
+    // Within the dispatch's reach and one storage binding (CONTACT_WORDS words a contact); the
+    // contacts past it are dropped and counted (counters.ccd.dropped), as before it grows.
+    this.capacity = Math.min(MAX_CAPACITY, Math.floor(this.storageLimit / (4 * CONTACT_WORDS)), capacity);
     this.vertexFace.allocate(this.capacity);
     this.edgeEdge.allocate(this.capacity);
     this.generation++;
@@ -338,21 +345,22 @@ export class CcdStage implements GpuStage {
   private upload(input: CcdFrameInput): void {
     this.pending = undefined;
     this.current = input;
-    const vf = input.candidates.vertexFace;
-    const ee = input.candidates.edgeEdge;
-    this.vfCount = vf.length / 2;
-    this.eeCount = ee.length / 2;
+    const kept = keptCandidates(input.candidates.vertexFace.length / 2, input.candidates.edgeEdge.length / 2, this.maxCandidatePairs);
+    const vf = input.candidates.vertexFace.subarray(0, 2 * kept.vertexFace);
+    const ee = input.candidates.edgeEdge.subarray(0, 2 * kept.edgeEdge);
+    this.vfCount = kept.vertexFace;
+    this.eeCount = kept.edgeEdge;
+    this.candidatesLeftOut = kept.leftOut;
     const words = this.vfCount + this.eeCount;
     if (!this.candidates || this.candidateCapacity < words || (this.substepBoxes && this.solveRoom < this.candidateCapacity)) {
       this.candidates?.destroy();
-      this.candidateCapacity = Math.max(1024, 2 ** Math.ceil(Math.log2(Math.max(1, words))));
-      // The pairs (2 words each), then the near list (1 word a pair) for the later rounds, then
-      // the sweep's list of the pairs left to solve (1 word a pair; `substepBoxes`).
-      this.nearRoom = Math.floor(NEAR_LIST_SHARE * this.candidateCapacity);
-      this.solveRoom = this.substepBoxes ? this.candidateCapacity : 0;
+      this.candidateCapacity = Math.max(1, Math.min(this.maxCandidatePairs, Math.max(1024, 2 ** Math.ceil(Math.log2(Math.max(1, words))))));
+      const layout = candidateLayout(this.candidateCapacity, this.substepBoxes);
+      this.nearRoom = layout.nearRoom;
+      this.solveRoom = layout.solveRoom;
       this.candidates = this.device.createBuffer({
         label: 'ccd.candidates',
-        size: 8 * this.candidateCapacity + 4 * this.nearRoom + 4 * this.solveRoom,
+        size: layout.bytes,
         usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
       });
       this.group = undefined;
@@ -489,7 +497,7 @@ export class CcdStage implements GpuStage {
    * keeps this per frame and hands it to afterFrame.
    */
   recorded(): CcdRecorded {
-    return { running: this.running, input: this.current, vfCount: this.vfCount, eeCount: this.eeCount };
+    return { running: this.running, input: this.current, vfCount: this.vfCount, eeCount: this.eeCount, leftOut: this.candidatesLeftOut };
   }
 
   /** Workgroups of a contact list's solve: at most min(candidates, capacity) records. */
@@ -518,6 +526,14 @@ export class CcdStage implements GpuStage {
     return { vertices, distances: Float32Array.from(vertices, (v) => farthest.get(v)!), overflowed: listed > ESCAPE_LIST_CAPACITY };
   }
 
+  /** What the runner and the page say of a frame whose pairs did not all fit (counters from afterFrame). */
+  leftOutWarning(c: CcdFrameCounters): string {
+    const tested = c.candidatesVertexFace + c.candidatesEdgeEdge;
+    return `CCD: ${c.candidatesLeftOut} of ${c.candidatesLeftOut + tested} broad-phase pairs left out of this frame's CCD: one GPU buffer holds ${this.maxCandidatePairs} `
+      + `(${this.storageLimit} bytes, this device's maxBufferSize / maxStorageBufferBindingSize). Their points get contacts only once inside, as in DCD. `
+      + `The pairs grow with each vertex's |v| x the broad phase's horizon (${c.horizon.toPrecision(3)} s): a smaller time step (dt) shrinks it; the CPU engine has no such limit`;
+  }
+
   /** Which objects' own-frame boxes escaped this frame (bit o % 64 of two words; ccdSchedule.ts ownEscapeFlagged), from the same words as afterFrame. */
   ownEscapeFlags(words: Uint32Array): Uint32Array {
     return words.slice(W.escapedSelfObjects, W.escapedSelfObjects + 2);
@@ -533,6 +549,7 @@ export class CcdStage implements GpuStage {
     const cur = recorded.input;
     c.candidatesVertexFace = recorded.vfCount;
     c.candidatesEdgeEdge = recorded.eeCount;
+    c.candidatesLeftOut = recorded.leftOut;
     c.tests = words[W.tests];
     c.skippedPin = words[W.skippedPin];
     c.hitsVertexFace = words[W.hitsVertexFace];
@@ -608,6 +625,8 @@ export interface CcdRecorded {
   input: CcdFrameInput | undefined;
   vfCount: number;
   eeCount: number;
+  /** Pairs of the input left out of the frame (over CcdStage.maxCandidatePairs). */
+  leftOut: number;
 }
 
 /** writeBuffer takes no SharedArrayBuffer views: those (the pool's shared path) are copied. */

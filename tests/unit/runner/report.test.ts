@@ -53,7 +53,7 @@ describe('runner report: collision counters', () => {
       frameEntry(stats(0, counters(4, 3, 2, 1024)), undefined),
       frameEntry(stats(1), undefined),
       frameEntry(stats(2, counters(10, 7, 5, 2048, { dropped: 6, spbOverflows: 2, spbQueries: 12, noPath: 1, skipped: 3, farSideDropped: 4, inversionFloorTets: 9, pin: 4, pout: 96, pinInFold: 3, pinReleased: 2,
-        ccd: { ...emptyCcdCounters(), candidatesVertexFace: 30, candidatesEdgeEdge: 60, hitsVertexFace: 5, hitsEdgeEdge: 2, laterRoundHits: 1, exitContacts: 3, escaped: 1, jobMs: 6, waitMs: 1.5 } })), undefined),
+        ccd: { ...emptyCcdCounters(), candidatesVertexFace: 30, candidatesEdgeEdge: 60, candidatesLeftOut: 7, hitsVertexFace: 5, hitsEdgeEdge: 2, laterRoundHits: 1, exitContacts: 3, escaped: 1, jobMs: 6, waitMs: 1.5 } })), undefined),
       frameEntry(stats(3, counters(0, 0, 0, 2048)), undefined),
     ];
     expect(summarizeCollisions(frames)).toEqual({
@@ -78,7 +78,7 @@ describe('runner report: collision counters', () => {
       pinInFold: 3,
       pinReleased: 2,
       exitContacts: 3,
-      ccd: { meanCandidates: 30, hitsVertexFace: 5, hitsEdgeEdge: 2, laterRoundHits: 1, escaped: 1, dropped: 0, meanJobMs: 2, maxJobMs: 6, meanWaitMs: 0.5, maxWaitMs: 1.5 },
+      ccd: { meanCandidates: 30, hitsVertexFace: 5, hitsEdgeEdge: 2, laterRoundHits: 1, escaped: 1, dropped: 0, candidatesLeftOut: 7, meanJobMs: 2, maxJobMs: 6, meanWaitMs: 0.5, maxWaitMs: 1.5 },
     });
     expect(summarizeCollisions([frameEntry(stats(0), undefined)])).toBeNull();
   });
