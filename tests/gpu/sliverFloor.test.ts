@@ -33,7 +33,7 @@ import { CpuSolver } from '../../src/sim/cpuSolver';
 import { GpuSolver } from '../../src/sim/gpuSolver';
 import { sliverTets } from '../../src/sim/model';
 import type { SimSetup } from '../../src/sim/setup';
-import { testGpu } from '../support/gpu';
+import { readBuffer, testGpu } from '../support/gpu';
 import { reflectCorners, relativeQualityOracle, signedVolume6 as vol6 } from '../support/invertedTets';
 import { loadSharedTetArrays } from '../support/sharedMeshes';
 import { cpuFrameFrom, pointInTet, sliverCornersInside, sliverUnderBox } from '../support/sliverUnderBox';
@@ -266,5 +266,35 @@ describe('the sliver floor on the GPU', () => {
     expect(swept.contacts).toBe(grid.contacts);
     expect(diff).toBeLessThan(1e-6);
     expect(swept.contactDispatches).toBeLessThan(grid.contactDispatches);
+  });
+
+  it("the clipped lift's push directions are the last substep's: the apex's points away from the box after the contact, and every word is 0 after a substep with no contact", async () => {
+    const { setup: s, start, apex } = sliverUnderBox('clipped-to-contacts', 3e-5, 0, false);
+    const m = s.model;
+    const gpu = new GpuSolver(await testGpu(), s);
+    // Three words a vertex after the object words and the collider-touch words (shaders/lib/pushDirection.wgsl).
+    const pushWords = async () => new Int32Array(await readBuffer(await testGpu(), gpu.objectStatusBuffer)).subarray(m.objectNames.length + m.vertexCount, m.objectNames.length + 4 * m.vertexCount);
+    try {
+      gpu.writePositions(start);
+      const first = await gpu.stepFrame();
+      const afterContact = Int32Array.from(await pushWords());
+      // Body A moved 1 m below B, at rest: nothing can meet in the next substep.
+      const apart = Float64Array.from(await gpu.readPositions());
+      for (let v = 0; v < m.vertexCount; v++) if (m.vertexObject[v] === 0) apart[3 * v + 1] -= 1;
+      gpu.writePositions(apart);
+      const second = await gpu.stepFrame();
+      const afterNone = await pushWords();
+      const contactsOf = (r: typeof first) => (r.collisions ? r.collisions.contacts + r.collisions.ccd.hitsVertexFace + r.collisions.ccd.hitsEdgeEdge : 0);
+      const a = afterContact.subarray(3 * apex, 3 * apex + 3);
+      console.log(`push words: apex ${Array.from(a)} after ${contactsOf(first)} contacts; nonzero words after a substep with ${contactsOf(second)} contacts: ${afterNone.filter((w) => w !== 0).length}`);
+      expect(contactsOf(first)).toBeGreaterThan(0);
+      // B's bottom face pushes the apex down, out of B: its summed direction is along -y.
+      expect(a[1]).toBeLessThan(0);
+      expect(Math.hypot(a[0], a[2])).toBeLessThan(0.1 * Math.abs(a[1]));
+      expect(contactsOf(second)).toBe(0);
+      expect(afterNone.every((w) => w === 0)).toBe(true);
+    } finally {
+      gpu.destroy();
+    }
   });
 });

@@ -531,7 +531,7 @@ export class CcdStage implements GpuStage {
     const tested = c.candidatesVertexFace + c.candidatesEdgeEdge;
     return `CCD: ${c.candidatesLeftOut} of ${c.candidatesLeftOut + tested} broad-phase pairs left out of this frame's CCD: one GPU buffer holds ${this.maxCandidatePairs} `
       + `(${this.storageLimit} bytes, this device's maxBufferSize / maxStorageBufferBindingSize). Their points get contacts only once inside, as in DCD. `
-      + `The pairs grow with each vertex's |v| x the broad phase's horizon (${c.horizon.toPrecision(3)} s): a smaller time step (dt) shrinks it; the CPU engine has no such limit`;
+      + `The pairs grow with each vertex's |v| x the broad phase's horizon (${c.horizon.toPrecision(3)} s): a smaller time step (dt) or a CCD job latency of 0 (one frame's motion) shrinks it; the CPU engine has no such limit`;
   }
 
   /** Which objects' own-frame boxes escaped this frame (bit o % 64 of two words; ccdSchedule.ts ownEscapeFlagged), from the same words as afterFrame. */
