@@ -1,13 +1,13 @@
 /**
- * How many CCD candidate pairs and contacts one GPU buffer can hold on a device.
+ * How many CCD candidate pairs one GPU buffer can hold on a device.
  *
  * Why: the broad phase's pairs grow with the swept boxes, which span |v| x the job's horizon. Two
  * inflated octopi meeting at 30 m/s each reach a vertex at 106 m/s, every box spans a body, and the
  * frame's list asked for a 1.88 GB `ccd.candidates` buffer, over SwiftShader's 1 GiB
  * `maxBufferSize`: WebGPU refused the whole frame (docs/collisions.md "Candidates over the
  * device's buffer limit"). A browser binds at most `maxStorageBufferBindingSize` (128 MiB unless
- * the adapter offers more), about 8 M pairs. So the stage sizes its buffers within the device's
- * limits and leaves out, and counts, what does not fit.
+ * the adapter offers more), about 13 M pairs on a GPU. So the stage sizes its buffers within the
+ * device's limits and leaves out, and counts, what does not fit.
  */
 
 /**
