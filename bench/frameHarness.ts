@@ -23,6 +23,7 @@ import { effectiveCollisionMode, type SolverParams } from '../src/contract/param
 import { Simulation, type FrameStats } from '../src/sim/simulation';
 import { collidersRunInCells } from '../src/sim/stages/materialStage';
 import { dampsPerObject, predictJoinsFinalize, warmStartJoinsFinalize } from '../src/sim/stages/finalizeStage';
+import { predictClearsPushDirections } from '../src/sim/stages/xpbdFrame';
 import { collisionTrafficEstimate, partitionShape, planTraffic, xpbdClearBytes, xpbdFramePlan, type TrafficTotals, type XpbdFrameInput } from '../src/sim/traffic';
 
 export interface BufferRecord {
@@ -233,6 +234,7 @@ export async function runScene(scene: string, argv: readonly string[], frames: n
       collidersInCells,
       dampingPerObject,
       predictInFinalize: predictJoinsFinalize(m), warmStartInFinalize: warmStartJoinsFinalize(m),
+      pushDirections: predictClearsPushDirections(p, m.objectNames.length),
     };
     const mode = effectiveCollisionMode(p);
     const boundaryPoints = sceneMesh.boundaryVertices.length + (mode === 'ccd' ? 0 : sceneMesh.boundaryEdges.length / 2) + (p.recovery ? m.tetCount : 0);

@@ -12,6 +12,7 @@ import { findScene } from '../src/scenes/registry';
 import { SOLVE_ORDERS } from '../src/contract/params';
 import { collidersRunInCells } from '../src/sim/stages/materialStage';
 import { dampsPerObject, predictJoinsFinalize, warmStartJoinsFinalize } from '../src/sim/stages/finalizeStage';
+import { predictClearsPushDirections } from '../src/sim/stages/xpbdFrame';
 import { KERNEL_TRAFFIC, kernelBytes, partitionShape, planTraffic, xpbdClearBytes, xpbdFramePlan, type KernelName } from '../src/sim/traffic';
 import { checkBenchArgs } from './cli';
 
@@ -45,7 +46,7 @@ const shape = partitionShape(m.tetPartition);
 console.log(`partition: ${shape.passDispatches} passes, ${shape.cells} cells (${(shape.cellColours / Math.max(1, shape.cells)).toFixed(1)} local colours each), ${m.tetPartition.leftoverCount} leftover tets ${m.tetPartition.leftoverPass ? `swept as the last pass's one cell (${m.tetPartition.passes[m.tetPartition.passes.length - 1].maxColours} colours)` : `in ${shape.leftoverColours} colour dispatches`}`);
 console.log('order          dispatches  material MB  frame MB (XPBD)  material B per tet-iteration');
 for (const order of SOLVE_ORDERS) {
-  const input = { mesh, colours: m.tetColouring.colourCount, partition: shape, substeps: p.substeps, iterations: p.iterations, solveOrder: order, constraint: p.constraint, colliders: setup.colliders.length, damping: p.damping, warmStart: p.warmStart, collidersInCells: collidersRunInCells(m), dampingPerObject: dampsPerObject(m), predictInFinalize: predictJoinsFinalize(m), warmStartInFinalize: warmStartJoinsFinalize(m) };
+  const input = { mesh, colours: m.tetColouring.colourCount, partition: shape, substeps: p.substeps, iterations: p.iterations, solveOrder: order, constraint: p.constraint, colliders: setup.colliders.length, damping: p.damping, warmStart: p.warmStart, collidersInCells: collidersRunInCells(m), dampingPerObject: dampsPerObject(m), predictInFinalize: predictJoinsFinalize(m), warmStartInFinalize: warmStartJoinsFinalize(m), pushDirections: predictClearsPushDirections(p, m.objectNames.length) };
   const t = planTraffic(xpbdFramePlan(input), mesh);
   const material = t.byPhase.material!;
   // The collide pass is part of the material phase; per tet-iteration counts the constraint kernels only.

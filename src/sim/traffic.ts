@@ -83,8 +83,11 @@ const XPBD_BROADCAST = ['frame', 'colliders', 'handles'] as const;
  * collisionTrafficEstimate uses, an estimate (marked there).
  */
 export const KERNEL_TRAFFIC = {
-  // xpbdIntegrate.wgsl, per vertex. predict: x, prev, rest, the object's status word, v (free vertices).
-  predict: { module: 'xpbdIntegrate', per: 'vertex', broadcast: XPBD_BROADCAST, access: { positions: { read: 1, write: 1 }, prev: { read: 1, write: 1 }, rest: { read: 1 }, objectStatus: { read: 1 }, velocities: { read: 1, write: 1 } } },
+  // xpbdIntegrate.wgsl, per vertex (lib/predictVertex.wgsl). predict: x, prev, rest, the object's
+  // status word read and the vertex's collider-touch word cleared, v (free vertices).
+  predict: { module: 'xpbdIntegrate', per: 'vertex', broadcast: XPBD_BROADCAST, access: { positions: { read: 1, write: 1 }, prev: { read: 1, write: 1 }, rest: { read: 1 }, objectStatus: { read: 1, write: 1 }, velocities: { read: 1, write: 1 } } },
+  // Inside predict where it clears the vertex's three push-direction words (XpbdFrameInput.pushDirections).
+  predictPushDirections: { module: 'xpbdIntegrate', per: 'vertex', broadcast: XPBD_BROADCAST, access: { objectStatus: { write: 3 } } },
   // collide: x, the substep start, v (its w is the friction budget).
   collide: { module: 'xpbdIntegrate', per: 'vertex', broadcast: XPBD_BROADCAST, access: { positions: { read: 1, write: 1 }, prev: { read: 1 }, velocities: { read: 1, write: 1 } } },
   // finalize: v = (x - prev) / h, with the predicted v for free vertices.
@@ -274,6 +277,8 @@ export interface XpbdFrameInput {
    * only; absent: every substep.
    */
   warmStartInFinalize?: boolean;
+  /** Predict also clears three push-direction words a vertex (xpbdFrame.ts predictClearsPushDirections); absent: it does not. */
+  pushDirections?: boolean;
 }
 
 /**
@@ -298,6 +303,7 @@ export function xpbdFramePlan(f: XpbdFrameInput): PlannedKernel[] {
   // Or the warm start inside it (its workgroups beside the objects'), predict apart.
   const warmJoined = warm && !joined && f.warmStartInFinalize === true && f.dampingPerObject === true && f.damping > 0;
   const plan: PlannedKernel[] = [{ phase: 'predict', kernel: 'predict', dispatches: joined ? Math.min(1, per) : per, invocations: per * vertices }];
+  if (f.pushDirections) plan.push({ phase: 'predict', kernel: 'predictPushDirections', dispatches: 0, invocations: per * vertices });
   // Warm start: per substep, in predict's pass, the tets' warm start before predict and the
   // gather inside predict's kernel (xpbdPredictWarm.wgsl: no dispatch of its own, its bytes counted).
   if (warm) {

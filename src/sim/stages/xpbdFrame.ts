@@ -211,8 +211,7 @@ export class XpbdFrame {
     u[21] = effectiveColliderResponse(p) === 'multiplier' ? 1 : 0;
     f[22] = uniformRamp(offsetRampStep(effectiveDepenetrationSpeed(p), h, colliderRampProjections(p)));
     u[23] = p.positionCarry ? 1 : 0;
-    // Only two bodies make the contacts whose push directions the lift reads (ContactStage.encodePushDirections).
-    u[24] = p.sliverLift === 'clipped-to-contacts' && m.objectNames.length > 1 ? 1 : 0;
+    u[24] = predictClearsPushDirections(p, m.objectNames.length) ? 1 : 0;
     this.device.queue.writeBuffer(this.frame, 0, buf);
   }
 
@@ -263,4 +262,13 @@ function kindSlots(base: number, colouring: Colouring, partition: PartitionedCol
   const passes = base + colouring.colourCount;
   const leftovers = passes + partition.passes.length;
   return { colours: base, passes, leftovers, end: leftovers + partition.leftoverColourCount };
+}
+
+/**
+ * Whether predict clears each vertex's three push-direction words (Frame.pushDirections;
+ * shaders/lib/pushDirection.wgsl): with sliverLift 'clipped-to-contacts' in a model of two or more
+ * objects, the only contacts whose push directions the lift reads (ContactStage.encodePushDirections).
+ */
+export function predictClearsPushDirections(p: Pick<SolverParams, 'sliverLift'>, objectCount: number): boolean {
+  return p.sliverLift === 'clipped-to-contacts' && objectCount > 1;
 }

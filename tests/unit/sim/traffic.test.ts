@@ -92,9 +92,10 @@ describe('bytes per invocation', () => {
 });
 
 describe('bytes per frame', () => {
-  // Per vertex by hand: predict reads x, prev, rest, status, v (4 x 16 + 4) and writes x, prev, v;
+  // Per vertex by hand (shaders/lib/predictVertex.wgsl): predict reads x, prev, rest, the object's
+  // status, v (4 x 16 + 4) and writes x, prev, v and the collider-touch word (3 x 16 + 4);
   // finalize reads x, prev, rest, v and writes v.
-  const predict = { r: 4 * V4 + U32, w: 3 * V4 };
+  const predict = { r: 4 * V4 + U32, w: 3 * V4 + U32 };
   const finalize = { r: 4 * V4, w: V4 };
   const tetGS = { r: 260, w: 176 };
 
@@ -110,6 +111,14 @@ describe('bytes per frame', () => {
     expect(t.byPhase.material).toEqual({ read: 3 * 2 * 2 * tetGS.r, write: 3 * 2 * 2 * tetGS.w, dispatches: 3 * 2 * 2 });
     expect(t.byPhase.predict.read).toBe(3 * 5 * predict.r);
     expect(t.dispatches).toBe(3 + 12 + 3);
+  });
+
+  it('predict also clearing the push directions (sliverLift clipped-to-contacts, two bodies) writes 3 words more a vertex, with no dispatch of its own', () => {
+    const plain = planTraffic(xpbdFramePlan(frame({ mesh: twoTets, substeps: 3 })), twoTets);
+    const clearing = planTraffic(xpbdFramePlan(frame({ mesh: twoTets, substeps: 3, pushDirections: true })), twoTets);
+    expect(clearing.byPhase.predict.write - plain.byPhase.predict.write).toBe(3 * 5 * 3 * U32);
+    expect(clearing.byPhase.predict.read).toBe(plain.byPhase.predict.read);
+    expect(clearing.dispatches).toBe(plain.dispatches);
   });
 
   it('two tets, Jacobi: tets, then the gather over the 8 corners of the 5 vertices', () => {
