@@ -27,6 +27,12 @@ export interface CollisionFrameCounters {
   /** Capacity of the contact arrays this frame, and hits beyond it (they grow the capacity for the next frame). */
   contactCapacity: number;
   dropped: number;
+  /**
+   * Tet-cell entries detection's spatial hash dropped, summed over the frame's builds: its pool
+   * was full (GPU engine; each grows the pool for the next frame, up to one storage binding of
+   * the device, gpu/spatialHash.ts). A dropped entry can hide a hit in that cell.
+   */
+  hashDropped: number;
   /** GPU-to-CPU readbacks this frame and their bytes (the per-frame status included). */
   readbacks: number;
   readbackBytes: number;
@@ -226,6 +232,7 @@ export function emptyCollisionCounters(): CollisionFrameCounters {
     inversionFloorTets: 0,
     contactCapacity: 0,
     dropped: 0,
+    hashDropped: 0,
     readbacks: 0,
     readbackBytes: 0,
     mode: 'dcd',

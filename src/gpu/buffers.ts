@@ -88,3 +88,18 @@ export async function readBufferToCpu(device: GPUDevice, buffer: GPUBuffer, byte
   staging.destroy();
   return copy;
 }
+
+/**
+ * The most bytes of one buffer bound whole as a storage binding: WebGPU refuses a buffer over
+ * `maxBufferSize` and a binding over `maxStorageBufferBindingSize` (128 MiB in a browser unless the
+ * adapter offers more). Buffers that grow with a frame's counts stay within it, and what does not
+ * fit is dropped and counted, so that a large frame never has WebGPU refuse the whole frame.
+ */
+export function storageBufferLimit(limits: Pick<GPUSupportedLimits, 'maxBufferSize' | 'maxStorageBufferBindingSize'>): number {
+  return Math.min(limits.maxBufferSize, limits.maxStorageBufferBindingSize);
+}
+
+/** The largest power of two at most n (0 when n < 1). */
+export function powerOfTwoAtMost(n: number): number {
+  return n >= 1 ? 2 ** Math.floor(Math.log2(n)) : 0;
+}

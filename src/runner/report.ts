@@ -101,6 +101,8 @@ export interface CollisionSummary {
   inversionFloorTets: number;
   /** Hits beyond the contact capacity (each grew the capacity for the next frame). */
   dropped: number;
+  /** Spatial-hash entries dropped (counters.hashDropped). */
+  hashDropped: number;
   maxContactCapacity: number;
   readbacks: number;
   readbackBytes: number;
@@ -152,6 +154,7 @@ export function summarizeCollisions(frames: readonly FrameEntry[]): CollisionSum
     farSideDropped: sum((x) => x.farSideDropped ?? 0),
     inversionFloorTets: sum((x) => x.inversionFloorTets ?? 0),
     dropped: sum((x) => x.dropped),
+    hashDropped: sum((x) => x.hashDropped ?? 0),
     maxContactCapacity: max((x) => x.contactCapacity),
     readbacks: sum((x) => x.readbacks),
     readbackBytes: sum((x) => x.readbackBytes),

@@ -59,7 +59,7 @@ function optional(o: Obj, key: string, path: string, check: (v: unknown, path: s
 const DCD_HITS = ['vertexSelf', 'vertexInter', 'edgeSelf', 'edgeInter', 'centroidSelf', 'centroidInter'] as const;
 const COLLISION_COUNTS = [
   'spbQueries', 'bvhCandidates', 'traversals', 'tetsVisited', 'spbOverflows', 'contacts', 'noPath', 'skipped', 'farSideDropped', 'inversionFloorTets',
-  'contactCapacity', 'dropped', 'readbacks', 'readbackBytes', 'pin', 'pout', 'pinInFold', 'pinReleased', 'bvhRebuilds',
+  'contactCapacity', 'dropped', 'hashDropped', 'readbacks', 'readbackBytes', 'pin', 'pout', 'pinInFold', 'pinReleased', 'bvhRebuilds',
 ] as const satisfies readonly NumberKeys<CollisionFrameCounters>[];
 const COLLISION_MS = ['bvhRebuildMs'] as const satisfies readonly NumberKeys<CollisionFrameCounters>[];
 const CCD_COUNTS = [

@@ -30,7 +30,7 @@ export function counterLines(f: RecordedFrame): string[] {
     q > 0
       ? `per query (${q} queries): Q ${f1(c.bvhCandidates / q)}, Tr ${f1(c.traversals / q)}, Tet ${f1(c.tetsVisited / q)}`
       : 'per query: no shortest-path query this frame',
-    `overflows: stack ${c.spbOverflows}, contacts dropped ${c.dropped}, CCD dropped ${c.ccd.dropped}, CCD pairs over the GPU's buffer ${c.ccd.candidatesLeftOut}, escaped boxes ${c.ccd.escaped} (tested at the end ${c.ccd.escapedTested}, inside ${c.ccd.escapedInside}, contacts dropped as pushing onward ${c.ccd.escapedRejected}); no path ${c.noPath}, skipped ${c.skipped}, far-side contacts dropped ${c.farSideDropped}, tets lifted to the inversion floor ${c.inversionFloorTets ?? 0}`,
+    `overflows: stack ${c.spbOverflows}, contacts dropped ${c.dropped}, hash entries dropped ${c.hashDropped}, CCD dropped ${c.ccd.dropped}, CCD pairs over the GPU's buffer ${c.ccd.candidatesLeftOut}, escaped boxes ${c.ccd.escaped} (tested at the end ${c.ccd.escapedTested}, inside ${c.ccd.escapedInside}, contacts dropped as pushing onward ${c.ccd.escapedRejected}); no path ${c.noPath}, skipped ${c.skipped}, far-side contacts dropped ${c.farSideDropped}, tets lifted to the inversion floor ${c.inversionFloorTets ?? 0}`,
     selfCullingLine(c.ccd),
   ];
 }

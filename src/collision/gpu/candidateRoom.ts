@@ -19,14 +19,6 @@
  */
 export const NEAR_LIST_SHARE = 1 / 2;
 
-/** The limits a buffer bound whole as storage must respect. */
-export type StorageLimits = Pick<GPUSupportedLimits, 'maxBufferSize' | 'maxStorageBufferBindingSize'>;
-
-/** The most bytes of one buffer bound whole as a storage binding. */
-export function storageBufferLimit(limits: StorageLimits): number {
-  return Math.min(limits.maxBufferSize, limits.maxStorageBufferBindingSize);
-}
-
 /**
  * The layout of `ccd.candidates` for a room of `pairs`: the pairs (2 words each), then the near
  * list for the later rounds (1 word a pair of NEAR_LIST_SHARE of the room), then, with `sweepList`

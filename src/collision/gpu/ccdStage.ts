@@ -27,7 +27,7 @@
 import code from '../../../shaders/ccdNarrow.wgsl?raw';
 import nearArgsCode from '../../../shaders/ccdNearArgs.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
-import { dispatchGrid, gridRowStride, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
+import { dispatchGrid, gridRowStride, storageBufferLimit, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import { definePipelines, wgslPipeline } from '../../gpu/lazyPipelines';
 import { effectiveCollisionMode, type SolverParams } from '../../contract/params';
 import { resolvesOnly, type GpuStage, type SubstepContext } from '../../contract/stage';
@@ -38,7 +38,7 @@ import { uniformRamp } from '../contactOffset';
 import type { CollisionTopologyGpu } from './collisionTopology';
 import { CONTACT_WORDS, type ContactSource } from './contactStage';
 import { QL_HEADER_BYTES, QL_HEADER_WORDS, QUERY_WORDS } from './queryList';
-import { candidateLayout, candidateRoomWithin, keptCandidates, storageBufferLimit } from './candidateRoom';
+import { candidateLayout, candidateRoomWithin, keptCandidates } from './candidateRoom';
 
 export type CcdSettings = Pick<SolverParams, 'collisions' | 'recovery' | 'collisionMode'> & Partial<Pick<SolverParams, 'ccdEveryRound' | 'pinByKind' | 'ccdEdgeInterior' | 'ccdSkipInverted'>>;
 
@@ -183,7 +183,7 @@ export class CcdStage implements GpuStage {
   readonly edgeEdge: CcdContactList;
   capacity = 0;
   private generation = 0;
-  /** The most bytes of one buffer bound whole as storage on this device (candidateRoom.ts storageBufferLimit). */
+  /** The most bytes of one buffer bound whole as storage on this device (gpu/buffers.ts storageBufferLimit). */
   private readonly storageLimit: number;
   /** The separation CCD keeps (world units): contacts are reported and held at this distance (set by the owner). */
   separation = 0;

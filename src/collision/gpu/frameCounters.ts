@@ -17,6 +17,7 @@ export function countersFromHeader(header: Uint32Array, capacity: number, out: C
   h.centroidInter = header[QL.hitsCentroidInter];
   const hits = h.vertexSelf + h.vertexInter + h.edgeSelf + h.edgeInter + h.centroidSelf + h.centroidInter;
   out.dropped = header[QL.dropped];
+  out.hashDropped = header[QL.hashDropped];
   // Every hit that fitted in the list was a shortest-path query.
   out.spbQueries = hits - out.dropped;
   out.contacts = header[QL.contacts];

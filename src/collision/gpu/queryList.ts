@@ -15,7 +15,7 @@
  *             detections so far (word 20, QL.detections; in the list's header since issue 24, so
  *             that detection's kernel need not bind this buffer).
  */
-import { WORKGROUP_SIZE } from '../../gpu/buffers';
+import { powerOfTwoAtMost, storageBufferLimit, WORKGROUP_SIZE } from '../../gpu/buffers';
 
 // The list's header and Query layout are the shortest-path kernel's input format (spb is the
 // lower layer): one definition, in src/spb/gpu/queryListLayout.ts; the Result layout likewise.
@@ -76,11 +76,21 @@ export class QueryList {
   results!: GPUBuffer;
   overflow!: GPUBuffer;
   readonly args: GPUBuffer;
+  /**
+   * The most queries growFromHeader grows to: a power of two within one indirect dispatch and
+   * with each of the list's buffers within one storage binding of this device. Past it a frame's
+   * extra hits stay dropped and counted (counters.dropped), where a larger buffer would have had
+   * WebGPU refuse the frame.
+   */
+  readonly maxGrowth: number;
 
   constructor(
     private readonly device: GPUDevice,
     initialCapacity: number,
   ) {
+    const limit = storageBufferLimit(device.limits);
+    const perQuery = 4 * Math.max(QUERY_WORDS, RESULT_WORDS, OVERFLOW_ENTRY_WORDS);
+    this.maxGrowth = Math.max(64, powerOfTwoAtMost(Math.min(MAX_QUERY_CAPACITY, (limit - QL_HEADER_BYTES) / perQuery)));
     this.args = device.createBuffer({
       label: 'queryList.args',
       size: 16,
@@ -102,7 +112,7 @@ export class QueryList {
    */
   growFromHeader(header: Uint32Array): boolean {
     if (header[QL.dropped] === 0) return false;
-    return this.grow(nextPowerOfTwo(header[QL.maxCount] + 1));
+    return this.grow(Math.min(this.maxGrowth, nextPowerOfTwo(header[QL.maxCount] + 1)));
   }
 
   private allocate(requested: number): void {

@@ -17,6 +17,7 @@
  */
 import type { TetMesh } from '../../mesh/types';
 import { QL } from './queryList';
+import { powerOfTwoAtMost, storageBufferLimit } from '../../gpu/buffers';
 
 /** Counter words after the table's heads (shaders/lib/spatialHash.wgsl HASH_COUNTERS). */
 export const HASH_COUNTERS = 4;
@@ -98,6 +99,8 @@ export class SpatialHash {
   generation = 0;
   readonly heads: GPUBuffer;
   pool!: GPUBuffer;
+  /** The most pool entries: a power of two within one storage binding of the device. */
+  private readonly maxPool: number;
 
   constructor(
     private readonly device: GPUDevice,
@@ -108,13 +111,17 @@ export class SpatialHash {
     const cellSize = rule === 'largest' ? largestTetExtent(mesh.tets, mesh.positions) : rule === 'median' ? medianTetExtent(mesh.tets, mesh.positions) : rule;
     if (!(cellSize > 0 && Number.isFinite(cellSize))) throw new RangeError(`SpatialHash: cell size must be a positive finite number, got ${cellSize}`);
     this.cellSize = cellSize;
+    this.maxPool = Math.max(64, powerOfTwoAtMost(storageBufferLimit(device.limits) / HASH_ENTRY_BYTES));
     this.tableSize = nextPowerOfTwo(Math.max(64, 2 * mesh.tetCount));
     this.heads = device.createBuffer({ label: 'dcd.hashHeads', size: 4 * (this.tableSize + HASH_COUNTERS), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     this.allocatePool(options.poolCapacity ?? 2 * hashEntriesNeeded(mesh.tets, mesh.positions, cellSize));
   }
 
   private allocatePool(capacity: number): void {
-    const c = nextPowerOfTwo(Math.max(64, capacity));
+    // Within one storage binding of this device (gpu/buffers.ts storageBufferLimit): past it the
+    // entries a frame drops stay dropped and counted (counters.hashDropped), where a larger pool
+    // would have had WebGPU refuse the frame.
+    const c = Math.min(nextPowerOfTwo(Math.max(64, capacity)), this.maxPool);
     this.pool?.destroy();
     this.pool = this.device.createBuffer({ label: 'dcd.hashPool', size: HASH_ENTRY_BYTES * c, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     this.poolCapacity = c;
@@ -125,6 +132,7 @@ export class SpatialHash {
   growFromHeader(header: Uint32Array): boolean {
     const dropped = header[QL.hashDropped];
     if (dropped === 0) return false;
+    if (this.poolCapacity >= this.maxPool) return false;
     this.allocatePool(this.poolCapacity + dropped);
     return true;
   }

@@ -6,7 +6,8 @@
  * walking the layout's sizes, not by the function's formula.
  */
 import { describe, expect, it } from 'vitest';
-import { candidateLayout, candidateRoomWithin, keptCandidates, storageBufferLimit } from '../../../src/collision/gpu/candidateRoom';
+import { candidateLayout, candidateRoomWithin, keptCandidates } from '../../../src/collision/gpu/candidateRoom';
+import { powerOfTwoAtMost, storageBufferLimit } from '../../../src/gpu/buffers';
 
 const GIB = 2 ** 30;
 
@@ -33,6 +34,7 @@ describe('CCD candidates within the device buffer limit', () => {
   it('a buffer bound whole is limited by the smaller of maxBufferSize and maxStorageBufferBindingSize', () => {
     expect(storageBufferLimit({ maxBufferSize: GIB, maxStorageBufferBindingSize: 128 * 2 ** 20 })).toBe(128 * 2 ** 20);
     expect(storageBufferLimit({ maxBufferSize: GIB, maxStorageBufferBindingSize: 2 ** 32 })).toBe(GIB);
+    expect([0.5, 1, 2, 3, 1023, 1024, 1025, 4_194_240].map(powerOfTwoAtMost)).toEqual([0, 1, 2, 2, 512, 1024, 1024, 2_097_152]);
   });
 
   it('pairs over the room: each list keeps its share, the room is full, and every pair is either kept or counted', () => {

@@ -52,7 +52,7 @@ describe('runner report: collision counters', () => {
     const frames = [
       frameEntry(stats(0, counters(4, 3, 2, 1024)), undefined),
       frameEntry(stats(1), undefined),
-      frameEntry(stats(2, counters(10, 7, 5, 2048, { dropped: 6, spbOverflows: 2, spbQueries: 12, noPath: 1, skipped: 3, farSideDropped: 4, inversionFloorTets: 9, pin: 4, pout: 96, pinInFold: 3, pinReleased: 2,
+      frameEntry(stats(2, counters(10, 7, 5, 2048, { dropped: 6, hashDropped: 5, spbOverflows: 2, spbQueries: 12, noPath: 1, skipped: 3, farSideDropped: 4, inversionFloorTets: 9, pin: 4, pout: 96, pinInFold: 3, pinReleased: 2,
         ccd: { ...emptyCcdCounters(), candidatesVertexFace: 30, candidatesEdgeEdge: 60, candidatesLeftOut: 7, hitsVertexFace: 5, hitsEdgeEdge: 2, laterRoundHits: 1, exitContacts: 3, escaped: 1, jobMs: 6, waitMs: 1.5 } })), undefined),
       frameEntry(stats(3, counters(0, 0, 0, 2048)), undefined),
     ];
@@ -70,6 +70,7 @@ describe('runner report: collision counters', () => {
       farSideDropped: 4,
       inversionFloorTets: 9,
       dropped: 6,
+      hashDropped: 5,
       maxContactCapacity: 2048,
       readbacks: 3,
       readbackBytes: 900,
