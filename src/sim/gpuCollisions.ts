@@ -266,7 +266,7 @@ export class GpuCollisions {
     if (!p.collisions || !p.recovery) return wait;
     const m = this.mesh;
     const points = m.vertexCount + m.boundaryEdges.length / 2 + m.tetCount;
-    if (this.queryList.grow(Math.ceil(points / 4))) {
+    if (this.queryList.grow(Math.min(this.queryList.maxGrowth, Math.ceil(points / 4)))) {
       this.listGeneration = this.queryList.generation;
       this.spb.setBuffers(this.queryList.list, this.queryList.args, this.queryList.results);
     }
