@@ -459,7 +459,10 @@ export class GpuCollisions {
     const overflowed = Math.min(header[QL.overflowCount], this.queryList.capacity);
     // Answer before growing: growth reallocates (and clears) the overflow list.
     if (overflowed > 0) await this.answerOverflowedQueries(overflowed, state);
-    this.detect.afterFrame(header);
+    const grew = this.detect.afterFrame(header);
+    // Drops that growth no longer answers: the buffer holds the most the device allows.
+    if (counters.dropped > 0 && !grew.queryList) this.pendingWarnings.push(`${counters.dropped} detection hits dropped: the shortest-path query list holds the most this device allows (${this.queryList.capacity} queries); a smaller time step or fewer objects detect fewer at once`);
+    if (counters.hashDropped > 0 && !grew.hashPool) this.pendingWarnings.push(`${counters.hashDropped} spatial-hash entries dropped (hits in their cells can be missed): the pool holds the most this device allows (${this.detect.hash.poolCapacity} entries)`);
     if (this.queryList.generation !== this.listGeneration) {
       this.listGeneration = this.queryList.generation;
       this.spb.setBuffers(this.queryList.list, this.queryList.args, this.queryList.results);
