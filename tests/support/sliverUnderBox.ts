@@ -76,3 +76,40 @@ export function cpuFrameFrom(setup: SimSetup, start: Float64Array): CpuSolver {
   solver.stepFrame();
   return solver;
 }
+
+/** The apex 0.03 mm above the base: 0.01 mm inside the box, whose bottom face is at 0.02 mm (a contact pushes it out before the lift). */
+export const APEX_INSIDE_Y = 3e-5;
+
+/**
+ * One frame of the float64 engine on sliverUnderBox's scene: the scene, the solver after the
+ * frame, the sliver's volume over its rest volume at the start and after, and the tets the floor lifted.
+ */
+export function sliverLiftFrame(sliverLift: SliverLift, apexY = APEX_INSIDE_Y, baseY = 0, coverBase = false) {
+  const scene = sliverUnderBox(sliverLift, apexY, baseY, coverBase);
+  const { setup, start } = scene;
+  const model = setup.model;
+  const solver = cpuFrameFrom(setup, start);
+  const rest = signedVolume6(model.restPositions, model.tets, 0);
+  return {
+    ...scene, model, solver,
+    startRatio: signedVolume6(start, model.tets, 0) / rest, ratio: signedVolume6(solver.x, model.tets, 0) / rest,
+    lifted: solver.collisionCounters.inversionFloorTets,
+  };
+}
+
+/**
+ * What the sliver lift moves in that frame, against the same frame with the floor off: the largest
+ * position difference (the lift) and the largest velocity difference (none, where the lift moves
+ * each vertex's start position as far as its position).
+ */
+export function sliverLiftMotion(sliverLift: SliverLift, apexY = APEX_INSIDE_Y): { lift: number; velocity: number } {
+  const { solver, setup, start } = sliverLiftFrame(sliverLift, apexY);
+  setup.params = { ...setup.params, sliverFloor: false };
+  const bare = cpuFrameFrom(setup, start);
+  let lift = 0, velocity = 0;
+  for (let i = 0; i < 3 * setup.model.vertexCount; i++) {
+    lift = Math.max(lift, Math.abs(solver.x[i] - bare.x[i]));
+    velocity = Math.max(velocity, Math.abs(solver.v[i] - bare.v[i]));
+  }
+  return { lift, velocity };
+}

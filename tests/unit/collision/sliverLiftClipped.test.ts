@@ -13,24 +13,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SliverLift } from '../../../src/contract/params';
-import { signedVolume6 as vol6 } from '../../support/invertedTets';
-import { cpuFrameFrom, sliverCornersInside, sliverUnderBox } from '../../support/sliverUnderBox';
+import { sliverCornersInside, sliverLiftFrame, sliverLiftMotion } from '../../support/sliverUnderBox';
 
-/** The apex 0.03 mm above the base: 0.01 mm inside the box, whose bottom face is at 0.02 mm. */
-const APEX_Y = 3e-5;
-
-function liftOnce(sliverLift: SliverLift, apexY = APEX_Y, baseY = 0, coverBase = false) {
-  const { setup, start, boxTets } = sliverUnderBox(sliverLift, apexY, baseY, coverBase);
-  const model = setup.model;
-  const solver = cpuFrameFrom(setup, start);
-  const inBox = (x: ArrayLike<number>) => sliverCornersInside(x, model.tets, boxTets);
-  const rest = vol6(model.restPositions, model.tets, 0);
-  return {
-    setup, solver, start,
-    startInside: inBox(start), inside: inBox(solver.x),
-    startRatio: vol6(start, model.tets, 0) / rest, ratio: vol6(solver.x, model.tets, 0) / rest,
-    lifted: solver.collisionCounters.inversionFloorTets,
-  };
+function liftOnce(sliverLift: SliverLift, apexY?: number, baseY?: number, coverBase?: boolean) {
+  const frame = sliverLiftFrame(sliverLift, apexY, baseY, coverBase);
+  const inBox = (x: ArrayLike<number>) => sliverCornersInside(x, frame.model.tets, frame.boxTets);
+  return { ...frame, startInside: inBox(frame.start), inside: inBox(frame.solver.x) };
 }
 
 describe("the sliver lift clipped to the contacts' pushes", () => {
@@ -66,14 +54,7 @@ describe("the sliver lift clipped to the contacts' pushes", () => {
 
   it('the clipped lift adds no velocity: every vertex moves its start position as far as its position', () => {
     // The same substep with the floor off: what the lift moved is the difference; it must move x and x0 alike.
-    const { solver, setup, start } = liftOnce('clipped-to-contacts');
-    setup.params = { ...setup.params, sliverFloor: false };
-    const bare = cpuFrameFrom(setup, start);
-    let lift = 0, velocity = 0;
-    for (let i = 0; i < solver.x.length; i++) {
-      lift = Math.max(lift, Math.abs(solver.x[i] - bare.x[i]));
-      velocity = Math.max(velocity, Math.abs(solver.v[i] - bare.v[i]));
-    }
+    const { lift, velocity } = sliverLiftMotion('clipped-to-contacts');
     console.log(`largest lift ${lift.toExponential(2)} m; largest velocity difference ${velocity.toExponential(2)} m/s`);
     expect(lift).toBeGreaterThan(1e-5);
     expect(velocity).toBeLessThan(1e-9);
