@@ -115,10 +115,14 @@ function reportLightVertices(setup: SimSetup, params: SimSetup['params']): void 
 function warnUnresolvedMaterials(setup: SimSetup, params: SimSetup['params']): void {
   const m = setup.model;
   const shortest = shortestEdgeOfObjects(m, true);
+  // Copies of one mesh and material get the same words: said once, naming them all (the
+  // octopus box printed its four octopi's identical warning four times).
+  const named = new Map<string, string[]>();
   m.objectNames.forEach((name, o) => {
     const { warning } = materialResolution(m.materials[o], shortest[o], { ...params, objects: m.objectNames.length });
-    if (warning) log(`warning: ${name}: ${warning}`);
+    if (warning) named.set(warning, [...(named.get(warning) ?? []), name]);
   });
+  for (const [warning, names] of named) log(`warning: ${names.join(', ')}: ${warning}`);
 }
 
 /** The engine the run steps: the GPU solver, or the float64 CPU reference (--engine cpu). */
