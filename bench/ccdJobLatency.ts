@@ -21,15 +21,10 @@
  *
  * The octopus box on this 2-core machine takes about 6 s a frame on the CPU reference: 5 minutes to frame 50.
  */
-import { readSceneMeshes } from '../src/runner/sceneSetup';
-import { findScene } from '../src/scenes/registry';
-import { CpuSolver } from '../src/sim/cpuSolver';
-import { buildSceneMesh } from '../src/collision/sceneMesh';
-import { ccdCandidates, ccdTopologyOf, sweptCandidates, sweptVertexBoxes, type CandidatePart, type MotionBound } from '../src/collision/ccd/broadPhase';
+import { ccdCandidates, sweptCandidates, sweptVertexBoxes, type CandidatePart, type MotionBound } from '../src/collision/ccd/broadPhase';
 import { chooseInterSlices, splitParts, type JobPartTimes } from '../src/workers/ccdJobs';
-import { CCD_BASE_MARGIN_RATIO } from '../src/collision/ccd/laterRounds';
-import { meanBoundaryEdge, modelContactOffset } from '../src/collision/contactOffset';
 import { checkBenchArgs } from './cli';
+import { argOf, ccdSceneStates } from './ccdSceneStates';
 
 checkBenchArgs(process.argv.slice(2), {
   usage: 'node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--frames 16,24,32,40,45,50] [--repeat 2] [--speed-caps 8,4,2] [--job-parts 4,15]',
@@ -37,28 +32,14 @@ checkBenchArgs(process.argv.slice(2), {
 });
 
 const args = process.argv.slice(2);
-const arg = (name: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const frames = (arg('frames') ?? '16,24,32,40,45,50').split(',').map(Number);
-if (!frames.every((f) => Number.isInteger(f) && f >= 1)) throw new RangeError(`--frames: frame numbers >= 1, comma-separated, got ${arg('frames')}`);
+const arg = (name: string): string | undefined => argOf(args, name);
 const repeat = Number(arg('repeat') ?? 2);
 if (!(Number.isInteger(repeat) && repeat >= 1)) throw new RangeError(`--repeat: an integer >= 1, got ${arg('repeat')}`);
 const speedCaps = arg('speed-caps') === undefined ? [] : arg('speed-caps')!.split(',').map(Number);
 if (!speedCaps.every((c) => Number.isFinite(c) && c > 0)) throw new RangeError(`--speed-caps: speeds > 0 (m/s), comma-separated, got ${arg('speed-caps')}`);
 const jobParts = arg('job-parts') === undefined ? [] : arg('job-parts')!.split(',').map(Number);
 if (!jobParts.every((k) => Number.isInteger(k) && k >= 2)) throw new RangeError(`--job-parts: worker counts >= 2, comma-separated, got ${arg('job-parts')}`);
-const scene = findScene(arg('scene') ?? 'octopus-box');
-const copies = arg('copies');
-const setup = scene.build({ meshes: readSceneMeshes(scene), ...(copies !== undefined && scene.accepts.includes('copies') ? { copies: Number(copies) } : {}) });
-const solver = new CpuSolver(setup);
-const model = setup.model;
-const p = solver.params;
-const mesh = buildSceneMesh(model);
-const topo = ccdTopologyOf(mesh);
-const n = model.vertexCount;
-const margin = Math.max(2 * modelContactOffset(model, p.contactOffset), CCD_BASE_MARGIN_RATIO * meanBoundaryEdge(model));
+const { frames, scene, solver, p, mesh, topo, n, margin, state } = ccdSceneStates(args, '16,24,32,40,45,50');
 console.log(`${scene.name}: ${n} vertices, ${mesh.boundaryVertices.length} on the boundary, dt ${p.dt.toFixed(5)} s, base margin ${(1000 * margin).toFixed(2)} mm`);
 console.log('frame | speed p50 / p99 / max (m/s) | horizon | vertex-face | edge-edge | of them between objects | job ms (best of repeat)');
 
@@ -69,13 +50,7 @@ const t0 = performance.now();
 for (let frame = 1; frame <= last; frame++) {
   solver.stepFrame();
   if (!frames.includes(frame)) continue;
-  const positions = new Float32Array(4 * n), velocities = new Float32Array(4 * n);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < 3; k++) {
-      positions[4 * i + k] = solver.x[3 * i + k];
-      velocities[4 * i + k] = solver.v[3 * i + k];
-    }
-  }
+  const { positions, velocities } = state();
   const speeds = Array.from(mesh.boundaryVertices, (b) => Math.hypot(velocities[4 * b], velocities[4 * b + 1], velocities[4 * b + 2])).sort((a, b) => a - b);
   const at = (q: number) => speeds[Math.min(speeds.length - 1, Math.floor(q * speeds.length))].toFixed(2);
   const rows: { pairs: number; ms: number }[] = [];

@@ -112,7 +112,9 @@ export const IDLE_SETTINGS: readonly IdleRule[] = [
   { key: 'pinByKind', idle: (p) => noCcd(p) ?? (effectiveCollisionMode(p) === 'hybrid' ? null : 'it acts in hybrid mode') },
   { key: 'ccdSkipInverted', idle: (p) => noSelfCcd(p) },
   { key: 'ccdEdgeInterior', idle: (p) => noCcd(p) },
-  { key: 'ccdObstacleGrowth', idle: (p, engine) => (engine === 'cpu' ? GPU_BROAD_PHASE : noSelfCcd(p)) },
+  // The growth widens the own-frame boxes, and the world boxes clipped to the mean path.
+  { key: 'ccdObstacleGrowth', idle: (p, engine) => (engine === 'cpu' ? GPU_BROAD_PHASE : p.ccdWorldBoxes === 'mean-path' ? noCcd(p) : noSelfCcd(p)) },
+  { key: 'ccdWorldBoxes', idle: (p, engine) => (engine === 'cpu' ? GPU_BROAD_PHASE : noCcd(p)) },
   { key: 'ccdJobLatency', idle: (p, engine) => (engine === 'cpu' ? GPU_BROAD_PHASE : noCcd(p)) },
   { key: 'selfCulling', idle: (p, engine) => (engine === 'cpu' ? GPU_BROAD_PHASE : noSelfCcd(p)) },
   { key: 'selfPairSkin', idle: noSelfCcd },

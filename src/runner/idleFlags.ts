@@ -15,7 +15,7 @@ const FLAG_OF: Partial<Record<keyof SolverParams, string>> = {
   collisionMode: 'collision-mode', collideEvery: 'collide-every', contactIterations: 'contact-iterations', interObject: 'inter-object',
   penetration: 'penetration', farSideContacts: 'far-side-contacts', inversionFloor: 'inversion-floor', sliverFloor: 'sliver-floor', sliverFloorQuality: 'sliver-floor-quality', sliverLift: 'sliver-lift', sliverFloorInSweeps: 'sliver-floor-in-sweeps', escapedToDcd: 'escaped-to-dcd',
   ccdEveryRound: 'ccd-every-round', pinByKind: 'pin-by-kind', pinRelease: 'pin-release', ccdSkipInverted: 'ccd-skip-inverted', ccdEdgeInterior: 'ccd-edge-interior', ccdObstacleGrowth: 'ccd-obstacle-growth', ccdJobLatency: 'ccd-job-latency', selfCulling: 'self-culling',
-  selfPairSkin: 'self-pair-skin', ccdSelfPairFrame: 'ccd-self-pair-frame', airIterations: 'air-iterations', airOptimizeFrames: 'air-optimize-every',
+  selfPairSkin: 'self-pair-skin', ccdSelfPairFrame: 'ccd-self-pair-frame', ccdWorldBoxes: 'ccd-world-boxes', airIterations: 'air-iterations', airOptimizeFrames: 'air-optimize-every',
   airMesher: 'air-mesher', airSolve: 'air-solve',
 };
 

@@ -20,7 +20,8 @@
 import type { OwnPairReuse } from '../collision/ccd/ownPairCache';
 import type { SelfPairFrameReport } from '../collision/ccd/selfPairFrames';
 import * as Comlink from 'comlink';
-import { checkCcdTopology, objectCount, type CandidatePart, type CcdCandidates, type CcdTopology, type MotionBound } from '../collision/ccd/broadPhase';
+import { objectCount } from '../collision/ccd/objectMeans';
+import { checkCcdTopology, type CandidatePart, type CcdCandidates, type CcdTopology, type MotionBound } from '../collision/ccd/broadPhase';
 import type { SelfCullingReport, SelfCullingRequest } from '../collision/selfCulling/broadPhaseCulling';
 import type { SurfaceBvh } from '../bvh/surfaceBvh';
 import type { CcdQueryKind, CcdWorkerApi } from './ccdWorkerApi';
@@ -379,6 +380,7 @@ export class CcdJobs {
         ...(bound.ownGrowth !== undefined ? { ownGrowth: Float32Array.from(bound.ownGrowth) } : {}),
         ...(bound.vertexMargins !== undefined ? { vertexMargins: Float32Array.from(bound.vertexMargins) } : {}),
         ...(bound.selfPairSkin !== undefined ? { selfPairSkin: bound.selfPairSkin } : {}), ...(bound.selfPairFrame !== undefined ? { selfPairFrame: bound.selfPairFrame } : {}),
+        ...(bound.worldBoxes !== undefined ? { worldBoxes: bound.worldBoxes } : {}),
       };
       const jobParts = this.jobParts(selfCollision);
       const split = jobParts.length > 1;

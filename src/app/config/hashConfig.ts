@@ -8,7 +8,7 @@
  * are written in JavaScript's shortest round-trip form, so decode(encode(c)) equals c exactly.
  * Decoding checks each value's type and range and throws an Error naming the key and value.
  */
-import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, COLLIDER_RESPONSES, CONTACT_DISPATCHES, FAR_SIDE_CONTACTS, SLIVER_LIFTS, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, MAX_JACOBI_RELAXATION, MIN_JACOBI_RELAXATION, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
+import { AIR_MESHERS, AIR_SOLVES, COLLIDE_EVERY, COLLIDER_RESPONSES, CONTACT_DISPATCHES, FAR_SIDE_CONTACTS, SLIVER_LIFTS, COLLISION_MODES, CCD_JOB_LATENCIES, CCD_SELF_PAIR_FRAMES, CCD_WORLD_BOXES, MAX_JACOBI_RELAXATION, MIN_JACOBI_RELAXATION, PARTITION_BALANCES, PENETRATION_METHODS, SELF_CULLING_MODES, SOLVE_ORDERS, type SolverParams } from '../../contract/params';
 import type { Material } from '../../sim/material';
 import { DEFAULT_VIEW, ENGINE_CHOICES, defaultPageConfig, type PageConfig, type ViewSettings } from './pageConfig';
 
@@ -56,6 +56,7 @@ export const PARAM_KEYS: readonly ParamKey[] = [
   { key: 'ccdedgeinterior', field: 'ccdEdgeInterior', kind: 'bool', help: "edge-edge CCD searches the edges' interiors, so edges that turn about a vertex near the other edge still get their contact" },
   { key: 'ccdobstaclegrowth', field: 'ccdObstacleGrowth', kind: 'bool', help: 'CCD same-object boxes of a body that may meet a collider or another body grow along their relative speed' },
   { key: 'ccdlatency', field: 'ccdJobLatency', kind: CCD_JOB_LATENCIES, help: "frames between CCD's broad-phase snapshot and the frame it serves: 1 overlaps the job with a frame (boxes hold two frames' motion), 0 makes the frame wait (one frame's); auto: 0 while frames wait for their jobs anyway" },
+  { key: 'ccdworldboxes', field: 'ccdWorldBoxes', kind: CCD_WORLD_BOXES, help: "CCD's world boxes: each vertex's ball of motion clipped to its body's mean path (mean-path), or the ball alone" },
   { key: 'ccdselfframe', field: 'ccdSelfPairFrame', kind: CCD_SELF_PAIR_FRAMES, help: 'CCD same-object pairs joined per object in the frame with the smaller boxes, own or world (adaptive), or always in the own frame' },
   { key: 'invfloor', field: 'inversionFloor', kind: 'nonnegative', help: "recovery mode: tets below this fraction of their rest volume (< 1) are lifted back to it after each round's contacts (outside recovery the slivers, with sliverfloor); 0 = off" },
   { key: 'sliverfloor', field: 'sliverFloor', kind: 'bool', help: 'outside recovery: sliver tets below the inversion floor are lifted back to it once a substep' },

@@ -24,6 +24,8 @@ import { buildBoxHash, cellRanges, crossJoin, gridFrame, selfJoin, tableSize, ty
 import { overlap, roundDown, roundUp } from './f32Round';
 import { dropCulled, type CulledNodes } from './culledPairs';
 import { OwnPairCache, type OwnPairReuse } from './ownPairCache';
+import { objectCount, objectMeans } from './objectMeans';
+import { clipToMeanPath } from './meanPathBoxes';
 import { chooseSelfPairFrames, type SelfPairFrame, type SelfPairFrameReport } from './selfPairFrames';
 import { edgeEdgeOneTet, edgeOpposites, triangleOpposites, vertexFaceOneTet } from './tetPairs';
 import { sortedJoinFits, sortedSelfPairs, type JoinCulling, type SortedPairs } from './sortedSelfJoin';
@@ -103,7 +105,16 @@ export interface MotionBound {
    * frame; 'adaptive' per object the frame with the smaller boxes, world or own.
    */
   selfPairFrame?: SelfPairFrame;
+  /**
+   * The world boxes' prediction (SolverParams.ccdWorldBoxes): 'ball' (absent) each vertex's ball
+   * of any motion that does not speed it up (sweptVertexBoxes); 'mean-path' that ball clipped to
+   * the vertex's object's mean path plus its own deviation and obstacle growth (meanPathBoxes.ts).
+   */
+  worldBoxes?: WorldBoxes;
 }
+
+/** MotionBound.worldBoxes. */
+export type WorldBoxes = 'ball' | 'mean-path';
 
 /** Default MotionBound.selfPairSkin, SolverParams.selfPairSkin's default (docs/benchmarks.md "CCD's broad phase: pairs kept across jobs"). */
 export const SELF_PAIR_SKIN = 0.5;
@@ -137,6 +148,19 @@ export { roundDown, roundUp };
  */
 export function sweptVertexBoxes(positions: Float32Array, velocities: Float32Array, bound: MotionBound, out?: Float32Array): Float32Array {
   return sweptBoxesOf(positions, velocities, bound, out);
+}
+
+/**
+ * The world boxes the GPU checks and the pairs between objects are found with: sweptVertexBoxes,
+ * clipped to each object's mean path with bound.worldBoxes 'mean-path' (meanPathBoxes.ts). `only`:
+ * the vertices of those objects (the others' boxes left at 0).
+ */
+export function worldBoxes(topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, only?: [number, number]): Float32Array {
+  const kind = bound.worldBoxes ?? 'ball';
+  if (kind !== 'ball' && kind !== 'mean-path') throw new RangeError(`sweptCandidates: bound.worldBoxes must be 'ball' or 'mean-path', got ${String(kind)}`);
+  const boxes = sweptBoxesOf(positions, velocities, bound, undefined, only ? { object: topo.vertexObject, range: only } : undefined);
+  if (kind === 'mean-path') clipToMeanPath(topo, positions, velocities, bound, boxes, only);
+  return boxes;
 }
 
 /**
@@ -629,14 +653,6 @@ function checkSlice(slice: [number, number], where: string, name = 'slice'): voi
   }
 }
 
-/** Number of objects of a topology (largest object id + 1). */
-export function objectCount(topo: CcdTopology): number {
-  let objects = 0;
-  const obj = topo.vertexObject;
-  for (let v = 0; v < obj.length; v++) if (obj[v] + 1 > objects) objects = obj[v] + 1;
-  return objects;
-}
-
 /**
  * Self-collision culling of the same-object pairs (sweptCandidates, collision/selfCulling/): called
  * before those pairs are found, with the velocities they are swept with (`relative`, vec4, each
@@ -777,7 +793,7 @@ export function sweptCandidates(
   if (part) checkCandidatePart(part, objectCount(topo), 'sweptCandidates');
   const t0 = performance.now();
   // A part without the pairs between objects needs no world boxes, and own-frame boxes for its own objects only.
-  const boxes = !part || part.inter ? sweptVertexBoxes(positions, velocities, bound) : new Float32Array(0);
+  const boxes = !part || part.inter ? worldBoxes(topo, positions, velocities, bound) : new Float32Array(0);
   const timing = { setupMs: 0 };
   const t1 = performance.now();
   const inter = !part || part.inter ? ccdCandidates(topo, boxes, 'inter', undefined, part?.interSlice, timing) : { vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0) };
@@ -794,7 +810,7 @@ export function sweptCandidates(
   if (selfPairFrame !== 'own' && selfPairFrame !== 'adaptive') throw new RangeError(`sweptCandidates: bound.selfPairFrame must be 'own' or 'adaptive', got ${String(selfPairFrame)}`);
   // Per object the frame with the smaller boxes (selfPairFrames.ts); a part without the pairs between objects sweeps its objects' world boxes for it.
   const frames = selfPairFrame === 'adaptive'
-    ? chooseSelfPairFrames(topo, ownBoxes, boxes.length > 0 ? boxes : sweptBoxesOf(positions, velocities, bound, undefined, only), part?.objects ?? [0, objectCount(topo)])
+    ? chooseSelfPairFrames(topo, ownBoxes, boxes.length > 0 ? boxes : worldBoxes(topo, positions, velocities, bound, part?.objects), part?.objects ?? [0, objectCount(topo)])
     : null;
   // The frame choice is reported by an object's first slice only (each slice makes the same choice).
   if (frames && part?.slice && part.slice[0] !== 0) frames.report.worldJoined = 0;
@@ -912,22 +928,6 @@ function ownFrameVelocities(topo: CcdTopology, velocities: Float32Array): Float3
     for (let k = 0; k < 3; k++) relative[4 * v + k] -= mean[3 * o + k];
   }
   return relative;
-}
-
-/** Per object, the mean of a vec4-per-vertex array's xyz over its vertices (3 per object). */
-export function objectMeans(topo: CcdTopology, values: Float32Array): Float64Array {
-  const n = topo.vertexCount;
-  const obj = topo.vertexObject;
-  const objects = objectCount(topo);
-  const mean = new Float64Array(3 * objects);
-  const count = new Float64Array(objects);
-  for (let v = 0; v < n; v++) {
-    const o = obj[v];
-    for (let k = 0; k < 3; k++) mean[3 * o + k] += values[4 * v + k];
-    count[o]++;
-  }
-  for (let o = 0; o < objects; o++) for (let k = 0; k < 3; k++) mean[3 * o + k] /= count[o];
-  return mean;
 }
 
 /**

@@ -36,7 +36,8 @@
  * DeviationMonitor learns from the snapshots (checked against every new snapshot; escapes counted).
  */
 import type { OwnPairReuse } from './ownPairCache';
-import { objectCount, ownFrameBoxes, ownFrameReferences, sweptVertexBoxes, type CcdCandidates, type CcdTopology, type MotionBound } from './broadPhase';
+import { objectCount } from './objectMeans';
+import { ownFrameBoxes, ownFrameReferences, sweptVertexBoxes, worldBoxes, type CcdCandidates, type CcdTopology, type MotionBound, type WorldBoxes } from './broadPhase';
 import { culledSweptCandidates, type SelfCullingReport, type SelfCullingRequest } from '../selfCulling/broadPhaseCulling';
 import type { DeviationMonitor, DeviationObservation } from '../selfCulling/deviationMonitor';
 import type { CcdJobLatency, SelfCullingMode } from '../../contract/params';
@@ -80,6 +81,8 @@ export interface ScheduleParams {
   ccdObstacleGrowth?: boolean;
   /** SolverParams.ccdSelfPairFrame: the frame same-object pairs are joined in (MotionBound.selfPairFrame, selfPairFrames.ts); absent: 'own'. */
   ccdSelfPairFrame?: SelfPairFrame;
+  /** SolverParams.ccdWorldBoxes: the world boxes' prediction (MotionBound.worldBoxes, meanPathBoxes.ts); absent: 'ball'. */
+  ccdWorldBoxes?: WorldBoxes;
   /** SolverParams.ccdJobLatency: frames between a job's snapshot and the frame it serves (jobLatency.ts); absent: the schedule's options.latency. */
   ccdJobLatency?: CcdJobLatency;
 }
@@ -271,14 +274,21 @@ export class CcdSchedule {
     const bound: MotionBound = { horizon, gravity: [...p.gravity], margin: this.margin, ownMargin: this.ownMargin, ...(ownMargins ? { ownMargins } : {}),
       ...(vertexMargins ? { vertexMargins } : {}),
       ...(p.selfPairSkin !== undefined ? { selfPairSkin: p.selfPairSkin } : {}), ...(p.ccdSelfPairFrame !== undefined ? { selfPairFrame: p.ccdSelfPairFrame } : {}),
+      // The mean path needs each vertex's object: without the topology the worker's boxes stay the ball too.
+      ...(p.ccdWorldBoxes !== undefined && this.topology ? { worldBoxes: p.ccdWorldBoxes } : {}),
     };
-    const boxes = sweptVertexBoxes(snapshot.positions, snapshot.velocities, bound);
+    const ball = sweptVertexBoxes(snapshot.positions, snapshot.velocities, bound);
+    const meanPath = bound.worldBoxes === 'mean-path';
     const references = p.selfCollision && this.topology ? ownFrameReferences(this.topology, snapshot.positions) : null;
-    // Own-frame boxes of bodies that may meet a collider or another body grow along the relative speed.
-    if (this.topology && references && p.ccdObstacleGrowth !== false) {
+    // Own-frame boxes, and world boxes clipped to the mean path, of bodies that may meet a collider
+    // or another body grow along the relative speed (found on the balls, before any clip).
+    if (this.topology && (references || meanPath) && p.ccdObstacleGrowth !== false) {
       const reachesCollider = this.collidersReached?.(snapshot, horizon) ?? null;
-      bound.ownGrowth = obstacleGrowth({ topology: this.topology, worldBoxes: boxes, velocities: snapshot.velocities, references, horizon, reachesCollider });
+      bound.ownGrowth = obstacleGrowth({ topology: this.topology, worldBoxes: ball, velocities: snapshot.velocities,
+        references: references ?? ownFrameReferences(this.topology, snapshot.positions), horizon, reachesCollider });
     }
+    // The boxes the GPU checks: the ones the worker's sweptCandidates joins on, from the same bound.
+    const boxes = meanPath ? worldBoxes(this.topology!, snapshot.positions, snapshot.velocities, bound) : ball;
     const culling: SelfCullingRequest | undefined = p.selfCollision ? { mode: p.selfCulling ?? 'off', deviation, edgeDeviation } : undefined;
     const own = this.topology && references ? { boxes: ownFrameBoxes(this.topology, snapshot.positions, snapshot.velocities, bound), references } : undefined;
     const result = this.runner(snapshot.positions, snapshot.velocities, bound, p.selfCollision, culling);

@@ -25,7 +25,8 @@
  * whose world box (the union of its vertices' swept world boxes) overlaps the vertex's swept world
  * box (s = that object's mean velocity). Bodies that fall together, or rest, get nothing.
  */
-import { objectCount, objectMeans, type CcdTopology } from './broadPhase';
+import type { CcdTopology } from './broadPhase';
+import { objectCount, objectMeans } from './objectMeans';
 import { overlap } from './f32Round';
 
 export interface ObstacleGrowthInput {
