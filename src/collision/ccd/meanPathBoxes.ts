@@ -23,7 +23,7 @@ import { objectMeans } from './objectMeans';
 import { roundDown, roundUp } from './f32Round';
 
 /** The least and the most of u t + g t^2 / 2 over t in [0, H]: at its ends, or where the arc turns between them. */
-export function arcExtent(u: number, g: number, H: number): [number, number] {
+function arcExtent(u: number, g: number, H: number): [number, number] {
   const end = u * H + 0.5 * g * H * H;
   let lo = Math.min(0, end), hi = Math.max(0, end);
   const turn = g !== 0 ? -u / g : -1;
