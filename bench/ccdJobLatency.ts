@@ -9,6 +9,10 @@
  * boundary vertices' speeds, the pairs (and those between objects) and the job's best time of
  * `--repeat` at each horizon, and their ratios.
  *
+ * `--world-boxes ball|mean-path` (default: the scene's SolverParams.ccdWorldBoxes): the world boxes'
+ * prediction (collision/ccd/meanPathBoxes.ts). The obstacle growth (of the own-frame boxes, and of
+ * the clip) comes from the other objects only, as bench/meanPathBoxes.ts takes it.
+ *
  * With `--speed-caps C1,C2,...` (m/s) it also counts the two-frame job's pairs with every vertex's
  * speed capped at each C (directions kept): how many of the pairs the fastest vertices make.
  *
@@ -17,18 +21,20 @@
  * part with the pairs between objects in one part (no history: a job's first split), and sliced
  * as chooseInterSlices plans from those parts' times (what the next job would get).
  *
- *   node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--frames 16,24,32,40,45,50] [--repeat 2] [--speed-caps 8,4,2] [--job-parts 4,15]
+ *   node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--frames 16,24,32,40,45,50] [--repeat 2] [--speed-caps 8,4,2] [--job-parts 4,15] [--world-boxes ball|mean-path]
  *
  * The octopus box on this 2-core machine takes about 6 s a frame on the CPU reference: 5 minutes to frame 50.
  */
-import { ccdCandidates, sweptCandidates, sweptVertexBoxes, type CandidatePart, type MotionBound } from '../src/collision/ccd/broadPhase';
+import { ccdCandidates, ownFrameReferences, sweptCandidates, sweptVertexBoxes, worldBoxes, type CandidatePart, type MotionBound } from '../src/collision/ccd/broadPhase';
+import { obstacleGrowth } from '../src/collision/ccd/obstacleGrowth';
+import { CCD_WORLD_BOXES, type CcdWorldBoxes } from '../src/contract/params';
 import { chooseInterSlices, splitParts, type JobPartTimes } from '../src/workers/ccdJobs';
 import { checkBenchArgs } from './cli';
 import { argOf, ccdSceneStates } from './ccdSceneStates';
 
 checkBenchArgs(process.argv.slice(2), {
-  usage: 'node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--frames 16,24,32,40,45,50] [--repeat 2] [--speed-caps 8,4,2] [--job-parts 4,15]',
-  values: ['--scene', '--copies', '--frames', '--repeat', '--speed-caps', '--job-parts'],
+  usage: 'node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--frames 16,24,32,40,45,50] [--repeat 2] [--speed-caps 8,4,2] [--job-parts 4,15] [--world-boxes ball|mean-path]',
+  values: ['--scene', '--copies', '--frames', '--repeat', '--speed-caps', '--job-parts', '--world-boxes'],
 });
 
 const args = process.argv.slice(2);
@@ -40,11 +46,24 @@ if (!speedCaps.every((c) => Number.isFinite(c) && c > 0)) throw new RangeError(`
 const jobParts = arg('job-parts') === undefined ? [] : arg('job-parts')!.split(',').map(Number);
 if (!jobParts.every((k) => Number.isInteger(k) && k >= 2)) throw new RangeError(`--job-parts: worker counts >= 2, comma-separated, got ${arg('job-parts')}`);
 const { frames, scene, solver, p, mesh, topo, n, margin, state } = ccdSceneStates(args, '16,24,32,40,45,50');
-console.log(`${scene.name}: ${n} vertices, ${mesh.boundaryVertices.length} on the boundary, dt ${p.dt.toFixed(5)} s, base margin ${(1000 * margin).toFixed(2)} mm`);
+const worldBoxKind = (arg('world-boxes') ?? p.ccdWorldBoxes) as CcdWorldBoxes;
+if (!CCD_WORLD_BOXES.includes(worldBoxKind)) throw new RangeError(`--world-boxes: one of ${CCD_WORLD_BOXES.join(', ')}, got ${arg('world-boxes')}`);
+console.log(`${scene.name}: ${n} vertices, ${mesh.boundaryVertices.length} on the boundary, dt ${p.dt.toFixed(5)} s, base margin ${(1000 * margin).toFixed(2)} mm, world boxes ${worldBoxKind}`);
 console.log('frame | speed p50 / p99 / max (m/s) | horizon | vertex-face | edge-edge | of them between objects | job ms (best of repeat)');
 
 /** The job's bound over `horizonFrames` frames (MotionBound as the GPU engine's schedule starts it, joined afresh). */
-const boundOver = (horizonFrames: number): MotionBound => ({ horizon: horizonFrames * p.dt, gravity: [...p.gravity], margin, selfPairFrame: p.ccdSelfPairFrame, selfPairSkin: 0 });
+/**
+ * The job's bound over `horizonFrames` frames at this state (MotionBound as the GPU engine's schedule
+ * starts it, joined afresh): with self-collision or world boxes clipped to the mean path, the
+ * obstacle growth the own-frame boxes and the clip take, from the other objects only (no colliders
+ * here).
+ */
+const boundOver = (horizonFrames: number, positions: Float32Array, velocities: Float32Array): MotionBound => {
+  const bound: MotionBound = { horizon: horizonFrames * p.dt, gravity: [...p.gravity], margin, selfPairFrame: p.ccdSelfPairFrame, selfPairSkin: 0, worldBoxes: worldBoxKind };
+  if (!p.selfCollision && worldBoxKind !== 'mean-path') return bound;
+  const ownGrowth = obstacleGrowth({ topology: topo, worldBoxes: sweptVertexBoxes(positions, velocities, bound), velocities, references: ownFrameReferences(topo, positions), horizon: bound.horizon, reachesCollider: null });
+  return { ...bound, ownGrowth };
+};
 const last = Math.max(...frames);
 const t0 = performance.now();
 for (let frame = 1; frame <= last; frame++) {
@@ -55,7 +74,7 @@ for (let frame = 1; frame <= last; frame++) {
   const at = (q: number) => speeds[Math.min(speeds.length - 1, Math.floor(q * speeds.length))].toFixed(2);
   const rows: { pairs: number; ms: number }[] = [];
   for (const horizonFrames of [2, 1]) {
-    const bound = boundOver(horizonFrames);
+    const bound = boundOver(horizonFrames, positions, velocities);
     let best = Infinity;
     let c: ReturnType<typeof sweptCandidates> | undefined;
     for (let r = 0; r < repeat; r++) {
@@ -63,7 +82,7 @@ for (let frame = 1; frame <= last; frame++) {
       c = sweptCandidates(topo, positions, velocities, bound, p.selfCollision);
       best = Math.min(best, performance.now() - t);
     }
-    const between = ccdCandidates(topo, sweptVertexBoxes(positions, velocities, bound), 'inter');
+    const between = ccdCandidates(topo, worldBoxes(topo, positions, velocities, bound), 'inter');
     const vf = c!.vertexFace.length / 2, ee = c!.edgeEdge.length / 2;
     rows.push({ pairs: vf + ee, ms: best });
     console.log(`${frame} | ${at(0.5)} / ${at(0.99)} / ${speeds[speeds.length - 1].toFixed(2)} | ${horizonFrames} dt | ${vf} | ${ee} | ${between.vertexFace.length / 2 + between.edgeEdge.length / 2} | ${best.toFixed(1)}`);
@@ -103,7 +122,7 @@ for (let frame = 1; frame <= last; frame++) {
       over++;
       for (let k = 0; k < 3; k++) capped[4 * i + k] *= cap / speed;
     }
-    const c = sweptCandidates(topo, positions, capped, boundOver(2), p.selfCollision);
+    const c = sweptCandidates(topo, positions, capped, boundOver(2, positions, capped), p.selfCollision);
     const pairs = (c.vertexFace.length + c.edgeEdge.length) / 2;
     console.log(`${frame} | speeds capped at ${cap} m/s (${over} vertices faster) | 2 dt | pairs ${pairs}, ${(100 * (1 - pairs / rows[0].pairs)).toFixed(0)} % fewer`);
   }

@@ -151,15 +151,20 @@ export function sweptVertexBoxes(positions: Float32Array, velocities: Float32Arr
 }
 
 /**
- * The world boxes the GPU checks and the pairs between objects are found with: sweptVertexBoxes,
- * clipped to each object's mean path with bound.worldBoxes 'mean-path' (meanPathBoxes.ts). `only`:
- * the vertices of those objects (the others' boxes left at 0).
+ * The world boxes the GPU checks and the pairs between objects are found with: the balls
+ * (sweptVertexBoxes; `ball` when the caller has them, left as they are), clipped to each object's
+ * mean path with bound.worldBoxes 'mean-path' (meanPathBoxes.ts). `only`: the vertices of those
+ * objects (the others' boxes left at 0).
  */
-export function worldBoxes(topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, only?: [number, number]): Float32Array {
+export function worldBoxes(
+  topo: CcdTopology, positions: Float32Array, velocities: Float32Array, bound: MotionBound, only?: [number, number], ball?: Float32Array,
+): Float32Array {
   const kind = bound.worldBoxes ?? 'ball';
   if (kind !== 'ball' && kind !== 'mean-path') throw new RangeError(`sweptCandidates: bound.worldBoxes must be 'ball' or 'mean-path', got ${String(kind)}`);
-  const boxes = sweptBoxesOf(positions, velocities, bound, undefined, only ? { object: topo.vertexObject, range: only } : undefined);
-  if (kind === 'mean-path') clipToMeanPath(topo, positions, velocities, bound, boxes, only);
+  const balls = ball ?? sweptBoxesOf(positions, velocities, bound, undefined, only ? { object: topo.vertexObject, range: only } : undefined);
+  if (kind === 'ball') return balls;
+  const boxes = ball ? ball.slice() : balls;
+  clipToMeanPath(topo, positions, velocities, bound, boxes, only);
   return boxes;
 }
 
@@ -793,7 +798,8 @@ export function sweptCandidates(
   if (part) checkCandidatePart(part, objectCount(topo), 'sweptCandidates');
   const t0 = performance.now();
   // A part without the pairs between objects needs no world boxes, and own-frame boxes for its own objects only.
-  const boxes = !part || part.inter ? worldBoxes(topo, positions, velocities, bound) : new Float32Array(0);
+  const balls = !part || part.inter ? sweptVertexBoxes(positions, velocities, bound) : null;
+  const boxes = balls ? worldBoxes(topo, positions, velocities, bound, undefined, balls) : new Float32Array(0);
   const timing = { setupMs: 0 };
   const t1 = performance.now();
   const inter = !part || part.inter ? ccdCandidates(topo, boxes, 'inter', undefined, part?.interSlice, timing) : { vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0) };

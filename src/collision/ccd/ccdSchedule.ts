@@ -288,7 +288,7 @@ export class CcdSchedule {
         references: references ?? ownFrameReferences(this.topology, snapshot.positions), horizon, reachesCollider });
     }
     // The boxes the GPU checks: the ones the worker's sweptCandidates joins on, from the same bound.
-    const boxes = meanPath ? worldBoxes(this.topology!, snapshot.positions, snapshot.velocities, bound) : ball;
+    const boxes = meanPath ? worldBoxes(this.topology!, snapshot.positions, snapshot.velocities, bound, undefined, ball) : ball;
     const culling: SelfCullingRequest | undefined = p.selfCollision ? { mode: p.selfCulling ?? 'off', deviation, edgeDeviation } : undefined;
     const own = this.topology && references ? { boxes: ownFrameBoxes(this.topology, snapshot.positions, snapshot.velocities, bound), references } : undefined;
     const result = this.runner(snapshot.positions, snapshot.velocities, bound, p.selfCollision, culling);
