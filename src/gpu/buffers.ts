@@ -99,6 +99,11 @@ export function storageBufferLimit(limits: Pick<GPUSupportedLimits, 'maxBufferSi
   return Math.min(limits.maxBufferSize, limits.maxStorageBufferBindingSize);
 }
 
+/** The smallest power of two at least n (1 when n <= 1): the sizes buffers grow to. */
+export function powerOfTwoAtLeast(n: number): number {
+  return 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+}
+
 /** The largest power of two at most n (0 when n < 1). */
 export function powerOfTwoAtMost(n: number): number {
   return n >= 1 ? 2 ** Math.floor(Math.log2(n)) : 0;

@@ -27,7 +27,7 @@
 import code from '../../../shaders/ccdNarrow.wgsl?raw';
 import nearArgsCode from '../../../shaders/ccdNearArgs.wgsl?raw';
 import { BindingTable } from '../../gpu/bindingTable';
-import { dispatchGrid, gridRowStride, storageBufferLimit, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
+import { dispatchGrid, gridRowStride, powerOfTwoAtLeast, storageBufferLimit, uniformBuffer, WORKGROUP_SIZE } from '../../gpu/buffers';
 import { definePipelines, wgslPipeline } from '../../gpu/lazyPipelines';
 import { effectiveCollisionMode, type SolverParams } from '../../contract/params';
 import { resolvesOnly, type GpuStage, type SubstepContext } from '../../contract/stage';
@@ -354,7 +354,7 @@ export class CcdStage implements GpuStage {
     const words = this.vfCount + this.eeCount;
     if (!this.candidates || this.candidateCapacity < words || (this.substepBoxes && this.solveRoom < this.candidateCapacity)) {
       this.candidates?.destroy();
-      this.candidateCapacity = Math.max(1, Math.min(this.maxCandidatePairs, Math.max(1024, 2 ** Math.ceil(Math.log2(Math.max(1, words))))));
+      this.candidateCapacity = Math.max(1, Math.min(this.maxCandidatePairs, Math.max(1024, powerOfTwoAtLeast(words))));
       const layout = candidateLayout(this.candidateCapacity, this.substepBoxes);
       this.nearRoom = layout.nearRoom;
       this.solveRoom = layout.solveRoom;
@@ -594,7 +594,7 @@ export class CcdStage implements GpuStage {
       c.selfFilterMs = sc.filterMs;
     }
     // Grow for the next frame: the largest substep count seen, with room.
-    if (words[W.maxCount] > this.capacity) this.allocateContacts(2 ** Math.ceil(Math.log2(words[W.maxCount] * 1.5)));
+    if (words[W.maxCount] > this.capacity) this.allocateContacts(powerOfTwoAtLeast(words[W.maxCount] * 1.5));
     return c;
   }
 

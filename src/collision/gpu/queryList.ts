@@ -15,7 +15,7 @@
  *             detections so far (word 20, QL.detections; in the list's header since issue 24, so
  *             that detection's kernel need not bind this buffer).
  */
-import { powerOfTwoAtMost, storageBufferLimit, WORKGROUP_SIZE } from '../../gpu/buffers';
+import { powerOfTwoAtLeast, powerOfTwoAtMost, storageBufferLimit, WORKGROUP_SIZE } from '../../gpu/buffers';
 
 // The list's header and Query layout are the shortest-path kernel's input format (spb is the
 // lower layer): one definition, in src/spb/gpu/queryListLayout.ts; the Result layout likewise.
@@ -64,10 +64,6 @@ export const QUERY_ID_MASK = 0x1fffffff;
 /** Largest capacity one indirect dispatch of 64-thread groups can cover (65,535 groups). */
 export const MAX_QUERY_CAPACITY = 65535 * WORKGROUP_SIZE;
 
-function nextPowerOfTwo(n: number): number {
-  return 2 ** Math.ceil(Math.log2(Math.max(1, n)));
-}
-
 export class QueryList {
   capacity = 0;
   /** Bumped at every reallocation: bind groups over these buffers must be rebuilt. */
@@ -112,11 +108,11 @@ export class QueryList {
    */
   growFromHeader(header: Uint32Array): boolean {
     if (header[QL.dropped] === 0) return false;
-    return this.grow(Math.min(this.maxGrowth, nextPowerOfTwo(header[QL.maxCount] + 1)));
+    return this.grow(Math.min(this.maxGrowth, powerOfTwoAtLeast(header[QL.maxCount] + 1)));
   }
 
   private allocate(requested: number): void {
-    const capacity = nextPowerOfTwo(Math.max(64, requested));
+    const capacity = powerOfTwoAtLeast(Math.max(64, requested));
     if (capacity > MAX_QUERY_CAPACITY) {
       throw new RangeError(`QueryList: capacity ${capacity} exceeds ${MAX_QUERY_CAPACITY} (65,535 workgroups of ${WORKGROUP_SIZE} in one indirect dispatch)`);
     }

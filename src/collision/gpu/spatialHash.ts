@@ -17,7 +17,7 @@
  */
 import type { TetMesh } from '../../mesh/types';
 import { QL } from './queryList';
-import { powerOfTwoAtMost, storageBufferLimit } from '../../gpu/buffers';
+import { powerOfTwoAtLeast, powerOfTwoAtMost, storageBufferLimit } from '../../gpu/buffers';
 
 /** Counter words after the table's heads (shaders/lib/spatialHash.wgsl HASH_COUNTERS). */
 export const HASH_COUNTERS = 4;
@@ -25,10 +25,6 @@ export const HASH_COUNTERS = 4;
 export const HASH_ENTRY_BYTES = 32;
 /** Cells per axis above which a tet goes to the oversized list (HASH_MAX_CELLS_PER_AXIS). */
 export const HASH_MAX_CELLS_PER_AXIS = 4;
-
-function nextPowerOfTwo(n: number): number {
-  return 2 ** Math.ceil(Math.log2(Math.max(1, n)));
-}
 
 /** Per tet, its axis-aligned box (xyz positions): lo x, y, z, then hi x, y, z. */
 function tetBoxes(tets: Uint32Array, positions: ArrayLike<number>): Float64Array {
@@ -112,7 +108,7 @@ export class SpatialHash {
     if (!(cellSize > 0 && Number.isFinite(cellSize))) throw new RangeError(`SpatialHash: cell size must be a positive finite number, got ${cellSize}`);
     this.cellSize = cellSize;
     this.maxPool = Math.max(64, powerOfTwoAtMost(storageBufferLimit(device.limits) / HASH_ENTRY_BYTES));
-    this.tableSize = nextPowerOfTwo(Math.max(64, 2 * mesh.tetCount));
+    this.tableSize = powerOfTwoAtLeast(Math.max(64, 2 * mesh.tetCount));
     this.heads = device.createBuffer({ label: 'dcd.hashHeads', size: 4 * (this.tableSize + HASH_COUNTERS), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     this.allocatePool(options.poolCapacity ?? 2 * hashEntriesNeeded(mesh.tets, mesh.positions, cellSize));
   }
@@ -121,7 +117,7 @@ export class SpatialHash {
     // Within one storage binding of this device (gpu/buffers.ts storageBufferLimit): past it the
     // entries a frame drops stay dropped and counted (counters.hashDropped), where a larger pool
     // would have had WebGPU refuse the frame.
-    const c = Math.min(nextPowerOfTwo(Math.max(64, capacity)), this.maxPool);
+    const c = Math.min(powerOfTwoAtLeast(Math.max(64, capacity)), this.maxPool);
     this.pool?.destroy();
     this.pool = this.device.createBuffer({ label: 'dcd.hashPool', size: HASH_ENTRY_BYTES * c, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     this.poolCapacity = c;
