@@ -21,7 +21,7 @@
  * part with the pairs between objects in one part (no history: a job's first split), and sliced
  * as chooseInterSlices plans from those parts' times (what the next job would get).
  *
- *   node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--frames 16,24,32,40,45,50] [--repeat 2] [--speed-caps 8,4,2] [--job-parts 4,15] [--world-boxes ball|mean-path]
+ *   node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--mesh FILE] [--speed V] [--frames 16,24,32,40,45,50] [--repeat 2] [--speed-caps 8,4,2] [--job-parts 4,15] [--world-boxes ball|mean-path]
  *
  * The octopus box on this 2-core machine takes about 6 s a frame on the CPU reference: 5 minutes to frame 50.
  */
@@ -33,8 +33,8 @@ import { checkBenchArgs } from './cli';
 import { argOf, ccdSceneStates } from './ccdSceneStates';
 
 checkBenchArgs(process.argv.slice(2), {
-  usage: 'node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--frames 16,24,32,40,45,50] [--repeat 2] [--speed-caps 8,4,2] [--job-parts 4,15] [--world-boxes ball|mean-path]',
-  values: ['--scene', '--copies', '--frames', '--repeat', '--speed-caps', '--job-parts', '--world-boxes'],
+  usage: 'node scripts/run-ts.mjs bench/ccdJobLatency.ts [--scene octopus-box] [--copies N] [--mesh FILE] [--speed V] [--frames 16,24,32,40,45,50] [--repeat 2] [--speed-caps 8,4,2] [--job-parts 4,15] [--world-boxes ball|mean-path]',
+  values: ['--scene', '--copies', '--mesh', '--speed', '--frames', '--repeat', '--speed-caps', '--job-parts', '--world-boxes'],
 });
 
 const args = process.argv.slice(2);

@@ -1,10 +1,12 @@
 /**
  * The states a scene really reaches, as CCD's broad-phase job sees them (bench/ccdJobLatency.ts,
- * bench/meanPathBoxes.ts): a registry scene (`--scene`, `--copies`) on the float64 CPU reference,
+ * bench/meanPathBoxes.ts): a registry scene (`--scene`, `--copies`, `--mesh FILE` and `--speed V`
+ * where the scene takes them, as the runner reads them) on the float64 CPU reference,
  * its CCD topology, the GPU engine's base margin (max(2 delta, CCD_BASE_MARGIN_RATIO x mean boundary
  * edge), as the GPU engine sets it), the frames listed by `--frames`, and each state as the job's
  * vec4 positions and velocities.
  */
+import { readMeshFile } from '../src/runner/meshFile';
 import { readSceneMeshes } from '../src/runner/sceneSetup';
 import { findScene } from '../src/scenes/registry';
 import { CpuSolver } from '../src/sim/cpuSolver';
@@ -23,8 +25,18 @@ export function ccdSceneStates(args: readonly string[], defaultFrames: string) {
   const frames = (argOf(args, 'frames') ?? defaultFrames).split(',').map(Number);
   if (!frames.every((f) => Number.isInteger(f) && f >= 1)) throw new RangeError(`--frames: frame numbers >= 1, comma-separated, got ${argOf(args, 'frames')}`);
   const scene = findScene(argOf(args, 'scene') ?? 'octopus-box');
-  const copies = argOf(args, 'copies');
-  const setup = scene.build({ meshes: readSceneMeshes(scene), ...(copies !== undefined && scene.accepts.includes('copies') ? { copies: Number(copies) } : {}) });
+  const copies = argOf(args, 'copies'), speed = argOf(args, 'speed');
+  for (const [flag, value] of [['copies', copies], ['speed', speed], ['mesh', argOf(args, 'mesh')]] as const) {
+    if (value !== undefined && !scene.accepts.includes(flag)) throw new RangeError(`--${flag}: scene ${scene.name} does not take it`);
+  }
+  // --mesh, else the scene's own mesh file (head-on, shoot: read from the project root, as the runner does).
+  const meshFile = argOf(args, 'mesh') ?? (scene.accepts.includes('mesh') ? scene.defaultMeshFile : undefined);
+  const setup = scene.build({
+    meshes: readSceneMeshes(scene),
+    ...(meshFile !== undefined ? { mesh: readMeshFile(meshFile) } : {}),
+    ...(copies !== undefined ? { copies: Number(copies) } : {}),
+    ...(speed !== undefined ? { speed: Number(speed) } : {}),
+  });
   const solver = new CpuSolver(setup);
   const model = setup.model;
   const p = solver.params;
