@@ -29,11 +29,15 @@ export function ccdSceneStates(args: readonly string[], defaultFrames: string) {
   for (const [flag, value] of [['copies', copies], ['speed', speed], ['mesh', argOf(args, 'mesh')]] as const) {
     if (value !== undefined && !scene.accepts.includes(flag)) throw new RangeError(`--${flag}: scene ${scene.name} does not take it`);
   }
+  if (copies !== undefined && !(Number.isInteger(Number(copies)) && Number(copies) >= 1)) throw new RangeError(`--copies: an integer >= 1, got ${copies}`);
+  if (speed !== undefined && !(Number(speed) > 0 && Number.isFinite(Number(speed)))) throw new RangeError(`--speed: a speed > 0 in m/s, got ${speed}`);
   // --mesh, else the scene's own mesh file (head-on, shoot: read from the project root, as the runner does).
   const meshFile = argOf(args, 'mesh') ?? (scene.accepts.includes('mesh') ? scene.defaultMeshFile : undefined);
+  const fileMesh = meshFile !== undefined ? readMeshFile(meshFile) : undefined;
+  for (const w of fileMesh?.warnings ?? []) console.error(`warning: ${w}`);
   const setup = scene.build({
     meshes: readSceneMeshes(scene),
-    ...(meshFile !== undefined ? { mesh: readMeshFile(meshFile) } : {}),
+    ...(fileMesh !== undefined ? { mesh: fileMesh } : {}),
     ...(copies !== undefined ? { copies: Number(copies) } : {}),
     ...(speed !== undefined ? { speed: Number(speed) } : {}),
   });

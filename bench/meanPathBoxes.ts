@@ -19,7 +19,7 @@
  * between are not sampled here, so this is a lower bound).
  * Base margin as the GPU engine sets it (max(2 delta, CCD_BASE_MARGIN_RATIO x mean boundary edge)).
  *
- *   node scripts/run-ts.mjs bench/meanPathBoxes.ts [--scene octopus-box] [--copies N] [--mesh FILE] [--speed V] [--mesh FILE] [--speed V] [--frames 24,32,40,45]
+ *   node scripts/run-ts.mjs bench/meanPathBoxes.ts [--scene octopus-box] [--copies N] [--mesh FILE] [--speed V] [--frames 24,32,40,45]
  *
  * The octopus box takes about 3-6 s a frame on the CPU reference on this 2-core machine.
  */
@@ -30,7 +30,7 @@ import { obstacleGrowth } from '../src/collision/ccd/obstacleGrowth';
 import { checkBenchArgs } from './cli';
 import { ccdSceneStates } from './ccdSceneStates';
 
-const usage = 'node scripts/run-ts.mjs bench/meanPathBoxes.ts [--scene octopus-box] [--copies N] [--mesh FILE] [--speed V] [--mesh FILE] [--speed V] [--frames 24,32,40,45]';
+const usage = 'node scripts/run-ts.mjs bench/meanPathBoxes.ts [--scene octopus-box] [--copies N] [--mesh FILE] [--speed V] [--frames 24,32,40,45]';
 checkBenchArgs(process.argv.slice(2), { usage, values: ['--scene', '--copies', '--mesh', '--speed', '--frames'] });
 const { frames, scene, solver, model, p, topo, n, margin, state } = ccdSceneStates(process.argv.slice(2), '24,32,40,45');
 
