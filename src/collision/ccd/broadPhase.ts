@@ -798,8 +798,7 @@ export function sweptCandidates(
   if (part) checkCandidatePart(part, objectCount(topo), 'sweptCandidates');
   const t0 = performance.now();
   // A part without the pairs between objects needs no world boxes, and own-frame boxes for its own objects only.
-  const balls = !part || part.inter ? sweptVertexBoxes(positions, velocities, bound) : null;
-  const boxes = balls ? worldBoxes(topo, positions, velocities, bound, undefined, balls) : new Float32Array(0);
+  const boxes = !part || part.inter ? worldBoxes(topo, positions, velocities, bound) : new Float32Array(0);
   const timing = { setupMs: 0 };
   const t1 = performance.now();
   const inter = !part || part.inter ? ccdCandidates(topo, boxes, 'inter', undefined, part?.interSlice, timing) : { vertexFace: new Uint32Array(0), edgeEdge: new Uint32Array(0) };
