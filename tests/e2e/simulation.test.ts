@@ -13,26 +13,28 @@ import { openPage, useServedBrowser, waitForMeshDrawn } from './support/browser'
 import { decodePng, type DecodedPng } from './support/png';
 
 /**
- * Cheap settings for the software adapter: ~3.5k tets, 5 substeps x 2 iterations, collisions off
+ * Cheap settings for the software adapter: 1,536 tets (resolution 6; resolution 8's 3,480 took 2.3x
+ * as long a frame), 5 substeps x 2 iterations, collisions off
  * (the ground is a collider of the material stage, which runs whatever the collision setting; the
  * collision stages cost 3/4 of a frame here, and the page's collisions are checked by
  * scenes.test.ts: Fig. 9's counters, the blue tint and recovery).
  */
 const SUBSTEPS = 5;
 /**
- * Damping acts on deformation only (not the fall), so to have the ball at rest by frame 40 it
+ * Damping acts on deformation only (not the fall), so to have the ball at rest by frame 30 it
  * must damp the elastic rebound within the impact: at 2/s the ball still bounces 0.43 of its
  * lift at frames 53-60, at 100/s it rebounds 0.06 of it and rests (CPU reference, same scene).
  */
 const DAMPING = 100;
 const DT = 1 / 60;
 const GRAVITY = 9.81;
-const SETTINGS = `shape=sphere&res=8&substeps=${SUBSTEPS}&iterations=2&damping=${DAMPING}&dt=${DT}`;
+const SETTINGS = `shape=sphere&res=6&substeps=${SUBSTEPS}&iterations=2&damping=${DAMPING}&dt=${DT}`;
 /** The page's link for the drop. */
 const LINK = `#scene=mesh&${SETTINGS}&collisions=0`;
 /** The older query keys (?shape=&resolution=&run=...) still open the mesh scene: the no-WebGPU test uses them. */
-const QUERY = `?shape=sphere&resolution=8&substeps=${SUBSTEPS}&iterations=2&damping=${DAMPING}&dt=${DT}`;
-const FRAMES = 40;
+const QUERY = `?shape=sphere&resolution=6&substeps=${SUBSTEPS}&iterations=2&damping=${DAMPING}&dt=${DT}`;
+/** The ball lands at frame 19 and rests from frame 20 (both engines); 30 frames check 10 of rest. */
+const FRAMES = 30;
 
 const env = useServedBrowser();
 let page: Page;
@@ -247,9 +249,11 @@ async function checkDrop(engine: 'gpu' | 'cpu'): Promise<void> {
     }
     // It reaches the ground, never sinks below it, and is resting on it at the end.
     expect(Math.min(...log.map(([, y]) => y))).toBeGreaterThanOrEqual(first.groundY - tolerance);
-    expect(log.some(([, y]) => y - first.groundY < tolerance)).toBe(true);
+    // It comes down onto the ground, held above it by the colliders' contact offset (1 % of the mean
+    // boundary edge: 1.3e-3 of the height at resolution 6), so within 3e-3 of its height.
+    expect(log.some(([, y]) => y - first.groundY < 3 * tolerance), JSON.stringify(log.slice(-12))).toBe(true);
     const last = log.filter(([frame]) => frame > end.frame - 8);
-    console.log(`drop (${engine}): lift ${lift.toFixed(4)}, landing frame ${landing}, last frames above ground ${last.map(([f, y]) => `${f}:${((y - first.groundY) / lift).toExponential(1)}`).join(' ')}`);
+    console.log(`drop (${engine}): lift ${lift.toFixed(4)}, landing frame ${landing}, frames above ground ${log.filter(([f]) => f >= landing).map(([f, y]) => `${f}:${((y - first.groundY) / lift).toExponential(1)}`).join(' ')}`);
     expect(last.length).toBeGreaterThan(3);
     for (const [frame, y] of last) expect(y - first.groundY, `frame ${frame}`).toBeLessThan(0.01 * lift);
     expect(end.frame).toBeGreaterThanOrEqual(FRAMES);
@@ -263,7 +267,7 @@ async function checkDrop(engine: 'gpu' | 'cpu'): Promise<void> {
 }
 
 describe('the drop in the page', () => {
-  it('runs 40 frames on the GPU solver: the lowest point falls as the integrator predicts, stops at the ground and never goes below it; the picture changes', async () => {
+  it('runs 30 frames on the GPU solver: the lowest point falls as the integrator predicts, stops at the ground and never goes below it; the picture changes', async () => {
     // Chromium here draws with WebGPU, so the GPU solver runs and three.js draws from its buffer.
     await checkDrop('gpu');
   });
@@ -405,7 +409,7 @@ describe('the drop with the CPU reference solver in its worker (?engine=cpu)', (
     errors = gpuErrors;
   });
 
-  it('runs the same 40-frame drop with the same checks', async () => {
+  it('runs the same 30-frame drop with the same checks', async () => {
     await checkDrop('cpu');
     expect(await page.locator('#sim-status').getAttribute('data-timing')).toBe('cpu-clock');
   });
