@@ -23,7 +23,7 @@ import { loadSharedTetArrays } from '../support/sharedMeshes';
 
 const MESH = 'octopus_2KFaces.t';
 
-async function kick(vertexMassFloor: number): Promise<{ start: number; peak: number; totals: number[] }> {
+async function kick(vertexMassFloor: number, frames: number): Promise<{ start: number; peak: number; totals: number[] }> {
   const mesh = loadSharedTetArrays(MESH);
   const setup = meshDrop.build({ mesh: { name: MESH, positions: mesh.positions, tets: mesh.tets }, height: 1 });
   setup.params = { ...setup.params, collisions: false, damping: 0, gravity: [0, 0, 0], substeps: 5, iterations: 10, impactSubsteps: 0 };
@@ -48,9 +48,9 @@ async function kick(vertexMassFloor: number): Promise<{ start: number; peak: num
   const p = gpu.params;
   const energy = (x: ArrayLike<number>, v: ArrayLike<number>): number => totalEnergy(m, x, v, { constraint: p.constraint, springCompliance: p.springCompliance, gravity: p.gravity }).total;
   const totals: number[] = [];
-  // 3 frames: the plain masses rose in the first (measured over 6: 2.8 mJ -> 7.2 J at frame 1, 72 J
-  // at frame 3), the raised ones fell every frame.
-  for (let f = 0; f < 3; f++) {
+  // The raised masses run 3 frames (they fell every frame); the plain ones 1: they rose in the
+  // first, far past the bound (measured over 6: 2.8 mJ -> 7.2 J at frame 1, 72 J at frame 3).
+  for (let f = 0; f < frames; f++) {
     await gpu.stepFrame();
     const x = await gpu.readPositions(), v = await gpu.readVelocities();
     for (let i = 0; i < x.length; i++) expect(Number.isFinite(x[i]) && Number.isFinite(v[i])).toBe(true);
@@ -63,10 +63,10 @@ async function kick(vertexMassFloor: number): Promise<{ start: number; peak: num
 
 describe('light vertices on the GPU', () => {
   it('the lightest tentacle tip kicked at 5 m/s: no energy gained with the floor, joules without', async () => {
-    const raised = await kick(0.1);
+    const raised = await kick(0.1, 3);
     console.log(`GPU floor 0.1: start ${raised.start.toExponential(3)} J, per frame ${raised.totals.map((e) => e.toExponential(2)).join(' ')}`);
     expect(raised.peak).toBeLessThanOrEqual(raised.start * 1.01);
-    const plain = await kick(0);
+    const plain = await kick(0, 1);
     console.log(`GPU floor 0: start ${plain.start.toExponential(3)} J, per frame ${plain.totals.map((e) => e.toExponential(2)).join(' ')}`);
     expect(plain.peak).toBeGreaterThan(100 * plain.start);
   });

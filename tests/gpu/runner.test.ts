@@ -3,8 +3,8 @@
  * bundles scripts/sim.ts with Vite into dist/node/sim.mjs, then runs it) for help, list and
  * one physics run; the other runs start that bundle directly (`node dist/node/sim.mjs`, what
  * the npm script ends with) to save the bundling second each time. Checked: help, list,
- * refused flags and files, and physics read from the JSON and VTK output against physical
- * laws. Free fall is checked against symplectic Euler's exact free-fall solution (the
+ * refused flags and files, the JSON and CSV files of a collision run as the reader and a plain
+ * split read them, and physics read from the JSON and VTK output against physical laws. Free fall is checked against symplectic Euler's exact free-fall solution (the
  * integrator XPBD uses): after n substeps of h, y drops g h^2 n (n + 1) / 2 = g t^2/2 + g h t/2,
  * and the total energy falls by exactly M g^2 h t / 2 (the integrator's own dissipation).
  */
@@ -16,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseVtk } from '../../src/mesh/io/vtk';
 import { FLAGS } from '../../src/runner/args';
+import { readReport } from '../../src/runner/reportReader';
+import { table1Row } from '../../src/runner/table1';
 import type { StateMeasures } from '../../src/runner/measure';
 import { scenes } from '../../src/scenes/registry';
 
@@ -30,10 +32,10 @@ interface Result {
 }
 
 /** `env` replaces variables of this process's environment (undefined removes them). */
-function spawn(command: string, args: string[], env: Record<string, string | undefined>): Result {
+function spawn(command: string, args: string[], env: Record<string, string | undefined>, timeout = 120_000): Result {
   const merged: Record<string, string | undefined> = { ...process.env, ...env };
   for (const k of Object.keys(merged)) if (merged[k] === undefined) delete merged[k];
-  const r = spawnSync(command, args, { cwd: root, env: merged as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(command, args, { cwd: root, env: merged as NodeJS.ProcessEnv, encoding: 'utf8', timeout });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -43,14 +45,15 @@ function npmSim(args: string[], env: Record<string, string | undefined> = {}): R
 }
 
 /** The bundle npmSim built last (the first test builds it). */
-function sim(args: string[], env: Record<string, string | undefined> = {}): Result {
-  return spawn(process.execPath, ['--enable-source-maps', join(root, 'dist/node/sim.mjs'), ...args], env);
+function sim(args: string[], env: Record<string, string | undefined> = {}, timeout?: number): Result {
+  return spawn(process.execPath, ['--enable-source-maps', join(root, 'dist/node/sim.mjs'), ...args], env, timeout);
 }
 
 /**
  * For runs of one body that meets nothing but colliders: collisions between and within bodies
  * off, so that their kernels are never compiled (a few seconds a run on SwiftShader). The
- * TetGen run below keeps the default.
+ * TetGen run below keeps the default, and so does the shared run (recordedRun), whose files must
+ * hold the collision counters.
  */
 const NOTHING_TO_COLLIDE = ['--collisions', 'off'];
 
@@ -114,17 +117,84 @@ describe('runner command line', () => {
   });
 });
 
-describe('runner physics', () => {
-  it('a run without a display session prints no error line (the Vulkan driver\'s XDG_RUNTIME_DIR complaint) and leaves no folder behind', () => {
+/**
+ * One headless run of a small collision scene, shared by three tests (each checks its own side of
+ * it; the first to run starts it): the shared Cube.t dropped from 1 cm onto the ground (on by
+ * default) for 4 frames of 5 substeps, no damping, with collisions on, without a display session
+ * (XDG_RUNTIME_DIR removed), writing `--out F.json --csv F.csv`, the state every 4 frames. They
+ * were three runs before (the headless one of 1 frame with collisions off, the files' one of 3
+ * frames from the default height through `npm run sim`, the ground's with collisions off); one
+ * run saves two runner starts (about 18 and 17 s on the CI machine) and still checks everything
+ * the three did.
+ */
+let recorded: { r: Result; json: string; csv: string; newRuntimeDirs: string[] } | undefined;
+function recordedRun(): NonNullable<typeof recorded> {
+  if (!recorded) {
     const runtimeDirs = () => new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('softbody-runtime-')));
     const before = runtimeDirs();
-    const out = join(dir, 'headless.json');
-    const r = sim(['--scene', 'drop', '--mesh', '../shared/meshes/Cube.t', '--frames', '1', ...NOTHING_TO_COLLIDE, '--out', out], { XDG_RUNTIME_DIR: undefined });
+    const json = join(dir, 'drop.json');
+    const csv = join(dir, 'drop.csv');
+    const r = sim(['--scene', 'drop', '--mesh', '../shared/meshes/Cube.t', '--height', '0.01', '--damping', '0', '--substeps', '5', '--frames', '4', '--every', '4',
+      '--out', json, '--csv', csv], { XDG_RUNTIME_DIR: undefined }, 240_000);
+    recorded = { r, json, csv, newRuntimeDirs: [...runtimeDirs()].filter((n) => !before.has(n)) };
+  }
+  return recorded;
+}
+
+function leaf(o: unknown, path: string): unknown {
+  let v: unknown = o;
+  for (const k of path.split('.')) v = v === undefined || v === null ? undefined : (v as Record<string, unknown>)[k];
+  return v;
+}
+
+describe('runner physics', () => {
+  it('a run without a display session prints no error line (the Vulkan driver\'s XDG_RUNTIME_DIR complaint) and leaves no folder behind', () => {
+    const { r, newRuntimeDirs } = recordedRun();
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr.split('\n').filter((line) => /^\s*error\b/i.test(line))).toEqual([]);
-    expect([...runtimeDirs()].filter((n) => !before.has(n))).toEqual([]);
+    expect(newRuntimeDirs).toEqual([]);
     // The suite runs on SwiftShader: the runner says so and names the faster engine for it.
     expect(r.stderr).toMatch(/note: the GPU engine runs on a software adapter \(.*SwiftShader.*\).*--engine cpu/);
+  });
+
+  /*
+   * The runner's files as a user gets them (the run above; tests/gpu/runnerRecording.test.ts
+   * before, which ran `npm run sim` for it: the npm script is run by the tests around it). The
+   * runner's reader accepts the JSON; the CSV has one row per JSON frame and every cell equals the
+   * JSON value (read by a plain split: the run has no warnings, so no quoted cell); the report's
+   * table1 is the row recomputed from its own frames; the Table-1 line is printed on stderr.
+   */
+  it('runner JSON and CSV files: the reader accepts the JSON; the CSV has the same frames; table1 matches the frames', () => {
+    const { r, json, csv } = recordedRun();
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Table 1 \(paper 000\), 4 frames:\n\s*Vert\.\s+Tet\./);
+
+    const report = readReport(readFileSync(json, 'utf8'));
+    expect(report.source).toBe('runner');
+    expect(report.frames.map((f) => f.frame)).toEqual([1, 2, 3, 4]);
+    expect(report.frames[0]!.collisions).toBeDefined();
+
+    const [head, ...rows] = readFileSync(csv, 'utf8').trimEnd().split('\n');
+    const columns = head!.split(',');
+    expect(rows.length).toBe(report.frames.length);
+    expect(columns.slice(0, 4)).toEqual(['frame', 'time', 'wallMs', 'renderMs']);
+    const phases = Object.keys(report.frames[0]!.phasesMs);
+    for (const p of phases) expect(columns).toContain(`phasesMs.${p}`);
+    rows.forEach((line, i) => {
+      const cells = line.split(',');
+      expect(cells.length).toBe(columns.length);
+      columns.forEach((c, k) => {
+        if (c === 'collisions.warnings') return expect(cells[k]).toBe('');
+        const key = c.replace(/\.(\d+)$/, '[$1]');
+        const m = /^(.*)\[(\d+)\]$/.exec(key);
+        const v = m ? (leaf(report.frames[i], m[1]!) as unknown[] | undefined)?.[Number(m[2])] : leaf(report.frames[i], c);
+        if (v === undefined || v === null) expect(cells[k], `${i} ${c}`).toBe('');
+        else if (typeof v === 'number') expect(Number(cells[k]), `${i} ${c}`).toBe(v);
+        else expect(cells[k], `${i} ${c}`).toBe(String(v));
+      });
+    });
+
+    expect(report.table1).toEqual(table1Row({ frames: report.frames, counts: report.counts, params: report.params }));
   });
 
   it('free fall of a shared mesh: centre of mass, energy, volume; VTK frames read back', () => {
@@ -212,7 +282,10 @@ describe('runner physics', () => {
   });
 
   it('the ground (on by default) stops a drop from --height; the start is that high', () => {
-    const r = runReport('ground', ['--scene', 'drop', '--mesh', '../shared/meshes/Cube.t', '--height', '0.01', '--damping', '0', '--substeps', '5', '--frames', '4', '--every', '4', ...NOTHING_TO_COLLIDE]);
+    // The shared run above (collisions on: Cube.t meets nothing but the ground, which is a collider).
+    const { r: run, json } = recordedRun();
+    expect(run.status, run.stderr).toBe(0);
+    const r = JSON.parse(readFileSync(json, 'utf8')) as Report;
     expect(r.initial.state.lowestPoint).toBeCloseTo(0.01, 7);
     // Free fall would put the lowest point at 0.01 - g t^2/2 < -0.01 after 4 frames.
     const f = r.frames[3];

@@ -4,7 +4,12 @@
  * minimum by more than 1 % of the energy released). Its slivers (mesh/tetQuality.ts) keep a
  * millionth of their stiffness: compliances a million times larger, which the f32 kernels must
  * carry without overflow or NaN. Without the softening both engines rise by 82-83 J here (frame 2:
- * 149.1 -> 232.1 J on SwiftShader); with it, 150.8 -> 62.7 J over 8 frames, never rising.
+ * 149.1 -> 232.1 J on SwiftShader); with it, 150.8 -> 62.1 J over 8 frames, never rising
+ * (SwiftShader per frame: 149.1 142.4 117.8 98.1 84.5 75.5 66.0 62.1 J). The test runs the first
+ * 5 frames: the rise without the softening is in the second, and by the fifth 66 of the 89 J the 8
+ * frames release are gone (the steepest part of the impact, 7-25 J a frame; 4-9 J after it).
+ * Checked: these 5 frames with sliverQuality 0 (no softening) fail, 149.1 -> 170.9 J at frame 2,
+ * a rise of 21.8 J against the bound's 0.62 J.
  */
 import { describe, expect, it } from 'vitest';
 import { GpuSolver } from '../../src/sim/gpuSolver';
@@ -25,7 +30,7 @@ describe('sliver tets at an impact on the GPU', () => {
     const start = energy(setup.model.restPositions, v0);
     let lowest = start, rise = 0, releasedAtRise = 0;
     const totals: number[] = [];
-    for (let f = 0; f < 8; f++) {
+    for (let f = 0; f < 5; f++) {
       await gpu.stepFrame();
       const x = await gpu.readPositions(), v = await gpu.readVelocities();
       for (let i = 0; i < x.length; i++) expect(Number.isFinite(x[i]) && Number.isFinite(v[i])).toBe(true);

@@ -407,7 +407,10 @@ describe('TimeStep: stages over one state', () => {
       // Sum of m |v| at the start (both cubes at 1 m/s).
       const scale = m.invMass.reduce((a, w) => a + 1 / w, 0);
       let contacts = 0;
-      for (let f = 0; f < 3; f++) {
+      // 2 frames (3 before): the first frame's plan (CCD's blocking readback of the start state)
+      // and the plan of every later one (the broad phase on the previous frame's copied state);
+      // a third records the second's passes again. The cubes overlap from the start: contacts in both.
+      for (let f = 0; f < 2; f++) {
         // A merged pass the API refuses would show as a validation error (and an unchanged state).
         ctx.device.pushErrorScope('validation');
         const a = await merged.stepFrame();
@@ -424,7 +427,9 @@ describe('TimeStep: stages over one state', () => {
         for (let i = 0; i < xa.length; i++) gap = Math.max(gap, Math.abs(xa[i] - xb[i]));
         expect(gap, `frame ${f}`).toBeLessThan(1e-6);
         const p = momentum(await merged.readVelocities());
-        expect(Math.hypot(p[0] - p0[0], p[1] - p0[1], p[2] - p0[2]) / scale, `frame ${f}`).toBeLessThan(1e-4);
+        const drift = Math.hypot(p[0] - p0[0], p[1] - p0[1], p[2] - p0[2]) / scale;
+        console.log(`shared passes, frame ${f}: ${a.passes.length} passes against ${b.passes.length}, ${a.collisions!.contacts + a.collisions!.ccd.hitsVertexFace + a.collisions!.ccd.hitsEdgeEdge} contacts, positions within ${gap.toExponential(2)}, momentum drift ${drift.toExponential(2)}`);
+        expect(drift, `frame ${f}`).toBeLessThan(1e-4);
       }
       expect(contacts).toBeGreaterThan(0);
     } finally {

@@ -4,7 +4,7 @@ import { cantilever } from '../../../src/scenes/cantilever';
 import { CpuSolver } from '../../../src/sim/cpuSolver';
 import { totalEnergy } from '../../../src/sim/energy';
 import { updateMaterialData } from '../../../src/sim/model';
-import { checkParams, defaultParams } from '../../../src/contract/params';
+import { checkParams, defaultParams, type SolverParams } from '../../../src/contract/params';
 import { columnShorteningError } from './support/settlingColumn';
 
 /**
@@ -93,10 +93,20 @@ describe('the float64 cantilever (resolution 8, 10 substeps, 11 frames from rest
     const s = new CpuSolver({ ...setup, params: { ...setup.params, iterations, andersonDepth, collisions: false } });
     return { s, setup };
   };
+  // Each run's positions, kept (read only): the 64-iteration plain run is the reference of the
+  // first test and of the line-search test, and the depth-2 runs at 6 and 8 iterations of the first
+  // test are those the depths 3 and 4 are compared with (the engine is deterministic, so a second
+  // run only repeats the same numbers).
+  const runs = new Map<string, Float64Array>();
   const positionsAfter = (iterations: number, andersonDepth: number, young = 1e7) => {
-    const { s } = solve(iterations, andersonDepth, young);
-    for (let f = 0; f < frames; f++) s.stepFrame();
-    return s.x;
+    const key = `${iterations} ${andersonDepth} ${young}`;
+    let x = runs.get(key);
+    if (!x) {
+      const { s } = solve(iterations, andersonDepth, young);
+      for (let f = 0; f < frames; f++) s.stepFrame();
+      runs.set(key, (x = s.x));
+    }
+    return x;
   };
   const worst = (a: Float64Array, b: Float64Array) => a.reduce((w, v, i) => Math.max(w, Math.abs(v - b[i])), 0);
 
@@ -178,14 +188,16 @@ describe('the float64 cantilever (resolution 8, 10 substeps, 11 frames from rest
 
 describe('a column settling on the ground under its own weight (rho g L^2 / 2E), partitioned order', () => {
   // support/settlingColumn.ts (also materialConvergence.test.ts): the ground's projection runs in
-  // every iteration, so the accelerated map includes a contact.
-  const shorteningError = columnShorteningError;
+  // every iteration, so the accelerated map includes a contact. Body contacts off: the column never
+  // meets itself and the ground is a collider, which stays; the four errors are bit for bit those
+  // with them on (measured), in under half the time.
+  const shorteningError = (iterations: number, p: Partial<SolverParams>) => columnShorteningError(iterations, { ...p, collisions: false });
 
   it('4 and 6 iterations: the error against the analytic shortening falls to under half with depth 2', () => {
     for (const iterations of [4, 6]) {
       const plain = shorteningError(iterations, {});
       const accelerated = shorteningError(iterations, { andersonDepth: 2 });
-      // Measured 2026-11-29: 4 iterations 0.127 -> 0.032, 6 iterations 0.038 -> 0.008.
+      // Measured 2026-11-29 (and again 2026-12-07, body contacts off): 4 iterations 0.127 -> 0.032, 6 iterations 0.038 -> 0.008.
       console.log(`column, ${iterations} iterations: shortening error ${plain.toFixed(4)} plain, ${accelerated.toFixed(4)} with Anderson depth 2`);
       expect(accelerated).toBeLessThan(0.5 * plain);
     }

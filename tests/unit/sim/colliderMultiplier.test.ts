@@ -79,8 +79,29 @@ describe('one vertex against the ground, by hand', () => {
   });
 });
 
-/** Cube.t (2 units wide) resting on the ground after landing, then one frame from that state. */
+/**
+ * Cube.t (2 units wide) resting on the ground after landing, then one frame from that state.
+ * Both kept per setting (read only): the multiplier's landing and its 64-iteration partitioned
+ * frame serve the order test and the Anderson test alike (the engine is deterministic, so a
+ * second run only repeats the same numbers).
+ */
+const contactFrames = new Map<string, (params: Partial<SolverParams>) => Float64Array>();
 function contactFrame(colliderResponse: SolverParams['colliderResponse']) {
+  let frame = contactFrames.get(colliderResponse);
+  if (!frame) {
+    const run = landedFrame(colliderResponse);
+    const frames = new Map<string, Float64Array>();
+    frame = (params) => {
+      const key = JSON.stringify(params);
+      let x = frames.get(key);
+      if (!x) frames.set(key, (x = run(params)));
+      return x;
+    };
+    contactFrames.set(colliderResponse, frame);
+  }
+  return frame;
+}
+function landedFrame(colliderResponse: SolverParams['colliderResponse']) {
   const cube = loadSharedTetArrays('Cube.t');
   const colliders: Collider[] = [{ kind: 'plane', normal: [0, 1, 0], offset: -1.05 }];
   const solver = (params: Partial<SolverParams>) =>
@@ -135,7 +156,10 @@ describe('a cube resting on the ground, one frame converged (64 iterations)', ()
 
 describe('a 10 cm cube dropped 5 cm onto frictionless ground, with the multiplier', () => {
   // The law of stiffness.test.ts: kinetic + gravitational never exceed the start (taking a push back
-  // must not give the body energy).
+  // must not give the body energy). Body contacts off: the subject is the ground collider's
+  // multiplier, and at E >= 1e4 the cube does not fold into itself (stiffness.test.ts keeps them on
+  // for its collapsing E = 1e3). All 18 runs measured with them on and off (2026-12-07): the same
+  // largest energy and the same end positions bit for bit, off in under half the time.
   const CELLS = 3, EDGE = 0.1;
   for (const solveOrder of ['gauss-seidel', 'partitioned', 'jacobi'] as SolveOrder[]) {
     for (const substeps of [20, 5]) {
@@ -143,7 +167,7 @@ describe('a 10 cm cube dropped 5 cm onto frictionless ground, with the multiplie
         for (const E of [1e4, 1e6, 1e9]) {
           const lat = kuhnLattice(CELLS, CELLS, CELLS, (u, v, w) => [(u / CELLS) * EDGE, (v / CELLS) * EDGE + 0.05, (w / CELLS) * EDGE]);
           const setup = makeSetup([{ positions: lat.positions, tets: lat.tets, material: { youngsModulus: E, poissonRatio: 0.3, density: 1000 } }], {
-            substeps, iterations: 3, solveOrder, friction: 0, colliderResponse: 'multiplier',
+            substeps, iterations: 3, solveOrder, friction: 0, colliderResponse: 'multiplier', collisions: false,
           }, [ground]);
           const s = new CpuSolver(setup);
           const opts = { constraint: 'neohookean' as const, springCompliance: 0, gravity: setup.params.gravity };

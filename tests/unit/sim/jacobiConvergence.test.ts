@@ -55,9 +55,12 @@ describe('iterations converge for every solve order', () => {
  */
 describe('Jacobi converges on the cantilever, also over-relaxed', () => {
   const setup = cantilever.build({ resolution: 12 });
+  // The law is the material's: body contacts off (the clamped beam never meets itself). Measured
+  // (2026-12-07) on the reference (Gauss-Seidel, 32) and Jacobi at 4 and 16 iterations: the same
+  // positions bit for bit as with the scene's contacts on, the reference in under half the time.
   const solve = (p: Partial<SolverParams>) => {
     const s = new CpuSolver(setup);
-    Object.assign(s.params, p);
+    Object.assign(s.params, { collisions: false }, p);
     for (let f = 0; f < 6; f++) s.stepFrame();
     return s.x;
   };

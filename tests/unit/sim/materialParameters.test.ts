@@ -20,15 +20,18 @@ describe("a column settling under its own weight on frictionless ground", () => 
   for (const nu of [0, 0.3, 0.45, 0.49]) {
     it(`Poisson ${nu}: shortening rho g L^2 / (2E) and volume change (1 - 2 nu) x mean axial strain, within 3%`, () => {
       // 40 substeps keep c h / dx small, so the settled state is the converged static one;
-      // damping (deformation only) settles it in 2 s. The law is the material's: body contacts off
-      // (the column never meets itself; the ground is a collider and stays), half the test's time.
+      // damping (deformation only) settles it: measured every 10 frames for the four ratios, from
+      // frame 70 on the shortening stays within 1.3 % of the exact one and the volume change within
+      // 1.0 % of the expected (at frame 60 still 2.3 %), so 100 frames (at 100: at most 0.7 % and
+      // 0.9 %; at 120, where it ran before, 1.0 % and 0.9 %). The law is the material's: body
+      // contacts off (the column never meets itself; the ground is a collider and stays), half the test's time.
       const setup = makeSetup([{ positions: lat.positions, tets: lat.tets, material: { youngsModulus: E, poissonRatio: nu, density: rho } }], {
         substeps: 40, iterations: 3, friction: 0, damping: 30, collisions: false,
       }, [{ kind: 'plane', normal: [0, 1, 0], offset: 0 }]);
       const s = new CpuSolver(setup);
       const rest = setup.model.restPositions;
       const restVolume = totalVolume(rest, setup.model.tets);
-      for (let f = 0; f < 120; f++) s.stepFrame();
+      for (let f = 0; f < 100; f++) s.stepFrame();
       let top = 0, nTop = 0, bottom = 0, nBottom = 0;
       for (let v = 0; v < setup.model.vertexCount; v++) {
         const y = rest[3 * v + 1];

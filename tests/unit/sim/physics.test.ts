@@ -16,8 +16,17 @@ function minY(x: Float64Array): number {
 
 describe('cantilever beam under gravity (Beam.t: x in [-1, 7.4], pinned at x < -0.9)', () => {
   const beam = loadSharedTetArrays('Beam.t');
+  // Each run's deflection, kept: 8 iterations at E = 1e6 is a point of both sweeps (the engine is
+  // deterministic, so a second run only repeats the same number).
+  const deflections = new Map<string, number>();
+  const tipDeflection = (iterations: number, youngsModulus: number): number => {
+    const key = `${iterations} ${youngsModulus}`;
+    let d = deflections.get(key);
+    if (d === undefined) deflections.set(key, (d = runTipDeflection(iterations, youngsModulus)));
+    return d;
+  };
   /** Tip deflection (mean y drop of the free end) after 2 s with damping: near static. */
-  function tipDeflection(iterations: number, youngsModulus: number): number {
+  function runTipDeflection(iterations: number, youngsModulus: number): number {
     const setup = makeSetup(
       [{ ...beam, material: { youngsModulus, poissonRatio: 0.3, density: 100 }, pin: (x) => (x < -0.9 ? 0 : -1) }],
       // The law is the material's: body contacts off (the hanging beam never meets itself).
@@ -51,8 +60,11 @@ describe('cantilever beam under gravity (Beam.t: x in [-1, 7.4], pinned at x < -
 });
 
 describe('Neo-Hookean with a stiff hydrostatic part keeps its volume', () => {
-  /** Largest relative volume change while a cube is compressed by 30% and held. */
-  function compress(poissonRatio: number): { worst: number; top: number } {
+  /**
+   * Largest relative volume change while a cube is compressed by 30% and held; stopped once it
+   * passes `stopAbove` (a running maximum: from there on it can only stay above).
+   */
+  function compress(poissonRatio: number, stopAbove = Infinity): { worst: number; top: number } {
     const cube = loadSharedTetArrays('Cube.t'); // [-1, 1]^3
     const setup = makeSetup(
       [{ ...cube, material: { youngsModulus: 1e5, poissonRatio } }],
@@ -70,6 +82,7 @@ describe('Neo-Hookean with a stiff hydrostatic part keeps its volume', () => {
     for (let f = 0; f < 90; f++) {
       s.stepFrame();
       worst = Math.max(worst, Math.abs(totalVolume(s.x, setup.model.tets) / v0 - 1));
+      if (worst > stopAbove) break;
     }
     let top = -Infinity;
     for (let i = 1; i < s.x.length; i += 3) top = Math.max(top, s.x[i]);
@@ -81,7 +94,7 @@ describe('Neo-Hookean with a stiff hydrostatic part keeps its volume', () => {
     expect(top).toBeLessThan(0.401);
     expect(worst).toBeLessThan(0.01);
     // The same squeeze with a compressible material (0.3) does change the volume: the check can fail.
-    expect(compress(0.3).worst).toBeGreaterThan(0.05);
+    expect(compress(0.3, 0.05).worst).toBeGreaterThan(0.05);
   });
 });
 
@@ -145,7 +158,9 @@ describe('squishy ball flattened to 1/20 of its radius and released', () => {
       let top = -Infinity;
       for (let i = 1; i < s.x.length; i += 3) top = Math.max(top, s.x[i]);
       if (s.time < release) flattest = Math.min(flattest, top);
-      for (let i = 0; i < s.x.length; i++) expect(Number.isFinite(s.x[i])).toBe(true);
+      // Every coordinate finite, every frame: one expect a frame (one per coordinate, 126,000
+      // expects in all, cost seconds).
+      expect(s.x.findIndex((c) => !Number.isFinite(c)), `frame ${f + 1}: first non-finite coordinate`).toBe(-1);
       if (f >= 210) sum += totalVolume(s.x, setup.model.tets) / v0;
     }
     expect(flattest).toBeLessThan(r / 20 + 1e-3);
