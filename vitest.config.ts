@@ -16,6 +16,9 @@ export default defineConfig({
           // A worker on every core (vitest's default leaves one to its own process, which waits):
           // on a 2-core machine the suite took 642 s with one worker, 455 s with two.
           maxWorkers: availableParallelism(),
+          // Test files share their worker's modules instead of importing them afresh: in the CI at
+          // e3a04b7 the 170 files spent 129 s importing (docs/benchmarks.md "The test suite's time on the CI machine").
+          isolate: false,
         },
       },
       {

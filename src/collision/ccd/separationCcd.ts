@@ -13,7 +13,9 @@
  * domain corner at its lower t is a near contact (|F|_inf <= separation + delta, delta the largest of
  * twice the rounding bound, 1e-5 of the edge length and 2 % of the separation), when its image fits
  * within separation + delta, when it is small, or when a corner at its upper t is a near contact and t
- * is resolved; else it is split across its side with the largest width x Lipschitz bound.
+ * is resolved; else it is split across its side with the largest width x Lipschitz bound. Before the
+ * search (this twin only), a pair whose gap at t = 0 less the most its relative motion can close
+ * stays above twice what any hit needs is answered -1 at once: the answer the search would give.
  *
  * Rounding: inputs are float64 and exact; the corners are computed in difference form
  * F = (1 - t) F_0 + t F_1, F_j = g_j - u e1_j - w e2_j (dyadic t, u, w: exact), at most 13 rounded
