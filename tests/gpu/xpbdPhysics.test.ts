@@ -139,11 +139,16 @@ describe('GPU physics', () => {
     // 45 frames (0.75 s): released at 0.6 s, its volume back within 2% by 0.7 s and within 0.5%
     // from 0.9 s (measured over 90 frames: 0.25% at 1 s, 0.01% at 1.5 s). The test stops at 0.75 s,
     // 9 frames after the release: a quarter fewer frames than running to 1 s.
+    const afterRelease: string[] = [];
     const { x } = await run(setup, 45, (xs, t) => {
       let top = -Infinity;
       for (let i = 1; i < xs.length; i += 3) top = Math.max(top, xs[i]);
       if (t < release) flattest = Math.min(flattest, top);
+      else afterRelease.push(`${((totalVolume(xs, setup.model.tets) / v0 - 1) * 100).toFixed(2)}`);
     });
+    // The volume still swings after the release: printed per frame, so a run on another adapter
+    // shows how near the bound its last frame lands.
+    console.log(`flattened ball (GPU): volume change per frame from the release, % of rest: ${afterRelease.join(' ')}`);
     expect(flattest).toBeLessThan(r / 20 + 1e-3);
     expect(x.every(Number.isFinite)).toBe(true);
     expect(Math.abs(totalVolume(x, setup.model.tets) / v0 - 1)).toBeLessThan(0.05);
