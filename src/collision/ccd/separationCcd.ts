@@ -98,52 +98,19 @@ function nearCorner(it: number, vertexFace: boolean, u0: number, u1: number, w0:
   return false;
 }
 
-/** Euclidean distance of the closest points withinAt found last (its inf-norm test reads the same points). */
-let closestDistance = 0;
+/** The pair's difference F at its Euclidean closest points at t = 0 (3 numbers). */
+const startGap = new Float64Array(3);
 
-/** Whether the pair is within `sep` (inf-norm) at t = 0 (o = 0) or t = 1 (o = 12), tested at its Euclidean closest points. */
-function withinAt(o: number, vertexFace: boolean, q: ArrayLike<number>, sep: number): boolean {
+/** Writes into out the difference of the pair's Euclidean closest points at t = 0 (vertex minus triangle; edge a minus edge b). */
+function closestDifferenceAtStart(vertexFace: boolean, q: ArrayLike<number>, out: Float64Array): void {
   if (vertexFace) {
-    closestPointOnTriangle(q[o], q[o + 1], q[o + 2], q[o + 3], q[o + 4], q[o + 5], q[o + 6], q[o + 7], q[o + 8], q[o + 9], q[o + 10], q[o + 11], cpt);
-    const dx = q[o] - cpt[0], dy = q[o + 1] - cpt[1], dz = q[o + 2] - cpt[2];
-    closestDistance = Math.hypot(dx, dy, dz);
-    return Math.abs(dx) <= sep && Math.abs(dy) <= sep && Math.abs(dz) <= sep;
+    closestPointOnTriangle(q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], q[8], q[9], q[10], q[11], cpt);
+    for (let k = 0; k < 3; k++) out[k] = q[k] - cpt[k];
+    return;
   }
-  segmentClosestParamsInto(q[o], q[o + 1], q[o + 2], q[o + 3], q[o + 4], q[o + 5], q[o + 6], q[o + 7], q[o + 8], q[o + 9], q[o + 10], q[o + 11], ab);
+  segmentClosestParamsInto(q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], q[8], q[9], q[10], q[11], ab);
   const a = ab[0], b = ab[1];
-  let within = true, d2 = 0;
-  for (let k = o; k < o + 3; k++) {
-    const pa = q[k] + a * (q[3 + k] - q[k]), pb = q[6 + k] + b * (q[9 + k] - q[6 + k]);
-    const d = pa - pb;
-    d2 += d * d;
-    if (!(Math.abs(d) <= sep)) within = false;
-  }
-  closestDistance = Math.sqrt(d2);
-  return within;
-}
-
-/**
- * Bound on how much the pair's gap F(t, u, w) can change over the substep: F_1 - F_0 at (u, w) is
- * the difference of a convex combination of one side's displacements and one of the other's, so
- * |F_1 - F_0| <= max over the first side's points |d_i - c| + max over the other's |d_j - c| for
- * any common c (here the four displacements' mean: a shared translation, as in a rigid fall, costs
- * nothing). Vertex-face: the vertex against the triangle; edge-edge: edge against edge.
- */
-function relativeMotion(vertexFace: boolean, q: ArrayLike<number>): number {
-  let cx = 0, cy = 0, cz = 0;
-  for (let p = 0; p < 4; p++) {
-    cx += q[12 + 3 * p] - q[3 * p];
-    cy += q[13 + 3 * p] - q[3 * p + 1];
-    cz += q[14 + 3 * p] - q[3 * p + 2];
-  }
-  cx *= 0.25; cy *= 0.25; cz *= 0.25;
-  let first = 0, second = 0;
-  for (let p = 0; p < 4; p++) {
-    const m = Math.hypot(q[12 + 3 * p] - q[3 * p] - cx, q[13 + 3 * p] - q[3 * p + 1] - cy, q[14 + 3 * p] - q[3 * p + 2] - cz);
-    if (p < (vertexFace ? 1 : 2)) first = Math.max(first, m);
-    else second = Math.max(second, m);
-  }
-  return first + second;
+  for (let k = 0; k < 3; k++) out[k] = q[k] + a * (q[3 + k] - q[k]) - (q[6 + k] + b * (q[9 + k] - q[6 + k]));
 }
 
 /**
@@ -160,7 +127,9 @@ export function ccdWithin(vertexFace: boolean, q: ArrayLike<number>, separation:
   // contact takes the closest points at its time of impact, and time 0's may lie the whole
   // substep's motion away (a block sliding at 2.5 m/s over a slab's edges: 4 mm against a 1 mm
   // separation; that contact braked the slide; docs/collisions.md "Apart pairs that face each other").
-  if (withinAt(0, vertexFace, q, sep)) return 0;
+  const g = startGap;
+  closestDifferenceAtStart(vertexFace, q, g);
+  if (Math.abs(g[0]) <= sep && Math.abs(g[1]) <= sep && Math.abs(g[2]) <= sep) return 0;
   const D = dScratch, err = errScratch, thr = thrScratch;
   D[0] = D[1] = D[2] = 0;
   let errMax = 0;
@@ -176,14 +145,14 @@ export function ccdWithin(vertexFace: boolean, q: ArrayLike<number>, separation:
   for (let o = 0; o < 9; o += 3) lt += Math.max(Math.abs(diff[9 + o] - diff[o]), Math.abs(diff[10 + o] - diff[o + 1]), Math.abs(diff[11 + o] - diff[o + 2]));
   const delta = Math.max(2 * errMax, IMAGE_TOL_REL * Math.max(lu, lw), SEPARATION_TOL_REL * sep);
   const acc = sep + delta;
-  // Apart for the whole substep: the Euclidean gap at t = 0 less the most it can close (|F|_2 is
-  // 1-Lipschitz in F, and |F|_inf >= |F|_2 / sqrt 3) stays above twice what any hit of the search
+  // Apart for the whole substep: the inf-norm gap at t = 0 (at least the Euclidean one / sqrt 3)
+  // less the most it can close (lt bounds |F(1, u, w) - F(0, u, w)|_inf) stays above twice what any hit of the search
   // below needs (a point within sep + err + 3 delta: a box small on every side spans at most 3
   // delta), so the search would drop every box and answer -1 too (where it ran out of checks or
   // stack it would have answered a conservative time instead). Most candidate pairs of the
   // broad phase are such (neighbouring features of one flat surface, whose boxes overlap); they
   // cost this bound instead of a search (docs/benchmarks.md "The float64 CCD's pairs apart").
-  if ((closestDistance * (1 - 1e-9) - relativeMotion(vertexFace, q)) / Math.sqrt(3) > 2 * (sep + 2 * delta + 2 * errMax)) return -1;
+  if (Math.hypot(g[0], g[1], g[2]) * (1 - 1e-9) / Math.sqrt(3) - lt > 2 * (sep + 2 * delta + 2 * errMax)) return -1;
   // Fourth direction: cross(e1_0 + e1_1, e2_0 + e2_1), scaled to |n|_inf = 1.
   const ax = diff[3] + diff[12], ay = diff[4] + diff[13], az = diff[5] + diff[14];
   const bx = diff[6] + diff[15], by = diff[7] + diff[16], bz = diff[8] + diff[17];
