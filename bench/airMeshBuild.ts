@@ -5,6 +5,11 @@
  * build it in a worker of the pool).
  *
  *   node scripts/run-ts.mjs bench/airMeshBuild.ts [--cases cube2,cube4,cuboid,octopus4,cubestack4,squishy,noodle]
+ *   node scripts/run-ts.mjs bench/airMeshBuild.ts --sweep
+ *
+ * --sweep: every scene of the registry at its smallest, small and (up to twice small) default
+ * sizes, and every shared mesh dropped alone and piled 2 and 3 high, built in the mesher the
+ * runner's --air-mesher auto picks; a row each, then how many were built and refused.
  */
 import { buildAir } from '../src/collision/air/buildAir';
 import { readMeshFile } from '../src/runner/meshFile';
@@ -15,10 +20,13 @@ import { squishyBowl } from '../src/scenes/squishyBowl';
 import { airContainerFor } from '../src/sim/airContainer';
 import type { SimSetup } from '../src/sim/setup';
 import { checkBenchArgs } from './cli';
+import { readdirSync } from 'node:fs';
+import { findScene, scenes } from '../src/scenes/registry';
 
 checkBenchArgs(process.argv.slice(2), {
-  usage: 'node scripts/run-ts.mjs bench/airMeshBuild.ts [--cases cube2,cube4,cuboid,octopus4,cubestack4,squishy,noodle]',
+  usage: 'node scripts/run-ts.mjs bench/airMeshBuild.ts [--cases cube2,cube4,cuboid,octopus4,cubestack4,squishy,noodle] [--sweep]',
   values: ['--cases'],
+  switches: ['--sweep'],
 });
 
 const args = process.argv.slice(2);
@@ -34,6 +42,10 @@ const cases: Record<string, () => SimSetup> = {
   squishy: () => squishyBowl.build({}),
   noodle: () => meshPile.build({ mesh: mesh('Spaghetti_1m_lowRes_tri.t'), copies: 1 }),
 };
+if (args.includes('--sweep')) {
+  sweep();
+  process.exit(0);
+}
 console.log('| case | object vertices / tets | air tets | air tets per object tet | wall points | particles | missing edges / faces after Delaunay | flips | Steiner points | cones | build ms |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const name of wanted) {
@@ -48,4 +60,40 @@ for (const name of wanted) {
   } catch (e) {
     console.log(`| ${name} | ${m.vertexCount} / ${m.tetCount} | refused: ${(e as Error).message} |`);
   }
+}
+
+/** The --sweep of the header: every scene and shared mesh in air mode's mesher, built or refused. */
+function sweep(): void {
+  const setups: [string, () => SimSetup][] = [];
+  for (const scene of scenes) {
+    if (scene.accepts.includes('mesh') && !scene.defaultMeshFile) continue;
+    const meshes = Object.fromEntries(Object.entries(scene.meshFiles ?? {}).map(([key, file]) => [key, readMeshFile(file)]));
+    const sceneMesh = scene.defaultMeshFile ? readMeshFile(scene.defaultMeshFile) : undefined;
+    const size = scene.size;
+    const sizes = size ? [...new Set([size.min, size.small, Math.min(size.default, 2 * size.small)])] : [undefined];
+    for (const value of sizes) setups.push([`${scene.name}${value === undefined ? '' : ` size ${value}`}`, () => scene.build({ size: value, meshes, mesh: sceneMesh })]);
+  }
+  const drop = findScene('drop');
+  for (const file of readdirSync('../shared/meshes').filter((f) => f.endsWith('.t')).sort()) {
+    if (file === 'OverhandKnot.t') continue; // 22,830 tets: minutes here, and a knot's own contacts only
+    setups.push([`drop ${file}`, () => drop.build({ mesh: mesh(file) })]);
+    for (const copies of [2, 3]) setups.push([`mesh-pile ${file} x ${copies}`, () => meshPile.build({ mesh: mesh(file), copies })]);
+  }
+  console.log('| case | mesher | air tets | particles | Steiner points | build ms |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  let built = 0;
+  const refused: string[] = [];
+  for (const [name, make] of setups) {
+    const setup = make();
+    try {
+      const container = airContainerFor(setup, 'auto');
+      const { stats: s } = buildAir(setup.model, container);
+      built++;
+      console.log(`| ${name} | ${container.mesher} | ${s.airTets} | ${s.particles} | ${s.recovery?.steinerPoints ?? '-'} | ${s.buildMs.toFixed(0)} |`);
+    } catch (e) {
+      refused.push(name);
+      console.log(`| ${name} | refused: ${(e as Error).message} |`);
+    }
+  }
+  console.log(`${built} built, ${refused.length} refused${refused.length > 0 ? `: ${refused.join('; ')}` : ''}`);
 }

@@ -8,9 +8,11 @@
  *      triangle are removed by 2-3 flips and edge removals (3-2 and n-to-2n-4, Shewchuk 2002)
  *      where the new tets are positive, in random order, until the element appears or a round
  *      makes no flip;
- *   2. then Steiner points, never on an object's surface: a missing edge gets a point at the
- *      middle of a crossing edge of the tetrahedralization (inserted by Bowyer-Watson within the
- *      faces recovered so far), then flips again; a missing triangle's crossing tets are taken out
+ *   2. then Steiner points, never on an object's surface: a missing edge gets a point inside its
+ *      object next to it, then points on what crosses it (the middle of a crossing edge, the
+ *      centroid of a crossing face), each inserted by Bowyer-Watson within the faces recovered so
+ *      far and followed by flips again; every edge, those present from the start too, is
+ *      recovered again after later Steiner points took it; a missing triangle's crossing tets are taken out
  *      as one cavity, which the triangle's plane cuts in an upper and a lower part (the triangle's
  *      edges are there), and each part is refilled as a cone: from one of its own vertices when
  *      one sees all its faces, else from a new point in its kernel (Si 2015's cavity approach
@@ -40,6 +42,8 @@ export interface RecoveryStats {
 }
 
 const MAX_EDGE_STEINER = 12;
+/** Steiner points of a missing edge tried inside its object before those on what crosses it. */
+const INSIDE_STEINER_FIRST = 1;
 const MAX_ROUNDS = 40;
 
 type Crossing = { kind: 'face'; t: number; k: number } | { kind: 'edge'; u: number; v: number } | { kind: 'vertex'; v: number };
@@ -79,18 +83,20 @@ export class BoundaryRecovery {
       else missing.push(f);
     }
     this.stats.missingFaces = missing.length;
+    // Every edge, those present from the start too: a Steiner point's Bowyer-Watson cavity stops
+    // at protected faces only, so it may take any edge of a face not yet recovered.
     const edges: [number, number, number][] = [];
     for (const [key, f] of edgeFace) {
       const [a, b, c] = this.faces[f];
       for (const [u, v] of [[a, b], [b, c], [c, a]]) {
         if (tz.edgeKey(u, v) !== key) continue;
         if (tz.edgeTets(u, v).length > 0) tz.protectedEdges.add(key);
-        else edges.push([u, v, f]);
+        else this.stats.missingEdges++;
+        edges.push([u, v, f]);
         break;
       }
     }
-    this.stats.missingEdges = edges.length;
-    // A Steiner point's Bowyer-Watson cavity may take an edge recovered before: passes until all stay.
+    // Passes until every edge stays.
     for (let pass = 0; pass < 4; pass++) {
       let lost = 0;
       for (const [u, v, f] of edges) {
@@ -143,18 +149,27 @@ export class BoundaryRecovery {
       // The crossed tets (and a layer or two around them) refilled as a cone from a or b.
       if (this.coneEdge(a, b)) return null;
       if (steiner >= MAX_EDGE_STEINER) return `could not be recovered by flips, cones and ${MAX_EDGE_STEINER} Steiner points`;
-      // A Steiner point: first inside the object next to ab (it vanishes with the object's tets),
-      // then at the middle of a crossing edge (never on ab: it crosses it).
-      let placed = false;
-      for (const [x, y, z] of this.insideNear(a, b)) {
-        if (tried.has(`${x},${y},${z}`)) continue;
-        tried.add(`${x},${y},${z}`);
-        if (this.insertSteiner(x, y, z)) { placed = true; break; }
-      }
-      if (placed) continue;
-      const crossings = this.segmentCrossings(a, b);
-      if (!this.splitCrossing(a, b, crossings)) return 'could not be recovered: no Steiner point could be inserted next to it';
+      // A Steiner point: the first inside the object next to ab (it vanishes with the object's
+      // tets), the later ones on what crosses ab (never on ab itself), falling back on each other.
+      // What crosses ab may lie outside the object: two parallel faces a few millimetres apart
+      // (the cube stack's) make flat Delaunay tets across the gap, and no point inside the object
+      // removes them (cube-stack --copies 2 failed after 12 inside points; a point on a crossing
+      // face, in the gap, recovered the edge).
+      const placed = steiner < INSIDE_STEINER_FIRST
+        ? this.insertInside(a, b, tried) || this.splitCrossing(a, b, this.segmentCrossings(a, b))
+        : this.splitCrossing(a, b, this.segmentCrossings(a, b)) || this.insertInside(a, b, tried);
+      if (!placed) return 'could not be recovered: no Steiner point could be inserted next to it';
     }
+  }
+
+  /** A Steiner point inside the object next to ab, one not tried before; whether one was inserted. */
+  private insertInside(a: number, b: number, tried: Set<string>): boolean {
+    for (const [x, y, z] of this.insideNear(a, b)) {
+      if (tried.has(`${x},${y},${z}`)) continue;
+      tried.add(`${x},${y},${z}`);
+      if (this.insertSteiner(x, y, z)) return true;
+    }
+    return false;
   }
 
   /** One round of flips over the crossing elements (random order); whether any was made. */
