@@ -49,8 +49,11 @@ export interface AirMeshStats {
   mesher?: 'lattice' | 'general';
   /** General mesher: tets of the Delaunay tetrahedralization before recovery. */
   delaunayTets?: number;
-  /** General mesher: object edges and triangles missing from the Delaunay tetrahedralization, flips and Steiner points that recovered them, cavities refilled as cones, flips of the quality pass. */
-  recovery?: { missingEdges: number; missingFaces: number; flips: number; steinerPoints: number; cones: number; qualityFlips: number };
+  /**
+   * General mesher: object edges and triangles missing from the Delaunay tetrahedralization, flips and Steiner points that recovered them, cavities refilled as cones, flips of the quality pass
+   * (all of the attempt that succeeded), and the attempts (Delaunay and recovery from scratch, each with the next variant of the Steiner points' placement; 1 where the first succeeded).
+   */
+  recovery?: { missingEdges: number; missingFaces: number; flips: number; steinerPoints: number; cones: number; qualityFlips: number; attempts: number };
 }
 
 export function airVertexCount(mesh: AirMesh): number {

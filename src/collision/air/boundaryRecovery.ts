@@ -29,6 +29,8 @@ export interface RecoveryFailure {
   /** The missing triangle (or the triangle of a missing edge), as point ids of the tetrahedralization. */
   face: [number, number, number];
   reason: string;
+  /** The input's own geometry refuses it (a point on the edge or triangle, a degenerate surface): another placement of Steiner points cannot help. */
+  inputDefect: boolean;
 }
 
 export interface RecoveryStats {
@@ -65,10 +67,22 @@ export class BoundaryRecovery {
     private readonly insideNear: (a: number, b: number) => [number, number, number][] = () => [],
     /** Names a point for messages (an object's vertex, a wall point, a Steiner point). */
     private readonly describe: (p: number) => string = (p) => `point ${p}`,
+    /** Start of the flips' shuffle: a build does not depend on the builds before it, and a retry can take another order. */
+    private readonly shuffleSeed = 0x9e3779b9,
   ) {}
+
+  /** Set where a failure is the input's own geometry (RecoveryFailure.inputDefect). */
+  private inputDefect = false;
+
+  /** `reason`, marking the failure as the input's (defect). */
+  private defect(reason: string): string {
+    this.inputDefect = true;
+    return reason;
+  }
 
   /** Recovers every edge, then every triangle; returns the first failure or null. */
   run(): RecoveryFailure | null {
+    seed = this.shuffleSeed;
     const tz = this.tz;
     const edgeFace = new Map<number | string, number>();
     for (let f = 0; f < this.faces.length; f++) {
@@ -104,18 +118,18 @@ export class BoundaryRecovery {
         lost++;
         tz.protectedEdges.delete(tz.edgeKey(u, v));
         const why = this.recoverEdge(u, v);
-        if (why) return { face: this.faces[f], reason: `its edge ${this.describe(u)} - ${this.describe(v)} ${why}` };
+        if (why) return { face: this.faces[f], reason: `its edge ${this.describe(u)} - ${this.describe(v)} ${why}`, inputDefect: this.inputDefect };
         tz.protectedEdges.add(tz.edgeKey(u, v));
       }
       if (lost === 0) break;
     }
-    for (const [u, v, f] of edges) if (tz.edgeTets(u, v).length === 0) return { face: this.faces[f], reason: `its edge ${this.describe(u)} - ${this.describe(v)} was lost again by later Steiner points` };
+    for (const [u, v, f] of edges) if (tz.edgeTets(u, v).length === 0) return { face: this.faces[f], reason: `its edge ${this.describe(u)} - ${this.describe(v)} was lost again by later Steiner points`, inputDefect: false };
     this.protectPresent(missing);
     for (const f of missing) {
       const [a, b, c] = this.faces[f];
       if (tz.protectedFaces.has(tz.faceKey(a, b, c))) continue;
       const why = this.recoverFace(a, b, c);
-      if (why) return { face: this.faces[f], reason: why };
+      if (why) return { face: this.faces[f], reason: why, inputDefect: this.inputDefect };
       tz.protectedFaces.add(tz.faceKey(a, b, c));
     }
     return null;
@@ -142,7 +156,7 @@ export class BoundaryRecovery {
         if (tz.edgeTets(a, b).length > 0) return null;
         const crossings = this.segmentCrossings(a, b);
         const v = crossings.find((c) => c.kind === 'vertex');
-        if (v && v.kind === 'vertex') return `passes through ${this.describe(v.v)}`;
+        if (v && v.kind === 'vertex') return this.defect(`passes through ${this.describe(v.v)}`);
         if (!this.flipAway(crossings)) break;
       }
       if (tz.edgeTets(a, b).length > 0) return null;
@@ -485,7 +499,7 @@ export class BoundaryRecovery {
     const consider = (t: number): string | null => {
       const m = this.tetMeetsTriangle(t, a, b, c);
       if (m === false) return null;
-      if (m !== true) return `${this.describe(m.on)} lies on it`;
+      if (m !== true) return this.defect(`${this.describe(m.on)} lies on it`);
       inTet.add(t);
       queue.push(t);
       return null;
@@ -507,9 +521,9 @@ export class BoundaryRecovery {
         const off = tz.ids(t).find((v) => tz.orient(a, b, c, v) !== 0);
         if (off === undefined) continue;
         const inner = (e0: number, e1: number, opp: number) => tz.orient(e0, e1, off, w) * tz.orient(e0, e1, off, opp) >= 0;
-        if (inner(a, b, c) && inner(b, c, a) && inner(c, a, b)) return `${this.describe(w)} lies on it`;
+        if (inner(a, b, c) && inner(b, c, a) && inner(c, a, b)) return this.defect(`${this.describe(w)} lies on it`);
       }
-      return 'no tet meets it although it is missing (its surface is degenerate here)';
+      return this.defect('no tet meets it although it is missing (its surface is degenerate here)');
     }
     const crossing = new Map<number | string, [number, number]>();
     for (const t of inTet) {
@@ -572,7 +586,7 @@ export class BoundaryRecovery {
         const face = FACE_SIGN[k] > 0 ? [ids[f[0]], ids[f[1]], ids[f[2]]] : [ids[f[0]], ids[f[2]], ids[f[1]]];
         let s = 0;
         for (const v of face) { const o2 = tz.orient(a, b, c, v); if (o2 !== 0) { s = o2; break; } }
-        if (s === 0) return 'its cavity has a face in the triangle\'s plane (degenerate surface here)';
+        if (s === 0) return this.defect('its cavity has a face in the triangle\'s plane (degenerate surface here)');
         (s > 0 ? upper : lower).push(face);
       }
     }
@@ -658,7 +672,7 @@ function orient3dAt(p: Float64Array, u: number, v: number, off: [number, number,
 
 
 let seed = 0x9e3779b9;
-/** Fisher-Yates with a fixed xorshift sequence: builds are reproducible. */
+/** Fisher-Yates with a xorshift sequence that each recovery restarts from its shuffleSeed (run). */
 function shuffle<T>(a: T[]): T[] {
   for (let i = a.length - 1; i > 0; i--) {
     seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; seed >>>= 0;
