@@ -16,12 +16,20 @@ export function parseGaiaT(text: string, file: string): LoadedMesh {
   const vertexLines = new GrowableU32();
   const tetLines = new GrowableU32();
   const skipped = new Map<string, { count: number; line: number }>();
+  // Records with values past the ones they need, by kind: read, the extra values ignored, and said.
+  const extra = new Map<string, { count: number; line: number; values: number }>();
   for (let tokens = r.next(); tokens !== null; tokens = r.next()) {
     const kind = tokens[0];
     if (kind === 'Vertex' || kind === 'Tet') {
       const isVertex = kind === 'Vertex';
       if (tokens.length < 5 || (!isVertex && tokens.length < 6)) {
         r.fail(`${kind} record needs ${isVertex ? 'an id and 3 coordinates' : 'an id and 4 vertex ids'}, found ${tokens.length - 1} values`);
+      }
+      const needed = isVertex ? 5 : 6;
+      if (tokens.length > needed) {
+        const e = extra.get(kind);
+        if (e) e.count++;
+        else extra.set(kind, { count: 1, line: r.line, values: tokens.length - 1 });
       }
       const id = r.uint(tokens[1], `${kind} id`);
       const expected = isVertex ? vertexLines.length : tetLines.length;
@@ -45,6 +53,10 @@ export function parseGaiaT(text: string, file: string): LoadedMesh {
   const warnings: MeshIssue[] = [];
   for (const [kind, s] of skipped) {
     warnings.push({ message: `skipped ${s.count} "${kind}" records (first at line ${s.line})`, line: s.line });
+  }
+  for (const [kind, e] of extra) {
+    const uses = kind === 'Vertex' ? 'an id and 3 coordinates' : 'an id and 4 vertex ids';
+    warnings.push({ message: `${e.count} "${kind}" record(s) have more values than ${uses}; the rest were ignored (first at line ${e.line}: ${e.values} values)`, line: e.line });
   }
   return {
     format: 't',

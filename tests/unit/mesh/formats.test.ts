@@ -232,6 +232,15 @@ describe('format detection', () => {
     const loaded = parseGaiaT(`# made by hand\n${tet}Edge 0 0 1\nEdge 1 1 2\n`, 'e.t');
     expect(loaded.warnings).toEqual([{ message: 'skipped 2 "Edge" records (first at line 7)', line: 7 }]);
   });
+  it('.t records with more values than they need are read, and the extra values are named in a warning', () => {
+    const loaded = parseGaiaT('Vertex 0 0 0 0\nVertex 1 1 0 0\nVertex 2 0 1 0 7\nVertex 3 0 0 1\nTet 0 0 1 2 3 4\n', 'x.t');
+    expect(Array.from(loaded.tets)).toEqual([0, 1, 2, 3]);
+    expect(Array.from(loaded.positions.slice(6, 9))).toEqual([0, 1, 0]);
+    expect(loaded.warnings).toEqual([
+      { message: '1 "Vertex" record(s) have more values than an id and 3 coordinates; the rest were ignored (first at line 3: 5 values)', line: 3 },
+      { message: '1 "Tet" record(s) have more values than an id and 4 vertex ids; the rest were ignored (first at line 5: 6 values)', line: 5 },
+    ]);
+  });
   it('TetGen 1-based ids with attributes, markers and comments', () => {
     const node = '# points\n4 3 1 1\n1 0 0 0 0.5 1\n2 1 0 0 0.5 1 # x axis\n3 0 1 0 0.5 0\n4 0 0 1 0.5 1\n';
     const ele = '1 4 1\n1 1 2 3 4 7\n';
