@@ -202,21 +202,7 @@ export class CpuCcd {
       near.list.edgeEdge.length = 0;
     }
     const cand = ccdCandidates(this.topology, boxes, selfCollision ? 'all' : 'inter');
-    // A same-object pair is tested at the self separation (contactOffset.ts selfContactOffset),
-    // often well below the separation the boxes above are grown by (an explicit offset of several
-    // element edges: a cube alone at 4 edges took 2.9 s a frame in such tests with no contact).
-    // Boxes grown by twice the self separation s meet wherever the pair comes within 4 s on every
-    // axis; a hit of the search needs 1.06 s plus 3e-5 of the pair's edges' length
-    // (separationCcd.ts), less than 4 s unless an edge is 1e5 s long (s is at least 0.29 of the
-    // shortest element edge or 1 % of the mean boundary edge wherever this runs: 'auto', or an
-    // explicit offset over twice the self-contacts' cap). So the pairs they keep apart are not
-    // tested: the same contacts, in the same order.
-    let selfBoxes: Float32Array | null = null;
-    if (selfCollision && selfSeparation > 0 && 2 * selfSeparation < separation) {
-      if (this.selfBoxes.length !== b.length) this.selfBoxes = new Float32Array(b.length);
-      selfBoxes = sweptBoxes(x0, x1, 2 * selfSeparation, this.selfBoxes);
-    }
-    const objects = this.objects;
+    const selfBoxes = this.sameObjectBoxes(x0, x1, separation, selfSeparation, selfCollision);
     const tris = m.boundaryTriangles, edges = m.boundaryEdges;
     const inverted = this.skipInverted && selfCollision ? this.startInvertedBoundaryVertices(x0) : null;
     const vf = cand.vertexFace, ee = cand.edgeEdge;
@@ -236,7 +222,7 @@ export class CpuCcd {
         continue;
       }
       if (near && pairBoxGap(x1, v, v, ta, tb, tc) <= near.limit) near.list.vertexFace.push(v, f);
-      if (meets && (selfBoxes === null || objects[v] !== objects[ta] || boxesMeet(selfBoxes, v, v, ta, tb, tc))) this.testVertexFace(x0, x1, v, f, separation, offset, selfSeparation, out, counters, pairs);
+      if (meets && !this.sameObjectApart(selfBoxes, v, v, ta, tb, tc)) this.testVertexFace(x0, x1, v, f, separation, offset, selfSeparation, out, counters, pairs);
     }
     for (let i = 0; i < ee.length; i += 2) {
       const ea = ee[i], eb = ee[i + 1];
@@ -252,11 +238,35 @@ export class CpuCcd {
         continue;
       }
       if (near && pairBoxGap(x1, a0, a1, b0, b1, b1) <= near.limit) near.list.edgeEdge.push(ea, eb);
-      if (meets && (selfBoxes === null || objects[a0] !== objects[b0] || boxesMeet(selfBoxes, a0, a1, b0, b1, b1))) this.testEdgeEdge(x0, x1, ea, eb, separation, offset, selfSeparation, out, counters, pairs);
+      if (meets && !this.sameObjectApart(selfBoxes, a0, a1, b0, b1, b1)) this.testEdgeEdge(x0, x1, ea, eb, separation, offset, selfSeparation, out, counters, pairs);
     }
     counters.candidatesVertexFace = Math.max(counters.candidatesVertexFace, vfTested);
     counters.candidatesEdgeEdge = Math.max(counters.candidatesEdgeEdge, eeTested);
     if (near) counters.laterRoundListed += (near.list.vertexFace.length + near.list.edgeEdge.length) / 2;
+  }
+
+  /**
+   * A same-object pair is tested at the self separation (contactOffset.ts selfContactOffset),
+   * often well below the separation run's boxes are grown by (an explicit offset of several
+   * element edges: a cube alone at 4 edges took 2.9 s a frame in such tests with no contact).
+   * Boxes grown by twice the self separation s meet wherever the pair comes within 4 s on every
+   * axis; a hit of the search needs 1.06 s plus 3e-5 of the pair's edges' length
+   * (separationCcd.ts), less than 4 s unless an edge is 1e5 s long (s is at least 0.29 of the
+   * shortest element edge or 1 % of the mean boundary edge wherever this runs: 'auto', or an
+   * explicit offset over twice the self-contacts' cap). So the pairs they keep apart are not
+   * tested: the same contacts, in the same order.
+   * Null where the filter would keep every pair (no self-collision, or a self separation not below
+   * half the separation).
+   */
+  private sameObjectBoxes(x0: Float64Array, x1: Float64Array, separation: number, selfSeparation: number, selfCollision: boolean): Float32Array | null {
+    if (!selfCollision || !(selfSeparation > 0) || !(2 * selfSeparation < separation)) return null;
+    if (this.selfBoxes.length !== this.boxes.length) this.selfBoxes = new Float32Array(this.boxes.length);
+    return sweptBoxes(x0, x1, 2 * selfSeparation, this.selfBoxes);
+  }
+
+  /** Whether a pair (points a, b against c, d, e) is of one object and its sameObjectBoxes keep it apart. */
+  private sameObjectApart(selfBoxes: Float32Array | null, a: number, b: number, c: number, d: number, e: number): boolean {
+    return selfBoxes !== null && this.objects[a] === this.objects[c] && !boxesMeet(selfBoxes, a, b, c, d, e);
   }
 
   /**
@@ -274,17 +284,20 @@ export class CpuCcd {
     this.exitContacts.length = 0;
     const m = this.mesh;
     const b = sweptBoxes(x0, x1, separation, this.boxes);
+    const selfBoxes = this.sameObjectBoxes(x0, x1, separation, selfSeparation, true);
     const tris = m.boundaryTriangles, edges = m.boundaryEdges;
     const triangleCount = tris.length / 3, edgeCount = edges.length / 2;
     const vf = list.vertexFace, ee = list.edgeEdge;
     for (let i = 0; i < vf.length; i += 2) {
       const v = vf[i], f = vf[i + 1];
-      if (pairs.vertexFace.has(v * triangleCount + f) || !boxesMeet(b, v, v, tris[3 * f], tris[3 * f + 1], tris[3 * f + 2])) continue;
+      const ta = tris[3 * f], tb = tris[3 * f + 1], tc = tris[3 * f + 2];
+      if (pairs.vertexFace.has(v * triangleCount + f) || !boxesMeet(b, v, v, ta, tb, tc) || this.sameObjectApart(selfBoxes, v, v, ta, tb, tc)) continue;
       this.testVertexFace(x0, x1, v, f, separation, offset, selfSeparation, out, counters, pairs);
     }
     for (let i = 0; i < ee.length; i += 2) {
       const ea = ee[i], eb = ee[i + 1];
-      if (pairs.edgeEdge.has(ea * edgeCount + eb) || !boxesMeet(b, edges[2 * ea], edges[2 * ea + 1], edges[2 * eb], edges[2 * eb + 1], edges[2 * eb + 1])) continue;
+      const a0 = edges[2 * ea], a1 = edges[2 * ea + 1], b0 = edges[2 * eb], b1 = edges[2 * eb + 1];
+      if (pairs.edgeEdge.has(ea * edgeCount + eb) || !boxesMeet(b, a0, a1, b0, b1, b1) || this.sameObjectApart(selfBoxes, a0, a1, b0, b1, b1)) continue;
       this.testEdgeEdge(x0, x1, ea, eb, separation, offset, selfSeparation, out, counters, pairs);
     }
   }
