@@ -93,6 +93,18 @@ export function buildGeneralAirMesh(model: AirModel, box: AirBox): BuiltAirMesh 
   const boundary = [...new Set(faces.flatMap((f) => f.vertices))].sort((u, v) => u - v);
   const corners = 8, wallCount = wall.length / 3;
   const basePoints = corners + wallCount + boundary.length;
+  // Object tets by boundary vertex, for the Steiner points inside the objects next to an edge
+  // (the same for every attempt below).
+  const onBoundary = new Uint8Array(model.vertexCount);
+  for (const v of boundary) onBoundary[v] = 1;
+  const tetsOfVertex = new Map<number, number[]>();
+  for (let t = 0; t < model.tetCount; t++) for (let k = 0; k < 4; k++) {
+    const v = model.tets[4 * t + k];
+    if (!onBoundary[v]) continue;
+    let list = tetsOfVertex.get(v);
+    if (!list) tetsOfVertex.set(v, (list = []));
+    list.push(t);
+  }
   // Delaunay and boundary recovery, again from scratch with the next variant while recovery
   // fails: the Steiner points' placement is a heuristic, and where one order of flips and points
   // ends in a configuration it cannot untie another often does not (RECOVERY_VARIANTS).
@@ -124,15 +136,6 @@ export function buildGeneralAirMesh(model: AirModel, box: AirBox): BuiltAirMesh 
     const delaunayTets = tz.liveTets().length;
     // Boundary recovery.
     const tzFaces = faces.map((f) => f.vertices.map((v) => pointOfModel[v]) as [number, number, number]);
-    // Object tets by vertex, for the Steiner points inside the objects next to an edge.
-    const tetsOfVertex = new Map<number, number[]>();
-    for (let t = 0; t < model.tetCount; t++) for (let k = 0; k < 4; k++) {
-      const v = model.tets[4 * t + k];
-      if (pointOfModel[v] < 0) continue;
-      let list = tetsOfVertex.get(v);
-      if (!list) tetsOfVertex.set(v, (list = []));
-      list.push(t);
-    }
     const insideNear = (pa: number, pb: number): [number, number, number][] => {
       const a = modelOfPoint[pa], b = modelOfPoint[pb];
       if (a < 0 || b < 0) return [];
