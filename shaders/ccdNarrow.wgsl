@@ -126,6 +126,8 @@ const CCD_SKIPPED_INVERTED = CCD_LATER_ROUND_HITS + 4u;
 // Of the tests, the pairs whose boxes over the motion were apart (lib/ccd.wgsl ccdMotionBoxesApart;
 // counters.ccd.motionBoxesApart): no solve.
 const CCD_MOTION_APART = CCD_LATER_ROUND_HITS + 5u;
+// Vertex-face hits outside their feature's normal cone (featureConeNormal's zero; counters.ccd.offFeature): no contact.
+const CCD_OFF_FEATURE = CCD_LATER_ROUND_HITS + 6u;
 // The length of ccdSweep's list of the pairs left to solve: a word of the edge-edge list's header
 // past those its readers read, cleared by the host before each sweep.
 const CCD_SOLVE_COUNT = 43u;
@@ -208,53 +210,57 @@ fn clampToArc(n1: vec3<f32>, n2: vec3<f32>, u: vec3<f32>) -> vec3<f32> {
   return n1;
 }
 
+// Whether x lies over triangle t: its projection on t's plane inside t, each barycentric above
+// -CONE_TOLERANCE (src/collision/ccd/featureNormal.ts overTriangle).
+fn overTriangle(t: u32, x: vec3<f32>, toi: f32) -> bool {
+  let o = params.offTriangles + 3u * t;
+  let a = positionAt(topo[o], toi);
+  let u = positionAt(topo[o + 1u], toi) - a;
+  let v = positionAt(topo[o + 2u], toi) - a;
+  let p = x - a;
+  let uu = dot(u, u);
+  let uv = dot(u, v);
+  let vv = dot(v, v);
+  let det = uu * vv - uv * uv;
+  if (!(det > 0.0)) { return true; }
+  let beta = (vv * dot(p, u) - uv * dot(p, v)) / det;
+  let gamma = (uu * dot(p, v) - uv * dot(p, u)) / det;
+  return beta >= -CONE_TOLERANCE && gamma >= -CONE_TOLERANCE && 1.0 - beta - gamma >= -CONE_TOLERANCE;
+}
+
 // A contact on an edge or vertex feature of triangle t keeps the direction u from s to the vertex
 // only inside that feature's normal cone on the surface; an internal edge between coplanar
-// triangles is no corner (src/collision/ccd/featureNormal.ts, the float64 twin, says why).
+// triangles is no corner (src/collision/ccd/featureNormal.ts, the float64 twin, says why). Zero
+// where the vertex is not beside the feature (outside an edge's cone and not over the triangle
+// across it, or beyond a vertex along one of its surface edges by more than CONE_TOLERANCE): a
+// nearer surface point's triangle makes the contact.
 fn featureConeNormal(t: u32, feature: u32, x: vec3<f32>, nT: vec3<f32>, u: vec3<f32>, toi: f32) -> vec3<f32> {
-  // The cone's two bounding normals: an edge's, t's own (nT) and the one across the edge; a
-  // vertex's, those of the two fan triangles at the fan vertex farthest along x - v.
-  var t1 = 0xffffffffu;
-  var t2 = 0xffffffffu;
   if (feature >= 3u && feature <= 5u) {
-    t2 = topo[params.offTriangleAcross + 3u * t + (feature - 3u)];
-  } else if (feature <= 2u) {
-    let v = topo[params.offTriangles + 3u * t + feature];
-    let pv = positionAt(v, toi);
-    let xv = x - pv;
-    let fanFirst = topo[params.offVtOffsets + v];
-    let fanEnd = topo[params.offVtOffsets + v + 1u];
-    var farVertex = 0xffffffffu;
-    var farDot = 0.0;
-    for (var j = fanFirst; j < fanEnd; j++) {
-      let g = topo[params.offVtList + j];
-      for (var k = 0u; k < 3u; k++) {
-        let w = topo[params.offTriangles + 3u * g + k];
-        if (w == v) { continue; }
-        let e = positionAt(w, toi) - pv;
-        let el = length(e);
-        var along = 0.0;
-        if (el > 0.0) { along = dot(xv, e) / el; }
-        if (along > farDot) { farDot = along; farVertex = w; }
-      }
-    }
-    if (farVertex == 0xffffffffu) { return u; }
-    for (var j = fanFirst; j < fanEnd; j++) {
-      let g = topo[params.offVtList + j];
-      let o = params.offTriangles + 3u * g;
-      if (topo[o] != farVertex && topo[o + 1u] != farVertex && topo[o + 2u] != farVertex) { continue; }
-      if (t1 == 0xffffffffu) { t1 = g; } else { t2 = g; break; }
-    }
-    if (t2 == 0xffffffffu) { return u; }
-  } else {
-    return u;
+    let across = topo[params.offTriangleAcross + 3u * t + (feature - 3u)];
+    let n2 = triangleNormalAt(across, toi);
+    if (!(dot(n2, n2) > 0.0)) { return u; }
+    let clamped = clampToArc(nT, n2, u);
+    if (all(clamped == u) || overTriangle(across, x, toi)) { return clamped; }
+    return vec3<f32>(0.0);
   }
-  // One call site each (a software adapter pays for every inlined copy: see ccdNarrow).
-  var n1 = nT;
-  if (t1 != 0xffffffffu) { n1 = triangleNormalAt(t1, toi); }
-  let n2 = triangleNormalAt(t2, toi);
-  if (!(dot(n1, n1) > 0.0) || !(dot(n2, n2) > 0.0)) { return u; }
-  return clampToArc(n1, n2, u);
+  if (feature > 2u) { return u; }
+  // Vertex V: beyond V along one of its surface edges V W, a point of that edge is nearer than V.
+  let v = topo[params.offTriangles + 3u * t + feature];
+  let pv = positionAt(v, toi);
+  let xv = x - pv;
+  let reach = sin(CONE_TOLERANCE) * length(xv);
+  let fanFirst = topo[params.offVtOffsets + v];
+  let fanEnd = topo[params.offVtOffsets + v + 1u];
+  for (var j = fanFirst; j < fanEnd; j++) {
+    let g = topo[params.offVtList + j];
+    for (var k = 0u; k < 3u; k++) {
+      let w = topo[params.offTriangles + 3u * g + k];
+      if (w == v) { continue; }
+      let e = positionAt(w, toi) - pv;
+      if (dot(xv, e) > reach * length(e)) { return vec3<f32>(0.0); }
+    }
+  }
+  return u;
 }
 
 // The mutual normal cone rule (src/collision/ccd/mutualCone.ts, the float64 twin, says why): a
@@ -597,6 +603,10 @@ fn vertexFaceContact(i: u32, corners: vec4<u32>, separation: f32, time: f32) {
   let longest = sqrt(max(max(dot(bt - at, bt - at), dot(ct - bt, ct - bt)), dot(at - ct, at - ct)));
   if (cp.feature != 6u && d > PATH_DIRECTION_MIN_REL * longest) {
     normal = featureConeNormal(tri, cp.feature, xt, normal, away / d, toi);
+    if (all(normal == vec3<f32>(0.0))) {
+      atomicAdd(&header[CCD_OFF_FEATURE], 1u);
+      return;
+    }
     // ... and its opposite inside the vertex's own cone (mutualVertexCone).
     normal = mutualVertexCone(v, tri, cp.feature, normal, toi);
   }

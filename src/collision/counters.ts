@@ -105,6 +105,12 @@ export interface CcdFrameCounters {
   hitsEdgeEdge: number;
   backFace: number;
   /**
+   * Vertex-face hits on an edge or a corner of the triangle with the vertex outside that feature's
+   * normal cone on the surface (featureNormal.ts 'outside'): the nearest surface point lies on
+   * another triangle, whose pair makes the contact; no contact made for this one.
+   */
+  offFeature: number;
+  /**
    * SolverParams.pinRelease: vertex-face contacts of released vertices with a face whose plane they
    * crossed from behind on their way out (exit contacts, taken at the motion's end), counted in
    * hitsVertexFace too.
@@ -211,7 +217,7 @@ export interface CcdFrameCounters {
 
 export function emptyCcdCounters(): CcdFrameCounters {
   return {
-    candidatesVertexFace: 0, candidatesEdgeEdge: 0, candidatesLeftOut: 0, tests: 0, skippedPin: 0, skippedInverted: 0, motionBoxesApart: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, laterRoundHits: 0, laterRoundBeyondReach: 0, laterRoundListed: 0, backFace: 0, exitContacts: 0, edgeEdgeAtEnd: 0, edgeEdgeApart: 0,
+    candidatesVertexFace: 0, candidatesEdgeEdge: 0, candidatesLeftOut: 0, tests: 0, skippedPin: 0, skippedInverted: 0, motionBoxesApart: 0, hitsVertexFace: 0, hitsEdgeEdge: 0, laterRoundHits: 0, laterRoundBeyondReach: 0, laterRoundListed: 0, backFace: 0, offFeature: 0, exitContacts: 0, edgeEdgeAtEnd: 0, edgeEdgeApart: 0,
     capacity: 0, dropped: 0, escaped: 0, escapedSelf: 0, escapedSelfObjects: 0, escapedTested: 0, escapedInside: 0, escapedRejected: 0, margin: 0, selfMargin: 0, escapeDistance: 0, escapeDistanceSelf: 0, selfGrowth: 0, horizon: 0, jobMs: 0, waitMs: 0, selfListsReused: 0, selfListsRebuilt: 0, selfWorldFrame: 0, interPairs: 0, interSlices: 0,
     selfPairsBefore: 0, selfPairsAfter: 0, selfCulledFraction: 0, selfConesMs: 0, selfTraversalMs: 0, selfFilterMs: 0, selfDeviationEscapes: 0,
   };

@@ -63,7 +63,7 @@ const COLLISION_COUNTS = [
 ] as const satisfies readonly NumberKeys<CollisionFrameCounters>[];
 const COLLISION_MS = ['bvhRebuildMs'] as const satisfies readonly NumberKeys<CollisionFrameCounters>[];
 const CCD_COUNTS = [
-  'candidatesVertexFace', 'candidatesEdgeEdge', 'candidatesLeftOut', 'tests', 'skippedPin', 'skippedInverted', 'motionBoxesApart', 'hitsVertexFace', 'hitsEdgeEdge', 'laterRoundHits', 'laterRoundBeyondReach', 'laterRoundListed', 'backFace', 'exitContacts',
+  'candidatesVertexFace', 'candidatesEdgeEdge', 'candidatesLeftOut', 'tests', 'skippedPin', 'skippedInverted', 'motionBoxesApart', 'hitsVertexFace', 'hitsEdgeEdge', 'laterRoundHits', 'laterRoundBeyondReach', 'laterRoundListed', 'backFace', 'offFeature', 'exitContacts',
   'edgeEdgeAtEnd', 'edgeEdgeApart', 'capacity', 'dropped', 'escaped', 'escapedSelf', 'escapedSelfObjects', 'escapedTested', 'escapedInside', 'escapedRejected', 'selfListsReused', 'selfListsRebuilt', 'selfWorldFrame', 'interPairs', 'interSlices', 'selfPairsBefore', 'selfPairsAfter', 'selfDeviationEscapes',
 ] as const satisfies readonly NumberKeys<CcdFrameCounters>[];
 /**

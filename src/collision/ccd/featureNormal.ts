@@ -12,13 +12,34 @@
  * to 2.75 m/s^2 beyond Coulomb's law with no friction at all (docs/collisions.md "Friction").
  * So u is kept only where the surface point nearest the vertex is really s's feature:
  *   edge (vertex k to k + 1): u in the short arc between the outward normals of the triangle and of
- *     the triangle across that edge (their normal cone); else the nearer of the two normals (the
- *     vertex is in front of that face);
- *   vertex: the vertex in the feature's Voronoi region, (x - V) . (W - V) <= 0 for every edge V W of
- *     V's boundary triangles; else the normal of those triangles nearest u.
+ *     the triangle across that edge (their normal cone); else the nearer of the two normals, where
+ *     the vertex lies over the triangle across (its contact then is that face's own);
+ *   vertex V: the vertex in V's Voronoi region, (x - V) . (W - V) <= 0 (to CONE_TOLERANCE) for
+ *     every edge V W of V's boundary triangles.
  * At a coplanar edge the arc is one direction: the face normal; at a real corner or rim u stays.
+ * Elsewhere the vertex is not beside s's feature at all ('outside'): beyond V along V W a point of
+ * that edge is nearer than V, and beyond the triangle across an edge, a point of the surface
+ * farther on. That nearer point's triangle makes the contact with its own pair, and this pair
+ * makes none. Given a face's normal instead, the contact held the vertex to a plane the surface
+ * does not have there: a vertex resting on a cube's top within a thick offset of a side
+ * triangle's internal edge a row or more below the top was held to the side's plane, and each
+ * build re-took it at the vertex's new gap, a ratchet outward; and one above the top beside an
+ * internal vertex of it was pushed along the top (`cube-stack --copies 2 --contact-offset 0.2`:
+ * 1,054 J of elastic energy in 20 frames, docs/collisions.md "Several element edges between
+ * bodies").
  */
 import { FEATURE_EDGE01, FEATURE_EDGE20, FEATURE_FACE, FEATURE_VERTEX2 } from '../../geometry/closestPointOnTriangle';
+
+/**
+ * About the angle (radians) by which a direction may lie outside a cone or a face's front and
+ * count as inside it: here, the vertex taken as beside s's feature rather than another triangle's
+ * (a vertex right over a vertex or on a face's plane must not be left beside none by rounding);
+ * mutualCone.ts's cones likewise.
+ */
+export const CONE_TOLERANCE = 0.01;
+
+/** What featureConeNormal did with u: kept (in the cone), replaced (clamped into it), or the vertex is not beside s's feature. */
+export type FeatureConeResult = 'kept' | 'replaced' | 'outside';
 
 /** The surface data the rule reads (TetMesh's boundary arrays, and trianglesAcross). */
 export interface FeatureConeTopology {
@@ -30,7 +51,7 @@ export interface FeatureConeTopology {
 }
 
 /** Scratch normals (the rule runs on one thread at a time). */
-const N1 = new Float64Array(3), N2 = new Float64Array(3);
+const N2 = new Float64Array(3);
 
 /** Unit outward normal of boundary triangle f at positions pos(i, k); false when degenerate. */
 export function triangleNormal(topo: Pick<FeatureConeTopology, 'boundaryTriangles'>, f: number, pos: (i: number, k: number) => number, out: Float64Array): boolean {
@@ -48,50 +69,57 @@ export function triangleNormal(topo: Pick<FeatureConeTopology, 'boundaryTriangle
 /**
  * Writes into `u` (unit, from s toward the vertex at x) the contact normal for triangle f's
  * `feature` (closestPointOnTriangle's code); nT is f's unit outward normal. pos(i, k): coordinate
- * k of vertex i at the contact's time. Returns true when u was replaced.
+ * k of vertex i at the contact's time. 'outside': the vertex is not beside the feature (u is
+ * left as it is or clamped; the caller makes no contact).
  */
 export function featureConeNormal(
   topo: FeatureConeTopology, f: number, feature: number, x: ArrayLike<number>, nT: ArrayLike<number>, u: Float64Array,
   pos: (i: number, k: number) => number,
-): boolean {
-  if (feature === FEATURE_FACE) return false;
+): FeatureConeResult {
+  if (feature === FEATURE_FACE) return 'kept';
   const tris = topo.boundaryTriangles;
   const n = N2;
   if (feature >= FEATURE_EDGE01 && feature <= FEATURE_EDGE20) {
     const across = topo.triangleAcross[3 * f + (feature - FEATURE_EDGE01)];
-    if (!triangleNormal(topo, across, pos, n)) return false;
-    return clampToArc(nT, n, u);
+    if (!triangleNormal(topo, across, pos, n)) return 'kept';
+    if (!clampToArc(nT, n, u)) return 'kept';
+    return overTriangle(topo, across, x, pos) ? 'replaced' : 'outside';
   }
-  if (feature > FEATURE_VERTEX2) return false;
-  // Vertex V: beyond V along one of its surface edges V W, the nearest surface feature is that edge
-  // (or a face beside it): the edge's rule with its two triangles; inside V's region, u stays.
+  if (feature > FEATURE_VERTEX2) return 'kept';
+  // Vertex V: beyond V along one of its surface edges V W, a point of that edge is nearer than V.
   const v = tris[3 * f + feature];
   const vx = x[0] - pos(v, 0), vy = x[1] - pos(v, 1), vz = x[2] - pos(v, 2);
-  const from = topo.vertexTriangleOffsets[v], to = topo.vertexTriangleOffsets[v + 1];
-  let far = -1, farDot = 0;
-  for (let j = from; j < to; j++) {
+  const reach = Math.sin(CONE_TOLERANCE) * Math.hypot(vx, vy, vz);
+  for (let j = topo.vertexTriangleOffsets[v]; j < topo.vertexTriangleOffsets[v + 1]; j++) {
     const g = topo.vertexTriangles[j];
     for (let k = 0; k < 3; k++) {
       const w = tris[3 * g + k];
       if (w === v) continue;
       const ex = pos(w, 0) - pos(v, 0), ey = pos(w, 1) - pos(v, 1), ez = pos(w, 2) - pos(v, 2);
-      const el = Math.hypot(ex, ey, ez);
-      const along = el > 0 ? (vx * ex + vy * ey + vz * ez) / el : 0;
-      if (along > farDot) { farDot = along; far = w; }
+      if (vx * ex + vy * ey + vz * ez > reach * Math.hypot(ex, ey, ez)) return 'outside';
     }
   }
-  if (far < 0) return false;
-  // The two triangles on edge V far (among V's).
-  let t1 = -1, t2 = -1;
-  for (let j = from; j < to; j++) {
-    const g = topo.vertexTriangles[j];
-    if (tris[3 * g] !== far && tris[3 * g + 1] !== far && tris[3 * g + 2] !== far) continue;
-    if (t1 < 0) t1 = g; else { t2 = g; break; }
-  }
-  if (t1 < 0 || t2 < 0) return false;
-  const n1 = N1;
-  if (!triangleNormal(topo, t1, pos, n1) || !triangleNormal(topo, t2, pos, n)) return false;
-  return clampToArc(n1, n, u);
+  return 'kept';
+}
+
+/**
+ * Whether x lies over triangle t: its projection on t's plane inside t, each barycentric above
+ * -CONE_TOLERANCE (a point right over an edge of t stays over it through rounding).
+ */
+function overTriangle(topo: Pick<FeatureConeTopology, 'boundaryTriangles'>, t: number, x: ArrayLike<number>, pos: (i: number, k: number) => number): boolean {
+  const tris = topo.boundaryTriangles;
+  const a = tris[3 * t], b = tris[3 * t + 1], c = tris[3 * t + 2];
+  const ax = pos(a, 0), ay = pos(a, 1), az = pos(a, 2);
+  const ux = pos(b, 0) - ax, uy = pos(b, 1) - ay, uz = pos(b, 2) - az;
+  const vx = pos(c, 0) - ax, vy = pos(c, 1) - ay, vz = pos(c, 2) - az;
+  const px = x[0] - ax, py = x[1] - ay, pz = x[2] - az;
+  // Barycentrics of x's projection from the Gram system of the edges u, v (the normal drops out).
+  const uu = ux * ux + uy * uy + uz * uz, uv = ux * vx + uy * vy + uz * vz, vv = vx * vx + vy * vy + vz * vz;
+  const pu = px * ux + py * uy + pz * uz, pv = px * vx + py * vy + pz * vz;
+  const det = uu * vv - uv * uv;
+  if (!(det > 0)) return true;
+  const beta = (vv * pu - uv * pv) / det, gamma = (uu * pv - uv * pu) / det;
+  return beta >= -CONE_TOLERANCE && gamma >= -CONE_TOLERANCE && 1 - beta - gamma >= -CONE_TOLERANCE;
 }
 
 /** u kept when in the short arc between unit normals n1 and n2, else set to the nearer of them; true when replaced. */

@@ -19,10 +19,8 @@
  * (docs/collisions.md "Mutual cones" has the three ways tried for edge-edge pairs).
  */
 import { FEATURE_EDGE01, FEATURE_EDGE20, FEATURE_FACE, FEATURE_VERTEX2 } from '../../geometry/closestPointOnTriangle';
-import { clampToArc, triangleNormal, type FeatureConeTopology } from './featureNormal';
+import { clampToArc, CONE_TOLERANCE, triangleNormal, type FeatureConeTopology } from './featureNormal';
 
-/** About the angle (radians) by which a direction may lie outside a cone and count as inside it. */
-export const CONE_TOLERANCE = 0.01;
 
 /** The surface data the rule reads: featureNormal.ts's, and each boundary edge's two triangles. */
 export interface MutualConeTopology extends FeatureConeTopology {

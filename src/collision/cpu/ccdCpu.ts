@@ -390,12 +390,16 @@ export class CpuCcd {
     const longest = Math.max(dist(pa, pb), dist(pb, pc), dist(pc, pa));
     if (feature !== FEATURE_FACE && d > PATH_DIRECTION_MIN_REL * longest) {
       // ... kept inside the feature's normal cone on the surface (featureNormal.ts: an internal
-      // edge between coplanar triangles is no corner).
+      // edge between coplanar triangles is no corner); a vertex outside that cone is beside another
+      // triangle, whose own pair makes its contact.
       const u = this.u, nT = this.nT;
       u[0] = dx / d; u[1] = dy / d; u[2] = dz / d;
       nT[0] = nx; nT[1] = ny; nT[2] = nz;
       const pos = (i: number, k: number): number => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k]);
-      if (this.coneNormals) featureConeNormal(this.cone, f, feature, xt, nT, u, pos);
+      if (this.coneNormals && featureConeNormal(this.cone, f, feature, xt, nT, u, pos) === 'outside') {
+        counters.offFeature++;
+        return;
+      }
       // ... and its opposite inside the vertex's own cone (mutualCone.ts: a vertex of a flat
       // surface has one normal, so a convex edge sliding over it cannot push it sideways).
       if (this.mutualCones) mutualVertexCone(this.cone, v, f, feature, u, pos);

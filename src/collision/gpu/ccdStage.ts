@@ -76,9 +76,9 @@ export const ESCAPE_LIST_WORDS = 2 * ESCAPE_LIST_CAPACITY;
  * CCD_LATER_ROUND_HITS, CCD_LATER_ROUND_BEYOND, CCD_LATER_ROUND_LISTED) and the exit contacts
  * (CCD_EXIT_CONTACTS, SolverParams.pinRelease), and the pairs left out at inverted tets
  * (CCD_SKIPPED_INVERTED, SolverParams.ccdSkipInverted), and the tests whose boxes over the motion
- * were apart (CCD_MOTION_APART).
+ * were apart (CCD_MOTION_APART), and the vertex-face hits outside their feature's cone (CCD_OFF_FEATURE).
  */
-export const CCD_TAIL_WORDS = 6;
+export const CCD_TAIL_WORDS = 7;
 /** Words of the edge-edge list's header the detecting round clears: the count and the near list's length (ccdParams.wgsl CCD_NEAR_COUNT). */
 const EE_HEADER_CLEARED_BYTES = 8;
 /** ccdNarrow.wgsl CCD_SOLVE_COUNT: the byte of the edge-edge header where the sweep's list length lies. */
@@ -563,6 +563,7 @@ export class CcdStage implements GpuStage {
     c.exitContacts = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 3] ?? 0;
     c.skippedInverted = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 4] ?? 0;
     c.motionBoxesApart = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 5] ?? 0;
+    c.offFeature = words[CCD_COUNTER_WORDS + ESCAPE_LIST_WORDS + 6] ?? 0;
     c.dropped = words[W.dropped];
     c.escaped = words[W.escaped];
     c.escapedSelf = words[W.escapedSelf];

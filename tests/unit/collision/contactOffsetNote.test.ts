@@ -19,9 +19,9 @@ describe('contactOffsetNote and selfContactOffset: an explicit offset against th
     expect(contactOffsetNote(14, 50)).toBeNull();
     // No mesh yet (no edge): nothing to compare with.
     expect(contactOffsetNote(1, 0)).toBeNull();
-    // Between objects, up to two element edges held on the measured stack; beyond, the note says so.
-    expect(contactOffsetNote(0.1, 0.05)).not.toMatch(/Between objects/);
-    expect(contactOffsetNote(0.2, 0.05)).toMatch(/Between objects, more than 2 element edges has not held where measured/);
+    // Between objects, up to six element edges held on the measured stack; beyond, the note says so.
+    expect(contactOffsetNote(0.3, 0.05)).not.toMatch(/Between objects/);
+    expect(contactOffsetNote(0.35, 0.05)).toMatch(/Between objects, contacts were measured to hold up to 6 element edges .*; a thicker layer was not measured/);
   });
 
   it("self-contacts keep the offset up to the cap of the scene's shortest edge, never more; 'auto' is never capped", () => {

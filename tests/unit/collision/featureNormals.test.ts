@@ -108,3 +108,55 @@ describe('a block sliding without friction on a flat slab keeps its speed (no fo
     expect(without[without.length - 1]).toBeLessThan(0.9 * 2.5);
   });
 });
+
+describe('at a contact offset of several element edges, a point over a flat top gets only the top\'s normal', () => {
+  /**
+   * A 10 cm block hovers 2 mm over the flat top of a 20 x 15 x 20 cm slab (5 cm cells), inside its
+   * footprint by one cell, and moves down 1 mm in one CCD substep at a contact offset of 12 cm (2.4
+   * cells). The truth is the geometry: the slab's surface point nearest each block vertex lies
+   * straight below it on the top face, so every contact of a block vertex on a slab triangle pushes
+   * it straight up. Within 12 cm of the block's lowest vertices lie also the internal edges of the
+   * slab's side faces one and two rows below the top, and the top's internal vertices beside each
+   * one: as triangle features they are nearest points of their own triangles, not of the surface.
+   * Clamped to the side's normal they pushed the block's vertices sideways by the whole offset, and
+   * taken from a vertex beside the one below, along the top (`cube-stack --copies 2 --contact-offset
+   * 0.2`: 1,054 J of elastic energy in 20 frames; docs/collisions.md "Several element edges between
+   * bodies").
+   */
+  function hover() {
+    const slab = latticePart([4, 3, 4], (u, v, w) => [u * 0.05, v * 0.05, w * 0.05]);
+    const block = cubePart(2, 0.1, [0.05, 0.152, 0.05]);
+    const setup = bodiesSetup([{ part: slab }, { part: block }], { gravity: [0, 0, 0], selfCollision: false });
+    const m = setup.model;
+    const stage = new CpuCollisionStage(m);
+    const x0 = Float64Array.from(m.restPositions);
+    const x = Float64Array.from(x0);
+    const blockFirst = m.objectVertexOffsets[1];
+    for (let v = blockFirst; v < m.vertexCount; v++) x[3 * v + 1] -= 0.001;
+    const params = defaultParams({ collisionMode: 'ccd', selfCollision: false, contactOffset: 0.12, contactIterations: 1, friction: 0 });
+    const counters = stage.step(x, x0, Float64Array.from(m.invMass), params);
+    const c = stage.contacts;
+    const normals: number[][] = [];
+    const touched = new Set<number>();
+    for (let i = 0; i < c.count; i++) {
+      const p = c.pointVertex[4 * i];
+      if (c.group[i] !== GROUP_POINT_FACE || p < blockFirst) continue;
+      normals.push([c.normal[3 * i], c.normal[3 * i + 1], c.normal[3 * i + 2]]);
+      touched.add(p);
+    }
+    let lowest = 0;
+    for (let v = blockFirst; v < m.vertexCount; v++) if (m.restPositions[3 * v + 1] < 0.1521) lowest++;
+    return { normals, touched, lowest, offFeature: counters.ccd.offFeature };
+  }
+
+  it('every block-vertex contact pushes straight up, each of the block\'s lowest vertices has one, and the rule says what it left out', () => {
+    const { normals, touched, lowest, offFeature } = hover();
+    const worst = Math.max(...normals.map((n) => Math.hypot(n[0], n[1] - 1, n[2])));
+    console.log(`hovering block at offset 0.12: ${normals.length} block-vertex contacts on ${touched.size} vertices, largest deviation from straight up ${worst.toExponential(2)}; ${offFeature} pairs beside no feature of their triangle`);
+    expect(worst).toBeLessThan(1e-9);
+    // The 9 vertices of the block's lowest layer are 2 mm above the top: each within the offset.
+    expect(lowest).toBe(9);
+    expect(touched.size).toBeGreaterThanOrEqual(lowest);
+    expect(offFeature).toBeGreaterThan(0);
+  });
+});
