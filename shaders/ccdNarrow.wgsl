@@ -214,18 +214,8 @@ fn clampToArc(n1: vec3<f32>, n2: vec3<f32>, u: vec3<f32>) -> vec3<f32> {
 // -CONE_TOLERANCE (src/collision/ccd/featureNormal.ts overTriangle).
 fn overTriangle(t: u32, x: vec3<f32>, toi: f32) -> bool {
   let o = params.offTriangles + 3u * t;
-  let a = positionAt(topo[o], toi);
-  let u = positionAt(topo[o + 1u], toi) - a;
-  let v = positionAt(topo[o + 2u], toi) - a;
-  let p = x - a;
-  let uu = dot(u, u);
-  let uv = dot(u, v);
-  let vv = dot(v, v);
-  let det = uu * vv - uv * uv;
-  if (!(det > 0.0)) { return true; }
-  let beta = (vv * dot(p, u) - uv * dot(p, v)) / det;
-  let gamma = (uu * dot(p, v) - uv * dot(p, u)) / det;
-  return beta >= -CONE_TOLERANCE && gamma >= -CONE_TOLERANCE && 1.0 - beta - gamma >= -CONE_TOLERANCE;
+  let w = projectedBarycentrics(x, positionAt(topo[o], toi), positionAt(topo[o + 1u], toi), positionAt(topo[o + 2u], toi));
+  return w.x >= -CONE_TOLERANCE && w.y >= -CONE_TOLERANCE && 1.0 - w.x - w.y >= -CONE_TOLERANCE;
 }
 
 // A contact on an edge or vertex feature of triangle t keeps the direction u from s to the vertex

@@ -84,10 +84,10 @@ fn closestPointOnTriangle(p: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>
   return ClosestPoint((1.0 - v - w) * a + v * b + w * c, FEATURE_FACE);
 }
 
-// Barycentrics (b0, b1, b2) of p's projection on the plane of (a, b, c) (Ericson 3.4), clamped to
-// the triangle against rounding; p on the triangle (a closest point) gives its own weights.
-// Degenerate triangles give (1, 0, 0).
-fn triangleBarycentrics(p: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> vec3<f32> {
+// Barycentrics (b1, b2) of b and c for p's projection on the plane of (a, b, c) (Ericson 3.4),
+// unclamped (a's is 1 - b1 - b2); (0, 0) for a degenerate triangle. Twin:
+// src/geometry/closestPointOnTriangle.ts projectedBarycentrics.
+fn projectedBarycentrics(p: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> vec2<f32> {
   let v0 = b - a;
   let v1 = c - a;
   let v2 = p - a;
@@ -97,11 +97,15 @@ fn triangleBarycentrics(p: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) 
   let d20 = dot(v2, v0);
   let d21 = dot(v2, v1);
   let den = d00 * d11 - d01 * d01;
-  var b1 = 0.0;
-  var b2 = 0.0;
-  if (den > 0.0) {
-    b1 = clamp((d11 * d20 - d01 * d21) / den, 0.0, 1.0);
-    b2 = clamp((d00 * d21 - d01 * d20) / den, 0.0, 1.0 - b1);
-  }
+  if (!(den > 0.0)) { return vec2<f32>(0.0); }
+  return vec2<f32>((d11 * d20 - d01 * d21) / den, (d00 * d21 - d01 * d20) / den);
+}
+
+// projectedBarycentrics as (b0, b1, b2), clamped to the triangle against rounding; p on the
+// triangle (a closest point) gives its own weights. Degenerate triangles give (1, 0, 0).
+fn triangleBarycentrics(p: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> vec3<f32> {
+  let w = projectedBarycentrics(p, a, b, c);
+  let b1 = clamp(w.x, 0.0, 1.0);
+  let b2 = clamp(w.y, 0.0, 1.0 - b1);
   return vec3<f32>(1.0 - b1 - b2, b1, b2);
 }

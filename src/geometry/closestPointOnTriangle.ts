@@ -182,3 +182,23 @@ function closestOnDegenerate(
   setResult(out, ax, ay, az, bx, by, bz, cx, cy, cz, wa, wb, wc);
   return feature;
 }
+
+/**
+ * Barycentrics of b and c for p's projection on the plane of (a, b, c) (Ericson 3.4), unclamped
+ * (a's is 1 - out[0] - out[1]), into out[0..2); (0, 0) for a degenerate triangle. Each point is
+ * given relative to a: u = b - a, v = c - a, d = p - a. Twin: projectedBarycentrics in
+ * shaders/lib/closestPointOnTriangle.wgsl.
+ */
+export function projectedBarycentrics(
+  ux: number, uy: number, uz: number, vx: number, vy: number, vz: number, dx: number, dy: number, dz: number, out: Float64Array,
+): void {
+  const uu = ux * ux + uy * uy + uz * uz, uv = ux * vx + uy * vy + uz * vz, vv = vx * vx + vy * vy + vz * vz;
+  const du = dx * ux + dy * uy + dz * uz, dv = dx * vx + dy * vy + dz * vz;
+  const den = uu * vv - uv * uv;
+  if (!(den > 0)) {
+    out[0] = out[1] = 0;
+    return;
+  }
+  out[0] = (vv * du - uv * dv) / den;
+  out[1] = (uu * dv - uv * du) / den;
+}

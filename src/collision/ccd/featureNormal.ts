@@ -28,7 +28,7 @@
  * 1,054 J of elastic energy in 20 frames, docs/collisions.md "Several element edges between
  * bodies").
  */
-import { FEATURE_EDGE01, FEATURE_EDGE20, FEATURE_FACE, FEATURE_VERTEX2 } from '../../geometry/closestPointOnTriangle';
+import { FEATURE_EDGE01, FEATURE_EDGE20, FEATURE_FACE, FEATURE_VERTEX2, projectedBarycentrics } from '../../geometry/closestPointOnTriangle';
 
 /**
  * About the angle (radians) by which a direction may lie outside a cone or a face's front and
@@ -50,8 +50,8 @@ export interface FeatureConeTopology {
   vertexTriangles: Uint32Array;
 }
 
-/** Scratch normals (the rule runs on one thread at a time). */
-const N2 = new Float64Array(3);
+/** Scratch: a normal, two barycentrics (the rule runs on one thread at a time). */
+const N2 = new Float64Array(3), W = new Float64Array(2);
 
 /** Unit outward normal of boundary triangle f at positions pos(i, k); false when degenerate. */
 export function triangleNormal(topo: Pick<FeatureConeTopology, 'boundaryTriangles'>, f: number, pos: (i: number, k: number) => number, out: Float64Array): boolean {
@@ -110,16 +110,10 @@ function overTriangle(topo: Pick<FeatureConeTopology, 'boundaryTriangles'>, t: n
   const tris = topo.boundaryTriangles;
   const a = tris[3 * t], b = tris[3 * t + 1], c = tris[3 * t + 2];
   const ax = pos(a, 0), ay = pos(a, 1), az = pos(a, 2);
-  const ux = pos(b, 0) - ax, uy = pos(b, 1) - ay, uz = pos(b, 2) - az;
-  const vx = pos(c, 0) - ax, vy = pos(c, 1) - ay, vz = pos(c, 2) - az;
-  const px = x[0] - ax, py = x[1] - ay, pz = x[2] - az;
-  // Barycentrics of x's projection from the Gram system of the edges u, v (the normal drops out).
-  const uu = ux * ux + uy * uy + uz * uz, uv = ux * vx + uy * vy + uz * vz, vv = vx * vx + vy * vy + vz * vz;
-  const pu = px * ux + py * uy + pz * uz, pv = px * vx + py * vy + pz * vz;
-  const det = uu * vv - uv * uv;
-  if (!(det > 0)) return true;
-  const beta = (vv * pu - uv * pv) / det, gamma = (uu * pv - uv * pu) / det;
-  return beta >= -CONE_TOLERANCE && gamma >= -CONE_TOLERANCE && 1 - beta - gamma >= -CONE_TOLERANCE;
+  projectedBarycentrics(
+    pos(b, 0) - ax, pos(b, 1) - ay, pos(b, 2) - az, pos(c, 0) - ax, pos(c, 1) - ay, pos(c, 2) - az, x[0] - ax, x[1] - ay, x[2] - az, W,
+  );
+  return W[0] >= -CONE_TOLERANCE && W[1] >= -CONE_TOLERANCE && 1 - W[0] - W[1] >= -CONE_TOLERANCE;
 }
 
 /** u kept when in the short arc between unit normals n1 and n2, else set to the nearer of them; true when replaced. */

@@ -4,6 +4,7 @@ import {
   FEATURE_EDGE01,
   FEATURE_FACE,
   closestPointOnTriangle,
+  projectedBarycentrics,
   isEdgeFeature,
   isVertexFeature,
 } from '../../../src/geometry/closestPointOnTriangle';
@@ -152,5 +153,30 @@ describe('closestPointOnTriangle', () => {
     res = run(p, a, b, c, out);
     for (const x of res.q) expect(Number.isFinite(x)).toBe(true);
     expect(Math.abs(dist(p, res.q) - dist(p, oracle(p, a, b, c)))).toBeLessThan(1e-8);
+  });
+});
+
+describe('projectedBarycentrics', () => {
+  it('a point built from random barycentrics and lifted off the plane along the normal gives them back, outside the triangle too', () => {
+    const rand = rng(7);
+    const out = new Float64Array(2);
+    for (let k = 0; k < 200; k++) {
+      const a: V = [rand() - 0.5, rand() - 0.5, rand() - 0.5], b: V = [rand() - 0.5, rand() - 0.5, rand() - 0.5], c: V = [rand() - 0.5, rand() - 0.5, rand() - 0.5];
+      const u = sub(b, a), v = sub(c, a);
+      const n: V = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+      if (dot(n, n) < 1e-6) continue;
+      // Weights in [-1, 2): points inside and outside the triangle alike.
+      const wb = 3 * rand() - 1, wc = 3 * rand() - 1, lift = rand() - 0.5;
+      const d: V = [0, 1, 2].map((i) => wb * u[i] + wc * v[i] + lift * n[i]) as V;
+      projectedBarycentrics(u[0], u[1], u[2], v[0], v[1], v[2], d[0], d[1], d[2], out);
+      expect(out[0]).toBeCloseTo(wb, 8);
+      expect(out[1]).toBeCloseTo(wc, 8);
+    }
+  });
+
+  it('a degenerate triangle gives (0, 0)', () => {
+    const out = new Float64Array([5, 5]);
+    projectedBarycentrics(1, 0, 0, 2, 0, 0, 0.3, 0.4, 0, out);
+    expect([out[0], out[1]]).toEqual([0, 0]);
   });
 });
