@@ -106,7 +106,7 @@ export interface CcdFrameCounters {
   backFace: number;
   /**
    * Vertex-face hits on an edge or a corner of the triangle with the vertex outside that feature's
-   * normal cone on the surface (featureNormal.ts 'outside'): the nearest surface point lies on
+   * normal cone on the surface (featureNormal.ts featureConeNormal false): the nearest surface point lies on
    * another triangle, whose pair makes the contact; no contact made for this one.
    */
   offFeature: number;

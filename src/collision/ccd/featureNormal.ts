@@ -17,7 +17,7 @@
  *   vertex V: the vertex in V's Voronoi region, (x - V) . (W - V) <= 0 (to CONE_TOLERANCE) for
  *     every edge V W of V's boundary triangles.
  * At a coplanar edge the arc is one direction: the face normal; at a real corner or rim u stays.
- * Elsewhere the vertex is not beside s's feature at all ('outside'): beyond V along V W a point of
+ * Elsewhere the vertex is not beside s's feature at all (false): beyond V along V W a point of
  * that edge is nearer than V, and beyond the triangle across an edge, a point of the surface
  * farther on. That nearer point's triangle makes the contact with its own pair, and this pair
  * makes none. Given a face's normal instead, the contact held the vertex to a plane the surface
@@ -37,9 +37,6 @@ import { FEATURE_EDGE01, FEATURE_EDGE20, FEATURE_FACE, FEATURE_VERTEX2, projecte
  * mutualCone.ts's cones likewise.
  */
 export const CONE_TOLERANCE = 0.01;
-
-/** What featureConeNormal did with u: kept (in the cone), replaced (clamped into it), or the vertex is not beside s's feature. */
-export type FeatureConeResult = 'kept' | 'replaced' | 'outside';
 
 /** The surface data the rule reads (TetMesh's boundary arrays, and trianglesAcross). */
 export interface FeatureConeTopology {
@@ -69,23 +66,22 @@ export function triangleNormal(topo: Pick<FeatureConeTopology, 'boundaryTriangle
 /**
  * Writes into `u` (unit, from s toward the vertex at x) the contact normal for triangle f's
  * `feature` (closestPointOnTriangle's code); nT is f's unit outward normal. pos(i, k): coordinate
- * k of vertex i at the contact's time. 'outside': the vertex is not beside the feature (u is
- * left as it is or clamped; the caller makes no contact).
+ * k of vertex i at the contact's time. False: the vertex is beside no feature of f's (u is left
+ * as it is or clamped; the caller makes no contact).
  */
 export function featureConeNormal(
   topo: FeatureConeTopology, f: number, feature: number, x: ArrayLike<number>, nT: ArrayLike<number>, u: Float64Array,
   pos: (i: number, k: number) => number,
-): FeatureConeResult {
-  if (feature === FEATURE_FACE) return 'kept';
+): boolean {
+  if (feature === FEATURE_FACE) return true;
   const tris = topo.boundaryTriangles;
   const n = N2;
   if (feature >= FEATURE_EDGE01 && feature <= FEATURE_EDGE20) {
     const across = topo.triangleAcross[3 * f + (feature - FEATURE_EDGE01)];
-    if (!triangleNormal(topo, across, pos, n)) return 'kept';
-    if (!clampToArc(nT, n, u)) return 'kept';
-    return overTriangle(topo, across, x, pos) ? 'replaced' : 'outside';
+    if (!triangleNormal(topo, across, pos, n)) return true;
+    return !clampToArc(nT, n, u) || overTriangle(topo, across, x, pos);
   }
-  if (feature > FEATURE_VERTEX2) return 'kept';
+  if (feature > FEATURE_VERTEX2) return true;
   // Vertex V: beyond V along one of its surface edges V W, a point of that edge is nearer than V.
   const v = tris[3 * f + feature];
   const vx = x[0] - pos(v, 0), vy = x[1] - pos(v, 1), vz = x[2] - pos(v, 2);
@@ -96,10 +92,10 @@ export function featureConeNormal(
       const w = tris[3 * g + k];
       if (w === v) continue;
       const ex = pos(w, 0) - pos(v, 0), ey = pos(w, 1) - pos(v, 1), ez = pos(w, 2) - pos(v, 2);
-      if (vx * ex + vy * ey + vz * ez > reach * Math.hypot(ex, ey, ez)) return 'outside';
+      if (vx * ex + vy * ey + vz * ez > reach * Math.hypot(ex, ey, ez)) return false;
     }
   }
-  return 'kept';
+  return true;
 }
 
 /**

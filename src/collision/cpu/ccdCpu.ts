@@ -396,7 +396,7 @@ export class CpuCcd {
       u[0] = dx / d; u[1] = dy / d; u[2] = dz / d;
       nT[0] = nx; nT[1] = ny; nT[2] = nz;
       const pos = (i: number, k: number): number => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k]);
-      if (this.coneNormals && featureConeNormal(this.cone, f, feature, xt, nT, u, pos) === 'outside') {
+      if (this.coneNormals && !featureConeNormal(this.cone, f, feature, xt, nT, u, pos)) {
         counters.offFeature++;
         return;
       }
