@@ -48,7 +48,7 @@ export interface FeatureConeTopology {
 }
 
 /** Scratch: a normal, two barycentrics (the rule runs on one thread at a time). */
-const N2 = new Float64Array(3), W = new Float64Array(2);
+const N = new Float64Array(3), W = new Float64Array(2);
 
 /** Unit outward normal of boundary triangle f at positions pos(i, k); false when degenerate. */
 export function triangleNormal(topo: Pick<FeatureConeTopology, 'boundaryTriangles'>, f: number, pos: (i: number, k: number) => number, out: Float64Array): boolean {
@@ -75,7 +75,7 @@ export function featureConeNormal(
 ): boolean {
   if (feature === FEATURE_FACE) return true;
   const tris = topo.boundaryTriangles;
-  const n = N2;
+  const n = N;
   if (feature >= FEATURE_EDGE01 && feature <= FEATURE_EDGE20) {
     const across = topo.triangleAcross[3 * f + (feature - FEATURE_EDGE01)];
     if (!triangleNormal(topo, across, pos, n)) return true;
