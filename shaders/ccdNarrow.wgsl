@@ -126,7 +126,7 @@ const CCD_SKIPPED_INVERTED = CCD_LATER_ROUND_HITS + 4u;
 // Of the tests, the pairs whose boxes over the motion were apart (lib/ccd.wgsl ccdMotionBoxesApart;
 // counters.ccd.motionBoxesApart): no solve.
 const CCD_MOTION_APART = CCD_LATER_ROUND_HITS + 5u;
-// Vertex-face hits outside their feature's normal cone (featureConeNormal's zero; counters.ccd.offFeature): no contact.
+// Vertex-face hits beside no feature of their triangle within a thick layer (besideFeature's zero; counters.ccd.offFeature): no contact.
 const CCD_OFF_FEATURE = CCD_LATER_ROUND_HITS + 6u;
 // The length of ccdSweep's list of the pairs left to solve: a word of the edge-edge list's header
 // past those its readers read, cleared by the host before each sweep.
@@ -220,11 +220,59 @@ fn overTriangle(t: u32, x: vec3<f32>, toi: f32) -> bool {
 
 // A contact on an edge or vertex feature of triangle t keeps the direction u from s to the vertex
 // only inside that feature's normal cone on the surface; an internal edge between coplanar
-// triangles is no corner (src/collision/ccd/featureNormal.ts, the float64 twin, says why). Zero
-// where the vertex is not beside the feature (outside an edge's cone and not over the triangle
+// triangles is no corner (src/collision/ccd/featureNormal.ts, the float64 twin, says why).
+fn featureConeNormal(t: u32, feature: u32, x: vec3<f32>, nT: vec3<f32>, u: vec3<f32>, toi: f32) -> vec3<f32> {
+  // The cone's two bounding normals: an edge's, t's own (nT) and the one across the edge; a
+  // vertex's, those of the two fan triangles at the fan vertex farthest along x - v.
+  var t1 = 0xffffffffu;
+  var t2 = 0xffffffffu;
+  if (feature >= 3u && feature <= 5u) {
+    t2 = topo[params.offTriangleAcross + 3u * t + (feature - 3u)];
+  } else if (feature <= 2u) {
+    let v = topo[params.offTriangles + 3u * t + feature];
+    let pv = positionAt(v, toi);
+    let xv = x - pv;
+    let fanFirst = topo[params.offVtOffsets + v];
+    let fanEnd = topo[params.offVtOffsets + v + 1u];
+    var farVertex = 0xffffffffu;
+    var farDot = 0.0;
+    for (var j = fanFirst; j < fanEnd; j++) {
+      let g = topo[params.offVtList + j];
+      for (var k = 0u; k < 3u; k++) {
+        let w = topo[params.offTriangles + 3u * g + k];
+        if (w == v) { continue; }
+        let e = positionAt(w, toi) - pv;
+        let el = length(e);
+        var along = 0.0;
+        if (el > 0.0) { along = dot(xv, e) / el; }
+        if (along > farDot) { farDot = along; farVertex = w; }
+      }
+    }
+    if (farVertex == 0xffffffffu) { return u; }
+    for (var j = fanFirst; j < fanEnd; j++) {
+      let g = topo[params.offVtList + j];
+      let o = params.offTriangles + 3u * g;
+      if (topo[o] != farVertex && topo[o + 1u] != farVertex && topo[o + 2u] != farVertex) { continue; }
+      if (t1 == 0xffffffffu) { t1 = g; } else { t2 = g; break; }
+    }
+    if (t2 == 0xffffffffu) { return u; }
+  } else {
+    return u;
+  }
+  // One call site each (a software adapter pays for every inlined copy: see ccdNarrow).
+  var n1 = nT;
+  if (t1 != 0xffffffffu) { n1 = triangleNormalAt(t1, toi); }
+  let n2 = triangleNormalAt(t2, toi);
+  if (!(dot(n1, n1) > 0.0) || !(dot(n2, n2) > 0.0)) { return u; }
+  return clampToArc(n1, n2, u);
+}
+
+// Where the contact's reach passes the triangle's longest edge (a thick layer), whether the vertex
+// is beside t's feature at all (src/collision/ccd/featureNormal.ts besideFeature): the normal as
+// featureConeNormal's, or zero where it is not (outside an edge's cone and not over the triangle
 // across it, or beyond a vertex along one of its surface edges by more than CONE_TOLERANCE): a
 // nearer surface point's triangle makes the contact.
-fn featureConeNormal(t: u32, feature: u32, x: vec3<f32>, nT: vec3<f32>, u: vec3<f32>, toi: f32) -> vec3<f32> {
+fn besideFeature(t: u32, feature: u32, x: vec3<f32>, nT: vec3<f32>, u: vec3<f32>, toi: f32) -> vec3<f32> {
   if (feature >= 3u && feature <= 5u) {
     let across = topo[params.offTriangleAcross + 3u * t + (feature - 3u)];
     let n2 = triangleNormalAt(across, toi);
@@ -592,10 +640,14 @@ fn vertexFaceContact(i: u32, corners: vec4<u32>, separation: f32, time: f32) {
   let d = length(away);
   let longest = sqrt(max(max(dot(bt - at, bt - at), dot(ct - bt, ct - bt)), dot(at - ct, at - ct)));
   if (cp.feature != 6u && d > PATH_DIRECTION_MIN_REL * longest) {
-    normal = featureConeNormal(tri, cp.feature, xt, normal, away / d, toi);
-    if (all(normal == vec3<f32>(0.0))) {
-      atomicAdd(&header[CCD_OFF_FEATURE], 1u);
-      return;
+    if (separation > longest) {
+      normal = besideFeature(tri, cp.feature, xt, normal, away / d, toi);
+      if (all(normal == vec3<f32>(0.0))) {
+        atomicAdd(&header[CCD_OFF_FEATURE], 1u);
+        return;
+      }
+    } else {
+      normal = featureConeNormal(tri, cp.feature, xt, normal, away / d, toi);
     }
     // ... and its opposite inside the vertex's own cone (mutualVertexCone).
     normal = mutualVertexCone(v, tri, cp.feature, normal, toi);

@@ -105,9 +105,10 @@ export interface CcdFrameCounters {
   hitsEdgeEdge: number;
   backFace: number;
   /**
-   * Vertex-face hits on an edge or a corner of the triangle with the vertex outside that feature's
-   * normal cone on the surface (featureNormal.ts featureConeNormal false): the nearest surface point lies on
-   * another triangle, whose pair makes the contact; no contact made for this one.
+   * Where the pair's separation passes the triangle's longest edge (a thick contact offset),
+   * vertex-face hits on an edge or a corner of the triangle with the vertex beside no such feature
+   * of the surface (featureNormal.ts besideFeature false): a nearer surface point lies on another
+   * triangle, whose pair makes the contact; no contact made for this one.
    */
   offFeature: number;
   /**

@@ -12,21 +12,25 @@
  * to 2.75 m/s^2 beyond Coulomb's law with no friction at all (docs/collisions.md "Friction").
  * So u is kept only where the surface point nearest the vertex is really s's feature:
  *   edge (vertex k to k + 1): u in the short arc between the outward normals of the triangle and of
- *     the triangle across that edge (their normal cone); else the nearer of the two normals, where
- *     the vertex lies over the triangle across (its contact then is that face's own);
- *   vertex V: the vertex in V's Voronoi region, (x - V) . (W - V) <= 0 (to CONE_TOLERANCE) for
- *     every edge V W of V's boundary triangles.
+ *     the triangle across that edge (their normal cone); else the nearer of the two normals (the
+ *     vertex is in front of that face);
+ *   vertex: the vertex in the feature's Voronoi region, (x - V) . (W - V) <= 0 for every edge V W of
+ *     V's boundary triangles; else the normal of those triangles nearest u.
  * At a coplanar edge the arc is one direction: the face normal; at a real corner or rim u stays.
- * Elsewhere the vertex is not beside s's feature at all (false): beyond V along V W a point of
- * that edge is nearer than V, and beyond the triangle across an edge, a point of the surface
- * farther on. That nearer point's triangle makes the contact with its own pair, and this pair
- * makes none. Given a face's normal instead, the contact held the vertex to a plane the surface
- * does not have there: a vertex resting on a cube's top within a thick offset of a side
- * triangle's internal edge a row or more below the top was held to the side's plane, and each
- * build re-took it at the vertex's new gap, a ratchet outward; and one above the top beside an
- * internal vertex of it was pushed along the top (`cube-stack --copies 2 --contact-offset 0.2`:
- * 1,054 J of elastic energy in 20 frames, docs/collisions.md "Several element edges between
- * bodies").
+ *
+ * Where the contact's reach passes the triangle's longest edge (a thick contact offset), that
+ * clamp holds planes the surface does not have there: a vertex resting on a cube's top within the
+ * offset of a side triangle's internal edge a row or more below the top was held to the side's
+ * plane, and each build re-took it at the vertex's new gap, a ratchet outward; and one above the
+ * top beside an internal vertex of it was pushed along the top (`cube-stack --copies 2
+ * --contact-offset 0.2`: 1,054 J of elastic energy in 20 frames, docs/collisions.md "Several
+ * element edges between bodies"). There besideFeature asks whether the vertex is beside s's
+ * feature at all: beyond V along a surface edge V W (by more than CONE_TOLERANCE) a point of that
+ * edge is nearer than V, and outside an edge's cone and not over the triangle across it, a point
+ * of the surface farther on is; that nearer point's triangle makes the contact with its own pair,
+ * and this pair makes none. Within the triangle's reach the clamp stays: leaving those pairs out
+ * too (13 % of the vertex-face hits in the octopus boxes) ended a frame of the 5-octopus box with
+ * two vertices 6 mm inside another octopus (one run of each box), where the clamp ends none.
  */
 import { FEATURE_EDGE01, FEATURE_EDGE20, FEATURE_FACE, FEATURE_VERTEX2, projectedBarycentrics } from '../../geometry/closestPointOnTriangle';
 
@@ -48,7 +52,7 @@ export interface FeatureConeTopology {
 }
 
 /** Scratch: a normal, two barycentrics (the rule runs on one thread at a time). */
-const N = new Float64Array(3), W = new Float64Array(2);
+const N1 = new Float64Array(3), N2 = new Float64Array(3), W = new Float64Array(2);
 
 /** Unit outward normal of boundary triangle f at positions pos(i, k); false when degenerate. */
 export function triangleNormal(topo: Pick<FeatureConeTopology, 'boundaryTriangles'>, f: number, pos: (i: number, k: number) => number, out: Float64Array): boolean {
@@ -66,16 +70,67 @@ export function triangleNormal(topo: Pick<FeatureConeTopology, 'boundaryTriangle
 /**
  * Writes into `u` (unit, from s toward the vertex at x) the contact normal for triangle f's
  * `feature` (closestPointOnTriangle's code); nT is f's unit outward normal. pos(i, k): coordinate
- * k of vertex i at the contact's time. False: the vertex is beside no feature of f's (u is left
- * as it is or clamped; the caller makes no contact).
+ * k of vertex i at the contact's time. Returns true when u was replaced. Within a layer thinner
+ * than the triangle (the caller's choice): u kept in the feature's cone, or clamped into it (on a
+ * vertex V, the cone of the surface edge V W the vertex is furthest beyond).
  */
 export function featureConeNormal(
   topo: FeatureConeTopology, f: number, feature: number, x: ArrayLike<number>, nT: ArrayLike<number>, u: Float64Array,
   pos: (i: number, k: number) => number,
 ): boolean {
+  if (feature === FEATURE_FACE) return false;
+  const tris = topo.boundaryTriangles;
+  const n = N2;
+  if (feature >= FEATURE_EDGE01 && feature <= FEATURE_EDGE20) {
+    const across = topo.triangleAcross[3 * f + (feature - FEATURE_EDGE01)];
+    if (!triangleNormal(topo, across, pos, n)) return false;
+    return clampToArc(nT, n, u);
+  }
+  if (feature > FEATURE_VERTEX2) return false;
+  // Vertex V: beyond V along one of its surface edges V W, the nearest surface feature is that edge
+  // (or a face beside it): the edge's rule with its two triangles; inside V's region, u stays.
+  const v = tris[3 * f + feature];
+  const vx = x[0] - pos(v, 0), vy = x[1] - pos(v, 1), vz = x[2] - pos(v, 2);
+  const from = topo.vertexTriangleOffsets[v], to = topo.vertexTriangleOffsets[v + 1];
+  let far = -1, farDot = 0;
+  for (let j = from; j < to; j++) {
+    const g = topo.vertexTriangles[j];
+    for (let k = 0; k < 3; k++) {
+      const w = tris[3 * g + k];
+      if (w === v) continue;
+      const ex = pos(w, 0) - pos(v, 0), ey = pos(w, 1) - pos(v, 1), ez = pos(w, 2) - pos(v, 2);
+      const el = Math.hypot(ex, ey, ez);
+      const along = el > 0 ? (vx * ex + vy * ey + vz * ez) / el : 0;
+      if (along > farDot) { farDot = along; far = w; }
+    }
+  }
+  if (far < 0) return false;
+  // The two triangles on edge V far (among V's).
+  let t1 = -1, t2 = -1;
+  for (let j = from; j < to; j++) {
+    const g = topo.vertexTriangles[j];
+    if (tris[3 * g] !== far && tris[3 * g + 1] !== far && tris[3 * g + 2] !== far) continue;
+    if (t1 < 0) t1 = g; else { t2 = g; break; }
+  }
+  if (t1 < 0 || t2 < 0) return false;
+  const n1 = N1;
+  if (!triangleNormal(topo, t1, pos, n1) || !triangleNormal(topo, t2, pos, n)) return false;
+  return clampToArc(n1, n, u);
+}
+
+/**
+ * The rule where the contact's reach passes the triangle's longest edge (a thick layer): writes
+ * into `u` (unit, from s toward the vertex at x) the contact normal for triangle f's `feature`
+ * (closestPointOnTriangle's code), as featureConeNormal; false where the vertex is beside no
+ * feature of f's (u is left as it is or clamped; the caller makes no contact).
+ */
+export function besideFeature(
+  topo: FeatureConeTopology, f: number, feature: number, x: ArrayLike<number>, nT: ArrayLike<number>, u: Float64Array,
+  pos: (i: number, k: number) => number,
+): boolean {
   if (feature === FEATURE_FACE) return true;
   const tris = topo.boundaryTriangles;
-  const n = N;
+  const n = N2;
   if (feature >= FEATURE_EDGE01 && feature <= FEATURE_EDGE20) {
     const across = topo.triangleAcross[3 * f + (feature - FEATURE_EDGE01)];
     if (!triangleNormal(topo, across, pos, n)) return true;

@@ -39,7 +39,7 @@ import { closestPointOnTriangle, FEATURE_FACE } from '../../geometry/closestPoin
 import type { TetMesh } from '../../mesh/types';
 import { ccdCandidates, ccdTopologyOf, roundDown, roundUp, type CcdTopology } from '../ccd/broadPhase';
 import { ccdWithin } from '../ccd/separationCcd';
-import { featureConeNormal } from '../ccd/featureNormal';
+import { besideFeature, featureConeNormal } from '../ccd/featureNormal';
 import { mutualEdgeCone, mutualVertexCone, type MutualConeTopology } from '../ccd/mutualCone';
 import { trianglesAcross } from '../trianglesAcross';
 import { segmentClosestParams } from '../ccd/segmentClosest';
@@ -390,16 +390,21 @@ export class CpuCcd {
     const longest = Math.max(dist(pa, pb), dist(pb, pc), dist(pc, pa));
     if (feature !== FEATURE_FACE && d > PATH_DIRECTION_MIN_REL * longest) {
       // ... kept inside the feature's normal cone on the surface (featureNormal.ts: an internal
-      // edge between coplanar triangles is no corner); a vertex outside that cone is beside another
-      // triangle, whose own pair makes its contact.
+      // edge between coplanar triangles is no corner).
       const u = this.u, nT = this.nT;
       u[0] = dx / d; u[1] = dy / d; u[2] = dz / d;
       nT[0] = nx; nT[1] = ny; nT[2] = nz;
       const pos = (i: number, k: number): number => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k]);
-      if (this.coneNormals && !featureConeNormal(this.cone, f, feature, xt, nT, u, pos)) {
-        counters.offFeature++;
-        return;
-      }
+      // Where the search reaches past the triangle's longest edge (a thick layer), a vertex beside
+      // no feature of this triangle gets its contact from the nearer triangle's pair only
+      // (besideFeature); within the triangle's reach the clamp stays (docs/collisions.md "Several
+      // element edges between bodies": leaving those out too let octopi through each other).
+      if (this.coneNormals && sep > longest) {
+        if (!besideFeature(this.cone, f, feature, xt, nT, u, pos)) {
+          counters.offFeature++;
+          return;
+        }
+      } else if (this.coneNormals) featureConeNormal(this.cone, f, feature, xt, nT, u, pos);
       // ... and its opposite inside the vertex's own cone (mutualCone.ts: a vertex of a flat
       // surface has one normal, so a convex edge sliding over it cannot push it sideways).
       if (this.mutualCones) mutualVertexCone(this.cone, v, f, feature, u, pos);
