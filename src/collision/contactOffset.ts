@@ -74,7 +74,7 @@ export const CONTACT_OFFSET_FEATURE_RATIO = 0.5;
 /**
  * Element edges of offset between objects up to which contacts between bodies were measured to hold
  * (docs/collisions.md "Several element edges between bodies": the 2-cube stack's elastic energy
- * stayed below 18 J in 20 frames at 2, 3, 4 and 6 edges); beyond, nothing was measured.
+ * stayed at most 24 J in 20 frames at 2, 3, 4 and 6 edges); beyond, nothing was measured.
  */
 export const CONTACT_OFFSET_INTER_EDGES_TRIED = 6;
 
