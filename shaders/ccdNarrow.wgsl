@@ -230,24 +230,9 @@ fn featureConeNormal(t: u32, feature: u32, x: vec3<f32>, nT: vec3<f32>, u: vec3<
     t2 = topo[params.offTriangleAcross + 3u * t + (feature - 3u)];
   } else if (feature <= 2u) {
     let v = topo[params.offTriangles + 3u * t + feature];
-    let pv = positionAt(v, toi);
-    let xv = x - pv;
     let fanFirst = topo[params.offVtOffsets + v];
     let fanEnd = topo[params.offVtOffsets + v + 1u];
-    var farVertex = 0xffffffffu;
-    var farDot = 0.0;
-    for (var j = fanFirst; j < fanEnd; j++) {
-      let g = topo[params.offVtList + j];
-      for (var k = 0u; k < 3u; k++) {
-        let w = topo[params.offTriangles + 3u * g + k];
-        if (w == v) { continue; }
-        let e = positionAt(w, toi) - pv;
-        let el = length(e);
-        var along = 0.0;
-        if (el > 0.0) { along = dot(xv, e) / el; }
-        if (along > farDot) { farDot = along; farVertex = w; }
-      }
-    }
+    let farVertex = fanFarthest(v, x, toi).vertex;
     if (farVertex == 0xffffffffu) { return u; }
     for (var j = fanFirst; j < fanEnd; j++) {
       let g = topo[params.offVtList + j];
@@ -284,21 +269,34 @@ fn besideFeature(t: u32, feature: u32, x: vec3<f32>, nT: vec3<f32>, u: vec3<f32>
   if (feature > 2u) { return u; }
   // Vertex V: beyond V along one of its surface edges V W, a point of that edge is nearer than V.
   let v = topo[params.offTriangles + 3u * t + feature];
+  if (fanFarthest(v, x, toi).along > sin(CONE_TOLERANCE) * length(x - positionAt(v, toi))) { return vec3<f32>(0.0); }
+  return u;
+}
+
+// The neighbour W of surface vertex v (on v's boundary triangles) that x lies farthest beyond along
+// the edge v W, and how far, (x - v) . (W - v) / |W - v|; vertex 0xffffffff and along 0 where x lies
+// beyond v along none of them (src/collision/ccd/featureNormal.ts fanFarthest).
+struct FanFarthest {
+  vertex: u32,
+  along: f32,
+}
+fn fanFarthest(v: u32, x: vec3<f32>, toi: f32) -> FanFarthest {
   let pv = positionAt(v, toi);
   let xv = x - pv;
-  let reach = sin(CONE_TOLERANCE) * length(xv);
-  let fanFirst = topo[params.offVtOffsets + v];
-  let fanEnd = topo[params.offVtOffsets + v + 1u];
-  for (var j = fanFirst; j < fanEnd; j++) {
+  var far = FanFarthest(0xffffffffu, 0.0);
+  for (var j = topo[params.offVtOffsets + v]; j < topo[params.offVtOffsets + v + 1u]; j++) {
     let g = topo[params.offVtList + j];
     for (var k = 0u; k < 3u; k++) {
       let w = topo[params.offTriangles + 3u * g + k];
       if (w == v) { continue; }
       let e = positionAt(w, toi) - pv;
-      if (dot(xv, e) > reach * length(e)) { return vec3<f32>(0.0); }
+      let el = length(e);
+      var along = 0.0;
+      if (el > 0.0) { along = dot(xv, e) / el; }
+      if (along > far.along) { far = FanFarthest(w, along); }
     }
   }
-  return u;
+  return far;
 }
 
 // The mutual normal cone rule (src/collision/ccd/mutualCone.ts, the float64 twin, says why): a

@@ -90,20 +90,9 @@ export function featureConeNormal(
   // Vertex V: beyond V along one of its surface edges V W, the nearest surface feature is that edge
   // (or a face beside it): the edge's rule with its two triangles; inside V's region, u stays.
   const v = tris[3 * f + feature];
-  const vx = x[0] - pos(v, 0), vy = x[1] - pos(v, 1), vz = x[2] - pos(v, 2);
   const from = topo.vertexTriangleOffsets[v], to = topo.vertexTriangleOffsets[v + 1];
-  let far = -1, farDot = 0;
-  for (let j = from; j < to; j++) {
-    const g = topo.vertexTriangles[j];
-    for (let k = 0; k < 3; k++) {
-      const w = tris[3 * g + k];
-      if (w === v) continue;
-      const ex = pos(w, 0) - pos(v, 0), ey = pos(w, 1) - pos(v, 1), ez = pos(w, 2) - pos(v, 2);
-      const el = Math.hypot(ex, ey, ez);
-      const along = el > 0 ? (vx * ex + vy * ey + vz * ez) / el : 0;
-      if (along > farDot) { farDot = along; far = w; }
-    }
-  }
+  fanFarthest(topo, v, x, pos);
+  const far = FAR.vertex;
   if (far < 0) return false;
   // The two triangles on edge V far (among V's).
   let t1 = -1, t2 = -1;
@@ -139,18 +128,34 @@ export function besideFeature(
   if (feature > FEATURE_VERTEX2) return true;
   // Vertex V: beyond V along one of its surface edges V W, a point of that edge is nearer than V.
   const v = tris[3 * f + feature];
+  fanFarthest(topo, v, x, pos);
+  return !(FAR.along > Math.sin(CONE_TOLERANCE) * Math.hypot(x[0] - pos(v, 0), x[1] - pos(v, 1), x[2] - pos(v, 2)));
+}
+
+/** fanFarthest's answer (the rule runs on one thread at a time). */
+const FAR = { vertex: -1, along: 0 };
+
+/**
+ * Into FAR: the neighbour W of surface vertex v (on v's boundary triangles) that x lies farthest
+ * beyond along the edge v W, and how far, (x - v) . (W - v) / |W - v|; vertex -1 and along 0 where
+ * x lies beyond v along none of them (in v's Voronoi region).
+ */
+function fanFarthest(topo: FeatureConeTopology, v: number, x: ArrayLike<number>, pos: (i: number, k: number) => number): void {
+  const tris = topo.boundaryTriangles;
   const vx = x[0] - pos(v, 0), vy = x[1] - pos(v, 1), vz = x[2] - pos(v, 2);
-  const reach = Math.sin(CONE_TOLERANCE) * Math.hypot(vx, vy, vz);
+  FAR.vertex = -1;
+  FAR.along = 0;
   for (let j = topo.vertexTriangleOffsets[v]; j < topo.vertexTriangleOffsets[v + 1]; j++) {
     const g = topo.vertexTriangles[j];
     for (let k = 0; k < 3; k++) {
       const w = tris[3 * g + k];
       if (w === v) continue;
       const ex = pos(w, 0) - pos(v, 0), ey = pos(w, 1) - pos(v, 1), ez = pos(w, 2) - pos(v, 2);
-      if (vx * ex + vy * ey + vz * ez > reach * Math.hypot(ex, ey, ez)) return false;
+      const el = Math.hypot(ex, ey, ez);
+      const along = el > 0 ? (vx * ex + vy * ey + vz * ez) / el : 0;
+      if (along > FAR.along) { FAR.along = along; FAR.vertex = w; }
     }
   }
-  return true;
 }
 
 /**
