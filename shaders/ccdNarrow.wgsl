@@ -252,25 +252,63 @@ fn featureConeNormal(t: u32, feature: u32, x: vec3<f32>, nT: vec3<f32>, u: vec3<
   return clampToArc(n1, n2, u);
 }
 
+// The part along an edge below which a direction counts as perpendicular to it (f32 rounding of
+// directions built perpendicular to it; the float64 twin's is 1e-9).
+const EDGE_ALONG_ROUNDING = 1e-5;
+
+// u (unit) moved into the normal cone of a surface edge whose faces have unit outward normals n1 and
+// n2: its part along the edge taken out first, then clamped into the arc; u along the edge: the
+// nearer normal (src/collision/ccd/featureNormal.ts clampToEdgeCone: clampToArc reads only on which
+// side of n1 and of n2 u lies, so a u along the edge read as inside). `strict` false: clampToArc
+// alone, the wedge along the edge (mutualEdgeCone within a thin layer; mutualCone.ts says why).
+fn clampToEdgeCone(n1: vec3<f32>, n2: vec3<f32>, u: vec3<f32>, strict: bool) -> vec3<f32> {
+  let c = cross(n1, n2);
+  let cl = length(c);
+  var p = u;
+  if (strict && cl > 1e-7) {
+    let along = dot(u, c) / cl;
+    if (abs(along) > EDGE_ALONG_ROUNDING) {
+      p = u - (along / cl) * c;
+      let pl = length(p);
+      if (!(pl > EDGE_ALONG_ROUNDING)) { return select(n2, n1, dot(n1, u) >= dot(n2, u)); }
+      p = p / pl;
+    }
+  }
+  return clampToArc(n1, n2, p);
+}
+
 // Where the contact's reach passes the triangle's longest edge (a thick layer), whether the vertex
 // is beside t's feature at all (src/collision/ccd/featureNormal.ts besideFeature): the normal as
 // featureConeNormal's, or zero where it is not (outside an edge's cone and not over the triangle
 // across it, or beyond a vertex along one of its surface edges by more than CONE_TOLERANCE): a
 // nearer surface point's triangle makes the contact.
-fn besideFeature(t: u32, feature: u32, x: vec3<f32>, nT: vec3<f32>, u: vec3<f32>, toi: f32) -> vec3<f32> {
+// Then the same of the other side (featureNormal.ts nearestOnPointSide): zero where s, the
+// triangle's point nearest the contact's vertex v (at x), lies beyond v along one of v's surface
+// edges, so that a point of that edge is nearer s than v.
+fn besideFeature(t: u32, feature: u32, x: vec3<f32>, nT: vec3<f32>, u: vec3<f32>, v: u32, s: vec3<f32>, toi: f32) -> vec3<f32> {
+  var normal = u;
   if (feature >= 3u && feature <= 5u) {
     let across = topo[params.offTriangleAcross + 3u * t + (feature - 3u)];
     let n2 = triangleNormalAt(across, toi);
-    if (!(dot(n2, n2) > 0.0)) { return u; }
-    let clamped = clampToArc(nT, n2, u);
-    if (all(clamped == u) || overTriangle(across, x, toi)) { return clamped; }
-    return vec3<f32>(0.0);
+    if (dot(n2, n2) > 0.0) {
+      normal = clampToArc(nT, n2, u);
+      if (!(all(normal == u) || overTriangle(across, x, toi))) { return vec3<f32>(0.0); }
+    }
   }
-  if (feature > 2u) { return u; }
-  // Vertex V: beyond V along one of its surface edges V W, a point of that edge is nearer than V.
-  let v = topo[params.offTriangles + 3u * t + feature];
-  if (fanFarthest(v, x, toi).along > sin(CONE_TOLERANCE) * length(x - positionAt(v, toi))) { return vec3<f32>(0.0); }
-  return u;
+  // Beyond a vertex q along one of its surface edges q W, a point of that edge is nearer: step 0
+  // the triangle's vertex V (a vertex feature) seen from x, step 1 the contact's vertex v seen from
+  // s (one call site of fanFarthest: a software adapter pays for every inlined copy).
+  for (var step = 0u; step < 2u; step++) {
+    var q = v;
+    var seen = s;
+    if (step == 0u) {
+      if (feature > 2u) { continue; }
+      q = topo[params.offTriangles + 3u * t + feature];
+      seen = x;
+    }
+    if (fanFarthest(q, seen, toi).along > sin(CONE_TOLERANCE) * length(seen - positionAt(q, toi))) { return vec3<f32>(0.0); }
+  }
+  return normal;
 }
 
 // The neighbour W of surface vertex v (on v's boundary triangles) that x lies farthest beyond along
@@ -346,7 +384,9 @@ fn nearestFanNormal(v: u32, d: vec3<f32>, toi: f32) -> vec3<f32> {
 //           the feature's cone: a face's normal, an edge's arc, or for a vertex w of t step 1;
 //   step 1: c = -m when it is in w's cone, else w's normal nearest -m;
 //   step 2: c when -c is in v's cone, else u.
-fn mutualVertexCone(v: u32, t: u32, feature: u32, u: vec3<f32>, toi: f32) -> vec3<f32> {
+// `strict` where the contact's reach passes the triangle's longest edge: an edge's cone perpendicular
+// to it (mutualCone.ts mutualVertexCone says why).
+fn mutualVertexCone(v: u32, t: u32, feature: u32, u: vec3<f32>, toi: f32, strict: bool) -> vec3<f32> {
   var m = vec3<f32>(0.0);
   var c = vec3<f32>(0.0);
   var step = 0u;
@@ -379,7 +419,7 @@ fn mutualVertexCone(v: u32, t: u32, feature: u32, u: vec3<f32>, toi: f32) -> vec
     } else if (feature >= 3u && feature <= 5u) {
       let n = triangleNormalAt(topo[params.offTriangleAcross + 3u * t + (feature - 3u)], toi);
       if (!(dot(n, n) > 0.0)) { return u; }
-      c = clampToArc(nT, n, -m);
+      c = clampToEdgeCone(nT, n, -m, strict);
     } else if (feature > 2u) {
       return u;
     } else {
@@ -395,16 +435,19 @@ fn edgeFaceNormal(e: u32, j: u32, toi: f32) -> vec3<f32> {
   return triangleNormalAt(topo[params.offEdgeTriangles + 2u * e + j], toi);
 }
 
-// Whether unit d lies within CONE_TOLERANCE of the arc between unit n1 and n2.
-fn arcContains(n1: vec3<f32>, n2: vec3<f32>, d: vec3<f32>) -> bool {
-  return dot(clampToArc(n1, n2, d), d) >= cos(CONE_TOLERANCE);
+// Whether unit d lies within CONE_TOLERANCE of the normal cone of the edge whose faces have unit
+// normals n1 and n2 (the arc between them; `strict`: perpendicular to the edge, else the wedge).
+fn arcContains(n1: vec3<f32>, n2: vec3<f32>, d: vec3<f32>, strict: bool) -> bool {
+  return dot(clampToEdgeCone(n1, n2, d, strict), d) >= cos(CONE_TOLERANCE);
 }
 
 // Edge-edge contact of boundary edges a and b with normal n (from b toward a): xyz the normal, kept
 // when in b's cone with -n in a's, else the nearer to n of n clamped into b's cone (when its
 // opposite lies in a's) and the opposite of -n clamped into a's (when it lies in b's); w = 1 when
 // neither (the cones do not meet), xyz then n (perpendicular to both edges: no work when they slide).
-fn mutualEdgeCone(a: u32, b: u32, n: vec3<f32>, toi: f32) -> vec4<f32> {
+// `strict` where the contact's reach passes both edges (a thick layer): the cones perpendicular to
+// their edges (src/collision/ccd/mutualCone.ts mutualEdgeCone says why).
+fn mutualEdgeCone(a: u32, b: u32, n: vec3<f32>, toi: f32, strict: bool) -> vec4<f32> {
   // a's two face normals, then b's (one call site: a software adapter pays for every inlined copy).
   var faces: array<vec3<f32>, 4>;
   for (var k = 0u; k < 4u; k++) {
@@ -416,11 +459,11 @@ fn mutualEdgeCone(a: u32, b: u32, n: vec3<f32>, toi: f32) -> vec4<f32> {
   let b1 = faces[2];
   let b2 = faces[3];
   // arcContains(b1, b2, n) and arcContains(a1, a2, -n), from the clamps they take.
-  let intoB = clampToArc(b1, b2, n);
-  let fromA = -clampToArc(a1, a2, -n);
+  let intoB = clampToEdgeCone(b1, b2, n, strict);
+  let fromA = -clampToEdgeCone(a1, a2, -n, strict);
   if (dot(intoB, n) >= cos(CONE_TOLERANCE) && dot(fromA, n) >= cos(CONE_TOLERANCE)) { return vec4<f32>(n, 0.0); }
-  let intoBMeets = arcContains(a1, a2, -intoB);
-  if (arcContains(b1, b2, fromA) && (!intoBMeets || dot(fromA, n) > dot(intoB, n))) { return vec4<f32>(fromA, 0.0); }
+  let intoBMeets = arcContains(a1, a2, -intoB, strict);
+  if (arcContains(b1, b2, fromA, strict) && (!intoBMeets || dot(fromA, n) > dot(intoB, n))) { return vec4<f32>(fromA, 0.0); }
   if (intoBMeets) { return vec4<f32>(intoB, 0.0); }
   return vec4<f32>(n, 1.0);
 }
@@ -639,7 +682,7 @@ fn vertexFaceContact(i: u32, corners: vec4<u32>, separation: f32, time: f32) {
   let longest = sqrt(max(max(dot(bt - at, bt - at), dot(ct - bt, ct - bt)), dot(at - ct, at - ct)));
   if (cp.feature != 6u && d > PATH_DIRECTION_MIN_REL * longest) {
     if (separation > longest) {
-      normal = besideFeature(tri, cp.feature, xt, normal, away / d, toi);
+      normal = besideFeature(tri, cp.feature, xt, normal, away / d, v, cp.point, toi);
       if (all(normal == vec3<f32>(0.0))) {
         atomicAdd(&header[CCD_OFF_FEATURE], 1u);
         return;
@@ -648,7 +691,7 @@ fn vertexFaceContact(i: u32, corners: vec4<u32>, separation: f32, time: f32) {
       normal = featureConeNormal(tri, cp.feature, xt, normal, away / d, toi);
     }
     // ... and its opposite inside the vertex's own cone (mutualVertexCone).
-    normal = mutualVertexCone(v, tri, cp.feature, normal, toi);
+    normal = mutualVertexCone(v, tri, cp.feature, normal, toi, separation > longest);
   }
   var c = newContact();
   c.pointVertex.x = v;
@@ -794,8 +837,15 @@ fn edgeEdgeContact(i: u32, corners: vec4<u32>, separation: f32, toi: f32) {
   // n in b's cone and -n in a's (mutualEdgeCone); where they do not meet, n stays (counted), and
   // where the two surfaces do not face each other either, only this round solves the contact
   // (CONTACT_DETECTING_ROUND_ONLY; surfacesFace).
-  let mutual = mutualEdgeCone(ea, eb, n, toi);
+  // A thick layer: the reach passes both edges; there the cones are strict, and edges whose cones do
+  // not meet make no contact: a nearer pair, within the reach too, makes it (ccdCpu.ts edgeEdge).
+  let thick = separation > sqrt(max(dot(qt - pt, qt - pt), dot(st - rt, st - rt)));
+  let mutual = mutualEdgeCone(ea, eb, n, toi, thick);
   if (mutual.w > 0.5) { atomicAdd(&header[CCD_EE_APART], 1u); }
+  if (mutual.w > 0.5 && thick) {
+    atomicAdd(&header[CCD_OFF_FEATURE], 1u);
+    return;
+  }
   n = mutual.xyz;
   var c = newContact();
   // A pair whose normal is no separating direction keeps the thin layer of self-contacts, enough to

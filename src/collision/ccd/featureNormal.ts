@@ -127,9 +127,29 @@ export function besideFeature(
   }
   if (feature > FEATURE_VERTEX2) return true;
   // Vertex V: beyond V along one of its surface edges V W, a point of that edge is nearer than V.
-  const v = tris[3 * f + feature];
+  return !beyondVertex(topo, tris[3 * f + feature], x, pos);
+}
+
+/**
+ * The same question asked of the other side, where the contact's reach passes the triangle's
+ * longest edge: whether the contact's vertex v is its own surface's nearest point to s (the
+ * triangle's point nearest v), i.e. s lies beyond v along none of v's surface edges (by
+ * CONE_TOLERANCE). Where it does, a point of that edge is nearer s, and the pairs of that edge or
+ * of its far vertex make the contact (the nearer pair is within the reach whenever this one is).
+ * The case that decided it: a block hovering over a slab's flat top within a 12 cm layer (2.4
+ * cells) reached the slab's side vertices one row below the rim with its bottom corner, pushing
+ * them and itself along the diagonal between them; the block tilted by 44 mm and slid 52 mm as the
+ * layer opened (docs/collisions.md "Several element edges between bodies"). Twin: the point-side
+ * step of besideFeature in shaders/ccdNarrow.wgsl.
+ */
+export function nearestOnPointSide(topo: FeatureConeTopology, v: number, s: ArrayLike<number>, pos: (i: number, k: number) => number): boolean {
+  return !beyondVertex(topo, v, s, pos);
+}
+
+/** Whether x lies beyond surface vertex v along one of v's surface edges by more than CONE_TOLERANCE of |x - v| (a point of that edge is nearer x than v). */
+function beyondVertex(topo: FeatureConeTopology, v: number, x: ArrayLike<number>, pos: (i: number, k: number) => number): boolean {
   fanFarthest(topo, v, x, pos);
-  return !(FAR.along > Math.sin(CONE_TOLERANCE) * Math.hypot(x[0] - pos(v, 0), x[1] - pos(v, 1), x[2] - pos(v, 2)));
+  return FAR.along > Math.sin(CONE_TOLERANCE) * Math.hypot(x[0] - pos(v, 0), x[1] - pos(v, 1), x[2] - pos(v, 2));
 }
 
 /** fanFarthest's answer (the rule runs on one thread at a time). */
@@ -170,6 +190,44 @@ function overTriangle(topo: Pick<FeatureConeTopology, 'boundaryTriangles'>, t: n
     pos(b, 0) - ax, pos(b, 1) - ay, pos(b, 2) - az, pos(c, 0) - ax, pos(c, 1) - ay, pos(c, 2) - az, x[0] - ax, x[1] - ay, x[2] - az, W,
   );
   return W[0] >= -CONE_TOLERANCE && W[1] >= -CONE_TOLERANCE && 1 - W[0] - W[1] >= -CONE_TOLERANCE;
+}
+
+/**
+ * The part along an edge below which a direction counts as perpendicular to it (float64 rounding
+ * of directions built perpendicular to the edge; the f32 twin in shaders/ccdNarrow.wgsl is 1e-5).
+ */
+const EDGE_ALONG_ROUNDING = 1e-9;
+
+/**
+ * u (unit) moved into the normal cone of a surface edge whose two faces have unit outward normals
+ * n1 and n2: the arc between them, in the plane perpendicular to the edge. clampToArc reads only on
+ * which side of n1 and of n2 u lies, so a u with a part along the edge (a face normal of a vertex's
+ * fan, a gap taken at an edge's end) read as inside it: the part along the edge is taken out first
+ * (u along the edge: the nearer normal). True when u was replaced. The case that decided it
+ * (mutualCone.ts mutualVertexCone): a block's vertex on its vertical corner edge, within a thick
+ * layer of a slab's rim edge, had its fan's side normal, which runs along that rim, taken as inside
+ * the rim's cone (up to sideways), and was pushed along the rim by the whole layer
+ * (docs/collisions.md "Several element edges between bodies").
+ */
+export function clampToEdgeCone(n1: ArrayLike<number>, n2: ArrayLike<number>, u: Float64Array): boolean {
+  const cx = n1[1] * n2[2] - n1[2] * n2[1], cy = n1[2] * n2[0] - n1[0] * n2[2], cz = n1[0] * n2[1] - n1[1] * n2[0];
+  const cl = Math.hypot(cx, cy, cz);
+  let moved = false;
+  if (cl > 1e-7) {
+    const along = (u[0] * cx + u[1] * cy + u[2] * cz) / cl;
+    if (Math.abs(along) > EDGE_ALONG_ROUNDING) {
+      const px = u[0] - (along * cx) / cl, py = u[1] - (along * cy) / cl, pz = u[2] - (along * cz) / cl;
+      const pl = Math.hypot(px, py, pz);
+      if (pl > EDGE_ALONG_ROUNDING) {
+        u[0] = px / pl; u[1] = py / pl; u[2] = pz / pl;
+      } else {
+        const best = n1[0] * u[0] + n1[1] * u[1] + n1[2] * u[2] >= n2[0] * u[0] + n2[1] * u[1] + n2[2] * u[2] ? n1 : n2;
+        u[0] = best[0]; u[1] = best[1]; u[2] = best[2];
+      }
+      moved = true;
+    }
+  }
+  return clampToArc(n1, n2, u) || moved;
 }
 
 /** u kept when in the short arc between unit normals n1 and n2, else set to the nearer of them; true when replaced. */

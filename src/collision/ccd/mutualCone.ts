@@ -19,7 +19,7 @@
  * (docs/collisions.md "Mutual cones" has the three ways tried for edge-edge pairs).
  */
 import { FEATURE_EDGE01, FEATURE_EDGE20, FEATURE_FACE, FEATURE_VERTEX2 } from '../../geometry/closestPointOnTriangle';
-import { clampToArc, CONE_TOLERANCE, triangleNormal, type FeatureConeTopology } from './featureNormal';
+import { clampToArc, clampToEdgeCone, CONE_TOLERANCE, triangleNormal, type FeatureConeTopology } from './featureNormal';
 
 
 /** The surface data the rule reads: featureNormal.ts's, and each boundary edge's two triangles. */
@@ -29,7 +29,7 @@ export interface MutualConeTopology extends FeatureConeTopology {
 
 type Pos = (i: number, k: number) => number;
 
-const A = new Float64Array(3), B = new Float64Array(3), C = new Float64Array(3), D = new Float64Array(3);
+const A = new Float64Array(3), B = new Float64Array(3), C = new Float64Array(3), D = new Float64Array(3), FAN = new Float64Array(3);
 
 /**
  * Whether unit d lies in the normal cone of surface vertex v: d . (W - v) <= CONE_TOLERANCE |W - v|
@@ -56,19 +56,28 @@ export function vertexConeContains(topo: FeatureConeTopology, v: number, d: Arra
   return d[0] * sx + d[1] * sy + d[2] * sz > 0;
 }
 
-/** Writes into `out` the unit normal of v's boundary triangles nearest d; false when v has none. */
+/**
+ * Writes into `out` the unit normal of v's boundary triangles nearest d; false when v has none.
+ * Each triangle's normal goes to a scratch of its own (FAN): `out` may be any of the rule's
+ * scratches (mutualVertexCone passes D), and a shared one was overwritten by every later triangle,
+ * so that the last triangle's normal came back instead of the nearest (the f32 twin had it right).
+ */
 function nearestFanNormal(topo: FeatureConeTopology, v: number, d: ArrayLike<number>, pos: Pos, out: Float64Array): boolean {
   let best = -Infinity;
   for (let j = topo.vertexTriangleOffsets[v]; j < topo.vertexTriangleOffsets[v + 1]; j++) {
-    if (!triangleNormal(topo, topo.vertexTriangles[j], pos, D)) continue;
-    const dot = d[0] * D[0] + d[1] * D[1] + d[2] * D[2];
-    if (dot > best) { best = dot; out[0] = D[0]; out[1] = D[1]; out[2] = D[2]; }
+    if (!triangleNormal(topo, topo.vertexTriangles[j], pos, FAN)) continue;
+    const dot = d[0] * FAN[0] + d[1] * FAN[1] + d[2] * FAN[2];
+    if (dot > best) { best = dot; out[0] = FAN[0]; out[1] = FAN[1]; out[2] = FAN[2]; }
   }
   return best > -Infinity;
 }
 
-/** d (unit) moved into the normal cone of triangle f's feature when outside it (featureNormal.ts's cones); false when it cannot tell. */
-function clampToTriangleFeature(topo: FeatureConeTopology, f: number, feature: number, d: Float64Array, pos: Pos): boolean {
+/**
+ * d (unit) moved into the normal cone of triangle f's feature when outside it (featureNormal.ts's
+ * cones; `strict`: an edge's perpendicular to it, else the wedge, as in mutualEdgeCone); false
+ * when it cannot tell.
+ */
+function clampToTriangleFeature(topo: FeatureConeTopology, f: number, feature: number, d: Float64Array, pos: Pos, strict: boolean): boolean {
   if (!triangleNormal(topo, f, pos, A)) return false;
   if (feature === FEATURE_FACE) {
     d.set(A);
@@ -76,7 +85,7 @@ function clampToTriangleFeature(topo: FeatureConeTopology, f: number, feature: n
   }
   if (feature >= FEATURE_EDGE01 && feature <= FEATURE_EDGE20) {
     if (!triangleNormal(topo, topo.triangleAcross[3 * f + (feature - FEATURE_EDGE01)], pos, B)) return false;
-    clampToArc(A, B, d);
+    (strict ? clampToEdgeCone : clampToArc)(A, B, d);
     return true;
   }
   if (feature > FEATURE_VERTEX2) return false;
@@ -90,14 +99,21 @@ function clampToTriangleFeature(topo: FeatureConeTopology, f: number, feature: n
 /**
  * Vertex-triangle contact of vertex v on triangle f at s on `feature`, normal u (unit, from s toward
  * v, already in the feature's cone): u replaced (true) where -u leaves v's cone and a direction in
- * both cones exists.
+ * both cones exists. `strict` (the caller's, where the contact's reach passes the triangle's
+ * longest edge: a thick layer): an edge feature's cone perpendicular to the edge. Otherwise v's
+ * fan normal nearest -u is clamped into the wedge on the arc's side of the edge's two faces, which
+ * also holds directions along the edge: across a thick layer that took a block's side normal, along
+ * a slab's rim edge, for the rim's, and pushed the block along the rim by the whole layer
+ * (featureNormal.ts clampToEdgeCone); within a thin one the strict cone changed which folds CCD
+ * holds in a cube crushed at 60 m/s (13 tets still inverted at frame 20 against 5;
+ * tests/unit/runner/invertedBodyNote.test.ts), so the wedge stays there.
  */
-export function mutualVertexCone(topo: FeatureConeTopology, v: number, f: number, feature: number, u: Float64Array, pos: Pos): boolean {
+export function mutualVertexCone(topo: FeatureConeTopology, v: number, f: number, feature: number, u: Float64Array, pos: Pos, strict = false): boolean {
   C[0] = -u[0]; C[1] = -u[1]; C[2] = -u[2];
   if (vertexConeContains(topo, v, C, pos)) return false;
   if (!nearestFanNormal(topo, v, C, pos, D)) return false;
   C[0] = -D[0]; C[1] = -D[1]; C[2] = -D[2];
-  if (!clampToTriangleFeature(topo, f, feature, C, pos)) return false;
+  if (!clampToTriangleFeature(topo, f, feature, C, pos, strict)) return false;
   D[0] = -C[0]; D[1] = -C[1]; D[2] = -C[2];
   if (!vertexConeContains(topo, v, D, pos)) return false;
   u.set(C);
@@ -109,12 +125,16 @@ function edgeNormals(topo: MutualConeTopology, e: number, pos: Pos, n1: Float64A
   return triangleNormal(topo, topo.boundaryEdgeTriangles[2 * e], pos, n1) && triangleNormal(topo, topo.boundaryEdgeTriangles[2 * e + 1], pos, n2);
 }
 
-/** Whether unit d lies within CONE_TOLERANCE of the arc between unit n1 and n2 (the edge's cone, seen across the edge). */
+/**
+ * Whether unit d lies within CONE_TOLERANCE of the arc between unit n1 and n2 (the edge's cone,
+ * seen across the edge); `strict`: and perpendicular to the edge (clampToEdgeCone), else only on
+ * the arc's side of n1 and of n2 (clampToArc, a wedge along the edge).
+ */
 const ARC = new Float64Array(3);
-function arcContains(n1: Float64Array, n2: Float64Array, d: ArrayLike<number>): boolean {
+function arcContains(n1: Float64Array, n2: Float64Array, d: ArrayLike<number>, strict: boolean): boolean {
   const c = ARC;
   c[0] = d[0]; c[1] = d[1]; c[2] = d[2];
-  if (!clampToArc(n1, n2, c)) return true;
+  if (!(strict ? clampToEdgeCone : clampToArc)(n1, n2, c)) return true;
   return c[0] * d[0] + c[1] * d[1] + c[2] * d[2] >= Math.cos(CONE_TOLERANCE);
 }
 
@@ -137,18 +157,27 @@ function minus(d: ArrayLike<number>): Float64Array {
  * edges' nearest points are not the surfaces' nearest there): n stays, perpendicular to both
  * edges, so that sliding along them does no work on the contact (docs/collisions.md "Mutual
  * cones": a face's normal there gained a folding cube 1.2 % of its energy).
+ * `strict` (the caller's, where the contact's reach passes both edges: a thick layer): the cones
+ * as they are, arcs perpendicular to their edges (clampToEdgeCone). Otherwise each edge's cone is
+ * taken as the wedge on the arc's side of its two faces' normals, which also holds directions
+ * along the edge: a face's normal of one edge then passes for the other's whenever it points out
+ * of that edge's side. Within a thin layer that wedge is what holds edges crossing at a corner
+ * (the strict cones everywhere let edges of two turned cubes through each other in one of the
+ * five scenes of edgeContactsFollow.test.ts); across a thick one it held a block's face diagonal
+ * to a slab's rim edge along the rim, a push sideways by the whole layer (docs/collisions.md
+ * "Several element edges between bodies").
  */
-export function mutualEdgeCone(topo: MutualConeTopology, a: number, b: number, n: Float64Array, pos: Pos): MutualEdgeResult {
+export function mutualEdgeCone(topo: MutualConeTopology, a: number, b: number, n: Float64Array, pos: Pos, strict = false): MutualEdgeResult {
   if (!edgeNormals(topo, a, pos, A1, A2) || !edgeNormals(topo, b, pos, B1, B2)) return 'kept';
-  if (arcContains(B1, B2, n) && arcContains(A1, A2, minus(n))) return 'kept';
+  if (arcContains(B1, B2, n, strict) && arcContains(A1, A2, minus(n), strict)) return 'kept';
   let bestDot = -Infinity;
   INTO_B.set(n);
-  clampToArc(B1, B2, INTO_B);
-  if (arcContains(A1, A2, minus(INTO_B))) bestDot = dot(INTO_B, n);
+  (strict ? clampToEdgeCone : clampToArc)(B1, B2, INTO_B);
+  if (arcContains(A1, A2, minus(INTO_B), strict)) bestDot = dot(INTO_B, n);
   FROM_A.set(minus(n));
-  clampToArc(A1, A2, FROM_A);
+  (strict ? clampToEdgeCone : clampToArc)(A1, A2, FROM_A);
   FROM_A[0] = -FROM_A[0]; FROM_A[1] = -FROM_A[1]; FROM_A[2] = -FROM_A[2];
-  if (arcContains(B1, B2, FROM_A) && dot(FROM_A, n) > bestDot) {
+  if (arcContains(B1, B2, FROM_A, strict) && dot(FROM_A, n) > bestDot) {
     n.set(FROM_A);
     return 'replaced';
   }

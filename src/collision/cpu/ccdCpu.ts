@@ -39,7 +39,7 @@ import { closestPointOnTriangle, FEATURE_FACE } from '../../geometry/closestPoin
 import type { TetMesh } from '../../mesh/types';
 import { ccdCandidates, ccdTopologyOf, roundDown, roundUp, type CcdTopology } from '../ccd/broadPhase';
 import { ccdWithin } from '../ccd/separationCcd';
-import { besideFeature, featureConeNormal } from '../ccd/featureNormal';
+import { besideFeature, featureConeNormal, nearestOnPointSide } from '../ccd/featureNormal';
 import { mutualEdgeCone, mutualVertexCone, type MutualConeTopology } from '../ccd/mutualCone';
 import { trianglesAcross } from '../trianglesAcross';
 import { segmentClosestParams } from '../ccd/segmentClosest';
@@ -396,18 +396,19 @@ export class CpuCcd {
       nT[0] = nx; nT[1] = ny; nT[2] = nz;
       const pos = (i: number, k: number): number => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k]);
       // Where the search reaches past the triangle's longest edge (a thick layer), a vertex beside
-      // no feature of this triangle gets its contact from the nearer triangle's pair only
-      // (besideFeature); within the triangle's reach the clamp stays (docs/collisions.md "Several
+      // no feature of this triangle (besideFeature), or one that is not its own surface's point
+      // nearest s (nearestOnPointSide), gets its contact from the nearer pair only; within the
+      // triangle's reach the clamp stays (docs/collisions.md "Several
       // element edges between bodies": leaving those out too let octopi through each other).
       if (this.coneNormals && sep > longest) {
-        if (!besideFeature(this.cone, f, feature, xt, nT, u, pos)) {
+        if (!besideFeature(this.cone, f, feature, xt, nT, u, pos) || !nearestOnPointSide(this.cone, v, cpt, pos)) {
           counters.offFeature++;
           return;
         }
       } else if (this.coneNormals) featureConeNormal(this.cone, f, feature, xt, nT, u, pos);
       // ... and its opposite inside the vertex's own cone (mutualCone.ts: a vertex of a flat
       // surface has one normal, so a convex edge sliding over it cannot push it sideways).
-      if (this.mutualCones) mutualVertexCone(this.cone, v, f, feature, u, pos);
+      if (this.mutualCones) mutualVertexCone(this.cone, v, f, feature, u, pos, sep > longest);
       nx = u[0]; ny = u[1]; nz = u[2];
     }
     const made = out.append(GROUP_POINT_FACE, offset, [v], [1], [a, b, c], [cpt[3], cpt[4], cpt[5]], nx, ny, nz);
@@ -463,6 +464,8 @@ export class CpuCcd {
       const out2 = this.edgeNormal(x1, eb).map((c, k) => c - this.edgeNormal(x1, ea)[k]);
       if (dot(n, out2) < 0) n = n.map((c) => -c);
     }
+    // A thick layer: the reach passes both edges (the cones are then taken strictly, mutualEdgeCone).
+    const thick = sep > Math.max(Math.hypot(ua[0], ua[1], ua[2]), Math.hypot(ub[0], ub[1], ub[2]));
     let apart = false;
     if (this.mutualCones) {
       // n in b's cone and -n in a's (mutualCone.ts): an internal edge of a flat surface has one
@@ -471,9 +474,15 @@ export class CpuCcd {
       // (ACTIVE_DETECTING_ROUND_ONLY; surfacesFace).
       const nn = this.nEdge;
       nn[0] = n[0]; nn[1] = n[1]; nn[2] = n[2];
-      apart = mutualEdgeCone(this.cone, ea, eb, nn, (i, k) => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k])) === 'apart';
+      apart = mutualEdgeCone(this.cone, ea, eb, nn, (i, k) => x0[3 * i + k] + toi * (x1[3 * i + k] - x0[3 * i + k]), thick) === 'apart';
       if (apart) counters.edgeEdgeApart++;
       n = [nn[0], nn[1], nn[2]];
+    }
+    // Across a thick layer, edges whose cones do not meet are not the surfaces' nearest pair there,
+    // and the nearer pair, within the reach too, makes the contact (as besideFeature's pairs).
+    if (apart && thick) {
+      counters.offFeature++;
+      return;
     }
     if (atInteriorEnd) counters.edgeEdgeAtEnd++;
     const detectingRoundOnly = apart && !(this.facingApartKept && this.surfacesFace(x1, ea, eb));
