@@ -126,7 +126,8 @@ const CCD_SKIPPED_INVERTED = CCD_LATER_ROUND_HITS + 4u;
 // Of the tests, the pairs whose boxes over the motion were apart (lib/ccd.wgsl ccdMotionBoxesApart;
 // counters.ccd.motionBoxesApart): no solve.
 const CCD_MOTION_APART = CCD_LATER_ROUND_HITS + 5u;
-// Vertex-face hits beside no feature of their triangle within a thick layer (besideFeature's zero; counters.ccd.offFeature): no contact.
+// Hits across a thick layer that are not the surfaces' nearest pair (besideFeature's zero, either
+// side; edge pairs whose cones do not meet; counters.ccd.offFeature): no contact.
 const CCD_OFF_FEATURE = CCD_LATER_ROUND_HITS + 6u;
 // The length of ccdSweep's list of the pairs left to solve: a word of the edge-edge list's header
 // past those its readers read, cleared by the host before each sweep.

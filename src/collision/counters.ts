@@ -105,10 +105,11 @@ export interface CcdFrameCounters {
   hitsEdgeEdge: number;
   backFace: number;
   /**
-   * Where the pair's separation passes the triangle's longest edge (a thick contact offset),
-   * vertex-face hits on an edge or a corner of the triangle with the vertex beside no such feature
-   * of the surface (featureNormal.ts besideFeature false): a nearer surface point lies on another
-   * triangle, whose pair makes the contact; no contact made for this one.
+   * Where the pair's separation passes the triangle's longest edge (edge-edge: both edges; a thick
+   * contact offset), hits that are not the surfaces' nearest pair there, so that a nearer pair
+   * makes the contact and this one makes none: a vertex beside no feature of the triangle
+   * (featureNormal.ts besideFeature), a vertex whose own surface has a point nearer the triangle's
+   * (nearestOnPointSide), edges whose normal cones do not meet (mutualCone.ts mutualEdgeCone 'apart').
    */
   offFeature: number;
   /**

@@ -207,9 +207,12 @@ const EDGE_ALONG_ROUNDING = 1e-9;
  * (mutualCone.ts mutualVertexCone): a block's vertex on its vertical corner edge, within a thick
  * layer of a slab's rim edge, had its fan's side normal, which runs along that rim, taken as inside
  * the rim's cone (up to sideways), and was pushed along the rim by the whole layer
- * (docs/collisions.md "Several element edges between bodies").
+ * (docs/collisions.md "Several element edges between bodies"). `strict` false: clampToArc alone,
+ * the wedge that also holds directions along the edge (what mutualCone.ts keeps within a thin
+ * layer; it says why). Twin: clampToEdgeCone in shaders/ccdNarrow.wgsl.
  */
-export function clampToEdgeCone(n1: ArrayLike<number>, n2: ArrayLike<number>, u: Float64Array): boolean {
+export function clampToEdgeCone(n1: ArrayLike<number>, n2: ArrayLike<number>, u: Float64Array, strict = true): boolean {
+  if (!strict) return clampToArc(n1, n2, u);
   const cx = n1[1] * n2[2] - n1[2] * n2[1], cy = n1[2] * n2[0] - n1[0] * n2[2], cz = n1[0] * n2[1] - n1[1] * n2[0];
   const cl = Math.hypot(cx, cy, cz);
   let moved = false;

@@ -19,7 +19,7 @@
  * (docs/collisions.md "Mutual cones" has the three ways tried for edge-edge pairs).
  */
 import { FEATURE_EDGE01, FEATURE_EDGE20, FEATURE_FACE, FEATURE_VERTEX2 } from '../../geometry/closestPointOnTriangle';
-import { clampToArc, clampToEdgeCone, CONE_TOLERANCE, triangleNormal, type FeatureConeTopology } from './featureNormal';
+import { clampToEdgeCone, CONE_TOLERANCE, triangleNormal, type FeatureConeTopology } from './featureNormal';
 
 
 /** The surface data the rule reads: featureNormal.ts's, and each boundary edge's two triangles. */
@@ -85,7 +85,7 @@ function clampToTriangleFeature(topo: FeatureConeTopology, f: number, feature: n
   }
   if (feature >= FEATURE_EDGE01 && feature <= FEATURE_EDGE20) {
     if (!triangleNormal(topo, topo.triangleAcross[3 * f + (feature - FEATURE_EDGE01)], pos, B)) return false;
-    (strict ? clampToEdgeCone : clampToArc)(A, B, d);
+    clampToEdgeCone(A, B, d, strict);
     return true;
   }
   if (feature > FEATURE_VERTEX2) return false;
@@ -134,7 +134,7 @@ const ARC = new Float64Array(3);
 function arcContains(n1: Float64Array, n2: Float64Array, d: ArrayLike<number>, strict: boolean): boolean {
   const c = ARC;
   c[0] = d[0]; c[1] = d[1]; c[2] = d[2];
-  if (!(strict ? clampToEdgeCone : clampToArc)(n1, n2, c)) return true;
+  if (!clampToEdgeCone(n1, n2, c, strict)) return true;
   return c[0] * d[0] + c[1] * d[1] + c[2] * d[2] >= Math.cos(CONE_TOLERANCE);
 }
 
@@ -172,10 +172,10 @@ export function mutualEdgeCone(topo: MutualConeTopology, a: number, b: number, n
   if (arcContains(B1, B2, n, strict) && arcContains(A1, A2, minus(n), strict)) return 'kept';
   let bestDot = -Infinity;
   INTO_B.set(n);
-  (strict ? clampToEdgeCone : clampToArc)(B1, B2, INTO_B);
+  clampToEdgeCone(B1, B2, INTO_B, strict);
   if (arcContains(A1, A2, minus(INTO_B), strict)) bestDot = dot(INTO_B, n);
   FROM_A.set(minus(n));
-  (strict ? clampToEdgeCone : clampToArc)(A1, A2, FROM_A);
+  clampToEdgeCone(A1, A2, FROM_A, strict);
   FROM_A[0] = -FROM_A[0]; FROM_A[1] = -FROM_A[1]; FROM_A[2] = -FROM_A[2];
   if (arcContains(B1, B2, FROM_A, strict) && dot(FROM_A, n) > bestDot) {
     n.set(FROM_A);

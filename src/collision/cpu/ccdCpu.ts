@@ -398,8 +398,8 @@ export class CpuCcd {
       // Where the search reaches past the triangle's longest edge (a thick layer), a vertex beside
       // no feature of this triangle (besideFeature), or one that is not its own surface's point
       // nearest s (nearestOnPointSide), gets its contact from the nearer pair only; within the
-      // triangle's reach the clamp stays (docs/collisions.md "Several
-      // element edges between bodies": leaving those out too let octopi through each other).
+      // triangle's reach the clamp stays (docs/collisions.md "Several element edges between
+      // bodies": leaving those out too let octopi through each other).
       if (this.coneNormals && sep > longest) {
         if (!besideFeature(this.cone, f, feature, xt, nT, u, pos) || !nearestOnPointSide(this.cone, v, cpt, pos)) {
           counters.offFeature++;

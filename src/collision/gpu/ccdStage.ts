@@ -76,7 +76,7 @@ export const ESCAPE_LIST_WORDS = 2 * ESCAPE_LIST_CAPACITY;
  * CCD_LATER_ROUND_HITS, CCD_LATER_ROUND_BEYOND, CCD_LATER_ROUND_LISTED) and the exit contacts
  * (CCD_EXIT_CONTACTS, SolverParams.pinRelease), and the pairs left out at inverted tets
  * (CCD_SKIPPED_INVERTED, SolverParams.ccdSkipInverted), and the tests whose boxes over the motion
- * were apart (CCD_MOTION_APART), and the vertex-face hits outside their feature's cone (CCD_OFF_FEATURE).
+ * were apart (CCD_MOTION_APART), and the hits across a thick layer that are not the surfaces' nearest pair (CCD_OFF_FEATURE).
  */
 export const CCD_TAIL_WORDS = 7;
 /** Words of the edge-edge list's header the detecting round clears: the count and the near list's length (ccdParams.wgsl CCD_NEAR_COUNT). */
